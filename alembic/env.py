@@ -1,0 +1,68 @@
+"""Alembic environment: async engine; the URL comes from ``config.attributes["url"]``
+(set by app.core.migrate) or ``sqlalchemy.url`` or DATABASE_URL."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+import pgvector.sqlalchemy
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from alembic import context
+from app.models import Base
+
+config = context.config
+target_metadata = Base.metadata
+
+
+def _url() -> str:
+    url = config.attributes.get("url") or config.get_main_option("sqlalchemy.url")
+    url = url or os.environ.get("DATABASE_URL")
+    if not url:
+        raise RuntimeError("no database URL: set DATABASE_URL or use `hindsight migrate`")
+    if url.startswith(("postgresql://", "postgres://")):
+        url = "postgresql+asyncpg://" + url.split("://", 1)[1]
+    return url
+
+
+def _include_object(obj, name, type_, reflected, compare_to):  # type: ignore[no-untyped-def]
+    return True
+
+
+def _render_item(type_, obj, autogen_context):  # type: ignore[no-untyped-def]
+    if type_ == "type" and isinstance(obj, pgvector.sqlalchemy.Vector):
+        autogen_context.imports.add("import pgvector.sqlalchemy")
+        return f"pgvector.sqlalchemy.Vector({obj.dim})"
+    return False
+
+
+def _do_run(connection) -> None:  # type: ignore[no-untyped-def]
+    context.configure(
+        connection=connection,
+        target_metadata=target_metadata,
+        include_object=_include_object,
+        render_item=_render_item,
+        compare_type=True,
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+async def _run_async() -> None:
+    engine = create_async_engine(_url())
+    async with engine.connect() as connection:
+        await connection.run_sync(_do_run)
+        await connection.commit()
+    await engine.dispose()
+
+
+def run_migrations_online() -> None:
+    connection = config.attributes.get("connection")
+    if connection is not None:
+        _do_run(connection)
+    else:
+        asyncio.run(_run_async())
+
+
+run_migrations_online()

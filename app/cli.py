@@ -1,0 +1,71 @@
+"""The ``hindsight`` command: ``serve`` and ``migrate``."""
+
+from __future__ import annotations
+
+import logging
+import os
+
+import typer
+
+from app.core.config import get_settings
+
+cli = typer.Typer(help="Hindsight: long-term memory service for LLM agents.", no_args_is_help=True)
+
+
+def _database_url() -> tuple[str, object | None]:
+    """The configured DATABASE_URL, or a started and migrated embedded server's."""
+    settings = get_settings()
+    from app.core import migrate
+
+    if settings.database_url:
+        return settings.database_url, None
+    from app.core import embedded_pg
+
+    server = embedded_pg.start(settings.data_dir)
+    typer.echo(f"embedded PostgreSQL + pgvector in {server.pgdata}", err=True)
+    migrate.upgrade(server.url)
+    return server.url, server
+
+
+@cli.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", help="Address to listen on."),
+    port: int = typer.Option(8000, help="Port to listen on."),
+) -> None:
+    """Run the REST API. Without DATABASE_URL, starts an embedded PostgreSQL with pgvector in
+    HINDSIGHT_DATA_DIR (migrated automatically) and stops it on exit."""
+    import uvicorn
+
+    from app.main import create_app
+
+    logging.basicConfig(level=get_settings().log_level, format="%(levelname)s %(name)s %(message)s")
+    url, server = _database_url()
+    settings = get_settings().model_copy(update={"database_url": url})
+    try:
+        uvicorn.run(create_app(settings), host=host, port=port, log_level="info")
+    finally:
+        if server is not None:
+            server.stop()  # type: ignore[attr-defined]
+
+
+@cli.command()
+def migrate() -> None:
+    """Apply database migrations (DATABASE_URL, or the embedded server when unset)."""
+    url, server = _database_url()
+    if server is None:
+        from app.core import migrate as migrations
+
+        migrations.upgrade(url)
+    else:
+        server.stop()  # type: ignore[attr-defined]
+    typer.echo("database is at the newest migration")
+
+
+def main() -> None:
+    """Console-script entry point."""
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    cli()
+
+
+if __name__ == "__main__":
+    main()

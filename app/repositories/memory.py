@@ -1,0 +1,298 @@
+"""All SQL on memory units: writes, locks, nearest neighbours for dedupe, and the candidate
+scoring query of recall (pgvector cosine + full text + entity overlap) in one statement."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+import numpy as np
+from sqlalchemy import ColumnElement, Select, and_, func, literal, or_, select, text, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.models import MemoryUnit
+
+
+@dataclass(frozen=True)
+class Subject:
+    """The dedupe scope of a unit: namespace + user + optional agent."""
+
+    namespace: str
+    user_id: str
+    agent_id: str | None
+
+    def lock_key(self) -> str:
+        return f"{self.namespace}\x1f{self.user_id}\x1f{self.agent_id or ''}"
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    """An existing active unit and its cosine similarity to a new value."""
+
+    unit: MemoryUnit
+    cosine: float
+
+
+@dataclass(frozen=True)
+class RecallFilters:
+    """Everything that narrows a recall before scoring (DESIGN §7 step 1)."""
+
+    namespace: str
+    user_id: str | None = None
+    agent_id: str | None = None
+    session_id: str | None = None
+    types: Sequence[str] | None = None
+    entity_keys: Sequence[str] | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    statuses: Sequence[str] = ("active",)
+    # Units whose expires_at has passed by `now` are left out unless archived ones are wanted.
+    now: datetime | None = None
+    include_expired: bool = False
+
+
+@dataclass(frozen=True)
+class CandidateScore:
+    """Raw signals of one candidate, before normalisation and weighting."""
+
+    id: uuid.UUID
+    semantic_value: float
+    semantic_query: float
+    keyword: float
+    entity_match: bool
+    occurred_at: datetime
+    last_confirmed_at: datetime
+    confidence: float
+
+
+class MemoryRepository:
+    """Memory-unit queries bound to one session; never commits."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def lock_subject(self, subject: Subject) -> None:
+        """Serialise writers of one subject until the transaction ends (so two identical
+        stores at the same moment cannot both create a row)."""
+        await self.session.execute(
+            text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))"),
+            {"k": subject.lock_key()},
+        )
+
+    async def lock_key(self, key: str) -> None:
+        """A transaction-scoped advisory lock on an arbitrary string."""
+        await self.session.execute(
+            text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 1))"), {"k": key}
+        )
+
+    def _subject_clause(self, subject: Subject) -> ColumnElement[bool]:
+        agent = (
+            MemoryUnit.agent_id.is_(None)
+            if subject.agent_id is None
+            else MemoryUnit.agent_id == subject.agent_id
+        )
+        return and_(
+            MemoryUnit.namespace == subject.namespace,
+            MemoryUnit.user_id == subject.user_id,
+            agent,
+            MemoryUnit.status == "active",
+        )
+
+    async def find_by_hash(self, subject: Subject, value_hash: str) -> MemoryUnit | None:
+        """The active unit of this subject whose normalised value has this hash."""
+        stmt = (
+            select(MemoryUnit)
+            .where(self._subject_clause(subject), MemoryUnit.value_hash == value_hash)
+            .order_by(MemoryUnit.created_at)
+            .limit(1)
+            .with_for_update()
+        )
+        return (await self.session.scalars(stmt)).first()
+
+    async def nearest_active(
+        self, subject: Subject, embedding: np.ndarray, model: str, limit: int
+    ) -> list[Neighbour]:
+        """The subject's active units closest to ``embedding`` by cosine similarity
+        (same embedding model only), most similar first."""
+        distance = MemoryUnit.value_embedding.cosine_distance(embedding)
+        stmt = (
+            select(MemoryUnit, (1 - distance).label("cosine"))
+            .where(self._subject_clause(subject), MemoryUnit.embedding_model == model)
+            .order_by(distance)
+            .limit(limit)
+        )
+        rows = (await self.session.execute(stmt)).all()
+        return [Neighbour(unit=row[0], cosine=float(row[1])) for row in rows]
+
+    def add(self, unit: MemoryUnit) -> None:
+        """Stage a new unit (written at the next flush)."""
+        self.session.add(unit)
+
+    async def flush(self) -> None:
+        """Write staged changes so later queries in this transaction see them."""
+        await self.session.flush()
+
+    async def get(self, namespace: str, unit_id: uuid.UUID) -> MemoryUnit | None:
+        """One unit of this namespace, or None (another namespace's unit is None too)."""
+        stmt = select(MemoryUnit).where(MemoryUnit.namespace == namespace, MemoryUnit.id == unit_id)
+        return (await self.session.scalars(stmt)).first()
+
+    async def get_many(self, namespace: str, ids: Sequence[uuid.UUID]) -> list[MemoryUnit]:
+        """Units by id, in the order of ``ids`` (missing ids skipped)."""
+        if not ids:
+            return []
+        stmt = select(MemoryUnit).where(
+            MemoryUnit.namespace == namespace, MemoryUnit.id.in_(list(ids))
+        )
+        found = {u.id: u for u in (await self.session.scalars(stmt)).all()}
+        return [found[i] for i in ids if i in found]
+
+    async def touch_accessed(self, ids: Sequence[uuid.UUID], at: datetime) -> None:
+        """Record that these units were just returned by a recall."""
+        if ids:
+            await self.session.execute(
+                update(MemoryUnit).where(MemoryUnit.id.in_(list(ids))).values(last_accessed_at=at)
+            )
+
+    # ---- recall -------------------------------------------------------------------------
+
+    def _filter_clauses(self, f: RecallFilters) -> list[ColumnElement[bool]]:
+        clauses: list[ColumnElement[bool]] = [
+            MemoryUnit.namespace == f.namespace,
+            MemoryUnit.status.in_(list(f.statuses)),
+        ]
+        if f.user_id is not None:
+            clauses.append(MemoryUnit.user_id == f.user_id)
+        if f.agent_id is not None:
+            clauses.append(MemoryUnit.agent_id == f.agent_id)
+        if f.session_id is not None:
+            clauses.append(MemoryUnit.session_id == f.session_id)
+        if f.types:
+            clauses.append(MemoryUnit.type.in_(list(f.types)))
+        if f.entity_keys:
+            clauses.append(MemoryUnit.entity_keys.overlap(list(f.entity_keys)))
+        if f.since is not None:
+            clauses.append(MemoryUnit.occurred_at >= f.since)
+        if f.until is not None:
+            clauses.append(MemoryUnit.occurred_at < f.until)
+        if not f.include_expired and f.now is not None:
+            clauses.append(or_(MemoryUnit.expires_at.is_(None), MemoryUnit.expires_at > f.now))
+        return clauses
+
+    async def count(self, f: RecallFilters, cap: int) -> int:
+        """How many units match the filters, counting at most ``cap + 1``."""
+        inner = select(literal(1)).where(*self._filter_clauses(f)).limit(cap + 1).subquery()
+        return int(
+            (await self.session.execute(select(func.count()).select_from(inner))).scalar_one()
+        )
+
+    async def known_entities(self, f: RecallFilters, candidates: Sequence[str]) -> list[str]:
+        """Which of ``candidates`` (case-folded) name an entity of a unit matching the filters."""
+        if not candidates:
+            return []
+        found: list[str] = []
+        for key in dict.fromkeys(candidates):
+            stmt = (
+                select(literal(1))
+                .where(*self._filter_clauses(f), MemoryUnit.entity_keys.contains([key]))
+                .limit(1)
+            )
+            if (await self.session.execute(stmt)).first() is not None:
+                found.append(key)
+        return found
+
+    async def score_candidates(
+        self,
+        f: RecallFilters,
+        embedding: np.ndarray | None,
+        tsquery: str | None,
+        query_entities: Sequence[str],
+        *,
+        exact: bool,
+        per_source: int,
+        ef_search: int,
+    ) -> list[CandidateScore]:
+        """Raw signals for the candidates of one recall.
+
+        ``exact``: every unit matching the filters is a candidate (small subjects; DESIGN §7.1
+        measured this better than shortlisting). Otherwise the union of the ``per_source``
+        nearest by value embedding, by query (scenario) embedding, the best keyword matches
+        and the newest entity matches, with pgvector's iterative HNSW scan so filtered ANN
+        still returns enough rows.
+        """
+        clauses = self._filter_clauses(f)
+        ts = func.to_tsquery(text("'english'::regconfig"), tsquery) if tsquery else None
+        ent = list(query_entities)
+
+        if exact:
+            id_filter: Select | None = None
+        else:
+            await self.session.execute(text("SET LOCAL hnsw.iterative_scan = relaxed_order"))
+            await self.session.execute(text(f"SET LOCAL hnsw.ef_search = {int(ef_search)}"))
+            parts: list[Select] = []
+            if embedding is not None:
+                parts.append(
+                    select(MemoryUnit.id)
+                    .where(*clauses)
+                    .order_by(MemoryUnit.value_embedding.cosine_distance(embedding))
+                    .limit(per_source)
+                )
+                parts.append(
+                    select(MemoryUnit.id)
+                    .where(*clauses, MemoryUnit.query_embedding.is_not(None))
+                    .order_by(MemoryUnit.query_embedding.cosine_distance(embedding))
+                    .limit(per_source)
+                )
+            if ts is not None:
+                parts.append(
+                    select(MemoryUnit.id)
+                    .where(*clauses, MemoryUnit.search_tsv.op("@@")(ts))
+                    .order_by(func.ts_rank(MemoryUnit.search_tsv, ts, 1).desc())
+                    .limit(per_source)
+                )
+            if ent:
+                parts.append(
+                    select(MemoryUnit.id)
+                    .where(*clauses, MemoryUnit.entity_keys.overlap(ent))
+                    .order_by(MemoryUnit.occurred_at.desc())
+                    .limit(per_source)
+                )
+            if not parts:
+                return []
+            id_filter = parts[0] if len(parts) == 1 else parts[0].union(*parts[1:])
+
+        if embedding is not None:
+            sem_v = 1 - MemoryUnit.value_embedding.cosine_distance(embedding)
+            sem_q = func.coalesce(1 - MemoryUnit.query_embedding.cosine_distance(embedding), 0.0)
+        else:
+            sem_v = sem_q = literal(0.0)
+        kw = func.ts_rank(MemoryUnit.search_tsv, ts, 1) if ts is not None else literal(0.0)
+        ent_hit = MemoryUnit.entity_keys.overlap(ent) if ent else literal(False)
+        stmt = select(
+            MemoryUnit.id,
+            sem_v.label("sv"),
+            sem_q.label("sq"),
+            kw.label("kw"),
+            ent_hit.label("ent"),
+            MemoryUnit.occurred_at,
+            MemoryUnit.last_confirmed_at,
+            MemoryUnit.confidence,
+        ).where(*clauses)
+        if id_filter is not None:
+            stmt = stmt.where(MemoryUnit.id.in_(id_filter.scalar_subquery()))
+        rows = (await self.session.execute(stmt)).all()
+        return [
+            CandidateScore(
+                id=r.id,
+                semantic_value=float(r.sv),
+                semantic_query=float(r.sq),
+                keyword=float(r.kw),
+                entity_match=bool(r.ent),
+                occurred_at=r.occurred_at,
+                last_confirmed_at=r.last_confirmed_at,
+                confidence=float(r.confidence),
+            )
+            for r in rows
+        ]

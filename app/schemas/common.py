@@ -1,0 +1,64 @@
+"""Shared wire-contract pieces: the strict base model, clean strings, problem+json."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def _clean(value: str) -> str:
+    if "\x00" in value:
+        raise ValueError("must not contain NUL bytes (\\u0000)")
+    if _SURROGATE.search(value):
+        raise ValueError("must be valid Unicode (found an unpaired surrogate)")
+    return value
+
+
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be empty or whitespace only")
+    return value
+
+
+def _aware(value: datetime) -> datetime:
+    """Naive datetimes mean UTC (DESIGN §4.1)."""
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value
+
+
+CleanStr = Annotated[str, AfterValidator(_clean)]
+Text = Annotated[str, AfterValidator(_clean), AfterValidator(_not_blank)]
+Identifier = Annotated[
+    str, Field(min_length=1, max_length=256), AfterValidator(_clean), AfterValidator(_not_blank)
+]
+AwareDatetime = Annotated[datetime, AfterValidator(_aware)]
+
+
+class RequestModel(BaseModel):
+    """Base of request bodies: unknown fields are an error, not silently dropped."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False)
+
+
+class ResponseModel(BaseModel):
+    """Base of response bodies."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+
+class Problem(BaseModel):
+    """RFC 9457 problem details, as every error response carries them."""
+
+    type: str = Field(default="about:blank", description="URI of the problem type.")
+    title: str = Field(description="Short summary of the problem type.")
+    status: int = Field(description="HTTP status code.")
+    detail: str = Field(description="What went wrong with this request, in words.")
+    code: str = Field(description="Stable machine-readable error code, e.g. `invalid_request`.")
+    instance: str | None = Field(default=None, description="The request path.")
+    errors: list[dict[str, Any]] | None = Field(
+        default=None, description="Per-field validation errors, when the request was invalid."
+    )

@@ -1,0 +1,126 @@
+"""Memory-unit wire models: ``MemoryCreate`` (a unit to store), ``MemoryRead``, and the
+``/store`` request and response (DESIGN §4.1)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import AliasChoices, Field, field_validator, model_validator
+
+from app.core.config import MemoryType
+from app.schemas.common import (
+    AwareDatetime,
+    CleanStr,
+    Identifier,
+    RequestModel,
+    ResponseModel,
+    Text,
+)
+
+Source = Literal["user", "agent", "tool", "system", "extraction"]
+Status = Literal["active", "superseded", "archived", "forgotten"]
+Outcome = Literal["created", "merged", "superseded", "conflict"]
+
+MAX_VALUE_CHARS = 2000
+MAX_BATCH = 100
+
+
+class MemoryCreate(RequestModel):
+    """One memory unit to store."""
+
+    user_id: Identifier = Field(description="The subject the unit is about (required).")
+    agent_id: Identifier | None = Field(default=None, description="Agent the unit belongs to.")
+    session_id: Identifier | None = Field(default=None, description="Session it came from.")
+    task_id: Identifier | None = Field(default=None, description="Task it came from.")
+    type: MemoryType = Field(default="fact", description="Kind of knowledge.")
+    value: Annotated[Text, Field(min_length=1, max_length=MAX_VALUE_CHARS)] = Field(
+        description="The content: one self-contained sentence (≤ 200 characters recommended), "
+        "negations and conditions kept."
+    )
+    query: Annotated[CleanStr, Field(max_length=MAX_VALUE_CHARS)] | None = Field(
+        default=None,
+        description="Trigger scenario: when this unit should come to mind, written as a "
+        "situation ('when the user plans a weekend trip').",
+    )
+    entities: list[Annotated[Text, Field(max_length=200)]] = Field(
+        default_factory=list, max_length=50, description="Named things: people, places, codes."
+    )
+    confidence: float = Field(default=1.0, ge=0.0, le=1.0, description="0..1.")
+    source: Source = Field(default="user", description="Who asserted it.")
+    occurred_at: AwareDatetime | None = Field(
+        default=None, description="Time anchor (ISO 8601; naive means UTC). Default: now."
+    )
+    ttl_days: float | None = Field(default=None, gt=0, le=36500, description="Expire after N days.")
+    expires_at: AwareDatetime | None = Field(default=None, description="Absolute expiry.")
+    raw_ref: list[Annotated[Text, Field(max_length=500)]] | None = Field(
+        default=None,
+        max_length=100,
+        description="Pointers to the transcript turns it came from (a string or a list).",
+    )
+    metadata: dict[str, Any] = Field(default_factory=dict, description="Free-form JSON object.")
+
+    @field_validator("raw_ref", mode="before")
+    @classmethod
+    def _one_or_many(cls, value: Any) -> Any:
+        return [value] if isinstance(value, str) else value
+
+    @field_validator("query")
+    @classmethod
+    def _blank_query_is_none(cls, value: str | None) -> str | None:
+        return value if value and value.strip() else None
+
+    @model_validator(mode="after")
+    def _one_expiry(self) -> MemoryCreate:
+        if self.ttl_days is not None and self.expires_at is not None:
+            raise ValueError("give ttl_days or expires_at, not both")
+        return self
+
+
+class StoreRequest(RequestModel):
+    """Body of ``POST /store``: 1..100 units."""
+
+    memories: list[MemoryCreate] = Field(min_length=1, max_length=MAX_BATCH)
+
+
+class MemoryRead(ResponseModel):
+    """A stored memory unit."""
+
+    id: uuid.UUID
+    namespace: str
+    user_id: str
+    agent_id: str | None
+    session_id: str | None
+    task_id: str | None
+    type: str
+    value: str
+    query: str | None
+    entities: list[str]
+    confidence: float
+    source: str
+    raw_ref: list[str]
+    metadata: dict[str, Any] = Field(validation_alias=AliasChoices("metadata_", "metadata"))
+    status: Status
+    superseded_by: uuid.UUID | None
+    conflicts_with: list[uuid.UUID]
+    occurred_at: datetime
+    created_at: datetime
+    last_confirmed_at: datetime
+    last_accessed_at: datetime | None
+    expires_at: datetime | None
+    embedding_model: str
+
+
+class StoreResult(ResponseModel):
+    """Outcome for one input unit, in input order."""
+
+    id: uuid.UUID = Field(description="The unit now holding this memory (new or merged into).")
+    outcome: Outcome
+    memory: MemoryRead
+
+
+class StoreResponse(ResponseModel):
+    """Body of a ``POST /store`` answer."""
+
+    results: list[StoreResult]

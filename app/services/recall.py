@@ -1,0 +1,147 @@
+"""Recall: narrow by scope and filters, gather candidates, score them (app.services.scoring)
+and return the best ``top_k`` within a time budget (DESIGN §7).
+
+Query-side details measured on LoCoMo (DESIGN §7.1): the question is embedded with the E5
+*query* role, and the names of entities the subject's units know are removed from the text
+before embedding (e5-small's cosine is dominated by names) while a structured entity signal
+rewards units that name them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+import numpy as np
+
+from app.clients.embeddings import Embedder
+from app.core.config import RecallSettings
+from app.core.text import tokenize, tsquery_or
+from app.models import MemoryUnit
+from app.repositories.memory import MemoryRepository, RecallFilters
+from app.schemas.recall import RecallRequest
+from app.services.scoring import SIGNALS, Ranked, Weighting, profile_weights, rank
+from app.services.store import entity_keys
+
+TIME_RANGES = {
+    "last_24_hours": timedelta(hours=24),
+    "last_7_days": timedelta(days=7),
+    "last_30_days": timedelta(days=30),
+}
+
+
+@dataclass
+class RecallResult:
+    """Ranked hits (unit + score + breakdown), whether the budget cut work short, and time."""
+
+    hits: list[tuple[MemoryUnit, Ranked]] = field(default_factory=list)
+    degraded: bool = False
+    took_ms: float = 0.0
+
+
+def _weighting(req: RecallRequest, settings: RecallSettings) -> Weighting:
+    base = profile_weights(req.profile, settings)
+    if req.weights is None:
+        return base
+    overrides = req.weights.model_dump(exclude_none=True)
+    lam = overrides.pop("recency_lambda", base.recency_lambda)
+    return Weighting({**base.weights, **{k: v for k, v in overrides.items() if k in SIGNALS}}, lam)
+
+
+def _entity_candidates(query: str) -> list[str]:
+    """Single tokens and adjacent pairs of the query ("new york"), case-folded."""
+    toks = tokenize(query)
+    return list(dict.fromkeys([*toks, *(f"{a} {b}" for a, b in zip(toks, toks[1:], strict=False))]))
+
+
+def _strip_names(query: str, names: list[str]) -> str:
+    stripped = query
+    for name in sorted(names, key=len, reverse=True):
+        stripped = re.sub(rf"(?i)(?<!\w){re.escape(name)}(?:['’]s)?(?!\w)", " ", stripped)
+    stripped = re.sub(r"\s+", " ", stripped).strip()
+    return stripped if len(tokenize(stripped)) > 0 else query
+
+
+class RecallService:
+    """Hybrid recall over one namespace; collaborators are passed in."""
+
+    def __init__(self, repo: MemoryRepository, embedder: Embedder, settings: RecallSettings):
+        self.repo = repo
+        self.embedder = embedder
+        self.settings = settings
+
+    def filters(self, namespace: str, req: RecallRequest, now: datetime) -> RecallFilters:
+        """The SQL filters of a request; ``time_range`` ends at ``now``."""
+        since, until = req.since, req.until
+        if req.time_range is not None:
+            since = max(filter(None, [since, now - TIME_RANGES[req.time_range]]))
+            until = until or now
+        statuses = ["active"]
+        if req.include_superseded:
+            statuses.append("superseded")
+        if req.include_archived:
+            statuses.append("archived")
+        return RecallFilters(
+            namespace=namespace,
+            user_id=req.user_id,
+            agent_id=req.agent_id,
+            session_id=req.session_id,
+            types=req.types,
+            entity_keys=entity_keys(req.entities) if req.entities else None,
+            since=since,
+            until=until,
+            statuses=tuple(statuses),
+            now=now,
+            include_expired=req.include_archived,
+        )
+
+    async def recall(self, namespace: str, req: RecallRequest, wall_now: datetime) -> RecallResult:
+        """Rank the subject's units for ``req.query``.
+
+        Within ``budget_ms``: if the query embedding is not ready in time, the answer is
+        ranked without the semantic signal and marked ``degraded``.
+        """
+        start = time.perf_counter()
+        budget = self.settings.budget_ms / 1000.0
+        now = req.now or wall_now
+        f = self.filters(namespace, req, now)
+        result = RecallResult()
+
+        known = await self.repo.known_entities(f, _entity_candidates(req.query))
+        embed_text = _strip_names(req.query, known)
+        embedding: np.ndarray | None = None
+        try:
+            remaining = max(0.001, budget - (time.perf_counter() - start))
+            async with asyncio.timeout(remaining):
+                embedding = (await self.embedder.embed_queries([embed_text]))[0]
+        except TimeoutError:
+            result.degraded = True
+
+        exact = await self.repo.count(f, self.settings.exact_scan_limit) <= (
+            self.settings.exact_scan_limit
+        )
+        candidates = await self.repo.score_candidates(
+            f,
+            embedding,
+            tsquery_or(req.query),
+            known,
+            exact=exact,
+            per_source=max(self.settings.min_candidates, 4 * req.top_k),
+            ef_search=max(self.settings.hnsw_ef_search, 4 * req.top_k),
+        )
+        ranked = rank(candidates, _weighting(req, self.settings), now)
+        if req.min_score is not None:
+            ranked = [r for r in ranked if r.score >= req.min_score]
+        ranked = ranked[: req.top_k]
+        units = await self.repo.get_many(namespace, [r.id for r in ranked])
+        by_id: dict[uuid.UUID, MemoryUnit] = {u.id: u for u in units}
+        result.hits = [(by_id[r.id], r) for r in ranked if r.id in by_id]
+        await self.repo.touch_accessed([r.id for r in ranked], wall_now)
+        result.took_ms = (time.perf_counter() - start) * 1000.0
+        if result.took_ms > self.settings.budget_ms:
+            result.degraded = True
+        return result

