@@ -20,8 +20,8 @@ from app.core import embedded_pg, migrate
 from app.core.config import Settings
 from app.core.db import create_engine
 from app.main import create_app
+from app.models import Base
 
-TABLES = ("memory_units", "idempotency_keys")
 
 
 @pytest.fixture(scope="session")
@@ -54,7 +54,8 @@ async def clean_tables(request: pytest.FixtureRequest) -> AsyncIterator[None]:
     if "engine" in request.fixturenames or "client" in request.fixturenames:
         eng: AsyncEngine = request.getfixturevalue("engine")
         async with eng.begin() as conn:
-            await conn.execute(text(f"TRUNCATE {', '.join(TABLES)}"))
+            tables = ", ".join(t.name for t in Base.metadata.sorted_tables)
+            await conn.execute(text(f"TRUNCATE {tables} CASCADE"))
     yield
 
 
