@@ -10,6 +10,7 @@ import typer
 
 from app.core.config import get_settings
 
+
 def _quiet_logs() -> None:
     """Our logs at LOG_LEVEL; the embedded server's and Alembic's chatter only when it matters."""
     logging.basicConfig(level=get_settings().log_level, format="%(levelname)s %(name)s %(message)s")
