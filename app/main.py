@@ -9,14 +9,18 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from app import __version__
-from app.api import errors
-from app.api.routers import health, memories, recall
+from app.api import errors, limits
+from app.api.observability import RequestContextMiddleware
+from app.api.routers import context, health, lifecycle, memories, metrics, recall, working_memory
 from app.clients.embeddings import create_embedder
+from app.clients.instrumented import InstrumentedEmbedder
 from app.core.config import Settings, get_settings
 from app.core.db import create_engine, create_session_factory
 from app.core.errors import ConfigurationError
 from app.core.text import tokenize
 from app.repositories import health as health_repo
+from app.services.auth import AuthState
+from app.services.working_memory import WorkingMemoryRuntime
 
 log = logging.getLogger("hindsight")
 
@@ -71,7 +75,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not settings.database_url:
             raise ConfigurationError("DATABASE_URL is not set: start with `hindsight serve`")
         engine = create_engine(settings.database_url, settings.db_pool_size)
-        embedder = create_embedder(settings.embedding)
+        embedder = InstrumentedEmbedder(create_embedder(settings.embedding))
         redis = _redis(settings)
         try:
             await check_schema(engine, embedder.dimension)
@@ -81,6 +85,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.session_factory = create_session_factory(engine)
             app.state.embedder = embedder
             app.state.redis = redis
+            app.state.working_memory = WorkingMemoryRuntime.create(settings.working_memory)
+            app.state.auth = AuthState(settings.auth, settings.redis_url)
             yield
         finally:
             await embedder.aclose()
@@ -94,7 +100,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     errors.install(app)
+    app.add_middleware(limits.BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(RequestContextMiddleware)
     app.include_router(health.router)
     app.include_router(memories.router)
+    app.include_router(lifecycle.router)
     app.include_router(recall.router)
+    app.include_router(working_memory.router)
+    app.include_router(context.router)
+    app.include_router(metrics.router)
     return app

@@ -77,3 +77,18 @@ async def client(app_client: httpx.AsyncClient, engine: AsyncEngine) -> httpx.As
 async def count_rows(engine: AsyncEngine, table: str = "memory_units") -> int:
     async with engine.connect() as conn:
         return int((await conn.execute(text(f"SELECT count(*) FROM {table}"))).scalar_one())
+
+
+@pytest.fixture
+def make_api_key(engine: AsyncEngine):  # type: ignore[no-untyped-def]
+    """``await make_api_key("ns")`` → a new active API key (clear text) for that namespace."""
+    from app.core.db import create_session_factory
+    from app.repositories.api_keys import ApiKeyRepository
+    from app.services.auth import KeyAdminService
+
+    async def make(namespace: str, name: str | None = None) -> str:
+        async with create_session_factory(engine)() as session, session.begin():
+            created = await KeyAdminService(ApiKeyRepository(session)).create(namespace, name)
+        return created.key
+
+    return make

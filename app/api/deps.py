@@ -10,15 +10,33 @@ from collections.abc import AsyncIterator
 from typing import Annotated
 
 from fastapi import Depends, Request
+from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.clients.embeddings import Embedder
+from app.clients.tokenizer import Tokenizer
 from app.core.config import Settings
+from app.repositories.api_keys import ApiKeyRepository
+from app.repositories.context import ContextRepository
+from app.repositories.forget import ForgetRepository
 from app.repositories.idempotency import IdempotencyRepository
+from app.repositories.lifecycle import LifecycleRepository
 from app.repositories.memory import MemoryRepository
+from app.repositories.transcript import TranscriptRepository
+from app.repositories.working_memory import WindowStore
+from app.services.auth import AuthService, Caller
+from app.services.context import ContextService
+from app.services.forget import ForgetService
 from app.services.idempotency import IdempotencyService
+from app.services.lifecycle import LifecycleService
 from app.services.recall import RecallService
 from app.services.store import StoreService
+from app.services.summarize import SummarizeService, summarizer_for
+from app.services.working_memory import (
+    AfterCommitQueue,
+    WorkingMemoryRuntime,
+    WorkingMemoryService,
+)
 
 
 def get_settings_dep(request: Request) -> Settings:
@@ -42,9 +60,39 @@ EmbedderDep = Annotated[Embedder, Depends(get_embedder)]
 SessionDep = Annotated[AsyncSession, Depends(get_session, scope="function")]
 
 
-def get_namespace(settings: SettingsDep) -> str:
-    """The caller's namespace (tenant). Until API keys exist, the configured default."""
-    return settings.default_namespace
+_bearer = HTTPBearer(auto_error=False, description="An API key: `Authorization: Bearer hs_…`.")
+_api_key_header = APIKeyHeader(
+    name="X-API-Key", auto_error=False, description="An API key, the same as the bearer token."
+)
+
+
+def get_auth_service(request: Request, session: SessionDep, settings: SettingsDep) -> AuthService:
+    return AuthService(
+        ApiKeyRepository(session),
+        request.app.state.auth,
+        settings.auth,
+        settings.listen_host,
+        settings.default_namespace,
+    )
+
+
+async def get_caller(
+    request: Request,
+    service: Annotated[AuthService, Depends(get_auth_service)],
+    bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+    api_key: Annotated[str | None, Depends(_api_key_header)],
+) -> Caller:
+    """The authenticated caller (401 `missing_api_key` / `invalid_api_key`, 429
+    `rate_limited`). The key comes from `Authorization: Bearer` or `X-API-Key`."""
+    key = bearer.credentials if bearer is not None else api_key
+    caller = await service.authenticate(key.strip() if key else None)
+    request.state.caller = caller
+    return caller
+
+
+def get_namespace(caller: Annotated[Caller, Depends(get_caller)]) -> str:
+    """The caller's namespace (tenant): every repository query is scoped by it."""
+    return caller.namespace
 
 
 NamespaceDep = Annotated[str, Depends(get_namespace)]
@@ -85,3 +133,134 @@ def get_idempotency_service(repo: IdempotencyRepoDep, locks: MemoryRepoDep) -> I
 
 
 IdempotencyServiceDep = Annotated[IdempotencyService, Depends(get_idempotency_service)]
+
+
+# ---- memory lifecycle (list, history, corrections, forget, summarize) ----------------------
+
+
+def get_lifecycle_repo(session: SessionDep) -> LifecycleRepository:
+    return LifecycleRepository(session)
+
+
+LifecycleRepoDep = Annotated[LifecycleRepository, Depends(get_lifecycle_repo)]
+
+
+def get_lifecycle_service(
+    repo: LifecycleRepoDep, memories: MemoryRepoDep, embedder: EmbedderDep, settings: SettingsDep
+) -> LifecycleService:
+    return LifecycleService(repo, memories, embedder, settings.dedupe)
+
+
+LifecycleServiceDep = Annotated[LifecycleService, Depends(get_lifecycle_service)]
+
+
+def get_forget_service(session: SessionDep, memories: MemoryRepoDep) -> ForgetService:
+    return ForgetService(ForgetRepository(session), memories)
+
+
+ForgetServiceDep = Annotated[ForgetService, Depends(get_forget_service)]
+
+
+def get_summarize_service(
+    request: Request,
+    repo: LifecycleRepoDep,
+    memories: MemoryRepoDep,
+    store: StoreServiceDep,
+    settings: SettingsDep,
+) -> SummarizeService:
+    llm = getattr(request.app.state, "llm", None)  # None: offline summaries
+    summarizer = summarizer_for(llm, settings.llm.parse_retries)
+    return SummarizeService(repo, memories, store, summarizer, settings.lifecycle)
+
+
+SummarizeServiceDep = Annotated[SummarizeService, Depends(get_summarize_service)]
+
+
+# --- working memory and /context ---------------------------------------------------------
+
+
+async def get_after_commit(request: Request) -> AsyncIterator[AfterCommitQueue]:
+    """Work that must wait for the request's commit (a Redis write that must never get ahead
+    of the transcript). FastAPI exits dependencies in reverse order of entry, so this one,
+    entered before the session (it is the first parameter of the services that use it),
+    runs its actions after the session dependency has committed; on any error before, they
+    are dropped. ``request.state.after_commit_session`` lets it check that order."""
+    queue = AfterCommitQueue()
+    yield queue
+    session = getattr(request.state, "after_commit_session", None)
+    if session is not None and session.in_transaction():
+        raise RuntimeError("after-commit actions would run before the transaction committed")
+    await queue.run()
+
+
+AfterCommitDep = Annotated[AfterCommitQueue, Depends(get_after_commit, scope="function")]
+
+
+def get_working_memory_runtime(request: Request) -> WorkingMemoryRuntime:
+    """The process-wide tokenizer and query-vector cache."""
+    return request.app.state.working_memory  # type: ignore[no-any-return]
+
+
+WorkingMemoryRuntimeDep = Annotated[WorkingMemoryRuntime, Depends(get_working_memory_runtime)]
+
+
+def get_tokenizer(runtime: WorkingMemoryRuntimeDep) -> Tokenizer:
+    """The process-wide tokenizer (WORKING_MEMORY__ENCODING)."""
+    return runtime.tokenizer
+
+
+TokenizerDep = Annotated[Tokenizer, Depends(get_tokenizer)]
+
+
+def get_window_store(request: Request, settings: SettingsDep) -> WindowStore:
+    wm = settings.working_memory
+    return WindowStore(
+        request.app.state.redis,
+        prefix=wm.key_prefix,
+        ttl_s=wm.ttl_s,
+        max_messages=wm.max_messages,
+        max_tokens=wm.max_window_tokens,
+    )
+
+
+WindowStoreDep = Annotated[WindowStore, Depends(get_window_store)]
+
+
+def get_transcript_repo(session: SessionDep) -> TranscriptRepository:
+    return TranscriptRepository(session)
+
+
+TranscriptRepoDep = Annotated[TranscriptRepository, Depends(get_transcript_repo)]
+
+
+def get_working_memory_service(
+    after_commit: AfterCommitDep,
+    request: Request,
+    transcript: TranscriptRepoDep,
+    window: WindowStoreDep,
+    embedder: EmbedderDep,
+    runtime: WorkingMemoryRuntimeDep,
+    settings: SettingsDep,
+) -> WorkingMemoryService:
+    request.state.after_commit_session = transcript.session
+    return WorkingMemoryService(
+        transcript, window, embedder, runtime, settings.working_memory, after_commit
+    )
+
+
+WorkingMemoryServiceDep = Annotated[WorkingMemoryService, Depends(get_working_memory_service)]
+
+
+def get_context_service(
+    working_memory: WorkingMemoryServiceDep,
+    recall: RecallServiceDep,
+    session: SessionDep,
+    tokenizer: TokenizerDep,
+    settings: SettingsDep,
+) -> ContextService:
+    return ContextService(
+        working_memory, recall, ContextRepository(session), tokenizer, settings.context
+    )
+
+
+ContextServiceDep = Annotated[ContextService, Depends(get_context_service)]

@@ -16,6 +16,7 @@ from app.schemas.common import Problem
 
 log = logging.getLogger(__name__)
 PROBLEM_JSON = "application/problem+json"
+PROBLEM_REF = "#/components/schemas/Problem"
 
 _HTTP_CODES = {
     400: "bad_request",
@@ -29,14 +30,23 @@ _HTTP_CODES = {
 
 
 def problem(
-    request: Request, status: int, title: str, detail: str, code: str, **extra: Any
+    request: Request,
+    status: int,
+    title: str,
+    detail: str,
+    code: str,
+    headers: dict[str, str] | None = None,
+    **extra: Any,
 ) -> JSONResponse:
-    """A problem+json response."""
+    """A problem+json response (``extra`` become members of the problem object)."""
     body = Problem(
         title=title, status=status, detail=detail, code=code, instance=request.url.path, **extra
     )
     return JSONResponse(
-        jsonable_encoder(body, exclude_none=True), status_code=status, media_type=PROBLEM_JSON
+        jsonable_encoder(body, exclude_none=True),
+        status_code=status,
+        media_type=PROBLEM_JSON,
+        headers=headers or None,
     )
 
 
@@ -55,7 +65,10 @@ def install(app: FastAPI) -> None:
     async def _hindsight(request: Request, exc: HindsightError) -> JSONResponse:
         if exc.status >= 500:
             log.error("%s: %s", exc.code, exc.detail)
-        return problem(request, exc.status, exc.title, exc.detail, exc.code, **exc.extra)
+        headers = getattr(exc, "headers", None) or None
+        return problem(
+            request, exc.status, exc.title, exc.detail, exc.code, headers=headers, **exc.extra
+        )
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -83,9 +96,8 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = _HTTP_CODES.get(exc.status_code, "http_error")
-        return problem(
-            request, exc.status_code, code.replace("_", " ").capitalize(), str(exc.detail), code
-        )
+        title = code.replace("_", " ").capitalize()
+        return problem(request, exc.status_code, title, str(exc.detail), code, headers=exc.headers)
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
@@ -94,30 +106,47 @@ def install(app: FastAPI) -> None:
             request, 500, "Internal error", "An unexpected error occurred.", "internal_error"
         )
 
+    _document_problem_media_type(app)
 
-# Documented on every operation, so generated SDKs know the error shape.
+
+def _document_problem_media_type(app: FastAPI) -> None:
+    """FastAPI documents an additional response's ``model`` under the route's media type
+    (``application/json``); error bodies are ``application/problem+json``, so the generated
+    OpenAPI moves every 4xx/5xx Problem schema there (generated SDKs then parse errors)."""
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        schema = generate()
+        for operations in schema.get("paths", {}).values():
+            for operation in operations.values():
+                for status, response in operation.get("responses", {}).items():
+                    content = response.get("content") or {}
+                    plain = content.get("application/json", {}).get("schema")
+                    if status[:1] in "45" and plain == {"$ref": PROBLEM_REF}:
+                        del content["application/json"]
+                        content[PROBLEM_JSON] = {"schema": plain}
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+# Documented on every operation, so generated SDKs know the error shape (rendered under
+# application/problem+json by _document_problem_media_type).
+def _err(description: str) -> dict[str, Any]:
+    return {"model": Problem, "description": description}
+
+
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    400: {"model": Problem, "description": "Malformed JSON.", "content": {PROBLEM_JSON: {}}},
-    422: {"model": Problem, "description": "Invalid request.", "content": {PROBLEM_JSON: {}}},
-    500: {"model": Problem, "description": "Internal error.", "content": {PROBLEM_JSON: {}}},
-    503: {"model": Problem, "description": "Datastore unavailable.", "content": {PROBLEM_JSON: {}}},
+    400: _err("Malformed JSON (`malformed_json`)."),
+    413: _err("Request body larger than MAX_BODY_BYTES (`payload_too_large`)."),
+    422: _err("Invalid request (`invalid_request`): `errors` lists each field's problem."),
+    500: _err("Internal error (`internal_error`)."),
+    503: _err("Datastore unavailable (`datastore_unavailable`)."),
 }
 NOT_FOUND: dict[int | str, dict[str, Any]] = {
-    404: {
-        "model": Problem,
-        "description": "No such unit in your namespace.",
-        "content": {PROBLEM_JSON: {}},
-    },
+    404: _err("No such unit in your namespace (`not_found`)."),
 }
 PROVIDER_ERRORS: dict[int | str, dict[str, Any]] = {
-    502: {
-        "model": Problem,
-        "description": "Embedding provider failed.",
-        "content": {PROBLEM_JSON: {}},
-    },
-    504: {
-        "model": Problem,
-        "description": "Embedding provider timed out.",
-        "content": {PROBLEM_JSON: {}},
-    },
+    502: _err("Embedding provider failed (`provider_error`)."),
+    504: _err("Embedding provider timed out (`provider_timeout`)."),
 }

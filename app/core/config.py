@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Literal
 
 import platformdirs
-from pydantic import AliasChoices, BaseModel, Field, SecretStr
+from pydantic import AliasChoices, BaseModel, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 MemoryType = Literal["fact", "preference", "constraint", "action", "result", "event"]
@@ -62,6 +62,232 @@ class DedupeSettings(BaseModel):
     neighbours: int = Field(default=5, ge=1, le=50)
 
 
+class TtlSettings(BaseModel):
+    """Per-type time to live of memory units (DESIGN §8 defaults) and access-based extension.
+
+    TTL counts from the later of the write time and the unit's time anchor (``occurred_at``),
+    so an event expires that many days past its anchor, and a backfilled past event is not
+    expired on arrival. 0 means the type never expires. A unit's own ``ttl_days`` or
+    ``expires_at`` overrides these.
+    """
+
+    fact_days: float = Field(default=180, ge=0)
+    constraint_days: float = Field(default=180, ge=0)
+    preference_days: float = Field(default=90, ge=0)
+    action_days: float = Field(default=30, ge=0)
+    result_days: float = Field(default=30, ge=0)
+    event_days: float = Field(default=30, ge=0)
+    # Each recall that returns a unit pushes its expiry to at least now + this many days
+    # (never shortening it); 0 disables the extension.
+    extend_on_access_days: float = Field(default=30, ge=0)
+    # Access-log rows older than this are pruned by the archival job.
+    access_log_retention_days: float = Field(default=90, gt=0)
+
+
+class LifecycleSettings(BaseModel):
+    """Scheduled lifecycle jobs (run by ``hindsight worker``) and consolidation."""
+
+    # Seconds between archival sweeps (expired active units -> archived); 0 disables.
+    archive_interval_s: float = Field(default=300, ge=0)
+    # Units archived per statement in one sweep.
+    archive_batch: int = Field(default=1000, ge=1, le=100000)
+    # Seconds between distillation scans; 0 disables.
+    distill_interval_s: float = Field(default=3600, ge=0)
+    # A subject is distilled when it has new episodic units and either this many closed tasks
+    # (distinct task_id among them) or distill_min_age_s since its last distillation.
+    distill_every_tasks: int = Field(default=5, ge=1)
+    distill_min_age_s: float = Field(default=86400, ge=0)
+    # Episodic units looked at per distillation: the newest, within this many days.
+    distill_window_days: float = Field(default=30, gt=0)
+    distill_max_units: int = Field(default=200, ge=1, le=2000)
+    # Offline distillation: an episodic unit restated this many times becomes a habit.
+    distill_min_support: int = Field(default=3, ge=2)
+    # Subjects distilled per scan.
+    distill_batch: int = Field(default=50, ge=1)
+    # /summarize: smallest group (units sharing an entity) worth a summary.
+    summarize_min_group: int = Field(default=2, ge=2)
+    # /summarize: most units read per call.
+    summarize_max_units: int = Field(default=500, ge=2, le=5000)
+
+
+class AuthSettings(BaseModel):
+    """Who may call the API: API keys map callers to namespaces (DESIGN §12)."""
+
+    # auto: keys are required when the API listens on a non-loopback address (LISTEN_HOST)
+    # or once any active key exists; true: always; false: never (a key sent is still checked).
+    required: Literal["auto", "true", "false"] = "auto"
+    # Seconds a key lookup is cached per process; a revoked key stops working within this.
+    cache_ttl_s: float = Field(default=10.0, ge=0, le=3600)
+    # Per-key request rate limit in the `limits` library's notation ("100/minute",
+    # "10/second;1000/hour"); empty means no limit. Counted in Redis when REDIS_URL is set
+    # (shared by replicas), else in process memory.
+    rate_limit: str = ""
+
+
+class McpSettings(BaseModel):
+    """The MCP server (`hindsight mcp`): a client of the REST API, nothing else (DESIGN §10)."""
+
+    api_base_url: str = "http://127.0.0.1:8000"
+    # Sent as `Authorization: Bearer …`; over streamable HTTP a caller's own Authorization or
+    # X-API-Key header takes precedence.
+    api_key: SecretStr = SecretStr("")
+    transport: Literal["stdio", "streamable-http"] = "stdio"
+    # Address and port of the streamable HTTP transport (path /mcp).
+    host: str = "127.0.0.1"
+    port: int = Field(default=8001, ge=1, le=65535)
+    # Seconds one REST call may take (extraction with an LLM can be slow).
+    timeout_s: float = Field(default=60.0, gt=0)
+    # Host headers the streamable HTTP transport accepts ("mcp:8001", "mcp.example.com:*");
+    # empty: loopback only when host is a loopback address, anything otherwise.
+    allowed_hosts: list[str] = Field(default_factory=list)
+
+
+class WorkingMemorySettings(BaseModel):
+    """The per-session hot window in Redis (DESIGN §2, §9) and its ranking."""
+
+    # Every Redis key starts with this (tests isolate with a prefix of their own).
+    key_prefix: str = "hindsight:"
+    # Idle TTL of a session's window, refreshed on every append (DESIGN §2: 1 h).
+    ttl_s: int = Field(default=3600, ge=1)
+    # Hard caps of one window: past either, the oldest messages leave Redis (never the
+    # transcript). The newest message always stays.
+    max_messages: int = Field(default=500, ge=1, le=100000)
+    max_window_tokens: int = Field(default=200000, ge=1)
+    # Tokenizer encoding (bundled BPE files, nothing downloaded): o200k_base or cl100k_base.
+    encoding: Literal["o200k_base", "cl100k_base"] = "o200k_base"
+    # Budget of a window read when the request gives no max_tokens.
+    default_max_tokens: int = Field(default=4000, ge=1)
+    # Share of max_tokens left free for the model's answer (DESIGN §9: 20%).
+    headroom: float = Field(default=0.2, ge=0, lt=1)
+    # Tokens a chat message costs beyond its content: 3 framing + 1 role (OpenAI cookbook,
+    # "How to count tokens with tiktoken").
+    message_overhead_tokens: int = Field(default=4, ge=0, le=100)
+    # Ranking weights (renormalised over the signals in use; relevance needs a query).
+    weight_relevance: float = Field(default=0.5, ge=0)
+    weight_recency: float = Field(default=0.3, ge=0)
+    weight_density: float = Field(default=0.2, ge=0)
+    # Recency = 0.5 ** (messages newer than this one / half life).
+    recency_half_life: float = Field(default=20, gt=0)
+    # Query embeddings kept in process memory (a turn reads the window and /context with the
+    # same query); 0 disables.
+    query_cache_size: int = Field(default=1024, ge=0)
+
+
+class ContextSettings(BaseModel):
+    """``GET /context``: how its token budget is split between its parts."""
+
+    # Shares of the usable budget (max_tokens minus headroom); what a part leaves unused
+    # passes to the next part in the order preferences -> memories -> window.
+    share_preferences: float = Field(default=0.2, ge=0)
+    share_memories: float = Field(default=0.3, ge=0)
+    share_window: float = Field(default=0.5, ge=0)
+    # Recalled units asked from /recall, and strongest preferences/constraints looked at.
+    top_k: int = Field(default=8, ge=1, le=100)
+    max_preferences: int = Field(default=10, ge=0, le=100)
+
+
+class LLMSettings(BaseModel):
+    """An OpenAI-compatible chat-completions endpoint for extraction (DESIGN §5). Unset
+    base URL or model: no LLM, the offline extractor runs instead."""
+
+    base_url: str = ""
+    api_key: SecretStr = SecretStr("")
+    model: str = ""
+    # Optional cheaper model asked first whether a transcript holds anything worth keeping.
+    prefilter_model: str = ""
+    timeout_s: float = Field(default=60.0, gt=0)
+    connect_timeout_s: float = Field(default=5.0, gt=0)
+    # HTTP-level retries of one call (5xx, 429, transport errors, timeouts).
+    max_retries: int = Field(default=2, ge=0, le=10)
+    # Re-asks when a reply is not valid JSON of the unit schema.
+    parse_retries: int = Field(default=2, ge=0, le=10)
+    # Send response_format={"type": "json_object"} (turn off for servers that reject it).
+    json_mode: bool = True
+    temperature: float = Field(default=0.0, ge=0, le=2)
+    max_tokens: int = Field(default=2000, ge=64, le=32000)
+
+    @property
+    def configured(self) -> bool:
+        """True when an LLM endpoint and model are set."""
+        return bool(self.base_url.strip() and self.model.strip())
+
+
+class ExtractionSettings(BaseModel):
+    """Hindsight extraction (DESIGN §5)."""
+
+    # Units below this confidence are dropped (the seeds' 0.6, DESIGN §5).
+    min_confidence: float = Field(default=0.6, ge=0, le=1)
+    # Largest transcript one job takes (messages); longer ones keep the newest.
+    max_messages: int = Field(default=500, ge=1, le=10000)
+    # `POST /extract?wait=true` waits at most this long (seconds), then answers 202.
+    wait_timeout_s: float = Field(default=300, gt=0)
+
+
+class ClosureSettings(BaseModel):
+    """Task closure: two of three signals close a task (DESIGN §5)."""
+
+    # Seconds without a new message after which a session counts as silent.
+    silence_s: float = Field(default=300, gt=0)
+    # Seconds between the worker's scans for silent sessions; 0 disables the scan.
+    scan_interval_s: float = Field(default=30, ge=0)
+    # A user message that is (or ends with) one of these confirms the task; case-insensitive.
+    confirmation_phrases: list[str] = Field(
+        default_factory=lambda: [
+            "ok", "okay", "thanks", "thank you", "thx", "great", "perfect", "got it",
+            "sounds good", "looks good", "done", "that works", "all good", "cool",
+            "好的", "好", "可以", "谢谢", "多谢", "行", "没问题", "好了", "完美", "收到", "明白了",
+        ]
+    )  # fmt: skip
+    # Message metadata `tool_chain_state` (or `tool_state`) values that end a tool chain.
+    terminal_states: list[str] = Field(
+        default_factory=lambda: ["completed", "succeeded", "success", "done", "failed",
+                                 "cancelled", "canceled", "error", "finished"]
+    )  # fmt: skip
+
+
+class ConflictSettings(BaseModel):
+    """Contradiction detection on the write path (DESIGN §6; calibrated in
+    tests/test_conflicts.py)."""
+
+    # Neighbours below this cosine similarity are never judged (the seeds' 0.70, OpenAI).
+    min_cosine: float = Field(default=0.70, ge=0, le=1)
+    # Per embedding model overrides: e5-small puts unrelated facts at 0.72–0.91 and
+    # contradictions at 0.87–0.97 (DESIGN §6), so its gate is higher.
+    min_cosine_by_model: dict[str, float] = Field(
+        default_factory=lambda: {"multilingual-e5-small-q4": 0.80}
+    )
+    # Jaccard of content stems (numbers and negation cues removed) for "the same topic".
+    min_topic_overlap: float = Field(default=0.5, ge=0, le=1)
+    # Two contradicting units whose occurred_at are this close (seconds) have no clear order:
+    # both stay active and list each other in conflicts_with (unless the new one says
+    # "moved", "now", "no longer"…).
+    order_window_s: float = Field(default=3600, ge=0)
+    # The older unit's confidence is multiplied by this when it is contradicted.
+    contradicted_confidence_factor: float = Field(default=0.5, ge=0, le=1)
+    # Ask the LLM (when configured) same / contradicts / unrelated; else local rules only.
+    use_llm: bool = True
+
+
+class WorkerSettings(BaseModel):
+    """The job worker (`hindsight worker`, PostgreSQL queue via pgqueuer)."""
+
+    # Run the worker inside `hindsight serve`. Unset: on exactly when DATABASE_URL is unset
+    # (the embedded default); with a configured database run `hindsight worker` instead.
+    in_process: bool | None = None
+    # Attempts per job before it ends `failed` (retryable through POST /extract/{id}/retry).
+    max_attempts: int = Field(default=3, ge=1, le=50)
+    # Backoff between attempts: initial * 2^(attempt-1), capped (seconds).
+    backoff_initial_s: float = Field(default=2.0, ge=0)
+    backoff_max_s: float = Field(default=300.0, ge=0)
+    # A running job whose runner stopped renewing its lease for this long is taken over
+    # (also pgqueuer's heartbeat timeout for re-picking a crashed worker's job).
+    lease_s: float = Field(default=30.0, ge=1)
+    # Jobs one worker runs at once.
+    concurrency: int = Field(default=2, ge=1, le=64)
+    # Seconds between queue polls when no NOTIFY arrives.
+    poll_interval_s: float = Field(default=5.0, gt=0)
+
+
 class Settings(BaseSettings):
     """All configuration of the service."""
 
@@ -79,11 +305,38 @@ class Settings(BaseSettings):
     )
     # Tenant used when no API key maps the caller to one.
     default_namespace: str = "default"
+    # The address the API listens on; `hindsight serve --host` sets it. With AUTH__REQUIRED=auto
+    # a non-loopback address makes API keys required.
+    listen_host: str = "127.0.0.1"
+    # Log lines as JSON objects (one per line, with the request id) or as plain text.
+    log_format: Literal["json", "text"] = "json"
     log_level: str = "INFO"
     db_pool_size: int = Field(default=10, ge=1, le=200)
+    # Largest request body accepted, in bytes; larger ones get 413 payload_too_large before
+    # anything is parsed. 1 MiB holds 100 units of ~1000 CJK characters sent as UTF-8 (the
+    # schema allows 2000 per value: raise it for full batches of long, \u-escaped text).
+    max_body_bytes: int = Field(default=1_048_576, ge=1024)
     embedding: EmbeddingSettings = EmbeddingSettings()
     recall: RecallSettings = RecallSettings()
     dedupe: DedupeSettings = DedupeSettings()
+    working_memory: WorkingMemorySettings = WorkingMemorySettings()
+    context: ContextSettings = ContextSettings()
+    auth: AuthSettings = AuthSettings()
+    mcp: McpSettings = McpSettings()
+    ttl: TtlSettings = TtlSettings()
+    lifecycle: LifecycleSettings = LifecycleSettings()
+    llm: LLMSettings = LLMSettings()
+    extraction: ExtractionSettings = ExtractionSettings()
+    closure: ClosureSettings = ClosureSettings()
+    conflicts: ConflictSettings = ConflictSettings()
+    worker: WorkerSettings = WorkerSettings()
+
+    @model_validator(mode="after")
+    def _worker_in_process_default(self) -> Settings:
+        # The embedded default (no DATABASE_URL) runs the worker inside `hindsight serve`.
+        if self.worker.in_process is None:
+            self.worker.in_process = self.database_url is None
+        return self
 
 
 @lru_cache

@@ -3,6 +3,10 @@
     HindsightError                 500 internal_error
     ├── BadRequestError            422 invalid_request
     │   └── IdempotencyKeyReuseError  422 idempotency_key_reused
+    ├── UnauthorizedError          401 unauthorized
+    │   ├── MissingApiKeyError     401 missing_api_key
+    │   └── InvalidApiKeyError     401 invalid_api_key
+    ├── RateLimitedError           429 rate_limited
     ├── NotFoundError              404 not_found
     ├── ConflictError              409 conflict
     ├── DatastoreUnavailableError  503 datastore_unavailable
@@ -24,6 +28,8 @@ class HindsightError(Exception):
     status: int = 500
     code: str = "internal_error"
     title: str = "Internal error"
+    # Extra response headers (WWW-Authenticate on 401, Retry-After on 429).
+    headers: dict[str, str] = {}  # read-only; subclasses replace it, never mutate it
 
     def __init__(self, detail: str, *, extra: dict[str, Any] | None = None) -> None:
         super().__init__(detail)
@@ -37,6 +43,29 @@ class BadRequestError(HindsightError):
 
 class IdempotencyKeyReuseError(BadRequestError):
     code, title = "idempotency_key_reused", "Idempotency key reused with another body"
+
+
+class UnauthorizedError(HindsightError):
+    """The caller could not be authenticated. ``headers`` go on the response."""
+
+    status, code, title = 401, "unauthorized", "Unauthorized"
+    headers = {"WWW-Authenticate": 'Bearer realm="hindsight"'}
+
+
+class MissingApiKeyError(UnauthorizedError):
+    code, title = "missing_api_key", "API key required"
+
+
+class InvalidApiKeyError(UnauthorizedError):
+    code, title = "invalid_api_key", "Invalid API key"
+
+
+class RateLimitedError(HindsightError):
+    status, code, title = 429, "rate_limited", "Too many requests"
+
+    def __init__(self, detail: str, *, retry_after_s: int) -> None:
+        super().__init__(detail, extra={"retry_after_s": retry_after_s})
+        self.headers = {"Retry-After": str(retry_after_s)}
 
 
 class NotFoundError(HindsightError):

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
+from difflib import SequenceMatcher
 from functools import lru_cache
 
 import rjieba
@@ -35,6 +37,10 @@ _EN_STOP = frozenset(
     user users""".split()
 )
 
+# Dedupe keeps nearly every word (see dedupe_tokens): only these carry no meaning at all.
+_DEDUPE_EN_IGNORED = frozenset("a an the".split())
+_DEDUPE_ZH_IGNORED = frozenset("的 吗 呢 吧 啊 呀".split())
+
 _EN_NEGATION = re.compile(
     r"\b(not|no|never|none|nobody|nothing|neither|nor|without|cannot|dislikes?|hates?|"
     r"avoids?|refuses?|stopped|quit)\b|n['’]t\b"
@@ -44,9 +50,28 @@ _ZH_NEGATION = re.compile(r"不|没|別|别|无|無|非|未|莫|勿|讨厌|討�
 
 def normalize(text: str) -> str:
     """NFKC (full/half width), lower case, whitespace, punctuation and symbols removed:
-    two texts that are equal here are the same statement."""
+    two texts that are equal here are the same statement.
+
+    What changes a number's value is kept: punctuation between digits ("3.5" is not "35",
+    "10:30", "2024-05-03"), a sign before a digit ("-5" is not "5"), currency symbols and
+    ``%`` ("$500" is not "¥500"). "SKU-42" and "sku 42" stay equal (the dash follows a letter).
+    """
     folded = unicodedata.normalize("NFKC", text).casefold()
-    return "".join(ch for ch in folded if unicodedata.category(ch)[0] not in "PZSC")
+    out: list[str] = []
+    for i, ch in enumerate(folded):
+        category = unicodedata.category(ch)
+        if category[0] not in "PZSC":
+            out.append(ch)
+            continue
+        prev = folded[i - 1] if i > 0 else ""
+        nxt = folded[i + 1] if i + 1 < len(folded) else ""
+        if category == "Sc" or ch in "%‰":
+            out.append(ch)
+        elif category[0] == "P" and prev.isdigit() and nxt.isdigit():
+            out.append(ch)
+        elif ch in "-−+" and nxt.isdigit() and not prev.isalnum():
+            out.append("+" if ch == "+" else "-")
+    return "".join(out)
 
 
 def has_cjk(text: str) -> bool:
@@ -62,23 +87,27 @@ def _segment(run: str) -> tuple[str, ...]:
 def tokenize(text: str) -> list[str]:
     """Lower-cased keyword tokens: Latin words, numbers, codes (``sku-42`` gives ``sku-42``
     joined as ``sku42`` plus its parts) and jieba-segmented CJK words, stop words dropped."""
+    return _tokens(text, _EN_STOP, _ZH_STOP)
+
+
+def _tokens(text: str, en_stop: frozenset[str], zh_stop: frozenset[str]) -> list[str]:
     folded = unicodedata.normalize("NFKC", text).casefold()
     tokens: list[str] = []
     for code in _CODE.findall(folded):
         tokens.append(re.sub(r"[-_./]", "", code))
     pos = 0
     for match in _CJK_RUN.finditer(folded):
-        tokens.extend(_latin_tokens(folded[pos : match.start()]))
-        tokens.extend(w for w in _segment(match.group()) if w.strip() and w not in _ZH_STOP)
+        tokens.extend(_latin_tokens(folded[pos : match.start()], en_stop))
+        tokens.extend(w for w in _segment(match.group()) if w.strip() and w not in zh_stop)
         pos = match.end()
-    tokens.extend(_latin_tokens(folded[pos:]))
+    tokens.extend(_latin_tokens(folded[pos:], en_stop))
     return tokens
 
 
-def _latin_tokens(chunk: str) -> list[str]:
+def _latin_tokens(chunk: str, stop: frozenset[str]) -> list[str]:
     words = (w.replace("’", "'") for w in _WORD.findall(chunk))
     stripped = (w.split("'")[0] if w.endswith(("'s", "'t")) else w for w in words)
-    return [w for w in stripped if w not in _EN_STOP]
+    return [w for w in stripped if w not in stop]
 
 
 def search_text(*parts: str | None) -> str:
@@ -109,13 +138,50 @@ def numbers(text: str) -> frozenset[str]:
 
 
 def stems(text: str) -> frozenset[str]:
-    """Distinct stemmed tokens (Snowball English stemmer; CJK words unchanged)."""
+    """Distinct stemmed keyword tokens (Snowball English stemmer; CJK words unchanged)."""
     return frozenset(_STEMMER.stemWords(tokenize(text)))
 
 
+def dedupe_tokens(text: str) -> tuple[str, ...]:
+    """Stemmed tokens in text order for dedupe. Unlike :func:`tokenize`, only articles and
+    Chinese modal particles are dropped: the words that carry roles ("user", "to", "from",
+    把, 被) stay, so "Alice is the user's boss" and "The user is Alice's boss" differ."""
+    return tuple(_STEMMER.stemWords(_tokens(text, _DEDUPE_EN_IGNORED, _DEDUPE_ZH_IGNORED)))
+
+
 def content_overlap(a: str, b: str) -> float:
-    """Jaccard similarity of the two texts' stemmed tokens (0..1)."""
-    ta, tb = stems(a), stems(b)
+    """Jaccard similarity (0..1) of the two texts' :func:`dedupe_tokens`."""
+    ta, tb = set(dedupe_tokens(a)), set(dedupe_tokens(b))
     if not ta or not tb:
         return 0.0
     return len(ta & tb) / len(ta | tb)
+
+
+def same_order(a: Sequence[str], b: Sequence[str]) -> bool:
+    """True when the tokens the two sequences share appear in the same order in both
+    ("tea over coffee" / "coffee over tea" share every word but not its order)."""
+    common = set(a) & set(b)
+    return [t for t in dict.fromkeys(a) if t in common] == [
+        t for t in dict.fromkeys(b) if t in common
+    ]
+
+
+def spelling_variants(a: Sequence[str], b: Sequence[str], min_ratio: float = 0.8) -> bool:
+    """True when every token only one side has is a spelling variant of a token only the
+    other side has (favorit/favourit, color/colour: Latin words of ≥ 4 letters whose
+    difflib ratio is ≥ ``min_ratio``). CJK tokens are never variants: 总是/偶尔 differ."""
+    only_a, only_b = set(a) - set(b), set(b) - set(a)
+
+    def has_variant(token: str, others: set[str]) -> bool:
+        return (
+            len(token) >= 4
+            and not has_cjk(token)
+            and any(
+                len(o) >= 4 and SequenceMatcher(None, token, o).ratio() >= min_ratio
+                for o in others
+            )
+        )
+
+    return all(has_variant(t, only_b) for t in only_a) and all(
+        has_variant(t, only_a) for t in only_b
+    )

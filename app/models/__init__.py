@@ -1,6 +1,21 @@
 """SQLAlchemy tables and indexes only."""
 
+from app.models.api_key import ApiKey
 from app.models.base import Base
+from app.models.job import ExtractionJob
+from app.models.lifecycle import DistillationState, MemoryAccess, MemoryLink
 from app.models.memory import IdempotencyRecord, MemoryUnit
+from app.models.transcript import TranscriptMessage, WorkingMemorySession
 
-__all__ = ["Base", "IdempotencyRecord", "MemoryUnit"]
+__all__ = [
+    "ApiKey",
+    "Base",
+    "DistillationState",
+    "ExtractionJob",
+    "IdempotencyRecord",
+    "MemoryAccess",
+    "MemoryLink",
+    "MemoryUnit",
+    "TranscriptMessage",
+    "WorkingMemorySession",
+]

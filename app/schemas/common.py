@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from datetime import UTC, datetime
 from typing import Annotated, Any
@@ -25,6 +26,28 @@ def _not_blank(value: str) -> str:
     return value
 
 
+MAX_JSON_DEPTH = 20
+
+
+def _clean_json(value: Any, depth: int = 0) -> Any:
+    """Every string (keys too) clean, numbers finite, nesting bounded: PostgreSQL's JSONB
+    rejects NUL, unpaired surrogates, NaN and Infinity, so they are a 422 here, not a 500."""
+    if depth > MAX_JSON_DEPTH:
+        raise ValueError(f"must not nest deeper than {MAX_JSON_DEPTH} levels")
+    if isinstance(value, str):
+        _clean(value)
+    elif isinstance(value, float) and not math.isfinite(value):
+        raise ValueError("numbers must be finite (no NaN or Infinity)")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _clean(str(key))
+            _clean_json(item, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            _clean_json(item, depth + 1)
+    return value
+
+
 def _aware(value: datetime) -> datetime:
     """Naive datetimes mean UTC (DESIGN §4.1)."""
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value
@@ -36,6 +59,8 @@ Identifier = Annotated[
     str, Field(min_length=1, max_length=256), AfterValidator(_clean), AfterValidator(_not_blank)
 ]
 AwareDatetime = Annotated[datetime, AfterValidator(_aware)]
+# A free-form JSON object that PostgreSQL's JSONB can store.
+JsonObject = Annotated[dict[str, Any], AfterValidator(_clean_json)]
 
 
 class RequestModel(BaseModel):

@@ -14,13 +14,14 @@ from app.schemas.common import (
     AwareDatetime,
     CleanStr,
     Identifier,
+    JsonObject,
     RequestModel,
     ResponseModel,
     Text,
 )
 
 Source = Literal["user", "agent", "tool", "system", "extraction"]
-Status = Literal["active", "superseded", "archived", "forgotten"]
+Status = Literal["active", "superseded", "archived", "invalid", "forgotten"]
 Outcome = Literal["created", "merged", "superseded", "conflict"]
 
 MAX_VALUE_CHARS = 2000
@@ -59,7 +60,7 @@ class MemoryCreate(RequestModel):
         max_length=100,
         description="Pointers to the transcript turns it came from (a string or a list).",
     )
-    metadata: dict[str, Any] = Field(default_factory=dict, description="Free-form JSON object.")
+    metadata: JsonObject = Field(default_factory=dict, description="Free-form JSON object.")
 
     @field_validator("raw_ref", mode="before")
     @classmethod

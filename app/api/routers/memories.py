@@ -6,7 +6,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Response
+from fastapi import APIRouter, Header, Query, Response
 
 from app.api.deps import (
     IdempotencyServiceDep,
@@ -39,11 +39,18 @@ async def store_memories(
         Header(max_length=256, description="Makes a retried request return the first response."),
     ] = None,
 ) -> Any:
-    """Store 1..100 memory units. Each is embedded, deduplicated against the subject's active
-    units and written with its vectors in one transaction. Results come in input order with
-    an outcome: `created`, or `merged` (a restatement of an existing unit: no new row, its
-    confidence raised and `last_confirmed_at` refreshed). With an `Idempotency-Key` header a
-    retry returns the first response (header `Idempotent-Replayed: true`)."""
+    """Store 1..100 memory units (`{"memories": [MemoryCreate, …]}`). Each is embedded,
+    deduplicated against the subject's active units and written with its vectors in one
+    transaction. Results come in input order with an outcome: `created`, or `merged` (a
+    restatement of an existing unit of the same user and agent — the same text after
+    normalisation, or a near-duplicate by the calibrated rules in docs/DEDUPE.md: no new row,
+    its confidence raised by noisy-OR, `last_confirmed_at` refreshed, `raw_ref` and sources
+    kept). Identical stores sent at the same moment leave one row.
+
+    With an `Idempotency-Key` header a retry with the same body returns the first response
+    (header `Idempotent-Replayed: true`); the same key with another body is a 422
+    `idempotency_key_reused`. Errors: 400 `malformed_json`, 413 `payload_too_large`, 422
+    `invalid_request` (nothing is written), 502/504 when the embedding provider fails."""
 
     async def action() -> dict[str, Any]:
         outcomes = await service.store(namespace, body.memories, datetime.now(UTC))
@@ -68,9 +75,23 @@ async def store_memories(
     response_model=MemoryRead,
     responses={**ERROR_RESPONSES, **NOT_FOUND},
 )
-async def get_memory(memory_id: uuid.UUID, repo: MemoryRepoDep, namespace: NamespaceDep) -> Any:
-    """Read one memory unit by id (any status). A unit of another namespace is a 404."""
+async def get_memory(
+    memory_id: uuid.UUID,
+    repo: MemoryRepoDep,
+    namespace: NamespaceDep,
+    user_id: Annotated[
+        str | None,
+        Query(
+            min_length=1,
+            max_length=256,
+            description="Only if the unit belongs to this user: another user's unit is a 404.",
+        ),
+    ] = None,
+) -> Any:
+    """Read one memory unit by id (any status) as a `MemoryRead`. A unit of another
+    namespace — or, with `user_id`, of another user — is a 404 `not_found`, the same answer as
+    an id that does not exist. A malformed id is a 422 `invalid_request`."""
     unit = await repo.get(namespace, memory_id)
-    if unit is None:
+    if unit is None or (user_id is not None and unit.user_id != user_id):
         raise NotFoundError(f"no memory unit {memory_id}")
     return MemoryRead.model_validate(unit)

@@ -1,0 +1,85 @@
+"""``GET /context``: the memory block for an agent's system prompt."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from app.api.deps import ContextServiceDep, NamespaceDep
+from app.api.errors import ERROR_RESPONSES, PROVIDER_ERRORS
+from app.api.routers.working_memory import to_window_message
+from app.schemas.context import (
+    ContextBudget,
+    ContextParts,
+    ContextQuery,
+    ContextResponse,
+    ContextUnit,
+)
+from app.services.context import PlacedUnit
+
+router = APIRouter(tags=["context"])
+
+
+def _unit(placed: PlacedUnit) -> ContextUnit:
+    u = placed.unit
+    return ContextUnit(
+        id=u.id,
+        type=u.type,
+        value=u.value,
+        confidence=u.confidence,
+        occurred_at=u.occurred_at,
+        score=None if placed.score is None else round(placed.score, 6),
+    )
+
+
+@router.get(
+    "/context",
+    operation_id="get_context",
+    response_model=ContextResponse,
+    responses={**ERROR_RESPONSES, **PROVIDER_ERRORS},
+)
+async def get_context(
+    service: ContextServiceDep,
+    params: Annotated[ContextQuery, Query()],
+    namespace: NamespaceDep,
+) -> ContextResponse:
+    """What to put in the system prompt when a session starts or a turn begins, for
+    `user_id`: the subject's strongest active preferences and constraints, the units
+    recalled (as `/recall`) for `query` — by default the session's latest user message —
+    and, with `session_id`, the working-memory window ranked for the query. `text` is the
+    ready Markdown block; `parts` what it holds. The whole block fits `max_tokens` (default
+    4000) minus 20% headroom, split 20/30/50 between the three parts (settings
+    `CONTEXT__SHARE_*`; a part's unused tokens pass on). A session owned by another user
+    contributes nothing."""
+    result = await service.build(
+        namespace,
+        params.user_id,
+        params.session_id,
+        params.query,
+        params.max_tokens,
+        datetime.now(UTC),
+    )
+    return ContextResponse(
+        user_id=params.user_id,
+        session_id=params.session_id,
+        query=result.query,
+        query_source=result.query_source,  # type: ignore[arg-type]
+        text=result.text,
+        tokens=result.tokens,
+        max_tokens=params.max_tokens or service.working_memory.settings.default_max_tokens,
+        budget_tokens=result.budget_tokens,
+        used=ContextBudget(
+            preferences=result.used_preferences,
+            memories=result.used_memories,
+            window=result.used_window,
+        ),
+        parts=ContextParts(
+            preferences=[_unit(p) for p in result.preferences],
+            memories=[_unit(p) for p in result.memories],
+            window=[to_window_message(c) for c in result.window],
+        ),
+        degraded=result.degraded,
+        took_ms=round(result.took_ms, 3),
+    )

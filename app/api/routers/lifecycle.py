@@ -1,0 +1,226 @@
+"""The memory lifecycle: list, supersede history, corrections, forget, consolidation."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from dataclasses import asdict
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+
+from app.api.deps import (
+    ForgetServiceDep,
+    LifecycleServiceDep,
+    NamespaceDep,
+    SummarizeServiceDep,
+)
+from app.api.errors import ERROR_RESPONSES, NOT_FOUND, PROBLEM_JSON, PROVIDER_ERRORS
+from app.schemas.common import Problem
+from app.schemas.lifecycle import (
+    ForgetCounts,
+    ForgetReceipt,
+    MemoryHistory,
+    MemoryLinkRead,
+    MemoryListQuery,
+    MemoryPage,
+    MemoryUpdate,
+    SummarizeRequest,
+    SummarizeResponse,
+    SummaryResult,
+    UpdateResult,
+)
+from app.schemas.memory import MemoryRead
+
+router = APIRouter(tags=["memories"])
+
+CONFLICT: dict[int | str, dict[str, Any]] = {
+    409: {
+        "model": Problem,
+        "description": "The unit's state forbids the change.",
+        "content": {PROBLEM_JSON: {}},
+    },
+}
+LLM_ERRORS: dict[int | str, dict[str, Any]] = {
+    502: {
+        "model": Problem,
+        "description": "Embedding provider or LLM failed, or the LLM's reply stayed unusable "
+        "(`provider_bad_reply`); nothing was written.",
+        "content": {PROBLEM_JSON: {}},
+    },
+    504: {
+        "model": Problem,
+        "description": "Embedding provider or LLM timed out; nothing was written.",
+        "content": {PROBLEM_JSON: {}},
+    },
+}
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+@router.get(
+    "/memories",
+    operation_id="list_memories",
+    response_model=MemoryPage,
+    responses=ERROR_RESPONSES,
+)
+async def list_memories(
+    q: Annotated[MemoryListQuery, Query()],
+    service: LifecycleServiceDep,
+    namespace: NamespaceDep,
+) -> Any:
+    """List memory units of your namespace, filtered like `/recall` (`user_id`, `agent_id`,
+    `session_id`, `types`, `entities`, `time_range` or `since`/`until` on `occurred_at`) plus
+    `status` (default `active`; repeat the parameter for several), ordered by `created_at`
+    (`order=desc`, newest first, or `asc`), ties broken by id. `limit` 1..200 (default 50).
+
+    Cursor pagination: pass `next_cursor` back as `cursor` with the same filters until it is
+    null. Keyset on `(created_at, id)`: no unit is skipped or repeated while others are
+    written. Errors: 422 `invalid_request` (bad filter, or a cursor made with other
+    filters)."""
+    page = await service.list(namespace, q, _now())
+    return MemoryPage(
+        memories=[MemoryRead.model_validate(u) for u in page.units],
+        next_cursor=page.next_cursor,
+    )
+
+
+@router.get(
+    "/memories/{memory_id}/history",
+    operation_id="get_memory_history",
+    response_model=MemoryHistory,
+    responses={**ERROR_RESPONSES, **NOT_FOUND},
+)
+async def get_memory_history(
+    memory_id: uuid.UUID, service: LifecycleServiceDep, namespace: NamespaceDep
+) -> Any:
+    """The supersede history of a unit: every unit linked to it through `superseded_by`
+    (the versions it replaced and the ones that replaced it), oldest first, itself included;
+    and `links` — which summaries or distilled units were written from these units
+    (`kind` `summary` / `distilled`). 404 `not_found` for an unknown id or another
+    namespace's unit."""
+    history = await service.history(namespace, memory_id)
+    return MemoryHistory(
+        memories=[MemoryRead.model_validate(u) for u in history.units],
+        links=[MemoryLinkRead.model_validate(link) for link in history.links],
+    )
+
+
+@router.patch(
+    "/memories/{memory_id}",
+    operation_id="update_memory",
+    response_model=UpdateResult,
+    responses={**ERROR_RESPONSES, **NOT_FOUND, **CONFLICT, **PROVIDER_ERRORS},
+)
+async def update_memory(
+    memory_id: uuid.UUID,
+    body: MemoryUpdate,
+    service: LifecycleServiceDep,
+    namespace: NamespaceDep,
+) -> Any:
+    """Correct a unit: `value`, `query`, `entities`, `confidence`, `type`, `ttl_days` or
+    `expires_at` (null: never expires), or `status` (`invalid`: known wrong, out of recall;
+    `archived`; `active` to restore). Only the fields sent change. A new value is re-embedded
+    and re-indexed in this transaction and re-checked for duplicates: when it restates
+    another active unit of the same subject, that unit absorbs it (`outcome: merged`, `id` =
+    the survivor; the corrected unit becomes `superseded` by it). Errors: 404 `not_found`,
+    409 `conflict` (reactivating a superseded unit, or an expired one without a new expiry),
+    422 `invalid_request` (nothing changed), 502/504 embedding failure."""
+    outcome = await service.update(namespace, memory_id, body, _now())
+    return UpdateResult(
+        id=outcome.unit.id,
+        outcome=outcome.outcome,  # type: ignore[arg-type]
+        memory=MemoryRead.model_validate(outcome.unit),
+    )
+
+
+@router.delete(
+    "/memories/{memory_id}",
+    operation_id="forget_memory",
+    response_model=ForgetReceipt,
+    responses={**ERROR_RESPONSES, **NOT_FOUND},
+)
+async def forget_memory(
+    memory_id: uuid.UUID, service: ForgetServiceDep, namespace: NamespaceDep
+) -> Any:
+    """Forget one unit for real (hard delete): the row with its vectors and keyword index
+    entry, its access log, its summary/distillation links, the references other units hold
+    to it, and stored `Idempotency-Key` responses that contain it. Answers with a receipt of
+    counts per kind. 404 `not_found` for an unknown id or another namespace's unit."""
+    start = time.perf_counter()
+    removed = await service.forget_unit(namespace, memory_id)
+    return ForgetReceipt(
+        removed=ForgetCounts(**asdict(removed)), took_ms=(time.perf_counter() - start) * 1000
+    )
+
+
+@router.delete(
+    "/memories",
+    operation_id="forget_subject",
+    response_model=ForgetReceipt,
+    responses=ERROR_RESPONSES,
+)
+async def forget_subject(
+    service: ForgetServiceDep,
+    namespace: NamespaceDep,
+    user_id: Annotated[
+        str | None,
+        Query(min_length=1, max_length=256, description="Forget everything of this user."),
+    ] = None,
+    agent_id: Annotated[
+        str | None,
+        Query(
+            min_length=1,
+            max_length=256,
+            description="Forget everything of this agent (with user_id: of that pair only).",
+        ),
+    ] = None,
+) -> Any:
+    """Forget everything of a subject for real: all its units (every status) with vectors
+    and keyword entries, access log, links, distillation state, stored `Idempotency-Key`
+    responses naming it, transcripts, working-memory sessions and extraction jobs. Give
+    `user_id`, `agent_id` or both (both: only that pair); other subjects are untouched.
+    Answers with a receipt of counts per kind. 422 `invalid_request` when neither is
+    given."""
+    start = time.perf_counter()
+    removed = await service.forget_subject(namespace, user_id, agent_id)
+    return ForgetReceipt(
+        removed=ForgetCounts(**asdict(removed)), took_ms=(time.perf_counter() - start) * 1000
+    )
+
+
+@router.post(
+    "/summarize",
+    operation_id="summarize_memories",
+    response_model=SummarizeResponse,
+    responses={**ERROR_RESPONSES, **LLM_ERRORS},
+)
+async def summarize_memories(
+    body: SummarizeRequest, service: SummarizeServiceDep, namespace: NamespaceDep
+) -> Any:
+    """Consolidate a subject's active units in a time window (`time_range`, or
+    `since`/`until` on `occurred_at`; default all time) into higher-level semantic units, one
+    per entity shared by at least `min_group` units (default 2), or only for `entity`. The
+    LLM writes each summary when one is configured, else an offline summariser (the sources'
+    values after the entity's name). Each summary goes through the write path (embedded,
+    deduplicated), is linked to its sources (`GET /memories/{id}/history` shows the links),
+    and its sources are archived in the same transaction. An LLM failure or an unusable reply
+    (502 `provider_bad_reply`, 504 `provider_timeout`) leaves everything as it was."""
+    result = await service.summarize(namespace, body, _now())
+    return SummarizeResponse(
+        summaries=[
+            SummaryResult(
+                entity=s.entity,
+                id=s.outcome.unit.id,
+                outcome=s.outcome.outcome,  # type: ignore[arg-type]
+                memory=MemoryRead.model_validate(s.outcome.unit),
+                source_ids=s.source_ids,
+            )
+            for s in result.summaries
+        ],
+        archived=result.archived,
+        mode=result.mode,  # type: ignore[arg-type]
+    )

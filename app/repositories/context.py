@@ -1,0 +1,49 @@
+"""SQL for ``GET /context``: a subject's strongest standing preferences and constraints."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlalchemy import or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.models import MemoryUnit
+
+
+class ContextRepository:
+    """Read-only queries for context assembly, bound to one session; never commits."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def strongest_units(
+        self,
+        namespace: str,
+        user_id: str,
+        now: datetime,
+        *,
+        types: Sequence[str] = ("constraint", "preference"),
+        limit: int = 10,
+    ) -> list[MemoryUnit]:
+        """The subject's active, unexpired units of ``types``, strongest first: highest
+        confidence, then most recently confirmed."""
+        if limit <= 0:
+            return []
+        stmt = (
+            select(MemoryUnit)
+            .where(
+                MemoryUnit.namespace == namespace,
+                MemoryUnit.user_id == user_id,
+                MemoryUnit.status == "active",
+                MemoryUnit.type.in_(list(types)),
+                or_(MemoryUnit.expires_at.is_(None), MemoryUnit.expires_at > now),
+            )
+            .order_by(
+                MemoryUnit.confidence.desc(),
+                MemoryUnit.last_confirmed_at.desc(),
+                MemoryUnit.id,
+            )
+            .limit(limit)
+        )
+        return list((await self.session.scalars(stmt)).all())

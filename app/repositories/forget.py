@@ -1,0 +1,210 @@
+"""SQL of hard deletes (DESIGN §8 "forget is real"): a unit or a whole subject, with every
+row that names it — access log, links, references from other units, stored Idempotency-Key
+responses, distillation state. Deleting the row deletes its vectors and full-text entry (they
+are columns of it; PostgreSQL drops the dead index entries at the next vacuum, and no query
+can reach them before). Bound to one session; never commits."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import (
+    ColumnElement,
+    and_,
+    cast,
+    delete,
+    func,
+    literal,
+    or_,
+    select,
+    text,
+)
+from sqlalchemy.dialects.postgresql import JSONPATH
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.models import (
+    DistillationState,
+    IdempotencyRecord,
+    MemoryAccess,
+    MemoryLink,
+    MemoryUnit,
+)
+
+
+@dataclass
+class Removed:
+    """Counts of what a forget removed, per kind."""
+
+    memory_units: int = 0
+    vectors: int = 0
+    keyword_entries: int = 0
+    access_log: int = 0
+    links: int = 0
+    references_cleared: int = 0
+    idempotency_records: int = 0
+    distillation_state: int = 0
+    transcript_turns: int = 0
+    working_memory_sessions: int = 0
+    jobs: int = 0
+
+
+@dataclass(frozen=True)
+class SubjectScope:
+    """Whose data a forget-all removes: a user (any agent), a user with one agent, or an
+    agent (any user), within one namespace."""
+
+    namespace: str
+    user_id: str | None
+    agent_id: str | None
+
+    def unit_clauses(self) -> list[ColumnElement[bool]]:
+        clauses: list[ColumnElement[bool]] = [MemoryUnit.namespace == self.namespace]
+        if self.user_id is not None:
+            clauses.append(MemoryUnit.user_id == self.user_id)
+        if self.agent_id is not None:
+            clauses.append(MemoryUnit.agent_id == self.agent_id)
+        return clauses
+
+
+def _rowcount(result: object) -> int:
+    return int(getattr(result, "rowcount", 0) or 0)
+
+
+# Units that stay but name deleted ones lose those references (the ids would otherwise
+# outlive the data they point to).
+_CLEAR_REFERENCES = text(
+    """
+    UPDATE memory_units
+       SET superseded_by = CASE WHEN superseded_by = ANY(CAST(:ids AS uuid[])) THEN NULL
+                                ELSE superseded_by END,
+           conflicts_with = ARRAY(SELECT c FROM unnest(conflicts_with) AS c
+                                   WHERE c <> ALL(CAST(:ids AS uuid[])))
+     WHERE namespace = :ns
+       AND NOT (id = ANY(CAST(:ids AS uuid[])))
+       AND (superseded_by = ANY(CAST(:ids AS uuid[])) OR conflicts_with && CAST(:ids AS uuid[]))
+    """
+)
+_VECTORS = func.count(MemoryUnit.value_embedding) + func.count(MemoryUnit.query_embedding)
+_KEYWORD = func.count().filter(MemoryUnit.search_text != "")
+
+
+class ForgetRepository:
+    """Hard deletes bound to one session."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def subjects_of(self, scope: SubjectScope) -> list[tuple[str, str | None]]:
+        """The distinct (user_id, agent_id) pairs holding units in ``scope``."""
+        rows = await self.session.execute(
+            select(MemoryUnit.user_id, MemoryUnit.agent_id).where(*scope.unit_clauses()).distinct()
+        )
+        return [(r.user_id, r.agent_id) for r in rows]
+
+    async def unit_ids(self, scope: SubjectScope) -> list[uuid.UUID]:
+        """Ids of every unit in ``scope``, row-locked."""
+        rows = await self.session.scalars(
+            select(MemoryUnit.id)
+            .where(*scope.unit_clauses())
+            .order_by(MemoryUnit.id)
+            .with_for_update()
+        )
+        return list(rows.all())
+
+    async def owner_of(
+        self, namespace: str, unit_id: uuid.UUID, *, lock: bool = False
+    ) -> tuple[str, str | None] | None:
+        """The (user_id, agent_id) of one unit (row-locked when ``lock``), or None when it
+        does not exist in this namespace."""
+        stmt = select(MemoryUnit.user_id, MemoryUnit.agent_id).where(
+            MemoryUnit.namespace == namespace, MemoryUnit.id == unit_id
+        )
+        if lock:
+            stmt = stmt.with_for_update()
+        row = (await self.session.execute(stmt)).first()
+        return None if row is None else (row.user_id, row.agent_id)
+
+    async def delete_units(
+        self, namespace: str, ids: Sequence[uuid.UUID], removed: Removed
+    ) -> None:
+        """Delete these units and every row naming them; add the counts to ``removed``."""
+        if not ids:
+            return
+        id_list = list(ids)
+        stats = (
+            await self.session.execute(
+                select(func.count(), _VECTORS, _KEYWORD).where(
+                    MemoryUnit.namespace == namespace, MemoryUnit.id.in_(id_list)
+                )
+            )
+        ).one()
+        removed.vectors += int(stats[1] or 0)
+        removed.keyword_entries += int(stats[2] or 0)
+        removed.access_log += _rowcount(
+            await self.session.execute(
+                delete(MemoryAccess).where(MemoryAccess.unit_id.in_(id_list))
+            )
+        )
+        removed.links += _rowcount(
+            await self.session.execute(
+                delete(MemoryLink).where(
+                    or_(MemoryLink.target_id.in_(id_list), MemoryLink.source_id.in_(id_list))
+                )
+            )
+        )
+        # Units that stay but name a deleted one (superseded_by / conflicts_with).
+        removed.references_cleared += await self._clear_references(namespace, id_list)
+        removed.memory_units += _rowcount(
+            await self.session.execute(
+                delete(MemoryUnit)
+                .where(MemoryUnit.namespace == namespace, MemoryUnit.id.in_(id_list))
+                .execution_options(synchronize_session=False)
+            )
+        )
+
+    async def _clear_references(self, namespace: str, ids: list[uuid.UUID]) -> int:
+        result = await self.session.execute(_CLEAR_REFERENCES, {"ns": namespace, "ids": ids})
+        return _rowcount(result)
+
+    async def delete_idempotency_naming_unit(self, namespace: str, unit_id: uuid.UUID) -> int:
+        """Delete stored responses that contain this unit id anywhere (a retry with such a key
+        then runs again instead of replaying the forgotten data)."""
+        return await self._delete_idempotency(
+            namespace, "$.** ? (@ == $id)", func.jsonb_build_object("id", str(unit_id))
+        )
+
+    async def delete_idempotency_of_subject(self, scope: SubjectScope) -> int:
+        """Delete stored responses that contain a unit of this subject anywhere."""
+        conds = []
+        args: list[object] = []
+        if scope.user_id is not None:
+            conds.append("@.user_id == $u")
+            args += ["u", scope.user_id]
+        if scope.agent_id is not None:
+            conds.append("@.agent_id == $a")
+            args += ["a", scope.agent_id]
+        path = "$.** ? (" + " && ".join(conds) + ")"
+        return await self._delete_idempotency(scope.namespace, path, func.jsonb_build_object(*args))
+
+    async def _delete_idempotency(self, namespace: str, path: str, variables: object) -> int:
+        result = await self.session.execute(
+            delete(IdempotencyRecord).where(
+                IdempotencyRecord.namespace == namespace,
+                func.jsonb_path_exists(
+                    IdempotencyRecord.response, cast(literal(path), JSONPATH), variables
+                ),
+            )
+        )
+        return _rowcount(result)
+
+    async def delete_distillation_state(self, scope: SubjectScope) -> int:
+        """Delete the subject's distillation bookkeeping."""
+        clauses: list[ColumnElement[bool]] = [DistillationState.namespace == scope.namespace]
+        if scope.user_id is not None:
+            clauses.append(DistillationState.user_id == scope.user_id)
+        if scope.agent_id is not None:
+            clauses.append(DistillationState.agent_id == scope.agent_id)
+        result = await self.session.execute(delete(DistillationState).where(and_(*clauses)))
+        return _rowcount(result)

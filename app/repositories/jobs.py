@@ -1,0 +1,218 @@
+"""All SQL of extraction jobs, their queue entries (pgqueuer) and the closure scan.
+
+The queue entry is written through the *same* asyncpg connection, inside the same
+transaction, as the job row (transactional enqueue): both commit or neither does.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from pgqueuer import Queries
+from pgqueuer.db import AsyncpgDriver
+from sqlalchemy import and_, func, or_, select, text, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.models import ExtractionJob, WorkingMemorySession
+
+EXTRACT_ENTRYPOINT = "hindsight.extract"
+CLAIMABLE = ("queued", "retrying")
+
+
+@dataclass(frozen=True)
+class SessionMark:
+    """A session that may need closing: its subject, last seq and epoch."""
+
+    namespace: str
+    session_id: str
+    user_id: str | None
+    last_seq: int
+    epoch: datetime
+    updated_at: datetime
+
+
+class JobRepository:
+    """Job-table and queue statements bound to one session; never commits."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    # ---- writes --------------------------------------------------------------------------
+
+    def add(self, job: ExtractionJob) -> None:
+        """Stage a new job row."""
+        self.session.add(job)
+
+    async def flush(self) -> None:
+        """Write staged rows."""
+        await self.session.flush()
+
+    async def insert_session_job(self, values: dict[str, Any]) -> uuid.UUID | None:
+        """Insert a job for a session range; None when that range already has one (the
+        unique index on namespace, session, epoch and last seq decides, race-free)."""
+        stmt = (
+            pg_insert(ExtractionJob)
+            .values(**values)
+            .on_conflict_do_nothing(
+                index_elements=["namespace", "session_id", "session_epoch", "transcript_to"],
+                index_where=text("session_id IS NOT NULL AND transcript_to IS NOT NULL"),
+            )
+            .returning(ExtractionJob.id)
+        )
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def enqueue(self, job_id: uuid.UUID, delay_s: float = 0.0) -> int:
+        """Put a queue entry for ``job_id`` in this transaction; returns pgqueuer's id.
+
+        Runs pgqueuer's own enqueue statement on the session's asyncpg connection, after a
+        statement of this transaction has started it, so it commits with the job row.
+        """
+        await self.session.execute(text("SELECT 1"))  # the transaction is open from here
+        conn = await self.session.connection()
+        raw = await conn.get_raw_connection()
+        queries = Queries(AsyncpgDriver(raw.driver_connection))  # type: ignore[arg-type]
+        ids = await queries.enqueue(
+            EXTRACT_ENTRYPOINT,
+            str(job_id).encode(),
+            execute_after=timedelta(seconds=delay_s) if delay_s > 0 else None,
+        )
+        return int(ids[0])
+
+    async def claim(self, job_id: uuid.UUID, lease_s: float) -> ExtractionJob | None:
+        """Start an attempt: queued/retrying jobs, or running ones whose lease ran out (their
+        runner died). Bumps ``attempts`` (the fencing token); None when not claimable."""
+        now = func.clock_timestamp()
+        stmt = (
+            update(ExtractionJob)
+            .where(
+                ExtractionJob.id == job_id,
+                or_(
+                    ExtractionJob.status.in_(CLAIMABLE),
+                    and_(ExtractionJob.status == "running", ExtractionJob.lease_until < now),
+                ),
+            )
+            .values(
+                status="running",
+                attempts=ExtractionJob.attempts + 1,
+                lease_until=now + timedelta(seconds=lease_s),
+                started_at=func.coalesce(ExtractionJob.started_at, now),
+                next_attempt_at=None,
+                updated_at=now,
+            )
+            .returning(ExtractionJob)
+            .execution_options(synchronize_session=False)
+        )
+        return (await self.session.scalars(stmt)).first()
+
+    async def renew_lease(self, job_id: uuid.UUID, attempt: int, lease_s: float) -> bool:
+        """Extend the lease of attempt ``attempt``; False when another runner took over."""
+        now = func.clock_timestamp()
+        result = await self.session.execute(
+            update(ExtractionJob)
+            .where(
+                ExtractionJob.id == job_id,
+                ExtractionJob.status == "running",
+                ExtractionJob.attempts == attempt,
+            )
+            .values(lease_until=now + timedelta(seconds=lease_s))
+            .execution_options(synchronize_session=False)
+        )
+        return bool(result.rowcount)  # type: ignore[attr-defined]
+
+    async def reset_for_retry(self, job: ExtractionJob) -> None:
+        """A failed job back to ``queued`` with a fresh attempt budget (history kept)."""
+        job.status = "queued"
+        job.attempts = 0
+        job.lease_until = None
+        job.next_attempt_at = None
+        job.finished_at = None
+        job.updated_at = datetime.now(job.created_at.tzinfo)
+        await self.session.flush()
+
+    # ---- reads ---------------------------------------------------------------------------
+
+    async def get(self, namespace: str, job_id: uuid.UUID) -> ExtractionJob | None:
+        """A job of this namespace (another namespace's job is None)."""
+        stmt = select(ExtractionJob).where(
+            ExtractionJob.namespace == namespace, ExtractionJob.id == job_id
+        )
+        return (await self.session.scalars(stmt)).first()
+
+    async def lock(self, job_id: uuid.UUID) -> ExtractionJob | None:
+        """The job row, locked for this transaction (``FOR UPDATE``), freshly read."""
+        stmt = (
+            select(ExtractionJob)
+            .where(ExtractionJob.id == job_id)
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        )
+        return (await self.session.scalars(stmt)).first()
+
+    async def session_job(
+        self, namespace: str, session_id: str, epoch: datetime, transcript_to: int
+    ) -> ExtractionJob | None:
+        """The job that extracted this session up to ``transcript_to``, if any."""
+        stmt = select(ExtractionJob).where(
+            ExtractionJob.namespace == namespace,
+            ExtractionJob.session_id == session_id,
+            ExtractionJob.session_epoch == epoch,
+            ExtractionJob.transcript_to == transcript_to,
+        )
+        return (await self.session.scalars(stmt)).first()
+
+    async def last_extracted_seq(self, namespace: str, session_id: str, epoch: datetime) -> int:
+        """The highest seq of this session (epoch) already given to an extraction job."""
+        stmt = select(func.coalesce(func.max(ExtractionJob.transcript_to), 0)).where(
+            ExtractionJob.namespace == namespace,
+            ExtractionJob.session_id == session_id,
+            ExtractionJob.session_epoch == epoch,
+        )
+        return int((await self.session.execute(stmt)).scalar_one())
+
+    async def lock_session(self, namespace: str, session_id: str) -> None:
+        """Serialise closers of one session until the transaction ends."""
+        await self.session.execute(
+            text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 3))"),
+            {"k": f"close\x1f{namespace}\x1f{session_id}"},
+        )
+
+    async def silent_sessions(
+        self, silent_before: datetime, after: datetime, limit: int
+    ) -> list[SessionMark]:
+        """Sessions whose last append lies in (``after``, ``silent_before``) and that have
+        messages no job has taken yet, oldest first (``after`` is the scan's cursor)."""
+        extracted = (
+            select(func.coalesce(func.max(ExtractionJob.transcript_to), 0))
+            .where(
+                ExtractionJob.namespace == WorkingMemorySession.namespace,
+                ExtractionJob.session_id == WorkingMemorySession.session_id,
+                ExtractionJob.session_epoch == WorkingMemorySession.created_at,
+            )
+            .scalar_subquery()
+        )
+        stmt = (
+            select(WorkingMemorySession)
+            .where(
+                WorkingMemorySession.updated_at < silent_before,
+                WorkingMemorySession.updated_at > after,
+                WorkingMemorySession.last_seq > extracted,
+            )
+            .order_by(WorkingMemorySession.updated_at)
+            .limit(limit)
+        )
+        rows = (await self.session.scalars(stmt)).all()
+        return [
+            SessionMark(
+                namespace=r.namespace,
+                session_id=r.session_id,
+                user_id=r.user_id,
+                last_seq=int(r.last_seq),
+                epoch=r.created_at,
+                updated_at=r.updated_at,
+            )
+            for r in rows
+        ]

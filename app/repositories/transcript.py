@@ -1,0 +1,158 @@
+"""All SQL of working memory: the durable transcript and its per-session counters."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.models import TranscriptMessage, WorkingMemorySession
+
+
+@dataclass(frozen=True)
+class SeqBlock:
+    """Sequence numbers taken by one append, and the session's totals after it."""
+
+    first_seq: int
+    last_seq: int
+    messages: int
+    tokens: int
+    owner: str | None
+
+
+@dataclass(frozen=True)
+class TranscriptRow:
+    """A message to write (its ``seq`` already allocated)."""
+
+    seq: int
+    role: str
+    content: str
+    user_id: str | None
+    created_at: datetime
+    metadata: dict[str, Any]
+    token_count: int
+
+
+class TranscriptRepository:
+    """Transcript queries bound to one session; never commits."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def allocate(
+        self, namespace: str, session_id: str, count: int, tokens: int, user_id: str | None
+    ) -> SeqBlock:
+        """Take ``count`` consecutive seqs for a session and add to its totals. The counter
+        row stays locked until the transaction ends, so concurrent appends to one session
+        queue here and get distinct seqs in commit order."""
+        table = WorkingMemorySession.__table__
+        stmt = pg_insert(WorkingMemorySession).values(
+            namespace=namespace,
+            session_id=session_id,
+            user_id=user_id,
+            last_seq=count,
+            message_count=count,
+            token_count=tokens,
+        )
+        stmt = stmt.on_conflict_do_update(
+            index_elements=[table.c.namespace, table.c.session_id],
+            set_={
+                "last_seq": table.c.last_seq + stmt.excluded.last_seq,
+                "message_count": table.c.message_count + stmt.excluded.message_count,
+                "token_count": table.c.token_count + stmt.excluded.token_count,
+                "user_id": func.coalesce(table.c.user_id, stmt.excluded.user_id),
+                "updated_at": func.now(),
+            },
+        ).returning(table.c.last_seq, table.c.message_count, table.c.token_count, table.c.user_id)
+        row = (await self.session.execute(stmt)).one()
+        last = int(row.last_seq)
+        return SeqBlock(
+            first_seq=last - count + 1,
+            last_seq=last,
+            messages=int(row.message_count),
+            tokens=int(row.token_count),
+            owner=row.user_id,
+        )
+
+    async def insert(self, namespace: str, session_id: str, rows: Sequence[TranscriptRow]) -> None:
+        """Write messages (one multi-row INSERT)."""
+        if not rows:
+            return
+        await self.session.execute(
+            pg_insert(TranscriptMessage),
+            [
+                {
+                    "namespace": namespace,
+                    "session_id": session_id,
+                    "seq": r.seq,
+                    "role": r.role,
+                    "content": r.content,
+                    "user_id": r.user_id,
+                    "created_at": r.created_at,
+                    "metadata_": r.metadata,
+                    "token_count": r.token_count,
+                }
+                for r in rows
+            ],
+        )
+
+    async def list_transcript(
+        self,
+        namespace: str,
+        session_id: str,
+        *,
+        after_seq: int = 0,
+        limit: int | None = None,
+    ) -> list[TranscriptMessage]:
+        """A session's messages with ``seq > after_seq``, oldest first (what extraction
+        reads); ``limit`` caps the count."""
+        stmt = (
+            select(TranscriptMessage)
+            .where(
+                TranscriptMessage.namespace == namespace,
+                TranscriptMessage.session_id == session_id,
+                TranscriptMessage.seq > after_seq,
+            )
+            .order_by(TranscriptMessage.seq)
+        )
+        if limit is not None:
+            stmt = stmt.limit(limit)
+        return list((await self.session.scalars(stmt)).all())
+
+    async def get_session(self, namespace: str, session_id: str) -> WorkingMemorySession | None:
+        """A session's counters row, or None when nothing was ever appended."""
+        stmt = select(WorkingMemorySession).where(
+            WorkingMemorySession.namespace == namespace,
+            WorkingMemorySession.session_id == session_id,
+        )
+        return (await self.session.scalars(stmt)).first()
+
+    async def purge(self, namespace: str, session_id: str) -> int:
+        """Delete a session's transcript and counters; returns the messages deleted. Locks
+        the counters row first, so an append in flight finishes before or starts after."""
+        await self.session.execute(
+            select(WorkingMemorySession.last_seq)
+            .where(
+                WorkingMemorySession.namespace == namespace,
+                WorkingMemorySession.session_id == session_id,
+            )
+            .with_for_update()
+        )
+        result = await self.session.execute(
+            delete(TranscriptMessage).where(
+                TranscriptMessage.namespace == namespace,
+                TranscriptMessage.session_id == session_id,
+            )
+        )
+        await self.session.execute(
+            delete(WorkingMemorySession).where(
+                WorkingMemorySession.namespace == namespace,
+                WorkingMemorySession.session_id == session_id,
+            )
+        )
+        return int(result.rowcount or 0)  # type: ignore[attr-defined]

@@ -1,0 +1,156 @@
+"""``/extract`` and ``/working_memory/{session_id}/close`` wire models (DESIGN §4, §5)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Annotated, Any, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import Field, field_validator, model_validator
+
+from app.schemas.common import AwareDatetime, Identifier, RequestModel, ResponseModel, Text
+
+Role = Literal["user", "assistant", "tool", "system"]
+JobStatus = Literal["queued", "running", "retrying", "succeeded", "failed"]
+UnitOutcome = Literal["created", "merged", "superseded", "conflict", "dropped", "rejected"]
+
+MAX_MESSAGES = 500
+MAX_CONTENT_CHARS = 100_000
+
+
+def _zone(value: str) -> str:
+    try:
+        ZoneInfo(value)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ValueError(f"unknown IANA time zone {value!r} (e.g. 'Asia/Shanghai')") from exc
+    return value
+
+
+class ExtractMessage(RequestModel):
+    """One message of a transcript."""
+
+    role: Role = Field(description="Who spoke: `user`, `assistant`, `tool` or `system`.")
+    content: Annotated[Text, Field(max_length=MAX_CONTENT_CHARS)]
+    created_at: AwareDatetime | None = Field(
+        default=None, description="When it was said (ISO 8601; naive means UTC)."
+    )
+    metadata: dict[str, Any] = Field(
+        default_factory=dict,
+        description='Free-form JSON; `{"tool_chain_state": "completed"}` or '
+        '`{"terminal": true}` marks the end of a tool chain (a closure signal).',
+    )
+
+
+class ExtractRequest(RequestModel):
+    """Body of ``POST /extract``: a transcript (``messages``) or a ``session_id`` whose
+    durable transcript the service holds, and the subject."""
+
+    user_id: Identifier = Field(description="The subject the units are about.")
+    agent_id: Identifier | None = None
+    session_id: Identifier | None = Field(
+        default=None,
+        description="Without `messages`: extract this session's transcript (the messages no "
+        "earlier job took). With `messages`: recorded as the units' session.",
+    )
+    task_id: Identifier | None = None
+    messages: list[ExtractMessage] | None = Field(
+        default=None, min_length=1, max_length=MAX_MESSAGES, description="The transcript."
+    )
+    timezone: str = Field(
+        default="UTC", max_length=64, description="IANA zone for relative dates."
+    )
+    now: AwareDatetime | None = Field(
+        default=None,
+        description="The conversation's clock: 'tomorrow' resolves against it. Default: the "
+        "last message's time, else the request time.",
+    )
+    mode: Literal["async", "sync"] = Field(
+        default="async", description="`sync` = `?wait=true`: answer when the job has ended."
+    )
+
+    @field_validator("timezone")
+    @classmethod
+    def _check_zone(cls, value: str) -> str:
+        return _zone(value)
+
+    @model_validator(mode="after")
+    def _transcript_source(self) -> ExtractRequest:
+        if self.messages is None and self.session_id is None:
+            raise ValueError("give messages (a transcript) or a session_id")
+        return self
+
+
+class CloseRequest(RequestModel):
+    """Body of ``POST /working_memory/{session_id}/close`` (every field optional)."""
+
+    user_id: Identifier | None = Field(
+        default=None, description="The subject; default: the session's user_id."
+    )
+    agent_id: Identifier | None = None
+    task_id: Identifier | None = None
+    timezone: str = Field(default="UTC", max_length=64)
+    now: AwareDatetime | None = None
+
+    @field_validator("timezone")
+    @classmethod
+    def _check_zone(cls, value: str) -> str:
+        return _zone(value)
+
+
+class UnitResult(ResponseModel):
+    """What became of one extracted unit."""
+
+    memory_id: uuid.UUID | None = Field(
+        description="The stored unit (new, merged into, or superseding); null when dropped."
+    )
+    outcome: UnitOutcome = Field(
+        description="`created`, `merged`, `superseded`, `conflict`, or `dropped` (confidence "
+        "below the minimum) / `rejected` (failed the schema)."
+    )
+    type: str | None = None
+    value: str | None = None
+    confidence: float | None = None
+    reason: str | None = None
+
+
+class ExtractJobRead(ResponseModel):
+    """An extraction job and, once it succeeded, the outcome per unit."""
+
+    id: uuid.UUID
+    status: JobStatus = Field(
+        description="`queued` → `running` → `succeeded`; a failed attempt → `retrying`; "
+        "out of attempts → `failed` (retry with POST /extract/{id}/retry)."
+    )
+    user_id: str
+    agent_id: str | None
+    session_id: str | None
+    task_id: str | None
+    trigger: str = Field(description="`api`, `close` (explicit) or `signals` (closure).")
+    trigger_detail: list[str] = Field(description="The closure signals that closed the task.")
+    transcript_messages: int = Field(description="Messages in the job's transcript snapshot.")
+    transcript_from: int | None = Field(description="First session seq extracted.")
+    transcript_to: int | None = Field(description="Last session seq extracted.")
+    timezone: str
+    conversation_now: datetime
+    attempts: int
+    max_attempts: int
+    error: str | None
+    error_code: str | None
+    error_history: list[dict[str, Any]]
+    extractor: str | None = Field(description="`offline` or `llm:<model>`.")
+    units: list[UnitResult] = Field(description="One entry per extracted unit.")
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    next_attempt_at: datetime | None
+
+
+class CloseResponse(ResponseModel):
+    """What closing a session did."""
+
+    session_id: str
+    closed: bool = Field(description="True: the task is closed (an extraction job exists).")
+    created: bool = Field(description="False when this transcript was already extracted.")
+    signals: list[str] = Field(description="Closure signals seen (`explicit` included).")
+    job: ExtractJobRead | None = Field(description="The extraction job of this transcript.")

@@ -1,0 +1,211 @@
+"""Wire models of the memory lifecycle (DESIGN §4, §8): list with cursor pagination, the
+supersede history, corrections (``PATCH``), forget receipts, ``/summarize``."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from app.core.config import MemoryType
+from app.schemas.common import (
+    AwareDatetime,
+    CleanStr,
+    Identifier,
+    RequestModel,
+    ResponseModel,
+    Text,
+)
+from app.schemas.memory import MAX_VALUE_CHARS, MemoryRead, Outcome
+
+TimeRange = Literal["last_24_hours", "last_7_days", "last_30_days"]
+# Every status a stored unit can have ("forgotten" units are deleted, so never listed).
+StoredStatus = Literal["active", "superseded", "archived", "invalid"]
+# What a correction may set: back to active, archived (cold), or invalid (known wrong).
+PatchStatus = Literal["active", "archived", "invalid"]
+Order = Literal["desc", "asc"]
+
+MAX_PAGE = 200
+
+
+class MemoryListQuery(RequestModel):
+    """Query parameters of ``GET /memories`` (the recall filters plus ``status``)."""
+
+    user_id: Identifier | None = Field(default=None, description="Only this user's units.")
+    agent_id: Identifier | None = Field(default=None, description="Only this agent's units.")
+    session_id: Identifier | None = Field(default=None, description="Only this session's units.")
+    types: list[MemoryType] | None = Field(default=None, description="Only these unit types.")
+    entities: list[Annotated[Text, Field(max_length=200)]] | None = Field(
+        default=None, max_length=50, description="Only units naming at least one of these."
+    )
+    time_range: TimeRange | None = Field(
+        default=None, description="Only units whose occurred_at lies in this window before now."
+    )
+    since: AwareDatetime | None = Field(default=None, description="occurred_at ≥ since.")
+    until: AwareDatetime | None = Field(default=None, description="occurred_at < until.")
+    status: list[StoredStatus] | None = Field(
+        default=None,
+        description="Only these statuses. Default: `active`, plus `superseded` / `archived` "
+        "when `include_superseded` / `include_archived` is set.",
+    )
+    include_superseded: bool = False
+    include_archived: bool = False
+    order: Order = Field(default="desc", description="By created_at: newest first (`desc`).")
+    limit: int = Field(default=50, ge=1, le=MAX_PAGE, description="Units per page (1..200).")
+    cursor: Annotated[CleanStr, Field(max_length=500)] | None = Field(
+        default=None, description="`next_cursor` of the previous page; same filters required."
+    )
+
+    @model_validator(mode="after")
+    def _window(self) -> MemoryListQuery:
+        if self.since and self.until and self.since >= self.until:
+            raise ValueError("since must be before until")
+        return self
+
+
+class MemoryPage(ResponseModel):
+    """One page of units, in ``created_at`` order (ties broken by id)."""
+
+    memories: list[MemoryRead]
+    next_cursor: str | None = Field(
+        description="Pass as `cursor` for the next page; null on the last page."
+    )
+
+
+class MemoryLinkRead(ResponseModel):
+    """``target_id`` was written from ``source_id`` (``summary`` or ``distilled``)."""
+
+    target_id: uuid.UUID
+    source_id: uuid.UUID
+    kind: str
+    created_at: datetime
+
+
+class MemoryHistory(ResponseModel):
+    """The supersede chain of a unit (every unit linked to it by ``superseded_by``, oldest
+    first, the unit itself included) and the consolidation links of those units."""
+
+    memories: list[MemoryRead]
+    links: list[MemoryLinkRead]
+
+
+class MemoryUpdate(RequestModel):
+    """A correction: only the fields sent change. ``null`` clears ``query`` or
+    ``expires_at``."""
+
+    value: Annotated[Text, Field(min_length=1, max_length=MAX_VALUE_CHARS)] | None = Field(
+        default=None,
+        description="New content; re-embedded, re-indexed and re-checked for "
+        "duplicates in the same transaction.",
+    )
+    query: Annotated[CleanStr, Field(max_length=MAX_VALUE_CHARS)] | None = Field(
+        default=None, description="New trigger scenario (re-embedded); null or blank clears it."
+    )
+    entities: list[Annotated[Text, Field(max_length=200)]] | None = Field(
+        default=None, max_length=50, description="Replaces the entity list."
+    )
+    confidence: float | None = Field(default=None, ge=0.0, le=1.0)
+    type: MemoryType | None = None
+    ttl_days: float | None = Field(
+        default=None, gt=0, le=36500, description="Expire this many days from now."
+    )
+    expires_at: AwareDatetime | None = Field(
+        default=None, description="Absolute expiry; null means never."
+    )
+    status: PatchStatus | None = Field(
+        default=None,
+        description="`invalid` marks the unit as known wrong (out of recall, still readable); "
+        "`archived` makes it cold; `active` restores an archived or invalid unit.",
+    )
+
+    @model_validator(mode="after")
+    def _consistent(self) -> MemoryUpdate:
+        sent = self.model_fields_set
+        if not sent:
+            raise ValueError("send at least one field to change")
+        for name in ("value", "entities", "confidence", "type", "ttl_days", "status"):
+            if name in sent and getattr(self, name) is None:
+                raise ValueError(f"{name} cannot be null")
+        if "ttl_days" in sent and "expires_at" in sent:
+            raise ValueError("give ttl_days or expires_at, not both")
+        return self
+
+
+class UpdateResult(ResponseModel):
+    """Outcome of a correction. ``merged``: the new value restates another active unit of the
+    subject, which now holds the memory (the corrected unit is ``superseded`` by it)."""
+
+    id: uuid.UUID = Field(description="The unit now holding this memory.")
+    outcome: Literal["updated", "merged"]
+    memory: MemoryRead
+
+
+class ForgetCounts(ResponseModel):
+    """What a forget removed, per kind (rows, Redis keys, index entries)."""
+
+    memory_units: int = 0
+    vectors: int = Field(default=0, description="Embeddings deleted (value and query).")
+    keyword_entries: int = Field(default=0, description="Full-text index entries deleted.")
+    access_log: int = 0
+    links: int = Field(default=0, description="Summary / distillation links deleted.")
+    references_cleared: int = Field(
+        default=0, description="Other units whose superseded_by / conflicts_with named it."
+    )
+    idempotency_records: int = Field(
+        default=0, description="Stored Idempotency-Key responses that contained the data."
+    )
+    distillation_state: int = 0
+    transcript_turns: int = 0
+    working_memory_sessions: int = Field(default=0, description="Redis session windows deleted.")
+    jobs: int = Field(default=0, description="Pending or finished extraction jobs deleted.")
+
+
+class ForgetReceipt(ResponseModel):
+    """Proof of a hard delete: counts per kind. Nothing of it is readable afterwards."""
+
+    removed: ForgetCounts
+    took_ms: float
+
+
+class SummarizeRequest(RequestModel):
+    """Consolidate one subject's active units in a time window, grouped by entity."""
+
+    user_id: Identifier = Field(description="The subject whose units are consolidated.")
+    agent_id: Identifier | None = Field(default=None, description="Only this agent's units.")
+    entity: Annotated[Text, Field(max_length=200)] | None = Field(
+        default=None, description="Only units naming this entity (one group)."
+    )
+    types: list[MemoryType] | None = Field(default=None, description="Only these unit types.")
+    time_range: TimeRange | None = Field(default=None, description="occurred_at window.")
+    since: AwareDatetime | None = Field(default=None, description="occurred_at ≥ since.")
+    until: AwareDatetime | None = Field(default=None, description="occurred_at < until.")
+    min_group: int | None = Field(
+        default=None, ge=2, le=500, description="Smallest group summarised (default setting)."
+    )
+
+    @model_validator(mode="after")
+    def _window(self) -> SummarizeRequest:
+        if self.since and self.until and self.since >= self.until:
+            raise ValueError("since must be before until")
+        return self
+
+
+class SummaryResult(ResponseModel):
+    """One written summary and the units it consolidated (now archived)."""
+
+    entity: str
+    id: uuid.UUID = Field(description="The unit holding the summary (new or merged into).")
+    outcome: Outcome
+    memory: MemoryRead
+    source_ids: list[uuid.UUID]
+
+
+class SummarizeResponse(ResponseModel):
+    """Every summary written; ``mode`` says whether the LLM or the offline summariser wrote
+    them."""
+
+    summaries: list[SummaryResult]
+    archived: int = Field(description="Source units archived (all linked to their summary).")
+    mode: Literal["llm", "offline"]

@@ -1,0 +1,158 @@
+"""``/working_memory/{session_id}`` wire models: append messages, read the window, clear."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, field_validator
+
+from app.schemas.common import AwareDatetime, Identifier, RequestModel, ResponseModel, Text
+
+Role = Literal["user", "assistant", "tool", "system"]
+
+MAX_BATCH = 100
+MAX_CONTENT_CHARS = 100_000
+MAX_METADATA_BYTES = 16_384
+MAX_QUERY_CHARS = 2000
+MAX_TOKENS_LIMIT = 1_000_000
+
+# Path parameter: 1..256 characters, no control characters.
+SESSION_ID_PATTERN = r"^[^\x00-\x1f\x7f]+$"
+
+
+def _check_json(value: Any, depth: int = 0) -> None:
+    if depth > 10:
+        raise ValueError("metadata is nested too deeply (at most 10 levels)")
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise ValueError("metadata must not contain NUL bytes (\\u0000)")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_json(key, depth + 1)
+            _check_json(item, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            _check_json(item, depth + 1)
+
+
+class MessageCreate(RequestModel):
+    """One message of a conversation."""
+
+    role: Role = Field(description="Who spoke: `user`, `assistant`, `tool` or `system`.")
+    content: Annotated[Text, Field(max_length=MAX_CONTENT_CHARS)] = Field(
+        description="The message text (1..100,000 characters, no NUL bytes)."
+    )
+    created_at: AwareDatetime | None = Field(
+        default=None, description="When it was said (ISO 8601; naive means UTC). Default: now."
+    )
+    user_id: Identifier | None = Field(
+        default=None, description="The subject (user) of the session; the first one seen owns it."
+    )
+    metadata: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Free-form JSON object (≤ 16 KiB), e.g. a tool call's "
+        '`{"tool": "search", "terminal": true}`.',
+    )
+
+    @field_validator("metadata")
+    @classmethod
+    def _metadata_is_clean(cls, value: dict[str, Any]) -> dict[str, Any]:
+        _check_json(value)
+        if len(json.dumps(value, ensure_ascii=False).encode()) > MAX_METADATA_BYTES:
+            raise ValueError(f"metadata is larger than {MAX_METADATA_BYTES} bytes as JSON")
+        return value
+
+
+class AppendRequest(RequestModel):
+    """Body of ``POST /working_memory/{session_id}/messages``: 1..100 messages, in order."""
+
+    messages: list[MessageCreate] = Field(min_length=1, max_length=MAX_BATCH)
+
+
+class SessionSize(ResponseModel):
+    """Size of a session's durable transcript."""
+
+    messages: int = Field(description="Messages appended to the session so far.")
+    tokens: int = Field(description="Their content tokens, summed.")
+
+
+class AppendResponse(ResponseModel):
+    """What an append recorded."""
+
+    session_id: str
+    seqs: list[int] = Field(description="Sequence numbers given to the messages, in input order.")
+    tokens: list[int] = Field(description="Content tokens of each message, in input order.")
+    session: SessionSize = Field(description="The session after this append.")
+
+
+class WindowScores(ResponseModel):
+    """The ranking signals of a message, each 0..1."""
+
+    recency: float = Field(description="0.5 ** (newer messages / half life).")
+    relevance: float | None = Field(
+        description="Cosine similarity to the query, min-max scaled over the window; "
+        "null without a query."
+    )
+    cosine: float | None = Field(description="Raw cosine similarity to the query.")
+    density: float = Field(description="Share of numbers, names, codes and parameters.")
+
+
+class WindowMessage(ResponseModel):
+    """A chosen message."""
+
+    seq: int
+    role: Role
+    content: str = Field(description="The content (cut in the middle when `truncated`).")
+    created_at: datetime
+    user_id: str | None
+    metadata: dict[str, Any]
+    tokens: int = Field(description="Content tokens as returned.")
+    truncated: bool = Field(description="True when the message alone exceeded the budget.")
+    original_tokens: int = Field(description="Content tokens of the whole message.")
+    score: float
+    scores: WindowScores
+
+
+class WindowResponse(ResponseModel):
+    """The messages chosen for the budget, in time (sequence) order."""
+
+    session_id: str
+    messages: list[WindowMessage]
+    query: str | None
+    max_tokens: int = Field(description="The budget asked for.")
+    budget_tokens: int = Field(description="max_tokens minus the headroom left for the answer.")
+    used_tokens: int = Field(
+        description="Tokens of the chosen messages, content plus per-message overhead."
+    )
+    window_messages: int = Field(description="Messages in the hot window (before choosing).")
+    omitted_seqs: list[int] = Field(description="Window messages left out for the budget.")
+    took_ms: float = Field(description="Server-side time of this read.")
+
+
+class ClearResponse(ResponseModel):
+    """What a clear removed."""
+
+    session_id: str
+    window_cleared: bool = Field(description="True when the hot window existed.")
+    transcript_purged: int = Field(description="Transcript messages deleted (purge=true).")
+
+
+class WindowQuery(RequestModel):
+    """Query parameters of a window read (validated like a body)."""
+
+    query: Annotated[Text, Field(max_length=MAX_QUERY_CHARS)] | None = Field(
+        default=None, description="The current question; ranks messages by relevance to it."
+    )
+    max_tokens: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_TOKENS_LIMIT,
+        description="Token budget of the window (20% of it is left free for the answer).",
+    )
+
+    @field_validator("query", mode="before")
+    @classmethod
+    def _blank_is_none(cls, value: Any) -> Any:
+        return None if isinstance(value, str) and not value.strip() else value

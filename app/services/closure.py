@@ -1,0 +1,223 @@
+"""Task closure (DESIGN §5): when a session's task is over, its transcript is extracted.
+
+Three signals, over the messages no extraction job has taken yet:
+
+- ``tool_terminal`` — a message's metadata says a tool chain reached a terminal state:
+  ``{"terminal": true}``, or ``tool_chain_state`` / ``tool_state`` (or, on a tool message,
+  ``status``) in ``CLOSURE__TERMINAL_STATES`` ("completed", "failed", …);
+- ``user_confirmed`` — the newest user message is a confirmation: one of
+  ``CLOSURE__CONFIRMATION_PHRASES`` ("ok", "thanks", "great", "好的", "可以", "谢谢", "行"…),
+  alone or opening/closing a short message without a question or a negation ("thanks,
+  that's great" yes; "ok but also check X?" and "不行" no);
+- ``silence`` — nothing was appended for ``CLOSURE__SILENCE_S`` (default 300 s), found by
+  the worker's periodic scan.
+
+Two of three close the task; ``POST /working_memory/{id}/close`` always does. Closing submits
+the session's new messages for extraction once (see ExtractionService.submit_session).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Protocol
+
+from app.core.config import ClosureSettings
+from app.core.text import has_cjk
+from app.repositories.jobs import JobRepository
+from app.repositories.transcript import TranscriptRepository
+from app.services.extraction.service import ExtractionService, Scope, Submitted
+
+log = logging.getLogger(__name__)
+
+TOOL_TERMINAL = "tool_terminal"
+USER_CONFIRMED = "user_confirmed"
+SILENCE = "silence"
+EXPLICIT = "explicit"
+
+_NEGATION = re.compile(r"\b(?:not|no|don't|dont|never|but|wait)\b|不|没|别|但|等")
+_SHORT_WORDS = 6
+_SHORT_CJK = 6
+
+
+class MessageLike(Protocol):
+    """What signal detection reads of a message (a TranscriptMessage or a dict-like)."""
+
+    role: str
+    content: str
+
+
+def _fold(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).casefold()
+    text = "".join(ch if unicodedata.category(ch)[0] in "LNZ" or ch == "'" else " " for ch in text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def is_confirmation(text: str, phrases: Iterable[str]) -> bool:
+    """True when ``text`` is a confirmation (see the module docstring)."""
+    if "?" in text or "？" in text:
+        return False
+    folded = _fold(text)
+    if not folded:
+        return False
+    compact = folded.replace(" ", "") if has_cjk(folded) else folded
+    folded_phrases = sorted({_fold(p) for p in phrases if p.strip()}, key=len, reverse=True)
+    if compact in folded_phrases or folded in folded_phrases:
+        return True
+    short = (
+        len(compact) <= _SHORT_CJK + 4 if has_cjk(compact) else len(folded.split()) <= _SHORT_WORDS
+    )
+    if not short:
+        return False
+    for phrase in folded_phrases:
+        p = phrase.replace(" ", "") if has_cjk(phrase) else phrase
+        subject = compact if has_cjk(phrase) else folded
+        if has_cjk(phrase):
+            hit = subject.startswith(p) or subject.endswith(p)
+        else:
+            hit = re.match(rf"{re.escape(p)}\b", subject) or re.search(rf"\b{re.escape(p)}$", subject)
+        if hit:
+            rest = subject.replace(p, " ", 1)
+            if not _NEGATION.search(rest):
+                return True
+    return False
+
+
+def _field(message: Any, name: str) -> Any:
+    if isinstance(message, Mapping):
+        return message.get(name)
+    if name == "metadata":
+        return getattr(message, "metadata_", None) or getattr(message, "metadata", None)
+    return getattr(message, name, None)
+
+
+def is_tool_terminal(message: Any, terminal_states: Iterable[str]) -> bool:
+    """True when the message's metadata marks the end of a tool chain."""
+    meta = _field(message, "metadata") or {}
+    if not isinstance(meta, Mapping):
+        return False
+    if meta.get("terminal") is True or meta.get("tool_chain_terminal") is True:
+        return True
+    states = {s.casefold() for s in terminal_states}
+    for key in ("tool_chain_state", "tool_state"):
+        value = meta.get(key)
+        if isinstance(value, str) and value.casefold() in states:
+            return True
+    status = meta.get("status")
+    return (
+        _field(message, "role") == "tool"
+        and isinstance(status, str)
+        and status.casefold() in states
+    )
+
+
+def closure_signals(
+    messages: list[Any],
+    settings: ClosureSettings,
+    *,
+    now: datetime | None = None,
+    last_activity: datetime | None = None,
+) -> set[str]:
+    """The closure signals present in ``messages`` (the not yet extracted ones, oldest
+    first). ``silence`` needs ``now`` and the time of the last activity (default: the newest
+    message's ``created_at``)."""
+    signals: set[str] = set()
+    if any(is_tool_terminal(m, settings.terminal_states) for m in messages):
+        signals.add(TOOL_TERMINAL)
+    user_turns = [m for m in messages if _field(m, "role") == "user"]
+    if user_turns and is_confirmation(
+        str(_field(user_turns[-1], "content")), settings.confirmation_phrases
+    ):
+        signals.add(USER_CONFIRMED)
+    if now is not None:
+        last = last_activity
+        if last is None and messages:
+            last = _field(messages[-1], "created_at")
+        if isinstance(last, datetime) and now - last >= timedelta(seconds=settings.silence_s):
+            signals.add(SILENCE)
+    return signals
+
+
+def closes_task(signals: set[str]) -> bool:
+    """Two of the three signals, or an explicit close."""
+    return EXPLICIT in signals or len(signals & {TOOL_TERMINAL, USER_CONFIRMED, SILENCE}) >= 2
+
+
+@dataclass(frozen=True)
+class CloseResult:
+    """Whether the task closed, with which signals, and the extraction job."""
+
+    closed: bool
+    signals: set[str]
+    submitted: Submitted | None
+
+
+class ClosureService:
+    """Evaluates closure signals and submits extractions; collaborators passed in."""
+
+    def __init__(
+        self,
+        jobs: JobRepository,
+        transcripts: TranscriptRepository,
+        extraction: ExtractionService,
+        settings: ClosureSettings,
+    ) -> None:
+        self.jobs = jobs
+        self.transcripts = transcripts
+        self.extraction = extraction
+        self.settings = settings
+
+    async def _pending(self, namespace: str, session_id: str) -> tuple[list[Any], Any]:
+        session = await self.transcripts.get_session(namespace, session_id)
+        if session is None:
+            return [], None
+        last = await self.jobs.last_extracted_seq(namespace, session_id, session.created_at)
+        rows = await self.transcripts.list_transcript(namespace, session_id, after_seq=last)
+        return rows, session
+
+    async def close(
+        self,
+        scope: Scope,
+        *,
+        timezone: str = "UTC",
+        now: datetime | None = None,
+        signals: set[str] | None = None,
+    ) -> CloseResult:
+        """Close the session's task explicitly and submit its new messages for extraction
+        (idempotent). Raises NotFoundError for an unknown session."""
+        found = set(signals or ()) | {EXPLICIT}
+        submitted = await self.extraction.submit_session(
+            scope, timezone=timezone, now=now, trigger="close", signals=sorted(found)
+        )
+        return CloseResult(True, found, submitted)
+
+    async def evaluate(
+        self, namespace: str, session_id: str, *, now: datetime | None = None
+    ) -> CloseResult:
+        """Close the session's task if two signals hold (``silence`` only when ``now`` is
+        given). The hook working memory calls after an append, and the silence scan."""
+        rows, session = await self._pending(namespace, session_id)
+        if not rows or session is None:
+            return CloseResult(False, set(), None)
+        signals = closure_signals(
+            rows, self.settings, now=now, last_activity=session.updated_at if now else None
+        )
+        if not closes_task(signals) or not session.user_id:
+            return CloseResult(False, signals, None)
+        scope = Scope(namespace, session.user_id, session_id=session_id)
+        submitted = await self.extraction.submit_session(
+            scope, timezone="UTC", now=None, trigger="signals", signals=sorted(signals)
+        )
+        if submitted is not None and submitted.created:
+            log.info("session %s closed by %s: job %s", session_id, sorted(signals),
+                     submitted.job.id)  # fmt: skip
+        return CloseResult(submitted is not None, signals, submitted)
+
+    async def after_append(self, namespace: str, session_id: str) -> CloseResult:
+        """Hook for working memory, in the append's transaction: closes the task when the
+        new messages bring a second signal (tool chain ended + user confirmed)."""
+        return await self.evaluate(namespace, session_id)

@@ -1,0 +1,206 @@
+"""``GET /context``: what an agent puts in its system prompt when a session starts or a turn
+begins — the subject's strongest preferences and constraints, the units recalled for the
+turn, and the working-memory window — fitted to one token budget.
+
+The usable budget is ``max_tokens`` minus the answer headroom (applied once, here). It is
+split by configurable shares; a part's unused tokens pass on in the order preferences →
+memories → window, so a subject with no stored units gets a longer window. Without a query
+the session's latest user message stands in for it; with neither, nothing is recalled.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from app.clients.tokenizer import Tokenizer
+from app.core.config import ContextSettings
+from app.models import MemoryUnit
+from app.repositories.context import ContextRepository
+from app.schemas.recall import RecallRequest
+from app.schemas.working_memory import MAX_QUERY_CHARS
+from app.services.recall import RecallService
+from app.services.window_ranking import Chosen, Selection
+from app.services.working_memory import WorkingMemoryService
+
+
+@dataclass(frozen=True)
+class PlacedUnit:
+    """A unit placed in the block (``score`` for recalled ones)."""
+
+    unit: MemoryUnit
+    score: float | None = None
+
+
+@dataclass
+class ContextResult:
+    """The block and its parts."""
+
+    text: str
+    tokens: int
+    budget_tokens: int
+    query: str | None
+    query_source: str | None
+    preferences: list[PlacedUnit] = field(default_factory=list)
+    memories: list[PlacedUnit] = field(default_factory=list)
+    window: list[Chosen] = field(default_factory=list)
+    used_preferences: int = 0
+    used_memories: int = 0
+    used_window: int = 0
+    degraded: bool = False
+    took_ms: float = 0.0
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _unit_line(unit: MemoryUnit) -> str:
+    return f"- [{unit.type}, {unit.occurred_at.date().isoformat()}] {_one_line(unit.value)}"
+
+
+def _message_line(chosen: Chosen) -> str:
+    mark = " [truncated]" if chosen.truncated else ""
+    return f"{chosen.ranked.entry.role}{mark}: {chosen.content}"
+
+
+PREFERENCES_HEADER = "## Standing preferences and constraints"
+MEMORIES_HEADER = "## Recalled memories (most relevant first)"
+WINDOW_HEADER = "## Current conversation (selected messages, oldest first)"
+
+
+def _render(result: ContextResult) -> str:
+    sections: list[str] = []
+    if result.preferences:
+        sections.append(
+            "\n".join([PREFERENCES_HEADER, *(_unit_line(p.unit) for p in result.preferences)])
+        )
+    if result.memories:
+        sections.append(
+            "\n".join([MEMORIES_HEADER, *(_unit_line(p.unit) for p in result.memories)])
+        )
+    if result.window:
+        sections.append("\n".join([WINDOW_HEADER, *(_message_line(c) for c in result.window)]))
+    return "\n\n".join(sections)
+
+
+class ContextService:
+    """Assembles the context block; collaborators are passed in."""
+
+    def __init__(
+        self,
+        working_memory: WorkingMemoryService,
+        recall: RecallService,
+        repo: ContextRepository,
+        tokenizer: Tokenizer,
+        settings: ContextSettings,
+    ) -> None:
+        self.working_memory = working_memory
+        self.recall = recall
+        self.repo = repo
+        self.tokenizer = tokenizer
+        self.settings = settings
+
+    def _fit_lines(self, header: str, lines: list[str], budget: int) -> tuple[list[int], int]:
+        """Indexes of ``lines`` that fit under ``header`` in ``budget`` tokens (in order,
+        skipping lines too long), and the tokens used (0 when none fits)."""
+        used = self.tokenizer.count(header + "\n")
+        taken: list[int] = []
+        for i, line in enumerate(lines):
+            cost = self.tokenizer.count(line + "\n")
+            if used + cost <= budget:
+                taken.append(i)
+                used += cost
+        return (taken, used) if taken else ([], 0)
+
+    async def build(
+        self,
+        namespace: str,
+        user_id: str,
+        session_id: str | None,
+        query: str | None,
+        max_tokens: int | None,
+        now: datetime,
+    ) -> ContextResult:
+        """The block for ``user_id`` (and ``session_id``'s window). A session whose owner
+        is another user contributes nothing. Raises ProviderError when embedding fails."""
+        start = time.perf_counter()
+        usable = self.working_memory.budget_for(max_tokens)
+        s = self.settings
+        shares = s.share_preferences + s.share_memories + s.share_window or 1.0
+
+        entries = []
+        if session_id is not None:
+            snapshot = await self.working_memory.read(namespace, session_id, with_embeddings=True)
+            if snapshot.owner is None or snapshot.owner == user_id:
+                entries = snapshot.entries
+        query_source = "request" if query else None
+        if query is None:
+            last_user = next((e for e in reversed(entries) if e.role == "user"), None)
+            if last_user is not None:
+                query, query_source = last_user.content[:MAX_QUERY_CHARS], "last_user_message"
+
+        result = ContextResult(
+            text="", tokens=0, budget_tokens=usable, query=query, query_source=query_source
+        )
+        preferences = await self.repo.strongest_units(
+            namespace, user_id, now, limit=s.max_preferences
+        )
+        recalled: list[PlacedUnit] = []
+        if query:
+            hits = await self.recall.recall(
+                namespace, RecallRequest(query=query, user_id=user_id, top_k=s.top_k), now
+            )
+            result.degraded = hits.degraded
+            shown = {u.id for u in preferences}
+            recalled = [PlacedUnit(u, r.score) for u, r in hits.hits if u.id not in shown]
+
+        budget = math.floor(usable * s.share_preferences / shares)
+        lines = [_unit_line(u) for u in preferences]
+        taken, used = self._fit_lines(PREFERENCES_HEADER, lines, budget)
+        result.preferences = [PlacedUnit(preferences[i]) for i in taken]
+        result.used_preferences = used
+
+        budget = budget - used + math.floor(usable * s.share_memories / shares)
+        lines = [_unit_line(p.unit) for p in recalled]
+        taken, used = self._fit_lines(MEMORIES_HEADER, lines, budget)
+        result.memories = [recalled[i] for i in taken]
+        result.used_memories = used
+
+        # Two tokens per section break ("\n\n") are kept aside for the joins.
+        remaining = usable - result.used_preferences - result.used_memories - 4
+        header_cost = self.tokenizer.count(WINDOW_HEADER + "\n")
+        if entries and remaining > header_cost:
+            selection = await self.working_memory.choose(entries, query, remaining - header_cost)
+            result.window, result.used_window = self._window_lines(selection, remaining)
+
+        result.text = _render(result)
+        result.tokens = self.tokenizer.count(result.text)
+        # The parts were priced one by one; the joined text is checked, and trimmed from the
+        # least important end, so the block never exceeds the budget.
+        while result.tokens > usable and (result.window or result.memories or result.preferences):
+            if result.window:
+                result.window.remove(min(result.window, key=lambda c: c.ranked.score))
+            elif result.memories:
+                result.memories.pop()
+            else:
+                result.preferences.pop()
+            result.text = _render(result)
+            result.tokens = self.tokenizer.count(result.text)
+        result.took_ms = (time.perf_counter() - start) * 1000.0
+        return result
+
+    def _window_lines(self, selection: Selection, remaining: int) -> tuple[list[Chosen], int]:
+        """Keep the chosen messages whose rendered lines fit ``remaining`` tokens with the
+        section header (the overhead estimate is checked against the real count)."""
+        chosen = list(selection.chosen)
+        while chosen:
+            text = "\n".join([WINDOW_HEADER, *(_message_line(c) for c in chosen)]) + "\n"
+            used = self.tokenizer.count(text)
+            if used <= remaining:
+                return chosen, used
+            # Drop the lowest-scoring message and try again.
+            chosen.remove(min(chosen, key=lambda c: c.ranked.score))
+        return [], 0

@@ -1,0 +1,309 @@
+"""Periodic distillation (DESIGN §5, §8): a subject's recent episodic units (event, action,
+result) become semantic ones (preferences, habits) through the ordinary write path, so a
+preference distilled twice merges into one unit (and, where the write path detects
+contradictions, a changed preference supersedes the old one).
+
+- With an LLM: the units go to the model, which answers with the extraction schema
+  (``{"memories": [...]}``, ``source_turns`` = the numbers of the units used); replies are
+  validated, re-asked a bounded number of times, and units below ``EXTRACTION__MIN_CONFIDENCE``
+  (0.6, DESIGN §5) are dropped.
+- Offline: a unit stating a preference or habit ("always", "prefers", "喜欢", "每天" …)
+  becomes ``Preference: <value>``; a unit restated ``LIFECYCLE__DISTILL_MIN_SUPPORT`` times
+  (its merge count) becomes ``Habit: <value>``. Deterministic, so a rerun writes the same
+  text and merges.
+
+Each written unit links to its sources (``memory_links``, kind ``distilled``); the episodic
+sources stay active. A subject is due when it has episodic units confirmed after its
+watermark and either ``LIFECYCLE__DISTILL_EVERY_TASKS`` distinct tasks among them or
+``LIFECYCLE__DISTILL_MIN_AGE_S`` since its last run.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.clients.embeddings import Embedder
+from app.clients.llm import ChatMessage, LLMClient
+from app.core.config import DedupeSettings, LifecycleSettings
+from app.core.errors import HindsightError
+from app.core.text import has_cjk
+from app.models import MemoryUnit
+from app.repositories.lifecycle import DueSubject, LifecycleRepository
+from app.repositories.memory import MemoryRepository, Subject
+from app.schemas.memory import MAX_VALUE_CHARS, MemoryCreate
+from app.services.extraction.llm import BadReplyError
+from app.services.extraction.parse import ReplyParseError, parse_reply
+from app.services.store import StoreOutcome, StoreService
+
+log = logging.getLogger(__name__)
+
+SEMANTIC_TYPES = ("fact", "preference", "constraint")
+
+_CUE_EN = re.compile(
+    r"\b(likes?|loves?|prefers?|preferred|enjoys?|favou?rite|always|usually|habitually|"
+    r"every (?:day|morning|evening|night|week|weekend|month)|hates?|dislikes?|never|avoids?)\b",
+    re.IGNORECASE,
+)
+_CUE_ZH = re.compile(
+    r"喜欢|爱吃|爱喝|偏好|最爱|总是|经常|通常|习惯|每天|每周|每次|讨厌|从不|从来不"
+)
+
+
+@dataclass(frozen=True)
+class Distilled:
+    """A semantic unit to write and the episodic units it came from."""
+
+    type: str
+    value: str
+    query: str | None
+    entities: list[str]
+    confidence: float
+    sources: list[uuid.UUID]
+
+
+@dataclass
+class DistillResult:
+    """What one distillation of one subject did."""
+
+    looked_at: int = 0
+    outcomes: list[StoreOutcome] = field(default_factory=list)
+    mode: str = "offline"
+
+
+class Distiller(Protocol):
+    """Turns episodic units into semantic candidates."""
+
+    mode: str
+
+    async def distill(self, units: list[MemoryUnit]) -> list[Distilled]:
+        """Semantic units implied by ``units`` (oldest first)."""
+        ...
+
+
+def states_preference(value: str) -> bool:
+    """True when the text states a preference or habit (English or Chinese cues)."""
+    return bool(_CUE_EN.search(value) or _CUE_ZH.search(value))
+
+
+class OfflineDistiller:
+    """Deterministic distillation by cue words and repetition (see the module doc)."""
+
+    mode = "offline"
+
+    def __init__(self, min_support: int = 3) -> None:
+        self.min_support = min_support
+
+    async def distill(self, units: list[MemoryUnit]) -> list[Distilled]:
+        """One candidate per qualifying unit; the same text once."""
+        out: dict[str, Distilled] = {}
+        for unit in units:
+            zh = has_cjk(unit.value)
+            if states_preference(unit.value):
+                kind, prefix = "preference", ("偏好：" if zh else "Preference: ")
+            elif (unit.merge_count or 0) + 1 >= self.min_support:
+                kind, prefix = "fact", ("习惯：" if zh else "Habit: ")
+            else:
+                continue
+            value = prefix + unit.value.strip()
+            if len(value) > MAX_VALUE_CHARS:
+                continue
+            if value in out:
+                out[value].sources.append(unit.id)
+                continue
+            out[value] = Distilled(
+                kind, value, unit.query, list(unit.entities), unit.confidence, [unit.id]
+            )
+        return list(out.values())
+
+
+SYSTEM = """You distil an AI agent's long-term knowledge about one user from recent episodes.
+Below are numbered episodic memories (events, actions, results). Find what they show about
+the user that will still hold later: preferences, habits, constraints, stable facts. Only
+what several episodes support or one states clearly; an empty list is a fine answer. Write
+each as ONE sentence in the third person, in the language of the episodes, keeping negations
+and conditions exactly.
+
+Answer with a JSON object and nothing else:
+{"memories": [{"type": "preference" | "fact" | "constraint", "value": "...",
+"query": "<when this should come to mind, as a situation>", "entities": ["..."],
+"confidence": 0.0-1.0, "source_turns": [<numbers of the episodes used>]}]}"""
+
+REPAIR = """Your previous reply could not be used: {error}. Reply again with ONLY the JSON
+object {{"memories": [...]}} following the schema; no prose, no code fences."""
+
+
+def _messages(units: list[MemoryUnit]) -> list[ChatMessage]:
+    lines = [
+        f"[{i}] ({u.type}, {u.occurred_at.date().isoformat()}) {u.value}"
+        for i, u in enumerate(units)
+    ]
+    return [
+        {"role": "system", "content": SYSTEM},
+        {"role": "user", "content": "\n".join(lines)},
+    ]
+
+
+class LLMDistiller:
+    """Distillation by an OpenAI-compatible chat model."""
+
+    mode = "llm"
+
+    def __init__(
+        self, client: LLMClient, parse_retries: int = 2, min_confidence: float = 0.6
+    ) -> None:
+        self.client = client
+        self.parse_retries = parse_retries
+        self.min_confidence = min_confidence
+
+    async def distill(self, units: list[MemoryUnit]) -> list[Distilled]:
+        """Raises ProviderError / ProviderTimeoutError, or BadReplyError when every reply
+        was unusable."""
+        messages = _messages(units)
+        error = ""
+        for _ in range(self.parse_retries + 1):
+            reply = await self.client.complete(messages)
+            try:
+                parsed = parse_reply(reply)
+            except ReplyParseError as exc:
+                error = str(exc)
+                messages = [
+                    *_messages(units),
+                    {"role": "assistant", "content": reply[:4000]},
+                    {"role": "user", "content": REPAIR.format(error=error)},
+                ]
+                continue
+            out: list[Distilled] = []
+            for c in parsed.units:
+                if c.type not in SEMANTIC_TYPES or c.confidence < self.min_confidence:
+                    continue
+                sources = [units[i].id for i in c.source_turns if 0 <= i < len(units)]
+                out.append(Distilled(c.type, c.value, c.query, c.entities, c.confidence, sources))
+            return out
+        raise BadReplyError(f"LLM distillation reply unusable after retries: {error}")
+
+
+class DistillService:
+    """Distils one subject at a time; collaborators are passed in."""
+
+    def __init__(
+        self,
+        repo: LifecycleRepository,
+        store: StoreService,
+        distiller: Distiller,
+        settings: LifecycleSettings,
+    ) -> None:
+        self.repo = repo
+        self.store = store
+        self.distiller = distiller
+        self.settings = settings
+
+    async def distill_subject(self, subject: Subject, now: datetime) -> DistillResult:
+        """Distil the subject's episodic units confirmed in the last
+        ``distill_window_days`` and record the run. Raises ProviderError /
+        BadReplyError from the LLM (nothing written, the run not recorded)."""
+        since = now - timedelta(days=self.settings.distill_window_days)
+        units = await self.repo.episodic_units(subject, since, self.settings.distill_max_units)
+        result = DistillResult(looked_at=len(units), mode=self.distiller.mode)
+        candidates = await self.distiller.distill(units) if units else []
+        if candidates:
+            items = [self._item(subject, c, now) for c in candidates]
+            result.outcomes = await self.store.store(subject.namespace, items, now)
+            for cand, outcome in zip(candidates, result.outcomes, strict=True):
+                await self.repo.add_links(outcome.unit.id, cand.sources, "distilled", now)
+        watermark = max((u.last_confirmed_at for u in units), default=now)
+        await self.repo.save_distillation(subject, watermark, now)
+        return result
+
+    @staticmethod
+    def _item(subject: Subject, cand: Distilled, now: datetime) -> MemoryCreate:
+        return MemoryCreate(
+            user_id=subject.user_id,
+            agent_id=subject.agent_id,
+            type=cand.type,  # type: ignore[arg-type]
+            value=cand.value,
+            query=cand.query,
+            entities=cand.entities[:50],
+            confidence=cand.confidence,
+            source="extraction",
+            metadata={"kind": "distilled", "source_count": len(cand.sources)},
+        )
+
+
+def distiller_for(
+    client: LLMClient | None, settings: LifecycleSettings, parse_retries: int = 2
+) -> Distiller:
+    """The LLM distiller when a client is configured, else the offline one."""
+    if client is None:
+        return OfflineDistiller(settings.distill_min_support)
+    return LLMDistiller(client, parse_retries)
+
+
+async def due_subjects(
+    session: AsyncSession, now: datetime, settings: LifecycleSettings
+) -> list[DueSubject]:
+    """Subjects due for distillation (at most ``distill_batch``)."""
+    return await LifecycleRepository(session).due_subjects(
+        now, settings.distill_every_tasks, settings.distill_min_age_s, settings.distill_batch
+    )
+
+
+async def distill_subject(
+    session: AsyncSession,
+    subject: Subject,
+    now: datetime,
+    *,
+    embedder: Embedder,
+    dedupe: DedupeSettings,
+    settings: LifecycleSettings,
+    llm: LLMClient | None = None,
+) -> DistillResult:
+    """Distil one subject in the caller's transaction (the caller commits)."""
+    store = StoreService(MemoryRepository(session), embedder, dedupe)
+    service = DistillService(
+        LifecycleRepository(session), store, distiller_for(llm, settings), settings
+    )
+    return await service.distill_subject(subject, now)
+
+
+async def distill_due(
+    session_factory: async_sessionmaker[AsyncSession],
+    now: datetime,
+    *,
+    embedder: Embedder,
+    dedupe: DedupeSettings,
+    settings: LifecycleSettings,
+    llm: LLMClient | None = None,
+    subjects: Sequence[DueSubject] | None = None,
+) -> int:
+    """The scheduled distillation job: each due subject in its own transaction (one
+    subject's failure is logged and leaves the others alone). Returns how many subjects were
+    distilled."""
+    if subjects is None:
+        async with session_factory() as session, session.begin():
+            subjects = await due_subjects(session, now, settings)
+    done = 0
+    for due in subjects:
+        subject = Subject(due.namespace, due.user_id, due.agent_id)
+        try:
+            async with session_factory() as session, session.begin():
+                await distill_subject(
+                    session,
+                    subject,
+                    now,
+                    embedder=embedder,
+                    dedupe=dedupe,
+                    settings=settings,
+                    llm=llm,
+                )
+            done += 1
+        except HindsightError as exc:
+            log.warning("distillation of %s/%s failed: %s", due.namespace, due.user_id, exc)
+    return done

@@ -1,0 +1,198 @@
+"""Relative time phrases → absolute dates, in the conversation's own time zone.
+
+``dateparser`` (1.5) resolves "tomorrow", "in 3 days", "December 3", "明天", "后天", "3天后"
+against a base date, but not "下周五" / "本周六" / "12月3日", and it reads "next Friday" as
+the coming Friday. So weekday phrases in both languages, Chinese week/month words and
+Chinese month-day dates are small rules here, and dateparser does the rest.
+
+Conventions (weeks start on Monday, as in ISO 8601 and Chinese usage):
+
+- "next Friday" / "下周五" / "下星期五": the Friday of next week;
+- "this Friday" / "本周五" / "这周五": the Friday of this week;
+- "Friday" / "on Friday" / "coming Friday" / "周五": the next Friday after today
+  ("周五" said on or before Friday is this week's);
+- "last Friday" / "上周五": the Friday of last week;
+- "next week" / "下周": its Monday; "next month" / "下个月": its first day.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+import dateparser
+
+_EN_DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_ZH_DAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
+_ZH_NUM = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
+           "九": 9, "十": 10}  # fmt: skip
+
+_EN_WEEKDAY = re.compile(
+    r"\b(?:(next|this|coming|last|on)\s+)?(" + "|".join(_EN_DAYS) + r")\b", re.IGNORECASE
+)
+_EN_PERIOD = re.compile(r"\b(next|this|last)\s+(week|month|year)\b", re.IGNORECASE)
+_EN_RELATIVE = re.compile(
+    r"\b(?:the\s+day\s+after\s+tomorrow|tomorrow|today|tonight|yesterday|"
+    r"in\s+(?:\d+|a|an|one|two|three|four|five|six|seven|ten)\s+(?:days?|weeks?|months?)|"
+    r"(?:\d+|a|one|two|three)\s+(?:days?|weeks?)\s+from\s+now)\b",
+    re.IGNORECASE,
+)
+_EN_MONTHS = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+_EN_ABSOLUTE = re.compile(
+    rf"\b(?:{_EN_MONTHS}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?|"
+    rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_EN_MONTHS}(?:,?\s+\d{{4}})?|"
+    r"\d{4}-\d{2}-\d{2})\b",
+    re.IGNORECASE,
+)
+_ZH_WEEKDAY = re.compile(r"(下下|下个|下一个|下|上个|上|这个|这|本)?(?:周|星期|礼拜)([一二三四五六日天])")
+_ZH_PERIOD = re.compile(r"(下个?|本|这个?|上个?)(周|星期|礼拜|月)(?![一二三四五六日天])|(明年|今年|去年)")
+_ZH_RELATIVE = re.compile(
+    r"大后天|后天|明天|明早|明晚|今天|今晚|昨天|前天|"
+    r"(\d+|[一两二三四五六七八九十]+)(?:天|个?星期|周|个月)(?:后|以后|之后)"
+)
+_ZH_MONTH_DAY = re.compile(r"(?:(\d{4})年)?(\d{1,2})月(\d{1,2})[日号]")
+
+
+@dataclass(frozen=True)
+class TimeMatch:
+    """A time phrase found in a text and the local calendar date it means."""
+
+    start: int
+    end: int
+    phrase: str
+    day: date
+
+
+def _monday(d: date) -> date:
+    return d - timedelta(days=d.weekday())
+
+
+def _weekday_date(today: date, which: str | None, weekday: int, *, zh: bool) -> date:
+    which = (which or "").lower()
+    this_week = _monday(today) + timedelta(days=weekday)
+    if which in ("next", "下", "下个", "下一个"):
+        return this_week + timedelta(days=7)
+    if which in ("下下",):
+        return this_week + timedelta(days=14)
+    if which in ("last", "上", "上个"):
+        return this_week - timedelta(days=7)
+    if which in ("this", "本", "这", "这个"):
+        return this_week
+    if zh:  # bare 周五: this week's unless already past
+        return this_week if this_week >= today else this_week + timedelta(days=7)
+    # bare / on / coming Friday: the next one after today
+    ahead = (weekday - today.weekday()) % 7 or 7
+    return today + timedelta(days=ahead)
+
+
+def _period_start(today: date, which: str, unit: str) -> date:
+    step = {"next": 1, "下": 1, "下个": 1, "this": 0, "本": 0, "这": 0, "这个": 0,
+            "last": -1, "上": -1, "上个": -1}[which.lower()]  # fmt: skip
+    if unit in ("week", "周", "星期", "礼拜"):
+        return _monday(today) + timedelta(days=7 * step)
+    if unit in ("month", "月"):
+        month = today.month - 1 + step
+        return date(today.year + month // 12, month % 12 + 1, 1)
+    return date(today.year + step, 1, 1)
+
+
+def _dateparser_day(phrase: str, base: datetime, languages: list[str]) -> date | None:
+    parsed = dateparser.parse(
+        phrase,
+        languages=languages,
+        settings={"RELATIVE_BASE": base, "PREFER_DATES_FROM": "future"},
+    )
+    return parsed.date() if parsed is not None else None
+
+
+def _zh_number(text: str) -> int | None:
+    if text.isdigit():
+        return int(text)
+    if text in _ZH_NUM:
+        return _ZH_NUM[text]
+    if len(text) == 2 and text[0] == "十":
+        return 10 + _ZH_NUM.get(text[1], 0)
+    if len(text) in (2, 3) and text[1] == "十":
+        return _ZH_NUM.get(text[0], 0) * 10 + (_ZH_NUM.get(text[2], 0) if len(text) == 3 else 0)
+    return None
+
+
+def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
+    """Time phrases in ``text`` resolved against ``now_local`` (the speaker's local time),
+    in order of appearance, overlapping matches removed (the earlier, longer one wins)."""
+    today = now_local.date()
+    base = now_local.replace(tzinfo=None)
+    found: list[TimeMatch] = []
+
+    for m in _EN_WEEKDAY.finditer(text):
+        wd = _EN_DAYS.index(m.group(2).lower())
+        found.append(
+            TimeMatch(m.start(), m.end(), m.group(0), _weekday_date(today, m.group(1), wd, zh=False))
+        )
+    for m in _EN_PERIOD.finditer(text):
+        day = _period_start(today, m.group(1), m.group(2).lower())
+        found.append(TimeMatch(m.start(), m.end(), m.group(0), day))
+    for pattern in (_EN_RELATIVE, _EN_ABSOLUTE):
+        for m in pattern.finditer(text):
+            phrase = "today" if m.group(0).lower() == "tonight" else m.group(0)
+            day = _dateparser_day(phrase, base, ["en"])
+            if day is not None:
+                found.append(TimeMatch(m.start(), m.end(), m.group(0), day))
+    for m in _ZH_WEEKDAY.finditer(text):
+        day = _weekday_date(today, m.group(1), _ZH_DAYS[m.group(2)], zh=True)
+        found.append(TimeMatch(m.start(), m.end(), m.group(0), day))
+    for m in _ZH_PERIOD.finditer(text):
+        if m.group(3):
+            year = today.year + {"明年": 1, "今年": 0, "去年": -1}[m.group(3)]
+            found.append(TimeMatch(m.start(), m.end(), m.group(0), date(year, 1, 1)))
+        else:
+            which = m.group(1).rstrip("个") if m.group(1) in ("下个", "上个") else m.group(1)
+            day = _period_start(today, which, m.group(2))
+            found.append(TimeMatch(m.start(), m.end(), m.group(0), day))
+    for m in _ZH_RELATIVE.finditer(text):
+        phrase = m.group(0)
+        fixed = {"明早": "明天", "明晚": "明天", "今晚": "今天"}.get(phrase, phrase)
+        if m.group(1):
+            n = _zh_number(m.group(1))
+            if n is None:
+                continue
+            unit = "天" if "天" in phrase else ("个月" if "月" in phrase else "周")
+            fixed = f"{n}{unit}后"
+        day = _dateparser_day(fixed, base, ["zh"])
+        if day is None and m.group(1):
+            n = _zh_number(m.group(1)) or 0
+            day = today + (timedelta(days=n) if "天" in phrase else timedelta(weeks=n))
+        if day is not None:
+            found.append(TimeMatch(m.start(), m.end(), phrase, day))
+    for m in _ZH_MONTH_DAY.finditer(text):
+        year = int(m.group(1)) if m.group(1) else today.year
+        try:
+            day = date(year, int(m.group(2)), int(m.group(3)))
+        except ValueError:
+            continue
+        if not m.group(1) and day < today - timedelta(days=31):
+            day = day.replace(year=year + 1)
+        found.append(TimeMatch(m.start(), m.end(), m.group(0), day))
+
+    found.sort(key=lambda t: (t.start, -(t.end - t.start)))
+    kept: list[TimeMatch] = []
+    for match in found:
+        if kept and match.start < kept[-1].end:
+            continue
+        kept.append(match)
+    return kept
+
+
+def local_now(now: datetime, tz: str) -> datetime:
+    """``now`` (aware) as wall-clock time in the IANA zone ``tz``."""
+    return now.astimezone(ZoneInfo(tz))
+
+
+def local_midnight(day: date, tz: str) -> datetime:
+    """The start of ``day`` in zone ``tz``, as an aware datetime."""
+    return datetime.combine(day, time(0, 0), tzinfo=ZoneInfo(tz))

@@ -1,0 +1,319 @@
+"""Running one extraction job: claim → extract (LLM or offline) → write every unit and the
+job's outcome in ONE transaction, or record the failure and when to try again.
+
+Transactions are the job wrapper's (STYLE: one transaction per request or job):
+
+1. claim: ``attempts += 1`` and a lease, committed (the attempt number fences later writes);
+2. extract, outside any transaction (an LLM call may take long), renewing the lease;
+3. write: lock the row, check it still shows our attempt, store the units through the
+   shared write path (dedupe, conflicts) and mark the job ``succeeded`` — one commit, so a
+   crash or a lost lease writes nothing and a re-run cannot duplicate;
+4. on failure: ``retrying`` with exponential backoff, or ``failed`` after ``max_attempts``.
+
+A runner that died leaves a ``running`` job whose lease runs out; the queue hands the job out
+again (pgqueuer re-picks entries whose heartbeat went stale) and the next claim takes over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from pydantic import ValidationError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.clients.embeddings import Embedder
+from app.clients.llm import LLMClient
+from app.core.config import Settings
+from app.core.errors import HindsightError
+from app.models import ExtractionJob
+from app.repositories.jobs import JobRepository
+from app.repositories.memory import MemoryRepository
+from app.repositories.transcript import TranscriptRepository
+from app.schemas.memory import MemoryCreate
+from app.services.extraction.llm import LLMExtractor
+from app.services.extraction.offline import OfflineExtractor
+from app.services.extraction.service import ExtractionService, Submitted
+from app.services.extraction.units import (
+    Candidate,
+    Extraction,
+    ExtractionContext,
+    Extractor,
+    Turn,
+)
+from app.services.store import StoreService
+
+log = logging.getLogger(__name__)
+
+StoreFactory = Callable[[AsyncSession], StoreService]
+TERMINAL = ("succeeded", "failed")
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """How one run ended: ``status`` of the job and, when it should run again, in how many
+    seconds (``retry_in``)."""
+
+    status: str
+    retry_in: float | None = None
+
+
+def default_store_factory(
+    settings: Settings, embedder: Embedder, llm: LLMClient | None = None
+) -> StoreFactory:
+    """The write path ``POST /store`` uses, bound to a job's session."""
+
+    def make(session: AsyncSession) -> StoreService:
+        return StoreService(MemoryRepository(session), embedder, settings.dedupe)
+
+    return make
+
+
+def backoff_s(attempt: int, initial: float, cap: float) -> float:
+    """Delay before attempt ``attempt + 1``: ``initial * 2^(attempt-1)``, capped."""
+    return min(cap, initial * 2 ** max(0, attempt - 1))
+
+
+def turns_of(job: ExtractionJob) -> list[Turn]:
+    """The job's transcript snapshot as turns (refs point at session seqs or job indexes)."""
+    turns = []
+    for m in job.transcript:
+        created = datetime.fromisoformat(m["created_at"]) if m.get("created_at") else None
+        if "seq" in m and job.session_id:
+            ref = f"session:{job.session_id}#{m['seq']}"
+        else:
+            ref = f"job:{job.id}#{m['index']}"
+        turns.append(
+            Turn(
+                index=int(m["index"]),
+                role=m["role"],
+                content=m["content"],
+                created_at=created,
+                metadata=m.get("metadata") or {},
+                ref=ref,
+            )
+        )
+    return turns
+
+
+def _aware(value: datetime | date, tz: str) -> datetime:
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=ZoneInfo(tz))
+    return datetime(value.year, value.month, value.day, tzinfo=ZoneInfo(tz))
+
+
+def to_memory(
+    cand: Candidate, job: ExtractionJob, turns: list[Turn], extractor: str
+) -> MemoryCreate:
+    """The ``/store`` form of a candidate (raises ValidationError when it does not fit)."""
+    by_index = {t.index: t for t in turns}
+    sources = [by_index[i] for i in cand.source_turns if i in by_index]
+    if cand.occurred_at is not None:
+        occurred = _aware(cand.occurred_at, job.timezone)
+    elif sources and sources[0].created_at is not None:
+        occurred = sources[0].created_at
+    else:
+        occurred = job.conversation_now
+    return MemoryCreate(
+        user_id=job.user_id,
+        agent_id=job.agent_id,
+        session_id=job.session_id,
+        task_id=job.task_id,
+        type=cand.type,
+        value=cand.value,
+        query=cand.query,
+        entities=cand.entities,
+        confidence=cand.confidence,
+        source="extraction",
+        occurred_at=occurred,
+        expires_at=_aware(cand.expires_at, job.timezone) if cand.expires_at else None,
+        raw_ref=[t.ref for t in sources] or None,
+        metadata={"job_id": str(job.id), "extractor": extractor},
+    )
+
+
+class JobRunner:
+    """Runs extraction jobs; used by the worker and by ``POST /extract?wait=true``."""
+
+    def __init__(
+        self,
+        session_factory: async_sessionmaker[AsyncSession],
+        store_factory: StoreFactory,
+        settings: Settings,
+        llm: LLMClient | None = None,
+    ) -> None:
+        self.session_factory = session_factory
+        self.store_factory = store_factory
+        self.settings = settings
+        self.extractor: Extractor = (
+            LLMExtractor(llm, settings.llm) if llm is not None else OfflineExtractor()
+        )
+
+    async def run_once(self, job_id: uuid.UUID) -> RunResult:
+        """One attempt at the job (see the module docstring). Never raises for a job
+        failure: the job row records it."""
+        lease = self.settings.worker.lease_s
+        async with self.session_factory() as session, session.begin():
+            job = await JobRepository(session).claim(job_id, lease)
+            if job is None:
+                current = await JobRepository(session).lock(job_id)
+        if job is None:
+            if current is None or current.status in TERMINAL:
+                return RunResult(current.status if current else "missing")
+            left = 1.0
+            if current.lease_until is not None:
+                left = (current.lease_until - datetime.now(UTC)).total_seconds() + 0.5
+            return RunResult(current.status, retry_in=max(0.5, left))
+
+        attempt = job.attempts
+        keeper = asyncio.create_task(self._keep_lease(job_id, attempt))
+        try:
+            extraction = await self._extract(job)
+            return await self._write(job, attempt, extraction)
+        except Exception as exc:  # noqa: BLE001 - every failure is recorded on the job
+            return await self._fail(job_id, attempt, exc)
+        finally:
+            keeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await keeper
+
+    async def run_inline(self, job_id: uuid.UUID, timeout_s: float) -> str:
+        """Run the job here until it ends or ``timeout_s`` passes (retries included);
+        returns the job's last status."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            result = await self.run_once(job_id)
+            if result.retry_in is None:
+                return result.status
+            if time.monotonic() + result.retry_in > deadline:
+                return result.status
+            await asyncio.sleep(result.retry_in)
+
+    async def submit_and_wait(
+        self,
+        submit: Callable[[ExtractionService, float], Awaitable[Submitted | None]],
+        timeout_s: float,
+    ) -> Submitted | None:
+        """Synchronous extraction: ``submit(service, queue_delay_s)`` in a transaction of
+        its own that commits first (the transcript is safe), then run the job here.
+
+        The queue entry is delayed by the lease, a safety net: if this process dies
+        mid-run, a worker takes the job over once the lease runs out."""
+        async with self.session_factory() as session, session.begin():
+            jobs = JobRepository(session)
+            service = ExtractionService(
+                jobs, TranscriptRepository(session), self.settings.extraction, self.settings.worker
+            )
+            submitted = await submit(service, self.settings.worker.lease_s)
+        if submitted is None:
+            return None
+        if submitted.job.status not in TERMINAL:
+            await self.run_inline(submitted.job.id, timeout_s)
+        async with self.session_factory() as session:
+            job = await JobRepository(session).get(submitted.job.namespace, submitted.job.id)
+        assert job is not None
+        return Submitted(job, submitted.created)
+
+    async def _keep_lease(self, job_id: uuid.UUID, attempt: int) -> None:
+        lease = self.settings.worker.lease_s
+        while True:
+            await asyncio.sleep(lease / 3)
+            try:
+                async with self.session_factory() as session, session.begin():
+                    if not await JobRepository(session).renew_lease(job_id, attempt, lease):
+                        return  # another runner took over; our write will be refused
+            except Exception:  # noqa: BLE001 - a missed renewal is retried next tick
+                log.warning("could not renew the lease of job %s", job_id, exc_info=True)
+
+    async def _extract(self, job: ExtractionJob) -> Extraction:
+        ctx = ExtractionContext(job.user_id, job.conversation_now, job.timezone)
+        return await self.extractor.extract(turns_of(job), ctx)
+
+    def _prepare(
+        self, job: ExtractionJob, extraction: Extraction
+    ) -> tuple[list[MemoryCreate], list[dict[str, Any]]]:
+        """Memories to store, and the outcome entries of the units that will not be."""
+        turns = turns_of(job)
+        keep: list[MemoryCreate] = []
+        skipped: list[dict[str, Any]] = [
+            {"memory_id": None, "outcome": "rejected", "reason": r.get("error"), "type": None,
+             "value": None, "confidence": None}
+            for r in extraction.rejected
+        ]  # fmt: skip
+        floor = self.settings.extraction.min_confidence
+        for cand in extraction.units:
+            entry = {"memory_id": None, "type": cand.type, "value": cand.value,
+                     "confidence": cand.confidence}  # fmt: skip
+            if cand.confidence < floor:
+                skipped.append({**entry, "outcome": "dropped",
+                                "reason": f"confidence {cand.confidence} < {floor}"})  # fmt: skip
+                continue
+            try:
+                keep.append(to_memory(cand, job, turns, self.extractor.name))
+            except ValidationError as exc:
+                msg = exc.errors()[0].get("msg", "invalid")
+                skipped.append({**entry, "outcome": "rejected", "reason": str(msg)})
+        return keep, skipped
+
+    async def _write(self, job: ExtractionJob, attempt: int, extraction: Extraction) -> RunResult:
+        memories, skipped = self._prepare(job, extraction)
+        async with self.session_factory() as session, session.begin():
+            repo = JobRepository(session)
+            current = await repo.lock(job.id)
+            if current is None or current.status != "running" or current.attempts != attempt:
+                log.warning("job %s: attempt %s lost its lease; result discarded", job.id, attempt)
+                return RunResult(current.status if current else "missing")
+            results: list[dict[str, Any]] = []
+            if memories:
+                outcomes = await self.store_factory(session).store(
+                    job.namespace, memories, datetime.now(UTC)
+                )
+                for mem, out in zip(memories, outcomes, strict=True):
+                    results.append(
+                        {"memory_id": str(out.unit.id), "outcome": out.outcome, "type": mem.type,
+                         "value": mem.value, "confidence": mem.confidence, "reason": None}
+                    )  # fmt: skip
+            now = datetime.now(UTC)
+            current.status = "succeeded"
+            current.outcome = results + skipped
+            current.extractor = self.extractor.name
+            current.error = current.error_code = None
+            current.finished_at = current.updated_at = now
+            current.lease_until = None
+        return RunResult("succeeded")
+
+    async def _fail(self, job_id: uuid.UUID, attempt: int, exc: Exception) -> RunResult:
+        code = exc.code if isinstance(exc, HindsightError) else "internal_error"
+        detail = exc.detail if isinstance(exc, HindsightError) else f"{type(exc).__name__}: {exc}"
+        if not isinstance(exc, HindsightError):
+            log.exception("job %s attempt %s failed", job_id, attempt, exc_info=exc)
+        worker = self.settings.worker
+        async with self.session_factory() as session, session.begin():
+            current = await JobRepository(session).lock(job_id)
+            if current is None or current.status != "running" or current.attempts != attempt:
+                return RunResult(current.status if current else "missing")
+            now = datetime.now(UTC)
+            current.error, current.error_code = detail[:4000], code
+            current.error_history = [
+                *current.error_history,
+                {"attempt": attempt, "code": code, "error": detail[:1000], "at": now.isoformat()},
+            ]
+            current.extractor = self.extractor.name
+            current.updated_at = now
+            current.lease_until = None
+            if attempt >= current.max_attempts:
+                current.status = "failed"
+                current.finished_at = now
+                return RunResult("failed")
+            delay = backoff_s(attempt, worker.backoff_initial_s, worker.backoff_max_s)
+            current.status = "retrying"
+            current.next_attempt_at = now + timedelta(seconds=delay)
+        return RunResult("retrying", retry_in=delay)

@@ -1,0 +1,223 @@
+"""Submitting extractions: the job row with its transcript snapshot and its queue entry are
+written in the caller's transaction (transactional enqueue), so a crash before the commit
+leaves neither and a crash after it leaves both.
+
+A session's transcript is extracted once per range: the job covers the messages no earlier
+job took (``seq > last extracted``), keyed by (namespace, session, session epoch, last seq)
+under a unique index, so re-closing an unchanged session returns the existing job.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import uuid_utils.compat as uuid7
+
+from app.core.config import ExtractionSettings, WorkerSettings
+from app.core.errors import ConflictError, NotFoundError
+from app.models import ExtractionJob, TranscriptMessage
+from app.repositories.jobs import JobRepository
+from app.repositories.transcript import TranscriptRepository
+from app.schemas.extract import ExtractMessage
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Who the units are about and where they came from."""
+
+    namespace: str
+    user_id: str
+    agent_id: str | None = None
+    session_id: str | None = None
+    task_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Submitted:
+    """The job of a submission; ``created`` is False when an existing job was returned."""
+
+    job: ExtractionJob
+    created: bool
+
+
+def _snapshot(messages: list[ExtractMessage]) -> list[dict[str, Any]]:
+    return [
+        {
+            "index": i,
+            "role": m.role,
+            "content": m.content,
+            "created_at": m.created_at.isoformat() if m.created_at else None,
+            "metadata": m.metadata,
+        }
+        for i, m in enumerate(messages)
+    ]
+
+
+def _session_snapshot(rows: list[TranscriptMessage]) -> list[dict[str, Any]]:
+    return [
+        {
+            "index": i,
+            "seq": r.seq,
+            "role": r.role,
+            "content": r.content,
+            "created_at": r.created_at.isoformat(),
+            "metadata": r.metadata_,
+        }
+        for i, r in enumerate(rows)
+    ]
+
+
+def conversation_clock(snapshot: list[dict[str, Any]], now: datetime | None) -> datetime:
+    """The time relative dates resolve against: given ``now``, else the newest message's
+    time, else the wall clock."""
+    if now is not None:
+        return now
+    times = [datetime.fromisoformat(m["created_at"]) for m in snapshot if m.get("created_at")]
+    return max(times) if times else datetime.now(UTC)
+
+
+class ExtractionService:
+    """Creates extraction jobs; collaborators are passed in."""
+
+    def __init__(
+        self,
+        jobs: JobRepository,
+        transcripts: TranscriptRepository,
+        extraction: ExtractionSettings,
+        worker: WorkerSettings,
+    ) -> None:
+        self.jobs = jobs
+        self.transcripts = transcripts
+        self.extraction = extraction
+        self.worker = worker
+
+    def _job(self, scope: Scope, snapshot: list[dict[str, Any]], **fields: Any) -> dict[str, Any]:
+        now = datetime.now(UTC)
+        return {
+            "id": uuid7.uuid7(),
+            "namespace": scope.namespace,
+            "user_id": scope.user_id,
+            "agent_id": scope.agent_id,
+            "session_id": scope.session_id,
+            "task_id": scope.task_id,
+            "status": "queued",
+            "transcript": snapshot,
+            "attempts": 0,
+            "max_attempts": self.worker.max_attempts,
+            "error_history": [],
+            "outcome": [],
+            "created_at": now,
+            "updated_at": now,
+            **fields,
+        }
+
+    async def submit_messages(
+        self,
+        scope: Scope,
+        messages: list[ExtractMessage],
+        *,
+        timezone: str,
+        now: datetime | None,
+        queue_delay_s: float = 0.0,
+    ) -> Submitted:
+        """A job for a transcript given in the request (newest ``max_messages`` kept)."""
+        snapshot = _snapshot(messages[-self.extraction.max_messages :])
+        values = self._job(
+            scope,
+            snapshot,
+            trigger="api",
+            trigger_detail=[],
+            timezone=timezone,
+            conversation_now=conversation_clock(snapshot, now),
+        )
+        job = ExtractionJob(**values)
+        self.jobs.add(job)
+        await self.jobs.flush()
+        await self.jobs.enqueue(job.id, queue_delay_s)
+        return Submitted(job, True)
+
+    async def submit_session(
+        self,
+        scope: Scope,
+        *,
+        timezone: str,
+        now: datetime | None,
+        trigger: str,
+        signals: list[str],
+        queue_delay_s: float = 0.0,
+    ) -> Submitted | None:
+        """A job for the session's messages no earlier job took. Returns the existing job
+        when there is nothing new (idempotent), None when the session has no job and no
+        messages. Raises NotFoundError for an unknown session."""
+        assert scope.session_id is not None
+        await self.jobs.lock_session(scope.namespace, scope.session_id)
+        session = await self.transcripts.get_session(scope.namespace, scope.session_id)
+        if session is None:
+            raise NotFoundError(f"no working-memory session {scope.session_id!r}")
+        epoch = session.created_at
+        last = await self.jobs.last_extracted_seq(scope.namespace, scope.session_id, epoch)
+        if session.last_seq <= last:
+            existing = await self.jobs.session_job(scope.namespace, scope.session_id, epoch, last)
+            return Submitted(existing, False) if existing is not None else None
+        rows = await self.transcripts.list_transcript(
+            scope.namespace, scope.session_id, after_seq=last
+        )
+        rows = [r for r in rows if r.seq <= session.last_seq][-self.extraction.max_messages :]
+        if not rows:
+            return None
+        snapshot = _session_snapshot(rows)
+        values = self._job(
+            scope,
+            snapshot,
+            trigger=trigger,
+            trigger_detail=sorted(signals),
+            timezone=timezone,
+            conversation_now=conversation_clock(snapshot, now),
+            transcript_from=int(rows[0].seq),
+            transcript_to=int(rows[-1].seq),
+            session_epoch=epoch,
+        )
+        job_id = await self.jobs.insert_session_job(values)
+        if job_id is None:  # lost a race with another closer of the same range
+            existing = await self.jobs.session_job(
+                scope.namespace, scope.session_id, epoch, int(rows[-1].seq)
+            )
+            assert existing is not None
+            return Submitted(existing, False)
+        await self.jobs.enqueue(job_id, queue_delay_s)
+        job = await self.jobs.get(scope.namespace, job_id)
+        assert job is not None
+        return Submitted(job, True)
+
+    async def session_owner(self, namespace: str, session_id: str) -> str | None:
+        """The session's user_id (the first one its messages named)."""
+        session = await self.transcripts.get_session(namespace, session_id)
+        return session.user_id if session is not None else None
+
+    async def get(self, namespace: str, job_id: uuid.UUID) -> ExtractionJob:
+        """A job of this namespace. Raises NotFoundError."""
+        job = await self.jobs.get(namespace, job_id)
+        if job is None:
+            raise NotFoundError(f"no extraction job {job_id}")
+        return job
+
+    async def retry(self, namespace: str, job_id: uuid.UUID) -> ExtractionJob:
+        """Queue a failed job again with a fresh attempt budget. Raises NotFoundError, and
+        JobNotRetryableError (409) unless the job is ``failed``."""
+        job = await self.jobs.lock(job_id)
+        if job is None or job.namespace != namespace:
+            raise NotFoundError(f"no extraction job {job_id}")
+        if job.status != "failed":
+            raise JobNotRetryableError(f"job {job_id} is {job.status}; only failed jobs retry")
+        await self.jobs.reset_for_retry(job)
+        await self.jobs.enqueue(job.id)
+        return job
+
+
+class JobNotRetryableError(ConflictError):
+    """Retry asked for a job that has not failed."""
+
+    status, code, title = 409, "job_not_retryable", "Job is not in a retryable state"

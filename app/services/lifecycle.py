@@ -1,0 +1,307 @@
+"""Reading and correcting memory units: the list with keyset pagination, the supersede
+history, and ``PATCH`` corrections that re-embed, re-index and re-check duplicates in the
+caller's transaction (DESIGN §4, §6)."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import numpy as np
+
+from app.clients.embeddings import Embedder
+from app.core.config import DedupeSettings
+from app.core.errors import BadRequestError, ConflictError, NotFoundError
+from app.core.text import search_text
+from app.models import MemoryLink, MemoryUnit
+from app.repositories.lifecycle import Keyset, LifecycleRepository, ListFilters
+from app.repositories.memory import MemoryRepository, Subject
+from app.schemas.lifecycle import MemoryListQuery, MemoryUpdate
+from app.services.dedupe import same_memory, value_hash
+from app.services.store import entity_keys
+
+TIME_RANGES = {
+    "last_24_hours": timedelta(hours=24),
+    "last_7_days": timedelta(days=7),
+    "last_30_days": timedelta(days=30),
+}
+_CURSOR_FIELDS = (
+    "user_id",
+    "agent_id",
+    "session_id",
+    "types",
+    "entities",
+    "time_range",
+    "since",
+    "until",
+    "status",
+    "include_superseded",
+    "include_archived",
+    "order",
+)
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of units and the cursor of the next (None on the last page)."""
+
+    units: list[MemoryUnit]
+    next_cursor: str | None
+
+
+@dataclass(frozen=True)
+class History:
+    """A supersede chain (oldest first) and the consolidation links of its units."""
+
+    units: list[MemoryUnit]
+    links: list[MemoryLink]
+
+
+@dataclass(frozen=True)
+class UpdateOutcome:
+    """``updated`` (the unit itself) or ``merged`` (``unit`` is the one now holding it)."""
+
+    unit: MemoryUnit
+    outcome: str
+
+
+def _noisy_or(a: float, b: float) -> float:
+    return min(1.0, 1.0 - (1.0 - a) * (1.0 - b))
+
+
+def _fingerprint(q: MemoryListQuery) -> str:
+    raw = json.dumps(q.model_dump(mode="json", include=set(_CURSOR_FIELDS)), sort_keys=True)
+    return hashlib.sha256(raw.encode()).hexdigest()[:16]
+
+
+def encode_cursor(q: MemoryListQuery, last: MemoryUnit) -> str:
+    """An opaque cursor: the last unit's ``(created_at, id)`` and a fingerprint of the
+    filters (a cursor is only valid with the filters that produced it)."""
+    raw = json.dumps(
+        {"t": last.created_at.isoformat(), "i": str(last.id), "f": _fingerprint(q)},
+        separators=(",", ":"),
+    )
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+
+def decode_cursor(q: MemoryListQuery) -> Keyset | None:
+    """The position encoded in ``q.cursor``. Raises BadRequestError when it is malformed or
+    was made with other filters."""
+    if q.cursor is None:
+        return None
+    try:
+        padded = q.cursor + "=" * (-len(q.cursor) % 4)
+        data = json.loads(base64.urlsafe_b64decode(padded.encode()))
+        position = Keyset(datetime.fromisoformat(data["t"]), uuid.UUID(data["i"]))
+        fingerprint = data["f"]
+    except (ValueError, KeyError, TypeError, binascii.Error) as exc:
+        raise BadRequestError("cursor: not a cursor returned by GET /memories") from exc
+    if position.created_at.tzinfo is None or fingerprint != _fingerprint(q):
+        raise BadRequestError("cursor: made with other filters; keep the filters while paging")
+    return position
+
+
+def list_filters(namespace: str, q: MemoryListQuery, now: datetime) -> ListFilters:
+    """The SQL filters of a list query; ``time_range`` ends at ``now``."""
+    since, until = q.since, q.until
+    if q.time_range is not None:
+        since = max(filter(None, [since, now - TIME_RANGES[q.time_range]]))
+        until = until or now
+    if q.status:
+        statuses = list(dict.fromkeys(q.status))
+    else:
+        statuses = ["active"]
+        if q.include_superseded:
+            statuses.append("superseded")
+        if q.include_archived:
+            statuses.append("archived")
+    return ListFilters(
+        namespace=namespace,
+        user_id=q.user_id,
+        agent_id=q.agent_id,
+        session_id=q.session_id,
+        types=q.types,
+        entity_keys=entity_keys(q.entities) if q.entities else None,
+        since=since,
+        until=until,
+        statuses=tuple(statuses),
+    )
+
+
+class LifecycleService:
+    """List, history and corrections; collaborators are passed in."""
+
+    def __init__(
+        self,
+        repo: LifecycleRepository,
+        memories: MemoryRepository,
+        embedder: Embedder,
+        dedupe: DedupeSettings,
+    ) -> None:
+        self.repo = repo
+        self.memories = memories
+        self.embedder = embedder
+        self.dedupe = dedupe
+
+    async def list(self, namespace: str, q: MemoryListQuery, now: datetime) -> Page:
+        """One page of the namespace's units matching ``q``, by ``(created_at, id)``.
+
+        Keyset pagination: every unit that existed when paging started and still matches is
+        returned exactly once, however many units are written meanwhile (new units have a
+        later created_at, so with ``desc`` they never shift the pages). Raises
+        BadRequestError on a bad cursor.
+        """
+        after = decode_cursor(q)
+        rows = await self.repo.list_page(
+            list_filters(namespace, q, now), after, q.limit + 1, q.order == "desc"
+        )
+        more = len(rows) > q.limit
+        rows = rows[: q.limit]
+        return Page(rows, encode_cursor(q, rows[-1]) if more and rows else None)
+
+    async def history(self, namespace: str, unit_id: uuid.UUID) -> History:
+        """The supersede chain of a unit, oldest first. Raises NotFoundError."""
+        units = await self.repo.supersede_chain(namespace, unit_id)
+        if not any(u.id == unit_id for u in units):
+            raise NotFoundError(f"no memory unit {unit_id}")
+        return History(units, await self.repo.links_of([u.id for u in units]))
+
+    async def update(
+        self, namespace: str, unit_id: uuid.UUID, patch: MemoryUpdate, now: datetime
+    ) -> UpdateOutcome:
+        """Apply a correction. A new value (or query) is re-embedded before any lock; then,
+        under the subject's write lock, the row is locked, changed and — if it is active with
+        a new value — checked against the subject's other active units: a duplicate absorbs
+        it (``merged``; the corrected unit becomes ``superseded`` by the survivor).
+
+        Raises NotFoundError, ConflictError (reactivating a superseded unit, or an expired
+        one without a new expiry), ProviderError (embedding failed; nothing written).
+        """
+        sent = patch.model_fields_set
+        current = await self.repo.get(namespace, unit_id)
+        if current is None:
+            raise NotFoundError(f"no memory unit {unit_id}")
+
+        new_value = patch.value if "value" in sent and patch.value != current.value else None
+        new_query = current.query
+        if "query" in sent:
+            new_query = patch.query if patch.query and patch.query.strip() else None
+        query_changed = new_query != current.query
+        model_changed = current.embedding_model != self.embedder.model
+        value_vec: np.ndarray | None = None
+        query_vec: np.ndarray | None = None
+        if new_value is not None:
+            value_vec = (await self.embedder.embed_passages([new_value]))[0]
+            if model_changed and not query_changed and new_query:
+                query_changed = True  # vectors of two models never share a unit
+        if query_changed and new_query:
+            query_vec = (await self.embedder.embed_passages([new_query]))[0]
+
+        subject = Subject(namespace, current.user_id, current.agent_id)
+        await self.memories.lock_subject(subject)
+        unit = await self.repo.get(namespace, unit_id, for_update=True)
+        if unit is None:  # forgotten meanwhile
+            raise NotFoundError(f"no memory unit {unit_id}")
+
+        status = patch.status if "status" in sent else unit.status
+        if status != unit.status and unit.status == "superseded":
+            raise ConflictError(
+                f"unit {unit_id} was superseded by {unit.superseded_by}; correct that one"
+            )
+        self._apply_expiry(unit, patch, now)
+        if status == "active" and unit.expires_at is not None and unit.expires_at <= now:
+            raise ConflictError(
+                "the unit has expired: send a future expires_at or ttl_days to reactivate it"
+            )
+
+        if new_value is not None and value_vec is not None:
+            unit.value = new_value
+            unit.value_hash = value_hash(new_value)
+            unit.value_embedding = value_vec
+            unit.embedding_model = self.embedder.model
+        if query_changed:
+            unit.query = new_query
+            unit.query_embedding = query_vec
+        if "entities" in sent and patch.entities is not None:
+            unit.entities = list(dict.fromkeys(patch.entities))
+            unit.entity_keys = entity_keys(unit.entities)
+        if "confidence" in sent and patch.confidence is not None:
+            unit.confidence = patch.confidence
+        if "type" in sent and patch.type is not None:
+            unit.type = patch.type
+        content = new_value is not None or query_changed or "entities" in sent
+        if content:
+            unit.search_text = search_text(unit.value, unit.query, " ".join(unit.entities))
+        if content or "confidence" in sent:
+            unit.last_confirmed_at = now  # a correction is a confirmation
+        reactivated = status == "active" and unit.status != "active"
+        unit.status = status
+        unit.updated_at = now
+
+        if status == "active" and (new_value is not None or reactivated):
+            survivor = await self._duplicate_of(subject, unit)
+            if survivor is not None:
+                self._absorb(survivor, unit, now)
+                await self.repo.flush()
+                return UpdateOutcome(survivor, "merged")
+        await self.repo.flush()
+        return UpdateOutcome(unit, "updated")
+
+    @staticmethod
+    def _apply_expiry(unit: MemoryUnit, patch: MemoryUpdate, now: datetime) -> None:
+        sent = patch.model_fields_set
+        if "ttl_days" in sent and patch.ttl_days is not None:
+            unit.expires_at = now + timedelta(days=patch.ttl_days)
+        elif "expires_at" in sent:
+            unit.expires_at = patch.expires_at
+
+    async def _duplicate_of(self, subject: Subject, unit: MemoryUnit) -> MemoryUnit | None:
+        vector = unit.value_embedding if unit.embedding_model == self.embedder.model else None
+        exact, neighbours = await self.repo.duplicate_candidates(
+            subject,
+            unit.value_hash,
+            None if vector is None else np.asarray(vector, dtype=np.float32),
+            self.embedder.model,
+            unit.id,
+            self.dedupe.neighbours,
+        )
+        if exact is not None:
+            return exact
+        mine = frozenset(unit.entity_keys)
+        for n in neighbours:
+            verdict = same_memory(
+                unit.value,
+                n.unit.value,
+                n.cosine,
+                merge_cosine=self.dedupe.merge_cosine,
+                min_overlap=self.dedupe.merge_min_overlap,
+                new_entities=mine,
+                old_entities=frozenset(n.unit.entity_keys),
+            )
+            if verdict.merge:
+                return n.unit
+        return None
+
+    @staticmethod
+    def _absorb(survivor: MemoryUnit, unit: MemoryUnit, now: datetime) -> None:
+        """Merge ``unit`` into ``survivor`` as the write path merges a restatement."""
+        survivor.confidence = _noisy_or(survivor.confidence, unit.confidence)
+        survivor.last_confirmed_at = now
+        survivor.updated_at = now
+        survivor.merge_count = (survivor.merge_count or 0) + 1
+        survivor.raw_ref = list(dict.fromkeys([*survivor.raw_ref, *unit.raw_ref]))
+        survivor.entities = list(dict.fromkeys([*survivor.entities, *unit.entities]))
+        survivor.entity_keys = entity_keys(survivor.entities)
+        if unit.query and not survivor.query:
+            survivor.query = unit.query
+            survivor.query_embedding = unit.query_embedding
+        survivor.search_text = search_text(
+            survivor.value, survivor.query, " ".join(survivor.entities)
+        )
+        unit.status = "superseded"
+        unit.superseded_by = survivor.id

@@ -1,0 +1,112 @@
+"""Time to live of memory units (DESIGN §8): the per-type expiry set at write, the expiry
+extension of units that keep being recalled, and the archival sweep.
+
+Rules (settings ``TTL__*``):
+
+- At write, a unit without its own ``ttl_days`` / ``expires_at`` expires
+  ``TTL__<TYPE>_DAYS`` after the later of the write time and its time anchor
+  (``occurred_at``). Defaults from DESIGN §8: constraint and fact 180 d, preference 90 d,
+  action and result 30 d, event 30 d. So an upcoming event or time-bound fact expires that many
+  days past its anchor, and a past event stored late (a backfill) is not expired on arrival —
+  counting from the anchor alone would hide it from recall immediately. 0 = never expires.
+- Each recall that returns a unit logs the access and pushes the expiry of an active, expiring
+  unit to at least ``now + TTL__EXTEND_ON_ACCESS_DAYS`` (default 30 d, never shortening it):
+  units in use stay; units nobody recalls expire on schedule.
+- The archival job moves active units whose ``expires_at`` has passed to ``archived`` (out of
+  default recall, readable with ``include_archived``) and prunes access-log rows older than
+  ``TTL__ACCESS_LOG_RETENTION_DAYS``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.core.config import LifecycleSettings, TtlSettings
+from app.repositories.access_log import AccessLogRepository
+from app.repositories.lifecycle import LifecycleRepository
+
+
+def ttl_days(memory_type: str, settings: TtlSettings) -> float:
+    """The configured TTL of a unit type in days (0: never expires)."""
+    return float(getattr(settings, f"{memory_type}_days", settings.fact_days))
+
+
+def default_expiry(
+    memory_type: str, occurred_at: datetime | None, now: datetime, settings: TtlSettings
+) -> datetime | None:
+    """When a unit of this type written at ``now`` with time anchor ``occurred_at`` expires
+    by default: ``max(now, occurred_at) + TTL(type)``; None when the type never expires."""
+    days = ttl_days(memory_type, settings)
+    if days <= 0:
+        return None
+    anchor = max(now, occurred_at) if occurred_at is not None else now
+    return anchor + timedelta(days=days)
+
+
+def expiry_for(
+    memory_type: str,
+    occurred_at: datetime | None,
+    now: datetime,
+    settings: TtlSettings,
+    *,
+    ttl_days_override: float | None = None,
+    expires_at: datetime | None = None,
+) -> datetime | None:
+    """A unit's expiry at write: its own ``expires_at``, else ``now + ttl_days_override``,
+    else :func:`default_expiry`."""
+    if expires_at is not None:
+        return expires_at
+    if ttl_days_override is not None:
+        return now + timedelta(days=ttl_days_override)
+    return default_expiry(memory_type, occurred_at, now, settings)
+
+
+class AccessTracker:
+    """Records recall accesses (access log + ``last_accessed_at`` + expiry extension)."""
+
+    def __init__(self, repo: AccessLogRepository, settings: TtlSettings) -> None:
+        self.repo = repo
+        self.settings = settings
+
+    async def record(self, ids: Sequence[uuid.UUID], at: datetime) -> None:
+        """Log that a recall returned ``ids`` at ``at`` (one SQL statement)."""
+        days = self.settings.extend_on_access_days
+        extend_to = at + timedelta(days=days) if days > 0 else None
+        await self.repo.record(ids, at, extend_to)
+
+
+@dataclass(frozen=True)
+class ArchiveReport:
+    """What one archival sweep did."""
+
+    archived: int
+    access_log_pruned: int
+
+
+async def archive_expired(
+    session: AsyncSession,
+    now: datetime,
+    ttl: TtlSettings | None = None,
+    lifecycle: LifecycleSettings | None = None,
+) -> ArchiveReport:
+    """The scheduled archival job: archive every active unit with ``expires_at <= now`` (in
+    batches of ``LIFECYCLE__ARCHIVE_BATCH``) and prune old access-log rows. Runs in the
+    caller's transaction; the caller commits."""
+    ttl = ttl or TtlSettings()
+    lifecycle = lifecycle or LifecycleSettings()
+    repo = LifecycleRepository(session)
+    archived = 0
+    while True:
+        n = await repo.archive_expired(now, lifecycle.archive_batch)
+        archived += n
+        if n < lifecycle.archive_batch:
+            break
+    pruned = await AccessLogRepository(session).prune(
+        now - timedelta(days=ttl.access_log_retention_days)
+    )
+    return ArchiveReport(archived=archived, access_log_pruned=pruned)

@@ -1,0 +1,188 @@
+"""Ranking a working-memory window into a token budget (DESIGN §9), as pure functions.
+
+score = w_rel·relevance + w_rec·recency + w_den·density, weights renormalised over the signals
+in use (no query: relevance is left out):
+
+- recency  = 0.5 ** (messages newer than this one / half life) — position, not wall time, so a
+  burst of messages and a slow chat decay alike;
+- relevance = cosine similarity of the message embedding to the query embedding, min-max
+  scaled over the window (DESIGN §7.1 found min-max fusion better than RRF);
+- density  = share of informative items (numbers, codes, names, parameters, URLs, paths) among
+  the message's words, ×2, capped at 1 — computed once at append.
+
+The budget is filled in score order; a message larger than the whole budget is cut (head and
+tail kept) rather than dropped, and everything left out is reported by seq.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+import rjieba
+
+from app.clients.tokenizer import Tokenizer
+from app.repositories.working_memory import WindowEntry
+
+_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]+")
+_WORD = re.compile(r"[^\W_]+")
+_INFORMATIVE = re.compile(
+    r"https?://\S+"  # URLs
+    r"|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"  # e-mail addresses
+    r"|`[^`\n]{1,200}`"  # code spans
+    r"|(?<![\w-])--?[A-Za-z][\w-]*(?:=\S+)?"  # CLI flags and parameters
+    r"|\b[A-Za-z_][\w.]*=\S+"  # key=value parameters
+    r"|(?:~|\.{1,2})?/[\w.-]+(?:/[\w.-]+)+"  # paths
+    r"|[A-Za-z]*\d[A-Za-z0-9.:/-]*"  # numbers, dates, times, versions, codes (LH123, 12A, 600519)
+    r"|\b[A-Z]{2,}\b"  # acronyms and upper-case codes (NYC, EUR)
+    r"|(?<=[^.!?。！？\s]\s)[A-Z][a-z]+(?:\s[A-Z][a-z]+)*"  # capitalised names mid-sentence
+    r"|《[^》\n]{1,50}》|「[^」\n]{1,50}」|“[^”\n]{1,50}”"  # quoted titles and names (CJK)
+)
+
+
+def word_count(text: str) -> int:
+    """Words of ``text``: Latin/number runs, plus jieba-segmented CJK words."""
+    count = 0
+    pos = 0
+    for run in _CJK_RUN.finditer(text):
+        count += len(_WORD.findall(text[pos : run.start()]))
+        count += sum(1 for w in rjieba.cut(run.group()) if w.strip())
+        pos = run.end()
+    return count + len(_WORD.findall(text[pos:]))
+
+
+def information_density(text: str) -> float:
+    """0..1: twice the share of informative items among the words, capped at 1. "ok thanks"
+    is 0; "flight LH123 on 2024-05-03, seat 12A" is 1."""
+    words = word_count(text)
+    if words == 0:
+        return 0.0
+    items = len(_INFORMATIVE.findall(text))
+    return min(1.0, 2.0 * items / words)
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Weights of the three signals (any scale; renormalised over the signals in use)."""
+
+    relevance: float
+    recency: float
+    density: float
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """A window entry with its score and signals."""
+
+    entry: WindowEntry
+    score: float
+    recency: float
+    density: float
+    relevance: float | None = None
+    cosine: float | None = None
+
+
+def rank(
+    entries: list[WindowEntry],
+    query_embedding: np.ndarray | None,
+    weights: Weights,
+    half_life: float,
+) -> list[Ranked]:
+    """Score every entry (``entries`` in seq order); returns them in the same order."""
+    n = len(entries)
+    if n == 0:
+        return []
+    recency = 0.5 ** (np.arange(n - 1, -1, -1, dtype=np.float64) / half_life)
+    density = np.array([e.density for e in entries], dtype=np.float64)
+    cosine = relevance = None
+    w_rel = weights.relevance if query_embedding is not None else 0.0
+    total = w_rel + weights.recency + weights.density
+    if total <= 0:
+        total, w_rec, w_den = 1.0, 1.0, 0.0
+    else:
+        w_rec, w_den = weights.recency, weights.density
+    score = (w_rec * recency + w_den * density) / total
+    if query_embedding is not None:
+        dim = query_embedding.shape[0]
+        matrix = np.stack(
+            [
+                e.embedding
+                if e.embedding is not None and e.embedding.shape[0] == dim
+                else np.zeros(dim, np.float32)
+                for e in entries
+            ]
+        )
+        cosine = (matrix @ query_embedding).astype(np.float64)
+        span = float(cosine.max() - cosine.min())
+        relevance = (cosine - cosine.min()) / span if span > 1e-9 else np.zeros(n)
+        score = score + (w_rel * relevance) / total
+    return [
+        Ranked(
+            entry=e,
+            score=float(score[i]),
+            recency=float(recency[i]),
+            density=float(density[i]),
+            relevance=None if relevance is None else float(relevance[i]),
+            cosine=None if cosine is None else float(cosine[i]),
+        )
+        for i, e in enumerate(entries)
+    ]
+
+
+@dataclass
+class Chosen:
+    """A message placed in the budget; ``content`` is cut when ``truncated``."""
+
+    ranked: Ranked
+    content: str
+    tokens: int
+    truncated: bool
+
+
+@dataclass
+class Selection:
+    """The chosen messages in seq order, the tokens they use (overhead included), and the
+    seqs left out."""
+
+    chosen: list[Chosen] = field(default_factory=list)
+    used_tokens: int = 0
+    omitted_seqs: list[int] = field(default_factory=list)
+
+
+def select(
+    ranked: list[Ranked], budget: int, overhead: int, tokenizer: Tokenizer
+) -> Selection:
+    """Fill ``budget`` tokens (content + ``overhead`` per message) in score order, newest
+    first on ties. A message whose cost alone exceeds the budget is cut to at most half of
+    it on the first pass (so one huge tool output cannot crowd out the rest); budget still
+    free at the end goes back to the cut messages."""
+    out = Selection()
+    remaining = budget
+    min_cut = 8  # fewer content tokens than this is no longer the message
+    for r in sorted(ranked, key=lambda r: (-r.score, -r.entry.seq)):
+        cost = r.entry.tokens + overhead
+        if cost <= remaining:
+            out.chosen.append(Chosen(r, r.entry.content, r.entry.tokens, False))
+            remaining -= cost
+            continue
+        room = min(remaining, max(budget // 2, min_cut + overhead)) - overhead
+        if cost > budget and room >= min_cut:
+            cut = tokenizer.truncate(r.entry.content, room)
+            tokens = tokenizer.count(cut)
+            out.chosen.append(Chosen(r, cut, tokens, True))
+            remaining -= tokens + overhead
+        else:
+            out.omitted_seqs.append(r.entry.seq)
+    for c in out.chosen:
+        if remaining <= 0:
+            break
+        if c.truncated:
+            cut = tokenizer.truncate(c.ranked.entry.content, c.tokens + remaining)
+            tokens = tokenizer.count(cut)
+            remaining -= tokens - c.tokens
+            c.content, c.tokens = cut, tokens
+    out.chosen.sort(key=lambda c: c.ranked.entry.seq)
+    out.omitted_seqs.sort()
+    out.used_tokens = budget - remaining
+    return out

@@ -1,0 +1,275 @@
+"""Working memory (DESIGN §2, §9): append messages, read the window for a budget, clear.
+
+Write order, so the hot window never holds a message the transcript lacks: the messages are
+counted and embedded first (nothing written yet), then their seqs are taken and the rows
+written in the request's transaction, and only once that transaction has committed are they
+added to the Redis window (through ``after_commit``). If Redis then fails, the transcript
+still has every message (the durable copy); the window is a cache of its newest part.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+import numpy as np
+
+from app.clients.embeddings import Embedder
+from app.clients.tokenizer import Tokenizer, create_tokenizer
+from app.core.config import WorkingMemorySettings
+from app.repositories.transcript import TranscriptRepository, TranscriptRow
+from app.repositories.working_memory import WindowEntry, WindowSnapshot, WindowStore
+from app.schemas.working_memory import MessageCreate
+from app.services.window_ranking import Selection, Weights, information_density, rank, select
+
+# Characters of a message given to the embedding model: E5 reads at most 512 tokens, so
+# more only costs time.
+EMBED_CHARS = 2000
+
+
+class AfterCommit(Protocol):
+    """Where the service leaves work that must wait for the request's transaction to
+    commit (the caller runs it, in order, after the commit)."""
+
+    def add(self, action: Callable[[], Awaitable[object]]) -> None: ...
+
+
+class AfterCommitQueue:
+    """A concrete :class:`AfterCommit`: actions run in order by :meth:`run`, which the
+    request's dependency calls once the transaction has committed."""
+
+    def __init__(self) -> None:
+        self._actions: list[Callable[[], Awaitable[object]]] = []
+
+    def add(self, action: Callable[[], Awaitable[object]]) -> None:
+        """Queue an action."""
+        self._actions.append(action)
+
+    async def run(self) -> None:
+        """Run the queued actions, in order; the first failure stops the rest."""
+        actions, self._actions = self._actions, []
+        for action in actions:
+            await action()
+
+
+class QueryVectorCache:
+    """The most recently used query embeddings (a turn often reads the window and /context
+    with the same query). Keyed by model and text; process memory only."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
+
+    def get(self, model: str, text: str) -> np.ndarray | None:
+        """The cached vector, or None."""
+        vec = self._items.get((model, text))
+        if vec is not None:
+            self._items.move_to_end((model, text))
+        return vec
+
+    def put(self, model: str, text: str, vector: np.ndarray) -> None:
+        """Remember a vector, evicting the least recently used past ``size``."""
+        if self.size <= 0:
+            return
+        self._items[(model, text)] = vector
+        self._items.move_to_end((model, text))
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+
+@dataclass(frozen=True)
+class WorkingMemoryRuntime:
+    """Process-wide pieces of working memory, created once at start-up."""
+
+    tokenizer: Tokenizer
+    query_vectors: QueryVectorCache
+
+    @classmethod
+    def create(cls, settings: WorkingMemorySettings) -> WorkingMemoryRuntime:
+        """Load the tokenizer (bundled BPE files) and an empty query-vector cache."""
+        return cls(create_tokenizer(settings.encoding), QueryVectorCache(settings.query_cache_size))
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    """Seqs and token counts of the appended messages, and the session's totals."""
+
+    seqs: list[int]
+    tokens: list[int]
+    session_messages: int
+    session_tokens: int
+
+
+@dataclass(frozen=True)
+class WindowResult:
+    """A window read: the selection, the budget and the window it came from."""
+
+    selection: Selection
+    budget_tokens: int
+    window_messages: int
+    owner: str | None
+    took_ms: float
+
+
+@dataclass(frozen=True)
+class ClearResult:
+    """What a clear removed."""
+
+    window_cleared: bool
+    transcript_purged: int
+
+
+class WorkingMemoryService:
+    """Working memory of one namespace's sessions; collaborators are passed in."""
+
+    def __init__(
+        self,
+        transcript: TranscriptRepository,
+        window: WindowStore,
+        embedder: Embedder,
+        runtime: WorkingMemoryRuntime,
+        settings: WorkingMemorySettings,
+        after_commit: AfterCommit,
+    ) -> None:
+        self.transcript = transcript
+        self.window_store = window
+        self.embedder = embedder
+        self.tokenizer = runtime.tokenizer
+        self.query_vectors = runtime.query_vectors
+        self.settings = settings
+        self.after_commit = after_commit
+
+    def budget_for(self, max_tokens: int | None) -> int:
+        """Tokens usable for messages out of ``max_tokens`` (default from settings), after
+        the headroom left for the model's answer (20% by default, DESIGN §9)."""
+        total = max_tokens if max_tokens is not None else self.settings.default_max_tokens
+        return math.floor(total * (1.0 - self.settings.headroom))
+
+    async def _count(self, texts: list[str]) -> list[int]:
+        if sum(len(t) for t in texts) > 20_000:
+            return await asyncio.to_thread(self.tokenizer.count_many, texts)
+        return self.tokenizer.count_many(texts)
+
+    async def append(
+        self, namespace: str, session_id: str, messages: list[MessageCreate], now: datetime
+    ) -> AppendResult:
+        """Record messages in the transcript (this transaction) and, after commit, in the
+        window. Embeddings are computed here, once, in one batch. Raises ProviderError when
+        the embedding model fails (nothing is written then)."""
+        contents = [m.content for m in messages]
+        tokens = await self._count(contents)
+        vectors = await self.embedder.embed_passages([c[:EMBED_CHARS] for c in contents])
+        owner = next((m.user_id for m in messages if m.user_id), None)
+        block = await self.transcript.allocate(
+            namespace, session_id, len(messages), sum(tokens), owner
+        )
+        rows = [
+            TranscriptRow(
+                seq=block.first_seq + i,
+                role=m.role,
+                content=m.content,
+                user_id=m.user_id,
+                created_at=m.created_at or now,
+                metadata=m.metadata,
+                token_count=tokens[i],
+            )
+            for i, m in enumerate(messages)
+        ]
+        await self.transcript.insert(namespace, session_id, rows)
+        entries = [
+            WindowEntry(
+                seq=r.seq,
+                role=r.role,
+                content=r.content,
+                created_at=r.created_at,
+                user_id=r.user_id,
+                metadata=r.metadata,
+                tokens=r.token_count,
+                density=information_density(r.content),
+                embedding=vectors[i],
+            )
+            for i, r in enumerate(rows)
+        ]
+
+        async def to_window() -> None:
+            await self.window_store.add(namespace, session_id, entries, block.owner)
+
+        self.after_commit.add(to_window)
+        return AppendResult(
+            seqs=[r.seq for r in rows],
+            tokens=tokens,
+            session_messages=block.messages,
+            session_tokens=block.tokens,
+        )
+
+    async def query_vector(self, query: str) -> np.ndarray:
+        """The query's embedding (E5 query role), from the cache when it was seen lately."""
+        model = self.embedder.model
+        cached = self.query_vectors.get(model, query)
+        if cached is not None:
+            return cached
+        vector = (await self.embedder.embed_queries([query]))[0]
+        self.query_vectors.put(model, query, vector)
+        return vector
+
+    async def read(
+        self, namespace: str, session_id: str, *, with_embeddings: bool
+    ) -> WindowSnapshot:
+        """The window's messages in seq order and its owner (empty when expired)."""
+        return await self.window_store.read(
+            namespace, session_id, with_embeddings=with_embeddings
+        )
+
+    async def choose(
+        self, entries: list[WindowEntry], query: str | None, budget_tokens: int
+    ) -> Selection:
+        """Rank ``entries`` (relevance only with a query; entries need their embeddings
+        then) and fill ``budget_tokens`` (content + per-message overhead)."""
+        query_vec = None
+        if query is not None and entries:
+            query_vec = await self.query_vector(query)
+        s = self.settings
+        ranked = rank(
+            entries,
+            query_vec,
+            Weights(s.weight_relevance, s.weight_recency, s.weight_density),
+            s.recency_half_life,
+        )
+        return select(ranked, budget_tokens, s.message_overhead_tokens, self.tokenizer)
+
+    async def window(
+        self, namespace: str, session_id: str, query: str | None, budget_tokens: int
+    ) -> WindowResult:
+        """Read the window and choose its messages for ``budget_tokens``; chosen messages
+        come back in seq order."""
+        start = time.perf_counter()
+        snapshot = await self.read(namespace, session_id, with_embeddings=query is not None)
+        selection = await self.choose(snapshot.entries, query, budget_tokens)
+        return WindowResult(
+            selection=selection,
+            budget_tokens=budget_tokens,
+            window_messages=len(snapshot.entries),
+            owner=snapshot.owner,
+            took_ms=(time.perf_counter() - start) * 1000.0,
+        )
+
+    async def clear(self, namespace: str, session_id: str, purge: bool) -> ClearResult:
+        """Empty the hot window now. With ``purge`` also delete the transcript (in this
+        transaction) and, after commit, the window once more so an append that committed
+        in between leaves nothing behind."""
+        purged = 0
+        if purge:
+            purged = await self.transcript.purge(namespace, session_id)
+
+            async def clear_again() -> None:
+                await self.window_store.clear(namespace, session_id)
+
+            self.after_commit.add(clear_again)
+        existed = await self.window_store.clear(namespace, session_id)
+        return ClearResult(window_cleared=existed, transcript_purged=purged)

@@ -1,0 +1,393 @@
+"""Evidence recall of ``/recall`` on the LoCoMo dev split, through the HTTP API.
+
+    .venv/bin/python scripts/eval_locomo.py [--dataset PATH] [--base-url URL] [--write-doc]
+
+Each conversation is one subject (``user_id`` = the conversation id); every turn is stored
+with ``/store`` (batches of 100) as one memory unit: value ``"Speaker: text"`` (a shared
+photo's caption appended to its turn), the speaker in ``entities``, ``occurred_at`` = the
+session's time, ``session_id`` = the conversation's session, ``raw_ref`` = the turn's
+``dia_id``. Then every question is recalled (``top_k`` 10, ``now`` = ``asked_after_iso``)
+once per variant, and evidence recall@5/@10, any-hit@10 and MRR (over the 10 returned) are
+printed per category; the dataset's README defines the scoring. The primary figure is
+recall@10 over the four non-adversarial categories.
+
+Variants (per-request overrides, so one server answers all of them):
+- ``defaults``: the shipped defaults, what a user gets with no options;
+- ``keyword``: keyword signal only; ``vector``: semantic signal only;
+- ``seeds``: ``profile: short_term``, the seeds' weights 0.5/0.2/0.2/0.1 with λ 0.01/h.
+
+By default the app runs in-process (httpx over ASGI) against a fresh embedded PostgreSQL in
+a temporary folder; ``--base-url`` targets a running server instead (units then go to
+subjects prefixed with ``--subject-prefix``, so repeated runs do not merge into each other).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import platform
+import shutil
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import AsyncIterator, Iterable
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import httpx
+from tqdm import tqdm
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_DATASET = ROOT / ".." / "shared" / "datasets" / "locomo-dev"
+CATEGORIES = ["single_hop", "multi_hop", "temporal", "open_domain"]
+ADVERSARIAL = "adversarial"
+BATCH = 100
+TOP_K = 10
+
+# Every signal the API knows; variants that isolate one signal zero all the others.
+SIGNALS = ["semantic", "keyword", "recency", "confidence", "entity"]
+
+
+def _only(signal: str) -> dict[str, float]:
+    return {s: (1.0 if s == signal else 0.0) for s in SIGNALS}
+
+
+VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
+    "defaults": ("shipped defaults", {}),
+    "keyword": ("keyword only", {"weights": _only("keyword")}),
+    "vector": ("vector only", {"weights": _only("semantic")}),
+    "seeds": ("seeds' weights (profile short_term)", {"profile": "short_term"}),
+}
+
+
+@dataclass
+class Scores:
+    """Sums of per-question figures for one (variant, category) cell."""
+
+    n: int = 0
+    r5: float = 0.0
+    r10: float = 0.0
+    hit10: float = 0.0
+    mrr: float = 0.0
+
+    def add(self, ranked_refs: list[list[str]], evidence: set[str]) -> None:
+        """Score one question from the raw_refs of the ranked units (best first)."""
+        def recall_at(k: int) -> float:
+            got = {ref for refs in ranked_refs[:k] for ref in refs}
+            return len(got & evidence) / len(evidence)
+
+        self.n += 1
+        self.r5 += recall_at(5)
+        self.r10 += recall_at(10)
+        self.hit10 += 1.0 if recall_at(10) > 0 else 0.0
+        first = next((i for i, refs in enumerate(ranked_refs) if evidence & set(refs)), None)
+        self.mrr += 0.0 if first is None else 1.0 / (first + 1)
+
+    def merge(self, other: Scores) -> None:
+        self.n += other.n
+        self.r5 += other.r5
+        self.r10 += other.r10
+        self.hit10 += other.hit10
+        self.mrr += other.mrr
+
+    def row(self) -> list[str]:
+        if self.n == 0:
+            return ["-"] * 4
+        return [f"{v / self.n:.3f}" for v in (self.r5, self.r10, self.hit10, self.mrr)]
+
+
+@dataclass
+class Report:
+    """Scores per variant and category, plus timings."""
+
+    cells: dict[str, dict[str, Scores]] = field(default_factory=dict)
+    per_question: list[dict[str, Any]] = field(default_factory=list)
+    ingest_s: float = 0.0
+    recall_ms: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+
+    def cell(self, variant: str, category: str) -> Scores:
+        return self.cells.setdefault(variant, {}).setdefault(category, Scores())
+
+    def overall(self, variant: str) -> Scores:
+        total = Scores()
+        for cat in CATEGORIES:
+            total.merge(self.cell(variant, cat))
+        return total
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    with path.open(encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def turn_unit(turn: dict[str, Any], subject: str) -> dict[str, Any]:
+    """One turn as a ``MemoryCreate``: the speaker kept in the text and in ``entities``."""
+    value = f"{turn['speaker']}: {turn['text']}"
+    if turn.get("image_caption"):
+        value += f" [shared a photo: {turn['image_caption']}]"
+    return {
+        "user_id": subject,
+        "session_id": f"{subject}/{turn['session_id']}",
+        "type": "event",
+        "value": value,
+        "entities": [turn["speaker"]],
+        "occurred_at": turn["session_datetime_iso"],
+        "raw_ref": turn["dia_id"],
+        "source": "user",
+        "metadata": {"conversation_id": turn["conversation_id"], "dia_id": turn["dia_id"]},
+    }
+
+
+def batches(items: list[dict[str, Any]], size: int) -> Iterable[list[dict[str, Any]]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+async def ingest(client: httpx.AsyncClient, turns: list[dict[str, Any]], prefix: str) -> None:
+    """Store every turn, in conversation order, in batches of 100."""
+    turns = sorted(turns, key=lambda t: (t["conversation_id"], t["order"]))
+    units = [turn_unit(t, prefix + t["conversation_id"]) for t in turns]
+    with tqdm(total=len(units), desc="ingest", unit="turn") as bar:
+        for chunk in batches(units, BATCH):
+            r = await client.post("/store", json={"memories": chunk}, timeout=300)
+            if r.status_code != 200:
+                raise SystemExit(f"/store failed: {r.status_code} {r.text[:500]}")
+            bar.update(len(chunk))
+
+
+async def evaluate(
+    client: httpx.AsyncClient,
+    questions: list[dict[str, Any]],
+    variants: list[str],
+    prefix: str,
+    extra: dict[str, dict[str, Any]],
+    report: Report,
+) -> None:
+    """Recall every question once per variant and score the ranked raw_refs."""
+    plans = {v: VARIANTS[v][1] for v in variants} | extra
+    with tqdm(total=len(questions) * len(plans), desc="recall", unit="query") as bar:
+        for q in questions:
+            record: dict[str, Any] = {
+                "question_id": q["question_id"],
+                "category": q["category_name"],
+                "evidence": q["evidence"],
+                "ranked": {},
+            }
+            for name, overrides in plans.items():
+                body = {
+                    "query": q["question"],
+                    "user_id": prefix + q["conversation_id"],
+                    "top_k": TOP_K,
+                    "now": q["asked_after_iso"],
+                    **overrides,
+                }
+                r = await client.post("/recall", json=body, timeout=60)
+                if r.status_code != 200:
+                    raise SystemExit(f"/recall failed: {r.status_code} {r.text[:500]}")
+                data = r.json()
+                report.recall_ms[name].append(float(data["took_ms"]))
+                refs = [m["raw_ref"] for m in data["memories"]]
+                record["ranked"][name] = refs
+                if q["evidence"]:
+                    report.cell(name, q["category_name"]).add(refs, set(q["evidence"]))
+                bar.update(1)
+            report.per_question.append(record)
+
+
+@contextlib.asynccontextmanager
+async def in_process_client(data_dir: Path | None) -> AsyncIterator[httpx.AsyncClient]:
+    """The app over httpx's ASGI transport, on an embedded PostgreSQL (a temporary one unless
+    ``data_dir`` is given)."""
+    from asgi_lifespan import LifespanManager
+
+    from app.core import embedded_pg, migrate
+    from app.core.config import Settings
+    from app.main import create_app
+
+    tmp = data_dir or Path(tempfile.mkdtemp(prefix="hindsight-eval-"))
+    os.chmod(tmp, 0o755)
+    server = await asyncio.to_thread(embedded_pg.start, tmp)
+    try:
+        # Alembic's env runs its own event loop: migrate from a worker thread.
+        await asyncio.to_thread(migrate.upgrade, server.url)
+        app = create_app(Settings(database_url=server.url, redis_url=None))
+        async with LifespanManager(app, startup_timeout=120):
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://eval") as client:
+                yield client
+    finally:
+        server.stop()
+        if data_dir is None:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def table(report: Report, names: dict[str, str]) -> str:
+    """A Markdown table per variant: rows = categories, overall and adversarial."""
+    out: list[str] = []
+    head = "| category | n | recall@5 | recall@10 | any-hit@10 | MRR |"
+    sep = "|---|---|---|---|---|---|"
+    for variant, label in names.items():
+        if variant not in report.cells:
+            continue
+        out += [f"**{label}** (`{variant}`)", "", head, sep]
+        for cat in CATEGORIES:
+            s = report.cell(variant, cat)
+            out.append(f"| {cat} | {s.n} | " + " | ".join(s.row()) + " |")
+        s = report.overall(variant)
+        out.append(f"| **non-adversarial** | {s.n} | " + " | ".join(f"**{x}**" for x in s.row()) + " |")
+        s = report.cell(variant, ADVERSARIAL)
+        out.append(f"| adversarial | {s.n} | " + " | ".join(s.row()) + " |")
+        out.append("")
+    return "\n".join(out)
+
+
+def summary(report: Report, names: dict[str, str]) -> str:
+    """One line per variant: non-adversarial figures, adversarial recall@10, recall time."""
+    out = [
+        "| variant | recall@5 | recall@10 | any-hit@10 | MRR | adversarial recall@10 "
+        "| median took_ms |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for variant, label in names.items():
+        if variant not in report.cells:
+            continue
+        s = report.overall(variant)
+        adv = report.cell(variant, ADVERSARIAL).row()[1]
+        took = sorted(report.recall_ms[variant])
+        med = f"{took[len(took) // 2]:.1f}" if took else "-"
+        out.append(f"| {label} | " + " | ".join(s.row()) + f" | {adv} | {med} |")
+    return "\n".join(out)
+
+
+def parse_extra(specs: list[str]) -> dict[str, dict[str, Any]]:
+    """``name=JSON`` → extra request fields for an ad-hoc variant (for tuning)."""
+    extra: dict[str, dict[str, Any]] = {}
+    for spec in specs:
+        name, _, body = spec.partition("=")
+        extra[name] = json.loads(body)
+    return extra
+
+
+async def run(args: argparse.Namespace) -> Report:
+    dataset = Path(args.dataset)
+    turns = read_jsonl(dataset / "turns.jsonl")
+    questions = read_jsonl(dataset / "questions.jsonl")
+    if args.conversations:
+        keep = set(args.conversations.split(","))
+        turns = [t for t in turns if t["conversation_id"] in keep]
+        questions = [q for q in questions if q["conversation_id"] in keep]
+    variants = [v for v in args.variants.split(",") if v]
+    unknown = [v for v in variants if v not in VARIANTS]
+    if unknown:
+        raise SystemExit(f"unknown variants {unknown}; known: {list(VARIANTS)}")
+    report = Report()
+    prefix = args.subject_prefix
+
+    async def go(client: httpx.AsyncClient) -> None:
+        marker = Path(args.data_dir) / "ingested.json" if args.data_dir else None
+        if marker is not None and marker.exists():
+            print(f"reusing ingested data in {args.data_dir}", file=sys.stderr)
+        else:
+            start = time.perf_counter()
+            await ingest(client, turns, prefix)
+            report.ingest_s = time.perf_counter() - start
+            if marker is not None:
+                marker.write_text(json.dumps({"turns": len(turns), "prefix": prefix}))
+        await evaluate(client, questions, variants, prefix, parse_extra(args.extra), report)
+
+    if args.base_url:
+        async with httpx.AsyncClient(base_url=args.base_url) as client:
+            await go(client)
+    else:
+        data_dir = Path(args.data_dir).resolve() if args.data_dir else None
+        async with in_process_client(data_dir) as client:
+            await go(client)
+    return report
+
+
+def write_doc(path: Path, report: Report, names: dict[str, str], command: str) -> None:
+    """Replace the generated section of docs/EVAL.md (between the markers), or create it."""
+    begin, end = "<!-- eval_locomo:begin -->", "<!-- eval_locomo:end -->"
+    machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    body = "\n".join(
+        [
+            begin,
+            f"Date: {date.today().isoformat()}. Machine: {machine}. "
+            f"Ingest (2,760 turns, embedding included): {report.ingest_s:.0f} s.",
+            "",
+            "```bash",
+            command,
+            "```",
+            "",
+            "Summary (non-adversarial questions, top_k 10):",
+            "",
+            summary(report, names),
+            "",
+            "Per category:",
+            "",
+            table(report, names),
+            end,
+        ]
+    )
+    text = path.read_text(encoding="utf-8") if path.exists() else "# Evaluation\n\n" + begin + end
+    if begin in text and end in text:
+        head, _, rest = text.partition(begin)
+        _, _, tail = rest.partition(end)
+        text = head + body + tail
+    else:
+        text = text.rstrip() + "\n\n" + body + "\n"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--dataset", default=str(DEFAULT_DATASET), help="LoCoMo dev folder.")
+    parser.add_argument("--base-url", help="A running server (default: start one in-process).")
+    parser.add_argument(
+        "--variants", default=",".join(VARIANTS), help=f"Comma list of {list(VARIANTS)}."
+    )
+    parser.add_argument(
+        "--extra", action="append", default=[], metavar="NAME=JSON",
+        help='An ad-hoc variant: extra /recall fields, e.g. \'w={"weights":{"recency":0}}\'.',
+    )
+    parser.add_argument("--conversations", help="Only these conversation ids (comma list).")
+    parser.add_argument(
+        "--data-dir",
+        help="Keep the embedded database here and reuse its ingest on the next run "
+        "(default: a temporary folder, deleted at the end).",
+    )
+    parser.add_argument("--subject-prefix", default="", help="Prefix of every user_id.")
+    parser.add_argument("--json", help="Write per-question rankings to this file.")
+    parser.add_argument(
+        "--write-doc", action="store_true", help="Write the tables into docs/EVAL.md."
+    )
+    args = parser.parse_args()
+    if args.base_url and args.data_dir:
+        parser.error("--data-dir applies to the in-process server only")
+
+    report = asyncio.run(run(args))
+    names = {v: VARIANTS[v][0] for v in args.variants.split(",") if v}
+    names |= {name: name for name in parse_extra(args.extra)}
+    print()
+    print(summary(report, names))
+    print()
+    print(table(report, names))
+    if args.json:
+        Path(args.json).write_text(json.dumps(report.per_question), encoding="utf-8")
+    if args.write_doc:
+        command = "python " + " ".join(
+            [os.path.relpath(__file__, ROOT), *sys.argv[1:]]
+        ).replace(" --write-doc", "") + " --write-doc"
+        write_doc(ROOT / "docs" / "EVAL.md", report, names, command)
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    main()

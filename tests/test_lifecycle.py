@@ -1,0 +1,236 @@
+"""GET /memories (keyset pagination), GET /memories/{id}/history and PATCH /memories/{id}."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+from sqlalchemy import text
+
+from tests.conftest import count_rows
+
+
+async def store(client: httpx.AsyncClient, *units: dict[str, Any]) -> list[dict[str, Any]]:
+    r = await client.post("/store", json={"memories": list(units)})
+    assert r.status_code == 200, r.text
+    return r.json()["results"]
+
+
+async def page_all(
+    client: httpx.AsyncClient, params: dict[str, Any], between=None
+) -> list[str]:
+    """Every id over all pages; ``between`` runs after each page (concurrent writes)."""
+    seen: list[str] = []
+    cursor = None
+    for _ in range(1000):
+        q = dict(params)
+        if cursor:
+            q["cursor"] = cursor
+        r = await client.get("/memories", params=q)
+        assert r.status_code == 200, r.text
+        body = r.json()
+        seen += [m["id"] for m in body["memories"]]
+        cursor = body["next_cursor"]
+        if between is not None:
+            await between()
+        if cursor is None:
+            return seen
+    raise AssertionError("pagination did not end")
+
+
+async def test_list_filters_and_order(client):
+    res = await store(
+        client,
+        {"user_id": "u1", "value": "The user lives in Lisbon", "entities": ["Lisbon"]},
+        {"user_id": "u1", "value": "The user likes jazz", "type": "preference"},
+        {"user_id": "u2", "value": "Another user's fact"},
+    )
+    r = await client.get("/memories", params={"user_id": "u1"})
+    assert r.status_code == 200, r.text
+    values = [m["value"] for m in r.json()["memories"]]
+    assert set(values) == {"The user lives in Lisbon", "The user likes jazz"}
+    r = await client.get("/memories", params={"user_id": "u1", "types": ["preference"]})
+    assert [m["value"] for m in r.json()["memories"]] == ["The user likes jazz"]
+    r = await client.get("/memories", params={"user_id": "u1", "entities": ["lisbon"]})
+    assert [m["id"] for m in r.json()["memories"]] == [res[0]["id"]]
+    # asc and desc are mirror images
+    asc = await page_all(client, {"order": "asc", "limit": 1})
+    desc = await page_all(client, {"order": "desc", "limit": 1})
+    assert asc == list(reversed(desc)) and len(asc) == 3
+
+
+async def test_list_rejects_bad_input(client):
+    r = await client.get("/memories", params={"limit": 0})
+    assert r.status_code == 422
+    r = await client.get("/memories", params={"cursor": "not-a-cursor"})
+    assert r.status_code == 422 and r.json()["code"] == "invalid_request"
+    r = await client.get("/memories", params={"bogus": "1"})
+    assert r.status_code == 422
+    r = await client.get("/memories", params={"status": ["deleted"]})
+    assert r.status_code == 422
+
+
+async def test_cursor_is_bound_to_its_filters(client):
+    await store(client, *({"user_id": "u1", "value": f"Fact number {i}"} for i in range(3)))
+    r = await client.get("/memories", params={"user_id": "u1", "limit": 1})
+    cursor = r.json()["next_cursor"]
+    assert cursor
+    r = await client.get("/memories", params={"user_id": "u2", "limit": 1, "cursor": cursor})
+    assert r.status_code == 422
+
+
+async def test_pagination_under_concurrent_writes(client):
+    first = await store(
+        client, *({"user_id": "u1", "value": f"Seeded fact number {i}"} for i in range(40))
+    )
+    second = await store(
+        client, *({"user_id": "u1", "value": f"Later fact number {i}"} for i in range(20))
+    )
+    existing = {x["id"] for x in first + second}
+    counter = iter(range(10_000))
+
+    async def writer() -> None:
+        # Several new units and a correction of an existing one between every two pages.
+        n = next(counter)
+        await store(
+            client,
+            {"user_id": "u1", "value": f"Concurrent write {n} a"},
+            {"user_id": "u1", "value": f"Concurrent write {n} b"},
+        )
+        r = await client.patch(f"/memories/{first[n % 40]['id']}", json={"confidence": 0.5})
+        assert r.status_code == 200, r.text
+
+    for order in ("desc", "asc"):
+        seen = await page_all(client, {"user_id": "u1", "limit": 7, "order": order}, writer)
+        assert len(seen) == len(set(seen)), f"{order}: a unit was repeated"
+        assert existing <= set(seen), f"{order}: a unit was skipped"
+        if order == "desc":
+            assert seen[: len(existing)] == seen[: len(existing)]  # pages are stable
+
+    # truly concurrent: a pager and a writer running at the same time
+    before = {m for m in await page_all(client, {"user_id": "u1", "limit": 200})}
+
+    async def burst() -> None:
+        for i in range(5):
+            await store(client, {"user_id": "u1", "value": f"Burst write {i}"})
+
+    seen, _ = await asyncio.gather(page_all(client, {"user_id": "u1", "limit": 5}), burst())
+    assert len(seen) == len(set(seen))
+    assert before <= set(seen)
+
+
+async def test_patch_reembeds_and_reindexes(client, engine):
+    [res] = await store(
+        client,
+        {
+            "user_id": "u1",
+            "value": "The user drives a red Toyota to the office",
+            "entities": ["Toyota"],
+        },
+    )
+    uid = res["id"]
+    async with engine.connect() as conn:
+        old_vec = (
+            await conn.execute(
+                text("SELECT value_embedding::text FROM memory_units WHERE id = :i"), {"i": uid}
+            )
+        ).scalar_one()
+    r = await client.patch(
+        f"/memories/{uid}",
+        json={"value": "The user cycles to the office on a blue bicycle", "entities": ["bicycle"]},
+    )
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["outcome"] == "updated" and body["id"] == uid
+    assert body["memory"]["value"] == "The user cycles to the office on a blue bicycle"
+    assert body["memory"]["entities"] == ["bicycle"]
+    async with engine.connect() as conn:
+        row = (
+            await conn.execute(
+                text(
+                    "SELECT value_embedding::text AS v, search_text, entity_keys "
+                    "FROM memory_units WHERE id = :i"
+                ),
+                {"i": uid},
+            )
+        ).one()
+    assert row.v != old_vec
+    assert "bicycl" in row.search_text and "toyota" not in row.search_text
+    assert row.entity_keys == ["bicycle"]
+    # recall finds the new wording (keyword and semantic), not the old one
+    r = await client.post("/recall", json={"query": "bicycle", "user_id": "u1"})
+    hits = r.json()["memories"]
+    assert hits and hits[0]["id"] == uid and "bicycle" in hits[0]["value"]
+    r = await client.post(
+        "/recall",
+        json={"query": "Toyota", "user_id": "u1", "weights": {"semantic": 0, "entity": 0}},
+    )
+    assert r.json()["memories"] == [] or r.json()["memories"][0]["scores"]["keyword"] == 0
+
+
+async def test_patch_to_a_duplicate_merges(client):
+    a, b = await store(
+        client,
+        {"user_id": "u1", "value": "The user likes green tea", "confidence": 0.6},
+        {"user_id": "u1", "value": "The user lives in Berlin", "confidence": 0.5},
+    )
+    r = await client.patch(f"/memories/{b['id']}", json={"value": "The user likes green tea!"})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["outcome"] == "merged" and body["id"] == a["id"]
+    assert body["memory"]["confidence"] > 0.6
+    old = (await client.get(f"/memories/{b['id']}")).json()
+    assert old["status"] == "superseded" and old["superseded_by"] == a["id"]
+    # the history of either unit shows both, oldest first
+    r = await client.get(f"/memories/{a['id']}/history")
+    assert r.status_code == 200, r.text
+    assert [m["id"] for m in r.json()["memories"]] == [a["id"], b["id"]]
+    # a superseded unit cannot be reactivated
+    r = await client.patch(f"/memories/{b['id']}", json={"status": "active"})
+    assert r.status_code == 409 and r.json()["code"] == "conflict"
+
+
+async def test_patch_invalid_status_and_fields(client, engine):
+    [res] = await store(client, {"user_id": "u1", "value": "The user is a vegetarian"})
+    uid = res["id"]
+    r = await client.patch(f"/memories/{uid}", json={"status": "invalid"})
+    assert r.status_code == 200 and r.json()["memory"]["status"] == "invalid"
+    r = await client.post("/recall", json={"query": "vegetarian", "user_id": "u1"})
+    assert r.json()["memories"] == []
+    r = await client.get("/memories", params={"user_id": "u1"})
+    assert r.json()["memories"] == []
+    r = await client.get("/memories", params={"user_id": "u1", "status": ["invalid"]})
+    assert [m["id"] for m in r.json()["memories"]] == [uid]
+    r = await client.patch(
+        f"/memories/{uid}",
+        json={"status": "active", "type": "constraint", "confidence": 0.7, "ttl_days": 2},
+    )
+    m = r.json()["memory"]
+    assert (m["status"], m["type"], m["confidence"]) == ("active", "constraint", 0.7)
+    assert m["expires_at"] is not None
+    r = await client.patch(f"/memories/{uid}", json={"expires_at": None, "query": None})
+    assert r.json()["memory"]["expires_at"] is None
+
+    # bad input changes nothing
+    before = (await client.get(f"/memories/{uid}")).json()
+    for bad in (
+        {},
+        {"user_id": "u2"},
+        {"value": ""},
+        {"confidence": 2},
+        {"status": "superseded"},
+        {"value": None},
+        {"ttl_days": 1, "expires_at": "2030-01-01T00:00:00Z"},
+    ):
+        r = await client.patch(f"/memories/{uid}", json=bad)
+        assert r.status_code == 422, (bad, r.text)
+    assert (await client.get(f"/memories/{uid}")).json() == before
+    r = await client.patch("/memories/0190a4a0-0000-7000-8000-000000000000", json={"type": "fact"})
+    assert r.status_code == 404
+    assert await count_rows(engine) == 1
+
+
+async def test_history_of_unknown_unit_is_404(client):
+    r = await client.get("/memories/0190a4a0-0000-7000-8000-000000000000/history")
+    assert r.status_code == 404 and r.json()["code"] == "not_found"

@@ -1,0 +1,196 @@
+"""The MCP server, driven by the official MCP client over stdio and streamable HTTP, against
+the REST API served over real HTTP on 127.0.0.1 (keys required)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import httpx
+import httpx2
+import pytest
+from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+
+from app.core.config import AuthSettings, Settings
+from app.main import create_app
+from tests.conftest import count_rows
+from tests.live_api import free_port, serve
+
+ROOT = Path(__file__).resolve().parents[1]
+EXPECTED_TOOLS = {"memory_store", "memory_recall"}
+
+
+@pytest.fixture(scope="module")
+def api_url(settings: Settings) -> Iterator[str]:
+    """The REST API on a real loopback port, API keys required."""
+    app = create_app(
+        settings.model_copy(update={"auth": AuthSettings(required="true", cache_ttl_s=0)})
+    )
+    with serve(app) as url:
+        yield url
+
+
+def _env(**extra: str) -> dict[str, str]:
+    return {"LOG_FORMAT": "text", "LOG_LEVEL": "WARNING", **extra}
+
+
+@asynccontextmanager
+async def stdio_session(api_url: str, api_key: str) -> AsyncIterator[ClientSession]:
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "app.cli", "mcp"],
+        env=_env(MCP__API_BASE_URL=api_url, MCP__API_KEY=api_key),
+        cwd=str(ROOT),
+    )
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        yield session
+
+
+@pytest.fixture(scope="module")
+def mcp_http_url(api_url: str) -> Iterator[str]:
+    """`hindsight mcp --transport streamable-http` as a subprocess, with no key of its own:
+    each caller's Authorization header passes through."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "mcp", "--transport", "streamable-http"]
+        + ["--port", str(port)],
+        env={**os.environ, **_env(MCP__API_BASE_URL=api_url, MCP__API_KEY="")},
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    url = f"http://127.0.0.1:{port}/mcp"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(url, timeout=1)
+                break
+            except httpx.TransportError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(
+                        f"MCP server did not start: {proc.stderr.read().decode()[-2000:]}"  # type: ignore[union-attr]
+                    ) from None
+                time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@asynccontextmanager
+async def http_session(url: str, api_key: str | None) -> AsyncIterator[ClientSession]:
+    headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+    async with (
+        httpx2.AsyncClient(headers=headers, timeout=30) as http,
+        streamable_http_client(url, http_client=http) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        yield session
+
+
+STORE_ARGS = {
+    "what_to_remember": "The user is allergic to peanuts",
+    "user_id": "u1",
+    "kind": "constraint",
+    "when_it_will_matter": "when the user orders food or asks for a recipe",
+    "named_things": ["peanuts"],
+}
+
+
+async def test_stdio_store_recall_and_errors(api_url, engine, make_api_key):
+    key = await make_api_key("tenant-a")
+    async with stdio_session(api_url, key) as session:
+        tools = await session.list_tools()
+        names = {t.name for t in tools.tools}
+        assert names >= EXPECTED_TOOLS and len(names) <= 7
+        for tool in tools.tools:
+            assert tool.description and "Call this" in tool.description
+            for name, prop in tool.input_schema["properties"].items():
+                assert prop.get("description"), f"{tool.name}.{name} has no description"
+
+        stored = await session.call_tool("memory_store", STORE_ARGS)
+        assert not stored.is_error, stored.content
+        assert stored.structured_content["outcome"] == "created"
+        memory_id = stored.structured_content["id"]
+        assert await count_rows(engine) == 1
+
+        recalled = await session.call_tool(
+            "memory_recall",
+            {"what_am_i_looking_for": "what can't the user eat?", "user_id": "u1"},
+        )
+        assert not recalled.is_error, recalled.content
+        hits = recalled.structured_content["memories"]
+        assert hits[0]["id"] == memory_id
+        assert hits[0]["value"] == STORE_ARGS["what_to_remember"]
+
+        # Error path: the API's 422 comes back as a tool error with its stable code.
+        bad = await session.call_tool("memory_recall", {"what_am_i_looking_for": "anything"})
+        assert bad.is_error
+        assert bad.structured_content["error"]["code"] == "invalid_request"
+        assert bad.content[0].text.startswith("invalid_request:")
+
+    # A wrong key is refused by the API, and the tool says so with the API's code.
+    async with stdio_session(api_url, "hs_not-a-real-key") as session:
+        refused = await session.call_tool("memory_store", STORE_ARGS)
+        assert refused.is_error
+        assert refused.structured_content["error"]["code"] == "invalid_api_key"
+        assert refused.structured_content["error"]["status"] == 401
+    assert await count_rows(engine) == 1
+
+
+async def test_streamable_http_passes_each_callers_key(mcp_http_url, engine, make_api_key):
+    key_a = await make_api_key("tenant-a")
+    key_b = await make_api_key("tenant-b")
+    async with http_session(mcp_http_url, key_a) as session:
+        names = {t.name for t in (await session.list_tools()).tools}
+        assert names >= EXPECTED_TOOLS
+        stored = await session.call_tool("memory_store", STORE_ARGS)
+        assert not stored.is_error, stored.content
+        recalled = await session.call_tool(
+            "memory_recall",
+            {"what_am_i_looking_for": "food allergies", "user_id": "u1", "how_many_results": 3},
+        )
+        assert [m["id"] for m in recalled.structured_content["memories"]] == [
+            stored.structured_content["id"]
+        ]
+    # Another tenant's key, through the same MCP server, sees nothing of tenant-a.
+    async with http_session(mcp_http_url, key_b) as session:
+        recalled = await session.call_tool(
+            "memory_recall", {"what_am_i_looking_for": "food allergies", "user_id": "u1"}
+        )
+        assert not recalled.is_error
+        assert recalled.structured_content["memories"] == []
+    # No key at all: the API's 401 comes back as a tool error.
+    async with http_session(mcp_http_url, None) as session:
+        refused = await session.call_tool("memory_store", STORE_ARGS)
+        assert refused.is_error
+        assert refused.structured_content["error"]["code"] == "missing_api_key"
+    assert await count_rows(engine) == 1
+
+
+def test_mcp_process_loads_no_service_or_database_code():
+    """The adapter's only door is HTTP: `hindsight mcp` imports no service, repository,
+    model or database module."""
+    code = (
+        "import sys, app.cli, app.mcp.server, app.mcp.tools\n"
+        "bad = [m for m in sys.modules if m.startswith(('app.services', 'app.repositories',"
+        " 'app.models', 'app.core.db', 'app.api', 'sqlalchemy', 'asyncpg'))]\n"
+        "print(','.join(sorted(bad)))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == ""
