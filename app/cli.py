@@ -122,6 +122,25 @@ def migrate() -> None:
     typer.echo("database is at the newest migration")
 
 
+@cli.command()
+def worker() -> None:
+    """Run the job worker: extraction jobs from the PostgreSQL queue (pgqueuer) with bounded
+    retries, and the silence scan of task closure. Stops after the jobs in flight on
+    SIGINT/SIGTERM. Without DATABASE_URL it uses the embedded server."""
+    import asyncio
+
+    from app.worker.main import run_worker
+
+    _quiet_logs()
+    url, server = _database_url()
+    settings = get_settings().model_copy(update={"database_url": url})
+    try:
+        asyncio.run(run_worker(settings))
+    finally:
+        if server is not None:
+            server.stop()  # type: ignore[attr-defined]
+
+
 def main() -> None:
     """Console-script entry point."""
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")

@@ -11,7 +11,16 @@ from fastapi import FastAPI
 from app import __version__
 from app.api import errors, limits
 from app.api.observability import RequestContextMiddleware
-from app.api.routers import context, health, lifecycle, memories, metrics, recall, working_memory
+from app.api.routers import (
+    context,
+    extract,
+    health,
+    lifecycle,
+    memories,
+    metrics,
+    recall,
+    working_memory,
+)
 from app.clients.embeddings import create_embedder
 from app.clients.instrumented import InstrumentedEmbedder
 from app.core.config import Settings, get_settings
@@ -21,6 +30,7 @@ from app.core.text import tokenize
 from app.repositories import health as health_repo
 from app.services.auth import AuthState
 from app.services.working_memory import WorkingMemoryRuntime
+from app.worker.runtime import ExtractionRuntime
 
 log = logging.getLogger("hindsight")
 
@@ -87,8 +97,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.redis = redis
             app.state.working_memory = WorkingMemoryRuntime.create(settings.working_memory)
             app.state.auth = AuthState(settings.auth, settings.redis_url)
+            app.state.extraction = await ExtractionRuntime.start(
+                settings, app.state.session_factory, embedder
+            )
             yield
         finally:
+            if hasattr(app.state, "extraction"):
+                await app.state.extraction.stop()
             await embedder.aclose()
             await redis.aclose()
             await engine.dispose()
@@ -107,6 +122,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(lifecycle.router)
     app.include_router(recall.router)
     app.include_router(working_memory.router)
+    app.include_router(extract.router)
     app.include_router(context.router)
     app.include_router(metrics.router)
     return app

@@ -311,6 +311,7 @@ class BulkLoader:
                 SUBJECT,
             )
             missing = target - int(have)
+            self.next_row = max(self.next_row, int(have))  # a reused data dir: new variants
             if missing <= 0:
                 return timing
             defs = dict(
@@ -408,6 +409,7 @@ class Run:
 
     client_ms: list[float] = field(default_factory=list)
     server_ms: list[float] = field(default_factory=list)
+    degraded: int = 0
     wall_s: float = 0.0
     items: int = 0
     bodies: list[dict[str, Any]] = field(default_factory=list)
@@ -441,6 +443,7 @@ async def drive(
             run.client_ms.append(dt)
             if "took_ms" in data:
                 run.server_ms.append(float(data["took_ms"]))
+            run.degraded += bool(data.get("degraded"))
             if keep:
                 run.bodies.append({"request": body, "response": data})
 
@@ -464,9 +467,20 @@ def recall_bodies(corpus: Corpus, n: int, seed: int, **extra: Any) -> list[dict[
     return out
 
 
+def _word(n: int) -> str:
+    """A letters-only token unique to ``n`` ("zqb", "zqc", ...)."""
+    letters = ""
+    while True:
+        n, r = divmod(n, 26)
+        letters += chr(ord("a") + r)
+        if n == 0:
+            return "zq" + letters
+
+
 class StoreBodies:
-    """New units for ``/store``: a turn's text with a unique reference number (so dedupe
-    finds its near-duplicates but never merges: the numbers differ), the previous turn as
+    """New units for ``/store``: a turn's text plus a unique made-up word (so dedupe and the
+    conflict check meet its near-duplicates, cosine ~0.97, but neither merges nor
+    contradicts: one extra word, no number or negation changed), the previous turn as
     trigger scenario, the speaker as entity."""
 
     def __init__(self, corpus: Corpus, now: datetime) -> None:
@@ -485,7 +499,7 @@ class StoreBodies:
                 "user_id": SUBJECT,
                 "session_id": f"store/{t.conversation}/{t.session}",
                 "type": self.rnd.choice(list(TYPE_SHARES)),
-                "value": f"{self.corpus.value(i, 0)} (ref {self.counter})",
+                "value": f"{self.corpus.value(i, 0)} (tag {_word(self.counter)})",
                 "entities": [t.speaker],
                 "source": "extraction",
                 "confidence": 0.9,
@@ -522,110 +536,174 @@ class _Timed:
         return timed
 
 
+_SQL_KINDS = [
+    ("SET", "SET LOCAL"),
+    ("pg_advisory", "advisory lock"),
+    ("memory_access_log", "access log + last_accessed_at"),
+    ("UPDATE memory_units", "UPDATE memory_units"),
+    ("INSERT INTO memory_units", "INSERT memory_units"),
+    ("count(", "count (exact-scan check)"),
+    ("entity_keys @>", "known_entities probe"),
+    ("value_hash =", "find_by_hash"),
+    ("UNION", "score_candidates"),
+    ("ts_rank", "score_candidates"),
+    ("<=>", "nearest (dedupe/conflicts)"),
+    ("memory_units.id IN", "get_many"),
+]
+
+
 def _sql_kind(statement: str) -> str:
     s = " ".join(statement.split())
-    if s.startswith("SET"):
-        return "SET LOCAL"
-    if "pg_advisory" in s:
-        return "advisory lock"
-    if s.startswith("UPDATE"):
-        return "UPDATE last_accessed_at"
-    if "count(" in s:
-        return "count (exact-scan check)"
-    if "entity_keys @>" in s:
-        return "known_entities probe"
-    if "UNION" in s or "ts_rank" in s or "<=>" in s:
-        return "score_candidates"
-    if "memory_units.id IN" in s:
-        return "get_many"
+    for needle, kind in _SQL_KINDS:
+        if needle in s and (needle != "SET" or s.startswith("SET")):
+            return kind
     return s[:60]
 
 
-async def profile_recall(
-    database_url: str, corpus: Corpus, n: int, explain_dir: Path, label: str
-) -> dict[str, Any]:
-    """Run the real RecallService in-process with each stage timed; EXPLAIN one recall."""
-    from sqlalchemy import event
+class _SqlTimer:
+    """SQLAlchemy cursor events: the duration of every statement, grouped by kind; and the
+    statements of one call when ``capture`` is on."""
 
+    def __init__(self, engine: Any) -> None:
+        from sqlalchemy import event
+
+        self.times: dict[str, list[float]] = defaultdict(list)
+        self.captured: list[tuple[str, Any]] = []
+        self.capture = False
+        event.listen(engine.sync_engine, "before_cursor_execute", self._before)
+        event.listen(engine.sync_engine, "after_cursor_execute", self._after)
+
+    def _before(self, conn, cursor, statement, parameters, context, executemany):  # type: ignore[no-untyped-def]
+        conn.info["t0"] = time.perf_counter()
+        if self.capture:
+            self.captured.append((statement, parameters))
+
+    def _after(self, conn, cursor, statement, parameters, context, executemany):  # type: ignore[no-untyped-def]
+        self.times[_sql_kind(statement)].append((time.perf_counter() - conn.info["t0"]) * 1000.0)
+
+
+async def _explain(
+    engine: Any, captured: list[tuple[str, Any]], title: str, out: Path
+) -> list[str]:
+    """EXPLAIN (ANALYZE, BUFFERS) each read statement of one call, after its SET LOCALs, in a
+    transaction that is rolled back; the plans go to ``out``, a summary is returned."""
+    summary: list[str] = []
+    with out.open("w") as fh:
+        fh.write(f"{title}\n\n")
+        async with engine.connect() as conn, conn.begin():
+            for statement, params in captured:
+                head = statement.lstrip()[:6].upper()
+                if head.startswith("SET"):
+                    await conn.exec_driver_sql(statement, params)
+                    fh.write(statement + "\n\n")
+                    continue
+                if not head.startswith("SELECT"):
+                    continue
+                plan = await conn.exec_driver_sql("EXPLAIN (ANALYZE, BUFFERS) " + statement, params)
+                text = "\n".join(r[0] for r in plan)
+                shown = re.sub(r"\[[-0-9.,e ]{200,}\]", "[vector]", f"{params!r}")
+                fh.write(f"-- {_sql_kind(statement)}\n{statement}\n{shown}\n{text}\n\n")
+                m = re.search(r"Execution Time: ([\d.]+) ms", text)
+                flags = [w for w in ("JIT", "Seq Scan", "Parallel") if w in text]
+                summary.append(
+                    f"{_sql_kind(statement)} {m.group(1) if m else '?'} ms"
+                    + (f" [{', '.join(flags)}]" if flags else "")
+                )
+            await conn.rollback()
+    return summary
+
+
+async def profile(
+    database_url: str, corpus: Corpus, n: int, explain_dir: Path, label: str, stores: StoreBodies
+) -> dict[str, Any]:
+    """The service's own RecallService and StoreService in-process, wired as the API wires
+    them (app.api.deps), with every repository call, embedder call and SQL statement timed.
+    The recall budget is lifted so every stage runs to the end (the HTTP runs keep it).
+    Store batches run in rolled-back transactions."""
+    from app.api import deps
     from app.clients.embeddings import create_embedder
     from app.core.db import create_engine, create_session_factory
     from app.repositories.memory import MemoryRepository
+    from app.schemas.memory import StoreRequest
     from app.schemas.recall import RecallRequest
-    from app.services.recall import RecallService
 
-    settings = get_settings()
+    base = get_settings()
+    settings = base.model_copy(
+        update={"recall": base.recall.model_copy(update={"budget_ms": 600_000})}
+    )
     engine = create_engine(database_url, 2)
     factory = create_session_factory(engine)
     embedder = create_embedder(settings.embedding)
-    stages: dict[str, list[float]] = defaultdict(list)
-    sql: dict[str, list[float]] = defaultdict(list)
-    captured: list[tuple[str, Any]] = []
-    state: dict[str, Any] = {"capture": False}
-
-    @event.listens_for(engine.sync_engine, "before_cursor_execute")
-    def _before(conn, cursor, statement, parameters, context, executemany):  # type: ignore[no-untyped-def]
-        conn.info["t0"] = time.perf_counter()
-        if state["capture"]:
-            captured.append((statement, parameters))
-
-    @event.listens_for(engine.sync_engine, "after_cursor_execute")
-    def _after(conn, cursor, statement, parameters, context, executemany):  # type: ignore[no-untyped-def]
-        sql[_sql_kind(statement)].append((time.perf_counter() - conn.info["t0"]) * 1000.0)
-
-    bodies = recall_bodies(corpus, n + 3, seed=99)
+    sql = _SqlTimer(engine)
+    out: dict[str, Any] = {}
+    await asyncio.to_thread(explain_dir.mkdir, parents=True, exist_ok=True)
     try:
+        # -- recall
+        stages: dict[str, list[float]] = defaultdict(list)
+        bodies = recall_bodies(corpus, n + 3, seed=99)
         for k, body in enumerate(bodies):
             if k == 3:  # warm-up done
                 stages.clear()
-                sql.clear()
-            state["capture"] = k == len(bodies) - 1
-            if state["capture"]:
-                captured.clear()
+                sql.times.clear()
+            sql.capture = k == len(bodies) - 1
             async with factory() as session, session.begin():
-                service = RecallService(
-                    _Timed(MemoryRepository(session), stages),  # type: ignore[arg-type]
+                repo = _Timed(MemoryRepository(session), stages)
+                service = deps.get_recall_service(
+                    repo,  # type: ignore[arg-type]
                     _Timed(embedder, stages, "embedder."),  # type: ignore[arg-type]
-                    settings.recall,
+                    settings,
                 )
+                if getattr(service, "access", None) is not None:
+                    service.access = _Timed(service.access, stages, "access.")  # type: ignore[assignment]
                 t0 = time.perf_counter()
                 await service.recall(
                     settings.default_namespace, RecallRequest(**body), datetime.now(UTC)
                 )
                 stages["total"].append((time.perf_counter() - t0) * 1000.0)
-        state["capture"] = False
-        # EXPLAIN every statement of the last recall, in one transaction with its SET LOCALs.
-        await asyncio.to_thread(explain_dir.mkdir, parents=True, exist_ok=True)
-        out = explain_dir / f"explain-{label}.txt"
-        summary: list[str] = []
-        with out.open("w") as fh:
-            fh.write(f"query: {bodies[-1]['query']}\n\n")
-            async with engine.connect() as conn, conn.begin():
-                for statement, params in captured:
-                    if statement.lstrip().startswith("SET"):
-                        await conn.exec_driver_sql(statement, params)
-                        fh.write(statement + "\n\n")
-                        continue
-                    if statement.lstrip().startswith("UPDATE"):
-                        continue
-                    plan = await conn.exec_driver_sql(
-                        "EXPLAIN (ANALYZE, BUFFERS) " + statement, params
+        sql.capture = False
+        out["recall_stages"] = {k: statistics.median(v) for k, v in stages.items()}
+        out["recall_sql"] = {k: (statistics.median(v), len(v) / n) for k, v in sql.times.items()}
+        path = explain_dir / f"explain-recall-{label}.txt"
+        out["recall_explain"] = await _explain(
+            engine, sql.captured, f"recall: {bodies[-1]['query']}", path
+        )
+        out["recall_explain_file"] = str(path)
+        sql.captured.clear()
+
+        # -- store (rolled back: the subject keeps its size)
+        for batch, reps in ((1, max(3, n // 4)), (100, 1)):
+            stages = defaultdict(list)
+            sql.times.clear()
+            for rep in range(reps + 1):
+                sql.capture = batch == 1 and rep == reps
+                body = StoreRequest(**stores.batch(batch))
+                async with factory() as session:
+                    await session.begin()
+                    repo = _Timed(MemoryRepository(session), stages)
+                    service = deps.get_store_service(
+                        repo,  # type: ignore[arg-type]
+                        _Timed(embedder, stages, "embedder."),  # type: ignore[arg-type]
+                        settings,
+                        None,
                     )
-                    text = "\n".join(r[0] for r in plan)
-                    fh.write(f"-- {_sql_kind(statement)}\n{statement}\n{params!r}\n{text}\n\n")
-                    m = re.search(r"Execution Time: ([\d.]+) ms", text)
-                    jit = "JIT" in text
-                    summary.append(
-                        f"{_sql_kind(statement)}: {m.group(1) if m else '?'} ms"
-                        + (" (JIT!)" if jit else "")
+                    t0 = time.perf_counter()
+                    await service.store(
+                        settings.default_namespace, body.memories, datetime.now(UTC)
                     )
-                await conn.rollback()
-        return {
-            "stages": {k: statistics.median(v) for k, v in stages.items()},
-            "calls": {k: len(v) / n for k, v in stages.items()},
-            "sql": {k: (statistics.median(v), len(v) / n) for k, v in sql.items()},
-            "explain": summary,
-            "explain_file": str(out),
-        }
+                    stages["total"].append((time.perf_counter() - t0) * 1000.0)
+                    await session.rollback()
+                if rep == 0:  # warm-up
+                    stages.clear()
+                    sql.times.clear()
+            sql.capture = False
+            out[f"store{batch}_stages"] = {k: statistics.median(v) for k, v in stages.items()}
+            out[f"store{batch}_sql"] = {
+                k: (statistics.median(v), len(v) / reps) for k, v in sql.times.items()
+            }
+        path = explain_dir / f"explain-store-{label}.txt"
+        out["store_explain"] = await _explain(engine, sql.captured, "store, batch of 1", path)
+        out["store_explain_file"] = str(path)
+        return out
     finally:
         await embedder.aclose()
         await engine.dispose()
@@ -689,7 +767,7 @@ async def bench_size(
     res.actual_units[size] = units
     print(f"\n== {units} units in subject {SUBJECT!r}; load {res.load_timing[size]}", flush=True)
     limits = httpx.Limits(max_connections=16, max_keepalive_connections=16)
-    async with httpx.AsyncClient(base_url=base, timeout=60.0, limits=limits) as client:
+    async with httpx.AsyncClient(base_url=base, timeout=600.0, limits=limits) as client:
         await drive(client, "/recall", recall_bodies(corpus, 20, seed=1), 1)  # warm-up
         for rep in range(args.repeats):
             for conc, n in ((1, args.requests), (8, args.requests * 2)):
@@ -700,8 +778,8 @@ async def bench_size(
                 print(
                     f"recall c{conc} rep{rep}: p50 {run.pct(50):.1f} p95 {run.pct(95):.1f} "
                     f"p99 {run.pct(99):.1f} ms; took_ms p50 {run.pct(50, True):.1f} "
-                    f"p95 {run.pct(95, True):.1f}; {n / run.wall_s:.1f} req/s "
-                    f"(load {run.load:.1f})",
+                    f"p95 {run.pct(95, True):.1f}; {n / run.wall_s:.1f} req/s; "
+                    f"{run.degraded} degraded (load {run.load:.1f})",
                     flush=True,
                 )
 
@@ -749,13 +827,12 @@ async def bench_size(
                 )
 
     if args.profile:
-        prof = await profile_recall(
-            loader_url(loader), corpus, args.profile_requests, args.explain_dir, f"{size}"
+        prof = await profile(
+            loader_url(loader), corpus, args.profile_requests, args.explain_dir, f"{size}", stores
         )
         res.profiles[size] = prof
-        print("profile (median ms per recall):", json.dumps(prof["stages"], indent=1))
-        print("sql:", json.dumps(prof["sql"], indent=1))
-        print("explain:", "; ".join(prof["explain"]), "->", prof["explain_file"], flush=True)
+        for key, value in prof.items():
+            print(f"profile {key}: {json.dumps(value)}", flush=True)
 
 
 def loader_url(loader: BulkLoader) -> str:
@@ -817,15 +894,17 @@ def render(args: argparse.Namespace, res: Results) -> str:
         "### /recall",
         "",
         "| units | concurrency | requests/run | p50 | p95 | p99 | took_ms p50 | took_ms p95 "
-        "| req/s |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| req/s | degraded |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for (size, conc), runs in sorted(res.recall.items()):
         rps = _med([len(r.client_ms) / r.wall_s for r in runs])
+        degraded = sum(r.degraded for r in runs)
+        total = sum(len(r.client_ms) for r in runs)
         lines.append(
             f"| {res.actual_units[size]:,} | {conc} | {len(runs[0].client_ms)} | {_cell(runs, 50)}"
             f" | {_cell(runs, 95)} | {_cell(runs, 99)} | {_cell(runs, 50, True)} | "
-            f"{_cell(runs, 95, True)} | {rps:.1f} |"
+            f"{_cell(runs, 95, True)} | {rps:.1f} | {degraded}/{total} |"
         )
     lines += [
         "",
@@ -857,24 +936,43 @@ def render(args: argparse.Namespace, res: Results) -> str:
     outcomes = ", ".join(f"{k} {v}" for k, v in sorted(res.store_outcomes.items()))
     lines += ["", f"Store outcomes: {outcomes}."]
     if res.profiles:
-        keys = sorted({k for p in res.profiles.values() for k in p["stages"]})
         lines += [
             "",
-            "### Where a recall's time goes (in-process, median ms per recall, "
-            f"{args.profile_requests} questions)",
+            "### Where the time goes (in-process, median ms per call)",
             "",
-            "| units | " + " | ".join(keys) + " |",
-            "|---|" + "---|" * len(keys),
+            "The service's own RecallService / StoreService wired as the API wires them, each "
+            "repository and embedder call timed (recall budget lifted so every stage runs; "
+            f"{args.profile_requests} questions; store batches rolled back).",
         ]
+        titles = {
+            "recall": "recall",
+            "store1": "store, batch of 1",
+            "store100": "store, batch of 100",
+        }
+        for what, title in titles.items():
+            keys = sorted({k for p in res.profiles.values() for k in p.get(f"{what}_stages", {})})
+            if not keys:
+                continue
+            lines += [
+                "",
+                f"{title}:",
+                "",
+                "| units | " + " | ".join(keys) + " |",
+                "|---|" + "---|" * len(keys),
+            ]
+            for size, prof in sorted(res.profiles.items()):
+                st = prof.get(f"{what}_stages", {})
+                lines.append(
+                    f"| {res.actual_units[size]:,} | "
+                    + " | ".join(f"{st.get(k, 0):.1f}" for k in keys)
+                    + " |"
+                )
+        lines += ["", "SQL statements of a recall (median ms × calls per recall):", ""]
         for size, prof in sorted(res.profiles.items()):
-            lines.append(
-                f"| {res.actual_units[size]:,} | "
-                + " | ".join(f"{prof['stages'].get(k, 0):.1f}" for k in keys)
-                + " |"
-            )
-        lines += ["", "SQL statements (median ms, calls per recall):", ""]
-        for size, prof in sorted(res.profiles.items()):
-            parts = [f"{k} {ms:.1f} ×{calls:.1f}" for k, (ms, calls) in sorted(prof["sql"].items())]
+            parts = [
+                f"{k} {ms:.1f} ×{calls:.1f}"
+                for k, (ms, calls) in sorted(prof.get("recall_sql", {}).items())
+            ]
             lines.append(f"- {res.actual_units[size]:,} units: " + "; ".join(parts))
     lines += [
         "",
@@ -907,7 +1005,11 @@ async def main(args: argparse.Namespace) -> int:
     vectors = await corpus_vectors(texts, settings.embedding.model, args.cache_dir)
     corpus = Corpus(turns, vectors, questions)
 
-    tmp = Path(tempfile.mkdtemp(prefix="hindsight-bench-"))
+    if args.data_dir is not None:  # kept for the next run (the subject is topped up)
+        tmp = args.data_dir.resolve()
+        await asyncio.to_thread(tmp.mkdir, parents=True, exist_ok=True)
+    else:
+        tmp = Path(tempfile.mkdtemp(prefix="hindsight-bench-"))
     os.chmod(tmp, 0o755)  # the embedded server runs as another user when we are root
     server = None
     res = Results()
@@ -925,7 +1027,8 @@ async def main(args: argparse.Namespace) -> int:
     finally:
         if server is not None:
             server.stop()
-        shutil.rmtree(tmp, ignore_errors=True)
+        if args.data_dir is None:
+            shutil.rmtree(tmp, ignore_errors=True)
 
     section = render(args, res)
     print("\n" + section)
@@ -952,6 +1055,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--dataset", type=Path, default=DEFAULT_DATASET)
     p.add_argument("--cache-dir", type=Path, default=DEFAULT_CACHE)
     p.add_argument("--explain-dir", type=Path, default=Path(tempfile.gettempdir()) / "hs-explain")
+    p.add_argument(
+        "--data-dir",
+        type=Path,
+        help="Keep the database here and reuse it next time (default: a temporary folder, "
+        "deleted at the end).",
+    )
     p.add_argument("--write-doc", action="store_true", help=f"Update {DOC.relative_to(ROOT)}.")
     args = p.parse_args(argv)
     args.sizes = sorted(int(s) for s in args.sizes.split(","))

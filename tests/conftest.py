@@ -92,3 +92,82 @@ def make_api_key(engine: AsyncEngine):  # type: ignore[no-untyped-def]
         return created.key
 
     return make
+
+
+# --- working memory: the app on the real Redis, a key prefix per test --------------------
+
+REDIS_TEST_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379")
+
+
+class WorkingMemoryHarness:
+    """The app on the real Redis with this test's own key prefix. ``configure(**kw)``
+    changes working-memory settings for the rest of the test; ``redis`` inspects keys."""
+
+    def __init__(self, app, client: httpx.AsyncClient, base: Settings, redis) -> None:  # type: ignore[no-untyped-def]
+        import uuid
+
+        self.app = app
+        self.client = client
+        self.redis = redis
+        self.prefix = f"hindsight-test:{uuid.uuid4().hex[:12]}:"
+        self.base = base
+        self.configure()
+
+    @property
+    def tokenizer(self):  # type: ignore[no-untyped-def]
+        return self.app.state.working_memory.tokenizer
+
+    def configure(self, **working_memory: object) -> Settings:
+        from app.api.deps import get_settings_dep
+
+        wm = self.base.working_memory.model_copy(
+            update={"key_prefix": self.prefix, **working_memory}
+        )
+        self.settings = self.base.model_copy(update={"working_memory": wm})
+        self.app.dependency_overrides[get_settings_dep] = lambda: self.settings
+        return self.settings
+
+    def namespace_from_header(self) -> None:
+        """Take the namespace from an ``X-Test-Namespace`` header (default "default")."""
+        from fastapi import Header
+
+        from app.api.deps import get_namespace
+
+        def namespace(x_test_namespace: str = Header("default")) -> str:
+            return x_test_namespace
+
+        self.app.dependency_overrides[get_namespace] = namespace
+
+    async def keys(self) -> list[bytes]:
+        return [k async for k in self.redis.scan_iter(match=f"{self.prefix}*", count=1000)]
+
+    async def cleanup(self) -> None:
+        keys = await self.keys()
+        if keys:
+            await self.redis.delete(*keys)
+        self.app.dependency_overrides.clear()
+
+
+@pytest.fixture(scope="session")
+async def wm_app(database_url: str):  # type: ignore[no-untyped-def]
+    base = Settings(database_url=database_url, redis_url=REDIS_TEST_URL)
+    app = create_app(base)
+    async with LifespanManager(app, startup_timeout=60):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+            yield app, c, base
+
+
+@pytest.fixture
+async def wm(wm_app, engine: AsyncEngine) -> AsyncIterator[WorkingMemoryHarness]:  # type: ignore[no-untyped-def]
+    """Working memory on the real Redis (unique key prefix) and empty tables."""
+    import redis.asyncio as aioredis
+
+    app, client, base = wm_app
+    redis = aioredis.from_url(REDIS_TEST_URL)
+    harness = WorkingMemoryHarness(app, client, base, redis)
+    try:
+        yield harness
+    finally:
+        await harness.cleanup()
+        await redis.aclose()

@@ -17,9 +17,7 @@ async def store(client: httpx.AsyncClient, *units: dict[str, Any]) -> list[dict[
     return r.json()["results"]
 
 
-async def page_all(
-    client: httpx.AsyncClient, params: dict[str, Any], between=None
-) -> list[str]:
+async def page_all(client: httpx.AsyncClient, params: dict[str, Any], between=None) -> list[str]:
     """Every id over all pages; ``between`` runs after each page (concurrent writes)."""
     seen: list[str] = []
     cursor = None
@@ -81,11 +79,12 @@ async def test_cursor_is_bound_to_its_filters(client):
 
 
 async def test_pagination_under_concurrent_writes(client):
+    # Two batches: units of one batch share created_at, so ties are broken by id.
     first = await store(
-        client, *({"user_id": "u1", "value": f"Seeded fact number {i}"} for i in range(40))
+        client, *({"user_id": "u1", "value": f"Seeded fact number {i}"} for i in range(30))
     )
     second = await store(
-        client, *({"user_id": "u1", "value": f"Later fact number {i}"} for i in range(20))
+        client, *({"user_id": "u1", "value": f"Later fact number {i}"} for i in range(10))
     )
     existing = {x["id"] for x in first + second}
     counter = iter(range(10_000))
@@ -98,24 +97,22 @@ async def test_pagination_under_concurrent_writes(client):
             {"user_id": "u1", "value": f"Concurrent write {n} a"},
             {"user_id": "u1", "value": f"Concurrent write {n} b"},
         )
-        r = await client.patch(f"/memories/{first[n % 40]['id']}", json={"confidence": 0.5})
+        r = await client.patch(f"/memories/{first[n % 30]['id']}", json={"confidence": 0.5})
         assert r.status_code == 200, r.text
 
     for order in ("desc", "asc"):
-        seen = await page_all(client, {"user_id": "u1", "limit": 7, "order": order}, writer)
+        seen = await page_all(client, {"user_id": "u1", "limit": 9, "order": order}, writer)
         assert len(seen) == len(set(seen)), f"{order}: a unit was repeated"
         assert existing <= set(seen), f"{order}: a unit was skipped"
-        if order == "desc":
-            assert seen[: len(existing)] == seen[: len(existing)]  # pages are stable
 
     # truly concurrent: a pager and a writer running at the same time
     before = {m for m in await page_all(client, {"user_id": "u1", "limit": 200})}
 
     async def burst() -> None:
-        for i in range(5):
+        for i in range(3):
             await store(client, {"user_id": "u1", "value": f"Burst write {i}"})
 
-    seen, _ = await asyncio.gather(page_all(client, {"user_id": "u1", "limit": 5}), burst())
+    seen, _ = await asyncio.gather(page_all(client, {"user_id": "u1", "limit": 10}), burst())
     assert len(seen) == len(set(seen))
     assert before <= set(seen)
 

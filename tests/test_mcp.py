@@ -4,18 +4,20 @@ the REST API served over real HTTP on 127.0.0.1 (keys required)."""
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-import httpx
 import httpx2
 import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from sqlalchemy import text
 
 from app.core.config import AuthSettings, Settings
 from app.main import create_app
@@ -23,7 +25,14 @@ from tests.conftest import count_rows
 from tests.live_api import free_port, serve
 
 ROOT = Path(__file__).resolve().parents[1]
-EXPECTED_TOOLS = {"memory_store", "memory_recall"}
+EXPECTED_TOOLS = {
+    "memory_store",
+    "memory_recall",
+    "memory_update",
+    "memory_forget",
+    "memory_extract",
+    "memory_summarize",
+}
 
 
 @pytest.fixture(scope="module")
@@ -58,35 +67,38 @@ def mcp_http_url(api_url: str) -> Iterator[str]:
     """`hindsight mcp --transport streamable-http` as a subprocess, with no key of its own:
     each caller's Authorization header passes through."""
     port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "mcp", "--transport", "streamable-http"]
-        + ["--port", str(port)],
-        env={**os.environ, **_env(MCP__API_BASE_URL=api_url, MCP__API_KEY="")},
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    url = f"http://127.0.0.1:{port}/mcp"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                httpx.get(url, timeout=1)
-                break
-            except httpx.TransportError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(
-                        f"MCP server did not start: {proc.stderr.read().decode()[-2000:]}"  # type: ignore[union-attr]
-                    ) from None
-                time.sleep(0.1)
-        yield url
-    finally:
-        proc.terminate()
+    command = [sys.executable, "-m", "app.cli", "mcp", "--transport", "streamable-http"]
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            [*command, "--port", str(port)],
+            env={**os.environ, **_env(MCP__API_BASE_URL=api_url, MCP__API_KEY="")},
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+        )
         try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+            deadline = time.monotonic() + 30
+            while not _port_open(port):
+                if proc.poll() is not None:
+                    log.seek(0)
+                    raise RuntimeError(f"MCP server exited: {log.read().decode()[-2000:]}")
+                if time.monotonic() > deadline:
+                    raise RuntimeError("MCP server did not open its port in 30 s")
+                time.sleep(0.1)
+            yield f"http://127.0.0.1:{port}/mcp"
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def _port_open(port: int) -> bool:
+    with socket.socket() as sock:
+        sock.settimeout(0.5)
+        return sock.connect_ex(("127.0.0.1", port)) == 0
 
 
 @asynccontextmanager
@@ -115,7 +127,7 @@ async def test_stdio_store_recall_and_errors(api_url, engine, make_api_key):
     async with stdio_session(api_url, key) as session:
         tools = await session.list_tools()
         names = {t.name for t in tools.tools}
-        assert names >= EXPECTED_TOOLS and len(names) <= 7
+        assert names == EXPECTED_TOOLS
         for tool in tools.tools:
             assert tool.description and "Call this" in tool.description
             for name, prop in tool.input_schema["properties"].items():
@@ -136,7 +148,30 @@ async def test_stdio_store_recall_and_errors(api_url, engine, make_api_key):
         assert hits[0]["id"] == memory_id
         assert hits[0]["value"] == STORE_ARGS["what_to_remember"]
 
-        # Error path: the API's 422 comes back as a tool error with its stable code.
+        updated = await session.call_tool(
+            "memory_update",
+            {
+                "memory_id": memory_id,
+                "corrected_text": "The user is allergic to peanuts and cashews",
+            },
+        )
+        assert not updated.is_error, updated.content
+        assert updated.structured_content["value"].endswith("cashews")
+
+        forgotten = await session.call_tool("memory_forget", {"memory_id": memory_id})
+        assert not forgotten.is_error, forgotten.content
+        assert forgotten.structured_content["removed"]["memory_units"] == 1
+        assert await count_rows(engine) == 0
+        again = await session.call_tool(
+            "memory_recall", {"what_am_i_looking_for": "allergies", "user_id": "u1"}
+        )
+        assert again.structured_content["memories"] == []
+
+        # Error paths: the API's 404 and 422 come back as tool errors with the stable code.
+        gone = await session.call_tool("memory_forget", {"memory_id": memory_id})
+        assert gone.is_error
+        assert gone.structured_content["error"]["code"] == "not_found"
+        assert gone.structured_content["error"]["request_id"]
         bad = await session.call_tool("memory_recall", {"what_am_i_looking_for": "anything"})
         assert bad.is_error
         assert bad.structured_content["error"]["code"] == "invalid_request"
@@ -148,7 +183,7 @@ async def test_stdio_store_recall_and_errors(api_url, engine, make_api_key):
         assert refused.is_error
         assert refused.structured_content["error"]["code"] == "invalid_api_key"
         assert refused.structured_content["error"]["status"] == 401
-    assert await count_rows(engine) == 1
+    assert await count_rows(engine) == 0
 
 
 async def test_streamable_http_passes_each_callers_key(mcp_http_url, engine, make_api_key):
@@ -166,6 +201,22 @@ async def test_streamable_http_passes_each_callers_key(mcp_http_url, engine, mak
         assert [m["id"] for m in recalled.structured_content["memories"]] == [
             stored.structured_content["id"]
         ]
+        extracted = await session.call_tool(
+            "memory_extract",
+            {
+                "user_id": "u1",
+                "conversation": [
+                    {"role": "user", "content": "Please remember that I live in Lyon."},
+                    {"role": "assistant", "content": "Noted: you live in Lyon."},
+                ],
+                "wait_for_result": True,
+            },
+        )
+        assert not extracted.is_error, extracted.content
+        job = extracted.structured_content
+        assert job["status"] == "succeeded"
+        polled = await session.call_tool("memory_extract", {"job_id": job["job_id"]})
+        assert polled.structured_content["job_id"] == job["job_id"]
     # Another tenant's key, through the same MCP server, sees nothing of tenant-a.
     async with http_session(mcp_http_url, key_b) as session:
         recalled = await session.call_tool(
@@ -173,12 +224,20 @@ async def test_streamable_http_passes_each_callers_key(mcp_http_url, engine, mak
         )
         assert not recalled.is_error
         assert recalled.structured_content["memories"] == []
+        foreign = await session.call_tool(
+            "memory_forget", {"memory_id": stored.structured_content["id"]}
+        )
+        assert foreign.structured_content["error"]["code"] == "not_found"
+        foreign_job = await session.call_tool("memory_extract", {"job_id": job["job_id"]})
+        assert foreign_job.structured_content["error"]["code"] == "not_found"
     # No key at all: the API's 401 comes back as a tool error.
     async with http_session(mcp_http_url, None) as session:
         refused = await session.call_tool("memory_store", STORE_ARGS)
         assert refused.is_error
         assert refused.structured_content["error"]["code"] == "missing_api_key"
-    assert await count_rows(engine) == 1
+    async with engine.connect() as conn:
+        namespaces = await conn.execute(text("SELECT DISTINCT namespace FROM memory_units"))
+        assert list(namespaces.scalars()) == ["tenant-a"]
 
 
 def test_mcp_process_loads_no_service_or_database_code():
@@ -194,3 +253,14 @@ def test_mcp_process_loads_no_service_or_database_code():
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == ""
+
+
+def test_every_tool_calls_an_existing_endpoint(settings):
+    """The tool set matches the API: each tool's REST operation is in the OpenAPI document."""
+    from app.mcp.tools import ENDPOINTS, TOOLS
+
+    assert set(TOOLS) == set(ENDPOINTS) == EXPECTED_TOOLS
+    paths = create_app(settings).openapi()["paths"]
+    for tool, operations in ENDPOINTS.items():
+        for method, path in operations:
+            assert method in paths.get(path, {}), f"{tool}: {method.upper()} {path} is gone"

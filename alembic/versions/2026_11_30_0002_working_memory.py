@@ -31,10 +31,16 @@ def upgrade() -> None:
         sa.Column("message_count", sa.BigInteger(), server_default="0", nullable=False),
         sa.Column("token_count", sa.BigInteger(), server_default="0", nullable=False),
         sa.Column(
-            "created_at", sa.DateTime(timezone=True), server_default=sa.text("now()"), nullable=False
+            "created_at",
+            sa.DateTime(timezone=True),
+            server_default=sa.text("now()"),
+            nullable=False,
         ),
         sa.Column(
-            "updated_at", sa.DateTime(timezone=True), server_default=sa.text("now()"), nullable=False
+            "updated_at",
+            sa.DateTime(timezone=True),
+            server_default=sa.text("now()"),
+            nullable=False,
         ),
         sa.PrimaryKeyConstraint("namespace", "session_id", name=op.f("pk_working_memory_sessions")),
     )
@@ -54,7 +60,10 @@ def upgrade() -> None:
         sa.Column("token_count", sa.Integer(), nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_transcript_messages")),
         sa.UniqueConstraint(
-            "namespace", "session_id", "seq", name=op.f("uq_transcript_messages_namespace_session_id_seq")
+            "namespace",
+            "session_id",
+            "seq",
+            name=op.f("uq_transcript_messages_namespace_session_id_seq"),
         ),
     )
 

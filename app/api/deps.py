@@ -16,22 +16,29 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.clients.embeddings import Embedder
 from app.clients.tokenizer import Tokenizer
 from app.core.config import Settings
+from app.repositories.access_log import AccessLogRepository
 from app.repositories.api_keys import ApiKeyRepository
 from app.repositories.context import ContextRepository
 from app.repositories.forget import ForgetRepository
 from app.repositories.idempotency import IdempotencyRepository
+from app.repositories.jobs import JobRepository
 from app.repositories.lifecycle import LifecycleRepository
 from app.repositories.memory import MemoryRepository
 from app.repositories.transcript import TranscriptRepository
 from app.repositories.working_memory import WindowStore
 from app.services.auth import AuthService, Caller
+from app.services.closure import ClosureService
+from app.services.conflicts import LLMPairJudge, PairJudge
 from app.services.context import ContextService
+from app.services.extraction.runner import JobRunner
+from app.services.extraction.service import ExtractionService
 from app.services.forget import ForgetService
 from app.services.idempotency import IdempotencyService
 from app.services.lifecycle import LifecycleService
 from app.services.recall import RecallService
 from app.services.store import StoreService
 from app.services.summarize import SummarizeService, summarizer_for
+from app.services.ttl import AccessTracker
 from app.services.working_memory import (
     AfterCommitQueue,
     WorkingMemoryRuntime,
@@ -112,16 +119,26 @@ def get_idempotency_repo(session: SessionDep) -> IdempotencyRepository:
 IdempotencyRepoDep = Annotated[IdempotencyRepository, Depends(get_idempotency_repo)]
 
 
+def get_conflict_judge(request: Request) -> PairJudge | None:
+    """The LLM's same/contradicts/unrelated judge, when an LLM is configured."""
+    runtime = getattr(request.app.state, "extraction", None)
+    return LLMPairJudge(runtime.llm) if runtime is not None and runtime.llm else None
+
+
 def get_store_service(
-    repo: MemoryRepoDep, embedder: EmbedderDep, settings: SettingsDep
+    repo: MemoryRepoDep,
+    embedder: EmbedderDep,
+    settings: SettingsDep,
+    judge: Annotated[PairJudge | None, Depends(get_conflict_judge)],
 ) -> StoreService:
-    return StoreService(repo, embedder, settings.dedupe)
+    return StoreService(repo, embedder, settings.dedupe, settings.ttl, settings.conflicts, judge)
 
 
 def get_recall_service(
     repo: MemoryRepoDep, embedder: EmbedderDep, settings: SettingsDep
 ) -> RecallService:
-    return RecallService(repo, embedder, settings.recall)
+    access = AccessTracker(AccessLogRepository(repo.session), settings.ttl)
+    return RecallService(repo, embedder, settings.recall, access)
 
 
 StoreServiceDep = Annotated[StoreService, Depends(get_store_service)]
@@ -154,8 +171,12 @@ def get_lifecycle_service(
 LifecycleServiceDep = Annotated[LifecycleService, Depends(get_lifecycle_service)]
 
 
-def get_forget_service(session: SessionDep, memories: MemoryRepoDep) -> ForgetService:
-    return ForgetService(ForgetRepository(session), memories)
+def get_forget_service(
+    request: Request, session: SessionDep, memories: MemoryRepoDep, settings: SettingsDep
+) -> ForgetService:
+    # Forget-all also deletes the subject's working-memory windows in Redis.
+    windows = get_window_store(request, settings)
+    return ForgetService(ForgetRepository(session), memories, windows)
 
 
 ForgetServiceDep = Annotated[ForgetService, Depends(get_forget_service)]
@@ -168,7 +189,8 @@ def get_summarize_service(
     store: StoreServiceDep,
     settings: SettingsDep,
 ) -> SummarizeService:
-    llm = getattr(request.app.state, "llm", None)  # None: offline summaries
+    # The LLM client the extraction runtime holds; None (no LLM configured): offline summaries.
+    llm = getattr(getattr(request.app.state, "extraction", None), "llm", None)
     summarizer = summarizer_for(llm, settings.llm.parse_retries)
     return SummarizeService(repo, memories, store, summarizer, settings.lifecycle)
 
@@ -264,3 +286,41 @@ def get_context_service(
 
 
 ContextServiceDep = Annotated[ContextService, Depends(get_context_service)]
+
+
+# ---- extraction (hindsight) --------------------------------------------------------------
+
+
+def get_job_repo(session: SessionDep) -> JobRepository:
+    return JobRepository(session)
+
+
+JobRepoDep = Annotated[JobRepository, Depends(get_job_repo)]
+
+
+def get_extraction_service(
+    jobs: JobRepoDep, session: SessionDep, settings: SettingsDep
+) -> ExtractionService:
+    return ExtractionService(
+        jobs, TranscriptRepository(session), settings.extraction, settings.worker
+    )
+
+
+ExtractionServiceDep = Annotated[ExtractionService, Depends(get_extraction_service)]
+
+
+def get_closure_service(
+    jobs: JobRepoDep, extraction: ExtractionServiceDep, session: SessionDep, settings: SettingsDep
+) -> ClosureService:
+    return ClosureService(jobs, TranscriptRepository(session), extraction, settings.closure)
+
+
+ClosureServiceDep = Annotated[ClosureService, Depends(get_closure_service)]
+
+
+def get_job_runner(request: Request) -> JobRunner:
+    """The process-wide job runner (synchronous extraction)."""
+    return request.app.state.extraction.runner  # type: ignore[no-any-return]
+
+
+JobRunnerDep = Annotated[JobRunner, Depends(get_job_runner)]

@@ -40,7 +40,13 @@ def problem(
 ) -> JSONResponse:
     """A problem+json response (``extra`` become members of the problem object)."""
     body = Problem(
-        title=title, status=status, detail=detail, code=code, instance=request.url.path, **extra
+        title=title,
+        status=status,
+        detail=detail,
+        code=code,
+        instance=request.url.path,
+        request_id=getattr(request.state, "request_id", None),  # set by observability
+        **extra,
     )
     return JSONResponse(
         jsonable_encoder(body, exclude_none=True),

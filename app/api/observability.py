@@ -18,6 +18,7 @@ import logging
 import re
 import time
 import uuid
+from contextvars import Token
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -53,7 +54,7 @@ class RequestContextMiddleware:
                 break
         request_id = incoming if _SANE_ID.match(incoming) else uuid.uuid4().hex
         scope.setdefault("state", {})["request_id"] = request_id
-        token = request_id_var.set(request_id)
+        token: Token[str | None] | None = request_id_var.set(request_id)
         status = 500
         start = time.perf_counter()
 
@@ -68,6 +69,11 @@ class RequestContextMiddleware:
 
         try:
             await self.app(scope, receive, send_with_id)
+        except BaseException:
+            # Leave the id in the logging context: the error handler outside this
+            # middleware logs the traceback next, and that line should carry it too.
+            token = None
+            raise
         finally:
             elapsed = time.perf_counter() - start
             route = _route_template(scope)
@@ -85,4 +91,5 @@ class RequestContextMiddleware:
                     "key_prefix": getattr(caller, "key_prefix", None),
                 },
             )
-            request_id_var.reset(token)
+            if token is not None:
+                request_id_var.reset(token)

@@ -117,4 +117,8 @@ def _content(resp: httpx.Response) -> str:
 
 def create_llm(settings: LLMSettings) -> LLMClient | None:
     """The configured chat client, or None when no LLM is configured (offline extraction)."""
-    return OpenAIChatClient(settings) if settings.configured else None
+    if not settings.configured:
+        return None
+    from app.clients.instrumented import InstrumentedLLM  # latency metric of every chat
+
+    return InstrumentedLLM(OpenAIChatClient(settings))

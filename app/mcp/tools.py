@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
+from urllib.parse import quote
 
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
@@ -93,6 +94,73 @@ class RecallOutput(BaseModel):
     degraded: bool = Field(description="True when the search was cut short to answer fast.")
 
 
+class UpdatedMemory(BaseModel):
+    """A corrected memory."""
+
+    id: str = Field(description="The memory now holding this knowledge.")
+    outcome: str = Field(
+        description="updated, or merged (the correction restated another memory, which now "
+        "holds it)."
+    )
+    value: str
+    type: str
+    status: str
+
+
+class ForgetOutput(BaseModel):
+    """Proof that a memory is gone."""
+
+    forgotten: str = Field(description="The id that was forgotten.")
+    removed: dict[str, int] = Field(description="What was deleted, per kind.")
+
+
+class ExtractedUnit(BaseModel):
+    """What became of one memory found in the conversation."""
+
+    memory_id: str | None = None
+    outcome: str = Field(
+        description="created, merged, superseded, conflict, dropped (not confident enough) "
+        "or rejected (malformed)."
+    )
+    type: str | None = None
+    value: str | None = None
+
+
+class ExtractOutput(BaseModel):
+    """An extraction job; ``memories`` is filled once it has succeeded."""
+
+    job_id: str
+    status: str = Field(description="queued, running, retrying, succeeded or failed.")
+    memories: list[ExtractedUnit] = Field(default_factory=list)
+    error: str | None = None
+
+
+class Summary(BaseModel):
+    """One consolidated memory and how many it replaced."""
+
+    id: str
+    entity: str
+    value: str
+    replaced: int = Field(description="Memories consolidated into it (now archived).")
+
+
+class SummarizeOutput(BaseModel):
+    """The summaries written."""
+
+    summaries: list[Summary]
+    archived: int
+
+
+class Turn(BaseModel):
+    """One message of a conversation."""
+
+    role: Literal["user", "assistant", "tool", "system"] = Field(description="Who spoke.")
+    content: str = Field(min_length=1, description="What was said, verbatim.")
+    when: str | None = Field(
+        default=None, description="ISO 8601 time it was said; leave empty if unknown."
+    )
+
+
 # --- helpers ------------------------------------------------------------------------------
 
 
@@ -132,6 +200,38 @@ def _error(exc: ApiError) -> CallToolResult:
 
 def _drop_none(body: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in body.items() if v is not None}
+
+
+def _id_path(prefix: str, memory_id: str) -> str:
+    # Quoted: an id is a path segment, never a path.
+    return f"{prefix}/{quote(memory_id.strip(), safe='')}"
+
+
+def _extract_output(job: dict[str, Any]) -> ExtractOutput:
+    return ExtractOutput(
+        job_id=job["id"],
+        status=job["status"],
+        memories=[
+            ExtractedUnit(
+                memory_id=u.get("memory_id"),
+                outcome=u["outcome"],
+                type=u.get("type"),
+                value=u.get("value"),
+            )
+            for u in job.get("units") or []
+        ],
+        error=job.get("error"),
+    )
+
+
+MemoryIdParam = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=64,
+        description="The memory's id, exactly as memory_recall or memory_store returned it.",
+    ),
+]
 
 
 # --- the tools ----------------------------------------------------------------------------
@@ -332,9 +432,225 @@ class HindsightTools:
             )
         )
 
+    async def memory_update(
+        self,
+        memory_id: MemoryIdParam,
+        corrected_text: Annotated[
+            str | None,
+            Field(
+                min_length=1,
+                max_length=2000,
+                description="The corrected memory, as one self-contained sentence; leave "
+                "empty to keep the text.",
+            ),
+        ] = None,
+        when_it_will_matter: Annotated[
+            str | None,
+            Field(max_length=2000, description="A new trigger scenario; leave empty to keep."),
+        ] = None,
+        named_things: Annotated[
+            list[str] | None,
+            Field(max_length=50, description="Replaces the named things; leave empty to keep."),
+        ] = None,
+        how_sure: Annotated[
+            float | None, Field(ge=0, le=1, description="New confidence 0..1; empty keeps it.")
+        ] = None,
+        kind: Annotated[Kind | None, Field(description="New kind; leave empty to keep.")] = None,
+        mark_as: Annotated[
+            Literal["invalid", "archived", "active"] | None,
+            Field(
+                description="invalid: the memory is wrong (kept for the record, never "
+                "recalled); archived: no longer relevant; active: restore one. Leave empty "
+                "to keep."
+            ),
+        ] = None,
+        ctx: Context | None = None,
+    ) -> Annotated[CallToolResult, UpdatedMemory]:
+        """Correct a memory you recalled. Call this when the user says something you
+        remembered is wrong or has changed ("I moved to Berlin", "that's not my email"), or
+        to mark a memory as wrong or no longer relevant. Give the memory's id and only what
+        changes. To replace a fact with a newer one, you may also just store the new fact."""
+        body = _drop_none(
+            {
+                "value": corrected_text,
+                "query": when_it_will_matter,
+                "entities": named_things,
+                "confidence": how_sure,
+                "type": kind,
+                "status": mark_as,
+            }
+        )
+        try:
+            answer = await self._call(ctx, "PATCH", _id_path("/memories", memory_id), json=body)
+        except ApiError as exc:
+            return _error(exc)
+        memory = answer["memory"]
+        return _ok(
+            UpdatedMemory(
+                id=answer["id"],
+                outcome=answer["outcome"],
+                value=memory["value"],
+                type=memory["type"],
+                status=memory["status"],
+            )
+        )
 
-# Tool name → (method name, annotations). Order is the order clients list them in.
+    async def memory_forget(
+        self, memory_id: MemoryIdParam, ctx: Context | None = None
+    ) -> Annotated[CallToolResult, ForgetOutput]:
+        """Forget a memory for good (it is deleted, not archived). Call this only when the
+        user asks you to forget something specific, or a memory holds what must not be kept
+        (a password, a secret). To mark a memory as wrong but keep the record, use
+        memory_update with mark_as='invalid' instead."""
+        try:
+            answer = await self._call(ctx, "DELETE", _id_path("/memories", memory_id))
+        except ApiError as exc:
+            return _error(exc)
+        return _ok(ForgetOutput(forgotten=memory_id, removed=answer["removed"]))
+
+    async def memory_extract(
+        self,
+        user_id: Annotated[
+            str | None,
+            Field(
+                max_length=256,
+                description="The person the conversation is about (required unless "
+                "job_id is given).",
+            ),
+        ] = None,
+        conversation: Annotated[
+            list[Turn] | None,
+            Field(
+                max_length=500,
+                description="The finished conversation, oldest message first. Leave empty to "
+                "use the transcript the service holds for session_id.",
+            ),
+        ] = None,
+        session_id: SessionId = None,
+        wait_for_result: Annotated[
+            bool,
+            Field(
+                description="true: wait and return the memories found (slower); false: "
+                "return at once with a job_id to check later."
+            ),
+        ] = False,
+        users_time_zone: Annotated[
+            str,
+            Field(
+                max_length=64,
+                description="The user's IANA time zone ('Europe/Paris'), so 'tomorrow' "
+                "becomes the right date.",
+            ),
+        ] = "UTC",
+        job_id: Annotated[
+            str | None,
+            Field(
+                max_length=64,
+                description="Only to check on an earlier extraction: its job_id. Leave the "
+                "other parameters empty then.",
+            ),
+        ] = None,
+        agent_id: AgentId = None,
+        ctx: Context | None = None,
+    ) -> Annotated[CallToolResult, ExtractOutput]:
+        """Look back over a finished conversation or task and keep what is worth
+        remembering, without storing each fact yourself. Call this when a task is done or
+        the conversation ends: pass the conversation (or the session_id whose transcript the
+        service holds). The service picks the facts, preferences and constraints that matter
+        later. Pass only job_id to check on an earlier call."""
+        try:
+            if job_id:
+                job = await self._call(ctx, "GET", _id_path("/extract", job_id))
+                return _ok(_extract_output(job))
+            body = _drop_none(
+                {
+                    "user_id": user_id,
+                    "agent_id": agent_id,
+                    "session_id": session_id,
+                    "messages": [
+                        _drop_none({"role": t.role, "content": t.content, "created_at": t.when})
+                        for t in conversation
+                    ]
+                    if conversation
+                    else None,
+                    "timezone": users_time_zone,
+                    "mode": "sync" if wait_for_result else "async",
+                }
+            )
+            job = await self._call(ctx, "POST", "/extract", json=body)
+        except ApiError as exc:
+            return _error(exc)
+        return _ok(_extract_output(job))
+
+    async def memory_summarize(
+        self,
+        user_id: UserId,
+        about_named_thing: Annotated[
+            str | None,
+            Field(
+                max_length=200,
+                description="Only consolidate memories naming this person, place or thing; "
+                "leave empty to consolidate every group of related memories.",
+            ),
+        ] = None,
+        time_range: Annotated[
+            TimeRange | None,
+            Field(description="Only memories from this recent window; empty for all time."),
+        ] = None,
+        only_kinds: Annotated[
+            list[Kind] | None, Field(description="Only memories of these kinds.")
+        ] = None,
+        agent_id: AgentId = None,
+        ctx: Context | None = None,
+    ) -> Annotated[CallToolResult, SummarizeOutput]:
+        """Consolidate many small memories about the same thing into a few summaries (the
+        originals are archived and linked, not lost). Call this when recall keeps returning
+        many overlapping memories about one topic, or at the end of a long project."""
+        body = _drop_none(
+            {
+                "user_id": user_id,
+                "agent_id": agent_id,
+                "entity": about_named_thing,
+                "time_range": time_range,
+                "types": only_kinds,
+            }
+        )
+        try:
+            answer = await self._call(ctx, "POST", "/summarize", json=body)
+        except ApiError as exc:
+            return _error(exc)
+        return _ok(
+            SummarizeOutput(
+                summaries=[
+                    Summary(
+                        id=x["id"],
+                        entity=x["entity"],
+                        value=x["memory"]["value"],
+                        replaced=len(x["source_ids"]),
+                    )
+                    for x in answer["summaries"]
+                ],
+                archived=answer["archived"],
+            )
+        )
+
+
+# The REST operations each tool calls (tests check each exists in the API's OpenAPI document).
+ENDPOINTS: dict[str, list[tuple[str, str]]] = {
+    "memory_store": [("post", "/store")],
+    "memory_recall": [("post", "/recall")],
+    "memory_update": [("patch", "/memories/{memory_id}")],
+    "memory_forget": [("delete", "/memories/{memory_id}")],
+    "memory_extract": [("post", "/extract"), ("get", "/extract/{job_id}")],
+    "memory_summarize": [("post", "/summarize")],
+}
+
+# Tool name (= method name) → hints for clients. Order is the order clients list them in.
 TOOLS: dict[str, ToolAnnotations] = {
     "memory_store": ToolAnnotations(read_only_hint=False, destructive_hint=False),
     "memory_recall": ToolAnnotations(read_only_hint=True),
+    "memory_update": ToolAnnotations(read_only_hint=False, destructive_hint=False),
+    "memory_forget": ToolAnnotations(read_only_hint=False, destructive_hint=True),
+    "memory_extract": ToolAnnotations(read_only_hint=False, destructive_hint=False),
+    "memory_summarize": ToolAnnotations(read_only_hint=False, destructive_hint=False),
 }

@@ -26,11 +26,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import (
     DistillationState,
+    ExtractionJob,
     IdempotencyRecord,
     MemoryAccess,
     MemoryLink,
     MemoryUnit,
+    TranscriptMessage,
+    WorkingMemorySession,
 )
+from app.repositories.jobs import EXTRACT_ENTRYPOINT
 
 
 @dataclass
@@ -46,8 +50,11 @@ class Removed:
     idempotency_records: int = 0
     distillation_state: int = 0
     transcript_turns: int = 0
+    transcript_sessions: int = 0
     working_memory_sessions: int = 0
     jobs: int = 0
+    queue_entries: int = 0
+    job_outcomes_redacted: int = 0
 
 
 @dataclass(frozen=True)
@@ -67,6 +74,14 @@ class SubjectScope:
             clauses.append(MemoryUnit.agent_id == self.agent_id)
         return clauses
 
+    def job_clauses(self) -> list[ColumnElement[bool]]:
+        clauses: list[ColumnElement[bool]] = [ExtractionJob.namespace == self.namespace]
+        if self.user_id is not None:
+            clauses.append(ExtractionJob.user_id == self.user_id)
+        if self.agent_id is not None:
+            clauses.append(ExtractionJob.agent_id == self.agent_id)
+        return clauses
+
 
 def _rowcount(result: object) -> int:
     return int(getattr(result, "rowcount", 0) or 0)
@@ -84,6 +99,22 @@ _CLEAR_REFERENCES = text(
      WHERE namespace = :ns
        AND NOT (id = ANY(CAST(:ids AS uuid[])))
        AND (superseded_by = ANY(CAST(:ids AS uuid[])) OR conflicts_with && CAST(:ids AS uuid[]))
+    """
+)
+_DELETE_QUEUE_ENTRIES = text(
+    "DELETE FROM pgqueuer WHERE entrypoint = :ep AND status = 'queued' "
+    "AND payload = ANY(CAST(:payloads AS bytea[]))"
+)
+_REDACT_JOB_OUTCOMES = text(
+    """
+    UPDATE extraction_jobs
+       SET outcome = COALESCE(
+               (SELECT jsonb_agg(e ORDER BY n) FROM jsonb_array_elements(outcome)
+                       WITH ORDINALITY AS x(e, n)
+                 WHERE e->>'memory_id' IS DISTINCT FROM :id),
+               '[]'::jsonb)
+     WHERE namespace = :ns
+       AND outcome @> jsonb_build_array(jsonb_build_object('memory_id', CAST(:id AS text)))
     """
 )
 _VECTORS = func.count(MemoryUnit.value_embedding) + func.count(MemoryUnit.query_embedding)
@@ -208,3 +239,78 @@ class ForgetRepository:
             clauses.append(DistillationState.agent_id == scope.agent_id)
         result = await self.session.execute(delete(DistillationState).where(and_(*clauses)))
         return _rowcount(result)
+
+    # ---- data of other helpers' tables: jobs, transcripts -------------------------------
+
+    async def subject_sessions(self, scope: SubjectScope) -> list[str]:
+        """Session ids holding the subject's conversations: sessions its units or jobs came
+        from, and (for a user) sessions whose transcript names the user. Whole sessions are
+        forgotten: a conversation's other turns (the assistant's) are the subject's too."""
+        parts = [
+            select(MemoryUnit.session_id).where(
+                *scope.unit_clauses(), MemoryUnit.session_id.is_not(None)
+            ),
+            select(ExtractionJob.session_id).where(
+                *scope.job_clauses(), ExtractionJob.session_id.is_not(None)
+            ),
+        ]
+        if scope.user_id is not None and scope.agent_id is None:
+            parts.append(
+                select(WorkingMemorySession.session_id).where(
+                    WorkingMemorySession.namespace == scope.namespace,
+                    WorkingMemorySession.user_id == scope.user_id,
+                )
+            )
+            parts.append(
+                select(TranscriptMessage.session_id).where(
+                    TranscriptMessage.namespace == scope.namespace,
+                    TranscriptMessage.user_id == scope.user_id,
+                )
+            )
+        rows = await self.session.scalars(parts[0].union(*parts[1:]))
+        return sorted(s for s in rows.all() if s)
+
+    async def delete_jobs(self, scope: SubjectScope) -> tuple[int, int]:
+        """Delete the subject's extraction jobs and their pending queue entries; returns
+        (jobs, queue entries). A job running meanwhile finds its row gone and discards its
+        result (the runner re-checks the row before writing)."""
+        ids = list(
+            (
+                await self.session.scalars(
+                    delete(ExtractionJob).where(*scope.job_clauses()).returning(ExtractionJob.id)
+                )
+            ).all()
+        )
+        if not ids:
+            return 0, 0
+        result = await self.session.execute(
+            _DELETE_QUEUE_ENTRIES,
+            {"ep": EXTRACT_ENTRYPOINT, "payloads": [str(i).encode() for i in ids]},
+        )
+        return len(ids), _rowcount(result)
+
+    async def redact_job_outcomes(self, namespace: str, unit_id: uuid.UUID) -> int:
+        """Remove a forgotten unit's entry (it carries the value) from job outcomes; returns
+        how many jobs changed."""
+        result = await self.session.execute(
+            _REDACT_JOB_OUTCOMES, {"ns": namespace, "id": str(unit_id)}
+        )
+        return _rowcount(result)
+
+    async def delete_sessions(self, namespace: str, session_ids: Sequence[str]) -> tuple[int, int]:
+        """Delete these sessions' transcripts and counters; returns (messages, sessions)."""
+        if not session_ids:
+            return 0, 0
+        ids = list(session_ids)
+        turns = await self.session.execute(
+            delete(TranscriptMessage).where(
+                TranscriptMessage.namespace == namespace, TranscriptMessage.session_id.in_(ids)
+            )
+        )
+        sessions = await self.session.execute(
+            delete(WorkingMemorySession).where(
+                WorkingMemorySession.namespace == namespace,
+                WorkingMemorySession.session_id.in_(ids),
+            )
+        )
+        return _rowcount(turns), _rowcount(sessions)

@@ -189,7 +189,7 @@ class WindowStore:
         owner = results[1].decode() if results[1] is not None else None
         vectors: dict[bytes, bytes] = results[2] if with_embeddings else {}
         entries = [
-            _decode(int(seq), blob, vectors.get(seq) or None if with_embeddings else None)
+            _decode(int(seq), blob, vectors.get(seq) or None)
             for seq, blob in blobs.items()
         ]
         entries.sort(key=lambda e: e.seq)

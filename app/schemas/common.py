@@ -87,3 +87,7 @@ class Problem(BaseModel):
     errors: list[dict[str, Any]] | None = Field(
         default=None, description="Per-field validation errors, when the request was invalid."
     )
+    request_id: str | None = Field(
+        default=None,
+        description="Id of this request (also the `X-Request-ID` header), to find it in logs.",
+    )

@@ -21,9 +21,9 @@ class ContextQuery(RequestModel):
     """Query parameters of ``GET /context``."""
 
     user_id: Identifier = Field(description="The subject whose memory is assembled.")
-    session_id: Annotated[
-        str, Field(min_length=1, max_length=256, pattern=SESSION_ID_PATTERN)
-    ] | None = Field(default=None, description="The live session whose window to include.")
+    session_id: (
+        Annotated[str, Field(min_length=1, max_length=256, pattern=SESSION_ID_PATTERN)] | None
+    ) = Field(default=None, description="The live session whose window to include.")
     query: Annotated[Text, Field(max_length=MAX_QUERY_CHARS)] | None = Field(
         default=None,
         description="What the turn is about. Default: the session's latest user message.",

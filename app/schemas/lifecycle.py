@@ -157,9 +157,14 @@ class ForgetCounts(ResponseModel):
         default=0, description="Stored Idempotency-Key responses that contained the data."
     )
     distillation_state: int = 0
-    transcript_turns: int = 0
+    transcript_turns: int = Field(default=0, description="Transcript messages deleted.")
+    transcript_sessions: int = Field(default=0, description="Session counter rows deleted.")
     working_memory_sessions: int = Field(default=0, description="Redis session windows deleted.")
-    jobs: int = Field(default=0, description="Pending or finished extraction jobs deleted.")
+    jobs: int = Field(default=0, description="Extraction jobs deleted (any state).")
+    queue_entries: int = Field(default=0, description="Pending job-queue entries deleted.")
+    job_outcomes_redacted: int = Field(
+        default=0, description="Extraction jobs whose outcome listed the unit (entry removed)."
+    )
 
 
 class ForgetReceipt(ResponseModel):

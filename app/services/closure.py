@@ -27,6 +27,7 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from app.core.config import ClosureSettings
+from app.core.errors import BadRequestError, NotFoundError
 from app.core.text import has_cjk
 from app.repositories.jobs import JobRepository
 from app.repositories.transcript import TranscriptRepository
@@ -181,19 +182,31 @@ class ClosureService:
 
     async def close(
         self,
-        scope: Scope,
+        namespace: str,
+        session_id: str,
         *,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        task_id: str | None = None,
         timezone: str = "UTC",
         now: datetime | None = None,
-        signals: set[str] | None = None,
     ) -> CloseResult:
         """Close the session's task explicitly and submit its new messages for extraction
-        (idempotent). Raises NotFoundError for an unknown session."""
-        found = set(signals or ()) | {EXPLICIT}
+        (idempotent). The subject is ``user_id`` or the session's own. Raises NotFoundError
+        for an unknown session, BadRequestError when no user is known."""
+        session = await self.transcripts.get_session(namespace, session_id)
+        if session is None:
+            raise NotFoundError(f"no working-memory session {session_id!r}")
+        subject = user_id or session.user_id
+        if subject is None:
+            raise BadRequestError("the session has no user_id: give one in the body")
+        rows, _ = await self._pending(namespace, session_id)
+        found = closure_signals(rows, self.settings) | {EXPLICIT}
+        scope = Scope(namespace, subject, agent_id, session_id, task_id)
         submitted = await self.extraction.submit_session(
             scope, timezone=timezone, now=now, trigger="close", signals=sorted(found)
         )
-        return CloseResult(True, found, submitted)
+        return CloseResult(submitted is not None, found, submitted)
 
     async def evaluate(
         self, namespace: str, session_id: str, *, now: datetime | None = None

@@ -23,21 +23,20 @@ from __future__ import annotations
 import logging
 import re
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.clients.embeddings import Embedder
 from app.clients.llm import ChatMessage, LLMClient
-from app.core.config import DedupeSettings, LifecycleSettings
+from app.core.config import LifecycleSettings
 from app.core.errors import HindsightError
 from app.core.text import has_cjk
 from app.models import MemoryUnit
 from app.repositories.lifecycle import DueSubject, LifecycleRepository
-from app.repositories.memory import MemoryRepository, Subject
+from app.repositories.memory import Subject
 from app.schemas.memory import MAX_VALUE_CHARS, MemoryCreate
 from app.services.extraction.llm import BadReplyError
 from app.services.extraction.parse import ReplyParseError, parse_reply
@@ -255,20 +254,26 @@ async def due_subjects(
     )
 
 
+StoreFactory = Callable[[AsyncSession], StoreService]
+
+
 async def distill_subject(
     session: AsyncSession,
     subject: Subject,
     now: datetime,
     *,
-    embedder: Embedder,
-    dedupe: DedupeSettings,
+    store_factory: StoreFactory,
     settings: LifecycleSettings,
     llm: LLMClient | None = None,
+    parse_retries: int = 2,
 ) -> DistillResult:
-    """Distil one subject in the caller's transaction (the caller commits)."""
-    store = StoreService(MemoryRepository(session), embedder, dedupe)
+    """Distil one subject in the caller's transaction (the caller commits), writing through
+    ``store_factory(session)`` — the same write path as ``/store`` and extraction."""
     service = DistillService(
-        LifecycleRepository(session), store, distiller_for(llm, settings), settings
+        LifecycleRepository(session),
+        store_factory(session),
+        distiller_for(llm, settings, parse_retries),
+        settings,
     )
     return await service.distill_subject(subject, now)
 
@@ -277,10 +282,10 @@ async def distill_due(
     session_factory: async_sessionmaker[AsyncSession],
     now: datetime,
     *,
-    embedder: Embedder,
-    dedupe: DedupeSettings,
+    store_factory: StoreFactory,
     settings: LifecycleSettings,
     llm: LLMClient | None = None,
+    parse_retries: int = 2,
     subjects: Sequence[DueSubject] | None = None,
 ) -> int:
     """The scheduled distillation job: each due subject in its own transaction (one
@@ -298,10 +303,10 @@ async def distill_due(
                     session,
                     subject,
                     now,
-                    embedder=embedder,
-                    dedupe=dedupe,
+                    store_factory=store_factory,
                     settings=settings,
                     llm=llm,
+                    parse_retries=parse_retries,
                 )
             done += 1
         except HindsightError as exc:

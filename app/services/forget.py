@@ -4,14 +4,16 @@ behind, answered with a receipt of counts per kind.
 A unit: the row (its vectors and full-text entry are columns of it), its access log, its
 links, the references other units hold to it, and stored Idempotency-Key responses that
 contain it. A subject (``user_id``, optionally narrowed by ``agent_id``, or an ``agent_id``
-alone): all of that for every unit of the subject, plus its distillation state and whatever
-the registered :class:`SubjectEraser` s remove (transcripts, working-memory sessions, jobs).
+alone): all of that for every unit of the subject, plus its distillation state, its
+extraction jobs (and their pending queue entries), the transcripts of its sessions and their
+working-memory windows in Redis. Redis is not transactional with PostgreSQL: windows are
+deleted last, after every SQL statement succeeded; a failed commit after that leaves the
+data in PostgreSQL (the forget can be repeated) but never the reverse.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
 from typing import Protocol
 
 from app.core.errors import BadRequestError, NotFoundError
@@ -19,38 +21,40 @@ from app.repositories.forget import ForgetRepository, Removed, SubjectScope
 from app.repositories.memory import MemoryRepository, Subject
 
 
-class SubjectEraser(Protocol):
-    """Removes one kind of subject data kept outside the memory-unit tables."""
+class WindowEraser(Protocol):
+    """Deletes a session's working-memory window (Redis)."""
 
-    async def erase(self, scope: SubjectScope, removed: Removed) -> None:
-        """Delete the scope's data and add the counts to ``removed``."""
+    async def clear(self, namespace: str, session_id: str) -> bool:
+        """True when a window existed."""
         ...
 
 
 class ForgetService:
-    """Hard deletes; collaborators are passed in."""
+    """Hard deletes; collaborators are passed in (``windows``: the working-memory store)."""
 
     def __init__(
         self,
         repo: ForgetRepository,
         memories: MemoryRepository,
-        erasers: Sequence[SubjectEraser] = (),
+        windows: WindowEraser | None = None,
     ) -> None:
         self.repo = repo
         self.memories = memories
-        self.erasers = list(erasers)
+        self.windows = windows
 
     async def forget_unit(self, namespace: str, unit_id: uuid.UUID) -> Removed:
-        """Delete one unit and every row naming it. Raises NotFoundError (also for another
-        namespace's unit)."""
+        """Delete one unit and every row naming it; its entry in extraction-job outcomes is
+        removed. Raises NotFoundError (also for another namespace's unit)."""
         owner = await self.repo.owner_of(namespace, unit_id)
         if owner is None:
             raise NotFoundError(f"no memory unit {unit_id}")
-        # The subject's write lock first (the order /store takes them), then the row.
+        removed = Removed()
+        # Job rows before the subject's write lock: an extraction writing for this subject
+        # locks its job row first, then the subject (the same order, so no deadlock).
+        removed.job_outcomes_redacted += await self.repo.redact_job_outcomes(namespace, unit_id)
         await self.memories.lock_subject(Subject(namespace, owner[0], owner[1]))
         if await self.repo.owner_of(namespace, unit_id, lock=True) is None:
             raise NotFoundError(f"no memory unit {unit_id}")
-        removed = Removed()
         removed.idempotency_records += await self.repo.delete_idempotency_naming_unit(
             namespace, unit_id
         )
@@ -60,19 +64,31 @@ class ForgetService:
     async def forget_subject(
         self, namespace: str, user_id: str | None, agent_id: str | None
     ) -> Removed:
-        """Delete everything of a subject. Raises BadRequestError when neither ``user_id``
-        nor ``agent_id`` is given (forget-all never means "the whole namespace")."""
+        """Delete everything of a subject: units (every status) and the rows naming them,
+        distillation state, extraction jobs with their pending queue entries, the
+        transcripts of its sessions and their working-memory windows. Raises
+        BadRequestError when neither ``user_id`` nor ``agent_id`` is given (forget-all
+        never means "the whole namespace")."""
         if user_id is None and agent_id is None:
             raise BadRequestError("give user_id, agent_id or both: whose memory to forget")
         scope = SubjectScope(namespace, user_id, agent_id)
-        # Block concurrent /store of these subjects until this transaction ends.
+        removed = Removed()
+        sessions = await self.repo.subject_sessions(scope)
+        # Jobs first (see forget_unit): a running extraction then finds its job gone.
+        removed.jobs, removed.queue_entries = await self.repo.delete_jobs(scope)
+        # Block concurrent writes of these subjects until this transaction ends.
         subjects = await self.repo.subjects_of(scope)
         for user, agent in sorted(subjects, key=lambda s: (s[0], s[1] or "")):
             await self.memories.lock_subject(Subject(namespace, user, agent))
-        removed = Removed()
         removed.idempotency_records += await self.repo.delete_idempotency_of_subject(scope)
         await self.repo.delete_units(namespace, await self.repo.unit_ids(scope), removed)
         removed.distillation_state += await self.repo.delete_distillation_state(scope)
-        for eraser in self.erasers:
-            await eraser.erase(scope, removed)
+        removed.transcript_turns, removed.transcript_sessions = await self.repo.delete_sessions(
+            namespace, sessions
+        )
+        if self.windows is not None:
+            for session_id in sessions:
+                removed.working_memory_sessions += int(
+                    await self.windows.clear(namespace, session_id)
+                )
         return removed

@@ -26,6 +26,7 @@ from app.repositories.memory import MemoryRepository, RecallFilters
 from app.schemas.recall import RecallRequest
 from app.services.scoring import SIGNALS, Ranked, Weighting, profile_weights, rank
 from app.services.store import entity_keys
+from app.services.ttl import AccessTracker
 
 TIME_RANGES = {
     "last_24_hours": timedelta(hours=24),
@@ -69,10 +70,18 @@ def _strip_names(query: str, names: list[str]) -> str:
 class RecallService:
     """Hybrid recall over one namespace; collaborators are passed in."""
 
-    def __init__(self, repo: MemoryRepository, embedder: Embedder, settings: RecallSettings):
+    def __init__(
+        self,
+        repo: MemoryRepository,
+        embedder: Embedder,
+        settings: RecallSettings,
+        access: AccessTracker | None = None,
+    ):
         self.repo = repo
         self.embedder = embedder
         self.settings = settings
+        # Access log + expiry extension (app.services.ttl); without it, only last_accessed_at.
+        self.access = access
 
     def filters(self, namespace: str, req: RecallRequest, now: datetime) -> RecallFilters:
         """The SQL filters of a request; ``time_range`` ends at ``now``."""
@@ -140,7 +149,10 @@ class RecallService:
         units = await self.repo.get_many(namespace, [r.id for r in ranked])
         by_id: dict[uuid.UUID, MemoryUnit] = {u.id: u for u in units}
         result.hits = [(by_id[r.id], r) for r in ranked if r.id in by_id]
-        await self.repo.touch_accessed([r.id for r in ranked], wall_now)
+        if self.access is not None:  # one statement: log, last_accessed_at, TTL extension
+            await self.access.record([r.id for r in ranked], wall_now)
+        else:
+            await self.repo.touch_accessed([r.id for r in ranked], wall_now)
         result.took_ms = (time.perf_counter() - start) * 1000.0
         if result.took_ms > self.settings.budget_ms:
             result.degraded = True

@@ -5,18 +5,20 @@ Everything happens in the caller's transaction: units and vectors commit togethe
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 import numpy as np
 import uuid_utils.compat as uuid7
 
 from app.clients.embeddings import Embedder
-from app.core.config import DedupeSettings
+from app.core.config import ConflictSettings, DedupeSettings, TtlSettings
 from app.core.text import search_text
 from app.models import MemoryUnit
 from app.repositories.memory import MemoryRepository, Subject
 from app.schemas.memory import MemoryCreate
+from app.services.conflicts import ConflictChecker, PairJudge
 from app.services.dedupe import same_memory, value_hash
+from app.services.ttl import expiry_for
 
 
 @dataclass(frozen=True)
@@ -40,10 +42,23 @@ def _noisy_or(a: float, b: float) -> float:
 class StoreService:
     """Stores memory units with dedupe; collaborators are passed in."""
 
-    def __init__(self, repo: MemoryRepository, embedder: Embedder, dedupe: DedupeSettings):
+    def __init__(
+        self,
+        repo: MemoryRepository,
+        embedder: Embedder,
+        dedupe: DedupeSettings,
+        ttl: TtlSettings | None = None,
+        conflicts: ConflictSettings | None = None,
+        judge: PairJudge | None = None,
+    ):
         self.repo = repo
         self.embedder = embedder
         self.dedupe = dedupe
+        self.ttl = ttl or TtlSettings()  # per-type expiry at write (app.services.ttl)
+        # Contradictions supersede or flag older units (app.services.conflicts, DESIGN §6).
+        self.conflicts = ConflictChecker(
+            repo, conflicts or ConflictSettings(), embedder.model, judge, dedupe.neighbours
+        )
 
     async def store(
         self, namespace: str, items: list[MemoryCreate], now: datetime
@@ -71,9 +86,16 @@ class StoreService:
                 self._merge(existing, item, now)
                 outcomes.append(StoreOutcome(existing, "merged"))
             else:
-                unit = self._new_unit(namespace, item, values[k], query_vecs.get(k), now)
-                self.repo.add(unit)
-                outcomes.append(StoreOutcome(unit, "created"))
+                findings = await self.conflicts.find(subject, item.value, values[k])
+                same = next((f.unit for f in findings if f.judgement.verdict == "same"), None)
+                if same is not None:
+                    self._merge(same, item, now)
+                    outcomes.append(StoreOutcome(same, "merged"))
+                else:
+                    unit = self._new_unit(namespace, item, values[k], query_vecs.get(k), now)
+                    self.repo.add(unit)
+                    outcome = self.conflicts.apply(unit, findings, now)
+                    outcomes.append(StoreOutcome(unit, outcome))
             await self.repo.flush()
         return outcomes
 
@@ -123,9 +145,14 @@ class StoreService:
         now: datetime,
     ) -> MemoryUnit:
         occurred = item.occurred_at or now
-        expires = item.expires_at
-        if item.ttl_days is not None:
-            expires = now + timedelta(days=item.ttl_days)
+        expires = expiry_for(
+            item.type,
+            occurred,
+            now,
+            self.ttl,
+            ttl_days_override=item.ttl_days,
+            expires_at=item.expires_at,
+        )
         return MemoryUnit(
             id=uuid7.uuid7(),
             namespace=namespace,

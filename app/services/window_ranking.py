@@ -150,9 +150,7 @@ class Selection:
     omitted_seqs: list[int] = field(default_factory=list)
 
 
-def select(
-    ranked: list[Ranked], budget: int, overhead: int, tokenizer: Tokenizer
-) -> Selection:
+def select(ranked: list[Ranked], budget: int, overhead: int, tokenizer: Tokenizer) -> Selection:
     """Fill ``budget`` tokens (content + ``overhead`` per message) in score order, newest
     first on ties. A message whose cost alone exceeds the budget is cut to at most half of
     it on the first pass (so one huge tool output cannot crowd out the rest); budget still

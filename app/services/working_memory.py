@@ -23,6 +23,7 @@ import numpy as np
 from app.clients.embeddings import Embedder
 from app.clients.tokenizer import Tokenizer, create_tokenizer
 from app.core.config import WorkingMemorySettings
+from app.core.errors import DatastoreUnavailableError
 from app.repositories.transcript import TranscriptRepository, TranscriptRow
 from app.repositories.working_memory import WindowEntry, WindowSnapshot, WindowStore
 from app.schemas.working_memory import MessageCreate
@@ -198,7 +199,13 @@ class WorkingMemoryService:
         ]
 
         async def to_window() -> None:
-            await self.window_store.add(namespace, session_id, entries, block.owner)
+            try:
+                await self.window_store.add(namespace, session_id, entries, block.owner)
+            except DatastoreUnavailableError as exc:
+                raise DatastoreUnavailableError(
+                    f"messages recorded in the transcript as seqs {block.first_seq}.."
+                    f"{block.last_seq}, but the hot window could not be updated: {exc.detail}"
+                ) from exc
 
         self.after_commit.add(to_window)
         return AppendResult(
@@ -222,9 +229,7 @@ class WorkingMemoryService:
         self, namespace: str, session_id: str, *, with_embeddings: bool
     ) -> WindowSnapshot:
         """The window's messages in seq order and its owner (empty when expired)."""
-        return await self.window_store.read(
-            namespace, session_id, with_embeddings=with_embeddings
-        )
+        return await self.window_store.read(namespace, session_id, with_embeddings=with_embeddings)
 
     async def choose(
         self, entries: list[WindowEntry], query: str | None, budget_tokens: int

@@ -29,6 +29,7 @@ from app.repositories.transcript import TranscriptRepository
 from app.services.closure import ClosureService
 from app.services.extraction.runner import JobRunner
 from app.services.extraction.service import ExtractionService
+from app.worker import lifecycle
 
 log = logging.getLogger("hindsight.worker")
 
@@ -103,6 +104,7 @@ class Worker:
         if settings.closure.scan_interval_s > 0:
             scanner = SilenceScanner(session_factory, settings)
             self.add_periodic("closure.silence_scan", settings.closure.scan_interval_s, scanner.scan)
+        lifecycle.install(self, settings, session_factory, runner)  # archival, distillation
 
     def add_periodic(
         self, name: str, interval_s: float, run: Callable[[], Awaitable[object]]

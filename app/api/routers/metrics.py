@@ -8,19 +8,17 @@ from fastapi import APIRouter, Request, Response
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
 from app.core.metrics import JOBS
+from app.repositories import metrics as metrics_repo
 
 router = APIRouter(tags=["health"])
 log = logging.getLogger(__name__)
 
 
 async def _refresh_job_gauges(request: Request) -> None:
-    """Set ``hindsight_jobs{status}`` from the jobs table (all namespaces), when it exists."""
-    counter = getattr(request.app.state, "job_counts", None)
-    if counter is None:
-        return
+    """Set ``hindsight_jobs{status}`` from the jobs table (all namespaces)."""
     try:
         async with request.app.state.session_factory() as session:
-            counts = await counter(session)
+            counts = await metrics_repo.job_counts(session)
     except Exception as exc:  # noqa: BLE001 - a scrape must still answer
         log.warning("could not read job counts: %s", exc)
         return

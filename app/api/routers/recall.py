@@ -8,6 +8,7 @@ from fastapi import APIRouter
 
 from app.api.deps import NamespaceDep, RecallServiceDep
 from app.api.errors import ERROR_RESPONSES
+from app.core.metrics import RECALL_DEGRADED
 from app.schemas.memory import MemoryRead
 from app.schemas.recall import RecallHit, RecallRequest, RecallResponse, Scores
 
@@ -31,6 +32,8 @@ async def recall_memories(
     recency-heavy weights; `weights` overrides single ones; `now` moves the clock.
     `degraded: true` when the time budget (default 500 ms) cut work short or was exceeded."""
     result = await service.recall(namespace, body, datetime.now(UTC))
+    if result.degraded:
+        RECALL_DEGRADED.inc()
     hits = [
         RecallHit(
             **MemoryRead.model_validate(unit).model_dump(),

@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Query
 
-from app.api.deps import NamespaceDep, WorkingMemoryServiceDep
+from app.api.deps import ClosureServiceDep, NamespaceDep, WorkingMemoryServiceDep
 from app.api.errors import ERROR_RESPONSES, PROVIDER_ERRORS
 from app.schemas.working_memory import (
     SESSION_ID_PATTERN,
@@ -69,6 +69,7 @@ async def append_messages(
     session_id: SessionIdPath,
     body: AppendRequest,
     namespace: NamespaceDep,
+    closure: ClosureServiceDep,
 ) -> AppendResponse:
     """Append 1..100 messages (`role`: user | assistant | tool | system, `content`, optional
     `created_at`, `user_id`, `metadata`) to a session, in order. Each is counted with the
@@ -80,6 +81,7 @@ async def append_messages(
     embedding provider, 503 Redis unavailable after the transcript committed (the messages
     are kept in the transcript; the window lacks them)."""
     result = await service.append(namespace, session_id, body.messages, datetime.now(UTC))
+    await closure.after_append(namespace, session_id)  # task closure: two of three signals
     return AppendResponse(
         session_id=session_id,
         seqs=result.seqs,

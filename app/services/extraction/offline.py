@@ -48,7 +48,9 @@ _X = r"([^.,;:!?]{1,80}?)"
 _ZX = r"([^，。！？,.!?；;：:]{1,20}?)"
 _ZEND = r"(?=[，。！？,.!?；;：:]|$)"
 _TRAILING = re.compile(
-    r"\s+(?:too|either|anymore|any\s+more|at\s+all|please|though|really|very\s+much|a\s+lot)$",
+    r"\s+(?:too|either|anymore|any\s+more|at\s+all|please|though|really|very\s+much|a\s+lot|"
+    r"(?:last|this|next)\s+(?:week|month|year)|yesterday|today|tomorrow|recently|lately|"
+    r"(?:in|since)\s+\d{4}|\d+\s+(?:days?|weeks?|months?|years?)\s+ago)$",
     re.IGNORECASE,
 )
 _CAPITALISED = re.compile(r"\b([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)")

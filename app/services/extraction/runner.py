@@ -39,6 +39,7 @@ from app.repositories.jobs import JobRepository
 from app.repositories.memory import MemoryRepository
 from app.repositories.transcript import TranscriptRepository
 from app.schemas.memory import MemoryCreate
+from app.services.conflicts import LLMPairJudge
 from app.services.extraction.llm import LLMExtractor
 from app.services.extraction.offline import OfflineExtractor
 from app.services.extraction.service import ExtractionService, Submitted
@@ -71,8 +72,17 @@ def default_store_factory(
 ) -> StoreFactory:
     """The write path ``POST /store`` uses, bound to a job's session."""
 
+    judge = LLMPairJudge(llm) if llm is not None else None
+
     def make(session: AsyncSession) -> StoreService:
-        return StoreService(MemoryRepository(session), embedder, settings.dedupe)
+        return StoreService(
+            MemoryRepository(session),
+            embedder,
+            settings.dedupe,
+            settings.ttl,
+            settings.conflicts,
+            judge,
+        )
 
     return make
 

@@ -1,0 +1,20 @@
+"""SQL behind the gauges of ``/metrics``: counts across every namespace, no tenant data."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.models import ExtractionJob
+
+JOB_STATUSES = ("queued", "running", "retrying", "succeeded", "failed")
+
+
+async def job_counts(session: AsyncSession) -> dict[str, int]:
+    """Extraction jobs per status, every status present (0 when none)."""
+    rows = await session.execute(
+        select(ExtractionJob.status, func.count()).group_by(ExtractionJob.status)
+    )
+    counts = dict.fromkeys(JOB_STATUSES, 0)
+    counts.update({status: int(n) for status, n in rows})
+    return counts

@@ -1,0 +1,147 @@
+"""GET /context: preferences, recalled units and the window in one budgeted block."""
+
+from __future__ import annotations
+
+import pytest
+
+PROBLEM = "application/problem+json"
+
+
+async def seed(wm) -> None:
+    r = await wm.client.post(
+        "/store",
+        json={
+            "memories": [
+                {
+                    "user_id": "u1",
+                    "type": "constraint",
+                    "value": "The user is allergic to peanuts.",
+                    "confidence": 0.95,
+                },
+                {
+                    "user_id": "u1",
+                    "type": "preference",
+                    "value": "The user prefers aisle seats.",
+                    "confidence": 0.9,
+                },
+                {"user_id": "u1", "type": "fact", "value": "The user's sister Ana lives in Porto."},
+                {
+                    "user_id": "u1",
+                    "type": "fact",
+                    "value": "The user's passport expires in March 2026.",
+                },
+                {"user_id": "u2", "type": "constraint", "value": "The user never flies at night."},
+            ]
+        },
+    )
+    assert r.status_code == 200, r.text
+    r = await wm.client.post(
+        "/working_memory/trip/messages",
+        json={
+            "messages": [
+                {
+                    "role": "user",
+                    "content": "Help me plan a trip to Porto in May.",
+                    "user_id": "u1",
+                },
+                {"role": "assistant", "content": "Happy to. How many days, and from where?"},
+                {"role": "user", "content": "Four days from Berlin, flying on 2025-05-09."},
+                {"role": "user", "content": "Will my passport still be valid then?"},
+            ]
+        },
+    )
+    assert r.status_code == 200, r.text
+
+
+async def test_context_holds_all_three_parts_within_budget(wm):
+    await seed(wm)
+    r = await wm.client.get(
+        "/context",
+        params={"user_id": "u1", "session_id": "trip", "query": "passport validity for the trip"},
+    )
+    assert r.status_code == 200, r.text
+    ctx = r.json()
+    prefs = [p["value"] for p in ctx["parts"]["preferences"]]
+    assert prefs == ["The user is allergic to peanuts.", "The user prefers aisle seats."]
+    memories = [m["value"] for m in ctx["parts"]["memories"]]
+    assert "The user's passport expires in March 2026." in memories
+    assert not set(prefs) & set(memories)  # a unit appears once
+    assert [m["seq"] for m in ctx["parts"]["window"]] == [1, 2, 3, 4]
+    text = ctx["text"]
+    assert "allergic to peanuts" in text and "passport expires" in text
+    assert "user: Will my passport still be valid then?" in text
+    assert text.index("Standing preferences") < text.index("Recalled") < text.index("conversation")
+    assert "never flies at night" not in text  # u2's unit
+    assert ctx["tokens"] == wm.tokenizer.count(text) <= ctx["budget_tokens"] == 3200
+    assert ctx["query_source"] == "request"
+
+
+@pytest.mark.parametrize("max_tokens", [60, 120, 250])
+async def test_small_budgets_are_respected(wm, max_tokens):
+    await seed(wm)
+    ctx = (
+        await wm.client.get(
+            "/context",
+            params={
+                "user_id": "u1",
+                "session_id": "trip",
+                "query": "trip",
+                "max_tokens": max_tokens,
+            },
+        )
+    ).json()
+    assert ctx["budget_tokens"] == int(max_tokens * 0.8)
+    assert wm.tokenizer.count(ctx["text"]) == ctx["tokens"] <= max_tokens * 0.8
+    assert ctx["text"], "something must fit"
+
+
+async def test_split_is_configurable(wm):
+    await seed(wm)
+    from app.api.deps import get_settings_dep
+
+    settings = wm.settings.model_copy(
+        update={"context": wm.settings.context.model_copy(update={"share_preferences": 0.0})}
+    )
+    wm.app.dependency_overrides[get_settings_dep] = lambda: settings
+    ctx = (await wm.client.get("/context", params={"user_id": "u1", "session_id": "trip"})).json()
+    assert ctx["parts"]["preferences"] == [] and ctx["used"]["preferences"] == 0
+    assert ctx["parts"]["window"]
+
+
+async def test_query_defaults_to_latest_user_message(wm):
+    await seed(wm)
+    ctx = (await wm.client.get("/context", params={"user_id": "u1", "session_id": "trip"})).json()
+    assert ctx["query"] == "Will my passport still be valid then?"
+    assert ctx["query_source"] == "last_user_message"
+    assert "The user's passport expires in March 2026." in [
+        m["value"] for m in ctx["parts"]["memories"]
+    ]
+
+
+async def test_another_users_session_and_units_stay_out(wm):
+    await seed(wm)
+    ctx = (
+        await wm.client.get(
+            "/context", params={"user_id": "u2", "session_id": "trip", "query": "travel plans"}
+        )
+    ).json()
+    assert ctx["parts"]["window"] == []
+    assert "Porto" not in ctx["text"] and "peanuts" not in ctx["text"]
+    assert [p["value"] for p in ctx["parts"]["preferences"]] == ["The user never flies at night."]
+
+
+async def test_no_session_no_query_gives_preferences_only(wm):
+    await seed(wm)
+    ctx = (await wm.client.get("/context", params={"user_id": "u1"})).json()
+    assert ctx["query"] is None and ctx["parts"]["memories"] == [] and ctx["parts"]["window"] == []
+    assert len(ctx["parts"]["preferences"]) == 2
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{}, {"user_id": ""}, {"user_id": "u1", "max_tokens": 0}, {"user_id": "u1", "query": "a\x00"}],
+)
+async def test_bad_context_request_is_422(wm, params):
+    r = await wm.client.get("/context", params=params)
+    assert r.status_code == 422, r.text
+    assert r.headers["content-type"] == PROBLEM

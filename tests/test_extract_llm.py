@@ -1,0 +1,233 @@
+"""Extraction through an LLM: a real HTTP server on 127.0.0.1 (tests/fake_llm.py) answers the
+OpenAI chat API with scripted replies. Valid JSON, fenced JSON, truncated JSON, an empty
+reply, HTTP 500 then success, a timeout: in every case the transcript is kept and the job
+state is right."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Iterator
+
+import httpx
+import pytest
+from asgi_lifespan import LifespanManager
+from sqlalchemy import text
+
+from app.core.config import LLMSettings, Settings, WorkerSettings
+from app.main import create_app
+from tests.conftest import count_rows
+from tests.fake_llm import FakeLLM, Reply, units_json
+
+MESSAGES = [
+    {"role": "user", "content": "I moved to Berlin last month. Never book me on red-eye flights."},
+    {"role": "assistant", "content": "Understood."},
+]
+PEANUT = {
+    "type": "constraint",
+    "value": "The user is allergic to peanuts.",
+    "query": "When suggesting food or restaurants",
+    "entities": ["peanuts"],
+    "confidence": 0.95,
+    "source_turns": [0],
+}
+BERLIN = {
+    "type": "fact",
+    "value": "The user lives in Berlin.",
+    "query": "When a task depends on where the user lives",
+    "entities": ["Berlin"],
+    "confidence": 0.9,
+    "occurred_at": "2026-10-15",
+    "source_turns": [0],
+}
+
+
+@pytest.fixture(scope="module")
+def fake_llm() -> Iterator[FakeLLM]:
+    server = FakeLLM().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+async def llm_app(database_url: str, fake_llm: FakeLLM) -> AsyncIterator[httpx.AsyncClient]:
+    settings = Settings(
+        database_url=database_url,
+        redis_url=None,
+        llm=LLMSettings(
+            base_url=fake_llm.base_url,
+            model="test-model",
+            api_key="sk-test",
+            timeout_s=0.5,
+            max_retries=1,
+            parse_retries=1,
+        ),
+        worker=WorkerSettings(in_process=False, max_attempts=2, backoff_initial_s=0.05),
+    )
+    app = create_app(settings)
+    async with LifespanManager(app, startup_timeout=60):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+            yield c
+
+
+@pytest.fixture
+async def llm(llm_app, fake_llm, engine):  # type: ignore[no-untyped-def]
+    fake_llm.reset()
+    async with engine.begin() as conn:
+        await conn.execute(text("TRUNCATE pgqueuer, pgqueuer_log"))
+    return llm_app
+
+
+async def extract(client: httpx.AsyncClient, user: str = "u1", messages=MESSAGES) -> dict:  # type: ignore[no-untyped-def]
+    r = await client.post(
+        "/extract?wait=true",
+        json={"user_id": user, "messages": messages, "timezone": "Europe/Berlin",
+              "now": "2026-11-25T09:00:00Z"},
+    )  # fmt: skip
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+async def stored_transcript(engine, job_id: str) -> list[dict]:  # type: ignore[no-untyped-def]
+    async with engine.connect() as conn:
+        row = await conn.execute(
+            text("SELECT transcript FROM extraction_jobs WHERE id = :id"), {"id": job_id}
+        )
+        return row.scalar_one()
+
+
+async def test_valid_json_reply(llm, fake_llm, engine):
+    fake_llm.push(Reply(content=units_json(PEANUT, BERLIN)))
+    job = await extract(llm)
+    assert job["status"] == "succeeded" and job["attempts"] == 1
+    assert job["extractor"] == "llm:test-model"
+    assert sorted(u["outcome"] for u in job["units"]) == ["created", "created"]
+    assert await count_rows(engine) == 2
+    body = fake_llm.requests[0]
+    assert body["model"] == "test-model" and body["response_format"] == {"type": "json_object"}
+    system = body["messages"][0]["content"]
+    assert "u1" in system and "Europe/Berlin" in system and "2026-11-25T10:00" in system
+    assert "good:" in system and "bad:" in system  # the trigger-scenario examples
+    berlin = next(u for u in job["units"] if "Berlin" in u["value"])
+    mem = (await llm.get(f"/memories/{berlin['memory_id']}")).json()
+    assert mem["occurred_at"].startswith("2026-10-14T22:00:00")  # a date = local midnight
+    assert mem["source"] == "extraction" and mem["raw_ref"] == [f"job:{job['id']}#0"]
+
+
+async def test_json_in_code_fences(llm, fake_llm, engine):
+    fake_llm.push(Reply(content="Here you go:\n```json\n" + units_json(PEANUT) + "\n```\n"))
+    job = await extract(llm)
+    assert job["status"] == "succeeded"
+    assert [u["value"] for u in job["units"]] == ["The user is allergic to peanuts."]
+    assert await count_rows(engine) == 1
+
+
+async def test_truncated_json_is_never_half_written(llm, fake_llm, engine):
+    truncated = units_json(PEANUT, BERLIN)[:-40]
+    fake_llm.default = Reply(content=truncated)
+    job = await extract(llm)
+    # 2 attempts x (1 + 1 parse retry) requests, then failed with the transcript kept.
+    assert job["status"] == "failed" and job["attempts"] == 2
+    assert job["error_code"] == "provider_bad_reply"
+    assert len(job["error_history"]) == 2
+    assert len(fake_llm.requests) == 4
+    assert await count_rows(engine) == 0  # not even the complete first unit
+    assert [m["content"] for m in await stored_transcript(engine, job["id"])] == [
+        m["content"] for m in MESSAGES
+    ]
+    # The repair request shows the model its bad reply.
+    assert fake_llm.requests[1]["messages"][-2]["content"] == truncated
+
+    fake_llm.default = Reply(content=units_json(PEANUT))
+    r = await llm.post(f"/extract/{job['id']}/retry")
+    assert r.status_code == 202 and r.json()["status"] == "queued"
+    app = llm._transport.app  # type: ignore[attr-defined]
+    assert await app.state.extraction.runner.run_inline(job["id"], 10) == "succeeded"
+    done = (await llm.get(f"/extract/{job['id']}")).json()
+    assert done["status"] == "succeeded" and done["error"] is None
+    assert len(done["error_history"]) == 2  # history kept
+    assert await count_rows(engine) == 1
+
+
+async def test_empty_reply_then_valid(llm, fake_llm, engine):
+    fake_llm.push(Reply(content=""), Reply(content=units_json(PEANUT)))
+    job = await extract(llm)
+    assert job["status"] == "succeeded" and job["attempts"] == 1
+    assert len(fake_llm.requests) == 2
+    assert await count_rows(engine) == 1
+
+
+async def test_http_500_then_success(llm, fake_llm, engine):
+    fake_llm.push(Reply(status=500), Reply(content=units_json(PEANUT)))
+    job = await extract(llm)
+    assert job["status"] == "succeeded" and job["attempts"] == 1
+    assert len(fake_llm.requests) == 2
+    assert await count_rows(engine) == 1
+
+
+async def test_http_500_every_time_fails_with_transcript_kept(llm, fake_llm, engine):
+    fake_llm.default = Reply(status=503)
+    job = await extract(llm)
+    assert job["status"] == "failed" and job["error_code"] == "provider_error"
+    assert "503" in job["error"]
+    assert len(await stored_transcript(engine, job["id"])) == 2
+    assert await count_rows(engine) == 0
+
+
+async def test_timeout_then_success_on_the_next_attempt(llm, fake_llm, engine):
+    # Attempt 1: two requests (1 retry) each slower than the 0.5 s timeout.
+    fake_llm.push(Reply(content=units_json(PEANUT), delay_s=1.0),
+                  Reply(content=units_json(PEANUT), delay_s=1.0),
+                  Reply(content=units_json(PEANUT)))  # fmt: skip
+    job = await extract(llm)
+    assert job["status"] == "succeeded" and job["attempts"] == 2
+    assert [e["code"] for e in job["error_history"]] == ["provider_timeout"]
+    assert await count_rows(engine) == 1
+
+
+async def test_timeout_every_time_fails(llm, fake_llm, engine):
+    fake_llm.default = Reply(content=units_json(PEANUT), delay_s=1.0)
+    job = await extract(llm)
+    assert job["status"] == "failed" and job["error_code"] == "provider_timeout"
+    assert job["attempts"] == 2 and job["finished_at"]
+    assert len(await stored_transcript(engine, job["id"])) == 2
+    assert await count_rows(engine) == 0
+
+
+async def test_invalid_units_are_rejected_one_by_one(llm, fake_llm, engine):
+    bad_type = {**BERLIN, "type": "opinion"}
+    low = {**BERLIN, "value": "The user might like jazz.", "confidence": 0.3}
+    fake_llm.push(Reply(content=units_json(PEANUT, bad_type, {"value": ""}, low)))
+    job = await extract(llm)
+    outcomes = sorted(u["outcome"] for u in job["units"])
+    assert outcomes == ["created", "dropped", "rejected", "rejected"]
+    assert await count_rows(engine) == 1
+
+
+async def test_chinese_units_from_the_llm_stay_chinese(llm, fake_llm, engine):
+    unit = {"type": "constraint", "value": "用户对花生过敏。", "query": "当推荐餐厅或菜谱时",
+            "entities": ["花生"], "confidence": 0.95}  # fmt: skip
+    fake_llm.push(Reply(content=units_json(unit)))
+    job = await extract(llm, messages=[{"role": "user", "content": "我对花生过敏。"}])
+    assert job["units"][0]["value"] == "用户对花生过敏。"
+    sent = json.dumps(fake_llm.requests[0]["messages"], ensure_ascii=False)
+    assert "我对花生过敏" in sent
+
+
+async def test_prefilter_skips_the_main_model(fake_llm, database_url, engine):
+    settings = Settings(
+        database_url=database_url,
+        llm=LLMSettings(base_url=fake_llm.base_url, model="big", prefilter_model="small",
+                        timeout_s=2, max_retries=0),
+        worker=WorkerSettings(in_process=False),
+    )  # fmt: skip
+    fake_llm.reset()
+    fake_llm.push(Reply(content='{"worth_extracting": false}'))
+    app = create_app(settings)
+    async with LifespanManager(app, startup_timeout=60):
+        async with httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://test"
+        ) as c:
+            job = await extract(c, messages=[{"role": "user", "content": "hello there"}])
+    assert job["status"] == "succeeded" and job["units"] == []
+    assert [r["model"] for r in fake_llm.requests] == ["small"]
