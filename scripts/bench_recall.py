@@ -467,44 +467,35 @@ def recall_bodies(corpus: Corpus, n: int, seed: int, **extra: Any) -> list[dict[
     return out
 
 
-def _word(n: int) -> str:
-    """A letters-only token unique to ``n`` ("zqb", "zqc", ...)."""
-    letters = ""
-    while True:
-        n, r = divmod(n, 26)
-        letters += chr(ord("a") + r)
-        if n == 0:
-            return "zq" + letters
-
-
 class StoreBodies:
-    """New units for ``/store``: a turn's text plus a unique made-up word (so dedupe and the
-    conflict check meet its near-duplicates, cosine ~0.97, but neither merges nor
-    contradicts: one extra word, no number or negation changed), the previous turn as
-    trigger scenario, the speaker as entity."""
+    """New units for ``/store``: two turns of different conversations joined
+    ("Speaker: text of one. Text of another."), so each is a new fact — near enough to
+    existing units for dedupe and the conflict check to examine them, not a restatement —
+    with the first turn's previous turn as trigger scenario and its speaker as entity."""
 
     def __init__(self, corpus: Corpus, now: datetime) -> None:
         self.corpus = corpus
         self.now = now
-        self.counter = 0
         self.rnd = random.Random(7)
 
     def batch(self, size: int) -> dict[str, Any]:
+        turns = self.corpus.turns
         memories = []
         for _ in range(size):
-            self.counter += 1
-            i = self.rnd.randrange(len(self.corpus.turns))
-            t = self.corpus.turns[i]
+            i, j = self.rnd.randrange(len(turns)), self.rnd.randrange(len(turns))
+            while turns[j].conversation == turns[i].conversation:
+                j = self.rnd.randrange(len(turns))
+            t = turns[i]
             unit: dict[str, Any] = {
                 "user_id": SUBJECT,
                 "session_id": f"store/{t.conversation}/{t.session}",
                 "type": self.rnd.choice(list(TYPE_SHARES)),
-                "value": f"{self.corpus.value(i, 0)} (tag {_word(self.counter)})",
+                "value": f"{self.corpus.value(i, 0)} {turns[j].text}",
                 "entities": [t.speaker],
                 "source": "extraction",
                 "confidence": 0.9,
                 "occurred_at": (self.now - timedelta(hours=self.rnd.uniform(0, 72))).isoformat(),
-                "raw_ref": [t.dia_id],
+                "raw_ref": [t.dia_id, turns[j].dia_id],
             }
             if t.prev >= 0:
                 unit["query"] = self.corpus.value(t.prev, 0)

@@ -7,10 +7,10 @@
    for each store starts the service in a subprocess (``python -m app.cli serve`` on a free
    127.0.0.1 port): ``redis`` = the Redis at ``REDIS_URL`` (default redis://127.0.0.1:6379)
    under a fresh key prefix, ``embedded`` = REDIS_URL unset (the in-process fakeredis store).
-2. Appends: 200 messages one per request (concurrency 1), 200 in batches of 20, and 400 one
-   per request at concurrency 8 over 8 sessions — requests/s, messages/s, latency. Every
-   append embeds its messages (multilingual-e5-small on the CPU), writes the transcript and
-   then the window, so it is bound by the embedding model.
+2. Appends: ``--appends`` messages one per request (concurrency 1), the same number in
+   batches of 20, and one per request at concurrency 8 over 8 sessions — requests/s,
+   messages/s, latency. Every append embeds its messages (multilingual-e5-small on the
+   CPU), writes the transcript and then the window, so it is bound by the embedding model.
 3. Window reads of one 200-message session (synthetic English and Chinese chat with
    numbers, codes and names; ``max_tokens`` 4000): without a query; with a query seen before
    (its embedding comes from the in-process cache, as when a turn reads the window and
@@ -183,10 +183,10 @@ async def timed(client: httpx.AsyncClient, method: str, url: str, **kw: Any) -> 
     return ms, r.json()
 
 
-async def bench_appends(client: httpx.AsyncClient) -> list[dict[str, Any]]:
+async def bench_appends(client: httpx.AsyncClient, n: int) -> list[dict[str, Any]]:
     rows = []
-    # 200 single-message appends, one at a time.
-    msgs = messages(200, seed=1)
+    # n single-message appends, one at a time.
+    msgs = messages(n, seed=1)
     lat: list[float] = []
     start = time.perf_counter()
     for m in msgs:
@@ -196,19 +196,19 @@ async def bench_appends(client: httpx.AsyncClient) -> list[dict[str, Any]]:
         lat.append(ms)
     wall = time.perf_counter() - start
     rows.append(("1 message/request, concurrency 1", len(msgs), len(msgs), wall, lat))
-    # 200 messages in batches of 20.
+    # n messages in batches of 20.
     lat = []
     start = time.perf_counter()
-    for i in range(0, 200, 20):
+    for i in range(0, n, 20):
         ms, _ = await timed(
             client, "POST", "/working_memory/app-20/messages", json={"messages": msgs[i : i + 20]}
         )
         lat.append(ms)
     wall = time.perf_counter() - start
-    rows.append(("20 messages/request, concurrency 1", 10, 200, wall, lat))
-    # 400 single-message appends at concurrency 8 (8 sessions).
+    rows.append(("20 messages/request, concurrency 1", len(lat), n, wall, lat))
+    # n single-message appends at concurrency 8 (8 sessions).
     lat = []
-    queue = list(enumerate(messages(400, seed=2)))
+    queue = list(enumerate(messages(n, seed=2)))
 
     async def worker(w: int) -> None:
         while queue:
@@ -221,7 +221,7 @@ async def bench_appends(client: httpx.AsyncClient) -> list[dict[str, Any]]:
     start = time.perf_counter()
     await asyncio.gather(*(worker(w) for w in range(8)))
     wall = time.perf_counter() - start
-    rows.append(("1 message/request, concurrency 8", 400, 400, wall, lat))
+    rows.append(("1 message/request, concurrency 8", n, n, wall, lat))
     return [
         {
             "mode": mode,
@@ -298,7 +298,7 @@ async def run(args: argparse.Namespace) -> str:
                 httpx.AsyncClient(base_url=base, timeout=60.0) as client,
             ):
                 print(f"[{store}] appends …", file=sys.stderr)
-                appends = await bench_appends(client)
+                appends = await bench_appends(client, args.appends)
                 print(f"[{store}] window reads …", file=sys.stderr)
                 reads = await bench_reads(client, args.reads)
                 results[store] = (appends, reads)
@@ -322,7 +322,8 @@ def render(results: dict[str, tuple[list[dict], list[dict]]], args: argparse.Nam
     lines = [
         SECTION,
         "",
-        f"`scripts/bench_working_memory.py --stores {args.stores} --reads {args.reads}`, "
+        f"`scripts/bench_working_memory.py --stores {args.stores} --reads {args.reads} "
+        f"--appends {args.appends}`, "
         f"{time.strftime('%Y-%m-%d')}, Python {platform.python_version()}, "
         f"{os.cpu_count()} cores shared with other jobs, service over HTTP on 127.0.0.1 "
         "(one uvicorn worker), embedded PostgreSQL 18, tokenizer o200k_base, "
@@ -377,8 +378,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--stores", default="redis,embedded")
     parser.add_argument("--reads", type=int, default=300)
+    parser.add_argument("--appends", type=int, default=100, help="messages per append mode")
     parser.add_argument("--write-doc", action="store_true", help=f"update {SECTION} in {DOC}")
     args = parser.parse_args()
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt  # run the clean-up in finally blocks
+
+    signal.signal(signal.SIGTERM, stop)
     section = asyncio.run(run(args))
     print(section)
     if args.write_doc:

@@ -51,7 +51,7 @@ BATCH = 100
 TOP_K = 10
 
 # Every signal the API knows; variants that isolate one signal zero all the others.
-SIGNALS = ["semantic", "keyword", "recency", "confidence", "entity"]
+SIGNALS = ["semantic", "keyword", "recency", "confidence", "entity", "context"]
 
 
 def _only(signal: str) -> dict[str, float]:

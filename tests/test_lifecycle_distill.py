@@ -150,6 +150,9 @@ async def test_llm_distillation_merges_repeats_and_drops_weak_units(
         with pytest.raises(ProviderError):
             await run(engine, embedder, llm=client_llm)
         assert len(await semantic(engine)) == 1
+        async with engine.connect() as conn:
+            runs = (await conn.execute(text("SELECT runs FROM distillation_state"))).scalar_one()
+        assert runs == 2
     finally:
         await client_llm.aclose()
 

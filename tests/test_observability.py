@@ -167,3 +167,26 @@ async def test_llm_latency_is_recorded_by_outcome():
     with pytest.raises(ProviderError):
         await llm.complete([{"role": "user", "content": "hi"}])
     assert (count("ok") - ok, count("error") - err) == (1, 1)
+
+
+async def test_oversized_body_is_413_with_request_id_and_writes_nothing(api, engine, settings):
+    big = "x" * (settings.max_body_bytes + 1)
+    body = {"memories": [{"user_id": "u1", "value": big}]}
+    # Declared length over the limit: refused before the body is read.
+    r = await api.post("/store", json=body, headers={"X-Request-ID": "big-1"})
+    assert r.status_code == 413
+    assert r.headers["content-type"].startswith("application/problem+json")
+    assert r.json()["code"] == "payload_too_large"
+    assert r.json()["request_id"] == r.headers["x-request-id"] == "big-1"
+
+    # Streamed without a length: refused at the first byte past the limit.
+    async def chunks():  # type: ignore[no-untyped-def]
+        data = json.dumps(body).encode()
+        for i in range(0, len(data), 65536):
+            yield data[i : i + 65536]
+
+    r = await api.post("/store", content=chunks(), headers={"content-type": "application/json"})
+    assert r.status_code == 413 and r.json()["code"] == "payload_too_large"
+    assert r.json()["request_id"] == r.headers["x-request-id"]
+    async with engine.connect() as conn:
+        assert (await conn.execute(text("SELECT count(*) FROM memory_units"))).scalar_one() == 0

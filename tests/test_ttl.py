@@ -163,3 +163,18 @@ async def test_access_never_shortens_expiry_and_log_is_pruned(client, engine):
     async with factory() as session, session.begin():
         report = await archive_expired(session, datetime.now(UTC))
     assert report.access_log_pruned == 1
+
+
+async def test_reactivating_an_expired_unit_needs_a_new_expiry(client, engine):
+    [unit] = await store(client, {"user_id": "u1", "value": "The user's gym pass is valid"})
+    async with engine.begin() as conn:
+        await conn.execute(text("UPDATE memory_units SET expires_at = now() - interval '1 day'"))
+    factory = create_session_factory(engine)
+    async with factory() as session, session.begin():
+        assert (await archive_expired(session, datetime.now(UTC))).archived == 1
+    r = await client.patch(f"/memories/{unit['id']}", json={"status": "active"})
+    assert r.status_code == 409 and r.json()["code"] == "conflict"
+    r = await client.patch(f"/memories/{unit['id']}", json={"status": "active", "ttl_days": 10})
+    assert r.status_code == 200 and r.json()["memory"]["status"] == "active"
+    r = await client.post("/recall", json={"query": "gym pass", "user_id": "u1"})
+    assert [m["id"] for m in r.json()["memories"]] == [unit["id"]]

@@ -144,8 +144,10 @@ def _err(description: str) -> dict[str, Any]:
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     400: _err("Malformed JSON (`malformed_json`)."),
+    401: _err("No API key (`missing_api_key`) or an unknown or revoked one (`invalid_api_key`)."),
     413: _err("Request body larger than MAX_BODY_BYTES (`payload_too_large`)."),
     422: _err("Invalid request (`invalid_request`): `errors` lists each field's problem."),
+    429: _err("Per-key rate limit exceeded (`rate_limited`); see `Retry-After`."),
     500: _err("Internal error (`internal_error`)."),
     503: _err("Datastore unavailable (`datastore_unavailable`)."),
 }

@@ -60,6 +60,8 @@ class BodySizeLimit:
                 "detail": _too_large_detail(self.max_bytes),
                 "code": "payload_too_large",
                 "instance": scope.get("path", ""),
+                # Set by app.api.observability (outside this middleware).
+                "request_id": scope.get("state", {}).get("request_id"),
             }
         ).encode()
         await send(

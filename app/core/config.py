@@ -31,13 +31,19 @@ class EmbeddingSettings(BaseModel):
 
 
 class RecallSettings(BaseModel):
-    """Hybrid scoring defaults (DESIGN §7; chosen by scripts/eval_locomo.py, see docs/EVAL.md)."""
+    """Hybrid scoring defaults (DESIGN §7; chosen by scripts/eval_locomo.py, see docs/EVAL.md).
 
-    weight_semantic: float = Field(default=0.5, ge=0)
-    weight_keyword: float = Field(default=0.3, ge=0)
+    The weights sum to 1, so a score is in 0..1. They serve long-term recall: recency is a
+    tie-breaker (DESIGN §7.1); the seeds' weights stay available as ``profile: short_term``.
+    """
+
+    weight_semantic: float = Field(default=0.2, ge=0)
+    weight_keyword: float = Field(default=0.1, ge=0)
     weight_recency: float = Field(default=0.05, ge=0)
     weight_confidence: float = Field(default=0.05, ge=0)
-    weight_entity: float = Field(default=0.1, ge=0)
+    weight_entity: float = Field(default=0.15, ge=0)
+    # Relevance of the unit's session neighbours and of its session (app.services.scoring).
+    weight_context: float = Field(default=0.45, ge=0)
     # Per hour: exp(-0.01 * 70 h) ~ 0.5, the seeds' value (DESIGN §7).
     recency_lambda: float = Field(default=0.01, ge=0)
     # Wall-clock budget of one recall; past it the answer is what is ready, degraded=true.

@@ -4,12 +4,27 @@ scoring query of recall (pgvector cosine + full text + entity overlap) in one st
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import numpy as np
-from sqlalchemy import ColumnElement, Select, and_, func, literal, or_, select, text, update
+from sqlalchemy import (
+    ColumnElement,
+    Select,
+    Text,
+    and_,
+    case,
+    cast,
+    func,
+    literal,
+    or_,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.dialects.postgresql import ARRAY, JSONB, array
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import MemoryUnit
@@ -55,13 +70,21 @@ class RecallFilters:
 
 @dataclass(frozen=True)
 class CandidateScore:
-    """Raw signals of one candidate, before normalisation and weighting."""
+    """Raw signals of one candidate, before normalisation and weighting.
+
+    ``term_freqs``: occurrences of each query lexeme in the unit's keyword index (only the
+    lexemes it contains; empty when it matches none); ``length``: the unit's number of
+    distinct lexemes (BM25's document length). ``session_id`` and ``occurred_at`` place the
+    unit among its session's units for the context signal.
+    """
 
     id: uuid.UUID
     semantic_value: float
     semantic_query: float
-    keyword: float
+    term_freqs: Mapping[str, int]
+    length: int
     entity_match: bool
+    session_id: str | None
     occurred_at: datetime
     last_confirmed_at: datetime
     confidence: float
@@ -189,19 +212,24 @@ class MemoryRepository:
         )
 
     async def known_entities(self, f: RecallFilters, candidates: Sequence[str]) -> list[str]:
-        """Which of ``candidates`` (case-folded) name an entity of a unit matching the filters."""
-        if not candidates:
+        """Which of ``candidates`` (case-folded) name an entity of a unit matching the filters.
+
+        One statement: an ``EXISTS … LIMIT 1`` probe per candidate (``entity_keys @> {key}``),
+        so the cost grows with the number of candidates, not with the subject's size.
+        """
+        keys = list(dict.fromkeys(candidates))
+        if not keys:
             return []
-        found: list[str] = []
-        for key in dict.fromkeys(candidates):
-            stmt = (
-                select(literal(1))
-                .where(*self._filter_clauses(f), MemoryUnit.entity_keys.contains([key]))
-                .limit(1)
-            )
-            if (await self.session.execute(stmt)).first() is not None:
-                found.append(key)
-        return found
+        cand = func.unnest(literal(keys, ARRAY(Text))).table_valued("key").render_derived("cand")
+        probe = (
+            select(literal(1))
+            .where(*self._filter_clauses(f), MemoryUnit.entity_keys.contains(array([cand.c.key])))
+            .limit(1)
+            .correlate(cand)
+        )
+        rows = await self.session.execute(select(cand.c.key).where(probe.exists()))
+        found = {str(r[0]) for r in rows}
+        return [k for k in keys if k in found]
 
     async def score_candidates(
         self,
@@ -213,14 +241,19 @@ class MemoryRepository:
         exact: bool,
         per_source: int,
         ef_search: int,
+        keyword_text: str | None = None,
     ) -> list[CandidateScore]:
         """Raw signals for the candidates of one recall.
 
         ``exact``: every unit matching the filters is a candidate (small subjects; DESIGN §7.1
         measured this better than shortlisting). Otherwise the union of the ``per_source``
         nearest by value embedding, by query (scenario) embedding, the best keyword matches
-        and the newest entity matches, with pgvector's iterative HNSW scan so filtered ANN
-        still returns enough rows.
+        (``ts_rank``) and the newest entity matches, with pgvector's iterative HNSW scan so
+        filtered ANN still returns enough rows.
+
+        Keyword statistics for BM25 (computed by the caller): per candidate, how often each
+        lexeme of ``keyword_text`` (``english`` configuration, as the index) occurs in it, for
+        candidates that match ``tsquery`` only, and its length in distinct lexemes.
         """
         clauses = self._filter_clauses(f)
         ts = func.to_tsquery(text("'english'::regconfig"), tsquery) if tsquery else None
@@ -268,14 +301,18 @@ class MemoryRepository:
             sem_q = func.coalesce(1 - MemoryUnit.query_embedding.cosine_distance(embedding), 0.0)
         else:
             sem_v = sem_q = literal(0.0)
-        kw = func.ts_rank(MemoryUnit.search_tsv, ts, 1) if ts is not None else literal(0.0)
+        tf: ColumnElement[Any] = literal(None, JSONB)
+        if ts is not None and keyword_text:
+            tf = case((MemoryUnit.search_tsv.op("@@")(ts), _term_freqs(keyword_text)), else_=None)
         ent_hit = MemoryUnit.entity_keys.overlap(ent) if ent else literal(False)
         stmt = select(
             MemoryUnit.id,
             sem_v.label("sv"),
             sem_q.label("sq"),
-            kw.label("kw"),
+            tf.label("tf"),
+            func.length(MemoryUnit.search_tsv).label("dl"),
             ent_hit.label("ent"),
+            MemoryUnit.session_id,
             MemoryUnit.occurred_at,
             MemoryUnit.last_confirmed_at,
             MemoryUnit.confidence,
@@ -288,11 +325,31 @@ class MemoryRepository:
                 id=r.id,
                 semantic_value=float(r.sv),
                 semantic_query=float(r.sq),
-                keyword=float(r.kw),
+                term_freqs={str(k): int(v) for k, v in (r.tf or {}).items()},
+                length=int(r.dl),
                 entity_match=bool(r.ent),
+                session_id=r.session_id,
                 occurred_at=r.occurred_at,
                 last_confirmed_at=r.last_confirmed_at,
                 confidence=float(r.confidence),
             )
             for r in rows
         ]
+
+
+def _term_freqs(keyword_text: str) -> ColumnElement[Any]:
+    """A correlated subquery: ``{lexeme: occurrences}`` of the query's lexemes in a unit's
+    ``search_tsv`` (positions counted; a lexeme without positions counts once)."""
+    query_lexemes = cast(
+        select(
+            func.tsvector_to_array(func.to_tsvector(text("'english'::regconfig"), keyword_text))
+        ).scalar_subquery(),
+        ARRAY(Text),
+    )
+    lex = func.unnest(MemoryUnit.search_tsv).table_valued("lexeme", "positions", "weights")
+    occurrences = func.coalesce(func.array_length(lex.c.positions, 1), 1)
+    return (
+        select(func.jsonb_object_agg(lex.c.lexeme, occurrences, type_=JSONB))
+        .where(lex.c.lexeme == func.any(query_lexemes))
+        .scalar_subquery()
+    )

@@ -22,6 +22,12 @@ class Weights(RequestModel):
     recency: float | None = Field(default=None, ge=0, le=10)
     confidence: float | None = Field(default=None, ge=0, le=10)
     entity: float | None = Field(default=None, ge=0, le=10)
+    context: float | None = Field(
+        default=None,
+        ge=0,
+        le=10,
+        description="Relevance of the unit's neighbours in its session and of the session.",
+    )
     recency_lambda: float | None = Field(
         default=None, ge=0, le=10, description="Recency decay per hour: exp(-λ·hours)."
     )
@@ -49,8 +55,9 @@ class RecallRequest(RequestModel):
     min_score: float | None = Field(default=None, ge=0, description="Drop hits scoring below.")
     profile: Profile = Field(
         default="long_term",
-        description="`long_term` (default, measured on LoCoMo: little recency) or `short_term` "
-        "(the seeds' weights 0.5/0.2/0.2/0.1, for short-lived tasks).",
+        description="`long_term` (default, measured on LoCoMo: relevance and conversational "
+        "context, recency only a tie-breaker) or `short_term` (the seeds' weights "
+        "semantic/keyword/recency/confidence 0.5/0.2/0.2/0.1, for short-lived tasks).",
     )
     weights: Weights | None = Field(default=None, description="Override single weights.")
     now: AwareDatetime | None = Field(
@@ -76,6 +83,9 @@ class Scores(ResponseModel):
     recency: float
     confidence: float
     entity: float
+    context: float = Field(
+        description="Relevance of the unit's session neighbours and of its session (0..1)."
+    )
 
 
 class RecallHit(MemoryRead):

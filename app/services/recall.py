@@ -1,10 +1,11 @@
 """Recall: narrow by scope and filters, gather candidates, score them (app.services.scoring)
 and return the best ``top_k`` within a time budget (DESIGN §7).
 
-Query-side details measured on LoCoMo (DESIGN §7.1): the question is embedded with the E5
-*query* role, and the names of entities the subject's units know are removed from the text
-before embedding (e5-small's cosine is dominated by names) while a structured entity signal
-rewards units that name them.
+Query-side details measured on LoCoMo (DESIGN §7.1, docs/EVAL.md): the question is embedded
+with the E5 *query* role, and the names of entities the subject's units know are removed from
+the text before embedding (e5-small's cosine is dominated by names) while a structured entity
+signal rewards units that name them. Keyword relevance is BM25 over the query's stemmed tokens
+(OR semantics), and a unit's session neighbours lend it context (app.services.scoring).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import numpy as np
 
 from app.clients.embeddings import Embedder
 from app.core.config import RecallSettings
-from app.core.text import tokenize, tsquery_or
+from app.core.text import search_text, tokenize, tsquery_or
 from app.models import MemoryUnit
 from app.repositories.memory import MemoryRepository, RecallFilters
 from app.schemas.recall import RecallRequest
@@ -141,6 +142,7 @@ class RecallService:
             exact=exact,
             per_source=max(self.settings.min_candidates, 4 * req.top_k),
             ef_search=max(self.settings.hnsw_ef_search, 4 * req.top_k),
+            keyword_text=search_text(req.query),
         )
         ranked = rank(candidates, _weighting(req, self.settings), now)
         if req.min_score is not None:
