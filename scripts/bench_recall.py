@@ -84,25 +84,14 @@ TYPE_SHARES = {
     "result": 0.10,
     "event": 0.20,
 }
-# Wording variations of a repeated turn: 6 framings x 7 endings = 42 distinct values per turn,
+# Wording variations of a repeated turn, made of PostgreSQL's English stop words only (so
+# they change value and value_hash but add no lexeme to the keyword index and leave its term
+# statistics those of the real turns): 6 framings x 7 endings = 42 distinct values per turn,
 # enough for 100k rows from 2,760 turns (37 copies each).
-FRAMINGS = [
-    "{s}: {t}",
-    "{s} said: {t}",
-    "{s} mentioned: {t}",
-    "{s} told me: {t}",
-    "{s}, recap: {t}",
-    "{s} again: {t}",
-]
-ENDINGS = [
-    "",
-    " That was a while ago.",
-    " I remember that well.",
-    " Worth keeping in mind.",
-    " Just so you know.",
-    " As I said before.",
-    " Nothing has changed since.",
-]
+FRAMINGS = ["{s}: {t}", "Then {s}: {t}", "So {s}: {t}", "And {s}: {t}", "Once again, {s}: {t}",
+            "Here {s}: {t}"]  # fmt: skip
+ENDINGS = ["", " That was it.", " So it is.", " It was so then.", " Just that.",
+           " And there it is.", " As it was before."]  # fmt: skip
 NOISE_SIGMA = 0.01  # per dimension; |noise|^2 = 384 * 1e-4 -> cosine ~ 1/sqrt(1.0384) = 0.981
 HNSW_INDEXES = ("ix_memory_units_value_embedding_hnsw", "ix_memory_units_query_embedding_hnsw")
 

@@ -189,3 +189,20 @@ def test_keys_cli_create_list_revoke(database_url, monkeypatch):
         assert again.exit_code == 1
     finally:
         get_settings.cache_clear()
+
+
+async def test_rate_limit_counts_in_redis_across_limiters():
+    """Two API replicas (two limiters) on one Redis share each key's budget."""
+    import uuid
+
+    from app.repositories.rate_limit import RateLimiter
+
+    identity = f"test-{uuid.uuid4().hex}"  # a fresh counter in the shared Redis
+    replica_a = RateLimiter("3/minute", "redis://127.0.0.1:6379/0")
+    replica_b = RateLimiter("3/minute", "redis://127.0.0.1:6379/0")
+    answers = [await limiter.hit(identity) for limiter in (replica_a, replica_b, replica_a)]
+    assert answers == [None, None, None]
+    retry_after = await replica_b.hit(identity)
+    assert retry_after is not None and 1 <= retry_after <= 60
+    with pytest.raises(ValueError):
+        RateLimiter("lots per minute")

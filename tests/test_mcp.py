@@ -85,6 +85,8 @@ def mcp_http_url(api_url: str) -> Iterator[str]:
                 if time.monotonic() > deadline:
                     raise RuntimeError("MCP server did not open its port in 30 s")
                 time.sleep(0.1)
+            health = httpx2.get(f"http://127.0.0.1:{port}/health", timeout=5)
+            assert health.status_code == 200 and health.json() == {"status": "ok"}
             yield f"http://127.0.0.1:{port}/mcp"
         finally:
             proc.terminate()

@@ -366,3 +366,14 @@ async def test_read_is_scoped_to_the_user_when_asked(client):
     assert other.json()["detail"].replace(a["id"], "ID") == missing.json()["detail"].replace(
         "0190b8a4-7c1e-7000-8000-000000000000", "ID"
     )
+
+
+async def test_sharing_one_slot_is_not_the_same_memory(client, engine):
+    # Both say where the user lives, but each carries another fact: merging would lose one.
+    [a] = await store(client, unit("The user lives in Berlin and works remotely"))
+    [b] = await store(client, unit("The user lives in Berlin and keeps two cats"))
+    assert b["outcome"] != "merged" and b["id"] != a["id"]
+    [c] = await store(client, unit("用户住在上海，在银行工作"))
+    [d] = await store(client, unit("用户住在上海，养了一只猫"))
+    assert d["outcome"] != "merged" and d["id"] != c["id"]
+    assert await count_rows(engine) == 4

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Literal
 
 import platformdirs
-from pydantic import AliasChoices, BaseModel, Field, SecretStr, model_validator
+from pydantic import AliasChoices, BaseModel, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 MemoryType = Literal["fact", "preference", "constraint", "action", "result", "event"]
@@ -128,6 +128,15 @@ class AuthSettings(BaseModel):
     # "10/second;1000/hour"); empty means no limit. Counted in Redis when REDIS_URL is set
     # (shared by replicas), else in process memory.
     rate_limit: str = ""
+
+    @field_validator("rate_limit")
+    @classmethod
+    def _parse_rate_limit(cls, value: str) -> str:
+        if value.strip():
+            from limits import parse_many
+
+            parse_many(value)  # ValueError names what it could not read
+        return value.strip()
 
 
 class McpSettings(BaseModel):

@@ -41,8 +41,3 @@ JOBS = Gauge(
     "read from the database at scrape time.",
     ["status"],
 )
-JOB_FAILURES = Counter(
-    "hindsight_job_failures",
-    "Jobs that failed in this process (the worker's own count; see hindsight_jobs too).",
-    ["kind"],
-)

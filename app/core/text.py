@@ -25,9 +25,10 @@ _CODE = re.compile(r"[0-9a-z]+(?:[-_./][0-9a-z]+)+")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 _STEMMER = snowballstemmer.stemmer("english")
 
-# Chinese function words that carry no topic (kept small on purpose: 不/没 stay, they negate).
+# Chinese function words that carry no topic (kept small on purpose: 不/没 stay, they negate),
+# and 用户 ("the user", in nearly every unit, like "user" in _EN_STOP).
 _ZH_STOP = frozenset(
-    "的 了 在 是 和 与 及 或 吗 呢 吧 啊 呀 也 都 就 而 这 那 个 着 过 对 把 被 让 给".split()
+    "的 了 在 是 和 与 及 或 吗 呢 吧 啊 呀 也 都 就 而 这 那 个 着 过 对 把 被 让 给 用户".split()
 )
 _EN_STOP = frozenset(
     """a an the and or of to in on at for with by from as is are was were be been being am
@@ -84,21 +85,31 @@ def _segment(run: str) -> tuple[str, ...]:
     return tuple(rjieba.cut(run))
 
 
+@lru_cache(maxsize=4096)
+def _segment_for_search(run: str) -> tuple[str, ...]:
+    # jieba's search mode adds the words inside long words: 虹桥机场 → 虹桥, 机场, 虹桥机场,
+    # so a query for "虹桥" or "机场" finds a unit about "虹桥机场" and vice versa.
+    return tuple(rjieba.cut_for_search(run))
+
+
 def tokenize(text: str) -> list[str]:
     """Lower-cased keyword tokens: Latin words, numbers, codes (``sku-42`` gives ``sku-42``
     joined as ``sku42`` plus its parts) and jieba-segmented CJK words, stop words dropped."""
     return _tokens(text, _EN_STOP, _ZH_STOP)
 
 
-def _tokens(text: str, en_stop: frozenset[str], zh_stop: frozenset[str]) -> list[str]:
+def _tokens(
+    text: str, en_stop: frozenset[str], zh_stop: frozenset[str], search: bool = False
+) -> list[str]:
     folded = unicodedata.normalize("NFKC", text).casefold()
+    segment = _segment_for_search if search else _segment
     tokens: list[str] = []
     for code in _CODE.findall(folded):
         tokens.append(re.sub(r"[-_./]", "", code))
     pos = 0
     for match in _CJK_RUN.finditer(folded):
         tokens.extend(_latin_tokens(folded[pos : match.start()], en_stop))
-        tokens.extend(w for w in _segment(match.group()) if w.strip() and w not in zh_stop)
+        tokens.extend(w for w in segment(match.group()) if w.strip() and w not in zh_stop)
         pos = match.end()
     tokens.extend(_latin_tokens(folded[pos:], en_stop))
     return tokens
@@ -110,15 +121,21 @@ def _latin_tokens(chunk: str, stop: frozenset[str]) -> list[str]:
     return [w for w in stripped if w not in stop]
 
 
+def search_tokens(text: str) -> list[str]:
+    """The keyword-index tokens of a text: :func:`tokenize`, with CJK words also split into
+    the shorter words inside them (jieba's search mode), so 虹桥 matches 虹桥机场."""
+    return _tokens(text, _EN_STOP, _ZH_STOP, search=True)
+
+
 def search_text(*parts: str | None) -> str:
-    """The text stored for full-text indexing: the tokens of all parts, space-joined."""
-    return " ".join(tok for part in parts if part for tok in tokenize(part))
+    """The text stored for full-text indexing: the search tokens of all parts, space-joined."""
+    return " ".join(tok for part in parts if part for tok in search_tokens(part))
 
 
 def tsquery_or(text: str) -> str | None:
-    """An OR tsquery string (``'a' | 'b'``) over the text's tokens, safe for ``to_tsquery``;
-    None when the text has no tokens."""
-    toks = list(dict.fromkeys(t for t in tokenize(text) if "'" not in t and "\\" not in t))
+    """An OR tsquery string (``'a' | 'b'``) over the text's search tokens, safe for
+    ``to_tsquery``; None when the text has no tokens."""
+    toks = list(dict.fromkeys(t for t in search_tokens(text) if "'" not in t and "\\" not in t))
     if not toks:
         return None
     return " | ".join(f"'{t}'" for t in toks)

@@ -44,15 +44,27 @@ def build_server(settings: McpSettings, api: RestApi | None = None) -> MCPServer
 
 def run(settings: McpSettings) -> None:
     """Serve until stopped: stdio (one client, the parent process) or streamable HTTP at
-    ``http://{host}:{port}/mcp`` (stateless, JSON responses: any replica answers any call)."""
+    ``http://{host}:{port}/mcp`` (stateless, JSON responses: any replica answers any call),
+    with ``GET /health`` for container health checks."""
     server = build_server(settings)
     if settings.transport == "stdio":
         server.run("stdio")
         return
+    import uvicorn
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse
+
+    @server.custom_route("/health", methods=["GET"], include_in_schema=False)
+    async def health(request: Request) -> JSONResponse:
+        return JSONResponse({"status": "ok"})
+
     security = (
         TransportSecuritySettings(allowed_hosts=settings.allowed_hosts)
         if settings.allowed_hosts
         else None
+    )
+    app = server.streamable_http_app(
+        stateless_http=True, json_response=True, transport_security=security, host=settings.host
     )
     log.warning(
         "MCP streamable HTTP on http://%s:%d/mcp → API %s",
@@ -60,11 +72,5 @@ def run(settings: McpSettings) -> None:
         settings.port,
         settings.api_base_url,
     )
-    server.run(
-        "streamable-http",
-        host=settings.host,
-        port=settings.port,
-        stateless_http=True,
-        json_response=True,
-        transport_security=security,
-    )
+    # log_config=None: uvicorn's lines go through our (JSON) logging like everything else.
+    uvicorn.run(app, host=settings.host, port=settings.port, log_config=None, access_log=False)

@@ -87,7 +87,17 @@ class StoreService:
                 outcomes.append(StoreOutcome(existing, "merged"))
             else:
                 findings = await self.conflicts.find(subject, item.value, values[k])
-                same = next((f.unit for f in findings if f.judgement.verdict == "same"), None)
+                # Only the LLM's "same" merges: the local rules' "same" (one shared slot, e.g.
+                # both say where the user lives) would fold "lives in Berlin and keeps two
+                # cats" into "lives in Berlin and works remotely" and lose the cats.
+                same = next(
+                    (
+                        f.unit
+                        for f in findings
+                        if f.judgement.verdict == "same" and f.judgement.reason == "llm"
+                    ),
+                    None,
+                )
                 if same is not None:
                     self._merge(same, item, now)
                     outcomes.append(StoreOutcome(same, "merged"))
