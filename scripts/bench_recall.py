@@ -732,7 +732,7 @@ def _filters(now: datetime) -> dict[str, tuple[dict[str, Any], Callable[[dict[st
 
 async def bench_size(
     args: argparse.Namespace,
-    base: str,
+    base: str | None,
     corpus: Corpus,
     loader: BulkLoader,
     size: int,
@@ -746,6 +746,27 @@ async def bench_size(
     )
     res.actual_units[size] = units
     print(f"\n== {units} units in subject {SUBJECT!r}; load {res.load_timing[size]}", flush=True)
+    if base is not None:
+        await http_runs(args, base, corpus, loader, size, res, stores)
+    if args.profile:
+        prof = await profile(
+            loader_url(loader), corpus, args.profile_requests, args.explain_dir, f"{size}", stores
+        )
+        res.profiles[size] = prof
+        for key, value in prof.items():
+            print(f"profile {key}: {json.dumps(value)}", flush=True)
+
+
+async def http_runs(
+    args: argparse.Namespace,
+    base: str,
+    corpus: Corpus,
+    loader: BulkLoader,
+    size: int,
+    res: Results,
+    stores: StoreBodies,
+) -> None:
+    """The HTTP measurements at one size: recall, filtered recall, store."""
     limits = httpx.Limits(max_connections=16, max_keepalive_connections=16)
     async with httpx.AsyncClient(base_url=base, timeout=600.0, limits=limits) as client:
         await drive(client, "/recall", recall_bodies(corpus, 20, seed=1), 1)  # warm-up
@@ -806,14 +827,6 @@ async def bench_size(
                     flush=True,
                 )
 
-    if args.profile:
-        prof = await profile(
-            loader_url(loader), corpus, args.profile_requests, args.explain_dir, f"{size}", stores
-        )
-        res.profiles[size] = prof
-        for key, value in prof.items():
-            print(f"profile {key}: {json.dumps(value)}", flush=True)
-
 
 def loader_url(loader: BulkLoader) -> str:
     a = loader.connect_args
@@ -855,7 +868,7 @@ def _cell(runs: list[Run], q: float, server: bool = False) -> str:
 
 def render(args: argparse.Namespace, res: Results) -> str:
     """The ``## Recall and store`` section of docs/BENCHMARKS.md."""
-    loads = [r.load for runs in res.recall.values() for r in runs]
+    loads = [r.load for runs in res.recall.values() for r in runs] or [os.getloadavg()[0]]
     lines = [
         SECTION,
         "",
@@ -1001,9 +1014,13 @@ async def main(args: argparse.Namespace) -> int:
             server.url, corpus, settings.default_namespace, settings.embedding.model, now
         )
         stores = StoreBodies(corpus, now)
-        async with running_service(server.url, tmp) as base:
+        if args.profile_only:
             for size in args.sizes:
-                await bench_size(args, base, corpus, loader, size, res, stores)
+                await bench_size(args, None, corpus, loader, size, res, stores)
+        else:
+            async with running_service(server.url, tmp) as base:
+                for size in args.sizes:
+                    await bench_size(args, base, corpus, loader, size, res, stores)
     finally:
         if server is not None:
             server.stop()
@@ -1032,6 +1049,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--store-batches", type=int, default=3, help="Batch-100 stores per run.")
     p.add_argument("--no-profile", dest="profile", action="store_false")
     p.add_argument("--profile-requests", type=int, default=40)
+    p.add_argument("--profile-only", action="store_true", help="Skip the HTTP measurements.")
     p.add_argument("--dataset", type=Path, default=DEFAULT_DATASET)
     p.add_argument("--cache-dir", type=Path, default=DEFAULT_CACHE)
     p.add_argument("--explain-dir", type=Path, default=Path(tempfile.gettempdir()) / "hs-explain")

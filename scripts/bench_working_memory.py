@@ -14,9 +14,12 @@
 3. Window reads of one 200-message session (synthetic English and Chinese chat with
    numbers, codes and names; ``max_tokens`` 4000): without a query; with a query seen before
    (its embedding comes from the in-process cache, as when a turn reads the window and
-   /context with the same query); with a new query every time (the query is embedded inside
-   the read). Reported: the server's own ``took_ms`` (store read + ranking + budget fill,
-   plus the query embedding when not cached) and the client's round trip, p50/p95.
+   /context with the same query); with a new query every time (embedded inside the read).
+   "Window unchanged" reads reuse the process's decoded copy after checking the window's
+   version in Redis; "window changed" reads follow a new message (appended, not timed), so
+   they transfer and decode the whole window. Reported: the server's own ``took_ms`` (store
+   read + ranking + budget fill, plus the query embedding when not cached) and the client's
+   round trip, p50/p95.
 
 The machine is shared (2 cores, other jobs): figures vary run to run. Ctrl-C stops the
 service and PostgreSQL, deletes the temporary data and this run's Redis keys.
@@ -234,7 +237,7 @@ async def bench_appends(client: httpx.AsyncClient, n: int) -> list[dict[str, Any
     ]
 
 
-async def bench_reads(client: httpx.AsyncClient, reads: int) -> list[dict[str, Any]]:
+async def bench_reads(client: httpx.AsyncClient, reads: int, changed: int) -> list[dict[str, Any]]:
     session = "window-200"
     msgs = messages(200, seed=3)
     for i in range(0, 200, 50):
@@ -251,19 +254,25 @@ async def bench_reads(client: httpx.AsyncClient, reads: int) -> list[dict[str, A
     for q in QUERIES:  # warm the query-embedding cache for the "seen" case
         await timed(client, "GET", url, params={"query": q})
 
-    cases: list[tuple[str, int, Any]] = [
-        ("no query", reads, lambda i: {"max_tokens": 4000}),
-        ("query seen before (cached embedding)", reads,
-         lambda i: {"max_tokens": 4000, "query": QUERIES[i % len(QUERIES)]}),
-        ("new query each read (embedded in the read)", max(20, reads // 5),
-         lambda i: {"max_tokens": 4000, "query": f"{QUERIES[i % len(QUERIES)]} #{i}"}),
+    extra = messages(2 * changed, seed=4)
+    cases: list[tuple[str, int, Any, bool]] = [
+        ("no query, window unchanged", reads, lambda i: {"max_tokens": 4000}, False),
+        ("query seen before, window unchanged", reads,
+         lambda i: {"max_tokens": 4000, "query": QUERIES[i % len(QUERIES)]}, False),
+        ("new query each read, window unchanged", max(20, reads // 5),
+         lambda i: {"max_tokens": 4000, "query": f"{QUERIES[i % len(QUERIES)]} #{i}"}, False),
+        ("no query, window changed", changed, lambda i: {"max_tokens": 4000}, True),
+        ("query seen before, window changed", changed,
+         lambda i: {"max_tokens": 4000, "query": QUERIES[i % len(QUERIES)]}, True),
     ]  # fmt: skip
     out = []
-    for name, n, params in cases:
+    for name, n, params, change in cases:
         client_ms: list[float] = []
         server_ms: list[float] = []
         chosen: list[int] = []
         for i in range(n):
+            if change:  # a new turn (not timed): the next read cannot reuse the cached window
+                await timed(client, "POST", f"{url}/messages", json={"messages": [extra.pop()]})
             ms, body = await timed(client, "GET", url, params=params(i))
             client_ms.append(ms)
             server_ms.append(body["took_ms"])
@@ -300,7 +309,7 @@ async def run(args: argparse.Namespace) -> str:
                 print(f"[{store}] appends …", file=sys.stderr)
                 appends = await bench_appends(client, args.appends)
                 print(f"[{store}] window reads …", file=sys.stderr)
-                reads = await bench_reads(client, args.reads)
+                reads = await bench_reads(client, args.reads, args.changed)
                 results[store] = (appends, reads)
                 for row in reads:
                     print(f"[{store}] {row}", file=sys.stderr)
@@ -323,7 +332,7 @@ def render(results: dict[str, tuple[list[dict], list[dict]]], args: argparse.Nam
         SECTION,
         "",
         f"`scripts/bench_working_memory.py --stores {args.stores} --reads {args.reads} "
-        f"--appends {args.appends}`, "
+        f"--appends {args.appends} --changed {args.changed}`, "
         f"{time.strftime('%Y-%m-%d')}, Python {platform.python_version()}, "
         f"{os.cpu_count()} cores shared with other jobs, service over HTTP on 127.0.0.1 "
         "(one uvicorn worker), embedded PostgreSQL 18, tokenizer o200k_base, "
@@ -332,7 +341,10 @@ def render(results: dict[str, tuple[list[dict], list[dict]]], args: argparse.Nam
         "Window reads of one 200-message session (synthetic English/Chinese chat, "
         "`max_tokens` 4000 → 3200 usable). *server* = the response's `took_ms` (store read, "
         "ranking, budget fill and, when not cached, the query embedding); *client* = HTTP "
-        "round trip. Aim: server p95 ≤ 10 ms without a query, ≤ 25 ms with one.",
+        "round trip. *Window unchanged*: the process's decoded copy is reused after a version "
+        "check in Redis; *window changed*: a message was appended before the read (not timed), "
+        "so the whole window (with embeddings when there is a query) is transferred and "
+        "decoded. Aim: server p95 ≤ 10 ms without a query, ≤ 25 ms with one.",
         "",
         "| store | read | n | server p50 ms | server p95 ms | client p50 ms | client p95 ms "
         "| messages chosen |",
@@ -379,6 +391,9 @@ def main() -> None:
     parser.add_argument("--stores", default="redis,embedded")
     parser.add_argument("--reads", type=int, default=300)
     parser.add_argument("--appends", type=int, default=100, help="messages per append mode")
+    parser.add_argument(
+        "--changed", type=int, default=30, help="reads after a new message, per query mode"
+    )
     parser.add_argument("--write-doc", action="store_true", help=f"update {SECTION} in {DOC}")
     args = parser.parse_args()
 

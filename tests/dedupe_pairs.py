@@ -65,7 +65,12 @@ PAIRS: tuple[Pair, ...] = (
     _p("paraphrase", "en", "My favorite color is blue", "My favourite colour is blue"),
     _p("paraphrase", "en", "The user prefers window seats", "The user prefers a window seat"),
     _p("paraphrase", "en", "The user prefers dark mode", "The user prefers the dark mode"),
-    _p("paraphrase", "en", "The user organizes weekly meetings", "The user organises weekly meetings"),
+    _p(
+        "paraphrase",
+        "en",
+        "The user organizes weekly meetings",
+        "The user organises weekly meetings",
+    ),
     _p("paraphrase", "en", "The user travels on Fridays", "On Fridays the user travels"),
     _p("paraphrase", "en", "The user works at Google", "The user is employed by Google"),
     _p("paraphrase", "en", "The user is vegetarian", "The user doesn't eat meat"),
@@ -75,7 +80,12 @@ PAIRS: tuple[Pair, ...] = (
     _p("paraphrase", "en", "The user likes jazz music", "The user likes jazz"),
     _p("paraphrase", "en", "The user is allergic to peanuts", "The user has a peanut allergy"),
     _p("paraphrase", "en", "The user's manager is Alice", "Alice is the user's manager"),
-    _p("paraphrase", "en", "The user prefers short answers", "Short answers are preferred by the user"),
+    _p(
+        "paraphrase",
+        "en",
+        "The user prefers short answers",
+        "Short answers are preferred by the user",
+    ),
     _p("paraphrase", "en", "The user is 34 years old", "The user is thirty-four years old"),
     _p("paraphrase", "zh", "用户的生日是5月3日", "用户生日是5月3日"),
     _p("paraphrase", "zh", "用户在谷歌工作", "用户就职于谷歌"),
@@ -89,9 +99,19 @@ PAIRS: tuple[Pair, ...] = (
     _p("paraphrase", "zh", "用户明天去北京出差", "用户明天要去北京出差"),
     # --- negation: must not merge --------------------------------------------------------
     _p("negation", "en", "I like cilantro", "I don't like cilantro"),
-    _p("negation", "en", "The user wants email notifications", "The user does not want email notifications"),
+    _p(
+        "negation",
+        "en",
+        "The user wants email notifications",
+        "The user does not want email notifications",
+    ),
     _p("negation", "en", "The user drinks coffee", "The user never drinks coffee"),
-    _p("negation", "en", "The user is available on weekends", "The user is not available on weekends"),
+    _p(
+        "negation",
+        "en",
+        "The user is available on weekends",
+        "The user is not available on weekends",
+    ),
     _p("negation", "en", "The user can eat gluten", "The user cannot eat gluten"),
     _p("negation", "en", "The user has a car", "The user has no car"),
     _p("negation", "en", "The user likes cilantro", "The user dislikes cilantro"),
@@ -107,24 +127,67 @@ PAIRS: tuple[Pair, ...] = (
     _p("contradiction", "en", "The user prefers green tea", "The user prefers black tea"),
     _p("contradiction", "en", "The user has 2 kids", "The user has 3 kids"),
     _p("contradiction", "en", "The user has two kids", "The user has three kids"),
-    _p("contradiction", "en", "The user's flight leaves at 9am", "The user's flight leaves at 10am"),
+    _p(
+        "contradiction", "en", "The user's flight leaves at 9am", "The user's flight leaves at 10am"
+    ),
     _p("contradiction", "en", "The user's budget is $500", "The user's budget is $5000"),
     _p("contradiction", "en", "The price limit is 3.5 dollars", "The price limit is 35 dollars"),
-    _p("contradiction", "en", "The user's favourite stock is 600519", "The user's favourite stock is 000858"),
+    _p(
+        "contradiction",
+        "en",
+        "The user's favourite stock is 600519",
+        "The user's favourite stock is 000858",
+    ),
     _p("contradiction", "en", "The user's code is SKU-42", "The user's code is SKU-43"),
-    _p("contradiction", "en", "The user prefers tea over coffee", "The user prefers coffee over tea"),
+    _p(
+        "contradiction",
+        "en",
+        "The user prefers tea over coffee",
+        "The user prefers coffee over tea",
+    ),
     _p("contradiction", "en", "Alice reports to Bob", "Bob reports to Alice"),
     _p("contradiction", "en", "The user is Alice's boss", "Alice is the user's boss"),
-    _p("contradiction", "en", "The user's flight goes from Beijing to Shanghai", "The user's flight goes to Beijing from Shanghai"),
-    _p("contradiction", "en", "The user's son is older than the daughter", "The user's daughter is older than the son"),
+    _p(
+        "contradiction",
+        "en",
+        "The user's flight goes from Beijing to Shanghai",
+        "The user's flight goes to Beijing from Shanghai",
+    ),
+    _p(
+        "contradiction",
+        "en",
+        "The user's son is older than the daughter",
+        "The user's daughter is older than the son",
+    ),
     _p("contradiction", "en", "The user works before lunch", "The user works after lunch"),
-    _p("contradiction", "en", "The user always takes the train", "The user sometimes takes the train"),
+    _p(
+        "contradiction",
+        "en",
+        "The user always takes the train",
+        "The user sometimes takes the train",
+    ),
     _p("contradiction", "en", "The user likes spicy food", "The user likes mild food"),
-    _p("contradiction", "en", "The user's meeting is on Tuesday", "The user's meeting is on Thursday"),
-    _p("contradiction", "en", "The user wants the report in PDF", "The user wants the report in Word"),
+    _p(
+        "contradiction",
+        "en",
+        "The user's meeting is on Tuesday",
+        "The user's meeting is on Thursday",
+    ),
+    _p(
+        "contradiction",
+        "en",
+        "The user wants the report in PDF",
+        "The user wants the report in Word",
+    ),
     _p("contradiction", "en", "The user lives in Paris, France", "The user lives in Paris, Texas"),
-    _p("contradiction", "en", "The user's sister is named Anna", "The user's sister is named Anne",
-       old_entities=("Anna",), new_entities=("Anne",)),
+    _p(
+        "contradiction",
+        "en",
+        "The user's sister is named Anna",
+        "The user's sister is named Anne",
+        old_entities=("Anna",),
+        new_entities=("Anne",),
+    ),
     _p("contradiction", "zh", "用户住在上海", "用户住在北京"),
     _p("contradiction", "zh", "用户喜欢喝绿茶", "用户喜欢喝红茶"),
     _p("contradiction", "zh", "用户有两个孩子", "用户有三个孩子"),
@@ -239,6 +302,7 @@ def rates_line(s: Summary) -> str:
     """The one-line result, as printed by the test and written to docs/DEDUPE.md."""
     return (
         f"duplicate-merge rate {s.duplicate_merge_rate:.1%} "
-        f"(normalised-equal {s.rate({'normalised'}):.0%}, paraphrases {s.rate({'paraphrase'}):.1%}); "
+        f"(normalised-equal {s.rate({'normalised'}):.0%}, "
+        f"paraphrases {s.rate({'paraphrase'}):.1%}); "
         f"false-merge rate {s.false_merge_rate:.1%} on {s.total} pairs"
     )

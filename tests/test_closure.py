@@ -110,7 +110,9 @@ async def _empty_queue(engine):  # type: ignore[no-untyped-def]
 
 
 async def append(wm, session: str, *messages: dict) -> None:  # type: ignore[no-untyped-def]
-    r = await wm.client.post(f"/working_memory/{session}/messages", json={"messages": list(messages)})
+    r = await wm.client.post(
+        f"/working_memory/{session}/messages", json={"messages": list(messages)}
+    )
     assert r.status_code == 200, r.text
 
 
@@ -118,7 +120,11 @@ def user(content: str) -> dict:
     return {"role": "user", "content": content, "user_id": "u1"}
 
 
-TOOL_DONE = {"role": "tool", "content": "flight booked", "metadata": {"tool_chain_state": "completed"}}
+TOOL_DONE = {
+    "role": "tool",
+    "content": "flight booked",
+    "metadata": {"tool_chain_state": "completed"},
+}
 
 
 async def jobs(engine) -> list[dict]:  # type: ignore[no-untyped-def]

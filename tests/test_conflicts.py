@@ -28,7 +28,8 @@ E5 = "multilingual-e5-small-q4"
 
 # (label, old, new): contradicts / same / unrelated, ours on top of the dedupe set.
 OWN_PAIRS = [
-    ("contradicts", "The user lives in Shanghai.", "The user moved to Beijing and now lives there."),
+    ("contradicts", "The user lives in Shanghai.",
+     "The user moved to Beijing and now lives there."),
     ("contradicts", "The user lives in Shanghai.", "The user lives in Beijing."),
     ("contradicts", "用户住在上海。", "用户搬到了北京，现在住在那里。"),
     ("contradicts", "The user prefers concise answers.", "The user prefers detailed answers."),
@@ -114,9 +115,17 @@ def test_change_cues():
     assert not says_change("The user lives in Beijing.")
 
 
-def unit(value: str, occurred: datetime, typ: str = "fact", confidence: float = 0.9) -> MemoryUnit:
-    return MemoryUnit(id=uuid.uuid4(), value=value, occurred_at=occurred, type=typ,
-                      confidence=confidence, status="active", conflicts_with=[], metadata_={})  # fmt: skip
+def unit(value: str, occurred: datetime, typ: str = "fact", conf: float = 0.9) -> MemoryUnit:
+    return MemoryUnit(
+        id=uuid.uuid4(),
+        value=value,
+        occurred_at=occurred,
+        type=typ,
+        confidence=conf,
+        status="active",
+        conflicts_with=[],
+        metadata_={},
+    )
 
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -191,8 +200,11 @@ async def test_close_in_time_contradiction_flags_both(client):
     old = (await client.get(f"/memories/{a['id']}")).json()
     assert old["status"] == "active" and old["conflicts_with"] == [b["id"]]
     assert old["confidence"] == pytest.approx(0.4)
-    hits = (await client.post("/recall", json={"query": "how long should answers be?",
-                                               "user_id": "u1", "top_k": 5})).json()["memories"]
+    hits = (
+        await client.post(
+            "/recall", json={"query": "how long should answers be?", "user_id": "u1", "top_k": 5}
+        )
+    ).json()["memories"]
     assert {h["id"]: h["conflicts_with"] for h in hits} == {a["id"]: [b["id"]], b["id"]: [a["id"]]}
 
 
@@ -213,13 +225,16 @@ async def test_unrelated_facts_stay_apart(client):
 async def test_extraction_supersedes_an_earlier_extraction(client):
     for now, text_ in (("2026-01-05T09:00:00Z", "I live in Shanghai."),
                        ("2026-07-05T09:00:00Z", "I moved to Beijing last month.")):  # fmt: skip
-        r = await client.post("/extract?wait=true", json={
-            "user_id": "u1", "now": now, "messages": [{"role": "user", "content": text_}]})
+        r = await client.post(
+            "/extract?wait=true",
+            json={"user_id": "u1", "now": now, "messages": [{"role": "user", "content": text_}]},
+        )
         assert r.status_code == 200, r.text
     units = r.json()["units"]
     assert [u["outcome"] for u in units] == ["superseded"]
-    active = (await client.post("/recall", json={"query": "where does the user live",
-                                                 "user_id": "u1"})).json()["memories"]
+    active = (
+        await client.post("/recall", json={"query": "where does the user live", "user_id": "u1"})
+    ).json()["memories"]
     assert [h["value"] for h in active] == ["The user moved to Beijing and now lives there."]
 
 
@@ -241,11 +256,11 @@ async def judged_app(database_url, judge_llm) -> AsyncIterator[httpx.AsyncClient
         worker=WorkerSettings(in_process=False),
     )
     app = create_app(settings)
-    async with LifespanManager(app, startup_timeout=60):
-        async with httpx.AsyncClient(
-            transport=httpx.ASGITransport(app=app), base_url="http://test"
-        ) as c:
-            yield c
+    async with (
+        LifespanManager(app, startup_timeout=60),
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as c,
+    ):
+        yield c
 
 
 async def test_llm_judge_decides_what_local_rules_cannot(judged_app, judge_llm, engine):

@@ -52,7 +52,8 @@ def test_the_labelled_set_is_big_and_bilingual():
 
 def test_no_false_merges(judgements):
     wrong = [
-        f"{j.pair.label}: {j.pair.old!r} / {j.pair.new!r} (cosine {j.cosine:.3f}, {j.verdict.reason})"
+        f"{j.pair.label}: {j.pair.old!r} / {j.pair.new!r} "
+        f"(cosine {j.cosine:.3f}, {j.verdict.reason})"
         for j in judgements
         if j.pair.label in MUST_NOT_MERGE and j.verdict.merge
     ]
@@ -75,8 +76,9 @@ def test_cosine_alone_could_not_separate_them(judgements):
     # The reason the policy needs more than cosine (DESIGN §6): some must-not-merge pairs
     # are closer than some paraphrases.
     worst_false = max(j.cosine for j in judgements if j.pair.label in MUST_NOT_MERGE)
-    merged_paraphrases = [j.cosine for j in judgements
-                          if j.pair.label == "paraphrase" and j.verdict.merge]
+    merged_paraphrases = [
+        j.cosine for j in judgements if j.pair.label == "paraphrase" and j.verdict.merge
+    ]
     assert merged_paraphrases and worst_false > min(merged_paraphrases)
 
 
@@ -86,8 +88,10 @@ def test_rates_are_reported_and_documented(judgements):
     print(f"\ndedupe on {s.total} labelled pairs: {line}")
     for label in LABELS:
         lo, hi = s.cosine_range[label]
-        print(f"  {label:13s} {sum(s.by_label[label].values()):3d} pairs, merged "
-              f"{s.merged.get(label, 0):3d}, cosine {lo:.3f}-{hi:.3f}")
+        print(
+            f"  {label:13s} {sum(s.by_label[label].values()):3d} pairs, merged "
+            f"{s.merged.get(label, 0):3d}, cosine {lo:.3f}-{hi:.3f}"
+        )
     assert s.false_merge_rate == 0.0
     assert s.rate({"normalised"}) == 1.0
     assert s.rate({"paraphrase"}) > 0.0  # the lexical tiers do merge real restatements
@@ -100,10 +104,14 @@ def test_rates_are_reported_and_documented(judgements):
 async def test_the_store_path_agrees_on_every_must_not_merge_pair(client, judgements):
     """End to end: every pair's old unit stored for its own user, then its new unit. Also
     covers merges decided outside ``same_memory`` (the conflict checker's ``same``)."""
-    olds = [{"user_id": f"pair-{k}", "value": p.old, "entities": list(p.old_entities)}
-            for k, p in enumerate(PAIRS)]
-    news = [{"user_id": f"pair-{k}", "value": p.new, "entities": list(p.new_entities)}
-            for k, p in enumerate(PAIRS)]
+    olds = [
+        {"user_id": f"pair-{k}", "value": p.old, "entities": list(p.old_entities)}
+        for k, p in enumerate(PAIRS)
+    ]
+    news = [
+        {"user_id": f"pair-{k}", "value": p.new, "entities": list(p.new_entities)}
+        for k, p in enumerate(PAIRS)
+    ]
     first = await client.post("/store", json={"memories": olds})
     assert first.status_code == 200, first.text
     second = await client.post("/store", json={"memories": news})
@@ -120,6 +128,7 @@ async def test_the_store_path_agrees_on_every_must_not_merge_pair(client, judgem
         if p.label in MUST_MERGE and o != "merged"
     ]
     assert false_merges == [] and missed == []
-    api_paraphrase = [o == "merged" for p, o in zip(PAIRS, outcomes, strict=True)
-                      if p.label == "paraphrase"]
+    api_paraphrase = [
+        o == "merged" for p, o in zip(PAIRS, outcomes, strict=True) if p.label == "paraphrase"
+    ]
     print(f"\nthrough /store: paraphrases merged {sum(api_paraphrase)}/{len(api_paraphrase)}")

@@ -143,7 +143,9 @@ async def test_async_extract_acknowledges_then_a_worker_runs_it(client, engine, 
 
     app = client._transport.app  # type: ignore[attr-defined]
     worker = Worker(
-        settings.model_copy(update={"worker": WorkerSettings(in_process=True, poll_interval_s=0.2)}),
+        settings.model_copy(
+            update={"worker": WorkerSettings(in_process=True, poll_interval_s=0.2)}
+        ),
         app.state.session_factory,
         app.state.extraction.runner,
     )

@@ -224,10 +224,10 @@ async def test_prefilter_skips_the_main_model(fake_llm, database_url, engine):
     fake_llm.reset()
     fake_llm.push(Reply(content='{"worth_extracting": false}'))
     app = create_app(settings)
-    async with LifespanManager(app, startup_timeout=60):
-        async with httpx.AsyncClient(
-            transport=httpx.ASGITransport(app=app), base_url="http://test"
-        ) as c:
-            job = await extract(c, messages=[{"role": "user", "content": "hello there"}])
+    async with (
+        LifespanManager(app, startup_timeout=60),
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as c,
+    ):
+        job = await extract(c, messages=[{"role": "user", "content": "hello there"}])
     assert job["status"] == "succeeded" and job["units"] == []
     assert [r["model"] for r in fake_llm.requests] == ["small"]

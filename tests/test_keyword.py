@@ -40,8 +40,13 @@ async def keyword_hits(client: httpx.AsyncClient, query: str) -> list[dict[str, 
     """Units with a keyword match, best first (min_score drops the ones without)."""
     r = await client.post(
         "/recall",
-        json={"query": query, "user_id": "u", "weights": keyword_only(), "top_k": 20,
-              "min_score": 1e-9},
+        json={
+            "query": query,
+            "user_id": "u",
+            "weights": keyword_only(),
+            "top_k": 20,
+            "min_score": 1e-9,
+        },
     )
     assert r.status_code == 200, r.text
     hits = r.json()["memories"]
@@ -92,11 +97,20 @@ async def test_no_shared_word_means_no_keyword_hit(client, stored):
 
 
 async def test_keyword_matches_entities_and_trigger_scenario(client):
-    r = await client.post("/store", json={"memories": [
-        {"user_id": "u", "value": "The user holds a large position", "entities": ["贵州茅台"],
-         "query": "当用户问起白酒板块的时候"},
-        {"user_id": "u", "value": "The user likes hiking"},
-    ]})
+    r = await client.post(
+        "/store",
+        json={
+            "memories": [
+                {
+                    "user_id": "u",
+                    "value": "The user holds a large position",
+                    "entities": ["贵州茅台"],
+                    "query": "当用户问起白酒板块的时候",
+                },
+                {"user_id": "u", "value": "The user likes hiking"},
+            ]
+        },
+    )
     assert r.status_code == 200, r.text
     for query in ["茅台", "白酒"]:
         hits = await keyword_hits(client, query)
@@ -154,9 +168,16 @@ def test_tsquery_or_is_an_or_of_unique_quoted_tokens():
 
 @pytest.mark.parametrize(
     ("value", "polarity"),
-    [("I like cilantro", 0), ("I don't like cilantro", 1), ("The user never drinks coffee", 1),
-     ("The user dislikes cilantro", 1), ("用户喜欢香菜", 0), ("用户不喜欢香菜", 1),
-     ("用户没有车", 1), ("It is not that I do not like it", 0)],
+    [
+        ("I like cilantro", 0),
+        ("I don't like cilantro", 1),
+        ("The user never drinks coffee", 1),
+        ("The user dislikes cilantro", 1),
+        ("用户喜欢香菜", 0),
+        ("用户不喜欢香菜", 1),
+        ("用户没有车", 1),
+        ("It is not that I do not like it", 0),
+    ],
 )
 def test_negation_polarity(value, polarity):
     assert text.negation_polarity(value) == polarity

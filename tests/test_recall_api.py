@@ -94,53 +94,90 @@ DATED_VALUES = [
 
 @pytest.fixture
 async def dated(client) -> dict[str, str]:
-    ages = {"2 hours": timedelta(hours=2), "3 days": timedelta(days=3),
-            "20 days": timedelta(days=20), "60 days": timedelta(days=60)}
+    ages = {
+        "2 hours": timedelta(hours=2),
+        "3 days": timedelta(days=3),
+        "20 days": timedelta(days=20),
+        "60 days": timedelta(days=60),
+    }
     ids = await store(
         client,
-        *({"user_id": "u", "value": value, "occurred_at": iso(NOW - delta), "ttl_days": 3650}
-          for value, delta in zip(DATED_VALUES, ages.values(), strict=True)),
+        *(
+            {"user_id": "u", "value": value, "occurred_at": iso(NOW - delta), "ttl_days": 3650}
+            for value, delta in zip(DATED_VALUES, ages.values(), strict=True)
+        ),
     )
     return dict(zip(ages, ids, strict=True))
 
 
 @pytest.mark.parametrize(
     ("time_range", "expected"),
-    [("last_24_hours", ["2 hours"]), ("last_7_days", ["2 hours", "3 days"]),
-     ("last_30_days", ["2 hours", "3 days", "20 days"])],
+    [
+        ("last_24_hours", ["2 hours"]),
+        ("last_7_days", ["2 hours", "3 days"]),
+        ("last_30_days", ["2 hours", "3 days", "20 days"]),
+    ],
 )
 async def test_time_range_counts_back_from_now(client, dated, time_range, expected):
-    hits = await recall(client, query="running", user_id="u", time_range=time_range,
-                        now=iso(NOW))
+    hits = await recall(client, query="running", user_id="u", time_range=time_range, now=iso(NOW))
     assert sorted(h["id"] for h in hits) == sorted(dated[k] for k in expected)
 
 
 async def test_time_range_follows_the_given_now(client, dated):
     # Thirty days later, nothing is in the last 7 days.
     later = NOW + timedelta(days=30)
-    assert await recall(client, query="running", user_id="u", time_range="last_7_days",
-                        now=iso(later)) == []
+    assert (
+        await recall(client, query="running", user_id="u", time_range="last_7_days", now=iso(later))
+        == []
+    )
 
 
 async def test_since_and_until(client, dated):
-    hits = await recall(client, query="running", user_id="u",
-                        since=iso(NOW - timedelta(days=30)), until=iso(NOW - timedelta(days=1)))
+    hits = await recall(
+        client,
+        query="running",
+        user_id="u",
+        since=iso(NOW - timedelta(days=30)),
+        until=iso(NOW - timedelta(days=1)),
+    )
     assert sorted(h["id"] for h in hits) == sorted([dated["3 days"], dated["20 days"]])
-    hits = await recall(client, query="running", user_id="u",
-                        since=iso(NOW - timedelta(days=4)))
+    hits = await recall(client, query="running", user_id="u", since=iso(NOW - timedelta(days=4)))
     assert sorted(h["id"] for h in hits) == sorted([dated["2 hours"], dated["3 days"]])
 
 
 async def test_session_and_agent_scopes(client):
     await store(
         client,
-        {"user_id": "u", "session_id": "s1", "agent_id": "a1", "value": "The user asked for a refund"},
-        {"user_id": "u", "session_id": "s2", "agent_id": "a1", "value": "The user asked about shipping"},
-        {"user_id": "u", "session_id": "s2", "agent_id": "a2", "value": "The user asked for an invoice"},
-        {"user_id": "v", "session_id": "s1", "agent_id": "a1", "value": "The user asked for a discount"},
+        {
+            "user_id": "u",
+            "session_id": "s1",
+            "agent_id": "a1",
+            "value": "The user asked for a refund",
+        },
+        {
+            "user_id": "u",
+            "session_id": "s2",
+            "agent_id": "a1",
+            "value": "The user asked about shipping",
+        },
+        {
+            "user_id": "u",
+            "session_id": "s2",
+            "agent_id": "a2",
+            "value": "The user asked for an invoice",
+        },
+        {
+            "user_id": "v",
+            "session_id": "s1",
+            "agent_id": "a1",
+            "value": "The user asked for a discount",
+        },
     )
     hits = await recall(client, query="what did the user ask", session_id="s2")
-    assert sorted(values(hits)) == ["The user asked about shipping", "The user asked for an invoice"]
+    assert sorted(values(hits)) == [
+        "The user asked about shipping",
+        "The user asked for an invoice",
+    ]
     hits = await recall(client, query="what did the user ask", agent_id="a1", user_id="u")
     assert sorted(values(hits)) == ["The user asked about shipping", "The user asked for a refund"]
     hits = await recall(client, query="what did the user ask", user_id="u", session_id="s1")
@@ -155,10 +192,12 @@ async def test_superseded_and_archived_need_their_flags(client, engine):
         {"user_id": "u", "value": "The user keeps bees"},
     )
     async with engine.begin() as conn:
-        await conn.execute(text("UPDATE memory_units SET status = 'superseded' WHERE id = :i"),
-                           {"i": ids[1]})
-        await conn.execute(text("UPDATE memory_units SET status = 'archived' WHERE id = :i"),
-                           {"i": ids[2]})
+        await conn.execute(
+            text("UPDATE memory_units SET status = 'superseded' WHERE id = :i"), {"i": ids[1]}
+        )
+        await conn.execute(
+            text("UPDATE memory_units SET status = 'archived' WHERE id = :i"), {"i": ids[2]}
+        )
     q = {"query": "what about the user", "user_id": "u"}
     assert [h["id"] for h in await recall(client, **q)] == [ids[0]]
     hits = await recall(client, **q, include_superseded=True)
@@ -184,8 +223,15 @@ async def test_expired_units_are_left_out_unless_archived_ones_are_wanted(client
 
 
 async def test_top_k_and_min_score(client):
-    museums = ["the Louvre", "the Prado", "the Uffizi", "MoMA", "the Hermitage", "故宫博物院",
-               "the Rijksmuseum"]
+    museums = [
+        "the Louvre",
+        "the Prado",
+        "the Uffizi",
+        "MoMA",
+        "the Hermitage",
+        "故宫博物院",
+        "the Rijksmuseum",
+    ]
     await store(client, *({"user_id": "u", "value": f"The user visited {m}"} for m in museums))
     now = iso(datetime.now(UTC))  # a fixed clock: scores repeat exactly between calls
     q = {"query": "museum", "user_id": "u", "now": now}
@@ -245,23 +291,38 @@ async def test_recency_ranks_newest_first_relative_to_now(client):
     ages_h = {"old": 24 * 100, "week": 24 * 7, "fresh": 1}
     ids = await store(
         client,
-        *({"user_id": "u", "value": f"The user noted item {name}",
-           "occurred_at": iso(NOW - timedelta(hours=h)), "ttl_days": 3650}
-          for name, h in ages_h.items()),
+        *(
+            {
+                "user_id": "u",
+                "value": f"The user noted item {name}",
+                "occurred_at": iso(NOW - timedelta(hours=h)),
+                "ttl_days": 3650,
+            }
+            for name, h in ages_h.items()
+        ),
     )
     by_name = dict(zip(ages_h, ids, strict=True))
     lam = 0.01
-    hits = await recall(client, query="noted item", user_id="u", now=iso(NOW),
-                        weights=only("recency", recency_lambda=lam))
+    hits = await recall(
+        client,
+        query="noted item",
+        user_id="u",
+        now=iso(NOW),
+        weights=only("recency", recency_lambda=lam),
+    )
     assert [h["id"] for h in hits] == [by_name["fresh"], by_name["week"], by_name["old"]]
     for h in hits:
         hours = ages_h[next(k for k, v in by_name.items() if v == h["id"])]
         assert h["scores"]["recency"] == pytest.approx(math.exp(-lam * hours), rel=1e-3)
         assert h["score"] == pytest.approx(h["scores"]["recency"], rel=1e-6)
     # Seen from 50 days later, every unit is older and scores lower; the order is the same.
-    later = await recall(client, query="noted item", user_id="u",
-                         now=iso(NOW + timedelta(days=50)),
-                         weights=only("recency", recency_lambda=lam))
+    later = await recall(
+        client,
+        query="noted item",
+        user_id="u",
+        now=iso(NOW + timedelta(days=50)),
+        weights=only("recency", recency_lambda=lam),
+    )
     assert [h["id"] for h in later] == [h["id"] for h in hits]
     assert all(b["score"] < a["score"] for a, b in zip(hits, later, strict=True))
 
@@ -270,8 +331,10 @@ async def test_confidence_ranks_when_it_is_the_only_weight(client):
     conf = {"low": 0.3, "high": 0.95, "mid": 0.6}
     ids = await store(
         client,
-        *({"user_id": "u", "value": f"The user might like genre {name}", "confidence": c}
-          for name, c in conf.items()),
+        *(
+            {"user_id": "u", "value": f"The user might like genre {name}", "confidence": c}
+            for name, c in conf.items()
+        ),
     )
     by_id = dict(zip(ids, conf.values(), strict=True))
     hits = await recall(client, query="music taste", user_id="u", weights=only("confidence", 2.0))
@@ -289,8 +352,9 @@ async def test_score_is_the_weighted_sum_of_the_returned_signals(client):
         {"user_id": "u", "value": "用户喜欢喝绿茶", "confidence": 0.7},
     )
     weights = only("semantic", 0.4, keyword=0.3, recency=0.2, confidence=0.1)
-    hits = await recall(client, query="peanut allergy", user_id="u", weights=weights,
-                        now=iso(datetime.now(UTC)))
+    hits = await recall(
+        client, query="peanut allergy", user_id="u", weights=weights, now=iso(datetime.now(UTC))
+    )
     assert hits[0]["value"] == "The user is allergic to peanuts"
     for h in hits:
         assert set(h["scores"]) >= {"semantic", "keyword", "recency", "confidence", "entity"}

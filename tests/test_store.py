@@ -56,7 +56,10 @@ async def test_round_trip_english(client, engine):
     m = res["memory"]
     assert m["id"] == res["id"]
     assert (m["user_id"], m["agent_id"], m["session_id"], m["task_id"]) == (
-        "alice", "travel-bot", "s-1", "t-9"
+        "alice",
+        "travel-bot",
+        "s-1",
+        "t-9",
     )
     assert m["type"] == "constraint" and m["source"] == "agent" and m["confidence"] == 0.9
     assert m["value"] == "The user is allergic to peanuts"
@@ -79,8 +82,9 @@ async def test_round_trip_english(client, engine):
     }
     assert await count_rows(engine) == 1
 
-    r = await client.post("/recall", json={"query": "can the user eat satay sauce?",
-                                           "user_id": "alice"})
+    r = await client.post(
+        "/recall", json={"query": "can the user eat satay sauce?", "user_id": "alice"}
+    )
     assert r.status_code == 200, r.text
     assert r.json()["memories"][0]["id"] == res["id"]
 
@@ -88,8 +92,12 @@ async def test_round_trip_english(client, engine):
 async def test_round_trip_chinese(client, engine):
     [res] = await store(
         client,
-        unit("用户住在上海，在陆家嘴上班。", type="fact", entities=["上海", "陆家嘴"],
-             query="当用户问通勤或周末去哪儿玩时"),
+        unit(
+            "用户住在上海，在陆家嘴上班。",
+            type="fact",
+            entities=["上海", "陆家嘴"],
+            query="当用户问通勤或周末去哪儿玩时",
+        ),
     )
     assert res["outcome"] == "created"
     m = res["memory"]
@@ -127,15 +135,26 @@ async def test_batch_results_come_in_input_order(client, engine):
 
 async def test_near_duplicate_merges_into_the_existing_unit(client, engine):
     [first] = await store(
-        client, unit("The user prefers window seats", confidence=0.8, raw_ref="turn-1",
-                     entities=["window seat"])
+        client,
+        unit(
+            "The user prefers window seats",
+            confidence=0.8,
+            raw_ref="turn-1",
+            entities=["window seat"],
+        ),
     )
     await asyncio.sleep(0.01)
     [second] = await store(
         client,
-        unit("The user prefers a window seat.", confidence=0.6, source="agent",
-             raw_ref=["turn-7", "turn-8"], entities=["Window Seat", "KLM"], query="when booking a flight",
-             metadata={"via": "extraction"}),
+        unit(
+            "The user prefers a window seat.",
+            confidence=0.6,
+            source="agent",
+            raw_ref=["turn-7", "turn-8"],
+            entities=["Window Seat", "KLM"],
+            query="when booking a flight",
+            metadata={"via": "extraction"},
+        ),
     )
     assert second["outcome"] == "merged"
     assert second["id"] == first["id"]
@@ -165,8 +184,14 @@ async def test_near_duplicate_merges_into_the_existing_unit(client, engine):
         ("用户的股票代码是６００５１９", "用户的股票代码是600519。"),
         ("ＡＰＩ key rotates monthly", "API key rotates monthly"),
     ],
-    ids=["case-space", "punctuation", "zh-full-stop", "zh-full-width-bang", "full-width-digits",
-         "full-width-latin"],
+    ids=[
+        "case-space",
+        "punctuation",
+        "zh-full-stop",
+        "zh-full-width-bang",
+        "full-width-digits",
+        "full-width-latin",
+    ],
 )
 async def test_normalised_duplicates_always_merge(client, engine, first, again):
     [a] = await store(client, unit(first))
@@ -176,8 +201,9 @@ async def test_normalised_duplicates_always_merge(client, engine, first, again):
 
 
 async def test_duplicates_in_one_batch_leave_one_row(client, engine):
-    results = await store(client, unit("用户对花生过敏"), unit("用户对花生过敏。"),
-                          unit("用户 对 花生 过敏"))
+    results = await store(
+        client, unit("用户对花生过敏"), unit("用户对花生过敏。"), unit("用户 对 花生 过敏")
+    )
     assert [r["outcome"] for r in results] == ["created", "merged", "merged"]
     assert len({r["id"] for r in results}) == 1
     assert await count_rows(engine) == 1
@@ -302,11 +328,13 @@ async def test_idempotency_key_replays_the_first_response(client, engine):
 
 async def test_idempotency_key_with_another_body_is_422(client, engine):
     headers = {"Idempotency-Key": "req-2"}
-    r = await client.post("/store", json={"memories": [unit("The user likes tea")]},
-                          headers=headers)
+    r = await client.post(
+        "/store", json={"memories": [unit("The user likes tea")]}, headers=headers
+    )
     assert r.status_code == 200
-    r = await client.post("/store", json={"memories": [unit("The user likes coffee")]},
-                          headers=headers)
+    r = await client.post(
+        "/store", json={"memories": [unit("The user likes coffee")]}, headers=headers
+    )
     assert r.status_code == 422
     assert r.headers["content-type"].startswith("application/problem+json")
     assert r.json()["code"] == "idempotency_key_reused"
@@ -320,12 +348,14 @@ async def test_idempotency_key_with_another_body_is_422(client, engine):
 async def test_concurrent_retries_with_one_key_act_once(client, engine):
     body = {"memories": [unit("The user's gym is on Elm Street", confidence=0.5)]}
     responses = await asyncio.gather(
-        *(client.post("/store", json=body, headers={"Idempotency-Key": "req-3"})
-          for _ in range(4))
+        *(client.post("/store", json=body, headers={"Idempotency-Key": "req-3"}) for _ in range(4))
     )
     assert all(r.status_code == 200 for r in responses)
     assert sorted(r.headers["Idempotent-Replayed"] for r in responses) == [
-        "false", "true", "true", "true"
+        "false",
+        "true",
+        "true",
+        "true",
     ]
     assert len({r.text for r in responses}) == 1
     assert await count_rows(engine) == 1
@@ -344,8 +374,7 @@ async def test_failed_request_does_not_consume_the_key(client, engine):
     headers = {"Idempotency-Key": "req-4"}
     bad = await client.post("/store", json={"memories": [unit("")]}, headers=headers)
     assert bad.status_code == 422
-    good = await client.post("/store", json={"memories": [unit("The user rows")]},
-                             headers=headers)
+    good = await client.post("/store", json={"memories": [unit("The user rows")]}, headers=headers)
     assert good.status_code == 200 and good.headers["Idempotent-Replayed"] == "false"
     assert await count_rows(engine) == 1
 
@@ -358,8 +387,9 @@ async def test_read_is_scoped_to_the_user_when_asked(client):
     ok = await client.get(f"/memories/{a['id']}", params={"user_id": "alice"})
     assert ok.status_code == 200 and ok.json()["user_id"] == "alice"
     other = await client.get(f"/memories/{a['id']}", params={"user_id": "bob"})
-    missing = await client.get("/memories/0190b8a4-7c1e-7000-8000-000000000000",
-                               params={"user_id": "bob"})
+    missing = await client.get(
+        "/memories/0190b8a4-7c1e-7000-8000-000000000000", params={"user_id": "bob"}
+    )
     # Another user's unit is answered exactly like a missing one.
     assert other.status_code == missing.status_code == 404
     assert other.json()["code"] == missing.json()["code"] == "not_found"

@@ -65,8 +65,9 @@ STORE_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("memories", "detail"), [c[1:] for c in STORE_CASES],
-                         ids=[c[0] for c in STORE_CASES])
+@pytest.mark.parametrize(
+    ("memories", "detail"), [c[1:] for c in STORE_CASES], ids=[c[0] for c in STORE_CASES]
+)
 async def test_bad_store_is_422_and_writes_nothing(seeded, engine, memories, detail):
     r = await seeded.post("/store", json={"memories": memories})
     body = assert_problem(r, 422, "invalid_request", detail)
@@ -80,14 +81,18 @@ RAW_STORE_CASES = [
     ("unpaired high surrogate", r'{"memories":[{"user_id":"u1","value":"tea \ud83d"}]}'),
     ("unpaired low surrogate", r'{"memories":[{"user_id":"u1","value":"\ude00 tea"}]}'),
     ("reversed pair", r'{"memories":[{"user_id":"u1","value":"\ude00\ud83d"}]}'),
-    ("surrogate in metadata",
-     r'{"memories":[{"user_id":"u1","value":"tea","metadata":{"k":"\ud800"}}]}'),
+    (
+        "surrogate in metadata",
+        r'{"memories":[{"user_id":"u1","value":"tea","metadata":{"k":"\ud800"}}]}',
+    ),
     ("NaN in metadata", '{"memories":[{"user_id":"u1","value":"tea","metadata":{"k":NaN}}]}'),
     ("Infinity confidence", '{"memories":[{"user_id":"u1","value":"tea","confidence":Infinity}]}'),
 ]
 
 
-@pytest.mark.parametrize("raw", [c[1] for c in RAW_STORE_CASES], ids=[c[0] for c in RAW_STORE_CASES])
+@pytest.mark.parametrize(
+    "raw", [c[1] for c in RAW_STORE_CASES], ids=[c[0] for c in RAW_STORE_CASES]
+)
 async def test_invalid_unicode_and_numbers_are_4xx_and_write_nothing(seeded, engine, raw):
     r = await seeded.post("/store", content=raw, headers={"content-type": "application/json"})
     # 422 from our validators, or 400 when the JSON parser itself refuses the text.
@@ -144,18 +149,33 @@ RECALL_CASES = [
     ("whitespace query", {"query": "   ", "user_id": "u1"}, "empty or whitespace"),
     ("NUL in query", {"query": "t\x00ea", "user_id": "u1"}, "NUL"),
     ("unknown type filter", {"query": "tea", "user_id": "u1", "types": ["opinion"]}, "types.0"),
-    ("unknown time range", {"query": "tea", "user_id": "u1", "time_range": "last_year"},
-     "time_range"),
-    ("since after until", {"query": "tea", "user_id": "u1", "since": "2030-01-02T00:00:00Z",
-                           "until": "2030-01-01T00:00:00Z"}, "since must be before until"),
-    ("negative weight", {"query": "tea", "user_id": "u1", "weights": {"semantic": -1}},
-     "weights.semantic"),
+    (
+        "unknown time range",
+        {"query": "tea", "user_id": "u1", "time_range": "last_year"},
+        "time_range",
+    ),
+    (
+        "since after until",
+        {
+            "query": "tea",
+            "user_id": "u1",
+            "since": "2030-01-02T00:00:00Z",
+            "until": "2030-01-01T00:00:00Z",
+        },
+        "since must be before until",
+    ),
+    (
+        "negative weight",
+        {"query": "tea", "user_id": "u1", "weights": {"semantic": -1}},
+        "weights.semantic",
+    ),
     ("unknown field", {"query": "tea", "user_id": "u1", "topk": 3}, "topk"),
 ]
 
 
-@pytest.mark.parametrize(("body", "detail"), [c[1:] for c in RECALL_CASES],
-                         ids=[c[0] for c in RECALL_CASES])
+@pytest.mark.parametrize(
+    ("body", "detail"), [c[1:] for c in RECALL_CASES], ids=[c[0] for c in RECALL_CASES]
+)
 async def test_bad_recall_is_422(seeded, engine, body, detail):
     r = await seeded.post("/recall", json=body)
     assert_problem(r, 422, "invalid_request", detail)

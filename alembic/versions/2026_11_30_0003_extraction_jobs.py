@@ -52,7 +52,10 @@ def upgrade() -> None:
         sa.Column("status", sa.String(length=16), server_default="queued", nullable=False),
         sa.Column("trigger", sa.String(length=16), server_default="api", nullable=False),
         sa.Column(
-            "trigger_detail", postgresql.JSONB(astext_type=sa.Text()), server_default="[]", nullable=False
+            "trigger_detail",
+            postgresql.JSONB(astext_type=sa.Text()),
+            server_default="[]",
+            nullable=False,
         ),
         sa.Column("transcript", postgresql.JSONB(astext_type=sa.Text()), nullable=False),
         sa.Column("transcript_from", sa.Integer(), nullable=True),
@@ -67,15 +70,26 @@ def upgrade() -> None:
         sa.Column("error", sa.Text(), nullable=True),
         sa.Column("error_code", sa.String(length=64), nullable=True),
         sa.Column(
-            "error_history", postgresql.JSONB(astext_type=sa.Text()), server_default="[]", nullable=False
+            "error_history",
+            postgresql.JSONB(astext_type=sa.Text()),
+            server_default="[]",
+            nullable=False,
         ),
         sa.Column("extractor", sa.String(length=200), nullable=True),
-        sa.Column("outcome", postgresql.JSONB(astext_type=sa.Text()), server_default="[]", nullable=False),
         sa.Column(
-            "created_at", sa.DateTime(timezone=True), server_default=sa.text("now()"), nullable=False
+            "outcome", postgresql.JSONB(astext_type=sa.Text()), server_default="[]", nullable=False
         ),
         sa.Column(
-            "updated_at", sa.DateTime(timezone=True), server_default=sa.text("now()"), nullable=False
+            "created_at",
+            sa.DateTime(timezone=True),
+            server_default=sa.text("now()"),
+            nullable=False,
+        ),
+        sa.Column(
+            "updated_at",
+            sa.DateTime(timezone=True),
+            server_default=sa.text("now()"),
+            nullable=False,
         ),
         sa.Column("started_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),

@@ -234,7 +234,9 @@ def get_tokenizer(runtime: WorkingMemoryRuntimeDep) -> Tokenizer:
 TokenizerDep = Annotated[Tokenizer, Depends(get_tokenizer)]
 
 
-def get_window_store(request: Request, settings: SettingsDep) -> WindowStore:
+def get_window_store(
+    request: Request, settings: SettingsDep, runtime: WorkingMemoryRuntimeDep
+) -> WindowStore:
     wm = settings.working_memory
     return WindowStore(
         request.app.state.redis,
@@ -242,6 +244,7 @@ def get_window_store(request: Request, settings: SettingsDep) -> WindowStore:
         ttl_s=wm.ttl_s,
         max_messages=wm.max_messages,
         max_tokens=wm.max_window_tokens,
+        cache=runtime.windows,
     )
 
 

@@ -186,6 +186,9 @@ class WorkingMemorySettings(BaseModel):
     # Query embeddings kept in process memory (a turn reads the window and /context with the
     # same query); 0 disables.
     query_cache_size: int = Field(default=1024, ge=0)
+    # Decoded windows kept per process (LRU, by session), reused while the window's version
+    # in Redis is unchanged; 0 disables.
+    window_cache_sessions: int = Field(default=64, ge=0)
 
 
 class ContextSettings(BaseModel):
@@ -286,9 +289,9 @@ class ConflictSettings(BaseModel):
 class WorkerSettings(BaseModel):
     """The job worker (`hindsight worker`, PostgreSQL queue via pgqueuer)."""
 
-    # Run the worker inside `hindsight serve`. Unset: on exactly when DATABASE_URL is unset
-    # (the embedded default); with a configured database run `hindsight worker` instead.
-    in_process: bool | None = None
+    # Run the worker inside `hindsight serve`. auto: exactly when DATABASE_URL is unset (the
+    # embedded default); with a configured database run `hindsight worker` instead.
+    in_process: bool | Literal["auto"] = "auto"
     # Attempts per job before it ends `failed` (retryable through POST /extract/{id}/retry).
     max_attempts: int = Field(default=3, ge=1, le=50)
     # Backoff between attempts: initial * 2^(attempt-1), capped (seconds).
@@ -349,7 +352,7 @@ class Settings(BaseSettings):
     @model_validator(mode="after")
     def _worker_in_process_default(self) -> Settings:
         # The embedded default (no DATABASE_URL) runs the worker inside `hindsight serve`.
-        if self.worker.in_process is None:
+        if self.worker.in_process == "auto":
             self.worker.in_process = self.database_url is None
         return self
 

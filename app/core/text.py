@@ -66,9 +66,13 @@ def normalize(text: str) -> str:
             continue
         prev = folded[i - 1] if i > 0 else ""
         nxt = folded[i + 1] if i + 1 < len(folded) else ""
-        if category == "Sc" or ch in "%‰":
-            out.append(ch)
-        elif category[0] == "P" and prev.isdigit() and nxt.isdigit():
+        if (
+            category == "Sc"
+            or ch in "%‰"
+            or category[0] == "P"
+            and prev.isdigit()
+            and nxt.isdigit()
+        ):
             out.append(ch)
         elif ch in "-−+" and nxt.isdigit() and not prev.isalnum():
             out.append("+" if ch == "+" else "-")
@@ -194,8 +198,7 @@ def spelling_variants(a: Sequence[str], b: Sequence[str], min_ratio: float = 0.8
             len(token) >= 4
             and not has_cjk(token)
             and any(
-                len(o) >= 4 and SequenceMatcher(None, token, o).ratio() >= min_ratio
-                for o in others
+                len(o) >= 4 and SequenceMatcher(None, token, o).ratio() >= min_ratio for o in others
             )
         )
 

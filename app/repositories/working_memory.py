@@ -6,16 +6,26 @@ touch them all)::
     {prefix}wm:{<namespace>:<session_id>}:idx    ZSET   member = score = seq
     {prefix}wm:{<namespace>:<session_id>}:data   HASH   seq -> "<tokens>\\n<json>"
     {prefix}wm:{<namespace>:<session_id>}:vec    HASH   seq -> float32 embedding bytes
-    {prefix}wm:{<namespace>:<session_id>}:meta   HASH   tokens (window total), owner
+    {prefix}wm:{<namespace>:<session_id>}:meta   HASH   tokens (window total), owner,
+                                                        epoch + ver (the window's version)
 
 Writes go through one Lua script (atomic: add, trim to the hard caps, refresh the idle TTL
-of all four keys). Messages are keyed by their transcript ``seq``, so writing the same
-message twice changes nothing and messages that arrive out of order still sort by seq.
+of all four keys, bump the version). Messages are keyed by their transcript ``seq``, so
+writing the same message twice changes nothing and messages that arrive out of order still
+sort by seq.
+
+Reads keep the decoded window in a small per-process LRU (:class:`WindowCache`) and reuse it
+while the window's version in Redis is unchanged: one tiny round trip (HMGET of the version)
+instead of transferring and decoding every message and embedding. The version is a random
+epoch set when the window is created plus a counter, so a window cleared or expired and then
+rebuilt never matches an old cached copy, and every API process validates on every read.
 """
 
 from __future__ import annotations
 
 import json
+import uuid
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -26,16 +36,18 @@ from redis.exceptions import RedisError
 
 from app.core.errors import DatastoreUnavailableError
 
-# KEYS: idx, data, vec, meta. ARGV: ttl_ms, max_messages, max_tokens, owner, then per message
-# (seq, tokens, data blob, vector bytes). Returns {messages, tokens, trimmed} after the write.
+# KEYS: idx, data, vec, meta. ARGV: ttl_ms, max_messages, max_tokens, owner, epoch, then per
+# message (seq, tokens, data blob, vector bytes). Returns {messages, tokens, trimmed}.
 _APPEND_LUA = """
 local idx, data, vec, meta = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local ttl = tonumber(ARGV[1])
 local max_n = tonumber(ARGV[2])
 local max_tok = tonumber(ARGV[3])
 if ARGV[4] ~= '' then redis.call('HSETNX', meta, 'owner', ARGV[4]) end
+redis.call('HSETNX', meta, 'epoch', ARGV[5])
+redis.call('HINCRBY', meta, 'ver', 1)
 local total = tonumber(redis.call('HGET', meta, 'tokens') or '0')
-for i = 5, #ARGV, 4 do
+for i = 6, #ARGV, 4 do
   local seq = ARGV[i]
   if redis.call('ZADD', idx, 'NX', seq, seq) == 1 then
     redis.call('HSET', data, seq, ARGV[i + 2])
@@ -137,6 +149,43 @@ def _decode_all(blobs: dict[bytes, bytes], vectors: dict[bytes, bytes]) -> list[
     return out
 
 
+@dataclass(frozen=True)
+class _Cached:
+    version: bytes
+    snapshot: WindowSnapshot
+    with_embeddings: bool
+
+
+class WindowCache:
+    """Decoded windows of the most recently read sessions (process memory, LRU), each
+    with the version it was read at; ``size`` 0 disables it."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[str, _Cached] = OrderedDict()
+
+    def get(self, key: str) -> _Cached | None:
+        item = self._items.get(key)
+        if item is not None:
+            self._items.move_to_end(key)
+        return item
+
+    def put(self, key: str, item: _Cached) -> None:
+        if self.size <= 0:
+            return
+        self._items[key] = item
+        self._items.move_to_end(key)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+    def drop(self, key: str) -> None:
+        self._items.pop(key, None)
+
+
+def _version(epoch: bytes | None, ver: bytes | None) -> bytes | None:
+    return None if epoch is None or ver is None else epoch + b":" + ver
+
+
 class WindowStore:
     """Per-session windows in one Redis (real or fakeredis), under a key prefix."""
 
@@ -148,12 +197,14 @@ class WindowStore:
         ttl_s: int,
         max_messages: int,
         max_tokens: int,
+        cache: WindowCache | None = None,
     ) -> None:
         self.redis = redis
         self.prefix = prefix
         self.ttl_ms = ttl_s * 1000
         self.max_messages = max_messages
         self.max_tokens = max_tokens
+        self.cache = cache or WindowCache(0)
         self._append = redis.register_script(_APPEND_LUA)
 
     def keys(self, namespace: str, session_id: str) -> list[str]:
@@ -172,7 +223,8 @@ class WindowStore:
     ) -> WindowSize:
         """Add messages (each with its embedding), trim to the caps and refresh the TTL, in
         one atomic step. Raises DatastoreUnavailableError when Redis fails."""
-        args: list[Any] = [self.ttl_ms, self.max_messages, self.max_tokens, owner or ""]
+        epoch = uuid.uuid4().hex[:16]  # used only if this write creates the window
+        args: list[Any] = [self.ttl_ms, self.max_messages, self.max_tokens, owner or "", epoch]
         for e in entries:
             vector = b"" if e.embedding is None else e.embedding.astype(np.float32).tobytes()
             args.extend([e.seq, e.tokens, _encode(e), vector])
@@ -187,27 +239,43 @@ class WindowStore:
     async def read(
         self, namespace: str, session_id: str, *, with_embeddings: bool
     ) -> WindowSnapshot:
-        """Every message of the window in seq order (one MULTI/EXEC round trip); an expired
-        or never-written window is empty."""
-        _, data, vec, meta = self.keys(namespace, session_id)
+        """Every message of the window in seq order and its owner; an expired or
+        never-written window is empty. Served from the process cache while the window's
+        version is unchanged, else read in one MULTI/EXEC round trip."""
+        _, data, vec, meta = keys = self.keys(namespace, session_id)
+        cached = self.cache.get(keys[3])
         try:
+            usable = cached is not None and (cached.with_embeddings or not with_embeddings)
+            if usable and _version(*await self.redis.hmget(meta, ["epoch", "ver"])) == (
+                cached.version  # type: ignore[union-attr]
+            ):
+                return cached.snapshot  # type: ignore[union-attr]
             async with self.redis.pipeline(transaction=True) as pipe:
                 pipe.hgetall(data)
-                pipe.hget(meta, "owner")
+                pipe.hmget(meta, ["owner", "epoch", "ver"])
                 if with_embeddings:
                     pipe.hgetall(vec)
                 results = await pipe.execute()
         except RedisError as exc:
             raise DatastoreUnavailableError(f"working-memory store failed: {exc}") from exc
-        blobs: dict[bytes, bytes] = results[0]
-        owner = results[1].decode() if results[1] is not None else None
-        vectors: dict[bytes, bytes] = results[2] if with_embeddings else {}
-        return WindowSnapshot(entries=_decode_all(blobs, vectors), owner=owner)
+        owner, epoch, ver = results[1]
+        snapshot = WindowSnapshot(
+            entries=_decode_all(results[0], results[2] if with_embeddings else {}),
+            owner=owner.decode() if owner is not None else None,
+        )
+        version = _version(epoch, ver)
+        if version is not None:
+            self.cache.put(keys[3], _Cached(version, snapshot, with_embeddings))
+        else:
+            self.cache.drop(keys[3])
+        return snapshot
 
     async def clear(self, namespace: str, session_id: str) -> bool:
         """Delete the window; True when it existed."""
+        keys = self.keys(namespace, session_id)
+        self.cache.drop(keys[3])
         try:
-            removed = await self.redis.delete(*self.keys(namespace, session_id))
+            removed = await self.redis.delete(*keys)
         except RedisError as exc:
             raise DatastoreUnavailableError(f"working-memory store failed: {exc}") from exc
         return bool(removed)

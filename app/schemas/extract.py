@@ -57,9 +57,7 @@ class ExtractRequest(RequestModel):
     messages: list[ExtractMessage] | None = Field(
         default=None, min_length=1, max_length=MAX_MESSAGES, description="The transcript."
     )
-    timezone: str = Field(
-        default="UTC", max_length=64, description="IANA zone for relative dates."
-    )
+    timezone: str = Field(default="UTC", max_length=64, description="IANA zone for relative dates.")
     now: AwareDatetime | None = Field(
         default=None,
         description="The conversation's clock: 'tomorrow' resolves against it. Default: the "

@@ -111,7 +111,8 @@ _SLOTS: list[tuple[str, re.Pattern[str]]] = [
         rf"\b(?:moved|relocated)\s+(?:back\s+)?to\s+{_CAP}")),
     ("employer", re.compile(rf"\b(?:works?|working)\s+(?:at|for)\s+{_CAP}|"
                             rf"\bemployed\s+(?:at|by)\s+{_CAP}|\bjoined\s+{_CAP}")),
-    ("name", re.compile(rf"\b(?:user's\s+name\s+is|user\s+is\s+called|call\s+the\s+user)\s+{_CAP}")),
+    ("name", re.compile(
+        rf"\b(?:user's\s+name\s+is|user\s+is\s+called|call\s+the\s+user)\s+{_CAP}")),
     ("age", re.compile(r"\b(?:is|turned)\s+(\d{1,3})\s+years?\s+old\b")),
     ("relative", re.compile(
         rf"\b(?:user's\s+)?(wife|husband|partner|son|daughter|mother|father|sister|brother)"
@@ -121,10 +122,13 @@ _SLOTS: list[tuple[str, re.Pattern[str]]] = [
     ("answer_style", re.compile(
         r"\b(?:prefers?|wants?|likes?)\s+(short|brief|concise|succinct|detailed|long|thorough|"
         r"in-depth)\s+(?:answers?|replies|responses|explanations?)", re.IGNORECASE)),
-    ("zh_residence", re.compile(r"(?:住在|居住在|定居在|定居于|生活在|搬到了?|搬去了?|搬回了?)([^\s，。,.的]{2,8}?)(?=[，。,.]|现在|$|工作|生活)")),
+    ("zh_residence", re.compile(
+        r"(?:住在|居住在|定居在|定居于|生活在|搬到了?|搬去了?|搬回了?)"
+        r"([^\s，。,.的]{2,8}?)(?=[，。,.]|现在|$|工作|生活)")),
     ("zh_employer", re.compile(r"(?:在|就职于|入职了?)([^\s，。,.]{2,10}?)(?:工作|上班|任职)")),
     ("zh_name", re.compile(r"^用户(?:叫|的名字是)([^\s，。,.]{1,8})")),
-    ("zh_relative", re.compile(r"用户的(儿子|女儿|老婆|妻子|丈夫|老公|妈妈|爸爸|母亲|父亲)叫([^\s，。,.]{1,6})")),
+    ("zh_relative", re.compile(
+        r"用户的(儿子|女儿|老婆|妻子|丈夫|老公|妈妈|爸爸|母亲|父亲)叫([^\s，。,.]{1,6})")),
     ("zh_favourite", re.compile(r"最喜欢的([^\s，。是]{1,8})是([^\s，。,.]{1,12})")),
     ("zh_answer_style", re.compile(r"回答(?:要|请|尽量)?(简洁|简短|简单|详细|具体|详尽)")),
 ]  # fmt: skip

@@ -25,7 +25,12 @@ from app.clients.tokenizer import Tokenizer, create_tokenizer
 from app.core.config import WorkingMemorySettings
 from app.core.errors import DatastoreUnavailableError
 from app.repositories.transcript import TranscriptRepository, TranscriptRow
-from app.repositories.working_memory import WindowEntry, WindowSnapshot, WindowStore
+from app.repositories.working_memory import (
+    WindowCache,
+    WindowEntry,
+    WindowSnapshot,
+    WindowStore,
+)
 from app.schemas.working_memory import MessageCreate
 from app.services.window_ranking import Selection, Weights, information_density, rank, select
 
@@ -90,11 +95,16 @@ class WorkingMemoryRuntime:
 
     tokenizer: Tokenizer
     query_vectors: QueryVectorCache
+    windows: WindowCache
 
     @classmethod
     def create(cls, settings: WorkingMemorySettings) -> WorkingMemoryRuntime:
-        """Load the tokenizer (bundled BPE files) and an empty query-vector cache."""
-        return cls(create_tokenizer(settings.encoding), QueryVectorCache(settings.query_cache_size))
+        """Load the tokenizer (bundled BPE files); empty query-vector and window caches."""
+        return cls(
+            create_tokenizer(settings.encoding),
+            QueryVectorCache(settings.query_cache_size),
+            WindowCache(settings.window_cache_sessions),
+        )
 
 
 @dataclass(frozen=True)

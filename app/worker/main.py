@@ -103,7 +103,9 @@ class Worker:
         self._stop = asyncio.Event()
         if settings.closure.scan_interval_s > 0:
             scanner = SilenceScanner(session_factory, settings)
-            self.add_periodic("closure.silence_scan", settings.closure.scan_interval_s, scanner.scan)
+            self.add_periodic(
+                "closure.silence_scan", settings.closure.scan_interval_s, scanner.scan
+            )
         lifecycle.install(self, settings, session_factory, runner)  # archival, distillation
 
     def add_periodic(

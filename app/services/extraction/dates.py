@@ -49,8 +49,12 @@ _EN_ABSOLUTE = re.compile(
     r"\d{4}-\d{2}-\d{2})\b",
     re.IGNORECASE,
 )
-_ZH_WEEKDAY = re.compile(r"(下下|下个|下一个|下|上个|上|这个|这|本)?(?:周|星期|礼拜)([一二三四五六日天])")
-_ZH_PERIOD = re.compile(r"(下个?|本|这个?|上个?)(周|星期|礼拜|月)(?![一二三四五六日天])|(明年|今年|去年)")
+_ZH_WEEKDAY = re.compile(
+    r"(下下|下个|下一个|下|上个|上|这个|这|本)?(?:周|星期|礼拜)([一二三四五六日天])"
+)
+_ZH_PERIOD = re.compile(
+    r"(下个?|本|这个?|上个?)(周|星期|礼拜|月)(?![一二三四五六日天])|(明年|今年|去年)"
+)
 _ZH_RELATIVE = re.compile(
     r"大后天|后天|明天|明早|明晚|今天|今晚|昨天|前天|"
     r"(\d+|[一两二三四五六七八九十]+)(?:天|个?星期|周|个月)(?:后|以后|之后)"
@@ -132,7 +136,9 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
     for m in _EN_WEEKDAY.finditer(text):
         wd = _EN_DAYS.index(m.group(2).lower())
         found.append(
-            TimeMatch(m.start(), m.end(), m.group(0), _weekday_date(today, m.group(1), wd, zh=False))
+            TimeMatch(
+                m.start(), m.end(), m.group(0), _weekday_date(today, m.group(1), wd, zh=False)
+            )
         )
     for m in _EN_PERIOD.finditer(text):
         day = _period_start(today, m.group(1), m.group(2).lower())

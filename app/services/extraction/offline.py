@@ -58,8 +58,8 @@ _NOT_NAMES = {
     "i", "i'm", "i've", "i'll", "i'd", "the", "a", "an", "and", "but", "please", "my", "we",
     "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
     "february", "march", "april", "may", "june", "july", "august", "september", "october",
-    "november", "december", "ok", "okay", "thanks", "hi", "hello", "hey", "also", "and",
-    "quick", "just", "so", "oh", "yes", "no", "sure", "great", "next", "this", "on", "in",
+    "november", "december", "ok", "okay", "thanks", "hi", "hello", "hey", "also", "quick",
+    "just", "so", "oh", "yes", "no", "sure", "great", "next", "this", "on", "in",
 }  # fmt: skip
 _ZH_ENTITY_TAGS = {"ns", "nr", "nt", "nrt", "nrfg"}
 # Words jieba mis-tags as names.
@@ -77,7 +77,9 @@ Q_CONSTRAINT_EN = "When planning or suggesting anything that involves {x}"
 Q_CONSTRAINT_ZH = "当安排或建议涉及{x}的事情时"
 Q_INSTRUCTION_EN = "Whenever the assistant is about to act in a way that involves {x}"
 Q_INSTRUCTION_ZH = "每当助手要做涉及{x}的事情时"
-Q_HOME_EN = "When a task depends on where the user lives (weather, travel, local services, time zone)"
+Q_HOME_EN = (
+    "When a task depends on where the user lives (weather, travel, local services, time zone)"
+)
 Q_HOME_ZH = "当任务取决于用户住在哪里（天气、出行、本地服务、时区）时"
 Q_WORK_EN = "When a task involves the user's job, employer or work schedule"
 Q_WORK_ZH = "当任务涉及用户的工作、雇主或工作安排时"
@@ -115,11 +117,15 @@ def _en(p: str) -> re.Pattern[str]:
     return re.compile(p, re.IGNORECASE)
 
 
-def _r(pattern: str, typ: str, conf: float, build: Callable[..., tuple[str, str, list[str]]]) -> Rule:
+def _r(
+    pattern: str, typ: str, conf: float, build: Callable[..., tuple[str, str, list[str]]]
+) -> Rule:
     return Rule(_en(pattern), typ, build, conf)
 
 
-def _z(pattern: str, typ: str, conf: float, build: Callable[..., tuple[str, str, list[str]]]) -> Rule:
+def _z(
+    pattern: str, typ: str, conf: float, build: Callable[..., tuple[str, str, list[str]]]
+) -> Rule:
     return Rule(re.compile(pattern), typ, build, conf)
 
 
@@ -230,7 +236,8 @@ ZH_RULES: list[Rule] = [
        r"|(简洁|简短|详细)(?:一点|一些|些)?(?:地)?(?:回答|回复)", "preference", 0.85,
        lambda m: (f"用户希望回答{m.group(1) or m.group(2)}。", Q_STYLE_ZH, [])),
     _z(rf"我(?:从不|从来不|绝不|决不){_ZX}{_ZEND}", "constraint", 0.85,
-       lambda m: (f"用户从不{_zobj(m.group(1))}。", Q_CONSTRAINT_ZH.format(x=_zobj(m.group(1))), [])),
+       lambda m: (f"用户从不{_zobj(m.group(1))}。",
+                  Q_CONSTRAINT_ZH.format(x=_zobj(m.group(1))), [])),
     _z(rf"我(?:不能|不可以|没法)(吃|喝|碰|用|坐|开){_ZX}{_ZEND}", "constraint", 0.85,
        lambda m: (f"用户不能{m.group(1)}{_zobj(m.group(2))}。",
                   Q_CONSTRAINT_ZH.format(x=_zobj(m.group(2))), [_zobj(m.group(2))])),

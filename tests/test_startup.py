@@ -1,0 +1,87 @@
+"""Start-up refuses a misconfigured service with an error that says what to do, and the
+schema (Alembic migrations) matches the models (``alembic check``)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+
+import pytest
+from asgi_lifespan import LifespanManager
+from sqlalchemy import text
+from sqlalchemy.engine import make_url
+
+from alembic import command
+from app.core.config import EmbeddingSettings, Settings
+from app.core.errors import ConfigurationError
+from app.core.migrate import alembic_config
+from app.main import create_app
+
+
+async def start(settings: Settings) -> None:
+    app = create_app(settings)
+    async with LifespanManager(app, startup_timeout=60):
+        pass
+
+
+async def test_dimension_mismatch_is_a_clear_error(settings: Settings):
+    # An OpenAI-compatible model of 768 dimensions against a store migrated for 384.
+    wrong = settings.model_copy(
+        update={
+            "embedding": EmbeddingSettings(
+                provider="openai",
+                model="text-embedding-768",
+                dimension=768,
+                base_url="http://127.0.0.1:9/v1",  # never called: start-up fails first
+            )
+        }
+    )
+    with pytest.raises(ConfigurationError) as caught:
+        await start(wrong)
+    message = str(caught.value)
+    assert "dimension mismatch" in message
+    assert "384" in message and "768" in message
+    # It says what to do: the setting to change, or re-embed into a new database.
+    assert "EMBEDDING__DIMENSION=384" in message
+    assert "re-embed" in message
+
+
+async def test_bundled_model_with_another_dimension_is_a_clear_error(settings: Settings):
+    wrong = settings.model_copy(update={"embedding": EmbeddingSettings(dimension=768)})
+    with pytest.raises(ConfigurationError, match="EMBEDDING__DIMENSION=384"):
+        await start(wrong)
+
+
+async def test_missing_database_url_is_a_clear_error(settings: Settings):
+    with pytest.raises(ConfigurationError, match="DATABASE_URL"):
+        await start(settings.model_copy(update={"database_url": None}))
+
+
+@pytest.fixture
+async def empty_database(engine, database_url: str) -> AsyncIterator[str]:
+    """A new, unmigrated database on the test server."""
+    name = f"empty_{uuid.uuid4().hex[:8]}"
+    async with engine.connect() as conn:
+        conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
+        await conn.execute(text(f'CREATE DATABASE "{name}"'))
+    yield make_url(database_url).set(database=name).render_as_string(hide_password=False)
+    async with engine.connect() as conn:
+        conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
+        await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+async def test_unmigrated_database_is_a_clear_error(settings: Settings, empty_database: str):
+    with pytest.raises(ConfigurationError, match="hindsight migrate"):
+        await start(settings.model_copy(update={"database_url": empty_database}))
+
+
+async def test_the_configured_service_starts(settings: Settings):
+    app = create_app(settings)
+    async with LifespanManager(app, startup_timeout=60):
+        assert app.state.embedder.dimension == 384
+
+
+def test_alembic_check_is_clean(database_url: str):
+    """The migrated schema and the SQLAlchemy models agree: no pending autogenerate ops.
+    (Sync test: Alembic's env runs its own event loop.)"""
+    command.check(alembic_config(database_url))
