@@ -594,7 +594,12 @@ async def _explain(
 
 
 async def profile(
-    database_url: str, corpus: Corpus, n: int, explain_dir: Path, label: str, stores: StoreBodies
+    database_url: str,
+    corpus: Corpus,
+    n: int,
+    explain_dir: Path,
+    label: str,
+    stores: StoreBodies | None,
 ) -> dict[str, Any]:
     """The service's own RecallService and StoreService in-process, wired as the API wires
     them (app.api.deps), with every repository call, embedder call and SQL statement timed.
@@ -651,6 +656,8 @@ async def profile(
         sql.captured.clear()
 
         # -- store (rolled back: the subject keeps its size)
+        if stores is None:
+            return out
         for batch, reps in ((1, max(3, n // 4)), (100, 1)):
             stages = defaultdict(list)
             sql.times.clear()
@@ -750,7 +757,12 @@ async def bench_size(
         await http_runs(args, base, corpus, loader, size, res, stores)
     if args.profile:
         prof = await profile(
-            loader_url(loader), corpus, args.profile_requests, args.explain_dir, f"{size}", stores
+            loader_url(loader),
+            corpus,
+            args.profile_requests,
+            args.explain_dir,
+            f"{size}",
+            stores if args.store else None,
         )
         res.profiles[size] = prof
         for key, value in prof.items():
@@ -807,7 +819,7 @@ async def http_runs(
             )
             run.bodies.clear()
 
-        for rep in range(args.repeats):
+        for rep in range(args.repeats if args.store else 0):
             for batch, conc, n in (
                 (1, 1, args.store_requests),
                 (1, 8, args.store_requests * 2),
@@ -1047,6 +1059,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--filtered-requests", type=int, default=50)
     p.add_argument("--store-requests", type=int, default=30, help="Batch-1 stores per run (c1).")
     p.add_argument("--store-batches", type=int, default=3, help="Batch-100 stores per run.")
+    p.add_argument("--no-store", dest="store", action="store_false", help="Skip /store runs.")
     p.add_argument("--no-profile", dest="profile", action="store_false")
     p.add_argument("--profile-requests", type=int, default=40)
     p.add_argument("--profile-only", action="store_true", help="Skip the HTTP measurements.")

@@ -78,6 +78,7 @@ class Scores:
 
     def add(self, ranked_refs: list[list[str]], evidence: set[str]) -> None:
         """Score one question from the raw_refs of the ranked units (best first)."""
+
         def recall_at(k: int) -> float:
             got = {ref for refs in ranked_refs[:k] for ref in refs}
             return len(got & evidence) / len(evidence)
@@ -240,7 +241,8 @@ def table(report: Report, names: dict[str, str]) -> str:
             s = report.cell(variant, cat)
             out.append(f"| {cat} | {s.n} | " + " | ".join(s.row()) + " |")
         s = report.overall(variant)
-        out.append(f"| **non-adversarial** | {s.n} | " + " | ".join(f"**{x}**" for x in s.row()) + " |")
+        bold = " | ".join(f"**{x}**" for x in s.row())
+        out.append(f"| **non-adversarial** | {s.n} | {bold} |")
         s = report.cell(variant, ADVERSARIAL)
         out.append(f"| adversarial | {s.n} | " + " | ".join(s.row()) + " |")
         out.append("")
@@ -305,8 +307,7 @@ async def run(args: argparse.Namespace) -> Report:
         async with httpx.AsyncClient(base_url=args.base_url) as client:
             await go(client)
     else:
-        data_dir = Path(args.data_dir).resolve() if args.data_dir else None
-        async with in_process_client(data_dir) as client:
+        async with in_process_client(args.data_dir) as client:
             await go(client)
     return report
 
@@ -354,7 +355,10 @@ def main() -> None:
         "--variants", default=",".join(VARIANTS), help=f"Comma list of {list(VARIANTS)}."
     )
     parser.add_argument(
-        "--extra", action="append", default=[], metavar="NAME=JSON",
+        "--extra",
+        action="append",
+        default=[],
+        metavar="NAME=JSON",
         help='An ad-hoc variant: extra /recall fields, e.g. \'w={"weights":{"recency":0}}\'.',
     )
     parser.add_argument("--conversations", help="Only these conversation ids (comma list).")
@@ -371,6 +375,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.base_url and args.data_dir:
         parser.error("--data-dir applies to the in-process server only")
+    if args.data_dir:
+        args.data_dir = Path(args.data_dir).resolve()
+        args.data_dir.mkdir(parents=True, exist_ok=True)
 
     report = asyncio.run(run(args))
     names = {v: VARIANTS[v][0] for v in args.variants.split(",") if v}
@@ -382,9 +389,11 @@ def main() -> None:
     if args.json:
         Path(args.json).write_text(json.dumps(report.per_question), encoding="utf-8")
     if args.write_doc:
-        command = "python " + " ".join(
-            [os.path.relpath(__file__, ROOT), *sys.argv[1:]]
-        ).replace(" --write-doc", "") + " --write-doc"
+        command = (
+            "python "
+            + " ".join([os.path.relpath(__file__, ROOT), *sys.argv[1:]]).replace(" --write-doc", "")
+            + " --write-doc"
+        )
         write_doc(ROOT / "docs" / "EVAL.md", report, names, command)
 
 

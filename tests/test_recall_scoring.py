@@ -318,3 +318,28 @@ async def test_large_subject_path_scores_candidates(client, engine) -> None:
         tops.append({str(u.id) for u, _ in result.hits})
         assert all(0.0 <= r.scores["context"] <= 1.0 for _, r in result.hits)
     assert tops[0] == tops[1] == {ids[0], ids[1]}
+
+
+async def test_keyword_matches_codes_and_chinese_words(client) -> None:
+    values = [
+        "用户持有贵州茅台，股票代码 600519。",
+        "用户每天早上喝绿茶。",
+        "The user's order SKU-42 shipped on Monday.",
+        "The user prefers window seats on long flights.",
+    ]
+    r = await client.post(
+        "/store", json={"memories": [{"user_id": "u7", "value": v} for v in values]}
+    )
+    assert r.status_code == 200, r.text
+    for query, expected in [
+        ("600519 最近怎么样", values[0]),
+        ("绿茶", values[1]),
+        ("where is sku-42?", values[2]),
+    ]:
+        r = await client.post(
+            "/recall", json={"query": query, "user_id": "u7", "weights": KEYWORD_ONLY}
+        )
+        hits = r.json()["memories"]
+        assert hits[0]["value"] == expected, query
+        assert hits[0]["scores"]["keyword"] == pytest.approx(1.0)
+        assert [h["scores"]["keyword"] for h in hits[1:]] == [0.0] * (len(hits) - 1)

@@ -194,6 +194,13 @@ async def test_bad_memory_id_is_422_and_unknown_is_404(seeded):
     )
 
 
+@pytest.mark.parametrize("key", ["", "k" * 257], ids=["empty", "257 chars"])
+async def test_bad_idempotency_key_is_422(seeded, engine, key):
+    r = await seeded.post("/store", json={"memories": [unit()]}, headers={"Idempotency-Key": key})
+    assert_problem(r, 422, "invalid_request", "idempotency-key")
+    assert await count_rows(engine) == 1
+
+
 async def test_unknown_path_and_method_are_problems(seeded):
     assert_problem(await seeded.get("/nowhere"), 404, "not_found")
     assert_problem(await seeded.get("/store"), 405, "method_not_allowed")

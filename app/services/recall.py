@@ -21,13 +21,15 @@ import numpy as np
 
 from app.clients.embeddings import Embedder
 from app.core.config import RecallSettings
-from app.core.text import search_text, tokenize, tsquery_or
+from app.core.text import tokenize, tsquery_or
 from app.models import MemoryUnit
 from app.repositories.memory import MemoryRepository, RecallFilters
 from app.schemas.recall import RecallRequest
 from app.services.scoring import SIGNALS, Ranked, Weighting, profile_weights, rank
 from app.services.store import entity_keys
 from app.services.ttl import AccessTracker
+
+MAX_KEYWORD_TERMS = 32
 
 TIME_RANGES = {
     "last_24_hours": timedelta(hours=24),
@@ -122,18 +124,28 @@ class RecallService:
         result = RecallResult()
 
         known = await self.repo.known_entities(f, _entity_candidates(req.query))
-        embed_text = _strip_names(req.query, known)
+        # The model embeds in a worker thread while the next statements run.
+        embedding_task = asyncio.create_task(
+            self.embedder.embed_queries([_strip_names(req.query, known)])
+        )
+        try:
+            # BM25 looks at the first MAX_KEYWORD_TERMS tokens (each is a lookup per unit).
+            lexemes = await self.repo.keyword_lexemes(
+                " ".join(tokenize(req.query)[:MAX_KEYWORD_TERMS])
+            )
+            exact = await self.repo.count(f, self.settings.exact_scan_limit) <= (
+                self.settings.exact_scan_limit
+            )
+        except BaseException:
+            embedding_task.cancel()
+            raise
         embedding: np.ndarray | None = None
         try:
             remaining = max(0.001, budget - (time.perf_counter() - start))
             async with asyncio.timeout(remaining):
-                embedding = (await self.embedder.embed_queries([embed_text]))[0]
+                embedding = (await embedding_task)[0]
         except TimeoutError:
             result.degraded = True
-
-        exact = await self.repo.count(f, self.settings.exact_scan_limit) <= (
-            self.settings.exact_scan_limit
-        )
         candidates = await self.repo.score_candidates(
             f,
             embedding,
@@ -142,7 +154,7 @@ class RecallService:
             exact=exact,
             per_source=max(self.settings.min_candidates, 4 * req.top_k),
             ef_search=max(self.settings.hnsw_ef_search, 4 * req.top_k),
-            keyword_text=search_text(req.query),
+            query_lexemes=lexemes,
         )
         ranked = rank(candidates, _weighting(req, self.settings), now)
         if req.min_score is not None:

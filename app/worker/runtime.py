@@ -57,5 +57,12 @@ class ExtractionRuntime:
                 self.task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await self.task
+            except asyncio.CancelledError:
+                # The event loop is shutting down and cancelled the worker task (uvicorn
+                # re-raises SIGINT after its shutdown): finish cleaning up, unless this task
+                # itself is being cancelled.
+                current = asyncio.current_task()
+                if current is not None and current.cancelling():
+                    raise
         if self.llm is not None:
             await self.llm.aclose()

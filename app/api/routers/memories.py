@@ -36,7 +36,11 @@ async def store_memories(
     namespace: NamespaceDep,
     idempotency_key: Annotated[
         str | None,
-        Header(max_length=256, description="Makes a retried request return the first response."),
+        Header(
+            min_length=1,
+            max_length=256,
+            description="Makes a retried request return the first response (1..256 chars).",
+        ),
     ] = None,
 ) -> Any:
     """Store 1..100 memory units (`{"memories": [MemoryCreate, …]}`). Each is embedded,
