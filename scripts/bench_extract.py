@@ -143,7 +143,8 @@ def write_doc(results: dict[str, str], n: int) -> None:
 
 `scripts/bench_extract.py --requests {n}` over real HTTP (`hindsight serve` on 127.0.0.1,
 embedded PostgreSQL 18, no LLM: the offline extractor), on a shared 2-core machine
-({platform.python_implementation()} {platform.python_version()}). Transcript: 7 messages, 4
+({platform.python_implementation()} {platform.python_version()}; 1-minute load average
+{results["load"]} during the run: other work shared the cores). Transcript: 7 messages, 4
 units. The acknowledgement commits the job row, its transcript snapshot and its pgqueuer
 entry in one transaction, then answers 202 (aim ≤ 50 ms).
 
@@ -196,7 +197,9 @@ def main() -> None:
                 pass
             time.sleep(0.2)
         worker_cmd = [sys.executable, "-m", "app.cli", "worker"]
+        load_before = os.getloadavg()[0]
         results = asyncio.run(bench(base, args.requests, worker_cmd, env))
+        results["load"] = f"{load_before:.1f} → {os.getloadavg()[0]:.1f}"
         if args.write_doc:
             write_doc(results, args.requests)
     finally:

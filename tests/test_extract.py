@@ -196,3 +196,36 @@ def test_settings_default_worker_mode():
     assert Settings(database_url="postgresql://x/y").worker.in_process is False
     assert Settings(database_url="postgresql://x/y", worker={"in_process": True}).worker.in_process
     assert datetime(2026, 11, 25, tzinfo=UTC).weekday() == 2  # the fixtures' "now" is a Wednesday
+
+
+async def test_job_row_and_queue_entry_commit_together(engine, settings):
+    """Transactional enqueue: a transaction that fails after the enqueue leaves neither the
+    job nor its queue entry; a committed one leaves both."""
+    from sqlalchemy.ext.asyncio import async_sessionmaker
+
+    from app.repositories.jobs import JobRepository
+    from app.repositories.transcript import TranscriptRepository
+    from app.schemas.extract import ExtractMessage
+    from app.services.extraction.service import ExtractionService, Scope
+
+    factory = async_sessionmaker(engine, expire_on_commit=False)
+    messages = [ExtractMessage(role="user", content="I live in Rome.")]
+
+    async def submit(session) -> None:  # type: ignore[no-untyped-def]
+        service = ExtractionService(
+            JobRepository(session), TranscriptRepository(session), settings.extraction,
+            settings.worker,
+        )  # fmt: skip
+        await service.submit_messages(Scope("default", "u"), messages, timezone="UTC", now=None)
+
+    with pytest.raises(RuntimeError):
+        async with factory() as session, session.begin():
+            await submit(session)
+            raise RuntimeError("crash before commit")
+    assert await count_rows(engine, "extraction_jobs") == 0
+    assert await count_rows(engine, "pgqueuer") == 0
+
+    async with factory() as session, session.begin():
+        await submit(session)
+    assert await count_rows(engine, "extraction_jobs") == 1
+    assert await count_rows(engine, "pgqueuer") == 1

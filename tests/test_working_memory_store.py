@@ -69,15 +69,11 @@ async def test_cleared_and_rebuilt_window_is_not_confused_with_the_old_one(redis
     r, prefix = redis_prefix
     a, b = store(r, prefix), store(r, prefix)
     await b.add("ns", "s", [entry(1, "old")], None)
-    assert [e.content for e in (await a.read("ns", "s", with_embeddings=False)).entries] == [
-        "old"
-    ]
+    assert [e.content for e in (await a.read("ns", "s", with_embeddings=False)).entries] == ["old"]
     await b.clear("ns", "s")
     assert (await a.read("ns", "s", with_embeddings=False)).entries == []
     await b.add("ns", "s", [entry(1, "new")], None)  # same seq, same write count
-    assert [e.content for e in (await a.read("ns", "s", with_embeddings=False)).entries] == [
-        "new"
-    ]
+    assert [e.content for e in (await a.read("ns", "s", with_embeddings=False)).entries] == ["new"]
 
 
 async def test_add_is_idempotent_by_seq_and_trims_oldest(redis_prefix):

@@ -43,13 +43,9 @@ class JobRepository:
 
     # ---- writes --------------------------------------------------------------------------
 
-    def add(self, job: ExtractionJob) -> None:
-        """Stage a new job row."""
-        self.session.add(job)
-
-    async def flush(self) -> None:
-        """Write staged rows."""
-        await self.session.flush()
+    async def insert(self, values: dict[str, Any]) -> None:
+        """Insert a job row (a single statement)."""
+        await self.session.execute(pg_insert(ExtractionJob).values(**values))
 
     async def insert_session_job(self, values: dict[str, Any]) -> uuid.UUID | None:
         """Insert a job for a session range; None when that range already has one (the
@@ -71,10 +67,13 @@ class JobRepository:
         Runs pgqueuer's own enqueue statement on the session's asyncpg connection, after a
         statement of this transaction has started it, so it commits with the job row.
         """
-        await self.session.execute(text("SELECT 1"))  # the transaction is open from here
         conn = await self.session.connection()
-        raw = await conn.get_raw_connection()
-        queries = Queries(AsyncpgDriver(raw.driver_connection))  # type: ignore[arg-type]
+        driver = (await conn.get_raw_connection()).driver_connection
+        if not driver.is_in_transaction():  # SQLAlchemy opens it lazily, at a first statement
+            await self.session.execute(text("SELECT 1"))
+        if not driver.is_in_transaction():
+            raise RuntimeError("enqueue must run inside the job's transaction")
+        queries = Queries(AsyncpgDriver(driver))
         ids = await queries.enqueue(
             EXTRACT_ENTRYPOINT,
             str(job_id).encode(),

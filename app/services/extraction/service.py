@@ -133,11 +133,9 @@ class ExtractionService:
             timezone=timezone,
             conversation_now=conversation_clock(snapshot, now),
         )
-        job = ExtractionJob(**values)
-        self.jobs.add(job)
-        await self.jobs.flush()
-        await self.jobs.enqueue(job.id, queue_delay_s)
-        return Submitted(job, True)
+        await self.jobs.insert(values)  # one INSERT (no ORM flush): the ack path is hot
+        await self.jobs.enqueue(values["id"], queue_delay_s)
+        return Submitted(ExtractionJob(**values), True)
 
     async def submit_session(
         self,
