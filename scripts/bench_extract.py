@@ -144,8 +144,8 @@ def write_doc(results: dict[str, str], n: int) -> None:
 `scripts/bench_extract.py --requests {n}` over real HTTP (`hindsight serve` on 127.0.0.1,
 embedded PostgreSQL 18, no LLM: the offline extractor), on a shared 2-core machine
 ({platform.python_implementation()} {platform.python_version()}; 1-minute load average
-{results["load"]} during the run: other work shared the cores). Transcript: 7 messages, 4
-units. The acknowledgement commits the job row, its transcript snapshot and its pgqueuer
+{results["load"]} during the run: other work shared the cores). Transcript: 7 messages,
+4 units. The acknowledgement commits the job row, its transcript snapshot and its pgqueuer
 entry in one transaction, then answers 202 (aim ≤ 50 ms).
 
 | what | latency |
@@ -155,6 +155,11 @@ entry in one transaction, then answers 202 (aim ≤ 50 ms).
 | `POST /working_memory/{{id}}/close` (7-message session) | {results["close"]} |
 | `POST /extract?wait=true` (offline extraction + embedding + store, sync) | {results["sync"]} |
 | end to end through `hindsight worker` (ack → succeeded) | {results["e2e"]} |
+
+At concurrency 8 one uvicorn process is CPU-bound on the shared cores (about 65
+acknowledgements per second): latency is queueing; run more API replicas for more. The close
+also reads the session's transcript and writes its snapshot. Contradiction-rule calibration
+(false contradictions 0/55, negations 14/14, contradictions 46/59) is in docs/EXTRACTION.md.
 """
     text = path.read_text() if path.exists() else "# Benchmarks\n"
     start = text.find("## Extraction")

@@ -465,7 +465,7 @@ class StoreBodies:
     def __init__(self, corpus: Corpus, now: datetime) -> None:
         self.corpus = corpus
         self.now = now
-        self.rnd = random.Random(7)
+        self.rnd = random.Random(time.time_ns())  # new facts on every run, even on a kept database
 
     def batch(self, size: int) -> dict[str, Any]:
         turns = self.corpus.turns
@@ -493,6 +493,29 @@ class StoreBodies:
 
 
 # ---- in-process stage profile -------------------------------------------------------------
+
+
+class _Stages(dict[str, list[float]]):
+    """Durations (ms) of the calls of the current request, by stage; :meth:`close` adds the
+    request's per-stage sums to :attr:`requests`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.requests: list[dict[str, float]] = []
+
+    def __missing__(self, key: str) -> list[float]:
+        self[key] = []
+        return self[key]
+
+    def close(self, keep: bool = True) -> None:
+        if keep:
+            self.requests.append({k: sum(v) for k, v in self.items()})
+        self.clear()
+
+    def medians(self) -> dict[str, float]:
+        """Median over requests of each stage's time per request (0 when not called)."""
+        keys = {k for r in self.requests for k in r}
+        return {k: statistics.median(r.get(k, 0.0) for r in self.requests) for k in keys}
 
 
 class _Timed:
@@ -624,11 +647,10 @@ async def profile(
     await asyncio.to_thread(explain_dir.mkdir, parents=True, exist_ok=True)
     try:
         # -- recall
-        stages: dict[str, list[float]] = defaultdict(list)
+        stages = _Stages()
         bodies = recall_bodies(corpus, n + 3, seed=99)
         for k, body in enumerate(bodies):
             if k == 3:  # warm-up done
-                stages.clear()
                 sql.times.clear()
             sql.capture = k == len(bodies) - 1
             async with factory() as session, session.begin():
@@ -645,8 +667,9 @@ async def profile(
                     settings.default_namespace, RecallRequest(**body), datetime.now(UTC)
                 )
                 stages["total"].append((time.perf_counter() - t0) * 1000.0)
+            stages.close(keep=k >= 3)
         sql.capture = False
-        out["recall_stages"] = {k: statistics.median(v) for k, v in stages.items()}
+        out["recall_stages"] = stages.medians()
         out["recall_sql"] = {k: (statistics.median(v), len(v) / n) for k, v in sql.times.items()}
         path = explain_dir / f"explain-recall-{label}.txt"
         out["recall_explain"] = await _explain(
@@ -659,7 +682,7 @@ async def profile(
         if stores is None:
             return out
         for batch, reps in ((1, max(3, n // 4)), (100, 1)):
-            stages = defaultdict(list)
+            stages = _Stages()
             sql.times.clear()
             for rep in range(reps + 1):
                 sql.capture = batch == 1 and rep == reps
@@ -679,11 +702,11 @@ async def profile(
                     )
                     stages["total"].append((time.perf_counter() - t0) * 1000.0)
                     await session.rollback()
-                if rep == 0:  # warm-up
-                    stages.clear()
+                stages.close(keep=rep > 0)  # the first is a warm-up
+                if rep == 0:
                     sql.times.clear()
             sql.capture = False
-            out[f"store{batch}_stages"] = {k: statistics.median(v) for k, v in stages.items()}
+            out[f"store{batch}_stages"] = stages.medians()
             out[f"store{batch}_sql"] = {
                 k: (statistics.median(v), len(v) / reps) for k, v in sql.times.items()
             }
@@ -943,7 +966,7 @@ def render(args: argparse.Namespace, res: Results) -> str:
     if res.profiles:
         lines += [
             "",
-            "### Where the time goes (in-process, median ms per call)",
+            "### Where the time goes (in-process, median ms per request)",
             "",
             "The service's own RecallService / StoreService wired as the API wires them, each "
             "repository and embedder call timed (recall budget lifted so every stage runs; "
@@ -986,18 +1009,26 @@ def render(args: argparse.Namespace, res: Results) -> str:
         "previous turn, written with COPY (HNSW rebuilt after the load, then VACUUM ANALYZE); "
         "/store rows go through the API. Queries: LoCoMo questions.",
         "",
-        "<!-- bench-recall-results -->",
+        MARKER,
     ]
     return "\n".join(lines) + "\n"
 
 
+MARKER = "<!-- end of figures written by scripts/bench_recall.py -->"
+
+
 def write_section(markdown: str) -> None:
-    """Replace (or add) the ``## Recall and store`` section, leaving the rest of the file."""
+    """Put the figures at the top of the ``## Recall and store`` section of docs/BENCHMARKS.md,
+    replacing the previous figures (up to :data:`MARKER`) and keeping the hand-written
+    analysis after the marker and every other section."""
     DOC.parent.mkdir(parents=True, exist_ok=True)
     current = DOC.read_text() if DOC.exists() else "# Benchmarks\n"
-    pattern = re.compile(rf"^{re.escape(SECTION)}\n.*?(?=^## |\Z)", re.S | re.M)
-    if pattern.search(current):
-        new = pattern.sub(lambda _: markdown + "\n", current, count=1)
+    ours = re.compile(rf"^{re.escape(SECTION)}\n.*?{re.escape(MARKER)}\n", re.S | re.M)
+    whole = re.compile(rf"^{re.escape(SECTION)}\n.*?(?=^## |\Z)", re.S | re.M)
+    if ours.search(current):
+        new = ours.sub(lambda _: markdown, current, count=1)
+    elif whole.search(current):
+        new = whole.sub(lambda _: markdown + "\n", current, count=1)
     else:
         new = current.rstrip("\n") + "\n\n" + markdown
     DOC.write_text(new.rstrip("\n") + "\n")

@@ -224,3 +224,11 @@ async def test_silence_alone_does_not_close(wm, engine):
     await append(wm, "s7", user("I have two cats."))
     assert await scan_later(wm) == 0
     assert await jobs(engine) == []
+
+
+def test_session_timezone_comes_from_message_metadata():
+    from app.services.closure import session_timezone
+
+    assert session_timezone([msg("user", "hi", timezone="Asia/Shanghai")]) == "Asia/Shanghai"
+    assert session_timezone([msg("user", "hi", timezone="Mars/Base")]) == "UTC"
+    assert session_timezone([msg("user", "hi")]) == "UTC"

@@ -234,10 +234,9 @@ def get_tokenizer(runtime: WorkingMemoryRuntimeDep) -> Tokenizer:
 TokenizerDep = Annotated[Tokenizer, Depends(get_tokenizer)]
 
 
-def get_window_store(
-    request: Request, settings: SettingsDep, runtime: WorkingMemoryRuntimeDep
-) -> WindowStore:
+def get_window_store(request: Request, settings: SettingsDep) -> WindowStore:
     wm = settings.working_memory
+    runtime: WorkingMemoryRuntime = request.app.state.working_memory
     return WindowStore(
         request.app.state.redis,
         prefix=wm.key_prefix,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from pgqueuer import Queries
@@ -129,7 +129,7 @@ class JobRepository:
         job.lease_until = None
         job.next_attempt_at = None
         job.finished_at = None
-        job.updated_at = datetime.now(job.created_at.tzinfo)
+        job.updated_at = datetime.now(UTC)
         await self.session.flush()
 
     # ---- reads ---------------------------------------------------------------------------

@@ -24,7 +24,8 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from app.core.config import ClosureSettings
 from app.core.errors import BadRequestError, NotFoundError
@@ -43,13 +44,6 @@ EXPLICIT = "explicit"
 _NEGATION = re.compile(r"\b(?:not|no|don't|dont|never|but|wait)\b|不|没|别|但|等")
 _SHORT_WORDS = 6
 _SHORT_CJK = 6
-
-
-class MessageLike(Protocol):
-    """What signal detection reads of a message (a TranscriptMessage or a dict-like)."""
-
-    role: str
-    content: str
 
 
 def _fold(text: str) -> str:
@@ -145,6 +139,21 @@ def closure_signals(
     return signals
 
 
+def session_timezone(messages: list[Any]) -> str:
+    """The newest valid IANA zone a message's metadata names (``{"timezone": "Asia/Shanghai"}``),
+    else UTC: relative dates of a task closed by signals resolve in it."""
+    for message in reversed(messages):
+        meta = _field(message, "metadata") or {}
+        zone = meta.get("timezone") if isinstance(meta, Mapping) else None
+        if isinstance(zone, str) and zone:
+            try:
+                ZoneInfo(zone)
+            except (ZoneInfoNotFoundError, ValueError):
+                continue
+            return zone
+    return "UTC"
+
+
 def closes_task(signals: set[str]) -> bool:
     """Two of the three signals, or an explicit close."""
     return EXPLICIT in signals or len(signals & {TOOL_TERMINAL, USER_CONFIRMED, SILENCE}) >= 2
@@ -225,7 +234,11 @@ class ClosureService:
             return CloseResult(False, signals, None)
         scope = Scope(namespace, session.user_id, session_id=session_id)
         submitted = await self.extraction.submit_session(
-            scope, timezone="UTC", now=None, trigger="signals", signals=sorted(signals)
+            scope,
+            timezone=session_timezone(rows),
+            now=None,
+            trigger="signals",
+            signals=sorted(signals),
         )
         if submitted is not None and submitted.created:
             log.info("session %s closed by %s: job %s", session_id, sorted(signals),

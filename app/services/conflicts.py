@@ -24,7 +24,7 @@ more than ``CONFLICTS__ORDER_WINDOW_S`` apart or the new one says it is a change
 and both stay active, each listing the other in ``conflicts_with``. The older unit's
 confidence is multiplied by ``CONFLICTS__CONTRADICTED_CONFIDENCE_FACTOR``.
 
-Calibrated on labelled pairs in tests/test_conflicts.py (rates in docs/BENCHMARKS.md).
+Calibrated on labelled pairs in tests/test_conflicts.py (rates in docs/EXTRACTION.md).
 """
 
 from __future__ import annotations
@@ -155,17 +155,15 @@ def slots(value: str) -> dict[str, str]:
         else:
             key = name.removeprefix("zh_")
             found.setdefault(key, _fold(groups[0]))
-    if "residence" in found and has_only_cjk_place(value, found["residence"]) is False:
-        del found["residence"]
+    place = found.get("residence")
+    if place is not None and text.has_cjk(place) and not _is_place(place):
+        del found["residence"]  # "住在公司附近" names no city: not a residence slot
     return found
 
 
-def has_only_cjk_place(value: str, place: str) -> bool | None:
-    """For a Chinese residence, whether jieba tags the captured words as a place (None for
-    non-Chinese text)."""
-    if not text.has_cjk(place):
-        return None
-    return any(tag == "ns" for word, tag in rjieba.tag(place))
+def _is_place(words: str) -> bool:
+    """True when jieba tags one of the words as a place name (ns)."""
+    return any(tag == "ns" for _word, tag in rjieba.tag(words))
 
 
 def numbers(value: str) -> frozenset[str]:

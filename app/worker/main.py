@@ -173,11 +173,14 @@ class Worker:
                 try:
                     await self._serve_queue()
                     delay = 1.0
+                    continue
                 except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
                     log.warning("worker lost the database (%s); reconnecting in %.0f s", exc, delay)
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self._stop.wait(), timeout=delay)
-                    delay = min(30.0, delay * 2)
+                except Exception:  # noqa: BLE001 - never die silently in the API process
+                    log.exception("worker queue loop failed; restarting in %.0f s", delay)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._stop.wait(), timeout=delay)
+                delay = min(30.0, delay * 2)
         finally:
             for task in periodic:
                 task.cancel()

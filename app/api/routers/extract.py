@@ -26,6 +26,7 @@ from app.schemas.extract import (
     ExtractRequest,
     UnitResult,
 )
+from app.schemas.working_memory import SESSION_ID_PATTERN
 from app.services.extraction.service import ExtractionService, Scope, Submitted
 
 router = APIRouter(tags=["extraction"])
@@ -172,7 +173,7 @@ async def retry_extraction_job(
 async def close_session(
     namespace: NamespaceDep,
     service: ClosureServiceDep,
-    session_id: Annotated[str, Path(min_length=1, max_length=256, pattern=r"^[^\x00-\x1f\x7f]+$")],
+    session_id: Annotated[str, Path(min_length=1, max_length=256, pattern=SESSION_ID_PATTERN)],
     body: CloseRequest | None = None,
 ) -> CloseResponse:
     """Close the session's task: its messages not yet extracted become an extraction job

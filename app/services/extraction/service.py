@@ -190,11 +190,6 @@ class ExtractionService:
         assert job is not None
         return Submitted(job, True)
 
-    async def session_owner(self, namespace: str, session_id: str) -> str | None:
-        """The session's user_id (the first one its messages named)."""
-        session = await self.transcripts.get_session(namespace, session_id)
-        return session.user_id if session is not None else None
-
     async def get(self, namespace: str, job_id: uuid.UUID) -> ExtractionJob:
         """A job of this namespace. Raises NotFoundError."""
         job = await self.jobs.get(namespace, job_id)
