@@ -19,7 +19,7 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 
 def ensure(extras: str = "") -> Path:
     """Return the venv's python, after installing the project (with ``extras``) if needed."""
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 - this file runs under any python3
         sys.exit(f"Hindsight needs Python 3.11 or newer (this is {sys.version.split()[0]})")
     python = BIN / "python"
     if not python.exists():

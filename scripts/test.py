@@ -6,7 +6,6 @@ embedded PostgreSQL + pgvector and use the Redis at REDIS_URL (default redis://1
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 

@@ -23,7 +23,6 @@ from app.main import create_app
 from app.models import Base
 
 
-
 @pytest.fixture(scope="session")
 def database_url() -> Iterator[str]:
     """A migrated database on a private embedded server (deleted after the run)."""
