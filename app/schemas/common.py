@@ -29,7 +29,7 @@ def _not_blank(value: str) -> str:
 MAX_JSON_DEPTH = 20
 
 
-def _clean_json(value: Any, depth: int = 0) -> Any:
+def clean_json(value: Any, depth: int = 0) -> Any:
     """Every string (keys too) clean, numbers finite, nesting bounded: PostgreSQL's JSONB
     rejects NUL, unpaired surrogates, NaN and Infinity, so they are a 422 here, not a 500."""
     if depth > MAX_JSON_DEPTH:
@@ -41,16 +41,30 @@ def _clean_json(value: Any, depth: int = 0) -> Any:
     elif isinstance(value, dict):
         for key, item in value.items():
             _clean(str(key))
-            _clean_json(item, depth + 1)
+            clean_json(item, depth + 1)
     elif isinstance(value, list):
         for item in value:
-            _clean_json(item, depth + 1)
+            clean_json(item, depth + 1)
     return value
 
 
+# PostgreSQL's timestamptz and the service's date arithmetic (time ranges, TTLs of up to 100
+# years) both stay in range between these bounds; outside them a date is a 422, not a 500.
+EARLIEST = datetime(1000, 1, 1, tzinfo=UTC)
+LATEST = datetime(9000, 12, 31, tzinfo=UTC)
+
+
 def _aware(value: datetime) -> datetime:
-    """Naive datetimes mean UTC (DESIGN §4.1)."""
-    return value.replace(tzinfo=UTC) if value.tzinfo is None else value
+    """Naive datetimes mean UTC (DESIGN §4.1); years 1000..9000 only."""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    try:
+        in_utc = value.astimezone(UTC)
+    except OverflowError:
+        in_utc = None
+    if in_utc is None or not EARLIEST <= in_utc <= LATEST:
+        raise ValueError("must lie between 1000-01-01 and 9000-12-31 (UTC)")
+    return value
 
 
 CleanStr = Annotated[str, AfterValidator(_clean)]
@@ -60,7 +74,7 @@ Identifier = Annotated[
 ]
 AwareDatetime = Annotated[datetime, AfterValidator(_aware)]
 # A free-form JSON object that PostgreSQL's JSONB can store.
-JsonObject = Annotated[dict[str, Any], AfterValidator(_clean_json)]
+JsonObject = Annotated[dict[str, Any], AfterValidator(clean_json)]
 
 
 class RequestModel(BaseModel):

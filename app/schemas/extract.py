@@ -9,7 +9,14 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field, field_validator, model_validator
 
-from app.schemas.common import AwareDatetime, Identifier, RequestModel, ResponseModel, Text
+from app.schemas.common import (
+    AwareDatetime,
+    Identifier,
+    JsonObject,
+    RequestModel,
+    ResponseModel,
+    Text,
+)
 
 Role = Literal["user", "assistant", "tool", "system"]
 JobStatus = Literal["queued", "running", "retrying", "succeeded", "failed"]
@@ -35,7 +42,7 @@ class ExtractMessage(RequestModel):
     created_at: AwareDatetime | None = Field(
         default=None, description="When it was said (ISO 8601; naive means UTC)."
     )
-    metadata: dict[str, Any] = Field(
+    metadata: JsonObject = Field(
         default_factory=dict,
         description='Free-form JSON; `{"tool_chain_state": "completed"}` or '
         '`{"terminal": true}` marks the end of a tool chain (a closure signal).',

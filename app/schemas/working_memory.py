@@ -8,7 +8,14 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
 
-from app.schemas.common import AwareDatetime, Identifier, RequestModel, ResponseModel, Text
+from app.schemas.common import (
+    AwareDatetime,
+    Identifier,
+    RequestModel,
+    ResponseModel,
+    Text,
+    clean_json,
+)
 
 Role = Literal["user", "assistant", "tool", "system"]
 
@@ -60,6 +67,7 @@ class MessageCreate(RequestModel):
     @classmethod
     def _metadata_is_clean(cls, value: dict[str, Any]) -> dict[str, Any]:
         _check_json(value)
+        clean_json(value)
         if len(json.dumps(value, ensure_ascii=False).encode()) > MAX_METADATA_BYTES:
             raise ValueError(f"metadata is larger than {MAX_METADATA_BYTES} bytes as JSON")
         return value

@@ -17,7 +17,7 @@ from app.api.deps import (
     SummarizeServiceDep,
 )
 from app.api.errors import ERROR_RESPONSES, NOT_FOUND, PROBLEM_JSON, PROVIDER_ERRORS
-from app.schemas.common import Problem
+from app.schemas.common import Identifier, Problem
 from app.schemas.lifecycle import (
     ForgetCounts,
     ForgetReceipt,
@@ -167,16 +167,11 @@ async def forget_subject(
     service: ForgetServiceDep,
     namespace: NamespaceDep,
     user_id: Annotated[
-        str | None,
-        Query(min_length=1, max_length=256, description="Forget everything of this user."),
+        Identifier | None, Query(description="Forget everything of this user.")
     ] = None,
     agent_id: Annotated[
-        str | None,
-        Query(
-            min_length=1,
-            max_length=256,
-            description="Forget everything of this agent (with user_id: of that pair only).",
-        ),
+        Identifier | None,
+        Query(description="Forget everything of this agent (with user_id: of that pair only)."),
     ] = None,
 ) -> Any:
     """Forget everything of a subject for real: all its units (every status) with vectors

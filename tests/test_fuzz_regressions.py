@@ -1,0 +1,70 @@
+"""Inputs a fuzzing pass turned into 500s: each must be a 422 problem+json that writes nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import count_rows
+
+FAR_DATES = ["0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00", "0001-01-01T00:00:00Z"]
+
+
+def _assert_problem(r, status: int = 422) -> None:
+    assert r.status_code == status, r.text
+    assert r.headers["content-type"].startswith("application/problem+json")
+    assert r.json()["code"] == "invalid_request"
+
+
+@pytest.mark.parametrize("when", FAR_DATES)
+@pytest.mark.parametrize("field", ["occurred_at", "expires_at"])
+async def test_store_rejects_dates_out_of_range(client, engine, field, when):
+    r = await client.post(
+        "/store", json={"memories": [{"user_id": "u", "value": "v", field: when}]}
+    )
+    _assert_problem(r)
+    assert "1000-01-01" in r.json()["detail"]
+    assert await count_rows(engine) == 0
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"now": "9999-12-31T23:59:59-14:00"},
+        {"since": "0001-01-01T00:00:00+14:00"},
+        {"now": "0001-01-01T00:00:00Z", "time_range": "last_30_days"},
+    ],
+)
+async def test_recall_rejects_dates_out_of_range(client, extra):
+    r = await client.post("/recall", json={"query": "q", "user_id": "u", **extra})
+    _assert_problem(r)
+
+
+@pytest.mark.parametrize("metadata", ['{"x": NaN}', '{"x": Infinity}', '{"a": "b\\u0000"}'])
+async def test_working_memory_rejects_unstorable_metadata(client, engine, metadata):
+    body = '{"messages": [{"role": "user", "content": "hi", "metadata": %s}]}' % metadata
+    r = await client.post(
+        "/working_memory/s-fuzz/messages",
+        content=body,
+        headers={"content-type": "application/json"},
+    )
+    _assert_problem(r)
+    assert await count_rows(engine, "transcript_messages") == 0
+
+
+@pytest.mark.parametrize("metadata", ['{"a": "b\\u0000"}', '{"a\\u0000": 1}', '{"x": NaN}'])
+async def test_extract_rejects_unstorable_metadata(client, engine, metadata):
+    body = (
+        '{"user_id": "u", "messages": [{"role": "user", "content": "I am allergic to peanuts",'
+        ' "metadata": %s}]}' % metadata
+    )
+    r = await client.post(
+        "/extract?wait=true", content=body, headers={"content-type": "application/json"}
+    )
+    _assert_problem(r)
+    assert await count_rows(engine, "extraction_jobs") == 0
+
+
+@pytest.mark.parametrize("user_id", ["%00", "%20%20%20"])
+async def test_forget_subject_rejects_bad_user_id(client, user_id):
+    r = await client.delete(f"/memories?user_id={user_id}")
+    _assert_problem(r)
