@@ -41,7 +41,7 @@ async def test_recall_rejects_dates_out_of_range(client, extra):
 
 @pytest.mark.parametrize("metadata", ['{"x": NaN}', '{"x": Infinity}', '{"a": "b\\u0000"}'])
 async def test_working_memory_rejects_unstorable_metadata(client, engine, metadata):
-    body = '{"messages": [{"role": "user", "content": "hi", "metadata": %s}]}' % metadata
+    body = '{"messages": [{"role": "user", "content": "hi", "metadata": ' + metadata + "}]}"
     r = await client.post(
         "/working_memory/s-fuzz/messages",
         content=body,
@@ -55,7 +55,7 @@ async def test_working_memory_rejects_unstorable_metadata(client, engine, metada
 async def test_extract_rejects_unstorable_metadata(client, engine, metadata):
     body = (
         '{"user_id": "u", "messages": [{"role": "user", "content": "I am allergic to peanuts",'
-        ' "metadata": %s}]}' % metadata
+        ' "metadata": ' + metadata + "}]}"
     )
     r = await client.post(
         "/extract?wait=true", content=body, headers={"content-type": "application/json"}
