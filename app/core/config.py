@@ -306,6 +306,18 @@ class WorkerSettings(BaseModel):
     poll_interval_s: float = Field(default=5.0, gt=0)
 
 
+class LimitsSettings(BaseModel):
+    """Request size limits (read when the API schemas are built, so OpenAPI shows them)."""
+
+    store_batch: int = Field(default=100, ge=1, le=10_000)
+    value_chars: int = Field(default=2000, ge=1, le=100_000)
+    recall_top_k: int = Field(default=100, ge=1, le=1000)
+    message_batch: int = Field(default=100, ge=1, le=10_000)
+    message_chars: int = Field(default=100_000, ge=1, le=10_000_000)
+    extract_messages: int = Field(default=500, ge=1, le=100_000)
+    list_page: int = Field(default=200, ge=1, le=10_000)
+
+
 class Settings(BaseSettings):
     """All configuration of the service."""
 
@@ -334,6 +346,7 @@ class Settings(BaseSettings):
     # anything is parsed. 1 MiB holds 100 units of ~1000 CJK characters sent as UTF-8 (the
     # schema allows 2000 per value: raise it for full batches of long, \u-escaped text).
     max_body_bytes: int = Field(default=1_048_576, ge=1024)
+    limits: LimitsSettings = LimitsSettings()
     embedding: EmbeddingSettings = EmbeddingSettings()
     recall: RecallSettings = RecallSettings()
     dedupe: DedupeSettings = DedupeSettings()

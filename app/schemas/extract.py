@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field, field_validator, model_validator
 
+from app.core.config import get_settings
 from app.schemas.common import (
     AwareDatetime,
     Identifier,
@@ -22,8 +23,9 @@ Role = Literal["user", "assistant", "tool", "system"]
 JobStatus = Literal["queued", "running", "retrying", "succeeded", "failed"]
 UnitOutcome = Literal["created", "merged", "superseded", "conflict", "dropped", "rejected"]
 
-MAX_MESSAGES = 500
-MAX_CONTENT_CHARS = 100_000
+_LIMITS = get_settings().limits  # LIMITS__* settings
+MAX_MESSAGES = _LIMITS.extract_messages
+MAX_CONTENT_CHARS = _LIMITS.message_chars
 
 
 def _zone(value: str) -> str:

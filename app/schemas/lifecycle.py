@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from app.core.config import MemoryType
+from app.core.config import MemoryType, get_settings
 from app.schemas.common import (
     AwareDatetime,
     CleanStr,
@@ -27,7 +27,8 @@ StoredStatus = Literal["active", "superseded", "archived", "invalid"]
 PatchStatus = Literal["active", "archived", "invalid"]
 Order = Literal["desc", "asc"]
 
-MAX_PAGE = 200
+_LIMITS = get_settings().limits  # LIMITS__* settings
+MAX_PAGE = _LIMITS.list_page
 
 
 class MemoryListQuery(RequestModel):

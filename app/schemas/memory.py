@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, Field, field_validator, model_validator
 
-from app.core.config import MemoryType
+from app.core.config import MemoryType, get_settings
 from app.schemas.common import (
     AwareDatetime,
     CleanStr,
@@ -24,8 +24,9 @@ Source = Literal["user", "agent", "tool", "system", "extraction"]
 Status = Literal["active", "superseded", "archived", "invalid", "forgotten"]
 Outcome = Literal["created", "merged", "superseded", "conflict"]
 
-MAX_VALUE_CHARS = 2000
-MAX_BATCH = 100
+_LIMITS = get_settings().limits  # LIMITS__* settings
+MAX_VALUE_CHARS = _LIMITS.value_chars
+MAX_BATCH = _LIMITS.store_batch
 
 
 class MemoryCreate(RequestModel):

@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
 
+from app.core.config import get_settings
 from app.schemas.common import (
     AwareDatetime,
     Identifier,
@@ -19,8 +20,9 @@ from app.schemas.common import (
 
 Role = Literal["user", "assistant", "tool", "system"]
 
-MAX_BATCH = 100
-MAX_CONTENT_CHARS = 100_000
+_LIMITS = get_settings().limits  # LIMITS__* settings
+MAX_BATCH = _LIMITS.message_batch
+MAX_CONTENT_CHARS = _LIMITS.message_chars
 MAX_METADATA_BYTES = 16_384
 MAX_QUERY_CHARS = 2000
 MAX_TOKENS_LIMIT = 1_000_000
