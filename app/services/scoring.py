@@ -6,7 +6,8 @@
 - semantic: the better of value and scenario (``query``) cosine similarity, min-max scaled
   over this recall's candidates (DESIGN §7.1: min-max fusion beat RRF k=60 on LoCoMo);
 - keyword: Okapi BM25 over the candidates (idf and average length from the candidates, which
-  for a subject scored exactly are all its units), divided by the best candidate's;
+  for a subject scored exactly are all its units; a query term counts as present or absent),
+  divided by the best candidate's;
 - recency: exp(-λ·hours since occurred_at), λ per hour (0.01 → half weight at ~70 h);
 - confidence: the unit's own 0..1;
 - entity: 1 when the unit names an entity the query names (DESIGN §7.1: +0.03 recall@10);
@@ -46,8 +47,8 @@ SHORT_TERM = {
 }
 
 # Okapi BM25 parameters: the customary k1 = 1.2, b = 0.75 (Robertson & Zaragoza, "The
-# Probabilistic Relevance Framework: BM25 and Beyond", 2009). Tuning them moved LoCoMo
-# recall@10 by < 0.002 with the other signals on (docs/EVAL.md).
+# Probabilistic Relevance Framework: BM25 and Beyond", 2009). Other values moved LoCoMo
+# recall@10 by at most 0.004 with the other signals on (docs/EVAL.md).
 BM25_K1 = 1.2
 BM25_B = 0.75
 
