@@ -68,3 +68,29 @@ async def test_extract_rejects_unstorable_metadata(client, engine, metadata):
 async def test_forget_subject_rejects_bad_user_id(client, user_id):
     r = await client.delete(f"/memories?user_id={user_id}")
     _assert_problem(r)
+
+
+async def test_recall_with_past_now_does_not_revive_expired_units(client):
+    r = await client.post(
+        "/store",
+        json={
+            "memories": [
+                {
+                    "user_id": "u-exp",
+                    "value": "Passport number is X123",
+                    "occurred_at": "2023-01-01T00:00:00Z",
+                    "expires_at": "2024-01-01T00:00:00Z",
+                }
+            ]
+        },
+    )
+    assert r.status_code == 200, r.text
+    unit_id = r.json()["results"][0]["id"]
+    replay = {"query": "passport", "user_id": "u-exp", "now": "2023-06-01T00:00:00Z"}
+    r = await client.post("/recall", json=replay)
+    assert r.status_code == 200
+    assert r.json()["memories"] == []
+    r = await client.get(f"/memories/{unit_id}")
+    assert r.json()["expires_at"].startswith("2024-01-01")
+    r = await client.post("/recall", json={**replay, "include_archived": True})
+    assert [m["id"] for m in r.json()["memories"]] == [unit_id]

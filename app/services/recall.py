@@ -86,8 +86,12 @@ class RecallService:
         # Access log + expiry extension (app.services.ttl); without it, only last_accessed_at.
         self.access = access
 
-    def filters(self, namespace: str, req: RecallRequest, now: datetime) -> RecallFilters:
-        """The SQL filters of a request; ``time_range`` ends at ``now``."""
+    def filters(
+        self, namespace: str, req: RecallRequest, now: datetime, wall_now: datetime | None = None
+    ) -> RecallFilters:
+        """The SQL filters of a request; ``time_range`` ends at ``now`` (the request's clock).
+        A unit expired by either clock is left out: a replay with a past ``now`` must not bring
+        back units that have already expired by the real clock ``wall_now``."""
         since, until = req.since, req.until
         if req.time_range is not None:
             since = max(filter(None, [since, now - TIME_RANGES[req.time_range]]))
@@ -107,7 +111,7 @@ class RecallService:
             since=since,
             until=until,
             statuses=tuple(statuses),
-            now=now,
+            now=max(now, wall_now) if wall_now else now,
             include_expired=req.include_archived,
         )
 
@@ -120,7 +124,7 @@ class RecallService:
         start = time.perf_counter()
         budget = self.settings.budget_ms / 1000.0
         now = req.now or wall_now
-        f = self.filters(namespace, req, now)
+        f = self.filters(namespace, req, now, wall_now)
         result = RecallResult()
 
         known = await self.repo.known_entities(f, _entity_candidates(req.query))

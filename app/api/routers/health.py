@@ -34,13 +34,16 @@ async def ready(request: Request) -> Any:
     except Exception as exc:  # noqa: BLE001 - any failure means not ready
         checks["postgres"] = f"error: {type(exc).__name__}"
     redis = getattr(request.app.state, "redis", None)
-    if redis is not None:
+    if not request.app.state.settings.redis_url:
+        checks["redis"] = "ok"  # the in-process store (REDIS_URL unset)
+        checks["redis_mode"] = "in-process"
+    elif redis is not None:
         try:
             await redis.ping()
             checks["redis"] = "ok"
         except Exception as exc:  # noqa: BLE001
             checks["redis"] = f"error: {type(exc).__name__}"
-    ok = all(v == "ok" for v in checks.values())
+    ok = all(v in ("ok", "in-process") for v in checks.values())
     return JSONResponse(
         {"status": "ok" if ok else "unavailable", "checks": checks}, status_code=200 if ok else 503
     )

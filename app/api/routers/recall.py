@@ -25,12 +25,17 @@ async def recall_memories(
     body: RecallRequest, service: RecallServiceDep, namespace: NamespaceDep
 ) -> RecallResponse:
     """Recall the units that matter for `query`, best first, for a subject (at least one of
-    `user_id`, `agent_id`, `session_id`). Score = weighted sum of semantic (cosine similarity
-    of value or trigger scenario), keyword (full text, Chinese segmented), recency
-    (exp(-λ·hours)), confidence and entity match, each 0..1 and returned in `scores`. Default
-    weights serve long-term recall (docs/EVAL.md); `profile: short_term` gives the
-    recency-heavy weights; `weights` overrides single ones; `now` moves the clock.
-    `degraded: true` when the time budget (default 500 ms) cut work short or was exceeded."""
+    `user_id`, `agent_id`, `session_id`). Score = weighted sum of signals, each 0..1 and
+    returned in `scores`: semantic (cosine similarity of the value or the trigger scenario to
+    the query, min-max scaled over the candidates), keyword (BM25 over full text, Chinese
+    segmented), entity (the unit names an entity the query names), context (the best
+    neighbouring and same-session unit's match), recency (exp(-λ·hours since occurred_at))
+    and confidence. Default weights serve long-term recall (measured in docs/EVAL.md);
+    `profile: short_term` gives the seeds' recency-heavy weights; `weights` overrides single
+    ones; `now` moves the clock for recency and time ranges (units already expired by the
+    real clock stay out). `degraded: true` when the time budget (default 500 ms) cut work
+    short or was exceeded. 422 `invalid_request` on bad input (no subject, top_k out of
+    range, unknown type)."""
     result = await service.recall(namespace, body, datetime.now(UTC))
     if result.degraded:
         RECALL_DEGRADED.inc()
