@@ -6,28 +6,35 @@
 1. Starts a private embedded PostgreSQL 18 + pgvector in a temporary folder, migrates it, and
    starts the service in a subprocess (``python -m app.cli serve`` — what ``hindsight serve``
    runs — on a free 127.0.0.1 port, ``DATABASE_URL`` pointing at that server).
-2. Fills one subject up to each size. The embedding model (~115 passages/s on 2 cores) is far
-   too slow for 100k texts, so the LoCoMo dev turns (``Speaker: text``, 2,760 of them, read
-   from ``../shared/datasets/locomo-dev``, never copied into the repository) are embedded once
-   and cached in a ``.npy`` (``--cache-dir``); the rows are then written straight into
-   ``memory_units`` with ``COPY``: each turn repeated with small wording variations, its vector
-   plus Gaussian noise (σ 0.01 per dimension, cosine ≈ 0.98 to the original) re-normalised,
-   ``query`` = the previous turn of the session (so both HNSW indexes are full), the speaker as
-   entity, a random type and an ``occurred_at`` within the last year. The HNSW indexes are
-   dropped during the load and rebuilt after it, then ``VACUUM ANALYZE``.
+2. Fills one subject up to each size. The embedding model (13-26 LoCoMo turns/s on this
+   2-core machine) is far too slow for 100k texts, so the LoCoMo dev turns
+   (``Speaker: text``, 2,760 of them, read from ``../shared/datasets/locomo-dev``, never
+   copied into the repository) are embedded once and cached in a ``.npy`` (``--cache-dir``);
+   the rows are then written straight into ``memory_units`` with ``COPY``: each turn repeated
+   with wording variations made of stop words (new values and hashes, the keyword-index
+   statistics of the real turns), its vector plus Gaussian noise (σ 0.01 per dimension,
+   cosine ≈ 0.98 to the original) re-normalised, ``query`` = the previous turn of the session
+   (so both HNSW indexes are full), the speaker as entity, a random type and an
+   ``occurred_at`` within the last year. The HNSW indexes are dropped during the load and
+   rebuilt after it, then ``VACUUM ANALYZE``.
 3. ``/recall``: LoCoMo questions (``top_k`` 10, embedded by the server per request — the query
    embedding is part of the timing) at concurrency 1 and 8, ``--repeats`` times; client-side
    p50/p95/p99 and the server's own ``took_ms``.
 4. Filtered ``/recall`` (types, entities, time_range, and all three): fails unless every answer
    has ``top_k`` hits that satisfy the filters (each filter matches far more than ``top_k``).
 5. ``/store``: batches of 1 (concurrency 1 and 8) and of 100 (concurrency 1) new units into the
-   same subject (value + trigger scenario, so two embeddings per unit): latency and units/s.
-6. ``--profile`` (default on): the real ``RecallService`` in-process with each repository call,
-   the embedder and every SQL statement timed, and ``EXPLAIN (ANALYZE, BUFFERS)`` of each
-   statement of one recall, written to ``--explain-dir``.
+   same subject (value + trigger scenario, so two embeddings per unit): latency and units/s
+   (``--no-store`` skips it).
+6. Unless ``--no-profile``: the service's ``RecallService`` and ``StoreService`` in-process,
+   wired as the API wires them, with each repository call, the embedder and every SQL
+   statement timed, and ``EXPLAIN (ANALYZE, BUFFERS)`` of each statement of one recall and one
+   store, written to ``--explain-dir`` (``--profile-only`` skips the HTTP runs).
 
-Medians of the repeats are reported with their spread: the machine is shared. Ctrl-C (or any
-error) stops the service and PostgreSQL and deletes the temporary data.
+Medians of the repeats are reported with their spread: the machine is shared. ``--write-doc``
+puts the figures at the top of the "Recall and store" section of docs/BENCHMARKS.md (text
+after the section's end-of-figures marker is kept). Ctrl-C (or any error) stops the service
+and PostgreSQL and deletes the temporary data; ``--data-dir DIR`` keeps the database in DIR
+instead and tops it up on the next run.
 """
 
 from __future__ import annotations
