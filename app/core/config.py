@@ -54,6 +54,11 @@ class RecallSettings(BaseModel):
     # Candidates per source for large subjects: max(min_candidates, 4 * top_k) (DESIGN §7 step 2).
     min_candidates: int = Field(default=40, ge=1)
     hnsw_ef_search: int = Field(default=100, ge=10, le=1000)
+    # Keyword candidates of large subjects skip lexemes found in more than this share of
+    # units (PostgreSQL's column statistics) and the names of known entities (the entity
+    # source brings those): ranking every unit that matches an OR of common words costs
+    # O(matches), 250-800 ms at 100k units (docs/BENCHMARKS.md). Scoring uses every lexeme.
+    keyword_candidate_max_share: float = Field(default=0.05, gt=0, le=1)
 
 
 class DedupeSettings(BaseModel):

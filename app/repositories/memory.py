@@ -3,6 +3,7 @@ scoring query of recall (pgvector cosine + full text + entity overlap) in one st
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -28,6 +29,18 @@ from sqlalchemy.dialects.postgresql import ARRAY, TSQUERY, array
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import MemoryUnit
+
+# Process-wide cache of MemoryRepository.common_lexemes: max_share -> (monotonic s, lexemes).
+_COMMON_LEXEMES: dict[float, tuple[float, frozenset[str]]] = {}
+_COMMON_LEXEMES_SQL = text(
+    """
+    SELECT u.lexeme
+      FROM pg_stats s,
+           unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS u(lexeme, share)
+     WHERE s.schemaname = current_schema() AND s.tablename = 'memory_units'
+       AND s.attname = 'search_tsv' AND u.lexeme IS NOT NULL AND u.share > :max_share
+    """
+)
 
 
 @dataclass(frozen=True)
@@ -139,6 +152,10 @@ class MemoryRepository:
     ) -> list[Neighbour]:
         """The subject's active units closest to ``embedding`` by cosine similarity
         (same embedding model only), most similar first."""
+        # Without an iterative scan, HNSW hands back ef_search (40) rows and the subject
+        # filter keeps only its share of them: a subject holding 5% of the table got 1 of
+        # 5 neighbours, at 0.5% none, so dedupe and the conflict check saw nothing.
+        await self.session.execute(text("SET LOCAL hnsw.iterative_scan = strict_order"))
         distance = MemoryUnit.value_embedding.cosine_distance(embedding)
         stmt = (
             select(MemoryUnit, (1 - distance).label("cosine"))
@@ -231,6 +248,19 @@ class MemoryRepository:
         found = {str(r[0]) for r in rows}
         return [k for k in keys if k in found]
 
+    async def common_lexemes(self, max_share: float, ttl_s: float = 300.0) -> frozenset[str]:
+        """Lexemes of the keyword index found in more than ``max_share`` (0..1) of memory
+        units, from PostgreSQL's column statistics (``pg_stats.most_common_elems`` of
+        ``search_tsv``: table-wide, refreshed by (auto)ANALYZE). Cached per process for
+        ``ttl_s`` seconds; empty before the table was first analysed."""
+        hit = _COMMON_LEXEMES.get(max_share)
+        if hit is not None and time.monotonic() - hit[0] < ttl_s:
+            return hit[1]
+        rows = await self.session.execute(_COMMON_LEXEMES_SQL, {"max_share": max_share})
+        found = frozenset(str(r[0]) for r in rows)
+        _COMMON_LEXEMES[max_share] = (time.monotonic(), found)
+        return found
+
     async def keyword_lexemes(self, keyword_text: str) -> list[str]:
         """The distinct lexemes of ``keyword_text`` as the keyword index stems them
         (``english`` configuration, stop words dropped)."""
@@ -251,6 +281,7 @@ class MemoryRepository:
         per_source: int,
         ef_search: int,
         query_lexemes: Sequence[str] = (),
+        candidate_lexemes: Sequence[str] | None = None,
     ) -> list[CandidateScore]:
         """Raw signals for the candidates of one recall.
 
@@ -289,11 +320,20 @@ class MemoryRepository:
                     .order_by(MemoryUnit.query_embedding.cosine_distance(embedding))
                     .limit(per_source)
                 )
-            if ts is not None:
+            # Keyword candidates: an OR of ``candidate_lexemes`` (already stemmed) when given,
+            # else of the whole tsquery; ranking costs O(units matching), so callers leave
+            # out names and common words here.
+            cts = ts
+            if candidate_lexemes is not None:
+                cts = None
+                if candidate_lexemes:
+                    ored = " | ".join("'" + x.replace("'", "''") + "'" for x in candidate_lexemes)
+                    cts = cast(literal(ored), TSQUERY)
+            if cts is not None:
                 parts.append(
                     select(MemoryUnit.id)
-                    .where(*clauses, MemoryUnit.search_tsv.op("@@")(ts))
-                    .order_by(func.ts_rank(MemoryUnit.search_tsv, ts, 1).desc())
+                    .where(*clauses, MemoryUnit.search_tsv.op("@@")(cts))
+                    .order_by(func.ts_rank(MemoryUnit.search_tsv, cts, 1).desc())
                     .limit(per_source)
                 )
             if ent:

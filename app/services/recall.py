@@ -21,7 +21,7 @@ import numpy as np
 
 from app.clients.embeddings import Embedder
 from app.core.config import RecallSettings
-from app.core.text import tokenize, tsquery_or
+from app.core.text import stems, tokenize, tsquery_or
 from app.models import MemoryUnit
 from app.repositories.memory import MemoryRepository, RecallFilters
 from app.schemas.recall import RecallRequest
@@ -140,6 +140,12 @@ class RecallService:
             exact = await self.repo.count(f, self.settings.exact_scan_limit) <= (
                 self.settings.exact_scan_limit
             )
+            candidate_lexemes: list[str] | None = None
+            if not exact:  # names come in through the entity source; common words cost only
+                skip = stems(" ".join(known)) | await self.repo.common_lexemes(
+                    self.settings.keyword_candidate_max_share
+                )
+                candidate_lexemes = [x for x in lexemes if x not in skip]
         except BaseException:
             embedding_task.cancel()
             raise
@@ -159,6 +165,7 @@ class RecallService:
             per_source=max(self.settings.min_candidates, 4 * req.top_k),
             ef_search=max(self.settings.hnsw_ef_search, 4 * req.top_k),
             query_lexemes=lexemes,
+            candidate_lexemes=candidate_lexemes,
         )
         ranked = rank(candidates, _weighting(req, self.settings), now)
         if req.min_score is not None:
