@@ -24,12 +24,8 @@ from app.repositories.memory import MemoryRepository, Subject
 from app.schemas.lifecycle import MemoryListQuery, MemoryUpdate
 from app.services.dedupe import same_memory, value_hash
 from app.services.store import entity_keys
+from app.services.time_window import window
 
-TIME_RANGES = {
-    "last_24_hours": timedelta(hours=24),
-    "last_7_days": timedelta(days=7),
-    "last_30_days": timedelta(days=30),
-}
 _CURSOR_FIELDS = (
     "user_id",
     "agent_id",
@@ -108,10 +104,7 @@ def decode_cursor(q: MemoryListQuery) -> Keyset | None:
 
 def list_filters(namespace: str, q: MemoryListQuery, now: datetime) -> ListFilters:
     """The SQL filters of a list query; ``time_range`` ends at ``now``."""
-    since, until = q.since, q.until
-    if q.time_range is not None:
-        since = max(filter(None, [since, now - TIME_RANGES[q.time_range]]))
-        until = until or now
+    since, until = window(q.since, q.until, q.time_range, now)
     if q.status:
         statuses = list(dict.fromkeys(q.status))
     else:

@@ -15,7 +15,7 @@ import re
 import time
 import uuid
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 
 import numpy as np
 
@@ -27,15 +27,10 @@ from app.repositories.memory import MemoryRepository, RecallFilters
 from app.schemas.recall import RecallRequest
 from app.services.scoring import SIGNALS, Ranked, Weighting, profile_weights, rank
 from app.services.store import entity_keys
+from app.services.time_window import window
 from app.services.ttl import AccessTracker
 
 MAX_KEYWORD_TERMS = 32
-
-TIME_RANGES = {
-    "last_24_hours": timedelta(hours=24),
-    "last_7_days": timedelta(days=7),
-    "last_30_days": timedelta(days=30),
-}
 
 
 @dataclass
@@ -92,10 +87,7 @@ class RecallService:
         """The SQL filters of a request; ``time_range`` ends at ``now`` (the request's clock).
         A unit expired by either clock is left out: a replay with a past ``now`` must not bring
         back units that have already expired by the real clock ``wall_now``."""
-        since, until = req.since, req.until
-        if req.time_range is not None:
-            since = max(filter(None, [since, now - TIME_RANGES[req.time_range]]))
-            until = until or now
+        since, until = window(req.since, req.until, req.time_range, now)
         statuses = ["active"]
         if req.include_superseded:
             statuses.append("superseded")

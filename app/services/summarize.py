@@ -31,8 +31,8 @@ from app.schemas.lifecycle import SummarizeRequest
 from app.schemas.memory import MAX_VALUE_CHARS, MemoryCreate
 from app.services.extraction.llm import BadReplyError
 from app.services.extraction.parse import ReplyParseError, parse_json_object
-from app.services.lifecycle import TIME_RANGES
 from app.services.store import StoreOutcome, StoreService, entity_keys
+from app.services.time_window import window
 
 log = logging.getLogger(__name__)
 
@@ -247,10 +247,7 @@ class SummarizeService:
         Raises ProviderError / ProviderTimeoutError / BadReplyError from the LLM (nothing
         written).
         """
-        since, until = req.since, req.until
-        if req.time_range is not None:
-            since = max(filter(None, [since, now - TIME_RANGES[req.time_range]]))
-            until = until or now
+        since, until = window(req.since, req.until, req.time_range, now)
         only = entity_keys([req.entity])[0] if req.entity else None
         subject = Subject(namespace, req.user_id, req.agent_id)
         filters = ListFilters(
