@@ -29,7 +29,7 @@ from app.core.errors import ConfigurationError
 from app.core.text import tokenize
 from app.repositories import health as health_repo
 from app.services.auth import AuthState
-from app.services.working_memory import WorkingMemoryRuntime
+from app.services.working_memory.window import WorkingMemoryRuntime
 from app.worker.runtime import ExtractionRuntime
 
 log = logging.getLogger("hindsight")

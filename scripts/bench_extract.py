@@ -5,9 +5,9 @@ synchronous offline extraction, and end to end through a worker process.
     .venv/bin/python scripts/bench_extract.py [--requests 200] [--write-doc]
 
 Starts a private embedded PostgreSQL 18 + pgvector in a temporary folder, migrates it, runs
-``python -m app.cli serve`` on a free 127.0.0.1 port (DATABASE_URL set, so no in-process
+``python -m app.cli.main serve`` on a free 127.0.0.1 port (DATABASE_URL set, so no in-process
 worker: the acknowledgement is measured alone) and, for the end-to-end part,
-``python -m app.cli worker``. No LLM: the offline extractor. Everything is stopped and deleted
+``python -m app.cli.main worker``. No LLM: the offline extractor. Everything is stopped and deleted
 at the end. ``--write-doc`` replaces the ``## Extraction`` section of docs/BENCHMARKS.md.
 """
 

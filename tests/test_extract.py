@@ -204,9 +204,9 @@ async def test_job_row_and_queue_entry_commit_together(engine, settings):
     from sqlalchemy.ext.asyncio import async_sessionmaker
 
     from app.repositories.jobs import JobRepository
-    from app.repositories.transcript import TranscriptRepository
+    from app.repositories.working_memory.transcript import TranscriptRepository
     from app.schemas.extract import ExtractMessage
-    from app.services.extraction.service import ExtractionService, Scope
+    from app.services.extraction.jobs import ExtractionService, Scope
 
     factory = async_sessionmaker(engine, expire_on_commit=False)
     messages = [ExtractMessage(role="user", content="I live in Rome.")]

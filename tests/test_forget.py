@@ -15,8 +15,8 @@ from app.core.db import create_session_factory
 from app.core.errors import NotFoundError
 from app.models import Base
 from app.repositories.forget import ForgetRepository
-from app.repositories.memory import MemoryRepository
-from app.services.forget import ForgetService
+from app.repositories.memory.units import MemoryRepository
+from app.services.lifecycle.forget import ForgetService
 from tests.test_lifecycle import page_all, store
 
 USER = "forget-me-7f3a"

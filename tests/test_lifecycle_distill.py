@@ -16,9 +16,14 @@ from app.clients.llm import OpenAIChatClient
 from app.core.config import LifecycleSettings, LLMSettings, Settings
 from app.core.db import create_session_factory
 from app.core.errors import ProviderError
-from app.repositories.memory import Subject
-from app.services.distill import distill_due, distill_subject, due_subjects, states_preference
+from app.repositories.memory.units import Subject
 from app.services.extraction.runner import default_store_factory
+from app.services.lifecycle.distill import (
+    distill_due,
+    distill_subject,
+    due_subjects,
+    states_preference,
+)
 from tests.fake_llm import FakeLLM, Reply
 from tests.test_lifecycle import store
 

@@ -246,7 +246,7 @@ def test_mcp_process_loads_no_service_or_database_code():
     """The adapter's only door is HTTP: `hindsight mcp` imports no service, repository,
     model or database module."""
     code = (
-        "import sys, app.cli, app.mcp.server, app.mcp.tools\n"
+        "import sys, app.cli.main, app.mcp.server, app.mcp.tools\n"
         "bad = [m for m in sys.modules if m.startswith(('app.services', 'app.repositories',"
         " 'app.models', 'app.core.db', 'app.api', 'sqlalchemy', 'asyncpg'))]\n"
         "print(','.join(sorted(bad)))"

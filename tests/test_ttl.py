@@ -9,7 +9,7 @@ from sqlalchemy import text
 
 from app.core.config import LifecycleSettings, TtlSettings
 from app.core.db import create_session_factory
-from app.services.ttl import archive_expired, default_expiry, expiry_for
+from app.services.memory.ttl import archive_expired, default_expiry, expiry_for
 from tests.test_lifecycle import store
 
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)

@@ -1,4 +1,4 @@
-"""The worker as a real process (``python -m app.cli worker``): SIGKILLed in the middle of a
+"""The worker as a real process (``python -m app.cli.main worker``): SIGKILLed in the middle of a
 job, the job completes after a restart, exactly once."""
 
 from __future__ import annotations

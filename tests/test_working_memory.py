@@ -11,7 +11,7 @@ from sqlalchemy import text
 
 from app.clients.tokenizer import TRUNCATION_MARK
 from app.core.db import create_session_factory
-from app.repositories.transcript import TranscriptRepository
+from app.repositories.working_memory.transcript import TranscriptRepository
 from tests.conftest import count_rows
 
 PROBLEM = "application/problem+json"
@@ -212,7 +212,7 @@ async def test_fifty_concurrent_appends_lose_nothing_and_respect_the_cap(wm, eng
 
 
 async def window_keys(wm, session: str, namespace: str = "default") -> list[str]:
-    from app.repositories.working_memory import WindowStore
+    from app.repositories.working_memory.window import WindowStore
 
     store = WindowStore(wm.redis, prefix=wm.prefix, ttl_s=1, max_messages=1, max_tokens=1)
     return store.keys(namespace, session)

@@ -1,4 +1,4 @@
-"""Window ranking and budget filling as pure functions (app.services.window_ranking)."""
+"""Window ranking and budget filling as pure functions (app.services.working_memory.ranking)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from app.clients.tokenizer import create_tokenizer
-from app.repositories.working_memory import WindowEntry
-from app.services.window_ranking import Weights, information_density, rank, select
+from app.repositories.working_memory.window import WindowEntry
+from app.services.working_memory.ranking import Weights, information_density, rank, select
 
 TOK = create_tokenizer("o200k_base")
 W = Weights(relevance=0.5, recency=0.3, density=0.2)

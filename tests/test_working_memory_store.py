@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import redis.asyncio as aioredis
 
-from app.repositories.working_memory import WindowCache, WindowEntry, WindowStore
+from app.repositories.working_memory.window import WindowCache, WindowEntry, WindowStore
 from tests.conftest import REDIS_TEST_URL
 
 

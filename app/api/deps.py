@@ -16,30 +16,30 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.clients.embeddings import Embedder
 from app.clients.tokenizer import Tokenizer
 from app.core.config import Settings
-from app.repositories.access_log import AccessLogRepository
 from app.repositories.api_keys import ApiKeyRepository
-from app.repositories.context import ContextRepository
 from app.repositories.forget import ForgetRepository
 from app.repositories.idempotency import IdempotencyRepository
 from app.repositories.jobs import JobRepository
-from app.repositories.lifecycle import LifecycleRepository
-from app.repositories.memory import MemoryRepository
-from app.repositories.transcript import TranscriptRepository
-from app.repositories.working_memory import WindowStore
+from app.repositories.memory.access_log import AccessLogRepository
+from app.repositories.memory.context import ContextRepository
+from app.repositories.memory.lifecycle import LifecycleRepository
+from app.repositories.memory.units import MemoryRepository
+from app.repositories.working_memory.transcript import TranscriptRepository
+from app.repositories.working_memory.window import WindowStore
 from app.services.auth import AuthService, Caller
-from app.services.closure import ClosureService
-from app.services.conflicts import LLMPairJudge, PairJudge
 from app.services.context import ContextService
+from app.services.extraction.jobs import ExtractionService
 from app.services.extraction.runner import JobRunner
-from app.services.extraction.service import ExtractionService
-from app.services.forget import ForgetService
 from app.services.idempotency import IdempotencyService
-from app.services.lifecycle import LifecycleService
-from app.services.recall import RecallService
-from app.services.store import StoreService
-from app.services.summarize import SummarizeService, summarizer_for
-from app.services.ttl import AccessTracker
-from app.services.working_memory import (
+from app.services.lifecycle.catalog import CatalogService
+from app.services.lifecycle.forget import ForgetService
+from app.services.lifecycle.summarize import SummarizeService, summarizer_for
+from app.services.memory.conflicts import LLMPairJudge, PairJudge
+from app.services.memory.recall import RecallService
+from app.services.memory.store import StoreService
+from app.services.memory.ttl import AccessTracker
+from app.services.working_memory.closure import ClosureService
+from app.services.working_memory.window import (
     AfterCommitQueue,
     WorkingMemoryRuntime,
     WorkingMemoryService,
@@ -162,13 +162,13 @@ def get_lifecycle_repo(session: SessionDep) -> LifecycleRepository:
 LifecycleRepoDep = Annotated[LifecycleRepository, Depends(get_lifecycle_repo)]
 
 
-def get_lifecycle_service(
+def get_catalog_service(
     repo: LifecycleRepoDep, memories: MemoryRepoDep, embedder: EmbedderDep, settings: SettingsDep
-) -> LifecycleService:
-    return LifecycleService(repo, memories, embedder, settings.dedupe)
+) -> CatalogService:
+    return CatalogService(repo, memories, embedder, settings.dedupe)
 
 
-LifecycleServiceDep = Annotated[LifecycleService, Depends(get_lifecycle_service)]
+CatalogServiceDep = Annotated[CatalogService, Depends(get_catalog_service)]
 
 
 def get_forget_service(

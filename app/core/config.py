@@ -14,8 +14,6 @@ import platformdirs
 from pydantic import AliasChoices, BaseModel, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-MemoryType = Literal["fact", "preference", "constraint", "action", "result", "event"]
-
 
 class EmbeddingSettings(BaseModel):
     """Which embedding model turns text into vectors."""
@@ -42,7 +40,7 @@ class RecallSettings(BaseModel):
     weight_recency: float = Field(default=0.05, ge=0)
     weight_confidence: float = Field(default=0.05, ge=0)
     weight_entity: float = Field(default=0.15, ge=0)
-    # Relevance of the unit's session neighbours and of its session (app.services.scoring).
+    # Relevance of the unit's session neighbours and of its session (app.services.memory.scoring).
     weight_context: float = Field(default=0.45, ge=0)
     # Per hour: exp(-0.01 * 70 h) ~ 0.5, the seeds' value (DESIGN §7).
     recency_lambda: float = Field(default=0.01, ge=0)

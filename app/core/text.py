@@ -205,3 +205,8 @@ def spelling_variants(a: Sequence[str], b: Sequence[str], min_ratio: float = 0.8
     return all(has_variant(t, only_b) for t in only_a) and all(
         has_variant(t, only_a) for t in only_b
     )
+
+
+def entity_keys(entities: list[str]) -> list[str]:
+    """Case-folded, de-duplicated entity names (the form the entity filter matches)."""
+    return list(dict.fromkeys(e.strip().casefold() for e in entities if e.strip()))

@@ -9,7 +9,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from app.core.config import MemoryType, get_settings
+from app.core.config import get_settings
+from app.core.vocabulary import MemoryType
 from app.schemas.common import (
     AwareDatetime,
     CleanStr,

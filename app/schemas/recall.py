@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from app.core.config import MemoryType
+from app.core.vocabulary import MemoryType
 from app.schemas.common import AwareDatetime, Identifier, RequestModel, ResponseModel, Text
 from app.schemas.memory import MemoryRead
 

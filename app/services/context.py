@@ -18,12 +18,12 @@ from datetime import datetime
 from app.clients.tokenizer import Tokenizer
 from app.core.config import ContextSettings
 from app.models import MemoryUnit
-from app.repositories.context import ContextRepository
+from app.repositories.memory.context import ContextRepository
 from app.schemas.recall import RecallRequest
 from app.schemas.working_memory import MAX_QUERY_CHARS
-from app.services.recall import RecallService
-from app.services.window_ranking import Chosen, Selection
-from app.services.working_memory import WorkingMemoryService
+from app.services.memory.recall import RecallService
+from app.services.working_memory.ranking import Chosen, Selection
+from app.services.working_memory.window import WorkingMemoryService
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from typing import Any
 
 from app.core.errors import IdempotencyKeyReuseError
 from app.repositories.idempotency import IdempotencyRepository
-from app.repositories.memory import MemoryRepository
+from app.repositories.memory.units import MemoryRepository
 
 
 def body_hash(body: Any) -> str:

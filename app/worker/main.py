@@ -25,11 +25,11 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.config import Settings
 from app.repositories.jobs import EXTRACT_ENTRYPOINT, JobRepository
-from app.repositories.transcript import TranscriptRepository
-from app.services.closure import ClosureService
+from app.repositories.working_memory.transcript import TranscriptRepository
+from app.services.extraction.jobs import ExtractionService
 from app.services.extraction.runner import JobRunner
-from app.services.extraction.service import ExtractionService
-from app.worker import lifecycle
+from app.services.working_memory.closure import ClosureService
+from app.worker import schedule
 
 log = logging.getLogger("hindsight.worker")
 
@@ -106,7 +106,7 @@ class Worker:
             self.add_periodic(
                 "closure.silence_scan", settings.closure.scan_interval_s, scanner.scan
             )
-        lifecycle.install(self, settings, session_factory, runner)  # archival, distillation
+        schedule.install(self, settings, session_factory, runner)  # archival, distillation
 
     def add_periodic(
         self, name: str, interval_s: float, run: Callable[[], Awaitable[object]]

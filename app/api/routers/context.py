@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query
 
 from app.api.deps import ContextServiceDep, NamespaceDep
 from app.api.errors import ERROR_RESPONSES, PROVIDER_ERRORS
-from app.api.routers.working_memory import to_window_message
+from app.api.wire import to_window_message
 from app.schemas.context import (
     ContextBudget,
     ContextParts,

@@ -1,69 +1,33 @@
-"""``POST /extract``, ``GET /extract/{job_id}``, ``POST /extract/{job_id}/retry`` and
-``POST /working_memory/{session_id}/close``."""
+"""``POST /extract``, ``GET /extract/{job_id}``, ``POST /extract/{job_id}/retry``."""
 
 from __future__ import annotations
 
 import uuid
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query, Response
+from fastapi import APIRouter, Query, Response
 
 from app.api.deps import (
-    ClosureServiceDep,
     ExtractionServiceDep,
     JobRunnerDep,
     NamespaceDep,
     SettingsDep,
 )
 from app.api.errors import ERROR_RESPONSES, NOT_FOUND, PROBLEM_JSON
+from app.api.wire import job_read
 from app.core.errors import BadRequestError
-from app.models import ExtractionJob
 from app.schemas.common import Problem
 from app.schemas.extract import (
-    CloseRequest,
-    CloseResponse,
     ExtractJobRead,
     ExtractRequest,
-    UnitResult,
 )
-from app.schemas.working_memory import SESSION_ID_PATTERN
-from app.services.extraction.service import ExtractionService, Scope, Submitted
+from app.services.extraction.jobs import ExtractionService, Scope, Submitted
 
 router = APIRouter(tags=["extraction"])
 
 CONFLICT: dict[int | str, dict[str, Any]] = {
     409: {"model": Problem, "description": "Job not retryable.", "content": {PROBLEM_JSON: {}}},
 }
-
-
-def job_read(job: ExtractionJob) -> ExtractJobRead:
-    """The wire form of a job row."""
-    return ExtractJobRead(
-        id=job.id,
-        status=job.status,  # type: ignore[arg-type]
-        user_id=job.user_id,
-        agent_id=job.agent_id,
-        session_id=job.session_id,
-        task_id=job.task_id,
-        trigger=job.trigger,
-        trigger_detail=list(job.trigger_detail or []),
-        transcript_messages=len(job.transcript or []),
-        transcript_from=job.transcript_from,
-        transcript_to=job.transcript_to,
-        timezone=job.timezone,
-        conversation_now=job.conversation_now,
-        attempts=job.attempts,
-        max_attempts=job.max_attempts,
-        error=job.error,
-        error_code=job.error_code,
-        error_history=list(job.error_history or []),
-        extractor=job.extractor,
-        units=[UnitResult.model_validate(u) for u in job.outcome or []],
-        created_at=job.created_at,
-        started_at=job.started_at,
-        finished_at=job.finished_at,
-        next_attempt_at=job.next_attempt_at,
-    )
 
 
 def _answer(response: Response, submitted: Submitted) -> ExtractJobRead:
@@ -162,39 +126,3 @@ async def retry_extraction_job(
     job = await service.retry(namespace, job_id)
     response.headers["Location"] = f"/extract/{job.id}"
     return job_read(job)
-
-
-@router.post(
-    "/working_memory/{session_id}/close",
-    operation_id="close_session",
-    response_model=CloseResponse,
-    responses={**ERROR_RESPONSES, **NOT_FOUND},
-)
-async def close_session(
-    namespace: NamespaceDep,
-    service: ClosureServiceDep,
-    session_id: Annotated[str, Path(min_length=1, max_length=256, pattern=SESSION_ID_PATTERN)],
-    body: CloseRequest | None = None,
-) -> CloseResponse:
-    """Close the session's task: its messages not yet extracted become an extraction job
-    (queued; poll `GET /extract/{job.id}`). Idempotent: closing again with no new messages
-    returns the same job with `created: false`. The subject is `user_id` or the session's
-    own. Errors: 404 unknown session, 422 when neither names a user."""
-    body = body or CloseRequest()
-    result = await service.close(
-        namespace,
-        session_id,
-        user_id=body.user_id,
-        agent_id=body.agent_id,
-        task_id=body.task_id,
-        timezone=body.timezone,
-        now=body.now,
-    )
-    submitted = result.submitted
-    return CloseResponse(
-        session_id=session_id,
-        closed=submitted is not None,
-        created=bool(submitted and submitted.created),
-        signals=sorted(result.signals),
-        job=job_read(submitted.job) if submitted else None,
-    )

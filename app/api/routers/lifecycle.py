@@ -11,8 +11,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 
 from app.api.deps import (
+    CatalogServiceDep,
     ForgetServiceDep,
-    LifecycleServiceDep,
     NamespaceDep,
     SummarizeServiceDep,
 )
@@ -69,7 +69,7 @@ def _now() -> datetime:
 )
 async def list_memories(
     q: Annotated[MemoryListQuery, Query()],
-    service: LifecycleServiceDep,
+    service: CatalogServiceDep,
     namespace: NamespaceDep,
 ) -> Any:
     """List memory units of your namespace, filtered like `/recall` (`user_id`, `agent_id`,
@@ -95,7 +95,7 @@ async def list_memories(
     responses={**ERROR_RESPONSES, **NOT_FOUND},
 )
 async def get_memory_history(
-    memory_id: uuid.UUID, service: LifecycleServiceDep, namespace: NamespaceDep
+    memory_id: uuid.UUID, service: CatalogServiceDep, namespace: NamespaceDep
 ) -> Any:
     """The supersede history of a unit: every unit linked to it through `superseded_by`
     (the versions it replaced and the ones that replaced it), oldest first, itself included;
@@ -118,7 +118,7 @@ async def get_memory_history(
 async def update_memory(
     memory_id: uuid.UUID,
     body: MemoryUpdate,
-    service: LifecycleServiceDep,
+    service: CatalogServiceDep,
     namespace: NamespaceDep,
 ) -> Any:
     """Correct a unit: `value`, `query`, `entities`, `confidence`, `type`, `ttl_days` or

@@ -1,4 +1,4 @@
-"""``/working_memory/{session_id}``: append messages, read the window, clear."""
+"""``/working_memory/{session_id}``: append messages, read the window, clear, close the task."""
 
 from __future__ import annotations
 
@@ -8,21 +8,21 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query
 
 from app.api.deps import ClosureServiceDep, NamespaceDep, WorkingMemoryServiceDep
-from app.api.errors import ERROR_RESPONSES, PROVIDER_ERRORS
+from app.api.errors import ERROR_RESPONSES, NOT_FOUND, PROVIDER_ERRORS
+from app.api.wire import job_read, to_window_message
+from app.schemas.extract import CloseRequest, CloseResponse
 from app.schemas.working_memory import (
     SESSION_ID_PATTERN,
     AppendRequest,
     AppendResponse,
     ClearResponse,
     SessionSize,
-    WindowMessage,
     WindowQuery,
     WindowResponse,
-    WindowScores,
 )
-from app.services.window_ranking import Chosen
 
-router = APIRouter(prefix="/working_memory", tags=["working memory"])
+# Per-route tags: closing a session is filed under extraction (the job it creates).
+router = APIRouter(prefix="/working_memory")
 
 SessionIdPath = Annotated[
     str,
@@ -35,32 +35,10 @@ SessionIdPath = Annotated[
 ]
 
 
-def to_window_message(chosen: Chosen) -> WindowMessage:
-    """The wire form of a chosen window message."""
-    r, e = chosen.ranked, chosen.ranked.entry
-    return WindowMessage(
-        seq=e.seq,
-        role=e.role,  # type: ignore[arg-type]
-        content=chosen.content,
-        created_at=e.created_at,
-        user_id=e.user_id,
-        metadata=e.metadata,
-        tokens=chosen.tokens,
-        truncated=chosen.truncated,
-        original_tokens=e.tokens,
-        score=round(r.score, 6),
-        scores=WindowScores(
-            recency=round(r.recency, 6),
-            relevance=None if r.relevance is None else round(r.relevance, 6),
-            cosine=None if r.cosine is None else round(r.cosine, 6),
-            density=round(r.density, 6),
-        ),
-    )
-
-
 @router.post(
     "/{session_id}/messages",
     operation_id="append_working_memory",
+    tags=["working memory"],
     response_model=AppendResponse,
     responses={**ERROR_RESPONSES, **PROVIDER_ERRORS},
 )
@@ -93,6 +71,7 @@ async def append_messages(
 @router.get(
     "/{session_id}",
     operation_id="get_working_memory",
+    tags=["working memory"],
     response_model=WindowResponse,
     responses={**ERROR_RESPONSES, **PROVIDER_ERRORS},
 )
@@ -128,6 +107,7 @@ async def get_window(
 @router.delete(
     "/{session_id}",
     operation_id="clear_working_memory",
+    tags=["working memory"],
     response_model=ClearResponse,
     responses=ERROR_RESPONSES,
 )
@@ -146,4 +126,41 @@ async def clear_window(
         session_id=session_id,
         window_cleared=result.window_cleared,
         transcript_purged=result.transcript_purged,
+    )
+
+
+@router.post(
+    "/{session_id}/close",
+    operation_id="close_session",
+    response_model=CloseResponse,
+    responses={**ERROR_RESPONSES, **NOT_FOUND},
+    tags=["extraction"],
+)
+async def close_session(
+    namespace: NamespaceDep,
+    service: ClosureServiceDep,
+    session_id: Annotated[str, Path(min_length=1, max_length=256, pattern=SESSION_ID_PATTERN)],
+    body: CloseRequest | None = None,
+) -> CloseResponse:
+    """Close the session's task: its messages not yet extracted become an extraction job
+    (queued; poll `GET /extract/{job.id}`). Idempotent: closing again with no new messages
+    returns the same job with `created: false`. The subject is `user_id` or the session's
+    own. Errors: 404 unknown session, 422 when neither names a user."""
+    body = body or CloseRequest()
+    result = await service.close(
+        namespace,
+        session_id,
+        user_id=body.user_id,
+        agent_id=body.agent_id,
+        task_id=body.task_id,
+        timezone=body.timezone,
+        now=body.now,
+    )
+    submitted = result.submitted
+    return CloseResponse(
+        session_id=session_id,
+        closed=submitted is not None,
+        created=bool(submitted and submitted.created),
+        signals=sorted(result.signals),
+        job=job_read(submitted.job) if submitted else None,
     )

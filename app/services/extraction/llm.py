@@ -6,9 +6,10 @@ from __future__ import annotations
 import logging
 
 from app.clients.llm import LLMClient
+from app.clients.llm_reply import ReplyParseError, parse_json_object
 from app.core.config import LLMSettings
 from app.core.errors import HindsightError, ProviderError
-from app.services.extraction.parse import ReplyParseError, parse_json_object, parse_reply
+from app.services.extraction.parse import parse_reply
 from app.services.extraction.prompt import build_messages, build_prefilter, repair_messages
 from app.services.extraction.units import Extraction, ExtractionContext, Turn
 

@@ -9,21 +9,13 @@ never written half-parsed; a reply whose every unit fails counts as unparseable.
 
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
 
+from app.clients.llm_reply import ReplyParseError, loads_reply
 from app.services.extraction.units import Candidate
-
-_FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
-_THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
-
-
-class ReplyParseError(ValueError):
-    """The reply is not JSON of the expected shape."""
 
 
 @dataclass
@@ -32,37 +24,6 @@ class ParsedReply:
 
     units: list[Candidate] = field(default_factory=list)
     rejected: list[dict[str, Any]] = field(default_factory=list)
-
-
-def strip_wrapping(reply: str) -> str:
-    """The JSON text inside a reply: think blocks dropped, code fences unwrapped."""
-    text = _THINK.sub("", reply).strip()
-    fenced = _FENCE.search(text)
-    if fenced:
-        return fenced.group(1).strip()
-    if text.startswith("```"):  # an opening fence without its closing one (truncated)
-        text = text.split("\n", 1)[1] if "\n" in text else ""
-    return text.strip()
-
-
-def _loads(text: str) -> Any:
-    if not text:
-        raise ReplyParseError("the reply is empty")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        pass
-    # Prose around one JSON value: take the outermost object or array.
-    starts = [i for i in (text.find("{"), text.find("[")) if i >= 0]
-    if starts:
-        start = min(starts)
-        end = max(text.rfind("}"), text.rfind("]"))
-        if end > start:
-            try:
-                return json.loads(text[start : end + 1])
-            except json.JSONDecodeError as exc:
-                raise ReplyParseError(f"the reply is not valid JSON ({exc.msg})") from exc
-    raise ReplyParseError("the reply is not valid JSON (truncated or prose)")
 
 
 def _items(data: Any) -> list[Any]:
@@ -82,7 +43,7 @@ def _items(data: Any) -> list[Any]:
 
 def parse_reply(reply: str) -> ParsedReply:
     """Validated units of an extraction reply. Raises ReplyParseError (see module doc)."""
-    items = _items(_loads(strip_wrapping(reply)))
+    items = _items(loads_reply(reply))
     parsed = ParsedReply()
     for index, item in enumerate(items):
         if not isinstance(item, dict):
@@ -97,11 +58,3 @@ def parse_reply(reply: str) -> ParsedReply:
     if items and not parsed.units:
         raise ReplyParseError(f"no unit matched the schema ({parsed.rejected[0]['error']})")
     return parsed
-
-
-def parse_json_object(reply: str) -> dict[str, Any]:
-    """A small JSON object reply (pre-filter, judge). Raises ReplyParseError."""
-    data = _loads(strip_wrapping(reply))
-    if not isinstance(data, dict):
-        raise ReplyParseError("expected a JSON object")
-    return data

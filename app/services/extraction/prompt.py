@@ -97,16 +97,3 @@ def repair_messages(previous: list[ChatMessage], reply: str, error: str) -> list
         {"role": "assistant", "content": reply[:4000]},
         {"role": "user", "content": REPAIR.format(error=error)},
     ]
-
-
-JUDGE = """Two statements about the same user. Is the NEW one the same memory as the OLD one,
-does it contradict it (both cannot be true now), or is it unrelated (both can be true)?
-Answer with a JSON object and nothing else: {"verdict": "same" | "contradicts" | "unrelated"}."""
-
-
-def build_judge(new_value: str, old_value: str) -> list[ChatMessage]:
-    """The same / contradicts / unrelated question of the write path (DESIGN §6)."""
-    return [
-        {"role": "system", "content": JUDGE},
-        {"role": "user", "content": f"OLD: {old_value}\nNEW: {new_value}"},
-    ]

@@ -36,13 +36,12 @@ from app.core.config import Settings
 from app.core.errors import HindsightError
 from app.models import ExtractionJob
 from app.repositories.jobs import JobRepository
-from app.repositories.memory import MemoryRepository
-from app.repositories.transcript import TranscriptRepository
+from app.repositories.memory.units import MemoryRepository
+from app.repositories.working_memory.transcript import TranscriptRepository
 from app.schemas.memory import MemoryCreate
-from app.services.conflicts import LLMPairJudge
+from app.services.extraction.jobs import ExtractionService, Submitted
 from app.services.extraction.llm import LLMExtractor
 from app.services.extraction.offline import OfflineExtractor
-from app.services.extraction.service import ExtractionService, Submitted
 from app.services.extraction.units import (
     Candidate,
     Extraction,
@@ -50,7 +49,8 @@ from app.services.extraction.units import (
     Extractor,
     Turn,
 )
-from app.services.store import StoreService
+from app.services.memory.conflicts import LLMPairJudge
+from app.services.memory.store import StoreService
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
-from app.core.config import MemoryType
+from app.core.vocabulary import MemoryType
 
 MAX_VALUE_CHARS = 2000
 

@@ -25,7 +25,7 @@ from sqlalchemy.dialects.postgresql import UUID, insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import DistillationState, MemoryLink, MemoryUnit
-from app.repositories.memory import Neighbour, Subject
+from app.repositories.memory.units import Neighbour, Subject
 
 EPISODIC_TYPES = ("event", "action", "result")
 

@@ -24,7 +24,7 @@ keys_cli = typer.Typer(help="Create, list and revoke API keys.", no_args_is_help
 def _run(action: Callable[[KeyAdminService], Awaitable[T]]) -> T:
     """Run ``action`` in one committed transaction on the configured database."""
     # Imported here: `hindsight mcp` shares this CLI module and must not load database code.
-    from app.cli import _database_url
+    from app.cli.main import _database_url
     from app.core.db import create_engine, create_session_factory
     from app.repositories.api_keys import ApiKeyRepository
     from app.services.auth import KeyAdminService

@@ -1,11 +1,11 @@
-"""Recall: narrow by scope and filters, gather candidates, score them (app.services.scoring)
+"""Recall: narrow by scope and filters, gather candidates, score them (app.services.memory.scoring)
 and return the best ``top_k`` within a time budget (DESIGN §7).
 
 Query-side details measured on LoCoMo (DESIGN §7.1, docs/EVAL.md): the question is embedded
 with the E5 *query* role, and the names of entities the subject's units know are removed from
 the text before embedding (e5-small's cosine is dominated by names) while a structured entity
 signal rewards units that name them. Keyword relevance is BM25 over the query's stemmed tokens
-(OR semantics), and a unit's session neighbours lend it context (app.services.scoring).
+(OR semantics), and a unit's session neighbours lend it context (app.services.memory.scoring).
 """
 
 from __future__ import annotations
@@ -21,14 +21,13 @@ import numpy as np
 
 from app.clients.embeddings import Embedder
 from app.core.config import RecallSettings
-from app.core.text import stems, tokenize, tsquery_or
+from app.core.text import entity_keys, stems, tokenize, tsquery_or
 from app.models import MemoryUnit
-from app.repositories.memory import MemoryRepository, RecallFilters
+from app.repositories.memory.units import MemoryRepository, RecallFilters
 from app.schemas.recall import RecallRequest
-from app.services.scoring import SIGNALS, Ranked, Weighting, profile_weights, rank
-from app.services.store import entity_keys
-from app.services.time_window import window
-from app.services.ttl import AccessTracker
+from app.services.memory.scoring import SIGNALS, Ranked, Weighting, profile_weights, rank
+from app.services.memory.time_window import window
+from app.services.memory.ttl import AccessTracker
 
 MAX_KEYWORD_TERMS = 32
 
@@ -78,7 +77,7 @@ class RecallService:
         self.repo = repo
         self.embedder = embedder
         self.settings = settings
-        # Access log + expiry extension (app.services.ttl); without it, only last_accessed_at.
+        # Access log + expiry extension (services/memory/ttl.py); else only last_accessed_at.
         self.access = access
 
     def filters(

@@ -18,7 +18,7 @@ from typing import Protocol
 
 from app.core.errors import BadRequestError, NotFoundError
 from app.repositories.forget import ForgetRepository, Removed, SubjectScope
-from app.repositories.memory import MemoryRepository, Subject
+from app.repositories.memory.units import MemoryRepository, Subject
 
 
 class WindowEraser(Protocol):

@@ -8,7 +8,7 @@ import warnings
 
 import typer
 
-from app.cli_keys import keys_cli
+from app.cli.keys import keys_cli
 from app.core.config import get_settings
 from app.core.logging import configure_logging
 
@@ -145,7 +145,3 @@ def main() -> None:
     """Console-script entry point."""
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     cli()
-
-
-if __name__ == "__main__":
-    main()

@@ -22,17 +22,17 @@ from datetime import datetime
 from typing import Protocol
 
 from app.clients.llm import ChatMessage, LLMClient
+from app.clients.llm_reply import ReplyParseError, parse_json_object
 from app.core.config import LifecycleSettings
-from app.core.text import has_cjk
+from app.core.text import entity_keys, has_cjk
 from app.models import MemoryUnit
-from app.repositories.lifecycle import LifecycleRepository, ListFilters
-from app.repositories.memory import MemoryRepository, Subject
+from app.repositories.memory.lifecycle import LifecycleRepository, ListFilters
+from app.repositories.memory.units import MemoryRepository, Subject
 from app.schemas.lifecycle import SummarizeRequest
 from app.schemas.memory import MAX_VALUE_CHARS, MemoryCreate
 from app.services.extraction.llm import BadReplyError
-from app.services.extraction.parse import ReplyParseError, parse_json_object
-from app.services.store import StoreOutcome, StoreService, entity_keys
-from app.services.time_window import window
+from app.services.memory.store import StoreOutcome, StoreService
+from app.services.memory.time_window import window
 
 log = logging.getLogger(__name__)
 

@@ -27,8 +27,8 @@ from datetime import datetime, timedelta
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.config import LifecycleSettings, TtlSettings
-from app.repositories.access_log import AccessLogRepository
-from app.repositories.lifecycle import LifecycleRepository
+from app.repositories.memory.access_log import AccessLogRepository
+from app.repositories.memory.lifecycle import LifecycleRepository
 
 
 def ttl_days(memory_type: str, settings: TtlSettings) -> float:

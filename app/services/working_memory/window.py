@@ -24,15 +24,21 @@ from app.clients.embeddings import Embedder
 from app.clients.tokenizer import Tokenizer, create_tokenizer
 from app.core.config import WorkingMemorySettings
 from app.core.errors import DatastoreUnavailableError
-from app.repositories.transcript import TranscriptRepository, TranscriptRow
-from app.repositories.working_memory import (
+from app.repositories.working_memory.transcript import TranscriptRepository, TranscriptRow
+from app.repositories.working_memory.window import (
     WindowCache,
     WindowEntry,
     WindowSnapshot,
     WindowStore,
 )
 from app.schemas.working_memory import MessageCreate
-from app.services.window_ranking import Selection, Weights, information_density, rank, select
+from app.services.working_memory.ranking import (
+    Selection,
+    Weights,
+    information_density,
+    rank,
+    select,
+)
 
 # Characters of a message given to the embedding model: E5 reads at most 512 tokens, so
 # more only costs time.

@@ -12,13 +12,13 @@ import uuid_utils.compat as uuid7
 
 from app.clients.embeddings import Embedder
 from app.core.config import ConflictSettings, DedupeSettings, TtlSettings
-from app.core.text import search_text
+from app.core.text import entity_keys, search_text
 from app.models import MemoryUnit
-from app.repositories.memory import MemoryRepository, Subject
+from app.repositories.memory.units import MemoryRepository, Subject
 from app.schemas.memory import MemoryCreate
-from app.services.conflicts import ConflictChecker, PairJudge
-from app.services.dedupe import same_memory, value_hash
-from app.services.ttl import expiry_for
+from app.services.memory.conflicts import ConflictChecker, PairJudge
+from app.services.memory.dedupe import same_memory, value_hash
+from app.services.memory.ttl import expiry_for
 
 
 @dataclass(frozen=True)
@@ -27,11 +27,6 @@ class StoreOutcome:
 
     unit: MemoryUnit
     outcome: str  # created | merged | superseded | conflict
-
-
-def entity_keys(entities: list[str]) -> list[str]:
-    """Case-folded, de-duplicated entity names (the form the entity filter matches)."""
-    return list(dict.fromkeys(e.strip().casefold() for e in entities if e.strip()))
 
 
 def _noisy_or(a: float, b: float) -> float:
@@ -54,8 +49,8 @@ class StoreService:
         self.repo = repo
         self.embedder = embedder
         self.dedupe = dedupe
-        self.ttl = ttl or TtlSettings()  # per-type expiry at write (app.services.ttl)
-        # Contradictions supersede or flag older units (app.services.conflicts, DESIGN §6).
+        self.ttl = ttl or TtlSettings()  # per-type expiry at write (app.services.memory.ttl)
+        # Contradictions supersede or flag older units (app.services.memory.conflicts, DESIGN §6).
         self.conflicts = ConflictChecker(
             repo, conflicts or ConflictSettings(), embedder.model, judge, dedupe.neighbours
         )

@@ -31,16 +31,17 @@ from typing import Protocol
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.clients.llm import ChatMessage, LLMClient
+from app.clients.llm_reply import ReplyParseError
 from app.core.config import LifecycleSettings
 from app.core.errors import HindsightError
 from app.core.text import has_cjk
 from app.models import MemoryUnit
-from app.repositories.lifecycle import DueSubject, LifecycleRepository
-from app.repositories.memory import Subject
+from app.repositories.memory.lifecycle import DueSubject, LifecycleRepository
+from app.repositories.memory.units import Subject
 from app.schemas.memory import MAX_VALUE_CHARS, MemoryCreate
 from app.services.extraction.llm import BadReplyError
-from app.services.extraction.parse import ReplyParseError, parse_reply
-from app.services.store import StoreOutcome, StoreService
+from app.services.extraction.parse import parse_reply
+from app.services.memory.store import StoreOutcome, StoreService
 
 log = logging.getLogger(__name__)
 

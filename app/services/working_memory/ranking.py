@@ -23,7 +23,7 @@ import numpy as np
 import rjieba
 
 from app.clients.tokenizer import Tokenizer
-from app.repositories.working_memory import WindowEntry
+from app.repositories.working_memory.window import WindowEntry
 
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]+")
 _WORD = re.compile(r"[^\W_]+")

@@ -17,14 +17,13 @@ import numpy as np
 from app.clients.embeddings import Embedder
 from app.core.config import DedupeSettings
 from app.core.errors import BadRequestError, ConflictError, NotFoundError
-from app.core.text import search_text
+from app.core.text import entity_keys, search_text
 from app.models import MemoryLink, MemoryUnit
-from app.repositories.lifecycle import Keyset, LifecycleRepository, ListFilters
-from app.repositories.memory import MemoryRepository, Subject
+from app.repositories.memory.lifecycle import Keyset, LifecycleRepository, ListFilters
+from app.repositories.memory.units import MemoryRepository, Subject
 from app.schemas.lifecycle import MemoryListQuery, MemoryUpdate
-from app.services.dedupe import same_memory, value_hash
-from app.services.store import entity_keys
-from app.services.time_window import window
+from app.services.memory.dedupe import same_memory, value_hash
+from app.services.memory.time_window import window
 
 _CURSOR_FIELDS = (
     "user_id",
@@ -126,7 +125,7 @@ def list_filters(namespace: str, q: MemoryListQuery, now: datetime) -> ListFilte
     )
 
 
-class LifecycleService:
+class CatalogService:
     """List, history and corrections; collaborators are passed in."""
 
     def __init__(

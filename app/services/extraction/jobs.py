@@ -20,7 +20,7 @@ from app.core.config import ExtractionSettings, WorkerSettings
 from app.core.errors import ConflictError, NotFoundError
 from app.models import ExtractionJob, TranscriptMessage
 from app.repositories.jobs import JobRepository
-from app.repositories.transcript import TranscriptRepository
+from app.repositories.working_memory.transcript import TranscriptRepository
 from app.schemas.extract import ExtractMessage
 
 

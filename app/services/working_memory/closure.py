@@ -31,8 +31,8 @@ from app.core.config import ClosureSettings
 from app.core.errors import BadRequestError, NotFoundError
 from app.core.text import has_cjk
 from app.repositories.jobs import JobRepository
-from app.repositories.transcript import TranscriptRepository
-from app.services.extraction.service import ExtractionService, Scope, Submitted
+from app.repositories.working_memory.transcript import TranscriptRepository
+from app.services.extraction.jobs import ExtractionService, Scope, Submitted
 
 log = logging.getLogger(__name__)
 

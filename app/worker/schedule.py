@@ -19,8 +19,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.config import Settings
 from app.core.metrics import LATENCY_BUCKETS
-from app.services.distill import distill_due
-from app.services.ttl import archive_expired
+from app.services.lifecycle.distill import distill_due
+from app.services.memory.ttl import archive_expired
 
 if TYPE_CHECKING:
     from app.services.extraction.runner import JobRunner

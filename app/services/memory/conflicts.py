@@ -41,11 +41,13 @@ import numpy as np
 import rjieba
 
 from app.clients.llm import LLMClient
+from app.clients.llm_reply import ReplyParseError, parse_json_object
 from app.core import text
 from app.core.config import ConflictSettings
 from app.core.errors import HindsightError
 from app.models import MemoryUnit
-from app.repositories.memory import MemoryRepository, Subject
+from app.repositories.memory.units import MemoryRepository, Subject
+from app.services.memory.conflict_prompt import build_judge
 
 log = logging.getLogger(__name__)
 
@@ -292,9 +294,6 @@ class LLMPairJudge:
 
     async def judge(self, new_value: str, old_value: str) -> Verdict | None:
         """One chat call; None on any failure or an answer outside the three verdicts."""
-        from app.services.extraction.parse import ReplyParseError, parse_json_object
-        from app.services.extraction.prompt import build_judge
-
         try:
             reply = await self.client.complete(build_judge(new_value, old_value))
             verdict = str(parse_json_object(reply).get("verdict", "")).strip().lower()

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from app.core.config import RecallSettings
-from app.repositories.memory import CandidateScore
+from app.repositories.memory.units import CandidateScore
 
 SIGNALS = ("semantic", "keyword", "recency", "confidence", "entity", "context")
 

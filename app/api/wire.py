@@ -1,0 +1,61 @@
+"""The wire form of rows and results that more than one router answers with."""
+
+from __future__ import annotations
+
+from app.models import ExtractionJob
+from app.schemas.extract import ExtractJobRead, UnitResult
+from app.schemas.working_memory import WindowMessage, WindowScores
+from app.services.working_memory.ranking import Chosen
+
+
+def job_read(job: ExtractionJob) -> ExtractJobRead:
+    """The wire form of a job row."""
+    return ExtractJobRead(
+        id=job.id,
+        status=job.status,  # type: ignore[arg-type]
+        user_id=job.user_id,
+        agent_id=job.agent_id,
+        session_id=job.session_id,
+        task_id=job.task_id,
+        trigger=job.trigger,
+        trigger_detail=list(job.trigger_detail or []),
+        transcript_messages=len(job.transcript or []),
+        transcript_from=job.transcript_from,
+        transcript_to=job.transcript_to,
+        timezone=job.timezone,
+        conversation_now=job.conversation_now,
+        attempts=job.attempts,
+        max_attempts=job.max_attempts,
+        error=job.error,
+        error_code=job.error_code,
+        error_history=list(job.error_history or []),
+        extractor=job.extractor,
+        units=[UnitResult.model_validate(u) for u in job.outcome or []],
+        created_at=job.created_at,
+        started_at=job.started_at,
+        finished_at=job.finished_at,
+        next_attempt_at=job.next_attempt_at,
+    )
+
+
+def to_window_message(chosen: Chosen) -> WindowMessage:
+    """The wire form of a chosen window message."""
+    r, e = chosen.ranked, chosen.ranked.entry
+    return WindowMessage(
+        seq=e.seq,
+        role=e.role,  # type: ignore[arg-type]
+        content=chosen.content,
+        created_at=e.created_at,
+        user_id=e.user_id,
+        metadata=e.metadata,
+        tokens=chosen.tokens,
+        truncated=chosen.truncated,
+        original_tokens=e.tokens,
+        score=round(r.score, 6),
+        scores=WindowScores(
+            recency=round(r.recency, 6),
+            relevance=None if r.relevance is None else round(r.relevance, 6),
+            cosine=None if r.cosine is None else round(r.cosine, 6),
+            density=round(r.density, 6),
+        ),
+    )

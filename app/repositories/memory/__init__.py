@@ -1,0 +1,1 @@
+"""SQL of memory units and the tables around them (access log, links, distillation state)."""

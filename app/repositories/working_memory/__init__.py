@@ -1,0 +1,1 @@
+"""Working memory storage: the durable transcript (PostgreSQL) and the hot window (Redis)."""

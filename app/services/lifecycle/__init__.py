@@ -1,0 +1,1 @@
+"""After the write: listing and correcting units, distillation, consolidation, forgetting."""

@@ -1,0 +1,1 @@
+"""Memory units: the write path (dedupe, conflicts, TTL), recall and its scoring."""
