@@ -21,14 +21,15 @@ from app.api.routers import (
     recall,
     working_memory,
 )
-from app.clients.embeddings import create_embedder
-from app.clients.instrumented import InstrumentedEmbedder
+from app.clients.embeddings import InstrumentedEmbedder, create_embedder
+from app.clients.llm import create_llm
 from app.core.config import Settings, get_settings
 from app.core.db import create_engine, create_session_factory
 from app.core.errors import ConfigurationError
 from app.core.text import tokenize
-from app.repositories import health as health_repo
 from app.services.auth import AuthState
+from app.services.health import check_schema
+from app.services.wiring import Resources
 from app.services.working_memory.window import WorkingMemoryRuntime
 from app.worker.runtime import ExtractionRuntime
 
@@ -37,24 +38,6 @@ log = logging.getLogger("hindsight")
 DESCRIPTION = """Long-term memory for LLM agents. Store memory units (`/store`), recall the few
 that matter by hybrid scoring (`/recall`). Errors are RFC 9457 problem+json with a stable
 `code`."""
-
-
-async def check_schema(engine, embedding_dimension: int) -> None:  # type: ignore[no-untyped-def]
-    """Refuse to start when the database is not migrated or its vectors have another
-    dimension than the configured embedding model."""
-    async with engine.connect() as conn:
-        dim = await health_repo.embedding_dimension(conn)
-    if dim is None:
-        raise ConfigurationError(
-            "the database has no memory_units table: run `hindsight migrate` first"
-        )
-    if dim != embedding_dimension:
-        raise ConfigurationError(
-            f"embedding dimension mismatch: the database stores {dim}-d vectors but the "
-            f"configured model makes {embedding_dimension}-d ones. Either set "
-            f"EMBEDDING__DIMENSION={dim} with a model of that size, or re-embed the store "
-            f"into a new database migrated with EMBEDDING__DIMENSION={embedding_dimension}."
-        )
 
 
 async def _warm_up(settings: Settings, embedder) -> None:  # type: ignore[no-untyped-def]
@@ -86,24 +69,32 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise ConfigurationError("DATABASE_URL is not set: start with `hindsight serve`")
         engine = create_engine(settings.database_url, settings.db_pool_size)
         embedder = InstrumentedEmbedder(create_embedder(settings.embedding))
+        llm = create_llm(settings.llm)
         redis = _redis(settings)
         try:
             await check_schema(engine, embedder.dimension)
             await _warm_up(settings, embedder)
+            session_factory = create_session_factory(engine)
             app.state.settings = settings
             app.state.engine = engine
-            app.state.session_factory = create_session_factory(engine)
-            app.state.embedder = embedder
-            app.state.redis = redis
-            app.state.working_memory = WorkingMemoryRuntime.create(settings.working_memory)
-            app.state.auth = AuthState(settings.auth, settings.redis_url)
+            app.state.session_factory = session_factory
+            app.state.resources = Resources(
+                settings,
+                embedder=embedder,
+                llm=llm,
+                redis=redis,
+                working_memory=WorkingMemoryRuntime.create(settings.working_memory),
+                auth=AuthState(settings.auth, settings.redis_url),
+            )
             app.state.extraction = await ExtractionRuntime.start(
-                settings, app.state.session_factory, embedder
+                app.state.resources, session_factory
             )
             yield
         finally:
             if hasattr(app.state, "extraction"):
                 await app.state.extraction.stop()
+            if llm is not None:
+                await llm.aclose()
             await embedder.aclose()
             await redis.aclose()
             await engine.dispose()

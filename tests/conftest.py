@@ -114,7 +114,7 @@ class WorkingMemoryHarness:
 
     @property
     def tokenizer(self):  # type: ignore[no-untyped-def]
-        return self.app.state.working_memory.tokenizer
+        return self.app.state.resources.working_memory.tokenizer
 
     def configure(self, **working_memory: object) -> Settings:
         from app.api.deps import get_settings_dep

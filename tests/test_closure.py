@@ -10,16 +10,17 @@ import pytest
 from sqlalchemy import text
 
 from app.core.config import ClosureSettings
+from app.services.wiring import Services
 from app.services.working_memory.closure import (
     EXPLICIT,
     SILENCE,
     TOOL_TERMINAL,
     USER_CONFIRMED,
+    SilenceScanner,
     closes_task,
     closure_signals,
     is_confirmation,
 )
-from app.worker.main import SilenceScanner
 from tests.conftest import count_rows
 
 PHRASES = ClosureSettings().confirmation_phrases
@@ -200,7 +201,12 @@ async def test_confirmation_alone_does_not_close(wm, engine):
 
 
 async def scan_later(wm) -> int:  # type: ignore[no-untyped-def]
-    scanner = SilenceScanner(wm.app.state.session_factory, wm.settings)
+    resources = wm.app.state.resources
+    scanner = SilenceScanner(
+        wm.app.state.session_factory,
+        lambda session: Services(resources, session).closure(),
+        wm.settings.closure,
+    )
     return await scanner.scan(now=datetime.now(UTC) + timedelta(seconds=301))
 
 

@@ -11,6 +11,7 @@ import pytest
 from sqlalchemy import text
 
 from app.core.config import Settings, WorkerSettings
+from app.services.wiring import Resources
 from app.worker.main import Worker
 from tests.conftest import count_rows
 
@@ -143,8 +144,10 @@ async def test_async_extract_acknowledges_then_a_worker_runs_it(client, engine, 
 
     app = client._transport.app  # type: ignore[attr-defined]
     worker = Worker(
-        settings.model_copy(
-            update={"worker": WorkerSettings(in_process=True, poll_interval_s=0.2)}
+        Resources(
+            settings.model_copy(
+                update={"worker": WorkerSettings(in_process=True, poll_interval_s=0.2)}
+            )
         ),
         app.state.session_factory,
         app.state.extraction.runner,

@@ -17,13 +17,13 @@ from app.core.config import LifecycleSettings, LLMSettings, Settings
 from app.core.db import create_session_factory
 from app.core.errors import ProviderError
 from app.repositories.memory.units import Subject
-from app.services.extraction.runner import default_store_factory
 from app.services.lifecycle.distill import (
+    DistillService,
     distill_due,
-    distill_subject,
-    due_subjects,
+    distiller_for,
     states_preference,
 )
+from app.services.wiring import Resources, Services
 from tests.fake_llm import FakeLLM, Reply
 from tests.test_lifecycle import store
 
@@ -46,16 +46,22 @@ def fake_llm() -> Iterator[FakeLLM]:
 
 async def run(engine, embedder, settings=None, llm=None, subject=SUBJECT, now=None):  # type: ignore[no-untyped-def]
     factory = create_session_factory(engine)
+    lifecycle = settings or LifecycleSettings()
     async with factory() as session, session.begin():
-        return await distill_subject(
-            session,
-            subject,
-            now or datetime.now(UTC),
-            store_factory=default_store_factory(Settings(), embedder),
-            settings=settings or LifecycleSettings(),
-            llm=llm,
-            parse_retries=1,
-        )
+        # The distiller asks ``llm``; the write path has no LLM judge (its local rules).
+        services = Services(Resources(Settings(lifecycle=lifecycle), embedder), session)
+        distiller = distiller_for(llm, lifecycle, parse_retries=1)
+        service = DistillService(services.lifecycle, services.store(), distiller, lifecycle)
+        return await service.distill_subject(subject, now or datetime.now(UTC))
+
+
+def distill_services(settings: LifecycleSettings, embedder):  # type: ignore[no-untyped-def]
+    resources = Resources(Settings(lifecycle=settings), embedder)
+    return lambda session: Services(resources, session).distill()
+
+
+async def due_subjects(session, now, settings, embedder):  # type: ignore[no-untyped-def]
+    return await distill_services(settings, embedder)(session).due_subjects(now)
 
 
 async def semantic(engine, kind: str = "preference") -> list[tuple[str, int, str]]:
@@ -172,26 +178,21 @@ async def test_due_subjects_and_scheduled_job(client, engine, embedder):
     )
     now = datetime.now(UTC)
     async with factory() as session:
-        due = await due_subjects(session, now, settings)
+        due = await due_subjects(session, now, settings, embedder)
     assert [(d.user_id, d.agent_id) for d in due] == [("u1", None)]  # never distilled
 
-    done = await distill_due(
-        factory,
-        now,
-        store_factory=default_store_factory(Settings(), embedder),
-        settings=settings,
-    )
+    done = await distill_due(factory, distill_services(settings, embedder), now)
     assert done == 1 and len(await semantic(engine)) == 1
     async with factory() as session:
-        assert await due_subjects(session, now, settings) == []  # nothing new
+        assert await due_subjects(session, now, settings, embedder) == []  # nothing new
 
     # one new closed task: not yet due (needs 2 tasks or an hour)
     await store(client, {"user_id": "u1", "type": "event", "task_id": "t1", "value": "Task 1"})
     async with factory() as session:
-        assert await due_subjects(session, datetime.now(UTC), settings) == []
+        assert await due_subjects(session, datetime.now(UTC), settings, embedder) == []
     await store(client, {"user_id": "u1", "type": "event", "task_id": "t2", "value": "Task 2"})
     async with factory() as session:
-        assert len(await due_subjects(session, datetime.now(UTC), settings)) == 1
+        assert len(await due_subjects(session, datetime.now(UTC), settings, embedder)) == 1
         # or an hour after the last run, whatever the number of tasks
         later = datetime.now(UTC) + timedelta(hours=2)
-        assert len(await due_subjects(session, later, settings)) == 1
+        assert len(await due_subjects(session, later, settings, embedder)) == 1

@@ -15,7 +15,7 @@ from sqlalchemy import text
 from app.clients.embeddings import Embedder, create_embedder
 from app.core.config import ClosureSettings, LifecycleSettings, Settings
 from app.core.db import create_session_factory
-from app.services.extraction.runner import JobRunner, default_store_factory
+from app.services.wiring import Resources, job_runner
 from app.worker.main import Worker
 from tests.test_lifecycle import store
 
@@ -34,8 +34,8 @@ def worker_for(database_url, engine, embedder, **lifecycle):  # type: ignore[no-
         closure=ClosureSettings(scan_interval_s=60),
     )
     factory = create_session_factory(engine)
-    runner = JobRunner(factory, default_store_factory(settings, embedder), settings, None)
-    return Worker(settings, factory, runner)
+    resources = Resources(settings, embedder)
+    return Worker(resources, factory, job_runner(resources, factory))
 
 
 def metric(name: str, **labels: str) -> float:

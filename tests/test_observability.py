@@ -14,7 +14,7 @@ from asgi_lifespan import LifespanManager
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import text
 
-from app.clients.instrumented import InstrumentedLLM
+from app.clients.llm import InstrumentedLLM
 from app.core.config import AuthSettings, RecallSettings, Settings
 from app.core.errors import ProviderError
 from app.core.logging import JsonFormatter

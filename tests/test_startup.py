@@ -78,7 +78,7 @@ async def test_unmigrated_database_is_a_clear_error(settings: Settings, empty_da
 async def test_the_configured_service_starts(settings: Settings):
     app = create_app(settings)
     async with LifespanManager(app, startup_timeout=60):
-        assert app.state.embedder.dimension == 384
+        assert app.state.resources.embedder.dimension == 384
 
 
 def test_alembic_check_is_clean(database_url: str):

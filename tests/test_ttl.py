@@ -7,9 +7,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import text
 
-from app.core.config import LifecycleSettings, TtlSettings
+from app.core.config import LifecycleSettings, Settings, TtlSettings
 from app.core.db import create_session_factory
-from app.services.memory.ttl import archive_expired, default_expiry, expiry_for
+from app.services.memory.ttl import default_expiry, expiry_for
+from app.services.wiring import Resources, Services
 from tests.test_lifecycle import store
 
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
@@ -29,6 +30,11 @@ DAY = timedelta(days=1)
 )
 def test_default_expiry_per_type(kind, days):
     assert default_expiry(kind, NOW - 3 * DAY, NOW, TtlSettings()) == NOW + days * DAY
+
+
+def archiver(session, lifecycle: LifecycleSettings | None = None):  # type: ignore[no-untyped-def]
+    settings = Settings(lifecycle=lifecycle or LifecycleSettings())
+    return Services(Resources(settings), session).archiver()
 
 
 def test_time_bound_units_expire_after_their_anchor():
@@ -92,8 +98,8 @@ async def test_expired_units_are_archived(client, engine):
         )
     factory = create_session_factory(engine)
     async with factory() as session, session.begin():
-        report = await archive_expired(
-            session, datetime.now(UTC), TtlSettings(), LifecycleSettings(archive_batch=1)
+        report = await archiver(session, LifecycleSettings(archive_batch=1)).archive_expired(
+            datetime.now(UTC)
         )
     assert report.archived == 1
     assert (await client.get(f"/memories/{old['id']}")).json()["status"] == "archived"
@@ -112,7 +118,7 @@ async def test_expired_units_are_archived(client, engine):
     assert len(r.json()["memories"]) == 2
     # a second sweep finds nothing more
     async with factory() as session, session.begin():
-        assert (await archive_expired(session, datetime.now(UTC))).archived == 0
+        assert (await archiver(session).archive_expired(datetime.now(UTC))).archived == 0
 
 
 async def test_recall_logs_access_and_extends_expiry(client, engine):
@@ -161,7 +167,7 @@ async def test_access_never_shortens_expiry_and_log_is_pruned(client, engine):
         )
     factory = create_session_factory(engine)
     async with factory() as session, session.begin():
-        report = await archive_expired(session, datetime.now(UTC))
+        report = await archiver(session).archive_expired(datetime.now(UTC))
     assert report.access_log_pruned == 1
 
 
@@ -171,7 +177,7 @@ async def test_reactivating_an_expired_unit_needs_a_new_expiry(client, engine):
         await conn.execute(text("UPDATE memory_units SET expires_at = now() - interval '1 day'"))
     factory = create_session_factory(engine)
     async with factory() as session, session.begin():
-        assert (await archive_expired(session, datetime.now(UTC))).archived == 1
+        assert (await archiver(session).archive_expired(datetime.now(UTC))).archived == 1
     r = await client.patch(f"/memories/{unit['id']}", json={"status": "active"})
     assert r.status_code == 409 and r.json()["code"] == "conflict"
     r = await client.patch(f"/memories/{unit['id']}", json={"status": "active", "ttl_days": 10})

@@ -232,12 +232,13 @@ async def test_embeddings_computed_at_append_and_kept(wm):
     await append(wm, "s10", msg(content))
     _, _, vec, _ = await window_keys(wm, "s10")
     stored = np.frombuffer(await wm.redis.hget(vec, "1"), dtype=np.float32)
-    expected = (await wm.app.state.embedder.embed_passages([content]))[0]
-    assert stored.shape == (wm.app.state.embedder.dimension,)
+    embedder = wm.app.state.resources.embedder
+    expected = (await embedder.embed_passages([content]))[0]
+    assert stored.shape == (embedder.dimension,)
     assert float(stored @ expected) > 0.999
     r = await wm.client.get("/working_memory/s10", params={"query": "seat preference"})
     assert r.json()["messages"][0]["scores"]["cosine"] == pytest.approx(
-        float(stored @ (await wm.app.state.embedder.embed_queries(["seat preference"]))[0]),
+        float(stored @ (await embedder.embed_queries(["seat preference"]))[0]),
         abs=1e-4,
     )
 

@@ -1,31 +1,24 @@
 """Dependency aliases: handler signatures read like prose (``service: StoreServiceDep``).
 
-The request's session dependency is the one place that commits (on success) or rolls back;
-services and repositories never commit.
+Services come from the composition root (``app/services/wiring.py``) bound to the request's
+session. That session dependency is the one place that commits the request's transaction
+(on success) or rolls it back; services and repositories never commit. The one request that
+runs more transactions is ``POST /extract?wait=true``: the job runner owns those (submit,
+claim, write), exactly as for a job the worker runs (docs/ARCHITECTURE.md, "Transactions").
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Annotated
 
 from fastapi import Depends, Request
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.clients.embeddings import Embedder
 from app.clients.tokenizer import Tokenizer
 from app.core.config import Settings
-from app.repositories.api_keys import ApiKeyRepository
-from app.repositories.forget import ForgetRepository
-from app.repositories.idempotency import IdempotencyRepository
-from app.repositories.jobs import JobRepository
-from app.repositories.memory.access_log import AccessLogRepository
-from app.repositories.memory.context import ContextRepository
-from app.repositories.memory.lifecycle import LifecycleRepository
-from app.repositories.memory.units import MemoryRepository
-from app.repositories.working_memory.transcript import TranscriptRepository
-from app.repositories.working_memory.window import WindowStore
 from app.services.auth import AuthService, Caller
 from app.services.context import ContextService
 from app.services.extraction.jobs import ExtractionService
@@ -33,27 +26,30 @@ from app.services.extraction.runner import JobRunner
 from app.services.idempotency import IdempotencyService
 from app.services.lifecycle.catalog import CatalogService
 from app.services.lifecycle.forget import ForgetService
-from app.services.lifecycle.summarize import SummarizeService, summarizer_for
-from app.services.memory.conflicts import LLMPairJudge, PairJudge
+from app.services.lifecycle.summarize import SummarizeService
 from app.services.memory.recall import RecallService
 from app.services.memory.store import StoreService
-from app.services.memory.ttl import AccessTracker
+from app.services.wiring import Resources, Services
 from app.services.working_memory.closure import ClosureService
-from app.services.working_memory.window import (
-    AfterCommitQueue,
-    WorkingMemoryRuntime,
-    WorkingMemoryService,
-)
+from app.services.working_memory.window import AfterCommitQueue, WorkingMemoryService
 
 
 def get_settings_dep(request: Request) -> Settings:
     """The settings the app was created with."""
-    return request.app.state.settings  # type: ignore[no-any-return]
+    return request.app.state.resources.settings  # type: ignore[no-any-return]
 
 
-def get_embedder(request: Request) -> Embedder:
-    """The process-wide embedding model."""
-    return request.app.state.embedder  # type: ignore[no-any-return]
+SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
+
+
+def get_resources(request: Request, settings: SettingsDep) -> Resources:
+    """The process-wide resources the app built at start-up, with the request's settings
+    (the same object unless a test overrides ``get_settings_dep``)."""
+    resources: Resources = request.app.state.resources
+    return resources if resources.settings is settings else replace(resources, settings=settings)
+
+
+ResourcesDep = Annotated[Resources, Depends(get_resources)]
 
 
 async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
@@ -62,9 +58,15 @@ async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
         yield session
 
 
-SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
-EmbedderDep = Annotated[Embedder, Depends(get_embedder)]
 SessionDep = Annotated[AsyncSession, Depends(get_session, scope="function")]
+
+
+def get_services(resources: ResourcesDep, session: SessionDep) -> Services:
+    """The services of this request's transaction (``app/services/wiring.py``)."""
+    return Services(resources, session)
+
+
+ServicesDep = Annotated[Services, Depends(get_services)]
 
 
 _bearer = HTTPBearer(auto_error=False, description="An API key: `Authorization: Bearer hs_…`.")
@@ -73,14 +75,8 @@ _api_key_header = APIKeyHeader(
 )
 
 
-def get_auth_service(request: Request, session: SessionDep, settings: SettingsDep) -> AuthService:
-    return AuthService(
-        ApiKeyRepository(session),
-        request.app.state.auth,
-        settings.auth,
-        settings.listen_host,
-        settings.default_namespace,
-    )
+def get_auth_service(services: ServicesDep) -> AuthService:
+    return services.auth()
 
 
 async def get_caller(
@@ -105,96 +101,35 @@ def get_namespace(caller: Annotated[Caller, Depends(get_caller)]) -> str:
 NamespaceDep = Annotated[str, Depends(get_namespace)]
 
 
-def get_memory_repo(session: SessionDep) -> MemoryRepository:
-    return MemoryRepository(session)
+def get_store_service(services: ServicesDep) -> StoreService:
+    return services.store()
 
 
-MemoryRepoDep = Annotated[MemoryRepository, Depends(get_memory_repo)]
+def get_recall_service(services: ServicesDep) -> RecallService:
+    return services.recall()
 
 
-def get_idempotency_repo(session: SessionDep) -> IdempotencyRepository:
-    return IdempotencyRepository(session)
+def get_idempotency_service(services: ServicesDep) -> IdempotencyService:
+    return services.idempotency()
 
 
-IdempotencyRepoDep = Annotated[IdempotencyRepository, Depends(get_idempotency_repo)]
+def get_catalog_service(services: ServicesDep) -> CatalogService:
+    return services.catalog()
 
 
-def get_conflict_judge(request: Request) -> PairJudge | None:
-    """The LLM's same/contradicts/unrelated judge, when an LLM is configured."""
-    runtime = getattr(request.app.state, "extraction", None)
-    return LLMPairJudge(runtime.llm) if runtime is not None and runtime.llm else None
+def get_forget_service(services: ServicesDep) -> ForgetService:
+    return services.forget()
 
 
-def get_store_service(
-    repo: MemoryRepoDep,
-    embedder: EmbedderDep,
-    settings: SettingsDep,
-    judge: Annotated[PairJudge | None, Depends(get_conflict_judge)],
-) -> StoreService:
-    return StoreService(repo, embedder, settings.dedupe, settings.ttl, settings.conflicts, judge)
-
-
-def get_recall_service(
-    repo: MemoryRepoDep, embedder: EmbedderDep, settings: SettingsDep
-) -> RecallService:
-    access = AccessTracker(AccessLogRepository(repo.session), settings.ttl)
-    return RecallService(repo, embedder, settings.recall, access)
+def get_summarize_service(services: ServicesDep) -> SummarizeService:
+    return services.summarize()
 
 
 StoreServiceDep = Annotated[StoreService, Depends(get_store_service)]
 RecallServiceDep = Annotated[RecallService, Depends(get_recall_service)]
-
-
-def get_idempotency_service(repo: IdempotencyRepoDep, locks: MemoryRepoDep) -> IdempotencyService:
-    return IdempotencyService(repo, locks)
-
-
 IdempotencyServiceDep = Annotated[IdempotencyService, Depends(get_idempotency_service)]
-
-
-# ---- memory lifecycle (list, history, corrections, forget, summarize) ----------------------
-
-
-def get_lifecycle_repo(session: SessionDep) -> LifecycleRepository:
-    return LifecycleRepository(session)
-
-
-LifecycleRepoDep = Annotated[LifecycleRepository, Depends(get_lifecycle_repo)]
-
-
-def get_catalog_service(
-    repo: LifecycleRepoDep, memories: MemoryRepoDep, embedder: EmbedderDep, settings: SettingsDep
-) -> CatalogService:
-    return CatalogService(repo, memories, embedder, settings.dedupe)
-
-
 CatalogServiceDep = Annotated[CatalogService, Depends(get_catalog_service)]
-
-
-def get_forget_service(
-    request: Request, session: SessionDep, memories: MemoryRepoDep, settings: SettingsDep
-) -> ForgetService:
-    # Forget-all also deletes the subject's working-memory windows in Redis.
-    windows = get_window_store(request, settings)
-    return ForgetService(ForgetRepository(session), memories, windows)
-
-
 ForgetServiceDep = Annotated[ForgetService, Depends(get_forget_service)]
-
-
-def get_summarize_service(
-    request: Request,
-    repo: LifecycleRepoDep,
-    memories: MemoryRepoDep,
-    store: StoreServiceDep,
-    settings: SettingsDep,
-) -> SummarizeService:
-    # The LLM client the extraction runtime holds; None (no LLM configured): offline summaries.
-    llm = getattr(getattr(request.app.state, "extraction", None), "llm", None)
-    summarizer = summarizer_for(llm, settings.llm.parse_retries)
-    return SummarizeService(repo, memories, store, summarizer, settings.lifecycle)
-
-
 SummarizeServiceDep = Annotated[SummarizeService, Depends(get_summarize_service)]
 
 
@@ -218,73 +153,30 @@ async def get_after_commit(request: Request) -> AsyncIterator[AfterCommitQueue]:
 AfterCommitDep = Annotated[AfterCommitQueue, Depends(get_after_commit, scope="function")]
 
 
-def get_working_memory_runtime(request: Request) -> WorkingMemoryRuntime:
-    """The process-wide tokenizer and query-vector cache."""
-    return request.app.state.working_memory  # type: ignore[no-any-return]
-
-
-WorkingMemoryRuntimeDep = Annotated[WorkingMemoryRuntime, Depends(get_working_memory_runtime)]
-
-
-def get_tokenizer(runtime: WorkingMemoryRuntimeDep) -> Tokenizer:
+def get_tokenizer(resources: ResourcesDep) -> Tokenizer:
     """The process-wide tokenizer (WORKING_MEMORY__ENCODING)."""
+    runtime = resources.working_memory
+    assert runtime is not None
     return runtime.tokenizer
 
 
 TokenizerDep = Annotated[Tokenizer, Depends(get_tokenizer)]
 
 
-def get_window_store(request: Request, settings: SettingsDep) -> WindowStore:
-    wm = settings.working_memory
-    runtime: WorkingMemoryRuntime = request.app.state.working_memory
-    return WindowStore(
-        request.app.state.redis,
-        prefix=wm.key_prefix,
-        ttl_s=wm.ttl_s,
-        max_messages=wm.max_messages,
-        max_tokens=wm.max_window_tokens,
-        cache=runtime.windows,
-    )
-
-
-WindowStoreDep = Annotated[WindowStore, Depends(get_window_store)]
-
-
-def get_transcript_repo(session: SessionDep) -> TranscriptRepository:
-    return TranscriptRepository(session)
-
-
-TranscriptRepoDep = Annotated[TranscriptRepository, Depends(get_transcript_repo)]
-
-
 def get_working_memory_service(
-    after_commit: AfterCommitDep,
-    request: Request,
-    transcript: TranscriptRepoDep,
-    window: WindowStoreDep,
-    embedder: EmbedderDep,
-    runtime: WorkingMemoryRuntimeDep,
-    settings: SettingsDep,
+    after_commit: AfterCommitDep, request: Request, services: ServicesDep
 ) -> WorkingMemoryService:
-    request.state.after_commit_session = transcript.session
-    return WorkingMemoryService(
-        transcript, window, embedder, runtime, settings.working_memory, after_commit
-    )
+    request.state.after_commit_session = services.session
+    return services.working_memory(after_commit)
 
 
 WorkingMemoryServiceDep = Annotated[WorkingMemoryService, Depends(get_working_memory_service)]
 
 
 def get_context_service(
-    working_memory: WorkingMemoryServiceDep,
-    recall: RecallServiceDep,
-    session: SessionDep,
-    tokenizer: TokenizerDep,
-    settings: SettingsDep,
+    working_memory: WorkingMemoryServiceDep, services: ServicesDep, tokenizer: TokenizerDep
 ) -> ContextService:
-    return ContextService(
-        working_memory, recall, ContextRepository(session), tokenizer, settings.context
-    )
+    return services.context(working_memory, tokenizer)
 
 
 ContextServiceDep = Annotated[ContextService, Depends(get_context_service)]
@@ -293,30 +185,15 @@ ContextServiceDep = Annotated[ContextService, Depends(get_context_service)]
 # ---- extraction (hindsight) --------------------------------------------------------------
 
 
-def get_job_repo(session: SessionDep) -> JobRepository:
-    return JobRepository(session)
+def get_extraction_service(services: ServicesDep) -> ExtractionService:
+    return services.extraction()
 
 
-JobRepoDep = Annotated[JobRepository, Depends(get_job_repo)]
-
-
-def get_extraction_service(
-    jobs: JobRepoDep, session: SessionDep, settings: SettingsDep
-) -> ExtractionService:
-    return ExtractionService(
-        jobs, TranscriptRepository(session), settings.extraction, settings.worker
-    )
+def get_closure_service(services: ServicesDep) -> ClosureService:
+    return services.closure()
 
 
 ExtractionServiceDep = Annotated[ExtractionService, Depends(get_extraction_service)]
-
-
-def get_closure_service(
-    jobs: JobRepoDep, extraction: ExtractionServiceDep, session: SessionDep, settings: SettingsDep
-) -> ClosureService:
-    return ClosureService(jobs, TranscriptRepository(session), extraction, settings.closure)
-
-
 ClosureServiceDep = Annotated[ClosureService, Depends(get_closure_service)]
 
 

@@ -14,6 +14,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 
+from app.cli.database import database_url
+from app.core.config import get_settings
+
 if TYPE_CHECKING:
     from app.services.auth import KeyAdminService
 
@@ -23,19 +26,18 @@ keys_cli = typer.Typer(help="Create, list and revoke API keys.", no_args_is_help
 
 def _run(action: Callable[[KeyAdminService], Awaitable[T]]) -> T:
     """Run ``action`` in one committed transaction on the configured database."""
-    # Imported here: `hindsight mcp` shares this CLI module and must not load database code.
-    from app.cli.main import _database_url
+    # Imported here: `hindsight mcp` shares this CLI package and must not load database code.
     from app.core.db import create_engine, create_session_factory
-    from app.repositories.api_keys import ApiKeyRepository
-    from app.services.auth import KeyAdminService
+    from app.services.wiring import Resources, Services
 
-    url, server = _database_url()
+    url, server = database_url()
+    resources = Resources(get_settings())
 
     async def go() -> T:
         engine = create_engine(url, pool_size=1)
         try:
             async with create_session_factory(engine)() as session, session.begin():
-                return await action(KeyAdminService(ApiKeyRepository(session)))
+                return await action(Services(resources, session).key_admin())
         finally:
             await engine.dispose()
 

@@ -8,6 +8,7 @@ import warnings
 
 import typer
 
+from app.cli.database import database_url
 from app.cli.keys import keys_cli
 from app.core.config import get_settings
 from app.core.logging import configure_logging
@@ -26,21 +27,6 @@ cli = typer.Typer(help="Hindsight: long-term memory service for LLM agents.", no
 cli.add_typer(keys_cli, name="keys")
 
 
-def _database_url() -> tuple[str, object | None]:
-    """The configured DATABASE_URL, or a started and migrated embedded server's."""
-    settings = get_settings()
-    from app.core import migrate
-
-    if settings.database_url:
-        return settings.database_url, None
-    from app.core import embedded_pg
-
-    server = embedded_pg.start(settings.data_dir)
-    typer.echo(f"embedded PostgreSQL + pgvector in {server.pgdata}", err=True)
-    migrate.upgrade(server.url)
-    return server.url, server
-
-
 @cli.command()
 def serve(
     host: str = typer.Option("127.0.0.1", help="Address to listen on."),
@@ -53,7 +39,7 @@ def serve(
     from app.main import create_app
 
     _quiet_logs()
-    url, server = _database_url()
+    url, server = database_url()
     settings = get_settings().model_copy(update={"database_url": url, "listen_host": host})
     _say_auth_mode(settings)
     try:
@@ -112,7 +98,7 @@ def mcp(
 def migrate() -> None:
     """Apply database migrations (DATABASE_URL, or the embedded server when unset)."""
     _quiet_logs()
-    url, server = _database_url()
+    url, server = database_url()
     if server is None:
         from app.core import migrate as migrations
 
@@ -132,7 +118,7 @@ def worker() -> None:
     from app.worker.main import run_worker
 
     _quiet_logs()
-    url, server = _database_url()
+    url, server = database_url()
     settings = get_settings().model_copy(update={"database_url": url})
     try:
         asyncio.run(run_worker(settings))

@@ -7,19 +7,23 @@ stored). Embedding a question as a passage cost 0.31 of dense recall@10 on LoCoM
   384-d, L2-normalised, runs on the CPU in a worker thread (the C engine releases the GIL).
 - :class:`OpenAIEmbedder` — any OpenAI-compatible ``POST /v1/embeddings`` endpoint over httpx,
   with a timeout and bounded retries.
+- :class:`InstrumentedEmbedder` — wraps either and records each call's latency in
+  ``hindsight_embedding_duration_seconds``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-from typing import Protocol
+import time
+from typing import Any, Protocol
 
 import httpx
 import numpy as np
 
 from app.core.config import EmbeddingSettings
 from app.core.errors import ConfigurationError, ProviderError, ProviderTimeoutError
+from app.core.metrics import EMBEDDING_SECONDS
 
 Matrix = np.ndarray  # shape (n, dim), float32, rows L2-normalised
 
@@ -154,3 +158,33 @@ def create_embedder(settings: EmbeddingSettings) -> Embedder:
             f"{settings.dimension}: set EMBEDDING__DIMENSION={embedder.dimension}"
         )
     return embedder
+
+
+class InstrumentedEmbedder:
+    """Delegates to ``inner`` and times each call (seconds, by model and role)."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner = inner
+        self.model = inner.model
+        self.dimension = inner.dimension
+
+    async def embed_passages(self, texts: list[str]) -> Matrix:
+        start = time.perf_counter()
+        try:
+            return await self.inner.embed_passages(texts)
+        finally:
+            EMBEDDING_SECONDS.labels(self.model, "passage").observe(time.perf_counter() - start)
+
+    async def embed_queries(self, texts: list[str]) -> Matrix:
+        start = time.perf_counter()
+        try:
+            return await self.inner.embed_queries(texts)
+        finally:
+            EMBEDDING_SECONDS.labels(self.model, "query").observe(time.perf_counter() - start)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+    def __getattr__(self, name: str) -> Any:
+        # Anything else an implementation offers (e.g. a tokenizer) passes through.
+        return getattr(self.inner, name)

@@ -1,7 +1,8 @@
 """Chat completions from any OpenAI-compatible endpoint (``POST {base_url}/chat/completions``).
 
     LLMClient (Protocol)
-    └── OpenAIChatClient   httpx, timeouts, bounded retries with backoff
+    ├── OpenAIChatClient   httpx, timeouts, bounded retries with backoff
+    └── InstrumentedLLM    wraps one, records ``hindsight_llm_duration_seconds``
 
 Failures map to the service's errors at this boundary:
 
@@ -15,12 +16,14 @@ The reply text is returned as is: callers treat it as untrusted input.
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any, Protocol
 
 import httpx
 
 from app.core.config import LLMSettings
 from app.core.errors import ProviderError, ProviderTimeoutError
+from app.core.metrics import LLM_SECONDS
 
 ChatMessage = dict[str, str]  # {"role": "system" | "user" | "assistant", "content": str}
 
@@ -119,6 +122,31 @@ def create_llm(settings: LLMSettings) -> LLMClient | None:
     """The configured chat client, or None when no LLM is configured (offline extraction)."""
     if not settings.configured:
         return None
-    from app.clients.instrumented import InstrumentedLLM  # latency metric of every chat
+    return InstrumentedLLM(OpenAIChatClient(settings))  # latency metric of every chat
 
-    return InstrumentedLLM(OpenAIChatClient(settings))
+
+class InstrumentedLLM:
+    """Delegates to ``inner`` and times each chat (seconds, by model and outcome ok|error;
+    retries inside the client count in the one call)."""
+
+    def __init__(self, inner: LLMClient) -> None:
+        self.inner = inner
+        self.model = inner.model
+
+    async def complete(
+        self, messages: list[ChatMessage], *, model: str | None = None, json_mode: bool = True
+    ) -> str:
+        start = time.perf_counter()
+        outcome = "error"
+        try:
+            reply = await self.inner.complete(messages, model=model, json_mode=json_mode)
+            outcome = "ok"
+            return reply
+        finally:
+            LLM_SECONDS.labels(model or self.model, outcome).observe(time.perf_counter() - start)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)

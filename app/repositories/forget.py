@@ -24,6 +24,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSONPATH
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.vocabulary import EXTRACT_ENTRYPOINT
 from app.models import (
     DistillationState,
     ExtractionJob,
@@ -34,7 +35,6 @@ from app.models import (
     TranscriptMessage,
     WorkingMemorySession,
 )
-from app.repositories.jobs import EXTRACT_ENTRYPOINT
 
 
 @dataclass

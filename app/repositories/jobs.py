@@ -17,9 +17,9 @@ from sqlalchemy import and_, func, or_, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.vocabulary import EXTRACT_ENTRYPOINT
 from app.models import ExtractionJob, WorkingMemorySession
 
-EXTRACT_ENTRYPOINT = "hindsight.extract"
 CLAIMABLE = ("queued", "retrying")
 
 

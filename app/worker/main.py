@@ -14,33 +14,24 @@ import contextlib
 import logging
 import signal
 import uuid
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import asyncpg
 from pgqueuer import Job, Queries, QueueManager, RetryRequested
 from pgqueuer.db import AsyncpgDriver
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.clients.embeddings import create_embedder
+from app.clients.llm import create_llm
 from app.core.config import Settings
-from app.repositories.jobs import EXTRACT_ENTRYPOINT, JobRepository
-from app.repositories.working_memory.transcript import TranscriptRepository
-from app.services.extraction.jobs import ExtractionService
+from app.core.db import create_engine, create_session_factory
+from app.core.vocabulary import EXTRACT_ENTRYPOINT
 from app.services.extraction.runner import JobRunner
-from app.services.working_memory.closure import ClosureService
-from app.worker import schedule
+from app.services.wiring import Resources, Services, job_runner
+from app.services.working_memory.closure import SilenceScanner
+from app.worker.schedule import Periodic, instrumented, lifecycle_tasks
 
 log = logging.getLogger("hindsight.worker")
-
-
-@dataclass
-class Periodic:
-    """A task the worker runs every ``interval_s`` seconds (errors are logged, not fatal)."""
-
-    name: str
-    interval_s: float
-    run: Callable[[], Awaitable[None]]
 
 
 def asyncpg_dsn(url: str) -> str:
@@ -51,72 +42,35 @@ def asyncpg_dsn(url: str) -> str:
     return url
 
 
-class SilenceScanner:
-    """Finds sessions that fell silent and closes their task when a second signal holds.
-
-    Each scan looks at sessions whose last append lies between its cursor and
-    ``now - CLOSURE__SILENCE_S``, so every session is evaluated about once per silence (a
-    new append moves it back into view)."""
-
-    def __init__(self, session_factory: async_sessionmaker[AsyncSession], settings: Settings):
-        self.session_factory = session_factory
-        self.settings = settings
-        self.cursor = datetime.now(UTC) - timedelta(seconds=settings.closure.silence_s, days=1)
-
-    async def scan(self, now: datetime | None = None, limit: int = 200) -> int:
-        """One scan; returns how many sessions it closed."""
-        now = now or datetime.now(UTC)
-        before = now - timedelta(seconds=self.settings.closure.silence_s)
-        async with self.session_factory() as session, session.begin():
-            marks = await JobRepository(session).silent_sessions(before, self.cursor, limit)
-        closed = 0
-        for mark in marks:
-            async with self.session_factory() as session, session.begin():
-                jobs, transcripts = JobRepository(session), TranscriptRepository(session)
-                extraction = ExtractionService(
-                    jobs, transcripts, self.settings.extraction, self.settings.worker
-                )
-                result = await ClosureService(
-                    jobs, transcripts, extraction, self.settings.closure
-                ).evaluate(mark.namespace, mark.session_id, now=now)
-            closed += int(result.submitted is not None and result.submitted.created)
-            self.cursor = max(self.cursor, mark.updated_at)
-        if len(marks) < limit:
-            self.cursor = max(self.cursor, before - timedelta(seconds=1))
-        return closed
-
-
 class Worker:
     """Runs queued jobs and periodic tasks until :meth:`request_stop`."""
 
     def __init__(
         self,
-        settings: Settings,
+        resources: Resources,
         session_factory: async_sessionmaker[AsyncSession],
         runner: JobRunner,
     ) -> None:
+        settings = resources.settings
         assert settings.database_url, "the worker needs DATABASE_URL"
+        self.resources = resources
         self.settings = settings
         self.session_factory = session_factory
         self.runner = runner
-        self.periodic: list[Periodic] = []
         self._stop = asyncio.Event()
+        tasks = lifecycle_tasks(resources, session_factory)
         if settings.closure.scan_interval_s > 0:
-            scanner = SilenceScanner(session_factory, settings)
-            self.add_periodic(
-                "closure.silence_scan", settings.closure.scan_interval_s, scanner.scan
+            scanner = SilenceScanner(
+                session_factory, lambda s: Services(resources, s).closure(), settings.closure
             )
-        schedule.install(self, settings, session_factory, runner)  # archival, distillation
-
-    def add_periodic(
-        self, name: str, interval_s: float, run: Callable[[], Awaitable[object]]
-    ) -> None:
-        """Run ``run()`` every ``interval_s`` seconds while the worker runs."""
-
-        async def call() -> None:
-            await run()
-
-        self.periodic.append(Periodic(name, interval_s, call))
+            tasks.insert(
+                0, Periodic("closure.silence_scan", settings.closure.scan_interval_s, scanner.scan)
+            )
+        self.periodic = [instrumented(task) for task in tasks]
+        log.info(
+            "periodic tasks: %s",
+            ", ".join(f"{t.name} every {t.interval_s:g} s" for t in self.periodic) or "none",
+        )
 
     def request_stop(self) -> None:
         """Finish the jobs in flight and return from :meth:`run`."""
@@ -190,20 +144,14 @@ class Worker:
 async def run_worker(settings: Settings) -> None:
     """``hindsight worker``: its own engine, embedder and LLM client; stops on SIGINT/SIGTERM
     after the jobs in flight."""
-    from app.clients.embeddings import create_embedder
-    from app.clients.llm import create_llm
-    from app.core.db import create_engine, create_session_factory
-    from app.services.extraction.runner import default_store_factory
-
     assert settings.database_url
     engine = create_engine(settings.database_url, min(settings.db_pool_size, 5))
-    embedder = create_embedder(settings.embedding)
-    llm = create_llm(settings.llm)
-    session_factory = create_session_factory(engine)
-    runner = JobRunner(
-        session_factory, default_store_factory(settings, embedder, llm), settings, llm
+    resources = Resources(
+        settings, embedder=create_embedder(settings.embedding), llm=create_llm(settings.llm)
     )
-    worker = Worker(settings, session_factory, runner)
+    session_factory = create_session_factory(engine)
+    runner = job_runner(resources, session_factory)
+    worker = Worker(resources, session_factory, runner)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, worker.request_stop)
@@ -211,7 +159,7 @@ async def run_worker(settings: Settings) -> None:
     try:
         await worker.run()
     finally:
-        if llm is not None:
-            await llm.aclose()
-        await embedder.aclose()
+        if resources.llm is not None:
+            await resources.llm.aclose()
+        await resources.need_embedder().aclose()
         await engine.dispose()

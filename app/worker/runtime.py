@@ -1,4 +1,4 @@
-"""The extraction resources of the API process: the LLM client, the job runner (used by
+"""The extraction side of the API process: the job runner (used by
 ``POST /extract?wait=true``) and, with ``WORKER__IN_PROCESS``, the worker loop itself."""
 
 from __future__ import annotations
@@ -10,10 +10,8 @@ from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.clients.embeddings import Embedder
-from app.clients.llm import LLMClient, create_llm
-from app.core.config import Settings
-from app.services.extraction.runner import JobRunner, default_store_factory
+from app.services.extraction.runner import JobRunner
+from app.services.wiring import Resources, job_runner
 from app.worker.main import Worker
 
 log = logging.getLogger("hindsight.worker")
@@ -24,31 +22,24 @@ class ExtractionRuntime:
     """Started in the app's lifespan, stopped at shutdown."""
 
     runner: JobRunner
-    llm: LLMClient | None
     worker: Worker | None = None
     task: asyncio.Task[None] | None = None
 
     @classmethod
     async def start(
-        cls,
-        settings: Settings,
-        session_factory: async_sessionmaker[AsyncSession],
-        embedder: Embedder,
+        cls, resources: Resources, session_factory: async_sessionmaker[AsyncSession]
     ) -> ExtractionRuntime:
         """Create the runner; start the in-process worker when configured."""
-        llm = create_llm(settings.llm)
-        runner = JobRunner(
-            session_factory, default_store_factory(settings, embedder, llm), settings, llm
-        )
-        runtime = cls(runner=runner, llm=llm)
-        if settings.worker.in_process:
-            runtime.worker = Worker(settings, session_factory, runner)
+        runner = job_runner(resources, session_factory)
+        runtime = cls(runner=runner)
+        if resources.settings.worker.in_process:
+            runtime.worker = Worker(resources, session_factory, runner)
             runtime.task = asyncio.create_task(runtime.worker.run(), name="hindsight-worker")
             log.info("in-process worker started (extractor: %s)", runner.extractor.name)
         return runtime
 
     async def stop(self, timeout_s: float = 10.0) -> None:
-        """Stop the worker (jobs in flight get ``timeout_s``), close the LLM client."""
+        """Stop the worker (jobs in flight get ``timeout_s``)."""
         if self.worker is not None and self.task is not None:
             self.worker.request_stop()
             try:
@@ -64,5 +55,3 @@ class ExtractionRuntime:
                 current = asyncio.current_task()
                 if current is not None and current.cancelling():
                     raise
-        if self.llm is not None:
-            await self.llm.aclose()

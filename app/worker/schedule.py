@@ -11,20 +11,16 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from prometheus_client import Counter, Histogram
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.core.config import Settings
 from app.core.metrics import LATENCY_BUCKETS
 from app.services.lifecycle.distill import distill_due
-from app.services.memory.ttl import archive_expired
-
-if TYPE_CHECKING:
-    from app.services.extraction.runner import JobRunner
-    from app.worker.main import Worker
+from app.services.wiring import Resources, Services
 
 log = logging.getLogger("hindsight.worker")
 
@@ -46,9 +42,19 @@ LIFECYCLE_ITEMS = Counter(
 )
 
 
-def instrumented(name: str, run: Callable[[], Awaitable[Any]]) -> Callable[[], Awaitable[None]]:
-    """``run`` with run/error counts and a duration histogram (errors re-raised: the worker
+@dataclass
+class Periodic:
+    """A task the worker runs every ``interval_s`` seconds (errors are logged, not fatal)."""
+
+    name: str
+    interval_s: float
+    run: Callable[[], Awaitable[Any]]
+
+
+def instrumented(task: Periodic) -> Periodic:
+    """``task`` with run/error counts and a duration histogram (errors re-raised: the worker
     logs them and tries again at the next tick)."""
+    name, run = task.name, task.run
 
     async def call() -> None:
         start = time.perf_counter()
@@ -62,24 +68,20 @@ def instrumented(name: str, run: Callable[[], Awaitable[Any]]) -> Callable[[], A
         SCHEDULED_RUNS.labels(name, "ok").inc()
         log.debug("periodic task %s done in %.0f ms", name, (time.perf_counter() - start) * 1000)
 
-    return call
+    return Periodic(name, task.interval_s, call)
 
 
-def install(
-    worker: Worker,
-    settings: Settings,
-    session_factory: async_sessionmaker[AsyncSession],
-    runner: JobRunner,
-) -> None:
-    """Register archival and distillation with ``worker`` and instrument every periodic
-    task it has (the silence scan included)."""
-    lifecycle = settings.lifecycle
-    # The runner's LLM (None: offline distillation), the same the extractor uses.
-    llm = getattr(runner.extractor, "client", None)
+def lifecycle_tasks(
+    resources: Resources, session_factory: async_sessionmaker[AsyncSession]
+) -> list[Periodic]:
+    """Archival and distillation, as configured (an interval of 0 leaves a task out). Each
+    task owns the transactions it opens."""
+    lifecycle = resources.settings.lifecycle
 
     async def archive() -> dict[str, int]:
         async with session_factory() as session, session.begin():
-            report = await archive_expired(session, datetime.now(UTC), settings.ttl, lifecycle)
+            archiver = Services(resources, session).archiver()
+            report = await archiver.archive_expired(datetime.now(UTC))
         LIFECYCLE_ITEMS.labels("archived_units").inc(report.archived)
         LIFECYCLE_ITEMS.labels("access_log_pruned").inc(report.access_log_pruned)
         log.info(
@@ -91,24 +93,15 @@ def install(
 
     async def distill() -> dict[str, int]:
         done = await distill_due(
-            session_factory,
-            datetime.now(UTC),
-            store_factory=runner.store_factory,
-            settings=lifecycle,
-            llm=llm,
-            parse_retries=settings.llm.parse_retries,
+            session_factory, lambda s: Services(resources, s).distill(), datetime.now(UTC)
         )
         LIFECYCLE_ITEMS.labels("distilled_subjects").inc(done)
         log.info("lifecycle.distill: %d subject(s) distilled", done)
         return {"distilled_subjects": done}
 
+    tasks = []
     if lifecycle.archive_interval_s > 0:
-        worker.add_periodic("lifecycle.archive", lifecycle.archive_interval_s, archive)
+        tasks.append(Periodic("lifecycle.archive", lifecycle.archive_interval_s, archive))
     if lifecycle.distill_interval_s > 0:
-        worker.add_periodic("lifecycle.distill", lifecycle.distill_interval_s, distill)
-    for task in worker.periodic:
-        task.run = instrumented(task.name, task.run)
-    log.info(
-        "periodic tasks: %s",
-        ", ".join(f"{t.name} every {t.interval_s:g} s" for t in worker.periodic) or "none",
-    )
+        tasks.append(Periodic("lifecycle.distill", lifecycle.distill_interval_s, distill))
+    return tasks

@@ -9,13 +9,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Query, Response
 
 from app.api.deps import (
+    CatalogServiceDep,
     IdempotencyServiceDep,
-    MemoryRepoDep,
     NamespaceDep,
     StoreServiceDep,
 )
 from app.api.errors import ERROR_RESPONSES, NOT_FOUND, PROVIDER_ERRORS
-from app.core.errors import NotFoundError
 from app.schemas.memory import MemoryRead, StoreRequest, StoreResponse, StoreResult
 from app.services.idempotency import body_hash
 
@@ -81,7 +80,7 @@ async def store_memories(
 )
 async def get_memory(
     memory_id: uuid.UUID,
-    repo: MemoryRepoDep,
+    service: CatalogServiceDep,
     namespace: NamespaceDep,
     user_id: Annotated[
         str | None,
@@ -95,7 +94,4 @@ async def get_memory(
     """Read one memory unit by id (any status) as a `MemoryRead`. A unit of another
     namespace — or, with `user_id`, of another user — is a 404 `not_found`, the same answer as
     an id that does not exist. A malformed id is a 422 `invalid_request`."""
-    unit = await repo.get(namespace, memory_id)
-    if unit is None or (user_id is not None and unit.user_id != user_id):
-        raise NotFoundError(f"no memory unit {memory_id}")
-    return MemoryRead.model_validate(unit)
+    return MemoryRead.model_validate(await service.get(namespace, memory_id, user_id))

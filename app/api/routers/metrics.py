@@ -8,7 +8,7 @@ from fastapi import APIRouter, Request, Response
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
 from app.core.metrics import JOBS
-from app.repositories import metrics as metrics_repo
+from app.services.health import job_counts
 
 router = APIRouter(tags=["health"])
 log = logging.getLogger(__name__)
@@ -16,13 +16,8 @@ log = logging.getLogger(__name__)
 
 async def _refresh_job_gauges(request: Request) -> None:
     """Set ``hindsight_jobs{status}`` from the jobs table (all namespaces)."""
-    try:
-        async with request.app.state.session_factory() as session:
-            counts = await metrics_repo.job_counts(session)
-    except Exception as exc:  # noqa: BLE001 - a scrape must still answer
-        log.warning("could not read job counts: %s", exc)
-        return
-    for status, count in counts.items():
+    counts = await job_counts(request.app.state.session_factory)
+    for status, count in (counts or {}).items():
         JOBS.labels(status).set(count)
 
 

@@ -24,20 +24,17 @@ import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from pydantic import ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.clients.embeddings import Embedder
 from app.clients.llm import LLMClient
 from app.core.config import Settings
 from app.core.errors import HindsightError
 from app.models import ExtractionJob
 from app.repositories.jobs import JobRepository
-from app.repositories.memory.units import MemoryRepository
-from app.repositories.working_memory.transcript import TranscriptRepository
 from app.schemas.memory import MemoryCreate
 from app.services.extraction.jobs import ExtractionService, Submitted
 from app.services.extraction.llm import LLMExtractor
@@ -49,13 +46,19 @@ from app.services.extraction.units import (
     Extractor,
     Turn,
 )
-from app.services.memory.conflicts import LLMPairJudge
 from app.services.memory.store import StoreService
 
 log = logging.getLogger(__name__)
 
-StoreFactory = Callable[[AsyncSession], StoreService]
 TERMINAL = ("succeeded", "failed")
+
+
+class JobServices(Protocol):
+    """What the runner builds on the sessions it opens (``app/services/wiring.py``)."""
+
+    def store(self) -> StoreService: ...
+
+    def extraction(self) -> ExtractionService: ...
 
 
 @dataclass(frozen=True)
@@ -65,26 +68,6 @@ class RunResult:
 
     status: str
     retry_in: float | None = None
-
-
-def default_store_factory(
-    settings: Settings, embedder: Embedder, llm: LLMClient | None = None
-) -> StoreFactory:
-    """The write path ``POST /store`` uses, bound to a job's session."""
-
-    judge = LLMPairJudge(llm) if llm is not None else None
-
-    def make(session: AsyncSession) -> StoreService:
-        return StoreService(
-            MemoryRepository(session),
-            embedder,
-            settings.dedupe,
-            settings.ttl,
-            settings.conflicts,
-            judge,
-        )
-
-    return make
 
 
 def backoff_s(attempt: int, initial: float, cap: float) -> float:
@@ -156,12 +139,12 @@ class JobRunner:
     def __init__(
         self,
         session_factory: async_sessionmaker[AsyncSession],
-        store_factory: StoreFactory,
+        services: Callable[[AsyncSession], JobServices],
         settings: Settings,
         llm: LLMClient | None = None,
     ) -> None:
         self.session_factory = session_factory
-        self.store_factory = store_factory
+        self.services = services
         self.settings = settings
         self.extractor: Extractor = (
             LLMExtractor(llm, settings.llm) if llm is not None else OfflineExtractor()
@@ -218,10 +201,7 @@ class JobRunner:
         The queue entry is delayed by the lease, a safety net: if this process dies
         mid-run, a worker takes the job over once the lease runs out."""
         async with self.session_factory() as session, session.begin():
-            jobs = JobRepository(session)
-            service = ExtractionService(
-                jobs, TranscriptRepository(session), self.settings.extraction, self.settings.worker
-            )
+            service = self.services(session).extraction()
             submitted = await submit(service, self.settings.worker.lease_s)
         if submitted is None:
             return None
@@ -283,8 +263,10 @@ class JobRunner:
                 return RunResult(current.status if current else "missing")
             results: list[dict[str, Any]] = []
             if memories:
-                outcomes = await self.store_factory(session).store(
-                    job.namespace, memories, datetime.now(UTC)
+                outcomes = (
+                    await self.services(session)
+                    .store()
+                    .store(job.namespace, memories, datetime.now(UTC))
                 )
                 for mem, out in zip(memories, outcomes, strict=True):
                     results.append(

@@ -156,6 +156,16 @@ class CatalogService:
         rows = rows[: q.limit]
         return Page(rows, encode_cursor(q, rows[-1]) if more and rows else None)
 
+    async def get(
+        self, namespace: str, unit_id: uuid.UUID, user_id: str | None = None
+    ) -> MemoryUnit:
+        """One unit of the namespace, any status; with ``user_id``, only if it is that
+        user's. Raises NotFoundError otherwise (the same answer as an unknown id)."""
+        unit = await self.memories.get(namespace, unit_id)
+        if unit is None or (user_id is not None and unit.user_id != user_id):
+            raise NotFoundError(f"no memory unit {unit_id}")
+        return unit
+
     async def history(self, namespace: str, unit_id: uuid.UUID) -> History:
         """The supersede chain of a unit, oldest first. Raises NotFoundError."""
         units = await self.repo.supersede_chain(namespace, unit_id)

@@ -205,6 +205,13 @@ class DistillService:
         self.distiller = distiller
         self.settings = settings
 
+    async def due_subjects(self, now: datetime) -> list[DueSubject]:
+        """Subjects due for distillation (at most ``LIFECYCLE__DISTILL_BATCH``)."""
+        s = self.settings
+        return await self.repo.due_subjects(
+            now, s.distill_every_tasks, s.distill_min_age_s, s.distill_batch
+        )
+
     async def distill_subject(self, subject: Subject, now: datetime) -> DistillResult:
         """Distil the subject's episodic units confirmed in the last
         ``distill_window_days`` and record the run. Raises ProviderError /
@@ -246,69 +253,25 @@ def distiller_for(
     return LLMDistiller(client, parse_retries)
 
 
-async def due_subjects(
-    session: AsyncSession, now: datetime, settings: LifecycleSettings
-) -> list[DueSubject]:
-    """Subjects due for distillation (at most ``distill_batch``)."""
-    return await LifecycleRepository(session).due_subjects(
-        now, settings.distill_every_tasks, settings.distill_min_age_s, settings.distill_batch
-    )
-
-
-StoreFactory = Callable[[AsyncSession], StoreService]
-
-
-async def distill_subject(
-    session: AsyncSession,
-    subject: Subject,
-    now: datetime,
-    *,
-    store_factory: StoreFactory,
-    settings: LifecycleSettings,
-    llm: LLMClient | None = None,
-    parse_retries: int = 2,
-) -> DistillResult:
-    """Distil one subject in the caller's transaction (the caller commits), writing through
-    ``store_factory(session)`` — the same write path as ``/store`` and extraction."""
-    service = DistillService(
-        LifecycleRepository(session),
-        store_factory(session),
-        distiller_for(llm, settings, parse_retries),
-        settings,
-    )
-    return await service.distill_subject(subject, now)
-
-
 async def distill_due(
     session_factory: async_sessionmaker[AsyncSession],
+    distill_service: Callable[[AsyncSession], DistillService],
     now: datetime,
-    *,
-    store_factory: StoreFactory,
-    settings: LifecycleSettings,
-    llm: LLMClient | None = None,
-    parse_retries: int = 2,
     subjects: Sequence[DueSubject] | None = None,
 ) -> int:
-    """The scheduled distillation job: each due subject in its own transaction (one
-    subject's failure is logged and leaves the others alone). Returns how many subjects were
-    distilled."""
+    """The scheduled distillation job: each due subject in its own transaction, which this
+    function owns (one subject's failure is logged and leaves the others alone).
+    ``distill_service(session)`` builds the service on each transaction's session. Returns
+    how many subjects were distilled."""
     if subjects is None:
         async with session_factory() as session, session.begin():
-            subjects = await due_subjects(session, now, settings)
+            subjects = await distill_service(session).due_subjects(now)
     done = 0
     for due in subjects:
         subject = Subject(due.namespace, due.user_id, due.agent_id)
         try:
             async with session_factory() as session, session.begin():
-                await distill_subject(
-                    session,
-                    subject,
-                    now,
-                    store_factory=store_factory,
-                    settings=settings,
-                    llm=llm,
-                    parse_retries=parse_retries,
-                )
+                await distill_service(session).distill_subject(subject, now)
             done += 1
         except HindsightError as exc:
             log.warning("distillation of %s/%s failed: %s", due.namespace, due.user_id, exc)

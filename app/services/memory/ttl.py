@@ -24,8 +24,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from app.core.config import LifecycleSettings, TtlSettings
 from app.repositories.memory.access_log import AccessLogRepository
 from app.repositories.memory.lifecycle import LifecycleRepository
@@ -88,25 +86,33 @@ class ArchiveReport:
     access_log_pruned: int
 
 
-async def archive_expired(
-    session: AsyncSession,
-    now: datetime,
-    ttl: TtlSettings | None = None,
-    lifecycle: LifecycleSettings | None = None,
-) -> ArchiveReport:
-    """The scheduled archival job: archive every active unit with ``expires_at <= now`` (in
-    batches of ``LIFECYCLE__ARCHIVE_BATCH``) and prune old access-log rows. Runs in the
-    caller's transaction; the caller commits."""
-    ttl = ttl or TtlSettings()
-    lifecycle = lifecycle or LifecycleSettings()
-    repo = LifecycleRepository(session)
-    archived = 0
-    while True:
-        n = await repo.archive_expired(now, lifecycle.archive_batch)
-        archived += n
-        if n < lifecycle.archive_batch:
-            break
-    pruned = await AccessLogRepository(session).prune(
-        now - timedelta(days=ttl.access_log_retention_days)
-    )
-    return ArchiveReport(archived=archived, access_log_pruned=pruned)
+class Archiver:
+    """The scheduled archival sweep; collaborators are passed in."""
+
+    def __init__(
+        self,
+        repo: LifecycleRepository,
+        access_log: AccessLogRepository,
+        ttl: TtlSettings,
+        lifecycle: LifecycleSettings,
+    ) -> None:
+        self.repo = repo
+        self.access_log = access_log
+        self.ttl = ttl
+        self.lifecycle = lifecycle
+
+    async def archive_expired(self, now: datetime) -> ArchiveReport:
+        """Archive every active unit with ``expires_at <= now`` (in batches of
+        ``LIFECYCLE__ARCHIVE_BATCH``) and prune old access-log rows. Runs in the caller's
+        transaction; the caller commits."""
+        batch = self.lifecycle.archive_batch
+        archived = 0
+        while True:
+            n = await self.repo.archive_expired(now, batch)
+            archived += n
+            if n < batch:
+                break
+        pruned = await self.access_log.prune(
+            now - timedelta(days=self.ttl.access_log_retention_days)
+        )
+        return ArchiveReport(archived=archived, access_log_pruned=pruned)

@@ -21,16 +21,18 @@ from __future__ import annotations
 import logging
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.config import ClosureSettings
 from app.core.errors import BadRequestError, NotFoundError
 from app.core.text import has_cjk
-from app.repositories.jobs import JobRepository
+from app.repositories.jobs import JobRepository, SessionMark
 from app.repositories.working_memory.transcript import TranscriptRepository
 from app.services.extraction.jobs import ExtractionService, Scope, Submitted
 
@@ -249,3 +251,47 @@ class ClosureService:
         """Hook for working memory, in the append's transaction: closes the task when the
         new messages bring a second signal (tool chain ended + user confirmed)."""
         return await self.evaluate(namespace, session_id)
+
+    async def silent_sessions(
+        self, before: datetime, after: datetime, limit: int
+    ) -> list[SessionMark]:
+        """Sessions silent since before ``before`` (last append after ``after``, the scan's
+        cursor) with messages no job has taken yet, oldest first, at most ``limit``."""
+        return await self.jobs.silent_sessions(before, after, limit)
+
+
+class SilenceScanner:
+    """Finds sessions that fell silent and closes their task when a second signal holds.
+
+    Each scan looks at sessions whose last append lies between its cursor and
+    ``now - CLOSURE__SILENCE_S``, so every session is evaluated about once per silence (a
+    new append moves it back into view)."""
+
+    def __init__(
+        self,
+        session_factory: async_sessionmaker[AsyncSession],
+        closure_service: Callable[[AsyncSession], ClosureService],
+        settings: ClosureSettings,
+    ) -> None:
+        self.session_factory = session_factory
+        self.closure_service = closure_service
+        self.settings = settings
+        self.cursor = datetime.now(UTC) - timedelta(seconds=settings.silence_s, days=1)
+
+    async def scan(self, now: datetime | None = None, limit: int = 200) -> int:
+        """One scan; returns how many sessions it closed."""
+        now = now or datetime.now(UTC)
+        before = now - timedelta(seconds=self.settings.silence_s)
+        async with self.session_factory() as session, session.begin():
+            marks = await self.closure_service(session).silent_sessions(before, self.cursor, limit)
+        closed = 0
+        for mark in marks:  # one transaction per session, owned here
+            async with self.session_factory() as session, session.begin():
+                result = await self.closure_service(session).evaluate(
+                    mark.namespace, mark.session_id, now=now
+                )
+            closed += int(result.submitted is not None and result.submitted.created)
+            self.cursor = max(self.cursor, mark.updated_at)
+        if len(marks) < limit:
+            self.cursor = max(self.cursor, before - timedelta(seconds=1))
+        return closed

@@ -1,0 +1,66 @@
+"""Is the service able to serve? The start-up schema check, the readiness checks of
+``/ready`` and the job counts behind the ``hindsight_jobs`` gauge of ``/metrics``."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from app.core.errors import ConfigurationError
+from app.repositories import health as health_repo
+from app.repositories import metrics as metrics_repo
+
+log = logging.getLogger(__name__)
+
+
+async def check_schema(engine: AsyncEngine, embedding_dimension: int) -> None:
+    """Refuse to start when the database is not migrated or its vectors have another
+    dimension than the configured embedding model (ConfigurationError)."""
+    async with engine.connect() as conn:
+        dim = await health_repo.embedding_dimension(conn)
+    if dim is None:
+        raise ConfigurationError(
+            "the database has no memory_units table: run `hindsight migrate` first"
+        )
+    if dim != embedding_dimension:
+        raise ConfigurationError(
+            f"embedding dimension mismatch: the database stores {dim}-d vectors but the "
+            f"configured model makes {embedding_dimension}-d ones. Either set "
+            f"EMBEDDING__DIMENSION={dim} with a model of that size, or re-embed the store "
+            f"into a new database migrated with EMBEDDING__DIMENSION={embedding_dimension}."
+        )
+
+
+async def readiness(engine: AsyncEngine, redis: Any, redis_in_process: bool) -> dict[str, str]:
+    """One entry per datastore: ``"ok"`` or ``"error: <exception type>"``; with the
+    in-process Redis stand-in (``REDIS_URL`` unset) also ``redis_mode: in-process``."""
+    checks: dict[str, str] = {}
+    try:
+        async with engine.connect() as conn:
+            await health_repo.ping(conn)
+        checks["postgres"] = "ok"
+    except Exception as exc:  # noqa: BLE001 - any failure means not ready
+        checks["postgres"] = f"error: {type(exc).__name__}"
+    if redis_in_process:
+        checks["redis"] = "ok"
+        checks["redis_mode"] = "in-process"
+    elif redis is not None:
+        try:
+            await redis.ping()
+            checks["redis"] = "ok"
+        except Exception as exc:  # noqa: BLE001
+            checks["redis"] = f"error: {type(exc).__name__}"
+    return checks
+
+
+async def job_counts(session_factory: async_sessionmaker[AsyncSession]) -> dict[str, int] | None:
+    """Extraction jobs per status across every namespace, or None when the database does
+    not answer (a scrape must still answer)."""
+    try:
+        async with session_factory() as session:
+            return await metrics_repo.job_counts(session)
+    except Exception as exc:  # noqa: BLE001
+        log.warning("could not read job counts: %s", exc)
+        return None

@@ -1,0 +1,215 @@
+"""The composition root: every service is built here, from the process's shared resources
+and the session of one transaction. The API's dependencies (``app/api/deps.py``), the worker,
+the CLI and the extraction runner all build their services through :class:`Services`, so a
+service's collaborators are chosen in one place (see docs/ARCHITECTURE.md, "Wiring").
+
+``Services`` never opens, commits or rolls back a transaction: whoever opened the session
+owns it (the request dependency, the job runner, a scheduled task, a CLI command).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.clients.embeddings import Embedder
+from app.clients.llm import LLMClient
+from app.clients.tokenizer import Tokenizer
+from app.core.config import Settings
+from app.repositories.api_keys import ApiKeyRepository
+from app.repositories.forget import ForgetRepository
+from app.repositories.idempotency import IdempotencyRepository
+from app.repositories.jobs import JobRepository
+from app.repositories.memory.access_log import AccessLogRepository
+from app.repositories.memory.context import ContextRepository
+from app.repositories.memory.lifecycle import LifecycleRepository
+from app.repositories.memory.units import MemoryRepository
+from app.repositories.working_memory.transcript import TranscriptRepository
+from app.repositories.working_memory.window import WindowStore
+from app.services.auth import AuthService, AuthState, KeyAdminService
+from app.services.context import ContextService
+from app.services.extraction.jobs import ExtractionService
+from app.services.extraction.runner import JobRunner
+from app.services.idempotency import IdempotencyService
+from app.services.lifecycle.catalog import CatalogService
+from app.services.lifecycle.distill import DistillService, distiller_for
+from app.services.lifecycle.forget import ForgetService
+from app.services.lifecycle.summarize import SummarizeService, summarizer_for
+from app.services.memory.conflicts import LLMPairJudge
+from app.services.memory.recall import RecallService
+from app.services.memory.store import StoreService
+from app.services.memory.ttl import AccessTracker, Archiver
+from app.services.working_memory.closure import ClosureService
+from app.services.working_memory.window import (
+    AfterCommit,
+    WorkingMemoryRuntime,
+    WorkingMemoryService,
+)
+
+
+@dataclass(frozen=True)
+class Resources:
+    """What one process builds once and every transaction shares.
+
+    ``embedder`` is None only where nothing embeds (the ``hindsight keys`` command);
+    ``llm`` is None when no LLM is configured (offline extraction, distillation and
+    summaries; the conflict judge's local rules). ``redis``, ``working_memory`` and ``auth``
+    exist in the API process only."""
+
+    settings: Settings
+    embedder: Embedder | None = None
+    llm: LLMClient | None = None
+    redis: Any = None
+    working_memory: WorkingMemoryRuntime | None = None
+    auth: AuthState | None = None
+
+    def need_embedder(self) -> Embedder:
+        """The embedder (RuntimeError when this process has none: a wiring bug)."""
+        if self.embedder is None:
+            raise RuntimeError("this process was built without an embedder")
+        return self.embedder
+
+
+class Services:
+    """The services of one transaction. Repositories are made once per ``Services`` (they
+    all share ``session``); each service method builds a new service."""
+
+    def __init__(self, resources: Resources, session: AsyncSession) -> None:
+        self.resources = resources
+        self.settings = resources.settings
+        self.session = session
+
+    # ---- repositories of this transaction -------------------------------------------------
+
+    @cached_property
+    def memories(self) -> MemoryRepository:
+        return MemoryRepository(self.session)
+
+    @cached_property
+    def lifecycle(self) -> LifecycleRepository:
+        return LifecycleRepository(self.session)
+
+    @cached_property
+    def jobs(self) -> JobRepository:
+        return JobRepository(self.session)
+
+    @cached_property
+    def transcripts(self) -> TranscriptRepository:
+        return TranscriptRepository(self.session)
+
+    # ---- services ---------------------------------------------------------------------------
+
+    def auth(self) -> AuthService:
+        """API-key authentication (API process: needs ``resources.auth``)."""
+        assert self.resources.auth is not None, "auth state exists in the API process only"
+        s = self.settings
+        return AuthService(
+            ApiKeyRepository(self.session),
+            self.resources.auth,
+            s.auth,
+            s.listen_host,
+            s.default_namespace,
+        )
+
+    def key_admin(self) -> KeyAdminService:
+        return KeyAdminService(ApiKeyRepository(self.session))
+
+    def store(self) -> StoreService:
+        """The write path of ``/store``, extraction, distillation and consolidation."""
+        s, llm = self.settings, self.resources.llm
+        judge = LLMPairJudge(llm) if llm is not None else None
+        embedder = self.resources.need_embedder()
+        return StoreService(self.memories, embedder, s.dedupe, s.ttl, s.conflicts, judge)
+
+    def recall(self) -> RecallService:
+        access = AccessTracker(AccessLogRepository(self.session), self.settings.ttl)
+        embedder = self.resources.need_embedder()
+        return RecallService(self.memories, embedder, self.settings.recall, access)
+
+    def idempotency(self) -> IdempotencyService:
+        return IdempotencyService(IdempotencyRepository(self.session), self.memories)
+
+    def catalog(self) -> CatalogService:
+        embedder = self.resources.need_embedder()
+        return CatalogService(self.lifecycle, self.memories, embedder, self.settings.dedupe)
+
+    def forget(self) -> ForgetService:
+        """Hard deletes; forgetting a subject also clears its windows when Redis is here."""
+        windows = self.window_store() if self.resources.redis is not None else None
+        return ForgetService(ForgetRepository(self.session), self.memories, windows)
+
+    def summarize(self) -> SummarizeService:
+        s = self.settings
+        summarizer = summarizer_for(self.resources.llm, s.llm.parse_retries)
+        store = self.store()
+        return SummarizeService(self.lifecycle, self.memories, store, summarizer, s.lifecycle)
+
+    def distill(self) -> DistillService:
+        s = self.settings
+        distiller = distiller_for(self.resources.llm, s.lifecycle, s.llm.parse_retries)
+        return DistillService(self.lifecycle, self.store(), distiller, s.lifecycle)
+
+    def archiver(self) -> Archiver:
+        s = self.settings
+        return Archiver(self.lifecycle, AccessLogRepository(self.session), s.ttl, s.lifecycle)
+
+    def window_store(self) -> WindowStore:
+        """The hot windows in Redis (API process)."""
+        wm, runtime = self.settings.working_memory, self.resources.working_memory
+        assert runtime is not None, "working memory exists in the API process only"
+        return WindowStore(
+            self.resources.redis,
+            prefix=wm.key_prefix,
+            ttl_s=wm.ttl_s,
+            max_messages=wm.max_messages,
+            max_tokens=wm.max_window_tokens,
+            cache=runtime.windows,
+        )
+
+    def working_memory(self, after_commit: AfterCommit) -> WorkingMemoryService:
+        """``after_commit`` runs the Redis writes once this transaction has committed."""
+        runtime = self.resources.working_memory
+        assert runtime is not None, "working memory exists in the API process only"
+        return WorkingMemoryService(
+            self.transcripts,
+            self.window_store(),
+            self.resources.need_embedder(),
+            runtime,
+            self.settings.working_memory,
+            after_commit,
+        )
+
+    def context(self, working_memory: WorkingMemoryService, tokenizer: Tokenizer) -> ContextService:
+        repo = ContextRepository(self.session)
+        return ContextService(working_memory, self.recall(), repo, tokenizer, self.settings.context)
+
+    def extraction(self) -> ExtractionService:
+        s = self.settings
+        return ExtractionService(self.jobs, self.transcripts, s.extraction, s.worker)
+
+    def closure(self) -> ClosureService:
+        return ClosureService(self.jobs, self.transcripts, self.extraction(), self.settings.closure)
+
+
+ServicesFor = Callable[[AsyncSession], Services]
+
+
+def services_for(resources: Resources) -> ServicesFor:
+    """``session → Services``: what the runner and the scheduled tasks build services with."""
+
+    def make(session: AsyncSession) -> Services:
+        return Services(resources, session)
+
+    return make
+
+
+def job_runner(
+    resources: Resources, session_factory: async_sessionmaker[AsyncSession]
+) -> JobRunner:
+    """The extraction job runner of a process (the worker's, and the API's for
+    ``POST /extract?wait=true``)."""
+    return JobRunner(session_factory, services_for(resources), resources.settings, resources.llm)
