@@ -1,0 +1,184 @@
+"""What the MCP tools answer: compact output models, and the turn of a REST answer or an
+API error into a tool result."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, Literal
+from urllib.parse import quote
+
+from mcp.server.mcpserver import Context
+from mcp.types import CallToolResult, TextContent
+from pydantic import BaseModel, Field
+
+from app.mcp.client import ApiError
+
+# --- outputs ------------------------------------------------------------------------------
+
+
+class StoredMemory(BaseModel):
+    """What happened to a memory given to ``memory_store``."""
+
+    id: str = Field(description="The memory's id (for memory_update / memory_forget).")
+    outcome: str = Field(
+        description="created (new), merged (it restated a known memory), superseded "
+        "(it replaced an older, contradicting one) or conflict (kept beside one it "
+        "contradicts)."
+    )
+    value: str
+    type: str
+
+
+class RecalledMemory(BaseModel):
+    """One recalled memory, best first."""
+
+    id: str
+    type: str
+    value: str = Field(description="The remembered content.")
+    query: str | None = Field(default=None, description="When it should come to mind.")
+    entities: list[str] = Field(default_factory=list)
+    occurred_at: str | None = None
+    confidence: float
+    score: float = Field(description="Relevance 0..1 (weighted sum of the signals).")
+    status: str
+    conflicts_with: list[str] = Field(
+        default_factory=list, description="Ids of memories this one contradicts."
+    )
+
+
+class RecallOutput(BaseModel):
+    """The memories that matter for what you are looking for."""
+
+    memories: list[RecalledMemory]
+    degraded: bool = Field(description="True when the search was cut short to answer fast.")
+
+
+class UpdatedMemory(BaseModel):
+    """A corrected memory."""
+
+    id: str = Field(description="The memory now holding this knowledge.")
+    outcome: str = Field(
+        description="updated, or merged (the correction restated another memory, which now "
+        "holds it)."
+    )
+    value: str
+    type: str
+    status: str
+
+
+class ForgetOutput(BaseModel):
+    """Proof that a memory is gone."""
+
+    forgotten: str = Field(description="The id that was forgotten.")
+    removed: dict[str, int] = Field(description="What was deleted, per kind.")
+
+
+class ExtractedUnit(BaseModel):
+    """What became of one memory found in the conversation."""
+
+    memory_id: str | None = None
+    outcome: str = Field(
+        description="created, merged, superseded, conflict, dropped (not confident enough) "
+        "or rejected (malformed)."
+    )
+    type: str | None = None
+    value: str | None = None
+
+
+class ExtractOutput(BaseModel):
+    """An extraction job; ``memories`` is filled once it has succeeded."""
+
+    job_id: str
+    status: str = Field(description="queued, running, retrying, succeeded or failed.")
+    memories: list[ExtractedUnit] = Field(default_factory=list)
+    error: str | None = None
+
+
+class Summary(BaseModel):
+    """One consolidated memory and how many it replaced."""
+
+    id: str
+    entity: str
+    value: str
+    replaced: int = Field(description="Memories consolidated into it (now archived).")
+
+
+class SummarizeOutput(BaseModel):
+    """The summaries written."""
+
+    summaries: list[Summary]
+    archived: int
+
+
+class Turn(BaseModel):
+    """One message of a conversation."""
+
+    role: Literal["user", "assistant", "tool", "system"] = Field(description="Who spoke.")
+    content: str = Field(min_length=1, description="What was said, verbatim.")
+    when: str | None = Field(
+        default=None, description="ISO 8601 time it was said; leave empty if unknown."
+    )
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+
+def caller_key(ctx: Context | None) -> str | None:
+    """The caller's own API key on streamable HTTP (Authorization: Bearer, or X-API-Key)."""
+    if ctx is None:
+        return None
+    try:
+        headers: Mapping[str, str] | None = ctx.headers
+    except (ValueError, AttributeError):  # no request context (stdio, in-process tests)
+        return None
+    if not headers:
+        return None
+    lowered = {k.lower(): v for k, v in headers.items()}
+    auth = lowered.get("authorization", "")
+    if auth[:7].lower() == "bearer " and auth[7:].strip():
+        return auth[7:].strip()
+    return lowered.get("x-api-key") or None
+
+
+def ok_result(model: BaseModel) -> CallToolResult:
+    data = model.model_dump(mode="json")
+    return CallToolResult(
+        content=[TextContent(text=json.dumps(data, ensure_ascii=False))],
+        structured_content=data,
+    )
+
+
+def error_result(exc: ApiError) -> CallToolResult:
+    where = f"; request_id {exc.request_id}" if exc.request_id else ""
+    return CallToolResult(
+        content=[TextContent(text=f"{exc.code}: {exc.detail} (HTTP {exc.status}{where})")],
+        structured_content={"error": exc.as_dict()},
+        is_error=True,
+    )
+
+
+def drop_none(body: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in body.items() if v is not None}
+
+
+def id_path(prefix: str, memory_id: str) -> str:
+    # Quoted: an id is a path segment, never a path.
+    return f"{prefix}/{quote(memory_id.strip(), safe='')}"
+
+
+def extract_output(job: dict[str, Any]) -> ExtractOutput:
+    return ExtractOutput(
+        job_id=job["id"],
+        status=job["status"],
+        memories=[
+            ExtractedUnit(
+                memory_id=u.get("memory_id"),
+                outcome=u["outcome"],
+                type=u.get("type"),
+                value=u.get("value"),
+            )
+            for u in job.get("units") or []
+        ],
+        error=job.get("error"),
+    )
