@@ -22,7 +22,8 @@ from app.models import MemoryLink, MemoryUnit
 from app.repositories.memory.lifecycle import Keyset, LifecycleRepository, ListFilters
 from app.repositories.memory.units import MemoryRepository, Subject
 from app.schemas.lifecycle import MemoryListQuery, MemoryUpdate
-from app.services.memory.dedupe import same_memory, value_hash
+from app.services.memory.dedupe import value_hash
+from app.services.memory.merge import Restatement, first_duplicate, merge_into
 from app.services.memory.time_window import window
 
 _CURSOR_FIELDS = (
@@ -63,10 +64,6 @@ class UpdateOutcome:
 
     unit: MemoryUnit
     outcome: str
-
-
-def _noisy_or(a: float, b: float) -> float:
-    return min(1.0, 1.0 - (1.0 - a) * (1.0 - b))
 
 
 def _fingerprint(q: MemoryListQuery) -> str:
@@ -274,36 +271,14 @@ class CatalogService:
         )
         if exact is not None:
             return exact
-        mine = frozenset(unit.entity_keys)
-        for n in neighbours:
-            verdict = same_memory(
-                unit.value,
-                n.unit.value,
-                n.cosine,
-                merge_cosine=self.dedupe.merge_cosine,
-                min_overlap=self.dedupe.merge_min_overlap,
-                new_entities=mine,
-                old_entities=frozenset(n.unit.entity_keys),
-            )
-            if verdict.merge:
-                return n.unit
-        return None
+        return first_duplicate(unit.value, unit.entity_keys, neighbours, self.dedupe)
 
     @staticmethod
     def _absorb(survivor: MemoryUnit, unit: MemoryUnit, now: datetime) -> None:
         """Merge ``unit`` into ``survivor`` as the write path merges a restatement."""
-        survivor.confidence = _noisy_or(survivor.confidence, unit.confidence)
-        survivor.last_confirmed_at = now
-        survivor.updated_at = now
-        survivor.merge_count = (survivor.merge_count or 0) + 1
-        survivor.raw_ref = list(dict.fromkeys([*survivor.raw_ref, *unit.raw_ref]))
-        survivor.entities = list(dict.fromkeys([*survivor.entities, *unit.entities]))
-        survivor.entity_keys = entity_keys(survivor.entities)
-        if unit.query and not survivor.query:
-            survivor.query = unit.query
-            survivor.query_embedding = unit.query_embedding
-        survivor.search_text = search_text(
-            survivor.value, survivor.query, " ".join(survivor.entities)
+        restatement = Restatement(
+            unit.confidence, unit.raw_ref, unit.entities, unit.query, unit.query_embedding
         )
+        merge_into(survivor, restatement, now)
         unit.status = "superseded"
         unit.superseded_by = survivor.id

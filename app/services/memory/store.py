@@ -17,7 +17,8 @@ from app.models import MemoryUnit
 from app.repositories.memory.units import MemoryRepository, Subject
 from app.schemas.memory import MemoryCreate
 from app.services.memory.conflicts import ConflictChecker, PairJudge
-from app.services.memory.dedupe import same_memory, value_hash
+from app.services.memory.dedupe import value_hash
+from app.services.memory.merge import Restatement, first_duplicate, merge_into
 from app.services.memory.ttl import expiry_for
 
 
@@ -27,11 +28,6 @@ class StoreOutcome:
 
     unit: MemoryUnit
     outcome: str  # created | merged | superseded | conflict
-
-
-def _noisy_or(a: float, b: float) -> float:
-    """Confidence of a fact confirmed twice by independent sources: 1-(1-a)(1-b)."""
-    return min(1.0, 1.0 - (1.0 - a) * (1.0 - b))
 
 
 class StoreService:
@@ -110,36 +106,22 @@ class StoreService:
         exact = await self.repo.find_by_hash(subject, value_hash(item.value))
         if exact is not None:
             return exact
-        new_entities = frozenset(entity_keys(item.entities))
-        for neighbour in await self.repo.nearest_active(
+        neighbours = await self.repo.nearest_active(
             subject, vector, self.embedder.model, self.dedupe.neighbours
-        ):
-            verdict = same_memory(
-                item.value,
-                neighbour.unit.value,
-                neighbour.cosine,
-                merge_cosine=self.dedupe.merge_cosine,
-                min_overlap=self.dedupe.merge_min_overlap,
-                new_entities=new_entities,
-                old_entities=frozenset(neighbour.unit.entity_keys),
-            )
-            if verdict.merge:
-                return neighbour.unit
-        return None
+        )
+        return first_duplicate(item.value, entity_keys(item.entities), neighbours, self.dedupe)
 
-    def _merge(self, unit: MemoryUnit, item: MemoryCreate, now: datetime) -> None:
-        unit.confidence = _noisy_or(unit.confidence, item.confidence)
-        unit.last_confirmed_at = now
-        unit.updated_at = now
-        unit.merge_count = (unit.merge_count or 0) + 1
-        unit.raw_ref = list(dict.fromkeys([*unit.raw_ref, *(item.raw_ref or [])]))
-        unit.entities = list(dict.fromkeys([*unit.entities, *item.entities]))
-        unit.entity_keys = entity_keys(unit.entities)
-        if item.query and not unit.query:
-            unit.query = item.query
-        sources = list(dict.fromkeys([*unit.metadata_.get("sources", [unit.source]), item.source]))
-        unit.metadata_ = {**item.metadata, **unit.metadata_, "sources": sources}
-        unit.search_text = search_text(unit.value, unit.query, " ".join(unit.entities))
+    @staticmethod
+    def _merge(unit: MemoryUnit, item: MemoryCreate, now: datetime) -> None:
+        restatement = Restatement(
+            item.confidence,
+            item.raw_ref or [],
+            item.entities,
+            item.query,
+            source=item.source,
+            metadata=item.metadata,
+        )
+        merge_into(unit, restatement, now)
 
     def _new_unit(
         self,
