@@ -10,7 +10,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from app.core.config import RecallSettings
-from app.repositories.memory.units import CandidateScore, MemoryRepository, RecallFilters
+from app.repositories.memory.filters import UnitFilters
+from app.repositories.memory.units import CandidateScore, MemoryRepository
 from app.services.memory.scoring import SHORT_TERM, SIGNALS, Weighting, bm25, context, rank
 
 T0 = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
@@ -287,11 +288,11 @@ async def test_known_entities_probe_is_scoped(client, engine) -> None:
     now = datetime.now(UTC)
     async with create_session_factory(engine)() as session, session.begin():
         repo = MemoryRepository(session)
-        f = RecallFilters(namespace="default", user_id="u4", now=now)
+        f = UnitFilters(namespace="default", user_id="u4", now=now)
         found = await repo.known_entities(f, ["paris", "new york", "ana", "ana", "tea"])
         assert found == ["new york", "ana"]  # candidate order; u5's Paris is not visible
         assert await repo.known_entities(f, []) == []
-        other = RecallFilters(namespace="other", user_id="u4", now=now)
+        other = UnitFilters(namespace="other", user_id="u4", now=now)
         assert await repo.known_entities(other, ["ana"]) == []
 
 

@@ -11,7 +11,6 @@ from datetime import datetime
 
 import numpy as np
 from sqlalchemy import (
-    ColumnElement,
     DateTime,
     and_,
     bindparam,
@@ -25,26 +24,10 @@ from sqlalchemy.dialects.postgresql import UUID, insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import DistillationState, MemoryLink, MemoryUnit
+from app.repositories.memory.filters import UnitFilters, agent_clause, filter_clauses
 from app.repositories.memory.units import Neighbour, Subject
 
 EPISODIC_TYPES = ("event", "action", "result")
-
-
-@dataclass(frozen=True)
-class ListFilters:
-    """What narrows ``GET /memories`` (and the units read by ``/summarize``)."""
-
-    namespace: str
-    user_id: str | None = None
-    agent_id: str | None = None
-    session_id: str | None = None
-    types: Sequence[str] | None = None
-    entity_keys: Sequence[str] | None = None
-    since: datetime | None = None
-    until: datetime | None = None
-    statuses: Sequence[str] = ("active",)
-    # True: agent_id None means "units without an agent" (a write subject), not "any agent".
-    exact_agent: bool = False
 
 
 @dataclass(frozen=True)
@@ -64,32 +47,6 @@ class DueSubject:
     agent_id: str | None
 
 
-def _clauses(f: ListFilters) -> list[ColumnElement[bool]]:
-    clauses: list[ColumnElement[bool]] = [
-        MemoryUnit.namespace == f.namespace,
-        MemoryUnit.status.in_(list(f.statuses)),
-    ]
-    if f.user_id is not None:
-        clauses.append(MemoryUnit.user_id == f.user_id)
-    if f.agent_id is not None or f.exact_agent:
-        clauses.append(_agent_clause(f.agent_id))
-    if f.session_id is not None:
-        clauses.append(MemoryUnit.session_id == f.session_id)
-    if f.types:
-        clauses.append(MemoryUnit.type.in_(list(f.types)))
-    if f.entity_keys:
-        clauses.append(MemoryUnit.entity_keys.overlap(list(f.entity_keys)))
-    if f.since is not None:
-        clauses.append(MemoryUnit.occurred_at >= f.since)
-    if f.until is not None:
-        clauses.append(MemoryUnit.occurred_at < f.until)
-    return clauses
-
-
-def _agent_clause(agent_id: str | None) -> ColumnElement[bool]:
-    return MemoryUnit.agent_id.is_(None) if agent_id is None else MemoryUnit.agent_id == agent_id
-
-
 class LifecycleRepository:
     """Lifecycle queries bound to one session."""
 
@@ -99,11 +56,11 @@ class LifecycleRepository:
     # ---- read ---------------------------------------------------------------------------
 
     async def list_page(
-        self, f: ListFilters, after: Keyset | None, limit: int, descending: bool
+        self, f: UnitFilters, after: Keyset | None, limit: int, descending: bool
     ) -> list[MemoryUnit]:
         """Up to ``limit`` units after ``after`` in ``(created_at, id)`` order. A row
         comparison on an indexed key: stable while other transactions write."""
-        stmt = select(MemoryUnit).where(*_clauses(f))
+        stmt = select(MemoryUnit).where(*filter_clauses(f))
         key = tuple_(MemoryUnit.created_at, MemoryUnit.id)
         if after is not None:
             mark = tuple_(
@@ -184,7 +141,7 @@ class LifecycleRepository:
         scope = and_(
             MemoryUnit.namespace == subject.namespace,
             MemoryUnit.user_id == subject.user_id,
-            _agent_clause(subject.agent_id),
+            agent_clause(subject.agent_id),
             MemoryUnit.status == "active",
             MemoryUnit.id != exclude,
         )
@@ -216,11 +173,11 @@ class LifecycleRepository:
 
     # ---- consolidation ------------------------------------------------------------------
 
-    async def units(self, f: ListFilters, limit: int) -> list[MemoryUnit]:
+    async def units(self, f: UnitFilters, limit: int) -> list[MemoryUnit]:
         """Units matching ``f``, oldest ``occurred_at`` first, at most ``limit``."""
         stmt = (
             select(MemoryUnit)
-            .where(*_clauses(f))
+            .where(*filter_clauses(f))
             .order_by(MemoryUnit.occurred_at, MemoryUnit.id)
             .limit(limit)
         )
@@ -342,7 +299,7 @@ class LifecycleRepository:
             .where(
                 MemoryUnit.namespace == subject.namespace,
                 MemoryUnit.user_id == subject.user_id,
-                _agent_clause(subject.agent_id),
+                agent_clause(subject.agent_id),
                 MemoryUnit.status == "active",
                 MemoryUnit.type.in_(EPISODIC_TYPES),
                 MemoryUnit.last_confirmed_at >= since,

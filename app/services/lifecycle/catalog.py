@@ -19,12 +19,13 @@ from app.core.config import DedupeSettings
 from app.core.errors import BadRequestError, ConflictError, NotFoundError
 from app.core.text import entity_keys, search_text
 from app.models import MemoryLink, MemoryUnit
-from app.repositories.memory.lifecycle import Keyset, LifecycleRepository, ListFilters
+from app.repositories.memory.filters import UnitFilters
+from app.repositories.memory.lifecycle import Keyset, LifecycleRepository
 from app.repositories.memory.units import MemoryRepository, Subject
 from app.schemas.lifecycle import MemoryListQuery, MemoryUpdate
 from app.services.memory.dedupe import value_hash
+from app.services.memory.filters import request_filters
 from app.services.memory.merge import Restatement, first_duplicate, merge_into
-from app.services.memory.time_window import window
 
 _CURSOR_FIELDS = (
     "user_id",
@@ -98,28 +99,10 @@ def decode_cursor(q: MemoryListQuery) -> Keyset | None:
     return position
 
 
-def list_filters(namespace: str, q: MemoryListQuery, now: datetime) -> ListFilters:
+def list_filters(namespace: str, q: MemoryListQuery, now: datetime) -> UnitFilters:
     """The SQL filters of a list query; ``time_range`` ends at ``now``."""
-    since, until = window(q.since, q.until, q.time_range, now)
-    if q.status:
-        statuses = list(dict.fromkeys(q.status))
-    else:
-        statuses = ["active"]
-        if q.include_superseded:
-            statuses.append("superseded")
-        if q.include_archived:
-            statuses.append("archived")
-    return ListFilters(
-        namespace=namespace,
-        user_id=q.user_id,
-        agent_id=q.agent_id,
-        session_id=q.session_id,
-        types=q.types,
-        entity_keys=entity_keys(q.entities) if q.entities else None,
-        since=since,
-        until=until,
-        statuses=tuple(statuses),
-    )
+    statuses = list(dict.fromkeys(q.status)) if q.status else None
+    return request_filters(namespace, q, now, statuses)
 
 
 class CatalogService:

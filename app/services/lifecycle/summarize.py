@@ -26,7 +26,8 @@ from app.clients.llm_reply import ReplyParseError, parse_json_object
 from app.core.config import LifecycleSettings
 from app.core.text import entity_keys, has_cjk
 from app.models import MemoryUnit
-from app.repositories.memory.lifecycle import LifecycleRepository, ListFilters
+from app.repositories.memory.filters import UnitFilters
+from app.repositories.memory.lifecycle import LifecycleRepository
 from app.repositories.memory.units import MemoryRepository, Subject
 from app.schemas.lifecycle import SummarizeRequest
 from app.schemas.memory import MAX_VALUE_CHARS, MemoryCreate
@@ -250,7 +251,7 @@ class SummarizeService:
         since, until = window(req.since, req.until, req.time_range, now)
         only = entity_keys([req.entity])[0] if req.entity else None
         subject = Subject(namespace, req.user_id, req.agent_id)
-        filters = ListFilters(
+        filters = UnitFilters(
             namespace=namespace,
             user_id=req.user_id,
             agent_id=req.agent_id,

@@ -21,12 +21,13 @@ import numpy as np
 
 from app.clients.embeddings import Embedder
 from app.core.config import RecallSettings
-from app.core.text import entity_keys, stems, tokenize, tsquery_or
+from app.core.text import stems, tokenize, tsquery_or
 from app.models import MemoryUnit
-from app.repositories.memory.units import MemoryRepository, RecallFilters
+from app.repositories.memory.filters import UnitFilters
+from app.repositories.memory.units import MemoryRepository
 from app.schemas.recall import RecallRequest
+from app.services.memory.filters import request_filters
 from app.services.memory.scoring import SIGNALS, Ranked, Weighting, profile_weights, rank
-from app.services.memory.time_window import window
 from app.services.memory.ttl import AccessTracker
 
 MAX_KEYWORD_TERMS = 32
@@ -82,26 +83,14 @@ class RecallService:
 
     def filters(
         self, namespace: str, req: RecallRequest, now: datetime, wall_now: datetime | None = None
-    ) -> RecallFilters:
+    ) -> UnitFilters:
         """The SQL filters of a request; ``time_range`` ends at ``now`` (the request's clock).
         A unit expired by either clock is left out: a replay with a past ``now`` must not bring
         back units that have already expired by the real clock ``wall_now``."""
-        since, until = window(req.since, req.until, req.time_range, now)
-        statuses = ["active"]
-        if req.include_superseded:
-            statuses.append("superseded")
-        if req.include_archived:
-            statuses.append("archived")
-        return RecallFilters(
-            namespace=namespace,
-            user_id=req.user_id,
-            agent_id=req.agent_id,
-            session_id=req.session_id,
-            types=req.types,
-            entity_keys=entity_keys(req.entities) if req.entities else None,
-            since=since,
-            until=until,
-            statuses=tuple(statuses),
+        return request_filters(
+            namespace,
+            req,
+            now,
             now=max(now, wall_now) if wall_now else now,
             include_expired=req.include_archived,
         )

@@ -1,0 +1,64 @@
+"""What narrows a read of memory units, as one value and its SQL: used by recall, by
+``GET /memories`` and by the units ``/summarize`` reads."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import ColumnElement, or_
+
+from app.models import MemoryUnit
+
+
+@dataclass(frozen=True)
+class UnitFilters:
+    """Scope and filters of a read. ``None`` leaves a field unfiltered, except ``agent_id``
+    with ``exact_agent`` (then None means "units without an agent": a write subject).
+
+    ``since``/``until`` bound ``occurred_at`` (``[since, until)``). With ``now`` set, units
+    whose ``expires_at`` has passed by then are left out unless ``include_expired``."""
+
+    namespace: str
+    user_id: str | None = None
+    agent_id: str | None = None
+    session_id: str | None = None
+    types: Sequence[str] | None = None
+    entity_keys: Sequence[str] | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    statuses: Sequence[str] = ("active",)
+    exact_agent: bool = False
+    now: datetime | None = None
+    include_expired: bool = False
+
+
+def agent_clause(agent_id: str | None) -> ColumnElement[bool]:
+    """Units of this agent; for None, the units that have no agent."""
+    return MemoryUnit.agent_id.is_(None) if agent_id is None else MemoryUnit.agent_id == agent_id
+
+
+def filter_clauses(f: UnitFilters) -> list[ColumnElement[bool]]:
+    """The WHERE clauses of ``f`` (AND-ed)."""
+    clauses: list[ColumnElement[bool]] = [
+        MemoryUnit.namespace == f.namespace,
+        MemoryUnit.status.in_(list(f.statuses)),
+    ]
+    if f.user_id is not None:
+        clauses.append(MemoryUnit.user_id == f.user_id)
+    if f.agent_id is not None or f.exact_agent:
+        clauses.append(agent_clause(f.agent_id))
+    if f.session_id is not None:
+        clauses.append(MemoryUnit.session_id == f.session_id)
+    if f.types:
+        clauses.append(MemoryUnit.type.in_(list(f.types)))
+    if f.entity_keys:
+        clauses.append(MemoryUnit.entity_keys.overlap(list(f.entity_keys)))
+    if f.since is not None:
+        clauses.append(MemoryUnit.occurred_at >= f.since)
+    if f.until is not None:
+        clauses.append(MemoryUnit.occurred_at < f.until)
+    if not f.include_expired and f.now is not None:
+        clauses.append(or_(MemoryUnit.expires_at.is_(None), MemoryUnit.expires_at > f.now))
+    return clauses
