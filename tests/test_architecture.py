@@ -42,3 +42,17 @@ def test_no_module_is_over_400_lines():
     assert too_long == {}
     assert [p for p in BEING_SPLIT if sizes.get(p, 0) <= MAX_LINES] == []
     assert os.sep.join(["app", "main.py"]) in sizes  # the walk found the package
+
+
+def test_wire_statuses_are_the_data_models_statuses():
+    # The wire models keep their Literals (the OpenAPI document names the values inline);
+    # they must say exactly what the enums of app/core/vocabulary.py say.
+    from typing import get_args
+
+    from app.core.vocabulary import JobStatus, UnitStatus
+    from app.schemas.extract import JobStatus as WireJobStatus
+    from app.schemas.lifecycle import PatchStatus, StoredStatus
+
+    assert list(get_args(WireJobStatus)) == [s.value for s in JobStatus]
+    assert list(get_args(StoredStatus)) == [s.value for s in UnitStatus]
+    assert set(get_args(PatchStatus)) == {s.value for s in UnitStatus} - {"superseded"}

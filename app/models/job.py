@@ -15,6 +15,7 @@ from sqlalchemy import DateTime, Index, Integer, String, Text, func, text
 from sqlalchemy.dialects.postgresql import JSONB, UUID
 from sqlalchemy.orm import Mapped, mapped_column
 
+from app.core.vocabulary import JobStatus
 from app.models.base import Base
 
 
@@ -34,7 +35,7 @@ class ExtractionJob(Base):
     agent_id: Mapped[str | None] = mapped_column(String(256))
     session_id: Mapped[str | None] = mapped_column(String(256))
     task_id: Mapped[str | None] = mapped_column(String(256))
-    status: Mapped[str] = mapped_column(String(16), server_default="queued")
+    status: Mapped[str] = mapped_column(String(16), server_default=JobStatus.QUEUED.value)
     # api | close | signals (which closure signals, in `trigger_detail`)
     trigger: Mapped[str] = mapped_column(String(16), server_default="api")
     trigger_detail: Mapped[list[str]] = mapped_column(JSONB, server_default="[]")

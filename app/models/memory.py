@@ -22,6 +22,7 @@ from sqlalchemy.dialects.postgresql import ARRAY, JSONB, TSVECTOR, UUID
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.core.config import get_settings
+from app.core.vocabulary import UnitStatus
 from app.models.base import Base
 
 # Fixed when the table is created; start-up compares it with the configured model's dimension.
@@ -50,7 +51,7 @@ class MemoryUnit(Base):
     source: Mapped[str] = mapped_column(String(32))
     raw_ref: Mapped[list[str]] = mapped_column(ARRAY(Text), server_default="{}")
     metadata_: Mapped[dict[str, Any]] = mapped_column("metadata", JSONB, server_default="{}")
-    status: Mapped[str] = mapped_column(String(16), server_default="active")
+    status: Mapped[str] = mapped_column(String(16), server_default=UnitStatus.ACTIVE.value)
     superseded_by: Mapped[uuid.UUID | None] = mapped_column(UUID(as_uuid=True))
     conflicts_with: Mapped[list[uuid.UUID]] = mapped_column(
         ARRAY(UUID(as_uuid=True)), server_default="{}"

@@ -17,10 +17,10 @@ from sqlalchemy import and_, func, or_, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.vocabulary import EXTRACT_ENTRYPOINT
+from app.core.vocabulary import EXTRACT_ENTRYPOINT, JobStatus
 from app.models import ExtractionJob, WorkingMemorySession
 
-CLAIMABLE = ("queued", "retrying")
+CLAIMABLE = (JobStatus.QUEUED, JobStatus.RETRYING)
 
 
 @dataclass(frozen=True)
@@ -91,11 +91,14 @@ class JobRepository:
                 ExtractionJob.id == job_id,
                 or_(
                     ExtractionJob.status.in_(CLAIMABLE),
-                    and_(ExtractionJob.status == "running", ExtractionJob.lease_until < now),
+                    and_(
+                        ExtractionJob.status == JobStatus.RUNNING,
+                        ExtractionJob.lease_until < now,
+                    ),
                 ),
             )
             .values(
-                status="running",
+                status=JobStatus.RUNNING,
                 attempts=ExtractionJob.attempts + 1,
                 lease_until=now + timedelta(seconds=lease_s),
                 started_at=func.coalesce(ExtractionJob.started_at, now),
@@ -114,7 +117,7 @@ class JobRepository:
             update(ExtractionJob)
             .where(
                 ExtractionJob.id == job_id,
-                ExtractionJob.status == "running",
+                ExtractionJob.status == JobStatus.RUNNING,
                 ExtractionJob.attempts == attempt,
             )
             .values(lease_until=now + timedelta(seconds=lease_s))
@@ -124,7 +127,7 @@ class JobRepository:
 
     async def reset_for_retry(self, job: ExtractionJob) -> None:
         """A failed job back to ``queued`` with a fresh attempt budget (history kept)."""
-        job.status = "queued"
+        job.status = JobStatus.QUEUED
         job.attempts = 0
         job.lease_until = None
         job.next_attempt_at = None

@@ -5,9 +5,8 @@ from __future__ import annotations
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.vocabulary import JobStatus
 from app.models import ExtractionJob
-
-JOB_STATUSES = ("queued", "running", "retrying", "succeeded", "failed")
 
 
 async def job_counts(session: AsyncSession) -> dict[str, int]:
@@ -15,6 +14,6 @@ async def job_counts(session: AsyncSession) -> dict[str, int]:
     rows = await session.execute(
         select(ExtractionJob.status, func.count()).group_by(ExtractionJob.status)
     )
-    counts = dict.fromkeys(JOB_STATUSES, 0)
+    counts = dict.fromkeys([s.value for s in JobStatus], 0)
     counts.update({status: int(n) for status, n in rows})
     return counts

@@ -16,6 +16,7 @@ from app.api.deps import (
 from app.api.errors import ERROR_RESPONSES, NOT_FOUND, PROBLEM_JSON
 from app.api.wire import job_read
 from app.core.errors import BadRequestError
+from app.core.vocabulary import JOB_ENDED
 from app.schemas.common import Problem
 from app.schemas.extract import (
     ExtractJobRead,
@@ -32,7 +33,7 @@ CONFLICT: dict[int | str, dict[str, Any]] = {
 
 def _answer(response: Response, submitted: Submitted) -> ExtractJobRead:
     job = submitted.job
-    done = job.status in ("succeeded", "failed")
+    done = job.status in JOB_ENDED
     response.status_code = 200 if done or not submitted.created else 202
     response.headers["Location"] = f"/extract/{job.id}"
     return job_read(job)

@@ -8,6 +8,7 @@ from datetime import datetime
 from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.vocabulary import UnitStatus
 from app.models import MemoryUnit
 
 
@@ -35,7 +36,7 @@ class ContextRepository:
             .where(
                 MemoryUnit.namespace == namespace,
                 MemoryUnit.user_id == user_id,
-                MemoryUnit.status == "active",
+                MemoryUnit.status == UnitStatus.ACTIVE,
                 MemoryUnit.type.in_(list(types)),
                 or_(MemoryUnit.expires_at.is_(None), MemoryUnit.expires_at > now),
             )

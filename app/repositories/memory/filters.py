@@ -9,6 +9,7 @@ from datetime import datetime
 
 from sqlalchemy import ColumnElement, or_
 
+from app.core.vocabulary import UnitStatus
 from app.models import MemoryUnit
 
 
@@ -28,7 +29,7 @@ class UnitFilters:
     entity_keys: Sequence[str] | None = None
     since: datetime | None = None
     until: datetime | None = None
-    statuses: Sequence[str] = ("active",)
+    statuses: Sequence[str] = (UnitStatus.ACTIVE,)
     exact_agent: bool = False
     now: datetime | None = None
     include_expired: bool = False

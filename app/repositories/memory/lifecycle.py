@@ -23,6 +23,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import UUID, insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.vocabulary import UnitStatus
 from app.models import DistillationState, MemoryLink, MemoryUnit
 from app.repositories.memory.filters import UnitFilters, agent_clause, filter_clauses
 from app.repositories.memory.units import Neighbour, Subject
@@ -142,7 +143,7 @@ class LifecycleRepository:
             MemoryUnit.namespace == subject.namespace,
             MemoryUnit.user_id == subject.user_id,
             agent_clause(subject.agent_id),
-            MemoryUnit.status == "active",
+            MemoryUnit.status == UnitStatus.ACTIVE,
             MemoryUnit.id != exclude,
         )
         exact = (
@@ -228,7 +229,7 @@ class LifecycleRepository:
         transaction holds are skipped, not waited for). Returns how many."""
         due = (
             select(MemoryUnit.id)
-            .where(MemoryUnit.status == "active", MemoryUnit.expires_at <= now)
+            .where(MemoryUnit.status == UnitStatus.ACTIVE, MemoryUnit.expires_at <= now)
             .order_by(MemoryUnit.expires_at)
             .limit(batch)
             .with_for_update(skip_locked=True)
@@ -237,7 +238,7 @@ class LifecycleRepository:
         result = await self.session.execute(
             update(MemoryUnit)
             .where(MemoryUnit.id.in_(due))
-            .values(status="archived", updated_at=now)
+            .values(status=UnitStatus.ARCHIVED, updated_at=now)
             .execution_options(synchronize_session=False)
         )
         return int(result.rowcount or 0)  # type: ignore[attr-defined]
@@ -267,7 +268,7 @@ class LifecycleRepository:
                 state.agent_id == agent_key,
             ),
         ).where(
-            MemoryUnit.status == "active",
+            MemoryUnit.status == UnitStatus.ACTIVE,
             MemoryUnit.type.in_(EPISODIC_TYPES),
             or_(state.watermark.is_(None), MemoryUnit.last_confirmed_at > state.watermark),
         )
@@ -300,7 +301,7 @@ class LifecycleRepository:
                 MemoryUnit.namespace == subject.namespace,
                 MemoryUnit.user_id == subject.user_id,
                 agent_clause(subject.agent_id),
-                MemoryUnit.status == "active",
+                MemoryUnit.status == UnitStatus.ACTIVE,
                 MemoryUnit.type.in_(EPISODIC_TYPES),
                 MemoryUnit.last_confirmed_at >= since,
             )

@@ -27,6 +27,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import ARRAY, TSQUERY, array
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.vocabulary import UnitStatus
 from app.models import MemoryUnit
 from app.repositories.memory.filters import UnitFilters, agent_clause, filter_clauses
 
@@ -110,7 +111,7 @@ class MemoryRepository:
             MemoryUnit.namespace == subject.namespace,
             MemoryUnit.user_id == subject.user_id,
             agent_clause(subject.agent_id),
-            MemoryUnit.status == "active",
+            MemoryUnit.status == UnitStatus.ACTIVE,
         )
 
     async def find_by_hash(self, subject: Subject, value_hash: str) -> MemoryUnit | None:

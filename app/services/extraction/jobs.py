@@ -18,6 +18,7 @@ import uuid_utils.compat as uuid7
 
 from app.core.config import ExtractionSettings, WorkerSettings
 from app.core.errors import ConflictError, NotFoundError
+from app.core.vocabulary import JobStatus
 from app.models import ExtractionJob, TranscriptMessage
 from app.repositories.jobs import JobRepository
 from app.repositories.working_memory.transcript import TranscriptRepository
@@ -103,7 +104,7 @@ class ExtractionService:
             "agent_id": scope.agent_id,
             "session_id": scope.session_id,
             "task_id": scope.task_id,
-            "status": "queued",
+            "status": JobStatus.QUEUED,
             "transcript": snapshot,
             "attempts": 0,
             "max_attempts": self.worker.max_attempts,
@@ -203,7 +204,7 @@ class ExtractionService:
         job = await self.jobs.lock(job_id)
         if job is None or job.namespace != namespace:
             raise NotFoundError(f"no extraction job {job_id}")
-        if job.status != "failed":
+        if job.status != JobStatus.FAILED:
             raise JobNotRetryableError(f"job {job_id} is {job.status}; only failed jobs retry")
         await self.jobs.reset_for_retry(job)
         await self.jobs.enqueue(job.id)

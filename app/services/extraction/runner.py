@@ -33,6 +33,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.clients.llm import LLMClient
 from app.core.config import Settings
 from app.core.errors import HindsightError
+from app.core.vocabulary import JOB_ENDED, JobStatus
 from app.models import ExtractionJob
 from app.repositories.jobs import JobRepository
 from app.schemas.memory import MemoryCreate
@@ -50,7 +51,6 @@ from app.services.memory.store import StoreService
 
 log = logging.getLogger(__name__)
 
-TERMINAL = ("succeeded", "failed")
 
 
 class JobServices(Protocol):
@@ -133,6 +133,11 @@ def to_memory(
     )
 
 
+def _still_ours(job: ExtractionJob | None, attempt: int) -> bool:
+    """The job is still running the attempt this runner claimed (its lease was not lost)."""
+    return job is not None and job.status == JobStatus.RUNNING and job.attempts == attempt
+
+
 class JobRunner:
     """Runs extraction jobs; used by the worker and by ``POST /extract?wait=true``."""
 
@@ -159,7 +164,7 @@ class JobRunner:
             if job is None:
                 current = await JobRepository(session).lock(job_id)
         if job is None:
-            if current is None or current.status in TERMINAL:
+            if current is None or current.status in JOB_ENDED:
                 return RunResult(current.status if current else "missing")
             left = 1.0
             if current.lease_until is not None:
@@ -205,7 +210,7 @@ class JobRunner:
             submitted = await submit(service, self.settings.worker.lease_s)
         if submitted is None:
             return None
-        if submitted.job.status not in TERMINAL:
+        if submitted.job.status not in JOB_ENDED:
             await self.run_inline(submitted.job.id, timeout_s)
         async with self.session_factory() as session:
             job = await JobRepository(session).get(submitted.job.namespace, submitted.job.id)
@@ -258,7 +263,7 @@ class JobRunner:
         async with self.session_factory() as session, session.begin():
             repo = JobRepository(session)
             current = await repo.lock(job.id)
-            if current is None or current.status != "running" or current.attempts != attempt:
+            if not _still_ours(current, attempt):
                 log.warning("job %s: attempt %s lost its lease; result discarded", job.id, attempt)
                 return RunResult(current.status if current else "missing")
             results: list[dict[str, Any]] = []
@@ -274,13 +279,13 @@ class JobRunner:
                          "value": mem.value, "confidence": mem.confidence, "reason": None}
                     )  # fmt: skip
             now = datetime.now(UTC)
-            current.status = "succeeded"
+            current.status = JobStatus.SUCCEEDED
             current.outcome = results + skipped
             current.extractor = self.extractor.name
             current.error = current.error_code = None
             current.finished_at = current.updated_at = now
             current.lease_until = None
-        return RunResult("succeeded")
+        return RunResult(JobStatus.SUCCEEDED)
 
     async def _fail(self, job_id: uuid.UUID, attempt: int, exc: Exception) -> RunResult:
         code = exc.code if isinstance(exc, HindsightError) else "internal_error"
@@ -290,7 +295,7 @@ class JobRunner:
         worker = self.settings.worker
         async with self.session_factory() as session, session.begin():
             current = await JobRepository(session).lock(job_id)
-            if current is None or current.status != "running" or current.attempts != attempt:
+            if not _still_ours(current, attempt):
                 return RunResult(current.status if current else "missing")
             now = datetime.now(UTC)
             current.error, current.error_code = detail[:4000], code
@@ -302,10 +307,10 @@ class JobRunner:
             current.updated_at = now
             current.lease_until = None
             if attempt >= current.max_attempts:
-                current.status = "failed"
+                current.status = JobStatus.FAILED
                 current.finished_at = now
-                return RunResult("failed")
+                return RunResult(JobStatus.FAILED)
             delay = backoff_s(attempt, worker.backoff_initial_s, worker.backoff_max_s)
-            current.status = "retrying"
+            current.status = JobStatus.RETRYING
             current.next_attempt_at = now + timedelta(seconds=delay)
-        return RunResult("retrying", retry_in=delay)
+        return RunResult(JobStatus.RETRYING, retry_in=delay)

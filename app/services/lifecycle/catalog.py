@@ -18,6 +18,7 @@ from app.clients.embeddings import Embedder
 from app.core.config import DedupeSettings
 from app.core.errors import BadRequestError, ConflictError, NotFoundError
 from app.core.text import entity_keys, search_text
+from app.core.vocabulary import UnitStatus
 from app.models import MemoryLink, MemoryUnit
 from app.repositories.memory.filters import UnitFilters
 from app.repositories.memory.lifecycle import Keyset, LifecycleRepository
@@ -191,12 +192,12 @@ class CatalogService:
             raise NotFoundError(f"no memory unit {unit_id}")
 
         status = patch.status if "status" in sent else unit.status
-        if status != unit.status and unit.status == "superseded":
+        if status != unit.status and unit.status == UnitStatus.SUPERSEDED:
             raise ConflictError(
                 f"unit {unit_id} was superseded by {unit.superseded_by}; correct that one"
             )
         self._apply_expiry(unit, patch, now)
-        if status == "active" and unit.expires_at is not None and unit.expires_at <= now:
+        if status == UnitStatus.ACTIVE and unit.expires_at is not None and unit.expires_at <= now:
             raise ConflictError(
                 "the unit has expired: send a future expires_at or ttl_days to reactivate it"
             )
@@ -221,11 +222,11 @@ class CatalogService:
             unit.search_text = search_text(unit.value, unit.query, " ".join(unit.entities))
         if content or "confidence" in sent:
             unit.last_confirmed_at = now  # a correction is a confirmation
-        reactivated = status == "active" and unit.status != "active"
+        reactivated = status == UnitStatus.ACTIVE and unit.status != UnitStatus.ACTIVE
         unit.status = status
         unit.updated_at = now
 
-        if status == "active" and (new_value is not None or reactivated):
+        if status == UnitStatus.ACTIVE and (new_value is not None or reactivated):
             survivor = await self._duplicate_of(subject, unit)
             if survivor is not None:
                 self._absorb(survivor, unit, now)
@@ -263,5 +264,5 @@ class CatalogService:
             unit.confidence, unit.raw_ref, unit.entities, unit.query, unit.query_embedding
         )
         merge_into(survivor, restatement, now)
-        unit.status = "superseded"
+        unit.status = UnitStatus.SUPERSEDED
         unit.superseded_by = survivor.id

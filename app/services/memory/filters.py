@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from app.core.text import entity_keys
+from app.core.vocabulary import UnitStatus
 from app.repositories.memory.filters import UnitFilters
 from app.services.memory.time_window import window
 
@@ -29,11 +30,11 @@ class FilterRequest(Protocol):
 
 def default_statuses(req: FilterRequest) -> tuple[str, ...]:
     """``active``, plus ``superseded`` / ``archived`` when the request includes them."""
-    statuses = ["active"]
+    statuses = [UnitStatus.ACTIVE]
     if req.include_superseded:
-        statuses.append("superseded")
+        statuses.append(UnitStatus.SUPERSEDED)
     if req.include_archived:
-        statuses.append("archived")
+        statuses.append(UnitStatus.ARCHIVED)
     return tuple(statuses)
 
 

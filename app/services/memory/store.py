@@ -13,6 +13,7 @@ import uuid_utils.compat as uuid7
 from app.clients.embeddings import Embedder
 from app.core.config import ConflictSettings, DedupeSettings, TtlSettings
 from app.core.text import entity_keys, search_text
+from app.core.vocabulary import UnitStatus
 from app.models import MemoryUnit
 from app.repositories.memory.units import MemoryRepository, Subject
 from app.schemas.memory import MemoryCreate
@@ -156,7 +157,7 @@ class StoreService:
             source=item.source,
             raw_ref=list(item.raw_ref or []),
             metadata_=dict(item.metadata),
-            status="active",
+            status=UnitStatus.ACTIVE,
             conflicts_with=[],
             value_hash=value_hash(item.value),
             occurred_at=occurred,
