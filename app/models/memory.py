@@ -21,12 +21,12 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, TSVECTOR, UUID
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.core.config import get_settings
 from app.core.vocabulary import UnitStatus
 from app.models.base import Base
 
-# Fixed when the table is created; start-up compares it with the configured model's dimension.
-EMBEDDING_DIM = get_settings().embedding.dimension
+# No dimension here: the database fixes it when the migration creates the table (from
+# EMBEDDING__DIMENSION then), and start-up refuses a configured model of another dimension
+# (services/health.py, check_schema). So importing the models reads no settings.
 
 
 class MemoryUnit(Base):
@@ -66,8 +66,8 @@ class MemoryUnit(Base):
     expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     merge_count: Mapped[int] = mapped_column(Integer, server_default="0")
     embedding_model: Mapped[str] = mapped_column(String(128))
-    value_embedding: Mapped[Any] = mapped_column(Vector(EMBEDDING_DIM))
-    query_embedding: Mapped[Any | None] = mapped_column(Vector(EMBEDDING_DIM))
+    value_embedding: Mapped[Any] = mapped_column(Vector())
+    query_embedding: Mapped[Any | None] = mapped_column(Vector())
     # Space-joined tokens from app.core.text.search_text (CJK segmented in the application).
     search_text: Mapped[str] = mapped_column(Text, server_default="")
     search_tsv: Mapped[Any] = mapped_column(
