@@ -1,4 +1,4 @@
-"""The labelled pairs that calibrate dedupe (DESIGN §6), shared by
+"""The labelled pairs that calibrate dedupe (docs/DEDUPE.md), shared by
 ``tests/test_dedupe_calibration.py`` and ``scripts/calibrate_dedupe.py`` (→ docs/DEDUPE.md).
 
 Each pair is (existing unit, new unit) about one subject, labelled:

@@ -1,5 +1,5 @@
 """The deployment files: docker-compose.yml validates with a Compose implementation's
-`config` command and has the shape DESIGN §11 asks for; the Dockerfile passes hadolint.
+`config` command and has the shape docs/DEPLOY.md asks for; the Dockerfile passes hadolint.
 
 No Docker engine runs here, so images are not built and containers not started (see
 docs/DEPLOY.md). Tests that need a binary skip, saying so, when it is absent; CI installs

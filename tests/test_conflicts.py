@@ -1,4 +1,4 @@
-"""Contradictions on the write path (DESIGN §6): the local rules calibrated on labelled pairs
+"""Contradictions on the write path (docs/DEDUPE.md): the local rules calibrated on labelled pairs
 (the dedupe set of tests/dedupe_pairs.py plus pairs of our own) with the real e5-small
 embeddings; supersede and conflict flags through /store, /recall and extraction; the LLM
 judge when one is configured."""

@@ -73,7 +73,7 @@ def test_normalised_equal_text_always_merges(judgements):
 
 
 def test_cosine_alone_could_not_separate_them(judgements):
-    # The reason the policy needs more than cosine (DESIGN §6): some must-not-merge pairs
+    # The reason the policy needs more than cosine (docs/DEDUPE.md): some must-not-merge pairs
     # are closer than some paraphrases.
     worst_false = max(j.cosine for j in judgements if j.pair.label in MUST_NOT_MERGE)
     merged_paraphrases = [

@@ -1,5 +1,5 @@
 """Bad input → a 4xx RFC 9457 problem+json with a stable ``code`` and a ``detail`` that names
-the problem, and nothing written (DESIGN §12)."""
+the problem, and nothing written (docs/DEPLOY.md)."""
 
 from __future__ import annotations
 

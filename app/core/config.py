@@ -29,10 +29,11 @@ class EmbeddingSettings(BaseModel):
 
 
 class RecallSettings(BaseModel):
-    """Hybrid scoring defaults (DESIGN §7; chosen by scripts/eval_locomo.py, see docs/EVAL.md).
+    """Hybrid scoring defaults (chosen by scripts/eval_locomo.py, see docs/EVAL.md).
 
     The weights sum to 1, so a score is in 0..1. They serve long-term recall: recency is a
-    tie-breaker (DESIGN §7.1); the seeds' weights stay available as ``profile: short_term``.
+    tie-breaker (docs/ARCHITECTURE.md#design-figures); the seeds' weights stay available as
+    ``profile: short_term``.
     """
 
     weight_semantic: float = Field(default=0.2, ge=0)
@@ -42,14 +43,15 @@ class RecallSettings(BaseModel):
     weight_entity: float = Field(default=0.15, ge=0)
     # Relevance of the unit's session neighbours and of its session (app.services.memory.scoring).
     weight_context: float = Field(default=0.45, ge=0)
-    # Per hour: exp(-0.01 * 70 h) ~ 0.5, the seeds' value (DESIGN §7).
+    # Per hour: exp(-0.01 * 70 h) ~ 0.5, the seeds' value (docs/ARCHITECTURE.md).
     recency_lambda: float = Field(default=0.01, ge=0)
     # Wall-clock budget of one recall; past it the answer is what is ready, degraded=true.
     budget_ms: int = Field(default=500, ge=10)
     # Subjects with at most this many matching units are scored exactly (every unit a
-    # candidate); larger ones take ANN + keyword + entity candidates (DESIGN §7.1).
+    # candidate); larger ones take ANN + keyword + entity candidates
+    # (docs/ARCHITECTURE.md#design-figures).
     exact_scan_limit: int = Field(default=3000, ge=0)
-    # Candidates per source for large subjects: max(min_candidates, 4 * top_k) (DESIGN §7 step 2).
+    # Candidates per source for large subjects: max(min_candidates, 4 * top_k).
     min_candidates: int = Field(default=40, ge=1)
     hnsw_ef_search: int = Field(default=100, ge=10, le=1000)
     # Keyword candidates of large subjects skip lexemes found in more than this share of
@@ -60,7 +62,7 @@ class RecallSettings(BaseModel):
 
 
 class DedupeSettings(BaseModel):
-    """When a new unit is the same memory as an existing one (DESIGN §6, calibrated in
+    """When a new unit is the same memory as an existing one (docs/DEDUPE.md, calibrated in
     tests/test_dedupe_calibration.py for multilingual-e5-small)."""
 
     merge_cosine: float = Field(default=0.93, ge=0, le=1)
@@ -72,7 +74,7 @@ class DedupeSettings(BaseModel):
 
 
 class TtlSettings(BaseModel):
-    """Per-type time to live of memory units (DESIGN §8 defaults) and access-based extension.
+    """Per-type time to live of memory units and access-based extension (docs/LIFECYCLE.md).
 
     TTL counts from the later of the write time and the unit's time anchor (``occurred_at``),
     so an event expires that many days past its anchor, and a backfilled past event is not
@@ -120,7 +122,7 @@ class LifecycleSettings(BaseModel):
 
 
 class AuthSettings(BaseModel):
-    """Who may call the API: API keys map callers to namespaces (DESIGN §12)."""
+    """Who may call the API: API keys map callers to namespaces (docs/DEPLOY.md)."""
 
     # auto: keys are required when the API listens on a non-loopback address (LISTEN_HOST)
     # or once any active key exists; true: always; false: never (a key sent is still checked).
@@ -143,7 +145,7 @@ class AuthSettings(BaseModel):
 
 
 class McpSettings(BaseModel):
-    """The MCP server (`hindsight mcp`): a client of the REST API, nothing else (DESIGN §10)."""
+    """The MCP server (`hindsight mcp`): a client of the REST API, nothing else."""
 
     api_base_url: str = "http://127.0.0.1:8000"
     # Sent as `Authorization: Bearer …`; over streamable HTTP a caller's own Authorization or
@@ -161,11 +163,11 @@ class McpSettings(BaseModel):
 
 
 class WorkingMemorySettings(BaseModel):
-    """The per-session hot window in Redis (DESIGN §2, §9) and its ranking."""
+    """The per-session hot window in Redis (docs/WORKING_MEMORY.md) and its ranking."""
 
     # Every Redis key starts with this (tests isolate with a prefix of their own).
     key_prefix: str = "hindsight:"
-    # Idle TTL of a session's window, refreshed on every append (DESIGN §2: 1 h).
+    # Idle TTL of a session's window, refreshed on every append (docs/WORKING_MEMORY.md: 1 h).
     ttl_s: int = Field(default=3600, ge=1)
     # Hard caps of one window: past either, the oldest messages leave Redis (never the
     # transcript). The newest message always stays.
@@ -175,7 +177,7 @@ class WorkingMemorySettings(BaseModel):
     encoding: Literal["o200k_base", "cl100k_base"] = "o200k_base"
     # Budget of a window read when the request gives no max_tokens.
     default_max_tokens: int = Field(default=4000, ge=1)
-    # Share of max_tokens left free for the model's answer (DESIGN §9: 20%).
+    # Share of max_tokens left free for the model's answer (docs/WORKING_MEMORY.md: 20%).
     headroom: float = Field(default=0.2, ge=0, lt=1)
     # Tokens a chat message costs beyond its content: 3 framing + 1 role (OpenAI cookbook,
     # "How to count tokens with tiktoken").
@@ -208,7 +210,7 @@ class ContextSettings(BaseModel):
 
 
 class LLMSettings(BaseModel):
-    """An OpenAI-compatible chat-completions endpoint for extraction (DESIGN §5). Unset
+    """An OpenAI-compatible chat-completions endpoint for extraction (docs/EXTRACTION.md). Unset
     base URL or model: no LLM, the offline extractor runs instead."""
 
     base_url: str = ""
@@ -234,9 +236,9 @@ class LLMSettings(BaseModel):
 
 
 class ExtractionSettings(BaseModel):
-    """Hindsight extraction (DESIGN §5)."""
+    """Hindsight extraction (docs/EXTRACTION.md)."""
 
-    # Units below this confidence are dropped (the seeds' 0.6, DESIGN §5).
+    # Units below this confidence are dropped (the seeds' 0.6, docs/EXTRACTION.md).
     min_confidence: float = Field(default=0.6, ge=0, le=1)
     # Largest transcript one job takes (messages); longer ones keep the newest.
     max_messages: int = Field(default=500, ge=1, le=10000)
@@ -245,7 +247,7 @@ class ExtractionSettings(BaseModel):
 
 
 class ClosureSettings(BaseModel):
-    """Task closure: two of three signals close a task (DESIGN §5)."""
+    """Task closure: two of three signals close a task (docs/EXTRACTION.md)."""
 
     # Seconds without a new message after which a session counts as silent.
     silence_s: float = Field(default=300, gt=0)
@@ -267,13 +269,13 @@ class ClosureSettings(BaseModel):
 
 
 class ConflictSettings(BaseModel):
-    """Contradiction detection on the write path (DESIGN §6; calibrated in
+    """Contradiction detection on the write path (docs/DEDUPE.md; calibrated in
     tests/test_conflicts.py)."""
 
     # Neighbours below this cosine similarity are never judged (the seeds' 0.70, OpenAI).
     min_cosine: float = Field(default=0.70, ge=0, le=1)
     # Per embedding model overrides: e5-small puts unrelated facts at 0.72–0.91 and
-    # contradictions at 0.87–0.97 (DESIGN §6), so its gate is higher.
+    # contradictions at 0.87–0.97 (docs/DEDUPE.md), so its gate is higher.
     min_cosine_by_model: dict[str, float] = Field(
         default_factory=lambda: {"multilingual-e5-small-q4": 0.80}
     )

@@ -1,4 +1,4 @@
-"""The MCP adapter (DESIGN §10): a separate process whose tools call the REST API over HTTP.
+"""The MCP adapter: a separate process whose tools call the REST API over HTTP.
 
 It imports no service, repository or database code — its only door is HTTP, so auth,
 namespace scoping and validation happen once, in the API. Modules:

@@ -1,4 +1,4 @@
-"""The API-key table: a key maps its caller to one namespace (DESIGN §12).
+"""The API-key table: a key maps its caller to one namespace (docs/DEPLOY.md).
 
 Only the SHA-256 of a key is stored; the key itself is shown once, when it is created.
 """

@@ -1,4 +1,4 @@
-"""Extraction jobs: the durable record of one hindsight extraction (DESIGN §4 ``/extract``).
+"""Extraction jobs: the durable record of one hindsight extraction (``/extract``).
 
 The row holds its own transcript snapshot, so a job never depends on working memory still
 having the turns; it is committed in the same transaction as its queue entry (pgqueuer's

@@ -1,4 +1,4 @@
-"""Lifecycle tables (DESIGN §7 step 6, §8): the access log of recalls, the links from a
+"""Lifecycle tables (docs/LIFECYCLE.md): the access log of recalls, the links from a
 consolidated unit to its sources, and per-subject distillation state. Also the keyset index
 that ``GET /memories`` pages on."""
 
@@ -33,7 +33,7 @@ Index(
 
 
 class MemoryAccess(Base):
-    """One unit returned by one recall (DESIGN §7 step 6). Pruned after a retention period."""
+    """One unit returned by one recall (docs/ARCHITECTURE.md). Pruned after a retention period."""
 
     __tablename__ = "memory_access_log"
 

@@ -1,4 +1,4 @@
-"""The memory-unit table (DESIGN §3) and the idempotency-key table."""
+"""The memory-unit table (docs/ARCHITECTURE.md) and the idempotency-key table."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""The durable transcript of working memory (DESIGN §2): every appended message, keyed by
-namespace, session and sequence number, and one row per session holding its counters."""
+"""The durable transcript of working memory (docs/WORKING_MEMORY.md): every appended
+message, keyed by namespace, session and sequence number, and one row per session holding
+its counters."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""SQL of hard deletes (DESIGN §8 "forget is real"): a unit or a whole subject, with every
+"""SQL of hard deletes (docs/LIFECYCLE.md "forget is real"): a unit or a whole subject, with every
 row that names it — access log, links, references from other units, stored Idempotency-Key
 responses, distillation state. Deleting the row deletes its vectors and full-text entry (they
 are columns of it; PostgreSQL drops the dead index entries at the next vacuum, and no query

@@ -55,7 +55,7 @@ LATEST = datetime(9000, 12, 31, tzinfo=UTC)
 
 
 def _aware(value: datetime) -> datetime:
-    """Naive datetimes mean UTC (DESIGN §4.1); years 1000..9000 only."""
+    """Naive datetimes mean UTC (docs/ARCHITECTURE.md); years 1000..9000 only."""
     if value.tzinfo is None:
         value = value.replace(tzinfo=UTC)
     try:

@@ -1,4 +1,4 @@
-"""``/extract`` and ``/working_memory/{session_id}/close`` wire models (DESIGN §4, §5)."""
+"""``/extract`` and ``/working_memory/{session_id}/close`` wire models (docs/EXTRACTION.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Wire models of the memory lifecycle (DESIGN §4, §8): list with cursor pagination, the
+"""Wire models of the memory lifecycle (docs/LIFECYCLE.md): list with cursor pagination, the
 supersede history, corrections (``PATCH``), forget receipts, ``/summarize``."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Memory-unit wire models: ``MemoryCreate`` (a unit to store), ``MemoryRead``, and the
-``/store`` request and response (DESIGN §4.1)."""
+``/store`` request and response (docs/ARCHITECTURE.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``POST /recall`` wire models (DESIGN §4.1, §7)."""
+"""``POST /recall`` wire models (docs/ARCHITECTURE.md)."""
 
 from __future__ import annotations
 

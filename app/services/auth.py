@@ -1,4 +1,4 @@
-"""API keys → namespaces (DESIGN §12).
+"""API keys → namespaces (docs/DEPLOY.md).
 
 A key looks like ``hs_<43 url-safe characters>`` (``secrets.token_urlsafe(32)``: 256 random
 bits). Only its SHA-256 is stored; the first 11 characters (``hs_`` + 8) are kept in clear as a

@@ -1,4 +1,4 @@
-"""The worker's lifecycle schedule (DESIGN §8): archival of expired units and periodic
+"""The worker's lifecycle schedule (docs/LIFECYCLE.md): archival of expired units and periodic
 distillation, next to the extraction worker's silent-session scan. Every periodic task of
 the worker is timed, logged and counted in Prometheus metrics.
 

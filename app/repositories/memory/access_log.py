@@ -1,4 +1,4 @@
-"""SQL of the recall access log (DESIGN §7 step 6): one statement per recall that refreshes
+"""SQL of the recall access log (docs/ARCHITECTURE.md): one statement per recall that refreshes
 ``last_accessed_at``, extends the expiry of active units and logs each returned unit."""
 
 from __future__ import annotations

@@ -240,10 +240,10 @@ class MemoryRepository:
     ) -> list[CandidateScore]:
         """Raw signals for the candidates of one recall.
 
-        ``exact``: every unit matching the filters is a candidate (small subjects; DESIGN §7.1
-        measured this better than shortlisting). Otherwise the union of the ``per_source``
-        nearest by value embedding, by query (scenario) embedding, the best keyword matches
-        (``ts_rank``) and the newest entity matches, with pgvector's iterative HNSW scan so
+        ``exact``: every unit matching the filters is a candidate (small subjects;
+        docs/ARCHITECTURE.md#design-figures: better than shortlisting). Otherwise the union of
+        the ``per_source`` nearest by value embedding, by query (scenario) embedding, the best
+        keyword matches (``ts_rank``) and the newest entity matches, with pgvector's iterative HNSW scan so
         filtered ANN still returns enough rows.
 
         Keyword statistics for BM25 (computed by the caller): per candidate, which of

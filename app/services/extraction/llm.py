@@ -23,7 +23,7 @@ class BadReplyError(ProviderError):
 
 
 class LLMExtractor:
-    """Units from an OpenAI-compatible chat model (DESIGN §5)."""
+    """Units from an OpenAI-compatible chat model (docs/EXTRACTION.md)."""
 
     def __init__(self, client: LLMClient, settings: LLMSettings) -> None:
         self.client = client

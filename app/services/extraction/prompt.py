@@ -1,5 +1,5 @@
-"""The extraction prompt (DESIGN §5): current time, time zone and subject id; keep only what
-changes the agent's later behaviour; ``query`` as a trigger scenario (a good and a bad
+"""The extraction prompt (docs/EXTRACTION.md): current time, time zone and subject id; keep
+only what changes the agent's later behaviour; ``query`` as a trigger scenario (a good and a bad
 example); negations and conditions kept; the source's language; a JSON object out."""
 
 from __future__ import annotations

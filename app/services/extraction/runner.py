@@ -52,7 +52,6 @@ from app.services.memory.store import StoreService
 log = logging.getLogger(__name__)
 
 
-
 class JobServices(Protocol):
     """What the runner builds on the sessions it opens (``app/services/wiring.py``)."""
 

@@ -1,6 +1,6 @@
 """Reading and correcting memory units: the list with keyset pagination, the supersede
 history, and ``PATCH`` corrections that re-embed, re-index and re-check duplicates in the
-caller's transaction (DESIGN §4, §6)."""
+caller's transaction (docs/ARCHITECTURE.md; docs/DEDUPE.md)."""
 
 from __future__ import annotations
 

@@ -1,12 +1,12 @@
-"""Periodic distillation (DESIGN §5, §8): a subject's recent episodic units (event, action,
-result) become semantic ones (preferences, habits) through the ordinary write path, so a
+"""Periodic distillation (docs/LIFECYCLE.md): a subject's recent episodic units (event,
+action, result) become semantic ones (preferences, habits) through the ordinary write path, so a
 preference distilled twice merges into one unit (and, where the write path detects
 contradictions, a changed preference supersedes the old one).
 
 - With an LLM: the units go to the model, which answers with the extraction schema
   (``{"memories": [...]}``, ``source_turns`` = the numbers of the units used); replies are
   validated, re-asked a bounded number of times, and units below ``EXTRACTION__MIN_CONFIDENCE``
-  (0.6, DESIGN §5) are dropped.
+  (0.6, docs/EXTRACTION.md) are dropped.
 - Offline: a unit stating a preference or habit ("always", "prefers", "喜欢", "每天" …)
   becomes ``Preference: <value>``; a unit restated ``LIFECYCLE__DISTILL_MIN_SUPPORT`` times
   (its merge count) becomes ``Habit: <value>``. Deterministic, so a rerun writes the same

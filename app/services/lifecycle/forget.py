@@ -1,4 +1,4 @@
-"""Forget for real (DESIGN §8): hard delete of one unit or of everything a subject left
+"""Forget for real (docs/LIFECYCLE.md): hard delete of one unit or of everything a subject left
 behind, answered with a receipt of counts per kind.
 
 A unit: the row (its vectors and full-text entry are columns of it), its access log, its

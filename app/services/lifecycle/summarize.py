@@ -1,4 +1,4 @@
-"""Consolidation (``POST /summarize``, DESIGN §4, §8): a subject's active units in a time
+"""Consolidation (``POST /summarize``, docs/LIFECYCLE.md): a subject's active units in a time
 window, grouped by entity, become higher-level semantic units that link to their sources.
 
 Order of work, so that a failure loses nothing:

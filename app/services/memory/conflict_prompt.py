@@ -11,7 +11,7 @@ Answer with a JSON object and nothing else: {"verdict": "same" | "contradicts" |
 
 
 def build_judge(new_value: str, old_value: str) -> list[ChatMessage]:
-    """The same / contradicts / unrelated question of the write path (DESIGN §6)."""
+    """The same / contradicts / unrelated question of the write path (docs/DEDUPE.md)."""
     return [
         {"role": "system", "content": JUDGE},
         {"role": "user", "content": f"OLD: {old_value}\nNEW: {new_value}"},

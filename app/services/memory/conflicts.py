@@ -1,4 +1,4 @@
-"""Does a new unit contradict an existing one? And what then? (DESIGN §6)
+"""Does a new unit contradict an existing one? And what then? (docs/DEDUPE.md)
 
 Only neighbours at cosine ≥ the model's gate are judged (``CONFLICTS__MIN_COSINE``, per model
 in ``CONFLICTS__MIN_COSINE_BY_MODEL``: 0.80 for multilingual-e5-small, whose contradictions
@@ -287,7 +287,7 @@ class PairJudge(Protocol):
 
 
 class LLMPairJudge:
-    """The LLM's same / contradicts / unrelated judgement (DESIGN §6)."""
+    """The LLM's same / contradicts / unrelated judgement (docs/DEDUPE.md)."""
 
     def __init__(self, client: LLMClient) -> None:
         self.client = client

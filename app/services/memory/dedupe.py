@@ -1,4 +1,4 @@
-"""When is a new unit the same memory as an existing one? (DESIGN §6)
+"""When is a new unit the same memory as an existing one? (docs/DEDUPE.md)
 
 Cosine alone is not enough with multilingual-e5-small: unrelated facts about one user reach
 0.91 ("用户住在上海。" / "用户对花生过敏。"), negations 0.92–0.99 ("用户周末有空" / "用户周末没空"

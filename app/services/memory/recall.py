@@ -1,7 +1,7 @@
 """Recall: narrow by scope and filters, gather candidates, score them (app.services.memory.scoring)
-and return the best ``top_k`` within a time budget (DESIGN §7).
+and return the best ``top_k`` within a time budget (docs/ARCHITECTURE.md).
 
-Query-side details measured on LoCoMo (DESIGN §7.1, docs/EVAL.md): the question is embedded
+Query-side details measured on LoCoMo (docs/EVAL.md): the question is embedded
 with the E5 *query* role, and the names of entities the subject's units know are removed from
 the text before embedding (e5-small's cosine is dominated by names) while a structured entity
 signal rewards units that name them. Keyword relevance is BM25 over the query's stemmed tokens

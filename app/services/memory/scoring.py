@@ -1,22 +1,25 @@
-"""Hybrid recall scoring (DESIGN §7): each signal scaled to 0..1, then a weighted sum.
+"""Hybrid recall scoring (docs/ARCHITECTURE.md): each signal scaled to 0..1, then a weighted sum.
 
     score = w_s·semantic + w_k·keyword + w_r·recency + w_c·confidence + w_e·entity
             + w_x·context
 
 - semantic: the better of value and scenario (``query``) cosine similarity, min-max scaled
-  over this recall's candidates (DESIGN §7.1: min-max fusion beat RRF k=60 on LoCoMo);
+  over this recall's candidates (min-max fusion beat RRF k=60 on LoCoMo:
+  docs/ARCHITECTURE.md#design-figures);
 - keyword: Okapi BM25 over the candidates (idf and average length from the candidates, which
   for a subject scored exactly are all its units; a query term counts as present or absent),
   divided by the best candidate's;
 - recency: exp(-λ·hours since occurred_at), λ per hour (0.01 → half weight at ~70 h);
 - confidence: the unit's own 0..1;
-- entity: 1 when the unit names an entity the query names (DESIGN §7.1: +0.03 recall@10);
+- entity: 1 when the unit names an entity the query names (+0.03 recall@10,
+  docs/ARCHITECTURE.md#design-figures);
 - context: how relevant the unit's surroundings are — the mean of (a) the better of the
   previous and the next unit of its session and (b) the best unit of its session, where a
   unit's relevance is its semantic and keyword mix ``(w_s·semantic + w_k·keyword)/(w_s+w_k)``.
   A short reply ("Yes, last Friday!") carries little text of its own; its topic is in the
-  turn before it and in the rest of the conversation (DESIGN §7.1: neighbouring-turn context
-  +0.05). A unit without a session, or alone in it, is its own context.
+  turn before it and in the rest of the conversation (neighbouring-turn context +0.05,
+  docs/ARCHITECTURE.md#design-figures). A unit without a session, or alone in it, is its
+  own context.
 
 Sessions are ordered by (occurred_at, id): ids are UUIDv7, so units stored in one batch with
 the same time keep their input order. For subjects above the exact-scan limit only the
@@ -36,7 +39,7 @@ from app.repositories.memory.units import CandidateScore
 
 SIGNALS = ("semantic", "keyword", "recency", "confidence", "entity", "context")
 
-# The seeds' original weights (DESIGN §7): recency-heavy, for short-lived tasks.
+# The seeds' original weights (docs/ARCHITECTURE.md): recency-heavy, for short-lived tasks.
 SHORT_TERM = {
     "semantic": 0.5,
     "keyword": 0.2,

@@ -47,7 +47,7 @@ class StoreService:
         self.embedder = embedder
         self.dedupe = dedupe
         self.ttl = ttl or TtlSettings()  # per-type expiry at write (app.services.memory.ttl)
-        # Contradictions supersede or flag older units (app.services.memory.conflicts, DESIGN §6).
+        # Contradictions supersede or flag older units (services/memory/conflicts.py).
         self.conflicts = ConflictChecker(
             repo, conflicts or ConflictSettings(), embedder.model, judge, dedupe.neighbours
         )

@@ -1,11 +1,11 @@
-"""Time to live of memory units (DESIGN §8): the per-type expiry set at write, the expiry
+"""Time to live of memory units (docs/LIFECYCLE.md): the per-type expiry set at write, the expiry
 extension of units that keep being recalled, and the archival sweep.
 
 Rules (settings ``TTL__*``):
 
 - At write, a unit without its own ``ttl_days`` / ``expires_at`` expires
   ``TTL__<TYPE>_DAYS`` after the later of the write time and its time anchor
-  (``occurred_at``). Defaults from DESIGN §8: constraint and fact 180 d, preference 90 d,
+  (``occurred_at``). Defaults from docs/LIFECYCLE.md: constraint and fact 180 d, preference 90 d,
   action and result 30 d, event 30 d. So an upcoming event or time-bound fact expires that many
   days past its anchor, and a past event stored late (a backfill) is not expired on arrival —
   counting from the anchor alone would hide it from recall immediately. 0 = never expires.

@@ -1,4 +1,4 @@
-"""Task closure (DESIGN §5): when a session's task is over, its transcript is extracted.
+"""Task closure (docs/EXTRACTION.md): when a session's task is over, its transcript is extracted.
 
 Three signals, over the messages no extraction job has taken yet:
 

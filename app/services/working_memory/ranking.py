@@ -1,4 +1,4 @@
-"""Ranking a working-memory window into a token budget (DESIGN §9), as pure functions.
+"""Ranking a working-memory window into a token budget (docs/WORKING_MEMORY.md), as pure functions.
 
 score = w_rel·relevance + w_rec·recency + w_den·density, weights renormalised over the signals
 in use (no query: relevance is left out):
@@ -6,7 +6,7 @@ in use (no query: relevance is left out):
 - recency  = 0.5 ** (messages newer than this one / half life) — position, not wall time, so a
   burst of messages and a slow chat decay alike;
 - relevance = cosine similarity of the message embedding to the query embedding, min-max
-  scaled over the window (DESIGN §7.1 found min-max fusion better than RRF);
+  scaled over the window (docs/ARCHITECTURE.md#design-figures found min-max fusion better than RRF);
 - density  = share of informative items (numbers, codes, names, parameters, URLs, paths) among
   the message's words, ×2, capped at 1 — computed once at append.
 

@@ -1,4 +1,4 @@
-"""Working memory (DESIGN §2, §9): append messages, read the window for a budget, clear.
+"""Working memory (docs/WORKING_MEMORY.md): append messages, read the window for a budget, clear.
 
 Write order, so the hot window never holds a message the transcript lacks: the messages are
 counted and embedded first (nothing written yet), then their seqs are taken and the rows
@@ -164,7 +164,7 @@ class WorkingMemoryService:
 
     def budget_for(self, max_tokens: int | None) -> int:
         """Tokens usable for messages out of ``max_tokens`` (default from settings), after
-        the headroom left for the model's answer (20% by default, DESIGN §9)."""
+        the headroom left for the model's answer (20% by default, docs/WORKING_MEMORY.md)."""
         total = max_tokens if max_tokens is not None else self.settings.default_max_tokens
         return math.floor(total * (1.0 - self.settings.headroom))
 
