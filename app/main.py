@@ -27,6 +27,7 @@ from app.core.config import Settings, get_settings
 from app.core.db import create_engine, create_session_factory
 from app.core.errors import ConfigurationError
 from app.core.text import tokenize
+from app.schemas import limits as wire_limits
 from app.services.auth import AuthState
 from app.services.health import check_schema
 from app.services.wiring import Resources
@@ -62,6 +63,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """The ASGI app. ``settings.database_url`` must point at a migrated database
     (``hindsight serve`` starts and migrates the embedded one when it is unset)."""
     settings = settings or get_settings()
+    wire_limits.check(settings.limits)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -85,3 +85,13 @@ def test_alembic_check_is_clean(database_url: str):
     """The migrated schema and the SQLAlchemy models agree: no pending autogenerate ops.
     (Sync test: Alembic's env runs its own event loop.)"""
     command.check(alembic_config(database_url))
+
+
+def test_create_app_refuses_limits_its_schemas_were_not_built_with():
+    # The wire models' limits are fixed when the schemas are imported (app/schemas/limits.py);
+    # an app must not claim other ones.
+    from app.core.config import LimitsSettings
+
+    with pytest.raises(ConfigurationError, match="LIMITS"):
+        create_app(Settings(limits=LimitsSettings(value_chars=10)))
+    assert create_app(Settings(limits=LimitsSettings())).title == "Hindsight"

@@ -9,7 +9,6 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field, field_validator, model_validator
 
-from app.core.config import get_settings
 from app.schemas.common import (
     AwareDatetime,
     Identifier,
@@ -18,14 +17,14 @@ from app.schemas.common import (
     ResponseModel,
     Text,
 )
+from app.schemas.limits import WIRE_LIMITS
 
 Role = Literal["user", "assistant", "tool", "system"]
 JobStatus = Literal["queued", "running", "retrying", "succeeded", "failed"]
 UnitOutcome = Literal["created", "merged", "superseded", "conflict", "dropped", "rejected"]
 
-_LIMITS = get_settings().limits  # LIMITS__* settings
-MAX_MESSAGES = _LIMITS.extract_messages
-MAX_CONTENT_CHARS = _LIMITS.message_chars
+MAX_MESSAGES = WIRE_LIMITS.extract_messages
+MAX_CONTENT_CHARS = WIRE_LIMITS.message_chars
 
 
 def _zone(value: str) -> str:

@@ -9,7 +9,6 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from app.core.config import get_settings
 from app.core.vocabulary import MemoryType
 from app.schemas.common import (
     AwareDatetime,
@@ -19,6 +18,7 @@ from app.schemas.common import (
     ResponseModel,
     Text,
 )
+from app.schemas.limits import WIRE_LIMITS
 from app.schemas.memory import MAX_VALUE_CHARS, MemoryRead, Outcome
 
 TimeRange = Literal["last_24_hours", "last_7_days", "last_30_days"]
@@ -28,8 +28,7 @@ StoredStatus = Literal["active", "superseded", "archived", "invalid"]
 PatchStatus = Literal["active", "archived", "invalid"]
 Order = Literal["desc", "asc"]
 
-_LIMITS = get_settings().limits  # LIMITS__* settings
-MAX_PAGE = _LIMITS.list_page
+MAX_PAGE = WIRE_LIMITS.list_page
 
 
 class MemoryListQuery(RequestModel):

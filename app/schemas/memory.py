@@ -9,7 +9,6 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, Field, field_validator, model_validator
 
-from app.core.config import get_settings
 from app.core.vocabulary import MemoryType
 from app.schemas.common import (
     AwareDatetime,
@@ -20,14 +19,14 @@ from app.schemas.common import (
     ResponseModel,
     Text,
 )
+from app.schemas.limits import WIRE_LIMITS
 
 Source = Literal["user", "agent", "tool", "system", "extraction"]
 Status = Literal["active", "superseded", "archived", "invalid", "forgotten"]
 Outcome = Literal["created", "merged", "superseded", "conflict"]
 
-_LIMITS = get_settings().limits  # LIMITS__* settings
-MAX_VALUE_CHARS = _LIMITS.value_chars
-MAX_BATCH = _LIMITS.store_batch
+MAX_VALUE_CHARS = WIRE_LIMITS.value_chars
+MAX_BATCH = WIRE_LIMITS.store_batch
 
 
 class MemoryCreate(RequestModel):

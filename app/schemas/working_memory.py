@@ -8,7 +8,6 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
 
-from app.core.config import get_settings
 from app.schemas.common import (
     AwareDatetime,
     Identifier,
@@ -17,12 +16,12 @@ from app.schemas.common import (
     Text,
     clean_json,
 )
+from app.schemas.limits import WIRE_LIMITS
 
 Role = Literal["user", "assistant", "tool", "system"]
 
-_LIMITS = get_settings().limits  # LIMITS__* settings
-MAX_BATCH = _LIMITS.message_batch
-MAX_CONTENT_CHARS = _LIMITS.message_chars
+MAX_BATCH = WIRE_LIMITS.message_batch
+MAX_CONTENT_CHARS = WIRE_LIMITS.message_chars
 MAX_METADATA_BYTES = 16_384
 MAX_QUERY_CHARS = 2000
 MAX_TOKENS_LIMIT = 1_000_000

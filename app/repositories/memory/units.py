@@ -243,8 +243,8 @@ class MemoryRepository:
         ``exact``: every unit matching the filters is a candidate (small subjects;
         docs/ARCHITECTURE.md#design-figures: better than shortlisting). Otherwise the union of
         the ``per_source`` nearest by value embedding, by query (scenario) embedding, the best
-        keyword matches (``ts_rank``) and the newest entity matches, with pgvector's iterative HNSW scan so
-        filtered ANN still returns enough rows.
+        keyword matches (``ts_rank``) and the newest entity matches, with pgvector's iterative
+        HNSW scan so filtered ANN still returns enough rows.
 
         Keyword statistics for BM25 (computed by the caller): per candidate, which of
         ``query_lexemes`` (from :meth:`keyword_lexemes`) it contains, and its length in
