@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
 
@@ -27,7 +28,7 @@ from app.core.config import Settings, get_settings
 from app.core.db import create_engine, create_session_factory
 from app.core.errors import ConfigurationError
 from app.core.text import tokenize
-from app.schemas import limits as wire_limits
+from app.schemas.limits import LimitsContext, bound
 from app.services.auth import AuthState
 from app.services.health import check_schema
 from app.services.wiring import Resources
@@ -63,7 +64,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """The ASGI app. ``settings.database_url`` must point at a migrated database
     (``hindsight serve`` starts and migrates the embedded one when it is unset)."""
     settings = settings or get_settings()
-    wire_limits.check(settings.limits)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -110,6 +110,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     app.add_middleware(limits.BodySizeLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(RequestContextMiddleware)
+    # Outermost: requests and the lifespan validate with this app's LIMITS__* (schemas/limits.py).
+    app.add_middleware(LimitsContext, limits=settings.limits)
     app.include_router(health.router)
     app.include_router(memories.router)
     app.include_router(lifecycle.router)
@@ -118,4 +120,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(extract.router)
     app.include_router(context.router)
     app.include_router(metrics.router)
+    describe = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        """The OpenAPI document, with this app's limits (cached by FastAPI)."""
+        with bound(settings.limits):
+            return describe()
+
+    app.openapi = openapi  # type: ignore[method-assign]
     return app

@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import AsyncIterator
 
+import httpx
 import pytest
 from asgi_lifespan import LifespanManager
 from sqlalchemy import text
@@ -87,11 +88,21 @@ def test_alembic_check_is_clean(database_url: str):
     command.check(alembic_config(database_url))
 
 
-def test_create_app_refuses_limits_its_schemas_were_not_built_with():
-    # The wire models' limits are fixed when the schemas are imported (app/schemas/limits.py);
-    # an app must not claim other ones.
+async def test_create_app_governs_the_request_limits(settings):
+    # LIMITS__* come from the settings create_app is given: the OpenAPI document shows them
+    # and requests are validated with them, while an app with default settings keeps its own.
     from app.core.config import LimitsSettings
 
-    with pytest.raises(ConfigurationError, match="LIMITS"):
-        create_app(Settings(limits=LimitsSettings(value_chars=10)))
-    assert create_app(Settings(limits=LimitsSettings())).title == "Hindsight"
+    small = create_app(settings.model_copy(update={"limits": LimitsSettings(value_chars=10)}))
+    value = small.openapi()["components"]["schemas"]["MemoryCreate"]["properties"]["value"]
+    assert value["maxLength"] == 10
+    default = create_app(settings).openapi()["components"]["schemas"]["MemoryCreate"]
+    assert default["properties"]["value"]["maxLength"] == 2000
+
+    body = {"memories": [{"user_id": "u1", "value": "eleven char"}]}
+    async with LifespanManager(small, startup_timeout=60):
+        transport = httpx.ASGITransport(app=small)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+            r = await client.post("/store", json=body)
+    assert r.status_code == 422, r.text
+    assert "at most 10" in r.text

@@ -312,7 +312,8 @@ class WorkerSettings(BaseModel):
 
 
 class LimitsSettings(BaseModel):
-    """Request size limits (read when the API schemas are built, so OpenAPI shows them)."""
+    """Request size limits: the app created with them validates requests and describes its
+    OpenAPI document with them (``app/schemas/limits.py``)."""
 
     store_batch: int = Field(default=100, ge=1, le=10_000)
     value_chars: int = Field(default=2000, ge=1, le=100_000)

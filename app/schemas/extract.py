@@ -17,14 +17,11 @@ from app.schemas.common import (
     ResponseModel,
     Text,
 )
-from app.schemas.limits import WIRE_LIMITS
+from app.schemas.limits import MaxChars, MaxItems
 
 Role = Literal["user", "assistant", "tool", "system"]
 JobStatus = Literal["queued", "running", "retrying", "succeeded", "failed"]
 UnitOutcome = Literal["created", "merged", "superseded", "conflict", "dropped", "rejected"]
-
-MAX_MESSAGES = WIRE_LIMITS.extract_messages
-MAX_CONTENT_CHARS = WIRE_LIMITS.message_chars
 
 
 def _zone(value: str) -> str:
@@ -39,7 +36,7 @@ class ExtractMessage(RequestModel):
     """One message of a transcript."""
 
     role: Role = Field(description="Who spoke: `user`, `assistant`, `tool` or `system`.")
-    content: Annotated[Text, Field(max_length=MAX_CONTENT_CHARS)]
+    content: Annotated[Text, MaxChars("message_chars")]
     created_at: AwareDatetime | None = Field(
         default=None, description="When it was said (ISO 8601; naive means UTC)."
     )
@@ -62,9 +59,9 @@ class ExtractRequest(RequestModel):
         "earlier job took). With `messages`: recorded as the units' session.",
     )
     task_id: Identifier | None = None
-    messages: list[ExtractMessage] | None = Field(
-        default=None, min_length=1, max_length=MAX_MESSAGES, description="The transcript."
-    )
+    messages: (
+        Annotated[list[ExtractMessage], Field(min_length=1), MaxItems("extract_messages")] | None
+    ) = Field(default=None, description="The transcript.")
     timezone: str = Field(default="UTC", max_length=64, description="IANA zone for relative dates.")
     now: AwareDatetime | None = Field(
         default=None,

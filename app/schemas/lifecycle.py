@@ -18,8 +18,8 @@ from app.schemas.common import (
     ResponseModel,
     Text,
 )
-from app.schemas.limits import WIRE_LIMITS
-from app.schemas.memory import MAX_VALUE_CHARS, MemoryRead, Outcome
+from app.schemas.limits import MaxChars, MaxValue
+from app.schemas.memory import MemoryRead, Outcome
 
 TimeRange = Literal["last_24_hours", "last_7_days", "last_30_days"]
 # Every status a stored unit can have ("forgotten" units are deleted, so never listed).
@@ -27,8 +27,6 @@ StoredStatus = Literal["active", "superseded", "archived", "invalid"]
 # What a correction may set: back to active, archived (cold), or invalid (known wrong).
 PatchStatus = Literal["active", "archived", "invalid"]
 Order = Literal["desc", "asc"]
-
-MAX_PAGE = WIRE_LIMITS.list_page
 
 
 class MemoryListQuery(RequestModel):
@@ -54,7 +52,9 @@ class MemoryListQuery(RequestModel):
     include_superseded: bool = False
     include_archived: bool = False
     order: Order = Field(default="desc", description="By created_at: newest first (`desc`).")
-    limit: int = Field(default=50, ge=1, le=MAX_PAGE, description="Units per page (1..200).")
+    limit: Annotated[int, MaxValue("list_page")] = Field(
+        default=50, ge=1, description="Units per page (1..200)."
+    )
     cursor: Annotated[CleanStr, Field(max_length=500)] | None = Field(
         default=None, description="`next_cursor` of the previous page; same filters required."
     )
@@ -96,12 +96,12 @@ class MemoryUpdate(RequestModel):
     """A correction: only the fields sent change. ``null`` clears ``query`` or
     ``expires_at``."""
 
-    value: Annotated[Text, Field(min_length=1, max_length=MAX_VALUE_CHARS)] | None = Field(
+    value: Annotated[Text, Field(min_length=1), MaxChars("value_chars")] | None = Field(
         default=None,
         description="New content; re-embedded, re-indexed and re-checked for "
         "duplicates in the same transaction.",
     )
-    query: Annotated[CleanStr, Field(max_length=MAX_VALUE_CHARS)] | None = Field(
+    query: Annotated[CleanStr, MaxChars("value_chars")] | None = Field(
         default=None, description="New trigger scenario (re-embedded); null or blank clears it."
     )
     entities: list[Annotated[Text, Field(max_length=200)]] | None = Field(

@@ -1,24 +1,137 @@
-"""The request size limits (``LIMITS__*``) the wire models are built with.
+"""Request size limits (``LIMITS__*``), governed by the app they serve.
 
-A wire model is a class: its ``max_length`` constraints, which the OpenAPI document shows and
-request validation applies, are fixed when the class is created. So the limits are read here,
-once, when the schemas are first imported, and nowhere else; ``create_app(settings)`` refuses
-settings whose limits differ from these (``ConfigurationError``) instead of serving other
-limits than it was given (docs/ARCHITECTURE.md, "Settings").
+The wire models carry markers (:class:`MaxChars`, :class:`MaxItems`, :class:`MaxValue`) that
+name a field of :class:`LimitsSettings` instead of a number. The number is looked up when a
+value is validated and when the JSON schema is generated, in the limits bound to the current
+context: ``create_app(settings)`` binds ``settings.limits`` around every request, its
+lifespan (so an in-process worker inherits them) and its OpenAPI document; ``hindsight
+worker`` binds its own. Unbound, the defaults apply — which is what importing a schema sees,
+so no settings are read at import. The errors are pydantic's own (``too_long``,
+``less_than_equal``) with the same messages, and the OpenAPI document shows the bound numbers
+(``maxLength``, ``maxItems``, ``maximum``).
 """
 
 from __future__ import annotations
 
-from app.core.config import LimitsSettings, get_settings
-from app.core.errors import ConfigurationError
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any
 
-WIRE_LIMITS: LimitsSettings = get_settings().limits
+from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
+from pydantic_core import PydanticKnownError, core_schema
+
+from app.core.config import LimitsSettings
+
+_DEFAULTS = LimitsSettings()
+_CURRENT: ContextVar[LimitsSettings | None] = ContextVar("hindsight_limits", default=None)
 
 
-def check(limits: LimitsSettings) -> None:
-    """Raise ConfigurationError unless ``limits`` are the ones the wire models use."""
-    if limits != WIRE_LIMITS:
-        raise ConfigurationError(
-            f"LIMITS differ from the ones the API schemas were built with ({WIRE_LIMITS!r}): "
-            "set LIMITS__* in the environment before the service starts"
-        )
+def current() -> LimitsSettings:
+    """The limits bound to this context (the defaults when none are)."""
+    return _CURRENT.get() or _DEFAULTS
+
+
+@contextmanager
+def bound(limits: LimitsSettings) -> Iterator[None]:
+    """Validate and describe the wire models with ``limits`` inside the block."""
+    token = _CURRENT.set(limits)
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)
+
+
+def bind(limits: LimitsSettings) -> None:
+    """Bind ``limits`` for the rest of this context (a process's main task)."""
+    _CURRENT.set(limits)
+
+
+@dataclass(frozen=True)
+class _Limit:
+    """A constraint whose number is the ``name`` field of the current limits."""
+
+    name: str
+
+    def value(self) -> int:
+        return int(getattr(current(), self.name))
+
+    json_key = ""
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> dict[str, Any]:
+        json_schema = handler(schema)
+        json_schema[self.json_key] = self.value()
+        return json_schema
+
+
+class MaxChars(_Limit):
+    """At most that many characters (checked after the string's own validators, as
+    pydantic's ``max_length`` is on a validated string type)."""
+
+    json_key = "maxLength"
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        def check(value: Any) -> Any:
+            limit = self.value()
+            if len(value) > limit:
+                raise _too_long("Value", limit, len(value))
+            return value
+
+        return core_schema.no_info_after_validator_function(check, handler(source))
+
+
+class MaxItems(_Limit):
+    """At most that many items, checked before the items are (as pydantic's list
+    ``max_length``): an oversized list is refused without validating its items."""
+
+    json_key = "maxItems"
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        def check(value: Any) -> Any:
+            limit = self.value()
+            if isinstance(value, list | tuple) and len(value) > limit:
+                raise _too_long("List", limit, len(value))
+            return value
+
+        return core_schema.no_info_before_validator_function(check, handler(source))
+
+
+class MaxValue(_Limit):
+    """A number at most that large."""
+
+    json_key = "maximum"
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        def check(value: Any) -> Any:
+            limit = self.value()
+            if value > limit:
+                raise PydanticKnownError("less_than_equal", {"le": limit})
+            return value
+
+        return core_schema.no_info_after_validator_function(check, handler(source))
+
+
+def _too_long(field_type: str, limit: int, length: int) -> PydanticKnownError:
+    ctx = {"field_type": field_type, "max_length": limit, "actual_length": length}
+    return PydanticKnownError("too_long", ctx)
+
+
+class LimitsContext:
+    """ASGI middleware: every request and the lifespan of the app run with ``limits``."""
+
+    def __init__(self, app: Callable[..., Any], limits: LimitsSettings) -> None:
+        self.app = app
+        self.limits = limits
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        with bound(self.limits):
+            await self.app(scope, receive, send)

@@ -19,14 +19,11 @@ from app.schemas.common import (
     ResponseModel,
     Text,
 )
-from app.schemas.limits import WIRE_LIMITS
+from app.schemas.limits import MaxChars, MaxItems
 
 Source = Literal["user", "agent", "tool", "system", "extraction"]
 Status = Literal["active", "superseded", "archived", "invalid", "forgotten"]
 Outcome = Literal["created", "merged", "superseded", "conflict"]
-
-MAX_VALUE_CHARS = WIRE_LIMITS.value_chars
-MAX_BATCH = WIRE_LIMITS.store_batch
 
 
 class MemoryCreate(RequestModel):
@@ -37,11 +34,11 @@ class MemoryCreate(RequestModel):
     session_id: Identifier | None = Field(default=None, description="Session it came from.")
     task_id: Identifier | None = Field(default=None, description="Task it came from.")
     type: MemoryType = Field(default="fact", description="Kind of knowledge.")
-    value: Annotated[Text, Field(min_length=1, max_length=MAX_VALUE_CHARS)] = Field(
+    value: Annotated[Text, Field(min_length=1), MaxChars("value_chars")] = Field(
         description="The content: one self-contained sentence (≤ 200 characters recommended), "
         "negations and conditions kept."
     )
-    query: Annotated[CleanStr, Field(max_length=MAX_VALUE_CHARS)] | None = Field(
+    query: Annotated[CleanStr, MaxChars("value_chars")] | None = Field(
         default=None,
         description="Trigger scenario: when this unit should come to mind, written as a "
         "situation ('when the user plans a weekend trip').",
@@ -83,7 +80,7 @@ class MemoryCreate(RequestModel):
 class StoreRequest(RequestModel):
     """Body of ``POST /store``: 1..100 units."""
 
-    memories: list[MemoryCreate] = Field(min_length=1, max_length=MAX_BATCH)
+    memories: Annotated[list[MemoryCreate], MaxItems("store_batch")] = Field(min_length=1)
 
 
 class MemoryRead(ResponseModel):

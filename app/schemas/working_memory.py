@@ -16,12 +16,10 @@ from app.schemas.common import (
     Text,
     clean_json,
 )
-from app.schemas.limits import WIRE_LIMITS
+from app.schemas.limits import MaxChars, MaxItems
 
 Role = Literal["user", "assistant", "tool", "system"]
 
-MAX_BATCH = WIRE_LIMITS.message_batch
-MAX_CONTENT_CHARS = WIRE_LIMITS.message_chars
 MAX_METADATA_BYTES = 16_384
 MAX_QUERY_CHARS = 2000
 MAX_TOKENS_LIMIT = 1_000_000
@@ -49,7 +47,7 @@ class MessageCreate(RequestModel):
     """One message of a conversation."""
 
     role: Role = Field(description="Who spoke: `user`, `assistant`, `tool` or `system`.")
-    content: Annotated[Text, Field(max_length=MAX_CONTENT_CHARS)] = Field(
+    content: Annotated[Text, MaxChars("message_chars")] = Field(
         description="The message text (1..100,000 characters, no NUL bytes)."
     )
     created_at: AwareDatetime | None = Field(
@@ -77,7 +75,7 @@ class MessageCreate(RequestModel):
 class AppendRequest(RequestModel):
     """Body of ``POST /working_memory/{session_id}/messages``: 1..100 messages, in order."""
 
-    messages: list[MessageCreate] = Field(min_length=1, max_length=MAX_BATCH)
+    messages: Annotated[list[MessageCreate], MaxItems("message_batch")] = Field(min_length=1)
 
 
 class SessionSize(ResponseModel):

@@ -26,6 +26,7 @@ from app.clients.llm import create_llm
 from app.core.config import Settings
 from app.core.db import create_engine, create_session_factory
 from app.core.vocabulary import EXTRACT_ENTRYPOINT
+from app.schemas import limits
 from app.services.extraction.runner import JobRunner
 from app.services.wiring import Resources, Services, job_runner
 from app.services.working_memory.closure import SilenceScanner
@@ -145,6 +146,7 @@ async def run_worker(settings: Settings) -> None:
     """``hindsight worker``: its own engine, embedder and LLM client; stops on SIGINT/SIGTERM
     after the jobs in flight."""
     assert settings.database_url
+    limits.bind(settings.limits)  # the wire models' LIMITS__* for units written here
     engine = create_engine(settings.database_url, min(settings.db_pool_size, 5))
     resources = Resources(
         settings, embedder=create_embedder(settings.embedding), llm=create_llm(settings.llm)

@@ -38,7 +38,8 @@ from app.core.text import has_cjk
 from app.models import MemoryUnit
 from app.repositories.memory.lifecycle import DueSubject, LifecycleRepository
 from app.repositories.memory.units import Subject
-from app.schemas.memory import MAX_VALUE_CHARS, MemoryCreate
+from app.schemas import limits
+from app.schemas.memory import MemoryCreate
 from app.services.extraction.llm import BadReplyError
 from app.services.extraction.parse import parse_reply
 from app.services.memory.store import StoreOutcome, StoreService
@@ -113,7 +114,7 @@ class OfflineDistiller:
             else:
                 continue
             value = prefix + unit.value.strip()
-            if len(value) > MAX_VALUE_CHARS:
+            if len(value) > limits.current().value_chars:
                 continue
             if value in out:
                 out[value].sources.append(unit.id)

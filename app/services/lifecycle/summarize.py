@@ -29,8 +29,9 @@ from app.models import MemoryUnit
 from app.repositories.memory.filters import UnitFilters
 from app.repositories.memory.lifecycle import LifecycleRepository
 from app.repositories.memory.units import MemoryRepository, Subject
+from app.schemas import limits
 from app.schemas.lifecycle import SummarizeRequest
-from app.schemas.memory import MAX_VALUE_CHARS, MemoryCreate
+from app.schemas.memory import MemoryCreate
 from app.services.extraction.llm import BadReplyError
 from app.services.memory.store import StoreOutcome, StoreService
 from app.services.memory.time_window import window
@@ -120,7 +121,7 @@ def group_by_entity(
 
 class OfflineSummarizer:
     """Deterministic: the distinct source values in time order after the entity's name,
-    cut at :data:`MAX_VALUE_CHARS` (sources that do not fit stay active)."""
+    cut at ``LIMITS__VALUE_CHARS`` (sources that do not fit stay active)."""
 
     mode = "offline"
 
@@ -136,7 +137,7 @@ class OfflineSummarizer:
             value = unit.value.strip()
             if value in seen:
                 continue
-            if length + len(sep) + len(value) > MAX_VALUE_CHARS:
+            if length + len(sep) + len(value) > limits.current().value_chars:
                 break
             seen.add(value)
             parts.append(value)
@@ -181,12 +182,12 @@ def parse_summary(reply: str, default_type: str) -> Summary:
     if not isinstance(value, str) or not value.strip():
         raise ReplyParseError('"value" must be a non-empty string')
     value = value.replace("\x00", "").strip()
-    if len(value) > MAX_VALUE_CHARS:
-        raise ReplyParseError(f'"value" is longer than {MAX_VALUE_CHARS} characters')
+    if len(value) > limits.current().value_chars:
+        raise ReplyParseError(f'"value" is longer than {limits.current().value_chars} characters')
     query = data.get("query")
     if query is not None and not isinstance(query, str):
         raise ReplyParseError('"query" must be a string')
-    query = query.replace("\x00", "").strip()[:MAX_VALUE_CHARS] if query else None
+    query = query.replace("\x00", "").strip()[: limits.current().value_chars] if query else None
     kind = data.get("type")
     kind = kind.strip().lower() if isinstance(kind, str) else default_type
     return Summary(value, query or None, kind if kind in SEMANTIC_TYPES else default_type)
