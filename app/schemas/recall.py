@@ -8,6 +8,7 @@ from pydantic import Field, model_validator
 
 from app.core.vocabulary import MemoryType
 from app.schemas.common import AwareDatetime, Identifier, RequestModel, ResponseModel, Text
+from app.schemas.limits import MaxValue
 from app.schemas.memory import MemoryRead
 
 TimeRange = Literal["last_24_hours", "last_7_days", "last_30_days"]
@@ -51,7 +52,9 @@ class RecallRequest(RequestModel):
     )
     since: AwareDatetime | None = Field(default=None, description="occurred_at ≥ since.")
     until: AwareDatetime | None = Field(default=None, description="occurred_at < until.")
-    top_k: int = Field(default=5, ge=1, le=100, description="How many units to return.")
+    top_k: Annotated[int, MaxValue("recall_top_k")] = Field(
+        default=5, ge=1, description="How many units to return."
+    )
     min_score: float | None = Field(default=None, ge=0, description="Drop hits scoring below.")
     profile: Profile = Field(
         default="long_term",
