@@ -106,7 +106,9 @@ _EN_EVALUATIVE = frozenset(
     brave strong passionate dedicated talented proud glad happy sorry adorable peaceful
     relaxing delicious exhilarating powerful important awful terrible unfortunate""".split()
 )
-_ZH_EVALUATIVE = frozenset("好 棒 厉害 不错 漂亮 好看 可爱 有趣 有意思 辛苦 难 酷 美 好吃 感人".split())
+_ZH_EVALUATIVE = frozenset(
+    "好 棒 厉害 不错 漂亮 好看 可爱 有趣 有意思 辛苦 难 酷 美 好吃 感人".split()
+)
 _EN_FIRST = re.compile(
     r"\b(?:i|i['’](?:m|ve|ll|d)|me|my|mine|myself|we|we['’](?:re|ve|ll|d)|us|our|ours)\b",
     re.IGNORECASE,
@@ -147,7 +149,9 @@ def _strip_symbols(text: str) -> str:
 
 
 def _is_question(sentence: str) -> bool:
-    return sentence.rstrip().endswith(("?", "？")) or re.search(r"[吗呢么]\W*$", sentence) is not None
+    return (
+        sentence.rstrip().endswith(("?", "？")) or re.search(r"[吗呢么]\W*$", sentence) is not None
+    )
 
 
 def content_words(sentence: str) -> list[str]:

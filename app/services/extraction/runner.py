@@ -92,6 +92,12 @@ def backoff_s(attempt: int, initial: float, cap: float) -> float:
     return min(cap, initial * 2 ** max(0, attempt - 1))
 
 
+def _speaker_name(message: dict[str, Any]) -> str | None:
+    """The message's ``name``, else a string ``name`` in its metadata (session messages)."""
+    name = message.get("name") or (message.get("metadata") or {}).get("name")
+    return name.strip() or None if isinstance(name, str) else None
+
+
 def turns_of(job: ExtractionJob) -> list[Turn]:
     """The job's transcript snapshot as turns (refs point at session seqs or job indexes)."""
     turns = []
@@ -109,6 +115,7 @@ def turns_of(job: ExtractionJob) -> list[Turn]:
                 created_at=created,
                 metadata=m.get("metadata") or {},
                 ref=ref,
+                name=_speaker_name(m),
             )
         )
     return turns
