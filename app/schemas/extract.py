@@ -44,7 +44,7 @@ class ExtractMessage(RequestModel):
         default=None,
         description="The speaker's name, as in the OpenAI chat format, when several people "
         "speak as `user` (a group chat): the offline extractor names them in the units "
-        "(\"Caroline went…\" instead of \"The user went…\").",
+        '("Caroline went…" instead of "The user went…").',
     )
     content: Annotated[Text, Field(max_length=MAX_CONTENT_CHARS)]
     created_at: AwareDatetime | None = Field(

@@ -32,6 +32,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.clients.embeddings import Embedder
 from app.clients.llm import LLMClient
+from app.clients.tokenizer import create_tokenizer
 from app.core.config import Settings
 from app.core.errors import HindsightError
 from app.models import ExtractionJob
@@ -49,6 +50,7 @@ from app.services.extraction.units import (
     Extractor,
     Turn,
 )
+from app.services.extraction.windows import windows
 from app.services.memory.conflicts import LLMPairJudge
 from app.services.memory.store import StoreService
 
@@ -56,6 +58,8 @@ log = logging.getLogger(__name__)
 
 StoreFactory = Callable[[AsyncSession], StoreService]
 TERMINAL = ("succeeded", "failed")
+# Units embedded and written per store call of a job (all in the job's one transaction).
+STORE_BATCH = 100
 
 
 @dataclass(frozen=True)
@@ -173,6 +177,7 @@ class JobRunner:
         self.extractor: Extractor = (
             LLMExtractor(llm, settings.llm) if llm is not None else OfflineExtractor()
         )
+        self.tokenizer = create_tokenizer(settings.working_memory.encoding)
 
     async def run_once(self, job_id: uuid.UUID) -> RunResult:
         """One attempt at the job (see the module docstring). Never raises for a job
@@ -251,8 +256,18 @@ class JobRunner:
                 log.warning("could not renew the lease of job %s", job_id, exc_info=True)
 
     async def _extract(self, job: ExtractionJob) -> Extraction:
-        ctx = ExtractionContext(job.user_id, job.conversation_now, job.timezone)
-        return await self.extractor.extract(turns_of(job), ctx)
+        """Every window of the transcript through the extractor, in order (one LLM call or
+        one offline pass per window, see :mod:`app.services.extraction.windows`)."""
+        out = Extraction()
+        limits = self.settings.extraction
+        for window in windows(turns_of(job), self.tokenizer, limits.window_tokens):
+            ctx = ExtractionContext(
+                job.user_id, job.conversation_now, job.timezone, window.preceding
+            )
+            part = await self.extractor.extract(window.turns, ctx)
+            out.units += part.units
+            out.rejected += part.rejected
+        return out
 
     def _prepare(
         self, job: ExtractionJob, extraction: Extraction
@@ -289,11 +304,11 @@ class JobRunner:
                 log.warning("job %s: attempt %s lost its lease; result discarded", job.id, attempt)
                 return RunResult(current.status if current else "missing")
             results: list[dict[str, Any]] = []
-            if memories:
-                outcomes = await self.store_factory(session).store(
-                    job.namespace, memories, datetime.now(UTC)
-                )
-                for mem, out in zip(memories, outcomes, strict=True):
+            store = self.store_factory(session)
+            for start in range(0, len(memories), STORE_BATCH):  # bounded embedding batches
+                batch = memories[start : start + STORE_BATCH]
+                outcomes = await store.store(job.namespace, batch, datetime.now(UTC))
+                for mem, out in zip(batch, outcomes, strict=True):
                     results.append(
                         {"memory_id": str(out.unit.id), "outcome": out.outcome, "type": mem.type,
                          "value": mem.value, "confidence": mem.confidence, "reason": None}
