@@ -153,14 +153,16 @@ class _Said:
             return self.turn.name
         return None if self.turn.role == "user" else self.turn.role
 
-    def trigger(self, addressee: str | None) -> str | None:
-        """This message as a trigger scenario for its reply."""
+    def trigger(self, addressee: str | None, ctx: ExtractionContext) -> str | None:
+        """This message as a trigger scenario for its reply (its dates resolved too)."""
         text = " ".join(self.reading.sentences)
         if not text:
             return None
         if len(text) > MAX_TRIGGER_CHARS:
             text = "…" + text[-MAX_TRIGGER_CHARS:].split(" ", 1)[-1]
         zh = has_cjk(text)
+        now = local_now(self.turn.created_at or ctx.now, ctx.timezone)
+        text = resolve_dates(text, find_dates(text, now), zh=zh)
         who = self.who or ("用户" if zh else "the user")
         if zh:
             return f"回复{_zh_role(who)}：“{third_person_zh(text, who, addressee)}”"
@@ -270,7 +272,7 @@ class OfflineExtractor:
         back = (_ZH_POINTS_BACK if zh else _EN_POINTS_BACK).match(text) is not None
         trigger = None
         if before is not None and replies and (before.reading.asks or back):
-            trigger = before.trigger(speaker)
+            trigger = before.trigger(speaker, ctx)
         sources = [turn.index]
         if trigger and before and not before.has_unit:
             sources.insert(0, before.turn.index)
