@@ -27,8 +27,8 @@ _ZH_SENTENCE = re.compile(r"[。！？!?～~…\n]+")
 _EN_WORD = re.compile(r"[a-z]+(?:['’][a-z]+)?")
 # "Thanks, Maria!" / "Wow, Mel." / "Hey Tim!": a capitalised name set off as an address.
 _VOCATIVE = re.compile(
-    r"(?:(?<=^)|(?<=[,!.?]))\s*(?:(?:hey|hi|hello|thanks|thank\s+you|bye|oh|wow|yeah|yes|no|"
-    r"sure|congrats|congratulations|aw+|haha)\s+)?[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\s*(?=[,!.?]|$)",
+    r"(?:^\s*(?:hey|hi|hello|thanks|thank\s+you|bye|oh|wow|yeah|yes|no|sure|congrats|"
+    r"congratulations|aw+|haha)\s+|(?<=[,!.?])\s*)[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\s*(?=[,!.?]|$)",
     re.IGNORECASE,
 )
 _ADDRESS = re.compile(r"(?:^|,)\s*([A-Z][a-z]+)\s*(?=[,!.?]|$)")
@@ -130,8 +130,11 @@ _ZH_ADVICE = re.compile(r"可以|应该|试试|建议|推荐|需要")
 _REACTION_MAX_WORDS = 4
 _STATING = ("self", "statement")
 # A message says something worth an event with at least this many content words in its
-# stating sentences ("I'll keep you posted" has one: "posted").
-MIN_CONTENT_WORDS = 2
+# stating sentences ("I'll keep you posted" has one: "posted"; "Nothing beats a good book"
+# two: "beats", "book")…
+MIN_CONTENT_WORDS = 3
+# …or this many in sentences about the speaker ("I adopted a cat").
+MIN_OWN_WORDS = 2
 
 _ZH_CHEER = re.compile(r"^(?:祝你|祝您|加油|恭喜|辛苦|期待|保重|一路顺风|玩得开心|注意安全)")
 
@@ -217,18 +220,28 @@ def sentence_kind(sentence: str) -> Kind:
 class Reading:
     """A message read for memory: its informative sentences and their kinds.
 
-    ``says``: it states something (a ``self`` or ``statement`` sentence with at least
-    :data:`MIN_CONTENT_WORDS` content words between them) — such a message becomes an
-    event; ``asks``: it asks something with content — its question is the trigger scenario
-    of the reply."""
+    ``says``: it states something (``self`` and ``statement`` sentences with at least
+    :data:`MIN_CONTENT_WORDS` content words between them, or :data:`MIN_OWN_WORDS` in the
+    ``self`` ones: "I adopted a cat") — such a message becomes an
+    event, and so does a shorter answer to a question ("Window, please."), whose question
+    completes it; ``asks``: it asks something with content — its question is the trigger
+    scenario of the reply."""
 
     sentences: tuple[str, ...]
     kinds: tuple[Kind, ...]
 
     @property
-    def says(self) -> bool:
+    def stated_words(self) -> int:
+        """Content words in the sentences that state something."""
         stated = [s for s, k in zip(self.sentences, self.kinds, strict=True) if k in _STATING]
-        return sum(len(content_words(s)) for s in stated) >= MIN_CONTENT_WORDS
+        return sum(len(content_words(s)) for s in stated)
+
+    @property
+    def says(self) -> bool:
+        if self.stated_words >= MIN_CONTENT_WORDS:
+            return True
+        own = [s for s, k in zip(self.sentences, self.kinds, strict=True) if k == "self"]
+        return sum(len(content_words(s)) for s in own) >= MIN_OWN_WORDS
 
     @property
     def asks(self) -> bool:

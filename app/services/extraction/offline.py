@@ -169,6 +169,11 @@ class _Said:
         return f'Reply to {who}: "{third_person_en(text, who, addressee)}"'
 
 
+def _replies(said: _Said, before: _Said) -> bool:
+    """``said`` answers ``before``: someone else wrote it."""
+    return before.turn.role != said.turn.role or before.who != said.who
+
+
 def _zh_role(who: str) -> str:
     return {"assistant": "助手", "the user": "用户"}.get(who, who)
 
@@ -194,7 +199,9 @@ class OfflineExtractor:
             if turn.role == "user":
                 now = local_now(turn.created_at or ctx.now, ctx.timezone)
                 units, covered = self._typed(turn, now)
-                if said.reading.says and not covered:
+                answers = before is not None and before.reading.asks and _replies(said, before)
+                worth = said.reading.says or (answers and said.reading.stated_words > 0)
+                if worth and not covered:
                     units += self._events(said, before, now, ctx, participants, known)
                 for cand in units:
                     key = normalize(cand.value)
@@ -267,11 +274,9 @@ class OfflineExtractor:
         if addressee == "assistant":
             addressee = "助手" if zh else "the assistant"
         hedge = (_ZH_HEDGE if zh else _EN_HEDGE).search(text) is not None
-        # A reply: the message before came from someone else.
-        replies = before is not None and (before.turn.role != turn.role or before.who != speaker)
         back = (_ZH_POINTS_BACK if zh else _EN_POINTS_BACK).match(text) is not None
         trigger = None
-        if before is not None and replies and (before.reading.asks or back):
+        if before is not None and _replies(said, before) and (before.reading.asks or back):
             trigger = before.trigger(speaker, ctx)
         sources = [turn.index]
         if trigger and before and not before.has_unit:
