@@ -207,8 +207,10 @@ def render(stats: dict[str, Any], report: Report) -> str:
         + ", ".join(f"{k} {v}" for k, v in sorted(stats["outcomes"].items()))
         + ".",
         "",
-        f"- filler dropped (turns no unit cites): {n - stats['cited']:,} of {n:,} "
-        f"({(n - stats['cited']) / n:.1%});",
+        f"- turns that became no unit of their own (filler, reactions, questions): "
+        f"{n - stats['own']:,} of {n:,} ({(n - stats['own']) / n:.1%}); of these, "
+        f"{stats['cited'] - stats['own']:,} questions live on as the trigger scenario of their "
+        f"answer, {n - stats['cited']:,} turns no unit cites;",
         f"- units dated by a resolved phrase (occurred_at ≠ the session's day): "
         f"{stats['dated']:,};",
         f"- time per 1,000 turns: /extract {stats['extract_s'] * 1000 / n:.1f} s end to end "
@@ -259,6 +261,8 @@ async def run(args: argparse.Namespace) -> tuple[dict[str, Any], Report]:
             units += await all_units(client, f"{EXTRACTED}:{conv}")
             direct_units += len(await all_units(client, f"{DIRECT}:{conv}"))
     stats["cited"] = len({r for u in units for r in u["raw_ref"] if r in refs})
+    # A unit's own turn is its last source (an answer cites the question before it first).
+    stats["own"] = len({u["raw_ref"][-1] for u in units if u["raw_ref"]})
     stats["dated"] = dated(units, days)
     stats |= {"units": len(units), "direct_units": direct_units, "evidence_kinds": evidence_kinds,
               "types": Counter(u["type"] for u in units)}  # fmt: skip

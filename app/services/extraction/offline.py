@@ -163,9 +163,9 @@ class _Said:
         zh = has_cjk(text)
         now = local_now(self.turn.created_at or ctx.now, ctx.timezone)
         text = resolve_dates(text, find_dates(text, now), zh=zh)
-        who = self.who or ("用户" if zh else "the user")
+        who = _display(self.who, zh)
         if zh:
-            return f"回复{_zh_role(who)}：“{third_person_zh(text, who, addressee)}”"
+            return f"回复{who}：“{third_person_zh(text, who, addressee)}”"
         return f'Reply to {who}: "{third_person_en(text, who, addressee)}"'
 
 
@@ -174,8 +174,13 @@ def _replies(said: _Said, before: _Said) -> bool:
     return before.turn.role != said.turn.role or before.who != said.who
 
 
-def _zh_role(who: str) -> str:
-    return {"assistant": "助手", "the user": "用户"}.get(who, who)
+def _display(who: str | None, zh: bool) -> str:
+    """A speaker as written in a unit: the name, else the user or the assistant."""
+    if who and who not in ("assistant", "tool", "system"):
+        return who
+    if zh:
+        return "助手" if who == "assistant" else "用户"
+    return "the assistant" if who == "assistant" else "the user"
 
 
 class OfflineExtractor:
@@ -221,7 +226,7 @@ class OfflineExtractor:
                 continue
             units = self._clause_units(clause, turn)
             out += units
-            if not units and read(clause).says:
+            if not units and read(clause).stated_words > 0:
                 covered = False
         return out, covered and bool(out)
 
@@ -271,8 +276,8 @@ class OfflineExtractor:
         addressee = (before.who if before and before.who != speaker else None) or (
             vocatives[0] if vocatives else None
         )
-        if addressee == "assistant":
-            addressee = "助手" if zh else "the assistant"
+        if addressee is not None:
+            addressee = _display(addressee, zh)
         hedge = (_ZH_HEDGE if zh else _EN_HEDGE).search(text) is not None
         back = (_ZH_POINTS_BACK if zh else _EN_POINTS_BACK).match(text) is not None
         trigger = None

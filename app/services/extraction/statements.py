@@ -31,6 +31,7 @@ _NOT_NAMES = {
     "thank", "cool", "nice", "awesome", "amazing", "sounds", "looks", "did", "do", "have",
     "been", "is", "are", "was", "can", "could", "would", "will", "not", "of", "to", "at",
 }  # fmt: skip
+_SENTENCE_OPENING = re.compile(r"(?:^|(?<=[.!?]\s))the(?=\s+(?:user|assistant)\b)")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;\"“(\[-]\s*|\n)\W*$")
 _MID_SENTENCE = re.compile(r"(?<=[a-z,]\s)[A-Z][\w'’-]*")
 _ZH_ENTITY_TAGS = {"ns", "nr", "nt", "nrt", "nrfg"}
@@ -67,7 +68,7 @@ def third_person_verb(verb: str) -> str:
 
 
 def _conjugate(verb: str) -> str:
-    if verb in _NO_S or verb.endswith("ed"):
+    if verb in _NO_S or (verb.endswith("ed") and not verb.endswith("eed")):
         return verb
     return {"am": "is", "have": "has", "do": "does", "'m": "is"}.get(verb, third_person_verb(verb))
 
@@ -110,7 +111,7 @@ def third_person_en(text: str, speaker: str | None, addressee: str | None = None
     for pattern, repl in subs:
         out = re.sub(pattern, repl, out, flags=re.IGNORECASE)
     out = re.sub(r"\bI\b", who, out)
-    out = out.rstrip(" ,;")
+    out = _SENTENCE_OPENING.sub("The", out.rstrip(" ,;"))
     if not out.endswith(("?", "!", ".")):
         out += "."
     return out[:1].upper() + out[1:]
