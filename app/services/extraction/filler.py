@@ -7,8 +7,8 @@ word is left — or when it is a question whose only words are question words an
 that only address the other party ("Good luck with your store!", "Keep it up!", 加油) are
 filler too: what they point at was said, and kept, in the other party's own turn.
 
-The lists below are small on purpose: a word missing from them keeps a sentence (a kept
-reaction costs one unit; a dropped statement loses a memory).
+The word lists below hold only words that carry no topic of their own: a word missing from
+them keeps a sentence (a kept reaction costs one unit; a dropped statement loses a memory).
 """
 
 from __future__ import annotations

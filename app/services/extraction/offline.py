@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
 from app.core.text import has_cjk, normalize
 from app.services.extraction.dates import find_dates, local_midnight, local_now
@@ -140,8 +140,8 @@ def _chunks(text: str, limit: int) -> list[str]:
 
 @dataclass
 class _Said:
-    """The message before the current one: who said it, what it says, whether it became a
-    unit of its own."""
+    """A message as read for extraction: who said it, what it says, whether it became a unit
+    of its own (a reply's trigger scenario comes from the message before it)."""
 
     turn: Turn
     reading: Reading
@@ -167,6 +167,15 @@ class _Said:
         if zh:
             return f"回复{who}：“{third_person_zh(text, who, addressee)}”"
         return f'Reply to {who}: "{third_person_en(text, who, addressee)}"'
+
+
+def _plan_query(day: date, entities: list[str], zh: bool) -> str:
+    """The trigger scenario of a dated plan: around its day, or about what it names."""
+    if zh:
+        about = f"或{entities[0]}" if entities else ""
+        return Q_PLAN_ZH.format(d=f"{day.month}月{day.day}日", about=about)
+    about = f", or about {entities[0]}" if entities else ""
+    return Q_PLAN_EN.format(d=day.strftime("%B %-d, %Y"), about=about)
 
 
 def _replies(said: _Said, before: _Said) -> bool:
@@ -203,7 +212,7 @@ class OfflineExtractor:
             said = _Said(turn, read(turn.content))
             if turn.role == "user":
                 now = local_now(turn.created_at or ctx.now, ctx.timezone)
-                units, covered = self._typed(turn, now)
+                units, covered = self._typed(turn)
                 answers = before is not None and before.reading.asks and _replies(said, before)
                 worth = said.reading.says or (answers and said.reading.stated_words > 0)
                 if worth and not covered:
@@ -216,7 +225,7 @@ class OfflineExtractor:
             before = said
         return Extraction(list(found.values()))
 
-    def _typed(self, turn: Turn, now: datetime) -> tuple[list[Candidate], bool]:
+    def _typed(self, turn: Turn) -> tuple[list[Candidate], bool]:
         """The typed units of a message, and whether they cover every clause of it that
         states something (then no event is needed)."""
         out: list[Candidate] = []
@@ -294,23 +303,15 @@ class OfflineExtractor:
                 value = third_person_zh(resolved, speaker, addressee)
             else:
                 value = third_person_en(resolved, speaker, addressee)
-            query = trigger
-            ahead = dates and dates[0].day >= now.date()  # a plan, not a memory of the past
-            if ahead and (_ZH_PLAN_CUE if zh else _EN_PLAN_CUE).search(piece):
-                day = dates[0].day
-                ents = (zh_entities(piece, [], participants) if zh
-                        else en_entities(piece, [], participants, known))  # fmt: skip
-                if zh:
-                    about = f"或{ents[0]}" if ents else ""
-                    query = Q_PLAN_ZH.format(d=f"{day.month}月{day.day}日", about=about)
-                else:
-                    about = f", or about {ents[0]}" if ents else ""
-                    query = Q_PLAN_EN.format(d=day.strftime("%B %-d, %Y"), about=about)
             extra = [speaker] if speaker else []
             if zh:
                 entities = zh_entities(piece, extra, participants)
             else:
                 entities = en_entities(piece, extra, participants, known)
+            query = trigger
+            ahead = dates and dates[0].day >= now.date()  # a plan, not a memory of the past
+            if ahead and (_ZH_PLAN_CUE if zh else _EN_PLAN_CUE).search(piece):
+                query = _plan_query(dates[0].day, entities[len(extra) :], zh)
             out.append(
                 Candidate(
                     type="event",
