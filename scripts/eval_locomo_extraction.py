@@ -29,7 +29,6 @@ import asyncio
 import json
 import os
 import platform
-import subprocess
 import sys
 import time
 from collections import Counter, defaultdict
@@ -246,7 +245,8 @@ async def run(args: argparse.Namespace) -> tuple[dict[str, Any], Report]:
     days: dict[str, date] = {}
     report = Report()
     evidence_kinds: Counter[str] = Counter()
-    stats: dict[str, Any] = {"turns": len(turns), "extractor_s": await extractor_alone_s(turns)}
+    stats: dict[str, Any] = {"turns": len(turns), "load_start": os.getloadavg()}
+    stats["extractor_s"] = await extractor_alone_s(turns)
     async with in_process_client(None) as client:
         start = time.perf_counter()
         await ingest(client, turns, f"{DIRECT}:")
@@ -269,13 +269,17 @@ async def run(args: argparse.Namespace) -> tuple[dict[str, Any], Report]:
     return stats, report
 
 
-def write_doc(path: Path, body: str, command: str) -> None:
+def write_doc(path: Path, body: str, command: str, load_start: tuple[float, ...]) -> None:
     """Replace the generated section of docs/EXTRACTION.md (between the markers)."""
     begin, end = "<!-- eval_locomo_extraction:begin -->", "<!-- eval_locomo_extraction:end -->"
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
-    load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
-    section = "\n".join([begin, f"Date: {date.today().isoformat()}. Machine: {machine}. "
-                         f"Load at the end: `{load.split('load average:')[-1].strip()}`.",
+
+    def load(avg: tuple[float, ...]) -> str:
+        return " / ".join(f"{x:.2f}" for x in avg)
+
+    section = "\n".join([begin, f"Date: {date.today().isoformat()}. Machine: {machine}. Load "
+                         f"average (1/5/15 min) at the start {load(load_start)}, at the end "
+                         f"{load(os.getloadavg())}: timings are only comparable within a run.",
                          "", "```bash", command, "```", "", body, end])  # fmt: skip
     text = path.read_text(encoding="utf-8")
     if begin in text and end in text:
@@ -304,7 +308,7 @@ def main() -> None:
     if args.write_doc:
         argv = " ".join(a for a in sys.argv[1:] if a != "--write-doc")
         command = f"python scripts/eval_locomo_extraction.py {argv} --write-doc".replace("  ", " ")
-        write_doc(ROOT / "docs" / "EXTRACTION.md", body, command)
+        write_doc(ROOT / "docs" / "EXTRACTION.md", body, command, stats["load_start"])
 
 
 if __name__ == "__main__":
