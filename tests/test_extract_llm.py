@@ -231,3 +231,39 @@ async def test_prefilter_skips_the_main_model(fake_llm, database_url, engine):
         job = await extract(c, messages=[{"role": "user", "content": "hello there"}])
     assert job["status"] == "succeeded" and job["units"] == []
     assert [r["model"] for r in fake_llm.requests] == ["small"]
+
+
+async def test_a_long_transcript_goes_to_the_llm_in_windows(llm, fake_llm, engine):
+    """Three ~4,000-token messages with EXTRACTION__WINDOW_TOKENS 6,000: three calls, each
+    seeing its own slice and the messages before it as context only; the units of every
+    window pass the same checks and are stored."""
+    filler = " ".join(["logline"] * 4000)
+    messages = [
+        {"role": "user", "content": f"I am allergic to peanuts. {filler}"},
+        {"role": "assistant", "content": f"Report A. {filler}"},
+        {"role": "user", "content": f"I moved to Berlin. {filler}"},
+    ]
+    fake_llm.push(
+        Reply(content=units_json(PEANUT)),
+        Reply(content=units_json()),
+        Reply(content=units_json({**BERLIN, "source_turns": [2]}, {**PEANUT, "confidence": 0.3})),
+    )
+    r = await llm.post("/extract?wait=true", json={"user_id": "u1", "messages": messages})
+    assert r.status_code == 200, r.text
+    job = r.json()
+    assert job["status"] == "succeeded"
+    prompts = [req["messages"][1]["content"] for req in fake_llm.requests]
+    assert len(prompts) == 3
+    assert "Earlier messages" not in prompts[0] and "Report A" not in prompts[0]
+    assert "Earlier messages" in prompts[2] and "[2] user" in prompts[2].split("Conversation:")[1]
+    assert "[1] assistant" in prompts[2].split("Conversation:")[0]  # context, not to extract
+    # the third window's low-confidence unit meets the same floor as any other
+    assert [(u["value"], u["outcome"]) for u in job["units"]] == [
+        ("The user is allergic to peanuts.", "created"),
+        ("The user lives in Berlin.", "created"),
+        ("The user is allergic to peanuts.", "dropped"),
+    ]
+    assert await count_rows(engine) == 2
+    berlin = next(u for u in job["units"] if "Berlin" in u["value"])
+    mem = (await llm.get(f"/memories/{berlin['memory_id']}")).json()
+    assert mem["raw_ref"] == [f"job:{job['id']}#2"]

@@ -53,7 +53,7 @@ async def test_offline_summary_archives_and_links_sources(client, engine):
     assert summary["entity"] == "Kyoto" and summary["outcome"] == "created"
     assert sorted(summary["source_ids"]) == sorted(s["id"] for s in sources[:3])
     memory = summary["memory"]
-    assert memory["value"].startswith("Kyoto: The user visited Kyoto in April")
+    assert memory["value"].startswith("Kyoto:\n- The user visited Kyoto in April.\n- ")
     assert "autumn" in memory["value"] and memory["type"] == "fact"
     assert memory["source"] == "system" and memory["status"] == "active"
 
@@ -223,3 +223,54 @@ async def test_llm_failure_leaves_everything_as_it_was(
         ).all()
     assert after == before and len(after) == 3
     assert await count_rows(engine, "memory_links") == 0
+
+
+async def test_summary_keeps_constraints_and_only_the_newest_preference(client, engine):
+    """An allergy, an old and a newer seat preference (stored in one hour, so the write path
+    kept both, in conflict) and a few facts: the summary keeps the allergy a constraint and
+    only the newer preference active, and /context still lists both."""
+    at = "2026-11-20T09:00:00Z"
+    stored = await store(
+        client,
+        {"user_id": "flyer", "type": "constraint", "value": "The user is allergic to peanuts",
+         "entities": ["flights"], "occurred_at": at},
+        {"user_id": "flyer", "type": "preference", "value": "The user prefers aisle seats",
+         "entities": ["flights"], "occurred_at": at},
+        {"user_id": "flyer", "type": "preference", "value": "The user prefers window seats",
+         "entities": ["flights"], "occurred_at": "2026-11-20T09:20:00Z"},
+        {"user_id": "flyer", "type": "event",
+         "value": "Hi, the user needs a flight from Berlin to Tokyo. Thanks!",
+         "entities": ["flights"], "occurred_at": at},
+        {"user_id": "flyer", "type": "fact", "value": "The user flies with Lufthansa",
+         "entities": ["flights"], "occurred_at": at},
+        {"user_id": "flyer", "type": "fact", "value": "The user flies with Lufthansa.",
+         "entities": ["flights"], "occurred_at": "2026-11-21T09:00:00Z"},
+    )  # fmt: skip
+    allergy, aisle, window, flight, *_ = stored
+    assert window["outcome"] == "conflict"  # same hour: the write path keeps both active
+
+    r = await client.post("/summarize", json={"user_id": "flyer"})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["superseded"] == [{"id": aisle["id"], "superseded_by": window["id"]}]
+    assert set(body["standing_ids"]) == {allergy["id"], window["id"]}
+    [summary] = body["summaries"]
+    assert summary["memory"]["type"] == "fact"
+    assert summary["memory"]["value"] == (
+        "flights:\n- The user needs a flight from Berlin to Tokyo.\n"
+        "- The user flies with Lufthansa."
+    )
+    assert allergy["id"] not in summary["source_ids"] and flight["id"] in summary["source_ids"]
+
+    st = await statuses(engine, "flyer")
+    assert st["The user is allergic to peanuts"] == "active"
+    assert st["The user prefers window seats"] == "active"
+    assert st["The user prefers aisle seats"] == "superseded"
+    assert (await client.get(f"/memories/{allergy['id']}")).json()["type"] == "constraint"
+
+    r = await client.get("/context", params={"user_id": "flyer", "query": "book my flight"})
+    assert r.status_code == 200, r.text
+    standing = [u["value"] for u in r.json()["parts"]["preferences"]]
+    assert "The user is allergic to peanuts" in standing
+    assert "The user prefers window seats" in standing
+    assert "The user prefers aisle seats" not in r.json()["text"]

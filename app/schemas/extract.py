@@ -36,6 +36,12 @@ class ExtractMessage(RequestModel):
     """One message of a transcript."""
 
     role: Role = Field(description="Who spoke: `user`, `assistant`, `tool` or `system`.")
+    name: Annotated[Text, Field(max_length=64)] | None = Field(
+        default=None,
+        description="The speaker's name, as in the OpenAI chat format, when several people "
+        "speak as `user` (a group chat): the offline extractor names them in the units "
+        '("Caroline went…" instead of "The user went…").',
+    )
     content: Annotated[Text, MaxChars("message_chars")]
     created_at: AwareDatetime | None = Field(
         default=None, description="When it was said (ISO 8601; naive means UTC)."

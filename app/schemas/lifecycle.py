@@ -208,10 +208,25 @@ class SummaryResult(ResponseModel):
     source_ids: list[uuid.UUID]
 
 
+class SupersededUnit(ResponseModel):
+    """A standing unit that gave way to the newest of its contradicting values."""
+
+    id: uuid.UUID
+    superseded_by: uuid.UUID
+
+
 class SummarizeResponse(ResponseModel):
     """Every summary written; ``mode`` says whether the LLM or the offline summariser wrote
     them."""
 
     summaries: list[SummaryResult]
     archived: int = Field(description="Source units archived (all linked to their summary).")
+    superseded: list[SupersededUnit] = Field(
+        description="Constraints and preferences that contradicted a newer one of the "
+        "subject's and are now `superseded` by it."
+    )
+    standing_ids: list[uuid.UUID] = Field(
+        description="Constraints and preferences in the window: never summarised, still "
+        "active as their own units."
+    )
     mode: Literal["llm", "offline"]

@@ -29,6 +29,7 @@ from app.schemas.lifecycle import (
     SummarizeRequest,
     SummarizeResponse,
     SummaryResult,
+    SupersededUnit,
     UpdateResult,
 )
 from app.schemas.memory import MemoryRead
@@ -197,13 +198,16 @@ async def summarize_memories(
     body: SummarizeRequest, service: SummarizeServiceDep, namespace: NamespaceDep
 ) -> Any:
     """Consolidate a subject's active units in a time window (`time_range`, or
-    `since`/`until` on `occurred_at`; default all time) into higher-level semantic units, one
-    per entity shared by at least `min_group` units (default 2), or only for `entity`. The
-    LLM writes each summary when one is configured, else an offline summariser (the sources'
-    values after the entity's name). Each summary goes through the write path (embedded,
-    deduplicated), is linked to its sources (`GET /memories/{id}/history` shows the links),
-    and its sources are archived in the same transaction. An LLM failure or an unusable reply
-    (502 `provider_bad_reply`, 504 `provider_timeout`) leaves everything as it was."""
+    `since`/`until` on `occurred_at`; default all time). Constraints and preferences stay
+    their own active units (`standing_ids`); of those that contradict each other side by
+    side (`conflicts_with`), only the newest stays active, the others become `superseded`.
+    The other units become one summary per entity shared by at least `min_group` units
+    (default 2), or only for `entity`: the LLM's when one is configured, else an offline
+    digest (the entity's name, then one claim per line, deduplicated, filler dropped). Each
+    summary goes through the write path (embedded, deduplicated), is linked to its sources
+    (`GET /memories/{id}/history` shows the links), and its sources are archived in the same
+    transaction. An LLM failure or an unusable reply (502 `provider_bad_reply`, 504
+    `provider_timeout`) leaves everything as it was."""
     result = await service.summarize(namespace, body, _now())
     return SummarizeResponse(
         summaries=[
@@ -217,5 +221,7 @@ async def summarize_memories(
             for s in result.summaries
         ],
         archived=result.archived,
+        superseded=[SupersededUnit(id=old, superseded_by=new) for old, new in result.superseded],
+        standing_ids=result.standing,
         mode=result.mode,  # type: ignore[arg-type]
     )

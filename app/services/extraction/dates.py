@@ -12,7 +12,11 @@ Conventions (weeks start on Monday, as in ISO 8601 and Chinese usage):
 - "Friday" / "on Friday" / "coming Friday" / "周五": the next Friday after today
   ("周五" said on or before Friday is this week's);
 - "last Friday" / "上周五": the Friday of last week;
-- "next week" / "下周": its Monday; "next month" / "下个月": its first day.
+- "next week" / "下周": its Monday; "next month" / "下个月": its first day; "last year" /
+  "去年": its 1 January — each :class:`TimeMatch` says its granularity (``unit``), so a
+  value reads "in 2022", not "on 2022-01-01";
+- "last weekend" / "上周末": the Saturday of last week ("this"/"next" alike);
+- "3 days ago", "two weeks ago", "a year ago", "3天前": counted back from the message.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from typing import Literal
 from zoneinfo import ZoneInfo
 
 import dateparser
@@ -33,8 +38,17 @@ _EN_WEEKDAY = re.compile(
     r"\b(?:(next|this|coming|last|on)\s+)?(" + "|".join(_EN_DAYS) + r")\b", re.IGNORECASE
 )
 _EN_PERIOD = re.compile(r"\b(next|this|last)\s+(week|month|year)\b", re.IGNORECASE)
+_EN_WEEKEND = re.compile(r"\b(next|this|last|the\s+past)\s+weekend\b", re.IGNORECASE)
+_EN_AGO = re.compile(
+    r"\b(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+couple\s+of)\s+"
+    r"(days?|weeks?|months?|years?)\s+ago\b",
+    re.IGNORECASE,
+)
+_EN_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+               "seven": 7, "eight": 8, "nine": 9, "ten": 10}  # fmt: skip
 _EN_RELATIVE = re.compile(
-    r"\b(?:the\s+day\s+after\s+tomorrow|tomorrow|today|tonight|yesterday|"
+    r"\b(?:the\s+day\s+after\s+tomorrow|the\s+day\s+before\s+yesterday|tomorrow|today|"
+    r"tonight|yesterday|last\s+night|this\s+(?:morning|afternoon|evening)|"
     r"in\s+(?:\d+|a|an|one|two|three|four|five|six|seven|ten)\s+(?:days?|weeks?|months?)|"
     r"(?:\d+|a|one|two|three)\s+(?:days?|weeks?)\s+from\s+now)\b",
     re.IGNORECASE,
@@ -53,11 +67,12 @@ _ZH_WEEKDAY = re.compile(
     r"(下下|下个|下一个|下|上个|上|这个|这|本)?(?:周|星期|礼拜)([一二三四五六日天])"
 )
 _ZH_PERIOD = re.compile(
-    r"(下个?|本|这个?|上个?)(周|星期|礼拜|月)(?![一二三四五六日天])|(明年|今年|去年)"
+    r"(下个?|本|这个?|上个?)(周|星期|礼拜|月)(?![一二三四五六日天末])|(明年|今年|去年|前年|后年)"
 )
+_ZH_WEEKEND = re.compile(r"(下个?|本|这个?|上个?)?(?:周末|礼拜天)")
 _ZH_RELATIVE = re.compile(
     r"大后天|后天|明天|明早|明晚|今天|今晚|昨天|前天|"
-    r"(\d+|[一两二三四五六七八九十]+)(?:天|个?星期|周|个月)(?:后|以后|之后)"
+    r"(\d+|[一两二三四五六七八九十]+)(?:天|个?星期|周|个月|年)(?:后|以后|之后|前|以前|之前)"
 )
 _ZH_MONTH_DAY = re.compile(r"(?:(\d{4})年)?(\d{1,2})月(\d{1,2})[日号]")
 
@@ -70,6 +85,7 @@ class TimeMatch:
     end: int
     phrase: str
     day: date
+    unit: Literal["day", "week", "weekend", "month", "year"] = "day"
 
 
 def _monday(d: date) -> date:
@@ -103,6 +119,10 @@ def _period_start(today: date, which: str, unit: str) -> date:
         month = today.month - 1 + step
         return date(today.year + month // 12, month % 12 + 1, 1)
     return date(today.year + step, 1, 1)
+
+
+def _ago_unit(unit: str) -> Literal["day", "month", "year"]:
+    return "year" if unit == "year" else "month" if unit == "month" else "day"
 
 
 def _dateparser_day(phrase: str, base: datetime, languages: list[str]) -> date | None:
@@ -141,8 +161,20 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
             )
         )
     for m in _EN_PERIOD.finditer(text):
-        day = _period_start(today, m.group(1), m.group(2).lower())
-        found.append(TimeMatch(m.start(), m.end(), m.group(0), day))
+        unit = m.group(2).lower()
+        day = _period_start(today, m.group(1), unit)
+        found.append(TimeMatch(m.start(), m.end(), m.group(0), day, unit))  # type: ignore[arg-type]
+    for m in _EN_WEEKEND.finditer(text):
+        which = "last" if m.group(1).lower().startswith("the") else m.group(1)
+        day = _period_start(today, which, "week") + timedelta(days=5)
+        found.append(TimeMatch(m.start(), m.end(), m.group(0), day, "weekend"))
+    for m in _EN_AGO.finditer(text):
+        count = m.group(1).lower()
+        n = int(count) if count.isdigit() else _EN_NUMBERS.get(count, 2)  # "a couple of"
+        unit = m.group(2).lower().rstrip("s")
+        day = _dateparser_day(f"{n} {unit}s ago", base, ["en"])
+        if day is not None:
+            found.append(TimeMatch(m.start(), m.end(), m.group(0), day, _ago_unit(unit)))
     for pattern in (_EN_RELATIVE, _EN_ABSOLUTE):
         for m in pattern.finditer(text):
             phrase = "today" if m.group(0).lower() == "tonight" else m.group(0)
@@ -154,27 +186,40 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
         found.append(TimeMatch(m.start(), m.end(), m.group(0), day))
     for m in _ZH_PERIOD.finditer(text):
         if m.group(3):
-            year = today.year + {"明年": 1, "今年": 0, "去年": -1}[m.group(3)]
-            found.append(TimeMatch(m.start(), m.end(), m.group(0), date(year, 1, 1)))
+            year = (
+                today.year + {"后年": 2, "明年": 1, "今年": 0, "去年": -1, "前年": -2}[m.group(3)]
+            )
+            found.append(TimeMatch(m.start(), m.end(), m.group(0), date(year, 1, 1), "year"))
         else:
             which = m.group(1).rstrip("个") if m.group(1) in ("下个", "上个") else m.group(1)
             day = _period_start(today, which, m.group(2))
-            found.append(TimeMatch(m.start(), m.end(), m.group(0), day))
+            unit = "month" if m.group(2) == "月" else "week"
+            found.append(TimeMatch(m.start(), m.end(), m.group(0), day, unit))
+    for m in _ZH_WEEKEND.finditer(text):
+        which = (m.group(1) or "这").rstrip("个") if m.group(1) != "这个" else "这"
+        day = _period_start(today, which, "周") + timedelta(days=5)
+        if not m.group(1) and day < today:  # bare 周末: the coming one
+            day += timedelta(days=7)
+        found.append(TimeMatch(m.start(), m.end(), m.group(0), day, "weekend"))
     for m in _ZH_RELATIVE.finditer(text):
         phrase = m.group(0)
         fixed = {"明早": "明天", "明晚": "明天", "今晚": "今天"}.get(phrase, phrase)
+        unit = "day"
         if m.group(1):
             n = _zh_number(m.group(1))
             if n is None:
                 continue
-            unit = "天" if "天" in phrase else ("个月" if "月" in phrase else "周")
-            fixed = f"{n}{unit}后"
+            zh_unit = next(u for u in ("天", "月", "年", "周") if u in phrase or u == "周")
+            unit = {"天": "day", "月": "month", "年": "year", "周": "day"}[zh_unit]
+            back = "前" in phrase[len(m.group(1)) :]
+            fixed = f"{n}{'个月' if zh_unit == '月' else zh_unit}{'前' if back else '后'}"
         day = _dateparser_day(fixed, base, ["zh"])
         if day is None and m.group(1):
             n = _zh_number(m.group(1)) or 0
-            day = today + (timedelta(days=n) if "天" in phrase else timedelta(weeks=n))
+            step = timedelta(days=n) if "天" in phrase else timedelta(weeks=n)
+            day = today - step if "前" in phrase else today + step
         if day is not None:
-            found.append(TimeMatch(m.start(), m.end(), phrase, day))
+            found.append(TimeMatch(m.start(), m.end(), phrase, day, unit))  # type: ignore[arg-type]
     for m in _ZH_MONTH_DAY.finditer(text):
         year = int(m.group(1)) if m.group(1) else today.year
         try:

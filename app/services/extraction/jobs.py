@@ -52,6 +52,7 @@ def _snapshot(messages: list[ExtractMessage]) -> list[dict[str, Any]]:
             "content": m.content,
             "created_at": m.created_at.isoformat() if m.created_at else None,
             "metadata": m.metadata,
+            "name": m.name,
         }
         for i, m in enumerate(messages)
     ]

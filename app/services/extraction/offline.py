@@ -1,30 +1,43 @@
 """The offline extractor: rules for English and Chinese, the default when no LLM is set.
 
-It reads only the user's own turns, clause by clause (questions skipped), and finds:
+Per message of the user (each speaker when a transcript names them, ``name``):
 
-- constraints: allergies, "never", "can't", "must", diets, instructions to the assistant
-  ("please never…"), 过敏, 不要, 别, 必须, 从不, 不吃, 吃素;
-- preferences, dislikes and negative preferences, answer style ("keep it short", 回答简洁);
-- facts about the user: where they live (or moved to), work, name, family;
-- plans with a time anchor: relative dates resolved to absolute ones in the conversation's
-  time zone (:mod:`app.services.extraction.dates`), written into the value.
+1. **typed units** from the cue rules of :mod:`app.services.extraction.rules`, clause by
+   clause (questions skipped): constraints (allergies, "never", "must", 不要, 必须…),
+   preferences, facts about the speaker; confidence from the strength of the cue, lowered by
+   hedges ("maybe", 可能) and conditions;
+2. **an event** for a message that says something the typed units do not already hold
+   (:mod:`app.services.extraction.filler` decides: greetings, thanks, "ok", emoji, reactions
+   and content-free questions are dropped): its informative sentences written as a
+   standalone statement (:mod:`app.services.extraction.statements`) — the speaker named,
+   "you" resolved to the person addressed, relative dates resolved against the message's
+   time (else the conversation's) and the first of them in ``occurred_at``. When the message
+   answers or points back at the previous one ("Yes! It was brutal."), that message is its
+   trigger scenario (``query``); a question that got no unit of its own is cited in the
+   answer's ``raw_ref`` too, since its words now live there. A dated plan gets a plan
+   scenario instead.
 
-Each unit gets entities, a trigger-scenario ``query`` per kind and a confidence from the
-strength of its cue (lowered by hedges such as "maybe", 可能). Values are in the language of
-the clause they came from.
+Values are in the language of the message they came from.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
-
-import rjieba
+from datetime import date, datetime
 
 from app.core.text import has_cjk, normalize
-from app.services.extraction.dates import TimeMatch, find_dates, local_midnight, local_now
+from app.services.extraction.dates import find_dates, local_midnight, local_now
+from app.services.extraction.filler import Reading, addressees, read
+from app.services.extraction.rules import EN_RULES, Q_PLAN_EN, Q_PLAN_ZH, ZH_RULES
+from app.services.extraction.statements import (
+    en_entities,
+    mid_sentence_names,
+    resolve_dates,
+    third_person_en,
+    third_person_zh,
+    zh_entities,
+)
 from app.services.extraction.units import Candidate, Extraction, ExtractionContext, Turn
 
 _EN_CLAUSE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+|,?\s+but\s+|,\s+and\s+(?=i\b)|\s+and\s+(?=i\b)",
@@ -43,243 +56,6 @@ _EN_HEDGE = re.compile(
 _ZH_HEDGE = re.compile(r"可能|也许|大概|好像|或许|有时|不太确定")
 _EN_CONDITION = re.compile(r"^(?:if|when|whenever|unless)\b", re.IGNORECASE)
 _ZH_CONDITION = re.compile(r"^(?:如果|要是|假如|除非)")
-_END = r"(?=\s+(?:and|but|so|because|since|though|although|for\s+(?:any|the|my))\b|[.,;:!?]|$)"
-_X = r"([^.,;:!?]{1,80}?)"
-_ZX = r"([^，。！？,.!?；;：:]{1,20}?)"
-_ZEND = r"(?=[，。！？,.!?；;：:]|$)"
-_TRAILING = re.compile(
-    r"\s+(?:too|either|anymore|any\s+more|at\s+all|please|though|really|very\s+much|a\s+lot|"
-    r"(?:last|this|next)\s+(?:week|month|year)|yesterday|today|tomorrow|recently|lately|"
-    r"(?:in|since)\s+\d{4}|\d+\s+(?:days?|weeks?|months?|years?)\s+ago)$",
-    re.IGNORECASE,
-)
-_CAPITALISED = re.compile(r"\b([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)")
-_NOT_NAMES = {
-    "i", "i'm", "i've", "i'll", "i'd", "the", "a", "an", "and", "but", "please", "my", "we",
-    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
-    "february", "march", "april", "may", "june", "july", "august", "september", "october",
-    "november", "december", "ok", "okay", "thanks", "hi", "hello", "hey", "also", "quick",
-    "just", "so", "oh", "yes", "no", "sure", "great", "next", "this", "on", "in",
-}  # fmt: skip
-_ZH_ENTITY_TAGS = {"ns", "nr", "nt", "nrt", "nrfg"}
-# Words jieba mis-tags as names.
-_ZH_NOT_NAMES = {"过敏", "用户", "周五", "周末", "明天", "后天"}
-_EN_WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
-_ZH_WEEKDAYS = ["周一", "周二", "周三", "周四", "周五", "周六", "周日"]
-
-Q_FOOD_EN = "When suggesting food, recipes, restaurants or products that might contain {x}"
-Q_FOOD_ZH = "当推荐食物、菜谱、餐厅或可能含有{x}的产品时"
-Q_STYLE_EN = "When deciding how long and detailed a reply to the user should be"
-Q_STYLE_ZH = "当决定给用户的回答写多长、多详细时"
-Q_LIKE_EN = "When recommending or choosing {x} or something similar for the user"
-Q_LIKE_ZH = "当为用户推荐或选择{x}之类的东西时"
-Q_CONSTRAINT_EN = "When planning or suggesting anything that involves {x}"
-Q_CONSTRAINT_ZH = "当安排或建议涉及{x}的事情时"
-Q_INSTRUCTION_EN = "Whenever the assistant is about to act in a way that involves {x}"
-Q_INSTRUCTION_ZH = "每当助手要做涉及{x}的事情时"
-Q_HOME_EN = (
-    "When a task depends on where the user lives (weather, travel, local services, time zone)"
-)
-Q_HOME_ZH = "当任务取决于用户住在哪里（天气、出行、本地服务、时区）时"
-Q_WORK_EN = "When a task involves the user's job, employer or work schedule"
-Q_WORK_ZH = "当任务涉及用户的工作、雇主或工作安排时"
-Q_NAME_EN = "When addressing the user or filling in their name"
-Q_NAME_ZH = "当称呼用户或填写用户姓名时"
-Q_FAMILY_EN = "When a task involves the user's family (gifts, plans, schedules)"
-Q_FAMILY_ZH = "当任务涉及用户的家人（礼物、安排、日程）时"
-Q_PLAN_EN = "When the user asks about plans, schedule or availability around {d}{about}"
-Q_PLAN_ZH = "当用户询问{d}前后的安排、行程或空闲时间{about}时"
-
-
-@dataclass(frozen=True)
-class Rule:
-    """A cue pattern and how to turn its match into a unit."""
-
-    pattern: re.Pattern[str]
-    type: str
-    build: Callable[[re.Match[str]], tuple[str, str, list[str]]]  # value, query, entities
-    confidence: float
-
-
-def _obj(text: str) -> str:
-    text = text.strip().strip("\"'“”‘’")
-    text = _TRAILING.sub("", text)
-    text = re.sub(r"\bmy\b", "their", text, flags=re.IGNORECASE)
-    text = re.sub(r"\bme\b", "them", text, flags=re.IGNORECASE)
-    return text.strip()
-
-
-def _zobj(text: str) -> str:
-    return text.strip().replace("我的", "用户的").replace("我", "用户").rstrip("了的吧啊呀哦")
-
-
-def _en(p: str) -> re.Pattern[str]:
-    return re.compile(p, re.IGNORECASE)
-
-
-def _r(
-    pattern: str, typ: str, conf: float, build: Callable[..., tuple[str, str, list[str]]]
-) -> Rule:
-    return Rule(_en(pattern), typ, build, conf)
-
-
-def _z(
-    pattern: str, typ: str, conf: float, build: Callable[..., tuple[str, str, list[str]]]
-) -> Rule:
-    return Rule(re.compile(pattern), typ, build, conf)
-
-
-_RELATIONS = (
-    r"wife|husband|partner|son|daughter|mother|father|mom|mum|dad|sister|brother|"
-    r"girlfriend|boyfriend|kid|child|baby"
-)
-_JOBS = (
-    r"engineer|developer|programmer|designer|teacher|doctor|nurse|student|manager|lawyer|"
-    r"accountant|scientist|researcher|writer|consultant|analyst|architect|founder|chef|artist"
-)
-
-EN_RULES: list[Rule] = [
-    _r(rf"\b(i\s*'?\s*a?m|my\s+(?:{_RELATIONS}))\s+(?:is\s+)?(?:(?:very|severely|highly|extremely|"
-       rf"deathly|really|quite|a\s+bit|slightly|mildly)\s+)?allergic\s+to\s+{_X}{_END}",
-       "constraint", 0.95,
-       lambda m: (f"{_subject(m.group(1))} allergic to {_obj(m.group(2))}.",
-                  Q_FOOD_EN.format(x=_obj(m.group(2))), [_obj(m.group(2))])),
-    _r(rf"\bi\s+have\s+(?:an?\s+|a\s+severe\s+)?{_X}\s+allergy\b", "constraint", 0.95,
-       lambda m: (f"The user is allergic to {_obj(m.group(1))}.",
-                  Q_FOOD_EN.format(x=_obj(m.group(1))), [_obj(m.group(1))])),
-    _r(r"\bi\s*'?\s*a?m\s+(?:a\s+)?(vegetarian|vegan|pescatarian)\b", "constraint", 0.9,
-       lambda m: (f"The user is {m.group(1).lower()}.", Q_FOOD_EN.format(x="meat"),
-                  [m.group(1).lower()])),
-    _r(rf"^(?:please\s+)?(?:never|don't\s+ever|do\s+not\s+ever)\s+{_X}{_END}", "constraint", 0.85,
-       lambda m: (f"The user asked the assistant never to {_obj(m.group(1))}.",
-                  Q_INSTRUCTION_EN.format(x=_obj(m.group(1))), [])),
-    _r(rf"^(?:please\s+)?always\s+{_X}{_END}", "constraint", 0.8,
-       lambda m: (f"The user asked the assistant to always {_obj(m.group(1))}.",
-                  Q_INSTRUCTION_EN.format(x=_obj(m.group(1))), [])),
-    _r(r"\b(?:keep|make)\s+(?:it|things|them|your\s+(?:answers?|replies|responses)|"
-       r"the\s+(?:answers?|replies|responses))\s+(?:short|brief|concise|succinct|to\s+the\s+point)",
-       "preference", 0.85,
-       lambda m: ("The user prefers concise answers.", Q_STYLE_EN, [])),
-    _r(r"\bi\s+(?:really\s+)?(?:prefer|like|want|love)\s+(short|brief|concise|succinct|detailed|"
-       r"long|thorough|in-depth)(?:\s+and\s+\w+)?\s+(answers?|replies|responses|explanations?)",
-       "preference", 0.9,
-       lambda m: (f"The user prefers {m.group(1).lower()} {m.group(2).lower()}.", Q_STYLE_EN, [])),
-    _r(rf"\bi\s+(?:never|don't\s+ever|do\s+not\s+ever)\s+{_X}{_END}", "constraint", 0.85,
-       lambda m: (f"The user never {_obj(m.group(1))}.",
-                  Q_CONSTRAINT_EN.format(x=_obj(m.group(1))), [])),
-    _r(rf"\bi\s+(?:can't|cannot|can\s+not|mustn't|must\s+not)\s+(eat|drink|have|take|use|fly|"
-       rf"drive|travel|work|do|stand)\s+{_X}{_END}", "constraint", 0.85,
-       lambda m: (f"The user cannot {m.group(1).lower()} {_obj(m.group(2))}.",
-                  Q_CONSTRAINT_EN.format(x=_obj(m.group(2))), [_obj(m.group(2))])),
-    _r(rf"\bi\s+(?:don't|do\s+not)\s+(eat|drink)\s+{_X}{_END}", "constraint", 0.85,
-       lambda m: (f"The user does not {m.group(1).lower()} {_obj(m.group(2))}.",
-                  Q_FOOD_EN.format(x=_obj(m.group(2))), [_obj(m.group(2))])),
-    _r(rf"\bi\s+must\s+{_X}{_END}", "constraint", 0.8,
-       lambda m: (f"The user must {_obj(m.group(1))}.",
-                  Q_CONSTRAINT_EN.format(x=_obj(m.group(1))), [])),
-    _r(rf"\bi\s+(?:really\s+)?(?:hate|dislike|detest|loathe|can't\s+stand|cannot\s+stand)\s+{_X}{_END}",
-       "preference", 0.85,
-       lambda m: (f"The user dislikes {_obj(m.group(1))}.",
-                  Q_LIKE_EN.format(x=_obj(m.group(1))), [_obj(m.group(1))])),
-    _r(rf"\bi\s+(?:really\s+)?(?:don't|do\s+not|didn't)\s+(?:really\s+)?(?:like|enjoy|care\s+for)\s+{_X}{_END}",
-       "preference", 0.8,
-       lambda m: (f"The user does not like {_obj(m.group(1))}.",
-                  Q_LIKE_EN.format(x=_obj(m.group(1))), [_obj(m.group(1))])),
-    _r(rf"\bi\s*'?\s*a?m\s+not\s+(?:a\s+(?:big\s+|huge\s+)?fan\s+of|into|keen\s+on)\s+{_X}{_END}",
-       "preference", 0.75,
-       lambda m: (f"The user is not a fan of {_obj(m.group(1))}.",
-                  Q_LIKE_EN.format(x=_obj(m.group(1))), [_obj(m.group(1))])),
-    _r(rf"\bmy\s+favou?rite\s+(\w+(?:\s+\w+)?)\s+is\s+{_X}{_END}", "preference", 0.85,
-       lambda m: (f"The user's favourite {m.group(1).lower()} is {_obj(m.group(2))}.",
-                  Q_LIKE_EN.format(x=m.group(1).lower()), [_obj(m.group(2))])),
-    _r(rf"\bi\s+(?:really\s+|absolutely\s+|do\s+)?(prefer|love|adore|enjoy|like)\s+{_X}{_END}",
-       "preference", 0.75,
-       lambda m: (f"The user {_third(m.group(1).lower())} {_obj(m.group(2))}.",
-                  Q_LIKE_EN.format(x=_obj(m.group(2))), [_obj(m.group(2))])),
-    _r(rf"\bi\s+(?:currently\s+|now\s+)?(?:live|reside)\s+in\s+{_X}{_END}", "fact", 0.9,
-       lambda m: (f"The user lives in {_obj(m.group(1))}.", Q_HOME_EN, [_obj(m.group(1))])),
-    _r(rf"\bi\s*(?:'ve|\s+have)?\s+(?:just\s+|recently\s+)?(?:moved|relocated)\s+to\s+{_X}{_END}",
-       "fact", 0.9,
-       lambda m: (f"The user moved to {_obj(m.group(1))} and now lives there.", Q_HOME_EN,
-                  [_obj(m.group(1))])),
-    _r(rf"\bi\s*'?\s*a?m\s+(?:based|living)\s+in\s+{_X}{_END}", "fact", 0.85,
-       lambda m: (f"The user lives in {_obj(m.group(1))}.", Q_HOME_EN, [_obj(m.group(1))])),
-    _r(rf"\bi\s+(?:work|am\s+working|'m\s+working)\s+(?:at|for)\s+{_X}{_END}", "fact", 0.85,
-       lambda m: (f"The user works at {_obj(m.group(1))}.", Q_WORK_EN, [_obj(m.group(1))])),
-    _r(rf"\bi\s+work\s+as\s+(?:an?\s+)?{_X}{_END}", "fact", 0.85,
-       lambda m: (f"The user works as {_article(_obj(m.group(1)))}.", Q_WORK_EN, [])),
-    _r(rf"\bi\s*'?\s*a?m\s+an?\s+((?:[\w-]+\s+){{0,2}}(?:{_JOBS}))\b", "fact", 0.8,
-       lambda m: (f"The user is {_article(m.group(1).lower())}.", Q_WORK_EN, [])),
-    _r(r"\b(?:my\s+name\s+is|call\s+me)\s+([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)", "fact", 0.9,
-       lambda m: (f"The user's name is {m.group(1)}.", Q_NAME_EN, [m.group(1)])),
-    _r(rf"\bmy\s+({_RELATIONS})(?:'s\s+name)?\s+is\s+(?:called\s+|named\s+)?([A-Z][\w'’-]+)",
-       "fact", 0.85,
-       lambda m: (f"The user's {m.group(1).lower()} is named {m.group(2)}.", Q_FAMILY_EN,
-                  [m.group(2)])),
-    _r(r"\bi\s+have\s+(\d+|a|an|one|two|three|four|five|six)\s+(kids?|children|sons?|daughters?|"
-       r"brothers?|sisters?|siblings?|grandchildren)\b", "fact", 0.85,
-       lambda m: (f"The user has {m.group(1).lower()} {m.group(2).lower()}.", Q_FAMILY_EN, [])),
-    _r(r"\bi\s*'?\s*a?m\s+(married|single|divorced|engaged|pregnant|retired)\b", "fact", 0.85,
-       lambda m: (f"The user is {m.group(1).lower()}.", Q_FAMILY_EN, [])),
-]  # fmt: skip
-
-_ZH_REL = r"儿子|女儿|老婆|妻子|丈夫|老公|孩子|妈妈|爸爸|母亲|父亲"
-_ZH_VERB = r"(吃|喝|看|听|玩|用|穿)?"
-
-ZH_RULES: list[Rule] = [
-    _z(rf"(我的?(?:{_ZH_REL})|我)(?:对)?{_ZX}(?:严重|有点|轻微)?过敏", "constraint", 0.95,
-       lambda m: (f"{_zsubject(m.group(1))}对{_zobj(m.group(2))}过敏。",
-                  Q_FOOD_ZH.format(x=_zobj(m.group(2))), [_zobj(m.group(2))])),
-    _z(r"我(?:是素食者|吃素|是纯素食者)", "constraint", 0.9,
-       lambda m: ("用户吃素。", Q_FOOD_ZH.format(x="肉"), [])),
-    _z(r"(?:回答|回复|答案|解释)(?:请|要|尽量|最好|都)?(?:写得?)?(简洁|简短|简单|精炼|详细|具体|详尽)"
-       r"|(简洁|简短|详细)(?:一点|一些|些)?(?:地)?(?:回答|回复)", "preference", 0.85,
-       lambda m: (f"用户希望回答{m.group(1) or m.group(2)}。", Q_STYLE_ZH, [])),
-    _z(rf"我(?:从不|从来不|绝不|决不){_ZX}{_ZEND}", "constraint", 0.85,
-       lambda m: (f"用户从不{_zobj(m.group(1))}。",
-                  Q_CONSTRAINT_ZH.format(x=_zobj(m.group(1))), [])),
-    _z(rf"我(?:不能|不可以|没法)(吃|喝|碰|用|坐|开){_ZX}{_ZEND}", "constraint", 0.85,
-       lambda m: (f"用户不能{m.group(1)}{_zobj(m.group(2))}。",
-                  Q_CONSTRAINT_ZH.format(x=_zobj(m.group(2))), [_zobj(m.group(2))])),
-    _z(rf"我不(吃|喝|碰){_ZX}{_ZEND}", "constraint", 0.85,
-       lambda m: (f"用户不{m.group(1)}{_zobj(m.group(2))}。",
-                  Q_FOOD_ZH.format(x=_zobj(m.group(2))), [_zobj(m.group(2))])),
-    _z(rf"(?:请|千万|一定)?(?:不要|别|勿)(?:再)?(?:给我|为我|帮我|跟我)?(推荐|安排|发|用|点|订|买|加|放)?{_ZX}{_ZEND}",
-       "constraint", 0.8,
-       lambda m: (f"用户要求不要{m.group(1) or ''}{_zobj(m.group(2))}。",
-                  Q_INSTRUCTION_ZH.format(x=_zobj(m.group(2))), [])),
-    _z(rf"(?:我)?(?:必须|一定要|务必){_ZX}{_ZEND}", "constraint", 0.8,
-       lambda m: (f"用户必须{_zobj(m.group(1))}。",
-                  Q_CONSTRAINT_ZH.format(x=_zobj(m.group(1))), [])),
-    _z(rf"我最喜欢的([^，。是]{{1,8}})是{_ZX}{_ZEND}", "preference", 0.85,
-       lambda m: (f"用户最喜欢的{m.group(1)}是{_zobj(m.group(2))}。",
-                  Q_LIKE_ZH.format(x=m.group(1)), [_zobj(m.group(2))])),
-    _z(rf"我(?:很|非常|特别|真的|一点也|一点都)?(不喜欢|不爱|讨厌|不想要|受不了|反感|不太喜欢){_ZH_VERB}{_ZX}{_ZEND}",
-       "preference", 0.8,
-       lambda m: (f"用户{'讨厌' if m.group(1) == '讨厌' else '不喜欢'}{m.group(2) or ''}"
-                  f"{_zobj(m.group(3))}。",
-                  Q_LIKE_ZH.format(x=_zobj(m.group(3))), [_zobj(m.group(3))])),
-    _z(rf"我(?:很|非常|最|特别|比较|挺|真的)?(?:喜欢|爱|偏爱|偏好|钟爱){_ZH_VERB}{_ZX}{_ZEND}",
-       "preference", 0.8,
-       lambda m: (f"用户喜欢{m.group(1) or ''}{_zobj(m.group(2))}。",
-                  Q_LIKE_ZH.format(x=_zobj(m.group(2))), [_zobj(m.group(2))])),
-    _z(rf"我(?:现在|目前)?(?:住在|定居在|定居于|生活在){_ZX}{_ZEND}", "fact", 0.9,
-       lambda m: (f"用户住在{_zobj(m.group(1))}。", Q_HOME_ZH, [_zobj(m.group(1))])),
-    _z(rf"我(?:已经|刚|最近|今年)?(?:搬到|搬去|搬来)了?{_ZX}{_ZEND}", "fact", 0.9,
-       lambda m: (f"用户搬到了{_zobj(m.group(1))}，现在住在那里。", Q_HOME_ZH,
-                  [_zobj(m.group(1))])),
-    _z(r"(?:^|我)(?:现在|目前)?在([^，。！？,.!?]{1,15}?)(?:工作|上班|任职)", "fact", 0.85,
-       lambda m: (f"用户在{_zobj(m.group(1))}工作。", Q_WORK_ZH, [_zobj(m.group(1))])),
-    _z(r"我(?:是|当)(?:一名|一个|一位)?([^，。！？]{0,8}(?:工程师|程序员|设计师|老师|教师|医生|护士|"
-       r"学生|经理|律师|会计|研究员|作家|顾问|分析师|厨师|创业者))", "fact", 0.8,
-       lambda m: (f"用户是{m.group(1)}。", Q_WORK_ZH, [])),
-    _z(r"(?:我叫|我的名字是)([^，。！？,.!?\s]{1,10})", "fact", 0.9,
-       lambda m: (f"用户叫{m.group(1)}。", Q_NAME_ZH, [m.group(1)])),
-    _z(r"我有(\d+|[一两二三四五六])个(孩子|儿子|女儿|兄弟|姐妹|哥哥|姐姐|弟弟|妹妹)", "fact", 0.85,
-       lambda m: (f"用户有{m.group(1)}个{m.group(2)}。", Q_FAMILY_ZH, [])),
-    _z(rf"我的?({_ZH_REL})叫([^，。！？,.!?\s]{{1,6}})", "fact", 0.85,
-       lambda m: (f"用户的{m.group(1)}叫{m.group(2)}。", Q_FAMILY_ZH, [m.group(2)])),
-]  # fmt: skip
 
 _EN_PLAN_CUE = re.compile(
     r"\b(?:i\s*'?\s*a?m|i\s+will|i'll|i\s+have|i've\s+got|i\s+plan|i\s+need|i\s+want|i\s+fly|"
@@ -292,82 +68,23 @@ _EN_PLAN_CUE = re.compile(
 _ZH_PLAN_CUE = re.compile(
     r"去|要|会|打算|准备|计划|出差|旅游|旅行|飞|回|开会|面试|约|参加|考试|婚礼|生日|航班|出发|到|见"
 )
-
-
-def _subject(text: str) -> str:
-    text = text.strip().lower()
-    if text.startswith("my"):
-        return f"The user's {text.split()[-1]} is"
-    return "The user is"
-
-
-def _zsubject(text: str) -> str:
-    return "用户" if text == "我" else "用户的" + text.lstrip("我").lstrip("的")
-
-
-def _third(verb: str) -> str:
-    if verb.endswith(("s", "sh", "ch", "x", "o")):
-        return verb + "es"
-    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
-        return verb[:-1] + "ies"
-    return verb + "s"
-
-
-def _article(noun: str) -> str:
-    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
-
-
-def _third_person_en(clause: str) -> str:
-    """First person → "the user" (enough for plan sentences)."""
-    out = clause.strip()
-    subs = [
-        (r"\bi\s*'\s*m\b|\bi\s+am\b", "the user is"),
-        (r"\bi\s*'\s*ve\b", "the user has"),
-        (r"\bi\s*'\s*ll\b", "the user will"),
-        (r"\bi\s*'\s*d\b", "the user would"),
-        (r"\bi\s+was\b", "the user was"),
-        (r"\bi\s+have\b", "the user has"),
-        (r"\bwe\s*'\s*re\b|\bwe\s+are\b", "the user and others are"),
-        (r"\bwe\b", "the user and others"),
-        (r"\bmy\b|\bour\b", "their"),
-        (r"\bme\b|\bus\b", "them"),
-        (r"\bmyself\b", "themselves"),
-    ]
-    for pattern, repl in subs:
-        out = re.sub(pattern, repl, out, flags=re.IGNORECASE)
-    out = re.sub(r"\bi\s+([a-z]+)", lambda m: "the user " + _third(m.group(1)), out,
-                 flags=re.IGNORECASE)  # fmt: skip
-    out = out.rstrip(" .!;,")
-    return out[:1].upper() + out[1:] + "."
-
-
-def _en_entities(clause: str, extra: list[str]) -> list[str]:
-    names: list[str] = []
-    for m in _CAPITALISED.finditer(clause):
-        words = m.group(1).split()
-        while words and (words[0].lower() in _NOT_NAMES or words[0].lower().startswith("i'")):
-            words.pop(0)
-        if words:
-            names.append(" ".join(words))
-    return _unique([*extra, *names])
-
-
-def _zh_entities(clause: str, extra: list[str]) -> list[str]:
-    names = [
-        w
-        for w, tag in rjieba.tag(clause)
-        if tag in _ZH_ENTITY_TAGS and len(w) > 1 and w not in _ZH_NOT_NAMES
-    ]
-    return _unique([*extra, *names])
-
-
-def _unique(items: list[str]) -> list[str]:
-    out: list[str] = []
-    for item in items:
-        item = item.strip()
-        if item and len(item) <= 60 and item.lower() not in (o.lower() for o in out):
-            out.append(item)
-    return out
+# A message that opens like this answers or points back at the one before it.
+_EN_POINTS_BACK = re.compile(
+    r"^\W*(?:yes|yeah|yep|yup|no|nope|nah|sure|definitely|absolutely|totally|exactly|right|"
+    r"true|indeed|of\s+course|thanks|thank\s+you|it|it's|its|that|that's|this|those|these|"
+    r"they|they're|them|there|he|she|his|her|so|oh|aw+|wow|haha|well|not|nothing|both|"
+    r"either|neither|mostly|kind\s+of|sort\s+of)\b",
+    re.IGNORECASE,
+)
+_ZH_POINTS_BACK = re.compile(
+    r"^\W*(?:是|对|嗯|好|没错|不是|没有|那|这|它|他|她|谢谢|当然|确实|还行)"
+)
+# Longest value of one event; a longer message becomes several events (sentence bounds).
+MAX_EVENT_CHARS = 1000
+# Longest trigger scenario taken from the previous message (its end, where a question is).
+MAX_TRIGGER_CHARS = 300
+EVENT_CONFIDENCE = 0.8
+HEDGED_EVENT_CONFIDENCE = 0.65
 
 
 def _clauses(text: str) -> list[str]:
@@ -392,37 +109,141 @@ def _is_question(clause: str) -> bool:
     return _QUESTION_START.match(stripped) is not None
 
 
+def _named(value: str, name: str | None, zh: bool) -> str:
+    """A typed unit's value about "the user" / 用户, about ``name`` instead when given."""
+    if not name:
+        return value
+    if zh:
+        return value.replace("用户", name)
+    return value.replace("The user", name).replace("the user", name)
+
+
+def _chunks(text: str, limit: int) -> list[str]:
+    """``text`` cut at sentence ends into pieces of at most ``limit`` characters."""
+    if len(text) <= limit:
+        return [text]
+    pieces, current = [], ""
+    for sentence in re.split(r"(?<=[.!?。！？])\s*", text):
+        while len(sentence) > limit:  # one very long sentence: cut at a space
+            cut = sentence.rfind(" ", 0, limit)
+            cut = cut if cut > limit // 2 else limit
+            pieces.append((current + " " + sentence[:cut]).strip() if current else sentence[:cut])
+            current, sentence = "", sentence[cut:].strip()
+        if current and len(current) + 1 + len(sentence) > limit:
+            pieces.append(current)
+            current = ""
+        current = f"{current} {sentence}".strip() if current else sentence
+    if current:
+        pieces.append(current)
+    return [p for p in pieces if p.strip()]
+
+
+@dataclass
+class _Said:
+    """A message as read for extraction: who said it, what it says, whether it became a unit
+    of its own (a reply's trigger scenario comes from the message before it)."""
+
+    turn: Turn
+    reading: Reading
+    has_unit: bool = False
+
+    @property
+    def who(self) -> str | None:
+        if self.turn.name:
+            return self.turn.name
+        return None if self.turn.role == "user" else self.turn.role
+
+    def trigger(self, addressee: str | None, ctx: ExtractionContext) -> str | None:
+        """This message as a trigger scenario for its reply (its dates resolved too)."""
+        text = " ".join(self.reading.sentences)
+        if not text:
+            return None
+        if len(text) > MAX_TRIGGER_CHARS:
+            text = "…" + text[-MAX_TRIGGER_CHARS:].split(" ", 1)[-1]
+        zh = has_cjk(text)
+        now = local_now(self.turn.created_at or ctx.now, ctx.timezone)
+        text = resolve_dates(text, find_dates(text, now), zh=zh)
+        who = _display(self.who, zh)
+        if zh:
+            return f"回复{who}：“{third_person_zh(text, who, addressee)}”"
+        return f'Reply to {who}: "{third_person_en(text, who, addressee)}"'
+
+
+def _plan_query(day: date, entities: list[str], zh: bool) -> str:
+    """The trigger scenario of a dated plan: around its day, or about what it names."""
+    if zh:
+        about = f"或{entities[0]}" if entities else ""
+        return Q_PLAN_ZH.format(d=f"{day.month}月{day.day}日", about=about)
+    about = f", or about {entities[0]}" if entities else ""
+    return Q_PLAN_EN.format(d=day.strftime("%B %-d, %Y"), about=about)
+
+
+def _replies(said: _Said, before: _Said) -> bool:
+    """``said`` answers ``before``: someone else wrote it."""
+    return before.turn.role != said.turn.role or before.who != said.who
+
+
+def _display(who: str | None, zh: bool) -> str:
+    """A speaker as written in a unit: the name, else the user or the assistant."""
+    if who and who not in ("assistant", "tool", "system"):
+        return who
+    if zh:
+        return "助手" if who == "assistant" else "用户"
+    return "the assistant" if who == "assistant" else "the user"
+
+
 class OfflineExtractor:
     """Rule-based extraction in English and Chinese (no model, no network)."""
 
     name = "offline"
 
     async def extract(self, turns: list[Turn], ctx: ExtractionContext) -> Extraction:
-        """Candidate units from the user's turns (see the module docstring)."""
+        """Candidate units from the user's turns (see the module docstring); turns in
+        ``ctx.preceding`` are read as context only."""
+        participants = frozenset(t.name.casefold() for t in turns if t.name)
+        known = frozenset(n for t in turns for n in mid_sentence_names(t.content))
         found: dict[str, Candidate] = {}
+        before: _Said | None = None
+        for turn in ctx.preceding[-1:]:
+            before = _Said(turn, read(turn.content), has_unit=True)
         for turn in turns:
-            if turn.role != "user":
+            if turn.role not in ("user", "assistant"):
                 continue
-            now = local_now(turn.created_at or ctx.now, ctx.timezone)
-            for clause in _clauses(turn.content):
-                if _is_question(clause):
-                    continue
-                for cand in self._clause_units(clause, turn, now, ctx):
+            said = _Said(turn, read(turn.content))
+            if turn.role == "user":
+                now = local_now(turn.created_at or ctx.now, ctx.timezone)
+                units, covered = self._typed(turn)
+                answers = before is not None and before.reading.asks and _replies(said, before)
+                worth = said.reading.says or (answers and said.reading.stated_words > 0)
+                if worth and not covered:
+                    units += self._events(said, before, now, ctx, participants, known)
+                for cand in units:
                     key = normalize(cand.value)
                     if key not in found or found[key].confidence < cand.confidence:
                         found[key] = cand
+                said.has_unit = bool(units)
+            before = said
         return Extraction(list(found.values()))
 
-    def _clause_units(
-        self, clause: str, turn: Turn, now: datetime, ctx: ExtractionContext
-    ) -> list[Candidate]:
+    def _typed(self, turn: Turn) -> tuple[list[Candidate], bool]:
+        """The typed units of a message, and whether they cover every clause of it that
+        states something (then no event is needed)."""
+        out: list[Candidate] = []
+        covered = True
+        for clause in _clauses(turn.content):
+            if _is_question(clause):
+                continue
+            units = self._clause_units(clause, turn)
+            out += units
+            if not units and read(clause).stated_words > 0:
+                covered = False
+        return out, covered and bool(out)
+
+    def _clause_units(self, clause: str, turn: Turn) -> list[Candidate]:
         zh = has_cjk(clause)
         hedge = (_ZH_HEDGE if zh else _EN_HEDGE).search(clause) is not None
         condition = (_ZH_CONDITION if zh else _EN_CONDITION).match(clause) is not None
         out: list[Candidate] = []
-        dates = find_dates(clause, now)
-        if dates and (_ZH_PLAN_CUE if zh else _EN_PLAN_CUE).search(clause):
-            out.append(self._plan(clause, dates[0], turn, ctx, zh, hedge))
         taken: list[tuple[int, int]] = []
         for rule in ZH_RULES if zh else EN_RULES:
             m = rule.pattern.search(clause)
@@ -432,13 +253,14 @@ class OfflineExtractor:
             taken.append((m.start(), m.end()))
             value, query, entities = rule.build(m)
             if condition:  # keep the condition: the whole clause, in the third person
-                value = _third_person_zh(clause) if zh else _third_person_en(clause)
+                value = third_person_zh(clause, None) if zh else third_person_en(clause, None)
             conf = rule.confidence - (0.2 if hedge else 0.0) - (0.05 if condition else 0.0)
-            ents = _zh_entities(m.group(0), entities) if zh else _en_entities(m.group(0), entities)
+            extra = [turn.name, *entities] if turn.name else entities
+            ents = zh_entities(m.group(0), extra) if zh else en_entities(m.group(0), extra)
             out.append(
                 Candidate(
                     type=rule.type,  # type: ignore[arg-type]
-                    value=value,
+                    value=_named(value, turn.name, zh),
                     query=query,
                     entities=ents,
                     confidence=round(max(0.0, min(1.0, conf)), 3),
@@ -447,47 +269,58 @@ class OfflineExtractor:
             )
         return out
 
-    def _plan(
+    def _events(
         self,
-        clause: str,
-        when: TimeMatch,
-        turn: Turn,
+        said: _Said,
+        before: _Said | None,
+        now: datetime,
         ctx: ExtractionContext,
-        zh: bool,
-        hedge: bool,
-    ) -> Candidate:
-        day = when.day
-        if zh:
-            label = f"{day.year}年{day.month}月{day.day}日（{_ZH_WEEKDAYS[day.weekday()]}）"
-            text = clause[: when.start] + label + clause[when.end :]
-            value = _third_person_zh(text)
-            ents = _zh_entities(clause, [])
-            about = f"或{ents[0]}" if ents else ""
-            query = Q_PLAN_ZH.format(d=f"{day.month}月{day.day}日", about=about)
-        else:
-            label = f"on {day.isoformat()} ({_EN_WEEKDAYS[day.weekday()]})"
-            prefix = clause[: when.start]
-            if re.search(r"\b(?:on|by|until|before|after)\s*$", prefix, re.IGNORECASE):
-                label = f"{day.isoformat()} ({_EN_WEEKDAYS[day.weekday()]})"
-            text = prefix + label + clause[when.end :]
-            value = _third_person_en(text)
-            ents = _en_entities(clause, [])
-            about = f", or about {ents[0]}" if ents else ""
-            query = Q_PLAN_EN.format(d=day.strftime("%B %-d, %Y"), about=about)
-        return Candidate(
-            type="event",
-            value=value,
-            query=query,
-            entities=ents,
-            confidence=0.85 - (0.2 if hedge else 0.0),
-            occurred_at=local_midnight(day, ctx.timezone),
-            source_turns=[turn.index],
+        participants: frozenset[str],
+        known: frozenset[str],
+    ) -> list[Candidate]:
+        turn, text = said.turn, said.reading.text()
+        zh = has_cjk(text)
+        speaker = turn.name
+        vocatives = addressees(turn.content)
+        addressee = (before.who if before and before.who != speaker else None) or (
+            vocatives[0] if vocatives else None
         )
-
-
-def _third_person_zh(clause: str) -> str:
-    text = clause.strip().rstrip("。！!.，,")
-    text = text.replace("我们", "用户一行").replace("我的", "用户的").replace("我", "用户")
-    if not text.startswith("用户"):
-        text = "用户" + text if "用户" not in text else text
-    return text + "。"
+        if addressee is not None:
+            addressee = _display(addressee, zh)
+        hedge = (_ZH_HEDGE if zh else _EN_HEDGE).search(text) is not None
+        back = (_ZH_POINTS_BACK if zh else _EN_POINTS_BACK).match(text) is not None
+        trigger = None
+        if before is not None and _replies(said, before) and (before.reading.asks or back):
+            trigger = before.trigger(speaker, ctx)
+        sources = [turn.index]
+        if trigger and before and not before.has_unit:
+            sources.insert(0, before.turn.index)
+        out: list[Candidate] = []
+        for piece in _chunks(text, MAX_EVENT_CHARS):
+            dates = find_dates(piece, now)
+            resolved = resolve_dates(piece, dates, zh=zh)
+            if zh:
+                value = third_person_zh(resolved, speaker, addressee)
+            else:
+                value = third_person_en(resolved, speaker, addressee)
+            extra = [speaker] if speaker else []
+            if zh:
+                entities = zh_entities(piece, extra, participants)
+            else:
+                entities = en_entities(piece, extra, participants, known)
+            query = trigger
+            ahead = dates and dates[0].day >= now.date()  # a plan, not a memory of the past
+            if ahead and (_ZH_PLAN_CUE if zh else _EN_PLAN_CUE).search(piece):
+                query = _plan_query(dates[0].day, entities[len(extra) :], zh)
+            out.append(
+                Candidate(
+                    type="event",
+                    value=value,
+                    query=query,
+                    entities=entities,
+                    confidence=HEDGED_EVENT_CONFIDENCE if hedge else EVENT_CONFIDENCE,
+                    occurred_at=local_midnight(dates[0].day, ctx.timezone) if dates else None,
+                    source_turns=sources,
+                )
+            )
+        return out

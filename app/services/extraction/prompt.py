@@ -13,7 +13,8 @@ from app.services.extraction.units import ExtractionContext, Turn
 
 SYSTEM = """You distil long-term memory for an AI agent from a finished conversation.
 
-Subject (the user the memories are about): {user_id}
+Subject (the user the memories are about): {user_id}. When several people speak as "user",
+each message names its speaker ("user Caroline"): write their memories about them by name.
 Current time: {now_local} ({weekday}), time zone {timezone}. Resolve every relative time
 ("tomorrow", "next Friday", "下周五", "明天") to an absolute date in this time zone; weeks start
 on Monday, so "next Friday"/"下周五" is the Friday of next week.
@@ -55,7 +56,7 @@ object {{"memories": [...]}} following the schema; no prose, no code fences."""
 
 
 def render_transcript(turns: list[Turn], max_chars: int = 4000) -> str:
-    """One line per message: ``[n] role (time): content`` (long messages cut)."""
+    """One line per message: ``[n] role [name] (time): content`` (long messages cut)."""
     lines = []
     for turn in turns:
         content = turn.content if len(turn.content) <= max_chars else turn.content[:max_chars] + "…"
@@ -63,7 +64,8 @@ def render_transcript(turns: list[Turn], max_chars: int = 4000) -> str:
         meta = ""
         if turn.role == "tool" and turn.metadata:
             meta = " " + json.dumps(turn.metadata, ensure_ascii=False)[:200]
-        lines.append(f"[{turn.index}] {turn.role}{when}{meta}: {content}")
+        who = f"{turn.role} {turn.name}" if turn.name else turn.role
+        lines.append(f"[{turn.index}] {who}{when}{meta}: {content}")
     return "\n".join(lines)
 
 
@@ -78,8 +80,18 @@ def build_messages(turns: list[Turn], ctx: ExtractionContext) -> list[ChatMessag
     )
     return [
         {"role": "system", "content": system},
-        {"role": "user", "content": "Conversation:\n" + render_transcript(turns)},
+        {"role": "user", "content": _earlier(ctx) + "Conversation:\n" + render_transcript(turns)},
     ]
+
+
+def _earlier(ctx: ExtractionContext) -> str:
+    """The messages before this window of a long transcript, marked as context only."""
+    if not ctx.preceding:
+        return ""
+    return (
+        "Earlier messages (context only; their memories were already taken, do not repeat "
+        "them):\n" + render_transcript(list(ctx.preceding), 1000) + "\n\n"
+    )
 
 
 def build_prefilter(turns: list[Turn]) -> list[ChatMessage]:

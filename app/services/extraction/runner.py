@@ -31,6 +31,7 @@ from pydantic import ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.clients.llm import LLMClient
+from app.clients.tokenizer import create_tokenizer
 from app.core.config import Settings
 from app.core.errors import HindsightError
 from app.core.vocabulary import JOB_ENDED, JobStatus
@@ -47,9 +48,13 @@ from app.services.extraction.units import (
     Extractor,
     Turn,
 )
+from app.services.extraction.windows import windows
 from app.services.memory.store import StoreService
 
 log = logging.getLogger(__name__)
+
+# Units embedded and written per store call of a job (all in the job's one transaction).
+STORE_BATCH = 100
 
 
 class JobServices(Protocol):
@@ -74,6 +79,12 @@ def backoff_s(attempt: int, initial: float, cap: float) -> float:
     return min(cap, initial * 2 ** max(0, attempt - 1))
 
 
+def _speaker_name(message: dict[str, Any]) -> str | None:
+    """The message's ``name``, else a string ``name`` in its metadata (session messages)."""
+    name = message.get("name") or (message.get("metadata") or {}).get("name")
+    return name.strip() or None if isinstance(name, str) else None
+
+
 def turns_of(job: ExtractionJob) -> list[Turn]:
     """The job's transcript snapshot as turns (refs point at session seqs or job indexes)."""
     turns = []
@@ -91,6 +102,7 @@ def turns_of(job: ExtractionJob) -> list[Turn]:
                 created_at=created,
                 metadata=m.get("metadata") or {},
                 ref=ref,
+                name=_speaker_name(m),
             )
         )
     return turns
@@ -153,6 +165,7 @@ class JobRunner:
         self.extractor: Extractor = (
             LLMExtractor(llm, settings.llm) if llm is not None else OfflineExtractor()
         )
+        self.tokenizer = create_tokenizer(settings.working_memory.encoding)
 
     async def run_once(self, job_id: uuid.UUID) -> RunResult:
         """One attempt at the job (see the module docstring). Never raises for a job
@@ -228,8 +241,18 @@ class JobRunner:
                 log.warning("could not renew the lease of job %s", job_id, exc_info=True)
 
     async def _extract(self, job: ExtractionJob) -> Extraction:
-        ctx = ExtractionContext(job.user_id, job.conversation_now, job.timezone)
-        return await self.extractor.extract(turns_of(job), ctx)
+        """Every window of the transcript through the extractor, in order (one LLM call or
+        one offline pass per window, see :mod:`app.services.extraction.windows`)."""
+        out = Extraction()
+        limits = self.settings.extraction
+        for window in windows(turns_of(job), self.tokenizer, limits.window_tokens):
+            ctx = ExtractionContext(
+                job.user_id, job.conversation_now, job.timezone, window.preceding
+            )
+            part = await self.extractor.extract(window.turns, ctx)
+            out.units += part.units
+            out.rejected += part.rejected
+        return out
 
     def _prepare(
         self, job: ExtractionJob, extraction: Extraction
@@ -266,13 +289,11 @@ class JobRunner:
                 log.warning("job %s: attempt %s lost its lease; result discarded", job.id, attempt)
                 return RunResult(current.status if current else "missing")
             results: list[dict[str, Any]] = []
-            if memories:
-                outcomes = (
-                    await self.services(session)
-                    .store()
-                    .store(job.namespace, memories, datetime.now(UTC))
-                )
-                for mem, out in zip(memories, outcomes, strict=True):
+            store = self.services(session).store()
+            for start in range(0, len(memories), STORE_BATCH):  # bounded embedding batches
+                batch = memories[start : start + STORE_BATCH]
+                outcomes = await store.store(job.namespace, batch, datetime.now(UTC))
+                for mem, out in zip(batch, outcomes, strict=True):
                     results.append(
                         {"memory_id": str(out.unit.id), "outcome": out.outcome, "type": mem.type,
                          "value": mem.value, "confidence": mem.confidence, "reason": None}

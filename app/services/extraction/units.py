@@ -19,7 +19,8 @@ MAX_VALUE_CHARS = 2000
 class Turn:
     """One transcript message. ``index`` is its position in the job's transcript; ``ref``
     the pointer stored in a unit's ``raw_ref`` (``session:<id>#<seq>`` or
-    ``job:<id>#<index>``)."""
+    ``job:<id>#<index>``); ``name`` the speaker's name when the transcript gives one (several
+    people may speak as ``user``)."""
 
     index: int
     role: str
@@ -27,16 +28,19 @@ class Turn:
     created_at: datetime | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
     ref: str = ""
+    name: str | None = None
 
 
 @dataclass(frozen=True)
 class ExtractionContext:
     """Who the units are about and the conversation's clock (relative dates resolve
-    against ``now`` in ``timezone``)."""
+    against ``now`` in ``timezone``). ``preceding``: the turns just before the ones to
+    extract (the end of the previous window), read as context only."""
 
     user_id: str
     now: datetime
     timezone: str = "UTC"
+    preceding: tuple[Turn, ...] = ()
 
 
 def _clean_text(value: str) -> str:

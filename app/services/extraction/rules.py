@@ -1,0 +1,254 @@
+"""The offline extractor's typed rules, English and Chinese: a cue pattern per kind of unit
+(constraint, preference, fact) and how its match becomes a unit's value, trigger-scenario
+``query`` and entities. Earlier rules are more specific (the extractor skips a later match
+over the same words). Values are written about "the user" / 用户; the extractor puts the
+speaker's name there when the message carries one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from app.services.extraction.statements import third_person_verb as _third
+
+_END = r"(?=\s+(?:and|but|so|because|since|though|although|for\s+(?:any|the|my))\b|[.,;:!?]|$)"
+_X = r"([^.,;:!?]{1,80}?)"
+_ZX = r"([^，。！？,.!?；;：:]{1,20}?)"
+_ZEND = r"(?=[，。！？,.!?；;：:]|$)"
+_TRAILING = re.compile(
+    r"\s+(?:too|either|anymore|any\s+more|at\s+all|please|though|really|very\s+much|a\s+lot|"
+    r"(?:last|this|next)\s+(?:week|month|year)|yesterday|today|tomorrow|recently|lately|"
+    r"(?:in|since)\s+\d{4}|\d+\s+(?:days?|weeks?|months?|years?)\s+ago)$",
+    re.IGNORECASE,
+)
+
+Q_FOOD_EN = "When suggesting food, recipes, restaurants or products that might contain {x}"
+Q_FOOD_ZH = "当推荐食物、菜谱、餐厅或可能含有{x}的产品时"
+Q_STYLE_EN = "When deciding how long and detailed a reply to the user should be"
+Q_STYLE_ZH = "当决定给用户的回答写多长、多详细时"
+Q_LIKE_EN = "When recommending or choosing {x} or something similar for the user"
+Q_LIKE_ZH = "当为用户推荐或选择{x}之类的东西时"
+Q_CONSTRAINT_EN = "When planning or suggesting anything that involves {x}"
+Q_CONSTRAINT_ZH = "当安排或建议涉及{x}的事情时"
+Q_INSTRUCTION_EN = "Whenever the assistant is about to act in a way that involves {x}"
+Q_INSTRUCTION_ZH = "每当助手要做涉及{x}的事情时"
+Q_HOME_EN = (
+    "When a task depends on where the user lives (weather, travel, local services, time zone)"
+)
+Q_HOME_ZH = "当任务取决于用户住在哪里（天气、出行、本地服务、时区）时"
+Q_WORK_EN = "When a task involves the user's job, employer or work schedule"
+Q_WORK_ZH = "当任务涉及用户的工作、雇主或工作安排时"
+Q_NAME_EN = "When addressing the user or filling in their name"
+Q_NAME_ZH = "当称呼用户或填写用户姓名时"
+Q_FAMILY_EN = "When a task involves the user's family (gifts, plans, schedules)"
+Q_FAMILY_ZH = "当任务涉及用户的家人（礼物、安排、日程）时"
+Q_PLAN_EN = "When the user asks about plans, schedule or availability around {d}{about}"
+Q_PLAN_ZH = "当用户询问{d}前后的安排、行程或空闲时间{about}时"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A cue pattern and how to turn its match into a unit."""
+
+    pattern: re.Pattern[str]
+    type: str
+    build: Callable[[re.Match[str]], tuple[str, str, list[str]]]  # value, query, entities
+    confidence: float
+
+
+def _obj(text: str) -> str:
+    text = text.strip().strip("\"'“”‘’")
+    text = _TRAILING.sub("", text)
+    text = re.sub(r"\bmy\b", "their", text, flags=re.IGNORECASE)
+    text = re.sub(r"\bme\b", "them", text, flags=re.IGNORECASE)
+    return text.strip()
+
+
+def _zobj(text: str) -> str:
+    return text.strip().replace("我的", "用户的").replace("我", "用户").rstrip("了的吧啊呀哦")
+
+
+def _en(p: str) -> re.Pattern[str]:
+    return re.compile(p, re.IGNORECASE)
+
+
+def _r(
+    pattern: str, typ: str, conf: float, build: Callable[..., tuple[str, str, list[str]]]
+) -> Rule:
+    return Rule(_en(pattern), typ, build, conf)
+
+
+def _z(
+    pattern: str, typ: str, conf: float, build: Callable[..., tuple[str, str, list[str]]]
+) -> Rule:
+    return Rule(re.compile(pattern), typ, build, conf)
+
+
+_RELATIONS = (
+    r"wife|husband|partner|son|daughter|mother|father|mom|mum|dad|sister|brother|"
+    r"girlfriend|boyfriend|kid|child|baby"
+)
+_JOBS = (
+    r"engineer|developer|programmer|designer|teacher|doctor|nurse|student|manager|lawyer|"
+    r"accountant|scientist|researcher|writer|consultant|analyst|architect|founder|chef|artist"
+)
+
+EN_RULES: list[Rule] = [
+    _r(rf"\b(i\s*'?\s*a?m|my\s+(?:{_RELATIONS}))\s+(?:is\s+)?(?:(?:very|severely|highly|extremely|"
+       rf"deathly|really|quite|a\s+bit|slightly|mildly)\s+)?allergic\s+to\s+{_X}{_END}",
+       "constraint", 0.95,
+       lambda m: (f"{_subject(m.group(1))} allergic to {_obj(m.group(2))}.",
+                  Q_FOOD_EN.format(x=_obj(m.group(2))), [_obj(m.group(2))])),
+    _r(rf"\bi\s+have\s+(?:an?\s+|a\s+severe\s+)?{_X}\s+allergy\b", "constraint", 0.95,
+       lambda m: (f"The user is allergic to {_obj(m.group(1))}.",
+                  Q_FOOD_EN.format(x=_obj(m.group(1))), [_obj(m.group(1))])),
+    _r(r"\bi\s*'?\s*a?m\s+(?:a\s+)?(vegetarian|vegan|pescatarian)\b", "constraint", 0.9,
+       lambda m: (f"The user is {m.group(1).lower()}.", Q_FOOD_EN.format(x="meat"),
+                  [m.group(1).lower()])),
+    _r(rf"^(?:please\s+)?(?:never|don't\s+ever|do\s+not\s+ever)\s+{_X}{_END}", "constraint", 0.85,
+       lambda m: (f"The user asked the assistant never to {_obj(m.group(1))}.",
+                  Q_INSTRUCTION_EN.format(x=_obj(m.group(1))), [])),
+    _r(rf"^(?:please\s+)?always\s+{_X}{_END}", "constraint", 0.8,
+       lambda m: (f"The user asked the assistant to always {_obj(m.group(1))}.",
+                  Q_INSTRUCTION_EN.format(x=_obj(m.group(1))), [])),
+    _r(r"\b(?:keep|make)\s+(?:it|things|them|your\s+(?:answers?|replies|responses)|"
+       r"the\s+(?:answers?|replies|responses))\s+(?:short|brief|concise|succinct|to\s+the\s+point)",
+       "preference", 0.85,
+       lambda m: ("The user prefers concise answers.", Q_STYLE_EN, [])),
+    _r(r"\bi\s+(?:really\s+)?(?:prefer|like|want|love)\s+(short|brief|concise|succinct|detailed|"
+       r"long|thorough|in-depth)(?:\s+and\s+\w+)?\s+(answers?|replies|responses|explanations?)",
+       "preference", 0.9,
+       lambda m: (f"The user prefers {m.group(1).lower()} {m.group(2).lower()}.", Q_STYLE_EN, [])),
+    _r(rf"\bi\s+(?:never|don't\s+ever|do\s+not\s+ever)\s+{_X}{_END}", "constraint", 0.85,
+       lambda m: (f"The user never {_obj(m.group(1))}.",
+                  Q_CONSTRAINT_EN.format(x=_obj(m.group(1))), [])),
+    _r(rf"\bi\s+(?:can't|cannot|can\s+not|mustn't|must\s+not)\s+(eat|drink|have|take|use|fly|"
+       rf"drive|travel|work|do|stand)\s+{_X}{_END}", "constraint", 0.85,
+       lambda m: (f"The user cannot {m.group(1).lower()} {_obj(m.group(2))}.",
+                  Q_CONSTRAINT_EN.format(x=_obj(m.group(2))), [_obj(m.group(2))])),
+    _r(rf"\bi\s+(?:don't|do\s+not)\s+(eat|drink)\s+{_X}{_END}", "constraint", 0.85,
+       lambda m: (f"The user does not {m.group(1).lower()} {_obj(m.group(2))}.",
+                  Q_FOOD_EN.format(x=_obj(m.group(2))), [_obj(m.group(2))])),
+    _r(rf"\bi\s+must\s+{_X}{_END}", "constraint", 0.8,
+       lambda m: (f"The user must {_obj(m.group(1))}.",
+                  Q_CONSTRAINT_EN.format(x=_obj(m.group(1))), [])),
+    _r(rf"\bi\s+(?:really\s+)?(?:hate|dislike|detest|loathe|can't\s+stand|cannot\s+stand)\s+{_X}{_END}",
+       "preference", 0.85,
+       lambda m: (f"The user dislikes {_obj(m.group(1))}.",
+                  Q_LIKE_EN.format(x=_obj(m.group(1))), [_obj(m.group(1))])),
+    _r(rf"\bi\s+(?:really\s+)?(?:don't|do\s+not|didn't)\s+(?:really\s+)?(?:like|enjoy|care\s+for)\s+{_X}{_END}",
+       "preference", 0.8,
+       lambda m: (f"The user does not like {_obj(m.group(1))}.",
+                  Q_LIKE_EN.format(x=_obj(m.group(1))), [_obj(m.group(1))])),
+    _r(rf"\bi\s*'?\s*a?m\s+not\s+(?:a\s+(?:big\s+|huge\s+)?fan\s+of|into|keen\s+on)\s+{_X}{_END}",
+       "preference", 0.75,
+       lambda m: (f"The user is not a fan of {_obj(m.group(1))}.",
+                  Q_LIKE_EN.format(x=_obj(m.group(1))), [_obj(m.group(1))])),
+    _r(rf"\bmy\s+favou?rite\s+(\w+(?:\s+\w+)?)\s+is\s+{_X}{_END}", "preference", 0.85,
+       lambda m: (f"The user's favourite {m.group(1).lower()} is {_obj(m.group(2))}.",
+                  Q_LIKE_EN.format(x=m.group(1).lower()), [_obj(m.group(2))])),
+    _r(rf"\bi\s+(?:really\s+|absolutely\s+|do\s+)?(prefer|love|adore|enjoy|like)\s+{_X}{_END}",
+       "preference", 0.75,
+       lambda m: (f"The user {_third(m.group(1).lower())} {_obj(m.group(2))}.",
+                  Q_LIKE_EN.format(x=_obj(m.group(2))), [_obj(m.group(2))])),
+    _r(rf"\bi\s+(?:currently\s+|now\s+)?(?:live|reside)\s+in\s+{_X}{_END}", "fact", 0.9,
+       lambda m: (f"The user lives in {_obj(m.group(1))}.", Q_HOME_EN, [_obj(m.group(1))])),
+    _r(rf"\bi\s*(?:'ve|\s+have)?\s+(?:just\s+|recently\s+)?(?:moved|relocated)\s+to\s+{_X}{_END}",
+       "fact", 0.9,
+       lambda m: (f"The user moved to {_obj(m.group(1))} and now lives there.", Q_HOME_EN,
+                  [_obj(m.group(1))])),
+    _r(rf"\bi\s*'?\s*a?m\s+(?:based|living)\s+in\s+{_X}{_END}", "fact", 0.85,
+       lambda m: (f"The user lives in {_obj(m.group(1))}.", Q_HOME_EN, [_obj(m.group(1))])),
+    _r(rf"\bi\s+(?:work|am\s+working|'m\s+working)\s+(?:at|for)\s+{_X}{_END}", "fact", 0.85,
+       lambda m: (f"The user works at {_obj(m.group(1))}.", Q_WORK_EN, [_obj(m.group(1))])),
+    _r(rf"\bi\s+work\s+as\s+(?:an?\s+)?{_X}{_END}", "fact", 0.85,
+       lambda m: (f"The user works as {_article(_obj(m.group(1)))}.", Q_WORK_EN, [])),
+    _r(rf"\bi\s*'?\s*a?m\s+an?\s+((?:[\w-]+\s+){{0,2}}(?:{_JOBS}))\b", "fact", 0.8,
+       lambda m: (f"The user is {_article(m.group(1).lower())}.", Q_WORK_EN, [])),
+    _r(r"\b(?:my\s+name\s+is|call\s+me)\s+([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)", "fact", 0.9,
+       lambda m: (f"The user's name is {m.group(1)}.", Q_NAME_EN, [m.group(1)])),
+    _r(rf"\bmy\s+({_RELATIONS})(?:'s\s+name)?\s+is\s+(?:called\s+|named\s+)?([A-Z][\w'’-]+)",
+       "fact", 0.85,
+       lambda m: (f"The user's {m.group(1).lower()} is named {m.group(2)}.", Q_FAMILY_EN,
+                  [m.group(2)])),
+    _r(r"\bi\s+have\s+(\d+|a|an|one|two|three|four|five|six)\s+(kids?|children|sons?|daughters?|"
+       r"brothers?|sisters?|siblings?|grandchildren)\b", "fact", 0.85,
+       lambda m: (f"The user has {m.group(1).lower()} {m.group(2).lower()}.", Q_FAMILY_EN, [])),
+    _r(r"\bi\s*'?\s*a?m\s+(married|single|divorced|engaged|pregnant|retired)\b", "fact", 0.85,
+       lambda m: (f"The user is {m.group(1).lower()}.", Q_FAMILY_EN, [])),
+]  # fmt: skip
+
+_ZH_REL = r"儿子|女儿|老婆|妻子|丈夫|老公|孩子|妈妈|爸爸|母亲|父亲"
+_ZH_VERB = r"(吃|喝|看|听|玩|用|穿)?"
+
+ZH_RULES: list[Rule] = [
+    _z(rf"(我的?(?:{_ZH_REL})|我)(?:对)?{_ZX}(?:严重|有点|轻微)?过敏", "constraint", 0.95,
+       lambda m: (f"{_zsubject(m.group(1))}对{_zobj(m.group(2))}过敏。",
+                  Q_FOOD_ZH.format(x=_zobj(m.group(2))), [_zobj(m.group(2))])),
+    _z(r"我(?:是素食者|吃素|是纯素食者)", "constraint", 0.9,
+       lambda m: ("用户吃素。", Q_FOOD_ZH.format(x="肉"), [])),
+    _z(r"(?:回答|回复|答案|解释)(?:请|要|尽量|最好|都)?(?:写得?)?(简洁|简短|简单|精炼|详细|具体|详尽)"
+       r"|(简洁|简短|详细)(?:一点|一些|些)?(?:地)?(?:回答|回复)", "preference", 0.85,
+       lambda m: (f"用户希望回答{m.group(1) or m.group(2)}。", Q_STYLE_ZH, [])),
+    _z(rf"我(?:从不|从来不|绝不|决不){_ZX}{_ZEND}", "constraint", 0.85,
+       lambda m: (f"用户从不{_zobj(m.group(1))}。",
+                  Q_CONSTRAINT_ZH.format(x=_zobj(m.group(1))), [])),
+    _z(rf"我(?:不能|不可以|没法)(吃|喝|碰|用|坐|开){_ZX}{_ZEND}", "constraint", 0.85,
+       lambda m: (f"用户不能{m.group(1)}{_zobj(m.group(2))}。",
+                  Q_CONSTRAINT_ZH.format(x=_zobj(m.group(2))), [_zobj(m.group(2))])),
+    _z(rf"我不(吃|喝|碰){_ZX}{_ZEND}", "constraint", 0.85,
+       lambda m: (f"用户不{m.group(1)}{_zobj(m.group(2))}。",
+                  Q_FOOD_ZH.format(x=_zobj(m.group(2))), [_zobj(m.group(2))])),
+    _z(rf"(?:请|千万|一定)?(?:不要|别|勿)(?:再)?(?:给我|为我|帮我|跟我)?(推荐|安排|发|用|点|订|买|加|放)?{_ZX}{_ZEND}",
+       "constraint", 0.8,
+       lambda m: (f"用户要求不要{m.group(1) or ''}{_zobj(m.group(2))}。",
+                  Q_INSTRUCTION_ZH.format(x=_zobj(m.group(2))), [])),
+    _z(rf"(?:我)?(?:必须|一定要|务必){_ZX}{_ZEND}", "constraint", 0.8,
+       lambda m: (f"用户必须{_zobj(m.group(1))}。",
+                  Q_CONSTRAINT_ZH.format(x=_zobj(m.group(1))), [])),
+    _z(rf"我最喜欢的([^，。是]{{1,8}})是{_ZX}{_ZEND}", "preference", 0.85,
+       lambda m: (f"用户最喜欢的{m.group(1)}是{_zobj(m.group(2))}。",
+                  Q_LIKE_ZH.format(x=m.group(1)), [_zobj(m.group(2))])),
+    _z(rf"我(?:很|非常|特别|真的|一点也|一点都)?(不喜欢|不爱|讨厌|不想要|受不了|反感|不太喜欢){_ZH_VERB}{_ZX}{_ZEND}",
+       "preference", 0.8,
+       lambda m: (f"用户{'讨厌' if m.group(1) == '讨厌' else '不喜欢'}{m.group(2) or ''}"
+                  f"{_zobj(m.group(3))}。",
+                  Q_LIKE_ZH.format(x=_zobj(m.group(3))), [_zobj(m.group(3))])),
+    _z(rf"我(?:很|非常|最|特别|比较|挺|真的)?(?:喜欢|爱|偏爱|偏好|钟爱){_ZH_VERB}{_ZX}{_ZEND}",
+       "preference", 0.8,
+       lambda m: (f"用户喜欢{m.group(1) or ''}{_zobj(m.group(2))}。",
+                  Q_LIKE_ZH.format(x=_zobj(m.group(2))), [_zobj(m.group(2))])),
+    _z(rf"我(?:现在|目前)?(?:住在|定居在|定居于|生活在){_ZX}{_ZEND}", "fact", 0.9,
+       lambda m: (f"用户住在{_zobj(m.group(1))}。", Q_HOME_ZH, [_zobj(m.group(1))])),
+    _z(rf"我(?:已经|刚|最近|今年)?(?:搬到|搬去|搬来)了?{_ZX}{_ZEND}", "fact", 0.9,
+       lambda m: (f"用户搬到了{_zobj(m.group(1))}，现在住在那里。", Q_HOME_ZH,
+                  [_zobj(m.group(1))])),
+    _z(r"(?:^|我)(?:现在|目前)?在([^，。！？,.!?]{1,15}?)(?:工作|上班|任职)", "fact", 0.85,
+       lambda m: (f"用户在{_zobj(m.group(1))}工作。", Q_WORK_ZH, [_zobj(m.group(1))])),
+    _z(r"我(?:是|当)(?:一名|一个|一位)?([^，。！？]{0,8}(?:工程师|程序员|设计师|老师|教师|医生|护士|"
+       r"学生|经理|律师|会计|研究员|作家|顾问|分析师|厨师|创业者))", "fact", 0.8,
+       lambda m: (f"用户是{m.group(1)}。", Q_WORK_ZH, [])),
+    _z(r"(?:我叫|我的名字是)([^，。！？,.!?\s]{1,10})", "fact", 0.9,
+       lambda m: (f"用户叫{m.group(1)}。", Q_NAME_ZH, [m.group(1)])),
+    _z(r"我有(\d+|[一两二三四五六])个(孩子|儿子|女儿|兄弟|姐妹|哥哥|姐姐|弟弟|妹妹)", "fact", 0.85,
+       lambda m: (f"用户有{m.group(1)}个{m.group(2)}。", Q_FAMILY_ZH, [])),
+    _z(rf"我的?({_ZH_REL})叫([^，。！？,.!?\s]{{1,6}})", "fact", 0.85,
+       lambda m: (f"用户的{m.group(1)}叫{m.group(2)}。", Q_FAMILY_ZH, [m.group(2)])),
+]  # fmt: skip
+
+
+def _subject(text: str) -> str:
+    text = text.strip().lower()
+    if text.startswith("my"):
+        return f"The user's {text.split()[-1]} is"
+    return "The user is"
+
+
+def _zsubject(text: str) -> str:
+    return "用户" if text == "我" else "用户的" + text.lstrip("我").lstrip("的")
+
+
+def _article(noun: str) -> str:
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun

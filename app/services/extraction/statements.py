@@ -1,0 +1,226 @@
+"""Writing a message as a standalone statement: first person → the speaker's name (or "the
+user" / 用户), "you" → the person addressed when known, relative dates → absolute ones, and
+the entities it names.
+
+English verbs after "I" get the third person ("I love" → "Caroline loves"); past tenses,
+modals and adverbs are left alone ("I just went" → "Caroline just went").
+"""
+
+from __future__ import annotations
+
+import re
+
+import rjieba
+
+from app.services.extraction.dates import TimeMatch
+
+EN_WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+ZH_WEEKDAYS = ["周一", "周二", "周三", "周四", "周五", "周六", "周日"]
+_EN_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
+              "September", "October", "November", "December"]  # fmt: skip
+
+_CAPITALISED = re.compile(r"\b([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)")
+_NOT_NAMES = {
+    "i", "i'm", "i've", "i'll", "i'd", "the", "a", "an", "and", "but", "please", "my", "we",
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
+    "february", "march", "april", "may", "june", "july", "august", "september", "october",
+    "november", "december", "ok", "okay", "thanks", "hi", "hello", "hey", "also", "quick",
+    "just", "so", "oh", "yes", "no", "sure", "great", "next", "this", "on", "in", "wow",
+    "yeah", "it", "it's", "that", "that's", "what", "how", "when", "where", "why", "who",
+    "you", "your", "they", "he", "she", "his", "her", "our", "there", "here", "if", "for",
+    "thank", "cool", "nice", "awesome", "amazing", "sounds", "looks", "did", "do", "have",
+    "been", "is", "are", "was", "can", "could", "would", "will", "not", "of", "to", "at",
+}  # fmt: skip
+_SENTENCE_OPENING = re.compile(r"(?:^|(?<=[.!?]\s))the(?=\s+(?:user|assistant)\b)")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;\"“(\[-]\s*|\n)\W*$")
+_MID_SENTENCE = re.compile(r"(?<=[a-z,]\s)[A-Z][\w'’-]*")
+_ZH_ENTITY_TAGS = {"ns", "nr", "nt", "nrt", "nrfg"}
+# Words jieba mis-tags as names.
+_ZH_NOT_NAMES = {"过敏", "用户", "周五", "周末", "明天", "后天"}
+
+_NO_S = frozenset(
+    """can could will would shall should may might must did was were had went got made saw
+    took came felt found gave knew left met ran said sent sat told thought bought brought
+    began wrote won lost read put set kept heard held built spent taught drove flew ate
+    drank wore chose fell broke woke sang swam grew drew threw caught fought sold paid led
+    slept stood understood hit hurt cut let quit became used tried started finally""".split()
+)
+_ADVERBS = (
+    r"just|really|also|always|never|still|finally|recently|actually|totally|definitely|"
+    r"usually|often|sometimes|already|even|only|truly|absolutely|now|currently|kinda|"
+    r"especially|mostly|rarely|seriously|honestly|literally|sort\s+of|kind\s+of"
+)
+# "Can I take…", "did I tell…", "to let I…": the verb after "I" stays as it is.
+_AUXILIARY = re.compile(
+    r"\b(?:can|could|do|did|does|will|would|should|shall|may|might|must|let|to|have|had)\s*$",
+    re.IGNORECASE,
+)
+_EN_I_VERB = re.compile(rf"\bI\s+((?:(?:{_ADVERBS})\s+)*)([a-z]+)\b")
+
+
+def third_person_verb(verb: str) -> str:
+    """The third person singular: "love" → "loves", "go" → "goes", "try" → "tries"."""
+    if verb.endswith(("s", "sh", "ch", "x", "o")):
+        return verb + "es"
+    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def _conjugate(verb: str) -> str:
+    if verb in _NO_S or (verb.endswith("ed") and not verb.endswith("eed")):
+        return verb
+    return {"am": "is", "have": "has", "do": "does", "'m": "is"}.get(verb, third_person_verb(verb))
+
+
+def third_person_en(text: str, speaker: str | None, addressee: str | None = None) -> str:
+    """``text`` (first person) about ``speaker`` ("the user" when unnamed); "you" becomes
+    ``addressee`` when given. Ends with a full stop unless it asks."""
+    who = speaker or "the user"
+    out = text.strip().replace("’", "'")
+    subs = [
+        (r"\bI'm\b|\bI\s+am\b", f"{who} is"),
+        (r"\bI've\b", f"{who} has"),
+        (r"\bI'll\b", f"{who} will"),
+        (r"\bI'd\b", f"{who} would"),
+        (r"\bwe're\b|\bwe\s+are\b", f"{who} and others are"),
+        (r"\bwe've\b", f"{who} and others have"),
+        (r"\bwe'll\b", f"{who} and others will"),
+        (r"\bwe\b", f"{who} and others"),
+        (r"\bmyself\b", "themselves"),
+        (r"\bmine\b|\bmy\b", f"{who}'s"),
+        (r"\bour\b", "their"),
+        (r"\bme\b|\bus\b", "them"),
+    ]
+    if addressee:
+        subs += [
+            (r"\byou're\b|\byou\s+are\b", f"{addressee} is"),
+            (r"\byou've\b", f"{addressee} has"),
+            (r"\byou'll\b", f"{addressee} will"),
+            (r"\byou'd\b", f"{addressee} would"),
+            (r"\byour\b|\byours\b", f"{addressee}'s"),
+            (r"\byourself\b|\byou\b", addressee),
+        ]
+    out = _EN_I_VERB.sub(
+        lambda m: (
+            f"{who} {m.group(1)}"
+            + (m.group(2) if _AUXILIARY.search(out[: m.start()]) else _conjugate(m.group(2)))
+        ),
+        out,
+    )
+    for pattern, repl in subs:
+        out = re.sub(pattern, repl, out, flags=re.IGNORECASE)
+    out = re.sub(r"\bI\b", who, out)
+    out = _SENTENCE_OPENING.sub("The", out.rstrip(" ,;"))
+    if not out.endswith(("?", "!", ".")):
+        out += "."
+    return out[:1].upper() + out[1:]
+
+
+def third_person_zh(text: str, speaker: str | None, addressee: str | None = None) -> str:
+    """``text`` (first person) about ``speaker`` (用户 when unnamed); 你 → ``addressee``."""
+    who = speaker or "用户"
+    out = text.strip().rstrip("，,")
+    out = out.replace("我们", f"{who}等人").replace("咱们", f"{who}等人")
+    out = out.replace("我的", f"{who}的").replace("我", who)
+    if addressee:
+        out = out.replace("你们", f"{addressee}等人").replace("您", addressee)
+        out = out.replace("你", addressee)
+    if who not in out:
+        out = who + "：" + out
+    if not out.endswith(("。", "！", "？", "?", "!")):
+        out += "。"
+    return out
+
+
+def date_label(when: TimeMatch, *, zh: bool, after_preposition: bool = False) -> str:
+    """The absolute form of a resolved time phrase, at its own granularity: a day ("on
+    2026-12-04 (Friday)", "2026年12月4日（周五）"), a week, a month or a year."""
+    day = when.day
+    if zh:
+        return {
+            "day": f"{day.year}年{day.month}月{day.day}日（{ZH_WEEKDAYS[day.weekday()]}）",
+            "week": f"{day.year}年{day.month}月{day.day}日那一周",
+            "weekend": f"{day.year}年{day.month}月{day.day}日那个周末",
+            "month": f"{day.year}年{day.month}月",
+            "year": f"{day.year}年",
+        }[when.unit]
+    if when.unit == "day":
+        label = f"{day.isoformat()} ({EN_WEEKDAYS[day.weekday()]})"
+        return label if after_preposition else "on " + label
+    return {
+        "week": f"in the week of {day.isoformat()}",
+        "weekend": f"on the weekend of {day.isoformat()}",
+        "month": f"in {_EN_MONTHS[day.month - 1]} {day.year}",
+        "year": f"in {day.year}",
+    }[when.unit]
+
+
+def resolve_dates(text: str, dates: list[TimeMatch], *, zh: bool) -> str:
+    """``text`` with each resolved phrase of ``dates`` replaced by its :func:`date_label`."""
+    out, last = [], 0
+    for when in dates:
+        prefix = text[last : when.start]
+        after = re.search(r"\b(?:on|by|until|before|after|since)\s*$", prefix, re.IGNORECASE)
+        if not zh and when.unit != "day":  # "in last year" → "in 2022", not "in in 2022"
+            prefix = re.sub(r"\b(?:in|on|during)\s*$", "", prefix, flags=re.IGNORECASE)
+        label = date_label(when, zh=zh, after_preposition=after is not None)
+        if not zh and re.search(r"(?:^|[.!?]\s+)$", "".join(out) + prefix):
+            label = label[:1].upper() + label[1:]  # "Last week was…" → "In the week of…"
+        out += [prefix, label]
+        last = when.end
+    out.append(text[last:])
+    return "".join(out)
+
+
+def mid_sentence_names(text: str) -> set[str]:
+    """Capitalised words in ``text`` that do not open a sentence: names, not "Definitely"."""
+    return {m.group(0).removesuffix("'s").removesuffix("’s") for m in _MID_SENTENCE.finditer(text)}
+
+
+def en_entities(
+    text: str,
+    extra: list[str],
+    exclude: frozenset[str] = frozenset(),
+    known: frozenset[str] = frozenset(),
+) -> list[str]:
+    """``extra`` then the capitalised names in ``text``. A sentence opener counts only when
+    it is capitalised mid-sentence too (in ``text`` or in ``known``, see
+    :func:`mid_sentence_names`); weekdays, months and the names in ``exclude`` (case-folded)
+    are left out; a possessive 's is dropped."""
+    names: list[str] = []
+    inside = known | mid_sentence_names(text)
+    for m in _CAPITALISED.finditer(text):
+        words = m.group(1).split()
+        opener = _SENTENCE_START.search(text[: m.start()]) is not None
+        if opener and words[0].removesuffix("'s") not in inside:  # "Definitely…", "Last week…"
+            words.pop(0)
+        while words and (words[0].lower() in _NOT_NAMES or words[0].lower().startswith("i'")):
+            words.pop(0)
+        while words and words[-1].lower() in _NOT_NAMES:
+            words.pop()
+        name = " ".join(words).strip("'’-").removesuffix("'s").removesuffix("’s")
+        if name and name.casefold() not in exclude:
+            names.append(name)
+    return unique([*extra, *names])
+
+
+def zh_entities(text: str, extra: list[str], exclude: frozenset[str] = frozenset()) -> list[str]:
+    """``extra`` then the place, person and organisation names jieba tags in ``text``."""
+    names = [
+        w
+        for w, tag in rjieba.tag(text)
+        if tag in _ZH_ENTITY_TAGS and len(w) > 1 and w not in _ZH_NOT_NAMES
+        and w.casefold() not in exclude
+    ]  # fmt: skip
+    return unique([*extra, *names])
+
+
+def unique(items: list[str]) -> list[str]:
+    """Stripped, non-empty, at most 60 characters, first spelling of each (case-folded)."""
+    out: list[str] = []
+    for item in items:
+        item = item.strip()
+        if item and len(item) <= 60 and item.lower() not in (o.lower() for o in out):
+            out.append(item)
+    return out

@@ -1,0 +1,221 @@
+"""Who writes a summary (``POST /summarize``): the units of one entity's group become one
+text — by an LLM when configured, else by :class:`OfflineSummarizer`'s digest.
+
+The offline digest is one claim per line under the entity's name: each source value split
+into sentences, greetings and other filler dropped ("Hi, …", "Thanks!"), repeated claims
+(equal once normalised, or contained in a longer one) written once, in time order.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from app.clients.llm import ChatMessage, LLMClient
+from app.clients.llm_reply import ReplyParseError, parse_json_object
+from app.core.text import has_cjk, normalize
+from app.models import MemoryUnit
+from app.schemas import limits
+from app.services.extraction.filler import is_filler, sentences
+from app.services.extraction.llm import BadReplyError
+
+log = logging.getLogger(__name__)
+
+SEMANTIC_TYPES = ("fact", "preference", "constraint")
+# Units per group sent to the summariser (the rest of a large group stays active).
+MAX_GROUP = 50
+# "Hi, the user needs…" → "The user needs…": an opener that carries nothing.
+_OPENER = re.compile(
+    r"^(?:(?:hi|hello|hey|ok|okay|so|well|oh|wow|yes|yeah|sure|thanks|thank\s+you)\b[,!.:]?\s+)+",
+    re.IGNORECASE,
+)
+_ZH_OPENER = re.compile(r"^(?:(?:你好|您好|嗨|好的|嗯|哦|谢谢)[，,！!。\s]*)+")
+
+
+@dataclass
+class Group:
+    """Units sharing one entity (``key`` case-folded, ``entity`` as first written)."""
+
+    key: str
+    entity: str
+    units: list[MemoryUnit] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The text a summariser wrote for one group."""
+
+    value: str
+    query: str | None
+    type: str
+
+
+class Summarizer(Protocol):
+    """Writes the summary of one group."""
+
+    mode: str
+
+    async def summarize(self, entity: str, units: list[MemoryUnit]) -> Summary:
+        """A semantic unit's text for ``units`` (all naming ``entity``)."""
+        ...
+
+
+def group_type(units: list[MemoryUnit]) -> str:
+    """The sources' type when they share a semantic one, else ``fact``."""
+    types = {u.type for u in units}
+    return types.pop() if len(types) == 1 and next(iter(types)) in SEMANTIC_TYPES else "fact"
+
+
+def group_by_entity(
+    units: list[MemoryUnit], min_group: int, only: str | None = None
+) -> list[Group]:
+    """Assign each unit to at most one group. With ``only`` (a case-folded entity), one
+    group of the units naming it. Otherwise greedily by entity frequency (most frequent
+    first, ties alphabetical): a unit joins the first group whose entity it names; groups
+    smaller than ``min_group`` release their units to later entities. Groups keep the units'
+    order and at most :data:`MAX_GROUP` units."""
+    counts = Counter(k for u in units for k in dict.fromkeys(u.entity_keys))
+    keys = [only] if only is not None else sorted(counts, key=lambda k: (-counts[k], k))
+    taken: set = set()
+    groups: list[Group] = []
+    for key in keys:
+        members = [u for u in units if u.id not in taken and key in u.entity_keys]
+        if len(members) < min_group:
+            continue
+        members = members[:MAX_GROUP]
+        first = members[0]
+        name = next((e for e in first.entities if e.strip().casefold() == key), key)
+        groups.append(Group(key, name, members))
+        taken.update(u.id for u in members)
+    return groups
+
+
+class OfflineSummarizer:
+    """Deterministic digest (module docstring), cut at ``LIMITS__VALUE_CHARS`` (sources
+    whose claims do not fit stay active)."""
+
+    mode = "offline"
+
+    async def summarize(self, entity: str, units: list[MemoryUnit]) -> Summary:
+        """``"<entity>:\\n- <claim>\\n- <claim>…"``; the query names the entity."""
+        zh = any(has_cjk(u.value) for u in units)
+        head = f"{entity}：" if zh else f"{entity}:"
+        found = [c for u in units for c in claims(u.value)]
+        keys = [normalize(c) for c in found]
+        lines, length = [head], len(head)
+        for i, (claim, key) in enumerate(zip(found, keys, strict=True)):
+            # Written once: skip an earlier copy, or a claim a longer one already holds.
+            if key in keys[:i] or any(key in k and key != k for k in keys):
+                continue
+            if length + len(claim) + 3 > limits.current().value_chars:
+                break
+            lines.append(f"- {claim}")
+            length += len(claim) + 3
+        query = f"当谈到{entity}时" if zh else f"When the conversation turns to {entity}"
+        return Summary("\n".join(lines), query, group_type(units))
+
+    @staticmethod
+    def covered(summary: Summary, units: list[MemoryUnit]) -> list[MemoryUnit]:
+        """The units every claim of which the digest holds (the rest stay active)."""
+        written = [normalize(line[2:]) for line in summary.value.split("\n")[1:]]
+        return [
+            u
+            for u in units
+            if all(any(normalize(c) in w for w in written) for c in claims(u.value))
+        ]
+
+
+def claims(value: str) -> list[str]:
+    """The sentences of ``value`` that say something, without a greeting in front."""
+    out: list[str] = []
+    for sentence in sentences(value):
+        if is_filler(sentence):
+            continue
+        zh = has_cjk(sentence)
+        text = (_ZH_OPENER if zh else _OPENER).sub("", sentence).strip()
+        if text and not is_filler(text):
+            if not text.endswith((".", "!", "?", "。", "！", "？", "…")):
+                text += "。" if zh else "."
+            out.append(text[:1].upper() + text[1:])
+    return out
+
+
+SYSTEM = """You consolidate an AI agent's long-term memory about one user.
+You get several memory units that all concern "{entity}". Write ONE consolidated memory that
+keeps every durable detail (names, numbers, dates, negations and conditions exactly), drops
+repetition, and is written in the language of the units, in the third person.
+
+Answer with a JSON object and nothing else:
+{{"value": "<at most 400 characters>", "query": "<when this memory should come to mind, as a
+situation>", "type": "fact" | "preference" | "constraint"}}"""
+
+REPAIR = """Your previous reply could not be used: {error}. Reply again with ONLY the JSON
+object {{"value": "...", "query": "...", "type": "..."}}; no prose, no code fences."""
+
+
+def _messages(entity: str, units: list[MemoryUnit]) -> list[ChatMessage]:
+    lines = [
+        f"[{i}] ({u.type}, {u.occurred_at.date().isoformat()}) {u.value}"
+        for i, u in enumerate(units)
+    ]
+    return [
+        {"role": "system", "content": SYSTEM.format(entity=entity)},
+        {"role": "user", "content": "\n".join(lines)},
+    ]
+
+
+def parse_summary(reply: str, default_type: str) -> Summary:
+    """A validated summary from an LLM reply. Raises ReplyParseError."""
+    data = parse_json_object(reply)
+    value = data.get("value")
+    if not isinstance(value, str) or not value.strip():
+        raise ReplyParseError('"value" must be a non-empty string')
+    value = value.replace("\x00", "").strip()
+    if len(value) > limits.current().value_chars:
+        raise ReplyParseError(f'"value" is longer than {limits.current().value_chars} characters')
+    query = data.get("query")
+    if query is not None and not isinstance(query, str):
+        raise ReplyParseError('"query" must be a string')
+    query = query.replace("\x00", "").strip()[: limits.current().value_chars] if query else None
+    kind = data.get("type")
+    kind = kind.strip().lower() if isinstance(kind, str) else default_type
+    return Summary(value, query or None, kind if kind in SEMANTIC_TYPES else default_type)
+
+
+class LLMSummarizer:
+    """Summaries by an OpenAI-compatible chat model; replies validated, bounded re-asks."""
+
+    mode = "llm"
+
+    def __init__(self, client: LLMClient, parse_retries: int = 2) -> None:
+        self.client = client
+        self.parse_retries = parse_retries
+
+    async def summarize(self, entity: str, units: list[MemoryUnit]) -> Summary:
+        """Raises ProviderError / ProviderTimeoutError from the client, BadReplyError when
+        every reply was unusable."""
+        messages = _messages(entity, units)
+        error = ""
+        for _ in range(self.parse_retries + 1):
+            reply = await self.client.complete(messages)
+            try:
+                return parse_summary(reply, group_type(units))
+            except ReplyParseError as exc:
+                error = str(exc)
+                log.info("unusable summary reply (%s); asking again", error)
+                messages = [
+                    *_messages(entity, units),
+                    {"role": "assistant", "content": reply[:4000]},
+                    {"role": "user", "content": REPAIR.format(error=error)},
+                ]
+        raise BadReplyError(
+            f"LLM summary reply unusable after {self.parse_retries + 1} tries: {error}"
+        )
+
+
+def summarizer_for(client: LLMClient | None, parse_retries: int = 2) -> Summarizer:
+    """The LLM summariser when a client is configured, else the offline one."""
+    return OfflineSummarizer() if client is None else LLMSummarizer(client, parse_retries)
