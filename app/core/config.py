@@ -349,6 +349,10 @@ class Settings(BaseSettings):
     # anything is parsed. 1 MiB holds 100 units of ~1000 CJK characters sent as UTF-8 (the
     # schema allows 2000 per value: raise it for full batches of long, \u-escaped text).
     max_body_bytes: int = Field(default=1_048_576, ge=1024)
+    # On SIGTERM/SIGINT/SIGHUP: seconds in-flight requests and running jobs get to finish
+    # before they are cancelled (a cancelled job's lease is released at once). Keep it below
+    # the grace period of what stops the process (docker stop: 10 s, Kubernetes: 30 s).
+    shutdown_timeout_s: float = Field(default=8.0, gt=0, le=3600)
     limits: LimitsSettings = LimitsSettings()
     embedding: EmbeddingSettings = EmbeddingSettings()
     recall: RecallSettings = RecallSettings()

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import inspect
 import logging
+import os
+import signal
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 
 from app import __version__
+from app.core import graceful
 from app.core.config import McpSettings
+from app.core.graceful import STOP_SIGNALS
 from app.mcp.client import RestApi
 from app.mcp.tools import TOOLS, HindsightTools
 
@@ -42,15 +46,39 @@ def build_server(settings: McpSettings, api: RestApi | None = None) -> MCPServer
     return server
 
 
-def run(settings: McpSettings) -> None:
+async def _stdio_until_stopped(server: MCPServer) -> None:
+    """The stdio transport until stdin closes or a stop signal arrives. On a signal the
+    process exits 0 at once: stdin is read in a thread that no cancellation reaches, and there
+    is nothing to release (a tool call in flight is abandoned; its REST call completes or
+    rolls back on the API's side)."""
+    import anyio
+
+    async with anyio.create_task_group() as group:
+
+        async def watch() -> None:
+            with anyio.open_signal_receiver(*STOP_SIGNALS) as received:
+                async for sig in received:
+                    log.warning("received %s: MCP server stopped", signal.Signals(sig).name)
+                    logging.shutdown()
+                    os._exit(0)
+
+        group.start_soon(watch)
+        await server.run_stdio_async()
+        group.cancel_scope.cancel()
+
+
+def run(settings: McpSettings, shutdown_timeout_s: float = 8.0) -> None:
     """Serve until stopped: stdio (one client, the parent process) or streamable HTTP at
     ``http://{host}:{port}/mcp`` (stateless, JSON responses: any replica answers any call),
-    with ``GET /health`` for container health checks."""
+    with ``GET /health`` for container health checks. SIGTERM, SIGINT and SIGHUP stop it
+    cleanly (exit 0); over HTTP, calls in flight get ``shutdown_timeout_s`` to finish."""
     server = build_server(settings)
     if settings.transport == "stdio":
-        server.run("stdio")
+        import anyio
+
+        anyio.run(_stdio_until_stopped, server)
+        log.warning("MCP server stopped")
         return
-    import uvicorn
     from starlette.requests import Request
     from starlette.responses import JSONResponse
 
@@ -72,5 +100,5 @@ def run(settings: McpSettings) -> None:
         settings.port,
         settings.api_base_url,
     )
-    # log_config=None: uvicorn's lines go through our (JSON) logging like everything else.
-    uvicorn.run(app, host=settings.host, port=settings.port, log_config=None, access_log=False)
+    graceful.serve(app, settings.host, settings.port, shutdown_timeout_s)
+    log.warning("MCP server stopped")

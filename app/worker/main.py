@@ -24,6 +24,7 @@ from pgqueuer.db import AsyncpgDriver
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.config import Settings
+from app.core.graceful import STOP_SIGNALS
 from app.repositories.jobs import EXTRACT_ENTRYPOINT, JobRepository
 from app.repositories.working_memory.transcript import TranscriptRepository
 from app.services.extraction.jobs import ExtractionService
@@ -101,6 +102,7 @@ class Worker:
         self.runner = runner
         self.periodic: list[Periodic] = []
         self._stop = asyncio.Event()
+        self._inflight: set[asyncio.Task[object]] = set()
         if settings.closure.scan_interval_s > 0:
             scanner = SilenceScanner(session_factory, settings)
             self.add_periodic(
@@ -119,14 +121,47 @@ class Worker:
         self.periodic.append(Periodic(name, interval_s, call))
 
     def request_stop(self) -> None:
-        """Finish the jobs in flight and return from :meth:`run`."""
+        """Take no new job; let the jobs in flight finish for at most
+        ``SHUTDOWN_TIMEOUT_S`` (then cancel them: they go back to the queue) and return from
+        :meth:`run`."""
         self._stop.set()
+
+    @property
+    def stopping(self) -> bool:
+        """True once :meth:`request_stop` was called."""
+        return self._stop.is_set()
 
     async def _handle(self, job: Job) -> None:
         job_id = uuid.UUID((job.payload or b"").decode())
-        result = await self.runner.run_once(job_id)
+        task = asyncio.current_task()
+        assert task is not None
+        self._inflight.add(task)
+        try:
+            result = await self.runner.run_once(job_id)
+        except asyncio.CancelledError:
+            if not self._stop.is_set():
+                raise
+            # Cancelled by a bounded shutdown: the runner released the job's lease; put the
+            # queue entry back at once (pgqueuer drops a cancelled entry from the queue).
+            task.uncancel()
+            raise RetryRequested(delay=timedelta(0), reason="worker stopped") from None
+        finally:
+            self._inflight.discard(task)
         if result.retry_in is not None:
             raise RetryRequested(delay=timedelta(seconds=result.retry_in), reason=result.status)
+
+    async def _drain(self, qm: QueueManager) -> None:
+        """On stop: no new dequeues, then cancel what still runs after the timeout."""
+        await self._stop.wait()
+        qm.shutdown.set()
+        timeout = self.settings.shutdown_timeout_s
+        if self._inflight:
+            await asyncio.wait(set(self._inflight), timeout=timeout)
+        if self._inflight:
+            running = len(self._inflight)
+            log.warning("cancelling %d job(s) still running after %s s", running, timeout)
+            for task in list(self._inflight):
+                task.cancel()
 
     async def _periodic(self, task: Periodic) -> None:
         while not self._stop.is_set():
@@ -145,11 +180,7 @@ class Worker:
             qm = QueueManager(Queries(AsyncpgDriver(conn)))
             qm.entrypoint(EXTRACT_ENTRYPOINT)(self._handle)
 
-            async def stopper() -> None:
-                await self._stop.wait()
-                qm.shutdown.set()
-
-            stop_task = asyncio.create_task(stopper())
+            stop_task = asyncio.create_task(self._drain(qm))
             try:
                 await qm.run(
                     dequeue_timeout=timedelta(seconds=worker.poll_interval_s),
@@ -180,7 +211,8 @@ class Worker:
                     log.exception("worker queue loop failed; restarting in %.0f s", delay)
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._stop.wait(), timeout=delay)
-                delay = min(30.0, delay * 2)
+                # Capped at 4 s: a restarted database is back in service within 5 s.
+                delay = min(4.0, delay * 2)
         finally:
             for task in periodic:
                 task.cancel()
@@ -188,8 +220,8 @@ class Worker:
 
 
 async def run_worker(settings: Settings) -> None:
-    """``hindsight worker``: its own engine, embedder and LLM client; stops on SIGINT/SIGTERM
-    after the jobs in flight."""
+    """``hindsight worker``: its own engine, embedder and LLM client; stops on SIGTERM,
+    SIGINT or SIGHUP (:meth:`Worker.request_stop`)."""
     from app.clients.embeddings import create_embedder
     from app.clients.llm import create_llm
     from app.core.db import create_engine, create_session_factory
@@ -205,8 +237,15 @@ async def run_worker(settings: Settings) -> None:
     )
     worker = Worker(settings, session_factory, runner)
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, worker.request_stop)
+
+    def stop(sig: signal.Signals) -> None:
+        if worker.stopping:
+            return
+        log.warning("received %s: draining (at most %s s)", sig.name, settings.shutdown_timeout_s)
+        worker.request_stop()
+
+    for sig in STOP_SIGNALS:
+        loop.add_signal_handler(sig, stop, sig)
     log.info("worker started (extractor: %s)", runner.extractor.name)
     try:
         await worker.run()
@@ -215,3 +254,4 @@ async def run_worker(settings: Settings) -> None:
             await llm.aclose()
         await embedder.aclose()
         await engine.dispose()
+        log.warning("worker stopped")
