@@ -27,6 +27,7 @@ from app.core.config import Settings, get_settings
 from app.core.db import create_engine, create_session_factory
 from app.core.errors import ConfigurationError
 from app.core.text import tokenize
+from app.core.vectors import storage_for
 from app.repositories import health as health_repo
 from app.services.auth import AuthState
 from app.services.working_memory.window import WorkingMemoryRuntime
@@ -41,13 +42,15 @@ that matter by hybrid scoring (`/recall`). Errors are RFC 9457 problem+json with
 
 async def check_schema(engine, embedding_dimension: int) -> None:  # type: ignore[no-untyped-def]
     """Refuse to start when the database is not migrated or its vectors have another
-    dimension than the configured embedding model."""
+    dimension (or storage) than the configured embedding model; log which storage and
+    search the embeddings get (app/core/vectors.py)."""
     async with engine.connect() as conn:
-        dim = await health_repo.embedding_dimension(conn)
-    if dim is None:
+        stored = await health_repo.vector_storage(conn)
+    if stored is None:
         raise ConfigurationError(
             "the database has no memory_units table: run `hindsight migrate` first"
         )
+    dim = stored.dimension
     if dim != embedding_dimension:
         raise ConfigurationError(
             f"embedding dimension mismatch: the database stores {dim}-d vectors but the "
@@ -55,6 +58,15 @@ async def check_schema(engine, embedding_dimension: int) -> None:  # type: ignor
             f"EMBEDDING__DIMENSION={dim} with a model of that size, or re-embed the store "
             f"into a new database migrated with EMBEDDING__DIMENSION={embedding_dimension}."
         )
+    expected = storage_for(dim)
+    if stored != expected:
+        raise ConfigurationError(
+            f"the database stores {dim}-d embeddings as {stored.kind} "
+            f"({'with' if stored.indexed else 'without'} an HNSW index) but this version "
+            f"needs {expected.kind} ({'with' if expected.indexed else 'without'} one): "
+            "re-embed the store into a new database migrated by this version"
+        )
+    log.info("%s", stored.describe())
 
 
 async def _warm_up(settings: Settings, embedder) -> None:  # type: ignore[no-untyped-def]

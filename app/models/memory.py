@@ -6,7 +6,6 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from pgvector.sqlalchemy import Vector
 from sqlalchemy import (
     Computed,
     DateTime,
@@ -22,10 +21,23 @@ from sqlalchemy.dialects.postgresql import ARRAY, JSONB, TSVECTOR, UUID
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.core.config import get_settings
+from app.core.vectors import storage_for
 from app.models.base import Base
 
 # Fixed when the table is created; start-up compares it with the configured model's dimension.
 EMBEDDING_DIM = get_settings().embedding.dimension
+# vector or halfvec, HNSW or exact, by dimension (app/core/vectors.py).
+VECTORS = storage_for(EMBEDDING_DIM)
+
+
+def _hnsw(column: str) -> Index:
+    return Index(
+        f"ix_memory_units_{column}_hnsw",
+        column,
+        postgresql_using="hnsw",
+        postgresql_with={"m": 16, "ef_construction": 64},
+        postgresql_ops={column: VECTORS.ops},
+    )
 
 
 class MemoryUnit(Base):
@@ -65,8 +77,8 @@ class MemoryUnit(Base):
     expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     merge_count: Mapped[int] = mapped_column(Integer, server_default="0")
     embedding_model: Mapped[str] = mapped_column(String(128))
-    value_embedding: Mapped[Any] = mapped_column(Vector(EMBEDDING_DIM))
-    query_embedding: Mapped[Any | None] = mapped_column(Vector(EMBEDDING_DIM))
+    value_embedding: Mapped[Any] = mapped_column(VECTORS.column_type())
+    query_embedding: Mapped[Any | None] = mapped_column(VECTORS.column_type())
     # Space-joined tokens from app.core.text.search_text (CJK segmented in the application).
     search_text: Mapped[str] = mapped_column(Text, server_default="")
     search_tsv: Mapped[Any] = mapped_column(
@@ -83,20 +95,7 @@ class MemoryUnit(Base):
         ),
         Index("ix_memory_units_entity_keys", "entity_keys", postgresql_using="gin"),
         Index("ix_memory_units_search_tsv", "search_tsv", postgresql_using="gin"),
-        Index(
-            "ix_memory_units_value_embedding_hnsw",
-            "value_embedding",
-            postgresql_using="hnsw",
-            postgresql_with={"m": 16, "ef_construction": 64},
-            postgresql_ops={"value_embedding": "vector_cosine_ops"},
-        ),
-        Index(
-            "ix_memory_units_query_embedding_hnsw",
-            "query_embedding",
-            postgresql_using="hnsw",
-            postgresql_with={"m": 16, "ef_construction": 64},
-            postgresql_ops={"query_embedding": "vector_cosine_ops"},
-        ),
+        *([_hnsw("value_embedding"), _hnsw("query_embedding")] if VECTORS.indexed else []),
     )
 
 
