@@ -11,7 +11,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.core.errors import HindsightError
+from app.core.errors import DatastoreUnavailableError, HindsightError
+from app.core.outage import DATASTORE_ERRORS, outage_of
 from app.schemas.common import Problem
 
 log = logging.getLogger(__name__)
@@ -105,12 +106,25 @@ def install(app: FastAPI) -> None:
         title = code.replace("_", " ").capitalize()
         return problem(request, exc.status_code, title, str(exc.detail), code, headers=exc.headers)
 
-    @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        store = outage_of(exc)
+        if store is not None:  # PostgreSQL or Redis unreachable: 503, retry later
+            log.warning("%s unavailable on %s: %s", store, request.url.path, exc)
+            error = DatastoreUnavailableError(
+                f"{store} is unavailable ({type(exc).__name__}); nothing was changed by "
+                f"this request, retry after {DatastoreUnavailableError.retry_after_s} s"
+            )
+            return await _hindsight(request, error)
         log.exception("unhandled error on %s", request.url.path)
         return problem(
             request, 500, "Internal error", "An unexpected error occurred.", "internal_error"
         )
+
+    # Datastore client errors first (handled inside the app, so a 503 is not logged as a
+    # crash), then everything else.
+    for error_type in DATASTORE_ERRORS:
+        app.add_exception_handler(error_type, _unexpected)  # type: ignore[arg-type]
+    app.add_exception_handler(Exception, _unexpected)
 
     _document_problem_media_type(app)
 

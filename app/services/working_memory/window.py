@@ -39,10 +39,7 @@ from app.services.working_memory.ranking import (
     rank,
     select,
 )
-
-# Characters of a message given to the embedding model: E5 reads at most 512 tokens, so
-# more only costs time.
-EMBED_CHARS = 2000
+from app.services.working_memory.recovery import EMBED_CHARS, rebuild_window
 
 
 class AfterCommit(Protocol):
@@ -244,7 +241,19 @@ class WorkingMemoryService:
     async def read(
         self, namespace: str, session_id: str, *, with_embeddings: bool
     ) -> WindowSnapshot:
-        """The window's messages in seq order and its owner (empty when expired)."""
+        """The window's messages in seq order and its owner (empty when expired or
+        cleared). A window that Redis lost is rebuilt from the transcript first
+        (app/services/working_memory/recovery.py)."""
+        snapshot = await self.window_store.read(
+            namespace, session_id, with_embeddings=with_embeddings
+        )
+        if snapshot.entries:
+            return snapshot
+        rebuilt = await rebuild_window(
+            self.transcript, self.window_store, self.embedder, self.settings, namespace, session_id
+        )
+        if not rebuilt:
+            return snapshot
         return await self.window_store.read(namespace, session_id, with_embeddings=with_embeddings)
 
     async def choose(
@@ -292,5 +301,7 @@ class WorkingMemoryService:
                 await self.window_store.clear(namespace, session_id)
 
             self.after_commit.add(clear_again)
+        else:
+            await self.transcript.mark_window_cleared(namespace, session_id)  # not rebuilt
         existed = await self.window_store.clear(namespace, session_id)
         return ClearResult(window_cleared=existed, transcript_purged=purged)
