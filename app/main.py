@@ -29,6 +29,7 @@ from app.core.errors import ConfigurationError
 from app.core.text import tokenize
 from app.core.vectors import storage_for
 from app.repositories import health as health_repo
+from app.repositories.key_events import KeyChangeListener
 from app.services.auth import AuthState
 from app.services.working_memory.window import WorkingMemoryRuntime
 from app.worker.runtime import ExtractionRuntime
@@ -80,8 +81,18 @@ async def _warm_up(settings: Settings, embedder) -> None:  # type: ignore[no-unt
 def _redis(settings: Settings):  # type: ignore[no-untyped-def]
     if settings.redis_url:
         import redis.asyncio as aioredis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import ExponentialBackoff
 
-        return aioredis.from_url(settings.redis_url, decode_responses=False)
+        # Fail fast while Redis is down (503 with Retry-After in ~0.3 s), instead of
+        # redis-py's default of 3 retries with up to 10 s of backoff each.
+        return aioredis.from_url(
+            settings.redis_url,
+            decode_responses=False,
+            socket_connect_timeout=2,
+            socket_timeout=5,
+            retry=Retry(ExponentialBackoff(cap=0.2, base=0.05), 2),
+        )
     import fakeredis
 
     return fakeredis.FakeAsyncRedis()
@@ -109,6 +120,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.redis = redis
             app.state.working_memory = WorkingMemoryRuntime.create(settings.working_memory)
             app.state.auth = AuthState(settings.auth, settings.redis_url)
+            # A key created or revoked by any process drops every process's cached lookups.
+            app.state.key_events = KeyChangeListener(settings.database_url, app.state.auth.clear)
+            await app.state.key_events.start()
             app.state.extraction = await ExtractionRuntime.start(
                 settings, app.state.session_factory, embedder
             )
@@ -116,6 +130,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             if hasattr(app.state, "extraction"):
                 await app.state.extraction.stop()
+            if hasattr(app.state, "key_events"):
+                await app.state.key_events.stop()
             await embedder.aclose()
             await redis.aclose()
             await engine.dispose()

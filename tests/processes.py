@@ -19,6 +19,8 @@ import httpx
 from tests.live_api import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
+# Readable logs; no worker metrics port unless a test asks for one (runs may overlap).
+DEFAULTS = {"LOG_FORMAT": "text", "TOKENIZERS_PARALLELISM": "false", "WORKER__METRICS_PORT": "0"}
 
 
 class Proc:
@@ -31,7 +33,7 @@ class Proc:
         self.popen = subprocess.Popen(
             [sys.executable, "-m", "app.cli", *args],
             cwd=ROOT,
-            env={**os.environ, "LOG_FORMAT": "text", "TOKENIZERS_PARALLELISM": "false", **env},
+            env={**os.environ, **DEFAULTS, **env},
             stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             stderr=self._log,

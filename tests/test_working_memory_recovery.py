@@ -68,3 +68,14 @@ async def test_expired_window_is_not_rebuilt(wm, engine):
     await lose_redis_data(wm)  # as if the 1 h idle TTL had run out
     assert (await window(wm, "r4"))["messages"] == []
     assert await wm.keys() == []
+
+
+async def test_first_append_after_the_loss_brings_the_window_back(wm):
+    await append(wm, "r5", msg("first"), msg("second"))
+    await lose_redis_data(wm)
+    await append(wm, "r5", msg("third"))  # before any read
+    assert [m["content"] for m in (await window(wm, "r5"))["messages"]] == [
+        "first",
+        "second",
+        "third",
+    ]

@@ -125,7 +125,9 @@ class AuthSettings(BaseModel):
     # auto: keys are required when the API listens on a non-loopback address (LISTEN_HOST)
     # or once any active key exists; true: always; false: never (a key sent is still checked).
     required: Literal["auto", "true", "false"] = "auto"
-    # Seconds a key lookup is cached per process; a revoked key stops working within this.
+    # Seconds a key lookup is cached per process. Creating or revoking a key clears every API
+    # process's cache at once (PostgreSQL NOTIFY, app/repositories/key_events.py); this TTL
+    # bounds a revoked key's life only while that notification channel is down.
     cache_ttl_s: float = Field(default=10.0, ge=0, le=3600)
     # Per-key request rate limit in the `limits` library's notation ("100/minute",
     # "10/second;1000/hour"); empty means no limit. Counted in Redis when REDIS_URL is set
@@ -307,6 +309,10 @@ class WorkerSettings(BaseModel):
     concurrency: int = Field(default=2, ge=1, le=64)
     # Seconds between queue polls when no NOTIFY arrives.
     poll_interval_s: float = Field(default=5.0, gt=0)
+    # `hindsight worker` serves Prometheus metrics at http://METRICS_HOST:METRICS_PORT/metrics
+    # (0 turns it off; the in-process worker's metrics are on the API's /metrics).
+    metrics_host: str = "127.0.0.1"
+    metrics_port: int = Field(default=8002, ge=0, le=65535)
 
 
 class LimitsSettings(BaseModel):

@@ -59,6 +59,6 @@ def outage_of(exc: BaseException) -> str | None:
             return "PostgreSQL"
         if isinstance(link, sqlalchemy.exc.TimeoutError):  # no pooled connection in time
             return "PostgreSQL"
-        if isinstance(link, _PG_CONNECTION_ERRORS | OSError):
+        if isinstance(link, (*_PG_CONNECTION_ERRORS, OSError)):
             return "PostgreSQL"
     return None

@@ -4,7 +4,9 @@ A key looks like ``hs_<43 url-safe characters>`` (``secrets.token_urlsafe(32)``:
 bits). Only its SHA-256 is stored; the first 11 characters (``hs_`` + 8) are kept in clear as a
 visible prefix to tell keys apart in listings. A presented key is hashed and looked up; the
 result (namespace or "no such key") is cached per process for ``AUTH__CACHE_TTL_S`` seconds, so
-the recall path costs no query for a known key, and a revocation takes effect within that time.
+the recall path costs no query for a known key. Creating or revoking a key clears the cache of
+every API process at once (PostgreSQL NOTIFY, app/repositories/key_events.py); the TTL bounds
+a revoked key's life only while that channel is down.
 
 Whether a key is required (``AUTH__REQUIRED``): ``true`` always, ``false`` never, ``auto``
 (default) when the API listens on a non-loopback address or once any active key exists. A key

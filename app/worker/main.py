@@ -24,7 +24,9 @@ from pgqueuer.db import AsyncpgDriver
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.config import Settings
+from app.core.db import asyncpg_dsn
 from app.core.graceful import STOP_SIGNALS
+from app.core.metrics import WORKER_JOBS, WORKER_RUNNING
 from app.repositories.jobs import EXTRACT_ENTRYPOINT, JobRepository
 from app.repositories.working_memory.transcript import TranscriptRepository
 from app.services.extraction.jobs import ExtractionService
@@ -33,6 +35,7 @@ from app.services.working_memory.closure import ClosureService
 from app.worker import schedule
 
 log = logging.getLogger("hindsight.worker")
+_OUTCOMES = ("succeeded", "retrying", "failed")
 
 
 @dataclass
@@ -42,14 +45,6 @@ class Periodic:
     name: str
     interval_s: float
     run: Callable[[], Awaitable[None]]
-
-
-def asyncpg_dsn(url: str) -> str:
-    """A SQLAlchemy URL (``postgresql+asyncpg://…``) as a plain libpq DSN for asyncpg."""
-    for prefix in ("postgresql+asyncpg://", "postgres://"):
-        if url.startswith(prefix):
-            return "postgresql://" + url[len(prefix) :]
-    return url
 
 
 class SilenceScanner:
@@ -136,6 +131,7 @@ class Worker:
         task = asyncio.current_task()
         assert task is not None
         self._inflight.add(task)
+        WORKER_RUNNING.inc()
         try:
             result = await self.runner.run_once(job_id)
         except asyncio.CancelledError:
@@ -144,9 +140,12 @@ class Worker:
             # Cancelled by a bounded shutdown: the runner released the job's lease; put the
             # queue entry back at once (pgqueuer drops a cancelled entry from the queue).
             task.uncancel()
+            WORKER_JOBS.labels("requeued").inc()
             raise RetryRequested(delay=timedelta(0), reason="worker stopped") from None
         finally:
             self._inflight.discard(task)
+            WORKER_RUNNING.dec()
+        WORKER_JOBS.labels(result.status if result.status in _OUTCOMES else "skipped").inc()
         if result.retry_in is not None:
             raise RetryRequested(delay=timedelta(seconds=result.retry_in), reason=result.status)
 
@@ -246,12 +245,32 @@ async def run_worker(settings: Settings) -> None:
 
     for sig in STOP_SIGNALS:
         loop.add_signal_handler(sig, stop, sig)
+    metrics = _serve_metrics(settings)
     log.info("worker started (extractor: %s)", runner.extractor.name)
     try:
         await worker.run()
     finally:
+        if metrics is not None:
+            metrics.shutdown()
         if llm is not None:
             await llm.aclose()
         await embedder.aclose()
         await engine.dispose()
         log.warning("worker stopped")
+
+
+def _serve_metrics(settings: Settings):  # type: ignore[no-untyped-def]
+    """Prometheus exposition on WORKER__METRICS_HOST:PORT (prometheus_client's own HTTP
+    server, in a thread); None when the port is 0."""
+    from prometheus_client import start_http_server
+
+    worker = settings.worker
+    if not worker.metrics_port:
+        return None
+    try:
+        server, _thread = start_http_server(worker.metrics_port, addr=worker.metrics_host)
+    except OSError as exc:  # the port is taken: run the jobs anyway, say so loudly
+        log.error("worker metrics not served on port %d: %s", worker.metrics_port, exc)
+        return None
+    log.info("worker metrics on http://%s:%d/metrics", worker.metrics_host, worker.metrics_port)
+    return server

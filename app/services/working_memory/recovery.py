@@ -12,7 +12,9 @@ A window is missing for four reasons; only the last one is a loss:
 
 In case 4 the newest such messages that fit the window's caps are embedded again and written
 back through the same atomic script as an append (keyed by seq, so two readers rebuilding at
-once, or an append landing meanwhile, leave one copy of each message).
+once, or an append landing meanwhile, leave one copy of each message): by the first read that
+finds the window empty, or by the first append that finds it missing (that append's window
+write then carries the restored messages with its own).
 """
 
 from __future__ import annotations
@@ -33,24 +35,23 @@ log = logging.getLogger(__name__)
 EMBED_CHARS = 2000
 
 
-async def rebuild_window(
+async def restorable(
     transcript: TranscriptRepository,
-    window_store: WindowStore,
     embedder: Embedder,
     settings: WorkingMemorySettings,
     namespace: str,
     session_id: str,
     now: datetime | None = None,
-) -> int:
-    """Rebuild a missing window from the transcript when it was lost (case 4 above);
-    returns the messages written back (0: nothing to rebuild). Raises
-    DatastoreUnavailableError when Redis fails, ProviderError when the embedder does."""
+) -> tuple[list[WindowEntry], str | None]:
+    """The entries (embedded again) and owner of a window that Redis lost (case 4 above);
+    nothing when there is none to bring back. Raises ProviderError when the embedder
+    fails."""
     now = now or datetime.now(UTC)
     state = await transcript.get_session(namespace, session_id)
     if state is None or state.last_seq <= state.window_from_seq:
-        return 0
+        return [], None
     if state.updated_at < now - timedelta(seconds=settings.ttl_s):
-        return 0  # expired by its idle TTL, not lost
+        return [], None  # expired by its idle TTL, not lost
     rows = await transcript.window_tail(
         namespace,
         session_id,
@@ -59,7 +60,7 @@ async def rebuild_window(
         settings.max_window_tokens,
     )
     if not rows:
-        return 0
+        return [], None
     vectors = await embedder.embed_passages([r.content[:EMBED_CHARS] for r in rows])
     entries = [
         WindowEntry(
@@ -75,10 +76,25 @@ async def rebuild_window(
         )
         for i, r in enumerate(rows)
     ]
-    await window_store.add(namespace, session_id, entries, state.user_id)
     log.warning(
-        "hot window of a session was missing; rebuilt %d message(s) from the transcript",
+        "hot window of a session was lost; restoring %d message(s) from the transcript",
         len(entries),
         extra={"session_id": session_id},
     )
+    return entries, state.user_id
+
+
+async def rebuild_window(
+    transcript: TranscriptRepository,
+    window_store: WindowStore,
+    embedder: Embedder,
+    settings: WorkingMemorySettings,
+    namespace: str,
+    session_id: str,
+) -> int:
+    """Write a lost window back (see :func:`restorable`); returns the messages written.
+    Raises DatastoreUnavailableError when Redis fails."""
+    entries, owner = await restorable(transcript, embedder, settings, namespace, session_id)
+    if entries:
+        await window_store.add(namespace, session_id, entries, owner)
     return len(entries)

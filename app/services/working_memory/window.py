@@ -39,7 +39,7 @@ from app.services.working_memory.ranking import (
     rank,
     select,
 )
-from app.services.working_memory.recovery import EMBED_CHARS, rebuild_window
+from app.services.working_memory.recovery import EMBED_CHARS, rebuild_window, restorable
 
 
 class AfterCommit(Protocol):
@@ -179,6 +179,7 @@ class WorkingMemoryService:
         contents = [m.content for m in messages]
         tokens = await self._count(contents)
         vectors = await self.embedder.embed_passages([c[:EMBED_CHARS] for c in contents])
+        restored = await self._restore_if_lost(namespace, session_id, now)
         owner = next((m.user_id for m in messages if m.user_id), None)
         block = await self.transcript.allocate(
             namespace, session_id, len(messages), sum(tokens), owner
@@ -213,7 +214,7 @@ class WorkingMemoryService:
 
         async def to_window() -> None:
             try:
-                await self.window_store.add(namespace, session_id, entries, block.owner)
+                await self.window_store.add(namespace, session_id, restored + entries, block.owner)
             except DatastoreUnavailableError as exc:
                 raise DatastoreUnavailableError(
                     f"messages recorded in the transcript as seqs {block.first_seq}.."
@@ -227,6 +228,22 @@ class WorkingMemoryService:
             session_messages=block.messages,
             session_tokens=block.tokens,
         )
+
+    async def _restore_if_lost(
+        self, namespace: str, session_id: str, now: datetime
+    ) -> list[WindowEntry]:
+        """Before an append takes its seqs: the messages of a window Redis lost, to write back
+        with the new ones. Redis down: nothing here (the append's window write then fails
+        with 503, after the transcript committed)."""
+        try:
+            if await self.window_store.exists(namespace, session_id):
+                return []
+        except DatastoreUnavailableError:
+            return []
+        entries, _ = await restorable(
+            self.transcript, self.embedder, self.settings, namespace, session_id, now
+        )
+        return entries
 
     async def query_vector(self, query: str) -> np.ndarray:
         """The query's embedding (E5 query role), from the cache when it was seen lately."""
