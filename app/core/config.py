@@ -379,7 +379,7 @@ class Settings(BaseSettings):
     def _worker_in_process_default(self) -> Settings:
         # The embedded default (no DATABASE_URL) runs the worker inside `hindsight serve`.
         if self.worker.in_process == "auto":
-            self.worker.in_process = self.database_url is None
+            self.worker.in_process = not self.database_url  # unset or empty
         return self
 
 

@@ -1,10 +1,13 @@
 """Working memory (DESIGN §2, §9): append messages, read the window for a budget, clear.
 
 Write order, so the hot window never holds a message the transcript lacks: the messages are
-counted and embedded first (nothing written yet), then their seqs are taken and the rows
-written in the request's transaction, and only once that transaction has committed are they
-added to the Redis window (through ``after_commit``). If Redis then fails, the transcript
-still has every message (the durable copy); the window is a cache of its newest part.
+counted and embedded first (nothing written yet), Redis is asked whether the window exists
+(down: 503, nothing written; missing although the session is live: its messages are restored
+with this append, app/services/working_memory/recovery.py), then their seqs are taken and the
+rows written in the request's transaction, and only once that transaction has committed are
+they added to the Redis window (through ``after_commit``). If Redis fails in between, the
+transcript still has every message (the durable copy); the window is a cache of its newest
+part.
 """
 
 from __future__ import annotations
@@ -233,12 +236,10 @@ class WorkingMemoryService:
         self, namespace: str, session_id: str, now: datetime
     ) -> list[WindowEntry]:
         """Before an append takes its seqs: the messages of a window Redis lost, to write back
-        with the new ones. Redis down: nothing here (the append's window write then fails
-        with 503, after the transcript committed)."""
-        try:
-            if await self.window_store.exists(namespace, session_id):
-                return []
-        except DatastoreUnavailableError:
+        with the new ones. Redis down: DatastoreUnavailableError, before anything is written
+        (a retry then appends once; and a window Redis recreates empty right after a restart
+        never misses the messages before this one)."""
+        if await self.window_store.exists(namespace, session_id):
             return []
         entries, _ = await restorable(
             self.transcript, self.embedder, self.settings, namespace, session_id, now
