@@ -12,6 +12,7 @@ from app.core.config import get_settings
 from app.schemas.common import (
     AwareDatetime,
     Identifier,
+    QueryModel,
     RequestModel,
     ResponseModel,
     Text,
@@ -149,7 +150,7 @@ class ClearResponse(ResponseModel):
     transcript_purged: int = Field(description="Transcript messages deleted (purge=true).")
 
 
-class WindowQuery(RequestModel):
+class WindowQuery(QueryModel):
     """Query parameters of a window read (validated like a body)."""
 
     query: Annotated[Text, Field(max_length=MAX_QUERY_CHARS)] | None = Field(
