@@ -6,14 +6,18 @@ import inspect
 import logging
 import os
 import signal
+from typing import Any
 
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.transport_security import TransportSecuritySettings
+from pydantic import ValidationError
 
 from app import __version__
 from app.core import graceful
 from app.core.config import McpSettings
 from app.core.graceful import STOP_SIGNALS
+from app.mcp.arguments import invalid_arguments, problems, summary, tool_error, unknown
 from app.mcp.client import RestApi
 from app.mcp.tools import TOOLS, HindsightTools
 
@@ -24,6 +28,29 @@ answering questions about the user or acting for them; store (memory_store) dura
 preferences and constraints the user states. Memories are scoped by user_id."""
 
 
+class HindsightMCPServer(MCPServer):
+    """MCPServer whose wrong, missing or unknown tool arguments get the code-prefixed tool
+    error of app/mcp/arguments.py instead of a raw validation dump."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        tool = self._tool_manager.get_tool(name)
+        if tool is None:
+            names = ", ".join(t.name for t in self._tool_manager.list_tools())
+            return tool_error(
+                "unknown_tool", 404, "Unknown tool", f"no tool {name!r}; tools: {names}"
+            )
+        messages = unknown(name, tool.parameters, arguments)
+        if messages:
+            return invalid_arguments(name, messages, tool.parameters)
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                found = problems(exc.__cause__.errors())
+                return invalid_arguments(name, found, tool.parameters)
+            raise
+
+
 def build_server(settings: McpSettings, api: RestApi | None = None) -> MCPServer:
     """An MCPServer whose tools call the REST API at ``settings.api_base_url``."""
     api = api or RestApi(
@@ -31,7 +58,7 @@ def build_server(settings: McpSettings, api: RestApi | None = None) -> MCPServer
         settings.api_key.get_secret_value() or None,
         settings.timeout_s,
     )
-    server: MCPServer = MCPServer(
+    server: MCPServer = HindsightMCPServer(
         name="hindsight",
         title="Hindsight memory",
         instructions=INSTRUCTIONS,
@@ -43,6 +70,10 @@ def build_server(settings: McpSettings, api: RestApi | None = None) -> MCPServer
         # The docstring, on one line, is the description the model reads.
         description = " ".join((inspect.getdoc(fn) or "").split())
         server.add_tool(fn, name=name, description=description, annotations=hints)
+        tool = server._tool_manager.get_tool(name)
+        assert tool is not None
+        # The argument names in the description too: a model reading only it still knows.
+        tool.description = f"{description} {summary(tool.parameters)}"
     return server
 
 
