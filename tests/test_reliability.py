@@ -10,15 +10,13 @@ import importlib
 import shutil
 import sys
 import tempfile
-import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
-from sqlalchemy.engine import make_url
 
 from app.core import migrate
+from tests.conftest import new_database
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -37,16 +35,9 @@ def workdir() -> Iterator[Path]:
 @pytest.fixture
 async def fresh_database(engine, database_url: str) -> AsyncIterator[str]:
     """A new migrated database on the test server (its API keys stay out of other tests)."""
-    name = f"rel_{uuid.uuid4().hex[:8]}"
-    async with engine.connect() as conn:
-        conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
-        await conn.execute(text(f'CREATE DATABASE "{name}"'))
-    url = make_url(database_url).set(database=name).render_as_string(hide_password=False)
-    await asyncio.to_thread(migrate.upgrade, url)
-    yield url
-    async with engine.connect() as conn:
-        conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
-        await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    async with new_database(engine, database_url, "rel") as url:
+        await asyncio.to_thread(migrate.upgrade, url)
+        yield url
 
 
 def assert_held(row) -> None:  # type: ignore[no-untyped-def]

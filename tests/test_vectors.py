@@ -9,15 +9,14 @@ import asyncio
 import os
 import subprocess
 import sys
-import uuid
 from collections.abc import AsyncIterator, Iterator
 
 import httpx
 import pytest
 from sqlalchemy import text
-from sqlalchemy.engine import make_url
 
 from app.core.vectors import storage_for
+from tests.conftest import new_database
 from tests.fake_embeddings import FakeEmbeddings
 from tests.processes import ROOT, running, serve
 
@@ -35,15 +34,9 @@ def test_storage_by_dimension(dimension, kind, indexed):
 
 
 @pytest.fixture
-async def new_database(engine, database_url: str) -> AsyncIterator[str]:
-    name = f"vectors_{uuid.uuid4().hex[:8]}"
-    async with engine.connect() as conn:
-        conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
-        await conn.execute(text(f'CREATE DATABASE "{name}"'))
-    yield make_url(database_url).set(database=name).render_as_string(hide_password=False)
-    async with engine.connect() as conn:
-        conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
-        await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+async def fresh_database(engine, database_url: str) -> AsyncIterator[str]:
+    async with new_database(engine, database_url, "vectors") as url:
+        yield url
 
 
 @pytest.fixture
@@ -90,10 +83,10 @@ async def _column(url: str) -> tuple[str, str | None]:
     ids=["3072-halfvec", "4096-exact"],
 )
 async def test_large_embeddings_migrate_start_store_and_recall(
-    new_database, embeddings, column, ops, says
+    fresh_database, embeddings, column, ops, says
 ):
     env = {
-        "DATABASE_URL": new_database,
+        "DATABASE_URL": fresh_database,
         "REDIS_URL": "",
         "EMBEDDING__PROVIDER": "openai",
         "EMBEDDING__MODEL": f"fake-{embeddings.dimension}",
@@ -112,7 +105,7 @@ async def test_large_embeddings_migrate_start_store_and_recall(
         timeout=120,
     )
     assert migrate.returncode == 0, migrate.stderr[-3000:]
-    kind, index = await _column(new_database)
+    kind, index = await _column(fresh_database)
     assert kind == column
     assert (index is not None and ops in index) if ops else index is None
 

@@ -154,8 +154,8 @@ def install(app: FastAPI) -> None:
         if store is not None:  # PostgreSQL or Redis unreachable: 503, retry later
             log.warning("%s unavailable on %s: %s", store, request.url.path, exc)
             error = DatastoreUnavailableError(
-                f"{store} is unavailable ({type(exc).__name__}); nothing was changed by "
-                f"this request, retry after {DatastoreUnavailableError.retry_after_s} s"
+                f"{store} is unavailable ({type(exc).__name__}); the request was not "
+                f"completed, retry after {DatastoreUnavailableError.retry_after_s} s"
             )
             return await _hindsight(request, error)
         log.exception("unhandled error on %s", request.url.path)
