@@ -194,7 +194,8 @@ def main() -> int:
         rows = asyncio.run(run(names, args.quick, workdir))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-    body = report(rows, sys.argv[1:], load_avg)
+    after = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    body = report(rows, sys.argv[1:], f"{load_avg}`; after: `{after}")
     print(body)
     if args.write_doc:
         write_doc(body)
