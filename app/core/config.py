@@ -125,9 +125,7 @@ class AuthSettings(BaseModel):
     # auto: keys are required when the API listens on a non-loopback address (LISTEN_HOST)
     # or once any active key exists; true: always; false: never (a key sent is still checked).
     required: Literal["auto", "true", "false"] = "auto"
-    # Seconds a key lookup is cached per process. Creating or revoking a key clears every API
-    # process's cache at once (PostgreSQL NOTIFY, app/repositories/key_events.py); this TTL
-    # bounds a revoked key's life only while that notification channel is down.
+    # Seconds a key lookup is cached per process (a key change clears every cache at once).
     cache_ttl_s: float = Field(default=10.0, ge=0, le=3600)
     # Per-key request rate limit in the `limits` library's notation ("100/minute",
     # "10/second;1000/hour"); empty means no limit. Counted in Redis when REDIS_URL is set
@@ -309,8 +307,7 @@ class WorkerSettings(BaseModel):
     concurrency: int = Field(default=2, ge=1, le=64)
     # Seconds between queue polls when no NOTIFY arrives.
     poll_interval_s: float = Field(default=5.0, gt=0)
-    # `hindsight worker` serves Prometheus metrics at http://METRICS_HOST:METRICS_PORT/metrics
-    # (0 turns it off; the in-process worker's metrics are on the API's /metrics).
+    # `hindsight worker` serves Prometheus metrics on METRICS_HOST:METRICS_PORT (0: off).
     metrics_host: str = "127.0.0.1"
     metrics_port: int = Field(default=8002, ge=0, le=65535)
 
@@ -355,9 +352,7 @@ class Settings(BaseSettings):
     # anything is parsed. 1 MiB holds 100 units of ~1000 CJK characters sent as UTF-8 (the
     # schema allows 2000 per value: raise it for full batches of long, \u-escaped text).
     max_body_bytes: int = Field(default=1_048_576, ge=1024)
-    # On SIGTERM/SIGINT/SIGHUP: seconds in-flight requests and running jobs get to finish
-    # before they are cancelled (a cancelled job's lease is released at once). Keep it below
-    # the grace period of what stops the process (docker stop: 10 s, Kubernetes: 30 s).
+    # Seconds in-flight requests and jobs get after SIGTERM/SIGINT/SIGHUP, then cancelled.
     shutdown_timeout_s: float = Field(default=8.0, gt=0, le=3600)
     limits: LimitsSettings = LimitsSettings()
     embedding: EmbeddingSettings = EmbeddingSettings()
