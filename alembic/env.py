@@ -32,9 +32,10 @@ def _include_object(obj, name, type_, reflected, compare_to):  # type: ignore[no
 
 
 def _render_item(type_, obj, autogen_context):  # type: ignore[no-untyped-def]
-    if type_ == "type" and isinstance(obj, pgvector.sqlalchemy.Vector):
+    vector_types = (pgvector.sqlalchemy.Vector, pgvector.sqlalchemy.HALFVEC)
+    if type_ == "type" and isinstance(obj, vector_types):
         autogen_context.imports.add("import pgvector.sqlalchemy")
-        return f"pgvector.sqlalchemy.Vector({obj.dim})"
+        return f"pgvector.sqlalchemy.{type(obj).__name__}({obj.dim})"
     return False
 
 

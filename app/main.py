@@ -29,7 +29,7 @@ from app.core.db import create_engine, create_session_factory
 from app.core.errors import ConfigurationError
 from app.core.text import tokenize
 from app.schemas.limits import LimitsContext, bound
-from app.services.auth import AuthState
+from app.services.auth import AuthState, key_change_listener
 from app.services.health import check_schema
 from app.services.wiring import Resources
 from app.services.working_memory.window import WorkingMemoryRuntime
@@ -53,8 +53,18 @@ async def _warm_up(settings: Settings, embedder) -> None:  # type: ignore[no-unt
 def _redis(settings: Settings):  # type: ignore[no-untyped-def]
     if settings.redis_url:
         import redis.asyncio as aioredis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import ExponentialBackoff
 
-        return aioredis.from_url(settings.redis_url, decode_responses=False)
+        # Fail fast while Redis is down (503 with Retry-After in ~0.3 s), instead of
+        # redis-py's default of 3 retries with up to 10 s of backoff each.
+        return aioredis.from_url(
+            settings.redis_url,
+            decode_responses=False,
+            socket_connect_timeout=2,
+            socket_timeout=5,
+            retry=Retry(ExponentialBackoff(cap=0.2, base=0.05), 2),
+        )
     import fakeredis
 
     return fakeredis.FakeAsyncRedis()
@@ -88,6 +98,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 working_memory=WorkingMemoryRuntime.create(settings.working_memory),
                 auth=AuthState(settings.auth, settings.redis_url),
             )
+            # A key created or revoked by any process drops every process's cached lookups.
+            app.state.key_events = key_change_listener(
+                settings.database_url, app.state.resources.auth
+            )
+            await app.state.key_events.start()
             app.state.extraction = await ExtractionRuntime.start(
                 app.state.resources, session_factory
             )
@@ -95,6 +110,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             if hasattr(app.state, "extraction"):
                 await app.state.extraction.stop()
+            if hasattr(app.state, "key_events"):
+                await app.state.key_events.stop()
             if llm is not None:
                 await llm.aclose()
             await embedder.aclose()

@@ -8,6 +8,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import httpx
@@ -71,6 +72,25 @@ async def app_client(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
 async def client(app_client: httpx.AsyncClient, engine: AsyncEngine) -> httpx.AsyncClient:
     """The API client, on empty tables."""
     return app_client
+
+
+@asynccontextmanager
+async def new_database(engine: AsyncEngine, database_url: str, prefix: str) -> AsyncIterator[str]:
+    """A new, empty database on the test server (dropped afterwards); yields its URL."""
+    import uuid
+
+    from sqlalchemy.engine import make_url
+
+    name = f"{prefix}_{uuid.uuid4().hex[:8]}"
+    async with engine.connect() as conn:
+        conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
+        await conn.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(database_url).set(database=name).render_as_string(hide_password=False)
+    finally:
+        async with engine.connect() as conn:
+            conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
+            await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 async def count_rows(engine: AsyncEngine, table: str = "memory_units") -> int:

@@ -15,6 +15,7 @@ MAX_LINES = 400
 # Over the limit while their owners rewrite them (each is split by that work; the test fails
 # once a listed module fits, so the entry is removed with the split).
 BEING_SPLIT = {
+    "app/core/config.py": "settings groups, split once the open branches add theirs",
     "app/services/memory/conflicts.py": "issue 12, dedupe and contradictions",
 }
 

@@ -132,6 +132,9 @@ async def test_stdio_store_recall_and_errors(api_url, engine, make_api_key):
         assert names == EXPECTED_TOOLS
         for tool in tools.tools:
             assert tool.description and "Call this" in tool.description
+            assert "Arguments: " in tool.description  # every argument named in the description
+            for name in tool.input_schema["properties"]:
+                assert name in tool.description.split("Arguments: ")[1], (tool.name, name)
             for name, prop in tool.input_schema["properties"].items():
                 assert prop.get("description"), f"{tool.name}.{name} has no description"
 
@@ -178,6 +181,29 @@ async def test_stdio_store_recall_and_errors(api_url, engine, make_api_key):
         assert bad.is_error
         assert bad.structured_content["error"]["code"] == "invalid_request"
         assert bad.content[0].text.startswith("invalid_request:")
+
+        # Wrong, missing and unknown arguments: the documented code-prefixed tool error.
+        rest_style = await session.call_tool(
+            "memory_store", {"value": "The user likes tea", "user_id": "u1"}
+        )
+        assert rest_style.is_error
+        text = rest_style.content[0].text
+        assert text.startswith("invalid_arguments: memory_store:"), text
+        assert "unknown argument 'value' (this tool calls it what_to_remember)" in text
+        assert "Arguments: what_to_remember (string, required)" in text
+        error = rest_style.structured_content["error"]
+        assert (error["code"], error["status"]) == ("invalid_arguments", 422)
+        missing = await session.call_tool("memory_store", {"user_id": "u1"})
+        assert missing.content[0].text.startswith("invalid_arguments: memory_store:")
+        assert "what_to_remember: required" in missing.content[0].text
+        wrong = await session.call_tool(
+            "memory_recall", {"what_am_i_looking_for": "tea", "how_many_results": "lots"}
+        )
+        assert wrong.content[0].text.startswith("invalid_arguments: memory_recall:")
+        assert "how_many_results" in wrong.content[0].text
+        nothing = await session.call_tool("memory_remember", {})
+        assert nothing.structured_content["error"]["code"] == "unknown_tool"
+        assert await count_rows(engine) == 0
 
     # A wrong key is refused by the API, and the tool says so with the API's code.
     async with stdio_session(api_url, "hs_not-a-real-key") as session:
@@ -266,3 +292,20 @@ def test_every_tool_calls_an_existing_endpoint(settings):
     for tool, operations in ENDPOINTS.items():
         for method, path in operations:
             assert method in paths.get(path, {}), f"{tool}: {method.upper()} {path} is gone"
+
+
+def test_readme_documents_every_tool_argument():
+    from app.core.config import McpSettings
+    from app.mcp.server import build_server
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    rows = {
+        line.split("|")[1].strip().strip("`"): line.split("|")[2]
+        for line in readme.splitlines()
+        if line.startswith("| `memory_")
+    }
+    for tool in build_server(McpSettings())._tool_manager.list_tools():
+        required = set(tool.parameters.get("required", ()))
+        documented = [a.strip() for a in rows[tool.name].split(",")]
+        expected = [f"**{n}**" if n in required else n for n in tool.parameters["properties"]]
+        assert documented == expected, tool.name

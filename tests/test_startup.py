@@ -3,20 +3,18 @@ schema (Alembic migrations) matches the models (``alembic check``)."""
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import AsyncIterator
 
 import httpx
 import pytest
 from asgi_lifespan import LifespanManager
-from sqlalchemy import text
-from sqlalchemy.engine import make_url
 
 from alembic import command
 from app.core.config import EmbeddingSettings, Settings
 from app.core.errors import ConfigurationError
 from app.core.migrate import alembic_config
 from app.main import create_app
+from tests.conftest import new_database
 
 
 async def start(settings: Settings) -> None:
@@ -61,14 +59,8 @@ async def test_missing_database_url_is_a_clear_error(settings: Settings):
 @pytest.fixture
 async def empty_database(engine, database_url: str) -> AsyncIterator[str]:
     """A new, unmigrated database on the test server."""
-    name = f"empty_{uuid.uuid4().hex[:8]}"
-    async with engine.connect() as conn:
-        conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
-        await conn.execute(text(f'CREATE DATABASE "{name}"'))
-    yield make_url(database_url).set(database=name).render_as_string(hide_password=False)
-    async with engine.connect() as conn:
-        conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
-        await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    async with new_database(engine, database_url, "empty") as url:
+        yield url
 
 
 async def test_unmigrated_database_is_a_clear_error(settings: Settings, empty_database: str):

@@ -1,7 +1,9 @@
 """initial schema: pgvector, memory units, idempotency keys
 
-The embedding columns take their dimension from EMBEDDING__DIMENSION at migration time;
-start-up refuses to run when the configured model's dimension differs.
+The embedding columns take their dimension from EMBEDDING__DIMENSION at migration time, and
+their type and index from it (app/core/vectors.py: vector + HNSW up to 2,000 dimensions,
+halfvec + HNSW up to 4,000, vector without an ANN index beyond); start-up refuses to run when
+the configured model's dimension differs.
 
 Revision ID: 0001
 Revises:
@@ -10,12 +12,12 @@ Create Date: 2026-11-30 13:44:57.428134
 
 from collections.abc import Sequence
 
-import pgvector.sqlalchemy
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql
 
 from alembic import op
 from app.core.config import get_settings
+from app.core.vectors import storage_for
 
 revision: str = "0001"
 down_revision: str | None = None
@@ -24,7 +26,7 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    dim = get_settings().embedding.dimension
+    vectors = storage_for(get_settings().embedding.dimension)
     op.execute("CREATE EXTENSION IF NOT EXISTS vector")
     op.create_table(
         "idempotency_keys",
@@ -82,8 +84,8 @@ def upgrade() -> None:
         sa.Column("expires_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("merge_count", sa.Integer(), server_default="0", nullable=False),
         sa.Column("embedding_model", sa.String(length=128), nullable=False),
-        sa.Column("value_embedding", pgvector.sqlalchemy.Vector(dim), nullable=False),
-        sa.Column("query_embedding", pgvector.sqlalchemy.Vector(dim), nullable=True),
+        sa.Column("value_embedding", vectors.column_type(), nullable=False),
+        sa.Column("query_embedding", vectors.column_type(), nullable=True),
         sa.Column("search_text", sa.Text(), server_default="", nullable=False),
         sa.Column(
             "search_tsv",
@@ -114,15 +116,6 @@ def upgrade() -> None:
         unique=False,
     )
     op.create_index(
-        "ix_memory_units_query_embedding_hnsw",
-        "memory_units",
-        ["query_embedding"],
-        unique=False,
-        postgresql_using="hnsw",
-        postgresql_with={"m": 16, "ef_construction": 64},
-        postgresql_ops={"query_embedding": "vector_cosine_ops"},
-    )
-    op.create_index(
         "ix_memory_units_scope",
         "memory_units",
         ["namespace", "user_id", "agent_id", "status"],
@@ -138,15 +131,16 @@ def upgrade() -> None:
     op.create_index(
         "ix_memory_units_session", "memory_units", ["namespace", "session_id"], unique=False
     )
-    op.create_index(
-        "ix_memory_units_value_embedding_hnsw",
-        "memory_units",
-        ["value_embedding"],
-        unique=False,
-        postgresql_using="hnsw",
-        postgresql_with={"m": 16, "ef_construction": 64},
-        postgresql_ops={"value_embedding": "vector_cosine_ops"},
-    )
+    for column in ("value_embedding", "query_embedding") if vectors.indexed else ():
+        op.create_index(
+            f"ix_memory_units_{column}_hnsw",
+            "memory_units",
+            [column],
+            unique=False,
+            postgresql_using="hnsw",
+            postgresql_with={"m": 16, "ef_construction": 64},
+            postgresql_ops={column: vectors.ops},
+        )
     op.create_index(
         "ix_memory_units_value_hash",
         "memory_units",

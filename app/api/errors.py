@@ -11,8 +11,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.core.errors import HindsightError
-from app.schemas.common import Problem
+from app.api.messages import friendly
+from app.core.errors import DatastoreUnavailableError, HindsightError
+from app.core.outage import DATASTORE_ERRORS, outage_of
+from app.schemas.common import MAX_JSON_DEPTH, Problem
 
 log = logging.getLogger(__name__)
 PROBLEM_JSON = "application/problem+json"
@@ -57,11 +59,36 @@ def problem(
 
 
 def _clean_errors(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    # Keep location, message and type; drop the echoed input (it may be huge or binary).
+    # Keep location, a message that says what to fix, and type; drop the echoed input (it
+    # may be huge or binary).
     return [
-        {"loc": list(e.get("loc", ())), "msg": str(e.get("msg", "")), "type": e.get("type", "")}
+        {"loc": list(e.get("loc", ())), "msg": friendly(e), "type": e.get("type", "")}
         for e in errors
     ]
+
+
+def _is_json(content_type: str) -> bool:
+    media = content_type.split(";", 1)[0].strip().lower()
+    return media == "application/json" or media.endswith("+json")
+
+
+def _body_problem(exc: StarletteHTTPException) -> tuple[str, str] | None:
+    """(title, detail) when FastAPI could not decode the body (its generic 400 "There was an
+    error parsing the body" carries the reason as ``__cause__``)."""
+    cause = exc.__cause__
+    if isinstance(cause, UnicodeDecodeError):
+        return (
+            "Malformed JSON",
+            f"body is not valid UTF-8 (byte 0x{cause.object[cause.start]:02x} at offset "
+            f"{cause.start}): send JSON encoded as UTF-8",
+        )
+    if isinstance(cause, RecursionError):
+        return (
+            "Malformed JSON",
+            "body nests arrays or objects too deeply to parse; request bodies nest a few "
+            f"levels (metadata at most {MAX_JSON_DEPTH})",
+        )
+    return None
 
 
 def install(app: FastAPI) -> None:
@@ -78,7 +105,21 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
-        errors = _clean_errors(list(exc.errors()))
+        raw = list(exc.errors())
+        content_type = request.headers.get("content-type", "")
+        if (
+            content_type
+            and not _is_json(content_type)
+            and any(tuple(e.get("loc", ())) == ("body",) for e in raw)
+        ):
+            return problem(
+                request,
+                415,
+                "Unsupported media type",
+                f"send Content-Type: application/json (got {content_type[:100]!r})",
+                "unsupported_media_type",
+            )
+        errors = _clean_errors(raw)
         if any(e["type"] == "json_invalid" for e in errors):
             return problem(
                 request,
@@ -101,16 +142,32 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        body = _body_problem(exc) if exc.status_code == 400 else None
+        if body is not None:
+            return problem(request, 400, *body, "malformed_json")
         code = _HTTP_CODES.get(exc.status_code, "http_error")
         title = code.replace("_", " ").capitalize()
         return problem(request, exc.status_code, title, str(exc.detail), code, headers=exc.headers)
 
-    @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        store = outage_of(exc)
+        if store is not None:  # PostgreSQL or Redis unreachable: 503, retry later
+            log.warning("%s unavailable on %s: %s", store, request.url.path, exc)
+            error = DatastoreUnavailableError(
+                f"{store} is unavailable ({type(exc).__name__}); the request was not "
+                f"completed, retry after {DatastoreUnavailableError.retry_after_s} s"
+            )
+            return await _hindsight(request, error)
         log.exception("unhandled error on %s", request.url.path)
         return problem(
             request, 500, "Internal error", "An unexpected error occurred.", "internal_error"
         )
+
+    # Datastore client errors first (handled inside the app, so a 503 is not logged as a
+    # crash), then everything else.
+    for error_type in DATASTORE_ERRORS:
+        app.add_exception_handler(error_type, _unexpected)  # type: ignore[arg-type]
+    app.add_exception_handler(Exception, _unexpected)
 
     _document_problem_media_type(app)
 
@@ -143,13 +200,14 @@ def _err(description: str) -> dict[str, Any]:
 
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    400: _err("Malformed JSON (`malformed_json`)."),
+    400: _err("Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`)."),
     401: _err("No API key (`missing_api_key`) or an unknown or revoked one (`invalid_api_key`)."),
     413: _err("Request body larger than MAX_BODY_BYTES (`payload_too_large`)."),
+    415: _err("A body sent with a Content-Type other than JSON (`unsupported_media_type`)."),
     422: _err("Invalid request (`invalid_request`): `errors` lists each field's problem."),
     429: _err("Per-key rate limit exceeded (`rate_limited`); see `Retry-After`."),
     500: _err("Internal error (`internal_error`)."),
-    503: _err("Datastore unavailable (`datastore_unavailable`)."),
+    503: _err("PostgreSQL or Redis unavailable (`datastore_unavailable`); see `Retry-After`."),
 }
 NOT_FOUND: dict[int | str, dict[str, Any]] = {
     404: _err("No such unit in your namespace (`not_found`)."),

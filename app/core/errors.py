@@ -77,7 +77,12 @@ class ConflictError(HindsightError):
 
 
 class DatastoreUnavailableError(HindsightError):
+    """PostgreSQL or Redis does not answer; the request changed nothing it reports as
+    done, and may be retried after ``Retry-After`` seconds."""
+
     status, code, title = 503, "datastore_unavailable", "Datastore unavailable"
+    retry_after_s = 2
+    headers = {"Retry-After": str(retry_after_s)}
 
 
 class ProviderError(HindsightError):

@@ -1,4 +1,5 @@
-"""Prometheus metrics of the service (served at ``GET /metrics``).
+"""Prometheus metrics of the service (served at ``GET /metrics`` by the API, and on
+``WORKER__METRICS_PORT`` by ``hindsight worker``).
 
 Defined once per process in the default registry, so any layer may record into them
 without importing the API: the request middleware (latency per route), the recall router
@@ -41,3 +42,10 @@ JOBS = Gauge(
     "read from the database at scrape time.",
     ["status"],
 )
+WORKER_JOBS = Counter(
+    "hindsight_worker_jobs",
+    "Job attempts the worker ended, by outcome (succeeded | retrying | failed | requeued on "
+    "shutdown | skipped: another runner holds the job).",
+    ["outcome"],
+)
+WORKER_RUNNING = Gauge("hindsight_worker_jobs_running", "Jobs the worker is running now.")

@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import inspect
 import logging
+import os
+import signal
+from typing import Any
 
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.transport_security import TransportSecuritySettings
+from pydantic import ValidationError
 
 from app import __version__
+from app.core import graceful
 from app.core.config import McpSettings
+from app.core.graceful import STOP_SIGNALS
+from app.mcp.arguments import invalid_arguments, problems, summary, tool_error, unknown
 from app.mcp.client import RestApi
 from app.mcp.tools import TOOLS, HindsightTools
 
@@ -20,6 +28,29 @@ answering questions about the user or acting for them; store (memory_store) dura
 preferences and constraints the user states. Memories are scoped by user_id."""
 
 
+class HindsightMCPServer(MCPServer):
+    """MCPServer whose wrong, missing or unknown tool arguments get the code-prefixed tool
+    error of app/mcp/arguments.py instead of a raw validation dump."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        tool = self._tool_manager.get_tool(name)
+        if tool is None:
+            names = ", ".join(t.name for t in self._tool_manager.list_tools())
+            return tool_error(
+                "unknown_tool", 404, "Unknown tool", f"no tool {name!r}; tools: {names}"
+            )
+        messages = unknown(name, tool.parameters, arguments)
+        if messages:
+            return invalid_arguments(name, messages, tool.parameters)
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                found = problems(exc.__cause__.errors())
+                return invalid_arguments(name, found, tool.parameters)
+            raise
+
+
 def build_server(settings: McpSettings, api: RestApi | None = None) -> MCPServer:
     """An MCPServer whose tools call the REST API at ``settings.api_base_url``."""
     api = api or RestApi(
@@ -27,7 +58,7 @@ def build_server(settings: McpSettings, api: RestApi | None = None) -> MCPServer
         settings.api_key.get_secret_value() or None,
         settings.timeout_s,
     )
-    server: MCPServer = MCPServer(
+    server: MCPServer = HindsightMCPServer(
         name="hindsight",
         title="Hindsight memory",
         instructions=INSTRUCTIONS,
@@ -39,18 +70,46 @@ def build_server(settings: McpSettings, api: RestApi | None = None) -> MCPServer
         # The docstring, on one line, is the description the model reads.
         description = " ".join((inspect.getdoc(fn) or "").split())
         server.add_tool(fn, name=name, description=description, annotations=hints)
+        tool = server._tool_manager.get_tool(name)
+        assert tool is not None
+        # The argument names in the description too: a model reading only it still knows.
+        tool.description = f"{description} {summary(tool.parameters)}"
     return server
 
 
-def run(settings: McpSettings) -> None:
+async def _stdio_until_stopped(server: MCPServer) -> None:
+    """The stdio transport until stdin closes or a stop signal arrives. On a signal the
+    process exits 0 at once: stdin is read in a thread that no cancellation reaches, and there
+    is nothing to release (a tool call in flight is abandoned; its REST call completes or
+    rolls back on the API's side)."""
+    import anyio
+
+    async with anyio.create_task_group() as group:
+
+        async def watch() -> None:
+            with anyio.open_signal_receiver(*STOP_SIGNALS) as received:
+                async for sig in received:
+                    log.warning("received %s: MCP server stopped", signal.Signals(sig).name)
+                    logging.shutdown()
+                    os._exit(0)
+
+        group.start_soon(watch)
+        await server.run_stdio_async()
+        group.cancel_scope.cancel()
+
+
+def run(settings: McpSettings, shutdown_timeout_s: float = 8.0) -> None:
     """Serve until stopped: stdio (one client, the parent process) or streamable HTTP at
     ``http://{host}:{port}/mcp`` (stateless, JSON responses: any replica answers any call),
-    with ``GET /health`` for container health checks."""
+    with ``GET /health`` for container health checks. SIGTERM, SIGINT and SIGHUP stop it
+    cleanly (exit 0); over HTTP, calls in flight get ``shutdown_timeout_s`` to finish."""
     server = build_server(settings)
     if settings.transport == "stdio":
-        server.run("stdio")
+        import anyio
+
+        anyio.run(_stdio_until_stopped, server)
+        log.warning("MCP server stopped")
         return
-    import uvicorn
     from starlette.requests import Request
     from starlette.responses import JSONResponse
 
@@ -72,5 +131,5 @@ def run(settings: McpSettings) -> None:
         settings.port,
         settings.api_base_url,
     )
-    # log_config=None: uvicorn's lines go through our (JSON) logging like everything else.
-    uvicorn.run(app, host=settings.host, port=settings.port, log_config=None, access_log=False)
+    graceful.serve(app, settings.host, settings.port, shutdown_timeout_s)
+    log.warning("MCP server stopped")

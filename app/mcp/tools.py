@@ -159,8 +159,8 @@ class HindsightTools:
                 "session_id": session_id,
                 "top_k": how_many_results,
                 "time_range": time_range,
-                "types": only_kinds,
-                "entities": about_named_things,
+                "types": only_kinds or None,  # [] means "no filter" here; the API refuses []
+                "entities": about_named_things or None,
                 "include_superseded": include_outdated or None,
             }
         )
@@ -286,7 +286,7 @@ class HindsightTools:
                 "agent_id": agent_id,
                 "entity": about_named_thing,
                 "time_range": time_range,
-                "types": only_kinds,
+                "types": only_kinds or None,
             }
         )
         try:

@@ -26,7 +26,9 @@ from app.models.base import Base
 
 # No dimension here: the database fixes it when the migration creates the table (from
 # EMBEDDING__DIMENSION then), and start-up refuses a configured model of another dimension
-# (services/health.py, check_schema). So importing the models reads no settings.
+# (services/health.py, check_schema). So importing the models reads no settings. Above 2,000
+# dimensions the migration makes the columns halfvec (app/core/vectors.py); these types and
+# the indexes below describe the default (vector + HNSW), and queries work on either.
 
 
 class MemoryUnit(Base):

@@ -28,6 +28,9 @@ class WorkingMemorySession(Base):
     last_seq: Mapped[int] = mapped_column(BigInteger, server_default="0")
     message_count: Mapped[int] = mapped_column(BigInteger, server_default="0")
     token_count: Mapped[int] = mapped_column(BigInteger, server_default="0")
+    # The hot window holds messages with seq > this (a clear moves it to last_seq), so a
+    # window Redis lost is rebuilt from the transcript without what was cleared.
+    window_from_seq: Mapped[int] = mapped_column(BigInteger, server_default="0")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 

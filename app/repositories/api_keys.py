@@ -1,4 +1,8 @@
-"""All SQL on API keys: create, look up by hash, list, revoke."""
+"""All SQL on API keys: create, look up by hash, list, revoke.
+
+Creating or revoking a key also sends ``NOTIFY hindsight_api_keys`` in the same transaction
+(delivered when it commits): every API process listening (app/repositories/key_events.py)
+drops its cached key lookups at once, so a revoked key stops working everywhere together."""
 
 from __future__ import annotations
 
@@ -7,10 +11,12 @@ import uuid
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import exists, or_, select, update
+from sqlalchemy import exists, or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import ApiKey
+
+KEYS_CHANNEL = "hindsight_api_keys"
 
 
 class ApiKeyRepository:
@@ -26,7 +32,13 @@ class ApiKeyRepository:
         row = ApiKey(id=key_id, namespace=namespace, name=name, prefix=prefix, key_hash=key_hash)
         self.session.add(row)
         await self.session.flush()
+        await self._notify()
         return row
+
+    async def _notify(self) -> None:
+        await self.session.execute(
+            text("SELECT pg_notify(:channel, 'changed')"), {"channel": KEYS_CHANNEL}
+        )
 
     async def namespace_of(self, key_hash: str) -> str | None:
         """The namespace of the active key with this hash; None when unknown or revoked."""
@@ -62,4 +74,7 @@ class ApiKeyRepository:
             .values(revoked_at=now)
             .returning(ApiKey)
         )
-        return list((await self.session.scalars(stmt)).all())
+        revoked = list((await self.session.scalars(stmt)).all())
+        if revoked:
+            await self._notify()
+        return revoked

@@ -125,6 +125,30 @@ class JobRepository:
         )
         return bool(result.rowcount)  # type: ignore[attr-defined]
 
+    async def release(self, job_id: uuid.UUID, attempt: int) -> bool:
+        """Hand back attempt ``attempt`` of a running job that was interrupted (shutdown):
+        ``retrying`` now, without a lease, and one more attempt allowed (the interrupted one
+        does not count; ``attempts`` stays, it is the fencing token). False when another
+        runner holds the job or it already ended."""
+        now = datetime.now(UTC)
+        result = await self.session.execute(
+            update(ExtractionJob)
+            .where(
+                ExtractionJob.id == job_id,
+                ExtractionJob.status == "running",
+                ExtractionJob.attempts == attempt,
+            )
+            .values(
+                status="retrying",
+                max_attempts=ExtractionJob.max_attempts + 1,
+                lease_until=None,
+                next_attempt_at=now,
+                updated_at=now,
+            )
+            .execution_options(synchronize_session=False)
+        )
+        return bool(result.rowcount)  # type: ignore[attr-defined]
+
     async def reset_for_retry(self, job: ExtractionJob) -> None:
         """A failed job back to ``queued`` with a fresh attempt budget (history kept)."""
         job.status = JobStatus.QUEUED

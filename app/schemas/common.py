@@ -7,7 +7,7 @@ import re
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict
 
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
@@ -72,15 +72,25 @@ Text = Annotated[str, AfterValidator(_clean), AfterValidator(_not_blank)]
 Identifier = Annotated[
     str, Field(min_length=1, max_length=256), AfterValidator(_clean), AfterValidator(_not_blank)
 ]
-AwareDatetime = Annotated[datetime, AfterValidator(_aware)]
+AwareDatetime = Annotated[datetime, Strict(False), AfterValidator(_aware)]
 # A free-form JSON object that PostgreSQL's JSONB can store.
 JsonObject = Annotated[dict[str, Any], AfterValidator(clean_json)]
 
 
 class RequestModel(BaseModel):
-    """Base of request bodies: unknown fields are an error, not silently dropped."""
+    """Base of request bodies: unknown fields are an error, not silently dropped, and types
+    are strict (JSON has them: ``true`` and ``"0.5"`` are not numbers, ``1`` is not a
+    boolean; an integer is a valid float). Dates are ISO 8601 strings (:data:`AwareDatetime`
+    lets those through)."""
 
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False)
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False, strict=True)
+
+
+class QueryModel(RequestModel):
+    """Base of query-parameter models: every value arrives as a string, so numbers and
+    booleans are parsed from text (``?max_tokens=500``); unknown parameters are an error."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False, strict=False)
 
 
 class ResponseModel(BaseModel):

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
 
-from app.schemas.common import Identifier, RequestModel, ResponseModel, Text
+from app.schemas.common import Identifier, QueryModel, ResponseModel, Text
 from app.schemas.working_memory import (
     MAX_QUERY_CHARS,
     MAX_TOKENS_LIMIT,
@@ -17,7 +17,7 @@ from app.schemas.working_memory import (
 )
 
 
-class ContextQuery(RequestModel):
+class ContextQuery(QueryModel):
     """Query parameters of ``GET /context``."""
 
     user_id: Identifier = Field(description="The subject whose memory is assembled.")

@@ -14,6 +14,7 @@ from app.schemas.common import (
     AwareDatetime,
     CleanStr,
     Identifier,
+    QueryModel,
     RequestModel,
     ResponseModel,
     Text,
@@ -29,7 +30,7 @@ PatchStatus = Literal["active", "archived", "invalid"]
 Order = Literal["desc", "asc"]
 
 
-class MemoryListQuery(RequestModel):
+class MemoryListQuery(QueryModel):
     """Query parameters of ``GET /memories`` (the recall filters plus ``status``)."""
 
     user_id: Identifier | None = Field(default=None, description="Only this user's units.")
@@ -183,7 +184,11 @@ class SummarizeRequest(RequestModel):
     entity: Annotated[Text, Field(max_length=200)] | None = Field(
         default=None, description="Only units naming this entity (one group)."
     )
-    types: list[MemoryType] | None = Field(default=None, description="Only these unit types.")
+    types: list[MemoryType] | None = Field(
+        default=None,
+        min_length=1,
+        description="Only these unit types (at least one; leave it out for every type).",
+    )
     time_range: TimeRange | None = Field(default=None, description="occurred_at window.")
     since: AwareDatetime | None = Field(default=None, description="occurred_at ≥ since.")
     until: AwareDatetime | None = Field(default=None, description="occurred_at < until.")

@@ -43,9 +43,16 @@ class RecallRequest(RequestModel):
     user_id: Identifier | None = None
     agent_id: Identifier | None = None
     session_id: Identifier | None = None
-    types: list[MemoryType] | None = Field(default=None, description="Only these unit types.")
+    types: list[MemoryType] | None = Field(
+        default=None,
+        min_length=1,
+        description="Only these unit types (at least one; leave it out for every type).",
+    )
     entities: list[Annotated[Text, Field(max_length=200)]] | None = Field(
-        default=None, max_length=50, description="Only units naming at least one of these."
+        default=None,
+        min_length=1,
+        max_length=50,
+        description="Only units naming at least one of these (leave it out for any).",
     )
     time_range: TimeRange | None = Field(
         default=None, description="Only units whose occurred_at lies in this window before now."

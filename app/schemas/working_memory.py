@@ -11,6 +11,7 @@ from pydantic import Field, field_validator
 from app.schemas.common import (
     AwareDatetime,
     Identifier,
+    QueryModel,
     RequestModel,
     ResponseModel,
     Text,
@@ -146,7 +147,7 @@ class ClearResponse(ResponseModel):
     transcript_purged: int = Field(description="Transcript messages deleted (purge=true).")
 
 
-class WindowQuery(RequestModel):
+class WindowQuery(QueryModel):
     """Query parameters of a window read (validated like a body)."""
 
     query: Annotated[Text, Field(max_length=MAX_QUERY_CHARS)] | None = Field(

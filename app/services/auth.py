@@ -4,7 +4,9 @@ A key looks like ``hs_<43 url-safe characters>`` (``secrets.token_urlsafe(32)``:
 bits). Only its SHA-256 is stored; the first 11 characters (``hs_`` + 8) are kept in clear as a
 visible prefix to tell keys apart in listings. A presented key is hashed and looked up; the
 result (namespace or "no such key") is cached per process for ``AUTH__CACHE_TTL_S`` seconds, so
-the recall path costs no query for a known key, and a revocation takes effect within that time.
+the recall path costs no query for a known key. Creating or revoking a key clears the cache of
+every API process at once (PostgreSQL NOTIFY, app/repositories/key_events.py); the TTL bounds
+a revoked key's life only while that channel is down.
 
 Whether a key is required (``AUTH__REQUIRED``): ``true`` always, ``false`` never, ``auto``
 (default) when the API listens on a non-loopback address or once any active key exists. A key
@@ -26,6 +28,7 @@ from app.core.config import AuthSettings
 from app.core.errors import InvalidApiKeyError, MissingApiKeyError, RateLimitedError
 from app.models import ApiKey
 from app.repositories.api_keys import ApiKeyRepository
+from app.repositories.key_events import KeyChangeListener
 from app.repositories.rate_limit import RateLimiter
 
 KEY_PREFIX = "hs_"
@@ -197,3 +200,10 @@ class KeyAdminService:
     async def revoke(self, id_or_prefix: str, now: datetime) -> list[ApiKey]:
         """Revoke by id or visible prefix; returns the keys revoked (empty: none matched)."""
         return await self.repo.revoke(id_or_prefix, now)
+
+
+def key_change_listener(database_url: str, state: AuthState) -> KeyChangeListener:
+    """A listener (``await start()`` / ``await stop()``) that drops ``state``'s cached key
+    lookups whenever any process creates or revokes a key (PostgreSQL NOTIFY), so a revoked
+    key stops working in every API process at once."""
+    return KeyChangeListener(database_url, state.clear)

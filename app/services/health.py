@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.core.errors import ConfigurationError
+from app.core.vectors import storage_for
 from app.repositories import health as health_repo
 from app.repositories import metrics as metrics_repo
 
@@ -16,14 +17,16 @@ log = logging.getLogger(__name__)
 
 
 async def check_schema(engine: AsyncEngine, embedding_dimension: int) -> None:
-    """Refuse to start when the database is not migrated or its vectors have another
-    dimension than the configured embedding model (ConfigurationError)."""
+    """Refuse to start (ConfigurationError) when the database is not migrated or its vectors
+    have another dimension (or storage) than the configured embedding model; log which
+    storage and search the embeddings get (app/core/vectors.py)."""
     async with engine.connect() as conn:
-        dim = await health_repo.embedding_dimension(conn)
-    if dim is None:
+        stored = await health_repo.vector_storage(conn)
+    if stored is None:
         raise ConfigurationError(
             "the database has no memory_units table: run `hindsight migrate` first"
         )
+    dim = stored.dimension
     if dim != embedding_dimension:
         raise ConfigurationError(
             f"embedding dimension mismatch: the database stores {dim}-d vectors but the "
@@ -31,6 +34,15 @@ async def check_schema(engine: AsyncEngine, embedding_dimension: int) -> None:
             f"EMBEDDING__DIMENSION={dim} with a model of that size, or re-embed the store "
             f"into a new database migrated with EMBEDDING__DIMENSION={embedding_dimension}."
         )
+    expected = storage_for(dim)
+    if stored != expected:
+        raise ConfigurationError(
+            f"the database stores {dim}-d embeddings as {stored.kind} "
+            f"({'with' if stored.indexed else 'without'} an HNSW index) but this version "
+            f"needs {expected.kind} ({'with' if expected.indexed else 'without'} one): "
+            "re-embed the store into a new database migrated by this version"
+        )
+    log.info("%s", stored.describe())
 
 
 async def readiness(engine: AsyncEngine, redis: Any, redis_in_process: bool) -> dict[str, str]:

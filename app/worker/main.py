@@ -24,8 +24,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.clients.embeddings import create_embedder
 from app.clients.llm import create_llm
 from app.core.config import Settings
-from app.core.db import create_engine, create_session_factory
-from app.core.vocabulary import EXTRACT_ENTRYPOINT
+from app.core.db import asyncpg_dsn, create_engine, create_session_factory
+from app.core.graceful import STOP_SIGNALS
+from app.core.metrics import WORKER_JOBS, WORKER_RUNNING
+from app.core.vocabulary import EXTRACT_ENTRYPOINT, JobStatus
 from app.schemas import limits
 from app.services.extraction.runner import JobRunner
 from app.services.wiring import Resources, Services, job_runner
@@ -33,14 +35,7 @@ from app.services.working_memory.closure import SilenceScanner
 from app.worker.schedule import Periodic, instrumented, lifecycle_tasks
 
 log = logging.getLogger("hindsight.worker")
-
-
-def asyncpg_dsn(url: str) -> str:
-    """A SQLAlchemy URL (``postgresql+asyncpg://…``) as a plain libpq DSN for asyncpg."""
-    for prefix in ("postgresql+asyncpg://", "postgres://"):
-        if url.startswith(prefix):
-            return "postgresql://" + url[len(prefix) :]
-    return url
+_OUTCOMES = (JobStatus.SUCCEEDED, JobStatus.RETRYING, JobStatus.FAILED)
 
 
 class Worker:
@@ -59,6 +54,7 @@ class Worker:
         self.session_factory = session_factory
         self.runner = runner
         self._stop = asyncio.Event()
+        self._inflight: set[asyncio.Task[object]] = set()
         tasks = lifecycle_tasks(resources, session_factory)
         if settings.closure.scan_interval_s > 0:
             scanner = SilenceScanner(
@@ -74,14 +70,51 @@ class Worker:
         )
 
     def request_stop(self) -> None:
-        """Finish the jobs in flight and return from :meth:`run`."""
+        """Take no new job; let the jobs in flight finish for at most
+        ``SHUTDOWN_TIMEOUT_S`` (then cancel them: they go back to the queue) and return from
+        :meth:`run`."""
         self._stop.set()
+
+    @property
+    def stopping(self) -> bool:
+        """True once :meth:`request_stop` was called."""
+        return self._stop.is_set()
 
     async def _handle(self, job: Job) -> None:
         job_id = uuid.UUID((job.payload or b"").decode())
-        result = await self.runner.run_once(job_id)
+        task = asyncio.current_task()
+        assert task is not None
+        self._inflight.add(task)
+        WORKER_RUNNING.inc()
+        try:
+            result = await self.runner.run_once(job_id)
+        except asyncio.CancelledError:
+            if not self._stop.is_set():
+                raise
+            # Cancelled by a bounded shutdown: the runner released the job's lease; put the
+            # queue entry back at once (pgqueuer drops a cancelled entry from the queue).
+            task.uncancel()
+            WORKER_JOBS.labels("requeued").inc()
+            raise RetryRequested(delay=timedelta(0), reason="worker stopped") from None
+        finally:
+            self._inflight.discard(task)
+            WORKER_RUNNING.dec()
+        WORKER_JOBS.labels(result.status if result.status in _OUTCOMES else "skipped").inc()
         if result.retry_in is not None:
             raise RetryRequested(delay=timedelta(seconds=result.retry_in), reason=result.status)
+
+    async def _drain(self, qm: QueueManager) -> None:
+        """On stop: no new dequeues, then cancel what still runs after the timeout."""
+        await self._stop.wait()
+        qm.shutdown.set()
+        timeout = self.settings.shutdown_timeout_s
+        if self._inflight:
+            await asyncio.wait(set(self._inflight), timeout=timeout)
+        if self._inflight:
+            running = len(self._inflight)
+            log.warning("cancelling %d job(s) still running after %s s", running, timeout)
+            for task in list(self._inflight):
+                task.cancel()
 
     async def _periodic(self, task: Periodic) -> None:
         while not self._stop.is_set():
@@ -100,11 +133,7 @@ class Worker:
             qm = QueueManager(Queries(AsyncpgDriver(conn)))
             qm.entrypoint(EXTRACT_ENTRYPOINT)(self._handle)
 
-            async def stopper() -> None:
-                await self._stop.wait()
-                qm.shutdown.set()
-
-            stop_task = asyncio.create_task(stopper())
+            stop_task = asyncio.create_task(self._drain(qm))
             try:
                 await qm.run(
                     dequeue_timeout=timedelta(seconds=worker.poll_interval_s),
@@ -135,7 +164,8 @@ class Worker:
                     log.exception("worker queue loop failed; restarting in %.0f s", delay)
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._stop.wait(), timeout=delay)
-                delay = min(30.0, delay * 2)
+                # Capped at 4 s: a restarted database is back in service within 5 s.
+                delay = min(4.0, delay * 2)
         finally:
             for task in periodic:
                 task.cancel()
@@ -143,8 +173,8 @@ class Worker:
 
 
 async def run_worker(settings: Settings) -> None:
-    """``hindsight worker``: its own engine, embedder and LLM client; stops on SIGINT/SIGTERM
-    after the jobs in flight."""
+    """``hindsight worker``: its own engine, embedder and LLM client; stops on SIGTERM,
+    SIGINT or SIGHUP (:meth:`Worker.request_stop`)."""
     assert settings.database_url
     limits.bind(settings.limits)  # the wire models' LIMITS__* for units written here
     engine = create_engine(settings.database_url, min(settings.db_pool_size, 5))
@@ -155,13 +185,41 @@ async def run_worker(settings: Settings) -> None:
     runner = job_runner(resources, session_factory)
     worker = Worker(resources, session_factory, runner)
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, worker.request_stop)
+
+    def stop(sig: signal.Signals) -> None:
+        if worker.stopping:
+            return
+        log.warning("received %s: draining (at most %s s)", sig.name, settings.shutdown_timeout_s)
+        worker.request_stop()
+
+    for sig in STOP_SIGNALS:
+        loop.add_signal_handler(sig, stop, sig)
+    metrics = _serve_metrics(settings)
     log.info("worker started (extractor: %s)", runner.extractor.name)
     try:
         await worker.run()
     finally:
+        if metrics is not None:
+            metrics.shutdown()
         if resources.llm is not None:
             await resources.llm.aclose()
         await resources.need_embedder().aclose()
         await engine.dispose()
+        log.warning("worker stopped")
+
+
+def _serve_metrics(settings: Settings):  # type: ignore[no-untyped-def]
+    """Prometheus exposition on WORKER__METRICS_HOST:PORT (prometheus_client's own HTTP
+    server, in a thread); None when the port is 0."""
+    from prometheus_client import start_http_server
+
+    worker = settings.worker
+    if not worker.metrics_port:
+        return None
+    try:
+        server, _thread = start_http_server(worker.metrics_port, addr=worker.metrics_host)
+    except OSError as exc:  # the port is taken: run the jobs anyway, say so loudly
+        log.error("worker metrics not served on port %d: %s", worker.metrics_port, exc)
+        return None
+    log.info("worker metrics on http://%s:%d/metrics", worker.metrics_host, worker.metrics_port)
+    return server

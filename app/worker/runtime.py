@@ -24,6 +24,7 @@ class ExtractionRuntime:
     runner: JobRunner
     worker: Worker | None = None
     task: asyncio.Task[None] | None = None
+    loop: asyncio.AbstractEventLoop | None = None
 
     @classmethod
     async def start(
@@ -35,13 +36,22 @@ class ExtractionRuntime:
         if resources.settings.worker.in_process:
             runtime.worker = Worker(resources, session_factory, runner)
             runtime.task = asyncio.create_task(runtime.worker.run(), name="hindsight-worker")
+            runtime.loop = asyncio.get_running_loop()
             log.info("in-process worker started (extractor: %s)", runner.extractor.name)
         return runtime
 
-    async def stop(self, timeout_s: float = 10.0) -> None:
-        """Stop the worker (jobs in flight get ``timeout_s``)."""
+    def begin_stop(self) -> None:
+        """Start draining the in-process worker now (safe from a signal handler), so its
+        jobs finish while the server drains its requests."""
+        if self.worker is not None and self.loop is not None:
+            self.loop.call_soon_threadsafe(self.worker.request_stop)
+
+    async def stop(self, grace_s: float = 2.0) -> None:
+        """Stop the worker (its jobs in flight get ``SHUTDOWN_TIMEOUT_S``, after which it
+        cancels them and hands them back; ``grace_s`` more for that)."""
         if self.worker is not None and self.task is not None:
             self.worker.request_stop()
+            timeout_s = self.worker.settings.shutdown_timeout_s + grace_s
             try:
                 await asyncio.wait_for(self.task, timeout=timeout_s)
             except TimeoutError:

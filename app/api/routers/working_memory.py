@@ -56,8 +56,9 @@ async def append_messages(
     the session's hot window in Redis (idle TTL refreshed; past the hard caps the oldest
     leave the window, never the transcript). Returns the seqs, each message's content tokens
     and the session's size (messages, tokens). Errors: 422 bad input (nothing written), 502/504
-    embedding provider, 503 Redis unavailable after the transcript committed (the messages
-    are kept in the transcript; the window lacks them)."""
+    embedding provider, 503 Redis unavailable with `Retry-After` (nothing written; if Redis
+    fails only after the transcript committed, the detail says which seqs the transcript
+    kept). A window Redis lost is restored from the transcript with the next append or read."""
     result = await service.append(namespace, session_id, body.messages, datetime.now(UTC))
     await closure.after_append(namespace, session_id)  # task closure: two of three signals
     return AppendResponse(

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -131,6 +131,42 @@ class TranscriptRepository:
             WorkingMemorySession.session_id == session_id,
         )
         return (await self.session.scalars(stmt)).first()
+
+    async def window_tail(
+        self, namespace: str, session_id: str, after_seq: int, max_messages: int, max_tokens: int
+    ) -> list[TranscriptMessage]:
+        """The newest messages with ``seq > after_seq`` that fit ``max_messages`` and
+        ``max_tokens`` (the newest always), oldest first: what the hot window would hold."""
+        stmt = (
+            select(TranscriptMessage)
+            .where(
+                TranscriptMessage.namespace == namespace,
+                TranscriptMessage.session_id == session_id,
+                TranscriptMessage.seq > after_seq,
+            )
+            .order_by(TranscriptMessage.seq.desc())
+            .limit(max_messages)
+        )
+        kept: list[TranscriptMessage] = []
+        total = 0
+        for row in (await self.session.scalars(stmt)).all():
+            if kept and total + row.token_count > max_tokens:
+                break
+            kept.append(row)
+            total += row.token_count
+        return kept[::-1]
+
+    async def mark_window_cleared(self, namespace: str, session_id: str) -> None:
+        """Record that the hot window was emptied: a rebuild starts after the current
+        last seq."""
+        await self.session.execute(
+            update(WorkingMemorySession)
+            .where(
+                WorkingMemorySession.namespace == namespace,
+                WorkingMemorySession.session_id == session_id,
+            )
+            .values(window_from_seq=WorkingMemorySession.last_seq)
+        )
 
     async def purge(self, namespace: str, session_id: str) -> int:
         """Delete a session's transcript and counters; returns the messages deleted. Locks

@@ -190,6 +190,11 @@ class JobRunner:
             return await self._write(job, attempt, extraction)
         except Exception as exc:  # noqa: BLE001 - every failure is recorded on the job
             return await self._fail(job_id, attempt, exc)
+        except asyncio.CancelledError:
+            # A shutdown cancelled this attempt: hand the job back now rather than when the
+            # lease runs out (nothing was written: the write is one transaction).
+            await asyncio.shield(self._release(job_id, attempt))
+            raise
         finally:
             keeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -306,6 +311,16 @@ class JobRunner:
             current.finished_at = current.updated_at = now
             current.lease_until = None
         return RunResult(JobStatus.SUCCEEDED)
+
+    async def _release(self, job_id: uuid.UUID, attempt: int) -> None:
+        try:
+            async with self.session_factory() as session, session.begin():
+                released = await JobRepository(session).release(job_id, attempt)
+        except Exception:  # noqa: BLE001 - the lease then simply runs out
+            log.warning("could not release the lease of job %s", job_id, exc_info=True)
+            return
+        if released:
+            log.warning("job %s: attempt %s interrupted by shutdown; requeued", job_id, attempt)
 
     async def _fail(self, job_id: uuid.UUID, attempt: int, exc: Exception) -> RunResult:
         code = exc.code if isinstance(exc, HindsightError) else "internal_error"

@@ -1,10 +1,13 @@
 """Working memory (docs/WORKING_MEMORY.md): append messages, read the window for a budget, clear.
 
 Write order, so the hot window never holds a message the transcript lacks: the messages are
-counted and embedded first (nothing written yet), then their seqs are taken and the rows
-written in the request's transaction, and only once that transaction has committed are they
-added to the Redis window (through ``after_commit``). If Redis then fails, the transcript
-still has every message (the durable copy); the window is a cache of its newest part.
+counted and embedded first (nothing written yet), Redis is asked whether the window exists
+(down: 503, nothing written; missing although the session is live: its messages are restored
+with this append, app/services/working_memory/recovery.py), then their seqs are taken and the
+rows written in the request's transaction, and only once that transaction has committed are
+they added to the Redis window (through ``after_commit``). If Redis fails in between, the
+transcript still has every message (the durable copy); the window is a cache of its newest
+part.
 """
 
 from __future__ import annotations
@@ -39,10 +42,7 @@ from app.services.working_memory.ranking import (
     rank,
     select,
 )
-
-# Characters of a message given to the embedding model: E5 reads at most 512 tokens, so
-# more only costs time.
-EMBED_CHARS = 2000
+from app.services.working_memory.recovery import EMBED_CHARS, rebuild_window, restorable
 
 
 class AfterCommit(Protocol):
@@ -182,6 +182,7 @@ class WorkingMemoryService:
         contents = [m.content for m in messages]
         tokens = await self._count(contents)
         vectors = await self.embedder.embed_passages([c[:EMBED_CHARS] for c in contents])
+        restored = await self._restore_if_lost(namespace, session_id, now)
         owner = next((m.user_id for m in messages if m.user_id), None)
         block = await self.transcript.allocate(
             namespace, session_id, len(messages), sum(tokens), owner
@@ -216,7 +217,7 @@ class WorkingMemoryService:
 
         async def to_window() -> None:
             try:
-                await self.window_store.add(namespace, session_id, entries, block.owner)
+                await self.window_store.add(namespace, session_id, restored + entries, block.owner)
             except DatastoreUnavailableError as exc:
                 raise DatastoreUnavailableError(
                     f"messages recorded in the transcript as seqs {block.first_seq}.."
@@ -231,6 +232,20 @@ class WorkingMemoryService:
             session_tokens=block.tokens,
         )
 
+    async def _restore_if_lost(
+        self, namespace: str, session_id: str, now: datetime
+    ) -> list[WindowEntry]:
+        """Before an append takes its seqs: the messages of a window Redis lost, to write back
+        with the new ones. Redis down: DatastoreUnavailableError, before anything is written
+        (a retry then appends once; and a window Redis recreates empty right after a restart
+        never misses the messages before this one)."""
+        if await self.window_store.exists(namespace, session_id):
+            return []
+        entries, _ = await restorable(
+            self.transcript, self.embedder, self.settings, namespace, session_id, now
+        )
+        return entries
+
     async def query_vector(self, query: str) -> np.ndarray:
         """The query's embedding (E5 query role), from the cache when it was seen lately."""
         model = self.embedder.model
@@ -244,7 +259,19 @@ class WorkingMemoryService:
     async def read(
         self, namespace: str, session_id: str, *, with_embeddings: bool
     ) -> WindowSnapshot:
-        """The window's messages in seq order and its owner (empty when expired)."""
+        """The window's messages in seq order and its owner (empty when expired or
+        cleared). A window that Redis lost is rebuilt from the transcript first
+        (app/services/working_memory/recovery.py)."""
+        snapshot = await self.window_store.read(
+            namespace, session_id, with_embeddings=with_embeddings
+        )
+        if snapshot.entries:
+            return snapshot
+        rebuilt = await rebuild_window(
+            self.transcript, self.window_store, self.embedder, self.settings, namespace, session_id
+        )
+        if not rebuilt:
+            return snapshot
         return await self.window_store.read(namespace, session_id, with_embeddings=with_embeddings)
 
     async def choose(
@@ -292,5 +319,7 @@ class WorkingMemoryService:
                 await self.window_store.clear(namespace, session_id)
 
             self.after_commit.add(clear_again)
+        else:
+            await self.transcript.mark_window_cleared(namespace, session_id)  # not rebuilt
         existed = await self.window_store.clear(namespace, session_id)
         return ClearResult(window_cleared=existed, transcript_purged=purged)

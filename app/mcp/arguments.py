@@ -1,0 +1,104 @@
+"""Tool arguments: their one-line summary in each tool's description, and the tool error a
+call with wrong, missing or unknown arguments gets.
+
+Such a call is answered like any failed call (app/mcp/tools.py): a tool error whose text
+starts with a stable code, ``invalid_arguments: memory_store: what_to_remember: required;
+unknown argument 'value' (this tool calls it what_to_remember)``, and whose structured
+content is ``{"error": {"code", "status", "title", "detail", "request_id"}}`` (status 422, as
+the REST API's ``invalid_request``; request_id null: no API request was made). An unknown
+tool is ``unknown_tool`` (404).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from mcp.types import CallToolResult, TextContent
+
+# REST field names (and other likely guesses) → the tool argument that means the same.
+ALIASES: dict[str, dict[str, str]] = {
+    "memory_store": {
+        "value": "what_to_remember", "text": "what_to_remember", "memory": "what_to_remember",
+        "content": "what_to_remember", "type": "kind", "query": "when_it_will_matter",
+        "entities": "named_things", "confidence": "how_sure", "occurred_at": "when_it_happened",
+        "ttl_days": "forget_after_days",
+    },
+    "memory_recall": {
+        "query": "what_am_i_looking_for", "question": "what_am_i_looking_for",
+        "top_k": "how_many_results", "limit": "how_many_results", "types": "only_kinds",
+        "entities": "about_named_things", "include_superseded": "include_outdated",
+    },
+    "memory_update": {
+        "id": "memory_id", "value": "corrected_text", "query": "when_it_will_matter",
+        "entities": "named_things", "confidence": "how_sure", "type": "kind",
+        "status": "mark_as",
+    },
+    "memory_forget": {"id": "memory_id"},
+    "memory_extract": {
+        "messages": "conversation", "transcript": "conversation", "timezone": "users_time_zone",
+        "wait": "wait_for_result", "id": "job_id",
+    },
+    "memory_summarize": {"entity": "about_named_thing", "types": "only_kinds"},
+}  # fmt: skip
+
+
+def summary(parameters: Mapping[str, Any]) -> str:
+    """``Arguments: what_to_remember (string, required), kind (one of …), …`` from a tool's
+    input JSON schema."""
+    required = set(parameters.get("required", ()))
+    parts = []
+    for name, prop in parameters.get("properties", {}).items():
+        kind = _kind(prop)
+        parts.append(f"{name} ({kind}{', required' if name in required else ''})")
+    return "Arguments: " + ", ".join(parts) + "."
+
+
+def _kind(prop: Mapping[str, Any]) -> str:
+    options = [p for p in prop.get("anyOf", [prop]) if p.get("type") != "null"]
+    prop = options[0] if options else prop
+    if "enum" in prop:
+        return "one of " + "/".join(str(v) for v in prop["enum"])
+    kind = str(prop.get("type", "object"))
+    if kind == "array":
+        return "list of " + _kind(prop.get("items", {})) + "s"
+    return {"integer": "whole number", "boolean": "true or false"}.get(kind, kind)
+
+
+def unknown(name: str, parameters: Mapping[str, Any], arguments: Iterable[str]) -> list[str]:
+    """Messages for the arguments the tool does not take, with the right name if known."""
+    known = parameters.get("properties", {})
+    out = []
+    for arg in sorted(set(arguments) - set(known)):
+        right = ALIASES.get(name, {}).get(arg)
+        hint = f" (this tool calls it {right})" if right else ""
+        out.append(f"unknown argument {arg!r}{hint}")
+    return out
+
+
+def problems(errors: Iterable[Mapping[str, Any]]) -> list[str]:
+    """``what_to_remember: required`` for each pydantic error of the argument model."""
+    out = []
+    for e in errors:
+        where = ".".join(str(p) for p in e.get("loc", ()))
+        msg = "required" if e.get("type") == "missing" else str(e.get("msg", "invalid"))
+        out.append(f"{where}: {msg.removeprefix('Value error, ')}" if where else msg)
+    return out
+
+
+def tool_error(code: str, status: int, title: str, detail: str) -> CallToolResult:
+    """A tool error in the shape every failed call of these tools has."""
+    error = {"code": code, "status": status, "title": title, "detail": detail, "request_id": None}
+    return CallToolResult(
+        content=[TextContent(text=f"{code}: {detail}")],
+        structured_content={"error": error},
+        is_error=True,
+    )
+
+
+def invalid_arguments(
+    name: str, messages: list[str], parameters: Mapping[str, Any]
+) -> CallToolResult:
+    """``invalid_arguments`` listing every problem and what the tool takes."""
+    detail = f"{name}: " + "; ".join(messages) + f". {summary(parameters)}"
+    return tool_error("invalid_arguments", 422, "Invalid tool arguments", detail)
