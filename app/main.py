@@ -12,6 +12,7 @@ from app import __version__
 from app.api import errors, limits
 from app.api.observability import RequestContextMiddleware
 from app.api.routers import (
+    console,
     context,
     extract,
     health,
@@ -125,4 +126,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(extract.router)
     app.include_router(context.router)
     app.include_router(metrics.router)
+    console.mount(app)
     return app
