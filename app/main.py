@@ -19,6 +19,7 @@ from app.api.routers import (
     lifecycle,
     memories,
     metrics,
+    overview,
     recall,
     working_memory,
 )
@@ -126,5 +127,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(extract.router)
     app.include_router(context.router)
     app.include_router(metrics.router)
+    app.include_router(overview.router)
     console.mount(app)
     return app
