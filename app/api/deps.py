@@ -24,6 +24,7 @@ from app.repositories.memory.access_log import AccessLogRepository
 from app.repositories.memory.context import ContextRepository
 from app.repositories.memory.lifecycle import LifecycleRepository
 from app.repositories.memory.units import MemoryRepository
+from app.repositories.overview import OverviewRepository
 from app.repositories.working_memory.transcript import TranscriptRepository
 from app.repositories.working_memory.window import WindowStore
 from app.services.auth import AuthService, Caller
@@ -38,6 +39,7 @@ from app.services.memory.conflicts import LLMPairJudge, PairJudge
 from app.services.memory.recall import RecallService
 from app.services.memory.store import StoreService
 from app.services.memory.ttl import AccessTracker
+from app.services.overview import OverviewService
 from app.services.working_memory.closure import ClosureService
 from app.services.working_memory.window import (
     AfterCommitQueue,
@@ -326,3 +328,13 @@ def get_job_runner(request: Request) -> JobRunner:
 
 
 JobRunnerDep = Annotated[JobRunner, Depends(get_job_runner)]
+
+
+# ---- overview (/stats, /subjects) ---------------------------------------------------------
+
+
+def get_overview_service(session: SessionDep) -> OverviewService:
+    return OverviewService(OverviewRepository(session))
+
+
+OverviewServiceDep = Annotated[OverviewService, Depends(get_overview_service)]

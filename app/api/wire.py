@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from app.models import ExtractionJob
 from app.schemas.extract import ExtractJobRead, UnitResult
-from app.schemas.working_memory import WindowMessage, WindowScores
-from app.services.working_memory.ranking import Chosen
+from app.schemas.working_memory import OmittedMessage, WindowMessage, WindowScores
+from app.services.working_memory.ranking import Chosen, LeftOut, Ranked
 
 
 def job_read(job: ExtractionJob) -> ExtractJobRead:
@@ -38,6 +38,15 @@ def job_read(job: ExtractionJob) -> ExtractJobRead:
     )
 
 
+def _window_scores(r: Ranked) -> WindowScores:
+    return WindowScores(
+        recency=round(r.recency, 6),
+        relevance=None if r.relevance is None else round(r.relevance, 6),
+        cosine=None if r.cosine is None else round(r.cosine, 6),
+        density=round(r.density, 6),
+    )
+
+
 def to_window_message(chosen: Chosen) -> WindowMessage:
     """The wire form of a chosen window message."""
     r, e = chosen.ranked, chosen.ranked.entry
@@ -52,10 +61,25 @@ def to_window_message(chosen: Chosen) -> WindowMessage:
         truncated=chosen.truncated,
         original_tokens=e.tokens,
         score=round(r.score, 6),
-        scores=WindowScores(
-            recency=round(r.recency, 6),
-            relevance=None if r.relevance is None else round(r.relevance, 6),
-            cosine=None if r.cosine is None else round(r.cosine, 6),
-            density=round(r.density, 6),
-        ),
+        scores=_window_scores(r),
+    )
+
+
+def to_omitted_message(left: LeftOut) -> OmittedMessage:
+    """The wire form of a window message left out for the budget."""
+    r, e = left.ranked, left.ranked.entry
+    return OmittedMessage(
+        seq=e.seq,
+        role=e.role,  # type: ignore[arg-type]
+        content=e.content,
+        created_at=e.created_at,
+        user_id=e.user_id,
+        metadata=e.metadata,
+        tokens=e.tokens,
+        score=round(r.score, 6),
+        scores=_window_scores(r),
+        reason="budget",
+        rank=left.rank,
+        needed_tokens=left.needed_tokens,
+        free_tokens=left.free_tokens,
     )

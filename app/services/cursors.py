@@ -7,6 +7,8 @@ import base64
 import binascii
 import hashlib
 import json
+import uuid
+from datetime import datetime
 from typing import Any
 
 from app.core.errors import BadRequestError
@@ -37,3 +39,23 @@ def decode(cursor: str, filters: dict[str, Any], endpoint: str) -> dict[str, Any
     if made_with != fingerprint(filters):
         raise BadRequestError("cursor: made with other filters; keep the filters while paging")
     return data
+
+
+def encode_keyset(created_at: datetime, id_: uuid.UUID, filters: dict[str, Any]) -> str:
+    """A cursor at the position ``(created_at, id)``: the keyset of time-ordered lists."""
+    return encode({"t": created_at.isoformat(), "i": str(id_)}, filters)
+
+
+def decode_keyset(
+    cursor: str, filters: dict[str, Any], endpoint: str
+) -> tuple[datetime, uuid.UUID]:
+    """The ``(created_at, id)`` of a cursor made by :func:`encode_keyset` with the same
+    ``filters``. Raises BadRequestError (422) otherwise."""
+    data = decode(cursor, filters, endpoint)
+    try:
+        created_at, id_ = datetime.fromisoformat(data["t"]), uuid.UUID(data["i"])
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise BadRequestError(f"cursor: not a cursor returned by {endpoint}") from exc
+    if created_at.tzinfo is None:
+        raise BadRequestError(f"cursor: not a cursor returned by {endpoint}")
+    return created_at, id_

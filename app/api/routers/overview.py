@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Query
 
-from app.api.deps import NamespaceDep, SessionDep
+from app.api.deps import NamespaceDep, OverviewServiceDep
 from app.api.errors import ERROR_RESPONSES
-from app.repositories.overview import OverviewRepository
 from app.schemas.overview import (
     StatsQuery,
     StatsResponse,
@@ -16,16 +15,8 @@ from app.schemas.overview import (
     SubjectPage,
     SubjectRead,
 )
-from app.services.overview import OverviewService
 
 router = APIRouter(tags=["overview"])
-
-
-def get_overview_service(session: SessionDep) -> OverviewService:
-    return OverviewService(OverviewRepository(session))
-
-
-OverviewServiceDep = Annotated[OverviewService, Depends(get_overview_service)]
 
 
 @router.get(

@@ -34,8 +34,10 @@ MAX_KEYWORD_TERMS = 32
 
 @dataclass
 class RecallResult:
-    """Ranked hits (unit + score + breakdown), whether the budget cut work short, and time."""
+    """Ranked hits (unit + score + breakdown), the weights that scored them, whether the
+    budget cut work short, and time."""
 
+    weighting: Weighting
     hits: list[tuple[MemoryUnit, Ranked]] = field(default_factory=list)
     degraded: bool = False
     took_ms: float = 0.0
@@ -116,7 +118,7 @@ class RecallService:
         budget = self.settings.budget_ms / 1000.0
         now = req.now or wall_now
         f = self.filters(namespace, req, now, wall_now)
-        result = RecallResult()
+        result = RecallResult(_weighting(req, self.settings))
 
         known = await self.repo.known_entities(f, _entity_candidates(req.query))
         # The model embeds in a worker thread while the next statements run.
@@ -158,7 +160,7 @@ class RecallService:
             query_lexemes=lexemes,
             candidate_lexemes=candidate_lexemes,
         )
-        ranked = rank(candidates, _weighting(req, self.settings), now)
+        ranked = rank(candidates, result.weighting, now)
         if req.min_score is not None:
             ranked = [r for r in ranked if r.score >= req.min_score]
         ranked = ranked[: req.top_k]
