@@ -33,8 +33,12 @@ async def test_stats_counts_units_per_type_and_status_and_jobs_per_state(client)
         {"user_id": "u2", "agent_id": "planner", "type": "constraint",
          "value": "Bob never flies before 9 am."},
     )  # fmt: skip
-    await store(client, {"user_id": "u1", "value": "The user moved to Beijing and now lives "
-                         "there.", "occurred_at": "2026-06-01T00:00:00Z", "entities": ["Beijing"]})  # fmt: skip
+    moved = "The user moved to Beijing and now lives there."
+    await store(
+        client,
+        {"user_id": "u1", "value": moved, "occurred_at": "2026-06-01T00:00:00Z",
+         "entities": ["Beijing"]},
+    )  # fmt: skip
     r = await client.post(
         "/extract?wait=true",
         json={"user_id": "u3", "messages": [{"role": "user", "content": "I live in Lyon."}]},
@@ -62,14 +66,14 @@ async def test_subjects_page_by_id_with_counts_prefix_and_cursor(client):
         {"user_id": "axb", "value": "Not matched by the prefix a_"},
         {"user_id": "张三", "value": "用户住在上海。"},
     )
-    r = await client.patch(
-        f"/memories/{(await client.get('/memories', params={'user_id': 'axb'})).json()['memories'][0]['id']}",
-        json={"status": "archived"},
-    )
+    [axb] = (await client.get("/memories", params={"user_id": "axb"})).json()["memories"]
+    r = await client.patch(f"/memories/{axb['id']}", json={"status": "archived"})
     assert r.status_code == 200, r.text
     seen, cursor = [], None
     while True:
-        r = await client.get("/subjects", params={"limit": 2, **({"cursor": cursor} if cursor else {})})
+        r = await client.get(
+            "/subjects", params={"limit": 2, **({"cursor": cursor} if cursor else {})}
+        )
         assert r.status_code == 200, r.text
         page = r.json()
         seen += page["subjects"]
@@ -92,8 +96,11 @@ async def test_subjects_page_by_id_with_counts_prefix_and_cursor(client):
 
 
 async def test_subjects_sessions_join_units_and_transcripts(client):
-    await store(client, {"user_id": "alice", "value": "Alice likes tea", "session_id": "both"},
-                {"user_id": "alice", "value": "Alice likes jazz", "session_id": "units-only"})  # fmt: skip
+    await store(
+        client,
+        {"user_id": "alice", "value": "Alice likes tea", "session_id": "both"},
+        {"user_id": "alice", "value": "Alice likes jazz", "session_id": "units-only"},
+    )
     for session in ("both", "talk-only"):
         r = await client.post(
             f"/working_memory/{session}/messages",
@@ -202,7 +209,10 @@ async def test_job_list_newest_first_with_filters_and_cursor(client):
     for i in range(3):
         r = await client.post(
             "/extract",
-            json={"user_id": "u1", "messages": [{"role": "user", "content": f"I live in city {i}."}]},
+            json={
+                "user_id": "u1",
+                "messages": [{"role": "user", "content": f"I live in city {i}."}],
+            },
         )
         assert r.status_code in (200, 202), r.text
         ids.append(r.json()["id"])

@@ -2,8 +2,8 @@
 // node, so stored memory content cannot inject markup.
 
 // h("a", {href: "#/x", class: "btn"}, "text", child, [more]) → an element.
-// Attributes: `on<event>` functions become listeners; `dataset` an object; true/false/null
-// toggle boolean attributes.
+// Attributes: `on<event>` functions become listeners; `dataset` and `style` objects;
+// true/false/null toggle boolean attributes.
 export function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs || {})) {
@@ -12,6 +12,9 @@ export function h(tag, attrs, ...children) {
       el.addEventListener(name.slice(2), value);
     } else if (name === "dataset") {
       Object.assign(el.dataset, value);
+    } else if (name === "style") {
+      // Through the CSSOM: the Content-Security-Policy forbids inline style attributes.
+      Object.assign(el.style, value);
     } else if (name === "value" && "value" in el) {
       el.value = value;
     } else if (name === "checked" || name === "selected") {

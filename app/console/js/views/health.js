@@ -31,7 +31,8 @@ function unitTable(stats) {
     "table",
     { class: "grid" },
     h("caption", {}, `Units per type and status (${stats.total_units} in all)`),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Type"), statuses.map((s) => h("th", { scope: "col" }, s)))),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Type"),
+      statuses.map((s) => h("th", { scope: "col", class: "num" }, s)))),
     h("tbody", {}, types.map((t) => h("tr", {}, h("th", { scope: "row" }, t), statuses.map((s) => cell(t, s))))),
   );
 }
@@ -40,7 +41,8 @@ function jobList(stats) {
   return h(
     "dl",
     { class: "tiles", "aria-label": "Extraction jobs by state" },
-    JOB_STATES.map((s) => h("div", { class: `tile job-${s}` }, h("dt", {}, s), h("dd", {}, stats.jobs[s] ?? 0))),
+    JOB_STATES.map((s) => h("div", { class: `tile job-${s}${stats.jobs[s] ? " nonzero" : ""}` },
+      h("dt", {}, s), h("dd", {}, stats.jobs[s] ?? 0))),
   );
 }
 
@@ -55,8 +57,10 @@ async function latency() {
   return h(
     "table",
     { class: "grid latency" },
-    h("caption", {}, "Request latency of this process since it started (all namespaces)"),
-    h("thead", {}, h("tr", {}, ["Route", "Requests", "p50", "p95"].map((c) => h("th", { scope: "col" }, c)))),
+    h("caption", {}, "Request latency of this process since it started, all namespaces ",
+      h("small", { class: "muted" }, "(interpolated in the buckets of /metrics, as PromQL's histogram_quantile)")),
+    h("thead", {}, h("tr", {}, ["Route", "Requests", "p50", "p95"].map((c, i) =>
+      h("th", { scope: "col", class: i ? "num" : null }, c)))),
     h(
       "tbody",
       {},

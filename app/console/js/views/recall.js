@@ -92,14 +92,14 @@ function bar(hit, parts, top) {
         class: "bar",
         role: "img",
         "aria-label": `score ${fmt(hit.score)}: ${label || "no signal"}`,
-        style: `width: ${top > 0 ? Math.max(2, (100 * hit.score) / top) : 0}%`,
+        style: { width: `${top > 0 ? Math.max(2, (100 * hit.score) / top) : 0}%` },
       },
       parts
         .filter((p) => p.share > 0)
         .map((p) =>
           h("span", {
             class: `seg sig-${p.name}`,
-            style: `width: ${100 * p.share}%`,
+            style: { width: `${100 * p.share}%` },
             title: `${p.label}: ${fmt(p.signal)} × ${fmt(p.weight, 2)} = ${fmt(p.contribution)} (${Math.round(100 * p.share)}%)`,
             dataset: { signal: p.name, share: p.share.toFixed(4) },
           }),

@@ -9,9 +9,11 @@ const FINISHED = new Set(["succeeded", "failed"]);
 const POLL_MS = 1000;
 const POLL_LIMIT = 120;
 
+// Why a message was left out (`reason` of GET /working_memory/{id}?include_omitted=true).
 const REASONS = {
-  budget: "did not fit in the tokens left after higher-scored messages",
-  evicted: "left the hot window (hard caps); still in the transcript",
+  budget: (m) =>
+    `rank ${m.rank} by score; it needed ${m.needed_tokens} tokens and ${m.free_tokens} ` +
+    "were still free after the higher-scored messages",
 };
 
 function sessionList(params) {
@@ -35,7 +37,7 @@ function meter(win) {
     { class: "budget" },
     h("div", { class: "meter", role: "meter", "aria-valuemin": 0, "aria-valuemax": win.budget_tokens,
       "aria-valuenow": win.used_tokens, "aria-label": "Tokens used of the budget" },
-    h("span", { style: `width: ${pct}%` })),
+    h("span", { style: { width: `${pct}%` } })),
     h("p", {}, h("strong", {}, `${win.used_tokens} / ${win.budget_tokens} tokens`),
       ` used (max_tokens ${win.max_tokens} less 20% headroom for the answer) · `,
       `${win.messages.length} of ${win.window_messages} window messages in, `,
@@ -57,7 +59,7 @@ function messageRow(m, inWindow) {
         ` (recency ${fmt(m.scores.recency, 2)}, relevance ${fmt(m.scores.relevance, 2)}, density ${fmt(m.scores.density, 2)})`) : null,
       " · ", time(m.created_at)),
     h("p", { class: "msg-body" }, m.content),
-    reason ? h("p", { class: "reason" }, `Why: ${REASONS[reason] || reason}${m.detail ? ` — ${m.detail}` : ""}`) : null,
+    reason ? h("p", { class: "reason" }, `Why: ${REASONS[reason] ? REASONS[reason](m) : reason}`) : null,
   );
 }
 

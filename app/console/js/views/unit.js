@@ -30,7 +30,7 @@ function facts(unit) {
     ["Time anchor", time(unit.occurred_at)],
     ["Stored", time(unit.created_at)],
     ["Last confirmed", time(unit.last_confirmed_at)],
-    ["Recalled", `${unit.access_count ?? "—"} times in the last ${unit.access_window_days ?? "?"} days`],
+    ["Recalled", `${unit.access_count === 1 ? "once" : `${unit.access_count} times`} in the last ${unit.access_window_days} days`],
     ["Last recalled", time(unit.last_accessed_at)],
     ["Merged restatements", unit.merge_count ?? "—"],
     ["Expires", time(unit.expires_at)],

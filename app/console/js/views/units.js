@@ -40,7 +40,8 @@ function listParams(params) {
   const statuses = STATUS_FILTERS.filter((s) =>
     params.status === undefined ? s.checked : list(params.status).includes(s.value),
   );
-  const out = { limit: PAGE_SIZE, types: list(params.types), cursor: params.cursor };
+  const limit = Number(params.limit) || PAGE_SIZE;
+  const out = { limit, types: list(params.types), cursor: params.cursor };
   for (const s of statuses) out[s.param] = [...list(out[s.param]), s.value];
   if (params.subject) out[kindOf(params).param] = params.subject;
   if (params.entity) out.entities = params.entity.split(",").map((e) => e.trim()).filter(Boolean);
@@ -167,6 +168,7 @@ function filters(params) {
       status: checkedValues(form, "status"),
       entity: form.entity.value.trim(),
       time_range: range.value,
+      limit: params.limit,
     };
     if (range.value === "custom") {
       next.since = localToIso(since.value);
@@ -252,7 +254,7 @@ async function table(params, body) {
 
 export async function render(root, { params }) {
   const kind = kindOf(params);
-  const body = h("div", { class: "table-wrap" });
+  const body = h("div", { class: "table-wrap", dataset: { cursor: params.cursor || "" } });
   const heading = params.subject
     ? [`${kind.label} `, h("span", { class: "subject-id" }, params.subject)]
     : "All units";
