@@ -221,6 +221,9 @@ def screenshots(service: Service, ids: dict[str, Any], out: Path) -> list[Path]:
                 page.locator(ready).first.wait_for()
                 if view == "recall":  # show one hit's numbers too
                     page.locator(".breakdown summary").first.click()
+                if view == "working-memory" and name == "laptop":  # close → extraction job
+                    page.click("text=Close and extract")
+                    page.locator(".job-box .job[data-status=succeeded]").wait_for(timeout=60_000)
                 page.evaluate("document.getElementById('toast').classList.remove('show')")
                 page.wait_for_timeout(300)
                 path = out / f"{view}-{name}.png"

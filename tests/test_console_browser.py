@@ -242,9 +242,10 @@ def test_working_memory_window_and_close_to_extraction(console):
 
 def test_health_counts_units_jobs_and_recall_latency(console):
     page = console.go("#/health")
-    expect(page.locator("caption", has_text="Units per type and status")).to_be_visible()
     stats = console.service.client("demo").get("/stats").json()
-    expect(page.locator(".grid caption").first).to_contain_text(f"{stats['total_units']} in all")
+    expect(page.locator("#units-h")).to_contain_text(f"{stats['total_units']} in all")
+    fact_active = page.locator("table[aria-labelledby=units-h] tbody tr", has_text="fact")
+    assert fact_active.locator("td").first.inner_text() == str(stats["units"]["fact"]["active"])
     recall = page.locator(".latency tr[data-route='/recall']")
     assert int(recall.locator("td").first.inner_text()) >= 1
     assert recall.locator("[data-q=p50]").inner_text().endswith(" ms")

@@ -27,14 +27,14 @@ function unitTable(stats) {
     const n = stats.units[type]?.[status] || 0;
     return h("td", { class: "num" }, n ? h("a", { href: unitsHash({ types: type, status }) }, String(n)) : "0");
   };
-  return h(
+  return [h("h2", { id: "units-h" }, `Units per type and status (${stats.total_units} in all)`),
+    h("div", { class: "table-wrap" }, h(
     "table",
-    { class: "grid" },
-    h("caption", {}, `Units per type and status (${stats.total_units} in all)`),
+    { class: "grid", "aria-labelledby": "units-h" },
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Type"),
       statuses.map((s) => h("th", { scope: "col", class: "num" }, s)))),
     h("tbody", {}, types.map((t) => h("tr", {}, h("th", { scope: "row" }, t), statuses.map((s) => cell(t, s))))),
-  );
+  ))];
 }
 
 function jobList(stats) {
@@ -54,11 +54,12 @@ async function latency() {
     return errorBox(error);
   }
   const samples = parse(text);
-  return h(
+  return [h("h2", { id: "latency-h" }, "Request latency"),
+    h("p", { class: "hint" }, "Of this process since it started, all namespaces; interpolated in "
+      + "the histogram buckets of /metrics as PromQL's histogram_quantile() does."),
+    h("div", { class: "table-wrap" }, h(
     "table",
-    { class: "grid latency" },
-    h("caption", {}, "Request latency of this process since it started, all namespaces ",
-      h("small", { class: "muted" }, "(interpolated in the buckets of /metrics, as PromQL's histogram_quantile)")),
+    { class: "grid latency", "aria-labelledby": "latency-h" },
     h("thead", {}, h("tr", {}, ["Route", "Requests", "p50", "p95"].map((c, i) =>
       h("th", { scope: "col", class: i ? "num" : null }, c)))),
     h(
@@ -68,13 +69,13 @@ async function latency() {
         const b = buckets(samples, HISTOGRAM, { route, method });
         const count = b.length ? b.at(-1)[1] : 0;
         return h("tr", { dataset: { route } },
-          h("th", { scope: "row" }, `${label} `, h("code", {}, `${method} ${route}`)),
+          h("th", { scope: "row" }, label, h("code", { class: "route" }, `${method} ${route}`)),
           h("td", { class: "num" }, String(count)),
           h("td", { class: "num", dataset: { q: "p50" } }, ms(quantile(0.5, b))),
           h("td", { class: "num", dataset: { q: "p95" } }, ms(quantile(0.95, b))));
       }),
     ),
-  );
+  ))];
 }
 
 async function readiness() {

@@ -113,7 +113,7 @@ function breakdown(parts) {
     "details",
     { class: "breakdown" },
     h("summary", {}, "Signals"),
-    h(
+    h("div", { class: "table-wrap" }, h(
       "table",
       {},
       h("thead", {}, h("tr", {}, ["Signal", "Signal 0..1", "Weight", "Adds", "Share"].map((c) => h("th", { scope: "col" }, c)))),
@@ -129,7 +129,7 @@ function breakdown(parts) {
             h("td", { class: "num" }, `${Math.round(100 * p.share)}%`)),
         ),
       ),
-    ),
+    )),
   );
 }
 

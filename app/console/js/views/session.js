@@ -96,7 +96,7 @@ async function follow(job, box) {
   }
 }
 
-function closeForm(id, box) {
+function closeForm(id, box, onDone) {
   const user = h("input", { name: "user_id", placeholder: "the session's own" });
   const form = h("form", { class: "close", "aria-labelledby": "close-h" },
     h("h2", { id: "close-h" }, "Close the task"),
@@ -113,6 +113,7 @@ function closeForm(id, box) {
         return;
       }
       await follow(answer.job, box);
+      await onDone();
     } catch (error) {
       replace(box, errorBox(error));
     }
@@ -145,6 +146,8 @@ async function sessionDetail(root, id, params) {
     ...(win.omitted || []).map((m) => ({ m, in: false })),
   ].sort((a, b) => a.m.seq - b.m.seq);
   const jobBox = h("div", { class: "job-box", "aria-live": "polite" });
+  const jobs = h("div", {}, await pastJobs(id));
+  const refreshJobs = async () => replace(jobs, await pastJobs(id));
   root.append(
     h("h1", {}, "Session ", h("span", { class: "subject-id" }, id)),
     form,
@@ -153,9 +156,9 @@ async function sessionDetail(root, id, params) {
       ? h("ol", { class: "messages", "aria-label": "Window messages in time order" },
           rows.map((r) => messageRow(r.m, r.in)))
       : h("p", { class: "empty" }, "The window is empty (an unknown or expired session)."),
-    h("section", { class: "card" }, closeForm(id, jobBox), jobBox),
+    h("section", { class: "card" }, closeForm(id, jobBox, refreshJobs), jobBox),
     h("section", { "aria-labelledby": "jobs-h" }, h("h2", { id: "jobs-h" }, "Extraction jobs of this session"),
-      await pastJobs(id)),
+      jobs),
   );
 }
 
