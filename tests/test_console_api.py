@@ -155,6 +155,15 @@ async def test_unit_detail_counts_recalls_and_merges(client):
     assert again["outcome"] == "merged"
     detail = (await client.get(f"/memories/{first['id']}")).json()
     assert (detail["access_count"], detail["merge_count"]) == (2, 1)
+    # An inspection (record_access=false) is not an access.
+    body = {"query": "peanut allergy", "user_id": "u1", "record_access": False}
+    assert (await client.post("/recall", json=body)).json()["memories"][0]["id"] == first["id"]
+    after = (await client.get(f"/memories/{first['id']}")).json()
+    assert after["access_count"] == 2
+    assert (after["last_accessed_at"], after["expires_at"]) == (
+        detail["last_accessed_at"],
+        detail["expires_at"],
+    )
     # The list keeps MemoryRead (no per-unit count queries).
     listed = (await client.get("/memories")).json()["memories"][0]
     assert "access_count" not in listed

@@ -65,6 +65,12 @@ class RecallRequest(RequestModel):
     )
     include_superseded: bool = False
     include_archived: bool = False
+    record_access: bool = Field(
+        default=True,
+        description="Count this recall as an access of the units returned (access log, "
+        "`last_accessed_at`, TTL extension). `false` for inspection and evaluation: "
+        "nothing is written.",
+    )
 
     @model_validator(mode="after")
     def _needs_subject(self) -> RecallRequest:

@@ -41,7 +41,8 @@ export const SIGNALS = [
 ];
 
 // Extra POST /recall options shown in the playground. kind: "bool" (a checkbox, sent only
-// when ticked), "select" (choices; "" sends nothing) or "number".
+// when ticked — or, with `off`, sent as that value when not ticked), "select" (choices; ""
+// sends nothing) or "number".
 export const RECALL_OPTIONS = [
   {
     name: "profile",
@@ -53,6 +54,7 @@ export const RECALL_OPTIONS = [
   { name: "min_score", kind: "number", label: "Min score", step: "0.01", min: "0" },
   { name: "include_superseded", kind: "bool", label: "Include superseded" },
   { name: "include_archived", kind: "bool", label: "Include archived" },
+  { name: "record_access", kind: "bool", label: "Count as an access (extends TTLs)", off: false },
 ];
 
 // Correction form (PATCH /memories/{id}): statuses a correction may set.

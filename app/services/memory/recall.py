@@ -167,9 +167,10 @@ class RecallService:
         units = await self.repo.get_many(namespace, [r.id for r in ranked])
         by_id: dict[uuid.UUID, MemoryUnit] = {u.id: u for u in units}
         result.hits = [(by_id[r.id], r) for r in ranked if r.id in by_id]
-        if self.access is not None:  # one statement: log, last_accessed_at, TTL extension
+        # record_access=false (an inspection, an evaluation) writes nothing.
+        if req.record_access and self.access is not None:  # log, last_accessed_at, TTL
             await self.access.record([r.id for r in ranked], wall_now)
-        else:
+        elif req.record_access:
             await self.repo.touch_accessed([r.id for r in ranked], wall_now)
         result.took_ms = (time.perf_counter() - start) * 1000.0
         if result.took_ms > self.settings.budget_ms:

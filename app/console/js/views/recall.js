@@ -35,7 +35,7 @@ function optionControl(option, params) {
 
 function optionValue(form, option) {
   const el = form.elements[option.name];
-  if (option.kind === "bool") return el.checked ? true : undefined;
+  if (option.kind === "bool") return el.checked ? true : option.off;
   if (el.value === "") return undefined;
   return option.kind === "number" ? Number(el.value) : el.value;
 }
