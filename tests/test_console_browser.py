@@ -167,6 +167,19 @@ def test_a_supersede_chain_opens(console):
     expect(page.locator(".sources")).to_contain_text("微信对话 2026-01-10")
 
 
+def test_a_correction_is_saved(console):
+    unit = console.ids["seats"]
+    page = console.go(f"#/unit/{unit}")
+    page.fill("input[name=confidence]", "0.6")
+    page.fill("input[name=entities]", "Alice, 靠窗座位")
+    page.click("text=Save correction")
+    expect(page.locator("[data-fact=Confidence]")).to_have_text("0.60")
+    expect(page.locator("[data-fact=Entities]")).to_have_text("Alice, 靠窗座位")
+    stored = console.service.client("demo").get(f"/memories/{unit}").json()
+    assert (stored["confidence"], stored["entities"]) == (0.6, ["Alice", "靠窗座位"])
+    assert stored["value"] == "Alice prefers window seats on long flights"  # not sent
+
+
 def test_recall_score_bars_match_the_api(console):
     query = "what can Alice eat on the flight?"
     page = console.go("#/recall")

@@ -18,7 +18,7 @@ export const apiKey = {
   clear: () => sessionStorage.removeItem(KEY_ITEM),
 };
 
-// Listeners told about every 401 (the shell asks for a key) and every answered call.
+// Listeners told about every 401 (the shell then asks for a key).
 const unauthorizedListeners = [];
 export function onUnauthorized(fn) {
   unauthorizedListeners.push(fn);

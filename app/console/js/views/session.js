@@ -4,6 +4,7 @@
 
 import { get, post, query } from "../api.js";
 import { errorBox, field, fmt, h, loading, replace, time } from "../dom.js";
+import { subjectList } from "./subjects.js";
 
 const FINISHED = new Set(["succeeded", "failed"]);
 const POLL_MS = 1000;
@@ -16,18 +17,15 @@ const REASONS = {
     "were still free after the higher-scored messages",
 };
 
-function sessionList(params) {
-  const items = h("ul", { class: "subjects", "aria-label": "Sessions" }, h("li", { class: "muted" }, "Loading…"));
-  get("/subjects", { kind: "session", limit: 100 })
-    .then((page) => {
-      replace(items, page.subjects.map((s) =>
-        h("li", {}, h("a", { href: `#/sessions/${encodeURIComponent(s.id)}`, "aria-current": s.id === params.id ? "true" : null },
-          h("span", { class: "subject-id" }, s.id),
-          h("span", { class: "count" }, s.messages === null ? `${s.units} units` : `${s.messages} msgs`)))));
-      if (!page.subjects.length) items.append(h("li", { class: "muted" }, "No sessions yet."));
-    })
-    .catch((error) => replace(items, h("li", {}, errorBox(error))));
-  return h("aside", { class: "picker", "aria-label": "Sessions" }, h("h2", {}, "Sessions"), items);
+function sessionList(current) {
+  return h("aside", { class: "picker", "aria-label": "Sessions" }, h("h2", {}, "Sessions"),
+    subjectList({
+      kind: "session",
+      label: "Session",
+      current,
+      href: (s) => `#/sessions/${encodeURIComponent(s.id)}`,
+      count: (s) => (s.messages === null ? `${s.units} units` : `${s.messages} msgs`),
+    }));
 }
 
 function meter(win) {
@@ -164,7 +162,7 @@ async function sessionDetail(root, id, params) {
 
 export async function render(root, { arg, params }) {
   const main = h("div", { class: "main-col" });
-  root.append(h("div", { class: "split" }, sessionList({ id: arg }), main));
+  root.append(h("div", { class: "split" }, sessionList(arg), main));
   if (!arg) {
     main.append(h("h1", {}, "Working memory"),
       h("p", {}, "Pick a session to see its window against a token budget and close its task."));

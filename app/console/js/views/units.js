@@ -22,6 +22,7 @@ import {
   select,
   time,
 } from "../dom.js";
+import { subjectList } from "./subjects.js";
 
 const list = (v) => (v === undefined ? [] : [].concat(v));
 // Cursors of the pages before the current one, per filter set (Previous page pops one).
@@ -52,61 +53,13 @@ function listParams(params) {
 
 function subjectPicker(params) {
   const kind = kindOf(params);
-  const results = h("ul", { class: "subjects", "aria-label": `${kind.label}s` });
-  const more = h("button", { type: "button", class: "secondary", hidden: true }, "More");
-  const search = h("input", {
-    type: "search",
-    name: "prefix",
-    placeholder: "starts with…",
-    autocomplete: "off",
+  const list = subjectList({
+    kind: kind.value,
+    label: kind.label,
+    current: params.subject,
+    href: (s) => unitsHash({ kind: kind.value, subject: s.id }),
+    count: (s) => `${s.active_units}/${s.units}`,
   });
-  let cursor = null;
-
-  async function load(reset) {
-    if (reset) {
-      cursor = null;
-      replace(results, h("li", { class: "muted" }, "Loading…"));
-    }
-    try {
-      const page = await get("/subjects", {
-        kind: kind.value,
-        prefix: search.value.trim(),
-        limit: 50,
-        cursor,
-      });
-      if (reset) results.replaceChildren();
-      for (const s of page.subjects) {
-        const current = s.id === params.subject;
-        results.append(
-          h(
-            "li",
-            {},
-            h(
-              "a",
-              {
-                href: unitsHash({ kind: kind.value, subject: s.id }),
-                "aria-current": current ? "true" : null,
-              },
-              h("span", { class: "subject-id" }, s.id),
-              h("span", { class: "count" }, `${s.active_units}/${s.units}`),
-            ),
-          ),
-        );
-      }
-      if (!results.children.length) results.append(h("li", { class: "muted" }, "None yet."));
-      cursor = page.next_cursor;
-      more.hidden = !cursor;
-    } catch (error) {
-      replace(results, h("li", {}, errorBox(error)));
-    }
-  }
-  search.addEventListener("input", () => {
-    clearTimeout(search.timer);
-    search.timer = setTimeout(() => load(true), 250);
-  });
-  more.addEventListener("click", () => load(false));
-  load(true);
-
   const kinds = h(
     "div",
     { class: "segmented", role: "group", "aria-label": "Subject kind" },
@@ -123,10 +76,8 @@ function subjectPicker(params) {
     { class: "picker", "aria-label": "Subjects" },
     h("h2", {}, "Subjects"),
     kinds,
-    field(`Find a ${kind.label.toLowerCase()}`, search),
     h("p", { class: "hint" }, "active / all units"),
-    results,
-    more,
+    list,
     params.subject ? h("a", { href: unitsHash({ kind: kind.value }) }, "All subjects") : null,
   );
 }
