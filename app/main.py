@@ -13,12 +13,14 @@ from app import __version__
 from app.api import errors, limits
 from app.api.observability import RequestContextMiddleware
 from app.api.routers import (
+    console,
     context,
     extract,
     health,
     lifecycle,
     memories,
     metrics,
+    overview,
     recall,
     working_memory,
 )
@@ -137,6 +139,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(extract.router)
     app.include_router(context.router)
     app.include_router(metrics.router)
+    app.include_router(overview.router)
+    console.mount(app)
     describe = app.openapi
 
     def openapi() -> dict[str, Any]:

@@ -209,6 +209,32 @@ async def test_working_memory_is_private(tenants, engine):
     assert [m["content"] for m in r.json()["messages"]] == ["My passport number is X1234567"]
 
 
+async def test_overview_and_job_lists_count_only_your_namespace(tenants, engine):
+    a, b, ids = tenants
+    r = await b("GET", "/stats")
+    assert r.status_code == 200, r.text
+    assert r.json() == {
+        "namespace": "tenant-b",
+        "units": {},
+        "total_units": 0,
+        "jobs": dict.fromkeys(["queued", "running", "retrying", "succeeded", "failed"], 0),
+        "sessions": 0,
+    }
+    for kind in ("user", "agent", "session"):
+        r = await b("GET", "/subjects", params={"kind": kind})
+        assert r.status_code == 200 and r.json()["subjects"] == [], r.text
+    r = await b("GET", "/extract", params={"session_id": "s1"})
+    assert r.status_code == 200 and r.json()["jobs"] == [], r.text
+    assert (await b("GET", "/extract")).json()["jobs"] == []
+    # A sees its own.
+    stats = (await a("GET", "/stats")).json()
+    assert stats["namespace"] == "tenant-a" and stats["total_units"] >= 2
+    assert stats["sessions"] == 1 and sum(stats["jobs"].values()) == 1
+    users = (await a("GET", "/subjects")).json()["subjects"]
+    assert [u["id"] for u in users] == ["u1"]
+    assert [j["id"] for j in (await a("GET", "/extract")).json()["jobs"]] == [ids["job"]]
+
+
 async def test_every_operation_requires_a_key(api):
     """A new endpoint that forgets the namespace dependency fails here: every operation
     but the public ones declares the API-key security schemes in OpenAPI."""

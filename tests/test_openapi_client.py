@@ -81,7 +81,8 @@ async def test_generated_client_stores_and_recalls(generated, api_url, engine, m
         assert 0 < found.memories[0].score <= 1
 
         read = await get_memory.asyncio(client=client, memory_id=unit_id)
-        assert isinstance(read, models.MemoryRead) and read.entities == ["peanuts"]
+        assert isinstance(read, models.MemoryDetail) and read.entities == ["peanuts"]
+        assert read.access_count == 1  # the recall above returned it
 
         # Errors come back typed: a recall without a subject is a Problem with its code.
         problem = await recall.asyncio(client=client, body=models.RecallRequest(query="anything"))

@@ -77,7 +77,11 @@ async def test_round_trip_english(client, engine):
 
     r = await client.get(f"/memories/{res['id']}")
     assert r.status_code == 200, r.text
-    assert {k: v for k, v in r.json().items() if k != "last_accessed_at"} == {
+    read = r.json()
+    # GET /memories/{id} adds the usage counts (MemoryDetail) to the stored unit.
+    assert (read.pop("access_count"), read.pop("merge_count")) == (0, 0)
+    assert read.pop("access_window_days") > 0
+    assert {k: v for k, v in read.items() if k != "last_accessed_at"} == {
         k: v for k, v in m.items() if k != "last_accessed_at"
     }
     assert await count_rows(engine) == 1

@@ -29,6 +29,7 @@ from app.services.lifecycle.forget import ForgetService
 from app.services.lifecycle.summarize import SummarizeService
 from app.services.memory.recall import RecallService
 from app.services.memory.store import StoreService
+from app.services.overview import OverviewService
 from app.services.wiring import Resources, Services
 from app.services.working_memory.closure import ClosureService
 from app.services.working_memory.window import AfterCommitQueue, WorkingMemoryService
@@ -203,3 +204,13 @@ def get_job_runner(request: Request) -> JobRunner:
 
 
 JobRunnerDep = Annotated[JobRunner, Depends(get_job_runner)]
+
+
+# ---- overview (/stats, /subjects) ---------------------------------------------------------
+
+
+def get_overview_service(services: ServicesDep) -> OverviewService:
+    return services.overview()
+
+
+OverviewServiceDep = Annotated[OverviewService, Depends(get_overview_service)]

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from app.models import ExtractionJob
 from app.schemas.extract import ExtractJobRead, UnitResult
-from app.schemas.working_memory import WindowMessage, WindowScores
-from app.services.working_memory.ranking import Chosen
+from app.schemas.working_memory import OmittedMessage, WindowMessage, WindowScores
+from app.services.working_memory.ranking import Chosen, LeftOut, Ranked
 
 
 def job_read(job: ExtractionJob) -> ExtractJobRead:
@@ -38,24 +40,44 @@ def job_read(job: ExtractionJob) -> ExtractJobRead:
     )
 
 
-def to_window_message(chosen: Chosen) -> WindowMessage:
-    """The wire form of a chosen window message."""
-    r, e = chosen.ranked, chosen.ranked.entry
-    return WindowMessage(
-        seq=e.seq,
-        role=e.role,  # type: ignore[arg-type]
-        content=chosen.content,
-        created_at=e.created_at,
-        user_id=e.user_id,
-        metadata=e.metadata,
-        tokens=chosen.tokens,
-        truncated=chosen.truncated,
-        original_tokens=e.tokens,
-        score=round(r.score, 6),
-        scores=WindowScores(
+def _message_fields(r: Ranked) -> dict[str, Any]:
+    """What chosen and left-out window messages share on the wire."""
+    e = r.entry
+    return {
+        "seq": e.seq,
+        "role": e.role,
+        "created_at": e.created_at,
+        "user_id": e.user_id,
+        "metadata": e.metadata,
+        "score": round(r.score, 6),
+        "scores": WindowScores(
             recency=round(r.recency, 6),
             relevance=None if r.relevance is None else round(r.relevance, 6),
             cosine=None if r.cosine is None else round(r.cosine, 6),
             density=round(r.density, 6),
         ),
+    }
+
+
+def to_window_message(chosen: Chosen) -> WindowMessage:
+    """The wire form of a chosen window message."""
+    return WindowMessage(
+        **_message_fields(chosen.ranked),
+        content=chosen.content,
+        tokens=chosen.tokens,
+        truncated=chosen.truncated,
+        original_tokens=chosen.ranked.entry.tokens,
+    )
+
+
+def to_omitted_message(left: LeftOut) -> OmittedMessage:
+    """The wire form of a window message left out for the budget."""
+    return OmittedMessage(
+        **_message_fields(left.ranked),
+        content=left.ranked.entry.content,
+        tokens=left.ranked.entry.tokens,
+        reason="budget",
+        rank=left.rank,
+        needed_tokens=left.needed_tokens,
+        free_tokens=left.free_tokens,
     )

@@ -13,7 +13,7 @@ from typing import Any
 
 from pgqueuer import Queries
 from pgqueuer.db import AsyncpgDriver
-from sqlalchemy import and_, func, or_, select, text, update
+from sqlalchemy import and_, func, or_, select, text, tuple_, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -21,6 +21,17 @@ from app.core.vocabulary import EXTRACT_ENTRYPOINT, JobStatus
 from app.models import ExtractionJob, WorkingMemorySession
 
 CLAIMABLE = (JobStatus.QUEUED, JobStatus.RETRYING)
+
+
+@dataclass(frozen=True)
+class JobFilters:
+    """What narrows ``GET /extract``."""
+
+    namespace: str
+    user_id: str | None = None
+    agent_id: str | None = None
+    session_id: str | None = None
+    statuses: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -167,6 +178,29 @@ class JobRepository:
             ExtractionJob.namespace == namespace, ExtractionJob.id == job_id
         )
         return (await self.session.scalars(stmt)).first()
+
+    async def list_page(
+        self,
+        f: JobFilters,
+        after: tuple[datetime, uuid.UUID] | None,
+        limit: int,
+    ) -> list[ExtractionJob]:
+        """Up to ``limit`` jobs of ``f``, newest first by ``(created_at, id)``, after the
+        position ``after`` (the last row of the previous page)."""
+        stmt = select(ExtractionJob).where(ExtractionJob.namespace == f.namespace)
+        for column, value in (
+            (ExtractionJob.user_id, f.user_id),
+            (ExtractionJob.agent_id, f.agent_id),
+            (ExtractionJob.session_id, f.session_id),
+        ):
+            if value is not None:
+                stmt = stmt.where(column == value)
+        if f.statuses:
+            stmt = stmt.where(ExtractionJob.status.in_(list(f.statuses)))
+        if after is not None:
+            stmt = stmt.where(tuple_(ExtractionJob.created_at, ExtractionJob.id) < after)
+        stmt = stmt.order_by(ExtractionJob.created_at.desc(), ExtractionJob.id.desc())
+        return list((await self.session.scalars(stmt.limit(limit))).all())
 
     async def lock(self, job_id: uuid.UUID) -> ExtractionJob | None:
         """The job row, locked for this transaction (``FOR UPDATE``), freshly read."""

@@ -11,8 +11,10 @@ from pydantic import Field, field_validator, model_validator
 
 from app.schemas.common import (
     AwareDatetime,
+    CleanStr,
     Identifier,
     JsonObject,
+    QueryModel,
     RequestModel,
     ResponseModel,
     Text,
@@ -153,6 +155,30 @@ class ExtractJobRead(ResponseModel):
     started_at: datetime | None
     finished_at: datetime | None
     next_attempt_at: datetime | None
+
+
+class JobListQuery(QueryModel):
+    """Query parameters of ``GET /extract``."""
+
+    user_id: Identifier | None = Field(default=None, description="Only this user's jobs.")
+    agent_id: Identifier | None = Field(default=None, description="Only this agent's jobs.")
+    session_id: Identifier | None = Field(default=None, description="Only this session's.")
+    status: list[JobStatus] | None = Field(
+        default=None, description="Only these states (repeat the parameter for several)."
+    )
+    limit: int = Field(default=20, ge=1, le=100, description="Jobs per page (1..100).")
+    cursor: Annotated[CleanStr, Field(max_length=500)] | None = Field(
+        default=None, description="`next_cursor` of the previous page; same filters required."
+    )
+
+
+class JobPage(ResponseModel):
+    """One page of jobs, newest first (by created_at, ties broken by id)."""
+
+    jobs: list[ExtractJobRead]
+    next_cursor: str | None = Field(
+        description="Pass as `cursor` for the next page; null on the last page."
+    )
 
 
 class CloseResponse(ResponseModel):

@@ -111,6 +111,22 @@ class MemoryRead(ResponseModel):
     embedding_model: str
 
 
+class MemoryDetail(MemoryRead):
+    """A stored memory unit with its usage: what ``GET /memories/{id}`` answers."""
+
+    access_count: int = Field(
+        description="How many recalls returned it within the access log's retention "
+        "(`access_window_days`)."
+    )
+    access_window_days: float = Field(
+        description="Days of access history kept (TTL__ACCESS_LOG_RETENTION_DAYS)."
+    )
+    merge_count: int = Field(
+        description="Restatements merged into it by /store or a correction (each raised its "
+        "confidence by noisy-OR)."
+    )
+
+
 class StoreResult(ResponseModel):
     """Outcome for one input unit, in input order."""
 

@@ -75,6 +75,12 @@ class RecallRequest(RequestModel):
     )
     include_superseded: bool = False
     include_archived: bool = False
+    record_access: bool = Field(
+        default=True,
+        description="Count this recall as an access of the units returned (access log, "
+        "`last_accessed_at`, TTL extension). `false` for inspection and evaluation: "
+        "nothing is written.",
+    )
 
     @model_validator(mode="after")
     def _needs_subject(self) -> RecallRequest:
@@ -98,6 +104,20 @@ class Scores(ResponseModel):
     )
 
 
+class AppliedWeights(ResponseModel):
+    """The weights that scored this recall: the profile's, with the request's overrides.
+    A hit's score is the sum over signals of weight × signal, so weight × signal / score is
+    each signal's share of it."""
+
+    semantic: float
+    keyword: float
+    recency: float
+    confidence: float
+    entity: float
+    context: float
+    recency_lambda: float = Field(description="Recency decay per hour: exp(-λ·hours).")
+
+
 class RecallHit(MemoryRead):
     """A recalled unit with its score and the score's breakdown."""
 
@@ -109,5 +129,6 @@ class RecallResponse(ResponseModel):
     """Ranked units, best first."""
 
     memories: list[RecallHit]
+    weights: AppliedWeights = Field(description="The weights applied (profile + overrides).")
     degraded: bool = Field(description="True when the time budget cut work short.")
     took_ms: float

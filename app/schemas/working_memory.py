@@ -123,6 +123,27 @@ class WindowMessage(ResponseModel):
     scores: WindowScores
 
 
+class OmittedMessage(ResponseModel):
+    """A window message left out, and why (`include_omitted=true`)."""
+
+    seq: int
+    role: Role
+    content: str
+    created_at: datetime
+    user_id: str | None
+    metadata: dict[str, Any]
+    tokens: int = Field(description="Content tokens of the message.")
+    score: float
+    scores: WindowScores
+    reason: Literal["budget"] = Field(
+        description="`budget`: when its turn came in score order, the tokens still free "
+        "could not hold it."
+    )
+    rank: int = Field(description="Its place in score order among the window (1 = best).")
+    needed_tokens: int = Field(description="What it would have cost: content + overhead.")
+    free_tokens: int = Field(description="Budget tokens still free when its turn came.")
+
+
 class WindowResponse(ResponseModel):
     """The messages chosen for the budget, in time (sequence) order."""
 
@@ -136,6 +157,11 @@ class WindowResponse(ResponseModel):
     )
     window_messages: int = Field(description="Messages in the hot window (before choosing).")
     omitted_seqs: list[int] = Field(description="Window messages left out for the budget.")
+    omitted: list[OmittedMessage] | None = Field(
+        default=None,
+        description="With `include_omitted=true`: each message left out (seq order), its "
+        "score and why; null otherwise.",
+    )
     took_ms: float = Field(description="Server-side time of this read.")
 
 
@@ -158,6 +184,10 @@ class WindowQuery(QueryModel):
         ge=1,
         le=MAX_TOKENS_LIMIT,
         description="Token budget of the window (20% of it is left free for the answer).",
+    )
+    include_omitted: bool = Field(
+        default=False,
+        description="Also return the messages left out, with their scores and the reason.",
     )
 
     @field_validator("query", mode="before")

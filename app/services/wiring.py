@@ -28,6 +28,7 @@ from app.repositories.memory.access_log import AccessLogRepository
 from app.repositories.memory.context import ContextRepository
 from app.repositories.memory.lifecycle import LifecycleRepository
 from app.repositories.memory.units import MemoryRepository
+from app.repositories.overview import OverviewRepository
 from app.repositories.working_memory.transcript import TranscriptRepository
 from app.repositories.working_memory.window import WindowStore
 from app.services.auth import AuthService, AuthState, KeyAdminService
@@ -43,6 +44,7 @@ from app.services.memory.conflicts import LLMPairJudge
 from app.services.memory.recall import RecallService
 from app.services.memory.store import StoreService
 from app.services.memory.ttl import AccessTracker, Archiver
+from app.services.overview import OverviewService
 from app.services.working_memory.closure import ClosureService
 from app.services.working_memory.window import (
     AfterCommit,
@@ -136,6 +138,9 @@ class Services:
     def catalog(self) -> CatalogService:
         embedder = self.resources.need_embedder()
         return CatalogService(self.lifecycle, self.memories, embedder, self.settings.dedupe)
+
+    def overview(self) -> OverviewService:
+        return OverviewService(OverviewRepository(self.session))
 
     def forget(self) -> ForgetService:
         """Hard deletes; forgetting a subject also clears its windows when Redis is here."""

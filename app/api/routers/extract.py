@@ -21,6 +21,8 @@ from app.schemas.common import Problem
 from app.schemas.extract import (
     ExtractJobRead,
     ExtractRequest,
+    JobListQuery,
+    JobPage,
 )
 from app.services.extraction.jobs import ExtractionService, Scope, Submitted
 
@@ -92,6 +94,24 @@ async def extract_memories(
     if submitted is None:
         raise BadRequestError(f"session {body.session_id!r} has no messages to extract")
     return _answer(response, submitted)
+
+
+@router.get(
+    "/extract",
+    operation_id="list_extraction_jobs",
+    response_model=JobPage,
+    responses=ERROR_RESPONSES,
+)
+async def list_extraction_jobs(
+    q: Annotated[JobListQuery, Query()], namespace: NamespaceDep, service: ExtractionServiceDep
+) -> JobPage:
+    """Extraction jobs of your namespace, newest first (by `created_at`, ties broken by id),
+    each as `GET /extract/{id}` answers it; `user_id`, `agent_id`, `session_id` and `status`
+    (repeatable) narrow the list. `limit` 1..100 (default 20). Cursor pagination: pass
+    `next_cursor` back as `cursor` with the same filters until it is null. Errors: 401, 422
+    `invalid_request` (bad filter, or a cursor made with other filters)."""
+    page = await service.list(namespace, q)
+    return JobPage(jobs=[job_read(job) for job in page.jobs], next_cursor=page.next_cursor)
 
 
 @router.get(

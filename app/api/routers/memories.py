@@ -12,10 +12,17 @@ from app.api.deps import (
     CatalogServiceDep,
     IdempotencyServiceDep,
     NamespaceDep,
+    SettingsDep,
     StoreServiceDep,
 )
 from app.api.errors import ERROR_RESPONSES, NOT_FOUND, PROVIDER_ERRORS
-from app.schemas.memory import MemoryRead, StoreRequest, StoreResponse, StoreResult
+from app.schemas.memory import (
+    MemoryDetail,
+    MemoryRead,
+    StoreRequest,
+    StoreResponse,
+    StoreResult,
+)
 from app.services.idempotency import body_hash
 
 router = APIRouter(tags=["memories"])
@@ -75,13 +82,14 @@ async def store_memories(
 @router.get(
     "/memories/{memory_id}",
     operation_id="get_memory",
-    response_model=MemoryRead,
+    response_model=MemoryDetail,
     responses={**ERROR_RESPONSES, **NOT_FOUND},
 )
 async def get_memory(
     memory_id: uuid.UUID,
     service: CatalogServiceDep,
     namespace: NamespaceDep,
+    settings: SettingsDep,
     user_id: Annotated[
         str | None,
         Query(
@@ -91,7 +99,15 @@ async def get_memory(
         ),
     ] = None,
 ) -> Any:
-    """Read one memory unit by id (any status) as a `MemoryRead`. A unit of another
-    namespace — or, with `user_id`, of another user — is a 404 `not_found`, the same answer as
-    an id that does not exist. A malformed id is a 422 `invalid_request`."""
-    return MemoryRead.model_validate(await service.get(namespace, memory_id, user_id))
+    """Read one memory unit by id (any status) as a `MemoryDetail`: the `MemoryRead` fields
+    plus `access_count` (recalls that returned it within the access log's retention,
+    `access_window_days`) and `merge_count` (restatements merged into it). A unit of another
+    namespace — or, with `user_id`, of another user — is a 404 `not_found`, the same answer
+    as an id that does not exist. A malformed id is a 422 `invalid_request`."""
+    detail = await service.detail(namespace, memory_id, user_id)
+    return MemoryDetail(
+        **MemoryRead.model_validate(detail.unit).model_dump(),
+        access_count=detail.access_count,
+        access_window_days=settings.ttl.access_log_retention_days,
+        merge_count=detail.unit.merge_count,
+    )

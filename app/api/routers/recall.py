@@ -10,7 +10,13 @@ from app.api.deps import NamespaceDep, RecallServiceDep
 from app.api.errors import ERROR_RESPONSES
 from app.core.metrics import RECALL_DEGRADED
 from app.schemas.memory import MemoryRead
-from app.schemas.recall import RecallHit, RecallRequest, RecallResponse, Scores
+from app.schemas.recall import (
+    AppliedWeights,
+    RecallHit,
+    RecallRequest,
+    RecallResponse,
+    Scores,
+)
 
 router = APIRouter(tags=["recall"])
 
@@ -26,7 +32,8 @@ async def recall_memories(
 ) -> RecallResponse:
     """Recall the units that matter for `query`, best first, for a subject (at least one of
     `user_id`, `agent_id`, `session_id`). Score = weighted sum of signals, each 0..1 and
-    returned in `scores`: semantic (cosine similarity of the value or the trigger scenario to
+    returned in `scores`, with the applied `weights` (so weight × signal / score is each
+    signal's share): semantic (cosine similarity of the value or the trigger scenario to
     the query, min-max scaled over the candidates), keyword (BM25 over full text, Chinese
     segmented), entity (the unit names an entity the query names), context (the best
     neighbouring and same-session unit's match), recency (exp(-λ·hours since occurred_at))
@@ -47,4 +54,10 @@ async def recall_memories(
         )
         for unit, ranked in result.hits
     ]
-    return RecallResponse(memories=hits, degraded=result.degraded, took_ms=result.took_ms)
+    w = result.weighting
+    return RecallResponse(
+        memories=hits,
+        weights=AppliedWeights(**w.weights, recency_lambda=w.recency_lambda),
+        degraded=result.degraded,
+        took_ms=result.took_ms,
+    )

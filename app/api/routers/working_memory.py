@@ -9,7 +9,7 @@ from fastapi import APIRouter, Path, Query
 
 from app.api.deps import ClosureServiceDep, NamespaceDep, WorkingMemoryServiceDep
 from app.api.errors import ERROR_RESPONSES, NOT_FOUND, PROVIDER_ERRORS
-from app.api.wire import job_read, to_window_message
+from app.api.wire import job_read, to_omitted_message, to_window_message
 from app.schemas.extract import CloseRequest, CloseResponse
 from app.schemas.working_memory import (
     SESSION_ID_PATTERN,
@@ -89,7 +89,9 @@ async def get_window(
     order counting content tokens plus 4 per message, and the chosen messages come back in
     time (seq) order with their tokens and scores. A message larger than the whole budget
     is cut in the middle and marked `truncated`; every message left out is listed in
-    `omitted_seqs`. An expired or unknown session has an empty window."""
+    `omitted_seqs`, and with `include_omitted=true` in `omitted` with its content, scores,
+    rank by score, the tokens it needed and those still free when its turn came. An expired
+    or unknown session has an empty window."""
     budget = service.budget_for(params.max_tokens)
     result = await service.window(namespace, session_id, params.query, budget)
     return WindowResponse(
@@ -101,6 +103,9 @@ async def get_window(
         used_tokens=result.selection.used_tokens,
         window_messages=result.window_messages,
         omitted_seqs=result.selection.omitted_seqs,
+        omitted=[to_omitted_message(x) for x in result.selection.left_out]
+        if params.include_omitted
+        else None,
         took_ms=round(result.took_ms, 3),
     )
 

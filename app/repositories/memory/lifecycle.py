@@ -24,7 +24,7 @@ from sqlalchemy.dialects.postgresql import UUID, insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.vocabulary import UnitStatus
-from app.models import DistillationState, MemoryLink, MemoryUnit
+from app.models import DistillationState, MemoryAccess, MemoryLink, MemoryUnit
 from app.repositories.memory.filters import UnitFilters, agent_clause, filter_clauses
 from app.repositories.memory.units import Neighbour, Subject
 
@@ -83,6 +83,14 @@ class LifecycleRepository:
         if for_update:
             stmt = stmt.with_for_update().execution_options(populate_existing=True)
         return (await self.session.scalars(stmt)).first()
+
+    async def access_count(self, namespace: str, unit_id: uuid.UUID) -> int:
+        """How many recalls returned the unit, by the access log (which keeps
+        ``TTL__ACCESS_LOG_RETENTION_DAYS`` of history)."""
+        stmt = select(func.count()).where(
+            MemoryAccess.namespace == namespace, MemoryAccess.unit_id == unit_id
+        )
+        return int((await self.session.execute(stmt)).scalar_one())
 
     async def supersede_chain(
         self, namespace: str, unit_id: uuid.UUID, max_units: int = 1000

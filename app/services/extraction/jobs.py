@@ -20,9 +20,10 @@ from app.core.config import ExtractionSettings, WorkerSettings
 from app.core.errors import ConflictError, NotFoundError
 from app.core.vocabulary import JobStatus
 from app.models import ExtractionJob, TranscriptMessage
-from app.repositories.jobs import JobRepository
+from app.repositories.jobs import JobFilters, JobRepository
 from app.repositories.working_memory.transcript import TranscriptRepository
-from app.schemas.extract import ExtractMessage
+from app.schemas.extract import ExtractMessage, JobListQuery
+from app.services import cursors
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,14 @@ class Scope:
     agent_id: str | None = None
     session_id: str | None = None
     task_id: str | None = None
+
+
+@dataclass(frozen=True)
+class JobPage:
+    """One page of jobs (newest first) and the cursor of the next (None on the last)."""
+
+    jobs: list[ExtractionJob]
+    next_cursor: str | None
 
 
 @dataclass(frozen=True)
@@ -198,6 +207,21 @@ class ExtractionService:
         if job is None:
             raise NotFoundError(f"no extraction job {job_id}")
         return job
+
+    async def list(self, namespace: str, q: JobListQuery) -> JobPage:
+        """One page of the namespace's jobs matching ``q``, newest first. Raises
+        BadRequestError (422) on a malformed cursor or one made with other filters."""
+        filters = q.model_dump(mode="json", include={"user_id", "agent_id", "session_id", "status"})
+        after = None
+        if q.cursor is not None:
+            after = cursors.decode_keyset(q.cursor, filters, "GET /extract")
+        f = JobFilters(namespace, q.user_id, q.agent_id, q.session_id, tuple(q.status or ()))
+        rows = await self.jobs.list_page(f, after, q.limit + 1)
+        more = len(rows) > q.limit
+        rows = rows[: q.limit]
+        last = rows[-1] if more and rows else None
+        cursor = cursors.encode_keyset(last.created_at, last.id, filters) if last else None
+        return JobPage(rows, cursor)
 
     async def retry(self, namespace: str, job_id: uuid.UUID) -> ExtractionJob:
         """Queue a failed job again with a fresh attempt budget. Raises NotFoundError, and

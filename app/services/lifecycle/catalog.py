@@ -4,10 +4,6 @@ caller's transaction (docs/ARCHITECTURE.md; docs/DEDUPE.md)."""
 
 from __future__ import annotations
 
-import base64
-import binascii
-import hashlib
-import json
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -16,7 +12,7 @@ import numpy as np
 
 from app.clients.embeddings import Embedder
 from app.core.config import DedupeSettings
-from app.core.errors import BadRequestError, ConflictError, NotFoundError
+from app.core.errors import ConflictError, NotFoundError
 from app.core.text import entity_keys, search_text
 from app.core.vocabulary import UnitStatus
 from app.models import MemoryLink, MemoryUnit
@@ -24,6 +20,7 @@ from app.repositories.memory.filters import UnitFilters
 from app.repositories.memory.lifecycle import Keyset, LifecycleRepository
 from app.repositories.memory.units import MemoryRepository, Subject
 from app.schemas.lifecycle import MemoryListQuery, MemoryUpdate
+from app.services import cursors
 from app.services.memory.dedupe import value_hash
 from app.services.memory.filters import request_filters
 from app.services.memory.merge import Restatement, first_duplicate, merge_into
@@ -61,6 +58,14 @@ class History:
 
 
 @dataclass(frozen=True)
+class Detail:
+    """A unit and how many recalls returned it (within the access log's retention)."""
+
+    unit: MemoryUnit
+    access_count: int
+
+
+@dataclass(frozen=True)
 class UpdateOutcome:
     """``updated`` (the unit itself) or ``merged`` (``unit`` is the one now holding it)."""
 
@@ -68,19 +73,14 @@ class UpdateOutcome:
     outcome: str
 
 
-def _fingerprint(q: MemoryListQuery) -> str:
-    raw = json.dumps(q.model_dump(mode="json", include=set(_CURSOR_FIELDS)), sort_keys=True)
-    return hashlib.sha256(raw.encode()).hexdigest()[:16]
+def _filters_of(q: MemoryListQuery) -> dict[str, object]:
+    return q.model_dump(mode="json", include=set(_CURSOR_FIELDS))
 
 
 def encode_cursor(q: MemoryListQuery, last: MemoryUnit) -> str:
     """An opaque cursor: the last unit's ``(created_at, id)`` and a fingerprint of the
     filters (a cursor is only valid with the filters that produced it)."""
-    raw = json.dumps(
-        {"t": last.created_at.isoformat(), "i": str(last.id), "f": _fingerprint(q)},
-        separators=(",", ":"),
-    )
-    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+    return cursors.encode_keyset(last.created_at, last.id, _filters_of(q))
 
 
 def decode_cursor(q: MemoryListQuery) -> Keyset | None:
@@ -88,16 +88,7 @@ def decode_cursor(q: MemoryListQuery) -> Keyset | None:
     was made with other filters."""
     if q.cursor is None:
         return None
-    try:
-        padded = q.cursor + "=" * (-len(q.cursor) % 4)
-        data = json.loads(base64.urlsafe_b64decode(padded.encode()))
-        position = Keyset(datetime.fromisoformat(data["t"]), uuid.UUID(data["i"]))
-        fingerprint = data["f"]
-    except (ValueError, KeyError, TypeError, binascii.Error) as exc:
-        raise BadRequestError("cursor: not a cursor returned by GET /memories") from exc
-    if position.created_at.tzinfo is None or fingerprint != _fingerprint(q):
-        raise BadRequestError("cursor: made with other filters; keep the filters while paging")
-    return position
+    return Keyset(*cursors.decode_keyset(q.cursor, _filters_of(q), "GET /memories"))
 
 
 def list_filters(namespace: str, q: MemoryListQuery, now: datetime) -> UnitFilters:
@@ -146,6 +137,13 @@ class CatalogService:
         if unit is None or (user_id is not None and unit.user_id != user_id):
             raise NotFoundError(f"no memory unit {unit_id}")
         return unit
+
+    async def detail(
+        self, namespace: str, unit_id: uuid.UUID, user_id: str | None = None
+    ) -> Detail:
+        """One unit (any status, as :meth:`get`) with its access count. Raises NotFoundError."""
+        unit = await self.get(namespace, unit_id, user_id)
+        return Detail(unit, await self.repo.access_count(namespace, unit_id))
 
     async def history(self, namespace: str, unit_id: uuid.UUID) -> History:
         """The supersede chain of a unit, oldest first. Raises NotFoundError."""

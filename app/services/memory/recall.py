@@ -35,8 +35,10 @@ MAX_KEYWORD_TERMS = 32
 
 @dataclass
 class RecallResult:
-    """Ranked hits (unit + score + breakdown), whether the budget cut work short, and time."""
+    """Ranked hits (unit + score + breakdown), the weights that scored them, whether the
+    budget cut work short, and time."""
 
+    weighting: Weighting
     hits: list[tuple[MemoryUnit, Ranked]] = field(default_factory=list)
     degraded: bool = False
     took_ms: float = 0.0
@@ -105,7 +107,7 @@ class RecallService:
         budget = self.settings.budget_ms / 1000.0
         now = req.now or wall_now
         f = self.filters(namespace, req, now, wall_now)
-        result = RecallResult()
+        result = RecallResult(_weighting(req, self.settings))
 
         known = await self.repo.known_entities(f, _entity_candidates(req.query))
         # The model embeds in a worker thread while the next statements run.
@@ -147,16 +149,17 @@ class RecallService:
             query_lexemes=lexemes,
             candidate_lexemes=candidate_lexemes,
         )
-        ranked = rank(candidates, _weighting(req, self.settings), now)
+        ranked = rank(candidates, result.weighting, now)
         if req.min_score is not None:
             ranked = [r for r in ranked if r.score >= req.min_score]
         ranked = ranked[: req.top_k]
         units = await self.repo.get_many(namespace, [r.id for r in ranked])
         by_id: dict[uuid.UUID, MemoryUnit] = {u.id: u for u in units}
         result.hits = [(by_id[r.id], r) for r in ranked if r.id in by_id]
-        if self.access is not None:  # one statement: log, last_accessed_at, TTL extension
+        # record_access=false (an inspection, an evaluation) writes nothing.
+        if req.record_access and self.access is not None:  # log, last_accessed_at, TTL
             await self.access.record([r.id for r in ranked], wall_now)
-        else:
+        elif req.record_access:
             await self.repo.touch_accessed([r.id for r in ranked], wall_now)
         result.took_ms = (time.perf_counter() - start) * 1000.0
         if result.took_ms > self.settings.budget_ms:

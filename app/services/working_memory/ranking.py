@@ -140,14 +140,30 @@ class Chosen:
     truncated: bool
 
 
+@dataclass(frozen=True)
+class LeftOut:
+    """A message that did not fit: its ranking, its place in score order (1 = best), what
+    it would have cost (content + overhead) and the tokens still free when its turn came."""
+
+    ranked: Ranked
+    rank: int
+    needed_tokens: int
+    free_tokens: int
+
+
 @dataclass
 class Selection:
     """The chosen messages in seq order, the tokens they use (overhead included), and the
-    seqs left out."""
+    messages left out (seq order)."""
 
     chosen: list[Chosen] = field(default_factory=list)
     used_tokens: int = 0
-    omitted_seqs: list[int] = field(default_factory=list)
+    left_out: list[LeftOut] = field(default_factory=list)
+
+    @property
+    def omitted_seqs(self) -> list[int]:
+        """The seqs of the messages left out, ascending."""
+        return [x.ranked.entry.seq for x in self.left_out]
 
 
 def select(ranked: list[Ranked], budget: int, overhead: int, tokenizer: Tokenizer) -> Selection:
@@ -158,7 +174,7 @@ def select(ranked: list[Ranked], budget: int, overhead: int, tokenizer: Tokenize
     out = Selection()
     remaining = budget
     min_cut = 8  # fewer content tokens than this is no longer the message
-    for r in sorted(ranked, key=lambda r: (-r.score, -r.entry.seq)):
+    for place, r in enumerate(sorted(ranked, key=lambda r: (-r.score, -r.entry.seq)), 1):
         cost = r.entry.tokens + overhead
         if cost <= remaining:
             out.chosen.append(Chosen(r, r.entry.content, r.entry.tokens, False))
@@ -171,7 +187,7 @@ def select(ranked: list[Ranked], budget: int, overhead: int, tokenizer: Tokenize
             out.chosen.append(Chosen(r, cut, tokens, True))
             remaining -= tokens + overhead
         else:
-            out.omitted_seqs.append(r.entry.seq)
+            out.left_out.append(LeftOut(r, place, cost, remaining))
     for c in out.chosen:
         if remaining <= 0:
             break
@@ -181,6 +197,6 @@ def select(ranked: list[Ranked], budget: int, overhead: int, tokenizer: Tokenize
             remaining -= tokens - c.tokens
             c.content, c.tokens = cut, tokens
     out.chosen.sort(key=lambda c: c.ranked.entry.seq)
-    out.omitted_seqs.sort()
+    out.left_out.sort(key=lambda x: x.ranked.entry.seq)
     out.used_tokens = budget - remaining
     return out

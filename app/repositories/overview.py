@@ -1,0 +1,172 @@
+"""SQL of the namespace overview: counts per unit type and status, jobs per state, and the
+subjects (users, agents, sessions) that have memory, in keyset pages by id. Bound to one
+session; never commits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import ColumnElement, Select, func, literal, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.core.vocabulary import JobStatus, UnitStatus
+from app.models import ExtractionJob, MemoryUnit, WorkingMemorySession
+
+
+@dataclass(frozen=True)
+class SubjectFilters:
+    """What narrows a subject list: kind, id prefix, owning user, and the last id seen."""
+
+    namespace: str
+    kind: str
+    prefix: str | None = None
+    user_id: str | None = None
+    after: str | None = None
+
+
+@dataclass(frozen=True)
+class SubjectRow:
+    """A subject's counts (the session fields are None for users and agents)."""
+
+    id: str
+    units: int
+    active_units: int
+    last_stored_at: datetime | None
+    user_id: str | None = None
+    messages: int | None = None
+    tokens: int | None = None
+    last_message_at: datetime | None = None
+
+
+def _like_prefix(prefix: str) -> str:
+    escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"{escaped}%"
+
+
+def _narrow(column, f: SubjectFilters) -> list[ColumnElement[bool]]:  # type: ignore[no-untyped-def]
+    clauses: list[ColumnElement[bool]] = [column.is_not(None)]
+    if f.prefix:
+        clauses.append(column.like(_like_prefix(f.prefix), escape="\\"))
+    if f.after is not None:
+        clauses.append(column > f.after)
+    return clauses
+
+
+def _unit_groups(column, f: SubjectFilters) -> Select:  # type: ignore[no-untyped-def]
+    """Per distinct value of ``column``: units, active units, newest created_at."""
+    stmt = select(
+        column.label("id"),
+        func.count().label("units"),
+        func.count().filter(MemoryUnit.status == UnitStatus.ACTIVE).label("active_units"),
+        func.max(MemoryUnit.created_at).label("last_stored_at"),
+        func.min(MemoryUnit.user_id).label("user_id"),
+    ).where(MemoryUnit.namespace == f.namespace, *_narrow(column, f))
+    if f.user_id is not None:
+        stmt = stmt.where(MemoryUnit.user_id == f.user_id)
+    return stmt.group_by(column)
+
+
+class OverviewRepository:
+    """Read-only counts of one namespace."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def unit_counts(
+        self, namespace: str, user_id: str | None, agent_id: str | None
+    ) -> dict[str, dict[str, int]]:
+        """Stored units per type, then per status (non-zero counts only)."""
+        stmt = select(MemoryUnit.type, MemoryUnit.status, func.count()).where(
+            MemoryUnit.namespace == namespace
+        )
+        if user_id is not None:
+            stmt = stmt.where(MemoryUnit.user_id == user_id)
+        if agent_id is not None:
+            stmt = stmt.where(MemoryUnit.agent_id == agent_id)
+        rows = await self.session.execute(stmt.group_by(MemoryUnit.type, MemoryUnit.status))
+        counts: dict[str, dict[str, int]] = {}
+        for type_, status, n in rows:
+            counts.setdefault(type_, {})[status] = int(n)
+        return counts
+
+    async def job_counts(
+        self, namespace: str, user_id: str | None, agent_id: str | None
+    ) -> dict[str, int]:
+        """Extraction jobs per state, every state present (0 when none)."""
+        stmt = select(ExtractionJob.status, func.count()).where(
+            ExtractionJob.namespace == namespace
+        )
+        if user_id is not None:
+            stmt = stmt.where(ExtractionJob.user_id == user_id)
+        if agent_id is not None:
+            stmt = stmt.where(ExtractionJob.agent_id == agent_id)
+        counts = dict.fromkeys([s.value for s in JobStatus], 0)
+        for status, n in await self.session.execute(stmt.group_by(ExtractionJob.status)):
+            counts[status] = int(n)
+        return counts
+
+    async def session_count(self, namespace: str, user_id: str | None) -> int:
+        """Working-memory sessions with a durable transcript."""
+        stmt = select(func.count()).where(WorkingMemorySession.namespace == namespace)
+        if user_id is not None:
+            stmt = stmt.where(WorkingMemorySession.user_id == user_id)
+        return int((await self.session.execute(stmt)).scalar_one())
+
+    async def subjects(self, f: SubjectFilters, limit: int) -> list[SubjectRow]:
+        """Up to ``limit`` subjects of kind ``f.kind`` with ids after ``f.after``, by id.
+        Users and agents are the ones named by stored units; sessions are those named by
+        units or holding a transcript (a full outer join of both)."""
+        if f.kind == "session":
+            return await self._sessions(f, limit)
+        column = MemoryUnit.user_id if f.kind == "user" else MemoryUnit.agent_id
+        groups = _unit_groups(column, f).order_by(column).limit(limit)
+        return [
+            SubjectRow(r.id, int(r.units), int(r.active_units), r.last_stored_at)
+            for r in await self.session.execute(groups)
+        ]
+
+    async def _sessions(self, f: SubjectFilters, limit: int) -> list[SubjectRow]:
+        units = _unit_groups(MemoryUnit.session_id, f).subquery("u")
+        transcripts = select(
+            WorkingMemorySession.session_id.label("id"),
+            WorkingMemorySession.user_id,
+            WorkingMemorySession.message_count,
+            WorkingMemorySession.token_count,
+            WorkingMemorySession.updated_at,
+        ).where(
+            WorkingMemorySession.namespace == f.namespace,
+            *_narrow(WorkingMemorySession.session_id, f),
+        )
+        if f.user_id is not None:
+            transcripts = transcripts.where(WorkingMemorySession.user_id == f.user_id)
+        t = transcripts.subquery("t")
+        sid = func.coalesce(units.c.id, t.c.id)
+        stmt = (
+            select(
+                sid.label("id"),
+                func.coalesce(units.c.units, literal(0)).label("units"),
+                func.coalesce(units.c.active_units, literal(0)).label("active_units"),
+                units.c.last_stored_at,
+                func.coalesce(t.c.user_id, units.c.user_id).label("user_id"),
+                t.c.message_count,
+                t.c.token_count,
+                t.c.updated_at,
+            )
+            .select_from(units.outerjoin(t, units.c.id == t.c.id, full=True))
+            .order_by(sid)
+            .limit(limit)
+        )
+        return [
+            SubjectRow(
+                id=r.id,
+                units=int(r.units),
+                active_units=int(r.active_units),
+                last_stored_at=r.last_stored_at,
+                user_id=r.user_id,
+                messages=None if r.message_count is None else int(r.message_count),
+                tokens=None if r.token_count is None else int(r.token_count),
+                last_message_at=r.updated_at,
+            )
+            for r in await self.session.execute(stmt)
+        ]
