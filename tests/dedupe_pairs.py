@@ -20,10 +20,16 @@ Shared by ``tests/test_dedupe_calibration.py`` and ``scripts/calibrate_dedupe.py
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Literal
 
+import numpy as np
+
 from app.core.text import has_cjk
+from app.services.memory.pairs.decision import PairDecision, Thresholds, decide, reconciled
+from app.services.memory.pairs.features import statement
 
 Expect = Literal["same", "contradicts", "distinct"]
 Lang = Literal["en", "zh", "mixed"]
@@ -424,3 +430,112 @@ PAIRS: tuple[Pair, ...] = tuple(
         ("The user lives in Shanghai", "用户对花生过敏"),
     )
 )  # fmt: skip
+
+
+# ---- judging the set ----------------------------------------------------------------------
+
+GOLD_VERDICT = {"same": "same", "contradicts": "contradicts", "distinct": "unrelated"}
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One pair's cosine, offline decision and final action once ``verdict`` (the LLM's
+    answer for an unsure pair, None offline) was applied."""
+
+    pair: Pair
+    cosine: float
+    decision: PairDecision
+    verdict: str | None
+    final: str
+
+    @property
+    def false_merge(self) -> bool:
+        return self.final == "merge" and self.pair.expect != "same"
+
+
+def judge(
+    vectors: Mapping[str, np.ndarray],
+    verdicts: Callable[[Pair, PairDecision], str | None] | None = None,
+    pairs: Sequence[Pair] = PAIRS,
+    thresholds: Thresholds | None = None,
+) -> list[Judged]:
+    """Decide every pair from its embeddings (``vectors``: text → L2-normalised vector);
+    ``verdicts`` answers unsure pairs (the LLM), offline when None."""
+    out: list[Judged] = []
+    for p in pairs:
+        cosine = float(np.dot(vectors[p.old], vectors[p.new]))
+        d = decide(
+            statement(p.new),
+            statement(p.old),
+            cosine,
+            type_equal=p.old_type == p.new_type,
+            thresholds=thresholds,
+        )
+        verdict = verdicts(p, d) if verdicts is not None and d.action == "unsure" else None
+        final = reconciled(d, verdict) if d.action == "unsure" else d.action  # type: ignore[arg-type]
+        if d.action == "unsure" and verdict is None:
+            final = "unsure"
+        out.append(Judged(p, cosine, d, verdict, final))
+    return out
+
+
+@dataclass
+class KindRow:
+    """Counts of one kind: pairs per language and final actions."""
+
+    kind: str
+    expect: str
+    langs: Counter[str] = field(default_factory=Counter)
+    actions: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def n(self) -> int:
+        return sum(self.langs.values())
+
+
+def by_kind(judged: Sequence[Judged]) -> list[KindRow]:
+    """One row per kind, in :data:`KINDS` order."""
+    rows = {k: KindRow(k, next(p.expect for p in PAIRS if p.kind == k)) for k in KINDS}
+    for j in judged:
+        row = rows[j.pair.kind]
+        row.langs[j.pair.lang] += 1
+        row.actions[j.final] += 1
+    return list(rows.values())
+
+
+@dataclass(frozen=True)
+class Totals:
+    """The issue's aims over a judged set."""
+
+    duplicates: int
+    merged: int
+    non_duplicates: int
+    false_merges: int
+    negations: int
+    negation_merges: int
+    contradictions: int
+    contradictions_found: int
+    distinct: int
+    distinct_contradicted: int
+    unsure: int
+
+
+def totals(judged: Sequence[Judged]) -> Totals:
+    """Counts of the aims (merged duplicates, false merges, contradictions found …)."""
+    same = [j for j in judged if j.pair.expect == "same"]
+    contra = [j for j in judged if j.pair.expect == "contradicts"]
+    dist = [j for j in judged if j.pair.expect == "distinct"]
+    neg = [j for j in judged if j.pair.kind == "negation"]
+    return Totals(
+        duplicates=len(same),
+        merged=sum(j.final == "merge" for j in same),
+        non_duplicates=len(judged) - len(same),
+        false_merges=sum(j.false_merge for j in judged),
+        negations=len(neg),
+        negation_merges=sum(j.final == "merge" for j in neg),
+        contradictions=len(contra),
+        contradictions_found=sum(j.final == "contradicts" for j in contra),
+        distinct=len(dist),
+        distinct_contradicted=sum(j.final == "contradicts" for j in dist),
+        unsure=sum(j.decision.action == "unsure" for j in judged),
+    )

@@ -123,12 +123,15 @@ def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 def word_order(a: tuple[str, ...], b: tuple[str, ...]) -> str:
     """How the words both share are ordered: ``same``; ``moved`` (one phrase moved, "on
     Fridays the user travels"); ``inverted`` (A is B / B is A around a copula); ``swapped``
-    (roles changed sides: "Alice reports to Bob" / "Bob reports to Alice")."""
+    (roles changed sides: "Alice reports to Bob" / "Bob reports to Alice"); ``passive``
+    (one side is in the passive voice: "by", 被)."""
     common = set(a) & set(b)
     sa = [t for t in dict.fromkeys(a) if t in common]
     sb = [t for t in dict.fromkeys(b) if t in common]
     if sa == sb:
         return "same"
+    if ("by" in a) != ("by" in b) or ("被" in a) != ("被" in b):
+        return "passive"
     pos = {t: k for k, t in enumerate(sa)}
     idx = [pos[t] for t in sb]
     # Runs of consecutive positions are phrases kept whole; rank them to a permutation.
@@ -180,17 +183,13 @@ class Features:
     slot_equal: bool
     exclusive: bool
     type_equal: bool
+    frame_equal: bool  # the same words, role words included, apart from the values
 
     @property
     def values_differ(self) -> bool:
         """Both carry values and they are not the same set (2 kids / 3 kids)."""
         return bool(self.values_new and self.values_old) and self.values_new != self.values_old
 
-    @property
-    def frame_equal(self) -> bool:
-        """The same words apart from the values: "has 2 kids" / "has 3 kids"."""
-        vals = self.values_new | self.values_old
-        return not (self.only_new - vals) and not (self.only_old - vals)
 
     @property
     def one_word_swap(self) -> bool:
@@ -236,4 +235,10 @@ def features(new: Statement, old: Statement, cosine: float, type_equal: bool = T
             rules.EXCLUSIVE_CUE.search(new.value) and rules.EXCLUSIVE_CUE.search(old.value)
         ),
         type_equal=type_equal,
+        frame_equal=_frame(new) == _frame(old),
     )
+
+
+def _frame(s: Statement) -> frozenset[str]:
+    """A statement's role words without its values ("checks in on" ≠ "checks out on")."""
+    return frozenset(s.role_words) - s.canonical.values
