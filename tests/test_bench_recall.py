@@ -16,7 +16,7 @@ from sqlalchemy import text
 
 from app.core.text import search_text
 from app.schemas.memory import StoreRequest
-from app.services.memory.dedupe import value_hash
+from app.core.text import value_hash
 
 ROOT = Path(__file__).resolve().parents[1]
 

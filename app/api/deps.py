@@ -34,7 +34,6 @@ from app.services.idempotency import IdempotencyService
 from app.services.lifecycle.catalog import CatalogService
 from app.services.lifecycle.forget import ForgetService
 from app.services.lifecycle.summarize import SummarizeService, summarizer_for
-from app.services.memory.conflicts import LLMPairJudge, PairJudge
 from app.services.memory.recall import RecallService
 from app.services.memory.store import StoreService
 from app.services.memory.ttl import AccessTracker
@@ -119,19 +118,15 @@ def get_idempotency_repo(session: SessionDep) -> IdempotencyRepository:
 IdempotencyRepoDep = Annotated[IdempotencyRepository, Depends(get_idempotency_repo)]
 
 
-def get_conflict_judge(request: Request) -> PairJudge | None:
-    """The LLM's same/contradicts/unrelated judge, when an LLM is configured."""
-    runtime = getattr(request.app.state, "extraction", None)
-    return LLMPairJudge(runtime.llm) if runtime is not None and runtime.llm else None
-
-
 def get_store_service(
-    repo: MemoryRepoDep,
-    embedder: EmbedderDep,
-    settings: SettingsDep,
-    judge: Annotated[PairJudge | None, Depends(get_conflict_judge)],
+    request: Request, repo: MemoryRepoDep, embedder: EmbedderDep, settings: SettingsDep
 ) -> StoreService:
-    return StoreService(repo, embedder, settings.dedupe, settings.ttl, settings.conflicts, judge)
+    """The write path; unsure pairs are queued for the LLM when one is configured."""
+    runtime = getattr(request.app.state, "extraction", None)
+    llm = runtime is not None and runtime.llm is not None
+    return StoreService(
+        repo, embedder, settings.dedupe, settings.ttl, settings.conflicts, reconcile=llm
+    )
 
 
 def get_recall_service(
@@ -165,7 +160,7 @@ LifecycleRepoDep = Annotated[LifecycleRepository, Depends(get_lifecycle_repo)]
 def get_catalog_service(
     repo: LifecycleRepoDep, memories: MemoryRepoDep, embedder: EmbedderDep, settings: SettingsDep
 ) -> CatalogService:
-    return CatalogService(repo, memories, embedder, settings.dedupe)
+    return CatalogService(repo, memories, embedder, settings.dedupe, settings.conflicts)
 
 
 CatalogServiceDep = Annotated[CatalogService, Depends(get_catalog_service)]

@@ -23,11 +23,15 @@ from pgqueuer import Job, Queries, QueueManager, RetryRequested
 from pgqueuer.db import AsyncpgDriver
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.clients.llm import LLMClient
 from app.core.config import Settings
-from app.repositories.jobs import EXTRACT_ENTRYPOINT, JobRepository
+from app.repositories.jobs import JobRepository
+from app.repositories.queue import EXTRACT_ENTRYPOINT, RECONCILE_ENTRYPOINT
 from app.repositories.working_memory.transcript import TranscriptRepository
 from app.services.extraction.jobs import ExtractionService
 from app.services.extraction.runner import JobRunner
+from app.services.memory.conflict_judge import LLMPairJudge
+from app.services.memory.reconcile import ReconcileRunner
 from app.services.working_memory.closure import ClosureService
 from app.worker import schedule
 
@@ -94,11 +98,13 @@ class Worker:
         settings: Settings,
         session_factory: async_sessionmaker[AsyncSession],
         runner: JobRunner,
+        reconciler: ReconcileRunner | None = None,
     ) -> None:
         assert settings.database_url, "the worker needs DATABASE_URL"
         self.settings = settings
         self.session_factory = session_factory
         self.runner = runner
+        self.reconciler = reconciler
         self.periodic: list[Periodic] = []
         self._stop = asyncio.Event()
         if settings.closure.scan_interval_s > 0:
@@ -128,6 +134,13 @@ class Worker:
         if result.retry_in is not None:
             raise RetryRequested(delay=timedelta(seconds=result.retry_in), reason=result.status)
 
+    async def _reconcile(self, job: Job) -> None:
+        assert self.reconciler is not None
+        review_id = uuid.UUID((job.payload or b"").decode())
+        result = await self.reconciler.run_once(review_id)
+        if result.retry_in is not None:
+            raise RetryRequested(delay=timedelta(seconds=result.retry_in), reason=result.status)
+
     async def _periodic(self, task: Periodic) -> None:
         while not self._stop.is_set():
             with contextlib.suppress(TimeoutError):
@@ -144,6 +157,8 @@ class Worker:
         try:
             qm = QueueManager(Queries(AsyncpgDriver(conn)))
             qm.entrypoint(EXTRACT_ENTRYPOINT)(self._handle)
+            if self.reconciler is not None:
+                qm.entrypoint(RECONCILE_ENTRYPOINT)(self._reconcile)
 
             async def stopper() -> None:
                 await self._stop.wait()
@@ -187,6 +202,18 @@ class Worker:
             await asyncio.gather(*periodic, return_exceptions=True)
 
 
+def reconcile_runner(
+    settings: Settings,
+    session_factory: async_sessionmaker[AsyncSession],
+    llm: LLMClient | None,
+) -> ReconcileRunner | None:
+    """The reconciliation runner of unsure pairs, when an LLM is configured and
+    ``CONFLICTS__USE_LLM`` is on."""
+    if llm is None or not settings.conflicts.use_llm:
+        return None
+    return ReconcileRunner(session_factory, LLMPairJudge(llm), settings)
+
+
 async def run_worker(settings: Settings) -> None:
     """``hindsight worker``: its own engine, embedder and LLM client; stops on SIGINT/SIGTERM
     after the jobs in flight."""
@@ -203,7 +230,9 @@ async def run_worker(settings: Settings) -> None:
     runner = JobRunner(
         session_factory, default_store_factory(settings, embedder, llm), settings, llm
     )
-    worker = Worker(settings, session_factory, runner)
+    worker = Worker(
+        settings, session_factory, runner, reconcile_runner(settings, session_factory, llm)
+    )
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, worker.request_stop)

@@ -14,7 +14,7 @@ from app.clients.embeddings import Embedder
 from app.clients.llm import LLMClient, create_llm
 from app.core.config import Settings
 from app.services.extraction.runner import JobRunner, default_store_factory
-from app.worker.main import Worker
+from app.worker.main import Worker, reconcile_runner
 
 log = logging.getLogger("hindsight.worker")
 
@@ -42,7 +42,8 @@ class ExtractionRuntime:
         )
         runtime = cls(runner=runner, llm=llm)
         if settings.worker.in_process:
-            runtime.worker = Worker(settings, session_factory, runner)
+            reconciler = reconcile_runner(settings, session_factory, llm)
+            runtime.worker = Worker(settings, session_factory, runner, reconciler)
             runtime.task = asyncio.create_task(runtime.worker.run(), name="hindsight-worker")
             log.info("in-process worker started (extractor: %s)", runner.extractor.name)
         return runtime

@@ -24,7 +24,8 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import UUID, insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.models import DistillationState, MemoryLink, MemoryUnit
+from app.models import DistillationState, MemoryLink, MemoryUnit, PairReview
+from app.models.review import OPEN_REVIEW
 from app.repositories.memory.units import Neighbour, Subject
 
 EPISODIC_TYPES = ("event", "action", "result")
@@ -45,6 +46,8 @@ class ListFilters:
     statuses: Sequence[str] = ("active",)
     # True: agent_id None means "units without an agent" (a write subject), not "any agent".
     exact_agent: bool = False
+    # Only units with an open pair review (GET /memories?review=pending).
+    review_pending: bool = False
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,12 @@ def _clauses(f: ListFilters) -> list[ColumnElement[bool]]:
         clauses.append(MemoryUnit.occurred_at >= f.since)
     if f.until is not None:
         clauses.append(MemoryUnit.occurred_at < f.until)
+    if f.review_pending:
+        clauses.append(
+            select(PairReview.id)
+            .where(PairReview.unit_id == MemoryUnit.id, PairReview.status.in_(OPEN_REVIEW))
+            .exists()
+        )
     return clauses
 
 
@@ -129,23 +138,26 @@ class LifecycleRepository:
     async def supersede_chain(
         self, namespace: str, unit_id: uuid.UUID, max_units: int = 1000
     ) -> list[MemoryUnit]:
-        """Every unit connected to ``unit_id`` through ``superseded_by`` (in either
-        direction), oldest first; at most ``max_units``."""
+        """Every unit connected to ``unit_id`` through ``superseded_by`` or ``merged_into``
+        (in either direction), oldest first; at most ``max_units``."""
         ids = {unit_id}
         frontier = {unit_id}
         while frontier and len(ids) < max_units:
+            near = list(frontier)
             rows = (
                 await self.session.execute(
-                    select(MemoryUnit.id, MemoryUnit.superseded_by).where(
+                    select(MemoryUnit.id, MemoryUnit.superseded_by, MemoryUnit.merged_into).where(
                         MemoryUnit.namespace == namespace,
                         or_(
-                            MemoryUnit.id.in_(list(frontier)),
-                            MemoryUnit.superseded_by.in_(list(frontier)),
+                            MemoryUnit.id.in_(near),
+                            MemoryUnit.superseded_by.in_(near),
+                            MemoryUnit.merged_into.in_(near),
                         ),
                     )
                 )
             ).all()
-            found = {r.id for r in rows} | {r.superseded_by for r in rows if r.superseded_by}
+            found = {r.id for r in rows}
+            found |= {p for r in rows for p in (r.superseded_by, r.merged_into) if p}
             frontier = found - ids
             ids |= found
         stmt = (

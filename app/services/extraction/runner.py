@@ -49,7 +49,6 @@ from app.services.extraction.units import (
     Extractor,
     Turn,
 )
-from app.services.memory.conflicts import LLMPairJudge
 from app.services.memory.store import StoreService
 
 log = logging.getLogger(__name__)
@@ -72,8 +71,6 @@ def default_store_factory(
 ) -> StoreFactory:
     """The write path ``POST /store`` uses, bound to a job's session."""
 
-    judge = LLMPairJudge(llm) if llm is not None else None
-
     def make(session: AsyncSession) -> StoreService:
         return StoreService(
             MemoryRepository(session),
@@ -81,7 +78,7 @@ def default_store_factory(
             settings.dedupe,
             settings.ttl,
             settings.conflicts,
-            judge,
+            reconcile=llm is not None,
         )
 
     return make

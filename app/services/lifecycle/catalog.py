@@ -9,20 +9,23 @@ import binascii
 import hashlib
 import json
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 import numpy as np
 
 from app.clients.embeddings import Embedder
-from app.core.config import DedupeSettings
+from app.core.config import ConflictSettings, DedupeSettings
 from app.core.errors import BadRequestError, ConflictError, NotFoundError
-from app.core.text import entity_keys, search_text
-from app.models import MemoryLink, MemoryUnit
+from app.core.text import entity_keys, search_text, value_hash
+from app.models import MemoryLink, MemoryUnit, PairReview
 from app.repositories.memory.lifecycle import Keyset, LifecycleRepository, ListFilters
+from app.repositories.memory.reviews import PairReviewRepository
 from app.repositories.memory.units import MemoryRepository, Subject
 from app.schemas.lifecycle import MemoryListQuery, MemoryUpdate
-from app.services.memory.dedupe import same_memory, value_hash
+from app.services.memory.merge import absorb
+from app.services.memory.pairs.decision import Candidate, Thresholds, plan
+from app.services.memory.resolution import candidate_gate
 from app.services.memory.time_window import window
 
 _CURSOR_FIELDS = (
@@ -37,6 +40,7 @@ _CURSOR_FIELDS = (
     "status",
     "include_superseded",
     "include_archived",
+    "review",
     "order",
 )
 
@@ -47,6 +51,7 @@ class Page:
 
     units: list[MemoryUnit]
     next_cursor: str | None
+    reviews: list[PairReview] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -63,10 +68,6 @@ class UpdateOutcome:
 
     unit: MemoryUnit
     outcome: str
-
-
-def _noisy_or(a: float, b: float) -> float:
-    return min(1.0, 1.0 - (1.0 - a) * (1.0 - b))
 
 
 def _fingerprint(q: MemoryListQuery) -> str:
@@ -122,6 +123,7 @@ def list_filters(namespace: str, q: MemoryListQuery, now: datetime) -> ListFilte
         since=since,
         until=until,
         statuses=tuple(statuses),
+        review_pending=q.review == "pending",
     )
 
 
@@ -134,11 +136,17 @@ class CatalogService:
         memories: MemoryRepository,
         embedder: Embedder,
         dedupe: DedupeSettings,
+        conflicts: ConflictSettings | None = None,
     ) -> None:
         self.repo = repo
         self.memories = memories
         self.embedder = embedder
         self.dedupe = dedupe
+        self.thresholds = Thresholds(
+            candidate_cosine=candidate_gate(conflicts or ConflictSettings(), embedder.model),
+            merge_p=dedupe.merge_p,
+            unsure_p=dedupe.unsure_p,
+        )
 
     async def list(self, namespace: str, q: MemoryListQuery, now: datetime) -> Page:
         """One page of the namespace's units matching ``q``, by ``(created_at, id)``.
@@ -154,7 +162,12 @@ class CatalogService:
         )
         more = len(rows) > q.limit
         rows = rows[: q.limit]
-        return Page(rows, encode_cursor(q, rows[-1]) if more and rows else None)
+        reviews: list[PairReview] = []
+        if q.review == "pending":
+            reviews = await PairReviewRepository(self.repo.session).open_for_units(
+                namespace, [u.id for u in rows]
+            )
+        return Page(rows, encode_cursor(q, rows[-1]) if more and rows else None, reviews)
 
     async def history(self, namespace: str, unit_id: uuid.UUID) -> History:
         """The supersede chain of a unit, oldest first. Raises NotFoundError."""
@@ -169,10 +182,12 @@ class CatalogService:
         """Apply a correction. A new value (or query) is re-embedded before any lock; then,
         under the subject's write lock, the row is locked, changed and — if it is active with
         a new value — checked against the subject's other active units: a duplicate absorbs
-        it (``merged``; the corrected unit becomes ``superseded`` by the survivor).
+        it (``merged``; the corrected unit becomes ``merged`` into the survivor, and its id
+        resolves to it).
 
-        Raises NotFoundError, ConflictError (reactivating a superseded unit, or an expired
-        one without a new expiry), ProviderError (embedding failed; nothing written).
+        Raises NotFoundError, ConflictError (changing a superseded or merged unit's status, or
+        reactivating an expired one without a new expiry), ProviderError (embedding failed;
+        nothing written).
         """
         sent = patch.model_fields_set
         current = await self.repo.get(namespace, unit_id)
@@ -204,6 +219,10 @@ class CatalogService:
         if status != unit.status and unit.status == "superseded":
             raise ConflictError(
                 f"unit {unit_id} was superseded by {unit.superseded_by}; correct that one"
+            )
+        if status != unit.status and unit.status == "merged":
+            raise ConflictError(
+                f"unit {unit_id} was merged into {unit.merged_into}; correct that one"
             )
         self._apply_expiry(unit, patch, now)
         if status == "active" and unit.expires_at is not None and unit.expires_at <= now:
@@ -238,7 +257,7 @@ class CatalogService:
         if status == "active" and (new_value is not None or reactivated):
             survivor = await self._duplicate_of(subject, unit)
             if survivor is not None:
-                self._absorb(survivor, unit, now)
+                absorb(survivor, unit, now, reason="correction")
                 await self.repo.flush()
                 return UpdateOutcome(survivor, "merged")
         await self.repo.flush()
@@ -253,6 +272,8 @@ class CatalogService:
             unit.expires_at = patch.expires_at
 
     async def _duplicate_of(self, subject: Subject, unit: MemoryUnit) -> MemoryUnit | None:
+        """The active unit the corrected one restates, by the write path's pair decision
+        (only a ``merge`` counts here: contradictions are the caller's to correct)."""
         vector = unit.value_embedding if unit.embedding_model == self.embedder.model else None
         exact, neighbours = await self.repo.duplicate_candidates(
             subject,
@@ -264,36 +285,10 @@ class CatalogService:
         )
         if exact is not None:
             return exact
-        mine = frozenset(unit.entity_keys)
-        for n in neighbours:
-            verdict = same_memory(
-                unit.value,
-                n.unit.value,
-                n.cosine,
-                merge_cosine=self.dedupe.merge_cosine,
-                min_overlap=self.dedupe.merge_min_overlap,
-                new_entities=mine,
-                old_entities=frozenset(n.unit.entity_keys),
-            )
-            if verdict.merge:
-                return n.unit
-        return None
-
-    @staticmethod
-    def _absorb(survivor: MemoryUnit, unit: MemoryUnit, now: datetime) -> None:
-        """Merge ``unit`` into ``survivor`` as the write path merges a restatement."""
-        survivor.confidence = _noisy_or(survivor.confidence, unit.confidence)
-        survivor.last_confirmed_at = now
-        survivor.updated_at = now
-        survivor.merge_count = (survivor.merge_count or 0) + 1
-        survivor.raw_ref = list(dict.fromkeys([*survivor.raw_ref, *unit.raw_ref]))
-        survivor.entities = list(dict.fromkeys([*survivor.entities, *unit.entities]))
-        survivor.entity_keys = entity_keys(survivor.entities)
-        if unit.query and not survivor.query:
-            survivor.query = unit.query
-            survivor.query_embedding = unit.query_embedding
-        survivor.search_text = search_text(
-            survivor.value, survivor.query, " ".join(survivor.entities)
-        )
-        unit.status = "superseded"
-        unit.superseded_by = survivor.id
+        candidates = [
+            Candidate(n.unit.value, n.unit.type, frozenset(n.unit.entity_keys), n.cosine)
+            for n in neighbours
+        ]
+        decided = plan(unit.value, unit.type, frozenset(unit.entity_keys), candidates,
+                       self.thresholds, max_unsure=0)  # fmt: skip
+        return None if decided.merge_into is None else neighbours[decided.merge_into].unit

@@ -44,7 +44,19 @@ _ZH_AFTER = (
     "届期遍趟顿套双对名所间场首部"
 )
 _ZH_NUMERAL = re.compile(rf"(?<=第)[{_ZH_DIGITS}]+|[{_ZH_DIGITS}]+(?=[{_ZH_AFTER}])")
-_ZH_IDIOMS = ("十分", "一点", "一些", "一直", "一起", "一样", "一般", "一定", "万一", "统一", "唯一")
+_ZH_IDIOMS = (
+    "十分",
+    "一点",
+    "一些",
+    "一直",
+    "一起",
+    "一样",
+    "一般",
+    "一定",
+    "万一",
+    "统一",
+    "唯一",
+)
 
 
 def _zh_numbers(s: str) -> str:
@@ -162,16 +174,22 @@ def _dates(s: str) -> str:
 
     s = _ISO_DATE.sub(lambda m: _dt(*map(int, m.groups())) or m.group(), s)
     s = _ZH_DATE.sub(
-        lambda m: _dt(int(m.group(1)) if m.group(1) else None, int(m.group(2)), int(m.group(3)))
-        or m.group(),
+        lambda m: (
+            _dt(int(m.group(1)) if m.group(1) else None, int(m.group(2)), int(m.group(3)))
+            or m.group()
+        ),
         s,
     )
     s = _DMY.sub(dmy, s)
     return _EN_DATE.sub(en, s)
 
 
-_WEEKDAY_EN = {d: k for k, d in enumerate(
-    ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"), 1)}
+_WEEKDAY_EN = {
+    d: k
+    for k, d in enumerate(
+        ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"), 1
+    )
+}
 _WEEKDAY_ZH = {c: k for k, c in enumerate("一二三四五六", 1)} | {"日": 7, "天": 7}
 _EN_WEEKDAY = re.compile(r"\b(" + "|".join(_WEEKDAY_EN) + r")s?\b")
 _ZH_WEEKDAY = re.compile(r"(?:周|星期|礼拜)([一二三四五六日天])")

@@ -160,3 +160,59 @@ def reconciled(decision: PairDecision, verdict: Verdict | None) -> Action:
     if verdict == "contradicts":
         return "contradicts"
     return "distinct"
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """An existing unit as the decision sees it: value, type, case-folded entities and the
+    cosine similarity of its value to the new one."""
+
+    value: str
+    type: str
+    entity_keys: frozenset[str]
+    cosine: float
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What to do with a new unit given its neighbours (indexes into the candidates):
+    ``merge_into`` (or None), the ones it ``contradicts`` and the ``unsure`` ones (at most
+    ``max_unsure``, most similar first), each with its :class:`PairDecision`."""
+
+    merge_into: int | None
+    contradicts: list[tuple[int, PairDecision]]
+    unsure: list[tuple[int, PairDecision]]
+
+
+def plan(
+    value: str,
+    type_: str,
+    entity_keys: frozenset[str],
+    candidates: list[Candidate],
+    thresholds: Thresholds | None = None,
+    max_unsure: int = 3,
+) -> Plan:
+    """Decide a new unit against every neighbour (most similar first). The first ``merge``
+    wins and nothing else is applied; two units naming disjoint entities never merge
+    offline (``unsure``)."""
+    new = statement(value)
+    contradicts: list[tuple[int, PairDecision]] = []
+    unsure: list[tuple[int, PairDecision]] = []
+    for k in sorted(range(len(candidates)), key=lambda i: -candidates[i].cosine):
+        c = candidates[k]
+        d = decide(new, statement(c.value), c.cosine, type_equal=type_ == c.type,
+                   thresholds=thresholds)  # fmt: skip
+        if (
+            d.action == "merge"
+            and entity_keys
+            and c.entity_keys
+            and not entity_keys & c.entity_keys
+        ):
+            d = PairDecision("unsure", "entities_differ", d.p_same, True)
+        if d.action == "merge":
+            return Plan(k, [], [])
+        if d.action == "contradicts":
+            contradicts.append((k, d))
+        elif d.action == "unsure" and len(unsure) < max_unsure:
+            unsure.append((k, d))
+    return Plan(None, contradicts, unsure)

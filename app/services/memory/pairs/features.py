@@ -143,8 +143,12 @@ def word_order(a: tuple[str, ...], b: tuple[str, ...]) -> str:
         perm[k] = rank
     if _longest_increasing(perm) >= len(perm) - 1:
         return "moved"
-    spans = [idx[s : e] for s, e in zip(starts, [*starts[1:], len(idx)], strict=True)]
-    if len(spans) == 3 and perm == [2, 1, 0] and all(sa[i] in rules.SYMMETRIC_PIVOTS for i in spans[1]):
+    spans = [idx[s:e] for s, e in zip(starts, [*starts[1:], len(idx)], strict=True)]
+    if (
+        len(spans) == 3
+        and perm == [2, 1, 0]
+        and all(sa[i] in rules.SYMMETRIC_PIVOTS for i in spans[1])
+    ):
         return "inverted"
     return "swapped"
 
@@ -159,7 +163,7 @@ def _longest_increasing(seq: list[int]) -> int:
                 lo = mid + 1
             else:
                 hi = mid
-        best[lo:lo + 1] = [x]
+        best[lo : lo + 1] = [x]
     return len(best)
 
 
@@ -189,7 +193,6 @@ class Features:
     def values_differ(self) -> bool:
         """Both carry values and they are not the same set (2 kids / 3 kids)."""
         return bool(self.values_new and self.values_old) and self.values_new != self.values_old
-
 
     @property
     def one_word_swap(self) -> bool:

@@ -105,14 +105,26 @@ for _rep, _words in {
 # Chinese words rewritten before characters are compared (characters, not jieba words,
 # measure Chinese overlap: segmentation differs between close sentences).
 ZH_REWRITES: tuple[tuple[str, str], ...] = (
-    ("喜爱", "喜欢"), ("热爱", "喜欢"), ("爱", "喜欢"), ("居住", "住"), ("就职于", "在"),
-    ("任职", "工作"), ("上班", "工作"), ("名叫", "叫"), ("学习", "学"), ("每个", "每"),
-    ("正在", "在"), ("想要", "希望"), ("从来不", "不"), ("从不", "不"), ("没有", "没"),
+    ("喜爱", "喜欢"),
+    ("热爱", "喜欢"),
+    ("爱", "喜欢"),
+    ("居住", "住"),
+    ("就职于", "在"),
+    ("任职", "工作"),
+    ("上班", "工作"),
+    ("名叫", "叫"),
+    ("学习", "学"),
+    ("每个", "每"),
+    ("正在", "在"),
+    ("想要", "希望"),
+    ("从来不", "不"),
+    ("从不", "不"),
+    ("没有", "没"),
 )
 # Words that carry nothing for the comparison (besides the tokenizer's stop words).
 FILLER = frozenset(
-    "user currently realli veri also now longer anymor there 正在 在 要 都 了 就 还 很 非常 目前"
-    .split()
+    "user currently realli veri also now longer anymor there "
+    "正在 在 要 都 了 就 还 很 非常 目前".split()
 )
 # Negation cues, removed from topic words (the polarity carries them).
 NEGATION_TOKEN = re.compile(
