@@ -118,14 +118,21 @@ def get_idempotency_repo(session: SessionDep) -> IdempotencyRepository:
 IdempotencyRepoDep = Annotated[IdempotencyRepository, Depends(get_idempotency_repo)]
 
 
+def llm_configured(request: Request) -> bool:
+    """True when the app has an LLM client (unsure pairs are then queued for it)."""
+    runtime = getattr(request.app.state, "extraction", None)
+    return runtime is not None and runtime.llm is not None
+
+
 def get_store_service(
-    request: Request, repo: MemoryRepoDep, embedder: EmbedderDep, settings: SettingsDep
+    repo: MemoryRepoDep,
+    embedder: EmbedderDep,
+    settings: SettingsDep,
+    reconcile: Annotated[bool, Depends(llm_configured)],
 ) -> StoreService:
     """The write path; unsure pairs are queued for the LLM when one is configured."""
-    runtime = getattr(request.app.state, "extraction", None)
-    llm = runtime is not None and runtime.llm is not None
     return StoreService(
-        repo, embedder, settings.dedupe, settings.ttl, settings.conflicts, reconcile=llm
+        repo, embedder, settings.dedupe, settings.ttl, settings.conflicts, reconcile=reconcile
     )
 
 

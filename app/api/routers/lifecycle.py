@@ -103,8 +103,8 @@ async def get_memory_history(
     memory_id: uuid.UUID, service: CatalogServiceDep, namespace: NamespaceDep
 ) -> Any:
     """The supersede history of a unit: every unit linked to it through `superseded_by` or
-    `merged_into`
-    (the versions it replaced and the ones that replaced it), oldest first, itself included;
+    `merged_into` (the versions it replaced, the ones that replaced it and the restatements
+    merged into it), oldest first, itself included;
     and `links` — which summaries or distilled units were written from these units
     (`kind` `summary` / `distilled`). 404 `not_found` for an unknown id or another
     namespace's unit."""
