@@ -124,8 +124,8 @@ async def test_same_merges_after_the_response_and_the_old_id_resolves(
     # exactly once: a repeated delivery of the same entry changes nothing
     again = await runner.run_once(new["pending"][0]["review_id"])
     assert again.status == "decided" and again.action is None and len(llm.requests) == 1
-    hits = (await llm_client.post("/recall", json={"query": "does the user eat meat?",
-                                                    "user_id": "u1"})).json()["memories"]  # fmt: skip
+    query = {"query": "does the user eat meat?", "user_id": "u1"}
+    hits = (await llm_client.post("/recall", json=query)).json()["memories"]
     assert [h["id"] for h in hits] == [old["id"]]
 
 
