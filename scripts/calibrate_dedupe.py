@@ -312,6 +312,13 @@ def render(
     return "\n".join(lines) + "\n"
 
 
+def _kept() -> str:
+    """The latency section scripts/bench_store_llm.py wrote into the document, kept."""
+    current = DOC.read_text(encoding="utf-8") if DOC.exists() else ""
+    start = current.find("\n## /store latency with an LLM")
+    return "" if start < 0 else current[start:].rstrip("\n") + "\n"
+
+
 def _want(j: Judged) -> str:
     return {"same": "merge", "contradicts": "contradicts", "distinct": "distinct"}[j.pair.expect]
 
@@ -327,7 +334,7 @@ async def amain(args: argparse.Namespace) -> int:
     llm, calls = await with_llm(vectors, t)
     ablations = ablation_rows(vectors, t)
     DOC.parent.mkdir(parents=True, exist_ok=True)
-    DOC.write_text(render(offline, llm, calls, model, t, ablations), encoding="utf-8")
+    DOC.write_text(render(offline, llm, calls, model, t, ablations) + _kept(), encoding="utf-8")
     print(aims_line(totals(offline), "offline"))
     print(aims_line(totals(llm), "with the LLM"))
     print(f"wrote {DOC.relative_to(ROOT)}")

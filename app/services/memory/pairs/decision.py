@@ -65,7 +65,11 @@ class PairDecision:
 
 def classifier_inputs(f: Features) -> tuple[float, ...]:
     """The classifier's input vector for a pair, in :data:`FEATURE_NAMES` order."""
-    same_words = float(f.overlap == 1.0 and f.order in ("same", "moved", "inverted"))
+    # The same words in an order that keeps roles — and at least two of them: one word left
+    # after stop words ("code am" / "code an") is too little evidence.
+    same_words = float(
+        f.overlap == 1.0 and f.order in ("same", "moved", "inverted") and f.words >= 2
+    )
     return (1.0, f.cosine, f.overlap, f.containment, same_words)
 
 

@@ -178,6 +178,7 @@ class Features:
     values_new: frozenset[str]
     values_old: frozenset[str]
     overlap: float  # Jaccard of content words (of CJK characters when both are Chinese)
+    words: int  # content words of the shorter side
     containment: float  # shared words / the smaller side's words
     only_new: frozenset[str]
     only_old: frozenset[str]
@@ -227,6 +228,7 @@ def features(new: Statement, old: Statement, cosine: float, type_equal: bool = T
         values_new=new.canonical.values,
         values_old=old.canonical.values,
         overlap=overlap,
+        words=min(len(wn), len(wo), len(new.chars) or len(wn), len(old.chars) or len(wo)),
         containment=containment,
         only_new=only_new,
         only_old=only_old,
