@@ -18,6 +18,7 @@ adoption, camping), written anew here.
 Shared by ``tests/test_dedupe_calibration.py`` and ``scripts/calibrate_dedupe.py``.
 """
 
+# ruff: noqa: E501 - one pair per line reads best
 from __future__ import annotations
 
 from collections import Counter

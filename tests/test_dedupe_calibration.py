@@ -81,7 +81,9 @@ def test_a_negation_never_merges_whatever_the_llm_answers(vectors):
 
 def test_the_aims_hold_on_the_set(offline, vectors):
     s = totals(offline)
-    paraphrase_like = [j for j in offline if j.pair.expect == "same" and j.pair.kind != "normalised"]
+    paraphrase_like = [
+        j for j in offline if j.pair.expect == "same" and j.pair.kind != "normalised"
+    ]
     unmerged = sum(j.final != "merge" for j in paraphrase_like)
     assert unmerged / len(paraphrase_like) <= 0.4  # ≤ 10 of 25 left offline
     assert s.contradictions_found / s.contradictions >= 0.85
