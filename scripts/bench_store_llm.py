@@ -72,7 +72,9 @@ async def service(
         env |= {"LLM__BASE_URL": llm.base_url, "LLM__MODEL": "scripted", "LLM__MAX_RETRIES": "0"}
     log = (workdir / f"{name}.log").open("wb")
     migrate = [sys.executable, "-m", "app.cli", "migrate"]
-    await asyncio.to_thread(subprocess.run, migrate, cwd=code, env=env, stdout=log, check=True)
+    await asyncio.to_thread(
+        subprocess.run, migrate, cwd=code, env=env, stdout=log, stderr=subprocess.STDOUT, check=True
+    )
     proc = subprocess.Popen(  # noqa: ASYNC220 - returns at once; waited for below via /health
         [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
         cwd=code,
