@@ -299,3 +299,11 @@ async def test_a_sigkilled_worker_process_mid_decision_two_workers_after_restart
                     proc.wait(5)
     for proc in workers:
         assert proc.returncode == 0, proc.stderr.read().decode()[-2000:]  # type: ignore[union-attr]
+
+
+async def test_a_corrected_value_closes_its_open_pairs(client):
+    _old, new = await unsure_pair(client)
+    r = await client.patch(f"/memories/{new['id']}", json={"value": "The user keeps bees"})
+    assert r.status_code == 200, r.text
+    page = (await client.get("/memories", params={"review": "pending"})).json()
+    assert page["memories"] == [] and page["reviews"] == []

@@ -235,6 +235,8 @@ class CatalogService:
             unit.value_hash = value_hash(new_value)
             unit.value_embedding = value_vec
             unit.embedding_model = self.embedder.model
+            # Open pair decisions were about the old value.
+            await PairReviewRepository(self.repo.session).close_open_of([unit.id], now)
         if query_changed:
             unit.query = new_query
             unit.query_embedding = query_vec
