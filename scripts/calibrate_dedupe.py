@@ -162,8 +162,9 @@ def ablation_rows(vectors: dict[str, np.ndarray], t: Thresholds) -> list[tuple[s
 
 def fit(vectors: dict[str, np.ndarray], t: Thresholds) -> tuple[list[float], float, float]:
     """Logistic weights (L2, gradient descent) on the same-language pairs that reach the
-    classifier, the smallest P(same) above every non-duplicate (merge_p) and the largest
-    below every duplicate (unsure_p)."""
+    classifier, with — under the configured weights — the highest P(same) of a
+    non-duplicate (``merge_p`` must lie above it) and the lowest of a duplicate
+    (``unsure_p`` should lie below it)."""
     xs, ys = [], []
     for p in PAIRS:
         cosine = float(np.dot(vectors[p.old], vectors[p.new]))
@@ -180,10 +181,12 @@ def fit(vectors: dict[str, np.ndarray], t: Thresholds) -> tuple[list[float], flo
     for _ in range(20000):
         pr = 1 / (1 + np.exp(-(x @ w)))
         w -= (x.T @ (pr - y)) / len(y) + 0.01 * np.r_[0.0, w[1:]]
-    pr = 1 / (1 + np.exp(-(x @ w)))
-    merge_p = float(np.ceil((pr[y == 0].max() + 0.05) * 20) / 20)
-    unsure_p = float(np.floor(pr[y == 1].min() * 20) / 20)
-    return [round(float(v), 2) for v in w], merge_p, unsure_p
+    configured = 1 / (1 + np.exp(-(x @ np.array(decision.WEIGHTS))))
+    return (
+        [round(float(v), 2) for v in w],
+        float(configured[y == 0].max()),
+        float(configured[y == 1].min()),
+    )
 
 
 # ---- the document ----------------------------------------------------------------------------
@@ -202,7 +205,7 @@ def aims_line(s: Totals, label: str) -> str:
 
 def render(
     offline: list[Judged], llm: list[Judged], calls: int, model: str, t: Thresholds,
-    ablations: list[tuple[str, Totals]],
+    ablations: list[tuple[str, Totals]], margins: tuple[float, float],
 ) -> str:  # fmt: skip
     """docs/DEDUPE.md."""
     off_rows = {r.kind: r for r in by_kind(offline)}
@@ -254,7 +257,9 @@ def render(
         "the decision around the LLM, not an LLM's accuracy).",
         "",
         "Thresholds are chosen for zero false merges on the set: `merge_p` lies above every "
-        "non-duplicate's score. False merges cost more than missed ones (a false merge loses "
+        f"non-duplicate's score (the highest is {margins[0]:.2f}; the duplicates with the same "
+        f"words score above 0.9) and `unsure_p` below every duplicate's ({margins[1]:.2f}), "
+        "so with an LLM no duplicate is left out of its reach. False merges cost more than missed ones (a false merge loses "
         "a fact; a miss leaves a second row recall returns next to the first).",
         "",
         "## Per kind",
@@ -326,15 +331,19 @@ def _want(j: Judged) -> str:
 async def amain(args: argparse.Namespace) -> int:
     vectors, model = await embed_pairs()
     t = thresholds(model)
+    weights, top_other, low_same = fit(vectors, t)
     if args.fit:
-        weights, merge_p, unsure_p = fit(vectors, t)
         print(f"fitted weights {weights} (names {decision.FEATURE_NAMES})")
-        print(f"merge_p {merge_p}, unsure_p {unsure_p}")
+        print(
+            f"highest P(same) of a non-duplicate {top_other:.3f} (merge_p must lie above), "
+            f"lowest of a duplicate {low_same:.3f} (unsure_p should lie below)"
+        )
     offline = judge(vectors, thresholds=t)
     llm, calls = await with_llm(vectors, t)
     ablations = ablation_rows(vectors, t)
     DOC.parent.mkdir(parents=True, exist_ok=True)
-    DOC.write_text(render(offline, llm, calls, model, t, ablations) + _kept(), encoding="utf-8")
+    doc = render(offline, llm, calls, model, t, ablations, (top_other, low_same))
+    DOC.write_text(doc + _kept(), encoding="utf-8")
     print(aims_line(totals(offline), "offline"))
     print(aims_line(totals(llm), "with the LLM"))
     print(f"wrote {DOC.relative_to(ROOT)}")

@@ -38,7 +38,7 @@ Action = Literal["merge", "contradicts", "distinct", "unsure"]
 
 # Logistic weights over classifier_inputs() (intercept first), fitted by
 # scripts/calibrate_dedupe.py --fit on tests/dedupe_pairs.py; see docs/DEDUPE.md.
-WEIGHTS: tuple[float, ...] = (-1.26, 0.4, 1.11, -0.08, 2.15)
+WEIGHTS: tuple[float, ...] = (-1.24, 0.39, 1.09, -0.15, 2.22)
 FEATURE_NAMES = ("intercept", "cosine", "overlap", "containment", "same_words")
 
 
@@ -100,7 +100,10 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
     if f.cross_lingual:
         return None  # words cannot be compared across languages
     if f.slot_conflict is not None:
-        extra = (f.only_new | f.only_old) - _slot_words(new, old, f.slot_conflict)
+        slot = f.slot_conflict
+        extra = (f.only_new | f.only_old) - _slot_words(new, old, slot)
+        if new.cjk and old.cjk:  # characters: segmentation differs ("叫小红" / "叫小明")
+            extra = frozenset((new.chars ^ old.chars) - set(new.slots[slot] + old.slots[slot]))
         if not extra or rules.says_change(new.value):
             return contradicts(f"slot_differs:{f.slot_conflict}")
         return unsure(f"slot_differs_elsewhere:{f.slot_conflict}")

@@ -22,7 +22,7 @@ from app.services.memory.pairs.canonical import Canonical, canonical
 
 _STEMMER = snowballstemmer.stemmer("english")
 _ZH_NEG_CHARS = frozenset("不没别無无非未莫勿")
-_ZH_STOP_CHARS = frozenset("用户我的了有是在也都很就还再吗呢吧啊从要正")
+_ZH_STOP_CHARS = frozenset("用户我的了有是在也都很就还再吗呢吧啊从要正对")
 
 
 @dataclass(frozen=True)
@@ -245,5 +245,6 @@ def features(new: Statement, old: Statement, cosine: float, type_equal: bool = T
 
 
 def _frame(s: Statement) -> frozenset[str]:
-    """A statement's role words without its values ("checks in on" ≠ "checks out on")."""
-    return frozenset(s.role_words) - s.canonical.values
+    """A statement's role words without its values — the tokens with digits, whatever the
+    stemmer made of them ("checks in on" ≠ "checks out on")."""
+    return frozenset(w for w in s.role_words if not any(ch.isdigit() for ch in w))
