@@ -259,8 +259,9 @@ def render(
         "Thresholds are chosen for zero false merges on the set: `merge_p` lies above every "
         f"non-duplicate's score (the highest is {margins[0]:.2f}; the duplicates with the same "
         f"words score above 0.9) and `unsure_p` below every duplicate's ({margins[1]:.2f}), "
-        "so with an LLM no duplicate is left out of its reach. False merges cost more than missed ones (a false merge loses "
-        "a fact; a miss leaves a second row recall returns next to the first).",
+        "so with an LLM no duplicate is left out of its reach. False merges cost more than "
+        "missed ones (a false merge loses a fact; a miss leaves a second row recall returns "
+        "next to the first).",
         "",
         "## Per kind",
         "",
