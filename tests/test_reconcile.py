@@ -307,3 +307,18 @@ async def test_a_corrected_value_closes_its_open_pairs(client):
     assert r.status_code == 200, r.text
     page = (await client.get("/memories", params={"review": "pending"})).json()
     assert page["memories"] == [] and page["reviews"] == []
+
+
+async def test_a_slow_llm_keeps_its_lease(llm_client, runner, llm, engine):
+    """An answer slower than the lease (1 s here) is not a dead worker: the lease is renewed,
+    so a second runner backs off instead of asking again."""
+    _old, new = await unsure_pair(llm_client)
+    review_id = new["pending"][0]["review_id"]
+    llm.push(Reply(content='{"verdict": "same"}', delay_s=2.5))
+    slow = asyncio.create_task(runner.run_once(review_id))
+    await asyncio.sleep(1.8)  # past the first lease
+    other = await runner.run_once(review_id)
+    assert other.status == "running" and len(llm.requests) == 1
+    assert (await slow).action == "merge"
+    assert await scalar(engine, "SELECT attempts FROM pair_reviews WHERE id = :i",
+                        i=review_id) == 1  # fmt: skip

@@ -47,6 +47,21 @@ class PairReviewRepository:
         )
         return (await self.session.scalars(stmt)).first()
 
+    async def renew_lease(self, review_id: uuid.UUID, attempt: int, lease_s: float) -> bool:
+        """Extend the lease of attempt ``attempt``; False when another runner took over."""
+        now = func.clock_timestamp()
+        result = await self.session.execute(
+            update(PairReview)
+            .where(
+                PairReview.id == review_id,
+                PairReview.status == "running",
+                PairReview.attempts == attempt,
+            )
+            .values(lease_until=now + timedelta(seconds=lease_s))
+            .execution_options(synchronize_session=False)
+        )
+        return bool(result.rowcount)  # type: ignore[attr-defined]
+
     async def lock(self, review_id: uuid.UUID) -> PairReview | None:
         """The review, locked for this transaction (``FOR UPDATE``), freshly read."""
         stmt = (

@@ -7,7 +7,7 @@ Exactly once, also across restarts and two workers:
 1. claim: ``pending`` → ``running``, ``attempts += 1`` and a lease, committed (the attempt
    number fences the write); a second worker finds the review running and backs off until
    the lease ends (a killed worker's lease runs out and the queue hands the entry out again);
-2. ask the LLM, outside any transaction;
+2. ask the LLM, outside any transaction, renewing the lease meanwhile;
 3. apply, in ONE transaction under the subject's lock: re-read the review (still ours?) and
    both units (still active?), then merge / supersede / flag / keep apart, and mark the review
    ``decided`` with the verdict — so a crash before the commit applies nothing and the next
@@ -21,6 +21,8 @@ guarded pair (a negation, other values, swapped roles) never merges.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import uuid
 from dataclasses import dataclass
@@ -86,13 +88,32 @@ class ReconcileRunner:
             return ReconcileResult("running", retry_in=max(0.5, left))
         if values is None:
             return await self._apply(review, None)
+        keeper = asyncio.create_task(self._keep_lease(review.id, review.attempts))
         try:
             verdict = await self.judge.judge(*values)
         except HindsightError as exc:
             return await self._failed(review, f"{exc.code}: {exc}")
+        finally:
+            keeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await keeper
         if verdict is None:
             return await self._failed(review, "the LLM's answer was not same/contradicts/unrelated")
         return await self._apply(review, verdict)
+
+    async def _keep_lease(self, review_id: uuid.UUID, attempt: int) -> None:
+        """Renew the lease while the LLM answers (a slow answer is not a dead worker)."""
+        lease = self.settings.worker.lease_s
+        while True:
+            await asyncio.sleep(lease / 3)
+            try:
+                async with self.session_factory() as session, session.begin():
+                    if not await PairReviewRepository(session).renew_lease(
+                        review_id, attempt, lease
+                    ):
+                        return  # another runner took over; our write will be refused
+            except Exception:  # noqa: BLE001 - a missed renewal is retried next tick
+                log.warning("could not renew the lease of review %s", review_id, exc_info=True)
 
     async def _apply(self, claimed: PairReview, verdict: Verdict | None) -> ReconcileResult:
         now = datetime.now(UTC)

@@ -5,8 +5,8 @@ evidence not tell (``unsure``: the LLM reconciles it after the response, see
 :mod:`app.services.memory.reconcile`)?
 
 Two stages (docs/DEDUPE.md): the store service fetches the subject's active neighbours by
-cosine similarity, wider than a merge needs (``DEDUPE__CANDIDATE_COSINE``); this module decides
-each pair from :mod:`~app.services.memory.pairs.features`:
+cosine similarity down to the candidate gate (``CONFLICTS__MIN_COSINE_BY_MODEL``, wider than
+a merge needs); this module decides each pair from :mod:`~app.services.memory.pairs.features`:
 
 1. the same canonical form (numbers, dates, times, units in one notation) → ``merge``;
 2. below the candidate gate → ``distinct``;
@@ -21,8 +21,9 @@ each pair from :mod:`~app.services.memory.pairs.features`:
    in an order that keeps roles): ≥ ``merge_p`` → ``merge`` (``unsure`` when the two units'
    types differ), ≥ ``unsure_p`` → ``unsure``, else ``distinct``.
 
-Weights and thresholds are fitted on tests/dedupe_pairs.py by scripts/calibrate_dedupe.py,
-``merge_p`` above every non-duplicate's score (zero false merges on the set). Pure: no I/O.
+The weights are fitted on tests/dedupe_pairs.py by scripts/calibrate_dedupe.py; ``merge_p``
+lies above every non-duplicate's score there (zero false merges on the set), ``unsure_p``
+below every duplicate's. Pure: no I/O, so a batch of units can be decided at once.
 """
 
 from __future__ import annotations
