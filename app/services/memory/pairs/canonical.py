@@ -221,7 +221,7 @@ for _code, _words in {
     for _w in _words.split():
         _UNIT_WORDS[_w] = _code
 _UNIT_ALT = "|".join(sorted(map(re.escape, _UNIT_WORDS), key=len, reverse=True))
-_AMOUNT_WORD = re.compile(rf"(\d+(?:\.\d+)?)\s*({_UNIT_ALT})(?![a-z])")
+_AMOUNT_WORD = re.compile(rf"(?<![\d.])(\d+(?:\.\d+)?)\s*({_UNIT_ALT})(?![a-z])")
 _SYMBOLS = {"$": "usd", "€": "eur", "£": "gbp", "¥": "cny", "￥": "cny"}
 _AMOUNT_SYMBOL = re.compile(r"([$€£¥￥])\s*(\d+(?:\.\d+)?)")
 
