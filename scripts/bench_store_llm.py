@@ -1,13 +1,15 @@
 """``POST /store`` latency with an LLM configured against the same store without one.
 
     .venv/bin/python scripts/bench_store_llm.py [--n 60] [--delay-s 1.0] [--before 30e866f]
+        [--worker]
 
 Starts a private embedded PostgreSQL 18 + pgvector, a scripted OpenAI-compatible LLM on
 127.0.0.1 that answers every call after ``--delay-s`` seconds (``tests/fake_llm.py``), and two
-services (``python -m app.cli serve``, each with its worker in process, each on its own
-database): one without an LLM (the anchor) and one with the scripted LLM. For each of ``--n``
-subjects it stores a fact, then — timed — a restatement the local decision is unsure about
-(a label and its definition, a fact in the other language …): the case that needs the LLM.
+services (``python -m app.cli serve``, each on its own database; ``--worker`` runs their
+workers in process, else the reconciliation jobs wait in the queue): one without an LLM (the
+anchor) and one with the scripted LLM. For each of ``--n`` subjects it stores a fact, then —
+timed — a restatement the local decision is unsure about (a label and its definition, a fact
+in the other language …): the case that needs the LLM.
 Requests alternate between the services so all see the same machine load. With
 ``--before COMMIT`` two more services run that commit's code (a temporary git worktree),
 without and with the scripted LLM, for the figures before the change. Prints p50/p95 and
@@ -56,7 +58,7 @@ def _free_port() -> int:
 
 @contextlib.asynccontextmanager
 async def service(
-    name: str, database_url: str, workdir: Path, code: Path, llm: FakeLLM | None
+    name: str, database_url: str, workdir: Path, code: Path, llm: FakeLLM | None, worker: bool
 ) -> AsyncIterator[str]:
     """``python -m app.cli serve`` of the code in ``code`` on a free port; yields its URL."""
     port = _free_port()
@@ -64,7 +66,7 @@ async def service(
         **os.environ,
         "DATABASE_URL": database_url,
         "HINDSIGHT_DATA_DIR": str(workdir / name),
-        "WORKER__IN_PROCESS": "true",
+        "WORKER__IN_PROCESS": "true" if worker else "false",
         "LOG_LEVEL": "WARNING",
         "PYTHONPATH": str(code),
     }
@@ -150,7 +152,7 @@ async def run(args: argparse.Namespace) -> dict[str, list[float]]:
                 code = before_code if name.startswith("before") else ROOT
                 with_llm = llm if name.endswith("llm") else None
                 urls[name] = await stack.enter_async_context(
-                    service(name, server.url, tmp, code or ROOT, with_llm)
+                    service(name, server.url, tmp, code or ROOT, with_llm, args.worker)
                 )
             clients = {
                 n: await stack.enter_async_context(httpx.AsyncClient(base_url=u, timeout=60))
@@ -194,6 +196,11 @@ def main() -> int:
     parser.add_argument("--n", type=int, default=60, help="timed stores per service")
     parser.add_argument("--delay-s", type=float, default=1.0, help="the scripted LLM's delay")
     parser.add_argument("--before", default="", help="also measure this commit's code")
+    parser.add_argument(
+        "--worker",
+        action="store_true",
+        help="run each service's worker in process (the LLM jobs then share its CPU)",
+    )
     args = parser.parse_args()
     load0 = os.getloadavg()[0]
     times = asyncio.run(run(args))
@@ -220,7 +227,13 @@ def main() -> int:
         f"(1-min load average {load0:.1f} before, {load1:.1f} after). One `/store` of one unit "
         "that has an unsure neighbour (the case that needs the LLM), timed by the client over "
         f"HTTP on 127.0.0.1, {args.n} per service, requests alternating between the services; "
-        "each service on its own embedded PostgreSQL with its worker in process.",
+        "each service on its own embedded PostgreSQL, "
+        + (
+            "its worker in process (the reconciliation jobs share the service's CPU)."
+            if args.worker
+            else "its worker not running (as with `hindsight worker` on another machine: the "
+            "request path alone)."
+        ),
         "",
         "| service | p50 ms | p95 ms | p50 − anchor | p95 − anchor |",
         "|---|---|---|---|---|",
