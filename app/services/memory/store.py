@@ -20,7 +20,7 @@ from app.core.text import entity_keys, search_text, value_hash
 from app.models import MemoryUnit, PairReview
 from app.repositories.memory.reviews import PairReviewRepository
 from app.repositories.memory.units import MemoryRepository, Neighbour, Subject
-from app.repositories.queue import RECONCILE_ENTRYPOINT, enqueue
+from app.repositories.queue import RECONCILE_ENTRYPOINT, enqueue_many
 from app.schemas.memory import MemoryCreate
 from app.services.memory.merge import confirm
 from app.services.memory.pairs.decision import Candidate, PairDecision, Thresholds, plan
@@ -91,6 +91,9 @@ class StoreService:
             subject = Subject(namespace, item.user_id, item.agent_id)
             outcomes.append(await self._store_one(subject, item, values[k], query_vecs.get(k), now))
             await self.repo.flush()
+        if self.reconcile:  # one queue statement for every unsure pair of the batch
+            ids = [str(r.id) for o in outcomes for r in o.reviews]
+            await enqueue_many(self.repo.session, RECONCILE_ENTRYPOINT, ids)
         return outcomes
 
     async def _store_one(
@@ -133,10 +136,6 @@ class StoreService:
             await self.repo.flush()  # the reviews point at the new unit
             for review in reviews:
                 self.reviews.add(review)
-            await self.repo.flush()
-            if self.reconcile:
-                for review in reviews:
-                    await enqueue(self.repo.session, RECONCILE_ENTRYPOINT, str(review.id))
         return StoreOutcome(unit, outcome, reviews, self.reconcile and bool(reviews))
 
     @staticmethod
