@@ -61,8 +61,8 @@ async def store_memories(
     of are listed in `pending`: with an LLM configured a job decides them after this answer
     (`queued`; a merge then folds this unit into the other, and its id keeps resolving to
     it), else they stay distinct and are listed by `GET /memories?review=pending`. No LLM is
-    called inside this request. Identical or paraphrased stores sent at the same moment
-    leave one row.
+    called inside this request. Identical stores, or paraphrases the local decision merges,
+    sent at the same moment leave one row.
 
     With an `Idempotency-Key` header a retry with the same body returns the first response
     (header `Idempotent-Replayed: true`); the same key with another body is a 422
