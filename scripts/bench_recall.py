@@ -72,8 +72,7 @@ sys.path.insert(0, str(ROOT))
 
 from app.core import embedded_pg, migrate  # noqa: E402
 from app.core.config import get_settings  # noqa: E402
-from app.core.text import entity_keys, search_text  # noqa: E402
-from app.services.memory.dedupe import value_hash  # noqa: E402
+from app.core.text import entity_keys, search_text, value_hash  # noqa: E402
 
 DEFAULT_DATASET = ROOT / ".." / "shared" / "datasets" / "locomo-dev"
 DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "hindsight-bench"

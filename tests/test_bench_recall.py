@@ -14,9 +14,8 @@ import numpy as np
 import pytest
 from sqlalchemy import text
 
-from app.core.text import search_text
+from app.core.text import search_text, value_hash
 from app.schemas.memory import StoreRequest
-from app.services.memory.dedupe import value_hash
 
 ROOT = Path(__file__).resolve().parents[1]
 

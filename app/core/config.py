@@ -62,15 +62,19 @@ class RecallSettings(BaseModel):
 
 
 class DedupeSettings(BaseModel):
-    """When a new unit is the same memory as an existing one (docs/DEDUPE.md, calibrated in
-    tests/test_dedupe_calibration.py for multilingual-e5-small)."""
+    """The pair decision of the write path (docs/DEDUPE.md, calibrated by
+    scripts/calibrate_dedupe.py on tests/dedupe_pairs.py for multilingual-e5-small)."""
 
-    merge_cosine: float = Field(default=0.93, ge=0, le=1)
-    # Extra agreement required above merge_cosine: Jaccard of stemmed content tokens. 1.0 = the
-    # same words (one substituted word such as 绿茶/红茶 or coffee/tea is a different fact).
-    merge_min_overlap: float = Field(default=1.0, ge=0, le=1)
-    # Candidates looked at per new unit.
-    neighbours: int = Field(default=5, ge=1, le=50)
+    # The classifier's P(same) at or above which a pair merges without asking anyone (above
+    # every non-duplicate of the labelled set: zero false merges there).
+    merge_p: float = Field(default=0.85, ge=0, le=1)
+    # Between this and merge_p a pair is unsure: the LLM reconciles it after the response,
+    # or it is listed by GET /memories?review=pending. Below: distinct.
+    unsure_p: float = Field(default=0.25, ge=0, le=1)
+    # Neighbours fetched per new unit (by value and by trigger scenario; one statement).
+    neighbours: int = Field(default=8, ge=1, le=50)
+    # Unsure pairs kept per new unit (most similar first).
+    max_unsure: int = Field(default=3, ge=0, le=20)
 
 
 class TtlSettings(BaseModel):
@@ -271,25 +275,24 @@ class ClosureSettings(BaseModel):
 
 
 class ConflictSettings(BaseModel):
-    """Contradiction detection on the write path (docs/DEDUPE.md; calibrated in
-    tests/test_conflicts.py)."""
+    """Contradictions on the write path and the candidate gate of the pair decision
+    (docs/DEDUPE.md, calibrated by scripts/calibrate_dedupe.py)."""
 
     # Neighbours below this cosine similarity are never judged (the seeds' 0.70, OpenAI).
     min_cosine: float = Field(default=0.70, ge=0, le=1)
-    # Per embedding model overrides: e5-small puts unrelated facts at 0.72–0.91 and
-    # contradictions at 0.87–0.97 (docs/DEDUPE.md), so its gate is higher.
+    # Per embedding model overrides: on the labelled set e5-small's lowest duplicate (two
+    # languages) is at 0.81 and unrelated facts reach 0.93, so its gate is 0.80.
     min_cosine_by_model: dict[str, float] = Field(
         default_factory=lambda: {"multilingual-e5-small-q4": 0.80}
     )
-    # Jaccard of content stems (numbers and negation cues removed) for "the same topic".
-    min_topic_overlap: float = Field(default=0.5, ge=0, le=1)
     # Two contradicting units whose occurred_at are this close (seconds) have no clear order:
     # both stay active and list each other in conflicts_with (unless the new one says
     # "moved", "now", "no longer"…).
     order_window_s: float = Field(default=3600, ge=0)
     # The older unit's confidence is multiplied by this when it is contradicted.
     contradicted_confidence_factor: float = Field(default=0.5, ge=0, le=1)
-    # Ask the LLM (when configured) same / contradicts / unrelated; else local rules only.
+    # Ask the LLM (when configured), after the response, about pairs the local decision was
+    # unsure of; false: those pairs stay distinct and are listed for review.
     use_llm: bool = True
 
 

@@ -8,6 +8,7 @@ so Chinese words and exact codes ("600519", "SKU-42") match the same way on both
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -77,6 +78,11 @@ def normalize(text: str) -> str:
         elif ch in "-−+" and nxt.isdigit() and not prev.isalnum():
             out.append("+" if ch == "+" else "-")
     return "".join(out)
+
+
+def value_hash(value: str) -> str:
+    """SHA-256 (hex) of the normalised value: equal hashes are the same statement."""
+    return hashlib.sha256(normalize(value).encode("utf-8")).hexdigest()
 
 
 def has_cjk(text: str) -> bool:

@@ -5,8 +5,10 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Literal
 
-# The pgqueuer entrypoint of extraction jobs (enqueued by the API, served by the worker).
+# The pgqueuer entrypoints (enqueued by the API, served by the worker): extraction jobs, and
+# reconciliation jobs (the LLM decides a pair review after the /store answer).
 EXTRACT_ENTRYPOINT = "hindsight.extract"
+RECONCILE_ENTRYPOINT = "hindsight.reconcile"
 
 # The kind of knowledge a memory unit holds.
 MemoryType = Literal["fact", "preference", "constraint", "action", "result", "event"]
@@ -18,6 +20,7 @@ class UnitStatus(StrEnum):
 
     ACTIVE = "active"
     SUPERSEDED = "superseded"  # replaced by a newer unit (``superseded_by``), kept as history
+    MERGED = "merged"  # folded into another unit (``merged_into``); its id resolves to it
     ARCHIVED = "archived"  # expired or consolidated: out of default recall, still readable
     INVALID = "invalid"  # marked wrong by a correction
 
@@ -32,6 +35,18 @@ class JobStatus(StrEnum):
     SUCCEEDED = "succeeded"
     FAILED = "failed"
 
+
+class ReviewStatus(StrEnum):
+    """Where a pair review stands: pending → running → decided; back to pending (listed for
+    review) when the LLM kept failing."""
+
+    PENDING = "pending"  # waiting for the reconciliation job or a person
+    RUNNING = "running"  # a reconciliation job holds its lease
+    DECIDED = "decided"  # closed, with the action applied (or ``stale``)
+
+
+# A review in one of these is still open: not decided yet.
+REVIEW_OPEN = (ReviewStatus.PENDING, ReviewStatus.RUNNING)
 
 # A job in one of these has ended: it is never run again unless retried by hand.
 JOB_ENDED = (JobStatus.SUCCEEDED, JobStatus.FAILED)

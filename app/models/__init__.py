@@ -5,6 +5,7 @@ from app.models.base import Base
 from app.models.job import ExtractionJob
 from app.models.lifecycle import DistillationState, MemoryAccess, MemoryLink
 from app.models.memory import IdempotencyRecord, MemoryUnit
+from app.models.review import PairReview
 from app.models.transcript import TranscriptMessage, WorkingMemorySession
 
 __all__ = [
@@ -16,6 +17,7 @@ __all__ = [
     "MemoryAccess",
     "MemoryLink",
     "MemoryUnit",
+    "PairReview",
     "TranscriptMessage",
     "WorkingMemorySession",
 ]

@@ -55,6 +55,8 @@ class MemoryUnit(Base):
     metadata_: Mapped[dict[str, Any]] = mapped_column("metadata", JSONB, server_default="{}")
     status: Mapped[str] = mapped_column(String(16), server_default=UnitStatus.ACTIVE.value)
     superseded_by: Mapped[uuid.UUID | None] = mapped_column(UUID(as_uuid=True))
+    # Status "merged": the unit this one was folded into (its id keeps resolving to it).
+    merged_into: Mapped[uuid.UUID | None] = mapped_column(UUID(as_uuid=True))
     conflicts_with: Mapped[list[uuid.UUID]] = mapped_column(
         ARRAY(UUID(as_uuid=True)), server_default="{}"
     )
@@ -83,6 +85,11 @@ class MemoryUnit(Base):
         Index("ix_memory_units_value_hash", "namespace", "user_id", "value_hash"),
         Index(
             "ix_memory_units_expires_at", "expires_at", postgresql_where=text("status = 'active'")
+        ),
+        Index(
+            "ix_memory_units_merged_into",
+            "merged_into",
+            postgresql_where=text("merged_into IS NOT NULL"),
         ),
         Index("ix_memory_units_entity_keys", "entity_keys", postgresql_using="gin"),
         Index("ix_memory_units_search_tsv", "search_tsv", postgresql_using="gin"),

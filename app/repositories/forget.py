@@ -160,10 +160,11 @@ class ForgetRepository:
     async def delete_units(
         self, namespace: str, ids: Sequence[uuid.UUID], removed: Removed
     ) -> None:
-        """Delete these units and every row naming them; add the counts to ``removed``."""
+        """Delete these units, the units merged into them (they hold the same fact) and every
+        row naming them; add the counts to ``removed``."""
         if not ids:
             return
-        id_list = list(ids)
+        id_list = await self._with_merged(namespace, list(ids))
         stats = (
             await self.session.execute(
                 select(func.count(), _VECTORS, _KEYWORD).where(
@@ -194,6 +195,20 @@ class ForgetRepository:
                 .execution_options(synchronize_session=False)
             )
         )
+
+    async def _with_merged(self, namespace: str, ids: list[uuid.UUID]) -> list[uuid.UUID]:
+        """``ids`` and, transitively, every unit whose ``merged_into`` names one of them."""
+        found = dict.fromkeys(ids)
+        frontier = list(ids)
+        while frontier:
+            rows = await self.session.scalars(
+                select(MemoryUnit.id).where(
+                    MemoryUnit.namespace == namespace, MemoryUnit.merged_into.in_(frontier)
+                )
+            )
+            frontier = [i for i in rows.all() if i not in found]
+            found.update(dict.fromkeys(frontier))
+        return list(found)
 
     async def _clear_references(self, namespace: str, ids: list[uuid.UUID]) -> int:
         result = await self.session.execute(_CLEAR_REFERENCES, {"ns": namespace, "ids": ids})

@@ -11,14 +11,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from pgqueuer import Queries
-from pgqueuer.db import AsyncpgDriver
 from sqlalchemy import and_, func, or_, select, text, tuple_, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.vocabulary import EXTRACT_ENTRYPOINT, JobStatus
 from app.models import ExtractionJob, WorkingMemorySession
+from app.repositories.queue import enqueue
 
 CLAIMABLE = (JobStatus.QUEUED, JobStatus.RETRYING)
 
@@ -73,24 +72,9 @@ class JobRepository:
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
     async def enqueue(self, job_id: uuid.UUID, delay_s: float = 0.0) -> int:
-        """Put a queue entry for ``job_id`` in this transaction; returns pgqueuer's id.
-
-        Runs pgqueuer's own enqueue statement on the session's asyncpg connection, after a
-        statement of this transaction has started it, so it commits with the job row.
-        """
-        conn = await self.session.connection()
-        driver = (await conn.get_raw_connection()).driver_connection
-        if not driver.is_in_transaction():  # SQLAlchemy opens it lazily, at a first statement
-            await self.session.execute(text("SELECT 1"))
-        if not driver.is_in_transaction():
-            raise RuntimeError("enqueue must run inside the job's transaction")
-        queries = Queries(AsyncpgDriver(driver))
-        ids = await queries.enqueue(
-            EXTRACT_ENTRYPOINT,
-            str(job_id).encode(),
-            execute_after=timedelta(seconds=delay_s) if delay_s > 0 else None,
-        )
-        return int(ids[0])
+        """Put a queue entry for ``job_id`` in this transaction (it commits with the job
+        row); returns pgqueuer's id."""
+        return await enqueue(self.session, EXTRACT_ENTRYPOINT, str(job_id), delay_s)
 
     async def claim(self, job_id: uuid.UUID, lease_s: float) -> ExtractionJob | None:
         """Start an attempt: queued/retrying jobs, or running ones whose lease ran out (their

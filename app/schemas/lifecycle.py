@@ -24,9 +24,11 @@ from app.schemas.memory import MemoryRead, Outcome
 
 TimeRange = Literal["last_24_hours", "last_7_days", "last_30_days"]
 # Every status a stored unit can have ("forgotten" units are deleted, so never listed).
-StoredStatus = Literal["active", "superseded", "archived", "invalid"]
+StoredStatus = Literal["active", "superseded", "merged", "archived", "invalid"]
 # What a correction may set: back to active, archived (cold), or invalid (known wrong).
 PatchStatus = Literal["active", "archived", "invalid"]
+# The statuses of a pair review (app.core.vocabulary.ReviewStatus).
+ReviewStatus = Literal["pending", "running", "decided"]
 Order = Literal["desc", "asc"]
 
 
@@ -52,6 +54,11 @@ class MemoryListQuery(QueryModel):
     )
     include_superseded: bool = False
     include_archived: bool = False
+    review: Literal["pending"] | None = Field(
+        default=None,
+        description="`pending`: only units with a pair decision still open (the unsure zone "
+        "of dedupe and conflicts, docs/DEDUPE.md), with those pairs in `reviews`.",
+    )
     order: Order = Field(default="desc", description="By created_at: newest first (`desc`).")
     limit: Annotated[int, MaxValue("list_page")] = Field(
         default=50, ge=1, description="Units per page (1..200)."
@@ -67,12 +74,37 @@ class MemoryListQuery(QueryModel):
         return self
 
 
+class PairReviewRead(ResponseModel):
+    """An open pair decision: is ``unit_id`` the same memory as ``candidate_id``, does it
+    contradict it, or is it another fact?"""
+
+    id: uuid.UUID
+    unit_id: uuid.UUID
+    candidate_id: uuid.UUID
+    cosine: float = Field(description="Cosine similarity of the two values (-1..1).")
+    reason: str = Field(description="Why the local decision was unsure (a stable code).")
+    p_same: float = Field(description="The local classifier's P(same), 0..1.")
+    merge_allowed: bool = Field(
+        description="False when a merge is ruled out (a negation, other values, swapped roles)."
+    )
+    status: ReviewStatus = Field(
+        description="`pending` (waiting for the LLM or a person; back here when the LLM kept "
+        "failing) or `running` (a reconciliation job holds it)."
+    )
+    attempts: int
+    error: str | None
+    created_at: datetime
+
+
 class MemoryPage(ResponseModel):
     """One page of units, in ``created_at`` order (ties broken by id)."""
 
     memories: list[MemoryRead]
     next_cursor: str | None = Field(
         description="Pass as `cursor` for the next page; null on the last page."
+    )
+    reviews: list[PairReviewRead] = Field(
+        default_factory=list, description="With `review=pending`: the open pairs of these units."
     )
 
 

@@ -22,7 +22,7 @@ from app.schemas.common import (
 from app.schemas.limits import MaxChars, MaxItems
 
 Source = Literal["user", "agent", "tool", "system", "extraction"]
-Status = Literal["active", "superseded", "archived", "invalid", "forgotten"]
+Status = Literal["active", "superseded", "merged", "archived", "invalid", "forgotten"]
 Outcome = Literal["created", "merged", "superseded", "conflict"]
 
 
@@ -102,6 +102,9 @@ class MemoryRead(ResponseModel):
     metadata: dict[str, Any] = Field(validation_alias=AliasChoices("metadata_", "metadata"))
     status: Status
     superseded_by: uuid.UUID | None
+    merged_into: uuid.UUID | None = Field(
+        default=None, description="Status `merged`: the unit this one was folded into."
+    )
     conflicts_with: list[uuid.UUID]
     occurred_at: datetime
     created_at: datetime
@@ -122,9 +125,21 @@ class MemoryDetail(MemoryRead):
         description="Days of access history kept (TTL__ACCESS_LOG_RETENTION_DAYS)."
     )
     merge_count: int = Field(
-        description="Restatements merged into it by /store or a correction (each raised its "
-        "confidence by noisy-OR)."
+        description="Restatements merged into it by /store, a correction or the "
+        "reconciliation job (each raised its confidence by noisy-OR)."
     )
+
+
+class PendingDecision(ResponseModel):
+    """An existing unit the write path could not decide on for this one (the *unsure* zone,
+    docs/DEDUPE.md): the LLM reconciles it after the answer (``queued``) or, without an LLM,
+    it stays listed by ``GET /memories?review=pending`` (``review``)."""
+
+    review_id: uuid.UUID
+    candidate_id: uuid.UUID = Field(description="The existing unit it may restate or change.")
+    cosine: float = Field(description="Cosine similarity of the two values (-1..1).")
+    reason: str = Field(description="Why the local decision was unsure (a stable code).")
+    status: Literal["queued", "review"]
 
 
 class StoreResult(ResponseModel):
@@ -133,6 +148,11 @@ class StoreResult(ResponseModel):
     id: uuid.UUID = Field(description="The unit now holding this memory (new or merged into).")
     outcome: Outcome
     memory: MemoryRead
+    pending: list[PendingDecision] = Field(
+        default_factory=list,
+        description="Decisions still to come for this unit; when one merges it, its id keeps "
+        "resolving to the unit it went into.",
+    )
 
 
 class StoreResponse(ResponseModel):

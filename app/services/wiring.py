@@ -27,6 +27,7 @@ from app.repositories.jobs import JobRepository
 from app.repositories.memory.access_log import AccessLogRepository
 from app.repositories.memory.context import ContextRepository
 from app.repositories.memory.lifecycle import LifecycleRepository
+from app.repositories.memory.reviews import PairReviewRepository
 from app.repositories.memory.units import MemoryRepository
 from app.repositories.overview import OverviewRepository
 from app.repositories.working_memory.transcript import TranscriptRepository
@@ -40,8 +41,9 @@ from app.services.lifecycle.catalog import CatalogService
 from app.services.lifecycle.distill import DistillService, distiller_for
 from app.services.lifecycle.forget import ForgetService
 from app.services.lifecycle.summarize import SummarizeService, summarizer_for
-from app.services.memory.conflicts import LLMPairJudge
+from app.services.memory.conflict_judge import LLMPairJudge
 from app.services.memory.recall import RecallService
+from app.services.memory.reconcile import ReconcileRunner
 from app.services.memory.store import StoreService
 from app.services.memory.ttl import AccessTracker, Archiver
 from app.services.overview import OverviewService
@@ -59,8 +61,8 @@ class Resources:
 
     ``embedder`` is None only where nothing embeds (the ``hindsight keys`` command);
     ``llm`` is None when no LLM is configured (offline extraction, distillation and
-    summaries; the conflict judge's local rules). ``redis``, ``working_memory`` and ``auth``
-    exist in the API process only."""
+    summaries; unsure pairs then stay pending for review instead of being reconciled).
+    ``redis``, ``working_memory`` and ``auth`` exist in the API process only."""
 
     settings: Settings
     embedder: Embedder | None = None
@@ -96,6 +98,10 @@ class Services:
         return LifecycleRepository(self.session)
 
     @cached_property
+    def reviews(self) -> PairReviewRepository:
+        return PairReviewRepository(self.session)
+
+    @cached_property
     def jobs(self) -> JobRepository:
         return JobRepository(self.session)
 
@@ -121,11 +127,15 @@ class Services:
         return KeyAdminService(ApiKeyRepository(self.session))
 
     def store(self) -> StoreService:
-        """The write path of ``/store``, extraction, distillation and consolidation."""
-        s, llm = self.settings, self.resources.llm
-        judge = LLMPairJudge(llm) if llm is not None else None
+        """The write path of ``/store``, extraction, distillation and consolidation. With an
+        LLM (and ``CONFLICTS__USE_LLM``) unsure pairs are queued for the reconciliation job
+        in the caller's transaction; without, they stay pending for review."""
+        s = self.settings
         embedder = self.resources.need_embedder()
-        return StoreService(self.memories, embedder, s.dedupe, s.ttl, s.conflicts, judge)
+        reconcile = self.resources.llm is not None
+        return StoreService(
+            self.memories, self.reviews, embedder, s.dedupe, s.ttl, s.conflicts, reconcile
+        )
 
     def recall(self) -> RecallService:
         access = AccessTracker(AccessLogRepository(self.session), self.settings.ttl)
@@ -137,7 +147,10 @@ class Services:
 
     def catalog(self) -> CatalogService:
         embedder = self.resources.need_embedder()
-        return CatalogService(self.lifecycle, self.memories, embedder, self.settings.dedupe)
+        s = self.settings
+        return CatalogService(
+            self.lifecycle, self.memories, self.reviews, embedder, s.dedupe, s.conflicts
+        )
 
     def overview(self) -> OverviewService:
         return OverviewService(OverviewRepository(self.session))
@@ -218,3 +231,13 @@ def job_runner(
     """The extraction job runner of a process (the worker's, and the API's for
     ``POST /extract?wait=true``)."""
     return JobRunner(session_factory, services_for(resources), resources.settings, resources.llm)
+
+
+def reconcile_runner(
+    resources: Resources, session_factory: async_sessionmaker[AsyncSession]
+) -> ReconcileRunner | None:
+    """The reconciliation job runner of a process (the worker's), asking the process's LLM;
+    None without an LLM or with ``CONFLICTS__USE_LLM`` off (no pair is queued then)."""
+    if resources.llm is None or not resources.settings.conflicts.use_llm:
+        return None
+    return ReconcileRunner(session_factory, LLMPairJudge(resources.llm), resources.settings)

@@ -27,10 +27,11 @@ from app.core.config import Settings
 from app.core.db import asyncpg_dsn, create_engine, create_session_factory
 from app.core.graceful import STOP_SIGNALS
 from app.core.metrics import WORKER_JOBS, WORKER_RUNNING
-from app.core.vocabulary import EXTRACT_ENTRYPOINT, JobStatus
+from app.core.vocabulary import EXTRACT_ENTRYPOINT, RECONCILE_ENTRYPOINT, JobStatus
 from app.schemas import limits
 from app.services.extraction.runner import JobRunner
-from app.services.wiring import Resources, Services, job_runner
+from app.services.memory.reconcile import ReconcileRunner
+from app.services.wiring import Resources, Services, job_runner, reconcile_runner
 from app.services.working_memory.closure import SilenceScanner
 from app.worker.schedule import Periodic, instrumented, lifecycle_tasks
 
@@ -46,6 +47,7 @@ class Worker:
         resources: Resources,
         session_factory: async_sessionmaker[AsyncSession],
         runner: JobRunner,
+        reconciler: ReconcileRunner | None = None,
     ) -> None:
         settings = resources.settings
         assert settings.database_url, "the worker needs DATABASE_URL"
@@ -53,6 +55,7 @@ class Worker:
         self.settings = settings
         self.session_factory = session_factory
         self.runner = runner
+        self.reconciler = reconciler
         self._stop = asyncio.Event()
         self._inflight: set[asyncio.Task[object]] = set()
         tasks = lifecycle_tasks(resources, session_factory)
@@ -116,6 +119,24 @@ class Worker:
             for task in list(self._inflight):
                 task.cancel()
 
+    async def _reconcile(self, job: Job) -> None:
+        assert self.reconciler is not None
+        review_id = uuid.UUID((job.payload or b"").decode())
+        task = asyncio.current_task()
+        assert task is not None
+        self._inflight.add(task)  # drained on stop like an extraction job
+        try:
+            result = await self.reconciler.run_once(review_id)
+        except asyncio.CancelledError:
+            if not self._stop.is_set():
+                raise
+            task.uncancel()  # the runner released the review: put the entry back at once
+            raise RetryRequested(delay=timedelta(0), reason="worker stopped") from None
+        finally:
+            self._inflight.discard(task)
+        if result.retry_in is not None:
+            raise RetryRequested(delay=timedelta(seconds=result.retry_in), reason=result.status)
+
     async def _periodic(self, task: Periodic) -> None:
         while not self._stop.is_set():
             with contextlib.suppress(TimeoutError):
@@ -132,6 +153,8 @@ class Worker:
         try:
             qm = QueueManager(Queries(AsyncpgDriver(conn)))
             qm.entrypoint(EXTRACT_ENTRYPOINT)(self._handle)
+            if self.reconciler is not None:
+                qm.entrypoint(RECONCILE_ENTRYPOINT)(self._reconcile)
 
             stop_task = asyncio.create_task(self._drain(qm))
             try:
@@ -183,7 +206,8 @@ async def run_worker(settings: Settings) -> None:
     )
     session_factory = create_session_factory(engine)
     runner = job_runner(resources, session_factory)
-    worker = Worker(resources, session_factory, runner)
+    reconciler = reconcile_runner(resources, session_factory)
+    worker = Worker(resources, session_factory, runner, reconciler)
     loop = asyncio.get_running_loop()
 
     def stop(sig: signal.Signals) -> None:

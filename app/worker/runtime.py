@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.services.extraction.runner import JobRunner
-from app.services.wiring import Resources, job_runner
+from app.services.wiring import Resources, job_runner, reconcile_runner
 from app.worker.main import Worker
 
 log = logging.getLogger("hindsight.worker")
@@ -34,7 +34,8 @@ class ExtractionRuntime:
         runner = job_runner(resources, session_factory)
         runtime = cls(runner=runner)
         if resources.settings.worker.in_process:
-            runtime.worker = Worker(resources, session_factory, runner)
+            reconciler = reconcile_runner(resources, session_factory)
+            runtime.worker = Worker(resources, session_factory, runner, reconciler)
             runtime.task = asyncio.create_task(runtime.worker.run(), name="hindsight-worker")
             runtime.loop = asyncio.get_running_loop()
             log.info("in-process worker started (extractor: %s)", runner.extractor.name)

@@ -26,6 +26,7 @@ from app.schemas.lifecycle import (
     MemoryListQuery,
     MemoryPage,
     MemoryUpdate,
+    PairReviewRead,
     SummarizeRequest,
     SummarizeResponse,
     SummaryResult,
@@ -77,6 +78,9 @@ async def list_memories(
     `session_id`, `types`, `entities`, `time_range` or `since`/`until` on `occurred_at`) plus
     `status` (default `active`; repeat the parameter for several), ordered by `created_at`
     (`order=desc`, newest first, or `asc`), ties broken by id. `limit` 1..200 (default 50).
+    `review=pending`: only units with a pair decision still open — the write path could not
+    tell whether they restate, contradict or differ from an existing unit (docs/DEDUPE.md);
+    without an LLM they stay `distinct` until reviewed — with those pairs in `reviews`.
 
     Cursor pagination: pass `next_cursor` back as `cursor` with the same filters until it is
     null. Keyset on `(created_at, id)`: no unit is skipped or repeated while others are
@@ -86,6 +90,7 @@ async def list_memories(
     return MemoryPage(
         memories=[MemoryRead.model_validate(u) for u in page.units],
         next_cursor=page.next_cursor,
+        reviews=[PairReviewRead.model_validate(r) for r in page.reviews],
     )
 
 
@@ -98,8 +103,9 @@ async def list_memories(
 async def get_memory_history(
     memory_id: uuid.UUID, service: CatalogServiceDep, namespace: NamespaceDep
 ) -> Any:
-    """The supersede history of a unit: every unit linked to it through `superseded_by`
-    (the versions it replaced and the ones that replaced it), oldest first, itself included;
+    """The supersede history of a unit: every unit linked to it through `superseded_by` or
+    `merged_into` (the versions it replaced, the ones that replaced it and the restatements
+    merged into it), oldest first, itself included;
     and `links` — which summaries or distilled units were written from these units
     (`kind` `summary` / `distilled`). 404 `not_found` for an unknown id or another
     namespace's unit."""

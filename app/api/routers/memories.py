@@ -19,6 +19,7 @@ from app.api.errors import ERROR_RESPONSES, NOT_FOUND, PROVIDER_ERRORS
 from app.schemas.memory import (
     MemoryDetail,
     MemoryRead,
+    PendingDecision,
     StoreRequest,
     StoreResponse,
     StoreResult,
@@ -51,11 +52,18 @@ async def store_memories(
 ) -> Any:
     """Store 1..100 memory units (`{"memories": [MemoryCreate, …]}`). Each is embedded,
     deduplicated against the subject's active units and written with its vectors in one
-    transaction. Results come in input order with an outcome: `created`, or `merged` (a
-    restatement of an existing unit of the same user and agent — the same text after
-    normalisation, or a near-duplicate by the calibrated rules in docs/DEDUPE.md: no new row,
-    its confidence raised by noisy-OR, `last_confirmed_at` refreshed, `raw_ref` and sources
-    kept). Identical stores sent at the same moment leave one row.
+    transaction. Results come in input order with an outcome: `created`; `merged` (a
+    restatement of an existing unit of the same user and agent — the same statement once
+    numbers, dates, times and units are in one notation, or a paraphrase by the calibrated
+    pair decision of docs/DEDUPE.md: no new row, its confidence raised by noisy-OR,
+    `last_confirmed_at` refreshed, `raw_ref` and sources kept); `superseded` (it replaces a
+    unit it contradicts, which stays for history) or `conflict` (both stay, flagged in
+    `conflicts_with`, when their order in time is unclear). Pairs the local decision is unsure
+    of are listed in `pending`: with an LLM configured a job decides them after this answer
+    (`queued`; a merge then folds this unit into the other, and its id keeps resolving to
+    it), else they stay distinct and are listed by `GET /memories?review=pending`. No LLM is
+    called inside this request. Identical stores, or paraphrases the local decision merges,
+    sent at the same moment leave one row.
 
     With an `Idempotency-Key` header a retry with the same body returns the first response
     (header `Idempotent-Replayed: true`); the same key with another body is a 422
@@ -65,8 +73,22 @@ async def store_memories(
     async def action() -> dict[str, Any]:
         outcomes = await service.store(namespace, body.memories, datetime.now(UTC))
         results = [
-            StoreResult(id=o.unit.id, outcome=o.outcome, memory=MemoryRead.model_validate(o.unit))
-            for o in outcomes  # type: ignore[arg-type]
+            StoreResult(
+                id=o.unit.id,
+                outcome=o.outcome,  # type: ignore[arg-type]
+                memory=MemoryRead.model_validate(o.unit),
+                pending=[
+                    PendingDecision(
+                        review_id=r.id,
+                        candidate_id=r.candidate_id,
+                        cosine=r.cosine,
+                        reason=r.reason,
+                        status="queued" if o.queued else "review",
+                    )
+                    for r in o.reviews
+                ],
+            )
+            for o in outcomes
         ]
         return StoreResponse(results=results).model_dump(mode="json")
 
@@ -101,9 +123,11 @@ async def get_memory(
 ) -> Any:
     """Read one memory unit by id (any status) as a `MemoryDetail`: the `MemoryRead` fields
     plus `access_count` (recalls that returned it within the access log's retention,
-    `access_window_days`) and `merge_count` (restatements merged into it). A unit of another
-    namespace — or, with `user_id`, of another user — is a 404 `not_found`, the same answer
-    as an id that does not exist. A malformed id is a 422 `invalid_request`."""
+    `access_window_days`) and `merge_count` (restatements merged into it). The id of a unit
+    that was merged into another (status `merged`, after a late dedupe decision or a
+    correction) resolves to the unit it went into: the answer's `id` is then the survivor's.
+    A unit of another namespace — or, with `user_id`, of another user — is a 404 `not_found`,
+    the same answer as an id that does not exist. A malformed id is a 422 `invalid_request`."""
     detail = await service.detail(namespace, memory_id, user_id)
     return MemoryDetail(
         **MemoryRead.model_validate(detail.unit).model_dump(),

@@ -4,13 +4,15 @@
 // Memory-unit types (GET /memories `types`, POST /recall `types`).
 export const TYPES = ["fact", "preference", "constraint", "action", "result", "event"];
 
-// Status filter of the unit list (GET /memories `status`, repeated). `param` is the query
-// parameter; `value` is what it sends.
+// Status filter of the unit list (GET /memories `status`, repeated; `review=pending`: units
+// whose pair decision is still open). `param` is the query parameter; `value` is what it sends.
 export const STATUS_FILTERS = [
   { value: "active", label: "Active", param: "status", checked: true },
   { value: "superseded", label: "Superseded", param: "status" },
+  { value: "merged", label: "Merged", param: "status" },
   { value: "archived", label: "Archived", param: "status" },
   { value: "invalid", label: "Invalid", param: "status" },
+  { value: "pending", label: "Pending review", param: "review" },
 ];
 
 // Named time windows (GET /memories and POST /recall `time_range`).

@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, or_
+from sqlalchemy import ColumnElement, or_, select
 
-from app.core.vocabulary import UnitStatus
-from app.models import MemoryUnit
+from app.core.vocabulary import REVIEW_OPEN, UnitStatus
+from app.models import MemoryUnit, PairReview
 
 
 @dataclass(frozen=True)
@@ -19,7 +19,8 @@ class UnitFilters:
     with ``exact_agent`` (then None means "units without an agent": a write subject).
 
     ``since``/``until`` bound ``occurred_at`` (``[since, until)``). With ``now`` set, units
-    whose ``expires_at`` has passed by then are left out unless ``include_expired``."""
+    whose ``expires_at`` has passed by then are left out unless ``include_expired``.
+    ``review_pending``: only units with an open pair review (``GET /memories?review=pending``)."""
 
     namespace: str
     user_id: str | None = None
@@ -33,6 +34,7 @@ class UnitFilters:
     exact_agent: bool = False
     now: datetime | None = None
     include_expired: bool = False
+    review_pending: bool = False
 
 
 def agent_clause(agent_id: str | None) -> ColumnElement[bool]:
@@ -62,4 +64,10 @@ def filter_clauses(f: UnitFilters) -> list[ColumnElement[bool]]:
         clauses.append(MemoryUnit.occurred_at < f.until)
     if not f.include_expired and f.now is not None:
         clauses.append(or_(MemoryUnit.expires_at.is_(None), MemoryUnit.expires_at > f.now))
+    if f.review_pending:
+        clauses.append(
+            select(PairReview.id)
+            .where(PairReview.unit_id == MemoryUnit.id, PairReview.status.in_(REVIEW_OPEN))
+            .exists()
+        )
     return clauses

@@ -95,23 +95,26 @@ class LifecycleRepository:
     async def supersede_chain(
         self, namespace: str, unit_id: uuid.UUID, max_units: int = 1000
     ) -> list[MemoryUnit]:
-        """Every unit connected to ``unit_id`` through ``superseded_by`` (in either
-        direction), oldest first; at most ``max_units``."""
+        """Every unit connected to ``unit_id`` through ``superseded_by`` or ``merged_into``
+        (in either direction), oldest first; at most ``max_units``."""
         ids = {unit_id}
         frontier = {unit_id}
         while frontier and len(ids) < max_units:
+            near = list(frontier)
             rows = (
                 await self.session.execute(
-                    select(MemoryUnit.id, MemoryUnit.superseded_by).where(
+                    select(MemoryUnit.id, MemoryUnit.superseded_by, MemoryUnit.merged_into).where(
                         MemoryUnit.namespace == namespace,
                         or_(
-                            MemoryUnit.id.in_(list(frontier)),
-                            MemoryUnit.superseded_by.in_(list(frontier)),
+                            MemoryUnit.id.in_(near),
+                            MemoryUnit.superseded_by.in_(near),
+                            MemoryUnit.merged_into.in_(near),
                         ),
                     )
                 )
             ).all()
-            found = {r.id for r in rows} | {r.superseded_by for r in rows if r.superseded_by}
+            found = {r.id for r in rows}
+            found |= {p for r in rows for p in (r.superseded_by, r.merged_into) if p}
             frontier = found - ids
             ids |= found
         stmt = (

@@ -126,23 +126,52 @@ class MemoryRepository:
         return (await self.session.scalars(stmt)).first()
 
     async def nearest_active(
-        self, subject: Subject, embedding: np.ndarray, model: str, limit: int
+        self,
+        subject: Subject,
+        embedding: np.ndarray,
+        model: str,
+        limit: int,
+        query_embedding: np.ndarray | None = None,
     ) -> list[Neighbour]:
-        """The subject's active units closest to ``embedding`` by cosine similarity
-        (same embedding model only), most similar first."""
+        """The subject's active units closest to ``embedding`` by cosine similarity of the
+        values, and — given ``query_embedding`` — closest by trigger scenario too (the union,
+        one statement), most similar value first; same embedding model only. ``cosine`` is
+        always the value-to-value cosine similarity."""
         # Without an iterative scan, HNSW hands back ef_search (40) rows and the subject
         # filter keeps only its share of them: a subject holding 5% of the table got 1 of
         # 5 neighbours, at 0.5% none, so dedupe and the conflict check saw nothing.
         await self.session.execute(text("SET LOCAL hnsw.iterative_scan = strict_order"))
         distance = MemoryUnit.value_embedding.cosine_distance(embedding)
+        where = (self._subject_clause(subject), MemoryUnit.embedding_model == model)
+        ids = select(MemoryUnit.id).where(*where).order_by(distance).limit(limit)
+        if query_embedding is not None:
+            by_query = (
+                select(MemoryUnit.id)
+                .where(*where, MemoryUnit.query_embedding.is_not(None))
+                .order_by(MemoryUnit.query_embedding.cosine_distance(query_embedding))
+                .limit(limit)
+            )
+            ids = ids.union(by_query)  # type: ignore[assignment]
         stmt = (
             select(MemoryUnit, (1 - distance).label("cosine"))
-            .where(self._subject_clause(subject), MemoryUnit.embedding_model == model)
+            .where(MemoryUnit.id.in_(ids.scalar_subquery()))
             .order_by(distance)
-            .limit(limit)
         )
         rows = (await self.session.execute(stmt)).all()
         return [Neighbour(unit=row[0], cosine=float(row[1])) for row in rows]
+
+    async def resolve_merged(self, unit: MemoryUnit, max_hops: int = 16) -> MemoryUnit:
+        """The unit a ``merged`` unit went into (following merges of merges); the unit itself
+        when it was not merged or its survivor is gone."""
+        current = unit
+        for _ in range(max_hops):
+            if current.status != UnitStatus.MERGED or current.merged_into is None:
+                break
+            survivor = await self.get(current.namespace, current.merged_into)
+            if survivor is None:
+                break
+            current = survivor
+        return current
 
     def add(self, unit: MemoryUnit) -> None:
         """Stage a new unit (written at the next flush)."""

@@ -5,25 +5,25 @@ caller's transaction (docs/ARCHITECTURE.md; docs/DEDUPE.md)."""
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 import numpy as np
 
 from app.clients.embeddings import Embedder
-from app.core.config import DedupeSettings
+from app.core.config import ConflictSettings, DedupeSettings
 from app.core.errors import ConflictError, NotFoundError
-from app.core.text import entity_keys, search_text
+from app.core.text import entity_keys, search_text, value_hash
 from app.core.vocabulary import UnitStatus
-from app.models import MemoryLink, MemoryUnit
+from app.models import MemoryLink, MemoryUnit, PairReview
 from app.repositories.memory.filters import UnitFilters
 from app.repositories.memory.lifecycle import Keyset, LifecycleRepository
+from app.repositories.memory.reviews import PairReviewRepository
 from app.repositories.memory.units import MemoryRepository, Subject
 from app.schemas.lifecycle import MemoryListQuery, MemoryUpdate
 from app.services import cursors
-from app.services.memory.dedupe import value_hash
 from app.services.memory.filters import request_filters
-from app.services.memory.merge import Restatement, first_duplicate, merge_into
+from app.services.memory.merge import absorb, first_duplicate, thresholds
 
 _CURSOR_FIELDS = (
     "user_id",
@@ -37,6 +37,7 @@ _CURSOR_FIELDS = (
     "status",
     "include_superseded",
     "include_archived",
+    "review",
     "order",
 )
 
@@ -47,6 +48,7 @@ class Page:
 
     units: list[MemoryUnit]
     next_cursor: str | None
+    reviews: list[PairReview] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -94,7 +96,7 @@ def decode_cursor(q: MemoryListQuery) -> Keyset | None:
 def list_filters(namespace: str, q: MemoryListQuery, now: datetime) -> UnitFilters:
     """The SQL filters of a list query; ``time_range`` ends at ``now``."""
     statuses = list(dict.fromkeys(q.status)) if q.status else None
-    return request_filters(namespace, q, now, statuses)
+    return request_filters(namespace, q, now, statuses, review_pending=q.review == "pending")
 
 
 class CatalogService:
@@ -104,13 +106,17 @@ class CatalogService:
         self,
         repo: LifecycleRepository,
         memories: MemoryRepository,
+        reviews: PairReviewRepository,
         embedder: Embedder,
         dedupe: DedupeSettings,
+        conflicts: ConflictSettings | None = None,
     ) -> None:
         self.repo = repo
         self.memories = memories
+        self.reviews = reviews
         self.embedder = embedder
         self.dedupe = dedupe
+        self.thresholds = thresholds(dedupe, conflicts or ConflictSettings(), embedder.model)
 
     async def list(self, namespace: str, q: MemoryListQuery, now: datetime) -> Page:
         """One page of the namespace's units matching ``q``, by ``(created_at, id)``.
@@ -126,24 +132,29 @@ class CatalogService:
         )
         more = len(rows) > q.limit
         rows = rows[: q.limit]
-        return Page(rows, encode_cursor(q, rows[-1]) if more and rows else None)
+        reviews: list[PairReview] = []
+        if q.review == "pending":
+            reviews = await self.reviews.open_for_units(namespace, [u.id for u in rows])
+        return Page(rows, encode_cursor(q, rows[-1]) if more and rows else None, reviews)
 
     async def get(
         self, namespace: str, unit_id: uuid.UUID, user_id: str | None = None
     ) -> MemoryUnit:
         """One unit of the namespace, any status; with ``user_id``, only if it is that
-        user's. Raises NotFoundError otherwise (the same answer as an unknown id)."""
+        user's. The id of a ``merged`` unit resolves to the unit it went into (following
+        merges of merges). Raises NotFoundError otherwise (the same answer as an unknown id)."""
         unit = await self.memories.get(namespace, unit_id)
         if unit is None or (user_id is not None and unit.user_id != user_id):
             raise NotFoundError(f"no memory unit {unit_id}")
-        return unit
+        return await self.memories.resolve_merged(unit)
 
     async def detail(
         self, namespace: str, unit_id: uuid.UUID, user_id: str | None = None
     ) -> Detail:
-        """One unit (any status, as :meth:`get`) with its access count. Raises NotFoundError."""
+        """One unit (any status, as :meth:`get`: a merged id resolves to its survivor) with its
+        access count. Raises NotFoundError."""
         unit = await self.get(namespace, unit_id, user_id)
-        return Detail(unit, await self.repo.access_count(namespace, unit_id))
+        return Detail(unit, await self.repo.access_count(namespace, unit.id))
 
     async def history(self, namespace: str, unit_id: uuid.UUID) -> History:
         """The supersede chain of a unit, oldest first. Raises NotFoundError."""
@@ -158,10 +169,12 @@ class CatalogService:
         """Apply a correction. A new value (or query) is re-embedded before any lock; then,
         under the subject's write lock, the row is locked, changed and — if it is active with
         a new value — checked against the subject's other active units: a duplicate absorbs
-        it (``merged``; the corrected unit becomes ``superseded`` by the survivor).
+        it (``merged``; the corrected unit becomes ``merged`` into the survivor, and its id
+        resolves to it).
 
-        Raises NotFoundError, ConflictError (reactivating a superseded unit, or an expired
-        one without a new expiry), ProviderError (embedding failed; nothing written).
+        Raises NotFoundError, ConflictError (changing a superseded or merged unit's status, or
+        reactivating an expired one without a new expiry), ProviderError (embedding failed;
+        nothing written).
         """
         sent = patch.model_fields_set
         current = await self.repo.get(namespace, unit_id)
@@ -194,6 +207,10 @@ class CatalogService:
             raise ConflictError(
                 f"unit {unit_id} was superseded by {unit.superseded_by}; correct that one"
             )
+        if status != unit.status and unit.status == UnitStatus.MERGED:
+            raise ConflictError(
+                f"unit {unit_id} was merged into {unit.merged_into}; correct that one"
+            )
         self._apply_expiry(unit, patch, now)
         if status == UnitStatus.ACTIVE and unit.expires_at is not None and unit.expires_at <= now:
             raise ConflictError(
@@ -205,6 +222,8 @@ class CatalogService:
             unit.value_hash = value_hash(new_value)
             unit.value_embedding = value_vec
             unit.embedding_model = self.embedder.model
+            # Open pair decisions were about the old value.
+            await self.reviews.close_open_of([unit.id], now)
         if query_changed:
             unit.query = new_query
             unit.query_embedding = query_vec
@@ -227,7 +246,7 @@ class CatalogService:
         if status == UnitStatus.ACTIVE and (new_value is not None or reactivated):
             survivor = await self._duplicate_of(subject, unit)
             if survivor is not None:
-                self._absorb(survivor, unit, now)
+                absorb(survivor, unit, now, reason="correction")
                 await self.repo.flush()
                 return UpdateOutcome(survivor, "merged")
         await self.repo.flush()
@@ -242,6 +261,8 @@ class CatalogService:
             unit.expires_at = patch.expires_at
 
     async def _duplicate_of(self, subject: Subject, unit: MemoryUnit) -> MemoryUnit | None:
+        """The active unit the corrected one restates, by the write path's pair decision
+        (only a ``merge`` counts here: contradictions are the caller's to correct)."""
         vector = unit.value_embedding if unit.embedding_model == self.embedder.model else None
         exact, neighbours = await self.repo.duplicate_candidates(
             subject,
@@ -253,14 +274,4 @@ class CatalogService:
         )
         if exact is not None:
             return exact
-        return first_duplicate(unit.value, unit.entity_keys, neighbours, self.dedupe)
-
-    @staticmethod
-    def _absorb(survivor: MemoryUnit, unit: MemoryUnit, now: datetime) -> None:
-        """Merge ``unit`` into ``survivor`` as the write path merges a restatement."""
-        restatement = Restatement(
-            unit.confidence, unit.raw_ref, unit.entities, unit.query, unit.query_embedding
-        )
-        merge_into(survivor, restatement, now)
-        unit.status = UnitStatus.SUPERSEDED
-        unit.superseded_by = survivor.id
+        return first_duplicate(unit.value, unit.type, unit.entity_keys, neighbours, self.thresholds)

@@ -1,5 +1,5 @@
 """The conflict judge's question: is a new unit the same memory as an old one, does it
-contradict it, or are the two unrelated? Asked by ``services/memory/conflicts.py``."""
+contradict it, or are the two unrelated? Asked by ``services/memory/conflict_judge.py``."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ Answer with a JSON object and nothing else: {"verdict": "same" | "contradicts" |
 
 
 def build_judge(new_value: str, old_value: str) -> list[ChatMessage]:
-    """The same / contradicts / unrelated question of the write path (docs/DEDUPE.md)."""
+    """The same / contradicts / unrelated question about an unsure pair (docs/DEDUPE.md)."""
     return [
         {"role": "system", "content": JUDGE},
         {"role": "user", "content": f"OLD: {old_value}\nNEW: {new_value}"},

@@ -1,7 +1,15 @@
-"""Merging a restatement into the unit it restates: the one implementation used by the write
-path (``/store``, extraction, distillation, consolidation) and by corrections (a ``PATCH``
-that makes a unit a duplicate of another). Whether two units are the same memory is decided
-in ``services/memory/dedupe.py``; this module only says what the survivor keeps.
+"""Merging a restatement into the unit that already holds the fact: the one implementation
+used by the write path (``/store``, extraction, distillation, consolidation), by corrections
+(a ``PATCH`` that makes a unit a duplicate of another) and by the reconciliation job.
+
+Whether two units are the same memory is decided by the pair decision
+(:func:`app.services.memory.pairs.decision.plan`, pure); :func:`decide_against` and
+:func:`first_duplicate` put it to a unit's neighbours. This module then says what the
+survivor keeps: its id and value; its confidence raised by noisy-OR (two independent
+confirmations: 1-(1-a)(1-b)), ``last_confirmed_at`` refreshed, ``merge_count`` bumped, and
+references, entities, sources and a missing trigger scenario carried over
+(:func:`merge_into`). A stored unit merged into another (:func:`absorb`) becomes ``merged``
+with ``merged_into`` = the survivor: kept for history, its id resolves to the survivor.
 """
 
 from __future__ import annotations
@@ -11,35 +19,52 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from app.core.config import DedupeSettings
+from app.core.config import ConflictSettings, DedupeSettings
 from app.core.text import entity_keys, search_text
+from app.core.vocabulary import UnitStatus
 from app.models import MemoryUnit
 from app.repositories.memory.units import Neighbour
-from app.services.memory.dedupe import same_memory
+from app.services.memory.pairs.decision import Candidate, Plan, Thresholds, plan
+from app.services.memory.resolution import candidate_gate
+
+
+def thresholds(dedupe: DedupeSettings, conflicts: ConflictSettings, model: str) -> Thresholds:
+    """The pair decision's zones for an embedding model: the candidate gate
+    (``CONFLICTS__MIN_COSINE_BY_MODEL``), ``DEDUPE__MERGE_P`` and ``DEDUPE__UNSURE_P``."""
+    return Thresholds(
+        candidate_cosine=candidate_gate(conflicts, model),
+        merge_p=dedupe.merge_p,
+        unsure_p=dedupe.unsure_p,
+    )
+
+
+def decide_against(
+    value: str,
+    type_: str,
+    keys: Iterable[str],
+    neighbours: Sequence[Neighbour],
+    limits: Thresholds,
+    max_unsure: int,
+) -> Plan:
+    """The pair decision of ``value`` (of ``type_``, with its case-folded entity ``keys``)
+    against ``neighbours``; the plan's indexes point into ``neighbours``."""
+    candidates = [
+        Candidate(n.unit.value, n.unit.type, frozenset(n.unit.entity_keys), n.cosine)
+        for n in neighbours
+    ]
+    return plan(value, type_, frozenset(keys), candidates, limits, max_unsure)
 
 
 def first_duplicate(
     value: str,
-    entity_keys: Iterable[str],
-    neighbours: Iterable[Neighbour],
-    settings: DedupeSettings,
+    type_: str,
+    keys: Iterable[str],
+    neighbours: Sequence[Neighbour],
+    limits: Thresholds,
 ) -> MemoryUnit | None:
-    """The first of ``neighbours`` (nearest first) that ``same_memory`` says ``value`` (with
-    its case-folded entities) restates, or None."""
-    mine = frozenset(entity_keys)
-    for n in neighbours:
-        verdict = same_memory(
-            value,
-            n.unit.value,
-            n.cosine,
-            merge_cosine=settings.merge_cosine,
-            min_overlap=settings.merge_min_overlap,
-            new_entities=mine,
-            old_entities=frozenset(n.unit.entity_keys),
-        )
-        if verdict.merge:
-            return n.unit
-    return None
+    """The neighbour the pair decision says ``value`` restates (a ``merge``), or None."""
+    decided = decide_against(value, type_, keys, neighbours, limits, max_unsure=0)
+    return None if decided.merge_into is None else neighbours[decided.merge_into].unit
 
 
 def noisy_or(a: float, b: float) -> float:
@@ -65,9 +90,10 @@ class Restatement:
 
 
 def merge_into(survivor: MemoryUnit, restatement: Restatement, now: datetime) -> None:
-    """Fold ``restatement`` into ``survivor``: confidence by noisy-OR, confirmed and updated
-    now, one more merge, raw references and entities united (order kept, no repeats), the
-    query adopted when the survivor has none, the keyword text rebuilt."""
+    """Fold ``restatement`` into ``survivor`` (mutated in place): confidence by noisy-OR,
+    confirmed and updated now, one more merge, raw references and entities united (order
+    kept, no repeats), the query adopted when the survivor has none, the keyword text
+    rebuilt."""
     r = restatement
     survivor.confidence = noisy_or(survivor.confidence, r.confidence)
     survivor.last_confirmed_at = now
@@ -85,3 +111,24 @@ def merge_into(survivor: MemoryUnit, restatement: Restatement, now: datetime) ->
         sources = list(dict.fromkeys([*known, r.source]))
         survivor.metadata_ = {**r.metadata, **survivor.metadata_, "sources": sources}
     survivor.search_text = search_text(survivor.value, survivor.query, " ".join(survivor.entities))
+
+
+def absorb(survivor: MemoryUnit, unit: MemoryUnit, now: datetime, reason: str) -> None:
+    """Merge the stored ``unit`` into ``survivor`` (both mutated in place): ``unit`` becomes
+    ``merged`` with ``merged_into`` = the survivor and ``metadata["merged"]`` saying why
+    (``reason``: ``correction``, ``llm:<pair reason>``)."""
+    restatement = Restatement(
+        unit.confidence,
+        unit.raw_ref,
+        unit.entities,
+        unit.query,
+        unit.query_embedding,
+        source=unit.source,
+        metadata={k: v for k, v in unit.metadata_.items() if k != "sources"},
+    )
+    merge_into(survivor, restatement, now)
+    unit.status = UnitStatus.MERGED
+    unit.merged_into = survivor.id
+    unit.updated_at = now
+    merged = {"into": str(survivor.id), "reason": reason, "at": now.isoformat()}
+    unit.metadata_ = {**unit.metadata_, "merged": merged}

@@ -19,7 +19,7 @@ const ms = (seconds) => (seconds === null ? "—" : `${(seconds * 1000).toFixed(
 
 function unitTable(stats) {
   const statuses = [
-    ...STATUS_FILTERS.map((s) => s.value),
+    ...STATUS_FILTERS.filter((s) => s.param === "status").map((s) => s.value),
     ...Object.values(stats.units).flatMap(Object.keys),
   ].filter((s, i, all) => all.indexOf(s) === i);
   const types = [...TYPES, ...Object.keys(stats.units)].filter((t, i, all) => all.indexOf(t) === i);

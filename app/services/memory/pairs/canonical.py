@@ -1,0 +1,261 @@
+"""Canonical forms of a statement, shared by dedupe and the conflict check (docs/DEDUPE.md).
+
+Two statements that say one thing in two notations must look equal here, and two that say
+different things must not. So numbers, dates, times, units and currencies are rewritten into
+one notation before texts are compared:
+
+- numbers: English number words (``text2num``: "thirty-four" → 34, "seventh" → 7th) and
+  Chinese numerals (``cn2an``: 五千 → 5000, 二〇二五 → 2025), only where a measure word,
+  unit or date follows (一直, 十分喜欢 stay words);
+- times: 12- and 24-hour clocks and Chinese periods (9pm, 21:00, 晚上9点 → ``tm2100``);
+  a bare Chinese hour without a period (9点) stays as written;
+- dates: ISO, month names (parsed by ``dateparser``) and Chinese 年月日/号 (``dt20240503``,
+  or ``dt0503`` without a year); a numeric d/m/y date whose day and month could swap keeps
+  its literal form, so it never equals another date;
+- weekdays: 周三, 星期三, 礼拜三, Wednesday → ``wd3``;
+- amounts: currency symbols and words ($500, 500 dollars, 500美元 → ``500usd``; 元/块/块钱 →
+  ``cny``) and units (5 km, 5 kilometres, 5公里 → ``5km``).
+
+:func:`canonical` returns the rewritten text and its *values* (times, dates, numbers with
+their unit) for comparing two statements' values. Pure and cached: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
+
+import cn2an
+from dateparser.date import DateDataParser
+from text_to_num import alpha2digit
+
+from app.core import text
+
+# ---- numbers ---------------------------------------------------------------------------------
+
+_ZH_DIGITS = "零〇一二两三四五六七八九十百千万亿"
+# A Chinese numeral counts as a number only before one of these (measure words, units,
+# calendar and clock words) or after 第.
+_ZH_AFTER = (
+    "个只岁年月日号点分秒元块位本次天周楼层杯瓶公里千米公斤斤米人口家件张台辆条倍小时分钟"
+    "届期遍趟顿套双对名所间场首部"
+)
+_ZH_NUMERAL = re.compile(rf"(?<=第)[{_ZH_DIGITS}]+|[{_ZH_DIGITS}]+(?=[{_ZH_AFTER}])")
+_ZH_IDIOMS = (
+    "十分",
+    "一点",
+    "一些",
+    "一直",
+    "一起",
+    "一样",
+    "一般",
+    "一定",
+    "万一",
+    "统一",
+    "唯一",
+)
+
+
+def _zh_numbers(s: str) -> str:
+    def repl(m: re.Match[str]) -> str:
+        run = m.group()
+        after = s[m.end() : m.end() + 2]
+        if run + after[:1] in _ZH_IDIOMS and not after.startswith(("点钟", "点半", "分钟")):
+            before = s[max(0, m.start() - 2) : m.start()]
+            if not (run == "一" and after[:1] == "点" and before in _ZH_PERIODS):
+                return run
+        try:
+            return str(cn2an.cn2an(run, "smart"))
+        except (ValueError, KeyError):
+            return run
+
+    return _ZH_NUMERAL.sub(repl, s)
+
+
+def _en_numbers(s: str) -> str:
+    if not re.search(r"[a-z]", s):
+        return s
+    return alpha2digit(s, "en", threshold=0)
+
+
+# ---- times -----------------------------------------------------------------------------------
+
+_ZH_PERIODS = {"凌晨": 0, "早上": 0, "早晨": 0, "上午": 0, "中午": 12, "下午": 12, "傍晚": 12,
+               "晚上": 12, "夜里": 12, "夜晚": 12}  # fmt: skip
+_ZH_TIME = re.compile(
+    r"(凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|夜晚)?\s*(\d{1,2})\s*[点時时]"
+    r"(?:\s*(半|整|钟|(\d{1,2})\s*分))?"
+)
+_EN_PERIOD = re.compile(
+    r"\b(\d{1,2})(?::(\d{2}))?\s*(?:o'clock\s*)?(a\.?m\.?|p\.?m\.?|"
+    r"in the (?:morning|afternoon|evening)|at night)(?![a-z])"
+)
+_CLOCK = re.compile(r"(?<![\d.:])(\d{1,2}):(\d{2})(?![\d:])")
+_NOON = re.compile(r"\b(noon|midday|midnight)\b")
+
+
+def _tm(hour: int, minute: int) -> str:
+    return f" tm{hour:02d}{minute:02d} " if 0 <= hour < 24 and 0 <= minute < 60 else ""
+
+
+def _times(s: str) -> str:
+    def en(m: re.Match[str]) -> str:
+        hour, minute, period = int(m.group(1)), int(m.group(2) or 0), m.group(3)
+        if hour > 12:
+            return m.group()
+        afternoon = period.startswith("p") or "afternoon" in period or "evening" in period
+        if afternoon or (period == "at night" and hour >= 6):
+            hour = hour % 12 + 12
+        elif period.startswith("a") or "morning" in period:
+            hour %= 12
+        return _tm(hour, minute) or m.group()
+
+    def zh(m: re.Match[str]) -> str:
+        period, hour = m.group(1), int(m.group(2))
+        minute = 30 if m.group(3) == "半" else int(m.group(4) or 0)
+        if period is None:
+            # 21点 is unambiguous; 9点 without 上午/晚上 is not: keep it as written.
+            return _tm(hour, minute) or m.group() if hour > 12 else m.group()
+        if _ZH_PERIODS[period] == 12 and hour < 12 and not (period == "中午" and hour >= 11):
+            hour += 12
+        elif period in ("晚上", "夜里", "夜晚") and hour == 12:
+            hour = 0
+        return _tm(hour, minute) or m.group()
+
+    s = _EN_PERIOD.sub(en, s)
+    s = _ZH_TIME.sub(zh, s)
+    s = _NOON.sub(lambda m: " tm1200 " if m.group(1) != "midnight" else " tm0000 ", s)
+    return _CLOCK.sub(lambda m: _tm(int(m.group(1)), int(m.group(2))) or m.group(), s)
+
+
+# ---- dates -----------------------------------------------------------------------------------
+
+_MONTHS = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
+_ORD = r"(?:st|nd|rd|th)?"
+_EN_DATE = re.compile(
+    rf"\b(?:(?:the\s+)?\d{{1,2}}{_ORD}\s+(?:of\s+)?{_MONTHS}|{_MONTHS}\s+\d{{1,2}}{_ORD})"
+    rf"(?:,?\s+(\d{{4}}))?\b"
+)
+_ISO_DATE = re.compile(r"(?<![\d.])(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?![\d.])")
+_DMY = re.compile(r"(?<![\d.])(\d{1,2})[/.](\d{1,2})[/.](\d{4})(?![\d.])")
+_ZH_DATE = re.compile(r"(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]")
+_DATE_PARSER = DateDataParser(
+    languages=["en"],
+    settings={"REQUIRE_PARTS": ["day", "month"], "RELATIVE_BASE": datetime(2000, 1, 1)},
+)
+
+
+def _dt(year: int | None, month: int, day: int) -> str:
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return ""
+    return f" dt{year:04d}{month:02d}{day:02d} " if year else f" dt{month:02d}{day:02d} "
+
+
+def _dates(s: str) -> str:
+    def en(m: re.Match[str]) -> str:
+        parsed = _DATE_PARSER.get_date_data(m.group()).date_obj
+        if parsed is None:
+            return m.group()
+        return _dt(int(m.group(1)) if m.group(1) else None, parsed.month, parsed.day)
+
+    def dmy(m: re.Match[str]) -> str:
+        a, b, year = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        if a > 12 >= b:  # 31/03/2025: day first
+            return _dt(year, b, a) or m.group()
+        if b > 12 >= a:  # 03/31/2025: month first
+            return _dt(year, a, b) or m.group()
+        return m.group()  # 05/03/2024: May 3 or 5 March, keep as written
+
+    s = _ISO_DATE.sub(lambda m: _dt(*map(int, m.groups())) or m.group(), s)
+    s = _ZH_DATE.sub(
+        lambda m: (
+            _dt(int(m.group(1)) if m.group(1) else None, int(m.group(2)), int(m.group(3)))
+            or m.group()
+        ),
+        s,
+    )
+    s = _DMY.sub(dmy, s)
+    return _EN_DATE.sub(en, s)
+
+
+_WEEKDAY_EN = {
+    d: k
+    for k, d in enumerate(
+        ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"), 1
+    )
+}
+_WEEKDAY_ZH = {c: k for k, c in enumerate("一二三四五六", 1)} | {"日": 7, "天": 7}
+_EN_WEEKDAY = re.compile(r"\b(" + "|".join(_WEEKDAY_EN) + r")s?\b")
+_ZH_WEEKDAY = re.compile(r"(?:周|星期|礼拜)([一二三四五六日天])")
+
+
+def _weekdays(s: str) -> str:
+    s = _ZH_WEEKDAY.sub(lambda m: f" wd{_WEEKDAY_ZH[m.group(1)]} ", s)
+    return _EN_WEEKDAY.sub(lambda m: f" wd{_WEEKDAY_EN[m.group(1)]} ", s)
+
+
+# ---- units and currency ----------------------------------------------------------------------
+
+_UNIT_WORDS: dict[str, str] = {}
+for _code, _words in {
+    "usd": "dollars dollar usd bucks 美元 美金",
+    "cny": "yuan rmb cny 块钱 块 元 人民币",
+    "eur": "euros euro eur 欧元",
+    "gbp": "gbp 英镑",
+    "jpy": "yen jpy 日元",
+    "km": "kilometres kilometre kilometers kilometer km 公里 千米",
+    "kg": "kilograms kilogram kilos kilo kg 公斤 千克",
+    "m": "metres metre meters meter m 米",
+    "cm": "centimetres centimetre centimeters centimeter cm 厘米",
+    "mi": "miles mile mi 英里",
+    "min": "minutes minute mins min 分钟",
+    "h": "hours hour hrs hr 小时",
+    "lb": "pounds pound lbs lb 磅",
+}.items():
+    for _w in _words.split():
+        _UNIT_WORDS[_w] = _code
+_UNIT_ALT = "|".join(sorted(map(re.escape, _UNIT_WORDS), key=len, reverse=True))
+_AMOUNT_WORD = re.compile(rf"(?<![\d.])(\d+(?:\.\d+)?)\s*({_UNIT_ALT})(?![a-z])")
+_SYMBOLS = {"$": "usd", "€": "eur", "£": "gbp", "¥": "cny", "￥": "cny"}
+_AMOUNT_SYMBOL = re.compile(r"([$€£¥￥])\s*(\d+(?:\.\d+)?)")
+
+
+def _amounts(s: str) -> str:
+    s = _AMOUNT_SYMBOL.sub(lambda m: f" {m.group(2)}{_SYMBOLS[m.group(1)]} ", s)
+    return _AMOUNT_WORD.sub(lambda m: f" {m.group(1)}{_UNIT_WORDS[m.group(2)]} ", s)
+
+
+# ---- the canonical form ----------------------------------------------------------------------
+
+_VALUE = re.compile(r"\b(?:tm\d{4}|dt\d{4}(?:\d{4})?|wd\d)\b|\d+(?:\.\d+)?[a-z]*")
+
+
+@dataclass(frozen=True)
+class Canonical:
+    """A statement in one notation: ``text`` (rewritten, case-folded), ``key`` (``text``
+    normalised: equal keys are the same statement) and ``values`` (times, dates, numbers
+    with their unit, e.g. ``{"tm2100", "500usd", "2"}``)."""
+
+    text: str
+    key: str
+    values: frozenset[str]
+
+
+@lru_cache(maxsize=8192)
+def canonical(value: str) -> Canonical:
+    """The :class:`Canonical` form of a statement (see the module docstring)."""
+    s = unicodedata.normalize("NFKC", value)
+    s = _zh_numbers(_weekdays(s.casefold()))
+    s = _en_numbers(s)
+    s = _dates(s)
+    s = _times(s)
+    s = _amounts(s)
+    s = re.sub(r"\s+", " ", s).strip()
+    values = frozenset(_VALUE.findall(s))
+    return Canonical(text=s, key=text.normalize(s), values=values)

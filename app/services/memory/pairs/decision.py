@@ -1,0 +1,226 @@
+"""The pair decision of the write path: is a new unit the same memory as an existing one
+(``merge``), does it contradict it (``contradicts``: superseded or flagged by
+:mod:`app.services.memory.resolution`), is it another fact (``distinct``), or can the local
+evidence not tell (``unsure``: the LLM reconciles it after the response, see
+:mod:`app.services.memory.reconcile`)?
+
+Two stages (docs/DEDUPE.md): the store service fetches the subject's active neighbours by
+cosine similarity down to the candidate gate (``CONFLICTS__MIN_COSINE_BY_MODEL``, wider than
+a merge needs); this module decides each pair from :mod:`~app.services.memory.pairs.features`:
+
+1. the same canonical form (numbers, dates, times, units in one notation) → ``merge``;
+2. below the candidate gate → ``distinct``;
+3. *guards* — a negation of the same statement, other values in the same sentence frame, an
+   antonym swap, roles that changed sides, another value of an exclusive slot, an exclusive
+   one-word swap: each is a ``contradicts`` when the rest of the sentence agrees, else
+   ``unsure``; and a guarded pair never merges, whatever the LLM later answers
+   (``merge_allowed`` false);
+4. a pair in two languages → ``unsure`` (words cannot be compared across languages);
+5. otherwise a logistic score P(same) over features cosine lacks (word overlap after
+   canonical forms, stemming, CJK characters and synonyms; containment; the same bag of words
+   in an order that keeps roles): ≥ ``merge_p`` → ``merge`` (``unsure`` when the two units'
+   types differ), ≥ ``unsure_p`` → ``unsure``, else ``distinct``.
+
+The weights are fitted on tests/dedupe_pairs.py by scripts/calibrate_dedupe.py; ``merge_p``
+lies above every non-duplicate's score there (zero false merges on the set), ``unsure_p``
+below every duplicate's. Pure: no I/O, so a batch of units can be decided at once.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+from app.services.memory.pairs import rules
+from app.services.memory.pairs.features import Features, Statement, features, statement
+
+Action = Literal["merge", "contradicts", "distinct", "unsure"]
+
+# Logistic weights over classifier_inputs() (intercept first), fitted by
+# scripts/calibrate_dedupe.py --fit on tests/dedupe_pairs.py; see docs/DEDUPE.md.
+WEIGHTS: tuple[float, ...] = (-1.24, 0.39, 1.09, -0.15, 2.22)
+FEATURE_NAMES = ("intercept", "cosine", "overlap", "containment", "same_words")
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Where the score's zones begin (``DEDUPE__*`` settings)."""
+
+    candidate_cosine: float = 0.80
+    merge_p: float = 0.85
+    unsure_p: float = 0.25
+
+
+@dataclass(frozen=True)
+class PairDecision:
+    """The action for one (new, old) pair, a stable reason code, the classifier's P(same)
+    (0..1; 1.0 for a canonical match, 0.0 for guarded pairs), and whether a merge may ever
+    be applied (false for guarded pairs: the LLM cannot overrule a negation)."""
+
+    action: Action
+    reason: str
+    p_same: float
+    merge_allowed: bool
+
+
+def classifier_inputs(f: Features) -> tuple[float, ...]:
+    """The classifier's input vector for a pair, in :data:`FEATURE_NAMES` order."""
+    # The same words in an order that keeps roles — and at least two of them: one word left
+    # after stop words ("code am" / "code an") is too little evidence.
+    same_words = float(
+        f.overlap == 1.0 and f.order in ("same", "moved", "inverted") and f.words >= 2
+    )
+    return (1.0, f.cosine, f.overlap, f.containment, same_words)
+
+
+def p_same(f: Features, weights: tuple[float, ...] = WEIGHTS) -> float:
+    """The logistic P(same fact) of a pair without guards."""
+    z = sum(w * x for w, x in zip(weights, classifier_inputs(f), strict=True))
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
+    """A contradiction, or an unsure pair (most may never merge); None when no guard holds."""
+
+    def contradicts(reason: str) -> PairDecision:
+        return PairDecision("contradicts", reason, 0.0, False)
+
+    def unsure(reason: str, merge_allowed: bool = False) -> PairDecision:
+        return PairDecision("unsure", reason, 0.0, merge_allowed)
+
+    if f.polarity_differs:
+        if f.cross_lingual:
+            return unsure("negation_other_language")
+        if f.overlap >= 0.5 or f.containment >= 0.8:
+            return contradicts("negation_flip")
+    if f.values_differ:
+        if f.frame_equal and not f.cross_lingual:
+            return contradicts("values_differ")
+        return unsure("values_differ_elsewhere")
+    if f.cross_lingual:
+        return None  # words cannot be compared across languages
+    if f.slot_conflict is not None:
+        slot = f.slot_conflict
+        extra = (f.only_new | f.only_old) - _slot_words(new, old, slot)
+        if new.cjk and old.cjk:  # characters: segmentation differs ("叫小红" / "叫小明")
+            extra = frozenset((new.chars ^ old.chars) - set(new.slots[slot] + old.slots[slot]))
+        if not extra or rules.says_change(new.value):
+            return contradicts(f"slot_differs:{f.slot_conflict}")
+        return unsure(f"slot_differs_elsewhere:{f.slot_conflict}")
+    if f.antonym:
+        return contradicts("antonym_swap") if f.one_word_swap else unsure("antonym_elsewhere")
+    if f.order == "swapped" and f.overlap == 1.0:
+        return contradicts("roles_swapped")
+    if f.order == "passive":
+        return unsure("voice_differs", merge_allowed=True)
+    if f.exclusive and f.one_word_swap:
+        return contradicts("exclusive_swap")
+    return None
+
+
+def _slot_words(new: Statement, old: Statement, slot: str) -> frozenset[str]:
+    """Content words of the two values an exclusive slot holds (they may differ)."""
+    return frozenset(statement(new.slots[slot]).words) | frozenset(statement(old.slots[slot]).words)
+
+
+def decide(
+    new: Statement,
+    old: Statement,
+    cosine: float,
+    *,
+    type_equal: bool = True,
+    thresholds: Thresholds | None = None,
+    weights: tuple[float, ...] = WEIGHTS,
+) -> PairDecision:
+    """Decide one pair (see the module docstring); ``cosine`` is the cosine similarity
+    (−1..1) of the two values' passage embeddings."""
+    t = thresholds or Thresholds()
+    if new.canonical.key == old.canonical.key:
+        return PairDecision("merge", "canonical_equal", 1.0, True)
+    if cosine < t.candidate_cosine:
+        return PairDecision("distinct", "below_candidate_cosine", 0.0, True)
+    f = features(new, old, cosine, type_equal)
+    guarded = _guard(f, new, old)
+    if guarded is not None:
+        return guarded
+    if f.cross_lingual:
+        return PairDecision("unsure", "other_language", 0.0, True)
+    p = p_same(f, weights)
+    if p >= t.merge_p:
+        if not f.type_equal:
+            return PairDecision("unsure", "type_differs", p, True)
+        return PairDecision("merge", "classifier", p, True)
+    if p >= t.unsure_p:
+        return PairDecision("unsure", "classifier", p, True)
+    return PairDecision("distinct", "classifier", p, True)
+
+
+Verdict = Literal["same", "contradicts", "unrelated"]
+
+
+def reconciled(decision: PairDecision, verdict: Verdict | None) -> Action:
+    """What an unsure pair becomes once the LLM answered ``verdict`` (None: no answer, the
+    pair stays ``distinct``). A ``same`` on a guarded pair stays ``distinct``: a negation,
+    other values or swapped roles are never merged, whatever the LLM says."""
+    if verdict == "same":
+        return "merge" if decision.merge_allowed else "distinct"
+    if verdict == "contradicts":
+        return "contradicts"
+    return "distinct"
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """An existing unit as the decision sees it: value, type, case-folded entities and the
+    cosine similarity of its value to the new one."""
+
+    value: str
+    type: str
+    entity_keys: frozenset[str]
+    cosine: float
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What to do with a new unit given its neighbours (indexes into the candidates):
+    ``merge_into`` (or None), the ones it ``contradicts`` and the ``unsure`` ones (at most
+    ``max_unsure``, most similar first), each with its :class:`PairDecision`."""
+
+    merge_into: int | None
+    contradicts: list[tuple[int, PairDecision]]
+    unsure: list[tuple[int, PairDecision]]
+
+
+def plan(
+    value: str,
+    type_: str,
+    entity_keys: frozenset[str],
+    candidates: list[Candidate],
+    thresholds: Thresholds | None = None,
+    max_unsure: int = 3,
+) -> Plan:
+    """Decide a new unit against every neighbour (most similar first). The first ``merge``
+    wins and nothing else is applied; two units naming disjoint entities never merge
+    offline (``unsure``)."""
+    new = statement(value)
+    contradicts: list[tuple[int, PairDecision]] = []
+    unsure: list[tuple[int, PairDecision]] = []
+    for k in sorted(range(len(candidates)), key=lambda i: -candidates[i].cosine):
+        c = candidates[k]
+        d = decide(new, statement(c.value), c.cosine, type_equal=type_ == c.type,
+                   thresholds=thresholds)  # fmt: skip
+        if (
+            d.action == "merge"
+            and entity_keys
+            and c.entity_keys
+            and not entity_keys & c.entity_keys
+        ):
+            d = PairDecision("unsure", "entities_differ", d.p_same, True)
+        if d.action == "merge":
+            return Plan(k, [], [])
+        if d.action == "contradicts":
+            contradicts.append((k, d))
+        elif d.action == "unsure" and len(unsure) < max_unsure:
+            unsure.append((k, d))
+    return Plan(None, contradicts, unsure)

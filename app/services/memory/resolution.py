@@ -1,0 +1,62 @@
+"""What a contradiction does on the write path: the newer unit supersedes the older one, or
+both stay active flagged as conflicting when their order is unclear (docs/DEDUPE.md).
+
+A contradiction is resolved by time (:func:`resolve`): the newer unit supersedes the older
+(status ``superseded``, ``superseded_by``; kept for history) when their ``occurred_at`` are
+more than ``CONFLICTS__ORDER_WINDOW_S`` apart or the new one says it is a change ("moved",
+"now", "no longer", "anymore", "搬到", "现在", "不再", "改"); a new unit that describes an older
+state (a backfill) is the superseded one; otherwise both stay active, each listing the other in
+``conflicts_with``. The older unit's confidence is multiplied by
+``CONFLICTS__CONTRADICTED_CONFIDENCE_FACTOR``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from app.core.config import ConflictSettings
+from app.core.vocabulary import UnitStatus
+from app.models import MemoryUnit
+from app.services.memory.pairs.rules import says_change
+
+
+def candidate_gate(settings: ConflictSettings, model: str) -> float:
+    """The cosine similarity below which a neighbour is never judged, for an embedding
+    model (``CONFLICTS__MIN_COSINE_BY_MODEL``, else ``CONFLICTS__MIN_COSINE``)."""
+    return settings.min_cosine_by_model.get(model, settings.min_cosine)
+
+
+def resolve(
+    new: MemoryUnit, old: MemoryUnit, settings: ConflictSettings, now: datetime, reason: str
+) -> str:
+    """Record that ``new`` contradicts ``old`` (both mutated in place); returns
+    ``superseded`` or ``conflict`` (see the module docstring)."""
+    gap = (new.occurred_at - old.occurred_at).total_seconds()
+    factor = settings.contradicted_confidence_factor
+    audit = {"reason": reason, "at": now.isoformat()}
+    if gap > settings.order_window_s or (gap >= 0 and says_change(new.value)):
+        old.status = UnitStatus.SUPERSEDED
+        old.superseded_by = new.id
+        old.confidence = round(old.confidence * factor, 4)
+        old.updated_at = now
+        old.metadata_ = {**old.metadata_, "superseded": {**audit, "by": str(new.id)}}
+        new.metadata_ = {**new.metadata_, "supersedes": _ids(new.metadata_, "supersedes", old.id)}
+        return "superseded"
+    if -gap > settings.order_window_s:  # the new unit describes an older state (a backfill)
+        new.status = UnitStatus.SUPERSEDED
+        new.superseded_by = old.id
+        new.confidence = round(new.confidence * factor, 4)
+        new.metadata_ = {**new.metadata_, "superseded": {**audit, "by": str(old.id)}}
+        return "superseded"
+    new.conflicts_with = [*new.conflicts_with, old.id]
+    old.conflicts_with = [*old.conflicts_with, new.id]
+    old.confidence = round(old.confidence * factor, 4)
+    old.updated_at = now
+    return "conflict"
+
+
+def _ids(metadata: dict[str, object], key: str, add: uuid.UUID) -> list[str]:
+    existing = metadata.get(key)
+    ids = [str(x) for x in existing] if isinstance(existing, list) else []
+    return [*ids, str(add)]
