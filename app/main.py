@@ -29,6 +29,7 @@ from app.core.errors import ConfigurationError
 from app.core.text import tokenize
 from app.services.auth import AuthState
 from app.services.health import check_schema
+from app.services.memory.rerank_cache import RerankCache
 from app.services.wiring import Resources
 from app.services.working_memory.window import WorkingMemoryRuntime
 from app.worker.runtime import ExtractionRuntime
@@ -85,6 +86,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 redis=redis,
                 working_memory=WorkingMemoryRuntime.create(settings.working_memory),
                 auth=AuthState(settings.auth, settings.redis_url),
+                rerank_cache=RerankCache(
+                    settings.recall.rerank_cache_size, settings.recall.rerank_cache_ttl_s
+                ),
             )
             app.state.extraction = await ExtractionRuntime.start(
                 app.state.resources, session_factory

@@ -400,6 +400,14 @@ class HindsightTools:
                 "questions like 'where did the user live before?')."
             ),
         ] = False,
+        rerank: Annotated[
+            Literal["none", "llm"] | None,
+            Field(
+                description="'llm': the memory server's own LLM puts the best candidates in "
+                "order of relevance (more precise, slower; an error where the server has no "
+                "LLM). 'none': the fast ranking only. Leave empty for the server's default."
+            ),
+        ] = None,
         agent_id: AgentId = None,
         session_id: SessionId = None,
         ctx: Context | None = None,
@@ -419,6 +427,7 @@ class HindsightTools:
                 "types": only_kinds,
                 "entities": about_named_things,
                 "include_superseded": include_outdated or None,
+                "rerank": rerank,
             }
         )
         try:
