@@ -87,7 +87,7 @@ async def call(client: httpx.AsyncClient, arm: Arm, body: dict[str, Any]) -> Non
     arm.degraded += bool(data["degraded"])
     stage = data.get("rerank") or {}
     status = stage.get("status", "none")
-    if stage.get("llm_ms"):
+    if status in ("applied", "timeout", "error"):  # the stage called the LLM
         arm.llm_ms.append(float(stage["llm_ms"]))
     arm.statuses[status] = arm.statuses.get(status, 0) + 1
     arm.timeouts += status == "timeout"
@@ -151,12 +151,13 @@ def render(runs: list[list[Arm]], args: argparse.Namespace, loads: list[float]) 
         "(service code), *client* = the round trip over ASGI. *added* = this arm's percentile "
         "minus the anchor's, same run; *paired* = the median over questions of this arm's "
         "took minus the anchor's for the same question (less noisy: the query embedding's "
-        "time varies with the load); *llm_ms* = the stage's own timing of the call. *budget "
-        "cut in* = `rerank.status` timeout.",
+        "time varies with the load); *llm_ms* = the stage's own timing of its LLM calls. "
+        "*budget cut in* = `rerank.status` timeout; *outcomes* = `rerank.status` counts over "
+        "all runs (a cached arm calls the LLM when the call before it left nothing to cache).",
         "",
         "| arm | n | took p50 | took p95 | client p50 | client p95 | added p50 | added p95 "
-        "| paired added p50 | llm_ms p50 | budget cut in | degraded |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| paired added p50 | llm_ms p50 | budget cut in | degraded | outcomes |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     rows = []
     for i, arm in enumerate(runs[0]):
@@ -172,14 +173,20 @@ def render(runs: list[list[Arm]], args: argparse.Namespace, loads: list[float]) 
                 a - b for a, b in zip(run[i].took, run[anchor].took, strict=True)
             )
         )
-        llm = med(lambda run, i=i: statistics.median(run[i].llm_ms) if run[i].llm_ms else 0.0)
+        llm = statistics.median([ms for run in runs for ms in run[i].llm_ms] or [0.0])
         cut = med(lambda run, i=i: run[i].timeouts / len(run[i].took))
         deg = med(lambda run, i=i: run[i].degraded / len(run[i].took))
         added = ("–", "–", "–") if i == anchor else (f"{a50:+.1f}", f"{a95:+.1f}", f"{paired:+.1f}")
-        llm_cell = f"{llm:.1f}" if runs[0][i].llm_ms else "–"
+        llm_cell = f"{llm:.1f}" if any(run[i].llm_ms for run in runs) else "–"
+        outcomes: dict[str, int] = {}
+        for run in runs:
+            for status, count in run[i].statuses.items():
+                outcomes[status] = outcomes.get(status, 0) + count
+        counts = ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items()))
         rows.append(
             f"| {arm.name} | {n} | {p50:.1f} | {p95:.1f} | {c50:.1f} | {c95:.1f} | "
-            f"{added[0]} | {added[1]} | {added[2]} | {llm_cell} | {cut:.0%} | {deg:.0%} |"
+            f"{added[0]} | {added[1]} | {added[2]} | {llm_cell} | {cut:.0%} | {deg:.0%} "
+            f"| {counts} |"
         )
     return "\n".join([BEGIN, *head, *rows, END])
 
