@@ -24,12 +24,12 @@ VALUE_CHARS = 400
 QUERY_CHARS = 160
 
 RERANK = """You order memories for an AI agent. The agent is about to answer or act on the
-QUESTION; a search found the numbered MEMORIES below, all about the same user. Put them in the
-order of how much each one helps with the question: first the memories that answer it
-directly (the right person, thing and time), then those that give context the answer needs.
-Leave out memories that do not help at all. Judge by meaning, not by shared words; dates
-matter when the question asks about time ("last week", "when", "before"). Memories may be in
-any language.
+QUESTION; a search of its memories found the numbered MEMORIES below. Put them in the order
+of how much each one helps with the question: first the memories that answer it directly
+(the right person, thing and time), then those that give context the answer needs. Leave out
+memories that do not help at all. Judge by meaning, not by shared words; dates matter when
+the question asks about time ("last week", "when", "before"). Memories may be in any
+language.
 
 Answer with a JSON object and nothing else: {"order": [3, 1, 7]} - the numbers of the helpful
 memories, best first, each at most once."""
