@@ -33,6 +33,7 @@ from app.core.text import tokenize
 from app.schemas.limits import LimitsContext, bound
 from app.services.auth import AuthState, key_change_listener
 from app.services.health import check_schema
+from app.services.memory.rerank_cache import RerankCache
 from app.services.wiring import Resources
 from app.services.working_memory.window import WorkingMemoryRuntime
 from app.worker.runtime import ExtractionRuntime
@@ -99,6 +100,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 redis=redis,
                 working_memory=WorkingMemoryRuntime.create(settings.working_memory),
                 auth=AuthState(settings.auth, settings.redis_url),
+                rerank_cache=RerankCache(
+                    settings.recall.rerank_cache_size, settings.recall.rerank_cache_ttl_s
+                ),
             )
             # A key created or revoked by any process drops every process's cached lookups.
             app.state.key_events = key_change_listener(

@@ -1,6 +1,8 @@
 """Evidence recall of ``/recall`` on the LoCoMo dev split, through the HTTP API.
 
     .venv/bin/python scripts/eval_locomo.py [--dataset PATH] [--base-url URL] [--write-doc]
+    LLM__BASE_URL=… LLM__MODEL=… LLM__API_KEY=… \
+        .venv/bin/python scripts/eval_locomo.py --rerank llm --variants defaults [--write-doc]
 
 Each conversation is one subject (``user_id`` = the conversation id); every turn is stored
 with ``/store`` (batches of 100) as one memory unit: value ``"Speaker: text"`` (a shared
@@ -14,7 +16,16 @@ recall@10 over the four non-adversarial categories.
 Variants (per-request overrides, so one server answers all of them):
 - ``defaults``: the shipped defaults, what a user gets with no options;
 - ``keyword``: keyword signal only; ``vector``: semantic signal only;
-- ``seeds``: ``profile: short_term``, the seeds' weights 0.5/0.2/0.2/0.1 with λ 0.01/h.
+- ``seeds``: ``profile: short_term``, the seeds' weights 0.5/0.2/0.2/0.1 with λ 0.01/h;
+- with ``--rerank llm``, also ``rerank``: the shipped defaults plus the LLM rerank stage
+  (``rerank: llm``, ``--rerank-candidates``), next to ``defaults`` as its anchor. It needs an
+  LLM: in-process, ``LLM__BASE_URL`` / ``LLM__MODEL`` (and ``LLM__API_KEY``) from the
+  environment, the recall budget raised to ``--budget-ms`` (default 10 s, so the figures
+  measure the model rather than timeouts) and the write path's conflict judge kept off (the
+  stored units stay those of the runs without an LLM); with ``--base-url``, the server's
+  own LLM and ``RECALL__BUDGET_MS``. Rerank outcomes (applied, timeout, error…), the median
+  LLM call time and the tokens are printed; ``--write-doc`` then writes its own section of
+  docs/EVAL.md ("Rerank"), not the main one.
 
 By default the app runs in-process (httpx over ASGI) against a fresh embedded PostgreSQL in
 a temporary folder; ``--base-url`` targets a running server instead (units then go to
@@ -111,6 +122,8 @@ class Report:
     per_question: list[dict[str, Any]] = field(default_factory=list)
     ingest_s: float = 0.0
     recall_ms: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    # Per variant with rerank: the `rerank` objects of its answers.
+    rerank: dict[str, list[dict[str, Any]]] = field(default_factory=lambda: defaultdict(list))
 
     def cell(self, variant: str, category: str) -> Scores:
         return self.cells.setdefault(variant, {}).setdefault(category, Scores())
@@ -193,6 +206,8 @@ async def evaluate(
                     raise SystemExit(f"/recall failed: {r.status_code} {r.text[:500]}")
                 data = r.json()
                 report.recall_ms[name].append(float(data["took_ms"]))
+                if data.get("rerank"):
+                    report.rerank[name].append(data["rerank"])
                 refs = [m["raw_ref"] for m in data["memories"]]
                 record["ranked"][name] = refs
                 if q["evidence"]:
@@ -202,9 +217,12 @@ async def evaluate(
 
 
 @contextlib.asynccontextmanager
-async def in_process_client(data_dir: Path | None) -> AsyncIterator[httpx.AsyncClient]:
-    """The app over httpx's ASGI transport, on an embedded PostgreSQL (a temporary one unless
-    ``data_dir`` is given)."""
+async def in_process_app(
+    data_dir: Path | None, **settings: Any
+) -> AsyncIterator[tuple[Any, httpx.AsyncClient]]:
+    """The app and a client over httpx's ASGI transport, on an embedded PostgreSQL (a
+    temporary one unless ``data_dir`` is given); ``settings`` override fields of ``Settings``
+    (which reads the environment for the rest)."""
     from asgi_lifespan import LifespanManager
 
     from app.core import embedded_pg, migrate
@@ -217,15 +235,24 @@ async def in_process_client(data_dir: Path | None) -> AsyncIterator[httpx.AsyncC
     try:
         # Alembic's env runs its own event loop: migrate from a worker thread.
         await asyncio.to_thread(migrate.upgrade, server.url)
-        app = create_app(Settings(database_url=server.url, redis_url=None))
+        app = create_app(Settings(database_url=server.url, redis_url=None, **settings))
         async with LifespanManager(app, startup_timeout=120):
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://eval") as client:
-                yield client
+                yield app, client
     finally:
         server.stop()
         if data_dir is None:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+@contextlib.asynccontextmanager
+async def in_process_client(
+    data_dir: Path | None, **settings: Any
+) -> AsyncIterator[httpx.AsyncClient]:
+    """The client of :func:`in_process_app`."""
+    async with in_process_app(data_dir, **settings) as (_, client):
+        yield client
 
 
 def table(report: Report, names: dict[str, str]) -> str:
@@ -267,6 +294,54 @@ def summary(report: Report, names: dict[str, str]) -> str:
     return "\n".join(out)
 
 
+def rerank_summary(report: Report) -> str:
+    """Per variant that reranked: outcomes, median LLM call time and tokens per call."""
+    out = [
+        "| variant | answers | outcomes | median llm_ms | prompt tokens / call "
+        "| completion tokens / call |",
+        "|---|---|---|---|---|---|",
+    ]
+
+    def mean(values: list[int]) -> str:
+        return f"{sum(values) / len(values):.0f}" if values else "-"
+
+    for variant, infos in report.rerank.items():
+        outcomes: dict[str, int] = defaultdict(int)
+        for info in infos:
+            outcomes[info["status"]] += 1
+        calls = [i for i in infos if i["status"] in ("applied", "timeout", "error")]
+        ms = sorted(i["llm_ms"] for i in calls)
+        median = f"{ms[len(ms) // 2]:.0f}" if ms else "-"
+        prompt = [i["prompt_tokens"] for i in calls if i["prompt_tokens"] is not None]
+        completion = [i["completion_tokens"] for i in calls if i["completion_tokens"] is not None]
+        counts = ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items()))
+        out.append(
+            f"| {variant} | {len(infos)} | {counts} | {median} | {mean(prompt)} "
+            f"| {mean(completion)} |"
+        )
+    return "\n".join(out)
+
+
+def rerank_plan(args: argparse.Namespace) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+    """With ``--rerank llm``: the ``rerank`` variant and the in-process settings it needs
+    (exits with a clear message when no LLM is configured in the environment)."""
+    if args.rerank != "llm":
+        return {}, {}
+    if not args.base_url:
+        from app.core.config import Settings
+
+        llm = Settings().llm
+        if not llm.configured:
+            raise SystemExit(
+                "--rerank llm needs an LLM: set LLM__BASE_URL and LLM__MODEL (and "
+                "LLM__API_KEY) in the environment, or point --base-url at a server that has one"
+            )
+        print(f"rerank: {llm.model} at {llm.base_url}, budget {args.budget_ms} ms", file=sys.stderr)
+    variant = {"rerank": {"rerank": "llm", "rerank_candidates": args.rerank_candidates}}
+    settings = {"recall": {"budget_ms": args.budget_ms}, "conflicts": {"use_llm": False}}
+    return variant, settings
+
+
 def parse_extra(specs: list[str]) -> dict[str, dict[str, Any]]:
     """``name=JSON`` → extra request fields for an ad-hoc variant (for tuning)."""
     extra: dict[str, dict[str, Any]] = {}
@@ -288,6 +363,9 @@ async def run(args: argparse.Namespace) -> Report:
     unknown = [v for v in variants if v not in VARIANTS]
     if unknown:
         raise SystemExit(f"unknown variants {unknown}; known: {list(VARIANTS)}")
+    rerank_variant, settings = rerank_plan(args)
+    if rerank_variant and "defaults" not in variants:
+        variants.insert(0, "defaults")  # the rerank stage's anchor, in the same run
     report = Report()
     prefix = args.subject_prefix
 
@@ -301,20 +379,25 @@ async def run(args: argparse.Namespace) -> Report:
             report.ingest_s = time.perf_counter() - start
             if marker is not None:
                 marker.write_text(json.dumps({"turns": len(turns), "prefix": prefix}))
-        await evaluate(client, questions, variants, prefix, parse_extra(args.extra), report)
+        extra = parse_extra(args.extra) | rerank_variant
+        await evaluate(client, questions, variants, prefix, extra, report)
 
     if args.base_url:
         async with httpx.AsyncClient(base_url=args.base_url) as client:
             await go(client)
     else:
-        async with in_process_client(args.data_dir) as client:
+        async with in_process_client(args.data_dir, **settings) as client:
             await go(client)
     return report
 
 
-def write_doc(path: Path, report: Report, names: dict[str, str], command: str) -> None:
-    """Replace the generated section of docs/EVAL.md (between the markers), or create it."""
-    begin, end = "<!-- eval_locomo:begin -->", "<!-- eval_locomo:end -->"
+def write_doc(
+    path: Path, report: Report, names: dict[str, str], command: str, marker: str = "eval_locomo"
+) -> None:
+    """Replace the generated section of docs/EVAL.md (between the ``marker`` comments), or
+    create it; a run with a rerank variant adds its outcome table."""
+    begin, end = f"<!-- {marker}:begin -->", f"<!-- {marker}:end -->"
+    stage = ["", "Rerank stage:", "", rerank_summary(report)] if report.rerank else []
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
     body = "\n".join(
         [
@@ -333,6 +416,7 @@ def write_doc(path: Path, report: Report, names: dict[str, str], command: str) -
             "Per category:",
             "",
             table(report, names),
+            *stage,
             end,
         ]
     )
@@ -370,6 +454,21 @@ def main() -> None:
     parser.add_argument("--subject-prefix", default="", help="Prefix of every user_id.")
     parser.add_argument("--json", help="Write per-question rankings to this file.")
     parser.add_argument(
+        "--rerank",
+        choices=["none", "llm"],
+        default="none",
+        help="llm: add the variant `rerank` (defaults + the LLM rerank stage); needs an LLM.",
+    )
+    parser.add_argument(
+        "--rerank-candidates", type=int, default=20, help="Candidates the LLM orders (1..50)."
+    )
+    parser.add_argument(
+        "--budget-ms",
+        type=int,
+        default=10_000,
+        help="In-process RECALL__BUDGET_MS with --rerank llm (the LLM call must fit in it).",
+    )
+    parser.add_argument(
         "--write-doc", action="store_true", help="Write the tables into docs/EVAL.md."
     )
     args = parser.parse_args()
@@ -381,11 +480,17 @@ def main() -> None:
 
     report = asyncio.run(run(args))
     names = {v: VARIANTS[v][0] for v in args.variants.split(",") if v}
+    if args.rerank == "llm":
+        names = {"defaults": VARIANTS["defaults"][0], **names}
+        names["rerank"] = f"defaults + LLM rerank of the best {args.rerank_candidates}"
     names |= {name: name for name in parse_extra(args.extra)}
     print()
     print(summary(report, names))
     print()
     print(table(report, names))
+    if report.rerank:
+        print()
+        print(rerank_summary(report))
     if args.json:
         Path(args.json).write_text(json.dumps(report.per_question), encoding="utf-8")
     if args.write_doc:
@@ -394,7 +499,8 @@ def main() -> None:
             + " ".join([os.path.relpath(__file__, ROOT), *sys.argv[1:]]).replace(" --write-doc", "")
             + " --write-doc"
         )
-        write_doc(ROOT / "docs" / "EVAL.md", report, names, command)
+        marker = "eval_locomo_rerank" if args.rerank == "llm" else "eval_locomo"
+        write_doc(ROOT / "docs" / "EVAL.md", report, names, command, marker)
 
 
 if __name__ == "__main__":

@@ -1,13 +1,20 @@
 """A real HTTP server on 127.0.0.1 speaking the OpenAI chat-completions API with scripted
-replies, for tests. Each POST /v1/chat/completions takes the next scripted :class:`Reply`
-(or the default one when the script is empty) and records the request body."""
+replies, for tests and benchmarks. Each POST /v1/chat/completions takes the next scripted
+:class:`Reply` (when the script is empty: ``responder(body)`` if set, else the default one)
+and records the request body.
+
+For the recall rerank stage, :func:`order_reply` answers with a chosen order and
+:func:`reversed_order` builds a responder that lists the prompt's candidate labels in reverse,
+both after a chosen delay."""
 
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -16,12 +23,14 @@ from typing import Any
 @dataclass
 class Reply:
     """One scripted answer: ``content`` as the assistant message, or an HTTP ``status``
-    with a raw body; ``delay_s`` before answering (for timeouts)."""
+    with a raw body; ``delay_s`` before answering (for timeouts); ``usage`` as the answer's
+    token counts (``{"prompt_tokens": …, "completion_tokens": …}``), omitted when None."""
 
     content: str | None = None
     status: int = 200
     delay_s: float = 0.0
     raw: str | None = None
+    usage: dict[str, int] | None = None
 
 
 class FakeLLM:
@@ -30,6 +39,7 @@ class FakeLLM:
     def __init__(self) -> None:
         self.script: deque[Reply] = deque()
         self.default = Reply(content='{"memories": []}')
+        self.responder: Callable[[dict[str, Any]], Reply] | None = None
         self.requests: list[dict[str, Any]] = []
         self._lock = threading.Lock()
         fake = self
@@ -43,7 +53,12 @@ class FakeLLM:
                 body = json.loads(self.rfile.read(length) or b"{}")
                 with fake._lock:
                     fake.requests.append(body)
-                    reply = fake.script.popleft() if fake.script else fake.default
+                    if fake.script:
+                        reply = fake.script.popleft()
+                    elif fake.responder is not None:
+                        reply = fake.responder(body)
+                    else:
+                        reply = fake.default
                 if reply.delay_s:
                     time.sleep(reply.delay_s)
                 if not self.path.endswith("/chat/completions"):
@@ -52,20 +67,21 @@ class FakeLLM:
                 if reply.status != 200:
                     self._send(reply.status, reply.raw or '{"error": {"message": "boom"}}')
                     return
-                payload = reply.raw or json.dumps(
-                    {
-                        "id": "chatcmpl-test",
-                        "object": "chat.completion",
-                        "model": body.get("model"),
-                        "choices": [
-                            {
-                                "index": 0,
-                                "message": {"role": "assistant", "content": reply.content},
-                                "finish_reason": "stop",
-                            }
-                        ],
-                    }
-                )
+                answer: dict[str, Any] = {
+                    "id": "chatcmpl-test",
+                    "object": "chat.completion",
+                    "model": body.get("model"),
+                    "choices": [
+                        {
+                            "index": 0,
+                            "message": {"role": "assistant", "content": reply.content},
+                            "finish_reason": "stop",
+                        }
+                    ],
+                }
+                if reply.usage is not None:
+                    answer["usage"] = reply.usage
+                payload = reply.raw or json.dumps(answer)
                 self._send(200, payload)
 
             def _send(self, status: int, text: str) -> None:
@@ -106,8 +122,37 @@ class FakeLLM:
             self.script.clear()
             self.requests.clear()
             self.default = Reply(content='{"memories": []}')
+            self.responder = None
 
 
 def units_json(*units: dict[str, Any]) -> str:
     """An extraction reply carrying ``units``."""
     return json.dumps({"memories": list(units)}, ensure_ascii=False)
+
+
+_LABEL_LINE = re.compile(r"^\[(\d+)\] ", re.MULTILINE)
+
+
+def prompt_labels(body: dict[str, Any]) -> list[int]:
+    """The candidate labels (``[n] …`` lines) of a rerank request's last message, in order."""
+    return [int(n) for n in _LABEL_LINE.findall(body["messages"][-1]["content"])]
+
+
+def order_reply(
+    order: list[Any], delay_s: float = 0.0, usage: dict[str, int] | None = None
+) -> Reply:
+    """A rerank answer ``{"order": order}`` after ``delay_s``."""
+    return Reply(content=json.dumps({"order": order}), delay_s=delay_s, usage=usage)
+
+
+def reversed_order(delay_s: float = 0.0) -> Callable[[dict[str, Any]], Reply]:
+    """A responder listing the prompt's labels last-first after ``delay_s``, with usage
+    counted as characters / 4 (a stand-in for a tokenizer)."""
+
+    def respond(body: dict[str, Any]) -> Reply:
+        labels = prompt_labels(body)[::-1]
+        prompt = sum(len(m["content"]) for m in body["messages"]) // 4
+        usage = {"prompt_tokens": prompt, "completion_tokens": 3 + 2 * len(labels)}
+        return order_reply(labels, delay_s, usage)
+
+    return respond

@@ -181,6 +181,14 @@ async def test_stdio_store_recall_and_errors(api_url, engine, make_api_key):
         assert bad.is_error
         assert bad.structured_content["error"]["code"] == "invalid_request"
         assert bad.content[0].text.startswith("invalid_request:")
+        # The rerank option reaches the API: this server has no LLM, so `llm` is its 422.
+        no_llm = await session.call_tool(
+            "memory_recall",
+            {"what_am_i_looking_for": "allergies", "user_id": "u1", "rerank": "llm"},
+        )
+        assert no_llm.is_error
+        assert no_llm.structured_content["error"]["code"] == "invalid_request"
+        assert "LLM" in no_llm.content[0].text
 
         # Wrong, missing and unknown arguments: the documented code-prefixed tool error.
         rest_style = await session.call_tool(

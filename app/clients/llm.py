@@ -10,13 +10,18 @@ Failures map to the service's errors at this boundary:
 - 5xx, 429 or a transport error on every try, or a 4xx, or an answer without
   ``choices[0].message.content`` → :class:`ProviderError` (``provider_error``).
 
-The reply text is returned as is: callers treat it as untrusted input.
+The reply text is returned as is: callers treat it as untrusted input. :meth:`chat` also
+returns the token usage the provider reported (``usage.prompt_tokens`` /
+``usage.completion_tokens`` of the chat-completions answer), for callers that report cost.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import httpx
@@ -28,6 +33,15 @@ from app.core.metrics import LLM_SECONDS
 ChatMessage = dict[str, str]  # {"role": "system" | "user" | "assistant", "content": str}
 
 
+@dataclass(frozen=True)
+class ChatReply:
+    """The reply text and the tokens the provider counted (None when it sent no usage)."""
+
+    content: str
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+
+
 class LLMClient(Protocol):
     """What extraction and conflict judging need from a chat model."""
 
@@ -37,6 +51,17 @@ class LLMClient(Protocol):
         self, messages: list[ChatMessage], *, model: str | None = None, json_mode: bool = True
     ) -> str:
         """The assistant's reply text for ``messages`` (``model`` overrides the default)."""
+        ...
+
+    async def chat(
+        self,
+        messages: list[ChatMessage],
+        *,
+        model: str | None = None,
+        json_mode: bool = True,
+        max_retries: int | None = None,
+    ) -> ChatReply:
+        """The reply with its token usage; ``max_retries`` overrides the setting."""
         ...
 
     async def aclose(self) -> None:
@@ -73,14 +98,27 @@ class OpenAIChatClient:
     async def complete(
         self, messages: list[ChatMessage], *, model: str | None = None, json_mode: bool = True
     ) -> str:
-        """POST the chat and return ``choices[0].message.content``.
+        """POST the chat and return ``choices[0].message.content`` (see :meth:`chat`)."""
+        return (await self.chat(messages, model=model, json_mode=json_mode)).content
 
-        Retries 5xx, 429, transport errors and timeouts ``max_retries`` times with backoff
-        (0.5 s, 1 s, 2 s … capped at 8 s). Raises ProviderTimeoutError / ProviderError.
+    async def chat(
+        self,
+        messages: list[ChatMessage],
+        *,
+        model: str | None = None,
+        json_mode: bool = True,
+        max_retries: int | None = None,
+    ) -> ChatReply:
+        """POST the chat and return its content and usage.
+
+        Retries 5xx, 429, transport errors and timeouts ``max_retries`` (default: the
+        setting) times with backoff (0.5 s, 1 s, 2 s … capped at 8 s). Raises
+        ProviderTimeoutError / ProviderError.
         """
         body = self._body(messages, model or self.model, json_mode)
+        retries = self._settings.max_retries if max_retries is None else max_retries
         last: ProviderError | None = None
-        for attempt in range(self._settings.max_retries + 1):
+        for attempt in range(retries + 1):
             if attempt:
                 await asyncio.sleep(min(8.0, 0.5 * 2 ** (attempt - 1)))
             try:
@@ -97,7 +135,7 @@ class OpenAIChatClient:
                 continue
             if resp.status_code >= 400:
                 raise ProviderError(f"LLM rejected the request: HTTP {resp.status_code}")
-            return _content(resp)
+            return _reply(resp)
         assert last is not None
         raise last
 
@@ -106,16 +144,24 @@ class OpenAIChatClient:
         await self._client.aclose()
 
 
-def _content(resp: httpx.Response) -> str:
+def _reply(resp: httpx.Response) -> ChatReply:
     try:
-        content = resp.json()["choices"][0]["message"]["content"]
+        data = resp.json()
+        content = data["choices"][0]["message"]["content"]
     except (ValueError, KeyError, IndexError, TypeError) as exc:
         raise ProviderError("LLM answer has no choices[0].message.content") from exc
     if content is None:
-        return ""
+        content = ""
     if not isinstance(content, str):
         raise ProviderError("LLM answer content is not text")
-    return content
+    usage = data.get("usage") if isinstance(data, dict) else None
+    usage = usage if isinstance(usage, dict) else {}
+    prompt, completion = usage.get("prompt_tokens"), usage.get("completion_tokens")
+    return ChatReply(content, _count(prompt), _count(completion))
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 def create_llm(settings: LLMSettings) -> LLMClient | None:
@@ -126,24 +172,44 @@ def create_llm(settings: LLMSettings) -> LLMClient | None:
 
 
 class InstrumentedLLM:
-    """Delegates to ``inner`` and times each chat (seconds, by model and outcome ok|error;
-    retries inside the client count in the one call)."""
+    """Delegates to ``inner`` and times each chat (seconds, by model and outcome
+    ok|error|cancelled; retries inside the client count in the one call)."""
 
     def __init__(self, inner: LLMClient) -> None:
         self.inner = inner
         self.model = inner.model
 
-    async def complete(
-        self, messages: list[ChatMessage], *, model: str | None = None, json_mode: bool = True
-    ) -> str:
+    @contextlib.contextmanager
+    def _timed(self, model: str | None) -> Iterator[None]:
         start = time.perf_counter()
         outcome = "error"
         try:
-            reply = await self.inner.complete(messages, model=model, json_mode=json_mode)
+            yield
             outcome = "ok"
-            return reply
+        except asyncio.CancelledError:  # the caller's deadline (the recall budget) passed
+            outcome = "cancelled"
+            raise
         finally:
             LLM_SECONDS.labels(model or self.model, outcome).observe(time.perf_counter() - start)
+
+    async def complete(
+        self, messages: list[ChatMessage], *, model: str | None = None, json_mode: bool = True
+    ) -> str:
+        with self._timed(model):
+            return await self.inner.complete(messages, model=model, json_mode=json_mode)
+
+    async def chat(
+        self,
+        messages: list[ChatMessage],
+        *,
+        model: str | None = None,
+        json_mode: bool = True,
+        max_retries: int | None = None,
+    ) -> ChatReply:
+        with self._timed(model):
+            return await self.inner.chat(
+                messages, model=model, json_mode=json_mode, max_retries=max_retries
+            )
 
     async def aclose(self) -> None:
         await self.inner.aclose()

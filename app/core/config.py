@@ -59,6 +59,19 @@ class RecallSettings(BaseModel):
     # source brings those): ranking every unit that matches an OR of common words costs
     # O(matches), 250-800 ms at 100k units (docs/BENCHMARKS.md). Scoring uses every lexeme.
     keyword_candidate_max_share: float = Field(default=0.05, gt=0, le=1)
+    # Second stage (app.services.memory.rerank, docs/EVAL.md "Rerank"): a request without
+    # `rerank` gets this. llm: the configured LLM reorders the best hybrid candidates (needs
+    # LLM__BASE_URL and LLM__MODEL; the call must fit in budget_ms, so raise it for a remote
+    # model); none: hybrid order only.
+    rerank: Literal["none", "llm"] = "none"
+    # Hybrid candidates the LLM orders when a request gives no rerank_candidates.
+    rerank_candidates: int = Field(default=20, ge=1, le=50)
+    # Chat model of the rerank call; empty: LLM__MODEL.
+    rerank_model: str = ""
+    # Orders kept per process for a repeated (query, candidate set); 0 disables the cache.
+    rerank_cache_size: int = Field(default=1024, ge=0)
+    # Seconds a cached order is reused.
+    rerank_cache_ttl_s: float = Field(default=3600, gt=0)
 
 
 class DedupeSettings(BaseModel):
@@ -377,6 +390,15 @@ class Settings(BaseSettings):
     closure: ClosureSettings = ClosureSettings()
     conflicts: ConflictSettings = ConflictSettings()
     worker: WorkerSettings = WorkerSettings()
+
+    @model_validator(mode="after")
+    def _rerank_needs_llm(self) -> Settings:
+        if self.recall.rerank == "llm" and not self.llm.configured:
+            raise ValueError(
+                "RECALL__RERANK=llm needs an LLM: set LLM__BASE_URL and LLM__MODEL "
+                "(or RECALL__RERANK=none)"
+            )
+        return self
 
     @model_validator(mode="after")
     def _worker_in_process_default(self) -> Settings:

@@ -32,9 +32,28 @@ EMBEDDING_SECONDS = Histogram(
 )
 LLM_SECONDS = Histogram(
     "hindsight_llm_duration_seconds",
-    "Time of one LLM chat call, by model and outcome (ok|error).",
+    "Time of one LLM chat call, by model and outcome (ok|error|cancelled: the caller's "
+    "deadline passed).",
     ["model", "outcome"],
     buckets=LATENCY_BUCKETS,
+)
+RERANK = Counter(
+    "hindsight_rerank",
+    "Recalls whose second stage ran, by outcome: applied (the LLM's order), cached (a "
+    "cached order, no call), timeout (the budget ran out: hybrid order), error (the LLM "
+    "failed or its reply was unusable: hybrid order), skipped (under two candidates).",
+    ["outcome"],
+)
+RERANK_SECONDS = Histogram(
+    "hindsight_rerank_llm_duration_seconds",
+    "Time of the rerank stage's LLM call, by outcome (applied|timeout|error).",
+    ["outcome"],
+    buckets=LATENCY_BUCKETS,
+)
+RERANK_TOKENS = Counter(
+    "hindsight_rerank_tokens",
+    "Tokens of rerank calls as the provider counted them, by kind (prompt|completion).",
+    ["kind"],
 )
 JOBS = Gauge(
     "hindsight_jobs",

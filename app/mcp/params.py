@@ -172,6 +172,14 @@ IncludeOutdated = Annotated[
         "questions like 'where did the user live before?')."
     ),
 ]
+Rerank = Annotated[
+    Literal["none", "llm"] | None,
+    Field(
+        description="'llm': the memory server's own LLM puts the best candidates in "
+        "order of relevance (more precise, slower; an error where the server has no "
+        "LLM). 'none': the fast ranking only. Leave empty for the server's default."
+    ),
+]
 
 CorrectedText = Annotated[
     str | None,

@@ -36,6 +36,7 @@ from app.mcp.params import (
     RecallOnlyKinds,
     RecallTimeRange,
     RecallUserId,
+    Rerank,
     SessionId,
     StoreHowSure,
     StoreKind,
@@ -145,6 +146,7 @@ class HindsightTools:
         include_outdated: IncludeOutdated = False,
         agent_id: AgentId = None,
         session_id: SessionId = None,
+        rerank: Rerank = None,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, RecallOutput]:
         """Recall what you know that matters now. Call this at the start of a task, before
@@ -162,6 +164,7 @@ class HindsightTools:
                 "types": only_kinds or None,  # [] means "no filter" here; the API refuses []
                 "entities": about_named_things or None,
                 "include_superseded": include_outdated or None,
+                "rerank": rerank,
             }
         )
         try:

@@ -13,6 +13,8 @@ from app.schemas.memory import MemoryRead
 
 TimeRange = Literal["last_24_hours", "last_7_days", "last_30_days"]
 Profile = Literal["long_term", "short_term"]
+RerankMode = Literal["none", "llm"]
+RerankStatus = Literal["applied", "cached", "timeout", "error", "skipped"]
 
 
 class Weights(RequestModel):
@@ -81,6 +83,20 @@ class RecallRequest(RequestModel):
         "`last_accessed_at`, TTL extension). `false` for inspection and evaluation: "
         "nothing is written.",
     )
+    rerank: RerankMode | None = Field(
+        default=None,
+        description="Second stage after hybrid scoring. `llm`: the configured LLM orders the "
+        "best `rerank_candidates` by relevance to `query` in one call (422 when the server "
+        "has no LLM); `none`: hybrid order only. Omitted: the server default "
+        "(`RECALL__RERANK`, `none` unless configured).",
+    )
+    rerank_candidates: int | None = Field(
+        default=None,
+        ge=1,
+        le=50,
+        description="How many of the best hybrid candidates the LLM orders (omitted: "
+        "`RECALL__RERANK_CANDIDATES`, default 20).",
+    )
 
     @model_validator(mode="after")
     def _needs_subject(self) -> RecallRequest:
@@ -119,10 +135,37 @@ class AppliedWeights(ResponseModel):
 
 
 class RecallHit(MemoryRead):
-    """A recalled unit with its score and the score's breakdown."""
+    """A recalled unit with its score, the score's breakdown and the stage that placed it."""
 
-    score: float
+    score: float = Field(description="The hybrid score (weighted sum of `scores`).")
     scores: Scores
+    hybrid_rank: int = Field(description="1-based position in the hybrid order.")
+    rerank_position: int | None = Field(
+        default=None,
+        description="1-based position in the LLM's order when the rerank stage placed this "
+        "hit; null when the hybrid order placed it (no rerank, or the LLM left it out).",
+    )
+
+
+class RerankInfo(ResponseModel):
+    """What the rerank stage did, and what its LLM call cost."""
+
+    status: RerankStatus = Field(
+        description="applied: the LLM's order; cached: the order of an earlier call for the "
+        "same query and candidates (no call); timeout: the LLM had not answered within the "
+        "time budget left, hybrid order; error: the LLM failed or its reply was unusable, "
+        "hybrid order; skipped: under two candidates, no call."
+    )
+    reason: str | None = Field(default=None, description="Why it was not applied.")
+    candidates: int = Field(description="Candidates given to the LLM.")
+    model: str
+    prompt_tokens: int | None = Field(
+        default=None, description="Prompt tokens the provider counted (null: none reported)."
+    )
+    completion_tokens: int | None = Field(
+        default=None, description="Reply tokens the provider counted (null: none reported)."
+    )
+    llm_ms: float = Field(description="Wall time of the LLM call (0 when none was made).")
 
 
 class RecallResponse(ResponseModel):
@@ -130,5 +173,11 @@ class RecallResponse(ResponseModel):
 
     memories: list[RecallHit]
     weights: AppliedWeights = Field(description="The weights applied (profile + overrides).")
-    degraded: bool = Field(description="True when the time budget cut work short.")
+    degraded: bool = Field(
+        description="True when the time budget cut work short, or the rerank stage was asked "
+        "for but its order could not be used (`rerank.reason` says why)."
+    )
     took_ms: float
+    rerank: RerankInfo | None = Field(
+        default=None, description="The rerank stage; null when it did not run."
+    )

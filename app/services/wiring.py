@@ -44,6 +44,8 @@ from app.services.lifecycle.summarize import SummarizeService, summarizer_for
 from app.services.memory.conflict_judge import LLMPairJudge
 from app.services.memory.recall import RecallService
 from app.services.memory.reconcile import ReconcileRunner
+from app.services.memory.rerank import LLMReranker
+from app.services.memory.rerank_cache import RerankCache
 from app.services.memory.store import StoreService
 from app.services.memory.ttl import AccessTracker, Archiver
 from app.services.overview import OverviewService
@@ -62,7 +64,9 @@ class Resources:
     ``embedder`` is None only where nothing embeds (the ``hindsight keys`` command);
     ``llm`` is None when no LLM is configured (offline extraction, distillation and
     summaries; unsure pairs then stay pending for review instead of being reconciled).
-    ``redis``, ``working_memory`` and ``auth`` exist in the API process only."""
+    ``redis``, ``working_memory`` and ``auth`` exist in the API process only;
+    ``rerank_cache`` (orders of the recall's LLM rerank stage) too, and without it
+    reranking asks the LLM every time."""
 
     settings: Settings
     embedder: Embedder | None = None
@@ -70,6 +74,7 @@ class Resources:
     redis: Any = None
     working_memory: WorkingMemoryRuntime | None = None
     auth: AuthState | None = None
+    rerank_cache: RerankCache | None = None
 
     def need_embedder(self) -> Embedder:
         """The embedder (RuntimeError when this process has none: a wiring bug)."""
@@ -140,7 +145,11 @@ class Services:
     def recall(self) -> RecallService:
         access = AccessTracker(AccessLogRepository(self.session), self.settings.ttl)
         embedder = self.resources.need_embedder()
-        return RecallService(self.memories, embedder, self.settings.recall, access)
+        s, llm = self.settings, self.resources.llm
+        reranker = None
+        if llm is not None:  # `rerank: llm` is a 422 without one
+            reranker = LLMReranker(llm, self.memories, s.recall, self.resources.rerank_cache)
+        return RecallService(self.memories, embedder, s.recall, access, reranker)
 
     def idempotency(self) -> IdempotencyService:
         return IdempotencyService(IdempotencyRepository(self.session), self.memories)

@@ -31,7 +31,9 @@ async def metrics(request: Request) -> Response:
     """Prometheus metrics (text exposition format 0.0.4): request latency histograms per
     route (`hindsight_http_request_duration_seconds`), degraded recalls
     (`hindsight_recall_degraded_total`), embedding and LLM call latency
-    (`hindsight_embedding_duration_seconds`, `hindsight_llm_duration_seconds`) and extraction
+    (`hindsight_embedding_duration_seconds`, `hindsight_llm_duration_seconds`), the recall
+    rerank stage (`hindsight_rerank_total` by outcome, its LLM call's
+    `hindsight_rerank_llm_duration_seconds` and `hindsight_rerank_tokens_total`) and extraction
     jobs by status (`hindsight_jobs`, queued = queue depth). No API key needed: it holds no
     tenant data."""
     await _refresh_job_gauges(request)

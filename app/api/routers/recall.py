@@ -15,6 +15,7 @@ from app.schemas.recall import (
     RecallHit,
     RecallRequest,
     RecallResponse,
+    RerankInfo,
     Scores,
 )
 
@@ -41,23 +42,39 @@ async def recall_memories(
     `profile: short_term` gives the seeds' recency-heavy weights; `weights` overrides single
     ones; `now` moves the clock for recency and time ranges (units already expired by the
     real clock stay out). `degraded: true` when the time budget (default 500 ms) cut work
-    short or was exceeded. 422 `invalid_request` on bad input (no subject, top_k out of
-    range, unknown type)."""
+    short or was exceeded.
+
+    `rerank: llm` adds a second stage: the configured LLM orders the best `rerank_candidates`
+    (default 20, max 50) by relevance to `query` in one call, within what is left of the
+    budget; the candidates it lists come first in its order, the others keep their hybrid
+    order after them. Each hit says which stage placed it (`rerank_position`, null for the
+    hybrid order; `hybrid_rank`), and `rerank` reports the call (status, tokens, ms). A
+    repeated query over the same candidates reuses the earlier order without a call. When the
+    LLM is too slow or fails, the answer is the hybrid order with `degraded: true` and
+    `rerank.reason`: never an error. 422 `invalid_request` on bad input (no subject, top_k
+    out of range, unknown type, `rerank: llm` on a server without an LLM)."""
     result = await service.recall(namespace, body, datetime.now(UTC))
     if result.degraded:
         RECALL_DEGRADED.inc()
-    hits = [
-        RecallHit(
-            **MemoryRead.model_validate(unit).model_dump(),
-            score=ranked.score,
-            scores=Scores(**ranked.scores),
+    stage = result.rerank
+    hits = []
+    for index, (unit, ranked) in enumerate(result.hits):
+        hybrid_rank, position = stage.placement(unit.id, index) if stage else (index + 1, None)
+        hits.append(
+            RecallHit(
+                **MemoryRead.model_validate(unit).model_dump(),
+                score=ranked.score,
+                scores=Scores(**ranked.scores),
+                hybrid_rank=hybrid_rank,
+                rerank_position=position,
+            )
         )
-        for unit, ranked in result.hits
-    ]
     w = result.weighting
+    info = RerankInfo.model_validate(stage) if stage is not None else None
     return RecallResponse(
         memories=hits,
         weights=AppliedWeights(**w.weights, recency_lambda=w.recency_lambda),
         degraded=result.degraded,
         took_ms=result.took_ms,
+        rerank=info,
     )

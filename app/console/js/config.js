@@ -57,6 +57,13 @@ export const RECALL_OPTIONS = [
   { name: "include_superseded", kind: "bool", label: "Include superseded" },
   { name: "include_archived", kind: "bool", label: "Include archived" },
   { name: "record_access", kind: "bool", label: "Count as an access (extends TTLs)", off: false },
+  {
+    name: "rerank",
+    kind: "select",
+    label: "Rerank",
+    choices: [{ value: "", label: "server default" }, "none", "llm"],
+    value: "",
+  },
 ];
 
 // Correction form (PATCH /memories/{id}): statuses a correction may set.

@@ -27,6 +27,7 @@ from app.repositories.memory.filters import UnitFilters
 from app.repositories.memory.units import MemoryRepository
 from app.schemas.recall import RecallRequest
 from app.services.memory.filters import request_filters
+from app.services.memory.rerank import LLMReranker, RerankOutcome, rerank_mode
 from app.services.memory.scoring import SIGNALS, Ranked, Weighting, profile_weights, rank
 from app.services.memory.ttl import AccessTracker
 
@@ -42,6 +43,7 @@ class RecallResult:
     hits: list[tuple[MemoryUnit, Ranked]] = field(default_factory=list)
     degraded: bool = False
     took_ms: float = 0.0
+    rerank: RerankOutcome | None = None  # the second stage, when it ran
 
 
 def _weighting(req: RecallRequest, settings: RecallSettings) -> Weighting:
@@ -76,12 +78,15 @@ class RecallService:
         embedder: Embedder,
         settings: RecallSettings,
         access: AccessTracker | None = None,
+        reranker: LLMReranker | None = None,
     ):
         self.repo = repo
         self.embedder = embedder
         self.settings = settings
         # Access log + expiry extension (services/memory/ttl.py); else only last_accessed_at.
         self.access = access
+        # The optional second stage (services/memory/rerank.py); None without an LLM.
+        self.reranker = reranker
 
     def filters(
         self, namespace: str, req: RecallRequest, now: datetime, wall_now: datetime | None = None
@@ -101,9 +106,12 @@ class RecallService:
         """Rank the subject's units for ``req.query``.
 
         Within ``budget_ms``: if the query embedding is not ready in time, the answer is
-        ranked without the semantic signal and marked ``degraded``.
+        ranked without the semantic signal and marked ``degraded``; so is an answer whose
+        rerank stage timed out or failed (hybrid order). BadRequestError (422) for
+        ``rerank: llm`` without an LLM.
         """
         start = time.perf_counter()
+        rerank = rerank_mode(req, self.settings, self.reranker is not None)
         budget = self.settings.budget_ms / 1000.0
         now = req.now or wall_now
         f = self.filters(namespace, req, now, wall_now)
@@ -152,6 +160,11 @@ class RecallService:
         ranked = rank(candidates, result.weighting, now)
         if req.min_score is not None:
             ranked = [r for r in ranked if r.score >= req.min_score]
+        if rerank == "llm" and self.reranker is not None:  # second stage, before the cut
+            ranked, result.rerank = await self.reranker.rerank(
+                namespace, req, ranked, start + budget, now
+            )
+            result.degraded |= result.rerank.degraded
         ranked = ranked[: req.top_k]
         units = await self.repo.get_many(namespace, [r.id for r in ranked])
         by_id: dict[uuid.UUID, MemoryUnit] = {u.id: u for u in units}

@@ -148,7 +148,10 @@ function results(answer) {
   return [
     h("p", { class: "muted", role: "status" },
       `${answer.memories.length} unit${answer.memories.length === 1 ? "" : "s"} in ${fmt(answer.took_ms, 1)} ms`,
-      answer.degraded ? " — degraded: the time budget cut work short" : "",
+      answer.degraded
+        ? ` — degraded: ${answer.rerank?.reason || "the time budget cut work short"}`
+        : "",
+      answer.rerank ? ` · rerank ${answer.rerank.status} (${answer.rerank.candidates} candidates)` : "",
       h("br"), `weights: ${applied} · λ ${w.recency_lambda}/h`),
     legend(),
     h(
@@ -163,7 +166,10 @@ function results(answer) {
             h("a", { href: `#/unit/${hit.id}`, class: "value" }, hit.value),
             h("span", { class: "score" }, fmt(hit.score))),
           h("div", { class: "hit-meta muted" }, hit.type, " · ", statusBadge(hit.status),
-            hit.entities.length ? ` · ${hit.entities.join(", ")}` : ""),
+            hit.entities.length ? ` · ${hit.entities.join(", ")}` : "",
+            hit.rerank_position != null
+              ? ` · placed by the rerank (hybrid rank ${hit.hybrid_rank})`
+              : ""),
           bar(hit, parts, top),
           breakdown(parts),
         );
