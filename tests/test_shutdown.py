@@ -201,8 +201,12 @@ def test_mcp_exits_cleanly(transport, sig):
         if transport == "streamable-http":
             proc.wait_healthy()
         else:
-            time.sleep(3)  # stdio: nothing to poll; give it time to reach its loop
-            assert proc.popen.poll() is None, proc.log()
+            # stdio: nothing to poll; the server logs once its stop signals are handled.
+            deadline = time.monotonic() + 60
+            while "MCP server listening on stdio" not in proc.log():
+                assert proc.popen.poll() is None, proc.log()
+                assert time.monotonic() < deadline, proc.log()[-3000:]
+                time.sleep(0.1)
         proc.signal(sig)
         assert proc.wait(20) == 0, proc.log()[-3000:]
         assert "MCP server stopped" in proc.log()

@@ -88,6 +88,7 @@ async def _stdio_until_stopped(server: MCPServer) -> None:
 
         async def watch() -> None:
             with anyio.open_signal_receiver(*STOP_SIGNALS) as received:
+                log.info("MCP server listening on stdio")  # stop signals are handled from here
                 async for sig in received:
                     log.warning("received %s: MCP server stopped", signal.Signals(sig).name)
                     logging.shutdown()
