@@ -36,6 +36,7 @@ from app.repositories.working_memory.window import (
     WindowStore,
 )
 from app.schemas.working_memory import MessageCreate
+from app.services.working_memory.embedding import WindowEmbeddings
 from app.services.working_memory.ranking import (
     Selection,
     Weights,
@@ -43,7 +44,6 @@ from app.services.working_memory.ranking import (
     rank,
     select,
 )
-from app.services.working_memory.embedding import WindowEmbeddings
 from app.services.working_memory.recovery import rebuild_window, restorable
 
 
