@@ -320,9 +320,9 @@ async def run(args: argparse.Namespace) -> str:
     prefix = f"hindsight-bench:{uuid.uuid4().hex[:8]}:"
     # (store, variant) -> one (appends, reads) per round
     results: dict[tuple[str, str], list[tuple[list[dict], list[dict]]]] = {}
-    variants = [("this", ROOT)]
+    variants = [("this", args.this)]
     if args.baseline:
-        variants = [("baseline", args.baseline), ("this", ROOT)]
+        variants = [("baseline", args.baseline), ("this", args.this)]
     args.load = [os.getloadavg()]
     try:
         await asyncio.to_thread(migrate.upgrade, server.url)
@@ -487,10 +487,12 @@ def main() -> None:
     parser.add_argument(
         "--baseline", help="another checkout of the project, run alternately with this one"
     )
+    parser.add_argument("--this", help="the checkout to measure (default: this one)", default=None)
     parser.add_argument("--repeat", type=int, default=1, help="rounds (alternating variants)")
     parser.add_argument("--skip-reads", action="store_true", help="appends only")
     parser.add_argument("--write-doc", action="store_true", help=f"update {SECTION} in {DOC}")
     args = parser.parse_args()
+    args.this = Path(args.this).resolve() if args.this else ROOT
     if args.baseline:
         args.baseline = Path(args.baseline).resolve()
         if not (args.baseline / "app" / "cli").is_dir():

@@ -63,7 +63,10 @@ async def append_messages(
     committed, the detail says which seqs the transcript kept). A window Redis lost is
     restored from the transcript with the next append or read."""
     result = await service.append(namespace, session_id, body.messages, datetime.now(UTC))
-    await closure.after_append(namespace, session_id)  # task closure: two of three signals
+    # Task closure: two of three signals (only evaluated when this append can change them).
+    await closure.after_append(
+        namespace, session_id, body.messages, owner_changed=result.owner_changed
+    )
     return AppendResponse(
         session_id=session_id,
         seqs=result.seqs,

@@ -129,12 +129,14 @@ class WorkingMemoryRuntime:
 
 @dataclass(frozen=True)
 class AppendResult:
-    """Seqs and token counts of the appended messages, and the session's totals."""
+    """Seqs and token counts of the appended messages, the session's totals, and whether
+    this append gave the session its owner."""
 
     seqs: list[int]
     tokens: list[int]
     session_messages: int
     session_tokens: int
+    owner_changed: bool = False
 
 
 @dataclass(frozen=True)
@@ -246,6 +248,7 @@ class WorkingMemoryService:
             tokens=tokens,
             session_messages=block.messages,
             session_tokens=block.tokens,
+            owner_changed=block.owner != block.previous_owner,
         )
 
     async def _restore_if_lost(
