@@ -196,10 +196,26 @@ async def timed(client: httpx.AsyncClient, method: str, url: str, **kw: Any) -> 
     return ms, r.json()
 
 
-async def bench_appends(client: httpx.AsyncClient, n: int, tag: str = "") -> list[dict[str, Any]]:
-    """Append latency in three modes; ``tag`` prefixes the session ids (one database serves
-    every run)."""
+async def bench_appends(
+    client: httpx.AsyncClient, n: int, tag: str = "", rate: float = 0.0
+) -> list[dict[str, Any]]:
+    """Append latency in three modes (four with ``rate``: single-message appends sent at
+    ``rate`` per second, as turns of agents arrive, instead of back to back); ``tag``
+    prefixes the session ids (one database serves every run)."""
     rows = []
+    if rate > 0:
+        lat = []
+        start = time.perf_counter()
+        for i, m in enumerate(messages(n, seed=5)):
+            delay = start + i / rate - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            ms, _ = await timed(
+                client, "POST", f"/working_memory/{tag}app-paced/messages", json={"messages": [m]}
+            )
+            lat.append(ms)
+        wall = time.perf_counter() - start
+        rows.append((f"1 message/request, paced {rate:g}/s", n, n, wall, lat))
     # n single-message appends, one at a time.
     msgs = messages(n, seed=1)
     lat: list[float] = []
@@ -255,6 +271,20 @@ async def bench_appends(client: httpx.AsyncClient, n: int, tag: str = "") -> lis
     ]
 
 
+async def embedding_settled(client: httpx.AsyncClient) -> float:
+    """Seconds until the service's background embedding backlog (``/metrics``,
+    ``hindsight_working_memory_embedding_backlog``) is 0; 0.0 at once for a service without
+    that gauge (where appends embedded before answering)."""
+    start = time.perf_counter()
+    while time.perf_counter() - start < 600:
+        text = (await client.get("/metrics")).text
+        match = re.search(r"^hindsight_working_memory_embedding_backlog (\S+)$", text, re.M)
+        if match is None or float(match.group(1)) == 0:
+            return time.perf_counter() - start
+        await asyncio.sleep(0.05)
+    raise SystemExit("the embedding backlog did not drain within 600 s")
+
+
 async def bench_reads(
     client: httpx.AsyncClient, reads: int, changed: int, tag: str = ""
 ) -> list[dict[str, Any]]:
@@ -274,6 +304,7 @@ async def bench_reads(
         raise SystemExit(f"expected a 200-message window, got {first['window_messages']}")
     for q in QUERIES:  # warm the query-embedding cache for the "seen" case
         await timed(client, "GET", url, params={"query": q})
+    await embedding_settled(client)
 
     extra = messages(2 * changed, seed=4)
     cases: list[tuple[str, int, Any, bool]] = [
@@ -337,7 +368,9 @@ async def run(args: argparse.Namespace) -> str:
                         httpx.AsyncClient(base_url=base, timeout=60.0) as client,
                     ):
                         print(f"[{store} {name} round {rnd + 1}] appends …", file=sys.stderr)
-                        appends = await bench_appends(client, args.appends, tag)
+                        appends = await bench_appends(client, args.appends, tag, args.rate)
+                        # The embeddings the appends left behind, before anything is read.
+                        appends[-1]["settle_s"] = await embedding_settled(client)
                         reads: list[dict] = []
                         if not args.skip_reads:
                             print(f"[{store} {name}] window reads …", file=sys.stderr)
@@ -381,6 +414,7 @@ def render(
         f"`scripts/bench_working_memory.py --stores {args.stores} --reads {args.reads} "
         f"--appends {args.appends} --changed {args.changed} --repeat {args.repeat}"
         + (" --baseline <main checkout>" if args.baseline else "")
+        + (f" --rate {args.rate:g}" if args.rate else "")
         + (" --skip-reads" if args.skip_reads else "")
         + "`"
     )
@@ -428,6 +462,13 @@ def render(
                 ]
             ratio = f" | {p95['this'][0] / p95['baseline'][0]:.2f}" if len(names) > 1 else ""
             lines.append(f"| {store} | {mode} | " + " | ".join(cells) + ratio + " |")
+    for store in stores:
+        for n in names:
+            settle = [{"s": a[-1].get("settle_s", 0.0)} for a, _ in results[(store, n)]]
+            lines.append(
+                f"\n{store}, {n}: background embeddings caught up "
+                f"{_fmt(_median(settle, 's'), 2)} s after the last append (median over rounds)."
+            )
     if not args.skip_reads:
         lines += [
             "",
@@ -489,6 +530,9 @@ def main() -> None:
     )
     parser.add_argument("--this", help="the checkout to measure (default: this one)", default=None)
     parser.add_argument("--repeat", type=int, default=1, help="rounds (alternating variants)")
+    parser.add_argument(
+        "--rate", type=float, default=0.0, help="also append one message at this rate (1/s)"
+    )
     parser.add_argument("--skip-reads", action="store_true", help="appends only")
     parser.add_argument("--write-doc", action="store_true", help=f"update {SECTION} in {DOC}")
     args = parser.parse_args()

@@ -26,6 +26,7 @@ import numpy as np
 
 from app.clients.embeddings import Embedder
 from app.core.errors import DatastoreUnavailableError
+from app.core.metrics import WM_EMBED_BACKLOG
 from app.repositories.working_memory.window import WindowEntry, WindowStore
 
 log = logging.getLogger(__name__)
@@ -103,6 +104,7 @@ class WindowEmbeddings:
             )
             added += 1
         if added:
+            WM_EMBED_BACKLOG.set(self.backlog)
             self._ensure_task()
             assert self._wake is not None
             self._wake.set()
@@ -147,6 +149,7 @@ class WindowEmbeddings:
         finally:
             for k in keys:
                 self._running.pop(k, None)
+            WM_EMBED_BACKLOG.set(self.backlog)
 
     async def complete(
         self,
@@ -174,6 +177,7 @@ class WindowEmbeddings:
                 key = _key(store, namespace, session_id, epoch, e.seq)
                 if key in self._pending:
                     taken[e.seq] = self._pending.pop(key)
+                    WM_EMBED_BACKLOG.set(self.backlog)
                 elif key in self._running:
                     waiting[e.seq] = self._running[key]
         if waiting:
@@ -223,6 +227,7 @@ class WindowEmbeddings:
             _resolve(job, None)
         self._pending.clear()
         self._running.clear()
+        WM_EMBED_BACKLOG.set(0)
         return left
 
 
