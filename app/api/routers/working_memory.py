@@ -56,7 +56,7 @@ async def append_messages(
     window in Redis (idle TTL refreshed; past the hard caps the oldest leave the window, never
     the transcript). The answer does not wait for the embedding model: each message is
     embedded once, right after, by the service in the background; a read with a `query` waits
-    at most `WORKING_MEMORY__EMBED_WAIT_MS` (default 250 ms) for those still in progress and
+    at most `WORKING_MEMORY__EMBED_WAIT_MS` (default 1000 ms) for those still in progress and
     embeds any still missing itself. Returns the seqs, each message's content tokens and the
     session's size (messages, tokens). Errors: 422 bad input (nothing written), 503 Redis
     unavailable with `Retry-After` (nothing written; if Redis fails only after the transcript

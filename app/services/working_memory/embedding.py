@@ -161,15 +161,15 @@ class WindowEmbeddings:
         epoch: str | None,
         entries: list[WindowEntry],
     ) -> dict[int, np.ndarray]:
-        """Vectors (seq → vector) for every entry that has none: queued ones are taken
-        over, ones being embedded are waited for at most ``wait_s`` seconds, the rest are
-        embedded here with ``embedder`` (one batch) and stored in the window. Raises
-        ProviderError when that embedding fails; a failing Redis write is only logged (the
-        read still has its vectors)."""
+        """Vectors (seq → vector) for every entry that has none. Queued ones are taken over
+        and, with those nobody is embedding, embedded here with ``embedder`` at once (one
+        batch); ones in the batch being embedded are waited for at most ``wait_s`` seconds,
+        then embedded here too, and whichever answers first (that batch or ours) is used.
+        What this read embedded is stored in the window. Raises ProviderError when its own
+        embedding fails; a failing Redis write is only logged (the read has its vectors)."""
         missing = [e for e in entries if e.embedding is None]
         if not missing:
             return {}
-        got: dict[int, np.ndarray] = {}
         taken: dict[int, _Job] = {}
         waiting: dict[int, _Job] = {}
         if epoch is not None:
@@ -180,26 +180,36 @@ class WindowEmbeddings:
                     WM_EMBED_BACKLOG.set(self.backlog)
                 elif key in self._running:
                     waiting[e.seq] = self._running[key]
-        if waiting:
-            futures = {j.done for j in waiting.values()}
-            await asyncio.wait(futures, timeout=wait_s)
-            for seq, job in waiting.items():
-                if job.done.done() and job.done.result() is not None:
-                    got[seq] = job.done.result()  # type: ignore[assignment]
-        todo = [e for e in missing if e.seq not in got]
-        if not todo:
-            return got
+        got: dict[int, np.ndarray] = {}
+        own: dict[int, np.ndarray] = {}
+        first = [e for e in missing if e.seq not in waiting]
+        tasks: list[asyncio.Future[np.ndarray]] = []
         try:
-            vectors = await embedder.embed_passages([e.content[:EMBED_CHARS] for e in todo])
-        except BaseException:
-            for job in taken.values():
-                _resolve(job, None)
-            raise
-        own = {e.seq: vectors[i] for i, e in enumerate(todo)}
-        for seq, job in taken.items():
-            _resolve(job, own[seq])
+            first_task = _embed(embedder, first, tasks)
+            if waiting:
+                await asyncio.wait({j.done for j in waiting.values()}, timeout=wait_s)
+                _collect(waiting, got)
+                late = [e for e in missing if e.seq in waiting and e.seq not in got]
+                if late:
+                    late_task = _embed(embedder, late, tasks)
+                    assert late_task is not None
+                    while not late_task.done() and any(
+                        not waiting[e.seq].done.done() for e in late
+                    ):
+                        racing = {waiting[e.seq].done for e in late} | {late_task}
+                        await asyncio.wait(racing, return_when=asyncio.FIRST_COMPLETED)
+                        _collect(waiting, got)
+                    if any(e.seq not in got for e in late):
+                        own.update(zip((e.seq for e in late), await late_task, strict=True))
+            if first_task is not None:
+                own.update(zip((e.seq for e in first), await first_task, strict=True))
+        finally:
+            for task in tasks:  # one that lost the race, or that is left after an error
+                task.add_done_callback(_forget)
+            for seq, job in taken.items():
+                _resolve(job, own.get(seq))
         got.update(own)
-        if epoch is not None:
+        if epoch is not None and own:
             try:
                 await store.fill_vectors(namespace, session_id, epoch, own)
             except DatastoreUnavailableError as exc:
@@ -229,6 +239,32 @@ class WindowEmbeddings:
         self._running.clear()
         WM_EMBED_BACKLOG.set(0)
         return left
+
+
+def _embed(
+    embedder: Embedder, entries: list[WindowEntry], tasks: list[asyncio.Future[np.ndarray]]
+) -> asyncio.Future[np.ndarray] | None:
+    """Start embedding ``entries`` (None when there are none); the task joins ``tasks``."""
+    if not entries:
+        return None
+    task = asyncio.ensure_future(
+        embedder.embed_passages([e.content[:EMBED_CHARS] for e in entries])
+    )
+    tasks.append(task)
+    return task
+
+
+def _collect(waiting: dict[int, _Job], got: dict[int, np.ndarray]) -> None:
+    """Vectors the background batches have delivered for the waited-for seqs."""
+    for seq, job in waiting.items():
+        if job.done.done() and job.done.result() is not None:
+            got[seq] = job.done.result()  # type: ignore[assignment]
+
+
+def _forget(task: asyncio.Future[np.ndarray]) -> None:
+    """Retrieve the outcome of an embedding nobody waits for any more."""
+    if not task.cancelled():
+        task.exception()
 
 
 async def _store(batch: list[_Job], vectors: list[np.ndarray]) -> None:
