@@ -200,3 +200,49 @@ async def test_stale_vector_never_lands_in_a_newer_window(wm, gated):
         [TOPICS[1], "the old secret is 1234"]
     )
     assert float(stored @ new) > 0.999 and float(stored @ old) < 0.99
+
+
+async def test_app_shutdown_drains_before_closing_redis(database_url, engine):
+    """The lifespan's shutdown (what SIGTERM leads to, app/core/graceful.py) embeds and
+    stores what the appends left queued before it closes the embedder and Redis."""
+    import uuid
+
+    import httpx
+    import redis.asyncio as aioredis
+    from asgi_lifespan import LifespanManager
+
+    from app.core.config import Settings, WorkingMemorySettings
+    from app.main import create_app
+    from tests.conftest import REDIS_TEST_URL
+
+    prefix = f"hindsight-test:{uuid.uuid4().hex[:12]}:"
+    settings = Settings(
+        database_url=database_url,
+        redis_url=REDIS_TEST_URL,
+        working_memory=WorkingMemorySettings(key_prefix=prefix),
+    )
+    app = create_app(settings)
+    redis = aioredis.from_url(REDIS_TEST_URL)
+    try:
+        async with LifespanManager(app, startup_timeout=60, shutdown_timeout=60):
+            runtime = app.state.resources.working_memory
+            gated = GatedEmbedder(app.state.resources.embedder)
+            runtime.embeddings.embedder = gated
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+                r = await c.post(
+                    "/working_memory/d1/messages",
+                    json={"messages": [{"role": "user", "content": t} for t in TOPICS[:4]]},
+                )
+                assert r.status_code == 200, r.text
+            assert runtime.embeddings.backlog == 4
+            asyncio.get_running_loop().call_later(0.2, gated.gate.set)
+        # Shut down: the queue was drained, then Redis closed.
+        vec = f"{prefix}wm:{{default:d1}}:vec"
+        stored = {int(k): v for k, v in (await redis.hgetall(vec)).items()}
+        assert sorted(stored) == [1, 2, 3, 4] and all(len(v) > 0 for v in stored.values())
+    finally:
+        keys = [k async for k in redis.scan_iter(match=f"{prefix}*", count=1000)]
+        if keys:
+            await redis.delete(*keys)
+        await redis.aclose()
