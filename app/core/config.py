@@ -211,6 +211,13 @@ class WorkingMemorySettings(BaseModel):
     # Decoded windows kept per process (LRU, by session), reused while the window's version
     # in Redis is unchanged; 0 disables.
     window_cache_sessions: int = Field(default=64, ge=0)
+    # An append answers without waiting for its messages' embeddings; a background task per
+    # process embeds them after, in batches of at most this many messages.
+    embed_batch: int = Field(default=8, ge=1, le=1000)
+    # A read ranking by relevance waits at most this long for messages still being embedded
+    # by that task, then embeds them itself too and takes whichever vector comes first
+    # (ranking never runs without a vector; messages nobody is embedding it embeds at once).
+    embed_wait_ms: int = Field(default=1000, ge=0, le=60000)
 
 
 class ContextSettings(BaseModel):

@@ -68,3 +68,8 @@ WORKER_JOBS = Counter(
     ["outcome"],
 )
 WORKER_RUNNING = Gauge("hindsight_worker_jobs_running", "Jobs the worker is running now.")
+WM_EMBED_BACKLOG = Gauge(
+    "hindsight_working_memory_embedding_backlog",
+    "Working-memory messages this process accepted and has not embedded yet (queued or in "
+    "the batch being embedded; docs/WORKING_MEMORY.md).",
+)

@@ -40,7 +40,7 @@ SessionIdPath = Annotated[
     operation_id="append_working_memory",
     tags=["working memory"],
     response_model=AppendResponse,
-    responses={**ERROR_RESPONSES, **PROVIDER_ERRORS},
+    responses=ERROR_RESPONSES,
 )
 async def append_messages(
     service: WorkingMemoryServiceDep,
@@ -51,16 +51,22 @@ async def append_messages(
 ) -> AppendResponse:
     """Append 1..100 messages (`role`: user | assistant | tool | system, `content`, optional
     `created_at`, `user_id`, `metadata`) to a session, in order. Each is counted with the
-    service's tokenizer (default o200k_base) and embedded once, written to the durable
-    transcript with a per-session sequence number (`seqs`), and, after that commits, added to
-    the session's hot window in Redis (idle TTL refreshed; past the hard caps the oldest
-    leave the window, never the transcript). Returns the seqs, each message's content tokens
-    and the session's size (messages, tokens). Errors: 422 bad input (nothing written), 502/504
-    embedding provider, 503 Redis unavailable with `Retry-After` (nothing written; if Redis
-    fails only after the transcript committed, the detail says which seqs the transcript
-    kept). A window Redis lost is restored from the transcript with the next append or read."""
+    service's tokenizer (default o200k_base), written to the durable transcript with a
+    per-session sequence number (`seqs`), and, after that commits, added to the session's hot
+    window in Redis (idle TTL refreshed; past the hard caps the oldest leave the window, never
+    the transcript). The answer does not wait for the embedding model: each message is
+    embedded once, right after, by the service in the background; a read with a `query` waits
+    at most `WORKING_MEMORY__EMBED_WAIT_MS` (default 1000 ms) for those still in progress and
+    embeds any still missing itself. Returns the seqs, each message's content tokens and the
+    session's size (messages, tokens). Errors: 422 bad input (nothing written), 503 Redis
+    unavailable with `Retry-After` (nothing written; if Redis fails only after the transcript
+    committed, the detail says which seqs the transcript kept). A window Redis lost is
+    restored from the transcript with the next append or read."""
     result = await service.append(namespace, session_id, body.messages, datetime.now(UTC))
-    await closure.after_append(namespace, session_id)  # task closure: two of three signals
+    # Task closure: two of three signals (only evaluated when this append can change them).
+    await closure.after_append(
+        namespace, session_id, body.messages, owner_changed=result.owner_changed
+    )
     return AppendResponse(
         session_id=session_id,
         seqs=result.seqs,

@@ -23,6 +23,8 @@ class SeqBlock:
     messages: int
     tokens: int
     owner: str | None
+    # The session's owner before this append (None also for a new session).
+    previous_owner: str | None = None
 
 
 @dataclass(frozen=True)
@@ -49,8 +51,15 @@ class TranscriptRepository:
     ) -> SeqBlock:
         """Take ``count`` consecutive seqs for a session and add to its totals. The counter
         row stays locked until the transaction ends, so concurrent appends to one session
-        queue here and get distinct seqs in commit order."""
+        queue here and get distinct seqs in commit order. Also returns the owner the row had
+        before (read under the same lock, in the same statement)."""
         table = WorkingMemorySession.__table__
+        before = (
+            select(table.c.user_id)
+            .where(table.c.namespace == namespace, table.c.session_id == session_id)
+            .with_for_update()
+            .cte("before")
+        )
         stmt = pg_insert(WorkingMemorySession).values(
             namespace=namespace,
             session_id=session_id,
@@ -68,8 +77,14 @@ class TranscriptRepository:
                 "user_id": func.coalesce(table.c.user_id, stmt.excluded.user_id),
                 "updated_at": func.now(),
             },
-        ).returning(table.c.last_seq, table.c.message_count, table.c.token_count, table.c.user_id)
-        row = (await self.session.execute(stmt)).one()
+        ).returning(
+            table.c.last_seq,
+            table.c.message_count,
+            table.c.token_count,
+            table.c.user_id,
+            select(before.c.user_id).scalar_subquery().label("previous_owner"),
+        )
+        row = (await self.session.execute(stmt.add_cte(before))).one()
         last = int(row.last_seq)
         return SeqBlock(
             first_seq=last - count + 1,
@@ -77,6 +92,7 @@ class TranscriptRepository:
             messages=int(row.message_count),
             tokens=int(row.token_count),
             owner=row.user_id,
+            previous_owner=row.previous_owner,
         )
 
     async def insert(self, namespace: str, session_id: str, rows: Sequence[TranscriptRow]) -> None:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 from urllib.parse import quote
@@ -37,7 +37,8 @@ from redis.exceptions import RedisError
 from app.core.errors import DatastoreUnavailableError
 
 # KEYS: idx, data, vec, meta. ARGV: ttl_ms, max_messages, max_tokens, owner, epoch, then per
-# message (seq, tokens, data blob, vector bytes). Returns {messages, tokens, trimmed}.
+# message (seq, tokens, data blob, vector bytes; empty bytes = not embedded yet). Returns
+# {messages, tokens, trimmed, epoch of the window}.
 _APPEND_LUA = """
 local idx, data, vec, meta = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local ttl = tonumber(ARGV[1])
@@ -69,7 +70,31 @@ while n > 1 and (n > max_n or total > max_tok) do
 end
 redis.call('HSET', meta, 'tokens', total)
 for _, key in ipairs(KEYS) do redis.call('PEXPIRE', key, ttl) end
-return {n, total, trimmed}
+return {n, total, trimmed, redis.call('HGET', meta, 'epoch')}
+"""
+
+# KEYS: idx, vec, meta. ARGV: epoch, then per message (seq, vector bytes). Sets the vector of
+# each seq still in the window (of that epoch) that has none yet; never creates a key, never
+# touches the TTL. Returns {vectors set, version before, version after} ("" when no window).
+_FILL_LUA = """
+local idx, vec, meta = KEYS[1], KEYS[2], KEYS[3]
+local epoch = redis.call('HGET', meta, 'epoch')
+if not epoch or epoch ~= ARGV[1] then return {0, '', ''} end
+local before = epoch .. ':' .. (redis.call('HGET', meta, 'ver') or '0')
+local set = 0
+for i = 2, #ARGV, 2 do
+  local seq = ARGV[i]
+  if redis.call('ZSCORE', idx, seq) then
+    local old = redis.call('HGET', vec, seq)
+    if not old or old == '' then
+      redis.call('HSET', vec, seq, ARGV[i + 1])
+      set = set + 1
+    end
+  end
+end
+if set == 0 then return {0, before, before} end
+local after = epoch .. ':' .. redis.call('HINCRBY', meta, 'ver', 1)
+return {set, before, after}
 """
 
 
@@ -96,14 +121,17 @@ class WindowSize:
     messages: int
     tokens: int
     trimmed: int
+    epoch: str
 
 
 @dataclass(frozen=True)
 class WindowSnapshot:
-    """One consistent read of a window: entries in seq order and the session's owner."""
+    """One consistent read of a window: entries in seq order, the session's owner and the
+    window's epoch (random per window incarnation; None when there is no window)."""
 
     entries: list[WindowEntry]
     owner: str | None
+    epoch: str | None = None
 
 
 def _encode(entry: WindowEntry) -> bytes:
@@ -206,6 +234,7 @@ class WindowStore:
         self.max_tokens = max_tokens
         self.cache = cache or WindowCache(0)
         self._append = redis.register_script(_APPEND_LUA)
+        self._fill = redis.register_script(_FILL_LUA)
 
     def keys(self, namespace: str, session_id: str) -> list[str]:
         """The idx, data, vec and meta keys of a session (namespace and session id are
@@ -221,20 +250,58 @@ class WindowStore:
         entries: list[WindowEntry],
         owner: str | None,
     ) -> WindowSize:
-        """Add messages (each with its embedding), trim to the caps and refresh the TTL, in
-        one atomic step. Raises DatastoreUnavailableError when Redis fails."""
+        """Add messages (with their embedding, or without one yet: :meth:`fill_vectors`
+        adds it later), trim to the caps and refresh the TTL, in one atomic step. Returns
+        the window's size and epoch. Raises DatastoreUnavailableError when Redis fails."""
         epoch = uuid.uuid4().hex[:16]  # used only if this write creates the window
         args: list[Any] = [self.ttl_ms, self.max_messages, self.max_tokens, owner or "", epoch]
         for e in entries:
             vector = b"" if e.embedding is None else e.embedding.astype(np.float32).tobytes()
             args.extend([e.seq, e.tokens, _encode(e), vector])
         try:
-            n, tokens, trimmed = await self._append(
+            n, tokens, trimmed, window_epoch = await self._append(
                 keys=self.keys(namespace, session_id), args=args
             )
         except RedisError as exc:
             raise DatastoreUnavailableError(f"working-memory store failed: {exc}") from exc
-        return WindowSize(messages=int(n), tokens=int(tokens), trimmed=int(trimmed))
+        return WindowSize(
+            messages=int(n), tokens=int(tokens), trimmed=int(trimmed), epoch=window_epoch.decode()
+        )
+
+    async def fill_vectors(
+        self, namespace: str, session_id: str, epoch: str, vectors: dict[int, np.ndarray]
+    ) -> int:
+        """Store the embeddings (seq → float32 vector) of messages that were added without
+        one, if the window is still the incarnation ``epoch`` and still holds them (a message
+        trimmed, cleared or expired meanwhile is skipped; an existing vector is kept).
+        Returns the vectors set. This process's decoded copy of the window, when it was
+        current, is updated in place instead of being invalidated. Raises
+        DatastoreUnavailableError when Redis fails."""
+        if not vectors:
+            return 0
+        idx, _, vec, meta = self.keys(namespace, session_id)
+        args: list[Any] = [epoch]
+        for seq, vector in vectors.items():
+            args.extend([seq, np.asarray(vector, dtype=np.float32).tobytes()])
+        try:
+            n, before, after = await self._fill(keys=[idx, vec, meta], args=args)
+        except RedisError as exc:
+            raise DatastoreUnavailableError(f"working-memory store failed: {exc}") from exc
+        cached = self.cache.get(meta)
+        if int(n) and cached is not None and cached.version == before:
+            snapshot = cached.snapshot
+            if cached.with_embeddings:
+                snapshot = replace(
+                    snapshot,
+                    entries=[
+                        replace(e, embedding=np.asarray(vectors[e.seq], dtype=np.float32))
+                        if e.embedding is None and e.seq in vectors
+                        else e
+                        for e in snapshot.entries
+                    ],
+                )
+            self.cache.put(meta, _Cached(after, snapshot, cached.with_embeddings))
+        return int(n)
 
     async def read(
         self, namespace: str, session_id: str, *, with_embeddings: bool
@@ -262,6 +329,7 @@ class WindowStore:
         snapshot = WindowSnapshot(
             entries=_decode_all(results[0], results[2] if with_embeddings else {}),
             owner=owner.decode() if owner is not None else None,
+            epoch=epoch.decode() if epoch is not None else None,
         )
         version = _version(epoch, ver)
         if version is not None:

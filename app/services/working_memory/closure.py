@@ -247,10 +247,34 @@ class ClosureService:
                      submitted.job.id)  # fmt: skip
         return CloseResult(submitted is not None, signals, submitted)
 
-    async def after_append(self, namespace: str, session_id: str) -> CloseResult:
+    async def after_append(
+        self,
+        namespace: str,
+        session_id: str,
+        messages: list[Any] | None = None,
+        *,
+        owner_changed: bool = True,
+    ) -> CloseResult:
         """Hook for working memory, in the append's transaction: closes the task when the
-        new messages bring a second signal (tool chain ended + user confirmed)."""
+        new messages bring a second signal (tool chain ended + user confirmed).
+
+        Given the appended ``messages``: when none of them is a terminal tool message or a
+        confirming user turn and the session's owner did not change, the signals cannot
+        have become sufficient (the previous append's evaluation saw the same or more), so
+        nothing is read."""
+        if messages is not None and not owner_changed and not self._brings_signal(messages):
+            return CloseResult(False, set(), None)
         return await self.evaluate(namespace, session_id)
+
+    def _brings_signal(self, messages: list[Any]) -> bool:
+        """Whether appending ``messages`` can add a closure signal."""
+        s = self.settings
+        if any(is_tool_terminal(m, s.terminal_states) for m in messages):
+            return True
+        users = [m for m in messages if _field(m, "role") == "user"]
+        return bool(users) and is_confirmation(
+            str(_field(users[-1], "content")), s.confirmation_phrases
+        )
 
     async def silent_sessions(
         self, before: datetime, after: datetime, limit: int

@@ -10,11 +10,13 @@ A window is missing for four reasons; only the last one is a loss:
 4. Redis lost it while the session was live: the transcript has messages after
    ``window_from_seq`` appended within the TTL.
 
-In case 4 the newest such messages that fit the window's caps are embedded again and written
-back through the same atomic script as an append (keyed by seq, so two readers rebuilding at
-once, or an append landing meanwhile, leave one copy of each message): by the first read that
-finds the window empty, or by the first append that finds it missing (that append's window
-write then carries the restored messages with its own).
+In case 4 the newest such messages that fit the window's caps are written back through the
+same atomic script as an append (keyed by seq, so two readers rebuilding at once, or an append
+landing meanwhile, leave one copy of each message): by the first read that finds the window
+empty, or by the first append that finds it missing (that append's window write then carries
+the restored messages with its own). They are written without vectors, like a fresh append,
+and embedded after (app/services/working_memory/embedding.py): by the background queue, or by
+the first read that ranks by relevance, whichever comes first.
 """
 
 from __future__ import annotations
@@ -22,30 +24,23 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime, timedelta
 
-from app.clients.embeddings import Embedder
 from app.core.config import WorkingMemorySettings
 from app.repositories.working_memory.transcript import TranscriptRepository
-from app.repositories.working_memory.window import WindowEntry, WindowStore
+from app.repositories.working_memory.window import WindowEntry, WindowSize, WindowStore
 from app.services.working_memory.ranking import information_density
 
 log = logging.getLogger(__name__)
 
-# Characters of a message given to the embedding model, on append and on rebuild: E5 reads
-# at most 512 tokens, so more only costs time.
-EMBED_CHARS = 2000
-
 
 async def restorable(
     transcript: TranscriptRepository,
-    embedder: Embedder,
     settings: WorkingMemorySettings,
     namespace: str,
     session_id: str,
     now: datetime | None = None,
 ) -> tuple[list[WindowEntry], str | None]:
-    """The entries (embedded again) and owner of a window that Redis lost (case 4 above);
-    nothing when there is none to bring back. Raises ProviderError when the embedder
-    fails."""
+    """The entries (without vectors) and owner of a window that Redis lost (case 4
+    above); nothing when there is none to bring back."""
     now = now or datetime.now(UTC)
     state = await transcript.get_session(namespace, session_id)
     if state is None or state.last_seq <= state.window_from_seq:
@@ -61,7 +56,6 @@ async def restorable(
     )
     if not rows:
         return [], None
-    vectors = await embedder.embed_passages([r.content[:EMBED_CHARS] for r in rows])
     entries = [
         WindowEntry(
             seq=int(r.seq),
@@ -72,9 +66,8 @@ async def restorable(
             metadata=r.metadata_ or {},
             tokens=r.token_count,
             density=information_density(r.content),
-            embedding=vectors[i],
         )
-        for i, r in enumerate(rows)
+        for r in rows
     ]
     log.warning(
         "hot window of a session was lost; restoring %d message(s) from the transcript",
@@ -87,14 +80,14 @@ async def restorable(
 async def rebuild_window(
     transcript: TranscriptRepository,
     window_store: WindowStore,
-    embedder: Embedder,
     settings: WorkingMemorySettings,
     namespace: str,
     session_id: str,
-) -> int:
-    """Write a lost window back (see :func:`restorable`); returns the messages written.
+) -> tuple[list[WindowEntry], WindowSize | None]:
+    """Write a lost window back (see :func:`restorable`); returns the entries written
+    (still to embed) and the window's size and epoch (None when nothing was lost).
     Raises DatastoreUnavailableError when Redis fails."""
-    entries, owner = await restorable(transcript, embedder, settings, namespace, session_id)
-    if entries:
-        await window_store.add(namespace, session_id, entries, owner)
-    return len(entries)
+    entries, owner = await restorable(transcript, settings, namespace, session_id)
+    if not entries:
+        return [], None
+    return entries, await window_store.add(namespace, session_id, entries, owner)

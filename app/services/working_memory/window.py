@@ -1,13 +1,14 @@
 """Working memory (docs/WORKING_MEMORY.md): append messages, read the window for a budget, clear.
 
 Write order, so the hot window never holds a message the transcript lacks: the messages are
-counted and embedded first (nothing written yet), Redis is asked whether the window exists
-(down: 503, nothing written; missing although the session is live: its messages are restored
-with this append, app/services/working_memory/recovery.py), then their seqs are taken and the
-rows written in the request's transaction, and only once that transaction has committed are
-they added to the Redis window (through ``after_commit``). If Redis fails in between, the
-transcript still has every message (the durable copy); the window is a cache of its newest
-part.
+counted first (nothing written yet), Redis is asked whether the window exists (down: 503,
+nothing written; missing although the session is live: its messages are restored with this
+append, app/services/working_memory/recovery.py), then their seqs are taken and the rows
+written in the request's transaction, and only once that transaction has committed are they
+added to the Redis window (through ``after_commit``) and queued for their embedding, which
+the append does not wait for (app/services/working_memory/embedding.py). If Redis fails in
+between, the transcript still has every message (the durable copy); the window is a cache of
+its newest part.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import math
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Protocol
 
@@ -35,6 +36,7 @@ from app.repositories.working_memory.window import (
     WindowStore,
 )
 from app.schemas.working_memory import MessageCreate
+from app.services.working_memory.embedding import WindowEmbeddings
 from app.services.working_memory.ranking import (
     Selection,
     Weights,
@@ -42,7 +44,7 @@ from app.services.working_memory.ranking import (
     rank,
     select,
 )
-from app.services.working_memory.recovery import EMBED_CHARS, rebuild_window, restorable
+from app.services.working_memory.recovery import rebuild_window, restorable
 
 
 class AfterCommit(Protocol):
@@ -95,32 +97,46 @@ class QueryVectorCache:
             self._items.popitem(last=False)
 
 
-@dataclass(frozen=True)
+@dataclass
 class WorkingMemoryRuntime:
-    """Process-wide pieces of working memory, created once at start-up."""
+    """Process-wide pieces of working memory, created once at start-up: the tokenizer,
+    the caches, and the queue of messages waiting for their embedding (drained by
+    :meth:`close` on shutdown)."""
 
     tokenizer: Tokenizer
     query_vectors: QueryVectorCache
     windows: WindowCache
+    embeddings: WindowEmbeddings
 
     @classmethod
-    def create(cls, settings: WorkingMemorySettings) -> WorkingMemoryRuntime:
-        """Load the tokenizer (bundled BPE files); empty query-vector and window caches."""
+    def create(
+        cls, settings: WorkingMemorySettings, embedder: Embedder | None = None
+    ) -> WorkingMemoryRuntime:
+        """Load the tokenizer (bundled BPE files); empty query-vector and window caches;
+        an embedding queue on ``embedder`` (None: appends are embedded by the reads)."""
         return cls(
             create_tokenizer(settings.encoding),
             QueryVectorCache(settings.query_cache_size),
             WindowCache(settings.window_cache_sessions),
+            WindowEmbeddings(embedder, settings.embed_batch),
         )
+
+    async def close(self, timeout_s: float) -> int:
+        """Drain the embedding queue for at most ``timeout_s`` seconds; returns the
+        messages left unembedded (the first read that needs them embeds them)."""
+        return await self.embeddings.close(timeout_s)
 
 
 @dataclass(frozen=True)
 class AppendResult:
-    """Seqs and token counts of the appended messages, and the session's totals."""
+    """Seqs and token counts of the appended messages, the session's totals, and whether
+    this append gave the session its owner."""
 
     seqs: list[int]
     tokens: list[int]
     session_messages: int
     session_tokens: int
+    owner_changed: bool = False
 
 
 @dataclass(frozen=True)
@@ -159,6 +175,7 @@ class WorkingMemoryService:
         self.embedder = embedder
         self.tokenizer = runtime.tokenizer
         self.query_vectors = runtime.query_vectors
+        self.embeddings = runtime.embeddings
         self.settings = settings
         self.after_commit = after_commit
 
@@ -177,11 +194,11 @@ class WorkingMemoryService:
         self, namespace: str, session_id: str, messages: list[MessageCreate], now: datetime
     ) -> AppendResult:
         """Record messages in the transcript (this transaction) and, after commit, in the
-        window. Embeddings are computed here, once, in one batch. Raises ProviderError when
-        the embedding model fails (nothing is written then)."""
+        window, without their embeddings: those are queued then, and computed after the
+        answer (app/services/working_memory/embedding.py). Raises
+        DatastoreUnavailableError when Redis is down (nothing written)."""
         contents = [m.content for m in messages]
         tokens = await self._count(contents)
-        vectors = await self.embedder.embed_passages([c[:EMBED_CHARS] for c in contents])
         restored = await self._restore_if_lost(namespace, session_id, now)
         owner = next((m.user_id for m in messages if m.user_id), None)
         block = await self.transcript.allocate(
@@ -210,19 +227,20 @@ class WorkingMemoryService:
                 metadata=r.metadata,
                 tokens=r.token_count,
                 density=information_density(r.content),
-                embedding=vectors[i],
             )
-            for i, r in enumerate(rows)
+            for r in rows
         ]
 
         async def to_window() -> None:
+            written = restored + entries
             try:
-                await self.window_store.add(namespace, session_id, restored + entries, block.owner)
+                size = await self.window_store.add(namespace, session_id, written, block.owner)
             except DatastoreUnavailableError as exc:
                 raise DatastoreUnavailableError(
                     f"messages recorded in the transcript as seqs {block.first_seq}.."
                     f"{block.last_seq}, but the hot window could not be updated: {exc.detail}"
                 ) from exc
+            self.embeddings.submit(self.window_store, namespace, session_id, size.epoch, written)
 
         self.after_commit.add(to_window)
         return AppendResult(
@@ -230,6 +248,7 @@ class WorkingMemoryService:
             tokens=tokens,
             session_messages=block.messages,
             session_tokens=block.tokens,
+            owner_changed=block.owner != block.previous_owner,
         )
 
     async def _restore_if_lost(
@@ -241,9 +260,7 @@ class WorkingMemoryService:
         never misses the messages before this one)."""
         if await self.window_store.exists(namespace, session_id):
             return []
-        entries, _ = await restorable(
-            self.transcript, self.embedder, self.settings, namespace, session_id, now
-        )
+        entries, _ = await restorable(self.transcript, self.settings, namespace, session_id, now)
         return entries
 
     async def query_vector(self, query: str) -> np.ndarray:
@@ -261,18 +278,44 @@ class WorkingMemoryService:
     ) -> WindowSnapshot:
         """The window's messages in seq order and its owner (empty when expired or
         cleared). A window that Redis lost is rebuilt from the transcript first
-        (app/services/working_memory/recovery.py)."""
-        snapshot = await self.window_store.read(
-            namespace, session_id, with_embeddings=with_embeddings
-        )
-        if snapshot.entries:
+        (app/services/working_memory/recovery.py). ``with_embeddings``: every entry has its
+        vector (see :meth:`_with_vectors`); raises ProviderError when embedding fails."""
+        store = self.window_store
+        snapshot = await store.read(namespace, session_id, with_embeddings=with_embeddings)
+        if not snapshot.entries:
+            entries, size = await rebuild_window(
+                self.transcript, store, self.settings, namespace, session_id
+            )
+            if size is None:
+                return snapshot
+            self.embeddings.submit(store, namespace, session_id, size.epoch, entries)
+            snapshot = await store.read(namespace, session_id, with_embeddings=with_embeddings)
+        if with_embeddings:
+            snapshot = await self._with_vectors(namespace, session_id, snapshot)
+        return snapshot
+
+    async def _with_vectors(
+        self, namespace: str, session_id: str, snapshot: WindowSnapshot
+    ) -> WindowSnapshot:
+        """The snapshot with a vector for every entry: those still being embedded after
+        an append are waited for at most ``WORKING_MEMORY__EMBED_WAIT_MS``, the rest are
+        embedded here (and stored), so ranking never runs on a partial set."""
+        if all(e.embedding is not None for e in snapshot.entries):
             return snapshot
-        rebuilt = await rebuild_window(
-            self.transcript, self.window_store, self.embedder, self.settings, namespace, session_id
+        vectors = await self.embeddings.complete(
+            self.embedder,
+            self.settings.embed_wait_ms / 1000.0,
+            self.window_store,
+            namespace,
+            session_id,
+            snapshot.epoch,
+            snapshot.entries,
         )
-        if not rebuilt:
-            return snapshot
-        return await self.window_store.read(namespace, session_id, with_embeddings=with_embeddings)
+        entries = [
+            replace(e, embedding=vectors[e.seq]) if e.embedding is None else e
+            for e in snapshot.entries
+        ]
+        return replace(snapshot, entries=entries)
 
     async def choose(
         self, entries: list[WindowEntry], query: str | None, budget_tokens: int

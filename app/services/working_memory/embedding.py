@@ -1,0 +1,280 @@
+"""Embeddings of window messages, computed after the append has answered.
+
+An append writes its messages to the transcript and the hot window without vectors and
+hands them to this process's :class:`WindowEmbeddings`: one background task embeds whatever
+is pending in batches (everything that queued while the previous batch ran, up to
+``WORKING_MEMORY__EMBED_BATCH``) and stores the vectors in the window
+(:meth:`WindowStore.fill_vectors`). The append itself never waits for the embedding model.
+
+A read that ranks by relevance needs every message's vector. :meth:`WindowEmbeddings.complete`
+gives it them: messages still queued here are taken over at once, those in the batch being
+embedded are waited for at most ``WORKING_MEMORY__EMBED_WAIT_MS``, and every message still
+without a vector after that (the wait ran out, the batch failed, another process or a process
+that died appended it, or the window was rebuilt from the transcript) is embedded by the read
+itself, and stored. So ranking always sees every vector; nothing depends on the background
+task having run. On shutdown :meth:`WindowEmbeddings.close` drains the queue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from app.clients.embeddings import Embedder
+from app.core.errors import DatastoreUnavailableError
+from app.core.metrics import WM_EMBED_BACKLOG
+from app.repositories.working_memory.window import WindowEntry, WindowStore
+
+log = logging.getLogger(__name__)
+
+# Characters of a message given to the embedding model, on append and on rebuild: E5 reads
+# at most 512 tokens, so more only costs time.
+EMBED_CHARS = 2000
+
+# (Redis meta key of the window, window epoch, seq): one message of one window incarnation.
+Key = tuple[str, str, int]
+
+
+@dataclass
+class _Job:
+    store: WindowStore
+    namespace: str
+    session_id: str
+    epoch: str
+    seq: int
+    text: str
+    # The vector, or None when embedding failed (readers then embed it themselves).
+    done: asyncio.Future[np.ndarray | None] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
+
+
+def _key(store: WindowStore, namespace: str, session_id: str, epoch: str, seq: int) -> Key:
+    return (store.keys(namespace, session_id)[3], epoch, seq)
+
+
+def _resolve(job: _Job, vector: np.ndarray | None) -> None:
+    if not job.done.done():
+        job.done.set_result(vector)
+
+
+class WindowEmbeddings:
+    """The process's queue of window messages waiting for their embedding, and the one
+    background task that works it off (started by the first :meth:`submit`)."""
+
+    def __init__(self, embedder: Embedder | None, batch_size: int = 16) -> None:
+        self.embedder = embedder
+        self.batch_size = batch_size
+        self._pending: dict[Key, _Job] = {}  # insertion order = embedding order
+        self._running: dict[Key, _Job] = {}
+        self._wake: asyncio.Event | None = None
+        self._task: asyncio.Task[None] | None = None
+        self.failed_batches = 0
+
+    @property
+    def backlog(self) -> int:
+        """Messages queued or being embedded."""
+        return len(self._pending) + len(self._running)
+
+    def submit(
+        self,
+        store: WindowStore,
+        namespace: str,
+        session_id: str,
+        epoch: str,
+        entries: list[WindowEntry],
+    ) -> int:
+        """Queue the entries that have no vector yet (already queued ones once); returns
+        how many were queued. Never waits."""
+        if self.embedder is None:
+            return 0
+        added = 0
+        for e in entries:
+            if e.embedding is not None:
+                continue
+            key = _key(store, namespace, session_id, epoch, e.seq)
+            if key in self._pending or key in self._running:
+                continue
+            self._pending[key] = _Job(
+                store, namespace, session_id, epoch, e.seq, e.content[:EMBED_CHARS]
+            )
+            added += 1
+        if added:
+            WM_EMBED_BACKLOG.set(self.backlog)
+            self._ensure_task()
+            assert self._wake is not None
+            self._wake.set()
+        return added
+
+    def _ensure_task(self) -> None:
+        if self._task is None or self._task.done():
+            self._wake = asyncio.Event()
+            self._task = asyncio.get_running_loop().create_task(
+                self._work(), name="working-memory embeddings"
+            )
+
+    async def _work(self) -> None:
+        assert self._wake is not None
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._pending:
+                await self._one_batch()
+
+    async def _one_batch(self) -> None:
+        keys = list(self._pending)[: self.batch_size]
+        batch = [self._pending.pop(k) for k in keys]
+        self._running.update(zip(keys, batch, strict=True))
+        try:
+            assert self.embedder is not None
+            try:
+                vectors = await self.embedder.embed_passages([j.text for j in batch])
+            except Exception:  # noqa: BLE001 - the reads embed what is missing themselves
+                self.failed_batches += 1
+                log.warning(
+                    "embedding %d window message(s) failed; reads will embed them",
+                    len(batch),
+                    exc_info=True,
+                )
+                for job in batch:
+                    _resolve(job, None)
+                return
+            for job, vector in zip(batch, vectors, strict=True):
+                _resolve(job, vector)
+            await _store(batch, list(vectors))
+        finally:
+            for k in keys:
+                self._running.pop(k, None)
+            WM_EMBED_BACKLOG.set(self.backlog)
+
+    async def complete(
+        self,
+        embedder: Embedder,
+        wait_s: float,
+        store: WindowStore,
+        namespace: str,
+        session_id: str,
+        epoch: str | None,
+        entries: list[WindowEntry],
+    ) -> dict[int, np.ndarray]:
+        """Vectors (seq → vector) for every entry that has none. Queued ones are taken over
+        and, with those nobody is embedding, embedded here with ``embedder`` at once (one
+        batch); ones in the batch being embedded are waited for at most ``wait_s`` seconds,
+        then embedded here too, and whichever answers first (that batch or ours) is used.
+        What this read embedded is stored in the window. Raises ProviderError when its own
+        embedding fails; a failing Redis write is only logged (the read has its vectors)."""
+        missing = [e for e in entries if e.embedding is None]
+        if not missing:
+            return {}
+        taken: dict[int, _Job] = {}
+        waiting: dict[int, _Job] = {}
+        if epoch is not None:
+            for e in missing:
+                key = _key(store, namespace, session_id, epoch, e.seq)
+                if key in self._pending:
+                    taken[e.seq] = self._pending.pop(key)
+                    WM_EMBED_BACKLOG.set(self.backlog)
+                elif key in self._running:
+                    waiting[e.seq] = self._running[key]
+        got: dict[int, np.ndarray] = {}
+        own: dict[int, np.ndarray] = {}
+        first = [e for e in missing if e.seq not in waiting]
+        tasks: list[asyncio.Future[np.ndarray]] = []
+        try:
+            first_task = _embed(embedder, first, tasks)
+            if waiting:
+                await asyncio.wait({j.done for j in waiting.values()}, timeout=wait_s)
+                _collect(waiting, got)
+                late = [e for e in missing if e.seq in waiting and e.seq not in got]
+                if late:
+                    late_task = _embed(embedder, late, tasks)
+                    assert late_task is not None
+                    while not late_task.done() and any(
+                        not waiting[e.seq].done.done() for e in late
+                    ):
+                        racing = {waiting[e.seq].done for e in late} | {late_task}
+                        await asyncio.wait(racing, return_when=asyncio.FIRST_COMPLETED)
+                        _collect(waiting, got)
+                    if any(e.seq not in got for e in late):
+                        own.update(zip((e.seq for e in late), await late_task, strict=True))
+            if first_task is not None:
+                own.update(zip((e.seq for e in first), await first_task, strict=True))
+        finally:
+            for task in tasks:  # one that lost the race, or that is left after an error
+                task.add_done_callback(_forget)
+            for seq, job in taken.items():
+                _resolve(job, own.get(seq))
+        got.update(own)
+        if epoch is not None and own:
+            try:
+                await store.fill_vectors(namespace, session_id, epoch, own)
+            except DatastoreUnavailableError as exc:
+                log.warning("could not store window embeddings: %s", exc.detail)
+        return got
+
+    async def close(self, timeout_s: float) -> int:
+        """Drain: let the background task embed and store everything queued, for at most
+        ``timeout_s`` seconds, then stop it. Returns the messages left unembedded (their
+        vectors are computed by the first read that needs them)."""
+        deadline = asyncio.get_running_loop().time() + timeout_s
+        while self.backlog and self._task is not None and not self._task.done():
+            if asyncio.get_running_loop().time() >= deadline:
+                break
+            await asyncio.sleep(0.01)
+        left = self.backlog
+        if left:
+            log.warning("shutdown: %d window message(s) left without embedding", left)
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        for job in [*self._pending.values(), *self._running.values()]:
+            _resolve(job, None)
+        self._pending.clear()
+        self._running.clear()
+        WM_EMBED_BACKLOG.set(0)
+        return left
+
+
+def _embed(
+    embedder: Embedder, entries: list[WindowEntry], tasks: list[asyncio.Future[np.ndarray]]
+) -> asyncio.Future[np.ndarray] | None:
+    """Start embedding ``entries`` (None when there are none); the task joins ``tasks``."""
+    if not entries:
+        return None
+    task = asyncio.ensure_future(
+        embedder.embed_passages([e.content[:EMBED_CHARS] for e in entries])
+    )
+    tasks.append(task)
+    return task
+
+
+def _collect(waiting: dict[int, _Job], got: dict[int, np.ndarray]) -> None:
+    """Vectors the background batches have delivered for the waited-for seqs."""
+    for seq, job in waiting.items():
+        if job.done.done() and job.done.result() is not None:
+            got[seq] = job.done.result()  # type: ignore[assignment]
+
+
+def _forget(task: asyncio.Future[np.ndarray]) -> None:
+    """Retrieve the outcome of an embedding nobody waits for any more."""
+    if not task.cancelled():
+        task.exception()
+
+
+async def _store(batch: list[_Job], vectors: list[np.ndarray]) -> None:
+    """Write a batch's vectors, one Redis call per window."""
+    groups: dict[tuple[int, str, str, str], tuple[WindowStore, dict[int, np.ndarray]]] = {}
+    for job, vector in zip(batch, vectors, strict=True):
+        gkey = (id(job.store), job.namespace, job.session_id, job.epoch)
+        groups.setdefault(gkey, (job.store, {}))[1][job.seq] = vector
+    for (_, namespace, session_id, epoch), (store, by_seq) in groups.items():
+        try:
+            await store.fill_vectors(namespace, session_id, epoch, by_seq)
+        except DatastoreUnavailableError as exc:
+            log.warning("could not store window embeddings (reads will embed): %s", exc.detail)
