@@ -226,9 +226,6 @@ class RecallService:
     async def _embed(self, text: str, deadline: float, result: RecallResult) -> np.ndarray | None:
         """The query embedding (cached or computed), or None — and ``result.degraded`` —
         when it is not ready by ``deadline`` (a ``time.perf_counter()`` instant)."""
-        cached = self.embeddings.get(self.embedder.model, text)
-        if cached is not None:
-            return cached
         try:
             async with asyncio.timeout(max(0.001, deadline - time.perf_counter())):
                 vector, _ = await self.embeddings.embed_query(self.embedder, text)
