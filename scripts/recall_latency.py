@@ -136,7 +136,7 @@ async def main() -> None:
     clients = {n: httpx.AsyncClient(base_url=u) for n, u in targets.items()}
     seq = {n: Samples() for n in targets}
     conc = {n: Samples() for n in targets}
-    for name, client in clients.items():
+    for client in clients.values():
         for q in qs[: a.warmup]:
             await ask(client, q, a.subject_prefix, Samples())
     for p in range(a.passes):
