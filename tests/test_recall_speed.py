@@ -125,9 +125,7 @@ async def test_query_embedding_cache_hits_on_a_repeated_question(client, engine)
     answers = []
     for _ in range(2):
         async with create_session_factory(engine)() as session, session.begin():
-            service = RecallService(
-                RecallRepository(session), embedder, SLOW_OK, embeddings=cache
-            )
+            service = RecallService(RecallRepository(session), embedder, SLOW_OK, embeddings=cache)
             result = await service.recall("default", req, datetime.now(UTC))
         answers.append([(u.id, round(r.scores["semantic"], 6)) for u, r in result.hits])
     # One model call for two recalls, with the name removed (the subject knows "Ana").
@@ -147,9 +145,7 @@ async def test_a_stale_subject_cache_is_corrected_by_the_statement(client, engin
 
     async def recall(query: str, cache: SubjectCache | None) -> list[tuple[str, float]]:
         async with create_session_factory(engine)() as session, session.begin():
-            service = RecallService(
-                RecallRepository(session), embedder, SLOW_OK, subjects=cache
-            )
+            service = RecallService(RecallRepository(session), embedder, SLOW_OK, subjects=cache)
             req = RecallRequest(query=query, user_id="u1", record_access=False)
             result = await service.recall("default", req, datetime.now(UTC))
         return [
