@@ -30,9 +30,11 @@ from sqlalchemy import (
     literal_column,
     select,
     text,
+    type_coerce,
 )
 from sqlalchemy.dialects.postgresql import ARRAY, TSQUERY, array
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.types import NullType
 
 from app.models import MemoryUnit
 from app.repositories.memory.filters import UnitFilters, filter_clauses
@@ -49,14 +51,21 @@ _COMMON_LEXEMES_SQL = text(
     """
 )
 
-# The columns a recall answer shows (app.schemas.memory.MemoryRead): everything but the two
-# vectors (384 floats each, never shown) and the keyword index.
-UNIT_COLUMNS = (
-    "id namespace user_id agent_id session_id task_id type value query entities entity_keys "
-    "confidence source raw_ref metadata_ status superseded_by merged_into conflicts_with "
-    "value_hash occurred_at created_at updated_at last_confirmed_at last_accessed_at "
-    "expires_at merge_count embedding_model"
-).split()
+# The columns a recall answer shows (app.schemas.memory.MemoryRead); not the two vectors (384
+# floats each, never shown), the keyword index, entity_keys, value_hash, updated_at and
+# merge_count, which the detached units of a recall leave unset. Those scoring needs are first
+# and converted per row; the others come raw from the driver and are converted (by the
+# columns' own SQLAlchemy result processors) only for the hits returned: converting UUID
+# arrays and JSONB for every candidate cost ~30 ms of a recall of 418 units on a loaded
+# 2-core machine (docs/BENCHMARKS.md "Recall round trips").
+SCORING_COLUMNS = ("id", "session_id", "occurred_at", "last_confirmed_at", "confidence")
+UNIT_COLUMNS = SCORING_COLUMNS + tuple(
+    (
+        "namespace user_id agent_id task_id type value query entities source raw_ref "
+        "metadata_ status superseded_by merged_into conflicts_with created_at "
+        "last_accessed_at expires_at embedding_model"
+    ).split()
+)
 
 # The query's lexemes (as the keyword index stems them) and the OR tsquery of those not
 # skipped; a lexeme is quoted for tsquery input (quotes doubled), so it is not stemmed again.
@@ -100,16 +109,22 @@ class CandidateScore:
 @dataclass
 class Candidates:
     """What :meth:`RecallRepository.candidates` found: the raw signals, each candidate's
-    answer columns (``UNIT_COLUMNS`` by attribute name) and which of the entity candidates
+    row (answer columns first, ``UNIT_COLUMNS`` order) and which of the entity candidates
     name an entity of a unit matching the filters (in the order given)."""
 
     scores: list[CandidateScore] = field(default_factory=list)
-    columns: dict[uuid.UUID, dict[str, Any]] = field(default_factory=dict)
+    rows: dict[uuid.UUID, Any] = field(default_factory=dict)  # the statement's rows by id
     known: list[str] = field(default_factory=list)
+    processors: list[Any] = field(default_factory=list)  # per UNIT_COLUMNS entry, or None
 
     def unit(self, unit_id: uuid.UUID) -> MemoryUnit:
         """A detached MemoryUnit of the answer columns (vectors and index left unset)."""
-        return MemoryUnit(**self.columns[unit_id])
+        row = self.rows[unit_id]
+        values = {}
+        for i, name in enumerate(UNIT_COLUMNS):
+            proc = self.processors[i]
+            values[name] = proc(row[i]) if proc is not None and row[i] is not None else row[i]
+        return MemoryUnit(**values)
 
 
 @dataclass(frozen=True)
@@ -259,7 +274,10 @@ class RecallRepository:
         known = _known_select(f, ents).cte("known") if ents else None
         if known is not None:
             known_col = select(func.array_agg(known.c.key)).scalar_subquery()
-        cols = [getattr(MemoryUnit, name).label(name) for name in UNIT_COLUMNS]
+        cols = [getattr(MemoryUnit, name).label(name) for name in SCORING_COLUMNS] + [
+            type_coerce(getattr(MemoryUnit, name), NullType()).label(name)
+            for name in UNIT_COLUMNS[len(SCORING_COLUMNS) :]
+        ]
         stmt = (
             select(
                 *cols,
@@ -277,28 +295,55 @@ class RecallRepository:
             stmt = stmt.add_cte(known)
         if id_filter is not None:
             stmt = stmt.where(MemoryUnit.id.in_(id_filter.scalar_subquery()))
-        rows = (await self.session.execute(stmt)).mappings().all()
-        out = Candidates()
+        rows = (await self.session.execute(stmt)).all()
+        n = len(UNIT_COLUMNS)
+        i_session, i_occurred = UNIT_COLUMNS.index("session_id"), UNIT_COLUMNS.index("occurred_at")
+        i_confirmed, i_conf = (
+            UNIT_COLUMNS.index("last_confirmed_at"),
+            UNIT_COLUMNS.index("confidence"),
+        )
+        out = Candidates(processors=_processors(self.session.get_bind().dialect))
         found_known: set[str] = set()
         for r in rows:
+            unit_id = r[0]
             out.scores.append(
                 CandidateScore(
-                    id=r["id"],
-                    semantic_value=float(r["_sv"]),
-                    semantic_query=float(r["_sq"]),
-                    term_freqs=dict.fromkeys(r["_hits"] or (), 1),
-                    length=int(r["_dl"]),
-                    entity_match=bool(r["_ent"]),
-                    session_id=r["session_id"],
-                    occurred_at=r["occurred_at"],
-                    last_confirmed_at=r["last_confirmed_at"],
-                    confidence=float(r["confidence"]),
+                    id=unit_id,
+                    semantic_value=float(r[n]),
+                    semantic_query=float(r[n + 1]),
+                    term_freqs=dict.fromkeys(r[n + 2] or (), 1),
+                    length=int(r[n + 3]),
+                    entity_match=bool(r[n + 4]),
+                    session_id=r[i_session],
+                    occurred_at=r[i_occurred],
+                    last_confirmed_at=r[i_confirmed],
+                    confidence=float(r[i_conf]),
                 )
             )
-            out.columns[r["id"]] = {name: r[name] for name in UNIT_COLUMNS}
-            found_known.update(r["_known"] or ())
+            out.rows[unit_id] = r
+            if r[n + 5]:
+                found_known.update(r[n + 5])
         out.known = [k for k in ents if k in found_known]
         return out
+
+
+def _processors(dialect: Any) -> list[Any]:
+    """Per UNIT_COLUMNS entry: None for the columns converted in the statement, else the
+    column type's result processor for ``dialect`` (None when it needs none)."""
+    cached = _PROCESSORS.get(dialect.name)
+    if cached is None:
+        table = MemoryUnit.__table__.c
+        cached = [None] * len(SCORING_COLUMNS) + [
+            table[getattr(MemoryUnit, name).property.columns[0].name].type.result_processor(
+                dialect, None
+            )
+            for name in UNIT_COLUMNS[len(SCORING_COLUMNS) :]
+        ]
+        _PROCESSORS[dialect.name] = cached
+    return cached
+
+
+_PROCESSORS: dict[str, list[Any]] = {}
 
 
 def _known_select(f: UnitFilters, keys: list[str]) -> Select:

@@ -256,4 +256,4 @@ class RecallService:
             )
             result.degraded |= result.rerank.degraded
             clock.mark("rerank")
-        return [(found.unit(r.id), r) for r in ranked[: req.top_k] if r.id in found.columns]
+        return [(found.unit(r.id), r) for r in ranked[: req.top_k] if r.id in found.rows]
