@@ -21,9 +21,8 @@ import numpy as np
 from app.clients.embeddings import Embedder
 from app.core.config import RecallSettings
 from app.core.text import stems, tokenize
-from app.models import MemoryUnit
 from app.repositories.memory.filters import UnitFilters
-from app.repositories.memory.recall import Candidates, RecallRepository
+from app.repositories.memory.recall import Candidates, RecalledUnit, RecallRepository
 from app.schemas.recall import RecallRequest
 from app.services.memory.filters import request_filters
 from app.services.memory.query_embeddings import QueryEmbeddingCache
@@ -42,7 +41,7 @@ class RecallResult:
     in the order they ran; a stage that did not run is absent)."""
 
     weighting: Weighting
-    hits: list[tuple[MemoryUnit, Ranked]] = field(default_factory=list)
+    hits: list[tuple[RecalledUnit, Ranked]] = field(default_factory=list)
     degraded: bool = False
     took_ms: float = 0.0
     rerank: RerankOutcome | None = None  # the second stage, when it ran
@@ -243,7 +242,7 @@ class RecallService:
         deadline: float,
         now: datetime,
         clock: _Clock,
-    ) -> list[tuple[MemoryUnit, Ranked]]:
+    ) -> list[tuple[RecalledUnit, Ranked]]:
         """Score, filter by ``min_score``, rerank when asked, cut to ``top_k``."""
         ranked = rank(found.scores, result.weighting, now)
         if req.min_score is not None:
