@@ -48,13 +48,17 @@ class Samples:
         self.took_ms: list[float] = []
         self.stages: dict[str, list[float]] = defaultdict(list)
         self.degraded = 0
+        self.recall10: list[float] = []
 
-    def add(self, wall_ms: float, data: dict[str, Any]) -> None:
+    def add(self, wall_ms: float, data: dict[str, Any], q: dict[str, Any] | None = None) -> None:
         self.wall_ms.append(wall_ms)
         self.took_ms.append(float(data.get("took_ms", 0.0)))
         for k, v in (data.get("stages_ms") or {}).items():
             self.stages[k].append(float(v))
         self.degraded += bool(data.get("degraded"))
+        if q is not None and q["evidence"] and q["category_name"] != "adversarial":
+            got = {ref for m in data["memories"][:10] for ref in m["raw_ref"]}
+            self.recall10.append(len(got & set(q["evidence"])) / len(q["evidence"]))
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -64,6 +68,8 @@ class Samples:
             "took_p50_ms": pct(self.took_ms, 0.5),
             "took_p95_ms": pct(self.took_ms, 0.95),
             "degraded": self.degraded,
+            # Evidence recall@10 over the non-adversarial questions (scripts/eval_locomo.py).
+            "recall_at_10": statistics.fmean(self.recall10) if self.recall10 else None,
             "stages_p50_ms": {k: statistics.median(v) for k, v in self.stages.items()},
         }
 
@@ -83,7 +89,7 @@ async def ask(client: httpx.AsyncClient, q: dict[str, Any], prefix: str, out: Sa
     wall = (time.perf_counter() - t) * 1000.0
     if r.status_code != 200:
         raise SystemExit(f"/recall failed: {r.status_code} {r.text[:300]}")
-    out.add(wall, r.json())
+    out.add(wall, r.json(), q)
 
 
 async def sequential(client: httpx.AsyncClient, qs: list, prefix: str, out: Samples) -> None:
@@ -167,7 +173,8 @@ async def main() -> None:
             print(
                 f"{n:>10} {kind:>10}: n={s['n']} p50 {s['p50_ms']:.1f} p95 {s['p95_ms']:.1f} ms "
                 f"(server took p50 {s['took_p50_ms']:.1f} p95 {s['took_p95_ms']:.1f}), "
-                f"degraded {s['degraded']}, p95/{first} {ratio:.2f}; stages p50 "
+                f"degraded {s['degraded']}, p95/{first} {ratio:.2f}, "
+                f"recall@10 {s['recall_at_10'] or 0:.3f}; stages p50 "
                 + ", ".join(f"{k} {v:.1f}" for k, v in s["stages_p50_ms"].items())
             )
     if "embedder_floor" in out:
