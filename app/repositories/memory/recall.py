@@ -152,13 +152,24 @@ class RecallRepository:
         self.session = session
 
     async def subject_profile(self, f: UnitFilters, cap: int) -> SubjectProfile:
-        """The units matching ``f``, counted up to ``cap + 1``, and their entity keys when
-        there are at most ``cap`` (one statement over at most ``cap + 1`` rows)."""
-        inner = select(MemoryUnit.entity_keys).where(*filter_clauses(f)).limit(cap + 1)
-        rows = (await self.session.execute(inner)).scalars().all()
-        if len(rows) > cap:
-            return SubjectProfile(len(rows), None)
-        return SubjectProfile(len(rows), frozenset(k for keys in rows for k in keys or ()))
+        """The units matching ``f``, counted up to ``cap + 1``, and their distinct entity keys
+        when there are at most ``cap`` (one statement over at most ``cap + 1`` rows, which
+        returns two values)."""
+        sample = select(MemoryUnit.entity_keys).where(*filter_clauses(f)).limit(cap + 1).cte("s")
+        n = select(func.count()).select_from(sample).scalar_subquery()
+        key = func.unnest(sample.c.entity_keys).table_valued("k").render_derived("k")
+        keys = (
+            select(func.array_agg(func.distinct(key.c.k)))
+            .select_from(sample)
+            .join(key, literal(True))
+            .where(n <= cap)
+            .scalar_subquery()
+        )
+        row = (await self.session.execute(select(n, keys))).one()
+        count = int(row[0])
+        if count > cap:
+            return SubjectProfile(count, None)
+        return SubjectProfile(count, frozenset(row[1] or ()))
 
     async def known_entities(self, f: UnitFilters, candidates: Sequence[str]) -> list[str]:
         """Which of ``candidates`` (case-folded) name an entity of a unit matching the filters.
