@@ -1,8 +1,9 @@
 """``/recall`` latency over HTTP on LoCoMo questions, for one or more running servers, in the way
 the mem0 anchor times its search: a few untimed warm-up calls, then ``--passes`` sequential
 passes over the questions (so each question is asked ``--passes`` times), then one pass with
-``--concurrency`` clients. With several ``--target``s the passes alternate between them
-(A, B, A, B, …), so machine load hits every target alike; ratios are printed against the first.
+``--concurrency`` clients. With several ``--target``s each question goes to every target in
+turn (A, B, A, B, …), so machine load hits them alike; ratios are printed against the first.
+Per pass p50/p95 are printed too: pass 1 is what a new question costs (no cached embedding).
 
     .venv/bin/python scripts/recall_latency.py --target main=http://127.0.0.1:8111 \\
         --target branch=http://127.0.0.1:8101 --subject-prefix lat- [--max-questions 300] \\
@@ -92,11 +93,6 @@ async def ask(client: httpx.AsyncClient, q: dict[str, Any], prefix: str, out: Sa
     out.add(wall, r.json(), q)
 
 
-async def sequential(client: httpx.AsyncClient, qs: list, prefix: str, out: Samples) -> None:
-    for q in qs:
-        await ask(client, q, prefix, out)
-
-
 async def concurrent(client: httpx.AsyncClient, qs: list, prefix: str, n: int, out: Samples):
     queue: asyncio.Queue = asyncio.Queue()
     for q in qs:
@@ -146,10 +142,21 @@ async def main() -> None:
         for q in qs[: a.warmup]:
             await ask(client, q, a.subject_prefix, Samples())
     for p in range(a.passes):
-        for name, client in clients.items():
-            t = time.perf_counter()
-            await sequential(client, qs, a.subject_prefix, seq[name])
-            print(f"pass {p + 1} {name}: {time.perf_counter() - t:.1f} s", flush=True)
+        first_pass = {n: Samples() for n in targets}
+        for q in qs:  # each question to every target in turn: load hits them alike
+            for name, client in clients.items():
+                await ask(client, q, a.subject_prefix, first_pass[name])
+        for name in targets:
+            one = first_pass[name].summary()
+            print(
+                f"pass {p + 1} {name}: p50 {one['p50_ms']:.1f} p95 {one['p95_ms']:.1f} ms",
+                flush=True,
+            )
+            for attr in ("wall_ms", "took_ms", "recall10"):
+                getattr(seq[name], attr).extend(getattr(first_pass[name], attr))
+            for k, v in first_pass[name].stages.items():
+                seq[name].stages[k].extend(v)
+            seq[name].degraded += first_pass[name].degraded
     if a.concurrency > 1:
         for name, client in clients.items():
             await concurrent(client, qs, a.subject_prefix, a.concurrency, conc[name])
