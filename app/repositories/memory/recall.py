@@ -151,6 +151,11 @@ class RecallRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
 
+    async def connect(self) -> None:
+        """Check out the session's connection and begin its transaction now (a pool ping and
+        a BEGIN: two round trips), so they can overlap other work."""
+        await self.session.connection()
+
     async def subject_profile(self, f: UnitFilters, cap: int) -> SubjectProfile:
         """The units matching ``f``, counted up to ``cap + 1``, and their distinct entity keys
         when there are at most ``cap`` (one statement over at most ``cap + 1`` rows, which

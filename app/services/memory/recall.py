@@ -163,7 +163,16 @@ class RecallService:
                 self.settings.keyword_candidate_max_share
             )
         for _attempt in range(2):
-            embedding = await self._embed(_strip_names(req.query, known), start + budget, result)
+            # The connection checkout (pool ping, BEGIN) overlaps the model call.
+            embed_task = asyncio.create_task(
+                self._embed(_strip_names(req.query, known), start + budget, result)
+            )
+            try:
+                await self.repo.connect()
+            except BaseException:
+                embed_task.cancel()
+                raise
+            embedding = await embed_task
             clock.mark("embed")
             found = await self.repo.candidates(
                 f,
@@ -226,8 +235,10 @@ class RecallService:
         """The query embedding (cached or computed), or None — and ``result.degraded`` —
         when it is not ready by ``deadline`` (a ``time.perf_counter()`` instant)."""
         try:
-            async with asyncio.timeout(max(0.001, deadline - time.perf_counter())):
-                vector, _ = await self.embeddings.embed_query(self.embedder, text)
+            vector, _ = await asyncio.wait_for(
+                self.embeddings.embed_query(self.embedder, text),
+                max(0.001, deadline - time.perf_counter()),
+            )
             return vector
         except TimeoutError:
             result.degraded = True
