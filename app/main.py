@@ -33,6 +33,8 @@ from app.core.text import tokenize
 from app.schemas.limits import LimitsContext, bound
 from app.services.auth import AuthState, key_change_listener
 from app.services.health import check_schema
+from app.services.memory.query_embeddings import QueryEmbeddingCache
+from app.services.memory.recall_subjects import SubjectCache
 from app.services.memory.rerank_cache import RerankCache
 from app.services.wiring import Resources
 from app.services.working_memory.window import WorkingMemoryRuntime
@@ -102,6 +104,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 auth=AuthState(settings.auth, settings.redis_url),
                 rerank_cache=RerankCache(
                     settings.recall.rerank_cache_size, settings.recall.rerank_cache_ttl_s
+                ),
+                query_embeddings=QueryEmbeddingCache(settings.recall.query_embedding_cache_size),
+                recall_subjects=SubjectCache(
+                    settings.recall.subject_cache_size, settings.recall.subject_cache_ttl_s
                 ),
             )
             # A key created or revoked by any process drops every process's cached lookups.

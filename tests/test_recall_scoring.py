@@ -11,7 +11,7 @@ import pytest
 
 from app.core.config import RecallSettings
 from app.repositories.memory.filters import UnitFilters
-from app.repositories.memory.units import CandidateScore, MemoryRepository
+from app.repositories.memory.recall import CandidateScore, RecallRepository
 from app.services.memory.scoring import SHORT_TERM, SIGNALS, Weighting, bm25, context, rank
 
 T0 = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
@@ -287,7 +287,7 @@ async def test_known_entities_probe_is_scoped(client, engine) -> None:
     assert r.status_code == 200, r.text
     now = datetime.now(UTC)
     async with create_session_factory(engine)() as session, session.begin():
-        repo = MemoryRepository(session)
+        repo = RecallRepository(session)
         f = UnitFilters(namespace="default", user_id="u4", now=now)
         found = await repo.known_entities(f, ["paris", "new york", "ana", "ana", "tea"])
         assert found == ["new york", "ana"]  # candidate order; u5's Paris is not visible
@@ -311,7 +311,7 @@ async def test_large_subject_path_scores_candidates(client, engine) -> None:
     for limit in (3000, 0):
         async with create_session_factory(engine)() as session, session.begin():
             service = RecallService(
-                MemoryRepository(session),
+                RecallRepository(session),
                 embedder,
                 RecallSettings(exact_scan_limit=limit, min_candidates=3),
             )

@@ -72,6 +72,14 @@ class RecallSettings(BaseModel):
     rerank_cache_size: int = Field(default=1024, ge=0)
     # Seconds a cached order is reused.
     rerank_cache_ttl_s: float = Field(default=3600, gt=0)
+    # ---- recall speed (issue 11; app.services.memory.query_embeddings, recall_subjects) ----
+    # Query embeddings kept per process (LRU, ~1.5 kB each at 384-d); 0 disables the cache.
+    query_embedding_cache_size: int = Field(default=4096, ge=0)
+    # Subjects whose size class and entity names are kept per process; 0 disables.
+    subject_cache_size: int = Field(default=10000, ge=0)
+    # Seconds those are reused: a subject crossing exact_scan_limit switches path within
+    # this; a stale name list is corrected by the recall statement itself (no stale answer).
+    subject_cache_ttl_s: float = Field(default=30, ge=0)
 
 
 class DedupeSettings(BaseModel):

@@ -7,7 +7,17 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import BigInteger, DateTime, ForeignKey, Identity, Index, Integer, String
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Identity,
+    Index,
+    Integer,
+    String,
+    text,
+)
 from sqlalchemy.dialects.postgresql import UUID
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -43,10 +53,14 @@ class MemoryAccess(Base):
     )
     namespace: Mapped[str] = mapped_column(String(128))
     accessed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # Whether the archival sweep has applied this access to the unit (last_accessed_at, expiry
+    # extension): recall only appends here, so it never rewrites a memory_units row.
+    folded: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
 
     __table_args__ = (
         Index("ix_memory_access_log_unit_id", "unit_id", "accessed_at"),
         Index("ix_memory_access_log_accessed_at", "accessed_at"),
+        Index("ix_memory_access_log_unfolded", "id", postgresql_where=text("NOT folded")),
     )
 
 

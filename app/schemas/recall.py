@@ -177,7 +177,15 @@ class RecallResponse(ResponseModel):
         description="True when the time budget cut work short, or the rerank stage was asked "
         "for but its order could not be used (`rerank.reason` says why)."
     )
-    took_ms: float
+    took_ms: float = Field(description="Wall time of the recall in the service (ms).")
+    stages_ms: dict[str, float] = Field(
+        default_factory=dict,
+        description="Where `took_ms` went, per stage in the order they ran (ms): `profile` "
+        "and `known` (subject lookups, only when not cached), `embed` (the query embedding; "
+        "~0 when the same text was embedded before), `candidates` (the one SQL statement that "
+        "gathers and scores candidates), `score` (ranking), `rerank` (when asked for), "
+        "`access` (the access-log write). The same figures are in the `Server-Timing` header.",
+    )
     rerank: RerankInfo | None = Field(
         default=None, description="The rerank stage; null when it did not run."
     )

@@ -27,6 +27,7 @@ from app.repositories.jobs import JobRepository
 from app.repositories.memory.access_log import AccessLogRepository
 from app.repositories.memory.context import ContextRepository
 from app.repositories.memory.lifecycle import LifecycleRepository
+from app.repositories.memory.recall import RecallRepository
 from app.repositories.memory.reviews import PairReviewRepository
 from app.repositories.memory.units import MemoryRepository
 from app.repositories.overview import OverviewRepository
@@ -42,7 +43,9 @@ from app.services.lifecycle.distill import DistillService, distiller_for
 from app.services.lifecycle.forget import ForgetService
 from app.services.lifecycle.summarize import SummarizeService, summarizer_for
 from app.services.memory.conflict_judge import LLMPairJudge
+from app.services.memory.query_embeddings import QueryEmbeddingCache
 from app.services.memory.recall import RecallService
+from app.services.memory.recall_subjects import SubjectCache
 from app.services.memory.reconcile import ReconcileRunner
 from app.services.memory.rerank import LLMReranker
 from app.services.memory.rerank_cache import RerankCache
@@ -66,7 +69,8 @@ class Resources:
     summaries; unsure pairs then stay pending for review instead of being reconciled).
     ``redis``, ``working_memory`` and ``auth`` exist in the API process only;
     ``rerank_cache`` (orders of the recall's LLM rerank stage) too, and without it
-    reranking asks the LLM every time."""
+    reranking asks the LLM every time; ``query_embeddings`` and ``recall_subjects`` (recall's
+    per-process caches) likewise, and without them recall computes everything afresh."""
 
     settings: Settings
     embedder: Embedder | None = None
@@ -75,6 +79,8 @@ class Resources:
     working_memory: WorkingMemoryRuntime | None = None
     auth: AuthState | None = None
     rerank_cache: RerankCache | None = None
+    query_embeddings: QueryEmbeddingCache | None = None
+    recall_subjects: SubjectCache | None = None
 
     def need_embedder(self) -> Embedder:
         """The embedder (RuntimeError when this process has none: a wiring bug)."""
@@ -149,7 +155,16 @@ class Services:
         reranker = None
         if llm is not None:  # `rerank: llm` is a 422 without one
             reranker = LLMReranker(llm, self.memories, s.recall, self.resources.rerank_cache)
-        return RecallService(self.memories, embedder, s.recall, access, reranker)
+        r = self.resources
+        return RecallService(
+            RecallRepository(self.session),
+            embedder,
+            s.recall,
+            access,
+            reranker,
+            embeddings=r.query_embeddings,
+            subjects=r.recall_subjects,
+        )
 
     def idempotency(self) -> IdempotencyService:
         return IdempotencyService(IdempotencyRepository(self.session), self.memories)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Response
 
 from app.api.deps import NamespaceDep, RecallServiceDep
 from app.api.errors import ERROR_RESPONSES
@@ -29,7 +29,7 @@ router = APIRouter(tags=["recall"])
     responses=ERROR_RESPONSES,
 )
 async def recall_memories(
-    body: RecallRequest, service: RecallServiceDep, namespace: NamespaceDep
+    body: RecallRequest, service: RecallServiceDep, namespace: NamespaceDep, response: Response
 ) -> RecallResponse:
     """Recall the units that matter for `query`, best first, for a subject (at least one of
     `user_id`, `agent_id`, `session_id`). Score = weighted sum of signals, each 0..1 and
@@ -51,9 +51,12 @@ async def recall_memories(
     hybrid order; `hybrid_rank`), and `rerank` reports the call (status, tokens, ms). A
     repeated query over the same candidates reuses the earlier order without a call. When the
     LLM is too slow or fails, the answer is the hybrid order with `degraded: true` and
-    `rerank.reason`: never an error. 422 `invalid_request` on bad input (no subject, top_k
+    `rerank.reason`: never an error. `stages_ms` (and the `Server-Timing` header) say
+    where the time went: the query embedding, the one SQL statement, ranking, the access log.
+    422 `invalid_request` on bad input (no subject, top_k
     out of range, unknown type, `rerank: llm` on a server without an LLM)."""
     result = await service.recall(namespace, body, datetime.now(UTC))
+    response.headers["Server-Timing"] = server_timing(result.stages_ms, result.took_ms)
     if result.degraded:
         RECALL_DEGRADED.inc()
     stage = result.rerank
@@ -76,5 +79,13 @@ async def recall_memories(
         weights=AppliedWeights(**w.weights, recency_lambda=w.recency_lambda),
         degraded=result.degraded,
         took_ms=result.took_ms,
+        stages_ms={k: round(v, 3) for k, v in result.stages_ms.items()},
         rerank=info,
     )
+
+
+def server_timing(stages_ms: dict[str, float], total_ms: float) -> str:
+    """A ``Server-Timing`` header value (W3C Server Timing): one metric per stage plus
+    ``total``, durations in milliseconds."""
+    parts = [f"{name};dur={ms:.2f}" for name, ms in stages_ms.items()]
+    return ", ".join([*parts, f"total;dur={total_ms:.2f}"])

@@ -1,5 +1,14 @@
-"""SQL of the recall access log (docs/ARCHITECTURE.md): one statement per recall that refreshes
-``last_accessed_at``, extends the expiry of active units and logs each returned unit."""
+"""SQL of the recall access log (docs/ARCHITECTURE.md, docs/LIFECYCLE.md): recall appends one row
+per returned unit and never rewrites a memory unit; the archival sweep folds the rows in
+(``last_accessed_at`` and the expiry extension), once per unit per sweep.
+
+Why: an UPDATE of memory_units is not HOT (``expires_at`` is indexed), so each one inserts
+into every index of the table, both HNSW graphs included — 11-240 ms for 10 units at 100k
+units — and its row locks made concurrent recalls of the same units wait for each other's
+commit (docs/BENCHMARKS.md). Only a unit that would expire within :data:`EXPIRY_GUARD` is
+extended by recall itself, so an access cannot be lost to the archival of a unit the sweep
+has not folded yet.
+"""
 
 from __future__ import annotations
 
@@ -12,37 +21,54 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import MemoryAccess
 
-# One round trip: the UPDATE's RETURNING feeds the INSERT. Units are locked in id order (the
-# sorted array drives the index scan), so two recalls touching the same units cannot deadlock.
-# A unit is rewritten only when its last_accessed_at is older than REWRITE_AFTER or its expiry
-# would move by more than REWRITE_AFTER: an UPDATE of memory_units is not HOT (the table is
-# packed, and expires_at is indexed), so each one inserts into every index of the table, both
-# HNSW graphs included — 20-240 ms for 10 units at 100k (docs/BENCHMARKS.md). Every access is
-# still logged.
+# One round trip. The log rows come from memory_units (a unit deleted meanwhile is skipped,
+# not a foreign-key error). The UPDATE touches only units about to expire (rare).
 _RECORD = text(
     """
-    WITH touched AS (
+    WITH guarded AS (
         UPDATE memory_units
            SET last_accessed_at = :at,
-               expires_at = CASE
-                   WHEN status = 'active' AND expires_at IS NOT NULL
-                        AND CAST(:extend_to AS timestamptz) IS NOT NULL
-                   THEN GREATEST(expires_at, CAST(:extend_to AS timestamptz))
-                   ELSE expires_at END
+               expires_at = GREATEST(expires_at, CAST(:extend_to AS timestamptz))
          WHERE id = ANY(CAST(:ids AS uuid[]))
-           AND (last_accessed_at IS NULL
-                OR last_accessed_at < CAST(:at AS timestamptz) - CAST(:rewrite_after AS interval)
-                OR (status = 'active' AND expires_at IS NOT NULL
-                    AND CAST(:extend_to AS timestamptz) IS NOT NULL
-                    AND expires_at < CAST(:extend_to AS timestamptz)
-                                     - CAST(:rewrite_after AS interval)))
+           AND status = 'active' AND expires_at IS NOT NULL
+           AND CAST(:extend_to AS timestamptz) IS NOT NULL
+           AND expires_at < CAST(:at AS timestamptz) + CAST(:guard AS interval)
     )
     INSERT INTO memory_access_log (unit_id, namespace, accessed_at)
     SELECT id, namespace, :at FROM memory_units WHERE id = ANY(CAST(:ids AS uuid[]))
     """
 )
-# How stale last_accessed_at and the extended expiry may get before a unit is rewritten.
-REWRITE_AFTER = timedelta(hours=1)
+# Marks every unfolded row folded and applies the latest access of each unit: last_accessed_at
+# (never moved back) and, for active expiring units, expiry at least ``latest + extend``.
+_FOLD = text(
+    """
+    WITH rows AS (
+        UPDATE memory_access_log SET folded = true WHERE NOT folded
+        RETURNING unit_id, accessed_at
+    ), latest AS (
+        SELECT unit_id, max(accessed_at) AS at FROM rows GROUP BY unit_id
+    ), applied AS (
+        UPDATE memory_units m
+           SET last_accessed_at = GREATEST(m.last_accessed_at, l.at),
+               expires_at = CASE
+                   WHEN m.status = 'active' AND m.expires_at IS NOT NULL
+                        AND CAST(:extend AS interval) IS NOT NULL
+                   THEN GREATEST(m.expires_at, l.at + CAST(:extend AS interval))
+                   ELSE m.expires_at END
+          FROM latest l
+         WHERE m.id = l.unit_id
+           AND (m.last_accessed_at IS NULL OR m.last_accessed_at < l.at
+                OR (m.status = 'active' AND m.expires_at IS NOT NULL
+                    AND CAST(:extend AS interval) IS NOT NULL
+                    AND m.expires_at < l.at + CAST(:extend AS interval)))
+        RETURNING m.id
+    )
+    SELECT (SELECT count(*) FROM rows), (SELECT count(*) FROM applied)
+    """
+)
+# A unit expiring sooner than this is extended by the recall itself (the sweep runs every
+# LIFECYCLE__ARCHIVE_INTERVAL_S, default 5 min; it could otherwise archive it first).
+EXPIRY_GUARD = timedelta(days=1)
 
 
 class AccessLogRepository:
@@ -54,20 +80,22 @@ class AccessLogRepository:
     async def record(
         self, ids: Sequence[uuid.UUID], at: datetime, extend_to: datetime | None
     ) -> None:
-        """Log that ``ids`` were returned at ``at``, set their ``last_accessed_at`` and raise
-        the ``expires_at`` of active expiring units to at least ``extend_to`` (None: no
-        extension), both to within :data:`REWRITE_AFTER`. One statement."""
+        """Log that ``ids`` were returned at ``at``. Units are not rewritten, except active
+        ones expiring within :data:`EXPIRY_GUARD`: their expiry is raised to ``extend_to``
+        (None: no extension) and ``last_accessed_at`` set. One statement."""
         if not ids:
             return
         await self.session.execute(
             _RECORD,
-            {
-                "ids": sorted(set(ids)),
-                "at": at,
-                "extend_to": extend_to,
-                "rewrite_after": REWRITE_AFTER,
-            },
+            {"ids": sorted(set(ids)), "at": at, "extend_to": extend_to, "guard": EXPIRY_GUARD},
         )
+
+    async def fold(self, extend: timedelta | None) -> tuple[int, int]:
+        """Apply every unfolded access to its unit (``last_accessed_at``; expiry of active
+        expiring units at least ``latest access + extend``, never shortened; None: no
+        extension) and mark the rows folded. Returns (rows folded, units rewritten)."""
+        row = (await self.session.execute(_FOLD, {"extend": extend})).one()
+        return int(row[0]), int(row[1])
 
     async def prune(self, before: datetime) -> int:
         """Delete log rows older than ``before``; returns how many."""

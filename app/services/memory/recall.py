@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -21,12 +20,13 @@ import numpy as np
 
 from app.clients.embeddings import Embedder
 from app.core.config import RecallSettings
-from app.core.text import stems, tokenize, tsquery_or
-from app.models import MemoryUnit
+from app.core.text import stems, tokenize
 from app.repositories.memory.filters import UnitFilters
-from app.repositories.memory.units import MemoryRepository
+from app.repositories.memory.recall import Candidates, RecalledUnit, RecallRepository
 from app.schemas.recall import RecallRequest
 from app.services.memory.filters import request_filters
+from app.services.memory.query_embeddings import QueryEmbeddingCache
+from app.services.memory.recall_subjects import SubjectCache, scope_key
 from app.services.memory.rerank import LLMReranker, RerankOutcome, rerank_mode
 from app.services.memory.scoring import SIGNALS, Ranked, Weighting, profile_weights, rank
 from app.services.memory.ttl import AccessTracker
@@ -37,13 +37,28 @@ MAX_KEYWORD_TERMS = 32
 @dataclass
 class RecallResult:
     """Ranked hits (unit + score + breakdown), the weights that scored them, whether the
-    budget cut work short, and time."""
+    budget cut work short, and time: in total and per stage (``stages_ms``, milliseconds,
+    in the order they ran; a stage that did not run is absent)."""
 
     weighting: Weighting
-    hits: list[tuple[MemoryUnit, Ranked]] = field(default_factory=list)
+    hits: list[tuple[RecalledUnit, Ranked]] = field(default_factory=list)
     degraded: bool = False
     took_ms: float = 0.0
     rerank: RerankOutcome | None = None  # the second stage, when it ran
+    stages_ms: dict[str, float] = field(default_factory=dict)
+
+
+class _Clock:
+    """Adds the time since the last mark to a stage of ``stages``."""
+
+    def __init__(self, stages: dict[str, float]) -> None:
+        self.stages = stages
+        self.last = time.perf_counter()
+
+    def mark(self, stage: str) -> None:
+        now = time.perf_counter()
+        self.stages[stage] = self.stages.get(stage, 0.0) + (now - self.last) * 1000.0
+        self.last = now
 
 
 def _weighting(req: RecallRequest, settings: RecallSettings) -> Weighting:
@@ -55,13 +70,15 @@ def _weighting(req: RecallRequest, settings: RecallSettings) -> Weighting:
     return Weighting({**base.weights, **{k: v for k, v in overrides.items() if k in SIGNALS}}, lam)
 
 
-def _entity_candidates(query: str) -> list[str]:
+def _entity_candidates(tokens: list[str]) -> list[str]:
     """Single tokens and adjacent pairs of the query ("new york"), case-folded."""
-    toks = tokenize(query)
-    return list(dict.fromkeys([*toks, *(f"{a} {b}" for a, b in zip(toks, toks[1:], strict=False))]))
+    pairs = (f"{a} {b}" for a, b in zip(tokens, tokens[1:], strict=False))
+    return list(dict.fromkeys([*tokens, *pairs]))
 
 
 def _strip_names(query: str, names: list[str]) -> str:
+    if not names:
+        return query
     stripped = query
     for name in sorted(names, key=len, reverse=True):
         stripped = re.sub(rf"(?i)(?<!\w){re.escape(name)}(?:['’]s)?(?!\w)", " ", stripped)
@@ -70,23 +87,28 @@ def _strip_names(query: str, names: list[str]) -> str:
 
 
 class RecallService:
-    """Hybrid recall over one namespace; collaborators are passed in."""
+    """Hybrid recall over one namespace; collaborators are passed in. ``embeddings`` and
+    ``subjects`` are the process's caches (None: no caching)."""
 
     def __init__(
         self,
-        repo: MemoryRepository,
+        repo: RecallRepository,
         embedder: Embedder,
         settings: RecallSettings,
         access: AccessTracker | None = None,
         reranker: LLMReranker | None = None,
+        embeddings: QueryEmbeddingCache | None = None,
+        subjects: SubjectCache | None = None,
     ):
         self.repo = repo
         self.embedder = embedder
         self.settings = settings
-        # Access log + expiry extension (services/memory/ttl.py); else only last_accessed_at.
+        # The access log (services/memory/ttl.py); None records nothing.
         self.access = access
         # The optional second stage (services/memory/rerank.py); None without an LLM.
         self.reranker = reranker
+        self.embeddings = embeddings or QueryEmbeddingCache(0)
+        self.subjects = subjects or SubjectCache(0, 0)
 
     def filters(
         self, namespace: str, req: RecallRequest, now: datetime, wall_now: datetime | None = None
@@ -105,76 +127,143 @@ class RecallService:
     async def recall(self, namespace: str, req: RecallRequest, wall_now: datetime) -> RecallResult:
         """Rank the subject's units for ``req.query``.
 
+        Stages (``stages_ms``): ``profile`` / ``known`` (only when the subject cache has no
+        answer), ``embed`` (the query embedding; ~0 when cached), ``candidates`` (the one
+        statement: candidates, signals and answer columns), ``score`` (ranking in Python),
+        ``rerank`` (when asked for), ``access`` (the access-log INSERT).
+
         Within ``budget_ms``: if the query embedding is not ready in time, the answer is
         ranked without the semantic signal and marked ``degraded``; so is an answer whose
         rerank stage timed out or failed (hybrid order). BadRequestError (422) for
         ``rerank: llm`` without an LLM.
         """
         start = time.perf_counter()
-        rerank = rerank_mode(req, self.settings, self.reranker is not None)
+        rerank_mode(req, self.settings, self.reranker is not None)  # a 422 before any work
         budget = self.settings.budget_ms / 1000.0
         now = req.now or wall_now
         f = self.filters(namespace, req, now, wall_now)
         result = RecallResult(_weighting(req, self.settings))
+        clock = _Clock(result.stages_ms)
 
-        known = await self.repo.known_entities(f, _entity_candidates(req.query))
-        # The model embeds in a worker thread while the next statements run.
-        embedding_task = asyncio.create_task(
-            self.embedder.embed_queries([_strip_names(req.query, known)])
-        )
-        try:
-            # BM25 looks at the first MAX_KEYWORD_TERMS tokens (each is a lookup per unit).
-            lexemes = await self.repo.keyword_lexemes(
-                " ".join(tokenize(req.query)[:MAX_KEYWORD_TERMS])
+        tokens = tokenize(req.query)
+        entities = _entity_candidates(tokens)
+        # BM25 looks at the first MAX_KEYWORD_TERMS tokens (each is a lookup per unit).
+        keyword_text = " ".join(tokens[:MAX_KEYWORD_TERMS])
+        key, cap = scope_key(f), self.settings.exact_scan_limit
+        profile = self.subjects.profile(key, cap)
+        if profile is None:
+            profile = await self.repo.subject_profile(f, cap)
+            self.subjects.put_profile(key, cap, profile)
+            clock.mark("profile")
+        exact = profile.count <= cap
+        known = await self._predict_known(f, key, entities, profile.entity_keys, clock)
+        skip: frozenset[str] = frozenset()
+        if not exact:  # names come in through the entity source; common words cost only
+            skip = stems(" ".join(known)) | await self.repo.common_lexemes(
+                self.settings.keyword_candidate_max_share
             )
-            exact = await self.repo.count(f, self.settings.exact_scan_limit) <= (
-                self.settings.exact_scan_limit
+        for _attempt in range(2):
+            # The connection checkout (pool ping, BEGIN) overlaps the model call.
+            embed_task = asyncio.create_task(
+                self._embed(_strip_names(req.query, known), start + budget, result)
             )
-            candidate_lexemes: list[str] | None = None
-            if not exact:  # names come in through the entity source; common words cost only
-                skip = stems(" ".join(known)) | await self.repo.common_lexemes(
-                    self.settings.keyword_candidate_max_share
-                )
-                candidate_lexemes = [x for x in lexemes if x not in skip]
-        except BaseException:
-            embedding_task.cancel()
-            raise
-        embedding: np.ndarray | None = None
-        try:
-            remaining = max(0.001, budget - (time.perf_counter() - start))
-            async with asyncio.timeout(remaining):
-                embedding = (await embedding_task)[0]
-        except TimeoutError:
-            result.degraded = True
-        candidates = await self.repo.score_candidates(
-            f,
-            embedding,
-            tsquery_or(req.query),
-            known,
-            exact=exact,
-            per_source=max(self.settings.min_candidates, 4 * req.top_k),
-            ef_search=max(self.settings.hnsw_ef_search, 4 * req.top_k),
-            query_lexemes=lexemes,
-            candidate_lexemes=candidate_lexemes,
-        )
-        ranked = rank(candidates, result.weighting, now)
-        if req.min_score is not None:
-            ranked = [r for r in ranked if r.score >= req.min_score]
-        if rerank == "llm" and self.reranker is not None:  # second stage, before the cut
-            ranked, result.rerank = await self.reranker.rerank(
-                namespace, req, ranked, start + budget, now
+            try:
+                await self.repo.connect()
+            except BaseException:
+                embed_task.cancel()
+                raise
+            embedding = await embed_task
+            clock.mark("embed")
+            found = await self.repo.candidates(
+                f,
+                embedding,
+                keyword_text,
+                entities,
+                exact=exact,
+                per_source=max(self.settings.min_candidates, 4 * req.top_k),
+                ef_search=max(self.settings.hnsw_ef_search, 4 * req.top_k),
+                keyword_skip=sorted(skip),
             )
-            result.degraded |= result.rerank.degraded
-        ranked = ranked[: req.top_k]
-        units = await self.repo.get_many(namespace, [r.id for r in ranked])
-        by_id: dict[uuid.UUID, MemoryUnit] = {u.id: u for u in units}
-        result.hits = [(by_id[r.id], r) for r in ranked if r.id in by_id]
+            clock.mark("candidates")
+            if not found.scores or set(found.known) == set(known):
+                break
+            # The cached names were stale (a unit naming someone new arrived): remember the
+            # right ones and, if the embedded text or the keyword candidates depend on them,
+            # start over with them.
+            self.subjects.put_known(key, entities, found.known)
+            if exact:
+                self.subjects.forget(key, cap)
+            new_skip = skip
+            if not exact:
+                new_skip = stems(" ".join(found.known)) | (skip - stems(" ".join(known)))
+            redo = new_skip != skip or (
+                _strip_names(req.query, found.known) != _strip_names(req.query, known)
+            )
+            known, skip = found.known, new_skip
+            if not redo:
+                break
+        result.hits = await self._rank(namespace, req, found, result, start + budget, now, clock)
         # record_access=false (an inspection, an evaluation) writes nothing.
-        if req.record_access and self.access is not None:  # log, last_accessed_at, TTL
-            await self.access.record([r.id for r in ranked], wall_now)
-        elif req.record_access:
-            await self.repo.touch_accessed([r.id for r in ranked], wall_now)
+        if req.record_access and self.access is not None and result.hits:
+            await self.access.record([u.id for u, _ in result.hits], wall_now)
+            clock.mark("access")
         result.took_ms = (time.perf_counter() - start) * 1000.0
         if result.took_ms > self.settings.budget_ms:
             result.degraded = True
         return result
+
+    async def _predict_known(
+        self,
+        f: UnitFilters,
+        key: str,
+        entities: list[str],
+        subject_keys: frozenset[str] | None,
+        clock: _Clock,
+    ) -> list[str]:
+        """Which entity candidates name a known entity: from the small subject's names, else
+        from the cache, else one probe (then cached)."""
+        if subject_keys is not None:
+            return [e for e in entities if e in subject_keys]
+        known = self.subjects.known(key, entities)
+        if known is None:
+            known = await self.repo.known_entities(f, entities)
+            self.subjects.put_known(key, entities, known)
+            clock.mark("known")
+        return known
+
+    async def _embed(self, text: str, deadline: float, result: RecallResult) -> np.ndarray | None:
+        """The query embedding (cached or computed), or None — and ``result.degraded`` —
+        when it is not ready by ``deadline`` (a ``time.perf_counter()`` instant)."""
+        try:
+            vector, _ = await asyncio.wait_for(
+                self.embeddings.embed_query(self.embedder, text),
+                max(0.001, deadline - time.perf_counter()),
+            )
+            return vector
+        except TimeoutError:
+            result.degraded = True
+            return None
+
+    async def _rank(
+        self,
+        namespace: str,
+        req: RecallRequest,
+        found: Candidates,
+        result: RecallResult,
+        deadline: float,
+        now: datetime,
+        clock: _Clock,
+    ) -> list[tuple[RecalledUnit, Ranked]]:
+        """Score, filter by ``min_score``, rerank when asked, cut to ``top_k``."""
+        ranked = rank(found.scores, result.weighting, now)
+        if req.min_score is not None:
+            ranked = [r for r in ranked if r.score >= req.min_score]
+        clock.mark("score")
+        rerank = rerank_mode(req, self.settings, self.reranker is not None)
+        if rerank == "llm" and self.reranker is not None:  # second stage, before the cut
+            ranked, result.rerank = await self.reranker.rerank(
+                namespace, req, ranked, deadline, now
+            )
+            result.degraded |= result.rerank.degraded
+            clock.mark("rerank")
+        return [(found.unit(r.id), r) for r in ranked[: req.top_k] if r.id in found.rows]

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from app.core.config import RecallSettings
-from app.repositories.memory.units import CandidateScore
+from app.repositories.memory.recall import CandidateScore
 
 SIGNALS = ("semantic", "keyword", "recency", "confidence", "entity", "context")
 

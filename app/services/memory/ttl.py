@@ -9,11 +9,14 @@ Rules (settings ``TTL__*``):
   action and result 30 d, event 30 d. So an upcoming event or time-bound fact expires that many
   days past its anchor, and a past event stored late (a backfill) is not expired on arrival —
   counting from the anchor alone would hide it from recall immediately. 0 = never expires.
-- Each recall that returns a unit logs the access and pushes the expiry of an active, expiring
-  unit to at least ``now + TTL__EXTEND_ON_ACCESS_DAYS`` (default 30 d, never shortening it):
-  units in use stay; units nobody recalls expire on schedule.
-- The archival job moves active units whose ``expires_at`` has passed to ``archived`` (out of
-  default recall, readable with ``include_archived``) and prunes access-log rows older than
+- Each recall that returns a unit logs the access; the archival sweep then sets the unit's
+  ``last_accessed_at`` and pushes the expiry of an active, expiring unit to at least
+  ``access time + TTL__EXTEND_ON_ACCESS_DAYS`` (default 30 d, never shortening it): units in
+  use stay; units nobody recalls expire on schedule. Recall itself rewrites no unit (a unit
+  about to expire excepted: app.repositories.memory.access_log).
+- The archival job first folds the access log in, then moves active units whose
+  ``expires_at`` has passed to ``archived`` (out of default recall, readable with
+  ``include_archived``) and prunes access-log rows older than
   ``TTL__ACCESS_LOG_RETENTION_DAYS``.
 """
 
@@ -65,14 +68,14 @@ def expiry_for(
 
 
 class AccessTracker:
-    """Records recall accesses (access log + ``last_accessed_at`` + expiry extension)."""
+    """Records recall accesses in the access log (folded into the units by the sweep)."""
 
     def __init__(self, repo: AccessLogRepository, settings: TtlSettings) -> None:
         self.repo = repo
         self.settings = settings
 
     async def record(self, ids: Sequence[uuid.UUID], at: datetime) -> None:
-        """Log that a recall returned ``ids`` at ``at`` (one SQL statement)."""
+        """Log that a recall returned ``ids`` at ``at`` (one SQL statement, an INSERT)."""
         days = self.settings.extend_on_access_days
         extend_to = at + timedelta(days=days) if days > 0 else None
         await self.repo.record(ids, at, extend_to)
@@ -84,6 +87,8 @@ class ArchiveReport:
 
     archived: int
     access_log_pruned: int
+    accesses_folded: int = 0  # access-log rows applied to their units
+    units_touched: int = 0  # units whose last_accessed_at / expiry the fold changed
 
 
 class Archiver:
@@ -102,9 +107,12 @@ class Archiver:
         self.lifecycle = lifecycle
 
     async def archive_expired(self, now: datetime) -> ArchiveReport:
-        """Archive every active unit with ``expires_at <= now`` (in batches of
-        ``LIFECYCLE__ARCHIVE_BATCH``) and prune old access-log rows. Runs in the caller's
-        transaction; the caller commits."""
+        """Fold the access log into the units (so a unit recalled since the last sweep is
+        extended before it could be archived), archive every active unit with
+        ``expires_at <= now`` (in batches of ``LIFECYCLE__ARCHIVE_BATCH``) and prune old
+        access-log rows. Runs in the caller's transaction; the caller commits."""
+        days = self.ttl.extend_on_access_days
+        folded, touched = await self.access_log.fold(timedelta(days=days) if days > 0 else None)
         batch = self.lifecycle.archive_batch
         archived = 0
         while True:
@@ -115,4 +123,9 @@ class Archiver:
         pruned = await self.access_log.prune(
             now - timedelta(days=self.ttl.access_log_retention_days)
         )
-        return ArchiveReport(archived=archived, access_log_pruned=pruned)
+        return ArchiveReport(
+            archived=archived,
+            access_log_pruned=pruned,
+            accesses_folded=folded,
+            units_touched=touched,
+        )

@@ -1,0 +1,393 @@
+"""The SQL of recall: one statement per recall that gathers the candidates, computes their raw
+signals and returns the columns of the answer (never the vectors), plus the small lookups
+that app.services.memory.recall caches per process (subject size and entity names, common
+lexemes).
+
+Round trips of one recall (docs/BENCHMARKS.md "Recall round trips"): the statement of
+:meth:`RecallRepository.candidates` (plus, for subjects above the exact-scan limit, one
+``set_config`` of the HNSW scan settings); :meth:`subject_profile` only when its cache entry
+is missing or stale; the access-log INSERT (app.repositories.memory.access_log).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+from pgvector.sqlalchemy import Vector
+from sqlalchemy import (
+    ColumnElement,
+    Select,
+    Text,
+    bindparam,
+    cast,
+    func,
+    literal,
+    literal_column,
+    select,
+    text,
+    type_coerce,
+)
+from sqlalchemy.dialects.postgresql import ARRAY, TSQUERY, array
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.types import NullType
+
+from app.models import MemoryUnit
+from app.repositories.memory.filters import UnitFilters, filter_clauses
+
+# Process-wide cache of RecallRepository.common_lexemes: max_share -> (monotonic s, lexemes).
+_COMMON_LEXEMES: dict[float, tuple[float, frozenset[str]]] = {}
+_COMMON_LEXEMES_SQL = text(
+    """
+    SELECT u.lexeme
+      FROM pg_stats s,
+           unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS u(lexeme, share)
+     WHERE s.schemaname = current_schema() AND s.tablename = 'memory_units'
+       AND s.attname = 'search_tsv' AND u.lexeme IS NOT NULL AND u.share > :max_share
+    """
+)
+
+# The columns a recall answer shows (app.schemas.memory.MemoryRead); not the two vectors (384
+# floats each, never shown), the keyword index, entity_keys, value_hash, updated_at and
+# merge_count, which the detached units of a recall leave unset. Those scoring needs are first
+# and converted per row; the others come raw from the driver and are converted (by the
+# columns' own SQLAlchemy result processors) only for the hits returned: converting UUID
+# arrays and JSONB for every candidate cost ~30 ms of a recall of 418 units on a loaded
+# 2-core machine (docs/BENCHMARKS.md "Recall round trips").
+SCORING_COLUMNS = ("id", "session_id", "occurred_at", "last_confirmed_at", "confidence")
+UNIT_COLUMNS = SCORING_COLUMNS + tuple(
+    (
+        "namespace user_id agent_id task_id type value query entities source raw_ref "
+        "metadata_ status superseded_by merged_into conflicts_with created_at "
+        "last_accessed_at expires_at embedding_model"
+    ).split()
+)
+
+# The query's lexemes (as the keyword index stems them) and the OR tsquery of those not
+# skipped; a lexeme is quoted for tsquery input (quotes doubled), so it is not stemmed again.
+_QUERY_LEXEMES = """
+SELECT s.lex,
+       (SELECT CAST(string_agg('''' || replace(x, '''', '''''') || '''', ' | ') AS tsquery)
+          FROM unnest(s.lex) AS x WHERE x <> ALL(:skip)) AS ctsq
+  FROM (SELECT tsvector_to_array(to_tsvector('english'::regconfig, :kw)) AS lex) AS s
+"""
+
+# Per unit, the query lexemes it contains (BM25 presence): one tsvector_to_array per row,
+# against the query's lexemes stemmed once by the same configuration as the index.
+_HITS = literal_column(
+    "ARRAY(SELECT x FROM unnest(tsvector_to_array(memory_units.search_tsv)) AS x "
+    "WHERE x = ANY(CAST((SELECT lex FROM q) AS text[])))"
+)
+
+
+@dataclass(frozen=True)
+class CandidateScore:
+    """Raw signals of one candidate, before normalisation and weighting.
+
+    ``term_freqs``: occurrences of each query lexeme in the unit's keyword index (only the
+    lexemes it contains; empty when it matches none); ``length``: the unit's number of
+    distinct lexemes (BM25's document length). ``session_id`` and ``occurred_at`` place the
+    unit among its session's units for the context signal.
+    """
+
+    id: uuid.UUID
+    semantic_value: float
+    semantic_query: float
+    term_freqs: Mapping[str, int]
+    length: int
+    entity_match: bool
+    session_id: str | None
+    occurred_at: datetime
+    last_confirmed_at: datetime
+    confidence: float
+
+
+class RecalledUnit(SimpleNamespace):
+    """A recalled unit: the ``UNIT_COLUMNS`` of a memory unit as attributes (what
+    app.schemas.memory.MemoryRead and the context builder read). Not an ORM object: building
+    ten MemoryUnit instances cost more than the statement (~2 ms each on a loaded machine)."""
+
+
+@dataclass
+class Candidates:
+    """What :meth:`RecallRepository.candidates` found: the raw signals, each candidate's
+    row (answer columns first, ``UNIT_COLUMNS`` order) and which of the entity candidates
+    name an entity of a unit matching the filters (in the order given)."""
+
+    scores: list[CandidateScore] = field(default_factory=list)
+    rows: dict[uuid.UUID, Any] = field(default_factory=dict)  # the statement's rows by id
+    known: list[str] = field(default_factory=list)
+    processors: list[Any] = field(default_factory=list)  # per UNIT_COLUMNS entry, or None
+
+    def unit(self, unit_id: uuid.UUID) -> RecalledUnit:
+        """The answer columns of one candidate, converted as the ORM would convert them."""
+        row = self.rows[unit_id]
+        values = {}
+        for i, name in enumerate(UNIT_COLUMNS):
+            proc = self.processors[i]
+            values[name] = proc(row[i]) if proc is not None and row[i] is not None else row[i]
+        return RecalledUnit(**values)
+
+
+@dataclass(frozen=True)
+class SubjectProfile:
+    """How many units match a recall's filters (counted up to ``cap + 1``) and, when that is
+    at most ``cap``, every entity key they name."""
+
+    count: int
+    entity_keys: frozenset[str] | None
+
+
+class RecallRepository:
+    """Recall reads bound to one session; never commits or writes."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def connect(self) -> None:
+        """Check out the session's connection and begin its transaction now (a pool ping and
+        a BEGIN: two round trips), so they can overlap other work."""
+        await self.session.connection()
+
+    async def subject_profile(self, f: UnitFilters, cap: int) -> SubjectProfile:
+        """The units matching ``f``, counted up to ``cap + 1``, and their distinct entity keys
+        when there are at most ``cap`` (one statement over at most ``cap + 1`` rows, which
+        returns two values)."""
+        sample = select(MemoryUnit.entity_keys).where(*filter_clauses(f)).limit(cap + 1).cte("s")
+        n = select(func.count()).select_from(sample).scalar_subquery()
+        key = func.unnest(sample.c.entity_keys).table_valued("k").render_derived("k")
+        keys = (
+            select(func.array_agg(func.distinct(key.c.k)))
+            .select_from(sample)
+            .join(key, literal(True))
+            .where(n <= cap)
+            .scalar_subquery()
+        )
+        row = (await self.session.execute(select(n, keys))).one()
+        count = int(row[0])
+        if count > cap:
+            return SubjectProfile(count, None)
+        return SubjectProfile(count, frozenset(row[1] or ()))
+
+    async def known_entities(self, f: UnitFilters, candidates: Sequence[str]) -> list[str]:
+        """Which of ``candidates`` (case-folded) name an entity of a unit matching the filters.
+
+        One statement: an ``EXISTS … LIMIT 1`` probe per candidate (``entity_keys @> {key}``),
+        so the cost grows with the number of candidates, not with the subject's size.
+        """
+        keys = list(dict.fromkeys(candidates))
+        if not keys:
+            return []
+        rows = await self.session.execute(_known_select(f, keys))
+        found = {str(r[0]) for r in rows}
+        return [k for k in keys if k in found]
+
+    async def common_lexemes(self, max_share: float, ttl_s: float = 300.0) -> frozenset[str]:
+        """Lexemes of the keyword index found in more than ``max_share`` (0..1) of memory
+        units, from PostgreSQL's column statistics (``pg_stats.most_common_elems`` of
+        ``search_tsv``: table-wide, refreshed by (auto)ANALYZE). Cached per process for
+        ``ttl_s`` seconds; empty before the table was first analysed."""
+        hit = _COMMON_LEXEMES.get(max_share)
+        if hit is not None and time.monotonic() - hit[0] < ttl_s:
+            return hit[1]
+        rows = await self.session.execute(_COMMON_LEXEMES_SQL, {"max_share": max_share})
+        found = frozenset(str(r[0]) for r in rows)
+        _COMMON_LEXEMES[max_share] = (time.monotonic(), found)
+        return found
+
+    async def candidates(
+        self,
+        f: UnitFilters,
+        embedding: np.ndarray | None,
+        keyword_text: str,
+        entity_candidates: Sequence[str],
+        *,
+        exact: bool,
+        per_source: int,
+        ef_search: int,
+        keyword_skip: Sequence[str] = (),
+    ) -> Candidates:
+        """Raw signals and answer columns of the candidates of one recall, in one statement.
+
+        ``exact``: every unit matching the filters is a candidate (small subjects;
+        docs/ARCHITECTURE.md#design-figures: better than shortlisting). Otherwise the union of
+        the ``per_source`` nearest by value embedding, by query (scenario) embedding, the best
+        keyword matches (``ts_rank`` of an OR of the query's lexemes except ``keyword_skip``)
+        and the newest units naming one of ``entity_candidates``, with pgvector's iterative
+        HNSW scan so filtered ANN still returns enough rows.
+
+        ``keyword_text`` is stemmed once, inside the statement, by the keyword index's own
+        configuration (``english``), so query and index lexemes match by construction. BM25
+        statistics: per candidate, which of those lexemes it contains (presence, not
+        occurrences: counting positions gained < 0.005 recall@10 on LoCoMo, where a unit is
+        one sentence) and its length in distinct lexemes. The entity signal is
+        ``entity_keys && entity_candidates``: for a unit matching the filters that is the
+        same as overlapping the known names (a name it holds is known by definition).
+        """
+        clauses = filter_clauses(f)
+        ents = list(dict.fromkeys(entity_candidates))
+        ent_param = bindparam("ents", ents, type_=ARRAY(Text))
+        emb = bindparam("emb", embedding, type_=Vector()) if embedding is not None else None
+        # The query's lexemes, stemmed once; and the OR tsquery of the keyword candidates.
+        q = (
+            text(_QUERY_LEXEMES)
+            .bindparams(
+                bindparam("kw", keyword_text, type_=Text),
+                bindparam("skip", list(keyword_skip), type_=ARRAY(Text)),
+            )
+            .columns(lex=ARRAY(Text), ctsq=TSQUERY)
+            .cte("q")
+        )
+
+        id_filter: Select | None = None
+        if not exact:
+            await self.session.execute(
+                text(
+                    "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
+                    "set_config('hnsw.ef_search', :ef, true)"
+                ),
+                {"ef": str(int(ef_search))},
+            )
+            parts: list[Select] = []
+            if emb is not None:
+                parts.append(
+                    select(MemoryUnit.id)
+                    .where(*clauses)
+                    .order_by(MemoryUnit.value_embedding.cosine_distance(emb))
+                    .limit(per_source)
+                )
+                parts.append(
+                    select(MemoryUnit.id)
+                    .where(*clauses, MemoryUnit.query_embedding.is_not(None))
+                    .order_by(MemoryUnit.query_embedding.cosine_distance(emb))
+                    .limit(per_source)
+                )
+            # Keyword candidates: ranking costs O(units matching), so names and common words
+            # (``keyword_skip``) stay out of this OR; the scoring below uses every lexeme.
+            cts = select(q.c.ctsq).scalar_subquery()
+            parts.append(
+                select(MemoryUnit.id)
+                .where(*clauses, MemoryUnit.search_tsv.op("@@")(cts))
+                .order_by(func.ts_rank(MemoryUnit.search_tsv, cts, 1).desc())
+                .limit(per_source)
+            )
+            if ents:
+                parts.append(
+                    select(MemoryUnit.id)
+                    .where(*clauses, MemoryUnit.entity_keys.overlap(ent_param))
+                    .order_by(MemoryUnit.occurred_at.desc())
+                    .limit(per_source)
+                )
+            id_filter = parts[0].union(*parts[1:])
+
+        if emb is not None:
+            sem_v: ColumnElement[Any] = 1 - MemoryUnit.value_embedding.cosine_distance(emb)
+            sem_q: ColumnElement[Any] = func.coalesce(
+                1 - MemoryUnit.query_embedding.cosine_distance(emb), 0.0
+            )
+        else:
+            sem_v = sem_q = literal(0.0)
+        ent_hit = MemoryUnit.entity_keys.overlap(ent_param) if ents else literal(False)
+        known_col: ColumnElement[Any] = literal(None, ARRAY(Text))
+        known = _known_select(f, ents).cte("known") if ents else None
+        if known is not None:
+            known_col = select(func.array_agg(known.c.key)).scalar_subquery()
+        cols = [getattr(MemoryUnit, name).label(name) for name in SCORING_COLUMNS] + [
+            _raw(name).label(name) for name in UNIT_COLUMNS[len(SCORING_COLUMNS) :]
+        ]
+        stmt = (
+            select(
+                *cols,
+                sem_v.label("_sv"),
+                sem_q.label("_sq"),
+                _HITS.label("_hits"),
+                func.length(MemoryUnit.search_tsv).label("_dl"),
+                ent_hit.label("_ent"),
+                known_col.label("_known"),
+            )
+            .where(*clauses)
+            .add_cte(q)
+        )
+        if known is not None:
+            stmt = stmt.add_cte(known)
+        if id_filter is not None:
+            stmt = stmt.where(MemoryUnit.id.in_(id_filter.scalar_subquery()))
+        # Core execution: the ORM's row loading is not needed for plain columns.
+        rows = (await (await self.session.connection()).execute(stmt)).all()
+        n = len(UNIT_COLUMNS)
+        i_session, i_occurred = UNIT_COLUMNS.index("session_id"), UNIT_COLUMNS.index("occurred_at")
+        i_confirmed, i_conf = (
+            UNIT_COLUMNS.index("last_confirmed_at"),
+            UNIT_COLUMNS.index("confidence"),
+        )
+        out = Candidates(processors=_processors(self.session.get_bind().dialect))
+        found_known: set[str] = set()
+        for r in rows:
+            unit_id = r[0]
+            out.scores.append(
+                CandidateScore(
+                    id=unit_id,
+                    semantic_value=float(r[n]),
+                    semantic_query=float(r[n + 1]),
+                    term_freqs=dict.fromkeys(r[n + 2] or (), 1),
+                    length=int(r[n + 3]),
+                    entity_match=bool(r[n + 4]),
+                    session_id=r[i_session],
+                    occurred_at=r[i_occurred],
+                    last_confirmed_at=r[i_confirmed],
+                    confidence=float(r[i_conf]),
+                )
+            )
+            out.rows[unit_id] = r
+            if r[n + 5]:
+                found_known.update(r[n + 5])
+        out.known = [k for k in ents if k in found_known]
+        return out
+
+
+def _raw(name: str) -> ColumnElement[Any]:
+    """A column as the driver returns it (JSONB as its text: decoded for the hits only)."""
+    col = getattr(MemoryUnit, name)
+    if name == "metadata_":
+        return type_coerce(cast(col, Text), NullType())
+    return type_coerce(col, NullType())
+
+
+def _processors(dialect: Any) -> list[Any]:
+    """Per UNIT_COLUMNS entry: None for the columns converted in the statement, else the
+    column type's result processor for ``dialect`` (None when it needs none)."""
+    cached = _PROCESSORS.get(dialect.name)
+    if cached is None:
+        table = MemoryUnit.__table__.c
+        cached = [None] * len(SCORING_COLUMNS) + [
+            json.loads
+            if name == "metadata_"
+            else table[getattr(MemoryUnit, name).property.columns[0].name].type.result_processor(
+                dialect, None
+            )
+            for name in UNIT_COLUMNS[len(SCORING_COLUMNS) :]
+        ]
+        _PROCESSORS[dialect.name] = cached
+    return cached
+
+
+_PROCESSORS: dict[str, list[Any]] = {}
+
+
+def _known_select(f: UnitFilters, keys: list[str]) -> Select:
+    """``SELECT key FROM unnest(keys) WHERE EXISTS (a unit matching f names it)``."""
+    cand = func.unnest(literal(keys, ARRAY(Text))).table_valued("key").render_derived("cand")
+    probe = (
+        select(literal(1))
+        .where(*filter_clauses(f), MemoryUnit.entity_keys.contains(array([cand.c.key])))
+        .limit(1)
+        .correlate(cand)
+    )
+    return select(cand.c.key).where(probe.exists())

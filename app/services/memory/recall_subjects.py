@@ -1,0 +1,67 @@
+"""What recall remembers per process about a subject, so the lookups that decide how to
+recall it stay off the critical path (docs/BENCHMARKS.md "Recall round trips"):
+
+- its size class: whether the units matching a recall's filters are few enough
+  (``RECALL__EXACT_SCAN_LIMIT``) to be scored exactly, and if so every entity name they hold;
+- for larger subjects, which of a question's words name a known entity.
+
+Entries live ``RECALL__SUBJECT_CACHE_TTL_S`` seconds (``cachetools.TTLCache``). Both are only
+predictions: the recall statement itself reports which names are known, and recall starts over
+with the right names when the prediction was wrong (app.services.memory.recall), so a stale
+entry costs time, never a different answer. The size class decides between two ways of
+scoring that give the same top hits (tests/test_recall_scoring.py); a subject crossing the
+limit switches within the TTL.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from cachetools import TTLCache
+
+from app.repositories.memory.filters import UnitFilters
+from app.repositories.memory.recall import SubjectProfile
+
+
+def scope_key(f: UnitFilters) -> str:
+    """The cache key of a recall's filters, without the clock (``now`` changes every call)."""
+    return repr(dataclasses.replace(f, now=None))
+
+
+class SubjectCache:
+    """Subject profiles and known-name lookups; ``size`` 0 keeps nothing."""
+
+    def __init__(self, size: int, ttl_s: float) -> None:
+        self._profiles: TTLCache[tuple[str, int], SubjectProfile] | None = None
+        self._known: TTLCache[tuple[str, tuple[str, ...]], tuple[str, ...]] | None = None
+        if size > 0 and ttl_s > 0:
+            self._profiles = TTLCache(maxsize=size, ttl=ttl_s)
+            self._known = TTLCache(maxsize=size, ttl=ttl_s)
+
+    def profile(self, key: str, cap: int) -> SubjectProfile | None:
+        """The cached profile of these filters for this exact-scan limit, or None."""
+        return self._profiles.get((key, cap)) if self._profiles is not None else None
+
+    def put_profile(self, key: str, cap: int, profile: SubjectProfile) -> None:
+        """Remember a profile."""
+        if self._profiles is not None:
+            self._profiles[(key, cap)] = profile
+
+    def known(self, key: str, candidates: Sequence[str]) -> list[str] | None:
+        """The cached known names among ``candidates``, or None."""
+        if self._known is None:
+            return None
+        found = self._known.get((key, tuple(candidates)))
+        return list(found) if found is not None else None
+
+    def put_known(self, key: str, candidates: Sequence[str], known: Sequence[str]) -> None:
+        """Remember which of ``candidates`` are known names; a small subject's profile learns
+        them too."""
+        if self._known is not None:
+            self._known[(key, tuple(candidates))] = tuple(known)
+
+    def forget(self, key: str, cap: int) -> None:
+        """Drop what is cached for these filters (the statement saw other names)."""
+        if self._profiles is not None:
+            self._profiles.pop((key, cap), None)

