@@ -44,13 +44,16 @@ def spawn(port: int, workdir: Path, database_url: str | None = None) -> subproce
     """Start the service on ``127.0.0.1:port`` with ``HINDSIGHT_DATA_DIR=workdir`` (its log
     in ``workdir/service.log``). Without ``database_url`` it runs on the embedded default:
     ``DATABASE_URL`` and ``REDIS_URL`` are removed from its environment, and it runs in
-    ``workdir`` so no ``.env`` of the checkout changes that."""
+    ``workdir`` so no ``.env`` of the checkout changes that. With ``database_url`` it runs in
+    the checkout with the rest of the environment as it is."""
     if port_in_use(port):
         raise SystemExit(f"port {port} is busy: pick another with --port")
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-    env["HINDSIGHT_DATA_DIR"] = str(workdir)
+    env = dict(os.environ, HINDSIGHT_DATA_DIR=str(workdir))
     if database_url:
         env["DATABASE_URL"] = database_url
+    else:
+        env.pop("DATABASE_URL", None)
+        env.pop("REDIS_URL", None)
     log = (workdir / "service.log").open("wb")
     try:
         return subprocess.Popen(
