@@ -98,11 +98,16 @@ def store_batches(turns: list[dict], prefix: str, size: int) -> list[list[dict]]
     return list(eval_locomo.batches(units, size))
 
 
-def ingest(base: str, batches: list[list[dict]]) -> dict[str, Any]:
+def headers(api_key: str | None) -> dict[str, str]:
+    """The API key header, when the server wants one."""
+    return {"Authorization": f"Bearer {api_key}"} if api_key else {}
+
+
+def ingest(base: str, batches: list[list[dict]], api_key: str | None) -> dict[str, Any]:
     """Sequential ``/store`` of every batch: turns/s over the wall time, per-batch latency."""
     lat: list[float] = []
     outcomes: dict[str, int] = {}
-    with httpx.Client(base_url=base, timeout=600) as client:
+    with httpx.Client(base_url=base, timeout=600, headers=headers(api_key)) as client:
         t0 = time.perf_counter()
         for i, chunk in enumerate(batches):
             s = time.perf_counter()
@@ -141,15 +146,18 @@ class Asker:
     """Recalls one question per call, one HTTP connection per thread; returns
     ``(question, raw_refs, seconds, took_ms, degraded)``."""
 
-    def __init__(self, base: str, prefix: str, top_k: int) -> None:
+    def __init__(self, base: str, prefix: str, top_k: int, api_key: str | None) -> None:
         self.base, self.prefix, self.top_k = base, prefix, top_k
+        self.headers = headers(api_key)
         self.local = threading.local()
         self.clients: list[httpx.Client] = []
 
     def __call__(self, q: dict[str, Any]) -> tuple[dict, list[list[str]], float, float, bool]:
         client = getattr(self.local, "client", None)
         if client is None:
-            client = self.local.client = httpx.Client(base_url=self.base, timeout=120)
+            client = self.local.client = httpx.Client(
+                base_url=self.base, timeout=120, headers=self.headers
+            )
             self.clients.append(client)
         t0 = time.perf_counter()
         r = client.post("/recall", json=recall_body(q, self.prefix, self.top_k))
@@ -177,7 +185,7 @@ def recall_at_10(answers: list[tuple]) -> float:
 
 def recall_runs(base: str, questions: list[dict], args: argparse.Namespace) -> dict[str, Any]:
     """Warm-up, sequential passes (pooled), then one concurrent pass."""
-    ask = Asker(base, args.subject_prefix, args.top_k)
+    ask = Asker(base, args.subject_prefix, args.top_k, args.api_key)
     try:
         for q in questions[: args.warmup]:
             ask(q)
@@ -225,7 +233,13 @@ def recall_runs(base: str, questions: list[dict], args: argparse.Namespace) -> d
 
 def run_ours(args: argparse.Namespace, turns: list[dict], questions: list[dict]) -> dict[str, Any]:
     """Embedder floor, then ingest and recall against the service."""
-    out: dict[str, Any] = {"load_before": uptime_line()}
+    out: dict[str, Any] = {
+        "date": f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
+        "commit": docsection.git_commit(ROOT),
+        "command": shown_command(sys.argv[1:]),
+        "load_before": uptime_line(),
+        "workload": {k: getattr(args, k) for k in ("warmup", "passes", "concurrency", "top_k")},
+    }
     if args.floor:
         print("embedder floor (separate process) ...", file=sys.stderr)
         passages = [anchor_text(t) for t in turns[: args.floor_passages]]
@@ -236,7 +250,7 @@ def run_ours(args: argparse.Namespace, turns: list[dict], questions: list[dict])
 
     def go(base: str) -> None:
         print(f"ingest {len(turns)} turns in batches of {args.batch} ...", file=sys.stderr)
-        out["ingest"] = ingest(base, batches)
+        out["ingest"] = ingest(base, batches, args.api_key)
         print(f"recall {len(questions)} questions ...", file=sys.stderr)
         out["recall"] = recall_runs(base, questions, args)
 
@@ -271,50 +285,16 @@ def run_mem0(args: argparse.Namespace, convs: list[str]) -> dict[str, Any] | Non
 
 
 def shown_command(argv: list[str]) -> str:
-    """The command line for the doc, without the machine's paths to the anchor."""
+    """The command line for the doc, without the machine's paths to the anchor and data."""
     out: list[str] = []
     it = iter(argv)
     for a in it:
-        if a in ("--mem0-script", "--mem0-json", "--json"):
+        if a in ("--mem0-script", "--mem0-json", "--json", "--api-key"):
             next(it, None)
         elif a != "--write-doc":
-            out.append("MEM0_VENV/bin/python" if out[-1:] == ["--mem0-python"] else a)
+            masks = {"--mem0-python": "MEM0_VENV/bin/python", "--dataset": "LOCOMO_DEV"}
+            out.append(masks.get(out[-1], a) if out else a)
     return " ".join([".venv/bin/python scripts/bench_locomo.py", *out])
-
-
-def render(args: argparse.Namespace, ours: dict[str, Any], mem0: dict[str, Any] | None) -> str:
-    """The generated block of docs/BENCHMARKS.md (and what is printed)."""
-    when = f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
-    anchor = "not run"
-    if mem0:
-        anchor = (
-            f"mem0ai {mem0.get('mem0_version')} in process (variant {mem0.get('variant')}, "
-            f"one `add(infer=False)` per turn; {mem0.get('postgres')}, pgvector "
-            f"{mem0.get('pgvector')}), run right after ours, never at the same time"
-        )
-    load = f"before ours `{ours['load_before']}`; after ours `{ours['load_after']}`"
-    if mem0 and mem0.get("load_after"):
-        load += f"; after mem0 `{mem0['load_after']}`"
-    ing, rec = ours["ingest"], ours["recall"]
-    return "\n".join(
-        [
-            f"Command: `{shown_command(sys.argv[1:])}` — {when}, commit "
-            f"{docsection.git_commit(ROOT)}. Anchor: {anchor}.",
-            "",
-            f"Load (`uptime`): {load}.",
-            "",
-            f"{ing['turns']} turns stored through `/store` in batches of {ing['batch']}; "
-            f"{rec['questions']} questions × {args.passes} sequential passes (pooled) after "
-            f"{args.warmup} warm-ups, then one pass with {args.concurrency} clients; top_k "
-            f"{args.top_k}. Ours: client wall time over HTTP (127.0.0.1, one uvicorn worker, "
-            "embedded PostgreSQL, the embedder in the service process); mem0: wall time of its "
-            "in-process `search()` / `add()`. Percentiles: sorted[int(n·p)].",
-            "",
-            versus.table(ours, mem0),
-            "",
-            f"Aims of issue 11 in this run: {versus.verdict_line(versus.verdicts(ours, mem0))}.",
-        ]
-    )
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -322,6 +302,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--dataset", type=Path, default=eval_locomo.DEFAULT_DATASET)
     p.add_argument("--conversations", help="Only these conversation ids (comma list).")
     p.add_argument("--base-url", help="A running server (default: start one).")
+    p.add_argument("--api-key", help="With --base-url: an API key of the server.")
     p.add_argument("--port", type=int, default=8104, help="Port of the started server.")
     p.add_argument(
         "--subject-prefix",
@@ -341,6 +322,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--mem0-script", type=Path, default=None, help="The anchor's mem0_locomo.py.")
     p.add_argument("--mem0-json", help="Where mem0 writes its figures; alone: read an earlier run.")
     p.add_argument("--json", type=Path, help="Write every figure (ours, mem0, aims) here.")
+    p.add_argument(
+        "--from-json", type=Path, help="Render (and --write-doc) the figures of a --json file."
+    )
     p.add_argument("--write-doc", action="store_true", help=f"Update {DOC.relative_to(ROOT)}.")
     args = p.parse_args(argv)
     args.mem0_script = args.mem0_script or default_mem0_script(args.dataset)
@@ -353,10 +337,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
-    turns, questions, convs = load_data(args)
-    ours = run_ours(args, turns, questions)
-    mem0 = run_mem0(args, convs)
-    block = render(args, ours, mem0)
+    if args.from_json:
+        saved = json.loads(args.from_json.read_text())
+        ours, mem0 = saved["ours"], saved["mem0"]
+    else:
+        turns, questions, convs = load_data(args)
+        ours = run_ours(args, turns, questions)
+        mem0 = run_mem0(args, convs)
+    block = versus.render(ours, mem0)
     print("\n" + block)
     if args.json:
         met = versus.verdicts(ours, mem0)

@@ -85,3 +85,17 @@ def test_verdicts_follow_the_aims_of_issue_11():
     assert "| recall p95, sequential (ms) | 40.0 | 100.0 | 0.40× |" in versus.table(
         _ours(40.0, 100.0, 0, 32.0), MEM0
     )
+
+
+def test_the_doc_command_names_no_path_outside_the_repository():
+    import bench_locomo
+
+    shown = bench_locomo.shown_command(
+        ["--dataset", "/x/shared/datasets/locomo-dev", "--mem0-python", "/tmp/v/bin/python",
+         "--mem0-script", "/x/shared/bench/mem0/mem0_locomo.py", "--api-key", "k1",
+         "--json", "/tmp/a.json", "--write-doc"]
+    )  # fmt: skip
+    assert shown == (
+        ".venv/bin/python scripts/bench_locomo.py --dataset LOCOMO_DEV "
+        "--mem0-python MEM0_VENV/bin/python"
+    )

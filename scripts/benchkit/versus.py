@@ -97,3 +97,41 @@ def verdict_line(met: dict[str, dict[str, Any]]) -> str:
     return "; ".join(
         f"{k} {fmt(v['ratio'], 2)}× (aim {v['aim']}: {words[v['met']]})" for k, v in met.items()
     )
+
+
+def render(ours: dict[str, Any], mem0: dict[str, Any] | None) -> str:
+    """The generated block of docs/BENCHMARKS.md (and what is printed) for the figures of one
+    run (``ours`` holds its ``date``, ``commit``, ``command``, ``workload`` and loads)."""
+    w = ours.get("workload", {"warmup": 3, "passes": 3, "concurrency": 4, "top_k": 10})
+    anchor = "not run"
+    if mem0:
+        anchor = (
+            f"mem0ai {mem0.get('mem0_version')} in process (variant {mem0.get('variant')}, "
+            f"one `add(infer=False)` per turn; {mem0.get('postgres')}, pgvector "
+            f"{mem0.get('pgvector')}), run right after ours, never at the same time"
+        )
+    load = f"before ours `{ours['load_before']}`; after ours `{ours['load_after']}`"
+    if mem0 and mem0.get("load_after"):
+        load += f"; after mem0 `{mem0['load_after']}`"
+    ing, rec = ours["ingest"], ours["recall"]
+    outcomes = ", ".join(f"{k} {v}" for k, v in sorted(ing["outcomes"].items()))
+    return "\n".join(
+        [
+            f"Command: `{ours.get('command', '?')}` — {ours.get('date', '?')}, commit "
+            f"{ours.get('commit', '?')}. Anchor: {anchor}.",
+            "",
+            f"Load (`uptime`): {load}.",
+            "",
+            f"{ing['turns']} turns stored through `/store` in batches of {ing['batch']} "
+            f"(outcomes: {outcomes}); {rec['questions']} questions × {w['passes']} sequential "
+            f"passes (pooled) after {w['warmup']} warm-ups, then one pass with "
+            f"{w['concurrency']} clients; top_k {w['top_k']}. Ours: client wall time over HTTP "
+            "(127.0.0.1, one uvicorn worker, embedded PostgreSQL, the embedder in the service "
+            "process); mem0: wall time of its in-process `search()` / `add()`. Percentiles: "
+            "sorted[int(n·p)].",
+            "",
+            table(ours, mem0),
+            "",
+            f"Aims of issue 11 in this run: {verdict_line(verdicts(ours, mem0))}.",
+        ]
+    )
