@@ -140,6 +140,18 @@ async def _explain(
     return summary
 
 
+def _services(session: Any, settings: Any, embedder: Any, stages: _Stages) -> Any:
+    """``app.services.wiring.Services`` of one transaction, as the API builds them (no LLM,
+    no Redis), with the memory repository and the embedder timed into ``stages``."""
+    from app.repositories.memory.units import MemoryRepository
+    from app.services.wiring import Resources, Services
+
+    resources = Resources(settings=settings, embedder=_Timed(embedder, stages, "embedder."))
+    services = Services(resources, session)
+    services.__dict__["memories"] = _Timed(MemoryRepository(session), stages)  # cached_property
+    return services
+
+
 async def profile(
     database_url: str,
     corpus: Corpus,
@@ -152,10 +164,8 @@ async def profile(
     them (app.api.deps), with every repository call, embedder call and SQL statement timed.
     The recall budget is lifted so every stage runs to the end (the HTTP runs keep it).
     Store batches run in rolled-back transactions."""
-    from app.api import deps
     from app.clients.embeddings import create_embedder
     from app.core.db import create_engine, create_session_factory
-    from app.repositories.memory.units import MemoryRepository
     from app.schemas.memory import StoreRequest
     from app.schemas.recall import RecallRequest
 
@@ -178,12 +188,7 @@ async def profile(
                 sql.times.clear()
             sql.capture = k == len(bodies) - 1
             async with factory() as session, session.begin():
-                repo = _Timed(MemoryRepository(session), stages)
-                service = deps.get_recall_service(
-                    repo,  # type: ignore[arg-type]
-                    _Timed(embedder, stages, "embedder."),  # type: ignore[arg-type]
-                    settings,
-                )
+                service = _services(session, settings, embedder, stages).recall()
                 if getattr(service, "access", None) is not None:
                     service.access = _Timed(service.access, stages, "access.")  # type: ignore[assignment]
                 t0 = time.perf_counter()
@@ -213,13 +218,7 @@ async def profile(
                 body = StoreRequest(**stores.batch(batch))
                 async with factory() as session:
                     await session.begin()
-                    repo = _Timed(MemoryRepository(session), stages)
-                    service = deps.get_store_service(
-                        repo,  # type: ignore[arg-type]
-                        _Timed(embedder, stages, "embedder."),  # type: ignore[arg-type]
-                        settings,
-                        None,
-                    )
+                    service = _services(session, settings, embedder, stages).store()
                     t0 = time.perf_counter()
                     await service.store(
                         settings.default_namespace, body.memories, datetime.now(UTC)
