@@ -82,6 +82,7 @@ class BulkLoader:
         # Per subject, rows are numbered; row r is copy r // n_turns of turn r % n_turns.
         self.next_row = dict.fromkeys(self.subjects, 0)
         self.rng = np.random.default_rng(20261130)
+        self._text_cache: dict[tuple[int, int], tuple[str, str | None, str, list[str], str]] = {}
 
     async def _connect(self) -> Any:
         import asyncpg
@@ -94,6 +95,21 @@ class BulkLoader:
     def _noisy(self, base: np.ndarray) -> np.ndarray:
         v = base + self.rng.normal(0.0, NOISE_SIGMA, base.shape).astype(np.float32)
         return (v / np.linalg.norm(v, axis=1, keepdims=True)).astype(np.float32)
+
+    def _texts(self, turn: int, copy: int) -> tuple[str, str | None, str, list[str], str]:
+        """Value, query, value hash, entity keys and search text of copy ``copy`` of turn
+        ``turn``: the same in every subject, so computed once (text processing is most of the
+        cost of a row)."""
+        key = (turn, copy)
+        hit = self._text_cache.get(key)
+        if hit is None:
+            t = self.corpus.turns[turn]
+            value = self.corpus.value(turn, copy)
+            query = self.corpus.value(t.prev, copy) if t.prev >= 0 else None
+            hit = (value, query, value_hash(value), entity_keys([t.speaker]),
+                   search_text(value, query, t.speaker))  # fmt: skip
+            self._text_cache[key] = hit
+        return hit
 
     def _rows(self, subject: str, count: int) -> Iterator[tuple[Any, ...]]:
         import uuid_utils.compat as uuid7
@@ -112,8 +128,7 @@ class BulkLoader:
         for k in range(count):
             t = self.corpus.turns[turn_ix[k]]
             copy = int(copies[k])
-            value = self.corpus.value(int(turn_ix[k]), copy)
-            query = self.corpus.value(t.prev, copy) if t.prev >= 0 else None
+            value, query, vhash, keys, text = self._texts(int(turn_ix[k]), copy)
             occurred = self.now - timedelta(seconds=float(ages[k]))
             yield (
                 uuid7.uuid7(),
@@ -124,12 +139,12 @@ class BulkLoader:
                 value,
                 query,
                 [t.speaker],
-                entity_keys([t.speaker]),
+                keys,
                 float(conf[k]),
                 "extraction",
                 [t.dia_id],
                 "active",
-                value_hash(value),
+                vhash,
                 occurred,
                 occurred,
                 occurred,
@@ -138,7 +153,7 @@ class BulkLoader:
                 self.model,
                 vals[k],
                 qvecs[k] if query is not None else None,
-                search_text(value, query, t.speaker),
+                text,
             )
         self.next_row[subject] += count
 
