@@ -1,0 +1,107 @@
+"""What each unit of a ``/store`` batch would see, had the batch been stored one unit at a
+time, computed from reads made once for the whole batch.
+
+Storing unit *k* of a batch, the write path looks at (1) the oldest active unit of the
+subject with the same value hash and (2) the subject's active neighbours: the ``limit``
+nearest by value cosine, united with the ``limit`` nearest by scenario cosine. Units 0..k-1
+may have changed that picture: created units, survivors of a merge (entities, an adopted
+scenario), units superseded or flagged. :class:`BatchView` starts from what was read before
+the batch (by hash, and per unit its neighbours) and applies those changes in memory:
+
+- units created in the batch and units the batch changed are scored against unit *k* here
+  (cosine of the vectors in memory), the rest keep PostgreSQL's cosines;
+- a unit no longer active is dropped. When a pre-batch neighbour of unit *k* was dropped,
+  the next one in the table may now belong to its ``limit`` nearest: then the view cannot
+  tell and :meth:`BatchView.neighbours` answers None (the caller reads afresh).
+
+This is exact: a unit the batch did not touch that was not among the ``limit`` nearest
+before is farther than all of them, and the batch changes no value vector.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+
+import numpy as np
+
+from app.core.vocabulary import UnitStatus
+from app.models import MemoryUnit
+from app.repositories.memory.neighbours import Scored
+from app.repositories.memory.units import Neighbour, Subject
+
+
+def _subject(unit: MemoryUnit) -> Subject:
+    return Subject(unit.namespace, unit.user_id, unit.agent_id)
+
+
+def _cos(a: object, b: np.ndarray) -> float:
+    va = np.asarray(a, dtype=np.float64)
+    vb = np.asarray(b, dtype=np.float64)
+    denom = float(np.linalg.norm(va) * np.linalg.norm(vb))
+    return float(va @ vb) / denom if denom else 0.0
+
+
+class BatchView:
+    """The in-memory changes of one batch (see the module docstring). ``model``: the
+    embedding model whose units are neighbours; ``limit``: neighbours per arm."""
+
+    def __init__(
+        self, model: str, limit: int, by_hash: dict[tuple[Subject, str], list[MemoryUnit]]
+    ) -> None:
+        self.model = model
+        self.limit = limit
+        self._by_hash = by_hash  # pre-batch active units per (subject, hash), oldest first
+        self._changed: dict[uuid.UUID, MemoryUnit] = {}  # created or changed by the batch
+
+    def created(self, unit: MemoryUnit) -> None:
+        """Record a unit the batch created (``value_hash`` set)."""
+        self._changed[unit.id] = unit
+        key = (_subject(unit), unit.value_hash)
+        self._by_hash[key] = [*self._by_hash.get(key, []), unit]
+
+    def changed(self, unit: MemoryUnit) -> None:
+        """Record an existing unit the batch changed (merged into, superseded, flagged)."""
+        self._changed[unit.id] = unit
+
+    def exact(self, subject: Subject, value_hash: str) -> MemoryUnit | None:
+        """The oldest unit of the subject still active with this value hash, or None."""
+        for unit in self._by_hash.get((subject, value_hash), []):
+            if unit.status == UnitStatus.ACTIVE:
+                return unit
+        return None
+
+    def neighbours(
+        self,
+        subject: Subject,
+        before: Sequence[Scored],
+        vector: np.ndarray,
+        query_vector: np.ndarray | None,
+    ) -> list[Neighbour] | None:
+        """The neighbours of a unit (``vector``, ``query_vector``) given ``before`` (its
+        neighbours read before the batch), most similar value first; None when a unit of
+        ``before`` is no longer active (read afresh)."""
+        if any(s.unit.status != UnitStatus.ACTIVE for s in before):
+            return None
+        pool: dict[uuid.UUID, tuple[MemoryUnit, float, float | None]] = {}
+        for s in before:
+            if s.unit.id not in self._changed:
+                pool[s.unit.id] = (s.unit, s.value_cos, s.query_cos)
+        for unit in self._changed.values():
+            if (
+                unit.status != UnitStatus.ACTIVE
+                or unit.embedding_model != self.model
+                or _subject(unit) != subject
+            ):
+                continue
+            cq = None
+            if query_vector is not None and unit.query_embedding is not None:
+                cq = _cos(unit.query_embedding, query_vector)
+            pool[unit.id] = (unit, _cos(unit.value_embedding, vector), cq)
+        rows = list(pool.values())
+        by_value = sorted(rows, key=lambda r: -r[1])[: self.limit]
+        with_query = [r for r in rows if r[2] is not None]
+        by_query = sorted(with_query, key=lambda r: -(r[2] or 0.0))[: self.limit]
+        chosen = {r[0].id: r for r in [*by_value, *by_query]}
+        ordered = sorted(chosen.values(), key=lambda r: -r[1])
+        return [Neighbour(unit=r[0], cosine=r[1]) for r in ordered]
