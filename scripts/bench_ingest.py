@@ -261,6 +261,8 @@ def main() -> None:
     p.add_argument("--mem0-turns-per-s", type=float, help="mem0's figure from the same run")
     p.add_argument("--write-doc", action="store_true", help="write docs/BENCHMARKS.md")
     args = p.parse_args()
+    if args.compare:
+        args.compare = str(Path(args.compare).resolve())
     os.environ.setdefault("TQDM_DISABLE", "1")
     section = asyncio.run(run(args))
     print(section)
