@@ -231,9 +231,7 @@ async def run(args: argparse.Namespace) -> str:
     turns = all_turns[: args.turns]
     singles = all_turns[args.turns : args.turns + args.single + 1]
     texts = [ev.turn_unit(t, "x")["value"] for t in all_turns[:300]]
-    servers = {"branch": ROOT} | (
-        {"main": Path(os.path.abspath(args.compare))} if args.compare else {}
-    )
+    servers = {"branch": ROOT} | ({"main": Path(args.compare)} if args.compare else {})
     floor: list[dict[str, float]] = []
     runs: dict[str, list[dict[str, float]]] = {k: [] for k in servers}
     args.loads = [os.getloadavg()[0]]
