@@ -35,11 +35,13 @@ def _subject(unit: MemoryUnit) -> Subject:
     return Subject(unit.namespace, unit.user_id, unit.agent_id)
 
 
-def _cos(a: object, b: np.ndarray) -> float:
-    va = np.asarray(a, dtype=np.float64)
-    vb = np.asarray(b, dtype=np.float64)
-    denom = float(np.linalg.norm(va) * np.linalg.norm(vb))
-    return float(va @ vb) / denom if denom else 0.0
+def _cosines(rows: Sequence[object], vector: np.ndarray) -> list[float]:
+    """Cosine similarity of each of ``rows`` (vectors) to ``vector``."""
+    m = np.asarray(np.stack([np.asarray(r, dtype=np.float64) for r in rows]))
+    v = np.asarray(vector, dtype=np.float64)
+    norms = np.linalg.norm(m, axis=1) * float(np.linalg.norm(v))
+    dots = m @ v
+    return [float(d / n) if n else 0.0 for d, n in zip(dots, norms, strict=True)]
 
 
 class BatchView:
@@ -87,17 +89,22 @@ class BatchView:
         for s in before:
             if s.unit.id not in self._changed:
                 pool[s.unit.id] = (s.unit, s.value_cos, s.query_cos)
-        for unit in self._changed.values():
-            if (
-                unit.status != UnitStatus.ACTIVE
-                or unit.embedding_model != self.model
-                or _subject(unit) != subject
-            ):
-                continue
-            cq = None
-            if query_vector is not None and unit.query_embedding is not None:
-                cq = _cos(unit.query_embedding, query_vector)
-            pool[unit.id] = (unit, _cos(unit.value_embedding, vector), cq)
+        changed = [
+            u
+            for u in self._changed.values()
+            if u.status == UnitStatus.ACTIVE
+            and u.embedding_model == self.model
+            and _subject(u) == subject
+        ]
+        if changed:
+            cv = _cosines([u.value_embedding for u in changed], vector)
+            with_q = [k for k, u in enumerate(changed) if u.query_embedding is not None]
+            cq: dict[int, float] = {}
+            if query_vector is not None and with_q:
+                got = _cosines([changed[k].query_embedding for k in with_q], query_vector)
+                cq = dict(zip(with_q, got, strict=True))
+            for k, unit in enumerate(changed):
+                pool[unit.id] = (unit, cv[k], cq.get(k))
         rows = list(pool.values())
         by_value = sorted(rows, key=lambda r: -r[1])[: self.limit]
         with_query = [r for r in rows if r[2] is not None]

@@ -32,6 +32,8 @@ def _stem(word: str) -> str:
 
 def _stem_words(words: list[str]) -> list[str]:
     return [_stem(w) for w in words]
+
+
 _ZH_NEG_CHARS = frozenset("不没别無无非未莫勿")
 _ZH_STOP_CHARS = frozenset("用户我的了有是在也都很就还再吗呢吧啊从要正对")
 
@@ -222,7 +224,8 @@ def features(new: Statement, old: Statement, cosine: float, type_equal: bool = T
     shared = len(wn & wo)
     containment = shared / min(len(wn), len(wo)) if wn and wo else 0.0
     only_new, only_old = wn - wo, wo - wn
-    antonym = any(frozenset((a, b)) in rules.ANTONYMS for a in only_new for b in only_old)
+    antonym_of = _antonym_index()
+    antonym = any(antonym_of.get(a, frozenset()) & only_old for a in only_new)
     conflict = next(
         (
             k
@@ -258,4 +261,26 @@ def features(new: Statement, old: Statement, cosine: float, type_equal: bool = T
 def _frame(s: Statement) -> frozenset[str]:
     """A statement's role words without its values — the tokens with digits, whatever the
     stemmer made of them ("checks in on" ≠ "checks out on")."""
-    return frozenset(w for w in s.role_words if not any(ch.isdigit() for ch in w))
+    return _frame_of(s.role_words)
+
+
+@lru_cache(maxsize=8192)
+def _frame_of(role_words: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(w for w in role_words if not any(ch.isdigit() for ch in w))
+
+
+_ANTONYM_INDEX: list[object] = [None, {}]  # [the rules.ANTONYMS it was built from, index]
+
+
+def _antonym_index() -> dict[str, frozenset[str]]:
+    """Word → the words :data:`rules.ANTONYMS` pairs it with (rebuilt when the table is
+    replaced, as scripts/calibrate_dedupe.py does for its ablations). The two sides of a
+    pair's only-words are disjoint, so "some a, b with {a, b} in ANTONYMS" is "some a
+    whose antonyms meet the other side"."""
+    if _ANTONYM_INDEX[0] is not rules.ANTONYMS:
+        index: dict[str, set[str]] = {}
+        for pair in rules.ANTONYMS:
+            for a in pair:
+                index.setdefault(a, set()).update(pair - {a})
+        _ANTONYM_INDEX[:] = [rules.ANTONYMS, {k: frozenset(v) for k, v in index.items()}]
+    return _ANTONYM_INDEX[1]  # type: ignore[return-value]
