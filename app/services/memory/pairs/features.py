@@ -14,25 +14,9 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-import snowballstemmer
-
 from app.core import text
 from app.services.memory.pairs import rules
 from app.services.memory.pairs.canonical import Canonical, canonical
-
-_STEMMER = snowballstemmer.stemmer("english")
-
-
-@lru_cache(maxsize=65536)
-def _stem(word: str) -> str:
-    """The Snowball English stem of one word (cached: the pure-Python stemmer was most of
-    a statement's cost, and chat turns reuse their words)."""
-    return str(_STEMMER.stemWord(word))
-
-
-def _stem_words(words: list[str]) -> list[str]:
-    return [_stem(w) for w in words]
-
 
 _ZH_NEG_CHARS = frozenset("不没别無无非未莫勿")
 _ZH_STOP_CHARS = frozenset("用户我的了有是在也都很就还再吗呢吧啊从要正对")
@@ -88,7 +72,7 @@ def _role_words(canonical_text: str) -> list[str]:
 def _proper_nouns(value: str) -> frozenset[str]:
     """Capitalised words not at the start of a sentence, case-folded and stemmed."""
     words = re.findall(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+)", value.strip())
-    return frozenset(_stem_words([w.casefold() for w in words]))
+    return frozenset(text.stem_words([w.casefold() for w in words]))
 
 
 def _spelling_pairs(only_a: frozenset[str], only_b: frozenset[str], names: frozenset[str]):
@@ -108,7 +92,7 @@ def _spelling_pairs(only_a: frozenset[str], only_b: frozenset[str], names: froze
 def statement(value: str) -> Statement:
     """The :class:`Statement` of a unit's value (cached per process)."""
     c = canonical(value)
-    content = [t for t in _stem_words(text.tokenize(c.text)) if t]
+    content = [t for t in text.stem_words(text.tokenize(c.text)) if t]
     words = tuple(_fold([t for t in content if not rules.NEGATION_TOKEN.match(t)]))
     chars = frozenset(
         ch
