@@ -69,8 +69,10 @@ class Scored:
 
 
 def vector_text(vector: np.ndarray) -> str:
-    """A vector in pgvector's text form (``[x,y,…]``, float32 round-trip precision)."""
-    return "[" + ",".join(repr(float(x)) for x in np.asarray(vector, dtype=np.float32)) + "]"
+    """A vector in pgvector's text form (``[x,y,…]``; 9 significant digits: every float32
+    reads back exactly)."""
+    values = np.asarray(vector, dtype=np.float32).tolist()
+    return "[" + ",".join(["%.9g"] * len(values)) % tuple(values) + "]"
 
 
 class NeighbourRepository:

@@ -86,6 +86,7 @@ class StoreService:
         Raises ProviderError/ProviderTimeoutError when embedding fails (nothing written).
         """
         values, queries = await self._embed(items)
+        hashes = [value_hash(i.value) for i in items]
         subjects = sorted(
             {Subject(namespace, i.user_id, i.agent_id) for i in items}, key=Subject.lock_key
         )
@@ -96,8 +97,7 @@ class StoreService:
         before: dict[int, list[Scored]] = {}
         for subject in subjects:
             ks = [k for k, i in enumerate(items) if _subject_of(namespace, i) == subject]
-            hashes = [value_hash(items[k].value) for k in ks]
-            found = await self.repo.find_by_hashes(subject, hashes)
+            found = await self.repo.find_by_hashes(subject, [hashes[k] for k in ks])
             by_hash.update({(subject, h): units for h, units in found.items()})
             probes = [Probe(values[k], queries[k]) for k in ks]
             scored = await self.neighbours.nearest_active(
@@ -111,7 +111,7 @@ class StoreService:
         for k, item in enumerate(items):
             subject = _subject_of(namespace, item)
             outcome, reviews = await self._store_one(
-                view, subject, item, values[k], queries[k], before[k], now
+                view, subject, item, hashes[k], values[k], queries[k], before[k], now
             )
             outcomes.append(outcome)
             pending.extend(reviews)
@@ -145,12 +145,13 @@ class StoreService:
         view: BatchView,
         subject: Subject,
         item: MemoryCreate,
+        hashed: str,
         vector: np.ndarray,
         query_vector: np.ndarray | None,
         before: list[Scored],
         now: datetime,
     ) -> tuple[StoreOutcome, list[PairReview]]:
-        exact = view.exact(subject, value_hash(item.value))
+        exact = view.exact(subject, hashed)
         if exact is not None:
             merge_into(exact, _restatement(item, query_vector), now)
             view.changed(exact)
@@ -176,7 +177,7 @@ class StoreService:
             view.changed(survivor)
             return StoreOutcome(survivor, "merged"), []
 
-        unit = self._new_unit(subject.namespace, item, vector, query_vector, now)
+        unit = self._new_unit(subject.namespace, item, hashed, vector, query_vector, now)
         self.repo.add(unit)
         view.created(unit)
         outcome = "created"
@@ -211,6 +212,7 @@ class StoreService:
         self,
         namespace: str,
         item: MemoryCreate,
+        hashed: str,
         vector: np.ndarray,
         query_vector: np.ndarray | None,
         now: datetime,
@@ -242,7 +244,7 @@ class StoreService:
             metadata_=dict(item.metadata),
             status=UnitStatus.ACTIVE,
             conflicts_with=[],
-            value_hash=value_hash(item.value),
+            value_hash=hashed,
             occurred_at=occurred,
             created_at=now,
             updated_at=now,

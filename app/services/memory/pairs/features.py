@@ -77,14 +77,20 @@ def _proper_nouns(value: str) -> frozenset[str]:
 
 def _spelling_pairs(only_a: frozenset[str], only_b: frozenset[str], names: frozenset[str]):
     """Pairs (a, b) that are spelling or inflection variants: favorit/favourit, allerg/allergi
-    (Latin, ≥ 4 letters, the same first 4, difflib ratio ≥ 0.8; never proper nouns)."""
+    (Latin, ≥ 4 letters, the same first 4, difflib ratio ≥ 0.8; never proper nouns).
+    Candidates b are grouped by their first 4 letters (in ``only_b``'s order), so a meets
+    only the words it could pair with."""
+    by_prefix: dict[str, list[str]] = {}
+    for b in only_b:
+        if len(b) >= 4 and b.isalpha() and not text.has_cjk(b) and b not in names:
+            by_prefix.setdefault(b[:4], []).append(b)
+    if not by_prefix:
+        return
     for a in only_a:
-        for b in only_b:
-            if (
-                len(a) >= 4 and len(b) >= 4 and a[:4] == b[:4] and a.isalpha() and b.isalpha()
-                and not text.has_cjk(a + b) and a not in names and b not in names
-                and SequenceMatcher(None, a, b).ratio() >= 0.8
-            ):  # fmt: skip
+        if len(a) < 4 or not a.isalpha() or a in names or text.has_cjk(a):
+            continue
+        for b in by_prefix.get(a[:4], ()):
+            if SequenceMatcher(None, a, b).ratio() >= 0.8:
                 yield a, b
 
 
