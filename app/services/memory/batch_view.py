@@ -10,12 +10,14 @@ the batch (by hash, and per unit its neighbours) and applies those changes in me
 
 - units created in the batch and units the batch changed are scored against unit *k* here
   (cosine of the vectors in memory), the rest keep PostgreSQL's cosines;
-- a unit no longer active is dropped. When a pre-batch neighbour of unit *k* was dropped,
-  the next one in the table may now belong to its ``limit`` nearest: then the view cannot
-  tell and :meth:`BatchView.neighbours` answers None (the caller reads afresh).
+- a unit no longer active is dropped. The reads fetch ``fetched`` (more than ``limit``)
+  nearest per list, so that units dropped can be replaced by the next ones; when a full
+  list has fewer than ``limit`` active units left, units beyond it may now belong to the
+  nearest: the view cannot tell and :meth:`BatchView.neighbours` answers None (the caller
+  reads afresh).
 
-This is exact: a unit the batch did not touch that was not among the ``limit`` nearest
-before is farther than all of them, and the batch changes no value vector.
+This is exact: a unit the batch did not touch that was not in a list read before is
+farther than every unit of that list, and the batch changes no value vector.
 """
 
 from __future__ import annotations
@@ -46,13 +48,19 @@ def _cosines(rows: Sequence[object], vector: np.ndarray) -> list[float]:
 
 class BatchView:
     """The in-memory changes of one batch (see the module docstring). ``model``: the
-    embedding model whose units are neighbours; ``limit``: neighbours per arm."""
+    embedding model whose units are neighbours; ``limit``: neighbours per list (by value,
+    by scenario); ``fetched``: how many per list the reads before the batch asked for."""
 
     def __init__(
-        self, model: str, limit: int, by_hash: dict[tuple[Subject, str], list[MemoryUnit]]
+        self,
+        model: str,
+        limit: int,
+        fetched: int,
+        by_hash: dict[tuple[Subject, str], list[MemoryUnit]],
     ) -> None:
         self.model = model
         self.limit = limit
+        self.fetched = max(fetched, limit)
         self._by_hash = by_hash  # pre-batch active units per (subject, hash), oldest first
         self._changed: dict[uuid.UUID, MemoryUnit] = {}  # created or changed by the batch
 
@@ -81,13 +89,16 @@ class BatchView:
         query_vector: np.ndarray | None,
     ) -> list[Neighbour] | None:
         """The neighbours of a unit (``vector``, ``query_vector``) given ``before`` (its
-        neighbours read before the batch), most similar value first; None when a unit of
-        ``before`` is no longer active (read afresh)."""
-        if any(s.unit.status != UnitStatus.ACTIVE for s in before):
-            return None
+        neighbours read before the batch), most similar value first; None when the view
+        cannot tell (read afresh)."""
+        for arm in ("by_value", "by_query"):
+            listed = [s for s in before if getattr(s, arm)]
+            active = sum(s.unit.status == UnitStatus.ACTIVE for s in listed)
+            if len(listed) >= self.fetched and active < self.limit:
+                return None
         pool: dict[uuid.UUID, tuple[MemoryUnit, float, float | None]] = {}
         for s in before:
-            if s.unit.id not in self._changed:
+            if s.unit.id not in self._changed and s.unit.status == UnitStatus.ACTIVE:
                 pool[s.unit.id] = (s.unit, s.value_cos, s.query_cos)
         changed = [
             u

@@ -62,9 +62,13 @@ class StoreService:
         conflicts: ConflictSettings | None = None,
         reconcile: bool = False,
         neighbours: NeighbourRepository | None = None,
+        batch_margin: int = 8,
     ):
         self.repo = repo
         self.neighbours = neighbours or NeighbourRepository(repo.session)
+        # Neighbours read per list beyond DEDUPE__NEIGHBOURS before a batch, so units the
+        # batch supersedes or merges away are replaced without a second read (batch_view).
+        self.batch_margin = batch_margin
         self.reviews = reviews
         self.embedder = embedder
         self.dedupe = dedupe
@@ -95,17 +99,19 @@ class StoreService:
 
         by_hash: dict[tuple[Subject, str], list[MemoryUnit]] = {}
         before: dict[int, list[Scored]] = {}
+        # A unit alone needs no margin: nothing before it in the batch changes its picture.
+        fetched = self.dedupe.neighbours + (self.batch_margin if len(items) > 1 else 0)
         for subject in subjects:
             ks = [k for k, i in enumerate(items) if _subject_of(namespace, i) == subject]
             found = await self.repo.find_by_hashes(subject, [hashes[k] for k in ks])
             by_hash.update({(subject, h): units for h, units in found.items()})
             probes = [Probe(values[k], queries[k]) for k in ks]
             scored = await self.neighbours.nearest_active(
-                subject, self.embedder.model, self.dedupe.neighbours, probes
+                subject, self.embedder.model, fetched, probes
             )
             before.update(zip(ks, scored, strict=True))
 
-        view = BatchView(self.embedder.model, self.dedupe.neighbours, by_hash)
+        view = BatchView(self.embedder.model, self.dedupe.neighbours, fetched, by_hash)
         outcomes: list[StoreOutcome] = []
         pending: list[PairReview] = []
         for k, item in enumerate(items):
