@@ -26,6 +26,19 @@ _CODE = re.compile(r"[0-9a-z]+(?:[-_./][0-9a-z]+)+")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 _STEMMER = snowballstemmer.stemmer("english")
 
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """The Snowball English stem of one word, cached per process (the stemmer is pure
+    Python; stemming was most of the write path's pair decision, and texts reuse words)."""
+    return str(_STEMMER.stemWord(word))
+
+
+def stem_words(words: Sequence[str]) -> list[str]:
+    """:func:`stem` of each word, in order."""
+    return [stem(w) for w in words]
+
+
 # Chinese function words that carry no topic (kept small on purpose: 不/没 stay, they negate),
 # and 用户 ("the user", in nearly every unit, like "user" in _EN_STOP).
 _ZH_STOP = frozenset(
@@ -166,14 +179,14 @@ def numbers(text: str) -> frozenset[str]:
 
 def stems(text: str) -> frozenset[str]:
     """Distinct stemmed keyword tokens (Snowball English stemmer; CJK words unchanged)."""
-    return frozenset(_STEMMER.stemWords(tokenize(text)))
+    return frozenset(stem_words(tokenize(text)))
 
 
 def dedupe_tokens(text: str) -> tuple[str, ...]:
     """Stemmed tokens in text order for dedupe. Unlike :func:`tokenize`, only articles and
     Chinese modal particles are dropped: the words that carry roles ("user", "to", "from",
     把, 被) stay, so "Alice is the user's boss" and "The user is Alice's boss" differ."""
-    return tuple(_STEMMER.stemWords(_tokens(text, _DEDUPE_EN_IGNORED, _DEDUPE_ZH_IGNORED)))
+    return tuple(stem_words(_tokens(text, _DEDUPE_EN_IGNORED, _DEDUPE_ZH_IGNORED)))
 
 
 def content_overlap(a: str, b: str) -> float:

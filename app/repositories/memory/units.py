@@ -1,5 +1,6 @@
-"""SQL on memory units: writes, locks, reads by id and nearest neighbours for dedupe. Recall's
-statements are in app.repositories.memory.recall."""
+"""SQL on memory units: writes, locks, lookups by value hash and reads by id. Recall's
+statements are in app.repositories.memory.recall, the nearest neighbours of a new unit
+(dedupe and the conflict check) in app.repositories.memory.neighbours."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
 from sqlalchemy import (
     ColumnElement,
     and_,
@@ -69,51 +69,26 @@ class MemoryRepository:
             MemoryUnit.status == UnitStatus.ACTIVE,
         )
 
-    async def find_by_hash(self, subject: Subject, value_hash: str) -> MemoryUnit | None:
-        """The active unit of this subject whose normalised value has this hash."""
+    async def find_by_hashes(
+        self, subject: Subject, value_hashes: Sequence[str]
+    ) -> dict[str, list[MemoryUnit]]:
+        """The subject's active units whose normalised value has one of these hashes, oldest
+        first per hash, rows locked (``FOR UPDATE``); one statement for a whole batch."""
+        if not value_hashes:
+            return {}
         stmt = (
             select(MemoryUnit)
-            .where(self._subject_clause(subject), MemoryUnit.value_hash == value_hash)
+            .where(
+                self._subject_clause(subject),
+                MemoryUnit.value_hash.in_(list(dict.fromkeys(value_hashes))),
+            )
             .order_by(MemoryUnit.created_at)
-            .limit(1)
             .with_for_update()
         )
-        return (await self.session.scalars(stmt)).first()
-
-    async def nearest_active(
-        self,
-        subject: Subject,
-        embedding: np.ndarray,
-        model: str,
-        limit: int,
-        query_embedding: np.ndarray | None = None,
-    ) -> list[Neighbour]:
-        """The subject's active units closest to ``embedding`` by cosine similarity of the
-        values, and — given ``query_embedding`` — closest by trigger scenario too (the union,
-        one statement), most similar value first; same embedding model only. ``cosine`` is
-        always the value-to-value cosine similarity."""
-        # Without an iterative scan, HNSW hands back ef_search (40) rows and the subject
-        # filter keeps only its share of them: a subject holding 5% of the table got 1 of
-        # 5 neighbours, at 0.5% none, so dedupe and the conflict check saw nothing.
-        await self.session.execute(text("SET LOCAL hnsw.iterative_scan = strict_order"))
-        distance = MemoryUnit.value_embedding.cosine_distance(embedding)
-        where = (self._subject_clause(subject), MemoryUnit.embedding_model == model)
-        ids = select(MemoryUnit.id).where(*where).order_by(distance).limit(limit)
-        if query_embedding is not None:
-            by_query = (
-                select(MemoryUnit.id)
-                .where(*where, MemoryUnit.query_embedding.is_not(None))
-                .order_by(MemoryUnit.query_embedding.cosine_distance(query_embedding))
-                .limit(limit)
-            )
-            ids = ids.union(by_query)  # type: ignore[assignment]
-        stmt = (
-            select(MemoryUnit, (1 - distance).label("cosine"))
-            .where(MemoryUnit.id.in_(ids.scalar_subquery()))
-            .order_by(distance)
-        )
-        rows = (await self.session.execute(stmt)).all()
-        return [Neighbour(unit=row[0], cosine=float(row[1])) for row in rows]
+        found: dict[str, list[MemoryUnit]] = {}
+        for unit in (await self.session.scalars(stmt)).all():
+            found.setdefault(unit.value_hash, []).append(unit)
+        return found
 
     async def resolve_merged(self, unit: MemoryUnit, max_hops: int = 16) -> MemoryUnit:
         """The unit a ``merged`` unit went into (following merges of merges); the unit itself

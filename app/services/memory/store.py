@@ -1,10 +1,14 @@
-"""The write path of memory units (``POST /store`` and extraction): embed in one batch, then
-per unit — under the subject's advisory lock — fetch its neighbours once (by value and by
-trigger scenario), decide every pair (:func:`app.services.memory.pairs.decision.plan`, pure),
-and merge into a duplicate, or create and supersede / flag what it contradicts. Pairs the
-decision is unsure of become pair reviews: with an LLM, a job on the worker's queue decides
-them after the response; without, they stay listed for review. Everything happens in the
-caller's transaction: units, vectors, reviews and queue entries commit together."""
+"""The write path of memory units (``POST /store`` and extraction): embed the batch's
+distinct values and trigger scenarios in one call, take the subjects' advisory locks, read
+per subject the units with the batch's value hashes and every unit's neighbours (by value
+and by trigger scenario) in one statement each, then per unit in input order — seeing the
+units before it in the batch (:class:`~app.services.memory.batch_view.BatchView`) — decide
+every pair (:func:`app.services.memory.pairs.decision.plan`, pure), and merge into a
+duplicate, or create and supersede / flag what it contradicts; the new rows are written in
+one INSERT at the end. Pairs the decision is unsure of become pair reviews: with an LLM, a
+job on the worker's queue decides them after the response; without, they stay listed for
+review. Everything happens in the caller's transaction: units, vectors, reviews and queue
+entries commit together."""
 
 from __future__ import annotations
 
@@ -19,9 +23,11 @@ from app.core.config import ConflictSettings, DedupeSettings, TtlSettings
 from app.core.text import entity_keys, search_text, value_hash
 from app.core.vocabulary import ReviewStatus, UnitStatus
 from app.models import MemoryUnit, PairReview
+from app.repositories.memory.neighbours import NeighbourRepository, Probe, Scored
 from app.repositories.memory.reviews import PairReviewRepository
 from app.repositories.memory.units import MemoryRepository, Neighbour, Subject
 from app.schemas.memory import MemoryCreate
+from app.services.memory.batch_view import BatchView
 from app.services.memory.merge import Restatement, decide_against, merge_into, thresholds
 from app.services.memory.pairs.decision import PairDecision
 from app.services.memory.resolution import resolve
@@ -55,8 +61,14 @@ class StoreService:
         ttl: TtlSettings | None = None,
         conflicts: ConflictSettings | None = None,
         reconcile: bool = False,
+        neighbours: NeighbourRepository | None = None,
+        batch_margin: int = 8,
     ):
         self.repo = repo
+        self.neighbours = neighbours or NeighbourRepository(repo.session)
+        # Neighbours read per list beyond DEDUPE__NEIGHBOURS before a batch, so units the
+        # batch supersedes or merges away are replaced without a second read (batch_view).
+        self.batch_margin = batch_margin
         self.reviews = reviews
         self.embedder = embedder
         self.dedupe = dedupe
@@ -70,43 +82,93 @@ class StoreService:
     ) -> list[StoreOutcome]:
         """Store ``items`` in input order; returns one outcome per item.
 
+        The outcomes are those of storing the items one at a time (a unit sees the ones
+        before it in the batch), from one embedding call (distinct values and scenarios),
+        per subject one lookup by value hash and one neighbour statement, and one INSERT
+        of the new rows at the end (:mod:`app.services.memory.batch_view`).
+
         Raises ProviderError/ProviderTimeoutError when embedding fails (nothing written).
         """
-        values = await self.embedder.embed_passages([i.value for i in items])
-        with_query = [k for k, i in enumerate(items) if i.query]
-        queries = await self.embedder.embed_passages([items[k].query or "" for k in with_query])
-        query_vecs: dict[int, np.ndarray] = dict(zip(with_query, queries, strict=True))
-
+        values, queries = await self._embed(items)
+        hashes = [value_hash(i.value) for i in items]
         subjects = sorted(
             {Subject(namespace, i.user_id, i.agent_id) for i in items}, key=Subject.lock_key
         )
         for subject in subjects:  # a fixed order, so two batches cannot deadlock
             await self.repo.lock_subject(subject)
 
+        by_hash: dict[tuple[Subject, str], list[MemoryUnit]] = {}
+        before: dict[int, list[Scored]] = {}
+        # A unit alone needs no margin: nothing before it in the batch changes its picture.
+        fetched = self.dedupe.neighbours + (self.batch_margin if len(items) > 1 else 0)
+        for subject in subjects:
+            ks = [k for k, i in enumerate(items) if _subject_of(namespace, i) == subject]
+            found = await self.repo.find_by_hashes(subject, [hashes[k] for k in ks])
+            by_hash.update({(subject, h): units for h, units in found.items()})
+            probes = [Probe(values[k], queries[k]) for k in ks]
+            scored = await self.neighbours.nearest_active(
+                subject, self.embedder.model, fetched, probes
+            )
+            before.update(zip(ks, scored, strict=True))
+
+        view = BatchView(self.embedder.model, self.dedupe.neighbours, fetched, by_hash)
         outcomes: list[StoreOutcome] = []
+        pending: list[PairReview] = []
         for k, item in enumerate(items):
-            subject = Subject(namespace, item.user_id, item.agent_id)
-            outcomes.append(await self._store_one(subject, item, values[k], query_vecs.get(k), now))
+            subject = _subject_of(namespace, item)
+            outcome, reviews = await self._store_one(
+                view, subject, item, hashes[k], values[k], queries[k], before[k], now
+            )
+            outcomes.append(outcome)
+            pending.extend(reviews)
+        await self.repo.flush()  # one INSERT for the new rows, then the reviews point at them
+        for review in pending:
+            self.reviews.add(review)
+        if pending:
             await self.repo.flush()
         if self.reconcile:  # one queue statement for every unsure pair of the batch
             await self.reviews.enqueue([r.id for o in outcomes for r in o.reviews])
         return outcomes
 
+    async def _embed(
+        self, items: list[MemoryCreate]
+    ) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
+        """Every distinct value and trigger scenario of the batch in one embedding call
+        (passage role); a scenario equal to a value shares its vector, an empty one has
+        none. Returns the value vectors and scenario vectors in item order."""
+        slots: dict[str, int] = {}
+        for item in items:
+            slots.setdefault(item.value, len(slots))
+            if item.query:
+                slots.setdefault(item.query, len(slots))
+        matrix = await self.embedder.embed_passages(list(slots))
+        values = [matrix[slots[i.value]] for i in items]
+        queries = [matrix[slots[i.query]] if i.query else None for i in items]
+        return values, queries
+
     async def _store_one(
         self,
+        view: BatchView,
         subject: Subject,
         item: MemoryCreate,
+        hashed: str,
         vector: np.ndarray,
         query_vector: np.ndarray | None,
+        before: list[Scored],
         now: datetime,
-    ) -> StoreOutcome:
-        exact = await self.repo.find_by_hash(subject, value_hash(item.value))
+    ) -> tuple[StoreOutcome, list[PairReview]]:
+        exact = view.exact(subject, hashed)
         if exact is not None:
             merge_into(exact, _restatement(item, query_vector), now)
-            return StoreOutcome(exact, "merged")
-        neighbours = await self.repo.nearest_active(
-            subject, vector, self.embedder.model, self.dedupe.neighbours, query_vector
-        )
+            view.changed(exact)
+            return StoreOutcome(exact, "merged"), []
+        neighbours = view.neighbours(subject, before, vector, query_vector)
+        if neighbours is None:  # a neighbour read before the batch is gone: read afresh
+            await self.repo.flush()
+            fresh = await self.neighbours.nearest_active(
+                subject, self.embedder.model, self.dedupe.neighbours, [Probe(vector, query_vector)]
+            )
+            neighbours = [Neighbour(unit=s.unit, cosine=s.value_cos) for s in fresh[0]]
         decided = decide_against(
             item.value,
             item.type,
@@ -118,21 +180,22 @@ class StoreService:
         if decided.merge_into is not None:
             survivor = neighbours[decided.merge_into].unit
             merge_into(survivor, _restatement(item, query_vector), now)
-            return StoreOutcome(survivor, "merged")
+            view.changed(survivor)
+            return StoreOutcome(survivor, "merged"), []
 
-        unit = self._new_unit(subject.namespace, item, vector, query_vector, now)
+        unit = self._new_unit(subject.namespace, item, hashed, vector, query_vector, now)
         self.repo.add(unit)
+        view.created(unit)
         outcome = "created"
         for index, d in decided.contradicts:
-            result = resolve(unit, neighbours[index].unit, self.conflicts, now, d.reason)
+            old = neighbours[index].unit
+            result = resolve(unit, old, self.conflicts, now, d.reason)
+            view.changed(old)
             if result == "superseded" or outcome == "created":
                 outcome = result
         reviews = [self._review(unit, neighbours[i], d) for i, d in decided.unsure]
-        if reviews:
-            await self.repo.flush()  # the reviews point at the new unit
-            for review in reviews:
-                self.reviews.add(review)
-        return StoreOutcome(unit, outcome, reviews, self.reconcile and bool(reviews))
+        queued = self.reconcile and bool(reviews)
+        return StoreOutcome(unit, outcome, reviews, queued), reviews
 
     @staticmethod
     def _review(unit: MemoryUnit, neighbour: Neighbour, d: PairDecision) -> PairReview:
@@ -155,6 +218,7 @@ class StoreService:
         self,
         namespace: str,
         item: MemoryCreate,
+        hashed: str,
         vector: np.ndarray,
         query_vector: np.ndarray | None,
         now: datetime,
@@ -186,7 +250,7 @@ class StoreService:
             metadata_=dict(item.metadata),
             status=UnitStatus.ACTIVE,
             conflicts_with=[],
-            value_hash=value_hash(item.value),
+            value_hash=hashed,
             occurred_at=occurred,
             created_at=now,
             updated_at=now,
@@ -198,6 +262,10 @@ class StoreService:
             query_embedding=query_vector,
             search_text=search_text(item.value, item.query, " ".join(item.entities)),
         )
+
+
+def _subject_of(namespace: str, item: MemoryCreate) -> Subject:
+    return Subject(namespace, item.user_id, item.agent_id)
 
 
 def _restatement(item: MemoryCreate, query_vector: np.ndarray | None) -> Restatement:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from app.services.memory.pairs import rules
+from app.services.memory.pairs.canonical import canonical
 from app.services.memory.pairs.features import Features, Statement, features, statement
 
 Action = Literal["merge", "contradicts", "distinct", "unsure"]
@@ -203,13 +204,23 @@ def plan(
     """Decide a new unit against every neighbour (most similar first). The first ``merge``
     wins and nothing else is applied; two units naming disjoint entities never merge
     offline (``unsure``)."""
-    new = statement(value)
+    t = thresholds or Thresholds()
+    key = canonical(value).key
+    new: Statement | None = None  # built when a pair needs more than the canonical form
     contradicts: list[tuple[int, PairDecision]] = []
     unsure: list[tuple[int, PairDecision]] = []
     for k in sorted(range(len(candidates)), key=lambda i: -candidates[i].cosine):
         c = candidates[k]
-        d = decide(new, statement(c.value), c.cosine, type_equal=type_ == c.type,
-                   thresholds=thresholds)  # fmt: skip
+        # decide()'s first two steps on the canonical forms alone (no stemming, no slots):
+        # the same result, and most neighbours of a chat turn stop here.
+        if key == canonical(c.value).key:
+            d = PairDecision("merge", "canonical_equal", 1.0, True)
+        elif c.cosine < t.candidate_cosine:
+            d = PairDecision("distinct", "below_candidate_cosine", 0.0, True)
+        else:
+            new = new or statement(value)
+            d = decide(new, statement(c.value), c.cosine, type_equal=type_ == c.type,
+                       thresholds=t)  # fmt: skip
         if (
             d.action == "merge"
             and entity_keys

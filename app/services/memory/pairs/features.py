@@ -14,13 +14,10 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-import snowballstemmer
-
 from app.core import text
 from app.services.memory.pairs import rules
 from app.services.memory.pairs.canonical import Canonical, canonical
 
-_STEMMER = snowballstemmer.stemmer("english")
 _ZH_NEG_CHARS = frozenset("不没别無无非未莫勿")
 _ZH_STOP_CHARS = frozenset("用户我的了有是在也都很就还再吗呢吧啊从要正对")
 
@@ -75,19 +72,25 @@ def _role_words(canonical_text: str) -> list[str]:
 def _proper_nouns(value: str) -> frozenset[str]:
     """Capitalised words not at the start of a sentence, case-folded and stemmed."""
     words = re.findall(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+)", value.strip())
-    return frozenset(_STEMMER.stemWords([w.casefold() for w in words]))
+    return frozenset(text.stem_words([w.casefold() for w in words]))
 
 
 def _spelling_pairs(only_a: frozenset[str], only_b: frozenset[str], names: frozenset[str]):
     """Pairs (a, b) that are spelling or inflection variants: favorit/favourit, allerg/allergi
-    (Latin, ≥ 4 letters, the same first 4, difflib ratio ≥ 0.8; never proper nouns)."""
+    (Latin, ≥ 4 letters, the same first 4, difflib ratio ≥ 0.8; never proper nouns).
+    Candidates b are grouped by their first 4 letters (in ``only_b``'s order), so a meets
+    only the words it could pair with."""
+    by_prefix: dict[str, list[str]] = {}
+    for b in only_b:
+        if len(b) >= 4 and b.isalpha() and not text.has_cjk(b) and b not in names:
+            by_prefix.setdefault(b[:4], []).append(b)
+    if not by_prefix:
+        return
     for a in only_a:
-        for b in only_b:
-            if (
-                len(a) >= 4 and len(b) >= 4 and a[:4] == b[:4] and a.isalpha() and b.isalpha()
-                and not text.has_cjk(a + b) and a not in names and b not in names
-                and SequenceMatcher(None, a, b).ratio() >= 0.8
-            ):  # fmt: skip
+        if len(a) < 4 or not a.isalpha() or a in names or text.has_cjk(a):
+            continue
+        for b in by_prefix.get(a[:4], ()):
+            if SequenceMatcher(None, a, b).ratio() >= 0.8:
                 yield a, b
 
 
@@ -95,7 +98,7 @@ def _spelling_pairs(only_a: frozenset[str], only_b: frozenset[str], names: froze
 def statement(value: str) -> Statement:
     """The :class:`Statement` of a unit's value (cached per process)."""
     c = canonical(value)
-    content = [t for t in _STEMMER.stemWords(text.tokenize(c.text)) if t]
+    content = [t for t in text.stem_words(text.tokenize(c.text)) if t]
     words = tuple(_fold([t for t in content if not rules.NEGATION_TOKEN.match(t)]))
     chars = frozenset(
         ch
@@ -211,7 +214,8 @@ def features(new: Statement, old: Statement, cosine: float, type_equal: bool = T
     shared = len(wn & wo)
     containment = shared / min(len(wn), len(wo)) if wn and wo else 0.0
     only_new, only_old = wn - wo, wo - wn
-    antonym = any(frozenset((a, b)) in rules.ANTONYMS for a in only_new for b in only_old)
+    antonym_of = _antonym_index()
+    antonym = any(antonym_of.get(a, frozenset()) & only_old for a in only_new)
     conflict = next(
         (
             k
@@ -247,4 +251,26 @@ def features(new: Statement, old: Statement, cosine: float, type_equal: bool = T
 def _frame(s: Statement) -> frozenset[str]:
     """A statement's role words without its values — the tokens with digits, whatever the
     stemmer made of them ("checks in on" ≠ "checks out on")."""
-    return frozenset(w for w in s.role_words if not any(ch.isdigit() for ch in w))
+    return _frame_of(s.role_words)
+
+
+@lru_cache(maxsize=8192)
+def _frame_of(role_words: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(w for w in role_words if not any(ch.isdigit() for ch in w))
+
+
+_ANTONYM_INDEX: list[object] = [None, {}]  # [the rules.ANTONYMS it was built from, index]
+
+
+def _antonym_index() -> dict[str, frozenset[str]]:
+    """Word → the words :data:`rules.ANTONYMS` pairs it with (rebuilt when the table is
+    replaced, as scripts/calibrate_dedupe.py does for its ablations). The two sides of a
+    pair's only-words are disjoint, so "some a, b with {a, b} in ANTONYMS" is "some a
+    whose antonyms meet the other side"."""
+    if _ANTONYM_INDEX[0] is not rules.ANTONYMS:
+        index: dict[str, set[str]] = {}
+        for pair in rules.ANTONYMS:
+            for a in pair:
+                index.setdefault(a, set()).update(pair - {a})
+        _ANTONYM_INDEX[:] = [rules.ANTONYMS, {k: frozenset(v) for k, v in index.items()}]
+    return _ANTONYM_INDEX[1]  # type: ignore[return-value]

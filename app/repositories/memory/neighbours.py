@@ -1,0 +1,132 @@
+"""The write path's neighbour query: for every unit of a batch, the subject's active units
+nearest by value embedding and — given a trigger scenario — by scenario embedding, in one
+statement (``unnest`` of the batch's vectors + a ``LATERAL`` pair of ANN scans). Its rows
+serve both the dedupe and the conflict check (:mod:`app.services.memory.store`)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from sqlalchemy import select, text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.core.vocabulary import UnitStatus
+from app.models import MemoryUnit
+from app.repositories.memory.units import Subject
+
+# {agent}: "u.agent_id IS NULL" or "u.agent_id = :agent" (a write subject's agent, exactly).
+_NEAREST_SQL = """
+WITH q AS MATERIALIZED (
+    SELECT t.i, t.v::vector AS v, t.qv::vector AS qv
+      FROM unnest(CAST(:i AS int[]), CAST(:v AS text[]), CAST(:qv AS text[])) AS t(i, v, qv)
+)
+SELECT q.i, m.id, n.arm,
+       1 - (m.value_embedding <=> q.v) AS cv,
+       1 - (m.query_embedding <=> q.qv) AS cq
+  FROM q
+  CROSS JOIN LATERAL (
+      (SELECT u.id, 'value' AS arm FROM memory_units u
+        WHERE u.namespace = :ns AND u.user_id = :user AND {agent}
+          AND u.status = :active AND u.embedding_model = :model
+        ORDER BY u.value_embedding <=> q.v
+        LIMIT :k)
+      UNION ALL
+      (SELECT u.id, 'query' AS arm FROM memory_units u
+        WHERE u.namespace = :ns AND u.user_id = :user AND {agent}
+          AND u.status = :active AND u.embedding_model = :model
+          AND q.qv IS NOT NULL AND u.query_embedding IS NOT NULL
+        ORDER BY u.query_embedding <=> q.qv
+        LIMIT :k)
+  ) n
+  JOIN memory_units m ON m.id = n.id
+"""
+_NEAREST = {
+    True: text(_NEAREST_SQL.format(agent="u.agent_id IS NULL")),
+    False: text(_NEAREST_SQL.format(agent="u.agent_id = :agent")),
+}
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One new unit's vectors: its value's, and its trigger scenario's (or None)."""
+
+    value: np.ndarray
+    query: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class Scored:
+    """An existing active unit near a probe: the cosine similarity (−1..1) of the two values
+    (``value_cos``) and of the probe's scenario to the unit's (``query_cos``; None when
+    either has none), as PostgreSQL computed them (pgvector ``<=>``); ``by_value`` /
+    ``by_query``: which nearest list it came from (one or both)."""
+
+    unit: MemoryUnit
+    value_cos: float
+    query_cos: float | None
+    by_value: bool = True
+    by_query: bool = False
+
+
+def vector_text(vector: np.ndarray) -> str:
+    """A vector in pgvector's text form (``[x,y,…]``; 9 significant digits: every float32
+    reads back exactly)."""
+    values = np.asarray(vector, dtype=np.float32).tolist()
+    return "[" + ",".join(["%.9g"] * len(values)) % tuple(values) + "]"
+
+
+class NeighbourRepository:
+    """Nearest-neighbour reads of the write path, bound to one session; never commits."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def nearest_active(
+        self, subject: Subject, model: str, limit: int, probes: Sequence[Probe]
+    ) -> list[list[Scored]]:
+        """Per probe (in order), the subject's active units of embedding model ``model``
+        among the ``limit`` nearest by value cosine, united with the ``limit`` nearest by
+        scenario cosine when the probe has a scenario vector; most similar value first.
+
+        Two statements whatever the number of probes: the (probe, unit, cosines) rows, then
+        the distinct units. pgvector's iterative HNSW scan (``strict_order``) keeps the
+        subject filter from emptying the ANN result in a large table: without it HNSW hands
+        back ``ef_search`` (40) rows and a subject holding 0.5% of the table got none."""
+        if not probes:
+            return []
+        await self.session.execute(text("SET LOCAL hnsw.iterative_scan = strict_order"))
+        params = {
+            "i": list(range(len(probes))),
+            "v": [vector_text(p.value) for p in probes],
+            "qv": [None if p.query is None else vector_text(p.query) for p in probes],
+            "ns": subject.namespace,
+            "user": subject.user_id,
+            "active": UnitStatus.ACTIVE.value,
+            "model": model,
+            "k": int(limit),
+        }
+        if subject.agent_id is not None:
+            params["agent"] = subject.agent_id
+        rows = (await self.session.execute(_NEAREST[subject.agent_id is None], params)).all()
+        ids = list(dict.fromkeys(r.id for r in rows))
+        units: dict[uuid.UUID, MemoryUnit] = {}
+        if ids:
+            found = await self.session.scalars(select(MemoryUnit).where(MemoryUnit.id.in_(ids)))
+            units = {u.id: u for u in found}
+        arms: dict[tuple[int, uuid.UUID], set[str]] = {}
+        cosines: dict[tuple[int, uuid.UUID], tuple[float, float | None]] = {}
+        for r in rows:
+            arms.setdefault((r.i, r.id), set()).add(r.arm)
+            cosines[(r.i, r.id)] = (float(r.cv), None if r.cq is None else float(r.cq))
+        out: list[list[Scored]] = [[] for _ in probes]
+        for (i, unit_id), found_by in arms.items():
+            unit = units.get(unit_id)
+            if unit is not None:  # None: deleted between the two statements
+                cv, cq = cosines[(i, unit_id)]
+                out[i].append(Scored(unit, cv, cq, "value" in found_by, "query" in found_by))
+        for scored in out:
+            scored.sort(key=lambda s: -s.value_cos)
+        return out
