@@ -25,7 +25,6 @@ import contextlib
 import os
 import re
 import shutil
-import signal
 import socket
 import statistics
 import subprocess
@@ -37,6 +36,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
+from benchkit.server import stop
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -99,13 +99,7 @@ async def service(
                 raise SystemExit(f"{name} did not answer /health within 120 s")
         yield base
     finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(5)
+        stop(proc)
         log.close()
 
 
