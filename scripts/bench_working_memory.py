@@ -56,6 +56,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from benchkit.server import stop
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -177,13 +178,7 @@ async def running_service(
                 raise SystemExit("service did not answer /health within 60 s")
         yield base
     finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        stop(proc)
         log.close()
 
 
