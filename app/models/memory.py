@@ -91,8 +91,17 @@ class MemoryUnit(Base):
             "merged_into",
             postgresql_where=text("merged_into IS NOT NULL"),
         ),
-        Index("ix_memory_units_entity_keys", "entity_keys", postgresql_using="gin"),
-        Index("ix_memory_units_search_tsv", "search_tsv", postgresql_using="gin"),
+        # Subject first (btree_gin, migration 0009): keyword and entity lookups of a subject
+        # cost what the subject holds, not what the table holds.
+        Index(
+            "ix_memory_units_subject_entity_keys",
+            "user_id",
+            "entity_keys",
+            postgresql_using="gin",
+        ),
+        Index(
+            "ix_memory_units_subject_search_tsv", "user_id", "search_tsv", postgresql_using="gin"
+        ),
         Index(
             "ix_memory_units_value_embedding_hnsw",
             "value_embedding",
