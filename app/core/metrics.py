@@ -26,7 +26,8 @@ RECALL_DEGRADED = Counter(
 )
 EMBEDDING_SECONDS = Histogram(
     "hindsight_embedding_duration_seconds",
-    "Time of one embedding call (a batch of texts), by model and role (passage|query).",
+    "Time of one embedding call (a batch of texts), by model and role (passage|query|"
+    "background: window messages embedded after their append, waits included).",
     ["model", "role"],
     buckets=LATENCY_BUCKETS,
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import uuid
 from datetime import UTC, datetime
 from typing import Annotated, Any
@@ -16,6 +17,7 @@ from app.api.deps import (
     StoreServiceDep,
 )
 from app.api.errors import ERROR_RESPONSES, NOT_FOUND, PROVIDER_ERRORS
+from app.api.routers.recall import server_timing
 from app.schemas.memory import (
     MemoryDetail,
     MemoryRead,
@@ -68,10 +70,15 @@ async def store_memories(
     With an `Idempotency-Key` header a retry with the same body returns the first response
     (header `Idempotent-Replayed: true`); the same key with another body is a 422
     `idempotency_key_reused`. Errors: 400 `malformed_json`, 413 `payload_too_large`, 422
-    `invalid_request` (nothing is written), 502/504 when the embedding provider fails."""
+    `invalid_request` (nothing is written), 502/504 when the embedding provider fails. The
+    `Server-Timing` header says where the time went (ms): `embed`, `lock`, `read` (the
+    duplicates and neighbours), `decide`, `write`, and `total` (the commit follows)."""
 
     async def action() -> dict[str, Any]:
+        start = time.perf_counter()
         outcomes = await service.store(namespace, body.memories, datetime.now(UTC))
+        total = (time.perf_counter() - start) * 1000.0
+        response.headers["Server-Timing"] = server_timing(service.stages_ms, total)
         results = [
             StoreResult(
                 id=o.unit.id,

@@ -12,6 +12,7 @@ entries commit together."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -76,6 +77,10 @@ class StoreService:
         self.conflicts = conflicts or ConflictSettings()
         self.reconcile = reconcile and self.conflicts.use_llm
         self.thresholds = thresholds(dedupe, self.conflicts, embedder.model)
+        # Where the last store() spent its time, in ms per stage in the order they ran:
+        # embed, lock, read (hashes and neighbours), decide, write (the INSERT, reviews,
+        # queue). The transaction's commit comes after, in the request's session.
+        self.stages_ms: dict[str, float] = {}
 
     async def store(
         self, namespace: str, items: list[MemoryCreate], now: datetime
@@ -89,13 +94,17 @@ class StoreService:
 
         Raises ProviderError/ProviderTimeoutError when embedding fails (nothing written).
         """
+        self.stages_ms = {}
+        clock = _Clock(self.stages_ms)
         values, queries = await self._embed(items)
+        clock.mark("embed")
         hashes = [value_hash(i.value) for i in items]
         subjects = sorted(
             {Subject(namespace, i.user_id, i.agent_id) for i in items}, key=Subject.lock_key
         )
         for subject in subjects:  # a fixed order, so two batches cannot deadlock
             await self.repo.lock_subject(subject)
+        clock.mark("lock")
 
         by_hash: dict[tuple[Subject, str], list[MemoryUnit]] = {}
         before: dict[int, list[Scored]] = {}
@@ -110,6 +119,7 @@ class StoreService:
                 subject, self.embedder.model, fetched, probes
             )
             before.update(zip(ks, scored, strict=True))
+        clock.mark("read")
 
         view = BatchView(self.embedder.model, self.dedupe.neighbours, fetched, by_hash)
         outcomes: list[StoreOutcome] = []
@@ -121,6 +131,7 @@ class StoreService:
             )
             outcomes.append(outcome)
             pending.extend(reviews)
+        clock.mark("decide")
         await self.repo.flush()  # one INSERT for the new rows, then the reviews point at them
         for review in pending:
             self.reviews.add(review)
@@ -128,6 +139,7 @@ class StoreService:
             await self.repo.flush()
         if self.reconcile:  # one queue statement for every unsure pair of the batch
             await self.reviews.enqueue([r.id for o in outcomes for r in o.reviews])
+        clock.mark("write")
         return outcomes
 
     async def _embed(
@@ -262,6 +274,19 @@ class StoreService:
             query_embedding=query_vector,
             search_text=search_text(item.value, item.query, " ".join(item.entities)),
         )
+
+
+class _Clock:
+    """Adds the time since the last mark to a stage of ``stages`` (ms)."""
+
+    def __init__(self, stages: dict[str, float]) -> None:
+        self.stages = stages
+        self.last = time.perf_counter()
+
+    def mark(self, stage: str) -> None:
+        now = time.perf_counter()
+        self.stages[stage] = self.stages.get(stage, 0.0) + (now - self.last) * 1000.0
+        self.last = now
 
 
 def _subject_of(namespace: str, item: MemoryCreate) -> Subject:

@@ -132,7 +132,9 @@ class WindowEmbeddings:
         try:
             assert self.embedder is not None
             try:
-                vectors = await self.embedder.embed_passages([j.text for j in batch])
+                vectors = await self.embedder.embed_passages(
+                    [j.text for j in batch], background=True
+                )
             except Exception:  # noqa: BLE001 - the reads embed what is missing themselves
                 self.failed_batches += 1
                 log.warning(

