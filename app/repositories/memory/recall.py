@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from pgvector.sqlalchemy import Vector
@@ -26,6 +26,7 @@ from sqlalchemy import (
     ColumnElement,
     Select,
     Text,
+    any_,
     bindparam,
     cast,
     func,
@@ -54,13 +55,13 @@ _COMMON_LEXEMES_SQL = text(
     """
 )
 
-# The columns a recall answer shows (app.schemas.memory.MemoryRead); not the two vectors (384
-# floats each, never shown), the keyword index, entity_keys, value_hash, updated_at and
-# merge_count, which the detached units of a recall leave unset. Those scoring needs are first
-# and converted per row; the others come raw from the driver and are converted (by the
-# columns' own SQLAlchemy result processors) only for the hits returned: converting UUID
-# arrays and JSONB for every candidate cost ~30 ms of a recall of 418 units on a loaded
-# 2-core machine (docs/BENCHMARKS.md "Recall round trips").
+# The columns scoring needs, read for every candidate, and the columns a recall answer shows
+# (app.schemas.memory.MemoryRead), read by :meth:`RecallRepository.units` for the hits only;
+# never the two vectors (384 floats each, never shown), the keyword index, entity_keys,
+# value_hash, updated_at and merge_count, which the detached units of a recall leave unset.
+# Decoding the answer columns of every candidate (UUID arrays, JSONB, texts) cost more than
+# the extra round trip for ten rows: 14.4 → 8.7 ms client-side for the 418 units of a subject
+# (min of 40, loaded 2-core machine; docs/BENCHMARKS.md "Recall on small subjects").
 SCORING_COLUMNS = ("id", "session_id", "occurred_at", "last_confirmed_at", "confidence")
 UNIT_COLUMNS = SCORING_COLUMNS + tuple(
     (
@@ -79,22 +80,30 @@ SELECT s.lex,
   FROM (SELECT tsvector_to_array(to_tsvector('english'::regconfig, :kw)) AS lex) AS s
 """
 
-# Per unit, the query lexemes it contains (BM25 presence): one tsvector_to_array per row,
-# against the query's lexemes stemmed once by the same configuration as the index.
+# Per unit, the query lexemes it contains (BM25 presence), against the query's lexemes
+# stemmed once by the same configuration as the index: the index's lexemes all carry weight D
+# (``to_tsvector`` of the generated column sets none), so marking the query's A and keeping the
+# A ones is the intersection, in three C calls per row. It replaced a per-row
+# ``ARRAY(SELECT … FROM unnest(tsvector_to_array(…)) WHERE x = ANY(…))`` sub-plan: 8.1 → 2.4
+# ms of execution for 418 units (EXPLAIN ANALYZE, loaded 2-core machine; the same lexemes per
+# unit for every question of LoCoMo dev, docs/BENCHMARKS.md "Recall on small subjects").
 _HITS = literal_column(
-    "ARRAY(SELECT x FROM unnest(tsvector_to_array(memory_units.search_tsv)) AS x "
-    "WHERE x = ANY(CAST((SELECT lex FROM q) AS text[])))"
+    "tsvector_to_array(ts_filter(setweight(memory_units.search_tsv, 'A', "
+    "CAST((SELECT lex FROM q) AS text[])), '{a}'))"
 )
 
 
-@dataclass(frozen=True)
-class CandidateScore:
+class CandidateScore(NamedTuple):
     """Raw signals of one candidate, before normalisation and weighting.
 
     ``term_freqs``: occurrences of each query lexeme in the unit's keyword index (only the
     lexemes it contains; empty when it matches none); ``length``: the unit's number of
     distinct lexemes (BM25's document length). ``session_id`` and ``occurred_at`` place the
     unit among its session's units for the context signal.
+
+    A named tuple, not a frozen dataclass: one is built per candidate, and a frozen
+    dataclass's ``__init__`` cost ~10 µs against ~1 µs (600 candidates: ~5 ms of a recall on a
+    loaded 2-core machine).
     """
 
     id: uuid.UUID
@@ -117,23 +126,11 @@ class RecalledUnit(SimpleNamespace):
 
 @dataclass
 class Candidates:
-    """What :meth:`RecallRepository.candidates` found: the raw signals, each candidate's
-    row (answer columns first, ``UNIT_COLUMNS`` order) and which of the entity candidates
-    name an entity of a unit matching the filters (in the order given)."""
+    """What :meth:`RecallRepository.candidates` found: the raw signals and which of the
+    entity candidates name an entity of a unit matching the filters (in the order given)."""
 
     scores: list[CandidateScore] = field(default_factory=list)
-    rows: dict[uuid.UUID, Any] = field(default_factory=dict)  # the statement's rows by id
     known: list[str] = field(default_factory=list)
-    processors: list[Any] = field(default_factory=list)  # per UNIT_COLUMNS entry, or None
-
-    def unit(self, unit_id: uuid.UUID) -> RecalledUnit:
-        """The answer columns of one candidate, converted as the ORM would convert them."""
-        row = self.rows[unit_id]
-        values = {}
-        for i, name in enumerate(UNIT_COLUMNS):
-            proc = self.processors[i]
-            values[name] = proc(row[i]) if proc is not None and row[i] is not None else row[i]
-        return RecalledUnit(**values)
 
 
 @dataclass(frozen=True)
@@ -299,9 +296,7 @@ class RecallRepository:
         known = _known_select(f, ents).cte("known") if ents else None
         if known is not None:
             known_col = select(func.array_agg(known.c.key)).scalar_subquery()
-        cols = [getattr(MemoryUnit, name).label(name) for name in SCORING_COLUMNS] + [
-            _raw(name).label(name) for name in UNIT_COLUMNS[len(SCORING_COLUMNS) :]
-        ]
+        cols = [getattr(MemoryUnit, name).label(name) for name in SCORING_COLUMNS]
         stmt = (
             select(
                 *cols,
@@ -321,34 +316,59 @@ class RecallRepository:
             stmt = stmt.where(MemoryUnit.id.in_(id_filter.scalar_subquery()))
         # Core execution: the ORM's row loading is not needed for plain columns.
         rows = (await (await self.session.connection()).execute(stmt)).all()
-        n = len(UNIT_COLUMNS)
-        i_session, i_occurred = UNIT_COLUMNS.index("session_id"), UNIT_COLUMNS.index("occurred_at")
-        i_confirmed, i_conf = (
-            UNIT_COLUMNS.index("last_confirmed_at"),
-            UNIT_COLUMNS.index("confidence"),
-        )
-        out = Candidates(processors=_processors(self.session.get_bind().dialect))
-        found_known: set[str] = set()
-        for r in rows:
-            unit_id = r[0]
-            out.scores.append(
-                CandidateScore(
-                    id=unit_id,
-                    semantic_value=float(r[n]),
-                    semantic_query=float(r[n + 1]),
-                    term_freqs=dict.fromkeys(r[n + 2] or (), 1),
-                    length=int(r[n + 3]),
-                    entity_match=bool(r[n + 4]),
-                    session_id=r[i_session],
-                    occurred_at=r[i_occurred],
-                    last_confirmed_at=r[i_confirmed],
-                    confidence=float(r[i_conf]),
-                )
+        # Positional, in the statement's column order (SCORING_COLUMNS, then the signals).
+        scores = [
+            CandidateScore(
+                unit_id,
+                float(sv),
+                float(sq),
+                dict.fromkeys(hits, 1) if hits else {},
+                int(dl),
+                bool(ent),
+                session_id,
+                occurred_at,
+                confirmed_at,
+                float(confidence),
             )
-            out.rows[unit_id] = r
-            if r[n + 5]:
-                found_known.update(r[n + 5])
-        out.known = [k for k in ents if k in found_known]
+            for (
+                unit_id,
+                session_id,
+                occurred_at,
+                confirmed_at,
+                confidence,
+                sv,
+                sq,
+                hits,
+                dl,
+                ent,
+                _,
+            ) in rows
+        ]
+        # The known names are the same on every row (one scalar sub-query).
+        found_known = set(rows[0][-1] or ()) if rows else set()
+        return Candidates(scores, [k for k in ents if k in found_known])
+
+    async def units(self, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, RecalledUnit]:
+        """The answer columns (``UNIT_COLUMNS``) of the units ``ids`` that still exist, by id:
+        one primary-key lookup, converted as the ORM would convert them (not ORM objects)."""
+        if not ids:
+            return {}
+        # ``= ANY(array)``: one statement text whatever the number of ids (asyncpg prepares
+        # each distinct text once per connection).
+        id_array = bindparam("ids", list(ids), type_=ARRAY(MemoryUnit.__table__.c.id.type))
+        cols = [getattr(MemoryUnit, name).label(name) for name in SCORING_COLUMNS] + [
+            _raw(name).label(name) for name in UNIT_COLUMNS[len(SCORING_COLUMNS) :]
+        ]
+        stmt = select(*cols).where(MemoryUnit.id == any_(id_array))
+        rows = (await (await self.session.connection()).execute(stmt)).all()
+        procs = _processors(self.session.get_bind().dialect)
+        out: dict[uuid.UUID, RecalledUnit] = {}
+        for row in rows:
+            values = {
+                name: proc(v) if proc is not None and v is not None else v
+                for name, proc, v in zip(UNIT_COLUMNS, procs, row, strict=True)
+            }
+            out[values["id"]] = RecalledUnit(**values)
         return out
 
 

@@ -130,7 +130,8 @@ class RecallService:
         Stages (``stages_ms``): ``profile`` / ``known`` (only when the subject cache has no
         answer), ``embed`` (the query embedding; ~0 when cached), ``candidates`` (the one
         statement: candidates, signals and answer columns), ``score`` (ranking in Python),
-        ``rerank`` (when asked for), ``access`` (the access-log INSERT).
+        ``rerank`` (when asked for), ``units`` (the answer columns of the hits), ``access`` (the
+        access-log INSERT).
 
         Within ``budget_ms``: if the query embedding is not ready in time, the answer is
         ranked without the semantic signal and marked ``degraded``; so is an answer whose
@@ -266,4 +267,8 @@ class RecallService:
             )
             result.degraded |= result.rerank.degraded
             clock.mark("rerank")
-        return [(found.unit(r.id), r) for r in ranked[: req.top_k] if r.id in found.rows]
+        best = ranked[: req.top_k]
+        # The answer columns of the hits only (a unit deleted meanwhile is left out).
+        units = await self.repo.units([r.id for r in best])
+        clock.mark("units")
+        return [(units[r.id], r) for r in best if r.id in units]
