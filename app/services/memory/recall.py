@@ -256,11 +256,17 @@ class RecallService:
         clock: _Clock,
     ) -> list[tuple[RecalledUnit, Ranked]]:
         """Score, filter by ``min_score``, rerank when asked, cut to ``top_k``."""
-        ranked = rank(found.scores, result.weighting, now)
+        rerank = rerank_mode(req, self.settings, self.reranker is not None)
+        # Only the best that can reach the answer become result objects: the rerank head
+        # and the ``top_k`` (``min_score`` keeps a prefix of the ranking, so cutting first
+        # changes nothing).
+        keep = req.top_k
+        if rerank == "llm":
+            keep = max(keep, req.rerank_candidates or self.settings.rerank_candidates)
+        ranked = rank(found.scores, result.weighting, now, limit=keep)
         if req.min_score is not None:
             ranked = [r for r in ranked if r.score >= req.min_score]
         clock.mark("score")
-        rerank = rerank_mode(req, self.settings, self.reranker is not None)
         if rerank == "llm" and self.reranker is not None:  # second stage, before the cut
             ranked, result.rerank = await self.reranker.rerank(
                 namespace, req, ranked, deadline, now
