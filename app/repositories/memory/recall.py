@@ -26,7 +26,6 @@ from sqlalchemy import (
     ColumnElement,
     Select,
     Text,
-    any_,
     bindparam,
     cast,
     func,
@@ -41,6 +40,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.types import NullType
 
 from app.models import MemoryUnit
+from app.repositories.memory.access_log import RECORD_CTES, record_params
 from app.repositories.memory.filters import UnitFilters, filter_clauses
 
 # Process-wide cache of RecallRepository.common_lexemes: max_share -> (monotonic s, lexemes).
@@ -348,19 +348,25 @@ class RecallRepository:
         found_known = set(rows[0][-1] or ()) if rows else set()
         return Candidates(scores, [k for k in ents if k in found_known])
 
-    async def units(self, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, RecalledUnit]:
-        """The answer columns (``UNIT_COLUMNS``) of the units ``ids`` that still exist, by id:
-        one primary-key lookup, converted as the ORM would convert them (not ORM objects)."""
+    async def units(
+        self,
+        ids: Sequence[uuid.UUID],
+        accessed_at: datetime | None = None,
+        extend_to: datetime | None = None,
+    ) -> dict[uuid.UUID, RecalledUnit]:
+        """The answer columns (``UNIT_COLUMNS``) of the units ``ids`` that still exist, by id,
+        converted as the ORM would convert them (not ORM objects). With ``accessed_at``, the
+        same statement logs their access (app.repositories.memory.access_log: the log rows
+        and, for units about to expire, expiry raised to ``extend_to``); the columns read are
+        those from before that write. One round trip."""
         if not ids:
             return {}
-        # ``= ANY(array)``: one statement text whatever the number of ids (asyncpg prepares
-        # each distinct text once per connection).
-        id_array = bindparam("ids", list(ids), type_=ARRAY(MemoryUnit.__table__.c.id.type))
-        cols = [getattr(MemoryUnit, name).label(name) for name in SCORING_COLUMNS] + [
-            _raw(name).label(name) for name in UNIT_COLUMNS[len(SCORING_COLUMNS) :]
-        ]
-        stmt = select(*cols).where(MemoryUnit.id == any_(id_array))
-        rows = (await (await self.session.connection()).execute(stmt)).all()
+        sql = _UNITS_SQL
+        params: dict[str, Any] = {"ids": list(ids)}
+        if accessed_at is not None:
+            sql = _UNITS_LOGGED_SQL
+            params = record_params(ids, accessed_at, extend_to)
+        rows = (await (await self.session.connection()).execute(sql, params)).all()
         procs = _processors(self.session.get_bind().dialect)
         out: dict[uuid.UUID, RecalledUnit] = {}
         for row in rows:
@@ -399,6 +405,26 @@ def _processors(dialect: Any) -> list[Any]:
 
 
 _PROCESSORS: dict[str, list[Any]] = {}
+
+
+def _units_sql(logged: bool) -> Any:
+    """``SELECT UNIT_COLUMNS FROM memory_units WHERE id = ANY(:ids)``, after the access-log
+    CTEs when ``logged``; the scoring columns typed, the others raw (see _processors). One
+    text per form, so asyncpg prepares each once per connection."""
+    table = MemoryUnit.__table__.c
+    names = [getattr(MemoryUnit, n).property.columns[0].name for n in UNIT_COLUMNS]
+    exprs = [
+        f"CAST({col} AS TEXT) AS {attr}" if attr == "metadata_" else col
+        for attr, col in zip(UNIT_COLUMNS, names, strict=True)
+    ]
+    body = f"SELECT {', '.join(exprs)} FROM memory_units WHERE id = ANY(CAST(:ids AS uuid[]))"
+    typed = {n: table[n].type for n in SCORING_COLUMNS}
+    stmt = text(("WITH " + RECORD_CTES + body) if logged else body)
+    return stmt.columns(*(literal_column(n, typed.get(n, NullType())) for n in UNIT_COLUMNS))
+
+
+_UNITS_SQL = _units_sql(False)
+_UNITS_LOGGED_SQL = _units_sql(True)
 
 
 def _known_select(f: UnitFilters, keys: list[str]) -> Select:
