@@ -1,12 +1,13 @@
-"""The SQL of recall: one statement per recall that gathers the candidates, computes their raw
-signals and returns the columns of the answer (never the vectors), plus the small lookups
-that app.services.memory.recall caches per process (subject size and entity names, common
-lexemes).
+"""The SQL of recall: one statement per recall that gathers the candidates and computes their
+raw signals (never the vectors), one that reads the answer columns of the hits (and logs their
+access), plus the small lookups that app.services.memory.recall caches per process (subject
+size and entity names, common lexemes).
 
-Round trips of one recall (docs/BENCHMARKS.md "Recall round trips"): the statement of
-:meth:`RecallRepository.candidates` (plus, for subjects above the exact-scan limit, one
-``set_config`` of the HNSW scan settings); :meth:`subject_profile` only when its cache entry
-is missing or stale; the access-log INSERT (app.repositories.memory.access_log).
+Round trips of one recall (docs/BENCHMARKS.md "Recall round trips", "Recall on small
+subjects"): the statement of :meth:`RecallRepository.candidates` (plus, for subjects above the
+exact-scan limit, one ``set_config`` of the HNSW scan settings); :meth:`subject_profile` only
+when its cache entry is missing or stale; :meth:`RecallRepository.units`, which also writes
+the access log (app.repositories.memory.access_log).
 """
 
 from __future__ import annotations
@@ -143,7 +144,8 @@ class SubjectProfile:
 
 
 class RecallRepository:
-    """Recall reads bound to one session; never commits or writes."""
+    """Recall reads bound to one session; never commits, and writes only the access log
+    (:meth:`units` with ``accessed_at``)."""
 
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
@@ -211,7 +213,8 @@ class RecallRepository:
         ef_search: int,
         keyword_skip: Sequence[str] = (),
     ) -> Candidates:
-        """Raw signals and answer columns of the candidates of one recall, in one statement.
+        """Raw signals of the candidates of one recall, in one statement (the answer columns
+        of the hits come from :meth:`units`, once they are known).
 
         ``exact``: every unit matching the filters is a candidate (small subjects;
         docs/ARCHITECTURE.md#design-figures: better than shortlisting). Otherwise the union of
