@@ -5,6 +5,11 @@ session. That session dependency is the one place that commits the request's tra
 (on success) or rolls it back; services and repositories never commit. The one request that
 runs more transactions is ``POST /extract?wait=true``: the job runner owns those (submit,
 claim, write), exactly as for a job the worker runs (docs/ARCHITECTURE.md, "Transactions").
+
+Dependencies that do no I/O are ``async def`` all the same: FastAPI runs a plain ``def``
+dependency in its thread pool, one hand-off per dependency per request (six on the way to
+``/recall``), which cost more than the work itself on a loaded 2-core machine
+(docs/BENCHMARKS.md "Recall on small subjects").
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from app.services.working_memory.closure import ClosureService
 from app.services.working_memory.window import AfterCommitQueue, WorkingMemoryService
 
 
-def get_settings_dep(request: Request) -> Settings:
+async def get_settings_dep(request: Request) -> Settings:
     """The settings the app was created with."""
     return request.app.state.resources.settings  # type: ignore[no-any-return]
 
@@ -43,7 +48,7 @@ def get_settings_dep(request: Request) -> Settings:
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
 
 
-def get_resources(request: Request, settings: SettingsDep) -> Resources:
+async def get_resources(request: Request, settings: SettingsDep) -> Resources:
     """The process-wide resources the app built at start-up, with the request's settings
     (the same object unless a test overrides ``get_settings_dep``)."""
     resources: Resources = request.app.state.resources
@@ -62,7 +67,7 @@ async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
 SessionDep = Annotated[AsyncSession, Depends(get_session, scope="function")]
 
 
-def get_services(resources: ResourcesDep, session: SessionDep) -> Services:
+async def get_services(resources: ResourcesDep, session: SessionDep) -> Services:
     """The services of this request's transaction (``app/services/wiring.py``)."""
     return Services(resources, session)
 
@@ -76,7 +81,7 @@ _api_key_header = APIKeyHeader(
 )
 
 
-def get_auth_service(services: ServicesDep) -> AuthService:
+async def get_auth_service(services: ServicesDep) -> AuthService:
     return services.auth()
 
 
@@ -94,7 +99,7 @@ async def get_caller(
     return caller
 
 
-def get_namespace(caller: Annotated[Caller, Depends(get_caller)]) -> str:
+async def get_namespace(caller: Annotated[Caller, Depends(get_caller)]) -> str:
     """The caller's namespace (tenant): every repository query is scoped by it."""
     return caller.namespace
 
@@ -106,7 +111,7 @@ def get_store_service(services: ServicesDep) -> StoreService:
     return services.store()
 
 
-def get_recall_service(services: ServicesDep) -> RecallService:
+async def get_recall_service(services: ServicesDep) -> RecallService:
     return services.recall()
 
 

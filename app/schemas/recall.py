@@ -184,7 +184,9 @@ class RecallResponse(ResponseModel):
         "and `known` (subject lookups, only when not cached), `embed` (the query embedding; "
         "~0 when the same text was embedded before), `candidates` (the one SQL statement that "
         "gathers and scores candidates), `score` (ranking), `rerank` (when asked for), "
-        "`access` (the access-log write). The same figures are in the `Server-Timing` header.",
+        "`access` (one statement: the access-log write and the answer columns of the hits; "
+        "`units` instead with `record_access: false`). "
+        "The same figures are in the `Server-Timing` header.",
     )
     rerank: RerankInfo | None = Field(
         default=None, description="The rerank stage; null when it did not run."

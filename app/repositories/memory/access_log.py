@@ -15,17 +15,21 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import delete, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import MemoryAccess
 
-# One round trip. The log rows come from memory_units (a unit deleted meanwhile is skipped,
-# not a foreign-key error). The UPDATE touches only units about to expire (rare).
-_RECORD = text(
-    """
-    WITH guarded AS (
+# The two writes of a recall's access, as CTEs of one statement (parameters :ids, :at,
+# :extend_to, :guard): the log rows come from memory_units (a unit deleted meanwhile is
+# skipped, not a foreign-key error), and the UPDATE touches only units about to expire (rare).
+# PostgreSQL runs data-modifying CTEs to completion whether the main query reads them or not,
+# so a recall puts its read of the hits' columns after them (RecallRepository.units): the
+# access log costs no round trip of its own.
+RECORD_CTES = """
+    guarded AS (
         UPDATE memory_units
            SET last_accessed_at = :at,
                expires_at = GREATEST(expires_at, CAST(:extend_to AS timestamptz))
@@ -33,11 +37,12 @@ _RECORD = text(
            AND status = 'active' AND expires_at IS NOT NULL
            AND CAST(:extend_to AS timestamptz) IS NOT NULL
            AND expires_at < CAST(:at AS timestamptz) + CAST(:guard AS interval)
+    ), logged AS (
+        INSERT INTO memory_access_log (unit_id, namespace, accessed_at)
+        SELECT id, namespace, :at FROM memory_units WHERE id = ANY(CAST(:ids AS uuid[]))
     )
-    INSERT INTO memory_access_log (unit_id, namespace, accessed_at)
-    SELECT id, namespace, :at FROM memory_units WHERE id = ANY(CAST(:ids AS uuid[]))
-    """
-)
+"""
+_RECORD = text("WITH " + RECORD_CTES + " SELECT 1")
 # Marks every unfolded row folded and applies the latest access of each unit: last_accessed_at
 # (never moved back) and, for active expiring units, expiry at least ``latest + extend``.
 _FOLD = text(
@@ -71,6 +76,14 @@ _FOLD = text(
 EXPIRY_GUARD = timedelta(days=1)
 
 
+def record_params(
+    ids: Sequence[uuid.UUID], at: datetime, extend_to: datetime | None
+) -> dict[str, Any]:
+    """The parameters of :data:`RECORD_CTES`: ``ids`` returned at ``at``, expiry raised to
+    ``extend_to`` (None: no extension) for those within :data:`EXPIRY_GUARD`."""
+    return {"ids": sorted(set(ids)), "at": at, "extend_to": extend_to, "guard": EXPIRY_GUARD}
+
+
 class AccessLogRepository:
     """Access-log writes bound to one session; never commits."""
 
@@ -85,10 +98,7 @@ class AccessLogRepository:
         (None: no extension) and ``last_accessed_at`` set. One statement."""
         if not ids:
             return
-        await self.session.execute(
-            _RECORD,
-            {"ids": sorted(set(ids)), "at": at, "extend_to": extend_to, "guard": EXPIRY_GUARD},
-        )
+        await self.session.execute(_RECORD, record_params(ids, at, extend_to))
 
     async def fold(self, extend: timedelta | None) -> tuple[int, int]:
         """Apply every unfolded access to its unit (``last_accessed_at``; expiry of active

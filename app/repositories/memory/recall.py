@@ -1,12 +1,13 @@
-"""The SQL of recall: one statement per recall that gathers the candidates, computes their raw
-signals and returns the columns of the answer (never the vectors), plus the small lookups
-that app.services.memory.recall caches per process (subject size and entity names, common
-lexemes).
+"""The SQL of recall: one statement per recall that gathers the candidates and computes their
+raw signals (never the vectors), one that reads the answer columns of the hits (and logs their
+access), plus the small lookups that app.services.memory.recall caches per process (subject
+size and entity names, common lexemes).
 
-Round trips of one recall (docs/BENCHMARKS.md "Recall round trips"): the statement of
-:meth:`RecallRepository.candidates` (plus, for subjects above the exact-scan limit, one
-``set_config`` of the HNSW scan settings); :meth:`subject_profile` only when its cache entry
-is missing or stale; the access-log INSERT (app.repositories.memory.access_log).
+Round trips of one recall (docs/BENCHMARKS.md "Recall round trips", "Recall on small
+subjects"): the statement of :meth:`RecallRepository.candidates` (plus, for subjects above the
+exact-scan limit, one ``set_config`` of the HNSW scan settings); :meth:`subject_profile` only
+when its cache entry is missing or stale; :meth:`RecallRepository.units`, which also writes
+the access log (app.repositories.memory.access_log).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from pgvector.sqlalchemy import Vector
@@ -40,6 +41,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.types import NullType
 
 from app.models import MemoryUnit
+from app.repositories.memory.access_log import RECORD_CTES, record_params
 from app.repositories.memory.filters import UnitFilters, filter_clauses
 
 # Process-wide cache of RecallRepository.common_lexemes: max_share -> (monotonic s, lexemes).
@@ -54,13 +56,13 @@ _COMMON_LEXEMES_SQL = text(
     """
 )
 
-# The columns a recall answer shows (app.schemas.memory.MemoryRead); not the two vectors (384
-# floats each, never shown), the keyword index, entity_keys, value_hash, updated_at and
-# merge_count, which the detached units of a recall leave unset. Those scoring needs are first
-# and converted per row; the others come raw from the driver and are converted (by the
-# columns' own SQLAlchemy result processors) only for the hits returned: converting UUID
-# arrays and JSONB for every candidate cost ~30 ms of a recall of 418 units on a loaded
-# 2-core machine (docs/BENCHMARKS.md "Recall round trips").
+# The columns scoring needs, read for every candidate, and the columns a recall answer shows
+# (app.schemas.memory.MemoryRead), read by :meth:`RecallRepository.units` for the hits only;
+# never the two vectors (384 floats each, never shown), the keyword index, entity_keys,
+# value_hash, updated_at and merge_count, which the detached units of a recall leave unset.
+# Decoding the answer columns of every candidate (UUID arrays, JSONB, texts) cost more than
+# the extra round trip for ten rows: 14.4 → 8.7 ms client-side for the 418 units of a subject
+# (min of 40, loaded 2-core machine; docs/BENCHMARKS.md "Recall on small subjects").
 SCORING_COLUMNS = ("id", "session_id", "occurred_at", "last_confirmed_at", "confidence")
 UNIT_COLUMNS = SCORING_COLUMNS + tuple(
     (
@@ -79,22 +81,30 @@ SELECT s.lex,
   FROM (SELECT tsvector_to_array(to_tsvector('english'::regconfig, :kw)) AS lex) AS s
 """
 
-# Per unit, the query lexemes it contains (BM25 presence): one tsvector_to_array per row,
-# against the query's lexemes stemmed once by the same configuration as the index.
+# Per unit, the query lexemes it contains (BM25 presence), against the query's lexemes
+# stemmed once by the same configuration as the index: the index's lexemes all carry weight D
+# (``to_tsvector`` of the generated column sets none), so marking the query's A and keeping the
+# A ones is the intersection, in three C calls per row. It replaced a per-row
+# ``ARRAY(SELECT … FROM unnest(tsvector_to_array(…)) WHERE x = ANY(…))`` sub-plan: 8.1 → 2.4
+# ms of execution for 418 units (EXPLAIN ANALYZE, loaded 2-core machine; the same lexemes per
+# unit for every question of LoCoMo dev, docs/BENCHMARKS.md "Recall on small subjects").
 _HITS = literal_column(
-    "ARRAY(SELECT x FROM unnest(tsvector_to_array(memory_units.search_tsv)) AS x "
-    "WHERE x = ANY(CAST((SELECT lex FROM q) AS text[])))"
+    "tsvector_to_array(ts_filter(setweight(memory_units.search_tsv, 'A', "
+    "CAST((SELECT lex FROM q) AS text[])), '{a}'))"
 )
 
 
-@dataclass(frozen=True)
-class CandidateScore:
+class CandidateScore(NamedTuple):
     """Raw signals of one candidate, before normalisation and weighting.
 
     ``term_freqs``: occurrences of each query lexeme in the unit's keyword index (only the
     lexemes it contains; empty when it matches none); ``length``: the unit's number of
     distinct lexemes (BM25's document length). ``session_id`` and ``occurred_at`` place the
     unit among its session's units for the context signal.
+
+    A named tuple, not a frozen dataclass: one is built per candidate, and a frozen
+    dataclass's ``__init__`` cost ~10 µs against ~1 µs (600 candidates: ~5 ms of a recall on a
+    loaded 2-core machine).
     """
 
     id: uuid.UUID
@@ -117,23 +127,11 @@ class RecalledUnit(SimpleNamespace):
 
 @dataclass
 class Candidates:
-    """What :meth:`RecallRepository.candidates` found: the raw signals, each candidate's
-    row (answer columns first, ``UNIT_COLUMNS`` order) and which of the entity candidates
-    name an entity of a unit matching the filters (in the order given)."""
+    """What :meth:`RecallRepository.candidates` found: the raw signals and which of the
+    entity candidates name an entity of a unit matching the filters (in the order given)."""
 
     scores: list[CandidateScore] = field(default_factory=list)
-    rows: dict[uuid.UUID, Any] = field(default_factory=dict)  # the statement's rows by id
     known: list[str] = field(default_factory=list)
-    processors: list[Any] = field(default_factory=list)  # per UNIT_COLUMNS entry, or None
-
-    def unit(self, unit_id: uuid.UUID) -> RecalledUnit:
-        """The answer columns of one candidate, converted as the ORM would convert them."""
-        row = self.rows[unit_id]
-        values = {}
-        for i, name in enumerate(UNIT_COLUMNS):
-            proc = self.processors[i]
-            values[name] = proc(row[i]) if proc is not None and row[i] is not None else row[i]
-        return RecalledUnit(**values)
 
 
 @dataclass(frozen=True)
@@ -146,7 +144,8 @@ class SubjectProfile:
 
 
 class RecallRepository:
-    """Recall reads bound to one session; never commits or writes."""
+    """Recall reads bound to one session; never commits, and writes only the access log
+    (:meth:`units` with ``accessed_at``)."""
 
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
@@ -214,7 +213,8 @@ class RecallRepository:
         ef_search: int,
         keyword_skip: Sequence[str] = (),
     ) -> Candidates:
-        """Raw signals and answer columns of the candidates of one recall, in one statement.
+        """Raw signals of the candidates of one recall, in one statement (the answer columns
+        of the hits come from :meth:`units`, once they are known).
 
         ``exact``: every unit matching the filters is a candidate (small subjects;
         docs/ARCHITECTURE.md#design-figures: better than shortlisting). Otherwise the union of
@@ -299,9 +299,7 @@ class RecallRepository:
         known = _known_select(f, ents).cte("known") if ents else None
         if known is not None:
             known_col = select(func.array_agg(known.c.key)).scalar_subquery()
-        cols = [getattr(MemoryUnit, name).label(name) for name in SCORING_COLUMNS] + [
-            _raw(name).label(name) for name in UNIT_COLUMNS[len(SCORING_COLUMNS) :]
-        ]
+        cols = [getattr(MemoryUnit, name).label(name) for name in SCORING_COLUMNS]
         stmt = (
             select(
                 *cols,
@@ -321,34 +319,65 @@ class RecallRepository:
             stmt = stmt.where(MemoryUnit.id.in_(id_filter.scalar_subquery()))
         # Core execution: the ORM's row loading is not needed for plain columns.
         rows = (await (await self.session.connection()).execute(stmt)).all()
-        n = len(UNIT_COLUMNS)
-        i_session, i_occurred = UNIT_COLUMNS.index("session_id"), UNIT_COLUMNS.index("occurred_at")
-        i_confirmed, i_conf = (
-            UNIT_COLUMNS.index("last_confirmed_at"),
-            UNIT_COLUMNS.index("confidence"),
-        )
-        out = Candidates(processors=_processors(self.session.get_bind().dialect))
-        found_known: set[str] = set()
-        for r in rows:
-            unit_id = r[0]
-            out.scores.append(
-                CandidateScore(
-                    id=unit_id,
-                    semantic_value=float(r[n]),
-                    semantic_query=float(r[n + 1]),
-                    term_freqs=dict.fromkeys(r[n + 2] or (), 1),
-                    length=int(r[n + 3]),
-                    entity_match=bool(r[n + 4]),
-                    session_id=r[i_session],
-                    occurred_at=r[i_occurred],
-                    last_confirmed_at=r[i_confirmed],
-                    confidence=float(r[i_conf]),
-                )
+        # Positional, in the statement's column order (SCORING_COLUMNS, then the signals).
+        scores = [
+            CandidateScore(
+                unit_id,
+                float(sv),
+                float(sq),
+                dict.fromkeys(hits, 1) if hits else {},
+                int(dl),
+                bool(ent),
+                session_id,
+                occurred_at,
+                confirmed_at,
+                float(confidence),
             )
-            out.rows[unit_id] = r
-            if r[n + 5]:
-                found_known.update(r[n + 5])
-        out.known = [k for k in ents if k in found_known]
+            for (
+                unit_id,
+                session_id,
+                occurred_at,
+                confirmed_at,
+                confidence,
+                sv,
+                sq,
+                hits,
+                dl,
+                ent,
+                _,
+            ) in rows
+        ]
+        # The known names are the same on every row (one scalar sub-query).
+        found_known = set(rows[0][-1] or ()) if rows else set()
+        return Candidates(scores, [k for k in ents if k in found_known])
+
+    async def units(
+        self,
+        ids: Sequence[uuid.UUID],
+        accessed_at: datetime | None = None,
+        extend_to: datetime | None = None,
+    ) -> dict[uuid.UUID, RecalledUnit]:
+        """The answer columns (``UNIT_COLUMNS``) of the units ``ids`` that still exist, by id,
+        converted as the ORM would convert them (not ORM objects). With ``accessed_at``, the
+        same statement logs their access (app.repositories.memory.access_log: the log rows
+        and, for units about to expire, expiry raised to ``extend_to``); the columns read are
+        those from before that write. One round trip."""
+        if not ids:
+            return {}
+        sql = _UNITS_SQL
+        params: dict[str, Any] = {"ids": list(ids)}
+        if accessed_at is not None:
+            sql = _UNITS_LOGGED_SQL
+            params = record_params(ids, accessed_at, extend_to)
+        rows = (await (await self.session.connection()).execute(sql, params)).all()
+        procs = _processors(self.session.get_bind().dialect)
+        out: dict[uuid.UUID, RecalledUnit] = {}
+        for row in rows:
+            values = {
+                name: proc(v) if proc is not None and v is not None else v
+                for name, proc, v in zip(UNIT_COLUMNS, procs, row, strict=True)
+            }
+            out[values["id"]] = RecalledUnit(**values)
         return out
 
 
@@ -379,6 +408,26 @@ def _processors(dialect: Any) -> list[Any]:
 
 
 _PROCESSORS: dict[str, list[Any]] = {}
+
+
+def _units_sql(logged: bool) -> Any:
+    """``SELECT UNIT_COLUMNS FROM memory_units WHERE id = ANY(:ids)``, after the access-log
+    CTEs when ``logged``; the scoring columns typed, the others raw (see _processors). One
+    text per form, so asyncpg prepares each once per connection."""
+    table = MemoryUnit.__table__.c
+    names = [getattr(MemoryUnit, n).property.columns[0].name for n in UNIT_COLUMNS]
+    exprs = [
+        f"CAST({col} AS TEXT) AS {attr}" if attr == "metadata_" else col
+        for attr, col in zip(UNIT_COLUMNS, names, strict=True)
+    ]
+    body = f"SELECT {', '.join(exprs)} FROM memory_units WHERE id = ANY(CAST(:ids AS uuid[]))"
+    typed = {n: table[n].type for n in SCORING_COLUMNS}
+    stmt = text(("WITH " + RECORD_CTES + body) if logged else body)
+    return stmt.columns(*(literal_column(n, typed.get(n, NullType())) for n in UNIT_COLUMNS))
+
+
+_UNITS_SQL = _units_sql(False)
+_UNITS_LOGGED_SQL = _units_sql(True)
 
 
 def _known_select(f: UnitFilters, keys: list[str]) -> Select:

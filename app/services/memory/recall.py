@@ -130,7 +130,9 @@ class RecallService:
         Stages (``stages_ms``): ``profile`` / ``known`` (only when the subject cache has no
         answer), ``embed`` (the query embedding; ~0 when cached), ``candidates`` (the one
         statement: candidates, signals and answer columns), ``score`` (ranking in Python),
-        ``rerank`` (when asked for), ``access`` (the access-log INSERT).
+        ``rerank`` (when asked for), then ``access`` (one statement: the access-log INSERT and
+        the answer columns of the hits) or, with ``record_access=false``, ``units`` (the
+        answer columns alone).
 
         Within ``budget_ms``: if the query embedding is not ready in time, the answer is
         ranked without the semantic signal and marked ``degraded``; so is an answer whose
@@ -202,11 +204,9 @@ class RecallService:
             known, skip = found.known, new_skip
             if not redo:
                 break
-        result.hits = await self._rank(namespace, req, found, result, start + budget, now, clock)
-        # record_access=false (an inspection, an evaluation) writes nothing.
-        if req.record_access and self.access is not None and result.hits:
-            await self.access.record([u.id for u, _ in result.hits], wall_now)
-            clock.mark("access")
+        result.hits = await self._rank(
+            namespace, req, found, result, start + budget, now, wall_now, clock
+        )
         result.took_ms = (time.perf_counter() - start) * 1000.0
         if result.took_ms > self.settings.budget_ms:
             result.degraded = True
@@ -252,18 +252,37 @@ class RecallService:
         result: RecallResult,
         deadline: float,
         now: datetime,
+        wall_now: datetime,
         clock: _Clock,
     ) -> list[tuple[RecalledUnit, Ranked]]:
-        """Score, filter by ``min_score``, rerank when asked, cut to ``top_k``."""
-        ranked = rank(found.scores, result.weighting, now)
+        """Score, filter by ``min_score``, rerank when asked, cut to ``top_k``, then read the
+        hits' answer columns, logging their access at ``wall_now`` in the same statement
+        (``record_access=false``, an inspection or an evaluation, writes nothing)."""
+        rerank = rerank_mode(req, self.settings, self.reranker is not None)
+        # Only the best that can reach the answer become result objects: the rerank head
+        # and the ``top_k`` (``min_score`` keeps a prefix of the ranking, so cutting first
+        # changes nothing).
+        keep = req.top_k
+        if rerank == "llm":
+            keep = max(keep, req.rerank_candidates or self.settings.rerank_candidates)
+        ranked = rank(found.scores, result.weighting, now, limit=keep)
         if req.min_score is not None:
             ranked = [r for r in ranked if r.score >= req.min_score]
         clock.mark("score")
-        rerank = rerank_mode(req, self.settings, self.reranker is not None)
         if rerank == "llm" and self.reranker is not None:  # second stage, before the cut
             ranked, result.rerank = await self.reranker.rerank(
                 namespace, req, ranked, deadline, now
             )
             result.degraded |= result.rerank.degraded
             clock.mark("rerank")
-        return [(found.unit(r.id), r) for r in ranked[: req.top_k] if r.id in found.rows]
+        best = ranked[: req.top_k]
+        # A unit deleted meanwhile is left out (and not logged).
+        if req.record_access and self.access is not None and best:
+            units = await self.repo.units(
+                [r.id for r in best], wall_now, self.access.extend_to(wall_now)
+            )
+            clock.mark("access")
+        else:
+            units = await self.repo.units([r.id for r in best])
+            clock.mark("units")
+        return [(units[r.id], r) for r in best if r.id in units]

@@ -143,8 +143,15 @@ def _minmax(values: list[float]) -> list[float]:
     return [(v - lo) / (hi - lo) for v in values]
 
 
-def rank(candidates: list[CandidateScore], weighting: Weighting, now: datetime) -> list[Ranked]:
-    """Score every candidate and sort best first (ties: newer first, then id)."""
+def rank(
+    candidates: list[CandidateScore],
+    weighting: Weighting,
+    now: datetime,
+    limit: int | None = None,
+) -> list[Ranked]:
+    """Score every candidate and sort best first (ties: newer first, then id); with
+    ``limit``, only the best ``limit`` are returned (the same as the first ``limit`` of the
+    full list: every candidate is still scored, only the result objects are spared)."""
     w = weighting.weights
     semantic = _minmax([max(c.semantic_value, c.semantic_query) for c in candidates])
     raw_keyword = bm25(candidates)
@@ -156,18 +163,33 @@ def rank(candidates: list[CandidateScore], weighting: Weighting, now: datetime) 
         for s, k in zip(semantic, keyword, strict=True)
     ]
     ctx = context(candidates, relevance)
+    lam = weighting.recency_lambda
+    ws, wk, wr, wc, we, wx = (w[name] for name in SIGNALS)
+    rec = [recency(c.occurred_at, now, lam) for c in candidates]
+    # The weighted sum in SIGNALS order, added left to right as sum() over SIGNALS would.
+    totals = [
+        ws * semantic[i]
+        + wk * keyword[i]
+        + wr * rec[i]
+        + wc * c.confidence
+        + we * (1.0 if c.entity_match else 0.0)
+        + wx * ctx[i]
+        for i, c in enumerate(candidates)
+    ]
+    order = sorted(
+        range(len(candidates)),
+        key=lambda i: (-totals[i], -candidates[i].occurred_at.timestamp(), str(candidates[i].id)),
+    )
     ranked: list[Ranked] = []
-    for i, c in enumerate(candidates):
+    for i in order if limit is None else order[:limit]:
+        c = candidates[i]
         scores = {
             "semantic": semantic[i],
             "keyword": keyword[i],
-            "recency": recency(c.occurred_at, now, weighting.recency_lambda),
+            "recency": rec[i],
             "confidence": c.confidence,
             "entity": 1.0 if c.entity_match else 0.0,
             "context": ctx[i],
         }
-        total = sum(w[s] * scores[s] for s in SIGNALS)
-        ranked.append(Ranked(c.id, total, scores))
-    order = {c.id: c.occurred_at for c in candidates}
-    ranked.sort(key=lambda r: (-r.score, -order[r.id].timestamp(), str(r.id)))
+        ranked.append(Ranked(c.id, totals[i], scores))
     return ranked

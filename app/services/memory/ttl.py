@@ -74,11 +74,15 @@ class AccessTracker:
         self.repo = repo
         self.settings = settings
 
-    async def record(self, ids: Sequence[uuid.UUID], at: datetime) -> None:
-        """Log that a recall returned ``ids`` at ``at`` (one SQL statement, an INSERT)."""
+    def extend_to(self, at: datetime) -> datetime | None:
+        """How far an access at ``at`` extends an expiring unit (None: no extension)."""
         days = self.settings.extend_on_access_days
-        extend_to = at + timedelta(days=days) if days > 0 else None
-        await self.repo.record(ids, at, extend_to)
+        return at + timedelta(days=days) if days > 0 else None
+
+    async def record(self, ids: Sequence[uuid.UUID], at: datetime) -> None:
+        """Log that a recall returned ``ids`` at ``at`` (one SQL statement, an INSERT).
+        Recall itself writes the log in its read of the hits (RecallRepository.units)."""
+        await self.repo.record(ids, at, self.extend_to(at))
 
 
 @dataclass(frozen=True)
