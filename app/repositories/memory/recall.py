@@ -79,6 +79,34 @@ SELECT s.lex,
   FROM (SELECT tsvector_to_array(to_tsvector('english'::regconfig, :kw)) AS lex) AS s
 """
 
+# The same for large subjects, whose keyword candidates are only those the GIN index finds
+# without visiting every unit that holds one mid-frequency lexeme: a unit matches when it
+# holds a query lexeme that is neither skipped nor in :pair (a rare one), or two lexemes of
+# :pair (mid-frequency ones: alone, each matches up to keyword_candidate_max_share of the
+# units, and such single matches rank low). A query without a rare lexeme or a pair falls
+# back to the OR of its lexemes not skipped. ``rtsq``, that OR, ranks the matches (as
+# ``ctsq`` of _QUERY_LEXEMES does).
+_QUERY_LEXEMES_LARGE = """
+SELECT s.lex, s.rtsq,
+       COALESCE(
+         (SELECT CAST(string_agg(t, ' | ') AS tsquery)
+            FROM (SELECT '''' || replace(x, '''', '''''') || '''' AS t
+                    FROM unnest(s.lex) AS x WHERE x <> ALL(:skip) AND x <> ALL(:pair)
+                  UNION ALL
+                  SELECT '(''' || replace(a, '''', '''''') || ''' & '''
+                         || replace(b, '''', '''''') || ''')'
+                    FROM unnest(s.lex) AS a, unnest(s.lex) AS b
+                   WHERE a < b AND a = ANY(:pair) AND b = ANY(:pair)
+                     AND a <> ALL(:skip) AND b <> ALL(:skip)) AS parts),
+         s.rtsq) AS ctsq
+  FROM (SELECT l.lex,
+               (SELECT CAST(string_agg('''' || replace(x, '''', '''''') || '''', ' | ')
+                            AS tsquery)
+                  FROM unnest(l.lex) AS x WHERE x <> ALL(:skip)) AS rtsq
+          FROM (SELECT tsvector_to_array(to_tsvector('english'::regconfig, :kw)) AS lex)
+               AS l) AS s
+"""
+
 # Per unit, the query lexemes it contains (BM25 presence): one tsvector_to_array per row,
 # against the query's lexemes stemmed once by the same configuration as the index.
 _HITS = literal_column(
@@ -213,15 +241,17 @@ class RecallRepository:
         per_source: int,
         ef_search: int,
         keyword_skip: Sequence[str] = (),
+        keyword_pair: Sequence[str] = (),
     ) -> Candidates:
         """Raw signals and answer columns of the candidates of one recall, in one statement.
 
         ``exact``: every unit matching the filters is a candidate (small subjects;
         docs/ARCHITECTURE.md#design-figures: better than shortlisting). Otherwise the union of
         the ``per_source`` nearest by value embedding, by query (scenario) embedding, the best
-        keyword matches (``ts_rank`` of an OR of the query's lexemes except ``keyword_skip``)
-        and the newest units naming one of ``entity_candidates``, with pgvector's iterative
-        HNSW scan so filtered ANN still returns enough rows.
+        keyword matches (``ts_rank`` of an OR of the query's lexemes except ``keyword_skip``,
+        where a lexeme of ``keyword_pair`` counts only together with another one: see
+        ``_QUERY_LEXEMES_LARGE``) and the newest units naming one of ``entity_candidates``,
+        with pgvector's iterative HNSW scan so filtered ANN still returns enough rows.
 
         ``keyword_text`` is stemmed once, inside the statement, by the keyword index's own
         configuration (``english``), so query and index lexemes match by construction. BM25
@@ -236,13 +266,16 @@ class RecallRepository:
         ent_param = bindparam("ents", ents, type_=ARRAY(Text))
         emb = bindparam("emb", embedding, type_=Vector()) if embedding is not None else None
         # The query's lexemes, stemmed once; and the OR tsquery of the keyword candidates.
+        params = [
+            bindparam("kw", keyword_text, type_=Text),
+            bindparam("skip", list(keyword_skip), type_=ARRAY(Text)),
+        ]
+        if not exact:
+            params.append(bindparam("pair", list(keyword_pair), type_=ARRAY(Text)))
         q = (
-            text(_QUERY_LEXEMES)
-            .bindparams(
-                bindparam("kw", keyword_text, type_=Text),
-                bindparam("skip", list(keyword_skip), type_=ARRAY(Text)),
-            )
-            .columns(lex=ARRAY(Text), ctsq=TSQUERY)
+            text(_QUERY_LEXEMES if exact else _QUERY_LEXEMES_LARGE)
+            .bindparams(*params)
+            .columns(lex=ARRAY(Text), ctsq=TSQUERY, **({} if exact else {"rtsq": TSQUERY}))
             .cte("q")
         )
 
@@ -272,10 +305,11 @@ class RecallRepository:
             # Keyword candidates: ranking costs O(units matching), so names and common words
             # (``keyword_skip``) stay out of this OR; the scoring below uses every lexeme.
             cts = select(q.c.ctsq).scalar_subquery()
+            rts = select(q.c.rtsq).scalar_subquery()
             parts.append(
                 select(MemoryUnit.id)
                 .where(*clauses, MemoryUnit.search_tsv.op("@@")(cts))
-                .order_by(func.ts_rank(MemoryUnit.search_tsv, cts, 1).desc())
+                .order_by(func.ts_rank(MemoryUnit.search_tsv, rts, 1).desc())
                 .limit(per_source)
             )
             if ents:

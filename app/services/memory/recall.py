@@ -158,10 +158,14 @@ class RecallService:
         exact = profile.count <= cap
         known = await self._predict_known(f, key, entities, profile.entity_keys, clock)
         skip: frozenset[str] = frozenset()
+        pair: frozenset[str] = frozenset()
         if not exact:  # names come in through the entity source; common words cost only
             skip = stems(" ".join(known)) | await self.repo.common_lexemes(
                 self.settings.keyword_candidate_max_share
             )
+            # mid-frequency words bring keyword candidates only in pairs (the GIN index
+            # finds those without visiting each unit holding one of them)
+            pair = await self.repo.common_lexemes(self.settings.keyword_single_max_share)
         for _attempt in range(2):
             # The connection checkout (pool ping, BEGIN) overlaps the model call.
             embed_task = asyncio.create_task(
@@ -183,6 +187,7 @@ class RecallService:
                 per_source=max(self.settings.min_candidates, 4 * req.top_k),
                 ef_search=max(self.settings.hnsw_ef_search, 4 * req.top_k),
                 keyword_skip=sorted(skip),
+                keyword_pair=sorted(pair - skip),
             )
             clock.mark("candidates")
             if not found.scores or set(found.known) == set(known):
