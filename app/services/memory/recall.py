@@ -226,15 +226,17 @@ class RecallService:
         clock: _Clock,
     ) -> list[str]:
         """Which entity candidates name a known entity: from the small subject's names, else
-        from the cache, else one probe (then cached)."""
+        from the cache, with one probe for the words it does not hold (then cached)."""
         if subject_keys is not None:
             return [e for e in entities if e in subject_keys]
-        known = self.subjects.known(key, entities)
-        if known is None:
-            known = await self.repo.known_entities(f, entities)
-            self.subjects.put_known(key, entities, known)
-            clock.mark("known")
-        return known
+        cached, missing = self.subjects.known_part(key, entities)
+        if not missing:
+            return cached
+        found = await self.repo.known_entities(f, missing)
+        self.subjects.put_known(key, missing, found)
+        clock.mark("known")
+        names = {*cached, *found}
+        return [e for e in entities if e in names]
 
     async def _embed(self, text: str, deadline: float, result: RecallResult) -> np.ndarray | None:
         """The query embedding (cached or computed), or None — and ``result.degraded`` —
