@@ -109,3 +109,25 @@ async def test_known_names_cached_per_word_and_corrected_by_the_statement(client
     assert cached[0][0] == "Zed lives in Oslo" and cached[0][2] == 1.0
     assert SubjectCache(16, 60).known_part("k", ["a"]) == ([], ["a"])
     await embedder.aclose()
+
+
+async def test_entity_source_looks_for_the_names_given(client, engine) -> None:
+    """The entity source of a large subject looks only for ``entity_names`` (words no unit
+    names would have it read the whole subject); the statement still reports every candidate
+    that is a known name."""
+    await store(
+        client,
+        {"user_id": "lg3", "value": "Ana plays chess", "entities": ["Ana"]},
+        {"user_id": "lg3", "value": "The club opens at noon"},
+    )
+    now = datetime.now(UTC)
+    f = UnitFilters(namespace="default", user_id="lg3", now=now)
+    club = "The club opens at noon"  # the keyword source's one match
+    for names, expected in (([], {club}), (["ana"], {club, "Ana plays chess"})):
+        async with create_session_factory(engine)() as session, session.begin():
+            found = await RecallRepository(session).candidates(
+                f, None, "club", ["ana", "club"], exact=False, per_source=10, ef_search=40,
+                entity_names=names,
+            )  # fmt: skip
+            assert {found.unit(s.id).value for s in found.scores} == expected
+            assert found.known == ["ana"]

@@ -188,6 +188,7 @@ class RecallService:
                 ef_search=max(self.settings.hnsw_ef_search, 4 * req.top_k),
                 keyword_skip=sorted(skip),
                 keyword_pair=sorted(pair - skip),
+                entity_names=known,
             )
             clock.mark("candidates")
             if not found.scores or set(found.known) == set(known):
