@@ -29,6 +29,7 @@ from app.services.memory.query_embeddings import QueryEmbeddingCache
 from app.services.memory.recall_subjects import SubjectCache, scope_key
 from app.services.memory.rerank import LLMReranker, RerankOutcome, rerank_mode
 from app.services.memory.scoring import SIGNALS, Ranked, Weighting, profile_weights, rank
+from app.services.memory.stages import StageClock
 from app.services.memory.ttl import AccessTracker
 
 MAX_KEYWORD_TERMS = 32
@@ -46,19 +47,6 @@ class RecallResult:
     took_ms: float = 0.0
     rerank: RerankOutcome | None = None  # the second stage, when it ran
     stages_ms: dict[str, float] = field(default_factory=dict)
-
-
-class _Clock:
-    """Adds the time since the last mark to a stage of ``stages``."""
-
-    def __init__(self, stages: dict[str, float]) -> None:
-        self.stages = stages
-        self.last = time.perf_counter()
-
-    def mark(self, stage: str) -> None:
-        now = time.perf_counter()
-        self.stages[stage] = self.stages.get(stage, 0.0) + (now - self.last) * 1000.0
-        self.last = now
 
 
 def _weighting(req: RecallRequest, settings: RecallSettings) -> Weighting:
@@ -145,7 +133,7 @@ class RecallService:
         now = req.now or wall_now
         f = self.filters(namespace, req, now, wall_now)
         result = RecallResult(_weighting(req, self.settings))
-        clock = _Clock(result.stages_ms)
+        clock = StageClock(result.stages_ms)
 
         tokens = tokenize(req.query)
         entities = _entity_candidates(tokens)
@@ -224,7 +212,7 @@ class RecallService:
         key: str,
         entities: list[str],
         subject_keys: frozenset[str] | None,
-        clock: _Clock,
+        clock: StageClock,
     ) -> list[str]:
         """Which entity candidates name a known entity: from the small subject's names, else
         from the cache, with one probe for the words it does not hold (then cached)."""
@@ -261,7 +249,7 @@ class RecallService:
         deadline: float,
         now: datetime,
         wall_now: datetime,
-        clock: _Clock,
+        clock: StageClock,
     ) -> list[tuple[RecalledUnit, Ranked]]:
         """Score, filter by ``min_score``, rerank when asked, cut to ``top_k``, then read the
         hits' answer columns, logging their access at ``wall_now`` in the same statement

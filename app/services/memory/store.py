@@ -12,7 +12,6 @@ entries commit together."""
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -32,6 +31,7 @@ from app.services.memory.batch_view import BatchView
 from app.services.memory.merge import Restatement, decide_against, merge_into, thresholds
 from app.services.memory.pairs.decision import PairDecision
 from app.services.memory.resolution import resolve
+from app.services.memory.stages import StageClock
 from app.services.memory.ttl import expiry_for
 
 
@@ -95,7 +95,7 @@ class StoreService:
         Raises ProviderError/ProviderTimeoutError when embedding fails (nothing written).
         """
         self.stages_ms = {}
-        clock = _Clock(self.stages_ms)
+        clock = StageClock(self.stages_ms)
         values, queries = await self._embed(items)
         clock.mark("embed")
         hashes = [value_hash(i.value) for i in items]
@@ -274,19 +274,6 @@ class StoreService:
             query_embedding=query_vector,
             search_text=search_text(item.value, item.query, " ".join(item.entities)),
         )
-
-
-class _Clock:
-    """Adds the time since the last mark to a stage of ``stages`` (ms)."""
-
-    def __init__(self, stages: dict[str, float]) -> None:
-        self.stages = stages
-        self.last = time.perf_counter()
-
-    def mark(self, stage: str) -> None:
-        now = time.perf_counter()
-        self.stages[stage] = self.stages.get(stage, 0.0) + (now - self.last) * 1000.0
-        self.last = now
 
 
 def _subject_of(namespace: str, item: MemoryCreate) -> Subject:
