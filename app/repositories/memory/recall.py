@@ -25,7 +25,6 @@ import numpy as np
 from pgvector.sqlalchemy import Vector
 from sqlalchemy import (
     ColumnElement,
-    CompoundSelect,
     Select,
     Text,
     bindparam,
@@ -36,7 +35,6 @@ from sqlalchemy import (
     select,
     text,
     type_coerce,
-    union_all,
 )
 from sqlalchemy.dialects.postgresql import ARRAY, TSQUERY, array
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -81,34 +79,6 @@ SELECT s.lex,
        (SELECT CAST(string_agg('''' || replace(x, '''', '''''') || '''', ' | ') AS tsquery)
           FROM unnest(s.lex) AS x WHERE x <> ALL(:skip)) AS ctsq
   FROM (SELECT tsvector_to_array(to_tsvector('english'::regconfig, :kw)) AS lex) AS s
-"""
-
-# The same for large subjects, whose keyword candidates are only those the GIN index finds
-# without visiting every unit that holds one mid-frequency lexeme: a unit matches when it
-# holds a query lexeme that is neither skipped nor in :pair (a rare one), or two lexemes of
-# :pair (mid-frequency ones: alone, each matches up to keyword_candidate_max_share of the
-# units, and such single matches rank low). A query without a rare lexeme or a pair falls
-# back to the OR of its lexemes not skipped. ``rtsq``, that OR, ranks the matches (as
-# ``ctsq`` of _QUERY_LEXEMES does).
-_QUERY_LEXEMES_LARGE = """
-SELECT s.lex, s.rtsq,
-       COALESCE(
-         (SELECT CAST(string_agg(t, ' | ') AS tsquery)
-            FROM (SELECT '''' || replace(x, '''', '''''') || '''' AS t
-                    FROM unnest(s.lex) AS x WHERE x <> ALL(:skip) AND x <> ALL(:pair)
-                  UNION ALL
-                  SELECT '(''' || replace(a, '''', '''''') || ''' & '''
-                         || replace(b, '''', '''''') || ''')'
-                    FROM unnest(s.lex) AS a, unnest(s.lex) AS b
-                   WHERE a < b AND a = ANY(:pair) AND b = ANY(:pair)
-                     AND a <> ALL(:skip) AND b <> ALL(:skip)) AS parts),
-         s.rtsq) AS ctsq
-  FROM (SELECT l.lex,
-               (SELECT CAST(string_agg('''' || replace(x, '''', '''''') || '''', ' | ')
-                            AS tsquery)
-                  FROM unnest(l.lex) AS x WHERE x <> ALL(:skip)) AS rtsq
-          FROM (SELECT tsvector_to_array(to_tsvector('english'::regconfig, :kw)) AS lex)
-               AS l) AS s
 """
 
 # Per unit, the query lexemes it contains (BM25 presence), against the query's lexemes
@@ -242,8 +212,6 @@ class RecallRepository:
         per_source: int,
         ef_search: int,
         keyword_skip: Sequence[str] = (),
-        keyword_pair: Sequence[str] = (),
-        entity_names: Sequence[str] | None = None,
     ) -> Candidates:
         """Raw signals of the candidates of one recall, in one statement (the answer columns
         of the hits come from :meth:`units`, once they are known).
@@ -251,13 +219,9 @@ class RecallRepository:
         ``exact``: every unit matching the filters is a candidate (small subjects;
         docs/ARCHITECTURE.md#design-figures: better than shortlisting). Otherwise the union of
         the ``per_source`` nearest by value embedding, by query (scenario) embedding, the best
-        keyword matches (``ts_rank`` of an OR of the query's lexemes except ``keyword_skip``,
-        where a lexeme of ``keyword_pair`` counts only together with another one: see
-        ``_QUERY_LEXEMES_LARGE``) and the newest units naming one of ``entity_names`` (the
-        candidates the caller knows to be names; None: all ``entity_candidates``), with
-        pgvector's iterative HNSW scan so filtered ANN still returns enough rows. The newest
-        units naming a word that no unit names are found by reading every unit of the subject
-        backwards in time (345 ms at 100k units), so words that are no names stay out.
+        keyword matches (``ts_rank`` of an OR of the query's lexemes except ``keyword_skip``)
+        and the newest units naming one of ``entity_candidates``, with pgvector's iterative
+        HNSW scan so filtered ANN still returns enough rows.
 
         ``keyword_text`` is stemmed once, inside the statement, by the keyword index's own
         configuration (``english``), so query and index lexemes match by construction. BM25
@@ -272,21 +236,17 @@ class RecallRepository:
         ent_param = bindparam("ents", ents, type_=ARRAY(Text))
         emb = bindparam("emb", embedding, type_=Vector()) if embedding is not None else None
         # The query's lexemes, stemmed once; and the OR tsquery of the keyword candidates.
-        params = [
-            bindparam("kw", keyword_text, type_=Text),
-            bindparam("skip", list(keyword_skip), type_=ARRAY(Text)),
-        ]
-        if not exact:
-            params.append(bindparam("pair", list(keyword_pair), type_=ARRAY(Text)))
         q = (
-            text(_QUERY_LEXEMES if exact else _QUERY_LEXEMES_LARGE)
-            .bindparams(*params)
-            .columns(lex=ARRAY(Text), ctsq=TSQUERY, **({} if exact else {"rtsq": TSQUERY}))
+            text(_QUERY_LEXEMES)
+            .bindparams(
+                bindparam("kw", keyword_text, type_=Text),
+                bindparam("skip", list(keyword_skip), type_=ARRAY(Text)),
+            )
+            .columns(lex=ARRAY(Text), ctsq=TSQUERY)
             .cte("q")
         )
 
         id_filter: Select | None = None
-        ent: Any = None  # large subjects: the entity source, as a CTE (also checks names)
         if not exact:
             await self.session.execute(
                 text(
@@ -312,28 +272,19 @@ class RecallRepository:
             # Keyword candidates: ranking costs O(units matching), so names and common words
             # (``keyword_skip``) stay out of this OR; the scoring below uses every lexeme.
             cts = select(q.c.ctsq).scalar_subquery()
-            rts = select(q.c.rtsq).scalar_subquery()
             parts.append(
                 select(MemoryUnit.id)
                 .where(*clauses, MemoryUnit.search_tsv.op("@@")(cts))
-                .order_by(func.ts_rank(MemoryUnit.search_tsv, rts, 1).desc())
+                .order_by(func.ts_rank(MemoryUnit.search_tsv, cts, 1).desc())
                 .limit(per_source)
             )
-            names = ents if entity_names is None else list(dict.fromkeys(entity_names))
-            if names:
-                ent = (
-                    select(MemoryUnit.id, MemoryUnit.entity_keys)
-                    .where(
-                        *clauses,
-                        MemoryUnit.entity_keys.overlap(
-                            bindparam("names", names, type_=ARRAY(Text))
-                        ),
-                    )
+            if ents:
+                parts.append(
+                    select(MemoryUnit.id)
+                    .where(*clauses, MemoryUnit.entity_keys.overlap(ent_param))
                     .order_by(MemoryUnit.occurred_at.desc())
                     .limit(per_source)
-                    .cte("ent")
                 )
-                parts.append(select(ent.c.id))
             id_filter = parts[0].union(*parts[1:])
 
         if emb is not None:
@@ -345,11 +296,7 @@ class RecallRepository:
             sem_v = sem_q = literal(0.0)
         ent_hit = MemoryUnit.entity_keys.overlap(ent_param) if ents else literal(False)
         known_col: ColumnElement[Any] = literal(None, ARRAY(Text))
-        known = None
-        if ents:
-            known = (_known_select(f, ents) if ent is None else _known_select(f, ents, ent)).cte(
-                "known"
-            )
+        known = _known_select(f, ents).cte("known") if ents else None
         if known is not None:
             known_col = select(func.array_agg(known.c.key)).scalar_subquery()
         cols = [getattr(MemoryUnit, name).label(name) for name in SCORING_COLUMNS]
@@ -483,40 +430,13 @@ _UNITS_SQL = _units_sql(False)
 _UNITS_LOGGED_SQL = _units_sql(True)
 
 
-def _probe(f: UnitFilters, key: Any) -> Any:
-    """``EXISTS (a unit matching f names key)``, correlated to the column ``key``."""
-    return (
-        select(literal(1))
-        .where(*filter_clauses(f), MemoryUnit.entity_keys.contains(array([key])))
-        .limit(1)
-        .exists()
-    )
-
-
-def _known_select(f: UnitFilters, keys: list[str], seen: Any = None) -> Select | CompoundSelect:
-    """``SELECT key FROM unnest(keys) WHERE EXISTS (a unit matching f names it)``.
-
-    ``seen``: a CTE of units matching f with their ``entity_keys`` (the entity source of a
-    large subject), looked at first: a key one of them names needs no probe. The probe's
-    bitmap scan of the GIN index reads every unit naming the key, however many (~5 ms for a
-    name in half of 100k units); the names a question mentions most are in the newest units
-    naming one of them."""
+def _known_select(f: UnitFilters, keys: list[str]) -> Select:
+    """``SELECT key FROM unnest(keys) WHERE EXISTS (a unit matching f names it)``."""
     cand = func.unnest(literal(keys, ARRAY(Text))).table_valued("key").render_derived("cand")
-    if seen is None:
-        return select(cand.c.key).where(_probe(f, cand.c.key))
-    named = (
+    probe = (
         select(literal(1))
-        .select_from(seen)
-        .where(seen.c.entity_keys.contains(array([cand.c.key])))
-        .exists()
+        .where(*filter_clauses(f), MemoryUnit.entity_keys.contains(array([cand.c.key])))
+        .limit(1)
+        .correlate(cand)
     )
-    # The keys no seen unit names, fenced (OFFSET 0) so that only those are probed: left to
-    # itself the planner probed every key first. And two selects, not ``named OR probe``:
-    # under an OR the probe stays a subplan planned for an early first row, a sequential
-    # scan (140 ms per key that no unit names, 100k units); alone it is a semi-join on the
-    # GIN index.
-    unseen = select(cand.c.key).where(~named).offset(0).subquery("unseen")
-    return union_all(
-        select(cand.c.key).where(named),
-        select(unseen.c.key).where(_probe(f, unseen.c.key)),
-    )
+    return select(cand.c.key).where(probe.exists())
