@@ -40,12 +40,12 @@ from app.models import MemoryUnit
 from app.repositories.memory.access_log import record_params
 from app.repositories.memory.filters import UnitFilters, filter_clauses
 from app.repositories.memory.recall_sql import (
-    _UNITS_LOGGED_SQL,
-    _UNITS_SQL,
     SCORING_COLUMNS,
     UNIT_COLUMNS,
-    _known_select,
-    _processors,
+    UNITS_LOGGED_SQL,
+    UNITS_SQL,
+    answer_processors,
+    known_select,
 )
 
 # Process-wide cache of RecallRepository.common_lexemes: max_share -> (monotonic s, lexemes).
@@ -172,7 +172,7 @@ class RecallRepository:
         keys = list(dict.fromkeys(candidates))
         if not keys:
             return []
-        rows = await self.session.execute(_known_select(f, keys))
+        rows = await self.session.execute(known_select(f, keys))
         found = {str(r[0]) for r in rows}
         return [k for k in keys if k in found]
 
@@ -284,7 +284,7 @@ class RecallRepository:
             sem_v = sem_q = literal(0.0)
         ent_hit = MemoryUnit.entity_keys.overlap(ent_param) if ents else literal(False)
         known_col: ColumnElement[Any] = literal(None, ARRAY(Text))
-        known = _known_select(f, ents).cte("known") if ents else None
+        known = known_select(f, ents).cte("known") if ents else None
         if known is not None:
             known_col = select(func.array_agg(known.c.key)).scalar_subquery()
         cols = [getattr(MemoryUnit, name).label(name) for name in SCORING_COLUMNS]
@@ -352,13 +352,13 @@ class RecallRepository:
         those from before that write. One round trip."""
         if not ids:
             return {}
-        sql = _UNITS_SQL
+        sql = UNITS_SQL
         params: dict[str, Any] = {"ids": list(ids)}
         if accessed_at is not None:
-            sql = _UNITS_LOGGED_SQL
+            sql = UNITS_LOGGED_SQL
             params = record_params(ids, accessed_at, extend_to)
         rows = (await (await self.session.connection()).execute(sql, params)).all()
-        procs = _processors(self.session.get_bind().dialect)
+        procs = answer_processors(self.session.get_bind().dialect)
         out: dict[uuid.UUID, RecalledUnit] = {}
         for row in rows:
             values = {

@@ -49,7 +49,7 @@ def _raw(name: str) -> ColumnElement[Any]:
     return type_coerce(col, NullType())
 
 
-def _processors(dialect: Any) -> list[Any]:
+def answer_processors(dialect: Any) -> list[Any]:
     """Per UNIT_COLUMNS entry: None for the columns converted in the statement, else the
     column type's result processor for ``dialect`` (None when it needs none)."""
     cached = _PROCESSORS.get(dialect.name)
@@ -72,7 +72,7 @@ _PROCESSORS: dict[str, list[Any]] = {}
 
 def _units_sql(logged: bool) -> Any:
     """``SELECT UNIT_COLUMNS FROM memory_units WHERE id = ANY(:ids)``, after the access-log
-    CTEs when ``logged``; the scoring columns typed, the others raw (see _processors). One
+    CTEs when ``logged``; the scoring columns typed, the others raw (see answer_processors). One
     text per form, so asyncpg prepares each once per connection."""
     table = MemoryUnit.__table__.c
     names = [getattr(MemoryUnit, n).property.columns[0].name for n in UNIT_COLUMNS]
@@ -86,11 +86,11 @@ def _units_sql(logged: bool) -> Any:
     return stmt.columns(*(literal_column(n, typed.get(n, NullType())) for n in UNIT_COLUMNS))
 
 
-_UNITS_SQL = _units_sql(False)
-_UNITS_LOGGED_SQL = _units_sql(True)
+UNITS_SQL = _units_sql(False)
+UNITS_LOGGED_SQL = _units_sql(True)
 
 
-def _known_select(f: UnitFilters, keys: list[str]) -> Select:
+def known_select(f: UnitFilters, keys: list[str]) -> Select:
     """``SELECT key FROM unnest(keys) WHERE EXISTS (a unit matching f names it)``."""
     cand = func.unnest(literal(keys, ARRAY(Text))).table_valued("key").render_derived("cand")
     probe = (
