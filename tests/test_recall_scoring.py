@@ -118,6 +118,28 @@ def test_rank_weighted_sum_and_context_lifts_the_reply() -> None:
     assert [r.id for r in without].index(reply.id) == 2  # below the unrelated but closer unit
 
 
+def test_rank_with_limit_is_the_head_of_the_full_ranking_ties_included() -> None:
+    """``limit`` cuts after the tie-break (newer first, then id), also inside a run of equal
+    totals that straddles the cut."""
+    w = Weighting({name: (1.0 if name == "semantic" else 0.0) for name in SIGNALS}, 0.01)
+    cs = [
+        cand(sem=[0.9, 0.5, 0.5, 0.5, 0.5, 0.1][i % 6], at=T0 + timedelta(minutes=i % 3), n=i)
+        for i in range(30)
+    ]
+    full = rank(cs, w, T0)
+    assert [r.score for r in full] == sorted((r.score for r in full), reverse=True)
+    for limit in (1, 5, 7, 12, 29, 30, 31):
+        head = rank(cs, w, T0, limit=limit)
+        assert [(r.id, r.score, r.scores) for r in head] == [
+            (r.id, r.score, r.scores) for r in full[:limit]
+        ]
+    # inside the tie of 0.5 (20 units at positions 5..24): newer first, then by id
+    tied = [c for c in cs if c.semantic_value == 0.5]
+    expect = sorted(tied, key=lambda c: (-c.occurred_at.timestamp(), str(c.id)))
+    got = rank(cs, w, T0, limit=12)[5:]
+    assert [r.id for r in got] == [c.id for c in expect[:7]]
+
+
 def test_shipped_weights_sum_to_one_and_seeds_profile_kept() -> None:
     s = RecallSettings()
     total = (

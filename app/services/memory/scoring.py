@@ -28,6 +28,7 @@ candidates are known, so "neighbour" means the adjacent candidate of the same se
 
 from __future__ import annotations
 
+import heapq
 import math
 import uuid
 from collections import Counter
@@ -105,14 +106,18 @@ def bm25(candidates: list[CandidateScore]) -> list[float]:
     if n == 0:
         return []
     avg_len = sum(max(1, c.length) for c in candidates) / n
-    df = Counter(lexeme for c in candidates for lexeme in c.term_freqs)
+    df = Counter(lexeme for c in candidates if c.term_freqs for lexeme in c.term_freqs)
     idf = {lex: math.log(1.0 + (n - d + 0.5) / (d + 0.5)) for lex, d in df.items()}
-    scores: list[float] = []
-    for c in candidates:
-        norm = BM25_K1 * (1.0 - BM25_B + BM25_B * max(1, c.length) / avg_len)
-        scores.append(
-            sum(idf[lex] * tf * (BM25_K1 + 1.0) / (tf + norm) for lex, tf in c.term_freqs.items())
-        )
+    k1_plus = BM25_K1 + 1.0
+    scores = [0.0] * n
+    # Most candidates of a recall match no query lexeme (they come from the vector source):
+    # only the others are scored.
+    for i, c in enumerate(candidates):
+        if c.term_freqs:
+            norm = BM25_K1 * (1.0 - BM25_B + BM25_B * max(1, c.length) / avg_len)
+            scores[i] = sum(
+                idf[lex] * tf * k1_plus / (tf + norm) for lex, tf in c.term_freqs.items()
+            )
     return scores
 
 
@@ -126,11 +131,23 @@ def context(candidates: list[CandidateScore], relevance: list[float]) -> list[fl
         if c.session_id is not None:
             sessions.setdefault(c.session_id, []).append(i)
     for members in sessions.values():
+        if len(members) == 1:  # its own neighbour and its session's best
+            i = members[0]
+            out[i] = 0.5 * relevance[i] + 0.5 * relevance[i]
+            continue
         members.sort(key=lambda i: (candidates[i].occurred_at, candidates[i].id))
-        best = max(relevance[i] for i in members)
+        rel = [relevance[i] for i in members]
+        best = max(rel)
+        last = len(members) - 1
         for pos, i in enumerate(members):
-            near = [relevance[members[p]] for p in (pos - 1, pos + 1) if 0 <= p < len(members)]
-            out[i] = 0.5 * (max(near) if near else relevance[i]) + 0.5 * best
+            if pos == 0:
+                near = rel[1]
+            elif pos == last:
+                near = rel[pos - 1]
+            else:
+                a, b = rel[pos - 1], rel[pos + 1]
+                near = a if a >= b else b
+            out[i] = 0.5 * near + 0.5 * best
     return out
 
 
@@ -176,12 +193,8 @@ def rank(
         + wx * ctx[i]
         for i, c in enumerate(candidates)
     ]
-    order = sorted(
-        range(len(candidates)),
-        key=lambda i: (-totals[i], -candidates[i].occurred_at.timestamp(), str(candidates[i].id)),
-    )
     ranked: list[Ranked] = []
-    for i in order if limit is None else order[:limit]:
+    for i in _best_first(candidates, totals, limit):
         c = candidates[i]
         scores = {
             "semantic": semantic[i],
@@ -193,3 +206,23 @@ def rank(
         }
         ranked.append(Ranked(c.id, totals[i], scores))
     return ranked
+
+
+def _best_first(
+    candidates: list[CandidateScore], totals: list[float], limit: int | None
+) -> list[int]:
+    """Indexes of the best ``limit`` (all when None) by total, ties newer first, then by id.
+
+    The full key (a timestamp and the id as text) is built only for the candidates that can
+    reach the cut: those with a total at least the ``limit``-th best (~1 µs a key saved per
+    other candidate)."""
+    n = len(candidates)
+    if limit is not None and 0 < limit < n:
+        floor = heapq.nlargest(limit, totals)[-1]
+        pool = [i for i in range(n) if totals[i] >= floor]
+    else:
+        pool = list(range(n))
+    pool.sort(
+        key=lambda i: (-totals[i], -candidates[i].occurred_at.timestamp(), str(candidates[i].id))
+    )
+    return pool if limit is None else pool[:limit]
