@@ -190,7 +190,7 @@ def known_select(
     # row, a sequential scan (140 ms per key that no unit names at 100k units; 1.4-1.9 s at
     # 1M units with the subject-leading GIN indexes of migration 0009); alone it is a
     # semi-join on the GIN index.
-    unseen = select(cand.c.key).where(~named).offset(0).subquery("unseen")
+    unseen = select(cand.c.key).where(~named).offset(literal_column("0")).subquery("unseen")
     return union_all(
         select(cand.c.key).where(named),
         select(unseen.c.key).where(_probe(f, unseen.c.key)),
