@@ -184,16 +184,19 @@ class RecallService:
             if not found.scores or set(found.known) == set(known):
                 break
             # The cached names were stale (a unit naming someone new arrived): remember the
-            # right ones and, if the embedded text or the keyword candidates depend on them,
-            # start over with them.
+            # right ones and, if the embedded text, the keyword candidates or (large
+            # subjects) the entity source depend on them, start over with them.
             self.subjects.put_known(key, entities, found.known)
             if exact:
                 self.subjects.forget(key, cap)
             new_skip = skip
             if not exact:
                 new_skip = stems(" ".join(found.known)) | (skip - stems(" ".join(known)))
-            redo = new_skip != skip or (
-                _strip_names(req.query, found.known) != _strip_names(req.query, known)
+            redo = (
+                new_skip != skip
+                or _strip_names(req.query, found.known) != _strip_names(req.query, known)
+                # the entity source looked only for the names predicted known
+                or (not exact and not set(found.known) <= set(known))
             )
             known, skip = found.known, new_skip
             if not redo:
