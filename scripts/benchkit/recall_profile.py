@@ -63,17 +63,21 @@ class _Timed:
         return timed
 
 
+# Statement shapes, first match wins: recall's (app.repositories.memory.recall,
+# access_log), then the write path's (app.repositories.memory.units).
 _SQL_KINDS = [
     ("SET", "SET LOCAL"),
+    ("hnsw.iterative_scan", "set_config hnsw (large subject)"),
     ("pg_advisory", "advisory lock"),
-    ("memory_access_log", "access log + last_accessed_at"),
+    ("pg_stats", "common_lexemes (pg_stats)"),
+    ("memory_access_log", "units + access log"),
+    ("_hits", "candidates (exact)"),
+    ("FROM memory_units WHERE id = ANY", "units (answer columns)"),
     ("UPDATE memory_units", "UPDATE memory_units"),
     ("INSERT INTO memory_units", "INSERT memory_units"),
-    ("count(", "count (exact-scan check)"),
+    ("count(", "subject_profile"),
     ("entity_keys @>", "known_entities probe"),
     ("value_hash =", "find_by_hash"),
-    ("UNION", "score_candidates"),
-    ("ts_rank", "score_candidates"),
     ("<=>", "nearest (dedupe/conflicts)"),
     ("memory_units.id IN", "get_many"),
 ]
@@ -81,6 +85,8 @@ _SQL_KINDS = [
 
 def _sql_kind(statement: str) -> str:
     s = " ".join(statement.split())
+    if "_hits" in s and "UNION" in s:
+        return "candidates (ANN + keyword + entity)"
     for needle, kind in _SQL_KINDS:
         if needle in s and (needle != "SET" or s.startswith("SET")):
             return kind
@@ -119,12 +125,12 @@ async def _explain(
         fh.write(f"{title}\n\n")
         async with engine.connect() as conn, conn.begin():
             for statement, params in captured:
-                head = statement.lstrip()[:6].upper()
+                head = statement.lstrip()[:6].upper()  # recall's statement opens with its CTEs
                 if head.startswith("SET"):
                     await conn.exec_driver_sql(statement, params)
                     fh.write(statement + "\n\n")
                     continue
-                if not head.startswith("SELECT"):
+                if not head.startswith(("SELECT", "WITH")) or "INSERT" in statement:
                     continue
                 plan = await conn.exec_driver_sql("EXPLAIN (ANALYZE, BUFFERS) " + statement, params)
                 text = "\n".join(r[0] for r in plan)
@@ -140,16 +146,31 @@ async def _explain(
     return summary
 
 
-def _services(session: Any, settings: Any, embedder: Any, stages: _Stages) -> Any:
+def _services(session: Any, settings: Any, embedder: Any, stages: _Stages, caches: Any) -> Any:
     """``app.services.wiring.Services`` of one transaction, as the API builds them (no LLM,
-    no Redis), with the memory repository and the embedder timed into ``stages``."""
+    no Redis, the process caches of recall in ``caches``), with the memory repository and the
+    embedder timed into ``stages``."""
     from app.repositories.memory.units import MemoryRepository
     from app.services.wiring import Resources, Services
 
-    resources = Resources(settings=settings, embedder=_Timed(embedder, stages, "embedder."))
+    resources = Resources(
+        settings=settings,
+        embedder=_Timed(embedder, stages, "embedder."),
+        query_embeddings=caches[0],
+        recall_subjects=caches[1],
+    )
     services = Services(resources, session)
     services.__dict__["memories"] = _Timed(MemoryRepository(session), stages)  # cached_property
     return services
+
+
+def _recall_service(services: Any, stages: _Stages) -> Any:
+    """``services.recall()`` with its RecallRepository and access tracker timed."""
+    service = services.recall()
+    service.repo = _Timed(service.repo, stages, "recall.")
+    if getattr(service, "access", None) is not None:
+        service.access = _Timed(service.access, stages, "access.")
+    return service
 
 
 async def profile(
@@ -168,6 +189,8 @@ async def profile(
     from app.core.db import create_engine, create_session_factory
     from app.schemas.memory import StoreRequest
     from app.schemas.recall import RecallRequest
+    from app.services.memory.query_embeddings import QueryEmbeddingCache
+    from app.services.memory.recall_subjects import SubjectCache
 
     base = get_settings()
     settings = base.model_copy(
@@ -177,6 +200,11 @@ async def profile(
     factory = create_session_factory(engine)
     embedder = create_embedder(settings.embedding)
     sql = _SqlTimer(engine)
+    # Recall's per-process caches, as the API process keeps them (app.main).
+    caches = (
+        QueryEmbeddingCache(settings.recall.query_embedding_cache_size),
+        SubjectCache(settings.recall.subject_cache_size, settings.recall.subject_cache_ttl_s),
+    )
     out: dict[str, Any] = {}
     await asyncio.to_thread(explain_dir.mkdir, parents=True, exist_ok=True)
     try:
@@ -188,14 +216,16 @@ async def profile(
                 sql.times.clear()
             sql.capture = k == len(bodies) - 1
             async with factory() as session, session.begin():
-                service = _services(session, settings, embedder, stages).recall()
-                if getattr(service, "access", None) is not None:
-                    service.access = _Timed(service.access, stages, "access.")  # type: ignore[assignment]
+                service = _recall_service(
+                    _services(session, settings, embedder, stages, caches), stages
+                )
                 t0 = time.perf_counter()
-                await service.recall(
+                result = await service.recall(
                     settings.default_namespace, RecallRequest(**body), datetime.now(UTC)
                 )
                 stages["total"].append((time.perf_counter() - t0) * 1000.0)
+                for stage, ms in result.stages_ms.items():  # the service's own clock
+                    stages[f"stages_ms.{stage}"].append(ms)
             stages.close(keep=k >= 3)
         sql.capture = False
         out["recall_stages"] = stages.medians()
@@ -218,7 +248,7 @@ async def profile(
                 body = StoreRequest(**stores.batch(batch))
                 async with factory() as session:
                     await session.begin()
-                    service = _services(session, settings, embedder, stages).store()
+                    service = _services(session, settings, embedder, stages, caches).store()
                     t0 = time.perf_counter()
                     await service.store(
                         settings.default_namespace, body.memories, datetime.now(UTC)

@@ -54,6 +54,12 @@ class RecallSettings(BaseModel):
     # source brings those): ranking every unit that matches an OR of common words costs
     # O(matches), 250-800 ms at 100k units (docs/BENCHMARKS.md). Scoring uses every lexeme.
     keyword_candidate_max_share: float = Field(default=0.05, gt=0, le=1)
+    # Of the rest, lexemes found in more than this share of units bring keyword candidates
+    # only in pairs (a unit holding two of them; a rarer lexeme alone suffices): the GIN
+    # index finds those without visiting every unit that holds one. At 100k units: 10x fewer
+    # pages read by the keyword source, evidence recall@10 unchanged (docs/BENCHMARKS.md
+    # "Large subjects: keyword candidates").
+    keyword_single_max_share: float = Field(default=0.005, gt=0, le=1)
     # Second stage (app.services.memory.rerank, docs/EVAL.md "Rerank"): a request without
     # `rerank` gets this. llm: the configured LLM reorders the best hybrid candidates (needs
     # LLM__BASE_URL and LLM__MODEL; the call must fit in budget_ms, so raise it for a remote

@@ -33,7 +33,7 @@ from sqlalchemy import (
     select,
     text,
 )
-from sqlalchemy.dialects.postgresql import ARRAY, TSQUERY
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import MemoryUnit
@@ -46,6 +46,7 @@ from app.repositories.memory.recall_sql import (
     UNITS_SQL,
     answer_processors,
     known_select,
+    query_lexemes,
 )
 
 # Process-wide cache of RecallRepository.common_lexemes: max_share -> (monotonic s, lexemes).
@@ -59,15 +60,6 @@ _COMMON_LEXEMES_SQL = text(
        AND s.attname = 'search_tsv' AND u.lexeme IS NOT NULL AND u.share > :max_share
     """
 )
-
-# The query's lexemes (as the keyword index stems them) and the OR tsquery of those not
-# skipped; a lexeme is quoted for tsquery input (quotes doubled), so it is not stemmed again.
-_QUERY_LEXEMES = """
-SELECT s.lex,
-       (SELECT CAST(string_agg('''' || replace(x, '''', '''''') || '''', ' | ') AS tsquery)
-          FROM unnest(s.lex) AS x WHERE x <> ALL(:skip)) AS ctsq
-  FROM (SELECT tsvector_to_array(to_tsvector('english'::regconfig, :kw)) AS lex) AS s
-"""
 
 # Per unit, the query lexemes it contains (BM25 presence), against the query's lexemes
 # stemmed once by the same configuration as the index: the index's lexemes all carry weight D
@@ -200,6 +192,8 @@ class RecallRepository:
         per_source: int,
         ef_search: int,
         keyword_skip: Sequence[str] = (),
+        keyword_pair: Sequence[str] = (),
+        entity_names: Sequence[str] | None = None,
     ) -> Candidates:
         """Raw signals of the candidates of one recall, in one statement (the answer columns
         of the hits come from :meth:`units`, once they are known).
@@ -207,9 +201,13 @@ class RecallRepository:
         ``exact``: every unit matching the filters is a candidate (small subjects;
         docs/ARCHITECTURE.md#design-figures: better than shortlisting). Otherwise the union of
         the ``per_source`` nearest by value embedding, by query (scenario) embedding, the best
-        keyword matches (``ts_rank`` of an OR of the query's lexemes except ``keyword_skip``)
-        and the newest units naming one of ``entity_candidates``, with pgvector's iterative
-        HNSW scan so filtered ANN still returns enough rows.
+        keyword matches (``ts_rank`` of an OR of the query's lexemes except ``keyword_skip``,
+        where a lexeme of ``keyword_pair`` counts only together with another one: see
+        ``recall_sql.query_lexemes``) and the newest units naming one of ``entity_names`` (the
+        candidates the caller knows to be names; None: all ``entity_candidates``), with
+        pgvector's iterative HNSW scan so filtered ANN still returns enough rows. The newest
+        units naming a word that no unit names are found by reading every unit of the subject
+        backwards in time (345 ms at 100k units), so words that are no names stay out.
 
         ``keyword_text`` is stemmed once, inside the statement, by the keyword index's own
         configuration (``english``), so query and index lexemes match by construction. BM25
@@ -223,18 +221,11 @@ class RecallRepository:
         ents = list(dict.fromkeys(entity_candidates))
         ent_param = bindparam("ents", ents, type_=ARRAY(Text))
         emb = bindparam("emb", embedding, type_=Vector()) if embedding is not None else None
-        # The query's lexemes, stemmed once; and the OR tsquery of the keyword candidates.
-        q = (
-            text(_QUERY_LEXEMES)
-            .bindparams(
-                bindparam("kw", keyword_text, type_=Text),
-                bindparam("skip", list(keyword_skip), type_=ARRAY(Text)),
-            )
-            .columns(lex=ARRAY(Text), ctsq=TSQUERY)
-            .cte("q")
-        )
+        # The query's lexemes, stemmed once; and the tsquery of the keyword candidates.
+        q = query_lexemes(keyword_text, keyword_skip, None if exact else keyword_pair)
 
         id_filter: Select | None = None
+        ent: Any = None  # large subjects: the entity source, as a CTE (also checks names)
         if not exact:
             await self.session.execute(
                 text(
@@ -260,19 +251,28 @@ class RecallRepository:
             # Keyword candidates: ranking costs O(units matching), so names and common words
             # (``keyword_skip``) stay out of this OR; the scoring below uses every lexeme.
             cts = select(q.c.ctsq).scalar_subquery()
+            rts = select(q.c.rtsq).scalar_subquery()
             parts.append(
                 select(MemoryUnit.id)
                 .where(*clauses, MemoryUnit.search_tsv.op("@@")(cts))
-                .order_by(func.ts_rank(MemoryUnit.search_tsv, cts, 1).desc())
+                .order_by(func.ts_rank(MemoryUnit.search_tsv, rts, 1).desc())
                 .limit(per_source)
             )
-            if ents:
-                parts.append(
-                    select(MemoryUnit.id)
-                    .where(*clauses, MemoryUnit.entity_keys.overlap(ent_param))
+            names = ents if entity_names is None else list(dict.fromkeys(entity_names))
+            if names:
+                ent = (
+                    select(MemoryUnit.id, MemoryUnit.entity_keys)
+                    .where(
+                        *clauses,
+                        MemoryUnit.entity_keys.overlap(
+                            bindparam("names", names, type_=ARRAY(Text))
+                        ),
+                    )
                     .order_by(MemoryUnit.occurred_at.desc())
                     .limit(per_source)
+                    .cte("ent")
                 )
+                parts.append(select(ent.c.id))
             id_filter = parts[0].union(*parts[1:])
 
         if emb is not None:
@@ -284,7 +284,7 @@ class RecallRepository:
             sem_v = sem_q = literal(0.0)
         ent_hit = MemoryUnit.entity_keys.overlap(ent_param) if ents else literal(False)
         known_col: ColumnElement[Any] = literal(None, ARRAY(Text))
-        known = known_select(f, ents).cte("known") if ents else None
+        known = known_select(f, ents, ent).cte("known") if ents else None
         if known is not None:
             known_col = select(func.array_agg(known.c.key)).scalar_subquery()
         cols = [getattr(MemoryUnit, name).label(name) for name in SCORING_COLUMNS]

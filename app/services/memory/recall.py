@@ -148,10 +148,14 @@ class RecallService:
         exact = profile.count <= cap
         known = await self._predict_known(f, key, entities, profile.entity_keys, clock)
         skip: frozenset[str] = frozenset()
+        pair: frozenset[str] = frozenset()
         if not exact:  # names come in through the entity source; common words cost only
             skip = stems(" ".join(known)) | await self.repo.common_lexemes(
                 self.settings.keyword_candidate_max_share
             )
+            # mid-frequency words bring keyword candidates only in pairs (the GIN index
+            # finds those without visiting each unit holding one of them)
+            pair = await self.repo.common_lexemes(self.settings.keyword_single_max_share)
         for _attempt in range(2):
             # The connection checkout (pool ping, BEGIN) overlaps the model call.
             embed_task = asyncio.create_task(
@@ -173,21 +177,26 @@ class RecallService:
                 per_source=max(self.settings.min_candidates, 4 * req.top_k),
                 ef_search=max(self.settings.hnsw_ef_search, 4 * req.top_k),
                 keyword_skip=sorted(skip),
+                keyword_pair=sorted(pair - skip),
+                entity_names=known,
             )
             clock.mark("candidates")
             if not found.scores or set(found.known) == set(known):
                 break
             # The cached names were stale (a unit naming someone new arrived): remember the
-            # right ones and, if the embedded text or the keyword candidates depend on them,
-            # start over with them.
+            # right ones and, if the embedded text, the keyword candidates or (large
+            # subjects) the entity source depend on them, start over with them.
             self.subjects.put_known(key, entities, found.known)
             if exact:
                 self.subjects.forget(key, cap)
             new_skip = skip
             if not exact:
                 new_skip = stems(" ".join(found.known)) | (skip - stems(" ".join(known)))
-            redo = new_skip != skip or (
-                _strip_names(req.query, found.known) != _strip_names(req.query, known)
+            redo = (
+                new_skip != skip
+                or _strip_names(req.query, found.known) != _strip_names(req.query, known)
+                # the entity source looked only for the names predicted known
+                or (not exact and not set(found.known) <= set(known))
             )
             known, skip = found.known, new_skip
             if not redo:
@@ -209,15 +218,17 @@ class RecallService:
         clock: StageClock,
     ) -> list[str]:
         """Which entity candidates name a known entity: from the small subject's names, else
-        from the cache, else one probe (then cached)."""
+        from the cache, with one probe for the words it does not hold (then cached)."""
         if subject_keys is not None:
             return [e for e in entities if e in subject_keys]
-        known = self.subjects.known(key, entities)
-        if known is None:
-            known = await self.repo.known_entities(f, entities)
-            self.subjects.put_known(key, entities, known)
-            clock.mark("known")
-        return known
+        cached, missing = self.subjects.known_part(key, entities)
+        if not missing:
+            return cached
+        found = await self.repo.known_entities(f, missing)
+        self.subjects.put_known(key, missing, found)
+        clock.mark("known")
+        names = {*cached, *found}
+        return [e for e in entities if e in names]
 
     async def _embed(self, text: str, deadline: float, result: RecallResult) -> np.ndarray | None:
         """The query embedding (cached or computed), or None — and ``result.degraded`` —

@@ -3,7 +3,9 @@ recall it stay off the critical path (docs/BENCHMARKS.md "Recall round trips"):
 
 - its size class: whether the units matching a recall's filters are few enough
   (``RECALL__EXACT_SCAN_LIMIT``) to be scored exactly, and if so every entity name they hold;
-- for larger subjects, which of a question's words name a known entity.
+- for larger subjects, which of a question's words name a known entity (per word: a new
+  question probes only the words not seen within the TTL, and a subject's frequent names,
+  whose probes cost most, are seen soonest).
 
 Entries live ``RECALL__SUBJECT_CACHE_TTL_S`` seconds (``cachetools.TTLCache``). Both are only
 predictions: the recall statement itself reports which names are known, and recall starts over
@@ -23,6 +25,10 @@ from cachetools import TTLCache
 from app.repositories.memory.filters import UnitFilters
 from app.repositories.memory.recall import SubjectProfile
 
+# Words remembered per subject in the known-name cache (its size is this times the number
+# of subjects kept): a question has ~5-15 candidate words (tokens and adjacent pairs).
+KNOWN_WORDS_PER_SUBJECT = 16
+
 
 def scope_key(f: UnitFilters) -> str:
     """The cache key of a recall's filters, without the clock (``now`` changes every call)."""
@@ -34,10 +40,11 @@ class SubjectCache:
 
     def __init__(self, size: int, ttl_s: float) -> None:
         self._profiles: TTLCache[tuple[str, int], SubjectProfile] | None = None
-        self._known: TTLCache[tuple[str, tuple[str, ...]], tuple[str, ...]] | None = None
+        self._known: TTLCache[tuple[str, str], bool] | None = None
         if size > 0 and ttl_s > 0:
             self._profiles = TTLCache(maxsize=size, ttl=ttl_s)
-            self._known = TTLCache(maxsize=size, ttl=ttl_s)
+            # per (subject, word): room for KNOWN_WORDS_PER_SUBJECT words per subject
+            self._known = TTLCache(maxsize=size * KNOWN_WORDS_PER_SUBJECT, ttl=ttl_s)
 
     def profile(self, key: str, cap: int) -> SubjectProfile | None:
         """The cached profile of these filters for this exact-scan limit, or None."""
@@ -49,17 +56,32 @@ class SubjectCache:
             self._profiles[(key, cap)] = profile
 
     def known(self, key: str, candidates: Sequence[str]) -> list[str] | None:
-        """The cached known names among ``candidates``, or None."""
+        """The cached known names among ``candidates`` (in their order), or None when any
+        of them is not cached."""
+        known, missing = self.known_part(key, candidates)
+        return None if missing else known
+
+    def known_part(self, key: str, candidates: Sequence[str]) -> tuple[list[str], list[str]]:
+        """``(known, missing)``: the candidates cached as known names, and those not cached
+        (both in the order given)."""
         if self._known is None:
-            return None
-        found = self._known.get((key, tuple(candidates)))
-        return list(found) if found is not None else None
+            return [], list(candidates)
+        known: list[str] = []
+        missing: list[str] = []
+        for word in candidates:
+            hit = self._known.get((key, word))
+            if hit is None:
+                missing.append(word)
+            elif hit:
+                known.append(word)
+        return known, missing
 
     def put_known(self, key: str, candidates: Sequence[str], known: Sequence[str]) -> None:
-        """Remember which of ``candidates`` are known names; a small subject's profile learns
-        them too."""
+        """Remember, for each of ``candidates``, whether it is a known name (in ``known``)."""
         if self._known is not None:
-            self._known[(key, tuple(candidates))] = tuple(known)
+            names = set(known)
+            for word in candidates:
+                self._known[(key, word)] = word in names
 
     def forget(self, key: str, cap: int) -> None:
         """Drop what is cached for these filters (the statement saw other names)."""
