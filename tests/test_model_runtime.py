@@ -50,6 +50,25 @@ async def test_gate_survives_a_cancelled_waiter() -> None:
     await asyncio.wait_for(gate.acquire(background=True), 1)  # not left busy
 
 
+async def test_gate_survives_a_waiter_cancelled_just_before_a_release() -> None:
+    """A waiter whose budget ran out (``asyncio.wait_for`` cancels it) while the holder
+    released in the same loop iteration: the release drops the cancelled waiter, and the
+    waiter's own clean-up must not fail on it (it raised ValueError, a 500 on /recall)."""
+    gate = ModelGate()
+    await gate.acquire(background=False)
+    waiter = asyncio.create_task(gate.acquire(background=False))
+    nxt = asyncio.create_task(gate.acquire(background=False))
+    await asyncio.sleep(0.01)
+    waiter.cancel()  # its future is cancelled now; the task runs its handler later
+    gate.release()  # drops the cancelled future, hands the model to ``nxt``
+    with pytest.raises(asyncio.CancelledError):
+        await waiter
+    await asyncio.wait_for(nxt, 1)
+    assert gate.waiting(False) == 0
+    gate.release()
+    await asyncio.wait_for(gate.acquire(background=True), 1)  # free again
+
+
 def test_chunks_keep_order_and_hold_one_long_text() -> None:
     texts = ["a" * 150, "b" * 150, "c" * 500, "d" * 10, "e" * 10]
     chunks = _chunks(texts, 400)

@@ -151,7 +151,8 @@ class ModelGate:
         except asyncio.CancelledError:
             if fut.done() and not fut.cancelled():
                 self.release()  # handed the model just as we were cancelled: pass it on
-            else:
+            elif fut in self._waiting[background]:
+                # (a release() between the cancellation and this line already dropped it)
                 self._waiting[background].remove(fut)
             raise
 
