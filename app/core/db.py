@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import time
+from typing import Any
+
+from sqlalchemy import event, exc
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -9,21 +13,57 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+# A pooled connection idle for longer than this is pinged at checkout (a round trip); one
+# used more recently is only checked locally (below).
+PING_AFTER_IDLE_S = 10.0
+_CHECKED_IN_AT = "hindsight_checked_in_at"
+
 
 def create_engine(url: str, pool_size: int = 10, connect_timeout_s: float = 5.0) -> AsyncEngine:
     """An asyncpg engine for ``url`` (``postgresql+asyncpg://…``; plain ``postgresql://`` is
-    rewritten to the asyncpg driver). Pooled connections are pinged before use, so a
-    restarted server is reconnected to at the next request; a connection attempt gives up
-    after ``connect_timeout_s`` (an unreachable host then answers 503, not a hung request)."""
+    rewritten to the asyncpg driver). A connection attempt gives up after
+    ``connect_timeout_s`` (an unreachable host then answers 503, not a hung request).
+
+    Liveness at checkout (:func:`_check_alive`), so a restarted server is reconnected to at
+    the next request: a pooled connection that asyncpg saw closed (a server shutdown or
+    restart closes the socket, which asyncpg notices while the connection idles) is replaced,
+    and one idle for more than ``PING_AFTER_IDLE_S`` is pinged first (replaced when the ping
+    fails). It replaced SQLAlchemy's ``pool_pre_ping``, which pinged at every checkout with
+    BEGIN, ``;``, ROLLBACK: three round trips and ~1 ms of the server's CPU per request
+    (docs/BENCHMARKS.md "Recall CPU")."""
     if url.startswith("postgresql://") or url.startswith("postgres://"):
         url = "postgresql+asyncpg://" + url.split("://", 1)[1]
-    return create_async_engine(
+    engine = create_async_engine(
         url,
         pool_size=pool_size,
         max_overflow=pool_size,
-        pool_pre_ping=True,
         connect_args={"timeout": connect_timeout_s},
     )
+    event.listen(engine.sync_engine.pool, "checkout", _check_alive)
+    event.listen(engine.sync_engine.pool, "checkin", _checked_in)
+    return engine
+
+
+def _check_alive(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+    """Pool ``checkout`` hook: raise DisconnectionError (the pool then replaces the
+    connection, up to twice) when the driver connection is closed, or when it idled longer
+    than ``PING_AFTER_IDLE_S`` and a ping fails. Runs inside SQLAlchemy's greenlet, so the
+    adapted connection's blocking ``ping`` may be called."""
+    driver = dbapi_connection.driver_connection
+    if driver is None or driver.is_closed():
+        raise exc.DisconnectionError("connection closed by the server")
+    since = record.info.get(_CHECKED_IN_AT)
+    if since is not None and time.monotonic() - since > PING_AFTER_IDLE_S:
+        try:
+            dbapi_connection.ping()
+        except Exception as error:
+            raise exc.DisconnectionError("ping failed") from error
+
+
+def _checked_in(_dbapi_connection: Any, record: Any) -> None:
+    """Pool ``checkin`` hook: when the connection went back to the pool (monotonic s)."""
+    if record is not None:
+        record.info[_CHECKED_IN_AT] = time.monotonic()
 
 
 def create_session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

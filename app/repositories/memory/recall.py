@@ -32,9 +32,11 @@ from sqlalchemy import (
     literal_column,
     select,
     text,
+    type_coerce,
 )
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.types import NullType
 
 from app.models import MemoryUnit
 from app.repositories.memory.access_log import record_params
@@ -72,6 +74,10 @@ _HITS = literal_column(
     "tsvector_to_array(ts_filter(setweight(memory_units.search_tsv, 'A', "
     "CAST((SELECT lex FROM q) AS text[])), '{a}'))"
 )
+
+
+# The term_freqs of every candidate that contains no query lexeme (read-only by contract).
+_NO_TERMS: Mapping[str, int] = {}
 
 
 class CandidateScore(NamedTuple):
@@ -131,8 +137,10 @@ class RecallRepository:
         self.session = session
 
     async def connect(self) -> None:
-        """Check out the session's connection and begin its transaction now (a pool ping and
-        a BEGIN: two round trips), so they can overlap other work."""
+        """Check out the session's connection now, so the checkout (a local liveness check;
+        a ping round trip only after ``app.core.db.PING_AFTER_IDLE_S`` idle) can overlap
+        other work. The transaction's BEGIN goes out with the first statement (asyncpg
+        dialect)."""
         await self.session.connection()
 
     async def subject_profile(self, f: UnitFilters, cap: int) -> SubjectProfile:
@@ -296,7 +304,9 @@ class RecallRepository:
                 _HITS.label("_hits"),
                 func.length(MemoryUnit.search_tsv).label("_dl"),
                 ent_hit.label("_ent"),
-                known_col.label("_known"),
+                # Untyped: ARRAY(Text)'s result processor walked this list on every row;
+                # asyncpg already returns it as a list of str.
+                type_coerce(known_col, NullType()).label("_known"),
             )
             .where(*clauses)
             .add_cte(q)
@@ -307,19 +317,27 @@ class RecallRepository:
             stmt = stmt.where(MemoryUnit.id.in_(id_filter.scalar_subquery()))
         # Core execution: the ORM's row loading is not needed for plain columns.
         rows = (await (await self.session.connection()).execute(stmt)).all()
-        # Positional, in the statement's column order (SCORING_COLUMNS, then the signals).
+        # Positional, in the statement's column order (SCORING_COLUMNS, then the signals),
+        # built as tuples (``tuple.__new__``: no Python-level ``__new__`` per candidate). No
+        # conversions: asyncpg already returns float (double precision: the similarities,
+        # ``confidence``), int (``length``), bool (``&&``; entity_keys is NOT NULL) and lists
+        # (text[]). A unit matching no query lexeme (most of them) shares one empty mapping.
+        new, fromkeys, none = tuple.__new__, dict.fromkeys, _NO_TERMS
         scores = [
-            CandidateScore(
-                unit_id,
-                float(sv),
-                float(sq),
-                dict.fromkeys(hits, 1) if hits else {},
-                int(dl),
-                bool(ent),
-                session_id,
-                occurred_at,
-                confirmed_at,
-                float(confidence),
+            new(
+                CandidateScore,
+                (
+                    unit_id,
+                    sv,
+                    sq,
+                    fromkeys(hits, 1) if hits else none,
+                    dl,
+                    ent,
+                    session_id,
+                    occurred_at,
+                    confirmed_at,
+                    confidence,
+                ),
             )
             for (
                 unit_id,
@@ -358,12 +376,20 @@ class RecallRepository:
             sql = UNITS_LOGGED_SQL
             params = record_params(ids, accessed_at, extend_to)
         rows = (await (await self.session.connection()).execute(sql, params)).all()
-        procs = answer_processors(self.session.get_bind().dialect)
+        # Only the columns whose type converts (answer_processors): the others as read.
+        convert = [
+            (name, proc)
+            for name, proc in zip(
+                UNIT_COLUMNS, answer_processors(self.session.get_bind().dialect), strict=True
+            )
+            if proc is not None
+        ]
         out: dict[uuid.UUID, RecalledUnit] = {}
         for row in rows:
-            values = {
-                name: proc(v) if proc is not None and v is not None else v
-                for name, proc, v in zip(UNIT_COLUMNS, procs, row, strict=True)
-            }
+            values = dict(zip(UNIT_COLUMNS, row, strict=True))
+            for name, proc in convert:
+                v = values[name]
+                if v is not None:
+                    values[name] = proc(v)
             out[values["id"]] = RecalledUnit(**values)
         return out

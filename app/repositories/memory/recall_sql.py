@@ -113,21 +113,34 @@ def _raw(name: str) -> ColumnElement[Any]:
 
 
 def answer_processors(dialect: Any) -> list[Any]:
-    """Per UNIT_COLUMNS entry: None for the columns converted in the statement, else the
-    column type's result processor for ``dialect`` (None when it needs none)."""
+    """Per UNIT_COLUMNS entry: None for the columns converted in the statement or needing no
+    conversion, else the column type's result processor for ``dialect``. A one-dimensional
+    array whose items need no conversion gets None too: its processor only copies the list
+    the driver built (asyncpg returns arrays as lists), for every row."""
     cached = _PROCESSORS.get(dialect.name)
     if cached is None:
         table = MemoryUnit.__table__.c
         cached = [None] * len(SCORING_COLUMNS) + [
-            json.loads
-            if name == "metadata_"
-            else table[getattr(MemoryUnit, name).property.columns[0].name].type.result_processor(
-                dialect, None
-            )
+            json.loads if name == "metadata_" else _result_processor(table, name, dialect)
             for name in UNIT_COLUMNS[len(SCORING_COLUMNS) :]
         ]
         _PROCESSORS[dialect.name] = cached
     return cached
+
+
+def _result_processor(table: Any, name: str, dialect: Any) -> Any:
+    """The result processor of MemoryUnit's attribute ``name`` for ``dialect`` (None when it
+    needs none, or when it would only copy a list of unconverted items)."""
+    col_type = table[getattr(MemoryUnit, name).property.columns[0].name].type
+    if (
+        isinstance(col_type, ARRAY)
+        and dialect.driver == "asyncpg"
+        and col_type.dimensions in (None, 1)
+        and col_type.item_type.dialect_impl(dialect).result_processor(dialect, None) is None
+        and not col_type.as_tuple
+    ):
+        return None
+    return col_type.result_processor(dialect, None)
 
 
 _PROCESSORS: dict[str, list[Any]] = {}
