@@ -49,11 +49,12 @@ def _check_alive(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
     connection, up to twice) when the driver connection is closed, or when it idled longer
     than ``PING_AFTER_IDLE_S`` and a ping fails. Runs inside SQLAlchemy's greenlet, so the
     adapted connection's blocking ``ping`` may be called."""
-    driver = dbapi_connection.driver_connection
-    if driver is None or driver.is_closed():
+    is_closed = getattr(dbapi_connection.driver_connection, "is_closed", None)
+    if is_closed is not None and is_closed():
         raise exc.DisconnectionError("connection closed by the server")
     since = record.info.get(_CHECKED_IN_AT)
-    if since is not None and time.monotonic() - since > PING_AFTER_IDLE_S:
+    # Another driver (no is_closed): pinged at every reuse, as pool_pre_ping did.
+    if since is not None and (is_closed is None or time.monotonic() - since > PING_AFTER_IDLE_S):
         try:
             dbapi_connection.ping()
         except Exception as error:
