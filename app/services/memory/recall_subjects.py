@@ -55,12 +55,6 @@ class SubjectCache:
         if self._profiles is not None:
             self._profiles[(key, cap)] = profile
 
-    def known(self, key: str, candidates: Sequence[str]) -> list[str] | None:
-        """The cached known names among ``candidates`` (in their order), or None when any
-        of them is not cached."""
-        known, missing = self.known_part(key, candidates)
-        return None if missing else known
-
     def known_part(self, key: str, candidates: Sequence[str]) -> tuple[list[str], list[str]]:
         """``(known, missing)``: the candidates cached as known names, and those not cached
         (both in the order given)."""

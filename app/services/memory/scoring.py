@@ -110,8 +110,8 @@ def bm25(candidates: list[CandidateScore]) -> list[float]:
     idf = {lex: math.log(1.0 + (n - d + 0.5) / (d + 0.5)) for lex, d in df.items()}
     k1_plus = BM25_K1 + 1.0
     scores = [0.0] * n
-    # Most candidates of a recall match no query lexeme (they come from the vector source):
-    # only the others are scored.
+    # Most candidates of a recall hold no query lexeme (a small subject's units are all
+    # candidates; a large one's come mostly from the vector sources): only the others count.
     for i, c in enumerate(candidates):
         if c.term_freqs:
             norm = BM25_K1 * (1.0 - BM25_B + BM25_B * max(1, c.length) / avg_len)
