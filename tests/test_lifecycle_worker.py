@@ -48,9 +48,10 @@ async def test_schedule_is_configurable(database_url, engine, embedder):
         ("closure.silence_scan", 60),
         ("lifecycle.archive", 5),
         ("lifecycle.distill", 7),
+        ("recall.subject_indexes", 600),
     }
     worker = worker_for(database_url, engine, embedder, archive_interval_s=0, distill_interval_s=0)
-    assert [p.name for p in worker.periodic] == ["closure.silence_scan"]
+    assert [p.name for p in worker.periodic] == ["closure.silence_scan", "recall.subject_indexes"]
 
 
 async def test_scheduled_jobs_run_log_and_count(client, database_url, engine, embedder, caplog):

@@ -29,6 +29,7 @@ from app.repositories.memory.context import ContextRepository
 from app.repositories.memory.lifecycle import LifecycleRepository
 from app.repositories.memory.recall import RecallRepository
 from app.repositories.memory.reviews import PairReviewRepository
+from app.repositories.memory.subject_indexes import SubjectIndexRepository
 from app.repositories.memory.units import MemoryRepository
 from app.repositories.overview import OverviewRepository
 from app.repositories.working_memory.transcript import TranscriptRepository
@@ -50,6 +51,7 @@ from app.services.memory.reconcile import ReconcileRunner
 from app.services.memory.rerank import LLMReranker
 from app.services.memory.rerank_cache import RerankCache
 from app.services.memory.store import StoreService
+from app.services.memory.subject_indexes import SubjectIndexer
 from app.services.memory.ttl import AccessTracker, Archiver
 from app.services.overview import OverviewService
 from app.services.working_memory.closure import ClosureService
@@ -194,6 +196,10 @@ class Services:
         s = self.settings
         distiller = distiller_for(self.resources.llm, s.lifecycle, s.llm.parse_retries)
         return DistillService(self.lifecycle, self.store(), distiller, s.lifecycle)
+
+    def subject_indexer(self) -> SubjectIndexer:
+        """The sweep of subject indexes (on a session that has begun no transaction)."""
+        return SubjectIndexer(SubjectIndexRepository(self.session), self.settings.recall)
 
     def archiver(self) -> Archiver:
         s = self.settings

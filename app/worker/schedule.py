@@ -1,9 +1,11 @@
 """The worker's lifecycle schedule (docs/LIFECYCLE.md): archival of expired units and periodic
-distillation, next to the extraction worker's silent-session scan. Every periodic task of
-the worker is timed, logged and counted in Prometheus metrics.
+distillation, the sweep of subject indexes (recall's HNSW indexes of large subjects), next to
+the extraction worker's silent-session scan. Every periodic task of the worker is timed, logged
+and counted in Prometheus metrics.
 
 Settings: ``LIFECYCLE__ARCHIVE_INTERVAL_S`` (default 300 s), ``LIFECYCLE__DISTILL_INTERVAL_S``
-(default 3600 s), 0 disables a job; ``CLOSURE__SCAN_INTERVAL_S`` for the silence scan.
+(default 3600 s), ``RECALL__SUBJECT_INDEX_INTERVAL_S`` (default 600 s), 0 disables a job;
+``CLOSURE__SCAN_INTERVAL_S`` for the silence scan.
 """
 
 from __future__ import annotations
@@ -37,7 +39,8 @@ SCHEDULED_SECONDS = Histogram(
 )
 LIFECYCLE_ITEMS = Counter(
     "hindsight_lifecycle_items",
-    "Work done by lifecycle tasks: archived units, pruned access-log rows, distilled subjects.",
+    "Work done by lifecycle tasks: archived units, pruned access-log rows, distilled subjects,"
+    " subject indexes built and dropped.",
     ["kind"],
 )
 
@@ -74,8 +77,9 @@ def instrumented(task: Periodic) -> Periodic:
 def lifecycle_tasks(
     resources: Resources, session_factory: async_sessionmaker[AsyncSession]
 ) -> list[Periodic]:
-    """Archival and distillation, as configured (an interval of 0 leaves a task out). Each
-    task owns the transactions it opens."""
+    """Archival, distillation and the sweep of subject indexes
+    (app.services.memory.subject_indexes), as configured (an interval of 0 leaves a task
+    out). Each task owns the transactions it opens."""
     lifecycle = resources.settings.lifecycle
 
     async def archive() -> dict[str, int]:
@@ -99,7 +103,28 @@ def lifecycle_tasks(
         log.info("lifecycle.distill: %d subject(s) distilled", done)
         return {"distilled_subjects": done}
 
+    async def subject_indexes() -> dict[str, int]:
+        # CREATE/DROP INDEX CONCURRENTLY run outside any transaction (autocommit).
+        async with session_factory() as session:
+            report = await Services(resources, session).subject_indexer().sweep()
+        LIFECYCLE_ITEMS.labels("subject_indexes_built").inc(len(report.built))
+        LIFECYCLE_ITEMS.labels("subject_indexes_dropped").inc(len(report.dropped))
+        if report.built or report.dropped:
+            log.info(
+                "recall.subject_indexes: built %s, dropped %s in %.1f s; %d subject(s) indexed",
+                ", ".join(report.built) or "none",
+                ", ".join(report.dropped) or "none",
+                report.seconds,
+                len(report.indexed),
+            )
+        return {"built": len(report.built), "dropped": len(report.dropped)}
+
     tasks = []
+    recall = resources.settings.recall
+    if recall.subject_index_interval_s > 0 and recall.subject_index_min_units > 0:
+        tasks.append(
+            Periodic("recall.subject_indexes", recall.subject_index_interval_s, subject_indexes)
+        )
     if lifecycle.archive_interval_s > 0:
         tasks.append(Periodic("lifecycle.archive", lifecycle.archive_interval_s, archive))
     if lifecycle.distill_interval_s > 0:

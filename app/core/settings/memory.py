@@ -81,6 +81,22 @@ class RecallSettings(BaseModel):
     # Seconds those are reused: a subject crossing exact_scan_limit switches path within
     # this; a stale name list is corrected by the recall statement itself (no stale answer).
     subject_cache_ttl_s: float = Field(default=30, ge=0)
+    # Subject indexes (app.services.memory.subject_indexes): HNSW indexes of one subject's
+    # vectors, built by the worker for subjects with at least this many active units (0
+    # disables), since a filtered scan of the shared index walks 1/share more of it
+    # (docs/BENCHMARKS.md "Subject indexes").
+    subject_index_min_units: int = Field(default=10000, ge=0)
+    # At most this many subjects, the largest first (each index is tested by the planner and
+    # by every INSERT).
+    subject_index_max: int = Field(default=16, ge=0, le=200)
+    # Not for a subject holding more than this share of the table (the shared index is
+    # already nearly its own).
+    subject_index_max_share: float = Field(default=0.5, gt=0, le=1)
+    # Seconds between the worker's sweeps (0: never).
+    subject_index_interval_s: float = Field(default=600, ge=0)
+    # maintenance_work_mem of one build (PostgreSQL size syntax). pgvector builds the graph
+    # in memory when it fits: ~200 MB for 100k units of 384-d.
+    subject_index_build_memory: str = Field(default="256MB", pattern=r"^[0-9]+\s*(kB|MB|GB)$")
 
 
 class DedupeSettings(BaseModel):

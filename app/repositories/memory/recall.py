@@ -236,9 +236,12 @@ class RecallRepository:
         ent: Any = None  # large subjects: the entity source, as a CTE (also checks names)
         if not exact:
             await self.session.execute(
+                # force_custom_plan: only a plan made for the statement's values can use a
+                # subject's own HNSW index (a partial index, memory/subject_indexes.py).
                 text(
                     "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
-                    "set_config('hnsw.ef_search', :ef, true)"
+                    "set_config('hnsw.ef_search', :ef, true), "
+                    "set_config('plan_cache_mode', 'force_custom_plan', true)"
                 ),
                 {"ef": str(int(ef_search))},
             )
