@@ -40,7 +40,10 @@ instead and tops it up on the next run.
 
 ``--other-subjects N`` fills N more subjects (``bench-user-1`` …) to each size too, in the same
 COPY (HNSW rebuilt once after it), so the measured subject is one of N + 1 in the table
-(issue 11's aim 3: ``--sizes 100000 --other-subjects 9``, 100k units of 1M). ``--base-url``
+(issue 11's aim 3: ``--sizes 100000 --other-subjects 9``, 100k units of 1M).
+``--subject-indexes own|sweep|off`` builds the measured subject's own HNSW indexes, runs the
+worker's sweep, or hides them from the planner before measuring (benchkit/subject_index.py),
+and the run prints which HNSW indexes the recalls scanned. ``--base-url``
 measures a server you run (``--api-key`` if it wants one); the COPY fill and the profile then
 need its database, ``--database-url`` (its DATABASE_URL), and the rows go to ``--namespace``.
 
@@ -68,7 +71,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path[:0] = [str(ROOT), str(HERE)]
 
-from benchkit import recall_report  # noqa: E402
+from benchkit import recall_report, subject_index  # noqa: E402
 from benchkit.bulkload import HNSW_INDEXES, BulkLoader, subjects  # noqa: E402, F401
 from benchkit.recall_corpus import (  # noqa: E402, F401
     ENDINGS,
@@ -128,8 +131,14 @@ async def bench_size(
         timing["copy_rows_per_s"] = round(timing["copy_rows"] / timing["copy_s"])
     table = f" of {res.table_units[size]} in the table" if args.other_subjects else ""
     print(f"\n== {units} units in subject {SUBJECT!r}{table}; load {timing}", flush=True)
+    done = await subject_index.apply(loader.url, loader.namespace, args.subject_indexes)
+    print(f"subject indexes: {json.dumps(done)}", flush=True)
+    scans = await subject_index.hnsw_scans(loader.url)
     if base is not None:
         await http_runs(args, base, corpus, loader, size, res, stores)
+        await asyncio.sleep(1.5)  # index statistics reach pg_stat after ~1 s
+        used = subject_index.scans_between(scans, await subject_index.hnsw_scans(loader.url))
+        print(f"HNSW index scans during the HTTP runs: {json.dumps(used)}", flush=True)
     if args.profile:
         prof = await profile(
             loader.url,
@@ -235,6 +244,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument(
         "--maintenance-work-mem", default="1GB", help="For the HNSW rebuild after the COPY."
     )
+    p.add_argument(
+        "--subject-indexes",
+        choices=subject_index.MODES,
+        default="as-is",
+        help="Before measuring: own (build the measured subject's HNSW indexes), sweep (what "
+        "the worker would build), off (hide them from the planner: A/B without a rebuild).",
+    )
     p.add_argument("--base-url", help="Measure this running server instead of starting one.")
     p.add_argument("--database-url", help="With --base-url: its DATABASE_URL (for the fill).")
     p.add_argument("--api-key", help="With --base-url: an API key of the server.")
@@ -271,6 +287,9 @@ def _interrupt(signum: int, frame: Any) -> None:
 
 if __name__ == "__main__":
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    # The started service's worker builds no subject index while it is measured: the script
+    # chooses (--subject-indexes).
+    os.environ.setdefault("RECALL__SUBJECT_INDEX_INTERVAL_S", "0")
     signal.signal(signal.SIGTERM, _interrupt)  # clean up on kill <pid> as on Ctrl-C
     try:
         sys.exit(asyncio.run(main(parse_args(sys.argv[1:]))))
