@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import time
@@ -34,6 +35,12 @@ class Run:
     items: int = 0
     bodies: list[dict[str, Any]] = field(default_factory=list)
     load: float = 0.0
+    stages: list[dict[str, float]] = field(default_factory=list)
+
+    def stage_medians(self) -> dict[str, float]:
+        """Median ms per stage of the server's ``stages_ms`` (recall answers only)."""
+        names = sorted({k for s in self.stages for k in s})
+        return {k: round(float(np.median([s.get(k, 0.0) for s in self.stages])), 1) for k in names}
 
     def pct(self, q: float, server: bool = False) -> float:
         data = self.server_ms if server else self.client_ms
@@ -63,6 +70,8 @@ async def drive(
             run.client_ms.append(dt)
             if "took_ms" in data:
                 run.server_ms.append(float(data["took_ms"]))
+            if isinstance(data.get("stages_ms"), dict):
+                run.stages.append(data["stages_ms"])
             run.degraded += bool(data.get("degraded"))
             if keep:
                 run.bodies.append({"request": body, "response": data})
@@ -188,7 +197,8 @@ async def http_runs(
                     f"recall c{conc} rep{rep}: p50 {run.pct(50):.1f} p95 {run.pct(95):.1f} "
                     f"p99 {run.pct(99):.1f} ms; took_ms p50 {run.pct(50, True):.1f} "
                     f"p95 {run.pct(95, True):.1f}; {n / run.wall_s:.1f} req/s; "
-                    f"{run.degraded} degraded (load {run.load:.1f})",
+                    f"{run.degraded} degraded (load {run.load:.1f}); "
+                    f"stages p50 {json.dumps(run.stage_medians())}",
                     flush=True,
                 )
 
