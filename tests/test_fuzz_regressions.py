@@ -94,3 +94,19 @@ async def test_recall_with_past_now_does_not_revive_expired_units(client):
     assert r.json()["expires_at"].startswith("2024-01-01")
     r = await client.post("/recall", json={**replay, "include_archived": True})
     assert [m["id"] for m in r.json()["memories"]] == [unit_id]
+
+
+@pytest.mark.parametrize("session_id", ["%20", "%20%20", "%C2%A0", "%E3%80%80"])
+async def test_working_memory_rejects_blank_session_id(client, engine, session_id):
+    # A blank session id was accepted here but refused by /extract, /recall and /memories
+    # (Identifier): its units could never be read by session again.
+    r = await client.post(
+        f"/working_memory/{session_id}/messages",
+        json={"messages": [{"role": "user", "content": "hello", "user_id": "u"}]},
+    )
+    _assert_problem(r)
+    assert "whitespace" in r.json()["detail"]
+    assert await count_rows(engine, "transcript_messages") == 0
+    for method, path in [("GET", ""), ("DELETE", ""), ("POST", "/close")]:
+        r = await client.request(method, f"/working_memory/{session_id}{path}")
+        _assert_problem(r)
