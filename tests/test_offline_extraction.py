@@ -115,6 +115,32 @@ async def test_a_reply_names_its_speaker_and_keeps_the_question_as_trigger(clien
     assert r.json()["memories"][0]["id"] == unit["memory_id"]
 
 
+async def test_a_working_memory_message_names_its_speaker(client):
+    # README: "In a group chat give each message the speaker's `name`": a working-memory
+    # append took no `name` (422 unknown field), only /extract did.
+    said = "2023-05-08T13:56:00Z"  # Monday
+    r = await client.post(
+        "/working_memory/group-1/messages",
+        json={
+            "messages": [
+                user("Hey Mel! I went to a support group yesterday.", name="Caroline",
+                     user_id="u1", created_at=said),
+                user("Wow, that's amazing!", name="Melanie", created_at=said),
+            ]
+        },
+    )  # fmt: skip
+    assert r.status_code == 200, r.text
+    window = (await client.get("/working_memory/group-1")).json()
+    assert [m["metadata"] for m in window["messages"]] == [
+        {"name": "Caroline"},
+        {"name": "Melanie"},
+    ]
+    r = await client.post("/extract?wait=true", json={"user_id": "u1", "session_id": "group-1"})
+    assert r.status_code == 200, r.text
+    [unit] = r.json()["units"]
+    assert unit["value"] == "Caroline went to a support group on 2023-05-07 (Sunday)."
+
+
 async def test_restating_a_fact_in_a_later_session_merges_it(client, engine):
     first = await extract(
         client,

@@ -55,7 +55,7 @@ async def append_messages(
     closure: ClosureServiceDep,
 ) -> AppendResponse:
     """Append 1..100 messages (`role`: user | assistant | tool | system, `content`, optional
-    `created_at`, `user_id`, `metadata`) to a session, in order. Each is counted with the
+    `name`, `created_at`, `user_id`, `metadata`) to a session, in order. Each is counted with the
     service's tokenizer (default o200k_base), written to the durable transcript with a
     per-session sequence number (`seqs`), and, after that commits, added to the session's hot
     window in Redis (idle TTL refreshed; past the hard caps the oldest leave the window, never
