@@ -110,3 +110,20 @@ async def test_working_memory_rejects_blank_session_id(client, engine, session_i
     for method, path in [("GET", ""), ("DELETE", ""), ("POST", "/close")]:
         r = await client.request(method, f"/working_memory/{session_id}{path}")
         _assert_problem(r)
+
+
+async def test_patch_fields_take_null_exactly_where_the_openapi_document_says(client):
+    # The document said every MemoryUpdate field may be null; the API refuses null for all
+    # but query and expires_at ("confidence cannot be null"): a generated client sends it.
+    spec = (await client.get("/openapi.json")).json()
+    props = spec["components"]["schemas"]["MemoryUpdate"]["properties"]
+    nullable = {
+        name
+        for name, prop in props.items()
+        if any(alt.get("type") == "null" for alt in prop.get("anyOf", []))
+    }
+    assert nullable == {"query", "expires_at"}
+    unknown = "/memories/00000000-0000-7000-8000-000000000000"
+    for name in props:
+        r = await client.patch(unknown, json={name: None})
+        assert r.status_code == (404 if name in nullable else 422), (name, r.text)
