@@ -127,3 +127,35 @@ async def test_patch_fields_take_null_exactly_where_the_openapi_document_says(cl
     for name in props:
         r = await client.patch(unknown, json={name: None})
         assert r.status_code == (404 if name in nullable else 422), (name, r.text)
+
+
+@pytest.mark.parametrize(
+    ("method", "url"),
+    [
+        ("POST", "/working_memory/%FF/messages"),
+        ("POST", "/working_memory/a%ED%A0%80/messages"),
+        ("GET", "/memories?user_id=%FE"),
+        ("GET", "/working_memory/s1?query=%C3"),
+    ],
+)
+async def test_url_that_is_not_utf8_is_400(client, engine, method, url):
+    # Decoded with replacement characters, /working_memory/%FF and /working_memory/%FE
+    # were one session "\ufffd": two clients' messages mixed.
+    body = {"messages": [{"role": "user", "content": "hello", "user_id": "u"}]}
+    r = await client.request(method, url, json=body if method == "POST" else None)
+    assert r.status_code == 400, r.text
+    assert r.headers["content-type"].startswith("application/problem+json")
+    assert r.json()["code"] == "bad_request" and "UTF-8" in r.json()["detail"]
+    assert r.json()["request_id"] == r.headers["x-request-id"]
+    assert await count_rows(engine, "transcript_messages") == 0
+
+
+async def test_url_with_percent_encoded_utf8_is_fine(client):
+    r = await client.post(
+        "/working_memory/caf%C3%A9%20%F0%9F%98%80/messages",
+        json={"messages": [{"role": "user", "content": "hello", "user_id": "u"}]},
+    )
+    assert r.status_code == 200, r.text
+    assert r.json()["session_id"] == "café 😀"
+    r = await client.get("/memories?user_id=caf%C3%A9")
+    assert r.status_code == 200, r.text
