@@ -141,6 +141,26 @@ async def test_a_working_memory_message_names_its_speaker(client):
     assert unit["value"] == "Caroline went to a support group on 2023-05-07 (Sunday)."
 
 
+async def test_an_elliptical_statement_is_not_an_instruction_to_the_assistant(client):
+    # LoCoMo replay: "Never had a chance to visit it." became the constraint "Gina asked the
+    # assistant never to had a chance to visit it.", "Always here to help." one "to always
+    # here to help": the subject (I, I'm) left out, not an imperative.
+    job = await extract(
+        client,
+        [
+            user("Paris?! That is really great Jon! Never had a chance to visit it.", name="Gina"),
+            user("No prob! Always here to help.", name="Gina"),
+            user("Never book me on a flight before 8 am."),
+            user("Always answer in French."),
+        ],
+    )
+    values = [u["value"] for u in job["units"] if u["type"] == "constraint"]
+    assert values == [
+        "The user asked the assistant never to book them on a flight before 8 am.",
+        "The user asked the assistant to always answer in French.",
+    ]
+
+
 async def test_restating_a_fact_in_a_later_session_merges_it(client, engine):
     first = await extract(
         client,
