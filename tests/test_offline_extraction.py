@@ -161,6 +161,22 @@ async def test_an_elliptical_statement_is_not_an_instruction_to_the_assistant(cl
     ]
 
 
+async def test_a_like_without_a_liked_thing_is_no_preference(client):
+    # LoCoMo replay: "I love it." became "Melanie loves to.", "doing something I love is
+    # awesome" became "Gina loves is awesome.".
+    job = await extract(
+        client,
+        [
+            user("I love it. Showing off our true selves is the best thing ever.", name="Mel"),
+            user("Being my own boss and doing something I love is awesome!", name="Gina"),
+            user("I love to paint landscapes.", name="Mel"),
+            user("I love it when you cook for me.", name="Gina"),
+        ],
+    )
+    values = [u["value"] for u in job["units"] if u["type"] == "preference"]
+    assert values == ["Mel loves to paint landscapes.", "Gina loves it when you cook for them."]
+
+
 async def test_restating_a_fact_in_a_later_session_merges_it(client, engine):
     first = await extract(
         client,

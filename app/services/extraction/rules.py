@@ -31,6 +31,13 @@ _NOT_IMPERATIVE = (
     r"saw|seen|heard|said|met|tried|here|there|so|such|a|an|the|my|your|our|their|his|her)\b)"
 )
 
+# "I love it.", "something I love is awesome": no liked thing is named (a bare pronoun, or the
+# clause goes on with its verb).
+_NO_LIKED_THING = (
+    rf"(?!(?:it|that|this|them|these|those)(?:\s+(?:so\s+much|a\s+lot))?{_END})"
+    r"(?!(?:is|was|are|were|has|had|will|would|can|could|makes?|made)\b)"
+)
+
 Q_FOOD_EN = "When suggesting food, recipes, restaurants or products that might contain {x}"
 Q_FOOD_ZH = "当推荐食物、菜谱、餐厅或可能含有{x}的产品时"
 Q_STYLE_EN = "When deciding how long and detailed a reply to the user should be"
@@ -157,7 +164,8 @@ EN_RULES: list[Rule] = [
     _r(rf"\bmy\s+favou?rite\s+(\w+(?:\s+\w+)?)\s+is\s+{_X}{_END}", "preference", 0.85,
        lambda m: (f"The user's favourite {m.group(1).lower()} is {_obj(m.group(2))}.",
                   Q_LIKE_EN.format(x=m.group(1).lower()), [_obj(m.group(2))])),
-    _r(rf"\bi\s+(?:really\s+|absolutely\s+|do\s+)?(prefer|love|adore|enjoy|like)\s+{_X}{_END}",
+    _r(rf"\bi\s+(?:really\s+|absolutely\s+|do\s+)?(prefer|love|adore|enjoy|like)\s+"
+       rf"{_NO_LIKED_THING}{_X}{_END}",
        "preference", 0.75,
        lambda m: (f"The user {_third(m.group(1).lower())} {_obj(m.group(2))}.",
                   Q_LIKE_EN.format(x=_obj(m.group(2))), [_obj(m.group(2))])),
