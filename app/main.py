@@ -25,6 +25,7 @@ from app.api.routers import (
     recall,
     working_memory,
 )
+from app.api.url_encoding import Utf8Url
 from app.clients.embeddings import InstrumentedEmbedder, create_embedder
 from app.clients.llm import create_llm
 from app.core.config import Settings, get_settings
@@ -150,6 +151,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     errors.install(app)
     app.add_middleware(limits.BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(Utf8Url)
     app.add_middleware(RequestContextMiddleware)
     # Outermost: requests and the lifespan validate with this app's LIMITS__* (schemas/limits.py).
     app.add_middleware(LimitsContext, limits=settings.limits)

@@ -94,3 +94,68 @@ async def test_recall_with_past_now_does_not_revive_expired_units(client):
     assert r.json()["expires_at"].startswith("2024-01-01")
     r = await client.post("/recall", json={**replay, "include_archived": True})
     assert [m["id"] for m in r.json()["memories"]] == [unit_id]
+
+
+@pytest.mark.parametrize("session_id", ["%20", "%20%20", "%C2%A0", "%E3%80%80"])
+async def test_working_memory_rejects_blank_session_id(client, engine, session_id):
+    # A blank session id was accepted here but refused by /extract, /recall and /memories
+    # (Identifier): its units could never be read by session again.
+    r = await client.post(
+        f"/working_memory/{session_id}/messages",
+        json={"messages": [{"role": "user", "content": "hello", "user_id": "u"}]},
+    )
+    _assert_problem(r)
+    assert "whitespace" in r.json()["detail"]
+    assert await count_rows(engine, "transcript_messages") == 0
+    for method, path in [("GET", ""), ("DELETE", ""), ("POST", "/close")]:
+        r = await client.request(method, f"/working_memory/{session_id}{path}")
+        _assert_problem(r)
+
+
+async def test_patch_fields_take_null_exactly_where_the_openapi_document_says(client):
+    # The document said every MemoryUpdate field may be null; the API refuses null for all
+    # but query and expires_at ("confidence cannot be null"): a generated client sends it.
+    spec = (await client.get("/openapi.json")).json()
+    props = spec["components"]["schemas"]["MemoryUpdate"]["properties"]
+    nullable = {
+        name
+        for name, prop in props.items()
+        if any(alt.get("type") == "null" for alt in prop.get("anyOf", []))
+    }
+    assert nullable == {"query", "expires_at"}
+    unknown = "/memories/00000000-0000-7000-8000-000000000000"
+    for name in props:
+        r = await client.patch(unknown, json={name: None})
+        assert r.status_code == (404 if name in nullable else 422), (name, r.text)
+
+
+@pytest.mark.parametrize(
+    ("method", "url"),
+    [
+        ("POST", "/working_memory/%FF/messages"),
+        ("POST", "/working_memory/a%ED%A0%80/messages"),
+        ("GET", "/memories?user_id=%FE"),
+        ("GET", "/working_memory/s1?query=%C3"),
+    ],
+)
+async def test_url_that_is_not_utf8_is_400(client, engine, method, url):
+    # Decoded with replacement characters, /working_memory/%FF and /working_memory/%FE
+    # were one session "\ufffd": two clients' messages mixed.
+    body = {"messages": [{"role": "user", "content": "hello", "user_id": "u"}]}
+    r = await client.request(method, url, json=body if method == "POST" else None)
+    assert r.status_code == 400, r.text
+    assert r.headers["content-type"].startswith("application/problem+json")
+    assert r.json()["code"] == "bad_request" and "UTF-8" in r.json()["detail"]
+    assert r.json()["request_id"] == r.headers["x-request-id"]
+    assert await count_rows(engine, "transcript_messages") == 0
+
+
+async def test_url_with_percent_encoded_utf8_is_fine(client):
+    r = await client.post(
+        "/working_memory/caf%C3%A9%20%F0%9F%98%80/messages",
+        json={"messages": [{"role": "user", "content": "hello", "user_id": "u"}]},
+    )
+    assert r.status_code == 200, r.text
+    assert r.json()["session_id"] == "café 😀"
+    r = await client.get("/memories?user_id=caf%C3%A9")
+    assert r.status_code == 200, r.text

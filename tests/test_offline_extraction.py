@@ -115,6 +115,68 @@ async def test_a_reply_names_its_speaker_and_keeps_the_question_as_trigger(clien
     assert r.json()["memories"][0]["id"] == unit["memory_id"]
 
 
+async def test_a_working_memory_message_names_its_speaker(client):
+    # README: "In a group chat give each message the speaker's `name`": a working-memory
+    # append took no `name` (422 unknown field), only /extract did.
+    said = "2023-05-08T13:56:00Z"  # Monday
+    r = await client.post(
+        "/working_memory/group-1/messages",
+        json={
+            "messages": [
+                user("Hey Mel! I went to a support group yesterday.", name="Caroline",
+                     user_id="u1", created_at=said),
+                user("Wow, that's amazing!", name="Melanie", created_at=said),
+            ]
+        },
+    )  # fmt: skip
+    assert r.status_code == 200, r.text
+    window = (await client.get("/working_memory/group-1")).json()
+    assert [m["metadata"] for m in window["messages"]] == [
+        {"name": "Caroline"},
+        {"name": "Melanie"},
+    ]
+    r = await client.post("/extract?wait=true", json={"user_id": "u1", "session_id": "group-1"})
+    assert r.status_code == 200, r.text
+    [unit] = r.json()["units"]
+    assert unit["value"] == "Caroline went to a support group on 2023-05-07 (Sunday)."
+
+
+async def test_an_elliptical_statement_is_not_an_instruction_to_the_assistant(client):
+    # LoCoMo replay: "Never had a chance to visit it." became the constraint "Gina asked the
+    # assistant never to had a chance to visit it.", "Always here to help." one "to always
+    # here to help": the subject (I, I'm) left out, not an imperative.
+    job = await extract(
+        client,
+        [
+            user("Paris?! That is really great Jon! Never had a chance to visit it.", name="Gina"),
+            user("No prob! Always here to help.", name="Gina"),
+            user("Never book me on a flight before 8 am."),
+            user("Always answer in French."),
+        ],
+    )
+    values = [u["value"] for u in job["units"] if u["type"] == "constraint"]
+    assert values == [
+        "The user asked the assistant never to book them on a flight before 8 am.",
+        "The user asked the assistant to always answer in French.",
+    ]
+
+
+async def test_a_like_without_a_liked_thing_is_no_preference(client):
+    # LoCoMo replay: "I love it." became "Melanie loves to.", "doing something I love is
+    # awesome" became "Gina loves is awesome.".
+    job = await extract(
+        client,
+        [
+            user("I love it. Showing off our true selves is the best thing ever.", name="Mel"),
+            user("Being my own boss and doing something I love is awesome!", name="Gina"),
+            user("I love to paint landscapes.", name="Mel"),
+            user("I love it when you cook for me.", name="Gina"),
+        ],
+    )
+    values = [u["value"] for u in job["units"] if u["type"] == "preference"]
+    assert values == ["Mel loves to paint landscapes.", "Gina loves it when you cook for them."]
+
+
 async def test_restating_a_fact_in_a_later_session_merges_it(client, engine):
     first = await extract(
         client,

@@ -20,7 +20,7 @@ def _clean(value: str) -> str:
     return value
 
 
-def _not_blank(value: str) -> str:
+def not_blank(value: str) -> str:
     if not value.strip():
         raise ValueError("must not be empty or whitespace only")
     return value
@@ -68,9 +68,9 @@ def _aware(value: datetime) -> datetime:
 
 
 CleanStr = Annotated[str, AfterValidator(_clean)]
-Text = Annotated[str, AfterValidator(_clean), AfterValidator(_not_blank)]
+Text = Annotated[str, AfterValidator(_clean), AfterValidator(not_blank)]
 Identifier = Annotated[
-    str, Field(min_length=1, max_length=256), AfterValidator(_clean), AfterValidator(_not_blank)
+    str, Field(min_length=1, max_length=256), AfterValidator(_clean), AfterValidator(not_blank)
 ]
 AwareDatetime = Annotated[datetime, Strict(False), AfterValidator(_aware)]
 # A free-form JSON object that PostgreSQL's JSONB can store.

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
 from app.core.vocabulary import MemoryType
 from app.schemas.common import (
@@ -125,9 +125,24 @@ class MemoryHistory(ResponseModel):
     links: list[MemoryLinkRead]
 
 
+# The MemoryUpdate fields whose None means only "not sent": an explicit null is refused.
+NOT_NULLABLE = ("value", "entities", "confidence", "type", "ttl_days", "status")
+
+
+def _no_null_in_schema(schema: dict[str, Any]) -> None:
+    """The OpenAPI document offers null only where MemoryUpdate takes it."""
+    for name in NOT_NULLABLE:
+        prop = schema["properties"][name]
+        kept = [alt for alt in prop.pop("anyOf") if alt.get("type") != "null"]
+        [only] = kept
+        prop.update(only)
+
+
 class MemoryUpdate(RequestModel):
     """A correction: only the fields sent change. ``null`` clears ``query`` or
     ``expires_at``."""
+
+    model_config = ConfigDict(**RequestModel.model_config, json_schema_extra=_no_null_in_schema)
 
     value: Annotated[Text, Field(min_length=1), MaxChars("value_chars")] | None = Field(
         default=None,
@@ -159,7 +174,7 @@ class MemoryUpdate(RequestModel):
         sent = self.model_fields_set
         if not sent:
             raise ValueError("send at least one field to change")
-        for name in ("value", "entities", "confidence", "type", "ttl_days", "status"):
+        for name in NOT_NULLABLE:
             if name in sent and getattr(self, name) is None:
                 raise ValueError(f"{name} cannot be null")
         if "ttl_days" in sent and "expires_at" in sent:

@@ -48,6 +48,12 @@ class MessageCreate(RequestModel):
     """One message of a conversation."""
 
     role: Role = Field(description="Who spoke: `user`, `assistant`, `tool` or `system`.")
+    name: Annotated[Text, Field(max_length=64)] | None = Field(
+        default=None,
+        description="The speaker's name, as in the OpenAI chat format, when several people "
+        "speak as `user` (a group chat): kept as `metadata.name`, and extraction names them "
+        'in the units ("Caroline went…" instead of "The user went…").',
+    )
     content: Annotated[Text, MaxChars("message_chars")] = Field(
         description="The message text (1..100,000 characters, no NUL bytes)."
     )
@@ -71,6 +77,11 @@ class MessageCreate(RequestModel):
         if len(json.dumps(value, ensure_ascii=False).encode()) > MAX_METADATA_BYTES:
             raise ValueError(f"metadata is larger than {MAX_METADATA_BYTES} bytes as JSON")
         return value
+
+    def stored_metadata(self) -> dict[str, Any]:
+        """The metadata as stored: ``name``, when given, as ``metadata.name`` (where the
+        extraction of session messages reads the speaker)."""
+        return self.metadata if self.name is None else {**self.metadata, "name": self.name}
 
 
 class AppendRequest(RequestModel):

@@ -6,10 +6,12 @@ from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query
+from pydantic import AfterValidator
 
 from app.api.deps import ClosureServiceDep, NamespaceDep, WorkingMemoryServiceDep
 from app.api.errors import ERROR_RESPONSES, NOT_FOUND, PROVIDER_ERRORS
 from app.api.wire import job_read, to_omitted_message, to_window_message
+from app.schemas.common import not_blank
 from app.schemas.extract import CloseRequest, CloseResponse
 from app.schemas.working_memory import (
     SESSION_ID_PATTERN,
@@ -32,6 +34,9 @@ SessionIdPath = Annotated[
         pattern=SESSION_ID_PATTERN,
         description="The session (any string of 1..256 characters without control characters).",
     ),
+    # Not blank, like every other session_id (Identifier): a blank one could be written to
+    # but never named again by /extract, /recall or /memories.
+    AfterValidator(not_blank),
 ]
 
 
@@ -50,7 +55,7 @@ async def append_messages(
     closure: ClosureServiceDep,
 ) -> AppendResponse:
     """Append 1..100 messages (`role`: user | assistant | tool | system, `content`, optional
-    `created_at`, `user_id`, `metadata`) to a session, in order. Each is counted with the
+    `name`, `created_at`, `user_id`, `metadata`) to a session, in order. Each is counted with the
     service's tokenizer (default o200k_base), written to the durable transcript with a
     per-session sequence number (`seqs`), and, after that commits, added to the session's hot
     window in Redis (idle TTL refreshed; past the hard caps the oldest leave the window, never
@@ -151,7 +156,11 @@ async def clear_window(
 async def close_session(
     namespace: NamespaceDep,
     service: ClosureServiceDep,
-    session_id: Annotated[str, Path(min_length=1, max_length=256, pattern=SESSION_ID_PATTERN)],
+    session_id: Annotated[
+        str,
+        Path(min_length=1, max_length=256, pattern=SESSION_ID_PATTERN),
+        AfterValidator(not_blank),
+    ],
     body: CloseRequest | None = None,
 ) -> CloseResponse:
     """Close the session's task: its messages not yet extracted become an extraction job

@@ -24,6 +24,20 @@ _TRAILING = re.compile(
     re.IGNORECASE,
 )
 
+# "Never had a chance…", "Always here to help": a statement whose subject (I, I'm) was left
+# out, not an instruction; an imperative goes on with a verb's base form.
+_NOT_IMPERATIVE = (
+    r"(?!(?:had|has|have|was|were|is|are|am|been|being|did|does|got|went|knew|thought|felt|"
+    r"saw|seen|heard|said|met|tried|here|there|so|such|a|an|the|my|your|our|their|his|her)\b)"
+)
+
+# "I love it.", "something I love is awesome": no liked thing is named (a bare pronoun, or the
+# clause goes on with its verb).
+_NO_LIKED_THING = (
+    rf"(?!(?:it|that|this|them|these|those)(?:\s+(?:so\s+much|a\s+lot))?{_END})"
+    r"(?!(?:is|was|are|were|has|had|will|would|can|could|makes?|made)\b)"
+)
+
 Q_FOOD_EN = "When suggesting food, recipes, restaurants or products that might contain {x}"
 Q_FOOD_ZH = "当推荐食物、菜谱、餐厅或可能含有{x}的产品时"
 Q_STYLE_EN = "When deciding how long and detailed a reply to the user should be"
@@ -107,10 +121,11 @@ EN_RULES: list[Rule] = [
     _r(r"\bi\s*'?\s*a?m\s+(?:a\s+)?(vegetarian|vegan|pescatarian)\b", "constraint", 0.9,
        lambda m: (f"The user is {m.group(1).lower()}.", Q_FOOD_EN.format(x="meat"),
                   [m.group(1).lower()])),
-    _r(rf"^(?:please\s+)?(?:never|don't\s+ever|do\s+not\s+ever)\s+{_X}{_END}", "constraint", 0.85,
+    _r(rf"^(?:please\s+)?(?:never|don't\s+ever|do\s+not\s+ever)\s+{_NOT_IMPERATIVE}{_X}{_END}",
+       "constraint", 0.85,
        lambda m: (f"The user asked the assistant never to {_obj(m.group(1))}.",
                   Q_INSTRUCTION_EN.format(x=_obj(m.group(1))), [])),
-    _r(rf"^(?:please\s+)?always\s+{_X}{_END}", "constraint", 0.8,
+    _r(rf"^(?:please\s+)?always\s+{_NOT_IMPERATIVE}{_X}{_END}", "constraint", 0.8,
        lambda m: (f"The user asked the assistant to always {_obj(m.group(1))}.",
                   Q_INSTRUCTION_EN.format(x=_obj(m.group(1))), [])),
     _r(r"\b(?:keep|make)\s+(?:it|things|them|your\s+(?:answers?|replies|responses)|"
@@ -149,7 +164,8 @@ EN_RULES: list[Rule] = [
     _r(rf"\bmy\s+favou?rite\s+(\w+(?:\s+\w+)?)\s+is\s+{_X}{_END}", "preference", 0.85,
        lambda m: (f"The user's favourite {m.group(1).lower()} is {_obj(m.group(2))}.",
                   Q_LIKE_EN.format(x=m.group(1).lower()), [_obj(m.group(2))])),
-    _r(rf"\bi\s+(?:really\s+|absolutely\s+|do\s+)?(prefer|love|adore|enjoy|like)\s+{_X}{_END}",
+    _r(rf"\bi\s+(?:really\s+|absolutely\s+|do\s+)?(prefer|love|adore|enjoy|like)\s+"
+       rf"{_NO_LIKED_THING}{_X}{_END}",
        "preference", 0.75,
        lambda m: (f"The user {_third(m.group(1).lower())} {_obj(m.group(2))}.",
                   Q_LIKE_EN.format(x=_obj(m.group(2))), [_obj(m.group(2))])),

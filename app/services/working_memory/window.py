@@ -211,7 +211,7 @@ class WorkingMemoryService:
                 content=m.content,
                 user_id=m.user_id,
                 created_at=m.created_at or now,
-                metadata=m.metadata,
+                metadata=m.stored_metadata(),
                 token_count=tokens[i],
             )
             for i, m in enumerate(messages)
