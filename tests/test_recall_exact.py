@@ -133,3 +133,17 @@ def test_a_filter_on_entities_or_reviews_has_no_cached_shape() -> None:
     b = recall_exact.shape(UnitFilters("default", "u1", types=["fact", "event"]), True, True)
     c = recall_exact.shape(UnitFilters("default", "u1"), True, False)
     assert len({a, b, c}) == 3
+
+
+def test_the_remembered_vector_text_is_what_pgvector_binds() -> None:
+    from pgvector.sqlalchemy import Vector
+    from sqlalchemy.dialects.postgresql.asyncpg import dialect
+
+    process = Vector().bind_processor(dialect())
+    rng = np.random.default_rng(11)
+    for _ in range(20):
+        v = rng.standard_normal(384).astype(np.float32)
+        v /= np.linalg.norm(v)
+        assert recall_exact._vector_text(v.tobytes(), v.dtype.str, process) == process(v)
+    other = (v * 0.5).astype(np.float32)
+    assert recall_exact._vector_text(other.tobytes(), other.dtype.str, process) == process(other)

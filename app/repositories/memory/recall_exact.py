@@ -20,6 +20,7 @@ builds the statement as for any other read).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -167,6 +168,14 @@ def _compile(f: UnitFilters, has_embedding: bool, has_entities: bool, dialect: A
     return _Compiled(compiled.string, order, constants, processors)
 
 
+@lru_cache(maxsize=512)
+def _vector_text(raw: bytes, dtype: str, process: Callable[[Any], Any]) -> Any:
+    """The bound form of a query embedding (pgvector's text, 384 float reprs: ~0.35 ms on a
+    loaded machine), by the vector's bytes: the query embedding cache hands the same vector
+    to every recall of a repeated question."""
+    return process(np.frombuffer(raw, dtype=dtype))
+
+
 async def exact_rows(
     conn: AsyncConnection,
     f: UnitFilters,
@@ -186,7 +195,13 @@ async def exact_rows(
     if compiled is None:
         compiled = _compile(f, embedding is not None, bool(ents), dialect)
         _CACHE[cache_key] = compiled
-    values = _values(f, embedding, keyword_text, skip, ents)
+    params = _params(compiled, _values(f, embedding, keyword_text, skip, ents))
+    return (await conn.exec_driver_sql(compiled.sql, params)).all()
+
+
+def _params(compiled: _Compiled, values: dict[str, Any]) -> tuple[Any, ...]:
+    """The positional parameters of one recall: constants as compiled, values processed as
+    SQLAlchemy would process them (the query embedding's text remembered)."""
     constants, processors = compiled.constants, compiled.processors
     params = []
     for name in compiled.order:
@@ -195,5 +210,10 @@ async def exact_rows(
             continue
         value = values[name]
         proc = processors.get(name)
-        params.append(proc(value) if proc is not None else value)
-    return (await conn.exec_driver_sql(compiled.sql, tuple(params))).all()
+        if proc is None:
+            params.append(value)
+        elif name == "emb" and isinstance(value, np.ndarray):
+            params.append(_vector_text(value.tobytes(), value.dtype.str, proc))
+        else:
+            params.append(proc(value))
+    return tuple(params)
