@@ -168,11 +168,12 @@ def _compile(f: UnitFilters, has_embedding: bool, has_entities: bool, dialect: A
     return _Compiled(compiled.string, order, constants, processors)
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=1024)
 def _vector_text(raw: bytes, dtype: str, process: Callable[[Any], Any]) -> Any:
     """The bound form of a query embedding (pgvector's text, 384 float reprs: ~0.35 ms on a
     loaded machine), by the vector's bytes: the query embedding cache hands the same vector
-    to every recall of a repeated question."""
+    to every recall of a repeated question. 1024 texts of ~8 kB; a question repeated after
+    more than 1024 other query vectors is converted again (LRU)."""
     return process(np.frombuffer(raw, dtype=dtype))
 
 
