@@ -29,7 +29,6 @@ from sqlalchemy import (
     bindparam,
     func,
     literal,
-    literal_column,
     select,
     text,
     type_coerce,
@@ -41,6 +40,10 @@ from sqlalchemy.types import NullType
 from app.models import MemoryUnit
 from app.repositories.memory.access_log import record_params
 from app.repositories.memory.filters import UnitFilters, filter_clauses
+from app.repositories.memory.recall_exact import exact_rows
+from app.repositories.memory.recall_sql import (
+    HITS as _HITS,
+)
 from app.repositories.memory.recall_sql import (
     SCORING_COLUMNS,
     UNIT_COLUMNS,
@@ -62,19 +65,6 @@ _COMMON_LEXEMES_SQL = text(
        AND s.attname = 'search_tsv' AND u.lexeme IS NOT NULL AND u.share > :max_share
     """
 )
-
-# Per unit, the query lexemes it contains (BM25 presence), against the query's lexemes
-# stemmed once by the same configuration as the index: the index's lexemes all carry weight D
-# (``to_tsvector`` of the generated column sets none), so marking the query's A and keeping the
-# A ones is the intersection, in three C calls per row. It replaced a per-row
-# ``ARRAY(SELECT … FROM unnest(tsvector_to_array(…)) WHERE x = ANY(…))`` sub-plan: 8.1 → 2.4
-# ms of execution for 418 units (EXPLAIN ANALYZE, loaded 2-core machine; the same lexemes per
-# unit for every question of LoCoMo dev, docs/BENCHMARKS.md "Recall on small subjects").
-_HITS = literal_column(
-    "tsvector_to_array(ts_filter(setweight(memory_units.search_tsv, 'A', "
-    "CAST((SELECT lex FROM q) AS text[])), '{a}'))"
-)
-
 
 # The term_freqs of every candidate that contains no query lexeme (read-only by contract).
 _NO_TERMS: Mapping[str, int] = {}
@@ -127,6 +117,49 @@ class SubjectProfile:
 
     count: int
     entity_keys: frozenset[str] | None
+
+
+def _candidates(rows: Sequence[Any], ents: list[str]) -> Candidates:
+    """The Candidates of the candidates statement's rows (either path)."""
+    # Positional, in the statement's column order (SCORING_COLUMNS, then the signals),
+    # built as tuples (``tuple.__new__``: no Python-level ``__new__`` per candidate). No
+    # conversions: asyncpg already returns float (double precision: the similarities,
+    # ``confidence``), int (``length``), bool (``&&``; entity_keys is NOT NULL) and lists
+    # (text[]). A unit matching no query lexeme (most of them) shares one empty mapping.
+    new, fromkeys, none = tuple.__new__, dict.fromkeys, _NO_TERMS
+    scores = [
+        new(
+            CandidateScore,
+            (
+                unit_id,
+                sv,
+                sq,
+                fromkeys(hits, 1) if hits else none,
+                dl,
+                ent,
+                session_id,
+                occurred_at,
+                confirmed_at,
+                confidence,
+            ),
+        )
+        for (
+            unit_id,
+            session_id,
+            occurred_at,
+            confirmed_at,
+            confidence,
+            sv,
+            sq,
+            hits,
+            dl,
+            ent,
+            _,
+        ) in rows
+    ]
+    # The known names are the same on every row (one scalar sub-query).
+    found_known = set(rows[0][-1] or ()) if rows else set()
+    return Candidates(scores, [k for k in ents if k in found_known])
 
 
 class RecallRepository:
@@ -225,8 +258,13 @@ class RecallRepository:
         ``entity_keys && entity_candidates``: for a unit matching the filters that is the
         same as overlapping the known names (a name it holds is known by definition).
         """
-        clauses = filter_clauses(f)
         ents = list(dict.fromkeys(entity_candidates))
+        if exact:  # the statement of this filter shape, compiled once (recall_exact)
+            conn = await self.session.connection()
+            found = await exact_rows(conn, f, embedding, keyword_text, ents, keyword_skip)
+            if found is not None:
+                return _candidates(found, ents)
+        clauses = filter_clauses(f)
         ent_param = bindparam("ents", ents, type_=ARRAY(Text))
         emb = bindparam("emb", embedding, type_=Vector()) if embedding is not None else None
         # The query's lexemes, stemmed once; and the tsquery of the keyword candidates.
@@ -320,45 +358,7 @@ class RecallRepository:
             stmt = stmt.where(MemoryUnit.id.in_(id_filter.scalar_subquery()))
         # Core execution: the ORM's row loading is not needed for plain columns.
         rows = (await (await self.session.connection()).execute(stmt)).all()
-        # Positional, in the statement's column order (SCORING_COLUMNS, then the signals),
-        # built as tuples (``tuple.__new__``: no Python-level ``__new__`` per candidate). No
-        # conversions: asyncpg already returns float (double precision: the similarities,
-        # ``confidence``), int (``length``), bool (``&&``; entity_keys is NOT NULL) and lists
-        # (text[]). A unit matching no query lexeme (most of them) shares one empty mapping.
-        new, fromkeys, none = tuple.__new__, dict.fromkeys, _NO_TERMS
-        scores = [
-            new(
-                CandidateScore,
-                (
-                    unit_id,
-                    sv,
-                    sq,
-                    fromkeys(hits, 1) if hits else none,
-                    dl,
-                    ent,
-                    session_id,
-                    occurred_at,
-                    confirmed_at,
-                    confidence,
-                ),
-            )
-            for (
-                unit_id,
-                session_id,
-                occurred_at,
-                confirmed_at,
-                confidence,
-                sv,
-                sq,
-                hits,
-                dl,
-                ent,
-                _,
-            ) in rows
-        ]
-        # The known names are the same on every row (one scalar sub-query).
-        found_known = set(rows[0][-1] or ()) if rows else set()
-        return Candidates(scores, [k for k in ents if k in found_known])
+        return _candidates(rows, ents)
 
     async def units(
         self,

@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlalchemy import (
     CTE,
+    BindParameter,
     ColumnElement,
     CompoundSelect,
     Select,
@@ -104,6 +105,19 @@ def query_lexemes(keyword_text: str, skip: Sequence[str], pair: Sequence[str] | 
     return text(sql).bindparams(*params).columns(**cols).cte("q")
 
 
+# Per unit, the query lexemes it contains (BM25 presence), against the query's lexemes
+# stemmed once by the same configuration as the index: the index's lexemes all carry weight D
+# (``to_tsvector`` of the generated column sets none), so marking the query's A and keeping the
+# A ones is the intersection, in three C calls per row. It replaced a per-row
+# ``ARRAY(SELECT … FROM unnest(tsvector_to_array(…)) WHERE x = ANY(…))`` sub-plan: 8.1 → 2.4
+# ms of execution for 418 units (EXPLAIN ANALYZE, loaded 2-core machine; the same lexemes per
+# unit for every question of LoCoMo dev, docs/BENCHMARKS.md "Recall on small subjects").
+HITS = literal_column(
+    "tsvector_to_array(ts_filter(setweight(memory_units.search_tsv, 'A', "
+    "CAST((SELECT lex FROM q) AS text[])), '{a}'))"
+)
+
+
 def _raw(name: str) -> ColumnElement[Any]:
     """A column as the driver returns it (JSONB as its text: decoded for the hits only)."""
     col = getattr(MemoryUnit, name)
@@ -178,17 +192,20 @@ def _probe(f: UnitFilters, key: Any) -> Any:
 
 
 def known_select(
-    f: UnitFilters, keys: list[str], seen: CTE | None = None
+    f: UnitFilters, keys: list[str] | BindParameter[Any], seen: CTE | None = None
 ) -> Select | CompoundSelect:
     """``SELECT key FROM unnest(keys) WHERE EXISTS (a unit matching f names it)``: the keys
     (case-folded names) naming an entity of a unit matching ``f``, one row each, any order.
+    ``keys`` may be a ``text[]`` bind parameter (the cached exact-path statement:
+    app.repositories.memory.recall_exact).
 
     ``seen``: a CTE of units matching f with their ``entity_keys`` (the entity source of a
     large subject), looked at first: a key one of them names needs no probe. The probe's
     bitmap scan of the GIN index reads every unit naming the key, however many (~5 ms for a
     name in half of 100k units); the names a question mentions most are in the newest units
     naming one of them."""
-    cand = func.unnest(literal(keys, ARRAY(Text))).table_valued("key").render_derived("cand")
+    arr = keys if isinstance(keys, BindParameter) else literal(keys, ARRAY(Text))
+    cand = func.unnest(arr).table_valued("key").render_derived("cand")
     if seen is None:
         return select(cand.c.key).where(_probe(f, cand.c.key))
     named = (

@@ -1,0 +1,220 @@
+"""The candidates statement of a recall on a small subject (the exact path of
+:meth:`app.repositories.memory.recall.RecallRepository.candidates`: every unit matching the
+filters is a candidate), compiled once per *shape* and cached per process, so that a recall
+only binds its values.
+
+A shape is what changes the SQL text: which filters are set (and how many statuses and
+types), whether there is a query embedding and whether the query names entity candidates.
+Its statement is built with named bind parameters in place of every value (the same
+SQLAlchemy constructs as the general builder: ``filter_clauses``, ``query_lexemes``,
+``known_select``), compiled once for the connection's dialect, and then executed as driver
+SQL with the values in positional order, after the same bind processors SQLAlchemy would
+apply. Building the statement, generating its cache key and looking it up in SQLAlchemy's
+compiled cache cost ~2 ms of CPU per recall on a loaded 2-core machine (docs/BENCHMARKS.md
+"Recall statement cache").
+
+Filters with ``entity_keys`` or ``review_pending`` have no cached shape (None: the caller
+builds the statement as for any other read).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+import numpy as np
+from pgvector.sqlalchemy import Vector
+from sqlalchemy import Text, bindparam, func, literal, select, type_coerce
+from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.engine import Row
+from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.types import NullType
+
+from app.models import MemoryUnit
+from app.repositories.memory.filters import UnitFilters, filter_clauses
+from app.repositories.memory.recall_sql import HITS, SCORING_COLUMNS, known_select, query_lexemes
+
+
+class _Compiled(NamedTuple):
+    """One shape's statement: its SQL, the bind names in positional order, the values of
+    the binds that are constant for the shape (already processed) and the bind processors
+    of the others."""
+
+    sql: str
+    order: tuple[str, ...]
+    constants: dict[str, Any]
+    processors: dict[str, Callable[[Any], Any]]
+
+
+# Process-wide: (dialect name, shape) -> compiled statement. A few dozen shapes at most.
+_CACHE: dict[tuple[str, tuple[Any, ...]], _Compiled] = {}
+
+
+def shape(f: UnitFilters, has_embedding: bool, has_entities: bool) -> tuple[Any, ...] | None:
+    """What of ``f`` and the query changes the statement's text (None: not cached)."""
+    if f.entity_keys or f.review_pending:
+        return None
+    agent = 2 if f.agent_id is not None else 1 if f.exact_agent else 0
+    return (
+        f.user_id is not None,
+        agent,
+        f.session_id is not None,
+        len(f.types or ()),
+        f.since is not None,
+        f.until is not None,
+        len(f.statuses),
+        f.now is not None and not f.include_expired,
+        has_embedding,
+        has_entities,
+    )
+
+
+def _bp(name: str, column: Any) -> Any:
+    return bindparam(name, type_=column.type)
+
+
+def _placeholders(f: UnitFilters) -> UnitFilters:
+    """``f`` with a named bind parameter in place of each value set (see :func:`_values`)."""
+    u = MemoryUnit
+    return UnitFilters(
+        namespace=_bp("f_ns", u.namespace),
+        user_id=_bp("f_user", u.user_id) if f.user_id is not None else None,
+        agent_id=_bp("f_agent", u.agent_id) if f.agent_id is not None else None,
+        session_id=_bp("f_session", u.session_id) if f.session_id is not None else None,
+        types=[_bp(f"f_type{i}", u.type) for i in range(len(f.types))] if f.types else None,
+        since=_bp("f_since", u.occurred_at) if f.since is not None else None,
+        until=_bp("f_until", u.occurred_at) if f.until is not None else None,
+        statuses=[_bp(f"f_status{i}", u.status) for i in range(len(f.statuses))],
+        exact_agent=f.exact_agent,
+        now=_bp("f_now", u.expires_at) if f.now is not None else None,
+        include_expired=f.include_expired,
+    )
+
+
+def _values(
+    f: UnitFilters, embedding: Any, keyword_text: str, skip: Sequence[str], ents: list[str]
+) -> dict[str, Any]:
+    """The bind values of one recall, by the names :func:`_placeholders` and
+    :func:`_statement` give them."""
+    values: dict[str, Any] = {
+        "f_ns": f.namespace,
+        "f_user": f.user_id,
+        "f_agent": f.agent_id,
+        "f_session": f.session_id,
+        "f_since": f.since,
+        "f_until": f.until,
+        "f_now": f.now,
+        "kw": keyword_text,
+        "skip": list(skip),
+        "ents": ents,
+        "emb": embedding,
+    }
+    for i, status in enumerate(f.statuses):
+        values[f"f_status{i}"] = status
+    for i, unit_type in enumerate(f.types or ()):
+        values[f"f_type{i}"] = unit_type
+    return values
+
+
+def _statement(f: UnitFilters, has_embedding: bool, has_entities: bool) -> Any:
+    """The exact path's statement for the placeholders ``f``: the columns and raw signals of
+    every unit matching the filters (RecallRepository.candidates with ``exact=True``)."""
+    u = MemoryUnit
+    clauses = filter_clauses(f)
+    ent_param = bindparam("ents", type_=ARRAY(Text))
+    q = query_lexemes("", (), None)  # binds "kw" and "skip", valued per recall
+    if has_embedding:
+        emb = bindparam("emb", type_=Vector())
+        sem_v: Any = 1 - u.value_embedding.cosine_distance(emb)
+        sem_q: Any = func.coalesce(1 - u.query_embedding.cosine_distance(emb), 0.0)
+    else:
+        sem_v = sem_q = literal(0.0)
+    ent_hit = u.entity_keys.overlap(ent_param) if has_entities else literal(False)
+    known_col: Any = literal(None, ARRAY(Text))
+    known = known_select(f, ent_param).cte("known") if has_entities else None
+    if known is not None:
+        known_col = select(func.array_agg(known.c.key)).scalar_subquery()
+    stmt = (
+        select(
+            *(getattr(u, name).label(name) for name in SCORING_COLUMNS),
+            sem_v.label("_sv"),
+            sem_q.label("_sq"),
+            HITS.label("_hits"),
+            func.length(u.search_tsv).label("_dl"),
+            ent_hit.label("_ent"),
+            type_coerce(known_col, NullType()).label("_known"),
+        )
+        .where(*clauses)
+        .add_cte(q)
+    )
+    return stmt.add_cte(known) if known is not None else stmt
+
+
+def _compile(f: UnitFilters, has_embedding: bool, has_entities: bool, dialect: Any) -> _Compiled:
+    compiled = _statement(_placeholders(f), has_embedding, has_entities).compile(dialect=dialect)
+    if "POSTCOMPILE" in compiled.string or not compiled.positiontup:
+        raise RuntimeError("the exact candidates statement needs a positional, final text")
+    order = tuple(compiled.positiontup)
+    processors = dict(compiled._bind_processors)
+    variable = set(_values(f, None, "", (), []))
+    variable.update(n for n in order if n.startswith(("f_status", "f_type")))
+    defaults = compiled.construct_params(_check=False)
+    constants = {}
+    for name in order:
+        if name not in variable:
+            value, proc = defaults[name], processors.get(name)
+            constants[name] = proc(value) if proc is not None else value
+    return _Compiled(compiled.string, order, constants, processors)
+
+
+@lru_cache(maxsize=1024)
+def _vector_text(raw: bytes, dtype: str, process: Callable[[Any], Any]) -> Any:
+    """The bound form of a query embedding (pgvector's text, 384 float reprs: ~0.35 ms on a
+    loaded machine), by the vector's bytes: the query embedding cache hands the same vector
+    to every recall of a repeated question. 1024 texts of ~8 kB; a question repeated after
+    more than 1024 other query vectors is converted again (LRU)."""
+    return process(np.frombuffer(raw, dtype=dtype))
+
+
+async def exact_rows(
+    conn: AsyncConnection,
+    f: UnitFilters,
+    embedding: np.ndarray | None,
+    keyword_text: str,
+    ents: list[str],
+    skip: Sequence[str],
+) -> Sequence[Row[Any]] | None:
+    """The rows of the exact path's statement (columns as :func:`_statement` selects them),
+    or None when ``f`` has no cached shape."""
+    key = shape(f, embedding is not None, bool(ents))
+    if key is None:
+        return None
+    dialect = conn.dialect
+    cache_key = (dialect.name, key)
+    compiled = _CACHE.get(cache_key)
+    if compiled is None:
+        compiled = _compile(f, embedding is not None, bool(ents), dialect)
+        _CACHE[cache_key] = compiled
+    params = _params(compiled, _values(f, embedding, keyword_text, skip, ents))
+    return (await conn.exec_driver_sql(compiled.sql, params)).all()
+
+
+def _params(compiled: _Compiled, values: dict[str, Any]) -> tuple[Any, ...]:
+    """The positional parameters of one recall: constants as compiled, values processed as
+    SQLAlchemy would process them (the query embedding's text remembered)."""
+    constants, processors = compiled.constants, compiled.processors
+    params = []
+    for name in compiled.order:
+        if name in constants:
+            params.append(constants[name])
+            continue
+        value = values[name]
+        proc = processors.get(name)
+        if proc is None:
+            params.append(value)
+        elif name == "emb" and isinstance(value, np.ndarray):
+            params.append(_vector_text(value.tobytes(), value.dtype.str, proc))
+        else:
+            params.append(proc(value))
+    return tuple(params)
