@@ -197,3 +197,16 @@ async def test_the_worker_sweeps_on_its_schedule(client, database_url, engine, c
     off = Settings(database_url=database_url, recall=RecallSettings(subject_index_interval_s=0))
     worker = Worker(Resources(off, None), factory, job_runner(resources, factory))
     assert "recall.subject_indexes" not in {p.name for p in worker.periodic}
+
+
+async def test_one_sweep_at_a_time(client, engine) -> None:
+    await _fill(client, "big", 8)
+    await _fill(client, "other", 3)
+    async with create_session_factory(engine)() as holder:
+        held = SubjectIndexRepository(holder)
+        assert await held.try_lock()
+        report = await _sweep(engine)
+        assert report.skipped and report.built == []
+        await held.unlock()
+    report = await _sweep(engine)
+    assert not report.skipped and set(report.built) == _names("default", "big")

@@ -12,6 +12,7 @@ valid again, so an A/B needs no rebuild (minutes per index at 100k units). Only 
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from sqlalchemy import text
@@ -45,7 +46,7 @@ async def apply(url: str, namespace: str, mode: str) -> dict[str, Any]:
                         label = json.dumps(
                             {"namespace": ix.namespace, "user_id": ix.user_id, _HIDDEN: True}
                         )
-                        await conn.execute(text(f"COMMENT ON INDEX {ix.name} IS :c"), {"c": label})
+                        await _comment(conn, ix.name, label)
                         await _set_valid(conn, ix.name, False)
                         hidden.append(ix.name)
                 return {"mode": mode, "hidden": hidden}
@@ -58,7 +59,7 @@ async def apply(url: str, namespace: str, mode: str) -> dict[str, Any]:
                 if not ix.valid and _HIDDEN in (comment or ""):
                     await _set_valid(conn, ix.name, True)
                     label = json.dumps({"namespace": ix.namespace, "user_id": ix.user_id})
-                    await conn.execute(text(f"COMMENT ON INDEX {ix.name} IS :c"), {"c": label})
+                    await _comment(conn, ix.name, label)
                     shown.append(ix.name)
             if mode == "sweep":
                 report = await SubjectIndexer(repo, settings).sweep()
@@ -69,18 +70,31 @@ async def apply(url: str, namespace: str, mode: str) -> dict[str, Any]:
                     "dropped": report.dropped,
                     "seconds": round(report.seconds, 1),
                 }
-            built = []
+            built: dict[str, float] = {}
             have = {ix.column for ix in await repo.listed() if ix.user_id == SUBJECT and ix.valid}
             for column in ("value_embedding", "query_embedding"):
                 if column not in have:
-                    built.append(
-                        await repo.create(
-                            namespace, SUBJECT, column, settings.subject_index_build_memory
-                        )
+                    t0 = time.perf_counter()
+                    name = await repo.create(
+                        namespace, SUBJECT, column, settings.subject_index_build_memory
                     )
-            return {"mode": mode, "shown": shown, "built": built}
+                    built[name] = round(time.perf_counter() - t0, 1)
+            sizes = {
+                ix.name: await conn.scalar(
+                    text("SELECT pg_size_pretty(pg_relation_size(CAST(:n AS regclass)))"),
+                    {"n": ix.name},
+                )
+                for ix in await repo.listed()
+            }
+            return {"mode": mode, "shown": shown, "built_s": built, "sizes": sizes}
     finally:
         await engine.dispose()
+
+
+async def _comment(conn: Any, name: str, label: str) -> None:
+    # A utility statement takes no bind parameter: the label as a string constant.
+    quoted = "'" + label.replace("'", "''") + "'"
+    await conn.execute(text(f"COMMENT ON INDEX {name} IS {quoted}"))
 
 
 async def _set_valid(conn: Any, name: str, valid: bool) -> None:

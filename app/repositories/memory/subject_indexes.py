@@ -29,6 +29,9 @@ from app.core.vocabulary import UnitStatus
 PREFIX = "ix_mu_subject_"
 # The two vector columns and, per column, the suffix of its index name.
 COLUMNS = {"value_embedding": "value", "query_embedding": "query"}
+# The sweep's advisory lock (namespace 4 of hashtextextended's seeds: units.py uses 0 and 1,
+# jobs.py 3).
+_LOCK = "hashtextextended('hindsight.subject_indexes', 4)"
 # As the shared indexes (app.models.memory): m 16, ef_construction 64 (pgvector's defaults).
 _WITH = "WITH (m = 16, ef_construction = 64)"
 
@@ -74,6 +77,17 @@ class SubjectIndexRepository:
                 execution_options={"isolation_level": "AUTOCOMMIT"}
             )
         return self._conn
+
+    async def try_lock(self) -> bool:
+        """Take the sweep's session-level advisory lock, without waiting: False when another
+        process holds it (two workers building the same index would fail each other)."""
+        conn = await self._autocommit()
+        return bool(await conn.scalar(text(f"SELECT pg_try_advisory_lock({_LOCK})")))
+
+    async def unlock(self) -> None:
+        """Release :meth:`try_lock`'s lock (the connection goes back to the pool after)."""
+        conn = await self._autocommit()
+        await conn.execute(text(f"SELECT pg_advisory_unlock({_LOCK})"))
 
     async def table_units(self) -> int:
         """The planner's estimate of memory_units' row count (``pg_class.reltuples``, kept by

@@ -34,12 +34,13 @@ log = logging.getLogger("hindsight.subject_indexes")
 @dataclass
 class SweepReport:
     """What one sweep did: index names built and dropped, and the subjects that now have
-    both of their indexes (namespace, user_id)."""
+    both of their indexes (namespace, user_id); nothing when another process was sweeping."""
 
     built: list[str] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)
     indexed: list[tuple[str, str]] = field(default_factory=list)
     seconds: float = 0.0
+    skipped: bool = False  # another process held the sweep's lock
 
 
 class SubjectIndexer:
@@ -74,6 +75,17 @@ class SubjectIndexer:
         and left for the next sweep; the others go on."""
         start = time.perf_counter()
         report = SweepReport()
+        if not await self.repo.try_lock():
+            report.skipped = True  # another worker is sweeping
+            return report
+        try:
+            await self._sweep(report)
+        finally:
+            await self.repo.unlock()
+        report.seconds = time.perf_counter() - start
+        return report
+
+    async def _sweep(self, report: SweepReport) -> None:
         listed = await self.repo.listed()
         valid: dict[tuple[str, str], set[str]] = {}
         for ix in listed:
@@ -101,8 +113,6 @@ class SubjectIndexer:
                 report.built.append(name)
             if ok:
                 report.indexed.append((namespace, user_id))
-        report.seconds = time.perf_counter() - start
-        return report
 
     async def _drop(self, ix: SubjectIndex, report: SweepReport) -> None:
         await self.repo.drop(ix.name)
