@@ -85,9 +85,16 @@ class SubjectIndexRepository:
         return bool(await conn.scalar(text(f"SELECT pg_try_advisory_lock({_LOCK})")))
 
     async def unlock(self) -> None:
-        """Release :meth:`try_lock`'s lock (the connection goes back to the pool after)."""
+        """Release :meth:`try_lock`'s lock (the connection goes back to the pool after). When
+        that fails (a sweep cancelled at shutdown, a lost connection), the connection is
+        discarded instead, which releases a session lock too: a pooled connection must never
+        keep it, or every later sweep would be skipped."""
         conn = await self._autocommit()
-        await conn.execute(text(f"SELECT pg_advisory_unlock({_LOCK})"))
+        try:
+            await conn.execute(text(f"SELECT pg_advisory_unlock({_LOCK})"))
+        except BaseException:
+            await conn.invalidate()
+            raise
 
     async def table_units(self) -> int:
         """The planner's estimate of memory_units' row count (``pg_class.reltuples``, kept by
