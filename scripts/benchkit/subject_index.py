@@ -38,7 +38,7 @@ async def apply(url: str, namespace: str, mode: str) -> dict[str, Any]:
     try:
         async with create_session_factory(engine)() as session:
             repo = SubjectIndexRepository(session)
-            conn = await repo._autocommit()
+            conn = await repo.connection()
             if mode == "off":
                 hidden = []
                 for ix in await repo.listed():

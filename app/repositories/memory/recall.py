@@ -23,7 +23,6 @@ from typing import Any, NamedTuple
 import numpy as np
 from pgvector.sqlalchemy import Vector
 from sqlalchemy import (
-    ColumnElement,
     Select,
     Text,
     bindparam,
@@ -31,27 +30,22 @@ from sqlalchemy import (
     literal,
     select,
     text,
-    type_coerce,
 )
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.types import NullType
 
 from app.models import MemoryUnit
 from app.repositories.memory.access_log import record_params
 from app.repositories.memory.filters import UnitFilters, filter_clauses
 from app.repositories.memory.recall_exact import exact_rows
 from app.repositories.memory.recall_sql import (
-    HITS as _HITS,
-)
-from app.repositories.memory.recall_sql import (
-    SCORING_COLUMNS,
     UNIT_COLUMNS,
     UNITS_LOGGED_SQL,
     UNITS_SQL,
     answer_processors,
     known_select,
     query_lexemes,
+    signals_select,
 )
 
 # Process-wide cache of RecallRepository.common_lexemes: max_share -> (monotonic s, lexemes).
@@ -324,36 +318,8 @@ class RecallRepository:
                 parts.append(select(ent.c.id))
             id_filter = parts[0].union(*parts[1:])
 
-        if emb is not None:
-            sem_v: ColumnElement[Any] = 1 - MemoryUnit.value_embedding.cosine_distance(emb)
-            sem_q: ColumnElement[Any] = func.coalesce(
-                1 - MemoryUnit.query_embedding.cosine_distance(emb), 0.0
-            )
-        else:
-            sem_v = sem_q = literal(0.0)
-        ent_hit = MemoryUnit.entity_keys.overlap(ent_param) if ents else literal(False)
-        known_col: ColumnElement[Any] = literal(None, ARRAY(Text))
         known = known_select(f, ents, ent).cte("known") if ents else None
-        if known is not None:
-            known_col = select(func.array_agg(known.c.key)).scalar_subquery()
-        cols = [getattr(MemoryUnit, name).label(name) for name in SCORING_COLUMNS]
-        stmt = (
-            select(
-                *cols,
-                sem_v.label("_sv"),
-                sem_q.label("_sq"),
-                _HITS.label("_hits"),
-                func.length(MemoryUnit.search_tsv).label("_dl"),
-                ent_hit.label("_ent"),
-                # Untyped: ARRAY(Text)'s result processor walked this list on every row;
-                # asyncpg already returns it as a list of str.
-                type_coerce(known_col, NullType()).label("_known"),
-            )
-            .where(*clauses)
-            .add_cte(q)
-        )
-        if known is not None:
-            stmt = stmt.add_cte(known)
+        stmt = signals_select(clauses, q, emb, ent_param if ents else None, known)
         if id_filter is not None:
             stmt = stmt.where(MemoryUnit.id.in_(id_filter.scalar_subquery()))
         # Core execution: the ORM's row loading is not needed for plain columns.

@@ -25,15 +25,14 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from pgvector.sqlalchemy import Vector
-from sqlalchemy import Text, bindparam, func, literal, select, type_coerce
+from sqlalchemy import Text, bindparam
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.engine import Row
 from sqlalchemy.ext.asyncio import AsyncConnection
-from sqlalchemy.types import NullType
 
 from app.models import MemoryUnit
 from app.repositories.memory.filters import UnitFilters, filter_clauses
-from app.repositories.memory.recall_sql import HITS, SCORING_COLUMNS, known_select, query_lexemes
+from app.repositories.memory.recall_sql import known_select, query_lexemes, signals_select
 
 
 class _Compiled(NamedTuple):
@@ -120,35 +119,12 @@ def _values(
 def _statement(f: UnitFilters, has_embedding: bool, has_entities: bool) -> Any:
     """The exact path's statement for the placeholders ``f``: the columns and raw signals of
     every unit matching the filters (RecallRepository.candidates with ``exact=True``)."""
-    u = MemoryUnit
-    clauses = filter_clauses(f)
     ent_param = bindparam("ents", type_=ARRAY(Text))
     q = query_lexemes("", (), None)  # binds "kw" and "skip", valued per recall
-    if has_embedding:
-        emb = bindparam("emb", type_=Vector())
-        sem_v: Any = 1 - u.value_embedding.cosine_distance(emb)
-        sem_q: Any = func.coalesce(1 - u.query_embedding.cosine_distance(emb), 0.0)
-    else:
-        sem_v = sem_q = literal(0.0)
-    ent_hit = u.entity_keys.overlap(ent_param) if has_entities else literal(False)
-    known_col: Any = literal(None, ARRAY(Text))
+    emb = bindparam("emb", type_=Vector()) if has_embedding else None
     known = known_select(f, ent_param).cte("known") if has_entities else None
-    if known is not None:
-        known_col = select(func.array_agg(known.c.key)).scalar_subquery()
-    stmt = (
-        select(
-            *(getattr(u, name).label(name) for name in SCORING_COLUMNS),
-            sem_v.label("_sv"),
-            sem_q.label("_sq"),
-            HITS.label("_hits"),
-            func.length(u.search_tsv).label("_dl"),
-            ent_hit.label("_ent"),
-            type_coerce(known_col, NullType()).label("_known"),
-        )
-        .where(*clauses)
-        .add_cte(q)
-    )
-    return stmt.add_cte(known) if known is not None else stmt
+    ents = ent_param if has_entities else None
+    return signals_select(filter_clauses(f), q, emb, ents, known)
 
 
 def _compile(f: UnitFilters, has_embedding: bool, has_entities: bool, dialect: Any) -> _Compiled:

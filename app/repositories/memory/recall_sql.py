@@ -118,6 +118,48 @@ HITS = literal_column(
 )
 
 
+def signals_select(
+    clauses: Sequence[ColumnElement[bool]],
+    q: CTE,
+    emb: BindParameter[Any] | None,
+    ents: BindParameter[Any] | None,
+    known: CTE | None,
+) -> Select:
+    """The candidates statement's outer select: per unit matching ``clauses``, the
+    SCORING_COLUMNS and the raw signals ``_sv``/``_sq`` (cosine similarity of the value and
+    scenario embeddings to ``emb``; 0 without one), ``_hits`` (the query lexemes it holds, from
+    the CTE ``q`` of :func:`query_lexemes`), ``_dl`` (its distinct lexemes), ``_ent``
+    (``entity_keys && ents``; False without ``ents``) and ``_known`` (the keys of the CTE
+    ``known`` of :func:`known_select`, the same on every row; NULL without one). Used by the
+    exact path's cached statements (recall_exact) and by RecallRepository.candidates."""
+    u = MemoryUnit
+    if emb is not None:
+        sem_v: ColumnElement[Any] = 1 - u.value_embedding.cosine_distance(emb)
+        sem_q: ColumnElement[Any] = func.coalesce(1 - u.query_embedding.cosine_distance(emb), 0.0)
+    else:
+        sem_v = sem_q = literal(0.0)
+    ent_hit = u.entity_keys.overlap(ents) if ents is not None else literal(False)
+    known_col: ColumnElement[Any] = literal(None, ARRAY(Text))
+    if known is not None:
+        known_col = select(func.array_agg(known.c.key)).scalar_subquery()
+    stmt = (
+        select(
+            *(getattr(u, name).label(name) for name in SCORING_COLUMNS),
+            sem_v.label("_sv"),
+            sem_q.label("_sq"),
+            HITS.label("_hits"),
+            func.length(u.search_tsv).label("_dl"),
+            ent_hit.label("_ent"),
+            # Untyped: ARRAY(Text)'s result processor walked this list on every row;
+            # asyncpg already returns it as a list of str.
+            type_coerce(known_col, NullType()).label("_known"),
+        )
+        .where(*clauses)
+        .add_cte(q)
+    )
+    return stmt.add_cte(known) if known is not None else stmt
+
+
 def _raw(name: str) -> ColumnElement[Any]:
     """A column as the driver returns it (JSONB as its text: decoded for the hits only)."""
     col = getattr(MemoryUnit, name)

@@ -71,7 +71,8 @@ class SubjectIndexRepository:
         self.session = session
         self._conn: AsyncConnection | None = None
 
-    async def _autocommit(self) -> AsyncConnection:
+    async def connection(self) -> AsyncConnection:
+        """The session's connection, in autocommit (checked out on first use)."""
         if self._conn is None:
             self._conn = await self.session.connection(
                 execution_options={"isolation_level": "AUTOCOMMIT"}
@@ -81,7 +82,7 @@ class SubjectIndexRepository:
     async def try_lock(self) -> bool:
         """Take the sweep's session-level advisory lock, without waiting: False when another
         process holds it (two workers building the same index would fail each other)."""
-        conn = await self._autocommit()
+        conn = await self.connection()
         return bool(await conn.scalar(text(f"SELECT pg_try_advisory_lock({_LOCK})")))
 
     async def unlock(self) -> None:
@@ -89,7 +90,7 @@ class SubjectIndexRepository:
         that fails (a sweep cancelled at shutdown, a lost connection), the connection is
         discarded instead, which releases a session lock too: a pooled connection must never
         keep it, or every later sweep would be skipped."""
-        conn = await self._autocommit()
+        conn = await self.connection()
         try:
             await conn.execute(text(f"SELECT pg_advisory_unlock({_LOCK})"))
         except BaseException:
@@ -99,7 +100,7 @@ class SubjectIndexRepository:
     async def table_units(self) -> int:
         """The planner's estimate of memory_units' row count (``pg_class.reltuples``, kept by
         (auto)VACUUM and ANALYZE; 0 before the first)."""
-        conn = await self._autocommit()
+        conn = await self.connection()
         n = await conn.scalar(
             text("SELECT reltuples FROM pg_class WHERE oid = 'memory_units'::regclass")
         )
@@ -109,7 +110,7 @@ class SubjectIndexRepository:
         """``(namespace, user_id, active units)`` of the ``limit`` largest subjects holding at
         least ``min_units`` active units, largest first. One aggregate over the scope index
         (~0.1-0.3 s at 1M units): the worker runs it every few minutes, never a request."""
-        conn = await self._autocommit()
+        conn = await self.connection()
         rows = await conn.execute(
             text(
                 "SELECT namespace, user_id, count(*) AS n FROM memory_units"
@@ -121,21 +122,9 @@ class SubjectIndexRepository:
         )
         return [(str(r[0]), str(r[1]), int(r[2])) for r in rows]
 
-    async def subject_units(self, namespace: str, user_id: str) -> int:
-        """Active units of one subject."""
-        conn = await self._autocommit()
-        n = await conn.scalar(
-            text(
-                "SELECT count(*) FROM memory_units"
-                " WHERE namespace = :ns AND user_id = :u AND status = :active"
-            ),
-            {"ns": namespace, "u": user_id, "active": UnitStatus.ACTIVE},
-        )
-        return int(n or 0)
-
     async def listed(self) -> list[SubjectIndex]:
         """Every subject index of memory_units, from the catalog."""
-        conn = await self._autocommit()
+        conn = await self.connection()
         rows = await conn.execute(
             text(
                 "SELECT c.relname, obj_description(c.oid, 'pg_class'), i.indisvalid"
@@ -163,7 +152,7 @@ class SubjectIndexRepository:
         Returns its name. Raises what PostgreSQL raises (the sweep logs it and retries the next
         time; an interrupted build leaves an invalid index, which :meth:`listed` reports)."""
         name = index_name(namespace, user_id, column)
-        conn = await self._autocommit()
+        conn = await self.connection()
         await conn.execute(
             text("SELECT set_config('maintenance_work_mem', :m, false)"),
             {"m": maintenance_work_mem},
@@ -187,5 +176,5 @@ class SubjectIndexRepository:
         :meth:`listed` or :func:`index_name`; refused unless it has the prefix)."""
         if not name.startswith(PREFIX) or not name.replace("_", "").isalnum():
             raise ValueError(f"not a subject index: {name!r}")
-        conn = await self._autocommit()
+        conn = await self.connection()
         await conn.execute(text(f"DROP INDEX CONCURRENTLY IF EXISTS {name}"))
