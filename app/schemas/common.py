@@ -7,7 +7,9 @@ import re
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, GetJsonSchemaHandler, Strict
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import core_schema
 
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
@@ -24,6 +26,30 @@ def not_blank(value: str) -> str:
     if not value.strip():
         raise ValueError("must not be empty or whitespace only")
     return value
+
+
+# What :func:`not_blank` enforces, as JSON Schema says it: at least one character that is not
+# whitespace to Python's ``str.strip`` (spelled out: ECMA-262's \S differs on a few).
+NOT_BLANK_PATTERN = (
+    "[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a"
+    "\\u2028\\u2029\\u202f\\u205f\\u3000]"
+)
+
+
+class _NotBlankSchema:
+    """Publishes :func:`not_blank` in the JSON Schema (``minLength`` 1 and the pattern); the
+    check itself stays the validator's, so its message stays the same."""
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        json_schema = handler(schema)
+        json_schema.setdefault("minLength", 1)
+        json_schema["pattern"] = NOT_BLANK_PATTERN
+        return json_schema
+
+
+NotBlank = AfterValidator(not_blank)
 
 
 MAX_JSON_DEPTH = 20
@@ -68,9 +94,14 @@ def _aware(value: datetime) -> datetime:
 
 
 CleanStr = Annotated[str, AfterValidator(_clean)]
-Text = Annotated[str, AfterValidator(_clean), AfterValidator(not_blank)]
+# Text and Identifier are never blank, and the published schema says so (_NotBlankSchema).
+Text = Annotated[str, AfterValidator(_clean), NotBlank, _NotBlankSchema()]
 Identifier = Annotated[
-    str, Field(min_length=1, max_length=256), AfterValidator(_clean), AfterValidator(not_blank)
+    str,
+    Field(min_length=1, max_length=256),
+    AfterValidator(_clean),
+    NotBlank,
+    _NotBlankSchema(),
 ]
 AwareDatetime = Annotated[datetime, Strict(False), AfterValidator(_aware)]
 # A free-form JSON object that PostgreSQL's JSONB can store.

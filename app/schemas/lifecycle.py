@@ -130,7 +130,9 @@ NOT_NULLABLE = ("value", "entities", "confidence", "type", "ttl_days", "status")
 
 
 def _no_null_in_schema(schema: dict[str, Any]) -> None:
-    """The OpenAPI document offers null only where MemoryUpdate takes it."""
+    """The OpenAPI document offers null only where MemoryUpdate takes it, and says that an
+    empty body is refused (``minProperties``: "send at least one field to change")."""
+    schema["minProperties"] = 1
     for name in NOT_NULLABLE:
         prop = schema["properties"][name]
         kept = [alt for alt in prop.pop("anyOf") if alt.get("type") != "null"]
@@ -139,8 +141,8 @@ def _no_null_in_schema(schema: dict[str, Any]) -> None:
 
 
 class MemoryUpdate(RequestModel):
-    """A correction: only the fields sent change. ``null`` clears ``query`` or
-    ``expires_at``."""
+    """A correction: only the fields sent change (at least one; an empty body is a 422 that
+    changes nothing). ``null`` clears ``query`` or ``expires_at``."""
 
     model_config = ConfigDict(**RequestModel.model_config, json_schema_extra=_no_null_in_schema)
 

@@ -37,7 +37,8 @@ class Weights(RequestModel):
 
 
 class RecallRequest(RequestModel):
-    """What to recall and for whom. At least one of user_id / agent_id / session_id."""
+    """What to recall and for whom: give at least one of `user_id`, `agent_id` or
+    `session_id` (each optional alone; none of them is a 422)."""
 
     query: Annotated[Text, Field(max_length=2000)] = Field(
         description="What the agent is looking for, in natural language."
