@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -9,6 +10,7 @@ from sqlalchemy import text
 
 from app.core.config import LifecycleSettings, Settings, TtlSettings
 from app.core.db import create_session_factory
+from app.repositories.memory.recall import RecallRepository
 from app.services.memory.ttl import default_expiry, expiry_for
 from app.services.wiring import Resources, Services
 from tests.test_lifecycle import store
@@ -184,3 +186,25 @@ async def test_reactivating_an_expired_unit_needs_a_new_expiry(client, engine):
     assert r.status_code == 200 and r.json()["memory"]["status"] == "active"
     r = await client.post("/recall", json={"query": "gym pass", "user_id": "u1"})
     assert [m["id"] for m in r.json()["memories"]] == [unit["id"]]
+
+
+async def test_a_logged_recall_commits_without_waiting_for_the_wal_flush(client, engine):
+    """The units statement that logs an access turns synchronous_commit off for its own
+    transaction only (SET LOCAL): the next transaction on that connection is back to on, and
+    the access rows are committed all the same."""
+    [unit] = await store(client, {"user_id": "u1", "value": "The user speaks Basque"})
+    ids = [uuid.UUID(unit["memory"]["id"])]
+    factory = create_session_factory(engine)
+    async with factory() as session:
+        async with session.begin():
+            repo = RecallRepository(session)
+            await repo.units(ids)
+            show = text("SHOW synchronous_commit")
+            assert (await session.execute(show)).scalar() == "on"
+            got = await repo.units(ids, datetime.now(UTC), None)
+            assert list(got) and (await session.execute(show)).scalar() == "off"
+        async with session.begin():
+            assert (await session.execute(show)).scalar() == "on"
+    async with engine.connect() as conn:
+        n = (await conn.execute(text("SELECT count(*) FROM memory_access_log"))).scalar()
+    assert n == 1

@@ -202,10 +202,22 @@ def _result_processor(table: Any, name: str, dialect: Any) -> Any:
 _PROCESSORS: dict[str, list[Any]] = {}
 
 
+# The logged form also turns synchronous_commit off for the rest of the recall's transaction
+# (set_config(..., true) is SET LOCAL; a one-time filter runs it once, before the scan): its
+# COMMIT then returns without waiting for the WAL flush (fsync), which cost 0.7 ms at the
+# median and 4.7 ms at p95 of every logged recall on the loaded 2-core machine and is what
+# the client waits for after ``took_ms`` (docs/BENCHMARKS.md "HTTP overhead of a recall").
+# Only these access rows are concerned, and only a crash of PostgreSQL or of the machine within
+# ~3 × wal_writer_delay (0.6 s) after the answer can lose them: never a memory unit, never
+# anything half-written (PostgreSQL's asynchronous commit).
+ASYNC_COMMIT = "(SELECT set_config('synchronous_commit', 'off', true)) IS NOT NULL"
+
+
 def _units_sql(logged: bool) -> Any:
     """``SELECT UNIT_COLUMNS FROM memory_units WHERE id = ANY(:ids)``, after the access-log
-    CTEs when ``logged``; the scoring columns typed, the others raw (see answer_processors). One
-    text per form, so asyncpg prepares each once per connection."""
+    CTEs and with the transaction's commit made asynchronous (:data:`ASYNC_COMMIT`) when
+    ``logged``; the scoring columns typed, the others raw (see answer_processors). One text
+    per form, so asyncpg prepares each once per connection."""
     table = MemoryUnit.__table__.c
     names = [getattr(MemoryUnit, n).property.columns[0].name for n in UNIT_COLUMNS]
     exprs = [
@@ -213,6 +225,8 @@ def _units_sql(logged: bool) -> Any:
         for attr, col in zip(UNIT_COLUMNS, names, strict=True)
     ]
     body = f"SELECT {', '.join(exprs)} FROM memory_units WHERE id = ANY(CAST(:ids AS uuid[]))"
+    if logged:
+        body += " AND " + ASYNC_COMMIT
     typed = {n: table[n].type for n in SCORING_COLUMNS}
     stmt = text(("WITH " + RECORD_CTES + body) if logged else body)
     return stmt.columns(*(literal_column(n, typed.get(n, NullType())) for n in UNIT_COLUMNS))
