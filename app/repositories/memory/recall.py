@@ -34,6 +34,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.db import has_connection
 from app.models import MemoryUnit
 from app.repositories.memory.access_log import record_params
 from app.repositories.memory.filters import UnitFilters, filter_clauses
@@ -163,12 +164,23 @@ class RecallRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
 
-    async def connect(self) -> None:
+    async def connect(self, *, autocommit: bool = False) -> None:
         """Check out the session's connection now, so the checkout (a local liveness check;
         a ping round trip only after ``app.core.db.PING_AFTER_IDLE_S`` idle) can overlap
         other work. The transaction's BEGIN goes out with the first statement (asyncpg
-        dialect)."""
-        await self.session.connection()
+        dialect).
+
+        ``autocommit`` (when the session has no connection yet; else ignored): every
+        statement of this session is its own transaction, so neither BEGIN nor COMMIT costs
+        a round trip (docs/BENCHMARKS.md "HTTP overhead of a recall"). For the exact path:
+        none of its statements needs a transaction-local setting, each one reads its own
+        snapshot under READ COMMITTED all the same, and its one write (the access log,
+        :meth:`units`) is a single statement. The pool restores the isolation level when
+        the connection goes back."""
+        if autocommit and not has_connection(self.session):
+            await self.session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+        else:
+            await self.session.connection()
 
     async def subject_profile(self, f: UnitFilters, cap: int) -> SubjectProfile:
         """The units matching ``f``, counted up to ``cap + 1``, and their distinct entity keys

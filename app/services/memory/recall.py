@@ -141,11 +141,15 @@ class RecallService:
         keyword_text = " ".join(tokens[:MAX_KEYWORD_TERMS])
         key, cap = scope_key(f), self.settings.exact_scan_limit
         profile = self.subjects.profile(key, cap)
+        # The exact path's statements need no transaction: each its own (no BEGIN, COMMIT
+        # round trips), unless the session has already begun one (RecallRepository.connect).
+        autocommit = profile is not None
         if profile is None:
             profile = await self.repo.subject_profile(f, cap)
             self.subjects.put_profile(key, cap, profile)
             clock.mark("profile")
         exact = profile.count <= cap
+        autocommit &= exact
         known = await self._predict_known(f, key, entities, profile.entity_keys, clock)
         skip: frozenset[str] = frozenset()
         pair: frozenset[str] = frozenset()
@@ -162,7 +166,7 @@ class RecallService:
                 self._embed(_strip_names(req.query, known), start + budget, result)
             )
             try:
-                await self.repo.connect()
+                await self.repo.connect(autocommit=autocommit)
             except BaseException:
                 embed_task.cancel()
                 raise
