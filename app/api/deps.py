@@ -59,7 +59,8 @@ ResourcesDep = Annotated[Resources, Depends(get_resources)]
 
 
 async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
-    """One transaction per request: committed when the handler returns, rolled back on error."""
+    """One transaction per request: committed when the handler returns, rolled back on error
+    (a recall of a small subject runs its statements in autocommit: RecallRepository.connect)."""
     async with request.app.state.session_factory() as session, session.begin():
         yield session
 
