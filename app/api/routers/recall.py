@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from types import SimpleNamespace
 
 from fastapi import APIRouter, Response
 
 from app.api.deps import NamespaceDep, RecallServiceDep
 from app.api.errors import ERROR_RESPONSES
 from app.core.metrics import RECALL_DEGRADED
-from app.schemas.memory import MemoryRead
 from app.schemas.recall import (
     AppliedWeights,
     RecallHit,
     RecallRequest,
     RecallResponse,
     RerankInfo,
-    Scores,
 )
 
 router = APIRouter(tags=["recall"])
@@ -63,13 +62,17 @@ async def recall_memories(
     hits = []
     for index, (unit, ranked) in enumerate(result.hits):
         hybrid_rank, position = stage.placement(unit.id, index) if stage else (index + 1, None)
+        # One validation from the unit's attributes (not MemoryRead, dumped, then RecallHit
+        # again: the same hit, 2.3x the CPU; docs/BENCHMARKS.md "HTTP overhead of a recall").
         hits.append(
-            RecallHit(
-                **MemoryRead.model_validate(unit).model_dump(),
-                score=ranked.score,
-                scores=Scores(**ranked.scores),
-                hybrid_rank=hybrid_rank,
-                rerank_position=position,
+            RecallHit.model_validate(
+                SimpleNamespace(
+                    **vars(unit),
+                    score=ranked.score,
+                    scores=ranked.scores,
+                    hybrid_rank=hybrid_rank,
+                    rerank_position=position,
+                )
             )
         )
     w = result.weighting
