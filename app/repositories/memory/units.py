@@ -20,6 +20,12 @@ from app.core.vocabulary import UnitStatus
 from app.models import MemoryUnit
 from app.repositories.memory.filters import agent_clause
 
+_LOCK = text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))")
+_LOCK_AND_SCAN = text(
+    "SELECT pg_advisory_xact_lock(hashtextextended(:k, 0)),"
+    " set_config('hnsw.iterative_scan', 'strict_order', true)"
+)
+
 
 @dataclass(frozen=True)
 class Subject:
@@ -47,12 +53,14 @@ class MemoryRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
 
-    async def lock_subject(self, subject: Subject) -> None:
+    async def lock_subject(self, subject: Subject, *, iterative_scan: bool = False) -> None:
         """Serialise writers of one subject until the transaction ends (so two identical
-        stores at the same moment cannot both create a row)."""
+        stores at the same moment cannot both create a row). ``iterative_scan``: the same
+        statement sets pgvector's ``hnsw.iterative_scan = strict_order`` for the rest of the
+        transaction, as ``NeighbourRepository.nearest_active`` needs (one round trip less;
+        then pass it ``scan_set=True``)."""
         await self.session.execute(
-            text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))"),
-            {"k": subject.lock_key()},
+            _LOCK_AND_SCAN if iterative_scan else _LOCK, {"k": subject.lock_key()}
         )
 
     async def lock_key(self, key: str) -> None:

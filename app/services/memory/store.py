@@ -1,7 +1,8 @@
 """The write path of memory units (``POST /store`` and extraction): embed the batch's
 distinct values and trigger scenarios in one call, take the subjects' advisory locks, read
 per subject the units with the batch's value hashes and every unit's neighbours (by value
-and by trigger scenario) in one statement each, then per unit in input order — seeing the
+and by trigger scenario; for one unit, with their rows) in one statement each (the lock's
+also sets the neighbour read's HNSW scan), then per unit in input order — seeing the
 units before it in the batch (:class:`~app.services.memory.batch_view.BatchView`) — decide
 every pair (:func:`app.services.memory.pairs.decision.plan`, pure), and merge into a
 duplicate, or create and supersede / flag what it contradicts; the new rows are written in
@@ -103,7 +104,8 @@ class StoreService:
             {Subject(namespace, i.user_id, i.agent_id) for i in items}, key=Subject.lock_key
         )
         for subject in subjects:  # a fixed order, so two batches cannot deadlock
-            await self.repo.lock_subject(subject)
+            # (the lock's statement also sets the neighbour read's HNSW scan: scan_set)
+            await self.repo.lock_subject(subject, iterative_scan=True)
         clock.mark("lock")
 
         by_hash: dict[tuple[Subject, str], list[MemoryUnit]] = {}
@@ -116,7 +118,7 @@ class StoreService:
             by_hash.update({(subject, h): units for h, units in found.items()})
             probes = [Probe(values[k], queries[k]) for k in ks]
             scored = await self.neighbours.nearest_active(
-                subject, self.embedder.model, fetched, probes
+                subject, self.embedder.model, fetched, probes, scan_set=True
             )
             before.update(zip(ks, scored, strict=True))
         clock.mark("read")
@@ -178,7 +180,11 @@ class StoreService:
         if neighbours is None:  # a neighbour read before the batch is gone: read afresh
             await self.repo.flush()
             fresh = await self.neighbours.nearest_active(
-                subject, self.embedder.model, self.dedupe.neighbours, [Probe(vector, query_vector)]
+                subject,
+                self.embedder.model,
+                self.dedupe.neighbours,
+                [Probe(vector, query_vector)],
+                scan_set=True,  # set by this transaction's lock_subject
             )
             neighbours = [Neighbour(unit=s.unit, cosine=s.value_cos) for s in fresh[0]]
         decided = decide_against(
