@@ -34,10 +34,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = next(
-    (d for d in (ROOT.parent / "shared", ROOT.parents[1] / "shared") if d.is_dir()),
-    Path("/work/shared"),
-) / "datasets" / "locomo-dev"  # fmt: skip
+DATA = ROOT.parent / "shared" / "datasets" / "locomo-dev"  # default of --dataset
 
 CHILD = r"""
 import asyncio, itertools, json, subprocess, sys, time
