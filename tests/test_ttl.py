@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from datetime import UTC, datetime, timedelta
 
@@ -240,3 +241,31 @@ async def test_an_autocommit_recall_session_leaves_its_connection_transactional(
             await session.rollback()
     finally:
         await engine.dispose()
+
+
+async def test_a_logged_recall_racing_a_delete_of_its_hit_does_not_fail(client, engine):
+    """A unit deleted while the access-log statement is logging it (the DELETE still open
+    when the statement began, committed while it waits): the statement skips its log row
+    instead of failing on the log's foreign key (was a 500 on /recall: 29 of 450 recalls
+    racing DELETE /memories/{id} of a hit, 2026-12-03)."""
+    [unit] = await store(client, {"user_id": "u1", "value": "The user speaks Basque"})
+    [other] = await store(client, {"user_id": "u1", "value": "The user keeps bees in Lyon"})
+    gone, kept = uuid.UUID(unit["memory"]["id"]), uuid.UUID(other["memory"]["id"])
+    factory = create_session_factory(engine)
+    async with factory() as deleting, factory() as recalling:
+        await deleting.execute(text("DELETE FROM memory_units WHERE id = :id"), {"id": gone})
+        logging = asyncio.create_task(
+            RecallRepository(recalling).units([gone, kept], datetime.now(UTC), None)
+        )
+        waiting = text("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
+        async with engine.connect() as watch:
+            for _ in range(200):  # until the logging statement waits for the DELETE's lock
+                if (await watch.execute(waiting)).scalar() or logging.done():
+                    break
+                await asyncio.sleep(0.01)
+        await deleting.commit()
+        await logging
+        await recalling.commit()
+    async with engine.connect() as conn:
+        logged = (await conn.execute(text("SELECT unit_id FROM memory_access_log"))).all()
+    assert [r.unit_id for r in logged] == [kept]

@@ -206,6 +206,20 @@ async def test_unknown_path_and_method_are_problems(seeded):
     assert_problem(await seeded.get("/store"), 405, "method_not_allowed")
 
 
+async def test_a_405_lists_every_method_of_the_path(seeded):
+    """RFC 9110 15.5.6: Allow names the methods the resource supports — every route of the
+    path, not only the first one FastAPI's router tried (was ``Allow: GET`` for
+    /memories/{id}, which also takes PATCH and DELETE)."""
+    path = "/memories/01a23bcb-4a3e-75f9-8bdd-76252eabdbfc"
+    r = await seeded.put(path)
+    assert_problem(r, 405, "method_not_allowed")
+    assert set(r.headers["allow"].split(", ")) >= {"GET", "PATCH", "DELETE"}
+    assert "POST" not in r.headers["allow"]
+    r = await seeded.request("OPTIONS", "/memories")
+    assert set(r.headers["allow"].split(", ")) >= {"GET", "DELETE"}
+    assert (await seeded.get("/store")).headers["allow"] == "POST"
+
+
 # ---- body size limit (MAX_BODY_BYTES, default 1 MiB) -----------------------------------------
 
 

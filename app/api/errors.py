@@ -10,6 +10,7 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from app.api.messages import friendly
 from app.core.errors import DatastoreUnavailableError, HindsightError
@@ -70,6 +71,22 @@ def _clean_errors(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _is_json(content_type: str) -> bool:
     media = content_type.split(";", 1)[0].strip().lower()
     return media == "application/json" or media.endswith("+json")
+
+
+# The methods a 405's Allow may name (each asked of the router: RFC 9110 15.5.6).
+_METHODS = ("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT")
+
+
+def _allowed_methods(request: Request) -> str:
+    """The ``Allow`` value of a 405: every method some route of the request's path takes
+    (Starlette's router names only the first such route's, e.g. ``GET`` alone for
+    ``/memories/{id}``, which also takes PATCH and DELETE), sorted, comma-separated."""
+    routes = request.app.router.routes
+    return ", ".join(
+        m
+        for m in _METHODS
+        if any(r.matches({**request.scope, "method": m})[0] is Match.FULL for r in routes)
+    )
 
 
 def _body_problem(exc: StarletteHTTPException) -> tuple[str, str] | None:
@@ -147,7 +164,10 @@ def install(app: FastAPI) -> None:
             return problem(request, 400, *body, "malformed_json")
         code = _HTTP_CODES.get(exc.status_code, "http_error")
         title = code.replace("_", " ").capitalize()
-        return problem(request, exc.status_code, title, str(exc.detail), code, headers=exc.headers)
+        headers = exc.headers
+        if exc.status_code == 405:
+            headers = {**(headers or {}), "Allow": _allowed_methods(request)}
+        return problem(request, exc.status_code, title, str(exc.detail), code, headers=headers)
 
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
         store = outage_of(exc)

@@ -23,8 +23,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.models import MemoryAccess
 
 # The two writes of a recall's access, as CTEs of one statement (parameters :ids, :at,
-# :extend_to, :guard): the log rows come from memory_units (a unit deleted meanwhile is
-# skipped, not a foreign-key error), and the UPDATE touches only units about to expire (rare).
+# :extend_to, :guard): the log rows come from memory_units, read FOR KEY SHARE (the lock the
+# foreign-key check takes anyway), so a unit deleted meanwhile — even by a DELETE still open
+# when the statement began, which the snapshot sees — is skipped, not a foreign-key error (a
+# 500 on /recall); the UPDATE touches only units about to expire (rare).
 # PostgreSQL runs data-modifying CTEs to completion whether the main query reads them or not,
 # so a recall puts its read of the hits' columns after them (RecallRepository.units): the
 # access log costs no round trip of its own.
@@ -40,6 +42,7 @@ RECORD_CTES = """
     ), logged AS (
         INSERT INTO memory_access_log (unit_id, namespace, accessed_at)
         SELECT id, namespace, :at FROM memory_units WHERE id = ANY(CAST(:ids AS uuid[]))
+           FOR KEY SHARE
     )
 """
 _RECORD = text("WITH " + RECORD_CTES + " SELECT 1")

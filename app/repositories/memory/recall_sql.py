@@ -207,9 +207,10 @@ _PROCESSORS: dict[str, list[Any]] = {}
 # COMMIT then returns without waiting for the WAL flush (fsync), which cost 0.7 ms at the
 # median and 4.7 ms at p95 of every logged recall on the loaded 2-core machine and is what
 # the client waits for after ``took_ms`` (docs/BENCHMARKS.md "HTTP overhead of a recall").
-# Only these access rows are concerned, and only a crash of PostgreSQL or of the machine within
-# ~3 × wal_writer_delay (0.6 s) after the answer can lose them: never a memory unit, never
-# anything half-written (PostgreSQL's asynchronous commit).
+# Only this statement's writes are concerned — the access rows and, for a hit expiring within
+# access_log.EXPIRY_GUARD, its raised expires_at — and only a crash of PostgreSQL or of the
+# machine within ~3 × wal_writer_delay (0.6 s) after the answer can lose them: never a stored
+# value, never anything half-written (PostgreSQL's asynchronous commit).
 ASYNC_COMMIT = "(SELECT set_config('synchronous_commit', 'off', true)) IS NOT NULL"
 
 
