@@ -33,6 +33,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from benchkit.timing import pct
+
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "datasets" / "locomo-dev"  # default of --dataset
 
@@ -147,25 +149,20 @@ asyncio.run(main())
 """
 
 
-def _pct(xs: list[float], p: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(len(xs) * p))]
-
-
 def _figures(cycles: list[dict[str, list[list[float]]]], head: int) -> dict[str, float]:
     """One run's figures: quiet/loaded p50/p95 ms, 2-thread shares (0..1)."""
     quiet = [c for cyc in cycles for c in cyc["quiet"]]
     loaded = [c for cyc in cycles for c in cyc["loaded"]]
     first = [c for cyc in cycles for c in cyc["quiet"][:head]]
     return {
-        "quiet_p50": _pct([c[0] for c in quiet], 0.5),
-        "quiet_p95": _pct([c[0] for c in quiet], 0.95),
+        "quiet_p50": pct([c[0] for c in quiet], 0.5),
+        "quiet_p95": pct([c[0] for c in quiet], 0.95),
         "quiet_mean": statistics.fmean(c[0] for c in quiet),
         "first_mean": statistics.fmean(c[0] for c in first),
         "first_two_share": sum(c[1] == 2 for c in first) / len(first),
         "quiet_two_share": sum(c[1] == 2 for c in quiet) / len(quiet),
-        "loaded_p50": _pct([c[0] for c in loaded], 0.5),
-        "loaded_p95": _pct([c[0] for c in loaded], 0.95),
+        "loaded_p50": pct([c[0] for c in loaded], 0.5),
+        "loaded_p95": pct([c[0] for c in loaded], 0.95),
         "loaded_two_share": sum(c[1] == 2 for c in loaded) / len(loaded),
     }
 
