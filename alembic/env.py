@@ -28,7 +28,7 @@ def _url() -> str:
 
 def _include_object(obj, name, type_, reflected, compare_to):  # type: ignore[no-untyped-def]
     # pgqueuer's tables belong to the queue library (migration 0003 installs them); the
-    # subject indexes to the worker (app.repositories.memory.subject_indexes, PREFIX).
+    # subject indexes to the worker (app.repositories.recall.subject_indexes, PREFIX).
     if type_ == "index" and reflected and str(name).startswith("ix_mu_subject_"):
         return False
     return not (type_ == "table" and reflected and str(name).startswith("pgqueuer"))

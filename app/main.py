@@ -35,9 +35,7 @@ from app.core.text import tokenize
 from app.schemas.limits import LimitsContext, bound
 from app.services.auth import AuthState, key_change_listener
 from app.services.health import check_schema
-from app.services.memory.query_embeddings import QueryEmbeddingCache
-from app.services.memory.recall_subjects import SubjectCache
-from app.services.memory.rerank_cache import RerankCache
+from app.services.recall.caches import RecallCaches
 from app.services.wiring import Resources
 from app.services.working_memory.window import WorkingMemoryRuntime
 from app.worker.runtime import ExtractionRuntime
@@ -94,6 +92,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await check_schema(engine, embedder.dimension)
             await _warm_up(settings, embedder)
             session_factory = create_session_factory(engine)
+            recall = RecallCaches.create(settings.recall)
             app.state.settings = settings
             app.state.engine = engine
             app.state.session_factory = session_factory
@@ -102,15 +101,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 embedder=embedder,
                 llm=llm,
                 redis=redis,
-                working_memory=WorkingMemoryRuntime.create(settings.working_memory, embedder),
+                working_memory=WorkingMemoryRuntime.create(
+                    settings.working_memory, embedder, recall.query_embeddings
+                ),
                 auth=AuthState(settings.auth, settings.redis_url),
-                rerank_cache=RerankCache(
-                    settings.recall.rerank_cache_size, settings.recall.rerank_cache_ttl_s
-                ),
-                query_embeddings=QueryEmbeddingCache(settings.recall.query_embedding_cache_size),
-                recall_subjects=SubjectCache(
-                    settings.recall.subject_cache_size, settings.recall.subject_cache_ttl_s
-                ),
+                recall=recall,
             )
             # A key created or revoked by any process drops every process's cached lookups.
             app.state.key_events = key_change_listener(

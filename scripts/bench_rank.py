@@ -1,4 +1,4 @@
-"""CPU time of recall's ranking (``app.services.memory.scoring.rank``) on synthetic candidates,
+"""CPU time of recall's ranking (``app.services.recall.scoring.rank``) on synthetic candidates,
 for this checkout and (``--compare DIR``) another one, with a check that both rank alike.
 
     .venv/bin/python scripts/bench_rank.py [--candidates 600] [--sets 30] [--compare DIR]
@@ -26,8 +26,8 @@ ROOT = Path(__file__).resolve().parents[1]
 CHILD = r"""
 import datetime as dt, hashlib, json, random, statistics, sys, time, uuid
 from app.core.config import get_settings
-from app.repositories.memory.recall import CandidateScore
-from app.services.memory.scoring import profile_weights, rank
+from app.repositories.recall.repository import CandidateScore
+from app.services.recall.scoring import profile_weights, rank
 n, sets = int(sys.argv[1]), int(sys.argv[2])
 rng = random.Random(7)
 lexemes = [f"w{i}" for i in range(6)]

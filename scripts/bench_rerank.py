@@ -105,7 +105,7 @@ async def one_run(
         "200": Arm("llm, answers after 200 ms", "llm", 0.2),
         "over": Arm(f"llm, answers after {over * 1000:.0f} ms (over the budget)", "llm", over),
     }
-    cache = app.state.resources.rerank_cache
+    cache = app.state.resources.recall.rerank
     rng = random.Random(7)
     for q in questions:
         body = {

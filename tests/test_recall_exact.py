@@ -1,5 +1,5 @@
 """The exact path's candidates statement, compiled once per filter shape and cached per process
-(app.repositories.memory.recall_exact): the same candidates and signals as the statement built
+(app.repositories.recall.exact): the same candidates and signals as the statement built
 for each recall, and a cached shape never answers a recall of another shape."""
 
 from __future__ import annotations
@@ -11,10 +11,11 @@ import pytest
 
 from app.core.db import create_session_factory
 from app.core.vocabulary import UnitStatus
-from app.repositories.memory import recall as recall_repo
-from app.repositories.memory import recall_exact
 from app.repositories.memory.filters import UnitFilters
-from app.repositories.memory.recall import RecallRepository
+from app.repositories.recall import exact as recall_exact
+from app.repositories.recall import repository as recall_repo
+from app.repositories.recall.repository import RecallRepository
+from app.repositories.recall.statements import RecallStatements
 from tests.test_recall_api import recall, store
 
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
@@ -76,9 +77,11 @@ async def test_the_cached_statement_finds_what_the_built_one_finds(
     rng = np.random.default_rng(7)
     embedding = rng.standard_normal(384).astype(np.float32) if with_embedding else None
 
+    statements = RecallStatements()
+
     async def candidates(f: UnitFilters):  # type: ignore[no-untyped-def]
         async with create_session_factory(engine)() as session, session.begin():
-            found = await RecallRepository(session).candidates(
+            found = await RecallRepository(session, statements).candidates(
                 f,
                 embedding,
                 "who plays in the orchestra",
@@ -90,7 +93,7 @@ async def test_the_cached_statement_finds_what_the_built_one_finds(
         return sorted(found.scores), found.known
 
     cached = [await candidates(f) for f in SHAPES]
-    assert recall_exact._CACHE, "the exact path compiled no statement"
+    assert statements.exact, "the exact path compiled no statement"
     assert any(scores for scores, _ in cached) and not cached[-1][0]
 
     async def no_cache(*_args, **_kwargs):  # type: ignore[no-untyped-def]
@@ -141,9 +144,12 @@ def test_the_remembered_vector_text_is_what_pgvector_binds() -> None:
 
     process = Vector().bind_processor(dialect())
     rng = np.random.default_rng(11)
+    texts = RecallStatements().vector_texts
     for _ in range(20):
         v = rng.standard_normal(384).astype(np.float32)
         v /= np.linalg.norm(v)
-        assert recall_exact._vector_text(v.tobytes(), v.dtype.str, process) == process(v)
+        assert recall_exact._vector_text(v.tobytes(), v.dtype.str, process, texts) == process(v)
+        assert recall_exact._vector_text(v.tobytes(), v.dtype.str, process, texts) == process(v)
     other = (v * 0.5).astype(np.float32)
-    assert recall_exact._vector_text(other.tobytes(), other.dtype.str, process) == process(other)
+    got = recall_exact._vector_text(other.tobytes(), other.dtype.str, process, texts)
+    assert got == process(other) and len(texts) == 21

@@ -9,10 +9,10 @@ from datetime import UTC, datetime
 from app.core.config import RecallSettings
 from app.core.db import create_session_factory
 from app.repositories.memory.filters import UnitFilters
-from app.repositories.memory.recall import Candidates, RecallRepository
+from app.repositories.recall.repository import Candidates, RecallRepository
 from app.schemas.recall import RecallRequest
-from app.services.memory.recall import RecallService
-from app.services.memory.recall_subjects import SubjectCache
+from app.services.recall.service import RecallService
+from app.services.recall.subjects import SubjectCache
 from tests.test_lifecycle import store
 
 LARGE = RecallSettings(exact_scan_limit=0, budget_ms=600_000)  # every subject takes the path

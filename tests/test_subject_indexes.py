@@ -16,12 +16,12 @@ from app.core.config import RecallSettings, Settings
 from app.core.db import create_session_factory
 from app.models import MemoryUnit
 from app.repositories.memory.filters import UnitFilters
-from app.repositories.memory.recall import RecallRepository
-from app.repositories.memory.subject_indexes import (
+from app.repositories.recall.repository import RecallRepository
+from app.repositories.recall.subject_indexes import (
     SubjectIndexRepository,
     index_name,
 )
-from app.services.memory.subject_indexes import SubjectIndexer, SweepReport
+from app.services.recall.subject_indexes import SubjectIndexer, SweepReport
 from app.services.wiring import Resources, job_runner
 from app.worker.main import Worker
 from tests.test_lifecycle import store

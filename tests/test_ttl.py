@@ -11,7 +11,7 @@ from sqlalchemy import text
 
 from app.core.config import LifecycleSettings, Settings, TtlSettings
 from app.core.db import create_engine, create_session_factory, has_connection
-from app.repositories.memory.recall import RecallRepository
+from app.repositories.recall.repository import RecallRepository
 from app.services.memory.ttl import default_expiry, expiry_for
 from app.services.wiring import Resources, Services
 from tests.test_lifecycle import store

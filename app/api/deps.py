@@ -32,9 +32,9 @@ from app.services.idempotency import IdempotencyService
 from app.services.lifecycle.catalog import CatalogService
 from app.services.lifecycle.forget import ForgetService
 from app.services.lifecycle.summarize import SummarizeService
-from app.services.memory.recall import RecallService
 from app.services.memory.store import StoreService
 from app.services.overview import OverviewService
+from app.services.recall.service import RecallService
 from app.services.wiring import Resources, Services
 from app.services.working_memory.closure import ClosureService
 from app.services.working_memory.window import AfterCommitQueue, WorkingMemoryService

@@ -21,7 +21,7 @@ from app.models import MemoryUnit
 from app.repositories.memory.context import ContextRepository
 from app.schemas.recall import RecallRequest
 from app.schemas.working_memory import MAX_QUERY_CHARS
-from app.services.memory.recall import RecallService
+from app.services.recall.service import RecallService
 from app.services.working_memory.ranking import Chosen, Selection
 from app.services.working_memory.window import WorkingMemoryService
 

@@ -10,7 +10,7 @@ owns it (the request dependency, the job runner, a scheduled task, a CLI command
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -27,11 +27,11 @@ from app.repositories.jobs import JobRepository
 from app.repositories.memory.access_log import AccessLogRepository
 from app.repositories.memory.context import ContextRepository
 from app.repositories.memory.lifecycle import LifecycleRepository
-from app.repositories.memory.recall import RecallRepository
 from app.repositories.memory.reviews import PairReviewRepository
-from app.repositories.memory.subject_indexes import SubjectIndexRepository
 from app.repositories.memory.units import MemoryRepository
 from app.repositories.overview import OverviewRepository
+from app.repositories.recall.repository import RecallRepository
+from app.repositories.recall.subject_indexes import SubjectIndexRepository
 from app.repositories.working_memory.transcript import TranscriptRepository
 from app.repositories.working_memory.window import WindowStore
 from app.services.auth import AuthService, AuthState, KeyAdminService
@@ -44,16 +44,14 @@ from app.services.lifecycle.distill import DistillService, distiller_for
 from app.services.lifecycle.forget import ForgetService
 from app.services.lifecycle.summarize import SummarizeService, summarizer_for
 from app.services.memory.conflict_judge import LLMPairJudge
-from app.services.memory.query_embeddings import QueryEmbeddingCache
-from app.services.memory.recall import RecallService
-from app.services.memory.recall_subjects import SubjectCache
 from app.services.memory.reconcile import ReconcileRunner
-from app.services.memory.rerank import LLMReranker
-from app.services.memory.rerank_cache import RerankCache
 from app.services.memory.store import StoreService
-from app.services.memory.subject_indexes import SubjectIndexer
 from app.services.memory.ttl import AccessTracker, Archiver
 from app.services.overview import OverviewService
+from app.services.recall.caches import RecallCaches
+from app.services.recall.rerank import LLMReranker
+from app.services.recall.service import RecallService
+from app.services.recall.subject_indexes import SubjectIndexer
 from app.services.working_memory.closure import ClosureService
 from app.services.working_memory.window import (
     AfterCommit,
@@ -70,9 +68,8 @@ class Resources:
     ``llm`` is None when no LLM is configured (offline extraction, distillation and
     summaries; unsure pairs then stay pending for review instead of being reconciled).
     ``redis``, ``working_memory`` and ``auth`` exist in the API process only;
-    ``rerank_cache`` (orders of the recall's LLM rerank stage) too, and without it
-    reranking asks the LLM every time; ``query_embeddings`` and ``recall_subjects`` (recall's
-    per-process caches) likewise, and without them recall computes everything afresh."""
+    ``recall`` holds every per-process cache of recall (``RecallCaches``); the default keeps
+    nothing, so each recall computes everything afresh."""
 
     settings: Settings
     embedder: Embedder | None = None
@@ -80,9 +77,7 @@ class Resources:
     redis: Any = None
     working_memory: WorkingMemoryRuntime | None = None
     auth: AuthState | None = None
-    rerank_cache: RerankCache | None = None
-    query_embeddings: QueryEmbeddingCache | None = None
-    recall_subjects: SubjectCache | None = None
+    recall: RecallCaches = field(default_factory=RecallCaches.disabled)
 
     def need_embedder(self) -> Embedder:
         """The embedder (RuntimeError when this process has none: a wiring bug)."""
@@ -151,21 +146,21 @@ class Services:
         )
 
     def recall(self) -> RecallService:
-        access = AccessTracker(AccessLogRepository(self.session), self.settings.ttl)
+        access = AccessTracker(self.settings.ttl)
         embedder = self.resources.need_embedder()
         s, llm = self.settings, self.resources.llm
         reranker = None
         if llm is not None:  # `rerank: llm` is a 422 without one
-            reranker = LLMReranker(llm, self.memories, s.recall, self.resources.rerank_cache)
-        r = self.resources
+            reranker = LLMReranker(llm, self.memories, s.recall, self.resources.recall.rerank)
+        caches = self.resources.recall
         return RecallService(
-            RecallRepository(self.session),
+            RecallRepository(self.session, caches.statements),
             embedder,
             s.recall,
             access,
             reranker,
-            embeddings=r.query_embeddings,
-            subjects=r.recall_subjects,
+            embeddings=caches.query_embeddings,
+            subjects=caches.subjects,
         )
 
     def idempotency(self) -> IdempotencyService:

@@ -78,7 +78,7 @@ def lifecycle_tasks(
     resources: Resources, session_factory: async_sessionmaker[AsyncSession]
 ) -> list[Periodic]:
     """Archival, distillation and the sweep of subject indexes
-    (app.services.memory.subject_indexes), as configured (an interval of 0 leaves a task
+    (app.services.recall.subject_indexes), as configured (an interval of 0 leaves a task
     out). Each task owns the transactions it opens."""
     lifecycle = resources.settings.lifecycle
 

@@ -63,7 +63,7 @@ class _Timed:
         return timed
 
 
-# Statement shapes, first match wins: recall's (app.repositories.memory.recall,
+# Statement shapes, first match wins: recall's (app.repositories.recall.repository,
 # access_log), then the write path's (app.repositories.memory.units).
 _SQL_KINDS = [
     ("SET", "SET LOCAL"),
@@ -156,8 +156,7 @@ def _services(session: Any, settings: Any, embedder: Any, stages: _Stages, cache
     resources = Resources(
         settings=settings,
         embedder=_Timed(embedder, stages, "embedder."),
-        query_embeddings=caches[0],
-        recall_subjects=caches[1],
+        recall=caches,
     )
     services = Services(resources, session)
     services.__dict__["memories"] = _Timed(MemoryRepository(session), stages)  # cached_property
@@ -189,8 +188,7 @@ async def profile(
     from app.core.db import create_engine, create_session_factory
     from app.schemas.memory import StoreRequest
     from app.schemas.recall import RecallRequest
-    from app.services.memory.query_embeddings import QueryEmbeddingCache
-    from app.services.memory.recall_subjects import SubjectCache
+    from app.services.recall.caches import RecallCaches
 
     base = get_settings()
     settings = base.model_copy(
@@ -201,10 +199,7 @@ async def profile(
     embedder = create_embedder(settings.embedding)
     sql = _SqlTimer(engine)
     # Recall's per-process caches, as the API process keeps them (app.main).
-    caches = (
-        QueryEmbeddingCache(settings.recall.query_embedding_cache_size),
-        SubjectCache(settings.recall.subject_cache_size, settings.recall.subject_cache_ttl_s),
-    )
+    caches = RecallCaches.create(settings.recall)
     out: dict[str, Any] = {}
     await asyncio.to_thread(explain_dir.mkdir, parents=True, exist_ok=True)
     try:

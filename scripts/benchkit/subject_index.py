@@ -19,8 +19,8 @@ from sqlalchemy import text
 
 from app.core.config import get_settings
 from app.core.db import create_engine, create_session_factory
-from app.repositories.memory.subject_indexes import PREFIX, SubjectIndexRepository
-from app.services.memory.subject_indexes import SubjectIndexer
+from app.repositories.recall.subject_indexes import PREFIX, SubjectIndexRepository
+from app.services.recall.subject_indexes import SubjectIndexer
 from benchkit.recall_corpus import SUBJECT
 
 MODES = ("as-is", "own", "sweep", "off")

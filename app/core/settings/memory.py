@@ -36,7 +36,7 @@ class RecallSettings(BaseModel):
     weight_recency: float = Field(default=0.05, ge=0)
     weight_confidence: float = Field(default=0.05, ge=0)
     weight_entity: float = Field(default=0.15, ge=0)
-    # Relevance of the unit's session neighbours and of its session (app.services.memory.scoring).
+    # Relevance of the unit's session neighbours and of its session (app.services.recall.scoring).
     weight_context: float = Field(default=0.45, ge=0)
     # Per hour: exp(-0.01 * 70 h) ~ 0.5, the seeds' value (docs/ARCHITECTURE.md).
     recency_lambda: float = Field(default=0.01, ge=0)
@@ -60,7 +60,7 @@ class RecallSettings(BaseModel):
     # pages read by the keyword source, evidence recall@10 unchanged (docs/BENCHMARKS.md
     # "Large subjects: keyword candidates").
     keyword_single_max_share: float = Field(default=0.005, gt=0, le=1)
-    # Second stage (app.services.memory.rerank, docs/EVAL.md "Rerank"): a request without
+    # Second stage (app.services.recall.rerank, docs/EVAL.md "Rerank"): a request without
     # `rerank` gets this. llm: the configured LLM reorders the best hybrid candidates (needs
     # LLM__BASE_URL and LLM__MODEL; the call must fit in budget_ms, so raise it for a remote
     # model); none: hybrid order only.
@@ -73,7 +73,7 @@ class RecallSettings(BaseModel):
     rerank_cache_size: int = Field(default=1024, ge=0)
     # Seconds a cached order is reused.
     rerank_cache_ttl_s: float = Field(default=3600, gt=0)
-    # ---- recall speed (issue 11; app.services.memory.query_embeddings, recall_subjects) ----
+    # ---- recall speed (issue 11; app.services.recall.query_embeddings, recall_subjects) ----
     # Query embeddings kept per process (LRU, ~1.5 kB each at 384-d); 0 disables the cache.
     query_embedding_cache_size: int = Field(default=4096, ge=0)
     # Subjects whose size class and entity names are kept per process; 0 disables.
@@ -81,7 +81,7 @@ class RecallSettings(BaseModel):
     # Seconds those are reused: a subject crossing exact_scan_limit switches path within
     # this; a stale name list is corrected by the recall statement itself (no stale answer).
     subject_cache_ttl_s: float = Field(default=30, ge=0)
-    # Subject indexes (app.services.memory.subject_indexes): HNSW indexes of one subject's
+    # Subject indexes (app.services.recall.subject_indexes): HNSW indexes of one subject's
     # vectors, built by the worker for subjects with at least this many active units (0
     # disables), since a filtered scan of the shared index walks 1/share more of it
     # (docs/BENCHMARKS.md "Subject indexes").

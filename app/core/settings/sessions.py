@@ -36,9 +36,6 @@ class WorkingMemorySettings(BaseModel):
     weight_density: float = Field(default=0.2, ge=0)
     # Recency = 0.5 ** (messages newer than this one / half life).
     recency_half_life: float = Field(default=20, gt=0)
-    # Query embeddings kept in process memory (a turn reads the window and /context with the
-    # same query); 0 disables.
-    query_cache_size: int = Field(default=1024, ge=0)
     # Decoded windows kept per process (LRU, by session), reused while the window's version
     # in Redis is unchanged; 0 disables.
     window_cache_sessions: int = Field(default=64, ge=0)

@@ -45,7 +45,6 @@ RECORD_CTES = """
            FOR KEY SHARE
     )
 """
-_RECORD = text("WITH " + RECORD_CTES + " SELECT 1")
 # Marks every unfolded row folded and applies the latest access of each unit: last_accessed_at
 # (never moved back) and, for active expiring units, expiry at least ``latest + extend``.
 _FOLD = text(
@@ -92,16 +91,6 @@ class AccessLogRepository:
 
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
-
-    async def record(
-        self, ids: Sequence[uuid.UUID], at: datetime, extend_to: datetime | None
-    ) -> None:
-        """Log that ``ids`` were returned at ``at``. Units are not rewritten, except active
-        ones expiring within :data:`EXPIRY_GUARD`: their expiry is raised to ``extend_to``
-        (None: no extension) and ``last_accessed_at`` set. One statement."""
-        if not ids:
-            return
-        await self.session.execute(_RECORD, record_params(ids, at, extend_to))
 
     async def fold(self, extend: timedelta | None) -> tuple[int, int]:
         """Apply every unfolded access to its unit (``last_accessed_at``; expiry of active

@@ -1,5 +1,5 @@
 """SQL on memory units: writes, locks, lookups by value hash and reads by id. Recall's
-statements are in app.repositories.memory.recall, the nearest neighbours of a new unit
+statements are in app.repositories.recall.repository, the nearest neighbours of a new unit
 (dedupe and the conflict check) in app.repositories.memory.neighbours."""
 
 from __future__ import annotations

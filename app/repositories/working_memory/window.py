@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections import OrderedDict
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
 import numpy as np
+from cachetools import LRUCache
 from redis.exceptions import RedisError
 
 from app.core.errors import DatastoreUnavailableError
@@ -185,29 +185,27 @@ class _Cached:
 
 
 class WindowCache:
-    """Decoded windows of the most recently read sessions (process memory, LRU), each
-    with the version it was read at; ``size`` 0 disables it."""
+    """Decoded windows of the most recently read sessions (process memory, least recently
+    used first out: ``cachetools.LRUCache``), each with the version it was read at; ``size``
+    0 disables it."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._items: OrderedDict[str, _Cached] = OrderedDict()
+        self._items: LRUCache[str, _Cached] | None = LRUCache(maxsize=size) if size > 0 else None
 
     def get(self, key: str) -> _Cached | None:
-        item = self._items.get(key)
-        if item is not None:
-            self._items.move_to_end(key)
-        return item
+        """The cached window of ``key`` (None when absent)."""
+        return self._items.get(key) if self._items is not None else None
 
     def put(self, key: str, item: _Cached) -> None:
-        if self.size <= 0:
-            return
-        self._items[key] = item
-        self._items.move_to_end(key)
-        while len(self._items) > self.size:
-            self._items.popitem(last=False)
+        """Remember ``item`` for ``key`` (the least recently used leaves past ``size``)."""
+        if self._items is not None:
+            self._items[key] = item
 
     def drop(self, key: str) -> None:
-        self._items.pop(key, None)
+        """Forget ``key``'s window."""
+        if self._items is not None:
+            self._items.pop(key, None)
 
 
 def _version(epoch: bytes | None, ver: bytes | None) -> bytes | None:

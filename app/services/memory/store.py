@@ -32,8 +32,8 @@ from app.services.memory.batch_view import BatchView
 from app.services.memory.merge import Restatement, decide_against, merge_into, thresholds
 from app.services.memory.pairs.decision import PairDecision
 from app.services.memory.resolution import resolve
-from app.services.memory.stages import StageClock
 from app.services.memory.ttl import expiry_for
+from app.services.stages import StageClock
 
 
 @dataclass(frozen=True)

@@ -22,8 +22,6 @@ Rules (settings ``TTL__*``):
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -68,21 +66,16 @@ def expiry_for(
 
 
 class AccessTracker:
-    """Records recall accesses in the access log (folded into the units by the sweep)."""
+    """How a recall's access extends its hits' expiry. Recall writes the access log itself,
+    in its read of the hits (``RecallRepository.units``); the sweep folds it into the units."""
 
-    def __init__(self, repo: AccessLogRepository, settings: TtlSettings) -> None:
-        self.repo = repo
+    def __init__(self, settings: TtlSettings) -> None:
         self.settings = settings
 
     def extend_to(self, at: datetime) -> datetime | None:
         """How far an access at ``at`` extends an expiring unit (None: no extension)."""
         days = self.settings.extend_on_access_days
         return at + timedelta(days=days) if days > 0 else None
-
-    async def record(self, ids: Sequence[uuid.UUID], at: datetime) -> None:
-        """Log that a recall returned ``ids`` at ``at`` (one SQL statement, an INSERT).
-        Recall itself writes the log in its read of the hits (RecallRepository.units)."""
-        await self.repo.record(ids, at, self.extend_to(at))
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import math
 import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -36,6 +35,7 @@ from app.repositories.working_memory.window import (
     WindowStore,
 )
 from app.schemas.working_memory import MessageCreate
+from app.services.recall.query_embeddings import QueryEmbeddingCache
 from app.services.working_memory.embedding import WindowEmbeddings
 from app.services.working_memory.ranking import (
     Selection,
@@ -72,31 +72,6 @@ class AfterCommitQueue:
             await action()
 
 
-class QueryVectorCache:
-    """The most recently used query embeddings (a turn often reads the window and /context
-    with the same query). Keyed by model and text; process memory only."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._items: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
-
-    def get(self, model: str, text: str) -> np.ndarray | None:
-        """The cached vector, or None."""
-        vec = self._items.get((model, text))
-        if vec is not None:
-            self._items.move_to_end((model, text))
-        return vec
-
-    def put(self, model: str, text: str, vector: np.ndarray) -> None:
-        """Remember a vector, evicting the least recently used past ``size``."""
-        if self.size <= 0:
-            return
-        self._items[(model, text)] = vector
-        self._items.move_to_end((model, text))
-        while len(self._items) > self.size:
-            self._items.popitem(last=False)
-
-
 @dataclass
 class WorkingMemoryRuntime:
     """Process-wide pieces of working memory, created once at start-up: the tokenizer,
@@ -104,19 +79,24 @@ class WorkingMemoryRuntime:
     :meth:`close` on shutdown)."""
 
     tokenizer: Tokenizer
-    query_vectors: QueryVectorCache
+    query_embeddings: QueryEmbeddingCache
     windows: WindowCache
     embeddings: WindowEmbeddings
 
     @classmethod
     def create(
-        cls, settings: WorkingMemorySettings, embedder: Embedder | None = None
+        cls,
+        settings: WorkingMemorySettings,
+        embedder: Embedder | None = None,
+        query_embeddings: QueryEmbeddingCache | None = None,
     ) -> WorkingMemoryRuntime:
-        """Load the tokenizer (bundled BPE files); empty query-vector and window caches;
-        an embedding queue on ``embedder`` (None: appends are embedded by the reads)."""
+        """Load the tokenizer (bundled BPE files); an empty window cache; an embedding
+        queue on ``embedder`` (None: appends are embedded by the reads). ``query_embeddings``
+        is the process's one query-embedding cache, shared with recall (None: nothing is
+        cached)."""
         return cls(
             create_tokenizer(settings.encoding),
-            QueryVectorCache(settings.query_cache_size),
+            query_embeddings if query_embeddings is not None else QueryEmbeddingCache(0),
             WindowCache(settings.window_cache_sessions),
             WindowEmbeddings(embedder, settings.embed_batch),
         )
@@ -174,7 +154,7 @@ class WorkingMemoryService:
         self.window_store = window
         self.embedder = embedder
         self.tokenizer = runtime.tokenizer
-        self.query_vectors = runtime.query_vectors
+        self.query_embeddings = runtime.query_embeddings
         self.embeddings = runtime.embeddings
         self.settings = settings
         self.after_commit = after_commit
@@ -265,12 +245,7 @@ class WorkingMemoryService:
 
     async def query_vector(self, query: str) -> np.ndarray:
         """The query's embedding (E5 query role), from the cache when it was seen lately."""
-        model = self.embedder.model
-        cached = self.query_vectors.get(model, query)
-        if cached is not None:
-            return cached
-        vector = (await self.embedder.embed_queries([query]))[0]
-        self.query_vectors.put(model, query, vector)
+        vector, _ = await self.query_embeddings.embed_query(self.embedder, query)
         return vector
 
     async def read(

@@ -1,5 +1,5 @@
 """The candidates statement of a recall on a small subject (the exact path of
-:meth:`app.repositories.memory.recall.RecallRepository.candidates`: every unit matching the
+:meth:`app.repositories.recall.repository.RecallRepository.candidates`: every unit matching the
 filters is a candidate), compiled once per *shape* and cached per process, so that a recall
 only binds its values.
 
@@ -20,10 +20,10 @@ builds the statement as for any other read).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
+from cachetools import LRUCache
 from pgvector.sqlalchemy import Vector
 from sqlalchemy import Text, bindparam
 from sqlalchemy.dialects.postgresql import ARRAY
@@ -32,7 +32,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.models import MemoryUnit
 from app.repositories.memory.filters import UnitFilters, filter_clauses
-from app.repositories.memory.recall_sql import known_select, query_lexemes, signals_select
+from app.repositories.recall.sql import known_select, query_lexemes, signals_select
+from app.repositories.recall.statements import RecallStatements
 
 
 class _Compiled(NamedTuple):
@@ -47,7 +48,6 @@ class _Compiled(NamedTuple):
 
 
 # Process-wide: (dialect name, shape) -> compiled statement. A few dozen shapes at most.
-_CACHE: dict[tuple[str, tuple[Any, ...]], _Compiled] = {}
 
 
 def shape(f: UnitFilters, has_embedding: bool, has_entities: bool) -> tuple[Any, ...] | None:
@@ -144,13 +144,18 @@ def _compile(f: UnitFilters, has_embedding: bool, has_entities: bool, dialect: A
     return _Compiled(compiled.string, order, constants, processors)
 
 
-@lru_cache(maxsize=1024)
-def _vector_text(raw: bytes, dtype: str, process: Callable[[Any], Any]) -> Any:
+def _vector_text(
+    raw: bytes, dtype: str, process: Callable[[Any], Any], cache: LRUCache[tuple[bytes, str], Any]
+) -> Any:
     """The bound form of a query embedding (pgvector's text, 384 float reprs: ~0.35 ms on a
-    loaded machine), by the vector's bytes: the query embedding cache hands the same vector
-    to every recall of a repeated question. 1024 texts of ~8 kB; a question repeated after
-    more than 1024 other query vectors is converted again (LRU)."""
-    return process(np.frombuffer(raw, dtype=dtype))
+    loaded machine), by the vector's bytes, kept in ``cache`` (``RecallStatements.vector_texts``):
+    the query embedding cache hands the same vector to every recall of a repeated question.
+    ``process`` is the one bind processor of the process's dialect."""
+    key = (raw, dtype)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = process(np.frombuffer(raw, dtype=dtype))
+    return found
 
 
 async def exact_rows(
@@ -160,23 +165,28 @@ async def exact_rows(
     keyword_text: str,
     ents: list[str],
     skip: Sequence[str],
+    statements: RecallStatements,
 ) -> Sequence[Row[Any]] | None:
     """The rows of the exact path's statement (columns as :func:`_statement` selects them),
-    or None when ``f`` has no cached shape."""
+    or None when ``f`` has no cached shape. ``statements`` keeps the statements compiled so
+    far, by (dialect, shape), and the bound query vectors."""
     key = shape(f, embedding is not None, bool(ents))
     if key is None:
         return None
     dialect = conn.dialect
     cache_key = (dialect.name, key)
-    compiled = _CACHE.get(cache_key)
+    compiled: _Compiled | None = statements.exact.get(cache_key)
     if compiled is None:
         compiled = _compile(f, embedding is not None, bool(ents), dialect)
-        _CACHE[cache_key] = compiled
-    params = _params(compiled, _values(f, embedding, keyword_text, skip, ents))
+        statements.exact[cache_key] = compiled
+    values = _values(f, embedding, keyword_text, skip, ents)
+    params = _params(compiled, values, statements.vector_texts)
     return (await conn.exec_driver_sql(compiled.sql, params)).all()
 
 
-def _params(compiled: _Compiled, values: dict[str, Any]) -> tuple[Any, ...]:
+def _params(
+    compiled: _Compiled, values: dict[str, Any], vector_texts: LRUCache[tuple[bytes, str], Any]
+) -> tuple[Any, ...]:
     """The positional parameters of one recall: constants as compiled, values processed as
     SQLAlchemy would process them (the query embedding's text remembered)."""
     constants, processors = compiled.constants, compiled.processors
@@ -190,7 +200,7 @@ def _params(compiled: _Compiled, values: dict[str, Any]) -> tuple[Any, ...]:
         if proc is None:
             params.append(value)
         elif name == "emb" and isinstance(value, np.ndarray):
-            params.append(_vector_text(value.tobytes(), value.dtype.str, proc))
+            params.append(_vector_text(value.tobytes(), value.dtype.str, proc, vector_texts))
         else:
             params.append(proc(value))
     return tuple(params)

@@ -30,15 +30,15 @@ from app.core.errors import BadRequestError, ProviderError, ProviderTimeoutError
 from app.core.metrics import RERANK, RERANK_SECONDS, RERANK_TOKENS
 from app.repositories.memory.units import MemoryRepository
 from app.schemas.recall import RecallRequest, RerankMode, RerankStatus
-from app.services.memory.rerank_cache import RerankCache
-from app.services.memory.rerank_prompt import (
+from app.services.recall.rerank_cache import RerankCache
+from app.services.recall.rerank_prompt import (
     PROMPT_VERSION,
     build_rerank,
     describe,
     parse_order,
     today,
 )
-from app.services.memory.scoring import Ranked
+from app.services.recall.scoring import Ranked
 
 log = logging.getLogger(__name__)
 

@@ -1,5 +1,5 @@
 """Which subjects get HNSW indexes of their own, and the worker's sweep that builds and drops
-them (app.repositories.memory.subject_indexes has the SQL and the reason).
+them (app.repositories.recall.subject_indexes has the SQL and the reason).
 
 A subject gets its two indexes (value and trigger-scenario embeddings) when it holds at least
 ``RECALL__SUBJECT_INDEX_MIN_UNITS`` active units and at most ``RECALL__SUBJECT_INDEX_MAX_SHARE``
@@ -12,7 +12,7 @@ then the index's predicate still names the subject's ids, docs/LIFECYCLE.md).
 
 Recall needs nothing more: PostgreSQL's planner picks a subject's own index for a statement
 whose WHERE names that subject, as long as the plan is made for the statement's values
-(``plan_cache_mode = force_custom_plan`` on the large path, app.repositories.memory.recall).
+(``plan_cache_mode = force_custom_plan`` on the large path, app.repositories.recall.repository).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 
 from app.core.settings.memory import RecallSettings
-from app.repositories.memory.subject_indexes import (
+from app.repositories.recall.subject_indexes import (
     COLUMNS,
     SubjectIndex,
     SubjectIndexRepository,

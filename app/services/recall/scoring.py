@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from app.core.config import RecallSettings
-from app.repositories.memory.recall import CandidateScore
+from app.repositories.recall.repository import CandidateScore
 
 SIGNALS = ("semantic", "keyword", "recency", "confidence", "entity", "context")
 

@@ -9,7 +9,7 @@ recall it stay off the critical path (docs/BENCHMARKS.md "Recall round trips"):
 
 Entries live ``RECALL__SUBJECT_CACHE_TTL_S`` seconds (``cachetools.TTLCache``). Both are only
 predictions: the recall statement itself reports which names are known, and recall starts over
-with the right names when the prediction was wrong (app.services.memory.recall), so a stale
+with the right names when the prediction was wrong (app.services.recall.service), so a stale
 entry costs time, never a different answer. The size class decides between two ways of
 scoring that give the same top hits (tests/test_recall_scoring.py); a subject crossing the
 limit switches within the TTL.
@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from cachetools import TTLCache
 
 from app.repositories.memory.filters import UnitFilters
-from app.repositories.memory.recall import SubjectProfile
+from app.repositories.recall.repository import SubjectProfile
 
 # Words remembered per subject in the known-name cache (its size is this times the number
 # of subjects kept): a question has ~5-15 candidate words (tokens and adjacent pairs).

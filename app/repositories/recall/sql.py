@@ -1,4 +1,4 @@
-"""Column lists and statement builders of recall's SQL (app.repositories.memory.recall)."""
+"""Column lists and statement builders of recall's SQL (app.repositories.recall.repository)."""
 
 from __future__ import annotations
 
@@ -168,19 +168,20 @@ def _raw(name: str) -> ColumnElement[Any]:
     return type_coerce(col, NullType())
 
 
-def answer_processors(dialect: Any) -> list[Any]:
+def answer_processors(dialect: Any, cache: dict[str, list[Any]]) -> list[Any]:
     """Per UNIT_COLUMNS entry: None for the columns converted in the statement or needing no
     conversion, else the column type's result processor for ``dialect``. A one-dimensional
     array whose items need no conversion gets None too: its processor only copies the list
-    the driver built (asyncpg returns arrays as lists), for every row."""
-    cached = _PROCESSORS.get(dialect.name)
+    the driver built (asyncpg returns arrays as lists), for every row. ``cache`` keeps them per
+    dialect name (``RecallStatements.processors``)."""
+    cached = cache.get(dialect.name)
     if cached is None:
         table = MemoryUnit.__table__.c
         cached = [None] * len(SCORING_COLUMNS) + [
             json.loads if name == "metadata_" else _result_processor(table, name, dialect)
             for name in UNIT_COLUMNS[len(SCORING_COLUMNS) :]
         ]
-        _PROCESSORS[dialect.name] = cached
+        cache[dialect.name] = cached
     return cached
 
 
@@ -197,9 +198,6 @@ def _result_processor(table: Any, name: str, dialect: Any) -> Any:
     ):
         return None
     return col_type.result_processor(dialect, None)
-
-
-_PROCESSORS: dict[str, list[Any]] = {}
 
 
 # The logged form also turns synchronous_commit off for the rest of the recall's transaction
@@ -254,7 +252,7 @@ def known_select(
     """``SELECT key FROM unnest(keys) WHERE EXISTS (a unit matching f names it)``: the keys
     (case-folded names) naming an entity of a unit matching ``f``, one row each, any order.
     ``keys`` may be a ``text[]`` bind parameter (the cached exact-path statement:
-    app.repositories.memory.recall_exact).
+    app.repositories.recall.exact).
 
     ``seen``: a CTE of units matching f with their ``entity_keys`` (the entity source of a
     large subject), looked at first: a key one of them names needs no probe. The probe's

@@ -1,11 +1,11 @@
-"""Recall: narrow by scope and filters, gather candidates, score them (app.services.memory.scoring)
+"""Recall: narrow by scope and filters, gather candidates, score them (app.services.recall.scoring)
 and return the best ``top_k`` within a time budget (docs/ARCHITECTURE.md).
 
 Query-side details measured on LoCoMo (docs/EVAL.md): the question is embedded
 with the E5 *query* role, and the names of entities the subject's units know are removed from
 the text before embedding (e5-small's cosine is dominated by names) while a structured entity
 signal rewards units that name them. Keyword relevance is BM25 over the query's stemmed tokens
-(OR semantics), and a unit's session neighbours lend it context (app.services.memory.scoring).
+(OR semantics), and a unit's session neighbours lend it context (app.services.recall.scoring).
 """
 
 from __future__ import annotations
@@ -22,15 +22,15 @@ from app.clients.embeddings import Embedder
 from app.core.config import RecallSettings
 from app.core.text import stems, tokenize
 from app.repositories.memory.filters import UnitFilters
-from app.repositories.memory.recall import Candidates, RecalledUnit, RecallRepository
+from app.repositories.recall.repository import Candidates, RecalledUnit, RecallRepository
 from app.schemas.recall import RecallRequest
 from app.services.memory.filters import request_filters
-from app.services.memory.query_embeddings import QueryEmbeddingCache
-from app.services.memory.recall_subjects import SubjectCache, scope_key
-from app.services.memory.rerank import LLMReranker, RerankOutcome, rerank_mode
-from app.services.memory.scoring import SIGNALS, Ranked, Weighting, profile_weights, rank
-from app.services.memory.stages import StageClock
 from app.services.memory.ttl import AccessTracker
+from app.services.recall.query_embeddings import QueryEmbeddingCache
+from app.services.recall.rerank import LLMReranker, RerankOutcome, rerank_mode
+from app.services.recall.scoring import SIGNALS, Ranked, Weighting, profile_weights, rank
+from app.services.recall.subjects import SubjectCache, scope_key
+from app.services.stages import StageClock
 
 MAX_KEYWORD_TERMS = 32
 

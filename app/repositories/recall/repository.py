@@ -1,6 +1,6 @@
 """The SQL of recall: one statement per recall that gathers the candidates and computes their
 raw signals (never the vectors), one that reads the answer columns of the hits (and logs their
-access), plus the small lookups that app.services.memory.recall caches per process (subject
+access), plus the small lookups that app.services.recall.service caches per process (subject
 size and entity names, common lexemes).
 
 Round trips of one recall (docs/BENCHMARKS.md "Recall round trips", "Recall on small
@@ -38,8 +38,8 @@ from app.core.db import has_connection
 from app.models import MemoryUnit
 from app.repositories.memory.access_log import record_params
 from app.repositories.memory.filters import UnitFilters, filter_clauses
-from app.repositories.memory.recall_exact import exact_rows
-from app.repositories.memory.recall_sql import (
+from app.repositories.recall.exact import exact_rows
+from app.repositories.recall.sql import (
     UNIT_COLUMNS,
     UNITS_LOGGED_SQL,
     UNITS_SQL,
@@ -48,9 +48,8 @@ from app.repositories.memory.recall_sql import (
     query_lexemes,
     signals_select,
 )
+from app.repositories.recall.statements import RecallStatements
 
-# Process-wide cache of RecallRepository.common_lexemes: max_share -> (monotonic s, lexemes).
-_COMMON_LEXEMES: dict[float, tuple[float, frozenset[str]]] = {}
 _COMMON_LEXEMES_SQL = text(
     """
     SELECT u.lexeme
@@ -159,10 +158,12 @@ def _candidates(rows: Sequence[Any], ents: list[str]) -> Candidates:
 
 class RecallRepository:
     """Recall reads bound to one session; never commits, and writes only the access log
-    (:meth:`units` with ``accessed_at``)."""
+    (:meth:`units` with ``accessed_at``). ``statements``: the process's compiled statements
+    and lexeme statistics (a fresh, empty one when not given)."""
 
-    def __init__(self, session: AsyncSession) -> None:
+    def __init__(self, session: AsyncSession, statements: RecallStatements | None = None) -> None:
         self.session = session
+        self.statements = statements if statements is not None else RecallStatements()
 
     async def connect(self, *, autocommit: bool = False) -> None:
         """Check out the session's connection now, so the checkout (a local liveness check;
@@ -220,12 +221,12 @@ class RecallRepository:
         units, from PostgreSQL's column statistics (``pg_stats.most_common_elems`` of
         ``search_tsv``: table-wide, refreshed by (auto)ANALYZE). Cached per process for
         ``ttl_s`` seconds; empty before the table was first analysed."""
-        hit = _COMMON_LEXEMES.get(max_share)
+        hit = self.statements.common_lexemes.get(max_share)
         if hit is not None and time.monotonic() - hit[0] < ttl_s:
             return hit[1]
         rows = await self.session.execute(_COMMON_LEXEMES_SQL, {"max_share": max_share})
         found = frozenset(str(r[0]) for r in rows)
-        _COMMON_LEXEMES[max_share] = (time.monotonic(), found)
+        self.statements.common_lexemes[max_share] = (time.monotonic(), found)
         return found
 
     async def candidates(
@@ -267,7 +268,9 @@ class RecallRepository:
         ents = list(dict.fromkeys(entity_candidates))
         if exact:  # the statement of this filter shape, compiled once (recall_exact)
             conn = await self.session.connection()
-            found = await exact_rows(conn, f, embedding, keyword_text, ents, keyword_skip)
+            found = await exact_rows(
+                conn, f, embedding, keyword_text, ents, keyword_skip, self.statements
+            )
             if found is not None:
                 return _candidates(found, ents)
         clauses = filter_clauses(f)
@@ -361,7 +364,9 @@ class RecallRepository:
         convert = [
             (name, proc)
             for name, proc in zip(
-                UNIT_COLUMNS, answer_processors(self.session.get_bind().dialect), strict=True
+                UNIT_COLUMNS,
+                answer_processors(self.session.get_bind().dialect, self.statements.processors),
+                strict=True,
             )
             if proc is not None
         ]

@@ -3,7 +3,7 @@ a user rephrasing nothing, a benchmark's repeats) costs no model call: the embed
 16-35 ms of a recall on 2 cores, the largest part (docs/BENCHMARKS.md).
 
 Keyed by the embedding model and the exact text embedded (the question with known names
-removed, app.services.memory.recall); bounded in size, least recently used entries leave
+removed, app.services.recall.service); bounded in size, least recently used entries leave
 first (``cachetools.LRUCache``). An embedding depends only on (model, text), so an entry never
 goes stale.
 """
