@@ -74,6 +74,22 @@ def _strip_names(query: str, names: list[str]) -> str:
     return stripped if len(tokenize(stripped)) > 0 else query
 
 
+@dataclass
+class _Plan:
+    """What :meth:`RecallService._plan` decided for one recall (see there)."""
+
+    f: UnitFilters
+    key: str  # the subject cache's key of ``f``
+    cap: int  # RECALL__EXACT_SCAN_LIMIT
+    exact: bool  # every unit matching ``f`` is a candidate
+    autocommit: bool  # the exact path with a cached profile: no transaction round trips
+    entities: list[str]  # the query's entity candidates (tokens and adjacent pairs)
+    keyword_text: str  # the tokens BM25 looks at
+    known: list[str]  # the entity candidates predicted to name a known entity
+    skip: frozenset[str]  # lexemes that bring no keyword candidates (large subjects)
+    pair: frozenset[str]  # lexemes that bring keyword candidates only in pairs
+
+
 class RecallService:
     """Hybrid recall over one namespace; collaborators are passed in. ``embeddings`` and
     ``subjects`` are the process's caches (None: no caching)."""
@@ -135,6 +151,21 @@ class RecallService:
         result = RecallResult(_weighting(req, self.settings))
         clock = StageClock(result.stages_ms)
 
+        plan = await self._plan(req, f, clock)
+        found = await self._find(req, plan, start + budget, result, clock)
+        result.hits = await self._rank(
+            namespace, req, found, result, start + budget, now, wall_now, clock
+        )
+        result.took_ms = (time.perf_counter() - start) * 1000.0
+        if result.took_ms > self.settings.budget_ms:
+            result.degraded = True
+        return result
+
+    async def _plan(self, req: RecallRequest, f: UnitFilters, clock: StageClock) -> _Plan:
+        """How to look for candidates: the subject's size class (exact scan or candidate
+        sources), the names predicted known, and for large subjects the keyword lexemes to
+        skip or to count only in pairs. Stages ``profile`` and ``known`` when the subject
+        cache has no answer."""
         tokens = tokenize(req.query)
         entities = _entity_candidates(tokens)
         # BM25 looks at the first MAX_KEYWORD_TERMS tokens (each is a lookup per unit).
@@ -149,7 +180,6 @@ class RecallService:
             self.subjects.put_profile(key, cap, profile)
             clock.mark("profile")
         exact = profile.count <= cap
-        autocommit &= exact
         known = await self._predict_known(f, key, entities, profile.entity_keys, clock)
         skip: frozenset[str] = frozenset()
         pair: frozenset[str] = frozenset()
@@ -160,10 +190,33 @@ class RecallService:
             # mid-frequency words bring keyword candidates only in pairs (the GIN index
             # finds those without visiting each unit holding one of them)
             pair = await self.repo.common_lexemes(self.settings.keyword_single_max_share)
+        return _Plan(
+            f, key, cap, exact, autocommit and exact, entities, keyword_text, known, skip, pair
+        )
+
+    async def _find(
+        self,
+        req: RecallRequest,
+        plan: _Plan,
+        deadline: float,
+        result: RecallResult,
+        clock: StageClock,
+    ) -> Candidates:
+        """Embed the query (names predicted known stripped) and run the candidates
+        statement; stages ``embed`` and ``candidates``.
+
+        The restart: ``plan.known`` is a prediction from the subject cache. When the
+        statement reports other known names, the cache is corrected and, if the embedded
+        text, the keyword skip list or (large subjects) the entity source depended on them,
+        the two steps run once more with the right names — a stale cache costs time, never
+        a different answer."""
+        f, key, cap, exact, autocommit = plan.f, plan.key, plan.cap, plan.exact, plan.autocommit
+        entities, keyword_text = plan.entities, plan.keyword_text
+        known, skip, pair = plan.known, plan.skip, plan.pair
         for _attempt in range(2):
             # The connection checkout (pool ping, BEGIN) overlaps the model call.
             embed_task = asyncio.create_task(
-                self._embed(_strip_names(req.query, known), start + budget, result)
+                self._embed(_strip_names(req.query, known), deadline, result)
             )
             try:
                 await self.repo.connect(autocommit=autocommit)
@@ -205,13 +258,7 @@ class RecallService:
             known, skip = found.known, new_skip
             if not redo:
                 break
-        result.hits = await self._rank(
-            namespace, req, found, result, start + budget, now, wall_now, clock
-        )
-        result.took_ms = (time.perf_counter() - start) * 1000.0
-        if result.took_ms > self.settings.budget_ms:
-            result.degraded = True
-        return result
+        return found
 
     async def _predict_known(
         self,
