@@ -6,7 +6,7 @@ import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI
 
@@ -26,7 +26,7 @@ from app.api.routers import (
     working_memory,
 )
 from app.api.url_encoding import Utf8Url
-from app.clients.embeddings import InstrumentedEmbedder, create_embedder
+from app.clients.embeddings import Embedder, InstrumentedEmbedder, create_embedder
 from app.clients.llm import create_llm
 from app.core.config import Settings, get_settings
 from app.core.db import create_engine, create_session_factory
@@ -40,6 +40,9 @@ from app.services.wiring import Resources
 from app.services.working_memory.window import WorkingMemoryRuntime
 from app.worker.runtime import ExtractionRuntime
 
+if TYPE_CHECKING:  # imported where the client is made
+    from redis.asyncio import Redis
+
 log = logging.getLogger("hindsight")
 
 DESCRIPTION = """Long-term memory for LLM agents. Store memory units (`/store`), recall the few
@@ -47,7 +50,7 @@ that matter by hybrid scoring (`/recall`). Errors are RFC 9457 problem+json with
 `code`."""
 
 
-async def _warm_up(settings: Settings, embedder) -> None:  # type: ignore[no-untyped-def]
+async def _warm_up(settings: Settings, embedder: Embedder) -> None:
     """Load the local model's and the Chinese segmenter's lazy state before the first
     request (the first call otherwise costs ~0.4 s)."""
     tokenize("预热 warm-up")
@@ -55,7 +58,8 @@ async def _warm_up(settings: Settings, embedder) -> None:  # type: ignore[no-unt
         await embedder.embed_queries(["warm-up"])
 
 
-def _redis(settings: Settings):  # type: ignore[no-untyped-def]
+def _redis(settings: Settings) -> Redis:
+    """The working memory's Redis: REDIS_URL's, or an in-process stand-in (fakeredis)."""
     if settings.redis_url:
         import redis.asyncio as aioredis
         from redis.asyncio.retry import Retry
@@ -167,5 +171,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         with bound(settings.limits):
             return describe()
 
+    # Replacing app.openapi is FastAPI's documented way to post-process the schema.
     app.openapi = openapi  # type: ignore[method-assign]
     return app

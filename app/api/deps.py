@@ -42,7 +42,8 @@ from app.services.working_memory.window import AfterCommitQueue, WorkingMemorySe
 
 async def get_settings_dep(request: Request) -> Settings:
     """The settings the app was created with."""
-    return request.app.state.resources.settings  # type: ignore[no-any-return]
+    resources: Resources = request.app.state.resources
+    return resources.settings
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
@@ -206,7 +207,8 @@ ClosureServiceDep = Annotated[ClosureService, Depends(get_closure_service)]
 
 def get_job_runner(request: Request) -> JobRunner:
     """The process-wide job runner (synchronous extraction)."""
-    return request.app.state.extraction.runner  # type: ignore[no-any-return]
+    runner: JobRunner = request.app.state.extraction.runner
+    return runner
 
 
 JobRunnerDep = Annotated[JobRunner, Depends(get_job_runner)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -38,7 +39,7 @@ def problem(
     title: str,
     detail: str,
     code: str,
-    headers: dict[str, str] | None = None,
+    headers: Mapping[str, str] | None = None,
     **extra: Any,
 ) -> JSONResponse:
     """A problem+json response (``extra`` become members of the problem object)."""
@@ -186,7 +187,7 @@ def install(app: FastAPI) -> None:
     # Datastore client errors first (handled inside the app, so a 503 is not logged as a
     # crash), then everything else.
     for error_type in DATASTORE_ERRORS:
-        app.add_exception_handler(error_type, _unexpected)  # type: ignore[arg-type]
+        app.add_exception_handler(error_type, _unexpected)
     app.add_exception_handler(Exception, _unexpected)
 
     _document_problem_media_type(app)
@@ -210,6 +211,7 @@ def _document_problem_media_type(app: FastAPI) -> None:
                         content[PROBLEM_JSON] = {"schema": plain}
         return schema
 
+    # Replacing app.openapi is FastAPI's documented way to post-process the schema.
     app.openapi = openapi  # type: ignore[method-assign]
 
 

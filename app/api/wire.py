@@ -14,6 +14,7 @@ def job_read(job: ExtractionJob) -> ExtractJobRead:
     """The wire form of a job row."""
     return ExtractJobRead(
         id=job.id,
+        # The column is a str holding a JobStatus value; the model validates it on the way out.
         status=job.status,  # type: ignore[arg-type]
         user_id=job.user_id,
         agent_id=job.agent_id,

@@ -45,7 +45,7 @@ def _run(action: Callable[[KeyAdminService], Awaitable[T]]) -> T:
         return asyncio.run(go())
     finally:
         if server is not None:
-            server.stop()  # type: ignore[attr-defined]
+            server.stop()
 
 
 def _row(key: Any) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import warnings
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -12,6 +13,9 @@ from app.cli.database import database_url
 from app.cli.keys import keys_cli
 from app.core.config import get_settings
 from app.core.logging import configure_logging
+
+if TYPE_CHECKING:
+    from app.core.config import Settings
 
 
 def _quiet_logs() -> None:
@@ -53,11 +57,11 @@ def serve(
         graceful.serve(app, host, port, settings.shutdown_timeout_s, on_stop=[stop_worker])
     finally:
         if server is not None:
-            server.stop()  # type: ignore[attr-defined]
+            server.stop()
             logging.getLogger("hindsight").warning("embedded PostgreSQL stopped")
 
 
-def _say_auth_mode(settings) -> None:  # type: ignore[no-untyped-def]
+def _say_auth_mode(settings: Settings) -> None:
     """Tell at start whether API keys are required (docs/DEPLOY.md)."""
     from app.services.auth import is_loopback
 
@@ -115,7 +119,7 @@ def migrate() -> None:
 
         migrations.upgrade(url)
     else:
-        server.stop()  # type: ignore[attr-defined]
+        server.stop()
     typer.echo("database is at the newest migration")
 
 
@@ -137,7 +141,7 @@ def worker() -> None:
         asyncio.run(run_worker(settings))
     finally:
         if server is not None:
-            server.stop()  # type: ignore[attr-defined]
+            server.stop()
             logging.getLogger("hindsight").warning("embedded PostgreSQL stopped")
 
 

@@ -58,7 +58,8 @@ class Embedder(Protocol):
 def _normalise(matrix: Matrix) -> Matrix:
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
-    return (matrix / norms).astype(np.float32)
+    unit: Matrix = (matrix / norms).astype(np.float32)
+    return unit
 
 
 # Background passages go to the model in chunks of about this many characters (at least one

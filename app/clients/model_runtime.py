@@ -131,10 +131,12 @@ class TeamSizes:
         if len(self.sizes) == 1:
             return self.sizes[0]
         arms = [(s, self._arms.setdefault((many, s), _Arm())) for s in self.sizes]
+        rates: list[tuple[int, float]] = []
         for size, arm in arms:
             if arm.rate is None:
                 return size
-        best_size, best = min(arms, key=lambda a: a[1].rate)  # type: ignore[arg-type,return-value]
+            rates.append((size, arm.rate))
+        best_size, best_rate = min(rates, key=lambda a: a[1])
         for size, arm in arms:
             if size == best_size:
                 continue
@@ -150,7 +152,7 @@ class TeamSizes:
                 # The winner's own speed moved since this size was compared, so the load
                 # changed: a smaller team is worth a probe either way, a larger one only
                 # when the winner got faster (the cores freed up; slower means they did not).
-                drift = best.rate / arm.peer  # type: ignore[operator]
+                drift = best_rate / arm.peer
                 if drift * self.change < 1.0 or (size < best_size and drift > self.change):
                     return size
         return best_size

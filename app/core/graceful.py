@@ -21,6 +21,7 @@ from collections.abc import Callable, Generator
 from types import FrameType
 
 import uvicorn
+from starlette.types import ASGIApp
 
 log = logging.getLogger("hindsight")
 
@@ -70,14 +71,22 @@ class GracefulServer(uvicorn.Server):
                 log.exception("stop hook failed")
 
 
-def serve(app: object, host: str, port: int, timeout_s: float, on_stop=None) -> None:  # type: ignore[no-untyped-def]
+def serve(
+    app: ASGIApp,
+    host: str,
+    port: int,
+    timeout_s: float,
+    on_stop: list[Callable[[], None]] | None = None,
+) -> None:
     """Run ``app`` on ``host:port`` until a stop signal; returns once drained."""
     config = uvicorn.Config(
-        app,  # type: ignore[arg-type]
+        app,
         host=host,
         port=port,
         log_config=None,  # our (JSON) logging, like everything else
         access_log=False,
+        # uvicorn annotates int but uses it as an asyncio.timeout(), where seconds may be
+        # fractional (SHUTDOWN_TIMEOUT_S is a float).
         timeout_graceful_shutdown=timeout_s,  # type: ignore[arg-type]
     )
     GracefulServer(config, on_stop).run()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal
+from typing import Literal, TypeGuard
 
 # The pgqueuer entrypoints (enqueued by the API, served by the worker): extraction jobs, and
 # reconciliation jobs (the LLM decides a pair review after the /store answer).
@@ -12,6 +12,14 @@ RECONCILE_ENTRYPOINT = "hindsight.reconcile"
 
 # The kind of knowledge a memory unit holds.
 MemoryType = Literal["fact", "preference", "constraint", "action", "result", "event"]
+# The types a consolidation (distillation, summaries) writes: knowledge, not episodes.
+SemanticType = Literal["fact", "preference", "constraint"]
+SEMANTIC_TYPES: tuple[SemanticType, ...] = ("fact", "preference", "constraint")
+
+
+def is_semantic_type(kind: object) -> TypeGuard[SemanticType]:
+    """Whether ``kind`` (e.g. a type an LLM wrote) is one of :data:`SEMANTIC_TYPES`."""
+    return kind in SEMANTIC_TYPES
 
 
 class UnitStatus(StrEnum):

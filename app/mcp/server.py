@@ -114,9 +114,10 @@ def run(settings: McpSettings, shutdown_timeout_s: float = 8.0) -> None:
     from starlette.requests import Request
     from starlette.responses import JSONResponse
 
-    @server.custom_route("/health", methods=["GET"], include_in_schema=False)
     async def health(request: Request) -> JSONResponse:
         return JSONResponse({"status": "ok"})
+
+    server.custom_route("/health", methods=["GET"], include_in_schema=False)(health)
 
     security = (
         TransportSecuritySettings(allowed_hosts=settings.allowed_hosts)

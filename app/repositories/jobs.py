@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.core.vocabulary import EXTRACT_ENTRYPOINT, JobStatus
 from app.models import ExtractionJob, WorkingMemorySession
 from app.repositories.queue import enqueue
+from app.repositories.results import rowcount
 
 CLAIMABLE = (JobStatus.QUEUED, JobStatus.RETRYING)
 
@@ -118,7 +119,7 @@ class JobRepository:
             .values(lease_until=now + timedelta(seconds=lease_s))
             .execution_options(synchronize_session=False)
         )
-        return bool(result.rowcount)  # type: ignore[attr-defined]
+        return bool(rowcount(result))
 
     async def release(self, job_id: uuid.UUID, attempt: int) -> bool:
         """Hand back attempt ``attempt`` of a running job that was interrupted (shutdown):
@@ -142,7 +143,7 @@ class JobRepository:
             )
             .execution_options(synchronize_session=False)
         )
-        return bool(result.rowcount)  # type: ignore[attr-defined]
+        return bool(rowcount(result))
 
     async def reset_for_retry(self, job: ExtractionJob) -> None:
         """A failed job back to ``queued`` with a fresh attempt budget (history kept)."""
@@ -215,7 +216,7 @@ class JobRepository:
             ExtractionJob.session_id == session_id,
             ExtractionJob.session_epoch == epoch,
         )
-        return int((await self.session.execute(stmt)).scalar_one())
+        return int((await self.session.execute(stmt)).scalar_one() or 0)
 
     async def lock_session(self, namespace: str, session_id: str) -> None:
         """Serialise closers of one session until the transaction ends."""

@@ -9,6 +9,7 @@ from datetime import datetime
 
 from sqlalchemy import ColumnElement, Select, func, literal, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import InstrumentedAttribute
 
 from app.core.vocabulary import JobStatus, UnitStatus
 from app.models import ExtractionJob, MemoryUnit, WorkingMemorySession
@@ -44,7 +45,11 @@ def _like_prefix(prefix: str) -> str:
     return f"{escaped}%"
 
 
-def _narrow(column, f: SubjectFilters) -> list[ColumnElement[bool]]:  # type: ignore[no-untyped-def]
+# A subject's id column: users and sessions of units, or sessions with a transcript.
+SubjectColumn = InstrumentedAttribute[str] | InstrumentedAttribute[str | None]
+
+
+def _narrow(column: SubjectColumn, f: SubjectFilters) -> list[ColumnElement[bool]]:
     clauses: list[ColumnElement[bool]] = [column.is_not(None)]
     if f.prefix:
         clauses.append(column.like(_like_prefix(f.prefix), escape="\\"))
@@ -53,7 +58,9 @@ def _narrow(column, f: SubjectFilters) -> list[ColumnElement[bool]]:  # type: ig
     return clauses
 
 
-def _unit_groups(column, f: SubjectFilters) -> Select:  # type: ignore[no-untyped-def]
+def _unit_groups(
+    column: SubjectColumn, f: SubjectFilters
+) -> Select[str | None, int, int, datetime, str]:
     """Per distinct value of ``column``: units, active units, newest created_at."""
     stmt = select(
         column.label("id"),

@@ -32,6 +32,8 @@ async def enqueue_many(
         return []
     conn = await session.connection()
     driver = (await conn.get_raw_connection()).driver_connection
+    if driver is None:  # a checked-out connection always has its asyncpg connection
+        raise RuntimeError("the session's connection has no asyncpg connection")
     if not driver.is_in_transaction():  # SQLAlchemy opens it lazily, at a first statement
         await session.execute(text("SELECT 1"))
     if not driver.is_in_transaction():
@@ -43,4 +45,4 @@ async def enqueue_many(
         [0] * len(payloads),
         [after] * len(payloads),
     )
-    return [int(i) for i in ids]  # type: ignore[arg-type]
+    return [int(i) for i in ids]

@@ -30,6 +30,10 @@ PatchStatus = Literal["active", "archived", "invalid"]
 # The statuses of a pair review (app.core.vocabulary.ReviewStatus).
 ReviewStatus = Literal["pending", "running", "decided"]
 Order = Literal["desc", "asc"]
+# How a correction ended: the unit itself updated, or merged into another that holds it now.
+UpdateKind = Literal["updated", "merged"]
+# Who wrote the summaries: the configured LLM, or the offline summariser.
+SummaryMode = Literal["llm", "offline"]
 
 
 class MemoryListQuery(QueryModel):
@@ -189,7 +193,7 @@ class UpdateResult(ResponseModel):
     subject, which now holds the memory (the corrected unit is ``superseded`` by it)."""
 
     id: uuid.UUID = Field(description="The unit now holding this memory.")
-    outcome: Literal["updated", "merged"]
+    outcome: UpdateKind
     memory: MemoryRead
 
 
@@ -283,4 +287,4 @@ class SummarizeResponse(ResponseModel):
         description="Constraints and preferences in the window: never summarised, still "
         "active as their own units."
     )
-    mode: Literal["llm", "offline"]
+    mode: SummaryMode

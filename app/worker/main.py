@@ -15,6 +15,7 @@ import logging
 import signal
 import uuid
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 import asyncpg
 from pgqueuer import Job, Queries, QueueManager, RetryRequested
@@ -34,6 +35,9 @@ from app.services.memory.reconcile import ReconcileRunner
 from app.services.wiring import Resources, Services, job_runner, reconcile_runner
 from app.services.working_memory.closure import SilenceScanner
 from app.worker.schedule import Periodic, instrumented, lifecycle_tasks
+
+if TYPE_CHECKING:
+    from wsgiref.simple_server import WSGIServer
 
 log = logging.getLogger("hindsight.worker")
 _OUTCOMES = (JobStatus.SUCCEEDED, JobStatus.RETRYING, JobStatus.FAILED)
@@ -232,7 +236,7 @@ async def run_worker(settings: Settings) -> None:
         log.warning("worker stopped")
 
 
-def _serve_metrics(settings: Settings):  # type: ignore[no-untyped-def]
+def _serve_metrics(settings: Settings) -> WSGIServer | None:
     """Prometheus exposition on WORKER__METRICS_HOST:PORT (prometheus_client's own HTTP
     server, in a thread); None when the port is 0."""
     from prometheus_client import start_http_server

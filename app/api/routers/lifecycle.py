@@ -139,7 +139,7 @@ async def update_memory(
     outcome = await service.update(namespace, memory_id, body, _now())
     return UpdateResult(
         id=outcome.unit.id,
-        outcome=outcome.outcome,  # type: ignore[arg-type]
+        outcome=outcome.outcome,
         memory=MemoryRead.model_validate(outcome.unit),
     )
 
@@ -220,7 +220,7 @@ async def summarize_memories(
             SummaryResult(
                 entity=s.entity,
                 id=s.outcome.unit.id,
-                outcome=s.outcome.outcome,  # type: ignore[arg-type]
+                outcome=s.outcome.outcome,
                 memory=MemoryRead.model_validate(s.outcome.unit),
                 source_ids=s.source_ids,
             )
@@ -229,5 +229,5 @@ async def summarize_memories(
         archived=result.archived,
         superseded=[SupersededUnit(id=old, superseded_by=new) for old, new in result.superseded],
         standing_ids=result.standing,
-        mode=result.mode,  # type: ignore[arg-type]
+        mode=result.mode,
     )

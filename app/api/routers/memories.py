@@ -82,7 +82,7 @@ async def store_memories(
         results = [
             StoreResult(
                 id=o.unit.id,
-                outcome=o.outcome,  # type: ignore[arg-type]
+                outcome=o.outcome,
                 memory=MemoryRead.model_validate(o.unit),
                 pending=[
                     PendingDecision(

@@ -21,6 +21,7 @@ from sqlalchemy import delete, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import MemoryAccess
+from app.repositories.results import rowcount
 
 # The two writes of a recall's access, as CTEs of one statement (parameters :ids, :at,
 # :extend_to, :guard): the log rows come from memory_units, read FOR KEY SHARE (the lock the
@@ -104,4 +105,4 @@ class AccessLogRepository:
         result = await self.session.execute(
             delete(MemoryAccess).where(MemoryAccess.accessed_at < before)
         )
-        return int(result.rowcount or 0)  # type: ignore[attr-defined]
+        return int(rowcount(result) or 0)

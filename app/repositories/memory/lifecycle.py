@@ -27,6 +27,7 @@ from app.core.vocabulary import UnitStatus
 from app.models import DistillationState, MemoryAccess, MemoryLink, MemoryUnit
 from app.repositories.memory.filters import UnitFilters, agent_clause, filter_clauses
 from app.repositories.memory.units import Neighbour, Subject
+from app.repositories.results import rowcount
 
 EPISODIC_TYPES = ("event", "action", "result")
 
@@ -219,7 +220,7 @@ class LifecycleRepository:
             .values(status=status, updated_at=at)
             .execution_options(synchronize_session="fetch")
         )
-        return int(result.rowcount or 0)  # type: ignore[attr-defined]
+        return int(rowcount(result) or 0)
 
     async def add_links(
         self, target: uuid.UUID, sources: Sequence[uuid.UUID], kind: str, at: datetime
@@ -252,7 +253,7 @@ class LifecycleRepository:
             .values(status=UnitStatus.ARCHIVED, updated_at=now)
             .execution_options(synchronize_session=False)
         )
-        return int(result.rowcount or 0)  # type: ignore[attr-defined]
+        return int(rowcount(result) or 0)
 
     # ---- distillation -------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 from sqlalchemy import Float, Integer, String, column, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql.selectable import ExecutableReturnsRows
 
 from app.core.vocabulary import UnitStatus
 from app.models import MemoryUnit
@@ -60,7 +61,7 @@ _UNIT_COLUMNS = tuple(MemoryUnit.__table__.columns)
 _UNIT_SQL = ", ".join(f"m.{c.name}" for c in _UNIT_COLUMNS)
 
 
-def _with_rows(agent: str) -> object:
+def _with_rows(agent: str) -> ExecutableReturnsRows:
     sql = text(_NEAREST_SQL.format(agent=agent, unit=_UNIT_SQL))
     return select(MemoryUnit, *_SCORES).from_statement(sql.columns(*_SCORES, *_UNIT_COLUMNS))
 
@@ -148,7 +149,7 @@ class NeighbourRepository:
         units: dict[uuid.UUID, MemoryUnit] = {}
         if len(probes) == 1:
             statement = _NEAREST_ROWS[no_agent]
-            rows = (await self.session.execute(statement, params)).all()  # type: ignore[call-overload]
+            rows = (await self.session.execute(statement, params)).all()
             scores = [(probe, unit.id, arm, cv, cq) for unit, probe, arm, cv, cq in rows]
             units = {unit.id: unit for unit, *_ in rows}
         else:

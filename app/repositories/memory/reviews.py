@@ -8,12 +8,13 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy import and_, func, or_, select, true, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.vocabulary import RECONCILE_ENTRYPOINT, REVIEW_OPEN, ReviewStatus
 from app.models import PairReview
 from app.repositories.queue import enqueue_many
+from app.repositories.results import rowcount
 
 
 class PairReviewRepository:
@@ -79,7 +80,7 @@ class PairReviewRepository:
             .values(**values)
             .execution_options(synchronize_session=False)
         )
-        return bool(result.rowcount)  # type: ignore[attr-defined]
+        return bool(rowcount(result))
 
     async def lock(self, review_id: uuid.UUID) -> PairReview | None:
         """The review, locked for this transaction (``FOR UPDATE``), freshly read."""
@@ -121,7 +122,7 @@ class PairReviewRepository:
             .where(
                 PairReview.status.in_(REVIEW_OPEN),
                 or_(PairReview.unit_id.in_(ids), PairReview.candidate_id.in_(ids)),
-                PairReview.id != keep if keep is not None else True,
+                PairReview.id != keep if keep is not None else true(),
             )
             .values(status=ReviewStatus.DECIDED, action="stale", decided_at=now, lease_until=None)
             .execution_options(synchronize_session=False)

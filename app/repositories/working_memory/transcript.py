@@ -12,6 +12,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import TranscriptMessage, WorkingMemorySession
+from app.repositories.results import rowcount
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ class TranscriptRepository:
             .with_for_update()
             .cte("before")
         )
-        stmt = pg_insert(WorkingMemorySession).values(
+        upsert = pg_insert(WorkingMemorySession).values(
             namespace=namespace,
             session_id=session_id,
             user_id=user_id,
@@ -68,13 +69,13 @@ class TranscriptRepository:
             message_count=count,
             token_count=tokens,
         )
-        stmt = stmt.on_conflict_do_update(
+        stmt = upsert.on_conflict_do_update(
             index_elements=[table.c.namespace, table.c.session_id],
             set_={
-                "last_seq": table.c.last_seq + stmt.excluded.last_seq,
-                "message_count": table.c.message_count + stmt.excluded.message_count,
-                "token_count": table.c.token_count + stmt.excluded.token_count,
-                "user_id": func.coalesce(table.c.user_id, stmt.excluded.user_id),
+                "last_seq": table.c.last_seq + upsert.excluded.last_seq,
+                "message_count": table.c.message_count + upsert.excluded.message_count,
+                "token_count": table.c.token_count + upsert.excluded.token_count,
+                "user_id": func.coalesce(table.c.user_id, upsert.excluded.user_id),
                 "updated_at": func.now(),
             },
         ).returning(
@@ -207,4 +208,4 @@ class TranscriptRepository:
                 WorkingMemorySession.session_id == session_id,
             )
         )
-        return int(result.rowcount or 0)  # type: ignore[attr-defined]
+        return int(rowcount(result) or 0)

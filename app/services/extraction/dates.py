@@ -77,6 +77,13 @@ _ZH_RELATIVE = re.compile(
 _ZH_MONTH_DAY = re.compile(r"(?:(\d{4})年)?(\d{1,2})月(\d{1,2})[日号]")
 
 
+TimeUnit = Literal["day", "week", "weekend", "month", "year"]
+# The units _EN_PERIOD matches (lower-cased), as TimeMatch units.
+_EN_PERIOD_UNITS: dict[str, TimeUnit] = {"week": "week", "month": "month", "year": "year"}
+# The units of _ZH_RELATIVE's phrases (a count of weeks is resolved to its day).
+_ZH_RELATIVE_UNITS: dict[str, TimeUnit] = {"天": "day", "月": "month", "年": "year", "周": "day"}
+
+
 @dataclass(frozen=True)
 class TimeMatch:
     """A time phrase found in a text and the local calendar date it means."""
@@ -85,7 +92,7 @@ class TimeMatch:
     end: int
     phrase: str
     day: date
-    unit: Literal["day", "week", "weekend", "month", "year"] = "day"
+    unit: TimeUnit = "day"
 
 
 def _monday(d: date) -> date:
@@ -161,9 +168,9 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
             )
         )
     for m in _EN_PERIOD.finditer(text):
-        unit = m.group(2).lower()
+        unit = _EN_PERIOD_UNITS[m.group(2).lower()]
         day = _period_start(today, m.group(1), unit)
-        found.append(TimeMatch(m.start(), m.end(), m.group(0), day, unit))  # type: ignore[arg-type]
+        found.append(TimeMatch(m.start(), m.end(), m.group(0), day, unit))
     for m in _EN_WEEKEND.finditer(text):
         which = "last" if m.group(1).lower().startswith("the") else m.group(1)
         day = _period_start(today, which, "week") + timedelta(days=5)
@@ -171,16 +178,16 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
     for m in _EN_AGO.finditer(text):
         count = m.group(1).lower()
         n = int(count) if count.isdigit() else _EN_NUMBERS.get(count, 2)  # "a couple of"
-        unit = m.group(2).lower().rstrip("s")
-        day = _dateparser_day(f"{n} {unit}s ago", base, ["en"])
-        if day is not None:
-            found.append(TimeMatch(m.start(), m.end(), m.group(0), day, _ago_unit(unit)))
+        ago = m.group(2).lower().rstrip("s")
+        parsed = _dateparser_day(f"{n} {ago}s ago", base, ["en"])
+        if parsed is not None:
+            found.append(TimeMatch(m.start(), m.end(), m.group(0), parsed, _ago_unit(ago)))
     for pattern in (_EN_RELATIVE, _EN_ABSOLUTE):
         for m in pattern.finditer(text):
             phrase = "today" if m.group(0).lower() == "tonight" else m.group(0)
-            day = _dateparser_day(phrase, base, ["en"])
-            if day is not None:
-                found.append(TimeMatch(m.start(), m.end(), m.group(0), day))
+            parsed = _dateparser_day(phrase, base, ["en"])
+            if parsed is not None:
+                found.append(TimeMatch(m.start(), m.end(), m.group(0), parsed))
     for m in _ZH_WEEKDAY.finditer(text):
         day = _weekday_date(today, m.group(1), _ZH_DAYS[m.group(2)], zh=True)
         found.append(TimeMatch(m.start(), m.end(), m.group(0), day))
@@ -206,20 +213,22 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
         fixed = {"明早": "明天", "明晚": "明天", "今晚": "今天"}.get(phrase, phrase)
         unit = "day"
         if m.group(1):
-            n = _zh_number(m.group(1))
-            if n is None:
+            zh_count = _zh_number(m.group(1))
+            if zh_count is None:
                 continue
             zh_unit = next(u for u in ("天", "月", "年", "周") if u in phrase or u == "周")
-            unit = {"天": "day", "月": "month", "年": "year", "周": "day"}[zh_unit]
+            unit = _ZH_RELATIVE_UNITS[zh_unit]
             back = "前" in phrase[len(m.group(1)) :]
-            fixed = f"{n}{'个月' if zh_unit == '月' else zh_unit}{'前' if back else '后'}"
-        day = _dateparser_day(fixed, base, ["zh"])
-        if day is None and m.group(1):
-            n = _zh_number(m.group(1)) or 0
-            step = timedelta(days=n) if "天" in phrase else timedelta(weeks=n)
-            day = today - step if "前" in phrase else today + step
-        if day is not None:
-            found.append(TimeMatch(m.start(), m.end(), phrase, day, unit))  # type: ignore[arg-type]
+            fixed = f"{zh_count}{'个月' if zh_unit == '月' else zh_unit}{'前' if back else '后'}"
+        relative = _dateparser_day(fixed, base, ["zh"])
+        if relative is None and m.group(1):
+            weeks_or_days = _zh_number(m.group(1)) or 0
+            step = (
+                timedelta(days=weeks_or_days) if "天" in phrase else timedelta(weeks=weeks_or_days)
+            )
+            relative = today - step if "前" in phrase else today + step
+        if relative is not None:
+            found.append(TimeMatch(m.start(), m.end(), phrase, relative, unit))
     for m in _ZH_MONTH_DAY.finditer(text):
         year = int(m.group(1)) if m.group(1) else today.year
         try:

@@ -259,7 +259,7 @@ class OfflineExtractor:
             ents = zh_entities(m.group(0), extra) if zh else en_entities(m.group(0), extra)
             out.append(
                 Candidate(
-                    type=rule.type,  # type: ignore[arg-type]
+                    type=rule.type,
                     value=_named(value, turn.name, zh),
                     query=query,
                     entities=ents,

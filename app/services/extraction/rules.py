@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from app.core.vocabulary import MemoryType
 from app.services.extraction.statements import third_person_verb as _third
 
 _END = r"(?=\s+(?:and|but|so|because|since|though|although|for\s+(?:any|the|my))\b|[.,;:!?]|$)"
@@ -67,7 +68,7 @@ class Rule:
     """A cue pattern and how to turn its match into a unit."""
 
     pattern: re.Pattern[str]
-    type: str
+    type: MemoryType
     build: Callable[[re.Match[str]], tuple[str, str, list[str]]]  # value, query, entities
     confidence: float
 
@@ -89,13 +90,13 @@ def _en(p: str) -> re.Pattern[str]:
 
 
 def _r(
-    pattern: str, typ: str, conf: float, build: Callable[..., tuple[str, str, list[str]]]
+    pattern: str, typ: MemoryType, conf: float, build: Callable[..., tuple[str, str, list[str]]]
 ) -> Rule:
     return Rule(_en(pattern), typ, build, conf)
 
 
 def _z(
-    pattern: str, typ: str, conf: float, build: Callable[..., tuple[str, str, list[str]]]
+    pattern: str, typ: MemoryType, conf: float, build: Callable[..., tuple[str, str, list[str]]]
 ) -> Rule:
     return Rule(re.compile(pattern), typ, build, conf)
 

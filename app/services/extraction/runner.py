@@ -24,7 +24,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeGuard
 from zoneinfo import ZoneInfo
 
 from pydantic import ValidationError
@@ -76,7 +76,7 @@ class RunResult:
 
 def backoff_s(attempt: int, initial: float, cap: float) -> float:
     """Delay before attempt ``attempt + 1``: ``initial * 2^(attempt-1)``, capped."""
-    return min(cap, initial * 2 ** max(0, attempt - 1))
+    return min(cap, initial * 2.0 ** max(0, attempt - 1))
 
 
 def _speaker_name(message: dict[str, Any]) -> str | None:
@@ -144,7 +144,7 @@ def to_memory(
     )
 
 
-def _still_ours(job: ExtractionJob | None, attempt: int) -> bool:
+def _still_ours(job: ExtractionJob | None, attempt: int) -> TypeGuard[ExtractionJob]:
     """The job is still running the attempt this runner claimed (its lease was not lost)."""
     return job is not None and job.status == JobStatus.RUNNING and job.attempts == attempt
 

@@ -158,7 +158,8 @@ def date_label(when: TimeMatch, *, zh: bool, after_preposition: bool = False) ->
 
 def resolve_dates(text: str, dates: list[TimeMatch], *, zh: bool) -> str:
     """``text`` with each resolved phrase of ``dates`` replaced by its :func:`date_label`."""
-    out, last = [], 0
+    out: list[str] = []
+    last = 0
     for when in dates:
         prefix = text[last : when.start]
         after = re.search(r"\b(?:on|by|until|before|after|since)\s*$", prefix, re.IGNORECASE)

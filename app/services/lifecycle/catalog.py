@@ -20,7 +20,7 @@ from app.repositories.memory.filters import UnitFilters
 from app.repositories.memory.lifecycle import Keyset, LifecycleRepository
 from app.repositories.memory.reviews import PairReviewRepository
 from app.repositories.memory.units import MemoryRepository, Subject
-from app.schemas.lifecycle import MemoryListQuery, MemoryUpdate
+from app.schemas.lifecycle import MemoryListQuery, MemoryUpdate, UpdateKind
 from app.services import cursors
 from app.services.memory.filters import request_filters
 from app.services.memory.merge import absorb, first_duplicate, thresholds
@@ -72,7 +72,7 @@ class UpdateOutcome:
     """``updated`` (the unit itself) or ``merged`` (``unit`` is the one now holding it)."""
 
     unit: MemoryUnit
-    outcome: str
+    outcome: UpdateKind
 
 
 def _filters_of(q: MemoryListQuery) -> dict[str, object]:
@@ -202,7 +202,8 @@ class CatalogService:
         if unit is None:  # forgotten meanwhile
             raise NotFoundError(f"no memory unit {unit_id}")
 
-        status = patch.status if "status" in sent else unit.status
+        # A sent status is never null (MemoryUpdate refuses it).
+        status = patch.status if "status" in sent and patch.status is not None else unit.status
         if status != unit.status and unit.status == UnitStatus.SUPERSEDED:
             raise ConflictError(
                 f"unit {unit_id} was superseded by {unit.superseded_by}; correct that one"

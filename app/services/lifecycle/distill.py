@@ -35,6 +35,7 @@ from app.clients.llm_reply import ReplyParseError
 from app.core.config import LifecycleSettings
 from app.core.errors import HindsightError
 from app.core.text import has_cjk
+from app.core.vocabulary import SemanticType, is_semantic_type
 from app.models import MemoryUnit
 from app.repositories.memory.lifecycle import DueSubject, LifecycleRepository
 from app.repositories.memory.units import Subject
@@ -46,7 +47,6 @@ from app.services.memory.store import StoreOutcome, StoreService
 
 log = logging.getLogger(__name__)
 
-SEMANTIC_TYPES = ("fact", "preference", "constraint")
 
 _CUE_EN = re.compile(
     r"\b(likes?|loves?|prefers?|preferred|enjoys?|favou?rite|always|usually|habitually|"
@@ -62,7 +62,7 @@ _CUE_ZH = re.compile(
 class Distilled:
     """A semantic unit to write and the episodic units it came from."""
 
-    type: str
+    type: SemanticType
     value: str
     query: str | None
     entities: list[str]
@@ -107,6 +107,7 @@ class OfflineDistiller:
         out: dict[str, Distilled] = {}
         for unit in units:
             zh = has_cjk(unit.value)
+            kind: SemanticType
             if states_preference(unit.value):
                 kind, prefix = "preference", ("偏好：" if zh else "Preference: ")
             elif (unit.merge_count or 0) + 1 >= self.min_support:
@@ -183,7 +184,7 @@ class LLMDistiller:
                 continue
             out: list[Distilled] = []
             for c in parsed.units:
-                if c.type not in SEMANTIC_TYPES or c.confidence < self.min_confidence:
+                if not is_semantic_type(c.type) or c.confidence < self.min_confidence:
                     continue
                 sources = [units[i].id for i in c.source_turns if 0 <= i < len(units)]
                 out.append(Distilled(c.type, c.value, c.query, c.entities, c.confidence, sources))
@@ -235,7 +236,7 @@ class DistillService:
         return MemoryCreate(
             user_id=subject.user_id,
             agent_id=subject.agent_id,
-            type=cand.type,  # type: ignore[arg-type]
+            type=cand.type,
             value=cand.value,
             query=cand.query,
             entities=cand.entities[:50],

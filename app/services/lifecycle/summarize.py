@@ -39,7 +39,7 @@ from app.models import MemoryUnit
 from app.repositories.memory.filters import UnitFilters
 from app.repositories.memory.lifecycle import LifecycleRepository
 from app.repositories.memory.units import MemoryRepository, Subject
-from app.schemas.lifecycle import SummarizeRequest
+from app.schemas.lifecycle import SummarizeRequest, SummaryMode
 from app.schemas.memory import MemoryCreate
 from app.services.lifecycle.summarizers import (
     Group,
@@ -75,7 +75,7 @@ class SummarizeResult:
 
     summaries: list[WrittenSummary]
     archived: int
-    mode: str
+    mode: SummaryMode
     superseded: list[tuple[uuid.UUID, uuid.UUID]]  # (older unit, the newest that stays)
     standing: list[uuid.UUID]  # constraints and preferences that stay active
 
@@ -227,7 +227,7 @@ class SummarizeService:
         return MemoryCreate(
             user_id=subject.user_id,
             agent_id=subject.agent_id,
-            type=summary.type,  # type: ignore[arg-type]
+            type=summary.type,
             value=summary.value,
             query=summary.query,
             entities=entities[:50],

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -17,14 +18,15 @@ from typing import Protocol
 from app.clients.llm import ChatMessage, LLMClient
 from app.clients.llm_reply import ReplyParseError, parse_json_object
 from app.core.text import has_cjk, normalize
+from app.core.vocabulary import SemanticType, is_semantic_type
 from app.models import MemoryUnit
 from app.schemas import limits
+from app.schemas.lifecycle import SummaryMode
 from app.services.extraction.filler import is_filler, sentences
 from app.services.extraction.llm import BadReplyError
 
 log = logging.getLogger(__name__)
 
-SEMANTIC_TYPES = ("fact", "preference", "constraint")
 # Units per group sent to the summariser (the rest of a large group stays active).
 MAX_GROUP = 50
 # "Hi, the user needs…" → "The user needs…": an opener that carries nothing.
@@ -50,23 +52,24 @@ class Summary:
 
     value: str
     query: str | None
-    type: str
+    type: SemanticType
 
 
 class Summarizer(Protocol):
     """Writes the summary of one group."""
 
-    mode: str
+    mode: SummaryMode
 
     async def summarize(self, entity: str, units: list[MemoryUnit]) -> Summary:
         """A semantic unit's text for ``units`` (all naming ``entity``)."""
         ...
 
 
-def group_type(units: list[MemoryUnit]) -> str:
+def group_type(units: list[MemoryUnit]) -> SemanticType:
     """The sources' type when they share a semantic one, else ``fact``."""
     types = {u.type for u in units}
-    return types.pop() if len(types) == 1 and next(iter(types)) in SEMANTIC_TYPES else "fact"
+    only = types.pop() if len(types) == 1 else None
+    return only if is_semantic_type(only) else "fact"
 
 
 def group_by_entity(
@@ -79,7 +82,7 @@ def group_by_entity(
     order and at most :data:`MAX_GROUP` units."""
     counts = Counter(k for u in units for k in dict.fromkeys(u.entity_keys))
     keys = [only] if only is not None else sorted(counts, key=lambda k: (-counts[k], k))
-    taken: set = set()
+    taken: set[uuid.UUID] = set()
     groups: list[Group] = []
     for key in keys:
         members = [u for u in units if u.id not in taken and key in u.entity_keys]
@@ -97,7 +100,7 @@ class OfflineSummarizer:
     """Deterministic digest (module docstring), cut at ``LIMITS__VALUE_CHARS`` (sources
     whose claims do not fit stay active)."""
 
-    mode = "offline"
+    mode: SummaryMode = "offline"
 
     async def summarize(self, entity: str, units: list[MemoryUnit]) -> Summary:
         """``"<entity>:\\n- <claim>\\n- <claim>…"``; the query names the entity."""
@@ -167,7 +170,7 @@ def _messages(entity: str, units: list[MemoryUnit]) -> list[ChatMessage]:
     ]
 
 
-def parse_summary(reply: str, default_type: str) -> Summary:
+def parse_summary(reply: str, default_type: SemanticType) -> Summary:
     """A validated summary from an LLM reply. Raises ReplyParseError."""
     data = parse_json_object(reply)
     value = data.get("value")
@@ -182,13 +185,13 @@ def parse_summary(reply: str, default_type: str) -> Summary:
     query = query.replace("\x00", "").strip()[: limits.current().value_chars] if query else None
     kind = data.get("type")
     kind = kind.strip().lower() if isinstance(kind, str) else default_type
-    return Summary(value, query or None, kind if kind in SEMANTIC_TYPES else default_type)
+    return Summary(value, query or None, kind if is_semantic_type(kind) else default_type)
 
 
 class LLMSummarizer:
     """Summaries by an OpenAI-compatible chat model; replies validated, bounded re-asks."""
 
-    mode = "llm"
+    mode: SummaryMode = "llm"
 
     def __init__(self, client: LLMClient, parse_retries: int = 2) -> None:
         self.client = client

@@ -16,16 +16,36 @@ from app.services.memory.time_window import window
 class FilterRequest(Protocol):
     """The fields recall and listing share (``RecallRequest``, ``MemoryListQuery``)."""
 
-    user_id: str | None
-    agent_id: str | None
-    session_id: str | None
-    types: Sequence[str] | None
-    entities: Sequence[str] | None
-    time_range: str | None
-    since: datetime | None
-    until: datetime | None
-    include_superseded: bool
-    include_archived: bool
+    # Read-only members, so that the request models' narrower field types satisfy them.
+    @property
+    def user_id(self) -> str | None: ...
+
+    @property
+    def agent_id(self) -> str | None: ...
+
+    @property
+    def session_id(self) -> str | None: ...
+
+    @property
+    def types(self) -> Sequence[str] | None: ...
+
+    @property
+    def entities(self) -> Sequence[str] | None: ...
+
+    @property
+    def time_range(self) -> str | None: ...
+
+    @property
+    def since(self) -> datetime | None: ...
+
+    @property
+    def until(self) -> datetime | None: ...
+
+    @property
+    def include_superseded(self) -> bool: ...
+
+    @property
+    def include_archived(self) -> bool: ...
 
 
 def default_statuses(req: FilterRequest) -> tuple[str, ...]:

@@ -14,11 +14,15 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from typing import Literal
 
 from app.core.config import ConflictSettings
 from app.core.vocabulary import UnitStatus
 from app.models import MemoryUnit
 from app.services.memory.pairs.rules import says_change
+
+# What a contradiction did: the older unit superseded, or both kept as a conflict.
+Resolution = Literal["superseded", "conflict"]
 
 
 def candidate_gate(settings: ConflictSettings, model: str) -> float:
@@ -29,7 +33,7 @@ def candidate_gate(settings: ConflictSettings, model: str) -> float:
 
 def resolve(
     new: MemoryUnit, old: MemoryUnit, settings: ConflictSettings, now: datetime, reason: str
-) -> str:
+) -> Resolution:
     """Record that ``new`` contradicts ``old`` (both mutated in place); returns
     ``superseded`` or ``conflict`` (see the module docstring)."""
     gap = (new.occurred_at - old.occurred_at).total_seconds()

@@ -27,7 +27,7 @@ from app.models import MemoryUnit, PairReview
 from app.repositories.memory.neighbours import NeighbourRepository, Probe, Scored
 from app.repositories.memory.reviews import PairReviewRepository
 from app.repositories.memory.units import MemoryRepository, Neighbour, Subject
-from app.schemas.memory import MemoryCreate
+from app.schemas.memory import MemoryCreate, Outcome
 from app.services.memory.batch_view import BatchView
 from app.services.memory.merge import Restatement, decide_against, merge_into, thresholds
 from app.services.memory.pairs.decision import PairDecision
@@ -42,7 +42,7 @@ class StoreOutcome:
     true when the LLM will decide them after the response."""
 
     unit: MemoryUnit
-    outcome: str  # created | merged | superseded | conflict
+    outcome: Outcome
     reviews: list[PairReview] = field(default_factory=list)
     queued: bool = False
 
@@ -204,7 +204,7 @@ class StoreService:
         unit = self._new_unit(subject.namespace, item, hashed, vector, query_vector, now)
         self.repo.add(unit)
         view.created(unit)
-        outcome = "created"
+        outcome: Outcome = "created"
         for index, d in decided.contradicts:
             old = neighbours[index].unit
             result = resolve(unit, old, self.conflicts, now, d.reason)

@@ -76,8 +76,8 @@ def is_confirmation(text: str, phrases: Iterable[str]) -> bool:
         if has_cjk(phrase):
             hit = subject.startswith(p) or subject.endswith(p)
         else:
-            hit = re.match(rf"{re.escape(p)}\b", subject) or re.search(
-                rf"\b{re.escape(p)}$", subject
+            hit = bool(
+                re.match(rf"{re.escape(p)}\b", subject) or re.search(rf"\b{re.escape(p)}$", subject)
             )
         if hit:
             rest = subject.replace(p, " ", 1)

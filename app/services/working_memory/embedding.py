@@ -259,8 +259,9 @@ def _embed(
 def _collect(waiting: dict[int, _Job], got: dict[int, np.ndarray]) -> None:
     """Vectors the background batches have delivered for the waited-for seqs."""
     for seq, job in waiting.items():
-        if job.done.done() and job.done.result() is not None:
-            got[seq] = job.done.result()  # type: ignore[assignment]
+        vector = job.done.result() if job.done.done() else None
+        if vector is not None:
+            got[seq] = vector
 
 
 def _forget(task: asyncio.Future[np.ndarray]) -> None:

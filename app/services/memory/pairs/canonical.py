@@ -78,7 +78,7 @@ def _zh_numbers(s: str) -> str:
 def _en_numbers(s: str) -> str:
     if not re.search(r"[a-z]", s):
         return s
-    return alpha2digit(s, "en", threshold=0)
+    return str(alpha2digit(s, "en", threshold=0))
 
 
 # ---- times -----------------------------------------------------------------------------------

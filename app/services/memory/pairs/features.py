@@ -10,6 +10,7 @@ Pure functions over two strings and their cosine: no I/O, so a batch can be judg
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
@@ -75,7 +76,9 @@ def _proper_nouns(value: str) -> frozenset[str]:
     return frozenset(text.stem_words([w.casefold() for w in words]))
 
 
-def _spelling_pairs(only_a: frozenset[str], only_b: frozenset[str], names: frozenset[str]):
+def _spelling_pairs(
+    only_a: frozenset[str], only_b: frozenset[str], names: frozenset[str]
+) -> Iterator[tuple[str, str]]:
     """Pairs (a, b) that are spelling or inflection variants: favorit/favourit, allerg/allergi
     (Latin, ≥ 4 letters, the same first 4, difflib ratio ≥ 0.8; never proper nouns).
     Candidates b are grouped by their first 4 letters (in ``only_b``'s order), so a meets
@@ -259,7 +262,8 @@ def _frame_of(role_words: tuple[str, ...]) -> frozenset[str]:
     return frozenset(w for w in role_words if not any(ch.isdigit() for ch in w))
 
 
-_ANTONYM_INDEX: list[object] = [None, {}]  # [the rules.ANTONYMS it was built from, index]
+# (the rules.ANTONYMS it was built from, its index), replaced whole when the table changes.
+_ANTONYM_INDEX: tuple[tuple[frozenset[str], ...] | None, dict[str, frozenset[str]]] = (None, {})
 
 
 def _antonym_index() -> dict[str, frozenset[str]]:
@@ -267,10 +271,11 @@ def _antonym_index() -> dict[str, frozenset[str]]:
     replaced, as scripts/calibrate_dedupe.py does for its ablations). The two sides of a
     pair's only-words are disjoint, so "some a, b with {a, b} in ANTONYMS" is "some a
     whose antonyms meet the other side"."""
+    global _ANTONYM_INDEX
     if _ANTONYM_INDEX[0] is not rules.ANTONYMS:
         index: dict[str, set[str]] = {}
         for pair in rules.ANTONYMS:
             for a in pair:
                 index.setdefault(a, set()).update(pair - {a})
-        _ANTONYM_INDEX[:] = [rules.ANTONYMS, {k: frozenset(v) for k, v in index.items()}]
-    return _ANTONYM_INDEX[1]  # type: ignore[return-value]
+        _ANTONYM_INDEX = (rules.ANTONYMS, {k: frozenset(v) for k, v in index.items()})
+    return _ANTONYM_INDEX[1]
