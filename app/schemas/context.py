@@ -16,6 +16,9 @@ from app.schemas.working_memory import (
     WindowMessage,
 )
 
+# Where the context's query came from: the request, or the session's latest user message.
+QuerySource = Literal["request", "last_user_message"]
+
 
 class ContextQuery(QueryModel):
     """Query parameters of ``GET /context``."""
@@ -76,7 +79,7 @@ class ContextResponse(ResponseModel):
     user_id: str
     session_id: str | None
     query: str | None = Field(description="The query used for recall and window relevance.")
-    query_source: Literal["request", "last_user_message"] | None
+    query_source: QuerySource | None
     text: str = Field(description="The block to put in the system prompt (Markdown).")
     tokens: int = Field(description="Tokens of `text`, by the service's tokenizer.")
     max_tokens: int

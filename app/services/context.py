@@ -19,6 +19,8 @@ from app.clients.tokenizer import Tokenizer
 from app.core.config import ContextSettings
 from app.models import MemoryUnit
 from app.repositories.memory.context import ContextRepository
+from app.repositories.recall.sql import RecalledUnit
+from app.schemas.context import QuerySource
 from app.schemas.recall import RecallRequest
 from app.schemas.working_memory import MAX_QUERY_CHARS
 from app.services.recall.service import RecallService
@@ -30,7 +32,7 @@ from app.services.working_memory.window import WorkingMemoryService
 class PlacedUnit:
     """A unit placed in the block (``score`` for recalled ones)."""
 
-    unit: MemoryUnit
+    unit: MemoryUnit | RecalledUnit
     score: float | None = None
 
 
@@ -42,7 +44,7 @@ class ContextResult:
     tokens: int
     budget_tokens: int
     query: str | None
-    query_source: str | None
+    query_source: QuerySource | None
     preferences: list[PlacedUnit] = field(default_factory=list)
     memories: list[PlacedUnit] = field(default_factory=list)
     window: list[Chosen] = field(default_factory=list)
@@ -57,7 +59,7 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _unit_line(unit: MemoryUnit) -> str:
+def _unit_line(unit: MemoryUnit | RecalledUnit) -> str:
     return f"- [{unit.type}, {unit.occurred_at.date().isoformat()}] {_one_line(unit.value)}"
 
 
@@ -136,7 +138,7 @@ class ContextService:
             snapshot = await self.working_memory.read(namespace, session_id, with_embeddings=True)
             if snapshot.owner is None or snapshot.owner == user_id:
                 entries = snapshot.entries
-        query_source = "request" if query else None
+        query_source: QuerySource | None = "request" if query else None
         if query is None:
             last_user = next((e for e in reversed(entries) if e.role == "user"), None)
             if last_user is not None:

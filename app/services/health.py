@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
 
+from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.core.errors import ConfigurationError
@@ -45,7 +45,9 @@ async def check_schema(engine: AsyncEngine, embedding_dimension: int) -> None:
     log.info("%s", stored.describe())
 
 
-async def readiness(engine: AsyncEngine, redis: Any, redis_in_process: bool) -> dict[str, str]:
+async def readiness(
+    engine: AsyncEngine, redis: Redis | None, redis_in_process: bool
+) -> dict[str, str]:
     """One entry per datastore: ``"ok"`` or ``"error: <exception type>"``; with the
     in-process Redis stand-in (``REDIS_URL`` unset) also ``redis_mode: in-process``."""
     checks: dict[str, str] = {}

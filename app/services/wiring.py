@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
 
+from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.clients.embeddings import Embedder
@@ -74,7 +74,7 @@ class Resources:
     settings: Settings
     embedder: Embedder | None = None
     llm: LLMClient | None = None
-    redis: Any = None
+    redis: Redis | None = None
     working_memory: WorkingMemoryRuntime | None = None
     auth: AuthState | None = None
     recall: RecallCaches = field(default_factory=RecallCaches.disabled)
@@ -84,6 +84,13 @@ class Resources:
         if self.embedder is None:
             raise RuntimeError("this process was built without an embedder")
         return self.embedder
+
+    def need_redis(self) -> Redis:
+        """The working memory's Redis (RuntimeError when this process has none: a wiring
+        bug)."""
+        if self.redis is None:
+            raise RuntimeError("this process was built without Redis")
+        return self.redis
 
 
 class Services:
@@ -205,7 +212,7 @@ class Services:
         wm, runtime = self.settings.working_memory, self.resources.working_memory
         assert runtime is not None, "working memory exists in the API process only"
         return WindowStore(
-            self.resources.redis,
+            self.resources.need_redis(),
             prefix=wm.key_prefix,
             ttl_s=wm.ttl_s,
             max_messages=wm.max_messages,

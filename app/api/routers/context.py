@@ -65,7 +65,7 @@ async def get_context(
         user_id=params.user_id,
         session_id=params.session_id,
         query=result.query,
-        query_source=result.query_source,  # type: ignore[arg-type]
+        query_source=result.query_source,
         text=result.text,
         tokens=result.tokens,
         max_tokens=params.max_tokens or service.working_memory.settings.default_max_tokens,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from types import SimpleNamespace
 
 from fastapi import APIRouter, Response
 
@@ -62,17 +61,17 @@ async def recall_memories(
     hits = []
     for index, (unit, ranked) in enumerate(result.hits):
         hybrid_rank, position = stage.placement(unit.id, index) if stage else (index + 1, None)
-        # One validation from the unit's attributes (not MemoryRead, dumped, then RecallHit
+        # One validation from the unit's columns (not MemoryRead, dumped, then RecallHit
         # again: the same hit, 2.3x the CPU; docs/BENCHMARKS.md "HTTP overhead of a recall").
         hits.append(
             RecallHit.model_validate(
-                SimpleNamespace(
-                    **vars(unit),
-                    score=ranked.score,
-                    scores=ranked.scores,
-                    hybrid_rank=hybrid_rank,
-                    rerank_position=position,
-                )
+                {
+                    **unit._asdict(),
+                    "score": ranked.score,
+                    "scores": ranked.scores,
+                    "hybrid_rank": hybrid_rank,
+                    "rerank_position": position,
+                }
             )
         )
     w = result.weighting

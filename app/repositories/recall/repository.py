@@ -14,15 +14,15 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 import numpy as np
 from pgvector.sqlalchemy import Vector
 from sqlalchemy import (
+    CompoundSelect,
     Select,
     Text,
     bindparam,
@@ -40,9 +40,9 @@ from app.repositories.memory.access_log import record_params
 from app.repositories.memory.filters import UnitFilters, filter_clauses
 from app.repositories.recall.exact import exact_rows
 from app.repositories.recall.sql import (
-    UNIT_COLUMNS,
     UNITS_LOGGED_SQL,
     UNITS_SQL,
+    RecalledUnit,
     answer_processors,
     known_select,
     query_lexemes,
@@ -89,10 +89,12 @@ class CandidateScore(NamedTuple):
     confidence: float
 
 
-class RecalledUnit(SimpleNamespace):
-    """A recalled unit: the ``UNIT_COLUMNS`` of a memory unit as attributes (what
-    app.schemas.memory.MemoryRead and the context builder read). Not an ORM object: building
-    ten MemoryUnit instances cost more than the statement (~2 ms each on a loaded machine)."""
+# CandidateScore's fields in order: what _candidates builds one from (type-checked; tuple.__new__
+# itself runs no Python code per candidate).
+_ScoreFields = tuple[
+    uuid.UUID, float, float, Mapping[str, int], int, bool, str | None, datetime, datetime, float
+]
+_new_score: Callable[[type[CandidateScore], _ScoreFields], CandidateScore] = tuple.__new__
 
 
 @dataclass
@@ -115,12 +117,14 @@ class SubjectProfile:
 
 def _candidates(rows: Sequence[Any], ents: list[str]) -> Candidates:
     """The Candidates of the candidates statement's rows (either path)."""
-    # Positional, in the statement's column order (SCORING_COLUMNS, then the signals),
-    # built as tuples (``tuple.__new__``: no Python-level ``__new__`` per candidate). No
-    # conversions: asyncpg already returns float (double precision: the similarities,
-    # ``confidence``), int (``length``), bool (``&&``; entity_keys is NOT NULL) and lists
-    # (text[]). A unit matching no query lexeme (most of them) shares one empty mapping.
-    new, fromkeys, none = tuple.__new__, dict.fromkeys, _NO_TERMS
+    # The rows unpacked in the statement's column order (SCORING_COLUMNS, then the signals),
+    # each CandidateScore built from its fields' tuple (``tuple.__new__``: no Python-level
+    # ``__new__`` per candidate; the NamedTuple's own costs ~0.4 ms more per 600 candidates on
+    # the loaded 2-core machine). No conversions: asyncpg already returns float (double
+    # precision: the similarities, ``confidence``), int (``length``), bool (``&&``;
+    # entity_keys is NOT NULL) and lists (text[]). A unit matching no query lexeme (most of
+    # them) shares one empty mapping.
+    new, fromkeys, none = _new_score, dict.fromkeys, _NO_TERMS
     scores = [
         new(
             CandidateScore,
@@ -279,7 +283,7 @@ class RecallRepository:
         # The query's lexemes, stemmed once; and the tsquery of the keyword candidates.
         q = query_lexemes(keyword_text, keyword_skip, None if exact else keyword_pair)
 
-        id_filter: Select | None = None
+        id_filter: Select[*tuple[Any, ...]] | CompoundSelect[*tuple[Any, ...]] | None = None
         ent: Any = None  # large subjects: the entity source, as a CTE (also checks names)
         if not exact:
             await self.session.execute(
@@ -292,7 +296,7 @@ class RecallRepository:
                 ),
                 {"ef": str(int(ef_search))},
             )
-            parts: list[Select] = []
+            parts: list[Select[*tuple[Any, ...]]] = []
             if emb is not None:
                 parts.append(
                     select(MemoryUnit.id)
@@ -361,21 +365,15 @@ class RecallRepository:
             params = record_params(ids, accessed_at, extend_to)
         rows = (await (await self.session.connection()).execute(sql, params)).all()
         # Only the columns whose type converts (answer_processors): the others as read.
-        convert = [
-            (name, proc)
-            for name, proc in zip(
-                UNIT_COLUMNS,
-                answer_processors(self.session.get_bind().dialect, self.statements.processors),
-                strict=True,
-            )
-            if proc is not None
-        ]
+        processors = answer_processors(self.session.get_bind().dialect, self.statements.processors)
+        convert = [(i, proc) for i, proc in enumerate(processors) if proc is not None]
         out: dict[uuid.UUID, RecalledUnit] = {}
         for row in rows:
-            values = dict(zip(UNIT_COLUMNS, row, strict=True))
-            for name, proc in convert:
-                v = values[name]
+            values = list(row)
+            for i, proc in convert:
+                v = values[i]
                 if v is not None:
-                    values[name] = proc(v)
-            out[values["id"]] = RecalledUnit(**values)
+                    values[i] = proc(v)
+            unit = RecalledUnit._make(values)
+            out[unit.id] = unit
         return out

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Sequence
-from typing import Any
+from datetime import datetime
+from typing import Any, NamedTuple
 
 from sqlalchemy import (
     CTE,
     BindParameter,
+    ColumnClause,
     ColumnElement,
     CompoundSelect,
     Select,
@@ -30,6 +33,7 @@ from app.models import MemoryUnit
 from app.repositories.memory.access_log import RECORD_CTES
 from app.repositories.memory.filters import UnitFilters, filter_clauses
 
+
 # The columns scoring needs, read for every candidate, and the columns a recall answer shows
 # (app.schemas.memory.MemoryRead), read by :meth:`RecallRepository.units` for the hits only;
 # never the two vectors (384 floats each, never shown), the keyword index, entity_keys,
@@ -37,14 +41,41 @@ from app.repositories.memory.filters import UnitFilters, filter_clauses
 # Decoding the answer columns of every candidate (UUID arrays, JSONB, texts) cost more than
 # the extra round trip for ten rows: 14.4 → 8.7 ms client-side for the 418 units of a subject
 # (min of 40, loaded 2-core machine; docs/BENCHMARKS.md "Recall on small subjects").
-SCORING_COLUMNS = ("id", "session_id", "occurred_at", "last_confirmed_at", "confidence")
-UNIT_COLUMNS = SCORING_COLUMNS + tuple(
-    (
-        "namespace user_id agent_id task_id type value query entities source raw_ref "
-        "metadata_ status superseded_by merged_into conflicts_with created_at "
-        "last_accessed_at expires_at embedding_model"
-    ).split()
-)
+class RecalledUnit(NamedTuple):
+    """A recalled unit: the answer columns of a memory unit, as the ORM converts them (what
+    app.schemas.memory.MemoryRead and the context builder read). Not an ORM object: building
+    ten MemoryUnit instances cost more than the statement (~2 ms each on a loaded machine).
+    The fields are :data:`UNIT_COLUMNS`, in the statement's order; the first five are the
+    :data:`SCORING_COLUMNS`."""
+
+    id: uuid.UUID
+    session_id: str | None
+    occurred_at: datetime
+    last_confirmed_at: datetime
+    confidence: float
+    namespace: str
+    user_id: str
+    agent_id: str | None
+    task_id: str | None
+    type: str
+    value: str
+    query: str | None
+    entities: list[str]
+    source: str
+    raw_ref: list[str]
+    metadata_: dict[str, Any]
+    status: str
+    superseded_by: uuid.UUID | None
+    merged_into: uuid.UUID | None
+    conflicts_with: list[uuid.UUID]
+    created_at: datetime
+    last_accessed_at: datetime | None
+    expires_at: datetime | None
+    embedding_model: str
+
+
+UNIT_COLUMNS: tuple[str, ...] = RecalledUnit._fields
+SCORING_COLUMNS = UNIT_COLUMNS[:5]
 
 
 # The query's lexemes (as the keyword index stems them) and the OR tsquery of those not
@@ -92,7 +123,7 @@ def query_lexemes(keyword_text: str, skip: Sequence[str], pair: Sequence[str] | 
     ``ctsq`` is the OR of the lexemes not in ``skip``. Else (large subjects) the CTE also has
     ``rtsq``, that OR, which ranks them, and ``ctsq`` takes a lexeme of ``pair`` only together
     with another one (_QUERY_LEXEMES_LARGE)."""
-    params = [
+    params: list[BindParameter[Any]] = [
         bindparam("kw", keyword_text, type_=Text),
         bindparam("skip", list(skip), type_=ARRAY(Text)),
     ]
@@ -112,7 +143,7 @@ def query_lexemes(keyword_text: str, skip: Sequence[str], pair: Sequence[str] | 
 # ``ARRAY(SELECT … FROM unnest(tsvector_to_array(…)) WHERE x = ANY(…))`` sub-plan: 8.1 → 2.4
 # ms of execution for 418 units (EXPLAIN ANALYZE, loaded 2-core machine; the same lexemes per
 # unit for every question of LoCoMo dev, docs/BENCHMARKS.md "Recall on small subjects").
-HITS = literal_column(
+HITS: ColumnClause[Any] = literal_column(
     "tsvector_to_array(ts_filter(setweight(memory_units.search_tsv, 'A', "
     "CAST((SELECT lex FROM q) AS text[])), '{a}'))"
 )
@@ -124,7 +155,7 @@ def signals_select(
     emb: BindParameter[Any] | None,
     ents: BindParameter[Any] | None,
     known: CTE | None,
-) -> Select:
+) -> Select[*tuple[Any, ...]]:
     """The candidates statement's outer select: per unit matching ``clauses``, the
     SCORING_COLUMNS and the raw signals ``_sv``/``_sq`` (cosine similarity of the value and
     scenario embeddings to ``emb``; 0 without one), ``_hits`` (the query lexemes it holds, from
@@ -248,7 +279,7 @@ def _probe(f: UnitFilters, key: Any) -> Any:
 
 def known_select(
     f: UnitFilters, keys: list[str] | BindParameter[Any], seen: CTE | None = None
-) -> Select | CompoundSelect:
+) -> Select[*tuple[Any, ...]] | CompoundSelect[*tuple[Any, ...]]:
     """``SELECT key FROM unnest(keys) WHERE EXISTS (a unit matching f names it)``: the keys
     (case-folded names) naming an entity of a unit matching ``f``, one row each, any order.
     ``keys`` may be a ``text[]`` bind parameter (the cached exact-path statement:

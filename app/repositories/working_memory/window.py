@@ -32,6 +32,7 @@ from urllib.parse import quote
 
 import numpy as np
 from cachetools import LRUCache
+from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from app.core.errors import DatastoreUnavailableError
@@ -208,8 +209,11 @@ class WindowCache:
             self._items.pop(key, None)
 
 
-def _version(epoch: bytes | None, ver: bytes | None) -> bytes | None:
-    return None if epoch is None or ver is None else epoch + b":" + ver
+def _version(epoch: bytes | str | None, ver: bytes | str | None) -> bytes | None:
+    # The client answers bytes (decode_responses=False); redis-py's annotations allow str too.
+    if not isinstance(epoch, bytes) or not isinstance(ver, bytes):
+        return None
+    return epoch + b":" + ver
 
 
 class WindowStore:
@@ -217,7 +221,7 @@ class WindowStore:
 
     def __init__(
         self,
-        redis: Any,
+        redis: Redis,
         *,
         prefix: str,
         ttl_s: int,
@@ -310,11 +314,12 @@ class WindowStore:
         _, data, vec, meta = keys = self.keys(namespace, session_id)
         cached = self.cache.get(keys[3])
         try:
-            usable = cached is not None and (cached.with_embeddings or not with_embeddings)
-            if usable and _version(*await self.redis.hmget(meta, ["epoch", "ver"])) == (
-                cached.version  # type: ignore[union-attr]
+            if (
+                cached is not None
+                and (cached.with_embeddings or not with_embeddings)
+                and _version(*await self.redis.hmget(meta, ["epoch", "ver"])) == cached.version
             ):
-                return cached.snapshot  # type: ignore[union-attr]
+                return cached.snapshot
             async with self.redis.pipeline(transaction=True) as pipe:
                 pipe.hgetall(data)
                 pipe.hmget(meta, ["owner", "epoch", "ver"])

@@ -22,7 +22,8 @@ from app.clients.embeddings import Embedder
 from app.core.config import RecallSettings
 from app.core.text import stems, tokenize
 from app.repositories.memory.filters import UnitFilters
-from app.repositories.recall.repository import Candidates, RecalledUnit, RecallRepository
+from app.repositories.recall.repository import Candidates, RecallRepository
+from app.repositories.recall.sql import RecalledUnit
 from app.schemas.recall import RecallRequest
 from app.services.memory.filters import request_filters
 from app.services.memory.ttl import AccessTracker
