@@ -16,6 +16,7 @@ from app.api.observability import RequestContextMiddleware
 from app.api.routers import (
     console,
     context,
+    entities,
     extract,
     health,
     lifecycle,
@@ -163,6 +164,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(context.router)
     app.include_router(metrics.router)
     app.include_router(overview.router)
+    app.include_router(entities.router)
     console.mount(app)
     describe = app.openapi
 

@@ -253,6 +253,26 @@ def test_working_memory_window_and_close_to_extraction(console):
     expect(page.locator(".jobs .job").first).to_be_visible()
 
 
+def test_entities_list_profile_and_question(console):
+    page = console.go("#/entities?user=alice")
+    alice = page.locator("table.entities tbody tr", has_text="Alice")
+    expect(alice).to_be_visible()
+    assert alice.locator("td").nth(1).inner_text() == "2"  # every agent of the user
+    expect(page.locator("table.entities")).to_contain_text("北京")
+    alice.locator("a").click()
+    expect(page.locator("h1.entity-name")).to_have_text("Alice")
+    expect(page.locator(".neighbours")).to_contain_text("peanuts")
+    expect(page.locator("table.units tbody tr")).to_have_count(2)
+    page.locator(".neighbours a", has_text="peanuts").click()
+    expect(page.locator("h1.entity-name")).to_have_text("peanuts")
+    # A question names the entity; a Chinese name round-trips through the address.
+    page = console.go("#/entities?user=alice&q=" + "what%20about%20Alice%3F")
+    expect(page.locator("table.entities tbody tr")).to_have_count(1)
+    page = console.go("#/entity/" + "%E5%8C%97%E4%BA%AC" + "?user=alice")
+    expect(page.locator("h1.entity-name")).to_have_text("北京")
+    expect(page.locator("table.units")).to_contain_text("用户搬到了北京")
+
+
 def test_health_counts_units_jobs_and_recall_latency(console):
     page = console.go("#/health")
     stats = console.service.client("demo").get("/stats").json()
@@ -270,7 +290,7 @@ def test_no_call_reaches_another_namespace(console):
     """Every request the page made went to this service; every API call carried demo's key;
     the other namespace's unit (same user id) never appeared in any view."""
     for route in ("#/units?kind=user&subject=alice", "#/recall?query=locker%20code&user_id=alice",
-                  "#/sessions", "#/health"):  # fmt: skip
+                  "#/sessions", "#/health", "#/entities?user=alice"):  # fmt: skip
         page = console.go(route)
         page.wait_for_load_state("networkidle")
         assert "4711" not in page.inner_text("body") and "鲍勃" not in page.inner_text("body")

@@ -32,6 +32,7 @@ EXPECTED_TOOLS = {
     "memory_forget",
     "memory_extract",
     "memory_summarize",
+    "memory_about",
 }
 
 
@@ -152,6 +153,23 @@ async def test_stdio_store_recall_and_errors(api_url, engine, make_api_key):
         hits = recalled.structured_content["memories"]
         assert hits[0]["id"] == memory_id
         assert hits[0]["value"] == STORE_ARGS["what_to_remember"]
+
+        # The entity graph: a question naming a known thing gets its profile; an unknown
+        # name gets the names that are known.
+        about = await session.call_tool(
+            "memory_about",
+            {"who_or_what": "What do we know about Peanuts?", "user_id": "u1"},
+        )
+        assert not about.is_error, about.content
+        assert about.structured_content["entity"] == "peanuts"
+        assert about.structured_content["memory_count"] == 1
+        assert about.structured_content["memories"][0]["id"] == memory_id
+        unknown_name = await session.call_tool(
+            "memory_about", {"who_or_what": "Who is Zed?", "user_id": "u1"}
+        )
+        assert not unknown_name.is_error, unknown_name.content
+        assert unknown_name.structured_content["entity"] is None
+        assert unknown_name.structured_content["known_names"] == ["peanuts"]
 
         updated = await session.call_tool(
             "memory_update",

@@ -20,10 +20,12 @@ from app.core.config import ConflictSettings, DedupeSettings, TtlSettings
 from app.core.db import create_session_factory
 from app.core.vocabulary import UnitStatus
 from app.models import MemoryUnit
+from app.repositories.entities.write import EntityGraphWriter
 from app.repositories.memory.neighbours import Scored
 from app.repositories.memory.reviews import PairReviewRepository
 from app.repositories.memory.units import MemoryRepository, Subject
 from app.schemas.memory import MemoryCreate
+from app.services.entities.upkeep import EntityGraphKeeper
 from app.services.memory.batch_view import BatchView
 from app.services.memory.store import StoreService
 
@@ -149,6 +151,7 @@ async def store_counted(engine: AsyncEngine, embedder: Any, items: list[dict]) -
                 DedupeSettings(),
                 TtlSettings(),
                 ConflictSettings(),
+                graph=EntityGraphKeeper(EntityGraphWriter(session)),
             )
             memories = [MemoryCreate.model_validate(i) for i in items]
             outcomes = await service.store("default", memories, datetime.now(UTC))
@@ -211,6 +214,14 @@ async def test_a_batch_embeds_once_and_sends_a_fixed_number_of_statements(engine
     assert await store_counted(engine, embedder, more) == with_rows
     one = [{"user_id": "u3", "value": "Frank repairs old bicycles"}]
     assert await store_counted(engine, embedder, one) == many
+    # the entity graph: one statement more for the whole batch, none without entities
+    named = [
+        {"user_id": "u4", "value": f, "entities": ["Erin", f"E{i}"]} for i, f in enumerate(facts)
+    ]
+    assert await store_counted(engine, embedder, named) == [
+        *many,
+        "WITH raw AS ( SELECT * FROM unnest(CAST(",
+    ]
 
 
 def transient(name: str, cosine: float, query: list[float] | None = None) -> MemoryUnit:

@@ -26,6 +26,7 @@ from app.clients.tokenizer import Tokenizer
 from app.core.config import Settings
 from app.services.auth import AuthService, Caller
 from app.services.context import ContextService
+from app.services.entities.profiles import EntityService
 from app.services.extraction.jobs import ExtractionService
 from app.services.extraction.runner import JobRunner
 from app.services.idempotency import IdempotencyService
@@ -222,3 +223,13 @@ def get_overview_service(services: ServicesDep) -> OverviewService:
 
 
 OverviewServiceDep = Annotated[OverviewService, Depends(get_overview_service)]
+
+
+# ---- the entity graph (/entities) ---------------------------------------------------------
+
+
+def get_entity_service(services: ServicesDep) -> EntityService:
+    return services.entities()
+
+
+EntityServiceDep = Annotated[EntityService, Depends(get_entity_service)]

@@ -274,3 +274,18 @@ SummarizeTimeRange = Annotated[
 SummarizeOnlyKinds = Annotated[
     list[Kind] | None, Field(description="Only memories of these kinds.")
 ]
+
+AboutWhoOrWhat = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=2000,
+        description="Who or what you want the full picture of, as a name or a question "
+        "naming it: 'Caroline', 'what do we know about Caroline?', 'VS Code'.",
+    ),
+]
+
+AboutHowMany = Annotated[
+    int,
+    Field(ge=1, le=100, description="At most this many memories about it, newest kept."),
+]

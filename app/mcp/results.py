@@ -111,6 +111,40 @@ class SummarizeOutput(BaseModel):
     archived: int
 
 
+class AboutMemory(BaseModel):
+    """One memory naming the entity, in time order."""
+
+    id: str
+    type: str
+    value: str
+    occurred_at: str | None = None
+
+
+class RelatedThing(BaseModel):
+    """Something named together with the entity."""
+
+    name: str
+    times: int = Field(description="How many memories name both.")
+
+
+class AboutOutput(BaseModel):
+    """Everything remembered about one named person, place or thing."""
+
+    entity: str | None = Field(
+        description="The entity found, or null when the user's memory names nothing asked for."
+    )
+    aliases: list[str] = Field(default_factory=list, description="Other names it goes by.")
+    memory_count: int = Field(default=0, description="Memories naming it (all, not only these).")
+    memories: list[AboutMemory] = Field(default_factory=list, description="Oldest first.")
+    related: list[RelatedThing] = Field(
+        default_factory=list, description="Things named together with it, most often first."
+    )
+    known_names: list[str] = Field(
+        default_factory=list,
+        description="When nothing matched: the names the user's memory knows, most recent first.",
+    )
+
+
 class Turn(BaseModel):
     """One message of a conversation."""
 

@@ -20,8 +20,10 @@ from pydantic import Field
 
 from app.mcp.client import ApiError, RestApi
 from app.mcp.params import (
+    AboutHowMany,
     AboutNamedThing,
     AboutNamedThings,
+    AboutWhoOrWhat,
     AgentId,
     Conversation,
     CorrectedText,
@@ -55,10 +57,13 @@ from app.mcp.params import (
     WhenItHappened,
 )
 from app.mcp.results import (
+    AboutMemory,
+    AboutOutput,
     ExtractOutput,
     ForgetOutput,
     RecalledMemory,
     RecallOutput,
+    RelatedThing,
     StoredMemory,
     SummarizeOutput,
     Summary,
@@ -311,6 +316,55 @@ class HindsightTools:
             )
         )
 
+    async def memory_about(
+        self,
+        who_or_what: AboutWhoOrWhat,
+        user_id: UserId,
+        how_many: AboutHowMany = 20,
+        agent_id: AgentId = None,
+        session_id: SessionId = None,
+        ctx: Context | None = None,
+    ) -> Annotated[CallToolResult, AboutOutput]:
+        """Get everything remembered about one person, place or thing the user has talked
+        about: its memories in time order and what it is connected to. Call this when the
+        user asks about someone or something by name ("what do we know about Caroline?",
+        "remind me about the Lisbon trip"), or before acting on something named. If the name
+        is not known, the answer lists the names that are."""
+        scope = drop_none({"user_id": user_id, "agent_id": agent_id, "session_id": session_id})
+        try:
+            found = await self._call(
+                ctx, "GET", "/entities", params={**scope, "mentioned_in": who_or_what, "limit": 1}
+            )
+            # Not mentioned as a known name or alias: the text itself may be a spelling of one.
+            names = [e["name"] for e in found["entities"]] or [who_or_what.strip()[:200]]
+            try:
+                profile = await self._call(
+                    ctx,
+                    "GET",
+                    id_path("/entities", names[0]),
+                    params={**scope, "limit": how_many, "neighbours": 10},
+                )
+            except ApiError as exc:
+                if exc.status not in (404, 422):
+                    raise
+                known = await self._call(ctx, "GET", "/entities", params={**scope, "limit": 50})
+                return ok_result(
+                    AboutOutput(entity=None, known_names=[e["name"] for e in known["entities"]])
+                )
+        except ApiError as exc:
+            return error_result(exc)
+        return ok_result(
+            AboutOutput(
+                entity=profile["name"],
+                aliases=profile["aliases"],
+                memory_count=profile["unit_count"],
+                memories=[AboutMemory.model_validate(u) for u in profile["units"]],
+                related=[
+                    RelatedThing(name=n["name"], times=n["weight"]) for n in profile["neighbours"]
+                ],
+            )
+        )
+
 
 # The REST operations each tool calls (tests check each exists in the API's OpenAPI document).
 ENDPOINTS: dict[str, list[tuple[str, str]]] = {
@@ -320,6 +374,7 @@ ENDPOINTS: dict[str, list[tuple[str, str]]] = {
     "memory_forget": [("delete", "/memories/{memory_id}")],
     "memory_extract": [("post", "/extract"), ("get", "/extract/{job_id}")],
     "memory_summarize": [("post", "/summarize")],
+    "memory_about": [("get", "/entities"), ("get", "/entities/{name}")],
 }
 
 # Tool name (= method name) → hints for clients. Order is the order clients list them in.
@@ -330,4 +385,5 @@ TOOLS: dict[str, ToolAnnotations] = {
     "memory_forget": ToolAnnotations(read_only_hint=False, destructive_hint=True),
     "memory_extract": ToolAnnotations(read_only_hint=False, destructive_hint=False),
     "memory_summarize": ToolAnnotations(read_only_hint=False, destructive_hint=False),
+    "memory_about": ToolAnnotations(read_only_hint=True),
 }

@@ -35,6 +35,7 @@ from app.models import (
     TranscriptMessage,
     WorkingMemorySession,
 )
+from app.repositories.entities.write import EntityGraphWriter
 
 
 @dataclass
@@ -46,6 +47,8 @@ class Removed:
     keyword_entries: int = 0
     access_log: int = 0
     links: int = 0
+    entity_links: int = 0
+    entities: int = 0
     references_cleared: int = 0
     idempotency_records: int = 0
     distillation_state: int = 0
@@ -126,6 +129,7 @@ class ForgetRepository:
 
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
+        self.graph = EntityGraphWriter(session)
 
     async def subjects_of(self, scope: SubjectScope) -> list[tuple[str, str | None]]:
         """The distinct (user_id, agent_id) pairs holding units in ``scope``."""
@@ -161,7 +165,8 @@ class ForgetRepository:
         self, namespace: str, ids: Sequence[uuid.UUID], removed: Removed
     ) -> None:
         """Delete these units, the units merged into them (they hold the same fact) and every
-        row naming them; add the counts to ``removed``."""
+        row naming them — their entity links too, and the entities left without a unit (an
+        alias goes with the unit that declared it); add the counts to ``removed``."""
         if not ids:
             return
         id_list = await self._with_merged(namespace, list(ids))
@@ -188,6 +193,7 @@ class ForgetRepository:
         )
         # Units that stay but name a deleted one (superseded_by / conflicts_with).
         removed.references_cleared += await self._clear_references(namespace, id_list)
+        linked = await self.graph.linked_entities(id_list)
         removed.memory_units += _rowcount(
             await self.session.execute(
                 delete(MemoryUnit)
@@ -195,6 +201,10 @@ class ForgetRepository:
                 .execution_options(synchronize_session=False)
             )
         )
+        # The links went with the units (ON DELETE CASCADE); entities left without a unit
+        # go too, and the co-occurrence edges of the others are recounted.
+        removed.entity_links += sum(linked.values())
+        removed.entities += await self.graph.settle(list(linked))
 
     async def _with_merged(self, namespace: str, ids: list[uuid.UUID]) -> list[uuid.UUID]:
         """``ids`` and, transitively, every unit whose ``merged_into`` names one of them."""

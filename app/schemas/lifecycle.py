@@ -205,6 +205,10 @@ class ForgetCounts(ResponseModel):
     keyword_entries: int = Field(default=0, description="Full-text index entries deleted.")
     access_log: int = 0
     links: int = Field(default=0, description="Summary / distillation links deleted.")
+    entity_links: int = Field(default=0, description="Unit → entity links deleted.")
+    entities: int = Field(
+        default=0, description="Entities of the entity graph left without a unit, deleted."
+    )
     references_cleared: int = Field(
         default=0, description="Other units whose superseded_by / conflicts_with named it."
     )

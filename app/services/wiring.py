@@ -21,6 +21,8 @@ from app.clients.llm import LLMClient
 from app.clients.tokenizer import Tokenizer
 from app.core.config import Settings
 from app.repositories.api_keys import ApiKeyRepository
+from app.repositories.entities.read import EntityGraphReader
+from app.repositories.entities.write import EntityGraphWriter
 from app.repositories.forget import ForgetRepository
 from app.repositories.idempotency import IdempotencyRepository
 from app.repositories.jobs import JobRepository
@@ -36,6 +38,8 @@ from app.repositories.working_memory.transcript import TranscriptRepository
 from app.repositories.working_memory.window import WindowStore
 from app.services.auth import AuthService, AuthState, KeyAdminService
 from app.services.context import ContextService
+from app.services.entities.profiles import EntityService
+from app.services.entities.upkeep import EntityGraphKeeper
 from app.services.extraction.jobs import ExtractionService
 from app.services.extraction.runner import JobRunner
 from app.services.idempotency import IdempotencyService
@@ -124,6 +128,10 @@ class Services:
     def transcripts(self) -> TranscriptRepository:
         return TranscriptRepository(self.session)
 
+    @cached_property
+    def graph(self) -> EntityGraphKeeper:
+        return EntityGraphKeeper(EntityGraphWriter(self.session))
+
     # ---- services ---------------------------------------------------------------------------
 
     def auth(self) -> AuthService:
@@ -149,7 +157,14 @@ class Services:
         embedder = self.resources.need_embedder()
         reconcile = self.resources.llm is not None
         return StoreService(
-            self.memories, self.reviews, embedder, s.dedupe, s.ttl, s.conflicts, reconcile
+            self.memories,
+            self.reviews,
+            embedder,
+            s.dedupe,
+            s.ttl,
+            s.conflicts,
+            reconcile,
+            graph=self.graph,
         )
 
     def recall(self) -> RecallService:
@@ -177,8 +192,18 @@ class Services:
         embedder = self.resources.need_embedder()
         s = self.settings
         return CatalogService(
-            self.lifecycle, self.memories, self.reviews, embedder, s.dedupe, s.conflicts
+            self.lifecycle,
+            self.memories,
+            self.reviews,
+            embedder,
+            s.dedupe,
+            s.conflicts,
+            graph=self.graph,
         )
+
+    def entities(self) -> EntityService:
+        """The entity graph's reads: a subject's entities, one entity's profile."""
+        return EntityService(EntityGraphReader(self.session))
 
     def overview(self) -> OverviewService:
         return OverviewService(OverviewRepository(self.session))

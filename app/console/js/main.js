@@ -2,6 +2,7 @@
 
 import { ApiError, apiKey, get, onUnauthorized } from "./api.js";
 import { errorBox, h, replace } from "./dom.js";
+import * as entities from "./views/entities.js";
 import * as health from "./views/health.js";
 import * as recall from "./views/recall.js";
 import * as session from "./views/session.js";
@@ -23,6 +24,8 @@ const ROUTES = {
   units: { module: units, nav: "units", title: "Units" },
   unit: { module: unit, nav: "units", title: "Memory unit" },
   recall: { module: recall, nav: "recall", title: "Recall playground" },
+  entities: { module: entities, nav: "entities", title: "Entities" },
+  entity: { module: entities, nav: "entities", title: "Entity" },
   sessions: { module: session, nav: "sessions", title: "Working memory" },
   health: { module: health, nav: "health", title: "Health" },
 };

@@ -22,6 +22,7 @@ from app.repositories.memory.reviews import PairReviewRepository
 from app.repositories.memory.units import MemoryRepository, Subject
 from app.schemas.lifecycle import MemoryListQuery, MemoryUpdate, UpdateKind
 from app.services import cursors
+from app.services.entities.upkeep import EntityGraphKeeper
 from app.services.memory.filters import request_filters
 from app.services.memory.merge import absorb, first_duplicate, thresholds
 
@@ -110,8 +111,10 @@ class CatalogService:
         embedder: Embedder,
         dedupe: DedupeSettings,
         conflicts: ConflictSettings | None = None,
+        graph: EntityGraphKeeper | None = None,
     ) -> None:
         self.repo = repo
+        self.graph = graph  # the entity graph follows a correction of entities or value
         self.memories = memories
         self.reviews = reviews
         self.embedder = embedder
@@ -249,8 +252,12 @@ class CatalogService:
             if survivor is not None:
                 absorb(survivor, unit, now, reason="correction")
                 await self.repo.flush()
+                if self.graph is not None:
+                    await self.graph.written([survivor])
                 return UpdateOutcome(survivor, "merged")
         await self.repo.flush()
+        if self.graph is not None and (new_value is not None or "entities" in sent):
+            await self.graph.relink(unit)
         return UpdateOutcome(unit, "updated")
 
     @staticmethod

@@ -34,8 +34,10 @@ from app.core.config import Settings
 from app.core.errors import HindsightError
 from app.core.vocabulary import ReviewStatus, UnitStatus
 from app.models import MemoryUnit, PairReview
+from app.repositories.entities.write import EntityGraphWriter
 from app.repositories.memory.reviews import PairReviewRepository
 from app.repositories.memory.units import MemoryRepository, Subject
+from app.services.entities.upkeep import EntityGraphKeeper
 from app.services.memory.conflict_judge import PairJudge
 from app.services.memory.merge import absorb
 from app.services.memory.pairs.decision import PairDecision, Verdict, reconciled
@@ -176,6 +178,8 @@ class ReconcileRunner:
         audit = {"review": str(review.id), "verdict": review.verdict, "at": now.isoformat()}
         if action == "merge":
             absorb(old, new, now, reason=f"llm:{review.reason}")
+            await session.flush()  # the survivor's entities, before its links
+            await EntityGraphKeeper(EntityGraphWriter(session)).written([old])
             await PairReviewRepository(session).close_open_of([new.id], now, keep=review.id)
             return "merge"
         if action == "contradicts":

@@ -6,10 +6,11 @@ also sets the neighbour read's HNSW scan), then per unit in input order — seei
 units before it in the batch (:class:`~app.services.memory.batch_view.BatchView`) — decide
 every pair (:func:`app.services.memory.pairs.decision.plan`, pure), and merge into a
 duplicate, or create and supersede / flag what it contradicts; the new rows are written in
-one INSERT at the end. Pairs the decision is unsure of become pair reviews: with an LLM, a
-job on the worker's queue decides them after the response; without, they stay listed for
-review. Everything happens in the caller's transaction: units, vectors, reviews and queue
-entries commit together."""
+one INSERT at the end, and their entities linked in the entity graph in one statement
+(:mod:`app.services.entities.upkeep`). Pairs the decision is unsure of become pair reviews:
+with an LLM, a job on the worker's queue decides them after the response; without, they
+stay listed for review. Everything happens in the caller's transaction: units, vectors,
+links, reviews and queue entries commit together."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from app.repositories.memory.neighbours import NeighbourRepository, Probe, Score
 from app.repositories.memory.reviews import PairReviewRepository
 from app.repositories.memory.units import MemoryRepository, Neighbour, Subject
 from app.schemas.memory import MemoryCreate, Outcome
+from app.services.entities.upkeep import EntityGraphKeeper
 from app.services.memory.batch_view import BatchView
 from app.services.memory.merge import Restatement, decide_against, merge_into, thresholds
 from app.services.memory.pairs.decision import PairDecision
@@ -65,6 +67,7 @@ class StoreService:
         reconcile: bool = False,
         neighbours: NeighbourRepository | None = None,
         batch_margin: int = 8,
+        graph: EntityGraphKeeper | None = None,
     ):
         self.repo = repo
         self.neighbours = neighbours or NeighbourRepository(repo.session)
@@ -78,9 +81,12 @@ class StoreService:
         self.conflicts = conflicts or ConflictSettings()
         self.reconcile = reconcile and self.conflicts.use_llm
         self.thresholds = thresholds(dedupe, self.conflicts, embedder.model)
+        # The entity graph: the written units' entities linked in one statement (None:
+        # not kept, as in tests of the pair decision alone).
+        self.graph = graph
         # Where the last store() spent its time, in ms per stage in the order they ran:
-        # embed, lock, read (hashes and neighbours), decide, write (the INSERT, reviews,
-        # queue). The transaction's commit comes after, in the request's session.
+        # embed, lock, read (hashes and neighbours), decide, write (the INSERT, the entity
+        # graph, reviews, queue). The transaction's commit comes after, in the request's session.
         self.stages_ms: dict[str, float] = {}
 
     async def store(
@@ -135,6 +141,8 @@ class StoreService:
             pending.extend(reviews)
         clock.mark("decide")
         await self.repo.flush()  # one INSERT for the new rows, then the reviews point at them
+        if self.graph is not None:  # one statement: entities, links, co-occurrence edges
+            await self.graph.written([o.unit for o in outcomes])
         for review in pending:
             self.reviews.add(review)
         if pending:

@@ -1,0 +1,1 @@
+"""The entity graph over memory units: names, aliases, upkeep on the write path, profiles."""
