@@ -7,7 +7,7 @@ from typing import Any
 from app.models import ExtractionJob
 from app.schemas.extract import ExtractJobRead, UnitResult
 from app.schemas.working_memory import OmittedMessage, WindowMessage, WindowScores
-from app.services.working_memory.ranking import Chosen, LeftOut, Ranked
+from app.services.working_memory.ranking import Chosen, LeftOut, Ranked, why_chosen, why_left_out
 
 
 def job_read(job: ExtractionJob) -> ExtractJobRead:
@@ -56,6 +56,8 @@ def _message_fields(r: Ranked) -> dict[str, Any]:
             relevance=None if r.relevance is None else round(r.relevance, 6),
             cosine=None if r.cosine is None else round(r.cosine, 6),
             density=round(r.density, 6),
+            standing=r.entry.standing,  # type: ignore[arg-type]
+            filler=r.entry.filler,
         ),
     }
 
@@ -68,6 +70,7 @@ def to_window_message(chosen: Chosen) -> WindowMessage:
         tokens=chosen.tokens,
         truncated=chosen.truncated,
         original_tokens=chosen.ranked.entry.tokens,
+        why=why_chosen(chosen),
     )
 
 
@@ -81,4 +84,5 @@ def to_omitted_message(left: LeftOut) -> OmittedMessage:
         rank=left.rank,
         needed_tokens=left.needed_tokens,
         free_tokens=left.free_tokens,
+        why=why_left_out(left),
     )

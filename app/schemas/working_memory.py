@@ -116,6 +116,17 @@ class WindowScores(ResponseModel):
     )
     cosine: float | None = Field(description="Raw cosine similarity to the query.")
     density: float = Field(description="Share of numbers, names, codes and parameters.")
+    standing: Literal["constraint", "preference", "decision"] | None = Field(
+        default=None,
+        description="A standing statement of the session (the user's constraint, preference "
+        "or decision): placed in the budget before every other message, whatever the query; "
+        "null otherwise.",
+    )
+    filler: bool = Field(
+        default=False,
+        description="Nothing informative ('ok', 'thanks!', 好的): placed after every other "
+        "message.",
+    )
 
 
 class WindowMessage(ResponseModel):
@@ -132,6 +143,7 @@ class WindowMessage(ResponseModel):
     original_tokens: int = Field(description="Content tokens of the whole message.")
     score: float
     scores: WindowScores
+    why: str = Field(description="One line: why it is in the window.")
 
 
 class OmittedMessage(ResponseModel):
@@ -147,12 +159,16 @@ class OmittedMessage(ResponseModel):
     score: float
     scores: WindowScores
     reason: Literal["budget"] = Field(
-        description="`budget`: when its turn came in score order, the tokens still free "
+        description="`budget`: when its turn came in fill order, the tokens still free "
         "could not hold it."
     )
-    rank: int = Field(description="Its place in score order among the window (1 = best).")
+    rank: int = Field(
+        description="Its place in fill order among the window (1 = first): standing "
+        "statements, then the other messages, then filler, each in score order."
+    )
     needed_tokens: int = Field(description="What it would have cost: content + overhead.")
     free_tokens: int = Field(description="Budget tokens still free when its turn came.")
+    why: str = Field(description="One line: why it was left out.")
 
 
 class WindowResponse(ResponseModel):

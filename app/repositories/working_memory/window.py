@@ -112,6 +112,10 @@ class WindowEntry:
     tokens: int
     density: float
     embedding: np.ndarray | None = None
+    # A standing statement of the session (constraint, preference, decision) or None, and
+    # whether the message is filler: decided at append (services/working_memory/standing.py).
+    standing: str | None = None
+    filler: bool = False
 
 
 @dataclass(frozen=True)
@@ -143,6 +147,8 @@ def _encode(entry: WindowEntry) -> bytes:
         "u": entry.user_id,
         "m": entry.metadata,
         "d": round(entry.density, 4),
+        "s": entry.standing,
+        "f": int(entry.filler),
     }
     body = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
     return f"{entry.tokens}\n{body}".encode()
@@ -173,6 +179,9 @@ def _decode_all(blobs: dict[bytes, bytes], vectors: dict[bytes, bytes]) -> list[
                 tokens=int(head),
                 density=float(p["d"]),
                 embedding=np.frombuffer(vector, dtype=np.float32) if vector else None,
+                # Absent in entries written before the kinds were kept: plain messages.
+                standing=p.get("s"),
+                filler=bool(p.get("f", 0)),
             )
         )
     return out

@@ -10,8 +10,13 @@ in use (no query: relevance is left out):
 - density  = share of informative items (numbers, codes, names, parameters, URLs, paths) among
   the message's words, ×2, capped at 1 — computed once at append.
 
-The budget is filled in score order; a message larger than the whole budget is cut (head and
-tail kept) rather than dropped, and everything left out is reported by seq.
+The budget is filled in three tiers, each in score order: the session's standing statements
+first (the user's constraints, preferences and decisions: "I eat vegan food only", 我不吃辣 —
+app/services/working_memory/standing.py), whatever the query and however short their
+density; then the other messages; filler last ("ok", "thanks!", 好的), so it never takes
+budget a standing statement or a message with content needs. A message larger than the
+whole budget is cut (head and tail kept) rather than dropped, and everything left out is
+reported by seq, each with a one-line ``why``.
 """
 
 from __future__ import annotations
@@ -130,14 +135,21 @@ def rank(
     ]
 
 
+def tier(r: Ranked) -> int:
+    """0 for a standing statement, 2 for filler, 1 for the rest: the budget's fill order."""
+    return 0 if r.entry.standing else 2 if r.entry.filler else 1
+
+
 @dataclass
 class Chosen:
-    """A message placed in the budget; ``content`` is cut when ``truncated``."""
+    """A message placed in the budget; ``content`` is cut when ``truncated``; ``rank`` its
+    place in fill order (1 = first)."""
 
     ranked: Ranked
     content: str
     tokens: int
     truncated: bool
+    rank: int = 0
 
 
 @dataclass(frozen=True)
@@ -167,24 +179,26 @@ class Selection:
 
 
 def select(ranked: list[Ranked], budget: int, overhead: int, tokenizer: Tokenizer) -> Selection:
-    """Fill ``budget`` tokens (content + ``overhead`` per message) in score order, newest
-    first on ties. A message whose cost alone exceeds the budget is cut to at most half of
-    it on the first pass (so one huge tool output cannot crowd out the rest); budget still
-    free at the end goes back to the cut messages."""
+    """Fill ``budget`` tokens (content + ``overhead`` per message) tier by tier (standing
+    statements, the rest, filler: :func:`tier`), each in score order, newest first on ties.
+    A message whose cost alone exceeds the budget is cut to at most half of it on the first
+    pass (so one huge tool output cannot crowd out the rest); budget still free at the end
+    goes back to the cut messages."""
     out = Selection()
     remaining = budget
     min_cut = 8  # fewer content tokens than this is no longer the message
-    for place, r in enumerate(sorted(ranked, key=lambda r: (-r.score, -r.entry.seq)), 1):
+    order = sorted(ranked, key=lambda r: (tier(r), -r.score, -r.entry.seq))
+    for place, r in enumerate(order, 1):
         cost = r.entry.tokens + overhead
         if cost <= remaining:
-            out.chosen.append(Chosen(r, r.entry.content, r.entry.tokens, False))
+            out.chosen.append(Chosen(r, r.entry.content, r.entry.tokens, False, place))
             remaining -= cost
             continue
         room = min(remaining, max(budget // 2, min_cut + overhead)) - overhead
         if cost > budget and room >= min_cut:
             cut = tokenizer.truncate(r.entry.content, room)
             tokens = tokenizer.count(cut)
-            out.chosen.append(Chosen(r, cut, tokens, True))
+            out.chosen.append(Chosen(r, cut, tokens, True, place))
             remaining -= tokens + overhead
         else:
             out.left_out.append(LeftOut(r, place, cost, remaining))
@@ -200,3 +214,37 @@ def select(ranked: list[Ranked], budget: int, overhead: int, tokenizer: Tokenize
     out.left_out.sort(key=lambda x: x.ranked.entry.seq)
     out.used_tokens = budget - remaining
     return out
+
+
+def why_chosen(c: Chosen) -> str:
+    """One line: why a chosen message is in the window."""
+    r = c.ranked
+    cut = "; cut to fit, being larger than the budget" if c.truncated else ""
+    if r.entry.standing:
+        return (
+            f"a standing {r.entry.standing} of the session: placed before the other messages "
+            f"whatever the query (place {c.rank}){cut}"
+        )
+    if r.entry.filler:
+        return f"filler (nothing informative): placed after the other messages (place {c.rank})"
+    return f"place {c.rank} in score order; it fit in the budget{cut}"
+
+
+def why_left_out(x: LeftOut) -> str:
+    """One line: why a message was left out."""
+    r = x.ranked
+    need = f"it needed {x.needed_tokens} tokens and {x.free_tokens} were still free"
+    if r.entry.standing:
+        return (
+            f"a standing {r.entry.standing}, placed before the other messages, but the "
+            f"standing statements before it took the budget: {need}"
+        )
+    if r.entry.filler:
+        return (
+            "filler (nothing informative): placed after every message with content, "
+            f"which took the budget; {need}"
+        )
+    return (
+        f"place {x.rank} (standing statements first, then by score): {need} after the "
+        "messages placed before it"
+    )

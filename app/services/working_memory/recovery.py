@@ -28,6 +28,7 @@ from app.core.config import WorkingMemorySettings
 from app.repositories.working_memory.transcript import TranscriptRepository
 from app.repositories.working_memory.window import WindowEntry, WindowSize, WindowStore
 from app.services.working_memory.ranking import information_density
+from app.services.working_memory.standing import is_filler, standing_kind
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +67,8 @@ async def restorable(
             metadata=r.metadata_ or {},
             tokens=r.token_count,
             density=information_density(r.content),
+            standing=standing_kind(r.role, r.content),
+            filler=is_filler(r.content),
         )
         for r in rows
     ]

@@ -45,6 +45,7 @@ from app.services.working_memory.ranking import (
     select,
 )
 from app.services.working_memory.recovery import rebuild_window, restorable
+from app.services.working_memory.standing import is_filler, standing_kind
 
 
 class AfterCommit(Protocol):
@@ -207,6 +208,8 @@ class WorkingMemoryService:
                 metadata=r.metadata,
                 tokens=r.token_count,
                 density=information_density(r.content),
+                standing=standing_kind(r.role, r.content),
+                filler=is_filler(r.content),
             )
             for r in rows
         ]

@@ -10,13 +10,6 @@ const FINISHED = new Set(["succeeded", "failed"]);
 const POLL_MS = 1000;
 const POLL_LIMIT = 120;
 
-// Why a message was left out (`reason` of GET /working_memory/{id}?include_omitted=true).
-const REASONS = {
-  budget: (m) =>
-    `rank ${m.rank} by score; it needed ${m.needed_tokens} tokens and ${m.free_tokens} ` +
-    "were still free after the higher-scored messages",
-};
-
 function sessionList(current) {
   return h("aside", { class: "picker", "aria-label": "Sessions" }, h("h2", {}, "Sessions"),
     subjectList({
@@ -44,7 +37,6 @@ function meter(win) {
 }
 
 function messageRow(m, inWindow) {
-  const reason = inWindow ? null : m.reason;
   return h(
     "li",
     { class: `msg ${inWindow ? "in" : "out"}`, dataset: { seq: m.seq } },
@@ -55,9 +47,11 @@ function messageRow(m, inWindow) {
       " · score ", fmt(m.score),
       m.scores ? h("small", { class: "muted" },
         ` (recency ${fmt(m.scores.recency, 2)}, relevance ${fmt(m.scores.relevance, 2)}, density ${fmt(m.scores.density, 2)})`) : null,
+      m.scores && m.scores.standing ? h("span", { class: "badge standing" }, ` standing ${m.scores.standing}`) : null,
       " · ", time(m.created_at)),
     h("p", { class: "msg-body" }, m.content),
-    reason ? h("p", { class: "reason" }, `Why: ${REASONS[reason] ? REASONS[reason](m) : reason}`) : null,
+    // The service's one-line reason (`why`), for messages in the window and left out alike.
+    m.why ? h("p", { class: "reason" }, `Why: ${m.why}`) : null,
   );
 }
 
