@@ -56,6 +56,8 @@ def _message_fields(r: Ranked) -> dict[str, Any]:
             relevance=None if r.relevance is None else round(r.relevance, 6),
             cosine=None if r.cosine is None else round(r.cosine, 6),
             density=round(r.density, 6),
+            # The window stores the kind as text; only standing_kind's three values are
+            # ever written, and pydantic checks the Literal when the model is built.
             standing=r.entry.standing,  # type: ignore[arg-type]
             filler=r.entry.filler,
         ),
