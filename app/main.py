@@ -121,10 +121,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 app.state.resources, session_factory
             )
             # What startup built lives as long as the process: out of the collector's way
-            # (gc.freeze). Without it a full collection walked it every few dozen recalls and
-            # stalled a request by 100-150 ms: LoCoMo recall p95 61 -> 51 ms, the 25th slowest
-            # of 600 from ~120 to ~53 ms (quiet machine, 2026-12-02; docs/BENCHMARKS.md,
-            # "Collector pauses").
+            # (gc.freeze). Without it a full collection walks it every few dozen recalls (each
+            # creates hundreds of candidate rows) and stalls whichever request is running: a
+            # visible share of recall's tail latency.
             if gc.get_freeze_count() == 0:  # once per process (tests build many apps)
                 gc.collect()
                 gc.freeze()

@@ -6,8 +6,8 @@ the subject's btree range (BitmapAnd), so their cost grows with the whole table,
 subject: in a table of 1M units (10 subjects of 100k), probing a name that the subject lacks
 read 100k rows (134-151 ms), and the keyword bitmap of three common words took 43-56 ms. With
 ``(user_id, entity_keys)`` and ``(user_id, search_tsv)`` (``btree_gin`` lets GIN index the
-plain column) the same probe took 0.2 ms and the bitmap 6.7 ms (docs/BENCHMARKS.md,
-"100k units in a table of 1M"). A multicolumn GIN index also serves conditions on any subset
+plain column) the same probe took 0.2 ms and the bitmap 6.7 ms (docs/benchmarks/history.md,
+"100k units (aim 3), back to back"). A multicolumn GIN index also serves conditions on any subset
 of its columns, so lookups without a subject still use it.
 
 Revision ID: 0009

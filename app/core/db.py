@@ -29,8 +29,8 @@ def create_engine(url: str, pool_size: int = 10, connect_timeout_s: float = 5.0)
     restart closes the socket, which asyncpg notices while the connection idles) is replaced,
     and one idle for more than ``PING_AFTER_IDLE_S`` is pinged first (replaced when the ping
     fails). It replaced SQLAlchemy's ``pool_pre_ping``, which pinged at every checkout with
-    BEGIN, ``;``, ROLLBACK: three round trips and ~1 ms of the server's CPU per request
-    (docs/BENCHMARKS.md "Recall CPU")."""
+    BEGIN, ``;``, ROLLBACK: three round trips and about a millisecond of the server's CPU per
+    request."""
     if url.startswith("postgresql://") or url.startswith("postgres://"):
         url = "postgresql+asyncpg://" + url.split("://", 1)[1]
     engine = create_async_engine(

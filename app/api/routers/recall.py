@@ -62,7 +62,7 @@ async def recall_memories(
     for index, (unit, ranked) in enumerate(result.hits):
         hybrid_rank, position = stage.placement(unit.id, index) if stage else (index + 1, None)
         # One validation from the unit's columns (not MemoryRead, dumped, then RecallHit
-        # again: the same hit, 2.3x the CPU; docs/BENCHMARKS.md "HTTP overhead of a recall").
+        # again: the same hit for about twice the CPU).
         hits.append(
             RecallHit.model_validate(
                 {

@@ -52,13 +52,12 @@ class RecallSettings(BaseModel):
     # Keyword candidates of large subjects skip lexemes found in more than this share of
     # units (PostgreSQL's column statistics) and the names of known entities (the entity
     # source brings those): ranking every unit that matches an OR of common words costs
-    # O(matches), 250-800 ms at 100k units (docs/BENCHMARKS.md). Scoring uses every lexeme.
+    # O(matches), most of a recall at 100k units. Scoring uses every lexeme.
     keyword_candidate_max_share: float = Field(default=0.05, gt=0, le=1)
     # Of the rest, lexemes found in more than this share of units bring keyword candidates
     # only in pairs (a unit holding two of them; a rarer lexeme alone suffices): the GIN
-    # index finds those without visiting every unit that holds one. At 100k units: 10x fewer
-    # pages read by the keyword source, evidence recall@10 unchanged (docs/BENCHMARKS.md
-    # "Large subjects: keyword candidates").
+    # index finds those without visiting every unit that holds one (at 100k units about 10x
+    # fewer pages read by the keyword source, evidence recall@10 unchanged).
     keyword_single_max_share: float = Field(default=0.005, gt=0, le=1)
     # Second stage (app.services.recall.rerank, docs/EVAL.md "Rerank"): a request without
     # `rerank` gets this. llm: the configured LLM reorders the best hybrid candidates (needs
@@ -83,8 +82,7 @@ class RecallSettings(BaseModel):
     subject_cache_ttl_s: float = Field(default=30, ge=0)
     # Subject indexes (app.services.recall.subject_indexes): HNSW indexes of one subject's
     # vectors, built by the worker for subjects with at least this many active units (0
-    # disables), since a filtered scan of the shared index walks 1/share more of it
-    # (docs/BENCHMARKS.md "Subject indexes").
+    # disables), since a filtered scan of the shared index walks 1/share more of it.
     subject_index_min_units: int = Field(default=10000, ge=0)
     # At most this many subjects, the largest first (each index is tested by the planner and
     # by every INSERT).
