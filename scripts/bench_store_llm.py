@@ -23,10 +23,7 @@ import argparse
 import asyncio
 import contextlib
 import os
-import re
 import shutil
-import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -36,7 +33,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
-from benchkit.server import stop
+from benchkit import docsection, server
+from benchkit.report import add_json_arg, write_json
+from benchkit.timing import pct
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -50,63 +49,29 @@ SECTION = "## /store latency with an LLM"
 UNSURE_KINDS = ("label_definition", "little_overlap", "cross_lingual")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @contextlib.asynccontextmanager
 async def service(
     name: str, database_url: str, workdir: Path, code: Path, llm: FakeLLM | None, worker: bool
 ) -> AsyncIterator[str]:
-    """``python -m app.cli serve`` of the code in ``code`` on a free port; yields its URL."""
-    port = _free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "HINDSIGHT_DATA_DIR": str(workdir / name),
+    """``python -m app.cli serve`` of the code in ``code`` on a free port, its database
+    migrated by that code first; yields its URL."""
+    env: dict[str, str | None] = {
         "WORKER__IN_PROCESS": "true" if worker else "false",
         "LOG_LEVEL": "WARNING",
-        "PYTHONPATH": str(code),
     }
     if llm is not None:
         env |= {"LLM__BASE_URL": llm.base_url, "LLM__MODEL": "scripted", "LLM__MAX_RETRIES": "0"}
-    log = (workdir / f"{name}.log").open("wb")
+    home = workdir / name
+    home.mkdir(parents=True, exist_ok=True)
     migrate = [sys.executable, "-m", "app.cli", "migrate"]
-    await asyncio.to_thread(
-        subprocess.run, migrate, cwd=code, env=env, stdout=log, stderr=subprocess.STDOUT, check=True
-    )
-    proc = subprocess.Popen(  # noqa: ASYNC220 - returns at once; waited for below via /health
-        [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=code,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        async with httpx.AsyncClient(base_url=base, timeout=2.0) as client:
-            for _ in range(480):
-                if proc.poll() is not None:
-                    raise SystemExit(f"{name} exited; see {workdir / f'{name}.log'}")
-                with contextlib.suppress(httpx.TransportError):
-                    if (await client.get("/health")).status_code == 200:
-                        break
-                await asyncio.sleep(0.25)
-            else:
-                raise SystemExit(f"{name} did not answer /health within 120 s")
+    child = {**os.environ, "DATABASE_URL": database_url, "PYTHONPATH": str(code)}
+    with (home / "migrate.log").open("wb") as log:
+        await asyncio.to_thread(
+            subprocess.run, migrate, cwd=code, env=child, stdout=log, stderr=subprocess.STDOUT,
+            check=True,
+        )  # fmt: skip
+    async with server.running_service(database_url, home, root=code, env=env) as base:
         yield base
-    finally:
-        stop(proc)
-        log.close()
-
-
-def pct(values: list[float], q: float) -> float:
-    """The ``q`` quantile (0..1) by nearest rank."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))]
 
 
 async def timed_store(client: httpx.AsyncClient, user: str, value: str) -> tuple[float, bool]:
@@ -175,16 +140,6 @@ async def run(args: argparse.Namespace) -> dict[str, list[float]]:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def write_doc(markdown: str) -> None:
-    current = DOC.read_text(encoding="utf-8") if DOC.exists() else ""
-    whole = re.compile(rf"^{re.escape(SECTION)}\n.*?(?=^## |\Z)", re.S | re.M)
-    if whole.search(current):
-        new = whole.sub(lambda _: markdown + "\n", current, count=1)
-    else:
-        new = current.rstrip("\n") + "\n\n" + markdown
-    DOC.write_text(new.rstrip("\n") + "\n", encoding="utf-8")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=60, help="timed stores per service")
@@ -195,14 +150,15 @@ def main() -> int:
         action="store_true",
         help="run each service's worker in process (the LLM jobs then share its CPU)",
     )
+    add_json_arg(parser)
     args = parser.parse_args()
     load0 = os.getloadavg()[0]
     times = asyncio.run(run(args))
     load1 = os.getloadavg()[0]
     rows = []
     for name, ms in times.items():
-        rows.append((name, statistics.median(ms), pct(ms, 0.95)))
-        print(f"{name:7s} p50 {statistics.median(ms):7.1f} ms  p95 {pct(ms, 0.95):7.1f} ms")
+        rows.append((name, pct(ms, 0.5), pct(ms, 0.95)))
+        print(f"{name:7s} p50 {pct(ms, 0.5):7.1f} ms  p95 {pct(ms, 0.95):7.1f} ms")
     anchor = {n: (p50, p95) for n, p50, p95 in rows}["anchor"]
     delta = {n: p95 - anchor[1] for n, _p50, p95 in rows}
     print(f"p95 with the LLM minus without: {delta['llm']:+.1f} ms")
@@ -237,7 +193,8 @@ def main() -> int:
             f"| {label[name]} | {p50:.1f} | {p95:.1f} | {p50 - anchor[0]:+.1f} | "
             f"{delta[name]:+.1f} |"
         )
-    write_doc("\n".join(lines))
+    write_json(args.json, {"command": sys.argv, "load": [load0, load1], "ms": times})
+    docsection.write_section(DOC, SECTION, "\n".join(lines))
     print(f"wrote {DOC.relative_to(ROOT)}")
     return 0
 

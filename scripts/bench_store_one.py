@@ -33,14 +33,10 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import eval_locomo as ev  # noqa: E402
+from benchkit.report import add_json_arg, write_json  # noqa: E402
+from benchkit.timing import pct
 
 _STAGE = re.compile(r"([\w-]+);dur=([\d.]+)")
-
-
-def pct(values: list[float], q: float) -> float:
-    """The ``q`` quantile (nearest rank) of ``values``."""
-    s = sorted(values)
-    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
 
 
 def unit(turns: list[dict[str, Any]], j: int, subject: str, scenario: bool) -> dict[str, Any]:
@@ -118,6 +114,7 @@ async def main(args: argparse.Namespace) -> None:
                     f"{key} {med:.1f}" + (f" ({med / base:.2f}x)" if name != first else "")
                 )
             print(f"  {name}: " + ", ".join(parts))
+    write_json(args.json, {"command": sys.argv, "rounds": results})
 
 
 if __name__ == "__main__":
@@ -126,4 +123,5 @@ if __name__ == "__main__":
     p.add_argument("--rounds", type=int, default=4)
     p.add_argument("--requests", type=int, default=80, help="one-unit stores per run")
     p.add_argument("--dataset", default=str(ev.DEFAULT_DATASET), help="LoCoMo dev folder")
+    add_json_arg(p)
     asyncio.run(main(p.parse_args()))

@@ -33,6 +33,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from benchkit.report import add_json_arg, write_json
 from benchkit.timing import pct
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -228,6 +229,7 @@ def main() -> None:
         "calls alternating between the two (same question, same moment)",
     )  # fmt: skip
     ap.add_argument("--trace", type=Path, help="write every run's calls (ms, threads) here")
+    add_json_arg(ap)
     args = ap.parse_args()
     traces: list[dict[str, object]] = []
     if args.paired:
@@ -259,6 +261,7 @@ def main() -> None:
     med = {a: {k: statistics.median(f[k] for f in fs) for k in fs[0]} for a, fs in results.items()}
     for arm, f in med.items():
         print(f"  {arm:>9}: {_line(f)}")
+    write_json(args.json, {"command": sys.argv, "runs": results, "median": med})
     t = med["this"]
     for arm in list(arms)[1:]:
         c = med[arm]

@@ -37,26 +37,25 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
 import platform
 import random
 import re
 import shutil
 import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 import uuid
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-from benchkit.server import stop
+from benchkit import docsection
+from benchkit import server as server_process
+from benchkit.report import add_json_arg, write_json
+from benchkit.timing import pct
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -121,65 +120,13 @@ def messages(n: int, seed: int) -> list[dict[str, Any]]:
     return out
 
 
-def pct(values: list[float], q: float) -> float:
-    """The q-quantile (0..1) by linear interpolation."""
-    s = sorted(values)
-    if not s:
-        return float("nan")
-    pos = (len(s) - 1) * q
-    lo, hi = int(pos), min(int(pos) + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (pos - lo)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextlib.asynccontextmanager
-async def running_service(
-    database_url: str, workdir: Path, redis_url: str | None, prefix: str, root: Path = ROOT
-) -> AsyncIterator[str]:
-    """``python -m app.cli serve`` of the checkout ``root`` on a free port; yields its base
-    URL, stops it after."""
-    port = _free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "HINDSIGHT_DATA_DIR": str(workdir),
+def service_env(redis_url: str | None, prefix: str) -> dict[str, str | None]:
+    """The service's variables: Redis (None: the in-process store), this run's key prefix."""
+    return {
+        "REDIS_URL": redis_url,
         "WORKING_MEMORY__KEY_PREFIX": prefix,
         "AUTH__REQUIRED": "false",
-        "PYTHONPATH": str(root),  # this checkout's ``app``, whatever the venv installed
     }
-    env.pop("REDIS_URL", None)
-    if redis_url:
-        env["REDIS_URL"] = redis_url
-    log = (workdir / f"service-{port}.log").open("wb")
-    proc = subprocess.Popen(  # noqa: ASYNC220 - returns at once; waited for below via /health
-        [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=root,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        async with httpx.AsyncClient(base_url=base, timeout=2.0) as client:
-            for _ in range(240):
-                if proc.poll() is not None:
-                    raise SystemExit(f"service exited; see {log.name}")
-                with contextlib.suppress(httpx.TransportError):
-                    if (await client.get("/health")).status_code == 200:
-                        break
-                await asyncio.sleep(0.25)
-            else:
-                raise SystemExit("service did not answer /health within 60 s")
-        yield base
-    finally:
-        stop(proc)
-        log.close()
 
 
 async def timed(client: httpx.AsyncClient, method: str, url: str, **kw: Any) -> tuple[float, dict]:
@@ -359,7 +306,9 @@ async def run(args: argparse.Namespace) -> str:
                 for name, root in order:
                     tag = f"{name}-{store}-{rnd}-"
                     async with (
-                        running_service(server.url, tmp, redis_url, prefix, root) as base,
+                        server_process.running_service(
+                            server.url, tmp, root=root, env=service_env(redis_url, prefix)
+                        ) as base,
                         httpx.AsyncClient(base_url=base, timeout=60.0) as client,
                     ):
                         print(f"[{store} {name} round {rnd + 1}] appends …", file=sys.stderr)
@@ -385,6 +334,11 @@ async def run(args: argparse.Namespace) -> str:
             if keys:
                 await r.delete(*keys)
             await r.aclose()
+    args.rounds = [
+        {"store": store, "variant": name, "appends": appends, "reads": reads}
+        for (store, name), rounds in results.items()
+        for appends, reads in rounds
+    ]
     return render(results, args)
 
 
@@ -500,18 +454,6 @@ def render(
     return "\n".join(lines) + "\n"
 
 
-def write_section(section: str) -> None:
-    """Replace (or add) only the ``## Working memory`` section of docs/BENCHMARKS.md."""
-    DOC.parent.mkdir(exist_ok=True)
-    text = DOC.read_text() if DOC.exists() else "# Benchmarks\n"
-    pattern = re.compile(rf"^{re.escape(SECTION)}\n.*?(?=^## |\Z)", re.M | re.S)
-    if pattern.search(text):
-        text = pattern.sub(lambda _: section + "\n", text, count=1)
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    DOC.write_text(text.rstrip("\n") + "\n")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--stores", default="redis,embedded")
@@ -530,6 +472,7 @@ def main() -> None:
     )
     parser.add_argument("--skip-reads", action="store_true", help="appends only")
     parser.add_argument("--write-doc", action="store_true", help=f"update {SECTION} in {DOC}")
+    add_json_arg(parser)
     args = parser.parse_args()
     args.this = Path(args.this).resolve() if args.this else ROOT
     if args.baseline:
@@ -543,8 +486,9 @@ def main() -> None:
     signal.signal(signal.SIGTERM, stop)
     section = asyncio.run(run(args))
     print(section)
+    write_json(args.json, {"command": sys.argv, "load": args.load, "rounds": args.rounds})
     if args.write_doc:
-        write_section(section)
+        docsection.write_section(DOC, SECTION, section)
         print(f"wrote {DOC.relative_to(ROOT)}", file=sys.stderr)
 
 

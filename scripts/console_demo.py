@@ -15,11 +15,9 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -27,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from benchkit import server
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "docs" / "console"
@@ -44,12 +43,6 @@ CHROMIUM_ARGS = [
 VIEWPORTS = {"laptop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _env(data_dir: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_URL", "REDIS_URL"))}
     return {**env, "HINDSIGHT_DATA_DIR": str(data_dir), "LOG_LEVEL": "WARNING"}
@@ -61,7 +54,6 @@ class Service:
 
     url: str
     data_dir: Path
-    process: subprocess.Popen[bytes]
     keys: dict[str, str] = field(default_factory=dict)
 
     def create_key(self, namespace: str) -> str:
@@ -87,38 +79,12 @@ def serve(startup_timeout_s: float = 180.0) -> Iterator[Service]:
     """Start the service on a free loopback port in a fresh data dir; stop and delete both
     when the block ends."""
     data_dir = Path(tempfile.mkdtemp(prefix="hindsight-console-"))
-    os.chmod(data_dir, 0o755)
-    port = free_port()
-    log = open(data_dir / "serve.log", "wb")  # noqa: SIM115 - closed below
-    process = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "serve", "--port", str(port)],
-        cwd=ROOT, env=_env(data_dir), stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + startup_timeout_s
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(
-                    f"hindsight serve exited: {(data_dir / 'serve.log').read_text()}"
-                )
-            try:
-                if httpx.get(f"{url}/ready", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"hindsight serve did not answer on {url}")
-            time.sleep(0.25)
-        yield Service(url, data_dir, process)
+        with server.service(
+            workdir=data_dir, timeout_s=startup_timeout_s, env={"LOG_LEVEL": "WARNING"}
+        ) as url:
+            yield Service(url, data_dir)
     finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
         shutil.rmtree(data_dir, ignore_errors=True)
 
 
@@ -241,7 +207,7 @@ def main(argv: list[str]) -> int:
         if "--serve" in argv:
             print(f"console: {service.url}/console/  API key: {service.keys['demo']}")
             with suppress(KeyboardInterrupt):
-                service.process.wait()
+                signal.pause()
             return 0
         for path in screenshots(service, ids, SHOTS):
             print(path.relative_to(ROOT))

@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from benchkit import docsection
 from tqdm import tqdm
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -351,14 +352,22 @@ def parse_extra(specs: list[str]) -> dict[str, dict[str, Any]]:
     return extra
 
 
-async def run(args: argparse.Namespace) -> Report:
-    dataset = Path(args.dataset)
+def read_dataset(
+    dataset: Path, conversations: str | None = None
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The turns and questions of a LoCoMo folder, only those of ``conversations`` (comma
+    separated ids) when given."""
     turns = read_jsonl(dataset / "turns.jsonl")
     questions = read_jsonl(dataset / "questions.jsonl")
-    if args.conversations:
-        keep = set(args.conversations.split(","))
+    if conversations:
+        keep = set(conversations.split(","))
         turns = [t for t in turns if t["conversation_id"] in keep]
         questions = [q for q in questions if q["conversation_id"] in keep]
+    return turns, questions
+
+
+async def run(args: argparse.Namespace) -> Report:
+    turns, questions = read_dataset(Path(args.dataset), args.conversations)
     variants = [v for v in args.variants.split(",") if v]
     unknown = [v for v in variants if v not in VARIANTS]
     if unknown:
@@ -396,12 +405,10 @@ def write_doc(
 ) -> None:
     """Replace the generated section of docs/EVAL.md (between the ``marker`` comments), or
     create it; a run with a rerank variant adds its outcome table."""
-    begin, end = f"<!-- {marker}:begin -->", f"<!-- {marker}:end -->"
     stage = ["", "Rerank stage:", "", rerank_summary(report)] if report.rerank else []
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
     body = "\n".join(
         [
-            begin,
             f"Date: {date.today().isoformat()}. Machine: {machine}. "
             f"Ingest (2,760 turns, embedding included): {report.ingest_s:.0f} s.",
             "",
@@ -417,18 +424,9 @@ def write_doc(
             "",
             table(report, names),
             *stage,
-            end,
         ]
     )
-    text = path.read_text(encoding="utf-8") if path.exists() else "# Evaluation\n\n" + begin + end
-    if begin in text and end in text:
-        head, _, rest = text.partition(begin)
-        _, _, tail = rest.partition(end)
-        text = head + body + tail
-    else:
-        text = text.rstrip() + "\n\n" + body + "\n"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    docsection.write_block(path, marker, body, "## LoCoMo dev")
 
 
 def main() -> None:

@@ -43,6 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(ROOT))
 
+from benchkit import docsection  # noqa: E402
 from eval_locomo import (  # noqa: E402
     ADVERSARIAL,
     CATEGORIES,
@@ -51,7 +52,7 @@ from eval_locomo import (  # noqa: E402
     Report,
     in_process_client,
     ingest,
-    read_jsonl,
+    read_dataset,
 )
 
 DIRECT, EXTRACTED = "direct", "extracted"
@@ -234,13 +235,7 @@ def render(stats: dict[str, Any], report: Report) -> str:
 
 
 async def run(args: argparse.Namespace) -> tuple[dict[str, Any], Report]:
-    dataset = Path(args.dataset)
-    turns = read_jsonl(dataset / "turns.jsonl")
-    questions = read_jsonl(dataset / "questions.jsonl")
-    if args.conversations:
-        keep = set(args.conversations.split(","))
-        turns = [t for t in turns if t["conversation_id"] in keep]
-        questions = [q for q in questions if q["conversation_id"] in keep]
+    turns, questions = read_dataset(Path(args.dataset), args.conversations)
     refs: dict[str, str] = {}
     days: dict[str, date] = {}
     report = Report()
@@ -271,24 +266,16 @@ async def run(args: argparse.Namespace) -> tuple[dict[str, Any], Report]:
 
 def write_doc(path: Path, body: str, command: str, load_start: tuple[float, ...]) -> None:
     """Replace the generated section of docs/EXTRACTION.md (between the markers)."""
-    begin, end = "<!-- eval_locomo_extraction:begin -->", "<!-- eval_locomo_extraction:end -->"
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
     def load(avg: tuple[float, ...]) -> str:
         return " / ".join(f"{x:.2f}" for x in avg)
 
-    section = "\n".join([begin, f"Date: {date.today().isoformat()}. Machine: {machine}. Load "
+    section = "\n".join([f"Date: {date.today().isoformat()}. Machine: {machine}. Load "
                          f"average (1/5/15 min) at the start {load(load_start)}, at the end "
                          f"{load(os.getloadavg())}: timings are only comparable within a run.",
-                         "", "```bash", command, "```", "", body, end])  # fmt: skip
-    text = path.read_text(encoding="utf-8")
-    if begin in text and end in text:
-        head, _, rest = text.partition(begin)
-        _, _, tail = rest.partition(end)
-        text = head + section + tail
-    else:
-        text = text.rstrip() + "\n\n" + section + "\n"
-    path.write_text(text, encoding="utf-8")
+                         "", "```bash", command, "```", "", body])  # fmt: skip
+    docsection.write_block(path, "eval_locomo_extraction", section, "## LoCoMo dev extraction")
 
 
 def main() -> None:

