@@ -3,9 +3,9 @@ per returned unit and never rewrites a memory unit; the archival sweep folds the
 (``last_accessed_at`` and the expiry extension), once per unit per sweep.
 
 Why: an UPDATE of memory_units is not HOT (``expires_at`` is indexed), so each one inserts
-into every index of the table, both HNSW graphs included — 11-240 ms for 10 units at 100k
-units — and its row locks made concurrent recalls of the same units wait for each other's
-commit (docs/BENCHMARKS.md). Only a unit that would expire within :data:`EXPIRY_GUARD` is
+into every index of the table, both HNSW graphs included (up to hundreds of ms for 10 units
+at 100k units), and its row locks made concurrent recalls of the same units wait for each
+other's commit. Only a unit that would expire within :data:`EXPIRY_GUARD` is
 extended by recall itself, so an access cannot be lost to the archival of a unit the sweep
 has not folded yet.
 """

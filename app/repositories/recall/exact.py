@@ -10,8 +10,8 @@ SQLAlchemy constructs as the general builder: ``filter_clauses``, ``query_lexeme
 ``known_select``), compiled once for the connection's dialect, and then executed as driver
 SQL with the values in positional order, after the same bind processors SQLAlchemy would
 apply. Building the statement, generating its cache key and looking it up in SQLAlchemy's
-compiled cache cost ~2 ms of CPU per recall on a loaded 2-core machine (docs/BENCHMARKS.md
-"Recall statement cache").
+compiled cache cost milliseconds of CPU per recall, more than the statement's execution on
+a small subject.
 
 Filters with ``entity_keys`` or ``review_pending`` have no cached shape (None: the caller
 builds the statement as for any other read).

@@ -3,11 +3,11 @@ raw signals (never the vectors), one that reads the answer columns of the hits (
 access), plus the small lookups that app.services.recall.service caches per process (subject
 size and entity names, common lexemes).
 
-Round trips of one recall (docs/BENCHMARKS.md "Recall round trips", "Recall on small
-subjects"): the statement of :meth:`RecallRepository.candidates` (plus, for subjects above the
-exact-scan limit, one ``set_config`` of the HNSW scan settings); :meth:`subject_profile` only
-when its cache entry is missing or stale; :meth:`RecallRepository.units`, which also writes
-the access log (app.repositories.memory.access_log).
+Round trips of one recall: the statement of :meth:`RecallRepository.candidates` (plus, for
+subjects above the exact-scan limit, one ``set_config`` of the HNSW scan settings);
+:meth:`subject_profile` only when its cache entry is missing or stale;
+:meth:`RecallRepository.units`, which also writes the access log
+(app.repositories.memory.access_log).
 """
 
 from __future__ import annotations
@@ -177,7 +177,7 @@ class RecallRepository:
 
         ``autocommit`` (when the session has no connection yet; else ignored): every
         statement of this session is its own transaction, so neither BEGIN nor COMMIT costs
-        a round trip (docs/BENCHMARKS.md "HTTP overhead of a recall"). For the exact path:
+        a round trip. For the exact path:
         none of its statements needs a transaction-local setting, each one reads its own
         snapshot under READ COMMITTED all the same, and its one write (the access log,
         :meth:`units`) is a single statement. The pool restores the isolation level when

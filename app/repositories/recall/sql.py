@@ -39,8 +39,7 @@ from app.repositories.memory.filters import UnitFilters, filter_clauses
 # never the two vectors (384 floats each, never shown), the keyword index, entity_keys,
 # value_hash, updated_at and merge_count, which the detached units of a recall leave unset.
 # Decoding the answer columns of every candidate (UUID arrays, JSONB, texts) cost more than
-# the extra round trip for ten rows: 14.4 → 8.7 ms client-side for the 418 units of a subject
-# (min of 40, loaded 2-core machine; docs/BENCHMARKS.md "Recall on small subjects").
+# the extra round trip for ten rows.
 class RecalledUnit(NamedTuple):
     """A recalled unit: the answer columns of a memory unit, as the ORM converts them (what
     app.schemas.memory.MemoryRead and the context builder read). Not an ORM object: building
@@ -140,9 +139,8 @@ def query_lexemes(keyword_text: str, skip: Sequence[str], pair: Sequence[str] | 
 # stemmed once by the same configuration as the index: the index's lexemes all carry weight D
 # (``to_tsvector`` of the generated column sets none), so marking the query's A and keeping the
 # A ones is the intersection, in three C calls per row. It replaced a per-row
-# ``ARRAY(SELECT … FROM unnest(tsvector_to_array(…)) WHERE x = ANY(…))`` sub-plan: 8.1 → 2.4
-# ms of execution for 418 units (EXPLAIN ANALYZE, loaded 2-core machine; the same lexemes per
-# unit for every question of LoCoMo dev, docs/BENCHMARKS.md "Recall on small subjects").
+# ``ARRAY(SELECT … FROM unnest(tsvector_to_array(…)) WHERE x = ANY(…))`` sub-plan, about
+# 3x slower to execute, with the same lexemes per unit for every question of LoCoMo dev.
 HITS: ColumnClause[Any] = literal_column(
     "tsvector_to_array(ts_filter(setweight(memory_units.search_tsv, 'A', "
     "CAST((SELECT lex FROM q) AS text[])), '{a}'))"
@@ -233,9 +231,8 @@ def _result_processor(table: Any, name: str, dialect: Any) -> Any:
 
 # The logged form also turns synchronous_commit off for the rest of the recall's transaction
 # (set_config(..., true) is SET LOCAL; a one-time filter runs it once, before the scan): its
-# COMMIT then returns without waiting for the WAL flush (fsync), which cost 0.7 ms at the
-# median and 4.7 ms at p95 of every logged recall on the loaded 2-core machine and is what
-# the client waits for after ``took_ms`` (docs/BENCHMARKS.md "HTTP overhead of a recall").
+# COMMIT then returns without waiting for the WAL flush (fsync), the largest part of what the
+# client waits for after ``took_ms`` on a loaded machine, at the tail.
 # Only this statement's writes are concerned — the access rows and, for a hit expiring within
 # access_log.EXPIRY_GUARD, its raised expires_at — and only a crash of PostgreSQL or of the
 # machine within ~3 × wal_writer_delay (0.6 s) after the answer can lose them: never a stored

@@ -1,6 +1,6 @@
 """SQL of the subject indexes: HNSW indexes of one large subject's vectors (partial indexes,
 ``WHERE namespace = '…' AND user_id = '…'``), built and dropped by the worker
-(app.services.recall.subject_indexes; docs/BENCHMARKS.md "Subject indexes").
+(app.services.recall.subject_indexes).
 
 pgvector filters after the index scan: a recall of a subject holding 10% of the table's units
 walks ~10x more of the shared HNSW graph than an unfiltered one (pgvector's README,

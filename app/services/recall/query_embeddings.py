@@ -1,6 +1,6 @@
 """Query embeddings kept per process, so a question asked again (an agent retrying a turn,
 a user rephrasing nothing, a benchmark's repeats) costs no model call: the embedding is
-16-35 ms of a recall on 2 cores, the largest part (docs/BENCHMARKS.md).
+the largest part of a recall on the CPU.
 
 Keyed by the embedding model and the exact text embedded (the question with known names
 removed, app.services.recall.service); bounded in size, least recently used entries leave

@@ -43,8 +43,8 @@ from app.services.recall.scoring import Ranked
 log = logging.getLogger(__name__)
 
 # Kept back from the budget for what recall does after this stage (load the top_k units,
-# record the access): 5-25 ms at top_k 10 on a loaded 2-core machine, so an LLM past the
-# budget still gives a took_ms within it at p95 (docs/BENCHMARKS.md "Rerank").
+# record the access), a few tens of ms at top_k 10 on a loaded machine, so an LLM past the
+# budget still gives a took_ms within it at p95.
 FINISH_RESERVE_S = 0.030
 
 

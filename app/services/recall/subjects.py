@@ -1,5 +1,5 @@
 """What recall remembers per process about a subject, so the lookups that decide how to
-recall it stay off the critical path (docs/BENCHMARKS.md "Recall round trips"):
+recall it stay off the critical path:
 
 - its size class: whether the units matching a recall's filters are few enough
   (``RECALL__EXACT_SCAN_LIMIT``) to be scored exactly, and if so every entity name they hold;
