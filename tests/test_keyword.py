@@ -156,16 +156,6 @@ def test_search_tokens_add_the_words_inside_long_chinese_words():
     assert text.search_text("用户在陆家嘴", None, "上海") == "陆家 陆家嘴 上海"
 
 
-def test_tsquery_or_is_an_or_of_unique_quoted_tokens():
-    assert text.tsquery_or("tea tea coffee") == "'tea' | 'coffee'"
-    assert text.tsquery_or("股票 600519") == "'股票' | '600519'"
-    assert text.tsquery_or("the of and !!") is None
-    assert text.tsquery_or("") is None
-    # Nothing a to_tsquery parser could trip on survives.
-    q = text.tsquery_or("it's O'Brien's & (x | !y) \\ ':*'")
-    assert q is not None and all(ch not in q.replace("' | '", "").strip("'") for ch in "&|!():\\")
-
-
 @pytest.mark.parametrize(
     ("value", "polarity"),
     [
@@ -193,21 +183,6 @@ def test_dedupe_tokens_keep_role_words():
     assert text.dedupe_tokens("The user is Alice's boss") == ("user", "is", "alic", "boss")
     assert text.dedupe_tokens("A window seat") == ("window", "seat")
     assert "把" in text.dedupe_tokens("用户把车卖了")
-
-
-def test_same_order_and_spelling_variants():
-    assert text.same_order(["a", "b", "c"], ["a", "x", "b", "c"])
-    assert not text.same_order(["tea", "over", "coffe"], ["coffe", "over", "tea"])
-    assert text.spelling_variants(["favorit", "color"], ["favourit", "colour"])
-    assert not text.spelling_variants(["like"], ["love"])
-    assert not text.spelling_variants(["总是"], ["偶尔"])
-    assert not text.spelling_variants(["jazz", "music"], ["jazz"])  # an added word
-
-
-def test_content_overlap():
-    assert text.content_overlap("The user prefers window seats", "User prefers a window seat") == 1
-    assert text.content_overlap("tea", "coffee") == 0
-    assert text.content_overlap("", "tea") == 0
 
 
 def test_has_cjk():

@@ -109,27 +109,33 @@ async def get_namespace(caller: Annotated[Caller, Depends(get_caller)]) -> str:
 NamespaceDep = Annotated[str, Depends(get_namespace)]
 
 
-def get_store_service(services: ServicesDep) -> StoreService:
+async def get_store_service(services: ServicesDep) -> StoreService:
+    """The write path (``POST /store``) of this request's transaction."""
     return services.store()
 
 
 async def get_recall_service(services: ServicesDep) -> RecallService:
+    """Recall of this request's transaction."""
     return services.recall()
 
 
-def get_idempotency_service(services: ServicesDep) -> IdempotencyService:
+async def get_idempotency_service(services: ServicesDep) -> IdempotencyService:
+    """``Idempotency-Key`` records of this request's transaction."""
     return services.idempotency()
 
 
-def get_catalog_service(services: ServicesDep) -> CatalogService:
+async def get_catalog_service(services: ServicesDep) -> CatalogService:
+    """Listing, reading, updating units and their history (``/memories``)."""
     return services.catalog()
 
 
-def get_forget_service(services: ServicesDep) -> ForgetService:
+async def get_forget_service(services: ServicesDep) -> ForgetService:
+    """Forgetting a unit or a whole subject (``DELETE /memories/{id}``, ``DELETE /memories``)."""
     return services.forget()
 
 
-def get_summarize_service(services: ServicesDep) -> SummarizeService:
+async def get_summarize_service(services: ServicesDep) -> SummarizeService:
+    """``POST /summarize`` of this request's transaction."""
     return services.summarize()
 
 
@@ -161,7 +167,7 @@ async def get_after_commit(request: Request) -> AsyncIterator[AfterCommitQueue]:
 AfterCommitDep = Annotated[AfterCommitQueue, Depends(get_after_commit, scope="function")]
 
 
-def get_tokenizer(resources: ResourcesDep) -> Tokenizer:
+async def get_tokenizer(resources: ResourcesDep) -> Tokenizer:
     """The process-wide tokenizer (WORKING_MEMORY__ENCODING)."""
     runtime = resources.working_memory
     assert runtime is not None
@@ -171,9 +177,11 @@ def get_tokenizer(resources: ResourcesDep) -> Tokenizer:
 TokenizerDep = Annotated[Tokenizer, Depends(get_tokenizer)]
 
 
-def get_working_memory_service(
+async def get_working_memory_service(
     after_commit: AfterCommitDep, request: Request, services: ServicesDep
 ) -> WorkingMemoryService:
+    """Working-memory windows; records the session whose commit the after-commit queue
+    waits for."""
     request.state.after_commit_session = services.session
     return services.working_memory(after_commit)
 
@@ -181,9 +189,10 @@ def get_working_memory_service(
 WorkingMemoryServiceDep = Annotated[WorkingMemoryService, Depends(get_working_memory_service)]
 
 
-def get_context_service(
+async def get_context_service(
     working_memory: WorkingMemoryServiceDep, services: ServicesDep, tokenizer: TokenizerDep
 ) -> ContextService:
+    """``/context``: working memory and long-term recall in one token budget."""
     return services.context(working_memory, tokenizer)
 
 
@@ -193,11 +202,13 @@ ContextServiceDep = Annotated[ContextService, Depends(get_context_service)]
 # ---- extraction (hindsight) --------------------------------------------------------------
 
 
-def get_extraction_service(services: ServicesDep) -> ExtractionService:
+async def get_extraction_service(services: ServicesDep) -> ExtractionService:
+    """Extraction jobs (``/extract``) of this request's transaction."""
     return services.extraction()
 
 
-def get_closure_service(services: ServicesDep) -> ClosureService:
+async def get_closure_service(services: ServicesDep) -> ClosureService:
+    """Closing a working-memory session (``POST /working_memory/{id}/close``)."""
     return services.closure()
 
 
@@ -205,7 +216,7 @@ ExtractionServiceDep = Annotated[ExtractionService, Depends(get_extraction_servi
 ClosureServiceDep = Annotated[ClosureService, Depends(get_closure_service)]
 
 
-def get_job_runner(request: Request) -> JobRunner:
+async def get_job_runner(request: Request) -> JobRunner:
     """The process-wide job runner (synchronous extraction)."""
     runner: JobRunner = request.app.state.extraction.runner
     return runner
@@ -217,7 +228,8 @@ JobRunnerDep = Annotated[JobRunner, Depends(get_job_runner)]
 # ---- overview (/stats, /subjects) ---------------------------------------------------------
 
 
-def get_overview_service(services: ServicesDep) -> OverviewService:
+async def get_overview_service(services: ServicesDep) -> OverviewService:
+    """``/stats`` and ``/subjects``."""
     return services.overview()
 
 

@@ -1,4 +1,5 @@
-"""Validation errors in words that say what to fix.
+"""Validation errors in words that say what to fix: :func:`friendly` rewrites one pydantic
+error for app.api.errors' 422s, with :func:`json_type` naming a value's JSON type.
 
 pydantic's messages describe the check ("String should have at most 2000 characters");
 these say what the caller sent and what is allowed ("at most 2,000 characters, got 2,001"),

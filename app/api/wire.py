@@ -1,4 +1,7 @@
-"""The wire form of rows and results that more than one router answers with."""
+"""The wire form of rows and results that more than one router answers with: an extraction
+job row as ``ExtractJobRead`` (:func:`job_read`: /extract and the working-memory close), and
+a ranked window message as ``WindowMessage`` or ``OmittedMessage`` (:func:`to_window_message`,
+:func:`to_omitted_message`: the window read; /context uses the first)."""
 
 from __future__ import annotations
 

@@ -12,7 +12,6 @@ import hashlib
 import re
 import unicodedata
 from collections.abc import Sequence
-from difflib import SequenceMatcher
 from functools import lru_cache
 
 import rjieba
@@ -155,15 +154,6 @@ def search_text(*parts: str | None) -> str:
     return " ".join(tok for part in parts if part for tok in search_tokens(part))
 
 
-def tsquery_or(text: str) -> str | None:
-    """An OR tsquery string (``'a' | 'b'``) over the text's search tokens, safe for
-    ``to_tsquery``; None when the text has no tokens."""
-    toks = list(dict.fromkeys(t for t in search_tokens(text) if "'" not in t and "\\" not in t))
-    if not toks:
-        return None
-    return " | ".join(f"'{t}'" for t in toks)
-
-
 def negation_polarity(text: str) -> int:
     """Parity of negation cues (0 affirmative, 1 negated): "I like X" vs "I don't like X",
     "喜欢" vs "不喜欢" differ here, which forbids merging them."""
@@ -187,43 +177,6 @@ def dedupe_tokens(text: str) -> tuple[str, ...]:
     Chinese modal particles are dropped: the words that carry roles ("user", "to", "from",
     把, 被) stay, so "Alice is the user's boss" and "The user is Alice's boss" differ."""
     return tuple(stem_words(_tokens(text, _DEDUPE_EN_IGNORED, _DEDUPE_ZH_IGNORED)))
-
-
-def content_overlap(a: str, b: str) -> float:
-    """Jaccard similarity (0..1) of the two texts' :func:`dedupe_tokens`."""
-    ta, tb = set(dedupe_tokens(a)), set(dedupe_tokens(b))
-    if not ta or not tb:
-        return 0.0
-    return len(ta & tb) / len(ta | tb)
-
-
-def same_order(a: Sequence[str], b: Sequence[str]) -> bool:
-    """True when the tokens the two sequences share appear in the same order in both
-    ("tea over coffee" / "coffee over tea" share every word but not its order)."""
-    common = set(a) & set(b)
-    return [t for t in dict.fromkeys(a) if t in common] == [
-        t for t in dict.fromkeys(b) if t in common
-    ]
-
-
-def spelling_variants(a: Sequence[str], b: Sequence[str], min_ratio: float = 0.8) -> bool:
-    """True when every token only one side has is a spelling variant of a token only the
-    other side has (favorit/favourit, color/colour: Latin words of ≥ 4 letters whose
-    difflib ratio is ≥ ``min_ratio``). CJK tokens are never variants: 总是/偶尔 differ."""
-    only_a, only_b = set(a) - set(b), set(b) - set(a)
-
-    def has_variant(token: str, others: set[str]) -> bool:
-        return (
-            len(token) >= 4
-            and not has_cjk(token)
-            and any(
-                len(o) >= 4 and SequenceMatcher(None, token, o).ratio() >= min_ratio for o in others
-            )
-        )
-
-    return all(has_variant(t, only_b) for t in only_a) and all(
-        has_variant(t, only_a) for t in only_b
-    )
 
 
 def entity_keys(entities: list[str]) -> list[str]:

@@ -29,9 +29,3 @@ async def vector_storage(conn: AsyncConnection) -> VectorStorage | None:
     if row is None:
         return None
     return VectorStorage(int(row.dim), row.kind, bool(row.indexed))
-
-
-async def embedding_models(conn: AsyncConnection) -> list[str]:
-    """The distinct embedding models of stored vectors."""
-    rows = await conn.execute(text("SELECT DISTINCT embedding_model FROM memory_units"))
-    return [r[0] for r in rows]

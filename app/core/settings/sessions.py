@@ -94,7 +94,7 @@ class ExtractionSettings(BaseModel):
     min_confidence: float = Field(default=0.6, ge=0, le=1)
     # Largest transcript of one job (messages; longer keeps the newest): bounds the snapshot.
     max_messages: int = Field(default=5000, ge=1, le=100_000)
-    # Content tokens per extraction window (one LLM call each; offline, one pass each).
+    # Content tokens per slice of a transcript (one LLM call each; offline, one pass each).
     window_tokens: int = Field(default=6000, ge=100, le=1_000_000)
     # `POST /extract?wait=true` waits at most this long (seconds), then answers 202.
     wait_timeout_s: float = Field(default=300, gt=0)

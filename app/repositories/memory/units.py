@@ -1,6 +1,9 @@
-"""SQL on memory units: writes, locks, lookups by value hash and reads by id. Recall's
-statements are in app.repositories.recall.repository, the nearest neighbours of a new unit
-(dedupe and the conflict check) in app.repositories.memory.neighbours."""
+"""SQL on memory units for the write side: :class:`MemoryRepository` (the subject's advisory
+lock, lookups by value hash, following merges, adds and reads by id), with :class:`Subject`
+(the dedupe scope and its lock key) and :class:`Neighbour` (an existing unit and its cosine
+to a new value). Recall's statements are in app.repositories.recall.repository, the nearest
+neighbours of a new unit (dedupe and the conflict check) in
+app.repositories.memory.neighbours."""
 
 from __future__ import annotations
 

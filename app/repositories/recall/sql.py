@@ -17,7 +17,6 @@ from sqlalchemy import (
     Select,
     Text,
     bindparam,
-    cast,
     func,
     literal,
     literal_column,
@@ -187,14 +186,6 @@ def signals_select(
         .add_cte(q)
     )
     return stmt.add_cte(known) if known is not None else stmt
-
-
-def _raw(name: str) -> ColumnElement[Any]:
-    """A column as the driver returns it (JSONB as its text: decoded for the hits only)."""
-    col = getattr(MemoryUnit, name)
-    if name == "metadata_":
-        return type_coerce(cast(col, Text), NullType())
-    return type_coerce(col, NullType())
 
 
 def answer_processors(dialect: Any, cache: dict[str, list[Any]]) -> list[Any]:

@@ -367,7 +367,3 @@ class WindowStore:
             return bool(await self.redis.exists(self.keys(namespace, session_id)[3]))
         except RedisError as exc:
             raise DatastoreUnavailableError(f"working-memory store failed: {exc}") from exc
-
-    async def ttl_ms_left(self, namespace: str, session_id: str) -> int:
-        """Milliseconds until the window expires (-2: no window)."""
-        return int(await self.redis.pttl(self.keys(namespace, session_id)[0]))

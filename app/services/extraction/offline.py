@@ -1,4 +1,6 @@
-"""The offline extractor: rules for English and Chinese, the default when no LLM is set.
+"""The offline extractor (:class:`OfflineExtractor`): rules for English and Chinese, the
+default when no LLM is set. This module holds the extractor and its clause, question, plan
+and reply cues; the cue rules themselves are in :mod:`app.services.extraction.rules`.
 
 Per message of the user (each speaker when a transcript names them, ``name``):
 

@@ -85,7 +85,7 @@ def build_messages(turns: list[Turn], ctx: ExtractionContext) -> list[ChatMessag
 
 
 def _earlier(ctx: ExtractionContext) -> str:
-    """The messages before this window of a long transcript, marked as context only."""
+    """The messages before this slice of a long transcript, marked as context only."""
     if not ctx.preceding:
         return ""
     return (

@@ -41,6 +41,7 @@ from app.schemas.memory import MemoryCreate
 from app.services.extraction.jobs import ExtractionService, Submitted
 from app.services.extraction.llm import LLMExtractor
 from app.services.extraction.offline import OfflineExtractor
+from app.services.extraction.slices import slices
 from app.services.extraction.units import (
     Candidate,
     Extraction,
@@ -48,7 +49,6 @@ from app.services.extraction.units import (
     Extractor,
     Turn,
 )
-from app.services.extraction.windows import windows
 from app.services.memory.store import StoreService
 
 log = logging.getLogger(__name__)
@@ -246,15 +246,15 @@ class JobRunner:
                 log.warning("could not renew the lease of job %s", job_id, exc_info=True)
 
     async def _extract(self, job: ExtractionJob) -> Extraction:
-        """Every window of the transcript through the extractor, in order (one LLM call or
-        one offline pass per window, see :mod:`app.services.extraction.windows`)."""
+        """Every slice of the transcript through the extractor, in order (one LLM call or
+        one offline pass per slice, see :mod:`app.services.extraction.slices`)."""
         out = Extraction()
         limits = self.settings.extraction
-        for window in windows(turns_of(job), self.tokenizer, limits.window_tokens):
+        for piece in slices(turns_of(job), self.tokenizer, limits.window_tokens):
             ctx = ExtractionContext(
-                job.user_id, job.conversation_now, job.timezone, window.preceding
+                job.user_id, job.conversation_now, job.timezone, piece.preceding
             )
-            part = await self.extractor.extract(window.turns, ctx)
+            part = await self.extractor.extract(piece.turns, ctx)
             out.units += part.units
             out.rejected += part.rejected
         return out

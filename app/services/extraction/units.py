@@ -35,7 +35,7 @@ class Turn:
 class ExtractionContext:
     """Who the units are about and the conversation's clock (relative dates resolve
     against ``now`` in ``timezone``). ``preceding``: the turns just before the ones to
-    extract (the end of the previous window), read as context only."""
+    extract (the end of the previous slice), read as context only."""
 
     user_id: str
     now: datetime

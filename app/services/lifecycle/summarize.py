@@ -50,7 +50,7 @@ from app.services.lifecycle.summarizers import (
     summarizer_for,
 )
 from app.services.memory.store import StoreOutcome, StoreService
-from app.services.memory.time_window import window
+from app.services.memory.time_range import effective_range
 
 __all__ = ["SummarizeResult", "SummarizeService", "summarizer_for"]
 
@@ -137,7 +137,7 @@ class SummarizeService:
         Raises ProviderError / ProviderTimeoutError / BadReplyError from the LLM (nothing
         written).
         """
-        since, until = window(req.since, req.until, req.time_range, now)
+        since, until = effective_range(req.since, req.until, req.time_range, now)
         only = entity_keys([req.entity])[0] if req.entity else None
         subject = Subject(namespace, req.user_id, req.agent_id)
         filters = UnitFilters(

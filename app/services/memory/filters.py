@@ -1,5 +1,5 @@
 """The filters of a read request (``POST /recall``, ``GET /memories``) as the repositories'
-:class:`UnitFilters`: scope, types, entities, the time window and which statuses count."""
+:class:`UnitFilters`: scope, types, entities, the time range and which statuses count."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any, Protocol
 from app.core.text import entity_keys
 from app.core.vocabulary import UnitStatus
 from app.repositories.memory.filters import UnitFilters
-from app.services.memory.time_window import window
+from app.services.memory.time_range import effective_range
 
 
 class FilterRequest(Protocol):
@@ -67,7 +67,7 @@ def request_filters(
 ) -> UnitFilters:
     """The filters of ``req`` in ``namespace``; ``time_range`` ends at ``clock``; ``statuses``
     default to :func:`default_statuses`; ``extra`` sets the other UnitFilters fields."""
-    since, until = window(req.since, req.until, req.time_range, clock)
+    since, until = effective_range(req.since, req.until, req.time_range, clock)
     return UnitFilters(
         namespace=namespace,
         user_id=req.user_id,

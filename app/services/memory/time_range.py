@@ -1,5 +1,6 @@
-"""Named time ranges (`last_24_hours`, `last_7_days`, `last_30_days`) and how they combine
-with explicit `since` / `until` — shared by recall, listing and summarize."""
+"""Time ranges of a request's filters: the named ones (`last_24_hours`, `last_7_days`,
+`last_30_days`) and how they combine with explicit `since` / `until` — shared by recall,
+listing and summarize. ("Time range" here; "window" is only the working-memory window.)"""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ TIME_RANGES = {
 }
 
 
-def window(
+def effective_range(
     since: datetime | None, until: datetime | None, time_range: str | None, now: datetime
 ) -> tuple[datetime | None, datetime | None]:
     """The effective ``(since, until)``: a ``time_range`` ends at ``now`` (unless ``until`` is
