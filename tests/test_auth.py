@@ -10,27 +10,22 @@ from datetime import UTC, datetime
 
 import httpx
 import pytest
-from asgi_lifespan import LifespanManager
 from sqlalchemy import text
 from typer.testing import CliRunner
 
 from app.core.config import AuthSettings, Settings, get_settings
 from app.core.db import create_session_factory
-from app.main import create_app
 from app.repositories.api_keys import ApiKeyRepository
 from app.services.auth import KeyAdminService, hash_key, is_loopback
-from tests.conftest import count_rows
+from tests.conftest import count_rows, running_app
 
 UNIT = {"memories": [{"user_id": "u1", "value": "The user is allergic to peanuts"}]}
 
 
 @asynccontextmanager
 async def api(settings: Settings, **update: object) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(settings.model_copy(update=update))
-    async with LifespanManager(app, startup_timeout=60):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-            yield client
+    async with running_app(settings.model_copy(update=update)) as (_, client):
+        yield client
 
 
 @pytest.fixture(scope="module")

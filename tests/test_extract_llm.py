@@ -6,17 +6,14 @@ state is right."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
 
 import httpx
 import pytest
-from asgi_lifespan import LifespanManager
 from sqlalchemy import text
 
 from app.core.config import LLMSettings, Settings, WorkerSettings
-from app.main import create_app
-from tests.conftest import count_rows
-from tests.fake_llm import FakeLLM, Reply, units_json
+from tests.conftest import count_rows, running_app
+from tests.fake_llm import Reply, units_json
 
 MESSAGES = [
     {"role": "user", "content": "I moved to Berlin last month. Never book me on red-eye flights."},
@@ -41,38 +38,8 @@ BERLIN = {
 }
 
 
-@pytest.fixture(scope="module")
-def fake_llm() -> Iterator[FakeLLM]:
-    server = FakeLLM().start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-async def llm_app(database_url: str, fake_llm: FakeLLM) -> AsyncIterator[httpx.AsyncClient]:
-    settings = Settings(
-        database_url=database_url,
-        redis_url=None,
-        llm=LLMSettings(
-            base_url=fake_llm.base_url,
-            model="test-model",
-            api_key="sk-test",
-            timeout_s=0.5,
-            max_retries=1,
-            parse_retries=1,
-        ),
-        worker=WorkerSettings(in_process=False, max_attempts=2, backoff_initial_s=0.05),
-    )
-    app = create_app(settings)
-    async with LifespanManager(app, startup_timeout=60):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
-            yield c
-
-
 @pytest.fixture
 async def llm(llm_app, fake_llm, engine):  # type: ignore[no-untyped-def]
-    fake_llm.reset()
     async with engine.begin() as conn:
         await conn.execute(text("TRUNCATE pgqueuer, pgqueuer_log"))
     return llm_app
@@ -223,20 +190,16 @@ async def test_prefilter_skips_the_main_model(fake_llm, database_url, engine):
     )  # fmt: skip
     fake_llm.reset()
     fake_llm.push(Reply(content='{"worth_extracting": false}'))
-    app = create_app(settings)
-    async with (
-        LifespanManager(app, startup_timeout=60),
-        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as c,
-    ):
+    async with running_app(settings) as (_, c):
         job = await extract(c, messages=[{"role": "user", "content": "hello there"}])
     assert job["status"] == "succeeded" and job["units"] == []
     assert [r["model"] for r in fake_llm.requests] == ["small"]
 
 
-async def test_a_long_transcript_goes_to_the_llm_in_windows(llm, fake_llm, engine):
+async def test_a_long_transcript_goes_to_the_llm_in_slices(llm, fake_llm, engine):
     """Three ~4,000-token messages with EXTRACTION__WINDOW_TOKENS 6,000: three calls, each
     seeing its own slice and the messages before it as context only; the units of every
-    window pass the same checks and are stored."""
+    slice pass the same checks and are stored."""
     filler = " ".join(["logline"] * 4000)
     messages = [
         {"role": "user", "content": f"I am allergic to peanuts. {filler}"},
@@ -257,7 +220,7 @@ async def test_a_long_transcript_goes_to_the_llm_in_windows(llm, fake_llm, engin
     assert "Earlier messages" not in prompts[0] and "Report A" not in prompts[0]
     assert "Earlier messages" in prompts[2] and "[2] user" in prompts[2].split("Conversation:")[1]
     assert "[1] assistant" in prompts[2].split("Conversation:")[0]  # context, not to extract
-    # the third window's low-confidence unit meets the same floor as any other
+    # the third slice's low-confidence unit meets the same floor as any other
     assert [(u["value"], u["outcome"]) for u in job["units"]] == [
         ("The user is allergic to peanuts.", "created"),
         ("The user lives in Berlin.", "created"),

@@ -10,11 +10,10 @@ from typing import Any
 
 import httpx
 import pytest
-from asgi_lifespan import LifespanManager
 from sqlalchemy import text
 
 from app.core.config import AuthSettings, Settings
-from app.main import create_app
+from tests.conftest import running_app
 
 # Operations that need no key: liveness, readiness, metrics (no tenant data), the docs.
 PUBLIC = {"/health", "/ready", "/metrics"}
@@ -22,14 +21,10 @@ PUBLIC = {"/health", "/ready", "/metrics"}
 
 @pytest.fixture(scope="module")
 async def api(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(
-        settings.model_copy(update={"auth": AuthSettings(required="true", cache_ttl_s=0)})
-    )
-    async with LifespanManager(app, startup_timeout=60):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-            client.app = app  # type: ignore[attr-defined]
-            yield client
+    auth = AuthSettings(required="true", cache_ttl_s=0)
+    async with running_app(settings.model_copy(update={"auth": auth})) as (app, client):
+        client.app = app  # type: ignore[attr-defined]
+        yield client
 
 
 class Tenant:

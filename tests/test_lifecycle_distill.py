@@ -5,7 +5,7 @@ runs each subject in its own transaction."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -24,7 +24,7 @@ from app.services.lifecycle.distill import (
     states_preference,
 )
 from app.services.wiring import Resources, Services
-from tests.fake_llm import FakeLLM, Reply
+from tests.fake_llm import Reply
 from tests.test_lifecycle import store
 
 SUBJECT = Subject("default", "u1", None)
@@ -35,13 +35,6 @@ async def embedder() -> AsyncIterator[Embedder]:
     e = create_embedder(Settings().embedding)
     yield e
     await e.aclose()
-
-
-@pytest.fixture(scope="module")
-def fake_llm() -> Iterator[FakeLLM]:
-    server = FakeLLM().start()
-    yield server
-    server.stop()
 
 
 async def run(engine, embedder, settings=None, llm=None, subject=SUBJECT, now=None):  # type: ignore[no-untyped-def]

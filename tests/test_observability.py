@@ -10,7 +10,6 @@ from collections.abc import AsyncIterator
 
 import httpx
 import pytest
-from asgi_lifespan import LifespanManager
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import text
 
@@ -18,25 +17,16 @@ from app.clients.llm import InstrumentedLLM
 from app.core.config import AuthSettings, RecallSettings, Settings
 from app.core.errors import ProviderError
 from app.core.logging import JsonFormatter
-from app.main import create_app
+from tests.conftest import running_app
 
 
 @pytest.fixture(scope="module")
 async def api(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
     """An open API (loopback, no keys) whose recall budget is the smallest allowed, so that
     recalls come back degraded."""
-    app = create_app(
-        settings.model_copy(
-            update={
-                "auth": AuthSettings(required="false"),
-                "recall": RecallSettings(budget_ms=10),
-            }
-        )
-    )
-    async with LifespanManager(app, startup_timeout=60):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-            yield client
+    update = {"auth": AuthSettings(required="false"), "recall": RecallSettings(budget_ms=10)}
+    async with running_app(settings.model_copy(update=update)) as (_, client):
+        yield client
 
 
 # Embedding ~1,900 characters takes well over the 10 ms budget on any CPU.

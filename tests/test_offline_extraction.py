@@ -1,7 +1,7 @@
 """Offline extraction keeps a conversation recallable: filler dropped (English, Chinese),
 informative turns kept as events (speaker named, the question they answer as trigger
 scenario, relative dates resolved against the message's own time), long transcripts
-extracted in windows, and a fact restated in a later session merged, not added."""
+extracted in slices, and a fact restated in a later session merged, not added."""
 
 from __future__ import annotations
 
@@ -10,12 +10,10 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
-from asgi_lifespan import LifespanManager
 
 from app.clients.tokenizer import create_tokenizer
 from app.core.config import ExtractionSettings, Settings, WorkerSettings
-from app.main import create_app
-from tests.conftest import count_rows
+from tests.conftest import count_rows, running_app
 
 # Wednesday 2026-11-25, 10:00 in Shanghai (the conversation's clock).
 NOW = "2026-11-25T02:00:00Z"
@@ -212,11 +210,8 @@ async def big_client(database_url: str) -> AsyncIterator[httpx.AsyncClient]:
         extraction=ExtractionSettings(window_tokens=6000),
         worker=WorkerSettings(in_process=False),
     )
-    app = create_app(settings)
-    async with LifespanManager(app, startup_timeout=60):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
-            yield c
+    async with running_app(settings) as (_, c):
+        yield c
 
 
 def long_transcript() -> list[dict]:
@@ -239,7 +234,7 @@ def long_transcript() -> list[dict]:
     return messages
 
 
-async def test_a_200k_token_transcript_is_extracted_to_its_last_window(big_client, engine):
+async def test_a_200k_token_transcript_is_extracted_to_its_last_slice(big_client, engine):
     messages = long_transcript()
     assert len(messages) <= 500  # one request (LIMITS__EXTRACT_MESSAGES)
     r = await big_client.post(
@@ -249,7 +244,7 @@ async def test_a_200k_token_transcript_is_extracted_to_its_last_window(big_clien
     job = r.json()
     assert job["status"] == "succeeded" and job["transcript_messages"] == len(messages)
     values = [u["value"] for u in job["units"]]
-    assert "The user lives in Lisbon." in values  # the first window
+    assert "The user lives in Lisbon." in values  # the first slice
     passport = next(u for u in job["units"] if "passport" in u["value"])  # the last one
     assert "2027" in passport["value"]
 

@@ -11,21 +11,20 @@ from __future__ import annotations
 import asyncio
 import signal
 import subprocess
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
 import pytest
-from asgi_lifespan import LifespanManager
 from sqlalchemy import text
 
 from app.clients.llm import create_llm
 from app.core.config import LLMSettings, Settings, WorkerSettings
 from app.core.db import create_session_factory
-from app.main import create_app
 from app.repositories.memory.reviews import PairReviewRepository
 from app.services.memory.conflict_judge import LLMPairJudge
 from app.services.memory.reconcile import ReconcileRunner
+from tests.conftest import running_app
 from tests.fake_llm import FakeLLM, Reply
 from tests.test_worker import start_worker, wait_for
 
@@ -35,38 +34,26 @@ CONTRADICTS = Reply(content='{"verdict": "contradicts"}')
 LABEL, DEFINITION = "The user is vegetarian", "The user doesn't eat meat or fish"
 
 
-@pytest.fixture(scope="module")
-def llm() -> Iterator[FakeLLM]:
-    server = FakeLLM().start()
-    yield server
-    server.stop()
-
-
-def llm_settings(database_url: str, llm: FakeLLM, **worker: Any) -> Settings:
+def judge_settings(database_url: str, fake_llm: FakeLLM, **worker: Any) -> Settings:
     return Settings(
         database_url=database_url,
-        llm=LLMSettings(base_url=llm.base_url, model="judge", timeout_s=30, max_retries=0),
+        llm=LLMSettings(base_url=fake_llm.base_url, model="judge", timeout_s=30, max_retries=0),
         worker=WorkerSettings(in_process=False, lease_s=1, backoff_initial_s=0, **worker),
     )
 
 
 @pytest.fixture(scope="module")
-async def llm_client(database_url, llm) -> AsyncIterator[httpx.AsyncClient]:  # type: ignore[no-untyped-def]
+async def llm_client(database_url, fake_llm_server) -> AsyncIterator[httpx.AsyncClient]:  # type: ignore[no-untyped-def]
     """The API with an LLM configured (the worker not in process: tests run the jobs)."""
-    app = create_app(llm_settings(database_url, llm))
-    async with (
-        LifespanManager(app, startup_timeout=60),
-        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as c,
-    ):
+    async with running_app(judge_settings(database_url, fake_llm_server)) as (_, c):
         yield c
 
 
 @pytest.fixture
-async def runner(engine, database_url, llm) -> AsyncIterator[ReconcileRunner]:  # type: ignore[no-untyped-def]
-    llm.reset()
+async def runner(engine, database_url, fake_llm) -> AsyncIterator[ReconcileRunner]:  # type: ignore[no-untyped-def]
     async with engine.begin() as conn:
         await conn.execute(text("TRUNCATE pgqueuer, pgqueuer_log"))
-    settings = llm_settings(database_url, llm, max_attempts=2)
+    settings = judge_settings(database_url, fake_llm, max_attempts=2)
     client = create_llm(settings.llm)
     assert client is not None
     yield ReconcileRunner(create_session_factory(engine), LLMPairJudge(client), settings)
@@ -92,25 +79,25 @@ async def scalar(engine, sql: str, **params: Any) -> Any:  # type: ignore[no-unt
 
 
 async def test_store_answers_without_the_llm_and_queues_the_decision(
-    llm_client, runner, llm, engine
+    llm_client, runner, fake_llm, engine
 ):
     old, new = await unsure_pair(llm_client)
     [pending] = new["pending"]
     assert pending["status"] == "queued" and pending["candidate_id"] == old["id"]
-    assert llm.requests == []  # nothing asked inside the request
+    assert fake_llm.requests == []  # nothing asked inside the request
     queued = "SELECT count(*) FROM pgqueuer WHERE entrypoint = 'hindsight.reconcile'"
     assert await scalar(engine, queued) == 1
 
 
 async def test_same_merges_after_the_response_and_the_old_id_resolves(
-    llm_client, runner, llm, engine
+    llm_client, runner, fake_llm, engine
 ):
     old, new = await unsure_pair(llm_client)
-    assert llm.requests == []  # /store asked nothing
-    llm.push(SAME)
+    assert fake_llm.requests == []  # /store asked nothing
+    fake_llm.push(SAME)
     result = await runner.run_once(new["pending"][0]["review_id"])
     assert (result.status, result.action) == ("decided", "merge")
-    prompt = llm.requests[-1]["messages"][-1]["content"]
+    prompt = fake_llm.requests[-1]["messages"][-1]["content"]
     assert f"OLD: {LABEL}" in prompt and f"NEW: {DEFINITION}" in prompt
 
     resolved = (await llm_client.get(f"/memories/{new['id']}")).json()
@@ -123,17 +110,17 @@ async def test_same_merges_after_the_response_and_the_old_id_resolves(
                         i=old["id"]) == 1  # fmt: skip
     # exactly once: a repeated delivery of the same entry changes nothing
     again = await runner.run_once(new["pending"][0]["review_id"])
-    assert again.status == "decided" and again.action is None and len(llm.requests) == 1
+    assert again.status == "decided" and again.action is None and len(fake_llm.requests) == 1
     query = {"query": "does the user eat meat?", "user_id": "u1"}
     hits = (await llm_client.post("/recall", json=query)).json()["memories"]
     assert [h["id"] for h in hits] == [old["id"]]
 
 
-async def test_contradicts_supersedes_with_the_history_kept(llm_client, runner, llm, engine):
+async def test_contradicts_supersedes_with_the_history_kept(llm_client, runner, fake_llm, engine):
     a = await store(llm_client, "The user lives in Shanghai", occurred_at="2026-01-05T00:00:00Z")
     b = await store(llm_client, "用户住在北京", occurred_at="2026-06-05T00:00:00Z")
     assert b["outcome"] == "created" and b["pending"], b  # two languages: unsure
-    llm.push(CONTRADICTS)
+    fake_llm.push(CONTRADICTS)
     result = await runner.run_once(b["pending"][0]["review_id"])
     assert (result.status, result.action) == ("decided", "superseded")
     old = (await llm_client.get(f"/memories/{a['id']}")).json()
@@ -141,7 +128,9 @@ async def test_contradicts_supersedes_with_the_history_kept(llm_client, runner, 
     assert await scalar(engine, "SELECT count(*) FROM memory_units") == 2
 
 
-async def test_a_negation_never_merges_whatever_the_llm_answers(llm_client, runner, llm, engine):
+async def test_a_negation_never_merges_whatever_the_llm_answers(
+    llm_client, runner, fake_llm, engine
+):
     # Same language: decided offline (no LLM call at all), never merged.
     a = await store(llm_client, "The user likes cilantro", occurred_at="2026-01-01T00:00:00Z")
     b = await store(llm_client, "The user does not like cilantro",
@@ -152,7 +141,7 @@ async def test_a_negation_never_merges_whatever_the_llm_answers(llm_client, runn
     d = await store(llm_client, "The user doesn't like cilantro", user="u2")
     [pending] = d["pending"]
     assert pending["reason"] == "negation_other_language"
-    llm.push(SAME)
+    fake_llm.push(SAME)
     result = await runner.run_once(pending["review_id"])
     assert (result.status, result.action) == ("decided", "distinct")
     for unit in (c, d):
@@ -161,24 +150,24 @@ async def test_a_negation_never_merges_whatever_the_llm_answers(llm_client, runn
                         "AND status = 'active'") == 2  # fmt: skip
 
 
-async def test_two_workers_racing_decide_once(llm_client, runner, llm, engine):
+async def test_two_workers_racing_decide_once(llm_client, runner, fake_llm, engine):
     _old, new = await unsure_pair(llm_client)
     review_id = new["pending"][0]["review_id"]
-    llm.push(Reply(content='{"verdict": "same"}', delay_s=0.5))
+    fake_llm.push(Reply(content='{"verdict": "same"}', delay_s=0.5))
     first, second = await asyncio.gather(runner.run_once(review_id), runner.run_once(review_id))
     outcomes = sorted([first.status, second.status])
     assert outcomes == ["decided", "running"], (first, second)
     waiting = first if first.status == "running" else second
     assert waiting.retry_in is not None and waiting.retry_in > 0  # handed out again later
-    assert len(llm.requests) == 1
+    assert len(fake_llm.requests) == 1
     late = await runner.run_once(review_id)  # the re-delivery: nothing left to do
-    assert late.status == "decided" and len(llm.requests) == 1
+    assert late.status == "decided" and len(fake_llm.requests) == 1
     assert await scalar(engine, "SELECT attempts FROM pair_reviews WHERE id = :i",
                         i=review_id) == 1  # fmt: skip
 
 
 async def test_a_worker_killed_mid_decision_is_taken_over_and_fenced(
-    llm_client, runner, llm, engine
+    llm_client, runner, fake_llm, engine
 ):
     old, new = await unsure_pair(llm_client)
     review_id = new["pending"][0]["review_id"]
@@ -189,7 +178,7 @@ async def test_a_worker_killed_mid_decision_is_taken_over_and_fenced(
     busy = await runner.run_once(review_id)
     assert busy.status == "running" and busy.retry_in is not None
     await asyncio.sleep(1.2)
-    llm.push(SAME)
+    fake_llm.push(SAME)
     taken = await runner.run_once(review_id)
     assert (taken.status, taken.action) == ("decided", "merge")
     assert await scalar(engine, "SELECT attempts FROM pair_reviews WHERE id = :i",
@@ -202,10 +191,10 @@ async def test_a_worker_killed_mid_decision_is_taken_over_and_fenced(
                         i=old["id"]) == 1  # fmt: skip
 
 
-async def test_llm_failures_retry_then_leave_the_pair_for_review(llm_client, runner, llm):
+async def test_llm_failures_retry_then_leave_the_pair_for_review(llm_client, runner, fake_llm):
     _old, new = await unsure_pair(llm_client)
     review_id = new["pending"][0]["review_id"]
-    llm.push(Reply(status=500), Reply(content="not json at all"))
+    fake_llm.push(Reply(status=500), Reply(content="not json at all"))
     first = await runner.run_once(review_id)
     assert first.status == "pending" and first.retry_in is not None
     second = await runner.run_once(review_id)
@@ -232,10 +221,10 @@ async def test_without_an_llm_the_pair_is_listed_for_review(client):
 
 
 async def test_forgetting_the_survivor_forgets_what_was_merged_into_it(
-    llm_client, runner, llm, engine
+    llm_client, runner, fake_llm, engine
 ):
     old, new = await unsure_pair(llm_client)
-    llm.push(SAME)
+    fake_llm.push(SAME)
     assert (await runner.run_once(new["pending"][0]["review_id"])).action == "merge"
     r = await llm_client.delete(f"/memories/{old['id']}")
     assert r.status_code == 200, r.text
@@ -245,35 +234,35 @@ async def test_forgetting_the_survivor_forgets_what_was_merged_into_it(
 
 
 async def test_a_sigkilled_worker_process_mid_decision_two_workers_after_restart(
-    llm_client, engine, database_url, llm
+    llm_client, engine, database_url, fake_llm
 ):
     """Real ``hindsight worker`` processes on the queue: the first is SIGKILLed while the LLM
     is answering; two restarted workers race for the stale entry and the others; every pair
     is decided exactly once."""
-    llm.reset()
+    fake_llm.reset()
     async with engine.begin() as conn:
         await conn.execute(text("TRUNCATE pgqueuer, pgqueuer_log"))
     pairs = [await unsure_pair(llm_client, user=f"w{k}") for k in range(3)]
     reviews = [new["pending"][0]["review_id"] for _old, new in pairs]
-    llm.push(Reply(content='{"verdict": "same"}', delay_s=60))  # the first call hangs
-    llm.default = SAME
+    fake_llm.push(Reply(content='{"verdict": "same"}', delay_s=60))  # the first call hangs
+    fake_llm.default = SAME
 
     async def decided() -> int:
         return int(await scalar(engine, "SELECT count(*) FROM pair_reviews "
                                 "WHERE status = 'decided'"))  # fmt: skip
 
-    first = start_worker(database_url, llm)
+    first = start_worker(database_url, fake_llm)
     workers: list[subprocess.Popen[bytes]] = []
     try:
 
         async def mid_decision() -> bool:
-            return len(llm.requests) >= 1
+            return len(fake_llm.requests) >= 1
 
         await wait_for(mid_decision, 90, "the first worker to ask the LLM")
         first.send_signal(signal.SIGKILL)
         assert first.wait(10) == -signal.SIGKILL
         assert await decided() < 3  # the hanging pair is not decided
-        workers = [start_worker(database_url, llm), start_worker(database_url, llm)]
+        workers = [start_worker(database_url, fake_llm), start_worker(database_url, fake_llm)]
 
         async def all_decided() -> bool:
             return await decided() == 3
@@ -309,16 +298,16 @@ async def test_a_corrected_value_closes_its_open_pairs(client):
     assert page["memories"] == [] and page["reviews"] == []
 
 
-async def test_a_slow_llm_keeps_its_lease(llm_client, runner, llm, engine):
+async def test_a_slow_llm_keeps_its_lease(llm_client, runner, fake_llm, engine):
     """An answer slower than the lease (1 s here) is not a dead worker: the lease is renewed,
     so a second runner backs off instead of asking again."""
     _old, new = await unsure_pair(llm_client)
     review_id = new["pending"][0]["review_id"]
-    llm.push(Reply(content='{"verdict": "same"}', delay_s=2.5))
+    fake_llm.push(Reply(content='{"verdict": "same"}', delay_s=2.5))
     slow = asyncio.create_task(runner.run_once(review_id))
     await asyncio.sleep(1.8)  # past the first lease
     other = await runner.run_once(review_id)
-    assert other.status == "running" and len(llm.requests) == 1
+    assert other.status == "running" and len(fake_llm.requests) == 1
     assert (await slow).action == "merge"
     assert await scalar(engine, "SELECT attempts FROM pair_reviews WHERE id = :i",
                         i=review_id) == 1  # fmt: skip

@@ -7,18 +7,17 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
 import pytest
-from asgi_lifespan import LifespanManager
 from prometheus_client import REGISTRY
 from pydantic import ValidationError
 
 from app.core.config import ConflictSettings, LLMSettings, RecallSettings, Settings
-from app.main import create_app
 from app.services.recall.rerank_prompt import ReplyParseError, parse_order
+from tests.conftest import running_app
 from tests.fake_llm import FakeLLM, Reply, order_reply, prompt_labels, reversed_order
 
 NOW = "2026-06-01T12:00:00+00:00"
@@ -35,34 +34,23 @@ TRIP = [
 
 
 @pytest.fixture(scope="module")
-def fake_llm() -> Iterator[FakeLLM]:
-    server = FakeLLM().start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-async def rerank_app(database_url: str, fake_llm: FakeLLM) -> AsyncIterator[Any]:
+async def rerank_app(database_url: str, fake_llm_server: FakeLLM) -> AsyncIterator[Any]:
     settings = Settings(
         database_url=database_url,
         redis_url=None,
-        llm=LLMSettings(base_url=fake_llm.base_url, model="test-model", timeout_s=10),
+        llm=LLMSettings(base_url=fake_llm_server.base_url, model="test-model", timeout_s=10),
         # A generous budget: the shared machine must not turn a normal answer into a timeout.
         recall=RecallSettings(budget_ms=5000),
         conflicts=ConflictSettings(use_llm=False),  # the fake LLM hears only rerank calls
     )
-    app = create_app(settings)
-    async with LifespanManager(app, startup_timeout=60):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
-            yield app, c, settings
+    async with running_app(settings) as (app, c):
+        yield app, c, settings
 
 
 @pytest.fixture
 async def api(rerank_app, fake_llm, engine) -> AsyncIterator[httpx.AsyncClient]:  # type: ignore[no-untyped-def]
     """The LLM-configured app on empty tables, a fresh fake LLM script."""
     _, client, _ = rerank_app
-    fake_llm.reset()
     yield client
     rerank_app[0].dependency_overrides.clear()
 

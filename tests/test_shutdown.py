@@ -30,13 +30,6 @@ UNIT = {"type": "constraint", "value": "The user is allergic to peanuts.", "conf
 MESSAGES = [{"role": "user", "content": "I'm allergic to peanuts."}]
 
 
-@pytest.fixture
-def fake_llm() -> Iterator[FakeLLM]:
-    server = FakeLLM().start()
-    yield server
-    server.stop()
-
-
 @pytest.fixture(scope="module")
 def data_dir() -> Iterator[Path]:
     """One embedded database for the module's serve runs (created once, started each run)."""

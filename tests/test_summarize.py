@@ -5,17 +5,12 @@ archived only together with their summary, and a failure loses nothing."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
 
-import httpx
 import pytest
-from asgi_lifespan import LifespanManager
 from sqlalchemy import text
 
-from app.core.config import LLMSettings, Settings, WorkerSettings
-from app.main import create_app
 from tests.conftest import count_rows
-from tests.fake_llm import FakeLLM, Reply
+from tests.fake_llm import Reply
 from tests.test_lifecycle import store
 
 KYOTO = [
@@ -112,41 +107,11 @@ async def test_summary_by_entity_window_and_min_group(client, engine):
 # ---- through an LLM ------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def fake_llm() -> Iterator[FakeLLM]:
-    server = FakeLLM().start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-async def llm_client(database_url: str, fake_llm: FakeLLM) -> AsyncIterator[httpx.AsyncClient]:
-    settings = Settings(
-        database_url=database_url,
-        redis_url=None,
-        llm=LLMSettings(
-            base_url=fake_llm.base_url,
-            model="test-model",
-            api_key="sk-test",
-            timeout_s=0.5,
-            max_retries=1,
-            parse_retries=1,
-        ),
-        worker=WorkerSettings(in_process=False),
-    )
-    app = create_app(settings)
-    async with LifespanManager(app, startup_timeout=60):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
-            yield c
-
-
 @pytest.fixture
-async def llm(llm_client, fake_llm, client):  # type: ignore[no-untyped-def]
+async def llm(llm_app, fake_llm, client):  # type: ignore[no-untyped-def]
     """The LLM-backed app on empty tables (seed data through ``client``: no LLM calls)."""
-    fake_llm.reset()
     fake_llm.default = Reply(content="not json at all")
-    return llm_client
+    return llm_app
 
 
 SUMMARY = json.dumps(

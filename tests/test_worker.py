@@ -9,10 +9,8 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from sqlalchemy import text
 
 from tests.conftest import count_rows
@@ -25,13 +23,6 @@ UNITS = [
     {"type": "fact", "value": "The user lives in Lisbon.", "confidence": 0.9,
      "query": "When a task depends on where the user lives", "entities": ["Lisbon"]},
 ]  # fmt: skip
-
-
-@pytest.fixture
-def fake_llm() -> Iterator[FakeLLM]:
-    server = FakeLLM().start()
-    yield server
-    server.stop()
 
 
 def start_worker(database_url: str, llm: FakeLLM) -> subprocess.Popen[bytes]:

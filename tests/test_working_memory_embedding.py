@@ -207,13 +207,10 @@ async def test_app_shutdown_drains_before_closing_redis(database_url, engine):
     stores what the appends left queued before it closes the embedder and Redis."""
     import uuid
 
-    import httpx
     import redis.asyncio as aioredis
-    from asgi_lifespan import LifespanManager
 
     from app.core.config import Settings, WorkingMemorySettings
-    from app.main import create_app
-    from tests.conftest import REDIS_TEST_URL
+    from tests.conftest import REDIS_TEST_URL, running_app
 
     prefix = f"hindsight-test:{uuid.uuid4().hex[:12]}:"
     settings = Settings(
@@ -221,20 +218,17 @@ async def test_app_shutdown_drains_before_closing_redis(database_url, engine):
         redis_url=REDIS_TEST_URL,
         working_memory=WorkingMemorySettings(key_prefix=prefix),
     )
-    app = create_app(settings)
     redis = aioredis.from_url(REDIS_TEST_URL)
     try:
-        async with LifespanManager(app, startup_timeout=60, shutdown_timeout=60):
+        async with running_app(settings, shutdown_timeout=60) as (app, c):
             runtime = app.state.resources.working_memory
             gated = GatedEmbedder(app.state.resources.embedder)
             runtime.embeddings.embedder = gated
-            transport = httpx.ASGITransport(app=app)
-            async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
-                r = await c.post(
-                    "/working_memory/d1/messages",
-                    json={"messages": [{"role": "user", "content": t} for t in TOPICS[:4]]},
-                )
-                assert r.status_code == 200, r.text
+            r = await c.post(
+                "/working_memory/d1/messages",
+                json={"messages": [{"role": "user", "content": t} for t in TOPICS[:4]]},
+            )
+            assert r.status_code == 200, r.text
             assert runtime.embeddings.backlog == 4
             asyncio.get_running_loop().call_later(0.2, gated.gate.set)
         # Shut down: the queue was drained, then Redis closed.

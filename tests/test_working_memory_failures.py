@@ -3,31 +3,24 @@ appends once), and the window never holds a message the transcript lacks."""
 
 from __future__ import annotations
 
-import httpx
-from asgi_lifespan import LifespanManager
-
 from app.core.config import Settings
-from app.main import create_app
-from tests.conftest import count_rows
+from tests.conftest import count_rows, running_app
 
 
 async def test_redis_down_is_503_and_writes_nothing(database_url, engine):
     # Nothing listens on port 1: every Redis command fails with a connection error.
     settings = Settings(database_url=database_url, redis_url="redis://127.0.0.1:1/0")
-    app = create_app(settings)
-    async with LifespanManager(app, startup_timeout=60):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-            r = await client.post(
-                "/working_memory/down/messages",
-                json={"messages": [{"role": "user", "content": "remember the code 4471"}]},
-            )
-            assert r.status_code == 503, r.text
-            assert r.headers["content-type"] == "application/problem+json"
-            assert r.json()["code"] == "datastore_unavailable"
-            assert r.headers["retry-after"] == "2"
-            r = await client.get("/working_memory/down")
-            assert r.status_code == 503 and r.json()["code"] == "datastore_unavailable"
+    async with running_app(settings) as (_, client):
+        r = await client.post(
+            "/working_memory/down/messages",
+            json={"messages": [{"role": "user", "content": "remember the code 4471"}]},
+        )
+        assert r.status_code == 503, r.text
+        assert r.headers["content-type"] == "application/problem+json"
+        assert r.json()["code"] == "datastore_unavailable"
+        assert r.headers["retry-after"] == "2"
+        r = await client.get("/working_memory/down")
+        assert r.status_code == 503 and r.json()["code"] == "datastore_unavailable"
     # Redis is asked before anything is written: the retry will be the only copy.
     assert await count_rows(engine, "transcript_messages") == 0
     assert await count_rows(engine, "working_memory_sessions") == 0
