@@ -22,6 +22,7 @@ import numpy as np
 
 from benchkit.bulkload import BulkLoader
 from benchkit.recall_corpus import SUBJECT, TOP_K, TYPE_SHARES, Corpus
+from benchkit.timing import pct
 
 
 @dataclass
@@ -43,8 +44,9 @@ class Run:
         return {k: round(float(np.median([s.get(k, 0.0) for s in self.stages])), 1) for k in names}
 
     def pct(self, q: float, server: bool = False) -> float:
-        data = self.server_ms if server else self.client_ms
-        return float(np.percentile(data, q)) if data else float("nan")
+        """The ``q``-th percentile (0-100) of the client's (or the server's) ms, by
+        :func:`benchkit.timing.pct`'s rule."""
+        return pct(self.server_ms if server else self.client_ms, q / 100)
 
 
 async def drive(
