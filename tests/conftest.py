@@ -102,6 +102,20 @@ async def client(app_client: httpx.AsyncClient, engine: AsyncEngine) -> httpx.As
 
 
 @pytest.fixture(scope="module")
+def keyed_api_url(settings: Settings) -> Iterator[str]:
+    """The REST API on a real loopback port (tests/live_api.py), API keys required and never
+    cached (a revoked key is refused at once)."""
+    from app.core.config import AuthSettings
+    from tests.live_api import serve
+
+    app = create_app(
+        settings.model_copy(update={"auth": AuthSettings(required="true", cache_ttl_s=0)})
+    )
+    with serve(app) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
 def fake_llm_server() -> Iterator[FakeLLM]:
     """The scripted LLM server of a test module (for module-scoped apps that need its URL)."""
     server = FakeLLM().start()

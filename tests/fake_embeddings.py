@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 import zlib
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+
+from tests.loopback import JSONHandler, LoopbackServer
 
 _WORD = re.compile(r"\w+")
 
@@ -24,7 +23,7 @@ def embed(text: str, dimension: int) -> list[float]:
     return vector
 
 
-class FakeEmbeddings:
+class FakeEmbeddings(LoopbackServer):
     """``start()`` / ``stop()``; ``base_url`` ends in ``/v1``; ``calls`` counts requests."""
 
     def __init__(self, dimension: int) -> None:
@@ -32,13 +31,9 @@ class FakeEmbeddings:
         self.calls = 0
         fake = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: Any) -> None:  # quiet
-                pass
-
+        class Handler(JSONHandler):
             def do_POST(self) -> None:  # noqa: N802 - http.server's naming
-                length = int(self.headers.get("Content-Length") or 0)
-                body = json.loads(self.rfile.read(length) or b"{}")
+                body = self.read_json()
                 fake.calls += 1
                 texts = body.get("input") or []
                 texts = [texts] if isinstance(texts, str) else texts
@@ -54,19 +49,4 @@ class FakeEmbeddings:
                 self.end_headers()
                 self.wfile.write(raw)
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-
-    @property
-    def base_url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}/v1"
-
-    def start(self) -> FakeEmbeddings:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+        self._serve(Handler)

@@ -16,8 +16,9 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tests.loopback import JSONHandler, LoopbackServer
 
 
 @dataclass
@@ -33,7 +34,7 @@ class Reply:
     usage: dict[str, int] | None = None
 
 
-class FakeLLM:
+class FakeLLM(LoopbackServer):
     """Start with :meth:`start`, stop with :meth:`stop`; ``base_url`` ends in ``/v1``."""
 
     def __init__(self) -> None:
@@ -44,13 +45,9 @@ class FakeLLM:
         self._lock = threading.Lock()
         fake = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: Any) -> None:  # quiet
-                pass
-
+        class Handler(JSONHandler):
             def do_POST(self) -> None:  # noqa: N802 - http.server's naming
-                length = int(self.headers.get("Content-Length") or 0)
-                body = json.loads(self.rfile.read(length) or b"{}")
+                body = self.read_json()
                 with fake._lock:
                     fake.requests.append(body)
                     if fake.script:
@@ -95,22 +92,7 @@ class FakeLLM:
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (timeout tests)
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-
-    @property
-    def base_url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}/v1"
-
-    def start(self) -> FakeLLM:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+        self._serve(Handler)
 
     def push(self, *replies: Reply) -> None:
         """Script the next answers, in order."""

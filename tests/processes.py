@@ -70,16 +70,21 @@ class Proc:
 
     def stop(self, timeout_s: float = 20) -> int | None:
         """SIGTERM, then SIGKILL if it does not exit in ``timeout_s``; returns the exit code."""
-        if self.popen.poll() is None:
-            self.popen.send_signal(signal.SIGTERM)
-            try:
-                self.popen.wait(timeout_s)
-            except subprocess.TimeoutExpired:
-                self.popen.kill()
-                self.popen.wait(10)
+        terminate(self.popen, timeout_s)
         if self.popen.stdin:
             self.popen.stdin.close()
         return self.popen.returncode
+
+
+def terminate(popen: subprocess.Popen[bytes], timeout_s: float = 15) -> None:
+    """SIGTERM a process still running, then SIGKILL if it does not exit in ``timeout_s``."""
+    if popen.poll() is None:
+        popen.send_signal(signal.SIGTERM)
+        try:
+            popen.wait(timeout_s)
+        except subprocess.TimeoutExpired:
+            popen.kill()
+            popen.wait(10)
 
 
 def serve(env: dict[str, str], port: int | None = None) -> Proc:

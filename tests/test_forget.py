@@ -39,23 +39,22 @@ async def traces(engine: AsyncEngine, needle: str) -> dict[str, int]:
     return found
 
 
+async def store_iguana(client: httpx.AsyncClient) -> httpx.Response:
+    """The subject's idempotent store (the same key each time)."""
+    iguana = {
+        "user_id": USER,
+        "value": "The user keeps a pet iguana named Quetzalli",
+        "query": "When the user talks about pets",
+        "entities": ["Quetzalli"],
+    }
+    headers = {"Idempotency-Key": "forget-test-key"}
+    return await client.post("/store", headers=headers, json={"memories": [iguana]})
+
+
 async def seed(client: httpx.AsyncClient) -> dict[str, Any]:
     """A subject with units, access log, a summary with links and an idempotent store; and
     another subject."""
-    r = await client.post(
-        "/store",
-        headers={"Idempotency-Key": "forget-test-key"},
-        json={
-            "memories": [
-                {
-                    "user_id": USER,
-                    "value": "The user keeps a pet iguana named Quetzalli",
-                    "query": "When the user talks about pets",
-                    "entities": ["Quetzalli"],
-                },
-            ]
-        },
-    )
+    r = await store_iguana(client)
     assert r.status_code == 200, r.text
     iguana = r.json()["results"][0]["id"]
     units = await store(
@@ -120,20 +119,7 @@ async def test_forget_one_unit(client, engine):
     )
     assert uid not in listed
     # a retry of the forgotten store no longer replays the deleted data
-    r = await client.post(
-        "/store",
-        headers={"Idempotency-Key": "forget-test-key"},
-        json={
-            "memories": [
-                {
-                    "user_id": USER,
-                    "value": "The user keeps a pet iguana named Quetzalli",
-                    "query": "When the user talks about pets",
-                    "entities": ["Quetzalli"],
-                }
-            ]
-        },
-    )
+    r = await store_iguana(client)
     assert r.headers.get("Idempotent-Replayed") == "false"
 
 

@@ -19,10 +19,9 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from sqlalchemy import text
 
-from app.core.config import AuthSettings, Settings
 from app.main import create_app
 from tests.conftest import count_rows
-from tests.live_api import free_port, serve
+from tests.live_api import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 EXPECTED_TOOLS = {
@@ -37,13 +36,9 @@ EXPECTED_TOOLS = {
 
 
 @pytest.fixture(scope="module")
-def api_url(settings: Settings) -> Iterator[str]:
+def api_url(keyed_api_url: str) -> str:
     """The REST API on a real loopback port, API keys required."""
-    app = create_app(
-        settings.model_copy(update={"auth": AuthSettings(required="true", cache_ttl_s=0)})
-    )
-    with serve(app) as url:
-        yield url
+    return keyed_api_url
 
 
 def _env(**extra: str) -> dict[str, str]:

@@ -8,23 +8,14 @@ import importlib
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 
 import httpx
 import pytest
 
-from app.core.config import AuthSettings, Settings
-from app.main import create_app
-from tests.live_api import serve
-
 
 @pytest.fixture(scope="module")
-def api_url(settings: Settings) -> Iterator[str]:
-    app = create_app(
-        settings.model_copy(update={"auth": AuthSettings(required="true", cache_ttl_s=0)})
-    )
-    with serve(app) as url:
-        yield url
+def api_url(keyed_api_url: str) -> str:
+    return keyed_api_url
 
 
 @pytest.fixture(scope="module")

@@ -26,6 +26,7 @@ from app.services.memory.conflict_judge import LLMPairJudge
 from app.services.memory.reconcile import ReconcileRunner
 from tests.conftest import running_app
 from tests.fake_llm import FakeLLM, Reply
+from tests.processes import terminate
 from tests.test_worker import start_worker, wait_for
 
 SAME = Reply(content='{"verdict": "same"}')
@@ -279,13 +280,7 @@ async def test_a_sigkilled_worker_process_mid_decision_two_workers_after_restart
                             "'active'") == 3  # fmt: skip
     finally:
         for proc in (first, *workers):
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-                try:
-                    proc.wait(15)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait(5)
+            terminate(proc)
     for proc in workers:
         assert proc.returncode == 0, proc.stderr.read().decode()[-2000:]  # type: ignore[union-attr]
 

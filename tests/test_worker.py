@@ -15,6 +15,7 @@ from sqlalchemy import text
 
 from tests.conftest import count_rows
 from tests.fake_llm import FakeLLM, Reply, units_json
+from tests.processes import terminate
 
 ROOT = Path(__file__).resolve().parents[1]
 UNITS = [
@@ -109,11 +110,6 @@ async def test_sigkilled_worker_job_completes_after_restart_exactly_once(
         assert await count_rows(engine) == len(UNITS)
     finally:
         for proc in (first, second):
-            if proc is not None and proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-                try:
-                    proc.wait(15)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait(5)
+            if proc is not None:
+                terminate(proc)
     assert second is not None and second.returncode == 0, second.stderr.read().decode()[-2000:]

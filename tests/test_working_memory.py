@@ -72,15 +72,19 @@ def body_tokens(wm, content: str) -> int:
     return wm.tokenizer.count(content)
 
 
+# Six messages on unrelated topics (the window tests rank them by a query).
+TOPICS = [
+    "My daughter's birthday party is on Saturday, we ordered a chocolate cake.",
+    "I booked the flight to Berlin, it leaves at 7:40 from gate B12.",
+    "The weather has been rainy all week.",
+    "Can you recommend a good science fiction novel?",
+    "I've been learning to play the guitar in the evenings.",
+    "We should water the tomatoes in the garden tomorrow.",
+]
+
+
 async def test_query_ranks_by_relevance_and_returns_time_order(wm):
-    topics = [
-        "My daughter's birthday party is on Saturday, we ordered a chocolate cake.",
-        "I booked the flight to Berlin, it leaves at 7:40 from gate B12.",
-        "The weather has been rainy all week.",
-        "Can you recommend a good science fiction novel?",
-        "I've been learning to play the guitar in the evenings.",
-        "We should water the tomatoes in the garden tomorrow.",
-    ]
+    topics = TOPICS
     await append(wm, "s2", *[msg(t) for t in topics])
     # Room for about two messages: the flight must be one of them despite its age.
     r = await wm.client.get(

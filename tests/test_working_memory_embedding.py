@@ -15,17 +15,9 @@ import numpy as np
 import pytest
 
 from app.services.working_memory.embedding import WindowEmbeddings
-from tests.test_working_memory import append, embeddings_settled, msg, window_keys
+from tests.test_working_memory import TOPICS, append, embeddings_settled, msg, window_keys
 from tests.test_working_memory_recovery import lose_redis_data
 
-TOPICS = [
-    "My daughter's birthday party is on Saturday, we ordered a chocolate cake.",
-    "I booked the flight to Berlin, it leaves at 7:40 from gate B12.",
-    "The weather has been rainy all week.",
-    "Can you recommend a good science fiction novel?",
-    "I've been learning to play the guitar in the evenings.",
-    "We should water the tomatoes in the garden tomorrow.",
-]
 QUERY = "when does my plane to Berlin depart?"
 
 
