@@ -200,6 +200,7 @@ def _paired(args: argparse.Namespace) -> None:
     if args.trace:
         args.trace.write_text(json.dumps(traces))
     med = {a: {k: statistics.median(f[k] for f in fs) for k in fs[0]} for a, fs in results.items()}
+    write_json(args.json, {"command": sys.argv, "runs": results, "median": med})
     print("median over rounds:")
     for arm, f in med.items():
         print(f"  {arm:>9}: {_line(f)}")
