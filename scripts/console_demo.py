@@ -7,7 +7,7 @@ Starts the real service (`hindsight serve`, embedded PostgreSQL, in-process Redi
 temporary data dir on a free loopback port, creates an API key, stores English and Chinese
 units (a supersede chain, a contradiction, a working-memory session) and drives Debian's
 Chromium (/usr/bin/chromium) with Playwright at a laptop (1366×900) and a phone (390×844)
-viewport. ``tests/test_console_browser.py`` uses the same service, key and data helpers.
+viewport. ``tests/console/test_console_browser.py`` uses the same service, key and data helpers.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
     python3 scripts/openapi_snapshot.py --write   # rewrite docs/openapi.json from the app
 
 The document is the one ``create_app()`` serves with default settings, written with sorted
-keys so that a diff shows only what changed. ``tests/test_openapi_snapshot.py`` fails when the
+keys so that a diff shows only what changed. ``tests/api/test_openapi_snapshot.py`` fails when the
 two differ: a change of the API is then a deliberate one, made by running ``--write`` and
 committing the new document with the code.
 """

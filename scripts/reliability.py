@@ -15,7 +15,7 @@ Scenarios (each bounded in time, each stops what it started):
 ``scale``   two API processes and two workers on one PostgreSQL and Redis (dedupe, jobs,
             rate limit, key revocation, worker metrics).
 ``load``    N clients for T seconds of mixed operations on the embedded default.
-``fuzz``    schemathesis from the OpenAPI document (tests/test_fuzz_openapi.py with
+``fuzz``    schemathesis from the OpenAPI document (tests/api/test_fuzz_openapi.py with
             ``FUZZ_EXAMPLES`` examples per operation).
 ==========  ===============================================================================
 
@@ -69,7 +69,7 @@ def fuzz(examples: int) -> Row:
             "-q",
             "-p",
             "no:cacheprovider",
-            "tests/test_fuzz_openapi.py",
+            "tests/api/test_fuzz_openapi.py",
         ],
         cwd=ROOT,
         env=env,

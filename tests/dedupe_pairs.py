@@ -15,7 +15,7 @@ facts (an outbound and a return flight). English, Chinese and mixed pairs; some 
 modelled on the kinds of facts in the LoCoMo conversations (support groups, painting,
 adoption, camping), written anew here.
 
-Shared by ``tests/test_dedupe_calibration.py`` and ``scripts/calibrate_dedupe.py``.
+Shared by ``tests/services/memory/test_dedupe_calibration.py`` and ``scripts/calibrate_dedupe.py``.
 """
 
 # ruff: noqa: E501 - one pair per line reads best

@@ -76,7 +76,7 @@ FOREGROUND_CHUNK_CHARS = 256
 # A foreground call of at most this many texts goes to the model whole, whatever its length:
 # a one-unit /store of a value and its trigger scenario is one model call, not one per
 # text (each call pays a fixed cost: gate, thread hand-off, team pick); the vectors are the
-# same bits either way (tests/test_model_runtime.py).
+# same bits either way (tests/clients/test_model_runtime.py).
 FOREGROUND_WHOLE_TEXTS = 2
 
 

@@ -1,7 +1,7 @@
 """Typed settings, read once through :func:`get_settings`.
 
 Every field is an environment variable; nested groups use ``__`` (``RECALL__WEIGHT_SEMANTIC``).
-``.env.example`` documents each one, and ``tests/test_settings.py`` fails when the two drift.
+``.env.example`` documents each one, and ``tests/core/test_settings.py`` fails when the two drift.
 """
 
 from __future__ import annotations

@@ -11,8 +11,8 @@ Entries live ``RECALL__SUBJECT_CACHE_TTL_S`` seconds (``cachetools.TTLCache``). 
 predictions: the recall statement itself reports which names are known, and recall starts over
 with the right names when the prediction was wrong (app.services.recall.service), so a stale
 entry costs time, never a different answer. The size class decides between two ways of
-scoring that give the same top hits (tests/test_recall_scoring.py); a subject crossing the
-limit switches within the TTL.
+scoring that give the same top hits (tests/services/recall/test_recall_scoring.py); a
+subject crossing the limit switches within the TTL.
 """
 
 from __future__ import annotations

@@ -1,0 +1,150 @@
+"""The published OpenAPI document and the validation agree (a fuzzing pass found the schema
+looser than the API): integers are integers, never-blank strings say so, an empty PATCH is
+refused by both, and recall's subject rule is in the document. Bad input is a 422
+problem+json that changes nothing."""
+
+from __future__ import annotations
+
+import re
+import sys
+from typing import Any
+
+import pytest
+
+from app.schemas.common import NOT_BLANK_PATTERN
+from tests.api.test_validation import assert_problem, unit
+from tests.conftest import count_rows
+
+
+async def _spec(client) -> dict[str, Any]:
+    return (await client.get("/openapi.json")).json()
+
+
+def _string_schema(prop: dict[str, Any]) -> dict[str, Any]:
+    """The string alternative of a property (``anyOf`` with null, or an array's items)."""
+    if "anyOf" in prop:
+        [prop] = [alt for alt in prop["anyOf"] if alt.get("type") != "null"]
+    if prop.get("type") == "array":
+        prop = prop["items"]
+    assert prop["type"] == "string", prop
+    return prop
+
+
+def test_the_not_blank_pattern_is_exactly_the_validators_rule():
+    # Every code point: the pattern finds a character iff str.strip() leaves one.
+    pattern = re.compile(NOT_BLANK_PATTERN)
+    for code in range(sys.maxunicode + 1):
+        char = chr(code)
+        assert (pattern.search(char) is not None) == bool(char.strip()), hex(code)
+
+
+BLANK_FIELDS = [
+    ("MemoryCreate", "value"),
+    ("MemoryCreate", "user_id"),
+    ("MemoryCreate", "session_id"),
+    ("MemoryCreate", "entities"),
+    ("RecallRequest", "query"),
+    ("RecallRequest", "user_id"),
+    ("RecallRequest", "agent_id"),
+    ("RecallRequest", "session_id"),
+    ("RecallRequest", "entities"),
+    ("MemoryUpdate", "value"),
+]
+
+
+@pytest.mark.parametrize(("model", "field"), BLANK_FIELDS)
+async def test_never_blank_strings_say_so_in_the_schema(client, model, field):
+    prop = (await _spec(client))["components"]["schemas"][model]["properties"][field]
+    string = _string_schema(prop)
+    assert string["minLength"] == 1
+    assert string["pattern"] == NOT_BLANK_PATTERN
+
+
+@pytest.mark.parametrize("blank", ["", " ", "\t\n", "\u3000"])
+@pytest.mark.parametrize("field", ["value", "user_id", "session_id"])
+async def test_blank_store_fields_are_a_422_that_writes_nothing(client, engine, field, blank):
+    r = await client.post("/store", json={"memories": [unit(**{field: blank})]})
+    assert_problem(r, 422, "invalid_request", f"memories.0.{field}")
+    assert await count_rows(engine) == 0
+
+
+@pytest.mark.parametrize("blank", ["", "  ", "\u00a0"])
+@pytest.mark.parametrize("field", ["query", "user_id"])
+async def test_blank_recall_fields_are_a_422(client, field, blank):
+    body = {"query": "tea", "user_id": "u1", field: blank}
+    assert_problem(await client.post("/recall", json=body), 422, "invalid_request", field)
+
+
+# Every integer of a JSON body (model, field, the operation and a valid body to put it in):
+# the schema says integer, and 25.0 is refused like 25.5.
+BODY_INTEGERS = [
+    ("RecallRequest", "top_k", "/recall", {"query": "tea", "user_id": "u1"}),
+    ("RecallRequest", "rerank_candidates", "/recall", {"query": "tea", "user_id": "u1"}),
+    ("SummarizeRequest", "min_group", "/summarize", {"user_id": "u1"}),
+]
+
+
+@pytest.mark.parametrize(("model", "field", "path", "body"), BODY_INTEGERS)
+async def test_integral_floats_are_not_integers(client, engine, model, field, path, body):
+    await client.post("/store", json={"memories": [unit()]})
+    prop = (await _spec(client))["components"]["schemas"][model]["properties"][field]
+    types = {alt.get("type") for alt in prop.get("anyOf", [prop])} - {"null"}
+    assert types == {"integer"}
+    r = await client.post(path, json={**body, field: 25.0})
+    assert_problem(r, 422, "invalid_request", f"{field}: must be an integer, got a number")
+    assert await count_rows(engine) == 1
+
+
+def _body_schemas(spec: dict[str, Any]) -> set[str]:
+    """Components reachable from a request body."""
+    schemas = spec["components"]["schemas"]
+    todo = re.findall(r"#/components/schemas/(\w+)", str(_request_bodies(spec)))
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo += re.findall(r"#/components/schemas/(\w+)", str(schemas[name]))
+    return seen
+
+
+def _request_bodies(spec: dict[str, Any]) -> list[Any]:
+    return [
+        op["requestBody"]
+        for item in spec["paths"].values()
+        for op in item.values()
+        if isinstance(op, dict) and "requestBody" in op
+    ]
+
+
+async def test_every_request_body_integer_is_listed_above(client):
+    # A new integer field of a body joins BODY_INTEGERS (and is strict: RequestModel).
+    spec = await _spec(client)
+    found = {
+        (name, field)
+        for name in _body_schemas(spec)
+        for field, prop in spec["components"]["schemas"][name].get("properties", {}).items()
+        if any(alt.get("type") == "integer" for alt in prop.get("anyOf", [prop]))
+    }
+    assert found == {(model, field) for model, field, _, _ in BODY_INTEGERS}
+
+
+async def test_an_empty_patch_is_refused_by_the_schema_and_the_api(client, engine):
+    schema = (await _spec(client))["components"]["schemas"]["MemoryUpdate"]
+    assert schema["minProperties"] == 1
+    r = await client.post("/store", json={"memories": [unit()]})
+    unit_id = r.json()["results"][0]["id"]
+    before = (await client.get(f"/memories/{unit_id}")).json()
+    r = await client.patch(f"/memories/{unit_id}", json={})
+    assert_problem(r, 422, "invalid_request", "send at least one field to change")
+    assert (await client.get(f"/memories/{unit_id}")).json() == before
+    assert await count_rows(engine) == 1
+
+
+async def test_recall_says_which_subject_it_needs(client):
+    description = (await _spec(client))["components"]["schemas"]["RecallRequest"]["description"]
+    for name in ("user_id", "agent_id", "session_id"):
+        assert name in description
+    assert "at least one" in description
+    r = await client.post("/recall", json={"query": "tea"})
+    assert_problem(r, 422, "invalid_request", "give at least one of user_id, agent_id, session_id")

@@ -1,0 +1,101 @@
+"""scripts/benchkit: the percentile rule the mem0 anchor uses, the generated doc blocks
+(replaced between their markers, everything else kept) and the aims' verdicts of
+scripts/bench_locomo.py."""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from benchkit import docsection, versus  # noqa: E402
+from benchkit.timing import pct, summary_ms  # noqa: E402
+
+
+def test_pct_uses_the_anchor_index_rule():
+    xs = [float(i) for i in range(1, 21)]  # 1..20, shuffled below
+    xs = xs[7:] + xs[:7]
+    assert pct(xs, 0.5) == 11.0  # sorted[20 // 2]
+    assert pct(xs, 0.95) == 20.0  # sorted[int(19.0)]
+    assert pct([3.0], 0.95) == 3.0
+    assert math.isnan(pct([], 0.5))
+    s = summary_ms([0.010, 0.020, 0.030])
+    assert s["n"] == 3 and s["p50_ms"] == 20.0 and s["max_ms"] == 30.0
+
+
+def test_block_is_added_then_replaced_and_the_rest_kept(tmp_path):
+    doc = tmp_path / "BENCHMARKS.md"
+    doc.write_text("# Benchmarks\n\n## Recall\n\nrecall figures\n")
+    heading = "## Against mem0 (LoCoMo dev)"
+    docsection.write_block(doc, "bench_locomo", "table 1", heading)
+    text = doc.read_text()
+    assert text.index("## Recall") < text.index(heading) < text.index("table 1")
+    doc.write_text(text + "\nhand-written analysis\n\n## Later\n\nkept\n")
+    docsection.write_block(doc, "bench_locomo", "table 2", heading)
+    text = doc.read_text()
+    assert "table 2" in text and "table 1" not in text
+    for kept in ("recall figures", "hand-written analysis", "## Later\n\nkept"):
+        assert kept in text
+    assert text.count(heading) == 1 and text.count("<!-- bench_locomo:begin -->") == 1
+
+
+def test_heading_without_markers_gets_the_block_under_it():
+    text = "# B\n\n## Against mem0 (LoCoMo dev)\n\nnotes\n"
+    new = docsection.replace_block(text, "x", "figures", "## Against mem0 (LoCoMo dev)")
+    assert new.index("## Against mem0") < new.index("figures") < new.index("notes")
+
+
+def _ours(seq_p95: float, conc_p95: float, degraded: int, tps: float) -> dict:
+    return {
+        "recall": {
+            "sequential": {"p50_ms": 10.0, "p95_ms": seq_p95, "degraded": 0},
+            "concurrent": {"p95_ms": conc_p95, "degraded": degraded, "clients": 4, "qps": 50.0},
+            "recall_at_10": 0.8,
+        },
+        "ingest": {"turns_per_s": tps, "batch": 100, "turns": 10},
+        "floor": {
+            "query": {"p50_ms": 5.0, "p95_ms": 6.0},
+            "passages": {"texts_per_s": 40.0, "batch": 50},
+        },
+    }
+
+
+MEM0 = {
+    "k": 10,
+    "search": {"p50_ms": 60.0, "p95_ms": 100.0},
+    "search_concurrent": {"p95_ms": 200.0, "qps": 30.0},
+    "ingest": {"turns_per_s": 15.0},
+    "recall": {"overall": {"r@10": 0.5}},
+}
+
+
+def test_verdicts_follow_the_aims_of_issue_11():
+    met = versus.verdicts(_ours(40.0, 100.0, 0, 32.0), MEM0)
+    assert {k: v["met"] for k, v in met.items()} == dict.fromkeys(met, True)
+    assert met["seq_p95"]["ratio"] == 0.4 and met["ingest_vs_floor"]["ratio"] == 0.8
+    met = versus.verdicts(_ours(41.0, 100.0, 1, 29.0), MEM0)
+    assert met["seq_p95"]["met"] is False  # 0.41× > 0.4×
+    assert met["conc_p95"]["met"] is False  # one degraded answer
+    assert met["ingest_vs_mem0"]["met"] is False and met["ingest_vs_floor"]["met"] is False
+    alone = versus.verdicts(_ours(40.0, 100.0, 0, 32.0), None)
+    assert alone["seq_p95"]["met"] is None and alone["ingest_vs_floor"]["met"] is True
+    assert "| recall p95, sequential (ms) | 40.0 | 100.0 | 0.40× |" in versus.table(
+        _ours(40.0, 100.0, 0, 32.0), MEM0
+    )
+
+
+def test_the_doc_command_names_no_path_outside_the_repository():
+    import bench_locomo
+
+    shown = bench_locomo.shown_command(
+        ["--dataset", "/x/shared/datasets/locomo-dev", "--mem0-python", "/tmp/v/bin/python",
+         "--mem0-script", "/x/shared/bench/mem0/mem0_locomo.py", "--api-key", "k1",
+         "--json", "/tmp/a.json", "--write-doc"]
+    )  # fmt: skip
+    assert shown == (
+        ".venv/bin/python scripts/bench_locomo.py --dataset LOCOMO_DEV "
+        "--mem0-python MEM0_VENV/bin/python"
+    )

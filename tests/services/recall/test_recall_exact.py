@@ -1,0 +1,155 @@
+"""The exact path's candidates statement, compiled once per filter shape and cached per process
+(app.repositories.recall.exact): the same candidates and signals as the statement built
+for each recall, and a cached shape never answers a recall of another shape."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+import pytest
+
+from app.core.db import create_session_factory
+from app.core.vocabulary import UnitStatus
+from app.repositories.memory.filters import UnitFilters
+from app.repositories.recall import exact as recall_exact
+from app.repositories.recall import repository as recall_repo
+from app.repositories.recall.repository import RecallRepository
+from app.repositories.recall.statements import RecallStatements
+from tests.services.recall.test_recall_api import recall, store
+
+NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
+DAY = timedelta(days=1)
+
+
+async def _units(client) -> None:  # type: ignore[no-untyped-def]
+    await store(
+        client,
+        {
+            "user_id": "u1",
+            "value": "Ana plays the cello in an orchestra",
+            "entities": ["Ana"],
+            "occurred_at": (NOW - 3 * DAY).isoformat(),
+        },
+        {
+            "user_id": "u1",
+            "agent_id": "a1",
+            "session_id": "s1",
+            "value": "The user prefers green tea",
+            "type": "preference",
+            "occurred_at": (NOW - 2 * DAY).isoformat(),
+        },
+        {
+            "user_id": "u1",
+            "session_id": "s1",
+            "value": "Bo moved to Lisbon for the orchestra",
+            "entities": ["Bo", "Lisbon"],
+            "occurred_at": (NOW - DAY).isoformat(),
+        },
+        {"user_id": "u2", "value": "Ana is u2's sister", "entities": ["Ana"]},
+    )
+
+
+SHAPES = [
+    UnitFilters(namespace="default", user_id="u1"),
+    UnitFilters(namespace="default", user_id="u1", now=NOW),
+    UnitFilters(namespace="default", user_id="u1", types=["preference", "fact"]),
+    UnitFilters(namespace="default", user_id="u1", session_id="s1", since=NOW - 2 * DAY),
+    UnitFilters(namespace="default", user_id="u1", until=NOW - 2 * DAY),
+    UnitFilters(namespace="default", user_id="u1", agent_id="a1"),
+    UnitFilters(namespace="default", user_id="u1", exact_agent=True),
+    UnitFilters(
+        namespace="default",
+        user_id="u1",
+        statuses=(UnitStatus.ACTIVE, UnitStatus.SUPERSEDED, UnitStatus.ARCHIVED),
+    ),
+    UnitFilters(namespace="default", agent_id="a1"),
+    UnitFilters(namespace="other", user_id="u1"),
+]
+
+
+@pytest.mark.parametrize("with_embedding", [True, False])
+@pytest.mark.parametrize("entities", [["ana", "zed"], []])
+async def test_the_cached_statement_finds_what_the_built_one_finds(
+    client, engine, monkeypatch, with_embedding, entities
+) -> None:
+    await _units(client)
+    rng = np.random.default_rng(7)
+    embedding = rng.standard_normal(384).astype(np.float32) if with_embedding else None
+
+    statements = RecallStatements()
+
+    async def candidates(f: UnitFilters):  # type: ignore[no-untyped-def]
+        async with create_session_factory(engine)() as session, session.begin():
+            found = await RecallRepository(session, statements).candidates(
+                f,
+                embedding,
+                "who plays in the orchestra",
+                entities,
+                exact=True,
+                per_source=40,
+                ef_search=40,
+            )
+        return sorted(found.scores), found.known
+
+    cached = [await candidates(f) for f in SHAPES]
+    assert statements.exact, "the exact path compiled no statement"
+    assert any(scores for scores, _ in cached) and not cached[-1][0]
+
+    async def no_cache(*_args, **_kwargs):  # type: ignore[no-untyped-def]
+        return None
+
+    monkeypatch.setattr(recall_repo, "exact_rows", no_cache)
+    built = [await candidates(f) for f in SHAPES]
+    assert cached == built
+    if entities:  # Ana is named by a unit of u1 in every shape that holds that unit
+        assert cached[0][1] == ["ana"]
+
+
+async def test_recalls_of_different_shapes_each_get_their_units(client) -> None:
+    """One shape's cached statement compiled first must not serve the next shape: with the
+    types filter, then without it, then with another one, then a session."""
+    await _units(client)
+    q = "Who plays in the orchestra?"
+    first = await recall(client, query=q, user_id="u1", types=["preference"])
+    assert [h["value"] for h in first] == ["The user prefers green tea"]
+    every = await recall(client, query=q, user_id="u1")
+    assert len(every) == 3 and every[0]["value"] == "Ana plays the cello in an orchestra"
+    facts = await recall(client, query=q, user_id="u1", types=["fact"])
+    assert {h["value"] for h in facts} == {
+        "Ana plays the cello in an orchestra",
+        "Bo moved to Lisbon for the orchestra",
+    }
+    session = await recall(client, query=q, user_id="u1", session_id="s1")
+    assert {h["value"] for h in session} == {
+        "The user prefers green tea",
+        "Bo moved to Lisbon for the orchestra",
+    }
+    other = await recall(client, query=q, user_id="u2")
+    assert [h["value"] for h in other] == ["Ana is u2's sister"]
+
+
+def test_a_filter_on_entities_or_reviews_has_no_cached_shape() -> None:
+    assert recall_exact.shape(UnitFilters("default", "u1", entity_keys=["ana"]), True, True) is None
+    assert recall_exact.shape(UnitFilters("default", "u1", review_pending=True), True, True) is None
+    a = recall_exact.shape(UnitFilters("default", "u1", types=["fact"]), True, True)
+    b = recall_exact.shape(UnitFilters("default", "u1", types=["fact", "event"]), True, True)
+    c = recall_exact.shape(UnitFilters("default", "u1"), True, False)
+    assert len({a, b, c}) == 3
+
+
+def test_the_remembered_vector_text_is_what_pgvector_binds() -> None:
+    from pgvector.sqlalchemy import Vector
+    from sqlalchemy.dialects.postgresql.asyncpg import dialect
+
+    process = Vector().bind_processor(dialect())
+    rng = np.random.default_rng(11)
+    texts = RecallStatements().vector_texts
+    for _ in range(20):
+        v = rng.standard_normal(384).astype(np.float32)
+        v /= np.linalg.norm(v)
+        assert recall_exact._vector_text(v.tobytes(), v.dtype.str, process, texts) == process(v)
+        assert recall_exact._vector_text(v.tobytes(), v.dtype.str, process, texts) == process(v)
+    other = (v * 0.5).astype(np.float32)
+    got = recall_exact._vector_text(other.tobytes(), other.dtype.str, process, texts)
+    assert got == process(other) and len(texts) == 21

@@ -1,0 +1,240 @@
+"""Appends answer before their messages are embedded; reads that rank by relevance still see
+every vector (waiting for the background task, or embedding what is missing themselves);
+messages of a process that died unembedded are embedded by the next read; shutdown drains.
+
+The background task's embedder is the real model behind a gate (:class:`GatedEmbedder`)
+that holds every call until the test opens it: our own wrapper, so the test decides when
+"the embedding finished" without timing anything."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import numpy as np
+import pytest
+
+from app.services.working_memory.embedding import WindowEmbeddings
+from tests.services.working_memory.test_working_memory import (
+    TOPICS,
+    append,
+    embeddings_settled,
+    msg,
+    window_keys,
+)
+from tests.services.working_memory.test_working_memory_recovery import lose_redis_data
+
+QUERY = "when does my plane to Berlin depart?"
+
+
+class GatedEmbedder:
+    """The real embedder, but ``embed_passages`` waits until :attr:`gate` is set."""
+
+    def __init__(self, inner) -> None:  # type: ignore[no-untyped-def]
+        self.inner = inner
+        self.model = inner.model
+        self.dimension = inner.dimension
+        self.gate = asyncio.Event()
+        self.calls = 0
+
+    async def embed_passages(self, texts: list[str], *, background: bool = False) -> np.ndarray:
+        self.calls += 1
+        await self.gate.wait()
+        return await self.inner.embed_passages(texts, background=background)
+
+    async def embed_queries(self, texts: list[str]) -> np.ndarray:
+        return await self.inner.embed_queries(texts)
+
+    async def aclose(self) -> None:
+        return None
+
+
+@pytest.fixture
+async def gated(wm) -> AsyncIterator[GatedEmbedder]:  # type: ignore[no-untyped-def]
+    """The app's background embedding queue, on a gated embedder (batches of 2), for this
+    test; the original queue comes back afterwards."""
+    runtime = wm.app.state.resources.working_memory
+    original = runtime.embeddings
+    embedder = GatedEmbedder(wm.app.state.resources.embedder)
+    runtime.embeddings = WindowEmbeddings(embedder, batch_size=2)
+    try:
+        yield embedder
+    finally:
+        embedder.gate.set()
+        await runtime.embeddings.close(30)
+        runtime.embeddings = original
+
+
+async def stored_vectors(wm, session: str) -> dict[int, bytes]:  # type: ignore[no-untyped-def]
+    _, _, vec, _ = await window_keys(wm, session)
+    return {int(k): v for k, v in (await wm.redis.hgetall(vec)).items()}
+
+
+async def expected_cosines(wm, contents: list[str], query: str) -> list[float]:  # type: ignore[no-untyped-def]
+    """What synchronous embedding gives: each message's cosine to the query."""
+    embedder = wm.app.state.resources.embedder
+    passages = await embedder.embed_passages(contents)
+    q = (await embedder.embed_queries([query]))[0]
+    return [float(v @ q) for v in passages]
+
+
+async def ranked(wm, session: str, **params) -> dict:  # type: ignore[no-untyped-def]
+    r = await wm.client.get(f"/working_memory/{session}", params=params)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def assert_ranks_as(body: dict, cosines: list[float]) -> None:
+    """Every message carries the cosine synchronous embedding gives, and the most similar
+    one has relevance 1 (min-max over the whole window)."""
+    by_seq = {m["seq"]: m for m in body["messages"]}
+    assert len(by_seq) == len(cosines)
+    for i, cos in enumerate(cosines, start=1):
+        assert by_seq[i]["scores"]["cosine"] == pytest.approx(cos, abs=1e-4)
+    best = 1 + int(np.argmax(cosines))
+    assert by_seq[best]["scores"]["relevance"] == 1.0
+
+
+async def test_append_answers_before_its_messages_are_embedded(wm, gated):
+    body = await append(wm, "e1", *(msg(t) for t in TOPICS[:3]))
+    assert body["seqs"] == [1, 2, 3]
+    # Answered while the embedder is still held: durable in the window, vectors pending.
+    queue = wm.app.state.resources.working_memory.embeddings
+    assert queue.backlog == 3
+    assert set((await stored_vectors(wm, "e1")).values()) == {b""}
+    no_query = await ranked(wm, "e1")  # a read without a query needs no vector: no wait
+    assert [m["seq"] for m in no_query["messages"]] == [1, 2, 3]
+
+    gated.gate.set()
+    await embeddings_settled(wm)
+    stored = await stored_vectors(wm, "e1")
+    expected = await wm.app.state.resources.embedder.embed_passages(TOPICS[:3])
+    for seq in (1, 2, 3):
+        vector = np.frombuffer(stored[seq], dtype=np.float32)
+        assert float(vector @ expected[seq - 1]) > 0.999
+    assert gated.calls == 2  # batches of 2: [1, 2], [3]
+
+
+async def test_read_right_after_appends_ranks_as_with_synchronous_embedding(wm, gated):
+    wm.configure(embed_wait_ms=20)
+    for topic in TOPICS:  # one append per message: the first batch is held, the rest queued
+        await append(wm, "e2", msg(topic))
+    body = await ranked(wm, "e2", query=QUERY, max_tokens=4000)
+    assert_ranks_as(body, await expected_cosines(wm, TOPICS, QUERY))
+    # The read stored what it embedded; the held batch fills nothing twice.
+    assert all(len(v) > 0 for v in (await stored_vectors(wm, "e2")).values())
+    gated.gate.set()
+    await embeddings_settled(wm)
+    again = await ranked(wm, "e2", query=QUERY, max_tokens=4000)
+    assert [m["scores"] for m in again["messages"]] == [m["scores"] for m in body["messages"]]
+
+
+async def test_read_waits_for_the_batch_in_progress(wm, gated):
+    wm.configure(embed_wait_ms=60_000)
+    await append(wm, "e3", msg(TOPICS[0]), msg(TOPICS[1]))  # one batch, held
+    read = asyncio.create_task(ranked(wm, "e3", query=QUERY))
+    for _ in range(20):
+        await asyncio.sleep(0.01)
+    assert not read.done()  # waiting for the background batch, not embedding twice
+    gated.gate.set()
+    body = await read
+    assert_ranks_as(body, await expected_cosines(wm, TOPICS[:2], QUERY))
+    assert gated.calls == 1
+
+
+async def test_messages_of_a_process_that_died_are_embedded_on_read(wm, gated):
+    await append(wm, "e4", *(msg(t) for t in TOPICS))
+    await append(wm, "e5", *(msg(t) for t in TOPICS[:3]))
+    # The process dies before embedding: its queue is gone (a new process has an empty one).
+    runtime = wm.app.state.resources.working_memory
+    dead = runtime.embeddings
+    runtime.embeddings = WindowEmbeddings(wm.app.state.resources.embedder)
+    runtime.windows._items.clear()
+    try:
+        assert set((await stored_vectors(wm, "e4")).values()) == {b""}
+        body = await ranked(wm, "e4", query=QUERY)
+        assert_ranks_as(body, await expected_cosines(wm, TOPICS, QUERY))
+        assert all(len(v) > 0 for v in (await stored_vectors(wm, "e4")).values())
+        # Redis lost the window too: the recovery path rebuilds it and the read embeds.
+        await lose_redis_data(wm)
+        body = await ranked(wm, "e5", query=QUERY)
+        assert_ranks_as(body, await expected_cosines(wm, TOPICS[:3], QUERY))
+    finally:
+        await runtime.embeddings.close(30)
+        runtime.embeddings = dead  # the fixture opens its gate and closes it
+
+
+async def test_shutdown_drains_the_queue(wm, gated):
+    await append(wm, "e6", *(msg(t) for t in TOPICS[:5]))
+    runtime = wm.app.state.resources.working_memory
+    closing = asyncio.create_task(runtime.close(60))
+    for _ in range(20):
+        await asyncio.sleep(0.01)
+    assert not closing.done()  # draining: the held batch and the queued ones
+    gated.gate.set()
+    assert await closing == 0
+    stored = await stored_vectors(wm, "e6")
+    assert sorted(stored) == [1, 2, 3, 4, 5] and all(len(v) > 0 for v in stored.values())
+
+
+async def test_drain_that_runs_out_of_time_loses_no_message(wm, gated):
+    await append(wm, "e7", *(msg(t) for t in TOPICS[:3]))
+    runtime = wm.app.state.resources.working_memory
+    assert await runtime.close(0.05) == 3  # the embedder never answered in time
+    # The messages are in the window; the first read that ranks embeds them.
+    body = await ranked(wm, "e7", query=QUERY)
+    assert_ranks_as(body, await expected_cosines(wm, TOPICS[:3], QUERY))
+
+
+async def test_stale_vector_never_lands_in_a_newer_window(wm, gated):
+    await append(wm, "e8", msg("the old secret is 1234"))  # held in the gated batch
+    r = await wm.client.delete("/working_memory/e8", params={"purge": "true"})
+    assert r.status_code == 200
+    await append(wm, "e8", msg(TOPICS[1]))  # seq 1 again, in a new window incarnation
+    gated.gate.set()
+    await embeddings_settled(wm)
+    stored = np.frombuffer((await stored_vectors(wm, "e8"))[1], dtype=np.float32)
+    new, old = await wm.app.state.resources.embedder.embed_passages(
+        [TOPICS[1], "the old secret is 1234"]
+    )
+    assert float(stored @ new) > 0.999 and float(stored @ old) < 0.99
+
+
+async def test_app_shutdown_drains_before_closing_redis(database_url, engine):
+    """The lifespan's shutdown (what SIGTERM leads to, app/core/graceful.py) embeds and
+    stores what the appends left queued before it closes the embedder and Redis."""
+    import uuid
+
+    import redis.asyncio as aioredis
+
+    from app.core.config import Settings, WorkingMemorySettings
+    from tests.conftest import REDIS_TEST_URL, running_app
+
+    prefix = f"hindsight-test:{uuid.uuid4().hex[:12]}:"
+    settings = Settings(
+        database_url=database_url,
+        redis_url=REDIS_TEST_URL,
+        working_memory=WorkingMemorySettings(key_prefix=prefix),
+    )
+    redis = aioredis.from_url(REDIS_TEST_URL)
+    try:
+        async with running_app(settings, shutdown_timeout=60) as (app, c):
+            runtime = app.state.resources.working_memory
+            gated = GatedEmbedder(app.state.resources.embedder)
+            runtime.embeddings.embedder = gated
+            r = await c.post(
+                "/working_memory/d1/messages",
+                json={"messages": [{"role": "user", "content": t} for t in TOPICS[:4]]},
+            )
+            assert r.status_code == 200, r.text
+            assert runtime.embeddings.backlog == 4
+            asyncio.get_running_loop().call_later(0.2, gated.gate.set)
+        # Shut down: the queue was drained, then Redis closed.
+        vec = f"{prefix}wm:{{default:d1}}:vec"
+        stored = {int(k): v for k, v in (await redis.hgetall(vec)).items()}
+        assert sorted(stored) == [1, 2, 3, 4] and all(len(v) > 0 for v in stored.values())
+    finally:
+        keys = [k async for k in redis.scan_iter(match=f"{prefix}*", count=1000)]
+        if keys:
+            await redis.delete(*keys)
+        await redis.aclose()
