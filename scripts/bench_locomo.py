@@ -138,7 +138,7 @@ def recall_body(q: dict[str, Any], prefix: str, top_k: int) -> dict[str, Any]:
         "query": q["question"],
         "user_id": prefix + q["conversation_id"],
         "top_k": top_k,
-        "now": q["asked_after_iso"],
+        "now": q["asked_after_iso"] + "Z",  # the dataset's times are naive: UTC
     }
 
 

@@ -109,7 +109,7 @@ async def one_run(
             "user_id": q["conversation_id"],
             "top_k": TOP_K,
             "rerank_candidates": CANDIDATES,
-            "now": q["asked_after_iso"],
+            "now": q["asked_after_iso"] + "Z",  # the dataset's times are naive: UTC
         }
         order = ["none", "0", "200", "over"]
         rng.shuffle(order)

@@ -152,7 +152,7 @@ def turn_unit(turn: dict[str, Any], subject: str) -> dict[str, Any]:
         "type": "event",
         "value": value,
         "entities": [turn["speaker"]],
-        "occurred_at": turn["session_datetime_iso"],
+        "occurred_at": turn["session_datetime_iso"] + "Z",  # naive in the dataset: UTC
         "raw_ref": turn["dia_id"],
         "source": "user",
         "metadata": {"conversation_id": turn["conversation_id"], "dia_id": turn["dia_id"]},
@@ -199,7 +199,7 @@ async def evaluate(
                     "query": q["question"],
                     "user_id": prefix + q["conversation_id"],
                     "top_k": TOP_K,
-                    "now": q["asked_after_iso"],
+                    "now": q["asked_after_iso"] + "Z",  # the dataset's times are naive: UTC
                     **overrides,
                 }
                 r = await client.post("/recall", json=body, timeout=60)

@@ -158,7 +158,7 @@ async def evaluate(
     for q in tqdm(questions, desc="recall", unit="query"):
         for variant in (DIRECT, EXTRACTED):
             body = {"query": q["question"], "user_id": f"{variant}:{q['conversation_id']}",
-                    "top_k": TOP_K, "now": q["asked_after_iso"]}  # fmt: skip
+                    "top_k": TOP_K, "now": q["asked_after_iso"] + "Z"}  # fmt: skip
             r = await client.post("/recall", json=body, timeout=60)
             if r.status_code != 200:
                 raise SystemExit(f"/recall failed: {r.status_code} {r.text[:500]}")

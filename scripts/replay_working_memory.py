@@ -68,7 +68,7 @@ def as_message(turn: dict, first_speaker: str) -> dict:
     return {
         "role": "user" if turn["speaker"] == first_speaker else "assistant",
         "content": content,
-        "created_at": turn["session_datetime_iso"],
+        "created_at": turn["session_datetime_iso"] + "Z",  # naive in the dataset: UTC
         "user_id": turn["conversation_id"],
         "metadata": {"dia_id": turn["dia_id"], "speaker": turn["speaker"]},
     }

@@ -108,18 +108,22 @@ def running(*procs: Proc) -> Iterator[tuple[Proc, ...]]:
 
 class RedisServer:
     """A private ``redis-server`` on a free loopback port (no persistence), which a test may
-    kill and restart; never the shared one at 6379."""
+    kill and restart; never the shared one at 6379. ``data_dir``: a restart loads what an
+    explicit ``SAVE`` wrote there (a Redis that comes back with its data)."""
 
-    def __init__(self) -> None:
+    def __init__(self, data_dir: str | None = None) -> None:
         self.binary = shutil.which("redis-server")
         self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.data_dir = data_dir
         self.popen: subprocess.Popen[bytes] | None = None
 
     def start(self) -> RedisServer:
         assert self.binary, "redis-server is not installed"
         args = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1"]
         args += ["--save", "", "--appendonly", "no", "--daemonize", "no"]
+        if self.data_dir is not None:
+            args += ["--dir", self.data_dir, "--dbfilename", "dump.rdb"]
         self.popen = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         import redis
 

@@ -125,16 +125,17 @@ def install(app: FastAPI) -> None:
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
         raw = list(exc.errors())
         content_type = request.headers.get("content-type", "")
-        if (
-            content_type
-            and not _is_json(content_type)
-            and any(tuple(e.get("loc", ())) == ("body",) for e in raw)
+        # A body sent without a JSON Content-Type (none at all, or another one) reaches the
+        # model as bytes: the same 415 either way. A missing body stays a 422 ("required").
+        if not _is_json(content_type) and any(
+            tuple(e.get("loc", ())) == ("body",) and e.get("type") != "missing" for e in raw
         ):
+            got = f"got {content_type[:100]!r}" if content_type else "none was sent"
             return problem(
                 request,
                 415,
                 "Unsupported media type",
-                f"send Content-Type: application/json (got {content_type[:100]!r})",
+                f"send Content-Type: application/json ({got})",
                 "unsupported_media_type",
             )
         errors = _clean_errors(raw)
@@ -225,7 +226,10 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     400: _err("Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`)."),
     401: _err("No API key (`missing_api_key`) or an unknown or revoked one (`invalid_api_key`)."),
     413: _err("Request body larger than MAX_BODY_BYTES (`payload_too_large`)."),
-    415: _err("A body sent with a Content-Type other than JSON (`unsupported_media_type`)."),
+    415: _err(
+        "A body sent without `Content-Type: application/json` (none, or another media type: "
+        "`unsupported_media_type`)."
+    ),
     422: _err("Invalid request (`invalid_request`): `errors` lists each field's problem."),
     429: _err("Per-key rate limit exceeded (`rate_limited`); see `Retry-After`."),
     500: _err("Internal error (`internal_error`)."),

@@ -106,6 +106,7 @@ _REWRITES: dict[str, Rewrite] = {
     "dict_type": _kind("an object"),
     "model_type": _kind("an object"),
     "model_attributes_type": _kind("an object"),
+    "finite_number": lambda ctx, value: f"not a finite number, got {value}",
     "missing": lambda ctx, value: "required",
     "extra_forbidden": lambda ctx, value: "unknown field (see the OpenAPI document)",
 }

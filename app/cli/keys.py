@@ -16,6 +16,7 @@ import typer
 
 from app.cli.database import database_url
 from app.core.config import get_settings
+from app.core.identifiers import identifier_problem
 
 if TYPE_CHECKING:
     from app.services.auth import KeyAdminService
@@ -67,6 +68,9 @@ def create(
     """Create a key for NAMESPACE and print it once (stdout); only its hash is stored."""
     if not namespace.strip() or len(namespace) > 128:
         raise typer.BadParameter("give 1..128 characters", param_hint="--namespace")
+    problem = identifier_problem(namespace)
+    if problem is not None:
+        raise typer.BadParameter(problem, param_hint="--namespace")
     created = _run(lambda svc: svc.create(namespace, name))
     typer.echo(
         f"created key {created.row.prefix}… (id {created.row.id}) for namespace "

@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Literal
 
 import platformdirs
-from pydantic import AliasChoices, BaseModel, Field, model_validator
+from pydantic import AliasChoices, BaseModel, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from app.core.identifiers import identifier_problem
 from app.core.settings.memory import (
     ConflictSettings,
     DedupeSettings,
@@ -73,8 +74,9 @@ class Settings(BaseSettings):
         default_factory=lambda: Path(platformdirs.user_data_dir("hindsight")),
         validation_alias=AliasChoices("HINDSIGHT_DATA_DIR", "data_dir"),
     )
-    # Tenant used when no API key maps the caller to one.
-    default_namespace: str = "default"
+    # Tenant used when no API key maps the caller to one (an id: no control, bidi, invisible
+    # or noncharacters, app/core/identifiers.py).
+    default_namespace: str = Field(default="default", min_length=1, max_length=128)
     # The address the API listens on; `hindsight serve --host` sets it. With AUTH__REQUIRED=auto
     # a non-loopback address makes API keys required.
     listen_host: str = "127.0.0.1"
@@ -103,6 +105,14 @@ class Settings(BaseSettings):
     closure: ClosureSettings = ClosureSettings()
     conflicts: ConflictSettings = ConflictSettings()
     worker: WorkerSettings = WorkerSettings()
+
+    @field_validator("default_namespace")
+    @classmethod
+    def _namespace_is_an_id(cls, value: str) -> str:
+        problem = identifier_problem(value)
+        if problem is not None:
+            raise ValueError(problem)
+        return value
 
     @model_validator(mode="after")
     def _rerank_needs_llm(self) -> Settings:

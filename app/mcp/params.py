@@ -100,8 +100,9 @@ StoreHowSure = Annotated[
 WhenItHappened = Annotated[
     str | None,
     Field(
-        description="ISO 8601 date or time the memory refers to ('2026-03-14' or "
-        "'2026-03-14T09:00:00Z'); leave empty for 'now'."
+        description="ISO 8601 time the memory refers to, with its UTC offset "
+        "('2026-03-14T09:00:00Z' or '2026-03-14T17:00:00+08:00'; a time without one is "
+        "refused); leave empty for 'now'."
     ),
 ]
 

@@ -151,7 +151,9 @@ class Turn(BaseModel):
     role: Literal["user", "assistant", "tool", "system"] = Field(description="Who spoke.")
     content: str = Field(min_length=1, description="What was said, verbatim.")
     when: str | None = Field(
-        default=None, description="ISO 8601 time it was said; leave empty if unknown."
+        default=None,
+        description="ISO 8601 time it was said, with its UTC offset ('2026-03-14T09:00:00Z'); "
+        "leave empty if unknown.",
     )
 
 

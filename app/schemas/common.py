@@ -11,6 +11,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, GetJsonSchema
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
+from app.core.identifiers import identifier_problem
+
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
@@ -63,7 +65,7 @@ def clean_json(value: Any, depth: int = 0) -> Any:
     if isinstance(value, str):
         _clean(value)
     elif isinstance(value, float) and not math.isfinite(value):
-        raise ValueError("numbers must be finite (no NaN or Infinity)")
+        raise ValueError(f"not a finite number, got {value} (NaN and Infinity are refused)")
     elif isinstance(value, dict):
         for key, item in value.items():
             _clean(str(key))
@@ -80,10 +82,19 @@ EARLIEST = datetime(1000, 1, 1, tzinfo=UTC)
 LATEST = datetime(9000, 12, 31, tzinfo=UTC)
 
 
+# What a time without an offset gets: a 422 that says how to write one (docs/ARCHITECTURE.md,
+# "Times"). Taking it as UTC silently moved a client's local times by their offset.
+NAIVE_TIME = (
+    "must give its UTC offset, e.g. 2026-03-14T09:00:00Z or 2026-03-14T17:00:00+08:00 "
+    "(a time without one is ambiguous)"
+)
+
+
 def _aware(value: datetime) -> datetime:
-    """Naive datetimes mean UTC (docs/ARCHITECTURE.md); years 1000..9000 only."""
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
+    """Times carry their offset (a naive one is a 422: :data:`NAIVE_TIME`); years
+    1000..9000 only."""
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise ValueError(NAIVE_TIME)
     try:
         in_utc = value.astimezone(UTC)
     except OverflowError:
@@ -93,14 +104,26 @@ def _aware(value: datetime) -> datetime:
     return value
 
 
+def identifier(value: str) -> str:
+    """An id refuses control, bidi, invisible and noncharacters, naming the first one and its
+    position (app/core/identifiers.py); values keep them."""
+    problem = identifier_problem(value)
+    if problem is not None:
+        raise ValueError(problem)
+    return value
+
+
 CleanStr = Annotated[str, AfterValidator(_clean)]
 # Text and Identifier are never blank, and the published schema says so (_NotBlankSchema).
 Text = Annotated[str, AfterValidator(_clean), NotBlank, _NotBlankSchema()]
+# Identifier (user, agent, session and task ids) also refuses what would make one id show
+# as another (:func:`identifier`).
 Identifier = Annotated[
     str,
     Field(min_length=1, max_length=256),
     AfterValidator(_clean),
     NotBlank,
+    AfterValidator(identifier),
     _NotBlankSchema(),
 ]
 AwareDatetime = Annotated[datetime, Strict(False), AfterValidator(_aware)]
@@ -111,17 +134,21 @@ JsonObject = Annotated[dict[str, Any], AfterValidator(clean_json)]
 class RequestModel(BaseModel):
     """Base of request bodies: unknown fields are an error, not silently dropped, and types
     are strict (JSON has them: ``true`` and ``"0.5"`` are not numbers, ``1`` is not a
-    boolean; an integer is a valid float). Dates are ISO 8601 strings (:data:`AwareDatetime`
-    lets those through)."""
+    boolean; an integer is a valid float; NaN and Infinity are not finite numbers). Dates are
+    ISO 8601 strings with their offset (:data:`AwareDatetime` lets those through)."""
 
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False, strict=True)
+    model_config = ConfigDict(
+        extra="forbid", str_strip_whitespace=False, strict=True, allow_inf_nan=False
+    )
 
 
 class QueryModel(RequestModel):
     """Base of query-parameter models: every value arrives as a string, so numbers and
     booleans are parsed from text (``?max_tokens=500``); unknown parameters are an error."""
 
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False, strict=False)
+    model_config = ConfigDict(
+        extra="forbid", str_strip_whitespace=False, strict=False, allow_inf_nan=False
+    )
 
 
 class ResponseModel(BaseModel):

@@ -6,9 +6,9 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import AfterValidator, Field, field_validator
 
-from app.schemas.common import Identifier, QueryModel, ResponseModel, Text
+from app.schemas.common import Identifier, QueryModel, ResponseModel, Text, identifier
 from app.schemas.working_memory import (
     MAX_QUERY_CHARS,
     MAX_TOKENS_LIMIT,
@@ -25,7 +25,12 @@ class ContextQuery(QueryModel):
 
     user_id: Identifier = Field(description="The subject whose memory is assembled.")
     session_id: (
-        Annotated[str, Field(min_length=1, max_length=256, pattern=SESSION_ID_PATTERN)] | None
+        Annotated[
+            str,
+            Field(min_length=1, max_length=256, pattern=SESSION_ID_PATTERN),
+            AfterValidator(identifier),
+        ]
+        | None
     ) = Field(default=None, description="The live session whose window to include.")
     query: Annotated[Text, Field(max_length=MAX_QUERY_CHARS)] | None = Field(
         default=None,

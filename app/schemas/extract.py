@@ -46,7 +46,7 @@ class ExtractMessage(RequestModel):
     )
     content: Annotated[Text, MaxChars("message_chars")]
     created_at: AwareDatetime | None = Field(
-        default=None, description="When it was said (ISO 8601; naive means UTC)."
+        default=None, description="When it was said (ISO 8601 with its offset)."
     )
     metadata: JsonObject = Field(
         default_factory=dict,

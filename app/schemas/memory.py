@@ -49,7 +49,7 @@ class MemoryCreate(RequestModel):
     confidence: float = Field(default=1.0, ge=0.0, le=1.0, description="0..1.")
     source: Source = Field(default="user", description="Who asserted it.")
     occurred_at: AwareDatetime | None = Field(
-        default=None, description="Time anchor (ISO 8601; naive means UTC). Default: now."
+        default=None, description="Time anchor (ISO 8601 with its offset). Default: now."
     )
     ttl_days: float | None = Field(default=None, gt=0, le=36500, description="Expire after N days.")
     expires_at: AwareDatetime | None = Field(default=None, description="Absolute expiry.")

@@ -58,7 +58,7 @@ class MessageCreate(RequestModel):
         description="The message text (1..100,000 characters, no NUL bytes)."
     )
     created_at: AwareDatetime | None = Field(
-        default=None, description="When it was said (ISO 8601; naive means UTC). Default: now."
+        default=None, description="When it was said (ISO 8601 with its offset). Default: now."
     )
     user_id: Identifier | None = Field(
         default=None, description="The subject (user) of the session; the first one seen owns it."

@@ -181,10 +181,13 @@ async def test_extraction_jobs_are_private(tenants, engine):
     # A's session transcript is not B's to extract or close.
     r = await b("POST", "/extract", json={"user_id": "u1", "session_id": "s1"})
     r_missing = await b("POST", "/extract", json={"user_id": "u1", "session_id": "nope"})
-    assert r.status_code == r_missing.status_code == 404
+    # Another namespace's session is an unknown one: empty, as every unknown session.
+    assert r.status_code == r_missing.status_code == 422
+    assert r.json()["detail"] == r_missing.json()["detail"].replace("nope", "s1")
     r = await b("POST", "/working_memory/s1/close", json={"user_id": "u1"})
     r_missing = await b("POST", "/working_memory/nope/close", json={"user_id": "u1"})
-    assert r.status_code == r_missing.status_code == 404
+    assert r.status_code == r_missing.status_code == 200
+    assert r.json()["job"] is None and r_missing.json()["job"] is None
 
 
 async def test_working_memory_is_private(tenants, engine):

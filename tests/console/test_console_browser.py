@@ -305,3 +305,19 @@ def test_no_call_reaches_another_namespace(console):
         api_calls += 1
         assert request.headers.get("authorization") in allowed, request.url
     assert api_calls > 10
+
+
+def test_a_bidi_override_in_a_value_is_shown_not_obeyed(console):
+    # Values keep their characters (content), ids refuse them (issue 31): U+202E in a value
+    # is stored as sent, and the console shows it as a mark instead of reversing the text.
+    value = "Invoice attached: invoice\u202egnp.exe"
+    r = console.service.client("demo").post(
+        "/store", json={"memories": [{"user_id": "mallory", "value": value}]}
+    )
+    assert r.status_code == 200, r.text
+    assert r.json()["results"][0]["memory"]["value"] == value
+    page = console.go("#/units?kind=user&subject=mallory")
+    link = page.locator(".units tbody tr a.value").first
+    expect(link).to_contain_text("invoice⟨U+202E⟩gnp.exe")
+    assert "\u202e" not in link.evaluate("el => el.textContent")
+    assert link.locator("bdi.has-controls .control").count() == 1

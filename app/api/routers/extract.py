@@ -48,7 +48,6 @@ def _answer(response: Response, submitted: Submitted) -> ExtractJobRead:
     status_code=202,
     responses={
         **ERROR_RESPONSES,
-        **NOT_FOUND,
         200: {"model": ExtractJobRead, "description": "Finished (sync) or already extracted."},
     },
 )
@@ -72,8 +71,8 @@ async def extract_memories(
     `EXTRACTION__WAIT_TIMEOUT_S`) and the answer is **200** with the outcome per unit (202 if
     it is still running then). A session whose messages were all extracted answers 200 with
     the existing job. Relative dates resolve against `now` (default: the last message's
-    time) in `timezone`. Errors: 404 unknown session, 422 invalid body or a session with no
-    messages or no user."""
+    time) in `timezone`. Errors: 422 invalid body, or a session with no messages to extract
+    (an unknown session is an empty one) or no user."""
     scope = Scope(namespace, body.user_id, body.agent_id, body.session_id, body.task_id)
     sync = wait or body.mode == "sync"
 

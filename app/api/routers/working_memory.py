@@ -9,9 +9,9 @@ from fastapi import APIRouter, Path, Query
 from pydantic import AfterValidator
 
 from app.api.deps import ClosureServiceDep, NamespaceDep, WorkingMemoryServiceDep
-from app.api.errors import ERROR_RESPONSES, NOT_FOUND, PROVIDER_ERRORS
+from app.api.errors import ERROR_RESPONSES, PROVIDER_ERRORS
 from app.api.wire import job_read, to_omitted_message, to_window_message
-from app.schemas.common import not_blank
+from app.schemas.common import identifier, not_blank
 from app.schemas.extract import CloseRequest, CloseResponse
 from app.schemas.working_memory import (
     SESSION_ID_PATTERN,
@@ -35,8 +35,10 @@ SessionIdPath = Annotated[
         description="The session (any string of 1..256 characters without control characters).",
     ),
     # Not blank, like every other session_id (Identifier): a blank one could be written to
-    # but never named again by /extract, /recall or /memories.
+    # but never named again by /extract, /recall or /memories; and, like every id, no bidi,
+    # invisible or noncharacters (app/core/identifiers.py).
     AfterValidator(not_blank),
+    AfterValidator(identifier),
 ]
 
 
@@ -64,9 +66,11 @@ async def append_messages(
     at most `WORKING_MEMORY__EMBED_WAIT_MS` (default 1000 ms) for those still in progress and
     embeds any still missing itself. Returns the seqs, each message's content tokens and the
     session's size (messages, tokens). Errors: 422 bad input (nothing written), 503 Redis
-    unavailable with `Retry-After` (nothing written; if Redis fails only after the transcript
-    committed, the detail says which seqs the transcript kept). A window Redis lost is
-    restored from the transcript with the next append or read."""
+    unavailable with `Retry-After` (nothing written: Redis is asked before the transcript is
+    written, so a retry appends once). If Redis fails only after the transcript committed,
+    the answer is still 200 (the messages are durable): the window is marked stale and they
+    are written to it as soon as Redis answers. A window Redis lost is restored from the
+    transcript with the next append or read."""
     result = await service.append(namespace, session_id, body.messages, datetime.now(UTC))
     # Task closure: two of three signals (only evaluated when this append can change them).
     await closure.after_append(
@@ -102,7 +106,8 @@ async def get_window(
     is cut in the middle and marked `truncated`; every message left out is listed in
     `omitted_seqs`, and with `include_omitted=true` in `omitted` with its content, scores,
     rank by score, the tokens it needed and those still free when its turn came. An expired
-    or unknown session has an empty window."""
+    or unknown session has an empty window (an unknown session is an empty one on every
+    working-memory operation, never a 404)."""
     budget = service.budget_for(params.max_tokens)
     result = await service.window(namespace, session_id, params.query, budget)
     return WindowResponse(
@@ -137,7 +142,8 @@ async def clear_window(
     ] = False,
 ) -> ClearResponse:
     """Clear the session's hot window. The durable transcript stays (later extraction reads
-    it) unless `purge=true`, which deletes it too. Idempotent."""
+    it) unless `purge=true`, which deletes it too. Idempotent: an unknown session answers
+    200 with `window_cleared: false`."""
     result = await service.clear(namespace, session_id, purge)
     return ClearResponse(
         session_id=session_id,
@@ -150,23 +156,20 @@ async def clear_window(
     "/{session_id}/close",
     operation_id="close_session",
     response_model=CloseResponse,
-    responses={**ERROR_RESPONSES, **NOT_FOUND},
+    responses=ERROR_RESPONSES,
     tags=["extraction"],
 )
 async def close_session(
     namespace: NamespaceDep,
     service: ClosureServiceDep,
-    session_id: Annotated[
-        str,
-        Path(min_length=1, max_length=256, pattern=SESSION_ID_PATTERN),
-        AfterValidator(not_blank),
-    ],
+    session_id: SessionIdPath,
     body: CloseRequest | None = None,
 ) -> CloseResponse:
     """Close the session's task: its messages not yet extracted become an extraction job
     (queued; poll `GET /extract/{job.id}`). Idempotent: closing again with no new messages
     returns the same job with `created: false`. The subject is `user_id` or the session's
-    own. Errors: 404 unknown session, 422 when neither names a user."""
+    own. An unknown session is an empty one, as everywhere in working memory: `closed:
+    false`, `job: null` (nothing to extract). Errors: 422 when neither names a user."""
     body = body or CloseRequest()
     result = await service.close(
         namespace,

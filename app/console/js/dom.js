@@ -31,8 +31,47 @@ function append(el, children) {
   for (const child of children) {
     if (child === undefined || child === null || child === false) continue;
     if (Array.isArray(child)) append(el, child);
-    else el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    else el.append(child instanceof Node ? child : textOf(String(child)));
   }
+}
+
+// Bidi embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069): stored values keep
+// them (they are content), but shown raw a U+202E turns "gnp.exe" into "exe.png" and can
+// reorder the page around the value. Each is shown as a visible mark instead, and a string
+// holding one is isolated in a <bdi>, so the text around it keeps its order.
+const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/;
+const BIDI_CONTROLS = /([\u202A-\u202E\u2066-\u2069])/;
+const BIDI_NAMES = {
+  "\u202A": "LEFT-TO-RIGHT EMBEDDING",
+  "\u202B": "RIGHT-TO-LEFT EMBEDDING",
+  "\u202C": "POP DIRECTIONAL FORMATTING",
+  "\u202D": "LEFT-TO-RIGHT OVERRIDE",
+  "\u202E": "RIGHT-TO-LEFT OVERRIDE",
+  "\u2066": "LEFT-TO-RIGHT ISOLATE",
+  "\u2067": "RIGHT-TO-LEFT ISOLATE",
+  "\u2068": "FIRST STRONG ISOLATE",
+  "\u2069": "POP DIRECTIONAL ISOLATE",
+};
+
+// A string as a node: a text node, or a <bdi> with each bidi control shown as a mark.
+export function textOf(text) {
+  if (!BIDI_CONTROL.test(text)) return document.createTextNode(text);
+  const out = document.createElement("bdi");
+  out.className = "has-controls";
+  for (const part of text.split(BIDI_CONTROLS)) {
+    if (!part) continue;
+    if (BIDI_CONTROL.test(part)) {
+      const code = `U+${part.codePointAt(0).toString(16).toUpperCase()}`;
+      const mark = document.createElement("span");
+      mark.className = "control";
+      mark.title = `${code} ${BIDI_NAMES[part]} (a bidi control in the stored text)`;
+      mark.textContent = `⟨${code}⟩`;
+      out.append(mark);
+    } else {
+      out.append(document.createTextNode(part));
+    }
+  }
+  return out;
 }
 
 // Replace the children of `el`.

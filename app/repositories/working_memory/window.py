@@ -37,11 +37,13 @@ from redis.exceptions import RedisError
 
 from app.core.errors import DatastoreUnavailableError
 
-# KEYS: idx, data, vec, meta. ARGV: ttl_ms, max_messages, max_tokens, owner, epoch, then per
-# message (seq, tokens, data blob, vector bytes; empty bytes = not embedded yet). Returns
-# {messages, tokens, trimmed, epoch of the window}.
+# KEYS: idx, data, vec, meta. ARGV: ttl_ms, max_messages, max_tokens, owner, epoch (empty:
+# only add to a window that exists, never create one), then per message (seq, tokens, data
+# blob, vector bytes; empty bytes = not embedded yet). Returns {messages, tokens, trimmed,
+# epoch of the window} ({0, 0, 0, ''} when there was no window to add to).
 _APPEND_LUA = """
 local idx, data, vec, meta = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+if ARGV[5] == '' and redis.call('EXISTS', meta) == 0 then return {0, 0, 0, ''} end
 local ttl = tonumber(ARGV[1])
 local max_n = tonumber(ARGV[2])
 local max_tok = tonumber(ARGV[3])
@@ -260,11 +262,15 @@ class WindowStore:
         session_id: str,
         entries: list[WindowEntry],
         owner: str | None,
+        *,
+        only_if_exists: bool = False,
     ) -> WindowSize:
         """Add messages (with their embedding, or without one yet: :meth:`fill_vectors`
         adds it later), trim to the caps and refresh the TTL, in one atomic step. Returns
-        the window's size and epoch. Raises DatastoreUnavailableError when Redis fails."""
-        epoch = uuid.uuid4().hex[:16]  # used only if this write creates the window
+        the window's size and epoch. ``only_if_exists``: a missing window stays missing
+        (0 messages, epoch ""). Raises DatastoreUnavailableError when Redis fails."""
+        # Used only if this write creates the window.
+        epoch = "" if only_if_exists else uuid.uuid4().hex[:16]
         args: list[Any] = [self.ttl_ms, self.max_messages, self.max_tokens, owner or "", epoch]
         for e in entries:
             vector = b"" if e.embedding is None else e.embedding.astype(np.float32).tobytes()
@@ -275,8 +281,9 @@ class WindowStore:
             )
         except RedisError as exc:
             raise DatastoreUnavailableError(f"working-memory store failed: {exc}") from exc
+        epoch_text = window_epoch.decode() if isinstance(window_epoch, bytes) else ""
         return WindowSize(
-            messages=int(n), tokens=int(tokens), trimmed=int(trimmed), epoch=window_epoch.decode()
+            messages=int(n), tokens=int(tokens), trimmed=int(trimmed), epoch=epoch_text
         )
 
     async def fill_vectors(

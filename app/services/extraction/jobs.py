@@ -160,12 +160,12 @@ class ExtractionService:
     ) -> Submitted | None:
         """A job for the session's messages no earlier job took. Returns the existing job
         when there is nothing new (idempotent), None when the session has no job and no
-        messages. Raises NotFoundError for an unknown session."""
+        messages (an unknown session is an empty one: None)."""
         assert scope.session_id is not None
         await self.jobs.lock_session(scope.namespace, scope.session_id)
         session = await self.transcripts.get_session(scope.namespace, scope.session_id)
         if session is None:
-            raise NotFoundError(f"no working-memory session {scope.session_id!r}")
+            return None
         epoch = session.created_at
         last = await self.jobs.last_extracted_seq(scope.namespace, scope.session_id, epoch)
         if session.last_seq <= last:

@@ -30,7 +30,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.config import ClosureSettings
-from app.core.errors import BadRequestError, NotFoundError
+from app.core.errors import BadRequestError
 from app.core.text import has_cjk
 from app.repositories.jobs import JobRepository, SessionMark
 from app.repositories.working_memory.transcript import TranscriptRepository
@@ -205,11 +205,12 @@ class ClosureService:
         now: datetime | None = None,
     ) -> CloseResult:
         """Close the session's task explicitly and submit its new messages for extraction
-        (idempotent). The subject is ``user_id`` or the session's own. Raises NotFoundError
-        for an unknown session, BadRequestError when no user is known."""
+        (idempotent). The subject is ``user_id`` or the session's own. An unknown session is
+        an empty one (docs/WORKING_MEMORY.md, "Unknown sessions"): nothing to close, no job.
+        Raises BadRequestError when no user is known."""
         session = await self.transcripts.get_session(namespace, session_id)
         if session is None:
-            raise NotFoundError(f"no working-memory session {session_id!r}")
+            return CloseResult(False, {EXPLICIT}, None)
         subject = user_id or session.user_id
         if subject is None:
             raise BadRequestError("the session has no user_id: give one in the body")

@@ -7,8 +7,9 @@ append, app/services/working_memory/recovery.py), then their seqs are taken and 
 written in the request's transaction, and only once that transaction has committed are they
 added to the Redis window (through ``after_commit``) and queued for their embedding, which
 the append does not wait for (app/services/working_memory/embedding.py). If Redis fails in
-between, the transcript still has every message (the durable copy); the window is a cache of
-its newest part.
+between, the transcript still has every message (the durable copy) and the append answers
+200: the window is marked stale and its messages are written back when Redis answers
+(app/services/working_memory/stale.py); the window is a cache of the transcript's newest part.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from app.services.working_memory.ranking import (
     select,
 )
 from app.services.working_memory.recovery import rebuild_window, restorable
+from app.services.working_memory.stale import StaleWindows
 from app.services.working_memory.standing import is_filler, standing_kind
 
 
@@ -83,6 +85,7 @@ class WorkingMemoryRuntime:
     query_embeddings: QueryEmbeddingCache
     windows: WindowCache
     embeddings: WindowEmbeddings
+    stale: StaleWindows
 
     @classmethod
     def create(
@@ -94,17 +97,21 @@ class WorkingMemoryRuntime:
         """Load the tokenizer (bundled BPE files); an empty window cache; an embedding
         queue on ``embedder`` (None: appends are embedded by the reads). ``query_embeddings``
         is the process's one query-embedding cache, shared with recall (None: nothing is
-        cached)."""
+        cached). No stale window."""
+        embeddings = WindowEmbeddings(embedder, settings.embed_batch)
         return cls(
             create_tokenizer(settings.encoding),
             query_embeddings if query_embeddings is not None else QueryEmbeddingCache(0),
             WindowCache(settings.window_cache_sessions),
-            WindowEmbeddings(embedder, settings.embed_batch),
+            embeddings,
+            StaleWindows(embeddings),
         )
 
     async def close(self, timeout_s: float) -> int:
         """Drain the embedding queue for at most ``timeout_s`` seconds; returns the
-        messages left unembedded (the first read that needs them embeds them)."""
+        messages left unembedded (the first read that needs them embeds them); stop writing
+        stale windows back (app/services/working_memory/stale.py)."""
+        await self.stale.close()
         return await self.embeddings.close(timeout_s)
 
 
@@ -157,6 +164,7 @@ class WorkingMemoryService:
         self.tokenizer = runtime.tokenizer
         self.query_embeddings = runtime.query_embeddings
         self.embeddings = runtime.embeddings
+        self.stale = runtime.stale
         self.settings = settings
         self.after_commit = after_commit
 
@@ -177,7 +185,10 @@ class WorkingMemoryService:
         """Record messages in the transcript (this transaction) and, after commit, in the
         window, without their embeddings: those are queued then, and computed after the
         answer (app/services/working_memory/embedding.py). Raises
-        DatastoreUnavailableError when Redis is down (nothing written)."""
+        DatastoreUnavailableError when Redis is down before the transcript is written
+        (nothing written). When Redis fails only after the transcript committed, the append
+        succeeds all the same and the window is marked stale: its messages are written back
+        when Redis answers (app/services/working_memory/stale.py)."""
         contents = [m.content for m in messages]
         tokens = await self._count(contents)
         restored = await self._restore_if_lost(namespace, session_id, now)
@@ -215,14 +226,15 @@ class WorkingMemoryService:
         ]
 
         async def to_window() -> None:
+            # The transcript has committed: from here on the answer is a success whatever
+            # Redis does (a 503 would invite a retry that appends the messages twice).
             written = restored + entries
             try:
+                await self.stale.refresh(namespace, session_id)  # an earlier append's first
                 size = await self.window_store.add(namespace, session_id, written, block.owner)
-            except DatastoreUnavailableError as exc:
-                raise DatastoreUnavailableError(
-                    f"messages recorded in the transcript as seqs {block.first_seq}.."
-                    f"{block.last_seq}, but the hot window could not be updated: {exc.detail}"
-                ) from exc
+            except DatastoreUnavailableError:
+                self.stale.mark(self.window_store, namespace, session_id, written)
+                return
             self.embeddings.submit(self.window_store, namespace, session_id, size.epoch, written)
 
         self.after_commit.add(to_window)
@@ -259,6 +271,7 @@ class WorkingMemoryService:
         (app/services/working_memory/recovery.py). ``with_embeddings``: every entry has its
         vector (see :meth:`_with_vectors`); raises ProviderError when embedding fails."""
         store = self.window_store
+        await self.stale.refresh(namespace, session_id)  # messages Redis missed, if any
         snapshot = await store.read(namespace, session_id, with_embeddings=with_embeddings)
         if not snapshot.entries:
             entries, size = await rebuild_window(
@@ -333,6 +346,7 @@ class WorkingMemoryService:
         transaction) and, after commit, the window once more so an append that committed
         in between leaves nothing behind."""
         purged = 0
+        self.stale.discard(namespace, session_id)
         if purge:
             purged = await self.transcript.purge(namespace, session_id)
 

@@ -175,7 +175,7 @@ async def test_extract_needs_messages_or_session_and_a_valid_zone(client, engine
     )
     assert r.status_code == 422 and "time zone" in r.json()["detail"]
     r = await client.post("/extract", json={"user_id": "u", "session_id": "nope"})
-    assert r.status_code == 404
+    assert r.status_code == 422 and "no messages to extract" in r.json()["detail"]
     assert await count_rows(engine, "extraction_jobs") == 0
     assert await count_rows(engine, "pgqueuer") == 0
 

@@ -48,7 +48,7 @@ async def test_round_trip_english(client, engine):
             source="agent",
             raw_ref="session s-1 turn 4",
             metadata={"channel": "chat", "tags": ["health", 1, None, True]},
-            occurred_at="2026-03-01T09:30:00",
+            occurred_at="2026-03-01T09:30:00Z",
             ttl_days=10,
         ),
     )
