@@ -29,12 +29,14 @@ from app.api.routers import (
 from app.api.url_encoding import Utf8Url
 from app.clients.embeddings import Embedder, InstrumentedEmbedder, create_embedder
 from app.clients.llm import create_llm
+from app.clients.model_tokens import create_model_tokens
 from app.core.config import Settings, get_settings
 from app.core.db import create_engine, create_session_factory
 from app.core.errors import ConfigurationError
 from app.core.text import tokenize
 from app.schemas.limits import LimitsContext, bound
 from app.services.auth import AuthState, key_change_listener
+from app.services.embedding_budget import EmbeddingAdmission
 from app.services.health import check_schema
 from app.services.recall.caches import RecallCaches
 from app.services.wiring import Resources
@@ -111,6 +113,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 ),
                 auth=AuthState(settings.auth, settings.redis_url),
                 recall=recall,
+                model_tokens=create_model_tokens(settings.embedding.provider),
+                embedding_admission=EmbeddingAdmission(
+                    settings.limits, settings.embedding.slice_tokens
+                ),
             )
             # A key created or revoked by any process drops every process's cached lookups.
             app.state.key_events = key_change_listener(

@@ -58,6 +58,9 @@ async def load(workdir: Path, *, clients: int = 50, duration_s: float = 60) -> R
     data = workdir / f"load-{uuid.uuid4().hex[:6]}"
     env = {"DATABASE_URL": "", "REDIS_URL": "", "HINDSIGHT_DATA_DIR": str(data)}
     env.update({"LOG_LEVEL": "WARNING", "CLOSURE__SCAN_INTERVAL_S": "0"})
+    # Every client here is one caller (one address, no keys): the per-caller limits on
+    # embedding work (LIMITS__EMBED_*) would make this a test of 429s, not of load.
+    env.update({"LIMITS__EMBED_CONCURRENCY": "0", "LIMITS__EMBED_TOKEN_RATE": ""})
     with running(serve(env)) as (api,):
         await asyncio.to_thread(api.wait_healthy)
         await Traffic(api.url, 2, MIX).run(3)  # warm every path once

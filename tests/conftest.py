@@ -21,7 +21,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.core import embedded_pg, migrate
-from app.core.config import LLMSettings, Settings, WorkerSettings
+from app.core.config import LimitsSettings, LLMSettings, Settings, WorkerSettings
 from app.core.db import create_engine
 from app.main import create_app
 from app.models import Base
@@ -251,7 +251,13 @@ class WorkingMemoryHarness:
 
 @pytest.fixture(scope="session")
 async def wm_app(database_url: str):  # type: ignore[no-untyped-def]
-    base = Settings(database_url=database_url, redis_url=REDIS_TEST_URL)
+    # 50 concurrent appends of one test client are one caller: no per-caller concurrency
+    # limit here (tests/services/test_embedding_budget.py tests it).
+    base = Settings(
+        database_url=database_url,
+        redis_url=REDIS_TEST_URL,
+        limits=LimitsSettings(embed_concurrency=0),
+    )
     async with running_app(base) as (app, c):
         yield app, c, base
 

@@ -21,10 +21,12 @@ from fastapi import Depends, Request
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.clients.model_runtime import EMBEDDING_CALLER
 from app.clients.tokenizer import Tokenizer
 from app.core.config import Settings
 from app.services.auth import AuthService, Caller
 from app.services.context import ContextService
+from app.services.embedding_budget import EmbeddingBudget
 from app.services.entities.profiles import EntityService
 from app.services.extraction.jobs import ExtractionService
 from app.services.extraction.runner import JobRunner
@@ -101,7 +103,35 @@ async def get_caller(
     return caller
 
 
-async def get_namespace(caller: Annotated[Caller, Depends(get_caller)]) -> str:
+CallerDep = Annotated[Caller, Depends(get_caller)]
+
+
+async def get_embedding_budget(
+    request: Request, caller: CallerDep, resources: ResourcesDep
+) -> AsyncIterator[EmbeddingBudget]:
+    """The request's embedding budget (app/services/embedding_budget.py), holding one of its
+    caller's concurrent slots until the answer is sent (429 `rate_limited` when all are
+    taken). The caller is the API key (its visible prefix), or the client's address when
+    keys are off; the embedder's fair queuing orders chunks by it."""
+    address = request.client.host if request.client else "unknown"
+    identity = f"key:{caller.key_prefix}" if caller.key_prefix else f"address:{address}"
+    EMBEDDING_CALLER.set(identity)
+    tokens = resources.model_tokens
+    assert tokens is not None, "the API process counts model tokens"
+    budget = EmbeddingBudget(
+        tokens, resources.settings.limits, resources.embedding_admission, identity
+    )
+    if resources.embedding_admission is None:
+        yield budget
+        return
+    async with resources.embedding_admission.slot(identity):
+        yield budget
+
+
+EmbeddingBudgetDep = Annotated[EmbeddingBudget, Depends(get_embedding_budget)]
+
+
+async def get_namespace(caller: CallerDep) -> str:
     """The caller's namespace (tenant): every repository query is scoped by it."""
     return caller.namespace
 

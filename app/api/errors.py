@@ -231,7 +231,10 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
         "`unsupported_media_type`)."
     ),
     422: _err("Invalid request (`invalid_request`): `errors` lists each field's problem."),
-    429: _err("Per-key rate limit exceeded (`rate_limited`); see `Retry-After`."),
+    429: _err(
+        "Per-key rate limit, or the caller's limits on embedding work (`LIMITS__EMBED_*`), "
+        "exceeded (`rate_limited`); see `Retry-After`."
+    ),
     500: _err("Internal error (`internal_error`)."),
     503: _err("PostgreSQL or Redis unavailable (`datastore_unavailable`); see `Retry-After`."),
 }

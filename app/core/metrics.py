@@ -74,3 +74,27 @@ WM_EMBED_BACKLOG = Gauge(
     "Working-memory messages this process accepted and has not embedded yet (queued or in "
     "the batch being embedded; docs/WORKING_MEMORY.md).",
 )
+EMBED_LIMIT = Gauge(
+    "hindsight_embedding_limit",
+    "The limits on embedding work, in model tokens or requests (LIMITS__*, "
+    "EMBEDDING__SLICE_TOKENS): text_tokens and request_tokens per request, concurrency "
+    "(requests in flight per caller), slice_tokens (one hold of the model), and "
+    "token_rate_per_<N>s (tokens per caller per window of N seconds); 0 = off.",
+    ["limit"],
+)
+EMBED_REFUSED = Counter(
+    "hindsight_embedding_refused",
+    "Requests refused for their embedding work, by reason: text_tokens or request_tokens "
+    "(422), concurrency or token_rate (429 with Retry-After).",
+    ["reason"],
+)
+EMBED_TOKENS = Counter(
+    "hindsight_embedding_admitted_tokens",
+    "Model tokens of the texts admitted for embedding, by kind (foreground: embedded in the "
+    "request; background: working-memory messages, first window each).",
+    ["kind"],
+)
+EMBED_IN_FLIGHT = Gauge(
+    "hindsight_embedding_requests_in_flight",
+    "Requests with embedding work in flight in this process, every caller together.",
+)

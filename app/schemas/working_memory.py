@@ -104,6 +104,12 @@ class AppendResponse(ResponseModel):
     seqs: list[int] = Field(description="Sequence numbers given to the messages, in input order.")
     tokens: list[int] = Field(description="Content tokens of each message, in input order.")
     session: SessionSize = Field(description="The session after this append.")
+    embedded_first_window: list[int] = Field(
+        default_factory=list,
+        description="Seqs of the messages longer than one window of the embedding model "
+        "(512 tokens of multilingual-e5-small): kept whole in the transcript and the "
+        "window, but embedded by their first window only (relevance ranking sees that part).",
+    )
 
 
 class WindowScores(ResponseModel):

@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.clients.embeddings import Embedder
 from app.clients.llm import LLMClient
+from app.clients.model_tokens import ModelTokens
 from app.clients.tokenizer import Tokenizer
 from app.core.config import Settings
 from app.repositories.api_keys import ApiKeyRepository
@@ -38,6 +39,7 @@ from app.repositories.working_memory.transcript import TranscriptRepository
 from app.repositories.working_memory.window import WindowStore
 from app.services.auth import AuthService, AuthState, KeyAdminService
 from app.services.context import ContextService
+from app.services.embedding_budget import EmbeddingAdmission
 from app.services.entities.profiles import EntityService
 from app.services.entities.upkeep import EntityGraphKeeper
 from app.services.extraction.jobs import ExtractionService
@@ -82,6 +84,10 @@ class Resources:
     working_memory: WorkingMemoryRuntime | None = None
     auth: AuthState | None = None
     recall: RecallCaches = field(default_factory=RecallCaches.disabled)
+    # The embedding model's tokens and the per-caller admission of embedding work (the API
+    # process only; app/services/embedding_budget.py).
+    model_tokens: ModelTokens | None = None
+    embedding_admission: EmbeddingAdmission | None = None
 
     def need_embedder(self) -> Embedder:
         """The embedder (RuntimeError when this process has none: a wiring bug)."""

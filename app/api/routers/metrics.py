@@ -33,8 +33,11 @@ async def metrics(request: Request) -> Response:
     (`hindsight_recall_degraded_total`), embedding and LLM call latency
     (`hindsight_embedding_duration_seconds`, `hindsight_llm_duration_seconds`), the recall
     rerank stage (`hindsight_rerank_total` by outcome, its LLM call's
-    `hindsight_rerank_llm_duration_seconds` and `hindsight_rerank_tokens_total`) and extraction
-    jobs by status (`hindsight_jobs`, queued = queue depth). No API key needed: it holds no
-    tenant data."""
+    `hindsight_rerank_llm_duration_seconds` and `hindsight_rerank_tokens_total`), extraction
+    jobs by status (`hindsight_jobs`, queued = queue depth), and the limits on embedding work
+    (`hindsight_embedding_limit` by limit, in model tokens or requests), the requests they
+    refused (`hindsight_embedding_refused_total` by reason), the tokens admitted
+    (`hindsight_embedding_admitted_tokens_total`) and requests with embedding work in flight
+    (`hindsight_embedding_requests_in_flight`). No API key needed: it holds no tenant data."""
     await _refresh_job_gauges(request)
     return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 from fastapi import APIRouter, Response
 
-from app.api.deps import NamespaceDep, RecallServiceDep
+from app.api.deps import EmbeddingBudgetDep, NamespaceDep, RecallServiceDep
 from app.api.errors import ERROR_RESPONSES
 from app.core.metrics import RECALL_DEGRADED
 from app.schemas.recall import (
@@ -16,6 +16,7 @@ from app.schemas.recall import (
     RecallResponse,
     RerankInfo,
 )
+from app.services.embedding_budget import Text
 
 router = APIRouter(tags=["recall"])
 
@@ -27,7 +28,11 @@ router = APIRouter(tags=["recall"])
     responses=ERROR_RESPONSES,
 )
 async def recall_memories(
-    body: RecallRequest, service: RecallServiceDep, namespace: NamespaceDep, response: Response
+    body: RecallRequest,
+    service: RecallServiceDep,
+    namespace: NamespaceDep,
+    response: Response,
+    budget: EmbeddingBudgetDep,
 ) -> RecallResponse:
     """Recall the units that matter for `query`, best first, for a subject (at least one of
     `user_id`, `agent_id`, `session_id`). Score = weighted sum of signals, each 0..1 and
@@ -52,7 +57,10 @@ async def recall_memories(
     `rerank.reason`: never an error. `stages_ms` (and the `Server-Timing` header) say
     where the time went: the query embedding, the one SQL statement, ranking, the access log.
     422 `invalid_request` on bad input (no subject, top_k
-    out of range, unknown type, `rerank: llm` on a server without an LLM)."""
+    out of range, unknown type, `rerank: llm` on a server without an LLM, a query over
+    `LIMITS__TEXT_TOKENS` model tokens); 429 `rate_limited` past the caller's embedding
+    limits (`Retry-After`)."""
+    await budget.check([Text(("query",), body.query, query=True)])
     result = await service.recall(namespace, body, datetime.now(UTC))
     response.headers["Server-Timing"] = server_timing(result.stages_ms, result.took_ms)
     if result.degraded:

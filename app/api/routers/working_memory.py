@@ -8,7 +8,12 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query
 from pydantic import AfterValidator
 
-from app.api.deps import ClosureServiceDep, NamespaceDep, WorkingMemoryServiceDep
+from app.api.deps import (
+    ClosureServiceDep,
+    EmbeddingBudgetDep,
+    NamespaceDep,
+    WorkingMemoryServiceDep,
+)
 from app.api.errors import ERROR_RESPONSES, PROVIDER_ERRORS
 from app.api.wire import job_read, to_omitted_message, to_window_message
 from app.schemas.common import identifier, not_blank
@@ -22,6 +27,7 @@ from app.schemas.working_memory import (
     WindowQuery,
     WindowResponse,
 )
+from app.services.embedding_budget import Text
 
 # Per-route tags: closing a session is filed under extraction (the job it creates).
 router = APIRouter(prefix="/working_memory")
@@ -55,6 +61,7 @@ async def append_messages(
     body: AppendRequest,
     namespace: NamespaceDep,
     closure: ClosureServiceDep,
+    budget: EmbeddingBudgetDep,
 ) -> AppendResponse:
     """Append 1..100 messages (`role`: user | assistant | tool | system, `content`, optional
     `name`, `created_at`, `user_id`, `metadata`) to a session, in order. Each is counted with the
@@ -65,12 +72,19 @@ async def append_messages(
     embedded once, right after, by the service in the background; a read with a `query` waits
     at most `WORKING_MEMORY__EMBED_WAIT_MS` (default 1000 ms) for those still in progress and
     embeds any still missing itself. Returns the seqs, each message's content tokens and the
-    session's size (messages, tokens). Errors: 422 bad input (nothing written), 503 Redis
+    session's size (messages, tokens). A message is kept whole, but the embedding model reads
+    at most one window of it (512 tokens by default): `embedded_first_window` lists the seqs
+    of messages longer than that (their relevance ranking sees their beginning only).
+    Errors: 422 bad input (nothing written), 429 `rate_limited` past the caller's embedding
+    limits (nothing written), 503 Redis
     unavailable with `Retry-After` (nothing written: Redis is asked before the transcript is
     written, so a retry appends once). If Redis fails only after the transcript committed,
     the answer is still 200 (the messages are durable): the window is marked stale and they
     are written to it as soon as Redis answers. A window Redis lost is restored from the
     transcript with the next append or read."""
+    long = await budget.first_windows(
+        [Text(("messages", i, "content"), m.content) for i, m in enumerate(body.messages)]
+    )
     result = await service.append(namespace, session_id, body.messages, datetime.now(UTC))
     # Task closure: two of three signals (only evaluated when this append can change them).
     await closure.after_append(
@@ -81,6 +95,7 @@ async def append_messages(
         seqs=result.seqs,
         tokens=result.tokens,
         session=SessionSize(messages=result.session_messages, tokens=result.session_tokens),
+        embedded_first_window=[seq for seq, cut in zip(result.seqs, long, strict=True) if cut],
     )
 
 
@@ -96,6 +111,7 @@ async def get_window(
     session_id: SessionIdPath,
     params: Annotated[WindowQuery, Query()],
     namespace: NamespaceDep,
+    embedding: EmbeddingBudgetDep,
 ) -> WindowResponse:
     """The session's window for a token budget. Messages are scored by recency
     (0.5^(newer messages/20)), relevance (cosine similarity to `query`, min-max scaled; left
@@ -107,7 +123,10 @@ async def get_window(
     `omitted_seqs`, and with `include_omitted=true` in `omitted` with its content, scores,
     rank by score, the tokens it needed and those still free when its turn came. An expired
     or unknown session has an empty window (an unknown session is an empty one on every
-    working-memory operation, never a 404)."""
+    working-memory operation, never a 404). A `query` over `LIMITS__TEXT_TOKENS` model tokens
+    is a 422."""
+    if params.query:
+        await embedding.check([Text(("query",), params.query, query=True)], source="query")
     budget = service.budget_for(params.max_tokens)
     result = await service.window(namespace, session_id, params.query, budget)
     return WindowResponse(

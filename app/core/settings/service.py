@@ -85,3 +85,31 @@ class LimitsSettings(BaseModel):
     message_chars: int = Field(default=100_000, ge=1, le=10_000_000)
     extract_messages: int = Field(default=500, ge=1, le=100_000)
     list_page: int = Field(default=200, ge=1, le=10_000)
+    # ---- the embedder's cost, in its own tokens (app/services/embedding_budget.py) ----
+    # Model tokens of one text a request has embedded in the foreground (a unit's value or
+    # trigger scenario, a recall, window or /context query; prefix and special tokens
+    # included): past it a 422 says the limit and the count. 512 is one window of
+    # multilingual-e5-small: more would cost the model another pass per 510 tokens.
+    # Working-memory messages keep their whole text and have their first window embedded.
+    text_tokens: int = Field(default=512, ge=16, le=100_000)
+    # Model tokens all texts of one request may have embedded (a /store of 100 units of ~40
+    # tokens, value and scenario, is ~8,000); past it a 422 asks to split the request.
+    request_tokens: int = Field(default=8192, ge=16, le=10_000_000)
+    # Requests with embedding work one caller (an API key, or a client address when keys are
+    # off: every local client is one caller then) may have in flight in one API process; one
+    # more is a 429 with Retry-After. 0: off.
+    embed_concurrency: int = Field(default=16, ge=0, le=10_000)
+    # Model tokens one caller may have embedded, in the `limits` notation ("120000/minute",
+    # "4000/second;120000/minute"), per API process; past it a 429 with Retry-After. Empty:
+    # off. The default is about twice what the bundled model embeds in a minute on 2 idle
+    # cores: it stops a runaway client, and the embedder's fair queuing shares the model.
+    embed_token_rate: str = "120000/minute"
+
+    @field_validator("embed_token_rate")
+    @classmethod
+    def _parse_token_rate(cls, value: str) -> str:
+        if value.strip():
+            from limits import parse_many
+
+            parse_many(value)  # ValueError names what it could not read
+        return value.strip()

