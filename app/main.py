@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI
+from fastapi_offline import FastAPIOffline
 
 from app import __version__
 from app.api import errors, limits
@@ -47,6 +48,8 @@ if TYPE_CHECKING:  # imported where the client is made
     from redis.asyncio import Redis
 
 log = logging.getLogger("hindsight")
+
+DOCS_ASSETS = "/docs-assets"  # Swagger UI's and ReDoc's JavaScript and CSS
 
 DESCRIPTION = """Long-term memory for LLM agents. Store memory units (`/store`), recall the few
 that matter by hybrid scoring (`/recall`). Errors are RFC 9457 problem+json with a stable
@@ -148,7 +151,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await redis.aclose()
             await engine.dispose()
 
-    app = FastAPI(
+    # /docs (Swagger UI) and /redoc from the files fastapi-offline ships, served by this
+    # process: no CDN, so the docs work on a machine without internet.
+    app = FastAPIOffline(
+        static_url=DOCS_ASSETS,
         title="Hindsight",
         version=__version__,
         description=DESCRIPTION,
