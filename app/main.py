@@ -10,9 +10,11 @@ from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI
 from fastapi_offline import FastAPIOffline
+from starlette.types import Receive, Scope, Send
 
 from app import __version__
 from app.api import errors, limits
+from app.api.caller_gate import RequireCaller
 from app.api.observability import RequestContextMiddleware
 from app.api.routers import (
     console,
@@ -35,6 +37,7 @@ from app.core.config import Settings, get_settings
 from app.core.db import create_engine, create_session_factory
 from app.core.errors import ConfigurationError
 from app.core.text import tokenize
+from app.mcp.server import in_process as mcp_in_process
 from app.schemas.limits import LimitsContext, bound
 from app.services.auth import AuthState, key_change_listener
 from app.services.embedding_budget import EmbeddingAdmission
@@ -83,6 +86,11 @@ def _redis(settings: Settings) -> Redis:
     import fakeredis
 
     return fakeredis.FakeAsyncRedis()
+
+
+async def _mcp(scope: Scope, receive: Receive, send: Send) -> None:
+    """``/mcp``: the MCP server the lifespan started (app/mcp/server.py, ``in_process``)."""
+    await scope["app"].state.mcp.handle_request(scope, receive, send)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -136,7 +144,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if gc.get_freeze_count() == 0:  # once per process (tests build many apps)
                 gc.collect()
                 gc.freeze()
-            yield
+            # MCP at /mcp on this port: a new manager per start (a manager runs only once).
+            app.state.mcp = mcp_in_process(app, settings.mcp, settings.listen_host)
+            async with app.state.mcp.run():
+                yield
         finally:
             if hasattr(app.state, "extraction"):
                 await app.state.extraction.stop()
@@ -177,6 +188,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(overview.router)
     app.include_router(entities.router)
     console.mount(app)
+    # Streamable HTTP MCP (stateless, JSON answers), behind the REST API's key check.
+    app.add_route("/mcp", RequireCaller(_mcp), include_in_schema=False)
     describe = app.openapi
 
     def openapi() -> dict[str, Any]:

@@ -8,10 +8,13 @@ import os
 import signal
 from typing import Any
 
+import httpx
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import ValidationError
+from starlette.types import ASGIApp
 
 from app import __version__
 from app.core import graceful
@@ -77,6 +80,39 @@ def build_server(settings: McpSettings, api: RestApi | None = None) -> MCPServer
     return server
 
 
+# The in-process REST API's base URL: a name only, never resolved (the ASGI transport calls
+# the app object directly).
+IN_PROCESS_BASE_URL = "http://hindsight.in-process"
+
+
+def _security(settings: McpSettings) -> TransportSecuritySettings | None:
+    return (
+        TransportSecuritySettings(allowed_hosts=settings.allowed_hosts)
+        if settings.allowed_hosts
+        else None
+    )
+
+
+def in_process(api: ASGIApp, settings: McpSettings, host: str) -> StreamableHTTPSessionManager:
+    """The streamable HTTP MCP server that the API mounts at its own ``/mcp``.
+
+    Still a client of the REST API: each tool call is an HTTP request to ``api`` (the API's
+    ASGI app, reached through httpx's ASGI transport, no socket), carrying the MCP caller's own
+    ``Authorization``/``X-API-Key``, so it meets the same middleware, auth, namespace scoping
+    and validation as a request from outside. ``host`` is the API's listen address: on a
+    loopback one the transport refuses other ``Host`` headers (DNS rebinding), as does
+    ``settings.allowed_hosts`` when set. Run the returned manager (``async with
+    manager.run()``) for the app's life and hand it each request (``handle_request``)."""
+    rest = RestApi(
+        IN_PROCESS_BASE_URL, None, settings.timeout_s, transport=httpx.ASGITransport(app=api)
+    )
+    server = build_server(settings, rest)
+    server.streamable_http_app(
+        stateless_http=True, json_response=True, transport_security=_security(settings), host=host
+    )
+    return server.session_manager
+
+
 async def _stdio_until_stopped(server: MCPServer) -> None:
     """The stdio transport until stdin closes or a stop signal arrives. On a signal the
     process exits 0 at once: stdin is read in a thread that no cancellation reaches, and there
@@ -119,13 +155,11 @@ def run(settings: McpSettings, shutdown_timeout_s: float = 8.0) -> None:
 
     server.custom_route("/health", methods=["GET"], include_in_schema=False)(health)
 
-    security = (
-        TransportSecuritySettings(allowed_hosts=settings.allowed_hosts)
-        if settings.allowed_hosts
-        else None
-    )
     app = server.streamable_http_app(
-        stateless_http=True, json_response=True, transport_security=security, host=settings.host
+        stateless_http=True,
+        json_response=True,
+        transport_security=_security(settings),
+        host=settings.host,
     )
     log.warning(
         "MCP streamable HTTP on http://%s:%d/mcp → API %s",
