@@ -20,7 +20,8 @@ def api_url(keyed_api_url: str) -> str:
 
 @pytest.fixture(scope="module")
 def generated(api_url: str, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    """The generated package, imported as `hindsight_client`."""
+    """The generated package, imported as `generated_sdk` (not `hindsight_client`: that is
+    the maintained client of clients/python, tests/test_python_client.py)."""
     work = tmp_path_factory.mktemp("sdk")
     spec = work / "openapi.json"
     spec.write_bytes(httpx.get(f"{api_url}/openapi.json", timeout=30).content)
@@ -29,7 +30,7 @@ def generated(api_url: str, tmp_path_factory: pytest.TempPathFactory):  # type: 
     start = time.perf_counter()
     out = subprocess.run(
         [sys.executable, "-m", "openapi_python_client", "generate", "--path", str(spec),
-         "--meta", "none", "--output-path", str(work / "hindsight_client"),
+         "--meta", "none", "--output-path", str(work / "generated_sdk"),
          "--config", str(config), "--fail-on-warning"],
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
@@ -37,19 +38,19 @@ def generated(api_url: str, tmp_path_factory: pytest.TempPathFactory):  # type: 
     assert out.returncode == 0, out.stdout + out.stderr
     sys.path.insert(0, str(work))
     try:
-        yield importlib.import_module("hindsight_client")
+        yield importlib.import_module("generated_sdk")
     finally:
         sys.path.remove(str(work))
-        for name in [m for m in sys.modules if m.split(".")[0] == "hindsight_client"]:
+        for name in [m for m in sys.modules if m.split(".")[0] == "generated_sdk"]:
             del sys.modules[name]
 
 
 async def test_generated_client_stores_and_recalls(generated, api_url, engine, make_api_key):
     key = await make_api_key("sdk")
-    store = importlib.import_module("hindsight_client.api.memories.store_memories")
-    recall = importlib.import_module("hindsight_client.api.recall.recall_memories")
-    get_memory = importlib.import_module("hindsight_client.api.memories.get_memory")
-    models = importlib.import_module("hindsight_client.models")
+    store = importlib.import_module("generated_sdk.api.memories.store_memories")
+    recall = importlib.import_module("generated_sdk.api.recall.recall_memories")
+    get_memory = importlib.import_module("generated_sdk.api.memories.get_memory")
+    models = importlib.import_module("generated_sdk.models")
 
     client = generated.AuthenticatedClient(base_url=api_url, token=key)
     async with client:

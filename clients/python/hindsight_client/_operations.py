@@ -1,0 +1,195 @@
+"""Every operation of the API as a :class:`Call`: method, path, query, body and the model of
+the answer. Both clients send these; ``OPERATIONS`` maps each ``operationId`` of the OpenAPI
+document to the client method that calls it (a test fails when the two drift apart)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+from urllib.parse import quote
+
+from pydantic import BaseModel
+
+from hindsight_client import models as m
+
+T = TypeVar("T")
+
+# operationId → (HTTP method, path template, client method name)
+OPERATIONS: dict[str, tuple[str, str, str]] = {
+    "health": ("GET", "/health", "health"),
+    "ready": ("GET", "/ready", "ready"),
+    "metrics": ("GET", "/metrics", "metrics"),
+    "store_memories": ("POST", "/store", "store"),
+    "recall_memories": ("POST", "/recall", "recall"),
+    "list_memories": ("GET", "/memories", "list_memories"),
+    "forget_subject": ("DELETE", "/memories", "forget_subject"),
+    "get_memory": ("GET", "/memories/{memory_id}", "get_memory"),
+    "update_memory": ("PATCH", "/memories/{memory_id}", "update_memory"),
+    "forget_memory": ("DELETE", "/memories/{memory_id}", "forget_memory"),
+    "get_memory_history": ("GET", "/memories/{memory_id}/history", "memory_history"),
+    "summarize_memories": ("POST", "/summarize", "summarize"),
+    "list_subjects": ("GET", "/subjects", "list_subjects"),
+    "get_stats": ("GET", "/stats", "stats"),
+    "append_working_memory": ("POST", "/working_memory/{session_id}/messages", "append"),
+    "get_working_memory": ("GET", "/working_memory/{session_id}", "window"),
+    "clear_working_memory": ("DELETE", "/working_memory/{session_id}", "clear_window"),
+    "close_session": ("POST", "/working_memory/{session_id}/close", "close_session"),
+    "extract_memories": ("POST", "/extract", "extract"),
+    "list_extraction_jobs": ("GET", "/extract", "list_extraction_jobs"),
+    "get_extraction_job": ("GET", "/extract/{job_id}", "extraction_job"),
+    "retry_extraction_job": ("POST", "/extract/{job_id}/retry", "retry_extraction_job"),
+    "get_context": ("GET", "/context", "context"),
+}
+
+
+@dataclass
+class Call(Generic[T]):
+    """One request and how to read its answer (``model`` None: JSON as is; ``str``: text)."""
+
+    method: str
+    path: str
+    model: Any = None
+    params: dict[str, Any] = field(default_factory=dict)
+    json: Any = None
+
+    def parse(self, response: Any) -> T:
+        if self.model is str:
+            return response.text  # type: ignore[no-any-return]
+        data = response.json() if response.content else None
+        if self.model is None:
+            return data  # type: ignore[no-any-return]
+        return self.model.model_validate(data)  # type: ignore[no-any-return]
+
+
+def _seg(value: str) -> str:
+    return quote(str(value), safe="")
+
+
+def _dump(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", exclude_unset=True)
+    if isinstance(value, list | tuple):
+        return [_dump(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _dump(v) for k, v in value.items()}
+    return value
+
+
+def drop_none(values: dict[str, Any]) -> dict[str, Any]:
+    """The arguments that were given (None means: leave it to the server's default)."""
+    return {k: _dump(v) for k, v in values.items() if v is not None}
+
+
+def _query(values: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in drop_none(values).items():
+        if isinstance(v, bool):
+            out[k] = "true" if v else "false"
+        elif hasattr(v, "isoformat"):
+            out[k] = v.isoformat()
+        else:
+            out[k] = v
+    return out
+
+
+def health() -> Call[dict[str, str]]:
+    return Call("GET", "/health")
+
+
+def ready() -> Call[Any]:
+    return Call("GET", "/ready")
+
+
+def metrics() -> Call[str]:
+    return Call("GET", "/metrics", str)
+
+
+def store(memories: list[Any]) -> Call[m.StoreResponse]:
+    return Call("POST", "/store", m.StoreResponse, json={"memories": _dump(list(memories))})
+
+
+def recall(query: str, fields: dict[str, Any]) -> Call[m.RecallResponse]:
+    return Call("POST", "/recall", m.RecallResponse, json={"query": query, **drop_none(fields)})
+
+
+def list_memories(filters: dict[str, Any]) -> Call[m.MemoryPage]:
+    return Call("GET", "/memories", m.MemoryPage, params=_query(filters))
+
+
+def forget_subject(user_id: str | None, agent_id: str | None) -> Call[m.ForgetReceipt]:
+    params = _query({"user_id": user_id, "agent_id": agent_id})
+    return Call("DELETE", "/memories", m.ForgetReceipt, params=params)
+
+
+def get_memory(memory_id: str, user_id: str | None) -> Call[m.MemoryDetail]:
+    params = _query({"user_id": user_id})
+    return Call("GET", f"/memories/{_seg(memory_id)}", m.MemoryDetail, params=params)
+
+
+def update_memory(memory_id: str, fields: dict[str, Any]) -> Call[m.UpdateResult]:
+    # Every field given is sent, None too: ``expires_at=None`` pins the unit (never expires).
+    body = {k: _dump(v) for k, v in fields.items()}
+    return Call("PATCH", f"/memories/{_seg(memory_id)}", m.UpdateResult, json=body)
+
+
+def forget_memory(memory_id: str) -> Call[m.ForgetReceipt]:
+    return Call("DELETE", f"/memories/{_seg(memory_id)}", m.ForgetReceipt)
+
+
+def memory_history(memory_id: str) -> Call[m.MemoryHistory]:
+    return Call("GET", f"/memories/{_seg(memory_id)}/history", m.MemoryHistory)
+
+
+def summarize(fields: dict[str, Any]) -> Call[m.SummarizeResponse]:
+    return Call("POST", "/summarize", m.SummarizeResponse, json=drop_none(fields))
+
+
+def list_subjects(params: dict[str, Any]) -> Call[m.SubjectPage]:
+    return Call("GET", "/subjects", m.SubjectPage, params=_query(params))
+
+
+def stats(user_id: str | None, agent_id: str | None) -> Call[m.StatsResponse]:
+    params = _query({"user_id": user_id, "agent_id": agent_id})
+    return Call("GET", "/stats", m.StatsResponse, params=params)
+
+
+def append(session_id: str, messages: list[Any]) -> Call[m.AppendResponse]:
+    path = f"/working_memory/{_seg(session_id)}/messages"
+    return Call("POST", path, m.AppendResponse, json={"messages": _dump(list(messages))})
+
+
+def window(session_id: str, params: dict[str, Any]) -> Call[m.WindowResponse]:
+    path = f"/working_memory/{_seg(session_id)}"
+    return Call("GET", path, m.WindowResponse, params=_query(params))
+
+
+def clear_window(session_id: str, purge: bool | None) -> Call[m.ClearResponse]:
+    path = f"/working_memory/{_seg(session_id)}"
+    return Call("DELETE", path, m.ClearResponse, params=_query({"purge": purge}))
+
+
+def close_session(session_id: str, fields: dict[str, Any]) -> Call[m.CloseResponse]:
+    path = f"/working_memory/{_seg(session_id)}/close"
+    return Call("POST", path, m.CloseResponse, json=drop_none(fields))
+
+
+def extract(fields: dict[str, Any], wait: bool | None) -> Call[m.ExtractJobRead]:
+    return Call(
+        "POST", "/extract", m.ExtractJobRead, params=_query({"wait": wait}), json=drop_none(fields)
+    )
+
+
+def list_extraction_jobs(params: dict[str, Any]) -> Call[m.JobPage]:
+    return Call("GET", "/extract", m.JobPage, params=_query(params))
+
+
+def extraction_job(job_id: str) -> Call[m.ExtractJobRead]:
+    return Call("GET", f"/extract/{_seg(job_id)}", m.ExtractJobRead)
+
+
+def retry_extraction_job(job_id: str) -> Call[m.ExtractJobRead]:
+    return Call("POST", f"/extract/{_seg(job_id)}/retry", m.ExtractJobRead)
+
+
+def context(params: dict[str, Any]) -> Call[m.ContextResponse]:
+    return Call("GET", "/context", m.ContextResponse, params=_query(params))

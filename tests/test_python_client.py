@@ -1,0 +1,234 @@
+"""The Python client (`clients/python`, package `hindsight-client`) against the real service
+over HTTP (keys required): every operation of the OpenAPI document has a method on both
+clients and every schema a model with its fields (drift fails here), every error code of the
+API a typed exception; the package installs from its own pyproject; sync and async clients
+store, recall, page, correct, forget, run the working-memory → extraction path; retries
+honour Retry-After on 429; a write's Idempotency-Key holds across its retries."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from app.core.config import AuthSettings, Settings, WorkerSettings
+from app.main import create_app
+from tests.live_api import serve
+
+ROOT = Path(__file__).resolve().parents[1]
+CLIENT = ROOT / "clients" / "python"
+sys.path.insert(0, str(CLIENT))
+
+import hindsight_client as hc  # noqa: E402
+from hindsight_client import errors, models  # noqa: E402
+
+SPEC = json.loads((ROOT / "docs" / "openapi.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def api_url(settings: Settings) -> Iterator[str]:
+    app = create_app(settings.model_copy(update={
+        "auth": AuthSettings(required="true", cache_ttl_s=0),
+        # Jobs run as with `hindsight serve` on the embedded default.
+        "worker": WorkerSettings(in_process=True, poll_interval_s=0.2)}))  # fmt: skip
+    with serve(app) as url:
+        yield url
+
+
+# --- drift between the OpenAPI document and the client ------------------------------------
+
+
+def test_every_operation_has_a_method_on_both_clients():
+    documented = {
+        op["operationId"]: (method.upper(), path)
+        for path, ops in SPEC["paths"].items()
+        for method, op in ops.items()
+    }
+    assert set(hc.OPERATIONS) == set(documented), "client and docs/openapi.json differ"
+    for op_id, (method, path, name) in hc.OPERATIONS.items():
+        assert documented[op_id] == (method, path), op_id
+        sync, aio = getattr(hc.Hindsight, name), getattr(hc.AsyncHindsight, name)
+        assert not inspect.iscoroutinefunction(sync) and inspect.iscoroutinefunction(aio), name
+        # Both clients take the same arguments.
+        assert inspect.signature(sync).parameters.keys() == inspect.signature(aio).parameters.keys()
+
+
+def test_every_schema_has_a_model_with_its_fields():
+    for name, schema in SPEC["components"]["schemas"].items():
+        model = getattr(models, name, None)
+        assert model is not None, f"no model {name}: run scripts/client_models.py"
+        assert set(model.model_fields) == set(schema.get("properties", {})), name
+
+
+def test_every_error_code_has_its_exception_class():
+    import app.main  # noqa: F401 - loads every module that defines an error
+    from app.api import errors as api_errors
+    from app.core.errors import HindsightError
+
+    def subclasses(cls: type) -> list[type]:
+        return [cls, *[s for sub in cls.__subclasses__() for s in subclasses(sub)]]
+
+    codes = {cls.code for cls in subclasses(HindsightError)}
+    codes |= set(api_errors._HTTP_CODES.values()) | {"http_error"}
+    source = Path(api_errors.__file__).read_text(encoding="utf-8")
+    codes |= set(re.findall(r"\(`([a-z_]+)`\)", source))
+    codes |= set(re.findall(r'^\s+"([a-z]+_[a-z_]+)",$', source, re.M))  # problem(..., "code")
+    missing = sorted(c for c in codes if c not in errors.ERRORS)
+    assert not missing, f"no exception class for {missing}"
+    for code, cls in errors.ERRORS.items():
+        assert issubclass(cls, errors.HindsightError) and cls.code == code
+
+
+def test_the_package_installs_from_its_own_pyproject(tmp_path, api_url):
+    """`pip install ./clients/python` (no network: the dependencies are the suite's own)."""
+    target = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation",
+         "--target", str(target), str(CLIENT)],
+        check=True, capture_output=True, timeout=120,
+    )  # fmt: skip
+    assert (target / "hindsight_client" / "py.typed").exists()
+    code = (
+        "import sys, hindsight_client as hc\n"
+        "assert hc.__file__.startswith(sys.argv[1]), hc.__file__\n"
+        "print(hc.Hindsight(sys.argv[2]).health()['status'])"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(target), api_url],
+        capture_output=True, text=True, timeout=60, cwd=tmp_path,
+        env={"PYTHONPATH": str(target), "PATH": "/usr/bin:/bin"},
+    )  # fmt: skip
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+# --- against the service --------------------------------------------------------------------
+
+
+async def test_sync_client_end_to_end(api_url, make_api_key):
+    key = await make_api_key("py-client")
+    with hc.Hindsight(api_url, key) as api:
+        stored = api.store(
+            [
+                {"user_id": "alice", "type": "constraint", "value": "Alice is allergic to peanuts",
+                 "entities": ["Alice", "peanuts"]},
+                models.MemoryCreate(user_id="alice", type="preference",
+                                    value="Alice prefers window seats"),
+                {"user_id": "alice", "value": "用户住在上海，在一家银行工作。"},
+            ]
+        )  # fmt: skip
+        assert isinstance(stored, models.StoreResponse)
+        assert [r.outcome for r in stored.results] == ["created"] * 3
+        peanuts = stored.results[0].id
+
+        found = api.recall("what can't Alice eat?", user_id="alice", top_k=1)
+        assert isinstance(found, models.RecallResponse)
+        assert found.memories[0].id == peanuts and found.memories[0].scores.semantic >= 0
+
+        # Pagination: three pages of one, and the iterator walks them all.
+        page = api.list_memories(user_id="alice", limit=1)
+        assert len(page.memories) == 1 and page.next_cursor
+        assert len({u.id for u in api.iter_memories(user_id="alice", limit=1)}) == 3
+        assert [s.id for s in api.iter_subjects(kind="user", limit=1)] == ["alice"]
+        assert api.stats().namespace == "py-client"
+
+        updated = api.update_memory(peanuts, value="Alice is allergic to peanuts and cashews")
+        assert isinstance(updated, models.UpdateResult)
+        detail = api.get_memory(updated.memory.id)
+        assert detail.value == "Alice is allergic to peanuts and cashews"
+        assert api.memory_history(updated.memory.id).memories
+
+        # TTL: a preference expires 90 days on by default; `expires_at: null` pins it.
+        seats = api.get_memory(stored.results[1].id)
+        assert seats.expires_at is not None
+        assert 89 <= (seats.expires_at - seats.created_at).days <= 90
+        api.update_memory(seats.id, expires_at=None)
+        assert api.get_memory(seats.id).expires_at is None
+
+        # Working memory → close → extraction job, polled to the end.
+        api.append("trip-1", [{"role": "user", "user_id": "bob",
+                               "content": "I am allergic to shellfish."}])  # fmt: skip
+        assert [m.content for m in api.window("trip-1").messages] == ["I am allergic to shellfish."]
+        closed = api.close_session("trip-1")
+        job = api.wait_for_job(closed.job.id, timeout_s=60, poll_s=0.2)
+        assert job.status == "succeeded", job
+        assert any(j.id == job.id for j in api.iter_extraction_jobs(limit=1))
+        assert "shellfish" in api.context("bob", query="what can't bob eat?").text
+
+        # Errors come back as the class of their code.
+        with pytest.raises(errors.NotFoundError) as missing:
+            api.get_memory("0199c0de-0000-7000-8000-000000000000")
+        assert missing.value.status == 404 and missing.value.request_id
+        with pytest.raises(errors.InvalidRequestError) as invalid:
+            api.recall("anything")
+        assert invalid.value.code == "invalid_request" and "user_id" in invalid.value.detail
+
+        receipt = api.forget_memory(peanuts)
+        assert isinstance(receipt, models.ForgetReceipt)
+        assert api.forget_subject(user_id="alice").removed.memory_units == 2
+    with hc.Hindsight(api_url, api_key="") as anonymous, pytest.raises(errors.MissingApiKeyError):
+        anonymous.stats()
+    with hc.Hindsight(api_url, "hs_wrong") as wrong, pytest.raises(errors.UnauthorizedError):
+        wrong.stats()
+
+
+async def test_async_client_end_to_end(api_url, make_api_key):
+    key = await make_api_key("py-async")
+    async with hc.AsyncHindsight(api_url, key, timeout=30) as api:
+        assert (await api.health())["status"] == "ok"
+        stored = await api.store([{"user_id": "u1", "value": "The user lives in Lyon"}])
+        found = await api.recall("where does the user live?", user_id="u1")
+        assert found.memories[0].id == stored.results[0].id
+        assert [u.id async for u in api.iter_memories(user_id="u1")] == [stored.results[0].id]
+        job = await api.extract(
+            wait=True, user_id="u1",
+            messages=[{"role": "user", "content": "Please remember that I am vegetarian."}],
+        )  # fmt: skip
+        assert job.status == "succeeded"
+        with pytest.raises(errors.NotFoundError):
+            await api.extraction_job("0199c0de-0000-7000-8000-000000000000")
+
+
+async def test_a_write_keeps_its_idempotency_key_across_retries(api_url, make_api_key):
+    key = await make_api_key("py-idem")
+    body = [{"user_id": "u1", "value": "The user's locker code is 4711"}]
+    with hc.Hindsight(api_url, key) as api:
+        first = api.store(body, idempotency_key="idem-1")
+        replay = api.store(body, idempotency_key="idem-1")
+        assert replay.results[0].id == first.results[0].id
+        assert replay.results[0].outcome == first.results[0].outcome == "created"
+        with pytest.raises(errors.IdempotencyKeyReusedError):
+            api.store([{"user_id": "u1", "value": "something else"}], idempotency_key="idem-1")
+        assert len(list(api.iter_memories(user_id="u1"))) == 1
+
+
+async def test_retries_honour_retry_after_on_429(settings, make_api_key):
+    app = create_app(settings.model_copy(update={
+        "auth": AuthSettings(required="true", cache_ttl_s=0, rate_limit="2/second")}))  # fmt: skip
+    key = await make_api_key("py-rate")
+    with serve(app) as url:
+        with hc.Hindsight(url, key, retries=hc.NO_RETRIES) as api:
+            with pytest.raises(errors.RateLimitedError) as limited:
+                for _ in range(5):
+                    api.stats()
+            assert limited.value.retry_after_s and limited.value.retry_after_s >= 1
+        # With the default policy the same burst succeeds: each 429 waits its Retry-After.
+        with hc.Hindsight(url, key, retries=hc.RetryPolicy(attempts=4)) as api:
+            assert all(api.stats().namespace == "py-rate" for _ in range(5))
+
+
+def test_unreachable_service_is_a_typed_transport_error():
+    with (
+        hc.Hindsight("http://127.0.0.1:9", retries=hc.RetryPolicy(attempts=2, backoff_s=0.01))
+        as api,
+        pytest.raises(errors.ConnectionFailedError) as failed,
+    ):  # fmt: skip
+        api.health()
+    assert failed.value.code == "api_unreachable" and isinstance(failed.value, hc.HindsightError)
+    assert isinstance(httpx.Timeout(1), httpx.Timeout)
