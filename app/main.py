@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI
 from fastapi_offline import FastAPIOffline
+from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from app import __version__
@@ -189,7 +190,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(entities.router)
     console.mount(app)
     # Streamable HTTP MCP (stateless, JSON answers), behind the REST API's key check.
-    app.add_route("/mcp", RequireCaller(_mcp), include_in_schema=False)
+    app.router.routes.append(Route("/mcp", RequireCaller(_mcp), include_in_schema=False))
     describe = app.openapi
 
     def openapi() -> dict[str, Any]:

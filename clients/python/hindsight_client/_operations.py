@@ -55,7 +55,7 @@ class Call(Generic[T]):
     def parse(self, response: Any) -> T:
         if self.model is str:
             return response.text  # type: ignore[no-any-return]
-        data = response.json() if response.content else None
+        data: Any = response.json() if response.content else None
         if self.model is None:
             return data  # type: ignore[no-any-return]
         return self.model.model_validate(data)  # type: ignore[no-any-return]
