@@ -1,0 +1,162 @@
+// Hindsight client for JavaScript and TypeScript (ESM). Types: ./index.d.ts, over the
+// OpenAPI document's types in ./schema.d.ts (openapi-typescript); requests: openapi-fetch.
+import createClient from "openapi-fetch";
+
+const WRITES = new Set(["POST", "PATCH", "PUT", "DELETE"]);
+const RETRY_STATUSES = new Set([429, 503]);
+
+/** An error answer of the API (RFC 9457 problem+json) or no answer at all. */
+export class HindsightError extends Error {
+  constructor(status, problem = {}, retryAfterS = null) {
+    const code = problem.code || (status ? `http_${status}` : "api_unreachable");
+    super(`${code}: ${problem.detail || problem.title || "request failed"}`);
+    this.name = "HindsightError";
+    this.status = status;
+    this.code = code;
+    this.title = problem.title ?? "";
+    this.detail = problem.detail ?? "";
+    this.requestId = problem.request_id ?? null;
+    this.errors = problem.errors ?? [];
+    this.problem = problem;
+    this.retryAfterS = retryAfterS;
+  }
+}
+
+function retryAfterMs(response) {
+  const value = response.headers.get("retry-after");
+  if (value == null) return null;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * fetch with retries: 429 and 503 (answers that say nothing was done) wait `Retry-After`
+ * (capped at maxWaitMs) or an exponential backoff with jitter; a failed connection is retried
+ * too. The request is cloned per attempt, so a write keeps its one Idempotency-Key.
+ */
+function retryingFetch({ attempts, backoffMs, maxWaitMs, timeoutMs, fetchImpl }) {
+  return async (request) => {
+    const original = request.clone();
+    for (let attempt = 1; ; attempt++) {
+      const signal = AbortSignal.timeout(timeoutMs);
+      let response;
+      try {
+        response = await fetchImpl(new Request(original.clone(), { signal }));
+      } catch (error) {
+        if (error?.name === "TimeoutError" || attempt >= attempts) {
+          const code = error?.name === "TimeoutError" ? "api_timeout" : "api_unreachable";
+          throw new HindsightError(0, { code, detail: `${request.url}: ${error?.message ?? error}` });
+        }
+        await sleep(Math.min(maxWaitMs, backoffMs * 2 ** (attempt - 1) * (0.5 + Math.random())));
+        continue;
+      }
+      if (!RETRY_STATUSES.has(response.status) || attempt >= attempts) return response;
+      const wait = retryAfterMs(response) ?? backoffMs * 2 ** (attempt - 1) * (0.5 + Math.random());
+      await response.body?.cancel();
+      await sleep(Math.min(maxWaitMs, wait));
+    }
+  };
+}
+
+async function unwrap(result) {
+  const { data, error, response } = result;
+  if (response.ok) return data;
+  const problem = error && typeof error === "object" ? error : { detail: String(error ?? "") };
+  const after = retryAfterMs(response);
+  throw new HindsightError(response.status, problem, after == null ? null : after / 1000);
+}
+
+const seg = (value) => ({ path: value });
+
+/**
+ * A client of one Hindsight API. Options: baseUrl (default http://127.0.0.1:8000), apiKey,
+ * attempts (3), backoffMs (500), maxWaitMs (30000), timeoutMs (30000), fetch.
+ * `raw` is the typed openapi-fetch client for every operation of the OpenAPI document.
+ */
+export function createHindsight(options = {}) {
+  const {
+    baseUrl = "http://127.0.0.1:8000",
+    apiKey = null,
+    attempts = 3,
+    backoffMs = 500,
+    maxWaitMs = 30000,
+    timeoutMs = 30000,
+    fetch: fetchImpl = globalThis.fetch,
+  } = options;
+  const raw = createClient({
+    baseUrl: baseUrl.replace(/\/+$/, ""),
+    headers: apiKey ? { Authorization: `Bearer ${apiKey}` } : {},
+    fetch: retryingFetch({ attempts, backoffMs, maxWaitMs, timeoutMs, fetchImpl }),
+  });
+  raw.use({
+    onRequest({ request }) {
+      if (WRITES.has(request.method) && !request.headers.has("Idempotency-Key")) {
+        request.headers.set("Idempotency-Key", crypto.randomUUID());
+      }
+      return request;
+    },
+  });
+  const call = (promise) => promise.then(unwrap);
+
+  const api = {
+    raw,
+    health: () => call(raw.GET("/health")),
+    store: (memories, { idempotencyKey } = {}) =>
+      call(raw.POST("/store", {
+        body: { memories },
+        headers: idempotencyKey ? { "Idempotency-Key": idempotencyKey } : {},
+      })),
+    recall: (body) => call(raw.POST("/recall", { body })),
+    listMemories: (query = {}) => call(raw.GET("/memories", { params: { query } })),
+    async *iterMemories(query = {}) {
+      let cursor = query.cursor ?? undefined;
+      do {
+        const page = await api.listMemories({ ...query, cursor });
+        yield* page.memories;
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor);
+    },
+    getMemory: (memoryId) =>
+      call(raw.GET("/memories/{memory_id}", { params: seg({ memory_id: memoryId }) })),
+    updateMemory: (memoryId, body) =>
+      call(raw.PATCH("/memories/{memory_id}", { params: seg({ memory_id: memoryId }), body })),
+    forgetMemory: (memoryId) =>
+      call(raw.DELETE("/memories/{memory_id}", { params: seg({ memory_id: memoryId }) })),
+    stats: (query = {}) => call(raw.GET("/stats", { params: { query } })),
+    append: (sessionId, messages) =>
+      call(raw.POST("/working_memory/{session_id}/messages", {
+        params: seg({ session_id: sessionId }),
+        body: { messages },
+      })),
+    window: (sessionId, query = {}) =>
+      call(raw.GET("/working_memory/{session_id}", {
+        params: { path: { session_id: sessionId }, query },
+      })),
+    closeSession: (sessionId, body = {}) =>
+      call(raw.POST("/working_memory/{session_id}/close", {
+        params: seg({ session_id: sessionId }),
+        body,
+      })),
+    extract: (body, { wait } = {}) =>
+      call(raw.POST("/extract", { params: { query: wait == null ? {} : { wait } }, body })),
+    extractionJob: (jobId) =>
+      call(raw.GET("/extract/{job_id}", { params: seg({ job_id: jobId }) })),
+    async waitForJob(jobId, { timeoutMs: limit = 60000, pollMs = 500 } = {}) {
+      const deadline = Date.now() + limit;
+      for (;;) {
+        const job = await api.extractionJob(jobId);
+        if (job.status === "succeeded" || job.status === "failed") return job;
+        if (Date.now() > deadline) {
+          throw new HindsightError(0, { code: "api_timeout", detail: `job ${jobId} still ${job.status}` });
+        }
+        await sleep(pollMs);
+      }
+    },
+    context: (query) => call(raw.GET("/context", { params: { query } })),
+  };
+  return api;
+}

@@ -1,0 +1,105 @@
+// node --test against a running service: HINDSIGHT_URL and HINDSIGHT_API_KEY (a key of an
+// empty namespace). Skipped, saying why, when HINDSIGHT_URL is not set.
+import assert from "node:assert/strict";
+import http from "node:http";
+import { test } from "node:test";
+
+import { createHindsight, HindsightError } from "../src/index.js";
+
+const url = process.env.HINDSIGHT_URL;
+const key = process.env.HINDSIGHT_API_KEY;
+const live = { skip: url ? false : "set HINDSIGHT_URL (and HINDSIGHT_API_KEY) to a running service" };
+
+test("store, recall, read, page, update and forget", live, async () => {
+  const api = createHindsight({ baseUrl: url, apiKey: key });
+  const stored = await api.store([
+    { user_id: "ts", type: "constraint", value: "The user is allergic to peanuts", entities: ["peanuts"] },
+    { user_id: "ts", value: "用户住在上海。" },
+  ]);
+  assert.deepEqual(stored.results.map((r) => r.outcome), ["created", "created"]);
+  const found = await api.recall({ query: "what can't the user eat?", user_id: "ts", top_k: 1 });
+  assert.equal(found.memories[0].id, stored.results[0].id);
+  assert.ok(found.memories[0].score > 0);
+  const detail = await api.getMemory(stored.results[1].id);
+  assert.equal(detail.value, "用户住在上海。");
+  const seen = [];
+  for await (const unit of api.iterMemories({ user_id: "ts", limit: 1 })) seen.push(unit.id);
+  assert.deepEqual(new Set(seen), new Set(stored.results.map((r) => r.id)));
+  const updated = await api.updateMemory(stored.results[1].id, { expires_at: null });
+  assert.equal(updated.memory.expires_at, null);
+  await api.forgetMemory(stored.results[1].id);
+  const stats = await api.stats();
+  assert.equal(stats.total_units, 1);
+});
+
+test("a write replays its Idempotency-Key", live, async () => {
+  const api = createHindsight({ baseUrl: url, apiKey: key });
+  const body = [{ user_id: "ts-idem", value: "The user's locker code is 4711" }];
+  const first = await api.store(body, { idempotencyKey: "ts-idem-1" });
+  const again = await api.store(body, { idempotencyKey: "ts-idem-1" });
+  assert.equal(again.results[0].id, first.results[0].id);
+  await assert.rejects(
+    api.store([{ user_id: "ts-idem", value: "other" }], { idempotencyKey: "ts-idem-1" }),
+    (error) => error instanceof HindsightError && error.code === "idempotency_key_reused",
+  );
+});
+
+test("working memory, close and the extraction job", live, async () => {
+  const api = createHindsight({ baseUrl: url, apiKey: key });
+  await api.append("ts-trip", [{ role: "user", user_id: "ts-bob", content: "I am allergic to shellfish." }]);
+  const window = await api.window("ts-trip", { query: "allergies" });
+  assert.deepEqual(window.messages.map((m) => m.content), ["I am allergic to shellfish."]);
+  const closed = await api.closeSession("ts-trip");
+  const job = await api.waitForJob(closed.job.id, { timeoutMs: 60000, pollMs: 200 });
+  assert.equal(job.status, "succeeded");
+  const context = await api.context({ user_id: "ts-bob", query: "what can't bob eat?" });
+  assert.match(context.text, /shellfish/);
+});
+
+test("errors are HindsightError with the API's code", live, async () => {
+  const api = createHindsight({ baseUrl: url, apiKey: key });
+  await assert.rejects(api.recall({ query: "anything" }), (error) => {
+    assert.ok(error instanceof HindsightError);
+    assert.equal(error.status, 422);
+    assert.equal(error.code, "invalid_request");
+    assert.ok(error.requestId);
+    return true;
+  });
+  await assert.rejects(api.getMemory("0199c0de-0000-7000-8000-000000000000"), { code: "not_found" });
+  const anonymous = createHindsight({ baseUrl: url });
+  await assert.rejects(anonymous.stats(), { status: 401, code: "missing_api_key" });
+});
+
+test("429 and 503 are retried after Retry-After, with the same Idempotency-Key", async () => {
+  const seen = [];
+  const server = http.createServer((req, res) => {
+    seen.push(req.headers["idempotency-key"]);
+    if (seen.length === 1) {
+      res.writeHead(503, { "content-type": "application/problem+json", "retry-after": "1" });
+      res.end(JSON.stringify({ code: "datastore_unavailable", status: 503, detail: "later" }));
+    } else if (seen.length === 2) {
+      res.writeHead(429, { "content-type": "application/problem+json", "retry-after": "0" });
+      res.end(JSON.stringify({ code: "rate_limited", status: 429, detail: "slow down" }));
+    } else {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ results: [], took_ms: 1 }));
+    }
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const baseUrl = `http://127.0.0.1:${server.address().port}`;
+  try {
+    const started = Date.now();
+    const answer = await createHindsight({ baseUrl }).store([{ user_id: "u", value: "v" }]);
+    assert.deepEqual(answer.results, []);
+    assert.equal(seen.length, 3);
+    assert.ok(seen[0] && seen.every((k) => k === seen[0]), "one key for every attempt");
+    assert.ok(Date.now() - started >= 900, "waited the Retry-After of 1 s");
+    seen.length = 0;
+    await assert.rejects(
+      createHindsight({ baseUrl, attempts: 1 }).store([{ user_id: "u", value: "v" }]),
+      { status: 503, code: "datastore_unavailable", retryAfterS: 1 },
+    );
+  } finally {
+    server.close();
+  }
+});
