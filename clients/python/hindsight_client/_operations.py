@@ -39,6 +39,8 @@ OPERATIONS: dict[str, tuple[str, str, str]] = {
     "get_extraction_job": ("GET", "/extract/{job_id}", "extraction_job"),
     "retry_extraction_job": ("POST", "/extract/{job_id}/retry", "retry_extraction_job"),
     "get_context": ("GET", "/context", "context"),
+    "list_entities": ("GET", "/entities", "list_entities"),
+    "get_entity": ("GET", "/entities/{name}", "entity"),
 }
 
 
@@ -193,3 +195,11 @@ def retry_extraction_job(job_id: str) -> Call[m.ExtractJobRead]:
 
 def context(params: dict[str, Any]) -> Call[m.ContextResponse]:
     return Call("GET", "/context", m.ContextResponse, params=_query(params))
+
+
+def list_entities(params: dict[str, Any]) -> Call[m.EntityPage]:
+    return Call("GET", "/entities", m.EntityPage, params=_query(params))
+
+
+def entity(name: str, params: dict[str, Any]) -> Call[m.EntityProfile]:
+    return Call("GET", f"/entities/{_seg(name)}", m.EntityProfile, params=_query(params))

@@ -240,6 +240,15 @@ class Hindsight(_Base):
                 raise errors.TimeoutError_(f"job {job_id} still {job.status} after {timeout_s} s")
             time.sleep(poll_s)
 
+    # --- entities ------------------------------------------------------------------------
+    def list_entities(self, **params: Any) -> m.EntityPage:
+        """``GET /entities``: one page of a subject's entities (``mentioned_in``: a question's)."""
+        return self._send(ops.list_entities(params))
+
+    def entity(self, name: str, **params: Any) -> m.EntityProfile:
+        """``GET /entities/{name}``: aliases, units in time order, neighbours by weight."""
+        return self._send(ops.entity(name, params))
+
     # --- context -------------------------------------------------------------------------------
     def context(
         self,
@@ -437,6 +446,12 @@ class AsyncHindsight(_Base):
             if time.monotonic() > deadline:
                 raise errors.TimeoutError_(f"job {job_id} still {job.status} after {timeout_s} s")
             await asyncio.sleep(poll_s)
+
+    async def list_entities(self, **params: Any) -> m.EntityPage:
+        return await self._send(ops.list_entities(params))
+
+    async def entity(self, name: str, **params: Any) -> m.EntityProfile:
+        return await self._send(ops.entity(name, params))
 
     async def context(
         self,

@@ -139,6 +139,56 @@ class ContextUnit(BaseModel):
     value: Annotated[str, Field(title="Value")]
 
 
+class EntityNeighbourRead(BaseModel):
+    """
+    An entity named together with this one.
+    """
+
+    model_config = ConfigDict(
+        extra="ignore",
+    )
+    first_seen: Annotated[AwareDatetime, Field(title="First Seen")]
+    """
+    The earliest `occurred_at` of those units.
+    """
+    key: Annotated[str, Field(title="Key")]
+    last_seen: Annotated[AwareDatetime, Field(title="Last Seen")]
+    """
+    The latest `occurred_at` of those units.
+    """
+    name: Annotated[str, Field(title="Name")]
+    weight: Annotated[int, Field(title="Weight")]
+    """
+    Stored units (any status) naming both.
+    """
+
+
+class EntityRead(BaseModel):
+    """
+    One entity of the subject.
+    """
+
+    model_config = ConfigDict(
+        extra="ignore",
+    )
+    key: Annotated[str, Field(title="Key")]
+    """
+    The normalised name (NFKC, case folded, whitespace collapsed): two spellings with the same key are one entity.
+    """
+    last_seen: Annotated[AwareDatetime, Field(title="Last Seen")]
+    """
+    The newest `occurred_at` of those units.
+    """
+    name: Annotated[str, Field(title="Name")]
+    """
+    The name as first written (whitespace collapsed).
+    """
+    unit_count: Annotated[int, Field(title="Unit Count")]
+    """
+    Active, unexpired units in scope naming it.
+    """
+
+
 class Name(RootModel[str]):
     root: Annotated[
         str,
@@ -266,6 +316,14 @@ class ForgetCounts(BaseModel):
     )
     access_log: Annotated[int | None, Field(title="Access Log")] = 0
     distillation_state: Annotated[int | None, Field(title="Distillation State")] = 0
+    entities: Annotated[int | None, Field(title="Entities")] = 0
+    """
+    Entities of the entity graph left without a unit, deleted.
+    """
+    entity_links: Annotated[int | None, Field(title="Entity Links")] = 0
+    """
+    Unit → entity links deleted.
+    """
     idempotency_records: Annotated[int | None, Field(title="Idempotency Records")] = 0
     """
     Stored Idempotency-Key responses that contained the data.
@@ -1324,6 +1382,10 @@ class WindowScores(BaseModel):
     """
     Share of numbers, names, codes and parameters.
     """
+    filler: Annotated[bool | None, Field(title="Filler")] = False
+    """
+    Nothing informative ('ok', 'thanks!', 好的): placed after every other message.
+    """
     recency: Annotated[float, Field(title="Recency")]
     """
     0.5 ** (newer messages / half life).
@@ -1331,6 +1393,12 @@ class WindowScores(BaseModel):
     relevance: Annotated[float | None, Field(title="Relevance")]
     """
     Cosine similarity to the query, min-max scaled over the window; null without a query.
+    """
+    standing: Annotated[
+        Literal["constraint", "preference", "decision"] | None, Field(title="Standing")
+    ] = None
+    """
+    A standing statement of the session (the user's constraint, preference or decision): placed in the budget before every other message, whatever the query; null otherwise.
     """
 
 
@@ -1365,6 +1433,57 @@ class AppendResponse(BaseModel):
     tokens: Annotated[list[int], Field(title="Tokens")]
     """
     Content tokens of each message, in input order.
+    """
+
+
+class EntityPage(BaseModel):
+    """
+    One page of entities, most recently seen first (ties by key).
+    """
+
+    model_config = ConfigDict(
+        extra="ignore",
+    )
+    entities: Annotated[list[EntityRead], Field(title="Entities")]
+    next_cursor: Annotated[str | None, Field(title="Next Cursor")]
+    """
+    Pass as `cursor` for the next page; null on the last page.
+    """
+
+
+class EntityProfile(BaseModel):
+    """
+    What the subject's memory holds about one entity.
+    """
+
+    model_config = ConfigDict(
+        extra="ignore",
+    )
+    aliases: Annotated[list[str], Field(title="Aliases")]
+    """
+    Other names of it that the subject's own units declared ('Visual Studio Code (VS Code)', 'Caroline, also called Carol').
+    """
+    first_seen: Annotated[AwareDatetime, Field(title="First Seen")]
+    """
+    The earliest `occurred_at` of its units.
+    """
+    key: Annotated[str, Field(title="Key")]
+    last_seen: Annotated[AwareDatetime, Field(title="Last Seen")]
+    """
+    The latest `occurred_at` of its units.
+    """
+    name: Annotated[str, Field(title="Name")]
+    neighbours: Annotated[list[EntityNeighbourRead], Field(title="Neighbours")]
+    """
+    Entities named together with it, by weight (heaviest first).
+    """
+    unit_count: Annotated[int, Field(title="Unit Count")]
+    """
+    Active, unexpired units in scope naming it.
+    """
+    units: Annotated[list[MemoryRead], Field(title="Units")]
+    """
+    The newest `limit` of those units, oldest first (by `occurred_at`).
     """
 
 
@@ -1496,11 +1615,11 @@ class OmittedMessage(BaseModel):
     """
     rank: Annotated[int, Field(title="Rank")]
     """
-    Its place in score order among the window (1 = best).
+    Its place in fill order among the window (1 = first): standing statements, then the other messages, then filler, each in score order.
     """
     reason: Annotated[Literal["budget"], Field(title="Reason")]
     """
-    `budget`: when its turn came in score order, the tokens still free could not hold it.
+    `budget`: when its turn came in fill order, the tokens still free could not hold it.
     """
     role: Annotated[Literal["user", "assistant", "tool", "system"], Field(title="Role")]
     score: Annotated[float, Field(title="Score")]
@@ -1511,6 +1630,10 @@ class OmittedMessage(BaseModel):
     Content tokens of the message.
     """
     user_id: Annotated[str | None, Field(title="User Id")]
+    why: Annotated[str, Field(title="Why")]
+    """
+    One line: why it was left out.
+    """
 
 
 class RecallHit(BaseModel):
@@ -1763,6 +1886,10 @@ class WindowMessage(BaseModel):
     True when the message alone exceeded the budget.
     """
     user_id: Annotated[str | None, Field(title="User Id")]
+    why: Annotated[str, Field(title="Why")]
+    """
+    One line: why it is in the window.
+    """
 
 
 class WindowResponse(BaseModel):

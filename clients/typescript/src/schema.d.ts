@@ -31,6 +31,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/entities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Entities
+         * @description The entities of a subject (`user_id`, required; `agent_id` narrows to one agent's
+         *     units, else every agent of the user; `session_id` to one session's), from the entity
+         *     graph the write path keeps: each with its name as first written, its normalised `key`
+         *     (NFKC, case folded, whitespace collapsed: "ＶＳ Code" and "vs code" are one entity;
+         *     CJK kept verbatim), how many active, unexpired units name it (`unit_count`) and the
+         *     newest of their `occurred_at` (`last_seen`). Most recently seen first, ties by key.
+         *
+         *     `mentioned_in`: a text, such as an agent's question ("what do we know about
+         *     Caroline?"): only the entities whose name or a declared alias it mentions as a whole
+         *     word, longest name first (one page, no cursor).
+         *
+         *     Cursor pagination: pass `next_cursor` back as `cursor` with the same filters until it is
+         *     null. `limit` 1..200 (default 50). Errors: 401, 422 `invalid_request` (no `user_id`, a
+         *     bad filter, or a cursor made with other filters).
+         */
+        get: operations["list_entities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/entities/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Entity
+         * @description What the subject's memory holds about one entity: its name, `aliases` (other names
+         *     its units declared: "Visual Studio Code (VS Code)"), first and last seen, its active
+         *     units in scope (`unit_count`; the newest `limit` of them in `units`, oldest first) and
+         *     its `neighbours` — entities named together with it, by `weight` (stored units naming
+         *     both), with when they were first and last named together. The name is matched by its
+         *     normalised key, so any spelling of the same key finds it (CJK, emoji and right-to-left
+         *     names round-trip; bidirectional-text controls are ignored).
+         *
+         *     Errors: 401, 404 `not_found` (no such entity with memory in scope; another namespace's
+         *     never), 422 `invalid_request` (no `user_id`, a name over 200 characters or nothing but
+         *     whitespace or bidirectional-text controls).
+         */
+        get: operations["get_entity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/extract": {
         parameters: {
             query?: never;
@@ -775,6 +838,115 @@ export interface components {
             value: string;
         };
         /**
+         * EntityNeighbourRead
+         * @description An entity named together with this one.
+         */
+        EntityNeighbourRead: {
+            /**
+             * First Seen
+             * Format: date-time
+             * @description The earliest `occurred_at` of those units.
+             */
+            first_seen: string;
+            /** Key */
+            key: string;
+            /**
+             * Last Seen
+             * Format: date-time
+             * @description The latest `occurred_at` of those units.
+             */
+            last_seen: string;
+            /** Name */
+            name: string;
+            /**
+             * Weight
+             * @description Stored units (any status) naming both.
+             */
+            weight: number;
+        };
+        /**
+         * EntityPage
+         * @description One page of entities, most recently seen first (ties by key).
+         */
+        EntityPage: {
+            /** Entities */
+            entities: components["schemas"]["EntityRead"][];
+            /**
+             * Next Cursor
+             * @description Pass as `cursor` for the next page; null on the last page.
+             */
+            next_cursor: string | null;
+        };
+        /**
+         * EntityProfile
+         * @description What the subject's memory holds about one entity.
+         */
+        EntityProfile: {
+            /**
+             * Aliases
+             * @description Other names of it that the subject's own units declared ('Visual Studio Code (VS Code)', 'Caroline, also called Carol').
+             */
+            aliases: string[];
+            /**
+             * First Seen
+             * Format: date-time
+             * @description The earliest `occurred_at` of its units.
+             */
+            first_seen: string;
+            /** Key */
+            key: string;
+            /**
+             * Last Seen
+             * Format: date-time
+             * @description The latest `occurred_at` of its units.
+             */
+            last_seen: string;
+            /** Name */
+            name: string;
+            /**
+             * Neighbours
+             * @description Entities named together with it, by weight (heaviest first).
+             */
+            neighbours: components["schemas"]["EntityNeighbourRead"][];
+            /**
+             * Unit Count
+             * @description Active, unexpired units in scope naming it.
+             */
+            unit_count: number;
+            /**
+             * Units
+             * @description The newest `limit` of those units, oldest first (by `occurred_at`).
+             */
+            units: components["schemas"]["MemoryRead"][];
+        };
+        /**
+         * EntityRead
+         * @description One entity of the subject.
+         */
+        EntityRead: {
+            /**
+             * Key
+             * @description The normalised name (NFKC, case folded, whitespace collapsed): two spellings with the same key are one entity.
+             */
+            key: string;
+            /**
+             * Last Seen
+             * Format: date-time
+             * @description The newest `occurred_at` of those units.
+             */
+            last_seen: string;
+            /**
+             * Name
+             * @description The name as first written (whitespace collapsed).
+             */
+            name: string;
+            /**
+             * Unit Count
+             * @description Active, unexpired units in scope naming it.
+             */
+            unit_count: number;
+        };
+        /**
          * ExtractJobRead
          * @description An extraction job and, once it succeeded, the outcome per unit.
          */
@@ -954,6 +1126,18 @@ export interface components {
              * @default 0
              */
             distillation_state?: number;
+            /**
+             * Entities
+             * @description Entities of the entity graph left without a unit, deleted.
+             * @default 0
+             */
+            entities?: number;
+            /**
+             * Entity Links
+             * @description Unit → entity links deleted.
+             * @default 0
+             */
+            entity_links?: number;
             /**
              * Idempotency Records
              * @description Stored Idempotency-Key responses that contained the data.
@@ -1463,12 +1647,12 @@ export interface components {
             needed_tokens: number;
             /**
              * Rank
-             * @description Its place in score order among the window (1 = best).
+             * @description Its place in fill order among the window (1 = first): standing statements, then the other messages, then filler, each in score order.
              */
             rank: number;
             /**
              * Reason
-             * @description `budget`: when its turn came in score order, the tokens still free could not hold it.
+             * @description `budget`: when its turn came in fill order, the tokens still free could not hold it.
              * @constant
              */
             reason: "budget";
@@ -1489,6 +1673,11 @@ export interface components {
             tokens: number;
             /** User Id */
             user_id: string | null;
+            /**
+             * Why
+             * @description One line: why it was left out.
+             */
+            why: string;
         };
         /**
          * PairReviewRead
@@ -2285,6 +2474,11 @@ export interface components {
             truncated: boolean;
             /** User Id */
             user_id: string | null;
+            /**
+             * Why
+             * @description One line: why it is in the window.
+             */
+            why: string;
         };
         /**
          * WindowResponse
@@ -2349,6 +2543,12 @@ export interface components {
              */
             density: number;
             /**
+             * Filler
+             * @description Nothing informative ('ok', 'thanks!', 好的): placed after every other message.
+             * @default false
+             */
+            filler?: boolean;
+            /**
              * Recency
              * @description 0.5 ** (newer messages / half life).
              */
@@ -2358,6 +2558,11 @@ export interface components {
              * @description Cosine similarity to the query, min-max scaled over the window; null without a query.
              */
             relevance: number | null;
+            /**
+             * Standing
+             * @description A standing statement of the session (the user's constraint, preference or decision): placed in the budget before every other message, whatever the query; null otherwise.
+             */
+            standing?: ("constraint" | "preference" | "decision") | null;
         };
     };
     responses: never;
@@ -2478,6 +2683,226 @@ export interface operations {
             };
             /** @description Embedding provider timed out (`provider_timeout`). */
             504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    list_entities: {
+        parameters: {
+            query: {
+                /** @description Whose entities (required). */
+                user_id: string;
+                /** @description Only this agent's units (default: every agent of the user). */
+                agent_id?: string | null;
+                /** @description Only entities named by this session's units. */
+                session_id?: string | null;
+                /** @description A text (a question): only the entities whose name or alias it mentions, longest name first; one page, no cursor. */
+                mentioned_in?: string | null;
+                /** @description Entities per page (1..200). */
+                limit?: number;
+                /** @description `next_cursor` of the previous page; same filters required. */
+                cursor?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntityPage"];
+                };
+            };
+            /** @description Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key (`missing_api_key`) or an unknown or revoked one (`invalid_api_key`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than MAX_BODY_BYTES (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body sent with a Content-Type other than JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid request (`invalid_request`): `errors` lists each field's problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Per-key rate limit exceeded (`rate_limited`); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PostgreSQL or Redis unavailable (`datastore_unavailable`); see `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_entity: {
+        parameters: {
+            query: {
+                /** @description Whose entity (required). */
+                user_id: string;
+                /** @description Only this agent's units (default: every agent of the user). */
+                agent_id?: string | null;
+                /** @description Only this session's units. */
+                session_id?: string | null;
+                /** @description At most this many units: the newest, in time order. */
+                limit?: number;
+                /** @description At most this many neighbours (0..100). */
+                neighbours?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The entity's name or key, or an alias its units declared, percent-encoded as UTF-8 (a `/` in a name as `%2F`). */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntityProfile"];
+                };
+            };
+            /** @description Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key (`missing_api_key`) or an unknown or revoked one (`invalid_api_key`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The subject has no entity of that name with memory in scope (`not_found`); another namespace's entities are never found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than MAX_BODY_BYTES (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body sent with a Content-Type other than JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid request (`invalid_request`): `errors` lists each field's problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Per-key rate limit exceeded (`rate_limited`); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PostgreSQL or Redis unavailable (`datastore_unavailable`); see `Retry-After`. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
