@@ -223,7 +223,7 @@ class ExtractMessage(BaseModel):
     ]
     created_at: Annotated[AwareDatetime | None, Field(title="Created At")] = None
     """
-    When it was said (ISO 8601; naive means UTC).
+    When it was said (ISO 8601 with its offset).
     """
     metadata: Annotated[dict[str, Any] | None, Field(title="Metadata")] = None
     """
@@ -501,7 +501,7 @@ class MemoryCreate(BaseModel):
     """
     occurred_at: Annotated[AwareDatetime | None, Field(title="Occurred At")] = None
     """
-    Time anchor (ISO 8601; naive means UTC). Default: now.
+    Time anchor (ISO 8601 with its offset). Default: now.
     """
     query: Annotated[Query | None, Field(title="Query")] = None
     """
@@ -775,7 +775,7 @@ class MessageCreate(BaseModel):
     """
     created_at: Annotated[AwareDatetime | None, Field(title="Created At")] = None
     """
-    When it was said (ISO 8601; naive means UTC). Default: now.
+    When it was said (ISO 8601 with its offset). Default: now.
     """
     metadata: Annotated[dict[str, Any] | None, Field(title="Metadata")] = None
     """

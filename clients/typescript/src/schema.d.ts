@@ -122,8 +122,8 @@ export interface paths {
          *     `EXTRACTION__WAIT_TIMEOUT_S`) and the answer is **200** with the outcome per unit (202 if
          *     it is still running then). A session whose messages were all extracted answers 200 with
          *     the existing job. Relative dates resolve against `now` (default: the last message's
-         *     time) in `timezone`. Errors: 404 unknown session, 422 invalid body or a session with no
-         *     messages or no user.
+         *     time) in `timezone`. Errors: 422 invalid body, or a session with no messages to extract
+         *     (an unknown session is an empty one) or no user.
          */
         post: operations["extract_memories"];
         delete?: never;
@@ -541,7 +541,8 @@ export interface paths {
          *     is cut in the middle and marked `truncated`; every message left out is listed in
          *     `omitted_seqs`, and with `include_omitted=true` in `omitted` with its content, scores,
          *     rank by score, the tokens it needed and those still free when its turn came. An expired
-         *     or unknown session has an empty window.
+         *     or unknown session has an empty window (an unknown session is an empty one on every
+         *     working-memory operation, never a 404).
          */
         get: operations["get_working_memory"];
         put?: never;
@@ -549,7 +550,8 @@ export interface paths {
         /**
          * Clear Window
          * @description Clear the session's hot window. The durable transcript stays (later extraction reads
-         *     it) unless `purge=true`, which deletes it too. Idempotent.
+         *     it) unless `purge=true`, which deletes it too. Idempotent: an unknown session answers
+         *     200 with `window_cleared: false`.
          */
         delete: operations["clear_working_memory"];
         options?: never;
@@ -571,7 +573,8 @@ export interface paths {
          * @description Close the session's task: its messages not yet extracted become an extraction job
          *     (queued; poll `GET /extract/{job.id}`). Idempotent: closing again with no new messages
          *     returns the same job with `created: false`. The subject is `user_id` or the session's
-         *     own. Errors: 404 unknown session, 422 when neither names a user.
+         *     own. An unknown session is an empty one, as everywhere in working memory: `closed:
+         *     false`, `job: null` (nothing to extract). Errors: 422 when neither names a user.
          */
         post: operations["close_session"];
         delete?: never;
@@ -601,9 +604,11 @@ export interface paths {
          *     at most `WORKING_MEMORY__EMBED_WAIT_MS` (default 1000 ms) for those still in progress and
          *     embeds any still missing itself. Returns the seqs, each message's content tokens and the
          *     session's size (messages, tokens). Errors: 422 bad input (nothing written), 503 Redis
-         *     unavailable with `Retry-After` (nothing written; if Redis fails only after the transcript
-         *     committed, the detail says which seqs the transcript kept). A window Redis lost is
-         *     restored from the transcript with the next append or read.
+         *     unavailable with `Retry-After` (nothing written: Redis is asked before the transcript is
+         *     written, so a retry appends once). If Redis fails only after the transcript committed,
+         *     the answer is still 200 (the messages are durable): the window is marked stale and they
+         *     are written to it as soon as Redis answers. A window Redis lost is restored from the
+         *     transcript with the next append or read.
          */
         post: operations["append_working_memory"];
         delete?: never;
@@ -1045,7 +1050,7 @@ export interface components {
             content: string;
             /**
              * Created At
-             * @description When it was said (ISO 8601; naive means UTC).
+             * @description When it was said (ISO 8601 with its offset).
              */
             created_at?: string | null;
             /**
@@ -1267,7 +1272,7 @@ export interface components {
             };
             /**
              * Occurred At
-             * @description Time anchor (ISO 8601; naive means UTC). Default: now.
+             * @description Time anchor (ISO 8601 with its offset). Default: now.
              */
             occurred_at?: string | null;
             /**
@@ -1592,7 +1597,7 @@ export interface components {
             content: string;
             /**
              * Created At
-             * @description When it was said (ISO 8601; naive means UTC). Default: now.
+             * @description When it was said (ISO 8601 with its offset). Default: now.
              */
             created_at?: string | null;
             /**
@@ -2627,7 +2632,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent with a Content-Type other than JSON (`unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2750,7 +2755,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent with a Content-Type other than JSON (`unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2865,7 +2870,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent with a Content-Type other than JSON (`unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2970,7 +2975,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent with a Content-Type other than JSON (`unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3069,15 +3074,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No such unit in your namespace (`not_found`). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
             /** @description Request body larger than MAX_BODY_BYTES (`payload_too_large`). */
             413: {
                 headers: {
@@ -3087,7 +3083,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent with a Content-Type other than JSON (`unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3190,7 +3186,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent with a Content-Type other than JSON (`unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3302,7 +3298,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent with a Content-Type other than JSON (`unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3445,7 +3441,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent with a Content-Type other than JSON (`unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3542,7 +3538,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent with a Content-Type other than JSON (`unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3648,7 +3644,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent with a Content-Type other than JSON (`unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3751,7 +3747,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent with a Content-Type other than JSON (`unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3867,7 +3863,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent with a Content-Type other than JSON (`unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3988,7 +3984,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent with a Content-Type other than JSON (`unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4131,7 +4127,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent with a Content-Type other than JSON (`unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4228,7 +4224,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent with a Content-Type other than JSON (`unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4327,7 +4323,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent with a Content-Type other than JSON (`unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4448,7 +4444,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent with a Content-Type other than JSON (`unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4544,7 +4540,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent with a Content-Type other than JSON (`unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4664,7 +4660,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent with a Content-Type other than JSON (`unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4780,7 +4776,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent with a Content-Type other than JSON (`unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4832,6 +4828,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The session (any string of 1..256 characters without control characters). */
                 session_id: string;
             };
             cookie?: never;
@@ -4869,15 +4866,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No such unit in your namespace (`not_found`). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
             /** @description Request body larger than MAX_BODY_BYTES (`payload_too_large`). */
             413: {
                 headers: {
@@ -4887,7 +4875,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent with a Content-Type other than JSON (`unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4986,7 +4974,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent with a Content-Type other than JSON (`unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
             415: {
                 headers: {
                     [name: string]: unknown;
