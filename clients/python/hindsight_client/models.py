@@ -1421,6 +1421,10 @@ class AppendResponse(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
+    embedded_first_window: Annotated[list[int] | None, Field(title="Embedded First Window")] = None
+    """
+    Seqs of the messages longer than one window of the embedding model (512 tokens of multilingual-e5-small): kept whole in the transcript and the window, but embedded by their first window only (relevance ranking sees that part).
+    """
     seqs: Annotated[list[int], Field(title="Seqs")]
     """
     Sequence numbers given to the messages, in input order.

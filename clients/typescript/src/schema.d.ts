@@ -20,7 +20,8 @@ export interface paths {
          *     ready Markdown block; `parts` what it holds. The whole block fits `max_tokens` (default
          *     4000) minus 20% headroom, split 20/30/50 between the three parts (settings
          *     `CONTEXT__SHARE_*`; a part's unused tokens pass on). A session owned by another user
-         *     contributes nothing.
+         *     contributes nothing. A `query` over `LIMITS__TEXT_TOKENS` model tokens is a 422 (the
+         *     session's message taken by default is embedded by its first window).
          */
         get: operations["get_context"];
         put?: never;
@@ -277,7 +278,9 @@ export interface paths {
          *     another active unit of the same subject, that unit absorbs it (`outcome: merged`, `id` =
          *     the survivor; the corrected unit becomes `superseded` by it). Errors: 404 `not_found`,
          *     409 `conflict` (reactivating a superseded unit, or an expired one without a new expiry),
-         *     422 `invalid_request` (nothing changed), 502/504 embedding failure.
+         *     422 `invalid_request` (nothing changed; also a value or trigger scenario over
+         *     `LIMITS__TEXT_TOKENS` model tokens), 429 `rate_limited` past the caller's embedding
+         *     limits, 502/504 embedding failure.
          */
         patch: operations["update_memory"];
         trace?: never;
@@ -321,9 +324,12 @@ export interface paths {
          *     (`hindsight_recall_degraded_total`), embedding and LLM call latency
          *     (`hindsight_embedding_duration_seconds`, `hindsight_llm_duration_seconds`), the recall
          *     rerank stage (`hindsight_rerank_total` by outcome, its LLM call's
-         *     `hindsight_rerank_llm_duration_seconds` and `hindsight_rerank_tokens_total`) and extraction
-         *     jobs by status (`hindsight_jobs`, queued = queue depth). No API key needed: it holds no
-         *     tenant data.
+         *     `hindsight_rerank_llm_duration_seconds` and `hindsight_rerank_tokens_total`), extraction
+         *     jobs by status (`hindsight_jobs`, queued = queue depth), and the limits on embedding work
+         *     (`hindsight_embedding_limit` by limit, in model tokens or requests), the requests they
+         *     refused (`hindsight_embedding_refused_total` by reason), the tokens admitted
+         *     (`hindsight_embedding_admitted_tokens_total`) and requests with embedding work in flight
+         *     (`hindsight_embedding_requests_in_flight`). No API key needed: it holds no tenant data.
          */
         get: operations["metrics"];
         put?: never;
@@ -389,7 +395,9 @@ export interface paths {
          *     `rerank.reason`: never an error. `stages_ms` (and the `Server-Timing` header) say
          *     where the time went: the query embedding, the one SQL statement, ranking, the access log.
          *     422 `invalid_request` on bad input (no subject, top_k
-         *     out of range, unknown type, `rerank: llm` on a server without an LLM).
+         *     out of range, unknown type, `rerank: llm` on a server without an LLM, a query over
+         *     `LIMITS__TEXT_TOKENS` model tokens); 429 `rate_limited` past the caller's embedding
+         *     limits (`Retry-After`).
          */
         post: operations["recall_memories"];
         delete?: never;
@@ -452,7 +460,10 @@ export interface paths {
          *     With an `Idempotency-Key` header a retry with the same body returns the first response
          *     (header `Idempotent-Replayed: true`); the same key with another body is a 422
          *     `idempotency_key_reused`. Errors: 400 `malformed_json`, 413 `payload_too_large`, 422
-         *     `invalid_request` (nothing is written), 502/504 when the embedding provider fails. The
+         *     `invalid_request` (nothing is written; also a value or trigger scenario over
+         *     `LIMITS__TEXT_TOKENS` model tokens, 512 by default, or more than `LIMITS__REQUEST_TOKENS`
+         *     in all: the detail says the limit and the count), 429 `rate_limited` past the caller's
+         *     embedding limits (`Retry-After`), 502/504 when the embedding provider fails. The
          *     `Server-Timing` header says where the time went (ms): `embed`, `lock`, `read` (the
          *     duplicates and neighbours), `decide`, `write`, and `total` (the commit follows).
          */
@@ -542,7 +553,8 @@ export interface paths {
          *     `omitted_seqs`, and with `include_omitted=true` in `omitted` with its content, scores,
          *     rank by score, the tokens it needed and those still free when its turn came. An expired
          *     or unknown session has an empty window (an unknown session is an empty one on every
-         *     working-memory operation, never a 404).
+         *     working-memory operation, never a 404). A `query` over `LIMITS__TEXT_TOKENS` model tokens
+         *     is a 422.
          */
         get: operations["get_working_memory"];
         put?: never;
@@ -603,7 +615,11 @@ export interface paths {
          *     embedded once, right after, by the service in the background; a read with a `query` waits
          *     at most `WORKING_MEMORY__EMBED_WAIT_MS` (default 1000 ms) for those still in progress and
          *     embeds any still missing itself. Returns the seqs, each message's content tokens and the
-         *     session's size (messages, tokens). Errors: 422 bad input (nothing written), 503 Redis
+         *     session's size (messages, tokens). A message is kept whole, but the embedding model reads
+         *     at most one window of it (512 tokens by default): `embedded_first_window` lists the seqs
+         *     of messages longer than that (their relevance ranking sees their beginning only).
+         *     Errors: 422 bad input (nothing written), 429 `rate_limited` past the caller's embedding
+         *     limits (nothing written), 503 Redis
          *     unavailable with `Retry-After` (nothing written: Redis is asked before the transcript is
          *     written, so a retry appends once). If Redis fails only after the transcript committed,
          *     the answer is still 200 (the messages are durable): the window is marked stale and they
@@ -634,6 +650,11 @@ export interface components {
          * @description What an append recorded.
          */
         AppendResponse: {
+            /**
+             * Embedded First Window
+             * @description Seqs of the messages longer than one window of the embedding model (512 tokens of multilingual-e5-small): kept whole in the transcript and the window, but embedded by their first window only (relevance ranking sees that part).
+             */
+            embedded_first_window?: number[];
             /**
              * Seqs
              * @description Sequence numbers given to the messages, in input order.
@@ -2650,7 +2671,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Per-key rate limit exceeded (`rate_limited`); see `Retry-After`. */
+            /** @description Per-key rate limit, or the caller's limits on embedding work (`LIMITS__EMBED_*`), exceeded (`rate_limited`); see `Retry-After`. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2773,7 +2794,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Per-key rate limit exceeded (`rate_limited`); see `Retry-After`. */
+            /** @description Per-key rate limit, or the caller's limits on embedding work (`LIMITS__EMBED_*`), exceeded (`rate_limited`); see `Retry-After`. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2888,7 +2909,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Per-key rate limit exceeded (`rate_limited`); see `Retry-After`. */
+            /** @description Per-key rate limit, or the caller's limits on embedding work (`LIMITS__EMBED_*`), exceeded (`rate_limited`); see `Retry-After`. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2993,7 +3014,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Per-key rate limit exceeded (`rate_limited`); see `Retry-After`. */
+            /** @description Per-key rate limit, or the caller's limits on embedding work (`LIMITS__EMBED_*`), exceeded (`rate_limited`); see `Retry-After`. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3101,7 +3122,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Per-key rate limit exceeded (`rate_limited`); see `Retry-After`. */
+            /** @description Per-key rate limit, or the caller's limits on embedding work (`LIMITS__EMBED_*`), exceeded (`rate_limited`); see `Retry-After`. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3204,7 +3225,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Per-key rate limit exceeded (`rate_limited`); see `Retry-After`. */
+            /** @description Per-key rate limit, or the caller's limits on embedding work (`LIMITS__EMBED_*`), exceeded (`rate_limited`); see `Retry-After`. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3316,7 +3337,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Per-key rate limit exceeded (`rate_limited`); see `Retry-After`. */
+            /** @description Per-key rate limit, or the caller's limits on embedding work (`LIMITS__EMBED_*`), exceeded (`rate_limited`); see `Retry-After`. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3459,7 +3480,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Per-key rate limit exceeded (`rate_limited`); see `Retry-After`. */
+            /** @description Per-key rate limit, or the caller's limits on embedding work (`LIMITS__EMBED_*`), exceeded (`rate_limited`); see `Retry-After`. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3556,7 +3577,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Per-key rate limit exceeded (`rate_limited`); see `Retry-After`. */
+            /** @description Per-key rate limit, or the caller's limits on embedding work (`LIMITS__EMBED_*`), exceeded (`rate_limited`); see `Retry-After`. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3662,7 +3683,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Per-key rate limit exceeded (`rate_limited`); see `Retry-After`. */
+            /** @description Per-key rate limit, or the caller's limits on embedding work (`LIMITS__EMBED_*`), exceeded (`rate_limited`); see `Retry-After`. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3765,7 +3786,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Per-key rate limit exceeded (`rate_limited`); see `Retry-After`. */
+            /** @description Per-key rate limit, or the caller's limits on embedding work (`LIMITS__EMBED_*`), exceeded (`rate_limited`); see `Retry-After`. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3881,7 +3902,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Per-key rate limit exceeded (`rate_limited`); see `Retry-After`. */
+            /** @description Per-key rate limit, or the caller's limits on embedding work (`LIMITS__EMBED_*`), exceeded (`rate_limited`); see `Retry-After`. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4002,7 +4023,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Per-key rate limit exceeded (`rate_limited`); see `Retry-After`. */
+            /** @description Per-key rate limit, or the caller's limits on embedding work (`LIMITS__EMBED_*`), exceeded (`rate_limited`); see `Retry-After`. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4145,7 +4166,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Per-key rate limit exceeded (`rate_limited`); see `Retry-After`. */
+            /** @description Per-key rate limit, or the caller's limits on embedding work (`LIMITS__EMBED_*`), exceeded (`rate_limited`); see `Retry-After`. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4242,7 +4263,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Per-key rate limit exceeded (`rate_limited`); see `Retry-After`. */
+            /** @description Per-key rate limit, or the caller's limits on embedding work (`LIMITS__EMBED_*`), exceeded (`rate_limited`); see `Retry-After`. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4341,7 +4362,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Per-key rate limit exceeded (`rate_limited`); see `Retry-After`. */
+            /** @description Per-key rate limit, or the caller's limits on embedding work (`LIMITS__EMBED_*`), exceeded (`rate_limited`); see `Retry-After`. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4462,7 +4483,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Per-key rate limit exceeded (`rate_limited`); see `Retry-After`. */
+            /** @description Per-key rate limit, or the caller's limits on embedding work (`LIMITS__EMBED_*`), exceeded (`rate_limited`); see `Retry-After`. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4558,7 +4579,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Per-key rate limit exceeded (`rate_limited`); see `Retry-After`. */
+            /** @description Per-key rate limit, or the caller's limits on embedding work (`LIMITS__EMBED_*`), exceeded (`rate_limited`); see `Retry-After`. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4678,7 +4699,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Per-key rate limit exceeded (`rate_limited`); see `Retry-After`. */
+            /** @description Per-key rate limit, or the caller's limits on embedding work (`LIMITS__EMBED_*`), exceeded (`rate_limited`); see `Retry-After`. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4794,7 +4815,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Per-key rate limit exceeded (`rate_limited`); see `Retry-After`. */
+            /** @description Per-key rate limit, or the caller's limits on embedding work (`LIMITS__EMBED_*`), exceeded (`rate_limited`); see `Retry-After`. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4893,7 +4914,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Per-key rate limit exceeded (`rate_limited`); see `Retry-After`. */
+            /** @description Per-key rate limit, or the caller's limits on embedding work (`LIMITS__EMBED_*`), exceeded (`rate_limited`); see `Retry-After`. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4992,7 +5013,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Per-key rate limit exceeded (`rate_limited`); see `Retry-After`. */
+            /** @description Per-key rate limit, or the caller's limits on embedding work (`LIMITS__EMBED_*`), exceeded (`rate_limited`); see `Retry-After`. */
             429: {
                 headers: {
                     [name: string]: unknown;
