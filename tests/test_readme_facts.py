@@ -13,7 +13,8 @@ README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding=
 
 
 def test_readme_weights_are_the_defaults():
-    rows = dict(re.findall(r"^\| `(\w+)` \| ([0-9.]+) \|", README, re.M))
+    section = README.split("## Recall scoring")[1].split("\n## ")[0]
+    rows = dict(re.findall(r"^\| `(\w+)` \| ([0-9.]+) \|", section, re.M))
     recall = RecallSettings()
     expected = {signal: getattr(recall, f"weight_{signal}") for signal in
                 ("context", "semantic", "entity", "keyword", "recency", "confidence")}  # fmt: skip
