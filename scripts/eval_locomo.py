@@ -63,7 +63,7 @@ BATCH = 100
 TOP_K = 10
 
 # Every signal the API knows; variants that isolate one signal zero all the others.
-SIGNALS = ["semantic", "keyword", "recency", "confidence", "entity", "context"]
+SIGNALS = ["semantic", "keyword", "recency", "confidence", "entity", "context", "time"]
 
 
 def _only(signal: str) -> dict[str, float]:
@@ -125,6 +125,10 @@ class Report:
     recall_ms: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     # Per variant with rerank: the `rerank` objects of its answers.
     rerank: dict[str, list[dict[str, Any]]] = field(default_factory=lambda: defaultdict(list))
+    # Answers marked degraded, per variant (a budget cut: printed, they should be 0).
+    degraded: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    # With --calibrate: the 50 best candidates of every question with their raw signals.
+    calibration: Any = None
 
     def cell(self, variant: str, category: str) -> Scores:
         return self.cells.setdefault(variant, {}).setdefault(category, Scores())
@@ -207,6 +211,7 @@ async def evaluate(
                     raise SystemExit(f"/recall failed: {r.status_code} {r.text[:500]}")
                 data = r.json()
                 report.recall_ms[name].append(float(data["took_ms"]))
+                report.degraded[name] += bool(data["degraded"])
                 if data.get("rerank"):
                     report.rerank[name].append(data["rerank"])
                 refs = [m["raw_ref"] for m in data["memories"]]
@@ -215,6 +220,39 @@ async def evaluate(
                     report.cell(name, q["category_name"]).add(refs, set(q["evidence"]))
                 bar.update(1)
             report.per_question.append(record)
+
+
+async def calibrate(
+    client: httpx.AsyncClient, questions: list[dict[str, Any]], prefix: str, report: Report
+) -> None:
+    """Recall every question's 50 best (shipped defaults, nothing logged) and keep each
+    hit's raw signals, its shipped ``relevance`` and whether it is an evidence turn
+    (scripts/relevance_fit.py fits and cross-validates on them)."""
+    from relevance_fit import FEATURES, Rows
+
+    rows = Rows.empty()
+    for q in tqdm(questions, desc="calibrate", unit="query"):
+        body = {
+            "query": q["question"],
+            "user_id": prefix + q["conversation_id"],
+            "top_k": 50,
+            "now": q["asked_after_iso"],
+            "record_access": False,
+        }
+        r = await client.post("/recall", json=body, timeout=60)
+        if r.status_code != 200:
+            raise SystemExit(f"/recall failed: {r.status_code} {r.text[:500]}")
+        evidence = set(q["evidence"])
+        for rank, hit in enumerate(r.json()["memories"]):
+            rows.conversation.append(q["conversation_id"])
+            rows.question.append(q["question_id"])
+            rows.category.append(q["category_name"])
+            rows.rank.append(rank)
+            raw = {**hit["scores"], **hit["relevance_inputs"]}
+            rows.x.append([float(raw[f]) for f in FEATURES])
+            rows.y.append(1.0 if evidence & set(hit["raw_ref"]) else 0.0)
+            rows.shipped.append(float(hit["relevance"]))
+    report.calibration = rows
 
 
 @contextlib.asynccontextmanager
@@ -323,11 +361,80 @@ def rerank_summary(report: Report) -> str:
     return "\n".join(out)
 
 
+def _conversation(record: dict[str, Any]) -> str:
+    return str(record["question_id"]).split("/", 1)[0]
+
+
+def _record_scores(records: list[dict[str, Any]], variant: str) -> dict[str, Scores]:
+    """Scores per category of ``variant`` over ``records`` (per-question rankings)."""
+    cells: dict[str, Scores] = defaultdict(Scores)
+    for rec in records:
+        if rec["evidence"] and variant in rec["ranked"]:
+            cells[rec["category"]].add(rec["ranked"][variant], set(rec["evidence"]))
+    return cells
+
+
+def _primary(cells: dict[str, Scores]) -> float:
+    total = Scores()
+    for cat in CATEGORIES:
+        total.merge(cells.get(cat, Scores()))
+    return total.r10 / total.n if total.n else 0.0
+
+
+def cross_validate(report: Report, variants: list[str]) -> list[tuple[str, str, float]]:
+    """Leave-one-conversation-out over the variants run: for each conversation, the variant
+    with the best non-adversarial recall@10 on the *other* conversations is chosen and
+    scored on this one; the held-out scores fill ``report.cells["cv"]`` (one figure per
+    question, each from a choice that did not see it). Returns (held-out conversation,
+    variant chosen, its recall@10 on the conversations it was chosen on) per fold."""
+    records = report.per_question
+    folds = sorted({_conversation(r) for r in records})
+    chosen: list[tuple[str, str, float]] = []
+    for conv in folds:
+        train = [r for r in records if _conversation(r) != conv]
+        test = [r for r in records if _conversation(r) == conv]
+        best = max(variants, key=lambda v: (_primary(_record_scores(train, v)), -variants.index(v)))
+        chosen.append((conv, best, _primary(_record_scores(train, best))))
+        for cat, cell in _record_scores(test, best).items():
+            report.cell("cv", cat).merge(cell)
+    return chosen
+
+
+def cv_summary(report: Report, chosen: list[tuple[str, str, float]], names: dict[str, str]) -> str:
+    """The folds (which variant each chose) and the cross-validated figures next to the
+    in-sample best."""
+    variants = [v for v in names if v in report.cells and v != "cv"]
+    in_sample = max(variants, key=lambda v: report.overall(v).r10 / max(1, report.overall(v).n))
+    out = [
+        "| held-out conversation | variant chosen on the other four | its recall@10 there |",
+        "|---|---|---|",
+        *(f"| {conv} | {names.get(v, v)} | {r:.3f} |" for conv, v, r in chosen),
+        "",
+        "| | single_hop | multi_hop | temporal | open_domain | non-adversarial | adversarial |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for label, variant in (
+        (f"in-sample best ({names.get(in_sample, in_sample)})", in_sample),
+        ("cross-validated (leave one conversation out)", "cv"),
+    ):
+        row = [report.cell(variant, c).row()[1] for c in CATEGORIES]
+        adv = report.cell(variant, ADVERSARIAL).row()[1]
+        out.append(
+            f"| {label} | "
+            + " | ".join(row)
+            + f" | **{report.overall(variant).row()[1]}** | {adv} |"
+        )
+    return "\n".join(out)
+
+
 def rerank_plan(args: argparse.Namespace) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
     """With ``--rerank llm``: the ``rerank`` variant and the in-process settings it needs
     (exits with a clear message when no LLM is configured in the environment)."""
     if args.rerank != "llm":
-        return {}, {}
+        # In-process, the budget is raised all the same: on a loaded machine a recall whose
+        # query embedding is late is ranked without the semantic signal (degraded), which
+        # would measure the load, not the ranking.
+        return {}, {} if args.base_url else {"recall": {"budget_ms": args.budget_ms}}
     if not args.base_url:
         from app.core.config import Settings
 
@@ -390,6 +497,8 @@ async def run(args: argparse.Namespace) -> Report:
                 marker.write_text(json.dumps({"turns": len(turns), "prefix": prefix}))
         extra = parse_extra(args.extra) | rerank_variant
         await evaluate(client, questions, variants, prefix, extra, report)
+        if args.calibrate:
+            await calibrate(client, questions, prefix, report)
 
     if args.base_url:
         async with httpx.AsyncClient(base_url=args.base_url) as client:
@@ -464,7 +573,20 @@ def main() -> None:
         "--budget-ms",
         type=int,
         default=10_000,
-        help="In-process RECALL__BUDGET_MS with --rerank llm (the LLM call must fit in it).",
+        help="In-process RECALL__BUDGET_MS (the LLM call of --rerank llm must fit in it; "
+        "without it, a loaded machine must not degrade recalls).",
+    )
+    parser.add_argument(
+        "--cv",
+        action="store_true",
+        help="Also cross-validate the choice among the variants run: leave one conversation "
+        "out (choose on four by non-adversarial recall@10, score the fifth, five times).",
+    )
+    parser.add_argument(
+        "--calibrate",
+        action="store_true",
+        help="Also fit the relevance model on every question's 50 best candidates and "
+        "cross-validate it (leave one conversation out; scripts/relevance_fit.py).",
     )
     parser.add_argument(
         "--write-doc", action="store_true", help="Write the tables into docs/EVAL.md."
@@ -482,10 +604,31 @@ def main() -> None:
         names = {"defaults": VARIANTS["defaults"][0], **names}
         names["rerank"] = f"defaults + LLM rerank of the best {args.rerank_candidates}"
     names |= {name: name for name in parse_extra(args.extra)}
+    if any(report.degraded.values()):
+        print(f"degraded answers per variant: {dict(report.degraded)}", file=sys.stderr)
+    chosen: list[tuple[str, str, float]] = []
+    if args.cv:
+        chosen = cross_validate(report, [v for v in names if v in report.cells])
+        names["cv"] = "cross-validated choice (leave one conversation out)"
     print()
     print(summary(report, names))
     print()
     print(table(report, names))
+    if chosen:
+        print()
+        print(cv_summary(report, chosen, names))
+    if report.calibration is not None:
+        from relevance_fit import report as relevance_report
+
+        from app.services.recall.relevance import NOTHING_RELEVANT_BELOW
+
+        table_, coef = relevance_report(report.calibration, NOTHING_RELEVANT_BELOW)
+        print()
+        print(table_)
+        print(
+            f"coefficients fitted on all conversations (b0, cosine, coverage, entity, "
+            f"context_cosine): {coef}"
+        )
     if report.rerank:
         print()
         print(rerank_summary(report))

@@ -63,6 +63,10 @@ class MemoryUnit(Base):
     # Hash of the normalised value (app.core.text.normalize): exact duplicates in one lookup.
     value_hash: Mapped[str] = mapped_column(String(64))
     occurred_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # Valid time (event time): a unit is true from its occurred_at (its valid_from) until a
+    # successor superseded it: valid_to, the successor's occurred_at; NULL while nothing has.
+    # What an "as of" read looks at (migration 0011).
+    valid_to: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     last_confirmed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

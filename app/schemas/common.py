@@ -7,7 +7,15 @@ import re
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, GetJsonSchemaHandler, Strict
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    GetJsonSchemaHandler,
+    Strict,
+)
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
@@ -127,6 +135,29 @@ Identifier = Annotated[
     _NotBlankSchema(),
 ]
 AwareDatetime = Annotated[datetime, Strict(False), AfterValidator(_aware)]
+
+
+def _iso_text(value: object) -> object:
+    if isinstance(value, datetime):  # set in code, not from the wire
+        return value
+    if not isinstance(value, str):
+        raise ValueError("must be an ISO 8601 date-time string with a UTC offset")
+    return value
+
+
+def _with_offset(value: datetime) -> datetime:
+    if value.tzinfo is None:
+        raise ValueError(
+            "needs a UTC offset (ISO 8601, e.g. 2025-03-15T12:00:00+08:00 or ...Z): "
+            "a moment in time, not a wall-clock reading"
+        )
+    return _aware(value)
+
+
+# An instant that must say its offset (``as_of``): no naive reading as UTC, no numbers.
+OffsetDatetime = Annotated[
+    datetime, BeforeValidator(_iso_text), Strict(False), AfterValidator(_with_offset)
+]
 # A free-form JSON object that PostgreSQL's JSONB can store.
 JsonObject = Annotated[dict[str, Any], AfterValidator(clean_json)]
 

@@ -14,6 +14,7 @@ from app.schemas.common import (
     AwareDatetime,
     CleanStr,
     Identifier,
+    OffsetDatetime,
     QueryModel,
     RequestModel,
     ResponseModel,
@@ -58,6 +59,13 @@ class MemoryListQuery(QueryModel):
     )
     include_superseded: bool = False
     include_archived: bool = False
+    as_of: OffsetDatetime | None = Field(
+        default=None,
+        description="Valid time: only the units true at this moment (ISO 8601 with a UTC "
+        "offset, else 422): `valid_from <= as_of < valid_to`. A value superseded later is "
+        "returned, one that became true after it is not (superseded units count without "
+        "`include_superseded`).",
+    )
     review: Literal["pending"] | None = Field(
         default=None,
         description="`pending`: only units with a pair decision still open (the unsure zone "

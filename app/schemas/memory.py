@@ -7,7 +7,7 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AliasChoices, Field, field_validator, model_validator
+from pydantic import AliasChoices, Field, computed_field, field_validator, model_validator
 
 from app.core.vocabulary import MemoryType
 from app.schemas.common import (
@@ -107,11 +107,21 @@ class MemoryRead(ResponseModel):
     )
     conflicts_with: list[uuid.UUID]
     occurred_at: datetime
+    valid_to: datetime | None = Field(
+        default=None,
+        description="Valid time: when a superseded unit stopped being true (its successor's "
+        "`occurred_at`); null while nothing has superseded it.",
+    )
     created_at: datetime
     last_confirmed_at: datetime
     last_accessed_at: datetime | None
     expires_at: datetime | None
     embedding_model: str
+
+    @computed_field(description="Valid time: when the unit became true (its `occurred_at`).")
+    def valid_from(self) -> datetime:
+        """The start of the unit's valid time: its ``occurred_at``."""
+        return self.occurred_at
 
 
 class MemoryDetail(MemoryRead):

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field, model_validator
 
 from app.core.vocabulary import MemoryType
-from app.schemas.common import AwareDatetime, Identifier, RequestModel, ResponseModel, Text
+from app.schemas.common import (
+    AwareDatetime,
+    Identifier,
+    OffsetDatetime,
+    RequestModel,
+    ResponseModel,
+    Text,
+)
 from app.schemas.limits import MaxValue
 from app.schemas.memory import MemoryRead
 
@@ -30,6 +39,13 @@ class Weights(RequestModel):
         ge=0,
         le=10,
         description="Relevance of the unit's neighbours in its session and of the session.",
+    )
+    time: float | None = Field(
+        default=None,
+        ge=0,
+        le=10,
+        description="The query's time window (`time_hint`): units that happened in it; for a "
+        "question asking *when*, units whose text carries a date.",
     )
     recency_lambda: float | None = Field(
         default=None, ge=0, le=10, description="Recency decay per hour: exp(-λ·hours)."
@@ -66,6 +82,14 @@ class RecallRequest(RequestModel):
         default=5, ge=1, description="How many units to return."
     )
     min_score: float | None = Field(default=None, ge=0, description="Drop hits scoring below.")
+    min_relevance: float | None = Field(
+        default=None,
+        ge=0,
+        le=1,
+        description="Drop hits whose `relevance` is below (0..1; not set: no cut). "
+        '0.1 separates "nothing relevant" (docs/EVAL.md, "Relevance"): an empty answer '
+        "then means nothing relevant was found.",
+    )
     profile: Profile = Field(
         default="long_term",
         description="`long_term` (default, measured on LoCoMo: relevance and conversational "
@@ -74,10 +98,31 @@ class RecallRequest(RequestModel):
     )
     weights: Weights | None = Field(default=None, description="Override single weights.")
     now: AwareDatetime | None = Field(
-        default=None, description="The clock for recency and time_range (replays, evaluation)."
+        default=None,
+        description="The clock for recency, time_range and the query's time phrases "
+        "(replays, evaluation).",
+    )
+    timezone: Annotated[str, Field(min_length=1, max_length=64)] | None = Field(
+        default=None,
+        description="The subject's IANA time zone (`Asia/Shanghai`), in which the query's "
+        'time phrases ("last May", "yesterday", "上个月") are read; default: the offset of '
+        "`now` when given, else UTC. An unknown zone is a 422.",
     )
     include_superseded: bool = False
     include_archived: bool = False
+    as_of: OffsetDatetime | None = Field(
+        default=None,
+        description="Valid time: only the units true at this moment (ISO 8601 with a UTC "
+        "offset, else 422): `valid_from <= as_of < valid_to`. A value superseded later is "
+        "returned, one that became true after it is not (superseded units count without "
+        "`include_superseded`).",
+    )
+    expand: bool = Field(
+        default=True,
+        description="Large subjects (above `RECALL__EXACT_SCAN_LIMIT` units): after the first "
+        "stage, also score the units of the best hits' sessions and those naming their "
+        "entities (`via` says so). Small subjects score every unit anyway.",
+    )
     record_access: bool = Field(
         default=True,
         description="Count this recall as an access of the units returned (access log, "
@@ -105,6 +150,13 @@ class RecallRequest(RequestModel):
             raise ValueError("give at least one of user_id, agent_id, session_id")
         if self.since and self.until and self.since >= self.until:
             raise ValueError("since must be before until")
+        if self.timezone is not None:
+            try:
+                ZoneInfo(self.timezone)
+            except (ZoneInfoNotFoundError, ValueError) as exc:
+                raise ValueError(
+                    f"timezone: unknown IANA time zone {self.timezone!r} (e.g. Europe/Paris)"
+                ) from exc
         return self
 
 
@@ -119,6 +171,32 @@ class Scores(ResponseModel):
     context: float = Field(
         description="Relevance of the unit's session neighbours and of its session (0..1)."
     )
+    time: float = Field(
+        default=0.0,
+        description="1 when the unit happened within the query's time window (`time_hint`); "
+        "for a question asking *when* without one, 0.3 when its text carries a date; else 0.",
+    )
+
+
+class RelevanceInputs(ResponseModel):
+    """The raw signals `relevance` is computed from (not scaled over the candidates, not
+    weighted into `score`)."""
+
+    cosine: float = Field(
+        default=0.0,
+        description="Raw cosine similarity to the query (clipped at 0; not scaled over the "
+        "candidates): an input of `relevance`, not weighted.",
+    )
+    coverage: float = Field(
+        default=0.0,
+        description="Share of the query's keyword weight (BM25 idf) the unit holds, 0..1: an "
+        "input of `relevance`, not weighted.",
+    )
+    context_cosine: float = Field(
+        default=0.0,
+        description="The context signal on raw cosines (best session neighbour and session "
+        "best): an input of `relevance`, not weighted.",
+    )
 
 
 class AppliedWeights(ResponseModel):
@@ -132,14 +210,35 @@ class AppliedWeights(ResponseModel):
     confidence: float
     entity: float
     context: float
+    time: float
     recency_lambda: float = Field(description="Recency decay per hour: exp(-λ·hours).")
 
 
 class RecallHit(MemoryRead):
     """A recalled unit with its score, the score's breakdown and the stage that placed it."""
 
-    score: float = Field(description="The hybrid score (weighted sum of `scores`).")
+    score: float = Field(
+        description="The hybrid score (weighted sum of `scores`): orders the hits of this "
+        "answer; its scale depends on the other candidates."
+    )
+    relevance: float = Field(
+        description="How likely this unit holds what the query asks for, 0..1, from its own "
+        "raw signals (cosine, keyword coverage, entity match, context; a logistic model "
+        'calibrated on LoCoMo dev, docs/EVAL.md "Relevance"): comparable across queries, '
+        "independent of the other candidates."
+    )
     scores: Scores
+    relevance_inputs: RelevanceInputs = Field(
+        description='What `relevance` was computed from (docs/EVAL.md "Relevance").'
+    )
+    via: str = Field(
+        default="direct",
+        description="What brought the hit into the list: `direct` (its own match with the "
+        "query), `session` (mostly its session: a neighbour or session-mate matched the query "
+        "better, the context signal; or, large subjects, reached through a best hit's "
+        "session) or `entity NAME` (mostly naming an entity the query names; or, large "
+        "subjects, reached through an entity of a best hit).",
+    )
     hybrid_rank: int = Field(description="1-based position in the hybrid order.")
     rerank_position: int | None = Field(
         default=None,
@@ -169,6 +268,30 @@ class RerankInfo(ResponseModel):
     llm_ms: float = Field(description="Wall time of the LLM call (0 when none was made).")
 
 
+class TimeHint(ResponseModel):
+    """The time phrase read in the query and the window it means, in the subject's time
+    zone (`timezone`), relative to `now`: a signal (`scores.time`), not a filter."""
+
+    phrase: str = Field(description="The phrase as written in the query.")
+    start: datetime = Field(description="Start of the window (inclusive).")
+    end: datetime = Field(description="End of the window (exclusive).")
+    unit: Literal["day", "week", "weekend", "month", "year"] = Field(
+        description="The phrase's granularity."
+    )
+
+
+class ExpansionInfo(ResponseModel):
+    """What the expansion stage did."""
+
+    status: Literal["applied", "skipped", "not_needed", "off"] = Field(
+        description="applied: the best hits' sessions and entities were followed; skipped: "
+        "too little of the time budget was left (`reason`); not_needed: every unit of the "
+        "subject was scored already (small subject); off: `expand: false`."
+    )
+    added: int = Field(default=0, description="Units the stage brought in.")
+    reason: str | None = None
+
+
 class RecallResponse(ResponseModel):
     """Ranked units, best first."""
 
@@ -184,11 +307,26 @@ class RecallResponse(ResponseModel):
         description="Where `took_ms` went, per stage in the order they ran (ms): `profile` "
         "and `known` (subject lookups, only when not cached), `embed` (the query embedding; "
         "~0 when the same text was embedded before), `candidates` (the one SQL statement that "
-        "gathers and scores candidates), `score` (ranking), `rerank` (when asked for), "
+        "gathers and scores candidates), `score` (ranking), `expand` (large subjects: the "
+        "second hop's statement and ranking again), `rerank` (when asked for), "
         "`access` (one statement: the access-log write and the answer columns of the hits; "
         "`units` instead with `record_access: false`). "
         "The same figures are in the `Server-Timing` header.",
     )
     rerank: RerankInfo | None = Field(
         default=None, description="The rerank stage; null when it did not run."
+    )
+    expansion: ExpansionInfo | None = Field(
+        default=None, description="The expansion stage (multi-hop): whether it ran."
+    )
+    best_relevance: float | None = Field(
+        default=None,
+        description="The highest `relevance` among the best `top_k` by hybrid score, before "
+        "the `min_score` / `min_relevance` cuts; below 0.1 nothing relevant was found. Null "
+        "without candidates.",
+    )
+    time_hint: TimeHint | None = Field(
+        default=None,
+        description='The time phrase read in the query ("in May 2023", "last week", '
+        '"去年", "2023年5月") as a window; null when the query names no time.',
     )

@@ -11,10 +11,12 @@ from app.api.errors import ERROR_RESPONSES
 from app.core.metrics import RECALL_DEGRADED
 from app.schemas.recall import (
     AppliedWeights,
+    ExpansionInfo,
     RecallHit,
     RecallRequest,
     RecallResponse,
     RerankInfo,
+    TimeHint,
 )
 from app.services.embedding_budget import Text
 
@@ -77,6 +79,9 @@ async def recall_memories(
                     **unit._asdict(),
                     "score": ranked.score,
                     "scores": ranked.scores,
+                    "relevance": ranked.relevance,
+                    "via": ranked.via,
+                    "relevance_inputs": ranked.raw,
                     "hybrid_rank": hybrid_rank,
                     "rerank_position": position,
                 }
@@ -91,6 +96,13 @@ async def recall_memories(
         took_ms=result.took_ms,
         stages_ms={k: round(v, 3) for k, v in result.stages_ms.items()},
         rerank=info,
+        time_hint=TimeHint.model_validate(result.time_hint) if result.time_hint else None,
+        best_relevance=result.best_relevance,
+        expansion=ExpansionInfo(
+            status=result.expansion[0], added=result.expansion[1], reason=result.expansion[2]
+        )
+        if result.expansion
+        else None,
     )
 
 

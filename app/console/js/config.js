@@ -40,6 +40,7 @@ export const SIGNALS = [
   { name: "context", label: "Context" },
   { name: "recency", label: "Recency" },
   { name: "confidence", label: "Confidence" },
+  { name: "time", label: "Time" },
 ];
 
 // Extra POST /recall options shown in the playground. kind: "bool" (a checkbox, sent only
@@ -54,6 +55,11 @@ export const RECALL_OPTIONS = [
     value: "long_term",
   },
   { name: "min_score", kind: "number", label: "Min score", step: "0.01", min: "0" },
+  {
+    name: "min_relevance", kind: "number", label: "Min relevance (0..1)", step: "0.05", min: "0",
+  },
+  { name: "as_of", kind: "text", label: "As of (ISO 8601 with offset)" },
+  { name: "timezone", kind: "text", label: "Time zone (IANA)" },
   { name: "include_superseded", kind: "bool", label: "Include superseded" },
   { name: "include_archived", kind: "bool", label: "Include archived" },
   { name: "record_access", kind: "bool", label: "Count as an access (extends TTLs)", off: false },

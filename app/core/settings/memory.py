@@ -41,6 +41,15 @@ class RecallSettings(BaseModel):
     weight_entity: float = Field(default=0.15, ge=0)
     # Relevance of the unit's session neighbours and of its session (app.services.recall.scoring).
     weight_context: float = Field(default=0.45, ge=0)
+    # Added when the query names a time ("in May 2023", "去年"): units that happened in that
+    # window, or (a question asking *when*) whose text carries a date (docs/EVAL.md).
+    weight_time: float = Field(default=0.2, ge=0)
+    # Expansion (large subjects only, app.repositories.recall.expand): the best hits of the
+    # first stage whose sessions and entities are followed, how many units a session hop may
+    # bring, and the budget left below which the stage is skipped (the answer says so).
+    expand_seeds: int = Field(default=5, ge=1, le=50)
+    expand_session_cap: int = Field(default=200, ge=1)
+    expand_min_budget_ms: int = Field(default=100, ge=0)
     # Per hour: exp(-0.01 * 70 h) ~ 0.5, the seeds' value (docs/ARCHITECTURE.md).
     recency_lambda: float = Field(default=0.01, ge=0)
     # Wall-clock budget of one recall; past it the answer is what is ready, degraded=true.

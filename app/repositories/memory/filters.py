@@ -20,7 +20,9 @@ class UnitFilters:
 
     ``since``/``until`` bound ``occurred_at`` (``[since, until)``). With ``now`` set, units
     whose ``expires_at`` has passed by then are left out unless ``include_expired``.
-    ``review_pending``: only units with an open pair review (``GET /memories?review=pending``)."""
+    ``review_pending``: only units with an open pair review (``GET /memories?review=pending``).
+    ``as_of``: only units true at that moment in event time (``occurred_at``, their valid_from,
+    at or before it and no ``valid_to`` at or before it)."""
 
     namespace: str
     user_id: str | None = None
@@ -35,6 +37,7 @@ class UnitFilters:
     now: datetime | None = None
     include_expired: bool = False
     review_pending: bool = False
+    as_of: datetime | None = None
 
 
 def agent_clause(agent_id: str | None) -> ColumnElement[bool]:
@@ -64,6 +67,9 @@ def filter_clauses(f: UnitFilters) -> list[ColumnElement[bool]]:
         clauses.append(MemoryUnit.occurred_at < f.until)
     if not f.include_expired and f.now is not None:
         clauses.append(or_(MemoryUnit.expires_at.is_(None), MemoryUnit.expires_at > f.now))
+    if f.as_of is not None:
+        clauses.append(MemoryUnit.occurred_at <= f.as_of)
+        clauses.append(or_(MemoryUnit.valid_to.is_(None), MemoryUnit.valid_to > f.as_of))
     if f.review_pending:
         clauses.append(
             select(PairReview.id)

@@ -26,7 +26,7 @@ import numpy as np
 from cachetools import LRUCache
 from pgvector.sqlalchemy import Vector
 from sqlalchemy import Text, bindparam
-from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.dialects.postgresql import ARRAY, TSQUERY
 from sqlalchemy.engine import Row
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -64,6 +64,7 @@ def shape(f: UnitFilters, has_embedding: bool, has_entities: bool) -> tuple[Any,
         f.until is not None,
         len(f.statuses),
         f.now is not None and not f.include_expired,
+        f.as_of is not None,
         has_embedding,
         has_entities,
     )
@@ -88,11 +89,17 @@ def _placeholders(f: UnitFilters) -> UnitFilters:
         exact_agent=f.exact_agent,
         now=_bp("f_now", u.expires_at) if f.now is not None else None,
         include_expired=f.include_expired,
+        as_of=_bp("f_asof", u.occurred_at) if f.as_of is not None else None,
     )
 
 
 def _values(
-    f: UnitFilters, embedding: Any, keyword_text: str, skip: Sequence[str], ents: list[str]
+    f: UnitFilters,
+    embedding: Any,
+    keyword_text: str,
+    skip: Sequence[str],
+    ents: list[str],
+    dated: str | None = None,
 ) -> dict[str, Any]:
     """The bind values of one recall, by the names :func:`_placeholders` and
     :func:`_statement` give them."""
@@ -104,10 +111,12 @@ def _values(
         "f_since": f.since,
         "f_until": f.until,
         "f_now": f.now,
+        "f_asof": f.as_of,
         "kw": keyword_text,
         "skip": list(skip),
         "ents": ents,
         "emb": embedding,
+        "dated": dated,
     }
     for i, status in enumerate(f.statuses):
         values[f"f_status{i}"] = status
@@ -124,7 +133,8 @@ def _statement(f: UnitFilters, has_embedding: bool, has_entities: bool) -> Any:
     emb = bindparam("emb", type_=Vector()) if has_embedding else None
     known = known_select(f, ent_param).cte("known") if has_entities else None
     ents = ent_param if has_entities else None
-    return signals_select(filter_clauses(f), q, emb, ents, known)
+    dated = bindparam("dated", type_=TSQUERY)
+    return signals_select(filter_clauses(f), q, emb, ents, known, dated)
 
 
 def _compile(f: UnitFilters, has_embedding: bool, has_entities: bool, dialect: Any) -> _Compiled:
@@ -166,10 +176,12 @@ async def exact_rows(
     ents: list[str],
     skip: Sequence[str],
     statements: RecallStatements,
+    dated: str | None = None,
 ) -> Sequence[Row[Any]] | None:
     """The rows of the exact path's statement (columns as :func:`_statement` selects them),
     or None when ``f`` has no cached shape. ``statements`` keeps the statements compiled so
-    far, by (dialect, shape), and the bound query vectors."""
+    far, by (dialect, shape), and the bound query vectors. ``dated``: the tsquery of the
+    ``_dated`` column (None: NULL)."""
     key = shape(f, embedding is not None, bool(ents))
     if key is None:
         return None
@@ -179,7 +191,7 @@ async def exact_rows(
     if compiled is None:
         compiled = _compile(f, embedding is not None, bool(ents), dialect)
         statements.exact[cache_key] = compiled
-    values = _values(f, embedding, keyword_text, skip, ents)
+    values = _values(f, embedding, keyword_text, skip, ents, dated)
     params = _params(compiled, values, statements.vector_texts)
     return (await conn.exec_driver_sql(compiled.sql, params)).all()
 

@@ -31,7 +31,7 @@ from sqlalchemy import (
     select,
     text,
 )
-from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.dialects.postgresql import ARRAY, TSQUERY
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.db import has_connection
@@ -70,7 +70,8 @@ class CandidateScore(NamedTuple):
     ``term_freqs``: occurrences of each query lexeme in the unit's keyword index (only the
     lexemes it contains; empty when it matches none); ``length``: the unit's number of
     distinct lexemes (BM25's document length). ``session_id`` and ``occurred_at`` place the
-    unit among its session's units for the context signal.
+    unit among its session's units for the context signal. ``dated``: the unit's text carries
+    a date word (None when the recall did not ask, see ``sql.DATED_TSQUERY``).
 
     A named tuple, not a frozen dataclass: one is built per candidate, and a frozen
     dataclass's ``__init__`` cost ~10 µs against ~1 µs (600 candidates: ~5 ms of a recall on a
@@ -87,12 +88,23 @@ class CandidateScore(NamedTuple):
     occurred_at: datetime
     last_confirmed_at: datetime
     confidence: float
+    dated: bool | None = None
 
 
 # CandidateScore's fields in order: what _candidates builds one from (type-checked; tuple.__new__
 # itself runs no Python code per candidate).
 _ScoreFields = tuple[
-    uuid.UUID, float, float, Mapping[str, int], int, bool, str | None, datetime, datetime, float
+    uuid.UUID,
+    float,
+    float,
+    Mapping[str, int],
+    int,
+    bool,
+    str | None,
+    datetime,
+    datetime,
+    float,
+    bool | None,
 ]
 _new_score: Callable[[type[CandidateScore], _ScoreFields], CandidateScore] = tuple.__new__
 
@@ -139,6 +151,7 @@ def _candidates(rows: Sequence[Any], ents: list[str]) -> Candidates:
                 occurred_at,
                 confirmed_at,
                 confidence,
+                dated,
             ),
         )
         for (
@@ -152,6 +165,7 @@ def _candidates(rows: Sequence[Any], ents: list[str]) -> Candidates:
             hits,
             dl,
             ent,
+            dated,
             _,
         ) in rows
     ]
@@ -246,6 +260,7 @@ class RecallRepository:
         keyword_skip: Sequence[str] = (),
         keyword_pair: Sequence[str] = (),
         entity_names: Sequence[str] | None = None,
+        dated: str | None = None,
     ) -> Candidates:
         """Raw signals of the candidates of one recall, in one statement (the answer columns
         of the hits come from :meth:`units`, once they are known).
@@ -268,12 +283,14 @@ class RecallRepository:
         one sentence) and its length in distinct lexemes. The entity signal is
         ``entity_keys && entity_candidates``: for a unit matching the filters that is the
         same as overlapping the known names (a name it holds is known by definition).
+        ``dated``: a tsquery; each candidate says whether its keyword index matches it
+        (``CandidateScore.dated``; None without one).
         """
         ents = list(dict.fromkeys(entity_candidates))
         if exact:  # the statement of this filter shape, compiled once (recall_exact)
             conn = await self.session.connection()
             found = await exact_rows(
-                conn, f, embedding, keyword_text, ents, keyword_skip, self.statements
+                conn, f, embedding, keyword_text, ents, keyword_skip, self.statements, dated
             )
             if found is not None:
                 return _candidates(found, ents)
@@ -338,7 +355,8 @@ class RecallRepository:
             id_filter = parts[0].union(*parts[1:])
 
         known = known_select(f, ents, ent).cte("known") if ents else None
-        stmt = signals_select(clauses, q, emb, ent_param if ents else None, known)
+        dated_param = bindparam("dated", dated, type_=TSQUERY)
+        stmt = signals_select(clauses, q, emb, ent_param if ents else None, known, dated_param)
         if id_filter is not None:
             stmt = stmt.where(MemoryUnit.id.in_(id_filter.scalar_subquery()))
         # Core execution: the ORM's row loading is not needed for plain columns.

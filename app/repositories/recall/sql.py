@@ -70,6 +70,7 @@ class RecalledUnit(NamedTuple):
     last_accessed_at: datetime | None
     expires_at: datetime | None
     embedding_model: str
+    valid_to: datetime | None
 
 
 UNIT_COLUMNS: tuple[str, ...] = RecalledUnit._fields
@@ -146,19 +147,33 @@ HITS: ColumnClause[Any] = literal_column(
 )
 
 
+# Lexemes (as the keyword index stems them) of the words that date what a text tells:
+# relative days and periods, "ago", month and weekday names, seasons. A unit holding one
+# "carries a date" (the ``_dated`` column): the units a question asking *when* prefers.
+DATE_LEXEMES = (
+    "yesterday today tonight tomorrow ago week weekend month year januari februari march april "
+    "may june juli august septemb octob novemb decemb monday tuesday wednesday thursday friday "
+    "saturday sunday summer winter spring autumn"
+).split()
+DATED_TSQUERY = " | ".join(DATE_LEXEMES)
+
+
 def signals_select(
     clauses: Sequence[ColumnElement[bool]],
     q: CTE,
     emb: BindParameter[Any] | None,
     ents: BindParameter[Any] | None,
     known: CTE | None,
+    dated: BindParameter[Any] | None = None,
 ) -> Select[*tuple[Any, ...]]:
     """The candidates statement's outer select: per unit matching ``clauses``, the
     SCORING_COLUMNS and the raw signals ``_sv``/``_sq`` (cosine similarity of the value and
     scenario embeddings to ``emb``; 0 without one), ``_hits`` (the query lexemes it holds, from
     the CTE ``q`` of :func:`query_lexemes`), ``_dl`` (its distinct lexemes), ``_ent``
     (``entity_keys && ents``; False without ``ents``) and ``_known`` (the keys of the CTE
-    ``known`` of :func:`known_select`, the same on every row; NULL without one). Used by the
+    ``known`` of :func:`known_select`, the same on every row; NULL without one) and
+    ``_dated`` (the unit's keyword index matches the tsquery ``dated``, :data:`DATED_TSQUERY`
+    when the query asks *when*; NULL when the bound value is NULL, False without one). Used by the
     exact path's cached statements (recall_exact) and by RecallRepository.candidates."""
     u = MemoryUnit
     if emb is not None:
@@ -167,6 +182,9 @@ def signals_select(
     else:
         sem_v = sem_q = literal(0.0)
     ent_hit = u.entity_keys.overlap(ents) if ents is not None else literal(False)
+    dated_col: ColumnElement[Any] = (
+        u.search_tsv.op("@@")(dated) if dated is not None else literal(False)
+    )
     known_col: ColumnElement[Any] = literal(None, ARRAY(Text))
     if known is not None:
         known_col = select(func.array_agg(known.c.key)).scalar_subquery()
@@ -178,6 +196,7 @@ def signals_select(
             HITS.label("_hits"),
             func.length(u.search_tsv).label("_dl"),
             ent_hit.label("_ent"),
+            dated_col.label("_dated"),
             # Untyped: ARRAY(Text)'s result processor walked this list on every row;
             # asyncpg already returns it as a list of str.
             type_coerce(known_col, NullType()).label("_known"),

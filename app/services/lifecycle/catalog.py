@@ -38,6 +38,7 @@ _CURSOR_FIELDS = (
     "status",
     "include_superseded",
     "include_archived",
+    "as_of",
     "review",
     "order",
 )

@@ -188,7 +188,7 @@ class SummarizeService:
         if len(kept) < len(written):
             log.info("summarize: %d group(s) changed meanwhile, skipped", len(written) - len(kept))
         for old, new in stale:
-            self._supersede(fresh[old.id], new.id, now)
+            self._supersede(fresh[old.id], new, now)
 
         archived = await self.repo.set_status(
             [u.id for _, _, src in kept for u in src], UnitStatus.ARCHIVED, now
@@ -211,10 +211,13 @@ class SummarizeService:
         )
 
     @staticmethod
-    def _supersede(old: MemoryUnit, by: uuid.UUID, now: datetime) -> None:
-        """``old`` gives way to the newer contradicting value ``by`` (kept for history)."""
+    def _supersede(old: MemoryUnit, new: MemoryUnit, now: datetime) -> None:
+        """``old`` gives way to the newer contradicting value ``new`` (kept for history; true
+        until ``new`` happened)."""
+        by = new.id
         old.status = UnitStatus.SUPERSEDED
         old.superseded_by = by
+        old.valid_to = new.occurred_at
         old.updated_at = now
         audit = {"reason": "summarize_newest_of_conflict", "at": now.isoformat(), "by": str(by)}
         old.metadata_ = {**old.metadata_, "superseded": audit}

@@ -47,11 +47,15 @@ class FilterRequest(Protocol):
     @property
     def include_archived(self) -> bool: ...
 
+    @property
+    def as_of(self) -> datetime | None: ...
+
 
 def default_statuses(req: FilterRequest) -> tuple[str, ...]:
-    """``active``, plus ``superseded`` / ``archived`` when the request includes them."""
+    """``active``, plus ``superseded`` / ``archived`` when the request includes them; with
+    ``as_of``, superseded units count (they were true until their successor)."""
     statuses = [UnitStatus.ACTIVE]
-    if req.include_superseded:
+    if req.include_superseded or req.as_of is not None:
         statuses.append(UnitStatus.SUPERSEDED)
     if req.include_archived:
         statuses.append(UnitStatus.ARCHIVED)
@@ -78,5 +82,6 @@ def request_filters(
         since=since,
         until=until,
         statuses=tuple(statuses) if statuses else default_statuses(req),
+        as_of=req.as_of,
         **extra,
     )

@@ -42,6 +42,7 @@ def resolve(
     if gap > settings.order_window_s or (gap >= 0 and says_change(new.value)):
         old.status = UnitStatus.SUPERSEDED
         old.superseded_by = new.id
+        old.valid_to = new.occurred_at  # true until its successor happened
         old.confidence = round(old.confidence * factor, 4)
         old.updated_at = now
         old.metadata_ = {**old.metadata_, "superseded": {**audit, "by": str(new.id)}}
@@ -50,6 +51,7 @@ def resolve(
     if -gap > settings.order_window_s:  # the new unit describes an older state (a backfill)
         new.status = UnitStatus.SUPERSEDED
         new.superseded_by = old.id
+        new.valid_to = old.occurred_at
         new.confidence = round(new.confidence * factor, 4)
         new.metadata_ = {**new.metadata_, "superseded": {**audit, "by": str(old.id)}}
         return "superseded"

@@ -14,7 +14,8 @@ import asyncio
 import re
 import time
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
+from zoneinfo import ZoneInfo
 
 import numpy as np
 
@@ -23,14 +24,16 @@ from app.core.config import RecallSettings
 from app.core.text import stems, tokenize
 from app.repositories.memory.filters import UnitFilters
 from app.repositories.recall.repository import Candidates, RecallRepository
-from app.repositories.recall.sql import RecalledUnit
+from app.repositories.recall.sql import DATED_TSQUERY, RecalledUnit
 from app.schemas.recall import RecallRequest
 from app.services.memory.filters import request_filters
 from app.services.memory.ttl import AccessTracker
+from app.services.recall.expansion import Hop, Outcome, expand, named_via
 from app.services.recall.query_embeddings import QueryEmbeddingCache
 from app.services.recall.rerank import LLMReranker, RerankOutcome, rerank_mode
 from app.services.recall.scoring import SIGNALS, Ranked, Weighting, profile_weights, rank
 from app.services.recall.subjects import SubjectCache, scope_key
+from app.services.recall.time_hint import TimeHint, asks_when, find_time_hint
 from app.services.stages import StageClock
 
 MAX_KEYWORD_TERMS = 32
@@ -47,6 +50,9 @@ class RecallResult:
     degraded: bool = False
     took_ms: float = 0.0
     rerank: RerankOutcome | None = None  # the second stage, when it ran
+    time_hint: TimeHint | None = None  # the query's time phrase, when it names one
+    best_relevance: float | None = None  # the best candidate's relevance (before cuts)
+    expansion: Outcome | None = None  # (status, added, reason)
     stages_ms: dict[str, float] = field(default_factory=dict)
 
 
@@ -57,6 +63,16 @@ def _weighting(req: RecallRequest, settings: RecallSettings) -> Weighting:
     overrides = req.weights.model_dump(exclude_none=True)
     lam = overrides.pop("recency_lambda", base.recency_lambda)
     return Weighting({**base.weights, **{k: v for k, v in overrides.items() if k in SIGNALS}}, lam)
+
+
+def _zone(req: RecallRequest) -> tzinfo:
+    """The zone the query's time phrases are read in: ``timezone``, else the offset of
+    ``now``, else UTC."""
+    if req.timezone:
+        return ZoneInfo(req.timezone)
+    if req.now is not None and req.now.tzinfo is not None:
+        return req.now.tzinfo
+    return UTC
 
 
 def _entity_candidates(tokens: list[str]) -> list[str]:
@@ -89,6 +105,9 @@ class _Plan:
     known: list[str]  # the entity candidates predicted to name a known entity
     skip: frozenset[str]  # lexemes that bring no keyword candidates (large subjects)
     pair: frozenset[str]  # lexemes that bring keyword candidates only in pairs
+    time_hint: TimeHint | None = None  # the query's time phrase as a window
+    embedding: np.ndarray | None = None  # the query embedding (set by _find)
+    asks_when: bool = False  # the query asks for a time ("when…", "什么时候")
 
 
 class RecallService:
@@ -153,9 +172,13 @@ class RecallService:
         clock = StageClock(result.stages_ms)
 
         plan = await self._plan(req, f, clock)
+        if result.weighting.weights.get("time", 0.0) > 0:
+            plan.time_hint = find_time_hint(req.query, now, _zone(req))
+            plan.asks_when = plan.time_hint is None and asks_when(req.query)
+        result.time_hint = plan.time_hint
         found = await self._find(req, plan, start + budget, result, clock)
         result.hits = await self._rank(
-            namespace, req, found, result, start + budget, now, wall_now, clock
+            namespace, req, found, result, start + budget, now, wall_now, clock, plan
         )
         result.took_ms = (time.perf_counter() - start) * 1000.0
         if result.took_ms > self.settings.budget_ms:
@@ -225,6 +248,7 @@ class RecallService:
                 embed_task.cancel()
                 raise
             embedding = await embed_task
+            plan.embedding = embedding
             clock.mark("embed")
             found = await self.repo.candidates(
                 f,
@@ -237,6 +261,7 @@ class RecallService:
                 keyword_skip=sorted(skip),
                 keyword_pair=sorted(pair - skip),
                 entity_names=known,
+                dated=DATED_TSQUERY if plan.asks_when else None,
             )
             clock.mark("candidates")
             if not found.scores or set(found.known) == set(known):
@@ -305,6 +330,7 @@ class RecallService:
         now: datetime,
         wall_now: datetime,
         clock: StageClock,
+        plan: _Plan,
     ) -> list[tuple[RecalledUnit, Ranked]]:
         """Score, filter by ``min_score``, rerank when asked, cut to ``top_k``, then read the
         hits' answer columns, logging their access at ``wall_now`` in the same statement
@@ -316,9 +342,33 @@ class RecallService:
         keep = req.top_k
         if rerank == "llm":
             keep = max(keep, req.rerank_candidates or self.settings.rerank_candidates)
-        ranked = rank(found.scores, result.weighting, now, limit=keep)
+        hint = plan.time_hint
+        window = (hint.start, hint.end) if hint is not None else None
+        ranked = rank(
+            found.scores, result.weighting, now, limit=keep, window=window, asks_when=plan.asks_when
+        )
+        clock.mark("score")
+        if not req.expand or plan.exact:
+            result.expansion = ("off" if not req.expand else "not_needed", 0, None)
+        else:
+            ranked, result.expansion = await expand(
+                self.repo.session,
+                self.settings,
+                Hop(
+                    plan.f, plan.embedding, plan.keyword_text, plan.entities, window, plan.asks_when
+                ),
+                found,
+                ranked,
+                result.weighting,
+                req.top_k,
+                (deadline, now, keep),
+                clock,
+            )
+        result.best_relevance = max((r.relevance for r in ranked), default=None)
         if req.min_score is not None:
             ranked = [r for r in ranked if r.score >= req.min_score]
+        if req.min_relevance is not None:
+            ranked = [r for r in ranked if r.relevance >= req.min_relevance]
         clock.mark("score")
         if rerank == "llm" and self.reranker is not None:  # second stage, before the cut
             ranked, result.rerank = await self.reranker.rerank(
@@ -336,4 +386,5 @@ class RecallService:
         else:
             units = await self.repo.units([r.id for r in best])
             clock.mark("units")
-        return [(units[r.id], r) for r in best if r.id in units]
+        names = set(plan.entities)
+        return [(units[r.id], named_via(r, units[r.id], names)) for r in best if r.id in units]

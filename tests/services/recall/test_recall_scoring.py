@@ -108,6 +108,7 @@ def test_rank_weighted_sum_and_context_lifts_the_reply() -> None:
         "confidence": 0.0,
         "entity": 0.0,
         "context": weights.weight_context,
+        "time": 0.0,
     }
     ranked = rank([topic, reply, other, filler], Weighting(w, 0.01), T0)
     order = [r.id for r in ranked]
@@ -158,6 +159,7 @@ def test_shipped_weights_sum_to_one_and_seeds_profile_kept() -> None:
         "confidence": 0.1,
         "entity": 0.0,
         "context": 0.0,
+        "time": 0.0,
     }
 
 
@@ -258,6 +260,7 @@ async def test_score_is_the_weighted_sum_of_its_breakdown(client) -> None:
         "confidence": s.weight_confidence,
         "entity": s.weight_entity,
         "context": s.weight_context,
+        "time": s.weight_time,
     }
     r = await client.post(
         "/recall",

@@ -27,16 +27,18 @@ function optionControl(option, params) {
       h("input", { type: "checkbox", name: option.name, checked: value === "true" || value === true }),
       " ", option.label);
   }
-  const control = option.kind === "select"
-    ? select(option.name, option.choices, value)
-    : h("input", { type: "number", name: option.name, value, step: option.step, min: option.min });
+  let control;
+  if (option.kind === "select") control = select(option.name, option.choices, value);
+  else if (option.kind === "text") control = h("input", { name: option.name, value });
+  else control = h("input", { type: "number", name: option.name, value, step: option.step, min: option.min });
   return field(option.label, control);
 }
 
 function optionValue(form, option) {
   const el = form.elements[option.name];
   if (option.kind === "bool") return el.checked ? true : option.off;
-  if (el.value === "") return undefined;
+  if (el.value.trim() === "") return undefined;
+  if (option.kind === "text") return el.value.trim();
   return option.kind === "number" ? Number(el.value) : el.value;
 }
 
@@ -152,7 +154,15 @@ function results(answer) {
         ? ` — degraded: ${answer.rerank?.reason || "the time budget cut work short"}`
         : "",
       answer.rerank ? ` · rerank ${answer.rerank.status} (${answer.rerank.candidates} candidates)` : "",
-      h("br"), `weights: ${applied} · λ ${w.recency_lambda}/h`),
+      h("br"), `weights: ${applied} · λ ${w.recency_lambda}/h`,
+      answer.time_hint
+        ? [h("br"), h("span", { class: "time-hint" },
+          `time: “${answer.time_hint.phrase}” = ${answer.time_hint.start} … ${answer.time_hint.end} (${answer.time_hint.unit})`)]
+        : "",
+      answer.best_relevance != null
+        ? [h("br"), h("span", { class: "best-relevance" },
+          `best relevance ${fmt(answer.best_relevance)}${answer.best_relevance < 0.1 ? " — nothing relevant found" : ""}`)]
+        : ""),
     legend(),
     h(
       "ol",
@@ -164,9 +174,12 @@ function results(answer) {
           { class: "hit", dataset: { id: hit.id } },
           h("div", { class: "hit-head" },
             h("a", { href: `#/unit/${hit.id}`, class: "value" }, hit.value),
-            h("span", { class: "score" }, fmt(hit.score))),
+            h("span", { class: "score" }, fmt(hit.score)),
+            h("span", { class: "relevance", title: "relevance: 0..1, comparable across queries" },
+              `relevance ${fmt(hit.relevance)}`)),
           h("div", { class: "hit-meta muted" }, hit.type, " · ", statusBadge(hit.status),
             hit.entities.length ? ` · ${hit.entities.join(", ")}` : "",
+            hit.via ? ` · via ${hit.via}` : "",
             hit.rerank_position != null
               ? ` · placed by the rerank (hybrid rank ${hit.hybrid_rank})`
               : ""),

@@ -1,0 +1,41 @@
+"""``relevance``: how likely a hit is to hold what the query asks for, in 0..1, from the hit's
+own raw signals — not scaled over the other candidates, so a 0.9 means the same in every
+answer and a low best hit means "nothing relevant found".
+
+    relevance = sigmoid(b0 + b_cos·cosine + b_cov·coverage + b_ent·entity + b_ctx·context_cosine)
+
+- ``cosine``: the better of the value and scenario cosine similarity to the query (clipped at
+  0; the query embedded as for the semantic signal);
+- ``coverage``: the share of the query's keyword weight (BM25 idf of its lexemes found in the
+  subject's units) that the unit holds, 0..1;
+- ``entity``: 1 when the unit names an entity the query names;
+- ``context_cosine``: the context signal computed on raw cosines (mean of the best session
+  neighbour's and the session's best cosine).
+
+A logistic regression fitted by ``scripts/eval_locomo.py --calibrate`` on the LoCoMo dev split
+(labels: the evidence turns among each question's 50 best hybrid candidates, the 760
+answerable questions); its leave-one-conversation-out figures (ROC AUC, precision at
+:data:`NOTHING_RELEVANT_BELOW`, the share of adversarial vs answerable questions whose best
+hit falls below it) are in docs/EVAL.md. The cosine scale belongs to the embedding model it
+was fitted with (multilingual-e5-small, the default): refit for another model.
+"""
+
+from __future__ import annotations
+
+import math
+
+# (b0, cosine, coverage, entity, context_cosine), fitted on all five dev conversations.
+COEFFICIENTS = (-29.585, 23.614, 2.983, 1.815, 5.491)
+
+# Below this, a best hit means "nothing relevant" (documented default for ``min_relevance``
+# and ``best_relevance``; docs/EVAL.md "Relevance").
+NOTHING_RELEVANT_BELOW = 0.1
+
+
+def relevance(cosine: float, coverage: float, entity: bool, context_cosine: float) -> float:
+    """P(the unit holds what the query asks for) from its raw signals, 0..1."""
+    b0, b_cos, b_cov, b_ent, b_ctx = COEFFICIENTS
+    z = b0 + b_cos * cosine + b_cov * coverage + (b_ent if entity else 0.0) + b_ctx * context_cosine
+    if z < -30.0:
+        return 0.0 if z < -700.0 else 1.0 / (1.0 + math.exp(-z))
+    return 1.0 / (1.0 + math.exp(-z))

@@ -1,0 +1,77 @@
+"""Valid time and "as of" reads: a superseded unit is true until its successor's
+``occurred_at`` (``valid_to``); ``/recall`` and ``GET /memories`` with ``as_of`` return the
+units true at that moment; ``as_of`` without an offset is a 422 that changes nothing."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from app.core.config import ConflictSettings
+from app.services.memory.resolution import resolve
+from tests.conftest import count_rows
+from tests.test_conflicts import T0, store, unit
+from tests.test_validation import assert_problem
+
+
+def test_resolve_sets_valid_to_to_the_successors_time():
+    old = unit("The user lives in Shanghai.", T0)
+    new = unit("The user lives in Beijing.", T0 + timedelta(days=30))
+    assert resolve(new, old, ConflictSettings(), T0, "slot") == "superseded"
+    assert old.valid_to == new.occurred_at and new.valid_to is None
+
+
+def test_a_backfilled_older_statement_ends_where_the_newer_begins():
+    old = unit("The user lives in Beijing.", T0)
+    new = unit("The user lived in Shanghai.", T0 - timedelta(days=60))
+    assert resolve(new, old, ConflictSettings(), T0, "slot") == "superseded"
+    assert new.valid_to == old.occurred_at
+
+
+async def _moved(client) -> tuple[dict, dict]:
+    first = await store(client, "The user lives in Shanghai.", "2025-01-10T00:00:00Z",
+                        entities=["Shanghai"])  # fmt: skip
+    second = await store(client, "The user moved to Beijing and now lives there.",
+                         "2025-06-01T00:00:00Z", entities=["Beijing"])  # fmt: skip
+    assert second["outcome"] == "superseded"
+    return first, second
+
+
+async def test_recall_as_of_returns_the_old_value_and_not_the_new(client):
+    first, second = await _moved(client)
+    old = (await client.get(f"/memories/{first['id']}")).json()
+    assert old["valid_from"] == old["occurred_at"]
+    assert datetime.fromisoformat(old["valid_to"]) == datetime(2025, 6, 1, tzinfo=UTC)
+    query = {"query": "where does the user live?", "user_id": "u1", "top_k": 5}
+
+    march = await client.post("/recall", json={**query, "as_of": "2025-03-15T12:00:00+08:00"})
+    assert march.status_code == 200, march.text
+    assert [h["id"] for h in march.json()["memories"]] == [first["id"]]
+
+    july = (await client.post("/recall", json={**query, "as_of": "2025-07-01T00:00:00Z"})).json()
+    assert [h["id"] for h in july["memories"]] == [second["id"]]
+    # before anything was true: nothing
+    early = (await client.post("/recall", json={**query, "as_of": "2024-12-31T00:00:00Z"})).json()
+    assert early["memories"] == []
+    # the switch itself: the successor holds from its occurred_at on
+    at = (await client.post("/recall", json={**query, "as_of": "2025-06-01T00:00:00Z"})).json()
+    assert [h["id"] for h in at["memories"]] == [second["id"]]
+
+
+async def test_list_as_of(client):
+    first, second = await _moved(client)
+    page = await client.get("/memories", params={"user_id": "u1", "as_of": "2025-03-15T00:00:00Z"})
+    assert page.status_code == 200, page.text
+    assert [m["id"] for m in page.json()["memories"]] == [first["id"]]
+    page = await client.get("/memories", params={"user_id": "u1", "as_of": "2025-08-01T00:00:00Z"})
+    assert [m["id"] for m in page.json()["memories"]] == [second["id"]]
+
+
+async def test_as_of_without_an_offset_is_a_422_that_changes_nothing(client, engine):
+    await _moved(client)
+    before = await count_rows(engine)
+    for bad in ("2025-03-15T00:00:00", "March 2025", "2025-13-01T00:00:00Z"):
+        r = await client.post("/recall", json={"query": "where?", "user_id": "u1", "as_of": bad})
+        assert_problem(r, 422, "invalid_request", "as_of")
+        r = await client.get("/memories", params={"user_id": "u1", "as_of": bad})
+        assert_problem(r, 422, "invalid_request", "as_of")
+    assert await count_rows(engine) == before

@@ -1,0 +1,98 @@
+"""``relevance`` (app.services.recall.relevance): 0..1, from a hit's own raw signals, so the
+same unit gets the same relevance whatever else is stored; ``best_relevance`` says whether
+anything relevant was found; ``min_relevance`` cuts by it."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.services.recall.relevance import NOTHING_RELEVANT_BELOW, relevance
+from tests.test_recall_api import recall, store
+from tests.test_validation import assert_problem
+
+
+def test_bounds_and_monotone():
+    for args in [(0.0, 0.0, False, 0.0), (1.0, 1.0, True, 1.0), (0.5, 0.2, False, 0.4),
+                 (-5.0, 0.0, False, -5.0), (50.0, 1.0, True, 50.0)]:  # fmt: skip
+        assert 0.0 <= relevance(*args) <= 1.0
+    low, high = relevance(0.80, 0.0, False, 0.8), relevance(0.92, 0.5, True, 0.9)
+    assert low < NOTHING_RELEVANT_BELOW < high
+    assert relevance(0.9, 0.5, False, 0.85) < relevance(0.9, 0.5, True, 0.85)
+    assert relevance(0.85, 0.0, False, 0.85) < relevance(0.9, 0.0, False, 0.85)
+
+
+CAROL = [
+    {"user_id": "carol", "value": "Carol is vegan and loves the vegan restaurant Green Leaf."},
+    {"user_id": "carol", "value": "Carol cannot travel on weekends."},
+    {"user_id": "carol", "value": "Carol's brother plays the cello."},
+]
+
+
+async def test_relevance_does_not_depend_on_the_other_candidates(client):
+    await store(client, *CAROL)
+    query = "Which restaurant should Carol pick for a vegan dinner?"
+    r = await client.post("/recall", json={"query": query, "user_id": "carol", "top_k": 3})
+    data = r.json()
+    by_value = {h["value"]: h for h in data["memories"]}
+    vegan = by_value[CAROL[0]["value"]]
+    travel = by_value[CAROL[1]["value"]]
+    assert 0.0 <= travel["relevance"] < vegan["relevance"] <= 1.0
+    assert data["best_relevance"] == pytest.approx(vegan["relevance"])
+    # the min-max scaled score of the unrelated unit is high, its relevance is not
+    assert travel["relevance"] < travel["score"]
+    # adding unrelated units changes scores, not a unit's relevance... of its own signals
+    await store(
+        client,
+        {"user_id": "carol", "value": "The weather in Oslo was rainy in March.", "session_id": "x"},
+        {"user_id": "carol", "value": "Stock prices fell sharply on Tuesday.", "session_id": "y"},
+    )
+    again = await recall(client, query=query, user_id="carol", top_k=5)
+    assert {h["value"]: h["relevance"] for h in again}[CAROL[0]["value"]] == pytest.approx(
+        vegan["relevance"], abs=0.02
+    )
+
+
+async def test_min_relevance_cuts_and_an_unrelated_query_finds_nothing_relevant(client):
+    await store(client, *CAROL)
+    body = {"query": "What is the capital of Australia's tax policy on mining?",
+            "user_id": "carol", "top_k": 3}  # fmt: skip
+    data = (await client.post("/recall", json=body)).json()
+    assert len(data["memories"]) == 3 and data["best_relevance"] < NOTHING_RELEVANT_BELOW
+    cut = (await client.post("/recall", json={**body, "min_relevance": 0.1})).json()
+    assert cut["memories"] == [] and cut["best_relevance"] == data["best_relevance"]
+    for bad in (-0.1, 1.5, "high"):
+        r = await client.post("/recall", json={**body, "min_relevance": bad})
+        assert_problem(r, 422, "invalid_request", "min_relevance")
+
+
+async def test_via_says_what_brought_each_hit(client):
+    # a question, the reply that answers it (no words of the query), and an unrelated session
+    await store(
+        client,
+        {
+            "user_id": "v",
+            "session_id": "a",
+            "value": "Dana: Did you finish the marathon?",
+            "occurred_at": "2024-05-01T10:00:00Z",
+        },  # fmt: skip
+        {
+            "user_id": "v",
+            "session_id": "a",
+            "value": "Eli: Yes! Four hours, my legs still hurt.",
+            "occurred_at": "2024-05-01T10:01:00Z",
+        },  # fmt: skip
+        {
+            "user_id": "v",
+            "session_id": "b",
+            "value": "Eli: I repainted the kitchen blue.",
+            "entities": ["Eli"],
+            "occurred_at": "2024-05-02T10:00:00Z",
+        },  # fmt: skip
+    )
+    hits = await recall(client, query="Did Eli finish the marathon?", user_id="v", top_k=3)
+    via = {h["value"]: h["via"] for h in hits}
+    assert via["Dana: Did you finish the marathon?"] == "direct"
+    assert via["Eli: Yes! Four hours, my legs still hurt."] == "session"
+    assert via["Eli: I repainted the kitchen blue."] == "entity Eli"
+    for h in hits:
+        assert set(h["relevance_inputs"]) == {"cosine", "coverage", "context_cosine"}

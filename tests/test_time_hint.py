@@ -1,0 +1,141 @@
+"""Time phrases of a recall query (English and Chinese) → a soft window in the subject's time
+zone (app.services.recall.time_hint), and through ``POST /recall``: ``time_hint`` in the
+answer, the in-window unit ranked first by the time signal, never a filter."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+
+from app.services.recall.time_hint import asks_when, find_time_hint
+from tests.test_recall_api import only, recall, store
+from tests.test_validation import assert_problem
+
+NOW = datetime(2024, 3, 10, 9, 30, tzinfo=UTC)  # a Sunday
+
+
+def _span(query: str, tz: str = "UTC", now: datetime = NOW) -> tuple[str, str, str, str]:
+    hint = find_time_hint(query, now, tz)
+    assert hint is not None, query
+    return hint.phrase, hint.start.date().isoformat(), hint.end.date().isoformat(), hint.unit
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("what did I do in 2023?", ("in 2023", "2023-01-01", "2024-01-01", "year")),
+        ("plans for May 2023", ("May 2023", "2023-05-01", "2023-06-01", "month")),
+        ("who called on 7 May, 2023", ("7 May, 2023", "2023-05-07", "2023-05-08", "day")),
+        (
+            "what happened on October 13, 2023?",
+            ("October 13, 2023", "2023-10-13", "2023-10-14", "day"),
+        ),
+        # a month without a year: the latest one not after now; "last May" is before this month
+        ("where did we go last May", ("last May", "2023-05-01", "2023-06-01", "month")),
+        ("any trips in March?", ("in March", "2024-03-01", "2024-04-01", "month")),
+        ("what did I eat yesterday", ("yesterday", "2024-03-09", "2024-03-10", "day")),
+        ("what happened last week", ("last week", "2024-02-26", "2024-03-04", "week")),
+        ("news from last month", ("last month", "2024-02-01", "2024-03-01", "month")),
+        ("3 weeks ago", ("3 weeks ago", "2024-02-12", "2024-02-19", "week")),
+        (
+            "what did John do the week before August 3, 2023?",
+            ("the week before August 3, 2023", "2023-07-27", "2023-08-03", "week"),
+        ),
+        ("去年去了哪里", ("去年", "2023-01-01", "2024-01-01", "year")),
+        ("我上个月买了什么", ("上个月", "2024-02-01", "2024-03-01", "month")),
+        ("2023年5月做了什么", ("2023年5月", "2023-05-01", "2023-06-01", "month")),
+        ("2023年的目标", ("2023年", "2023-01-01", "2024-01-01", "year")),
+        ("5月7日吃了什么", ("5月7日", "2023-05-07", "2023-05-08", "day")),
+        ("三天前说了什么", ("三天前", "2024-03-07", "2024-03-08", "day")),
+        ("昨天的会议", ("昨天", "2024-03-09", "2024-03-10", "day")),
+        ("上周末去了哪", ("上周末", "2024-03-02", "2024-03-04", "weekend")),
+    ],
+)
+def test_phrases_become_windows(query, expected):
+    assert _span(query) == expected
+
+
+def test_no_time_no_hint():
+    for query in ("may I ask about the dog?", "what does the user like?", "用户喜欢什么", "top 10"):
+        assert find_time_hint(query, NOW) is None, query
+
+
+def test_the_window_is_in_the_subjects_time_zone():
+    # 23:30 UTC on 9 March is already 10 March in Shanghai: "yesterday" is the 9th there
+    late = datetime(2024, 3, 9, 23, 30, tzinfo=UTC)
+    hint = find_time_hint("yesterday", late, "Asia/Shanghai")
+    assert hint is not None
+    assert hint.start == datetime(2024, 3, 9, tzinfo=timezone(timedelta(hours=8)))
+    assert hint.start.astimezone(UTC) == datetime(2024, 3, 8, 16, 0, tzinfo=UTC)
+    assert find_time_hint("yesterday", late, "UTC").start.day == 8  # type: ignore[union-attr]
+
+
+def test_asks_when():
+    assert asks_when("When did Caroline go to the support group?")
+    assert asks_when("What year did she move?") and asks_when("How long ago was the trip?")
+    assert asks_when("她什么时候搬家的？") and asks_when("哪一年毕业的")
+    assert not asks_when("What does Caroline like?") and not asks_when("她喜欢什么")
+
+
+async def test_recall_reports_the_hint_and_ranks_the_window_first(client):
+    ids = await store(
+        client,
+        {
+            "user_id": "t",
+            "value": "The user went hiking in the mountains.",
+            "occurred_at": "2023-05-12T10:00:00Z",
+        },  # fmt: skip
+        {
+            "user_id": "t",
+            "value": "The user went hiking by the lake.",
+            "occurred_at": "2023-09-02T10:00:00Z",
+        },  # fmt: skip
+    )
+    # the time weight above semantic + keyword: the order does not hang on the embedding
+    body = {"query": "Where did the user go hiking in May 2023?", "user_id": "t",
+            "now": "2024-01-01T00:00:00Z", "top_k": 5, "weights": {"time": 1.0}}  # fmt: skip
+    r = await client.post("/recall", json=body)
+    assert r.status_code == 200, r.text
+    data = r.json()
+    assert data["time_hint"] == {
+        "phrase": "May 2023",
+        "start": "2023-05-01T00:00:00Z",
+        "end": "2023-06-01T00:00:00Z",
+        "unit": "month",
+    }
+    hits = data["memories"]
+    assert [h["id"] for h in hits] == ids  # a signal, not a filter: both come back
+    assert [h["scores"]["time"] for h in hits] == [1.0, 0.0]
+    # the same question in Chinese, in the subject's zone
+    zh = {**body, "query": "用户2023年5月去哪里徒步了？", "timezone": "Asia/Shanghai"}
+    data = (await client.post("/recall", json=zh)).json()
+    assert data["time_hint"]["phrase"] == "2023年5月"
+    assert data["time_hint"]["start"] == "2023-05-01T00:00:00+08:00"
+    assert data["memories"][0]["id"] == ids[0]
+    # the time weight 0: no hint is read
+    off = (await client.post("/recall", json={**body, "weights": {"time": 0}})).json()
+    assert off["time_hint"] is None
+
+
+async def test_a_when_question_prefers_a_unit_that_carries_a_date(client):
+    await store(
+        client,
+        {"user_id": "w", "value": "The user adopted a cat.", "occurred_at": "2023-05-12T10:00:00Z"},
+        {
+            "user_id": "w",
+            "value": "The user adopted a cat last week.",
+            "occurred_at": "2023-05-12T10:00:00Z",
+        },  # fmt: skip
+    )
+    hits = await recall(client, query="When did the user adopt a cat?", user_id="w",
+                        weights=only("time", 1.0, semantic=0.01))  # fmt: skip
+    assert hits[0]["value"] == "The user adopted a cat last week."
+    assert [h["scores"]["time"] for h in hits] == [0.3, 0.0]
+
+
+async def test_an_unknown_time_zone_is_a_422(client):
+    r = await client.post(
+        "/recall", json={"query": "last May", "user_id": "t", "timezone": "Mars/Olympus"}
+    )
+    assert_problem(r, 422, "invalid_request", "timezone")
