@@ -15,7 +15,7 @@ from app.repositories.recall.expand import expansion
 from app.repositories.recall.repository import RecallRepository
 from app.schemas.recall import RecallRequest
 from app.services.recall.service import RecallService
-from tests.test_lifecycle import store
+from tests.services.lifecycle.test_lifecycle import store
 
 FILLER = [
     f"{what} {where}."
