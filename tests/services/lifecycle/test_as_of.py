@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 
 from app.core.config import ConflictSettings
 from app.services.memory.resolution import resolve
+from tests.api.test_validation import assert_problem
 from tests.conftest import count_rows
 from tests.services.memory.test_conflicts import T0, store, unit
-from tests.api.test_validation import assert_problem
 
 
 def test_resolve_sets_valid_to_to_the_successors_time():

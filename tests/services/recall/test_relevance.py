@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from app.services.recall.relevance import NOTHING_RELEVANT_BELOW, relevance
-from tests.services.recall.test_recall_api import recall, store
 from tests.api.test_validation import assert_problem
+from tests.services.recall.test_recall_api import recall, store
 
 
 def test_bounds_and_monotone():

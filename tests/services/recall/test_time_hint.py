@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 
 from app.services.recall.time_hint import asks_when, find_time_hint
-from tests.services.recall.test_recall_api import only, recall, store
 from tests.api.test_validation import assert_problem
+from tests.services.recall.test_recall_api import only, recall, store
 
 NOW = datetime(2024, 3, 10, 9, 30, tzinfo=UTC)  # a Sunday
 
