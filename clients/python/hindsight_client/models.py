@@ -29,6 +29,7 @@ class AppliedWeights(BaseModel):
     Recency decay per hour: exp(-λ·hours).
     """
     semantic: Annotated[float, Field(title="Semantic")]
+    time: Annotated[float, Field(title="Time")]
 
 
 class ClearResponse(BaseModel):
@@ -186,6 +187,25 @@ class EntityRead(BaseModel):
     unit_count: Annotated[int, Field(title="Unit Count")]
     """
     Active, unexpired units in scope naming it.
+    """
+
+
+class ExpansionInfo(BaseModel):
+    """
+    What the expansion stage did.
+    """
+
+    model_config = ConfigDict(
+        extra="ignore",
+    )
+    added: Annotated[int | None, Field(title="Added")] = 0
+    """
+    Units the stage brought in.
+    """
+    reason: Annotated[str | None, Field(title="Reason")] = None
+    status: Annotated[Literal["applied", "skipped", "not_needed", "off"], Field(title="Status")]
+    """
+    applied: the best hits' sessions and entities were followed; skipped: too little of the time budget was left (`reason`); not_needed: every unit of the subject was scored already (small subject); off: `expand: false`.
     """
 
 
@@ -611,6 +631,14 @@ class MemoryDetail(BaseModel):
     task_id: Annotated[str | None, Field(title="Task Id")]
     type: Annotated[str, Field(title="Type")]
     user_id: Annotated[str, Field(title="User Id")]
+    valid_from: Annotated[AwareDatetime, Field(title="Valid From")]
+    """
+    Valid time: when the unit became true (its `occurred_at`).
+    """
+    valid_to: Annotated[AwareDatetime | None, Field(title="Valid To")] = None
+    """
+    Valid time: when a superseded unit stopped being true (its successor's `occurred_at`); null while nothing has superseded it.
+    """
     value: Annotated[str, Field(title="Value")]
 
 
@@ -665,6 +693,14 @@ class MemoryRead(BaseModel):
     task_id: Annotated[str | None, Field(title="Task Id")]
     type: Annotated[str, Field(title="Type")]
     user_id: Annotated[str, Field(title="User Id")]
+    valid_from: Annotated[AwareDatetime, Field(title="Valid From")]
+    """
+    Valid time: when the unit became true (its `occurred_at`).
+    """
+    valid_to: Annotated[AwareDatetime | None, Field(title="Valid To")] = None
+    """
+    Valid time: when a superseded unit stopped being true (its successor's `occurred_at`); null while nothing has superseded it.
+    """
     value: Annotated[str, Field(title="Value")]
 
 
@@ -919,6 +955,13 @@ class Entities(RootModel[list[Entity]]):
     """
 
 
+class MinRelevance(RootModel[float]):
+    root: Annotated[float, Field(ge=0.0, le=1.0, title="Min Relevance")]
+    """
+    Drop hits whose `relevance` is below (0..1; not set: no cut). 0.1 separates "nothing relevant" (docs/EVAL.md, "Relevance"): an empty answer then means nothing relevant was found.
+    """
+
+
 class MinScore(RootModel[float]):
     root: Annotated[float, Field(ge=0.0, title="Min Score")]
     """
@@ -945,6 +988,13 @@ class SessionId2(RootModel[str]):
     ]
 
 
+class Timezone(RootModel[str]):
+    root: Annotated[str, Field(max_length=64, min_length=1, title="Timezone")]
+    """
+    The subject's IANA time zone (`Asia/Shanghai`), in which the query's time phrases ("last May", "yesterday", "上个月") are read; default: the offset of `now` when given, else UTC. An unknown zone is a 422.
+    """
+
+
 class Types(
     RootModel[list[Literal["fact", "preference", "constraint", "action", "result", "event"]]]
 ):
@@ -967,6 +1017,29 @@ class UserId2(RootModel[str]):
             title="User Id",
         ),
     ]
+
+
+class RelevanceInputs(BaseModel):
+    """
+    The raw signals `relevance` is computed from (not scaled over the candidates, not
+    weighted into `score`).
+    """
+
+    model_config = ConfigDict(
+        extra="ignore",
+    )
+    context_cosine: Annotated[float | None, Field(title="Context Cosine")] = 0.0
+    """
+    The context signal on raw cosines (best session neighbour and session best): an input of `relevance`, not weighted.
+    """
+    cosine: Annotated[float | None, Field(title="Cosine")] = 0.0
+    """
+    Raw cosine similarity to the query (clipped at 0; not scaled over the candidates): an input of `relevance`, not weighted.
+    """
+    coverage: Annotated[float | None, Field(title="Coverage")] = 0.0
+    """
+    Share of the query's keyword weight (BM25 idf) the unit holds, 0..1: an input of `relevance`, not weighted.
+    """
 
 
 class RerankInfo(BaseModel):
@@ -1023,6 +1096,10 @@ class Scores(BaseModel):
     keyword: Annotated[float, Field(title="Keyword")]
     recency: Annotated[float, Field(title="Recency")]
     semantic: Annotated[float, Field(title="Semantic")]
+    time: Annotated[float | None, Field(title="Time")] = 0.0
+    """
+    1 when the unit happened within the query's time window (`time_hint`); for a question asking *when* without one, 0.3 when its text carries a date; else 0.
+    """
 
 
 class SessionSize(BaseModel):
@@ -1267,6 +1344,33 @@ class SupersededUnit(BaseModel):
     superseded_by: Annotated[UUID, Field(title="Superseded By")]
 
 
+class TimeHint(BaseModel):
+    """
+    The time phrase read in the query and the window it means, in the subject's time
+    zone (`timezone`), relative to `now`: a signal (`scores.time`), not a filter.
+    """
+
+    model_config = ConfigDict(
+        extra="ignore",
+    )
+    end: Annotated[AwareDatetime, Field(title="End")]
+    """
+    End of the window (exclusive).
+    """
+    phrase: Annotated[str, Field(title="Phrase")]
+    """
+    The phrase as written in the query.
+    """
+    start: Annotated[AwareDatetime, Field(title="Start")]
+    """
+    Start of the window (inclusive).
+    """
+    unit: Annotated[Literal["day", "week", "weekend", "month", "year"], Field(title="Unit")]
+    """
+    The phrase's granularity.
+    """
+
+
 class UnitResult(BaseModel):
     """
     What became of one extracted unit.
@@ -1343,6 +1447,13 @@ class Semantic(RootModel[float]):
     root: Annotated[float, Field(ge=0.0, le=10.0, title="Semantic")]
 
 
+class Time(RootModel[float]):
+    root: Annotated[float, Field(ge=0.0, le=10.0, title="Time")]
+    """
+    The query's time window (`time_hint`): units that happened in it; for a question asking *when*, units whose text carries a date.
+    """
+
+
 class Weights(BaseModel):
     """
     Per-request weight overrides; omitted signals keep the profile's weight.
@@ -1364,6 +1475,10 @@ class Weights(BaseModel):
     Recency decay per hour: exp(-λ·hours).
     """
     semantic: Annotated[Semantic | None, Field(title="Semantic")] = None
+    time: Annotated[Time | None, Field(title="Time")] = None
+    """
+    The query's time window (`time_hint`): units that happened in it; for a question asking *when*, units whose text carries a date.
+    """
 
 
 class WindowScores(BaseModel):
@@ -1671,13 +1786,21 @@ class RecallHit(BaseModel):
     occurred_at: Annotated[AwareDatetime, Field(title="Occurred At")]
     query: Annotated[str | None, Field(title="Query")]
     raw_ref: Annotated[list[str], Field(title="Raw Ref")]
+    relevance: Annotated[float, Field(title="Relevance")]
+    """
+    How likely this unit holds what the query asks for, 0..1, from its own raw signals (cosine, keyword coverage, entity match, context; a logistic model calibrated on LoCoMo dev, docs/EVAL.md "Relevance"): comparable across queries, independent of the other candidates.
+    """
+    relevance_inputs: RelevanceInputs
+    """
+    What `relevance` was computed from (docs/EVAL.md "Relevance").
+    """
     rerank_position: Annotated[int | None, Field(title="Rerank Position")] = None
     """
     1-based position in the LLM's order when the rerank stage placed this hit; null when the hybrid order placed it (no rerank, or the LLM left it out).
     """
     score: Annotated[float, Field(title="Score")]
     """
-    The hybrid score (weighted sum of `scores`).
+    The hybrid score (weighted sum of `scores`): orders the hits of this answer; its scale depends on the other candidates.
     """
     scores: Scores
     session_id: Annotated[str | None, Field(title="Session Id")]
@@ -1690,7 +1813,19 @@ class RecallHit(BaseModel):
     task_id: Annotated[str | None, Field(title="Task Id")]
     type: Annotated[str, Field(title="Type")]
     user_id: Annotated[str, Field(title="User Id")]
+    valid_from: Annotated[AwareDatetime, Field(title="Valid From")]
+    """
+    Valid time: when the unit became true (its `occurred_at`).
+    """
+    valid_to: Annotated[AwareDatetime | None, Field(title="Valid To")] = None
+    """
+    Valid time: when a superseded unit stopped being true (its successor's `occurred_at`); null while nothing has superseded it.
+    """
     value: Annotated[str, Field(title="Value")]
+    via: Annotated[str | None, Field(title="Via")] = "direct"
+    """
+    What brought the hit into the list: `direct` (its own match with the query), `session` (mostly its session: a neighbour or session-mate matched the query better, the context signal; or, large subjects, reached through a best hit's session) or `entity NAME` (mostly naming an entity the query names; or, large subjects, reached through an entity of a best hit).
+    """
 
 
 class RecallRequest(BaseModel):
@@ -1703,19 +1838,31 @@ class RecallRequest(BaseModel):
         extra="ignore",
     )
     agent_id: Annotated[AgentId3 | None, Field(title="Agent Id")] = None
+    as_of: Annotated[AwareDatetime | None, Field(title="As Of")] = None
+    """
+    Valid time: only the units true at this moment (ISO 8601 with a UTC offset, else 422): `valid_from <= as_of < valid_to`. A value superseded later is returned, one that became true after it is not (superseded units count without `include_superseded`).
+    """
     entities: Annotated[Entities | None, Field(title="Entities")] = None
     """
     Only units naming at least one of these (leave it out for any).
     """
+    expand: Annotated[bool | None, Field(title="Expand")] = True
+    """
+    Large subjects (above `RECALL__EXACT_SCAN_LIMIT` units): after the first stage, also score the units of the best hits' sessions and those naming their entities (`via` says so). Small subjects score every unit anyway.
+    """
     include_archived: Annotated[bool | None, Field(title="Include Archived")] = False
     include_superseded: Annotated[bool | None, Field(title="Include Superseded")] = False
+    min_relevance: Annotated[MinRelevance | None, Field(title="Min Relevance")] = None
+    """
+    Drop hits whose `relevance` is below (0..1; not set: no cut). 0.1 separates "nothing relevant" (docs/EVAL.md, "Relevance"): an empty answer then means nothing relevant was found.
+    """
     min_score: Annotated[MinScore | None, Field(title="Min Score")] = None
     """
     Drop hits scoring below.
     """
     now: Annotated[AwareDatetime | None, Field(title="Now")] = None
     """
-    The clock for recency and time_range (replays, evaluation).
+    The clock for recency, time_range and the query's time phrases (replays, evaluation).
     """
     profile: Annotated[Literal["long_term", "short_term"] | None, Field(title="Profile")] = (
         "long_term"
@@ -1758,6 +1905,10 @@ class RecallRequest(BaseModel):
     """
     Only units whose occurred_at lies in this window before now.
     """
+    timezone: Annotated[Timezone | None, Field(title="Timezone")] = None
+    """
+    The subject's IANA time zone (`Asia/Shanghai`), in which the query's time phrases ("last May", "yesterday", "上个月") are read; default: the offset of `now` when given, else UTC. An unknown zone is a 422.
+    """
     top_k: Annotated[int | None, Field(ge=1, le=100, title="Top K")] = 5
     """
     How many units to return.
@@ -1785,9 +1936,17 @@ class RecallResponse(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
+    best_relevance: Annotated[float | None, Field(title="Best Relevance")] = None
+    """
+    The highest `relevance` among the best `top_k` by hybrid score, before the `min_score` / `min_relevance` cuts; below 0.1 nothing relevant was found. Null without candidates.
+    """
     degraded: Annotated[bool, Field(title="Degraded")]
     """
     True when the time budget cut work short, or the rerank stage was asked for but its order could not be used (`rerank.reason` says why).
+    """
+    expansion: ExpansionInfo | None = None
+    """
+    The expansion stage (multi-hop): whether it ran.
     """
     memories: Annotated[list[RecallHit], Field(title="Memories")]
     rerank: RerankInfo | None = None
@@ -1796,7 +1955,11 @@ class RecallResponse(BaseModel):
     """
     stages_ms: Annotated[dict[str, float] | None, Field(title="Stages Ms")] = None
     """
-    Where `took_ms` went, per stage in the order they ran (ms): `profile` and `known` (subject lookups, only when not cached), `embed` (the query embedding; ~0 when the same text was embedded before), `candidates` (the one SQL statement that gathers and scores candidates), `score` (ranking), `rerank` (when asked for), `access` (one statement: the access-log write and the answer columns of the hits; `units` instead with `record_access: false`). The same figures are in the `Server-Timing` header.
+    Where `took_ms` went, per stage in the order they ran (ms): `profile` and `known` (subject lookups, only when not cached), `embed` (the query embedding; ~0 when the same text was embedded before), `candidates` (the one SQL statement that gathers and scores candidates), `score` (ranking), `expand` (large subjects: the second hop's statement and ranking again), `rerank` (when asked for), `access` (one statement: the access-log write and the answer columns of the hits; `units` instead with `record_access: false`). The same figures are in the `Server-Timing` header.
+    """
+    time_hint: TimeHint | None = None
+    """
+    The time phrase read in the query ("in May 2023", "last week", "去年", "2023年5月") as a window; null when the query names no time.
     """
     took_ms: Annotated[float, Field(title="Took Ms")]
     """

@@ -694,6 +694,8 @@ export interface components {
             recency_lambda: number;
             /** Semantic */
             semantic: number;
+            /** Time */
+            time: number;
         };
         /**
          * ClearResponse
@@ -971,6 +973,26 @@ export interface components {
              * @description Active, unexpired units in scope naming it.
              */
             unit_count: number;
+        };
+        /**
+         * ExpansionInfo
+         * @description What the expansion stage did.
+         */
+        ExpansionInfo: {
+            /**
+             * Added
+             * @description Units the stage brought in.
+             * @default 0
+             */
+            added?: number;
+            /** Reason */
+            reason?: string | null;
+            /**
+             * Status
+             * @description applied: the best hits' sessions and entities were followed; skipped: too little of the time budget was left (`reason`); not_needed: every unit of the subject was scored already (small subject); off: `expand: false`.
+             * @enum {string}
+             */
+            status: "applied" | "skipped" | "not_needed" | "off";
         };
         /**
          * ExtractJobRead
@@ -1432,6 +1454,17 @@ export interface components {
             type: string;
             /** User Id */
             user_id: string;
+            /**
+             * Valid From
+             * Format: date-time
+             * @description Valid time: when the unit became true (its `occurred_at`).
+             */
+            readonly valid_from: string;
+            /**
+             * Valid To
+             * @description Valid time: when a superseded unit stopped being true (its successor's `occurred_at`); null while nothing has superseded it.
+             */
+            valid_to?: string | null;
             /** Value */
             value: string;
         };
@@ -1558,6 +1591,17 @@ export interface components {
             type: string;
             /** User Id */
             user_id: string;
+            /**
+             * Valid From
+             * Format: date-time
+             * @description Valid time: when the unit became true (its `occurred_at`).
+             */
+            readonly valid_from: string;
+            /**
+             * Valid To
+             * @description Valid time: when a superseded unit stopped being true (its successor's `occurred_at`); null while nothing has superseded it.
+             */
+            valid_to?: string | null;
             /** Value */
             value: string;
         };
@@ -1905,13 +1949,20 @@ export interface components {
             /** Raw Ref */
             raw_ref: string[];
             /**
+             * Relevance
+             * @description How likely this unit holds what the query asks for, 0..1, from its own raw signals (cosine, keyword coverage, entity match, context; a logistic model calibrated on LoCoMo dev, docs/EVAL.md "Relevance"): comparable across queries, independent of the other candidates.
+             */
+            relevance: number;
+            /** @description What `relevance` was computed from (docs/EVAL.md "Relevance"). */
+            relevance_inputs: components["schemas"]["RelevanceInputs"];
+            /**
              * Rerank Position
              * @description 1-based position in the LLM's order when the rerank stage placed this hit; null when the hybrid order placed it (no rerank, or the LLM left it out).
              */
             rerank_position?: number | null;
             /**
              * Score
-             * @description The hybrid score (weighted sum of `scores`).
+             * @description The hybrid score (weighted sum of `scores`): orders the hits of this answer; its scale depends on the other candidates.
              */
             score: number;
             scores: components["schemas"]["Scores"];
@@ -1932,8 +1983,25 @@ export interface components {
             type: string;
             /** User Id */
             user_id: string;
+            /**
+             * Valid From
+             * Format: date-time
+             * @description Valid time: when the unit became true (its `occurred_at`).
+             */
+            readonly valid_from: string;
+            /**
+             * Valid To
+             * @description Valid time: when a superseded unit stopped being true (its successor's `occurred_at`); null while nothing has superseded it.
+             */
+            valid_to?: string | null;
             /** Value */
             value: string;
+            /**
+             * Via
+             * @description What brought the hit into the list: `direct` (its own match with the query), `session` (mostly its session: a neighbour or session-mate matched the query better, the context signal; or, large subjects, reached through a best hit's session) or `entity NAME` (mostly naming an entity the query names; or, large subjects, reached through an entity of a best hit).
+             * @default direct
+             */
+            via?: string;
         };
         /**
          * RecallRequest
@@ -1944,10 +2012,21 @@ export interface components {
             /** Agent Id */
             agent_id?: string | null;
             /**
+             * As Of
+             * @description Valid time: only the units true at this moment (ISO 8601 with a UTC offset, else 422): `valid_from <= as_of < valid_to`. A value superseded later is returned, one that became true after it is not (superseded units count without `include_superseded`).
+             */
+            as_of?: string | null;
+            /**
              * Entities
              * @description Only units naming at least one of these (leave it out for any).
              */
             entities?: string[] | null;
+            /**
+             * Expand
+             * @description Large subjects (above `RECALL__EXACT_SCAN_LIMIT` units): after the first stage, also score the units of the best hits' sessions and those naming their entities (`via` says so). Small subjects score every unit anyway.
+             * @default true
+             */
+            expand?: boolean;
             /**
              * Include Archived
              * @default false
@@ -1959,13 +2038,18 @@ export interface components {
              */
             include_superseded?: boolean;
             /**
+             * Min Relevance
+             * @description Drop hits whose `relevance` is below (0..1; not set: no cut). 0.1 separates "nothing relevant" (docs/EVAL.md, "Relevance"): an empty answer then means nothing relevant was found.
+             */
+            min_relevance?: number | null;
+            /**
              * Min Score
              * @description Drop hits scoring below.
              */
             min_score?: number | null;
             /**
              * Now
-             * @description The clock for recency and time_range (replays, evaluation).
+             * @description The clock for recency, time_range and the query's time phrases (replays, evaluation).
              */
             now?: string | null;
             /**
@@ -2009,6 +2093,11 @@ export interface components {
              */
             time_range?: ("last_24_hours" | "last_7_days" | "last_30_days") | null;
             /**
+             * Timezone
+             * @description The subject's IANA time zone (`Asia/Shanghai`), in which the query's time phrases ("last May", "yesterday", "上个月") are read; default: the offset of `now` when given, else UTC. An unknown zone is a 422.
+             */
+            timezone?: string | null;
+            /**
              * Top K
              * @description How many units to return.
              * @default 5
@@ -2035,21 +2124,30 @@ export interface components {
          */
         RecallResponse: {
             /**
+             * Best Relevance
+             * @description The highest `relevance` among the best `top_k` by hybrid score, before the `min_score` / `min_relevance` cuts; below 0.1 nothing relevant was found. Null without candidates.
+             */
+            best_relevance?: number | null;
+            /**
              * Degraded
              * @description True when the time budget cut work short, or the rerank stage was asked for but its order could not be used (`rerank.reason` says why).
              */
             degraded: boolean;
+            /** @description The expansion stage (multi-hop): whether it ran. */
+            expansion?: components["schemas"]["ExpansionInfo"] | null;
             /** Memories */
             memories: components["schemas"]["RecallHit"][];
             /** @description The rerank stage; null when it did not run. */
             rerank?: components["schemas"]["RerankInfo"] | null;
             /**
              * Stages Ms
-             * @description Where `took_ms` went, per stage in the order they ran (ms): `profile` and `known` (subject lookups, only when not cached), `embed` (the query embedding; ~0 when the same text was embedded before), `candidates` (the one SQL statement that gathers and scores candidates), `score` (ranking), `rerank` (when asked for), `access` (one statement: the access-log write and the answer columns of the hits; `units` instead with `record_access: false`). The same figures are in the `Server-Timing` header.
+             * @description Where `took_ms` went, per stage in the order they ran (ms): `profile` and `known` (subject lookups, only when not cached), `embed` (the query embedding; ~0 when the same text was embedded before), `candidates` (the one SQL statement that gathers and scores candidates), `score` (ranking), `expand` (large subjects: the second hop's statement and ranking again), `rerank` (when asked for), `access` (one statement: the access-log write and the answer columns of the hits; `units` instead with `record_access: false`). The same figures are in the `Server-Timing` header.
              */
             stages_ms?: {
                 [key: string]: number;
             };
+            /** @description The time phrase read in the query ("in May 2023", "last week", "去年", "2023年5月") as a window; null when the query names no time. */
+            time_hint?: components["schemas"]["TimeHint"] | null;
             /**
              * Took Ms
              * @description Wall time of the recall in the service (ms).
@@ -2057,6 +2155,31 @@ export interface components {
             took_ms: number;
             /** @description The weights applied (profile + overrides). */
             weights: components["schemas"]["AppliedWeights"];
+        };
+        /**
+         * RelevanceInputs
+         * @description The raw signals `relevance` is computed from (not scaled over the candidates, not
+         *     weighted into `score`).
+         */
+        RelevanceInputs: {
+            /**
+             * Context Cosine
+             * @description The context signal on raw cosines (best session neighbour and session best): an input of `relevance`, not weighted.
+             * @default 0
+             */
+            context_cosine?: number;
+            /**
+             * Cosine
+             * @description Raw cosine similarity to the query (clipped at 0; not scaled over the candidates): an input of `relevance`, not weighted.
+             * @default 0
+             */
+            cosine?: number;
+            /**
+             * Coverage
+             * @description Share of the query's keyword weight (BM25 idf) the unit holds, 0..1: an input of `relevance`, not weighted.
+             * @default 0
+             */
+            coverage?: number;
         };
         /**
          * RerankInfo
@@ -2117,6 +2240,12 @@ export interface components {
             recency: number;
             /** Semantic */
             semantic: number;
+            /**
+             * Time
+             * @description 1 when the unit happened within the query's time window (`time_hint`); for a question asking *when* without one, 0.3 when its text carries a date; else 0.
+             * @default 0
+             */
+            time?: number;
         };
         /**
          * SessionSize
@@ -2385,6 +2514,36 @@ export interface components {
             superseded_by: string;
         };
         /**
+         * TimeHint
+         * @description The time phrase read in the query and the window it means, in the subject's time
+         *     zone (`timezone`), relative to `now`: a signal (`scores.time`), not a filter.
+         */
+        TimeHint: {
+            /**
+             * End
+             * Format: date-time
+             * @description End of the window (exclusive).
+             */
+            end: string;
+            /**
+             * Phrase
+             * @description The phrase as written in the query.
+             */
+            phrase: string;
+            /**
+             * Start
+             * Format: date-time
+             * @description Start of the window (inclusive).
+             */
+            start: string;
+            /**
+             * Unit
+             * @description The phrase's granularity.
+             * @enum {string}
+             */
+            unit: "day" | "week" | "weekend" | "month" | "year";
+        };
+        /**
          * UnitResult
          * @description What became of one extracted unit.
          */
@@ -2453,6 +2612,11 @@ export interface components {
             recency_lambda?: number | null;
             /** Semantic */
             semantic?: number | null;
+            /**
+             * Time
+             * @description The query's time window (`time_hint`): units that happened in it; for a question asking *when*, units whose text carries a date.
+             */
+            time?: number | null;
         };
         /**
          * WindowMessage
@@ -3411,6 +3575,8 @@ export interface operations {
                 status?: ("active" | "superseded" | "merged" | "archived" | "invalid")[] | null;
                 include_superseded?: boolean;
                 include_archived?: boolean;
+                /** @description Valid time: only the units true at this moment (ISO 8601 with a UTC offset, else 422): `valid_from <= as_of < valid_to`. A value superseded later is returned, one that became true after it is not (superseded units count without `include_superseded`). */
+                as_of?: string | null;
                 /** @description `pending`: only units with a pair decision still open (the unsure zone of dedupe and conflicts, docs/DEDUPE.md), with those pairs in `reviews`. */
                 review?: "pending" | null;
                 /** @description By created_at: newest first (`desc`). */
