@@ -25,13 +25,16 @@ from tests.loopback import JSONHandler, LoopbackServer
 class Reply:
     """One scripted answer: ``content`` as the assistant message, or an HTTP ``status``
     with a raw body; ``delay_s`` before answering (for timeouts); ``usage`` as the answer's
-    token counts (``{"prompt_tokens": …, "completion_tokens": …}``), omitted when None."""
+    token counts (``{"prompt_tokens": …, "completion_tokens": …}``), omitted when None;
+    ``tool_calls`` (see :func:`tool_call`) makes the answer a call of those tools
+    (``finish_reason: tool_calls``)."""
 
     content: str | None = None
     status: int = 200
     delay_s: float = 0.0
     raw: str | None = None
     usage: dict[str, int] | None = None
+    tool_calls: list[dict[str, Any]] | None = None
 
 
 class FakeLLM(LoopbackServer):
@@ -64,15 +67,19 @@ class FakeLLM(LoopbackServer):
                 if reply.status != 200:
                     self._send(reply.status, reply.raw or '{"error": {"message": "boom"}}')
                     return
+                message: dict[str, Any] = {"role": "assistant", "content": reply.content}
+                if reply.tool_calls:
+                    message["tool_calls"] = reply.tool_calls
                 answer: dict[str, Any] = {
                     "id": "chatcmpl-test",
                     "object": "chat.completion",
+                    "created": int(time.time()),
                     "model": body.get("model"),
                     "choices": [
                         {
                             "index": 0,
-                            "message": {"role": "assistant", "content": reply.content},
-                            "finish_reason": "stop",
+                            "message": message,
+                            "finish_reason": "tool_calls" if reply.tool_calls else "stop",
                         }
                     ],
                 }
@@ -105,6 +112,15 @@ class FakeLLM(LoopbackServer):
             self.requests.clear()
             self.default = Reply(content='{"memories": []}')
             self.responder = None
+
+
+def tool_call(name: str, call_id: str = "call_1", **arguments: Any) -> dict[str, Any]:
+    """One entry of :attr:`Reply.tool_calls`: the model calls ``name`` with ``arguments``."""
+    return {
+        "id": call_id,
+        "type": "function",
+        "function": {"name": name, "arguments": json.dumps(arguments, ensure_ascii=False)},
+    }
 
 
 def units_json(*units: dict[str, Any]) -> str:
