@@ -1,7 +1,10 @@
 """The TypeScript client (`clients/typescript`, ESM; types generated from docs/openapi.json
 by openapi-typescript, requests by openapi-fetch): its committed types are what the generator
 makes from the document today (drift fails here), they type-check with tsc, and node's test
-runner passes its tests against the real service over HTTP.
+runner passes its tests against the real service over HTTP. examples/agent_loop.mjs, the
+agent loop of examples/agent_loop.py on this client, runs against the service offline and with
+the scripted OpenAI-compatible model of tests/fake_llm.py, and recalls in its second session
+what the first one's close made into a unit.
 
 Skips, saying why, where node or npm is absent, or where `npm ci` cannot install the pinned
 packages (package-lock.json) from the npm registry."""
@@ -18,6 +21,7 @@ import pytest
 
 from app.core.config import AuthSettings, Settings, WorkerSettings
 from app.main import create_app
+from tests.fake_llm import FakeLLM, Reply
 from tests.live_api import serve
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -76,3 +80,40 @@ async def test_node_tests_pass_against_the_service(installed, api_url, make_api_
               env={"HINDSIGHT_URL": api_url, "HINDSIGHT_API_KEY": key})  # fmt: skip
     assert out.returncode == 0, out.stdout + out.stderr
     assert "# pass 5" in out.stdout and "# fail 0" in out.stdout, out.stdout
+
+
+def run_loop(*args: str) -> str:
+    unset = ("LLM__BASE_URL", "LLM__API_KEY", "LLM__MODEL", "HINDSIGHT_API_KEY")
+    env = {k: v for k, v in os.environ.items() if k not in unset}
+    out = subprocess.run(
+        [NODE or "node", str(ROOT / "examples" / "agent_loop.mjs"), *args], cwd=ROOT,
+        capture_output=True, text=True, timeout=240, env=env,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stdout + out.stderr
+    return out.stdout
+
+
+async def test_the_agent_loop_example_offline(installed, api_url, make_api_key):
+    key = await make_api_key("ts-loop")
+    out = run_loop("--url", api_url, "--key", key, "--run", "ts-offline")
+    first, second = out.split("== session trip-ts-offline-2")
+    assert "closed: extraction job succeeded" in first and "allergic to peanuts" in first
+    assert "recalled" in second and "allergic to peanuts" in second
+    assert "assistant: Keeping in mind what I remember:" in second
+
+
+async def test_the_agent_loop_example_with_a_model(installed, api_url, make_api_key):
+    key = await make_api_key("ts-loop-llm")
+    llm = FakeLLM().start()
+    llm.default = Reply(content="Noted, I will keep that in mind.")
+    try:
+        out = run_loop("--url", api_url, "--key", key, "--run", "ts-llm", "--llm-url",
+                       llm.base_url)  # fmt: skip
+    finally:
+        llm.stop()
+    assert len(llm.requests) == 3  # one model call per turn
+    system = llm.requests[-1]["messages"][0]
+    assert system["role"] == "system" and "allergic to peanuts" in system["content"]
+    assert llm.requests[-1]["messages"][-1] == {
+        "role": "user", "content": "Can you pick a snack for my flight?"}  # fmt: skip
+    assert out.rstrip().endswith("assistant: Noted, I will keep that in mind.")
