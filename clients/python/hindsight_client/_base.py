@@ -11,7 +11,7 @@ import httpx
 from httpx_retries import Retry, RetryTransport
 
 from hindsight_client import errors
-from hindsight_client._operations import Call
+from hindsight_client._operations import Call, T
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8000"
 WRITES = frozenset({"POST", "PATCH", "DELETE"})
@@ -78,7 +78,7 @@ class _Base:
             return {"Idempotency-Key": idempotency_key or uuid.uuid4().hex}
         return {}
 
-    def _result(self, call: Call[Any], response: httpx.Response) -> Any:
+    def _result(self, call: Call[T], response: httpx.Response) -> T:
         if response.status_code >= 400:
             raise errors.from_response(response)
         return call.parse(response)

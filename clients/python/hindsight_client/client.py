@@ -66,7 +66,7 @@ class Hindsight(_Base):
             )
         except httpx.TransportError as exc:
             raise errors.from_transport(exc, self.base_url) from exc
-        return self._result(call, response)  # type: ignore[no-any-return]
+        return self._result(call, response)
 
     # --- health ------------------------------------------------------------------------
     def health(self) -> dict[str, str]:
@@ -303,7 +303,7 @@ class AsyncHindsight(_Base):
             )
         except httpx.TransportError as exc:
             raise errors.from_transport(exc, self.base_url) from exc
-        return self._result(call, response)  # type: ignore[no-any-return]
+        return self._result(call, response)
 
     async def health(self) -> dict[str, str]:
         return await self._send(ops.health())

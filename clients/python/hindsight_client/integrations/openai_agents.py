@@ -141,11 +141,11 @@ def memory_tools(
             when_relevant: The situation in which it should come to mind.
             entities: Named things it mentions (people, places, products, codes).
         """
-        unit = {**subject(ctx), "value": value, "type": type, "source": "agent"}
+        unit: dict[str, Any] = {**subject(ctx), "value": value, "type": type, "source": "agent"}
         if when_relevant:
             unit["query"] = when_relevant
         if entities:
-            unit["entities"] = entities  # type: ignore[assignment]  # the one list field
+            unit["entities"] = entities
         result = (await client.store([unit])).results[0]
         said = {
             "created": "Stored",
