@@ -92,8 +92,14 @@ async def test_search_goes_through_recall_and_covers_the_prefix(api):
     unit = api.list_memories(user_id="alice.food").memories[0]
     assert api.get_memory(str(unit.id)).access_count == 1
 
+    # Several subjects (alice.food, alice.travel) are merged by relevance, one keeps
+    # recall's order and score.
+    food = api.recall("what is Alice allergic to?", user_id="alice.food", top_k=1).memories[0]
+    assert hits[0].score == pytest.approx(food.relevance, abs=0.01)
     travel = store.search(("alice", "travel"), query="where does Alice live?", limit=1)
     assert [h.key for h in travel] == ["city"]
+    city = api.recall("where does Alice live?", user_id="alice.travel", top_k=1).memories[0]
+    assert travel[0].score == pytest.approx(city.score, abs=0.01)
     filtered = store.search(("alice",), query="Alice", filter={"kind": "seat"})
     assert [h.key for h in filtered] == ["seat"]
     assert [h.key for h in store.search(("alice",), query="Alice", filter={"kind": {"$ne": "seat"}})

@@ -28,10 +28,12 @@ How LangGraph's model maps onto Hindsight's:
   stores the others again. An item that contradicts an older one may supersede it: ``get``
   still reads superseded units; ``search`` returns what recall returns (superseded units
   leave it unless ``include_superseded=True`` is given to the store).
-- **search** with a ``query`` is ``POST /recall`` (``score`` is the hit's ``relevance``,
-  0..1, comparable across queries); without one, the subject's units newest first
-  (``GET /memories``). ``filter`` compares value fields (equality or ``$eq``, ``$ne``,
-  ``$gt``, ``$gte``, ``$lt``, ``$lte``) after the fetch.
+- **search** with a ``query`` is ``POST /recall``: in recall's order with the hit's hybrid
+  ``score`` (0..1, scaled within that recall); when the prefix spans several subjects, one
+  recall each, merged by the hits' ``relevance`` (0..1, comparable across recalls), which is
+  then the ``score``. Without a query, the items newest first (``GET /memories``).
+  ``filter`` compares value fields (equality or ``$eq``, ``$ne``, ``$gt``, ``$gte``, ``$lt``,
+  ``$lte``) after the fetch.
 - **get / put / delete** find an item by listing its subject's units (one request per 200
   units): meant for memories, not for a large key-value table.
 - ``ttl`` (minutes) becomes the unit's ``ttl_days``; recall that returns a unit extends its
@@ -214,10 +216,13 @@ class HindsightStore(BaseStore):
         prefix = tuple(op.namespace_prefix)
         wanted = op.offset + op.limit
         found: list[SearchItem] = []
-        for subject in self._search_subjects(prefix):
-            found.extend(self._search_subject(subject, prefix, op, wanted))
+        subjects = self._search_subjects(prefix)
+        merged = len(subjects) > 1
+        for subject in subjects:
+            found.extend(self._search_subject(subject, prefix, op, wanted, merged))
         if op.query:
-            found.sort(key=lambda item: item.score or 0.0, reverse=True)
+            if merged:  # one subject: recall's own order (a rerank's included)
+                found.sort(key=lambda item: item.score or 0.0, reverse=True)
         else:
             found.sort(key=lambda item: item.updated_at, reverse=True)
         return found[op.offset : wanted]
@@ -233,7 +238,7 @@ class HindsightStore(BaseStore):
         return [{"user_id": joined}, *({"user_id": s.id} for s in below)]
 
     def _search_subject(
-        self, subject: dict[str, str], prefix: Namespace, op: SearchOp, wanted: int
+        self, subject: dict[str, str], prefix: Namespace, op: SearchOp, wanted: int, merged: bool
     ) -> list[SearchItem]:
         out: list[SearchItem] = []
         if op.query:
@@ -244,7 +249,8 @@ class HindsightStore(BaseStore):
                 **subject, **self.recall_options,
             )  # fmt: skip
             for hit in response.memories:
-                out.extend(self._matches(hit.metadata, prefix, op.filter, hit.relevance))
+                score = hit.relevance if merged else hit.score
+                out.extend(self._matches(hit.metadata, prefix, op.filter, score))
         else:
             for unit in self.client.iter_memories(**subject, limit=PAGE):
                 out.extend(self._matches(unit.metadata, prefix, op.filter, None))
