@@ -15,8 +15,14 @@ the sequential batches. Then each question is recalled as eval_locomo does (``to
 ``--warmup`` untimed recalls, ``--passes`` sequential timed passes (latency pooled, recall@10
 from the first pass, scored by eval_locomo's ``Scores``), then one pass with
 ``--concurrency`` clients (threads, one HTTP connection each) and the count of answers with
-``degraded: true``. Client wall time per request, HTTP included; percentiles by the
-anchor's rule ``sorted[int(n * p)]``.
+``degraded: true``. Every one of those passes asks *new questions*: pass 1 sends each question
+as the dataset words it, each later pass (and the warm-up, and the concurrent pass) appends its
+own tag of question marks (``?``, ``??``, …), which no word-level signal sees but which makes
+the text, and so every cache keyed by it, new; the server is fresh (its own data folder). Then
+one more sequential pass repeats pass 1's texts exactly: the *cached* figure (the query
+embedding comes from the cache), reported apart, never pooled with the new ones. The server's
+``stages_ms`` are summarised over the new sequential passes. Client wall time per request,
+HTTP included; percentiles by the anchor's rule ``sorted[int(n * p)]``.
 
 mem0 (right after, never at the same time): with ``--mem0-python``, the anchor's
 ``mem0_locomo.py`` (``--mem0-script``; the default is looked up next to the dataset's folder)
@@ -132,10 +138,11 @@ def ingest(base: str, batches: list[list[dict]], api_key: str | None) -> dict[st
     }
 
 
-def recall_body(q: dict[str, Any], prefix: str, top_k: int) -> dict[str, Any]:
-    """eval_locomo's request of the shipped defaults."""
+def recall_body(q: dict[str, Any], prefix: str, top_k: int, tag: str = "") -> dict[str, Any]:
+    """eval_locomo's request of the shipped defaults; ``tag`` is appended to the question (a
+    new text for the same words: see the module's docstring)."""
     return {
-        "query": q["question"],
+        "query": q["question"] + tag,
         "user_id": prefix + q["conversation_id"],
         "top_k": top_k,
         "now": q["asked_after_iso"] + "Z",  # the dataset's times are naive: UTC
@@ -144,15 +151,17 @@ def recall_body(q: dict[str, Any], prefix: str, top_k: int) -> dict[str, Any]:
 
 class Asker:
     """Recalls one question per call, one HTTP connection per thread; returns
-    ``(question, raw_refs, seconds, took_ms, degraded)``."""
+    ``(question, raw_refs, seconds, took_ms, degraded, stages_ms)``. ``tag`` is appended to
+    every question (set it per pass)."""
 
     def __init__(self, base: str, prefix: str, top_k: int, api_key: str | None) -> None:
         self.base, self.prefix, self.top_k = base, prefix, top_k
+        self.tag = ""
         self.headers = headers(api_key)
         self.local = threading.local()
         self.clients: list[httpx.Client] = []
 
-    def __call__(self, q: dict[str, Any]) -> tuple[dict, list[list[str]], float, float, bool]:
+    def __call__(self, q: dict[str, Any]) -> tuple[dict, list[list[str]], float, float, bool, dict]:
         client = getattr(self.local, "client", None)
         if client is None:
             client = self.local.client = httpx.Client(
@@ -160,13 +169,14 @@ class Asker:
             )
             self.clients.append(client)
         t0 = time.perf_counter()
-        r = client.post("/recall", json=recall_body(q, self.prefix, self.top_k))
+        r = client.post("/recall", json=recall_body(q, self.prefix, self.top_k, self.tag))
         dt = time.perf_counter() - t0
         if r.status_code != 200:
             raise SystemExit(f"/recall failed: {r.status_code} {r.text[:500]}")
         data = r.json()
         refs = [m["raw_ref"] for m in data["memories"]]
-        return q, refs, dt, float(data["took_ms"]), bool(data.get("degraded"))
+        stages = data.get("stages_ms") or {}
+        return q, refs, dt, float(data["took_ms"]), bool(data.get("degraded")), stages
 
     def close(self) -> None:
         for c in self.clients:
@@ -183,23 +193,48 @@ def recall_at_10(answers: list[tuple]) -> float:
     return total.r10 / total.n if total.n else float("nan")
 
 
+def _tag(n: int) -> str:
+    """The ``n``-th pass's tag: "" for the first, then "?", "??", …"""
+    return "?" * n
+
+
+def _stage_medians(answers: list[tuple]) -> dict[str, dict[str, float]]:
+    """p50/p95 of each ``stages_ms`` entry over ``answers`` (those that report it), and of
+    ``after_embed``: per answer, the sum of every stage but ``embed`` (the service's own time
+    between the model and the answer, HTTP aside)."""
+    by: dict[str, list[float]] = {}
+    for *_, stages in answers:
+        for name, ms in stages.items():
+            by.setdefault(name, []).append(float(ms))
+        if stages:
+            own = sum(float(ms) for name, ms in stages.items() if name != "embed")
+            by.setdefault("after_embed", []).append(own)
+    return {k: {"n": len(v), "p50_ms": pct(v, 0.5), "p95_ms": pct(v, 0.95)} for k, v in by.items()}
+
+
 def recall_runs(base: str, questions: list[dict], args: argparse.Namespace) -> dict[str, Any]:
-    """Warm-up, sequential passes (pooled), then one concurrent pass."""
+    """Warm-up, sequential passes of new questions (pooled), one concurrent pass of new
+    questions, then one sequential pass of cached ones (pass 1's texts again)."""
     ask = Asker(base, args.subject_prefix, args.top_k, args.api_key)
+    passes_n = max(1, args.passes)
     try:
+        ask.tag = _tag(passes_n + 2)  # a text no timed pass sends
         for q in questions[: args.warmup]:
             ask(q)
-        first, lat, took, degraded, passes = None, [], [], 0, []
-        for p in range(max(1, args.passes)):
+        first, lat, took, degraded, passes, new = None, [], [], 0, [], []
+        for p in range(passes_n):
+            ask.tag = _tag(p)
             t0 = time.perf_counter()
             res = [ask(q) for q in questions]
             passes.append({"seconds": time.perf_counter() - t0, **summary_ms([x[2] for x in res])})
             lat += [x[2] for x in res]
             took += [x[3] for x in res]
             degraded += sum(x[4] for x in res)
+            new += res
             first = first or res
             print(
-                f"  pass {p + 1}: p50 {passes[-1]['p50_ms']:.1f} p95 {passes[-1]['p95_ms']:.1f} ms",
+                f"  pass {p + 1} (new questions): p50 {passes[-1]['p50_ms']:.1f} "
+                f"p95 {passes[-1]['p95_ms']:.1f} ms",
                 file=sys.stderr,
             )
         out: dict[str, Any] = {
@@ -210,10 +245,12 @@ def recall_runs(base: str, questions: list[dict], args: argparse.Namespace) -> d
                 "passes": passes,
                 "took_p50_ms": pct(took, 0.5),
                 "took_p95_ms": pct(took, 0.95),
+                "stages": _stage_medians(new),
             },
             "recall_at_10": recall_at_10(first or []),
         }
         if args.concurrency > 1:
+            ask.tag = _tag(passes_n)
             t0 = time.perf_counter()
             with ThreadPoolExecutor(args.concurrency) as pool:
                 conc = list(pool.map(ask, questions))
@@ -226,6 +263,14 @@ def recall_runs(base: str, questions: list[dict], args: argparse.Namespace) -> d
                 "answers": len(conc),
                 "recall_at_10": recall_at_10(conc),
             }
+        ask.tag = _tag(0)  # pass 1's texts: the query embeddings are cached now
+        cached = [ask(q) for q in questions]
+        out["cached"] = summary_ms([x[2] for x in cached]) | {
+            "took_p50_ms": pct([x[3] for x in cached], 0.5),
+            "stages": _stage_medians(cached),
+        }
+        c = out["cached"]
+        print(f"  cached pass: p50 {c['p50_ms']:.1f} p95 {c['p95_ms']:.1f} ms", file=sys.stderr)
         return out
     finally:
         ask.close()

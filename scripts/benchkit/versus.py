@@ -1,5 +1,6 @@
 """The side-by-side table of ``scripts/bench_locomo.py``: ours | mem0 | ours / mem0 per
-figure, with issue 11's aims and whether this run meets them."""
+figure, with the aims and whether this run meets them. Recall figures are new questions only
+(bench_locomo's tags); the cached pass is a row of its own."""
 
 from __future__ import annotations
 
@@ -8,11 +9,12 @@ from typing import Any
 from benchkit import mem0 as anchor
 from benchkit.report import fmt
 
-# Issue 11: sequential p95 ≤ 0.4× mem0, 4-client p95 ≤ 0.5× mem0 (and no degraded answer),
-# ingest ≥ 2× mem0's turns/s and ≥ 0.8× the embedder's raw batch throughput.
+# Issue 29 (new questions): mem0's p95 / ours ≥ 2 sequential (ours / mem0 ≤ 0.5) and ≥ 2.5
+# with 4 clients (≤ 0.4, no degraded answer); issue 11: ingest ≥ 2× mem0's turns/s and ≥ 0.8×
+# the embedder's raw batch throughput.
 AIMS: dict[str, tuple[float, str]] = {
-    "seq_p95": (0.4, "≤"),
-    "conc_p95": (0.5, "≤"),
+    "seq_p95": (0.5, "≤"),
+    "conc_p95": (0.4, "≤"),
     "ingest_vs_mem0": (2.0, "≥"),
     "ingest_vs_floor": (0.8, "≥"),
 }
@@ -53,8 +55,8 @@ def table(ours: dict[str, Any], mem0: dict[str, Any] | None) -> str:
     n = conc.get("clients", "N")
     rows: list[tuple[str, float | None, float | None, str, int]] = [
         ("recall p50, sequential (ms)", seq.get("p50_ms"), m["seq_p50_ms"], "", 1),
-        ("recall p95, sequential (ms)", seq.get("p95_ms"), m["seq_p95_ms"], "≤ 0.4×", 1),
-        (f"recall p95, {n} clients (ms)", conc.get("p95_ms"), m["conc_p95_ms"], "≤ 0.5×", 1),
+        ("recall p95, sequential (ms)", seq.get("p95_ms"), m["seq_p95_ms"], "≤ 0.5×", 1),
+        (f"recall p95, {n} clients (ms)", conc.get("p95_ms"), m["conc_p95_ms"], "≤ 0.4×", 1),
         (f"recalls/s, {n} clients", conc.get("qps"), m["conc_qps"], "", 1),
         ("ingest (turns/s)", ing["turns_per_s"], m["ingest_turns_per_s"], "≥ 2×", 1),
         ("recall@10 (non-adversarial)", rec["recall_at_10"], m["recall_at_10"], "", 3),
@@ -72,12 +74,44 @@ def table(ours: dict[str, Any], mem0: dict[str, Any] | None) -> str:
         f"| server `took_ms` p50 / p95, sequential | {fmt(seq.get('took_p50_ms'))} / "
         f"{fmt(seq.get('took_p95_ms'))} | – | – | |"
     )
+    cached = rec.get("cached")
+    if cached:
+        lines.append(
+            f"| cached questions (pass 1 again), p50 / p95 (ms) | {fmt(cached.get('p50_ms'))} / "
+            f"{fmt(cached.get('p95_ms'))} | – | – | reported apart |"
+        )
+    stages = seq.get("stages", {})
     if floor:
-        q, tps = floor["query"], floor["passages"]["texts_per_s"]
+        q = floor["query"]
         lines.append(
             f"| embedder alone: one query p50 / p95 (ms) | {fmt(q['p50_ms'])} / "
             f"{fmt(q['p95_ms'])} | same model | – | |"
         )
+        if "embed" in stages:
+            e = stages["embed"]
+            lines.append(
+                f"| `embed` stage in the service p50 / p95 (ms) | {fmt(e['p50_ms'])} / "
+                f"{fmt(e['p95_ms'])} | – | − model alone: {fmt(e['p50_ms'] - q['p50_ms'])} / "
+                f"{fmt(e['p95_ms'] - q['p95_ms'])} | ≤ 1 / 3 ms |"
+            )
+        if seq.get("p95_ms") is not None:
+            lines.append(
+                f"| client p95 − the model alone's p95 (ms) | "
+                f"{fmt(seq['p95_ms'] - q['p95_ms'])} | – | – | ≤ 8 ms |"
+            )
+    if "after_embed" in stages:
+        a = stages["after_embed"]
+        lines.append(
+            f"| the service's stages after `embed`, p50 / p95 (ms) | {fmt(a['p50_ms'])} / "
+            f"{fmt(a['p95_ms'])} | – | – | ≤ 5 / 8 ms |"
+        )
+    if conc.get("p95_ms") is not None and seq.get("p95_ms"):
+        lines.append(
+            f"| {n}-client p95 / sequential p95 | {fmt(conc['p95_ms'] / seq['p95_ms'], 2)}× "
+            "| – | – | ≤ 2× |"
+        )
+    if floor:
+        tps = floor["passages"]["texts_per_s"]
         r = ratio(ing["turns_per_s"], tps)
         lines.append(
             f"| embedder alone: passages in batches of {floor['passages']['batch']} (texts/s) "
@@ -120,13 +154,15 @@ def render(ours: dict[str, Any], mem0: dict[str, Any] | None) -> str:
             f"{ing['turns']} turns stored through `/store` in batches of {ing['batch']} "
             f"(outcomes: {outcomes}); {rec['questions']} questions × {w['passes']} sequential "
             f"passes (pooled) after {w['warmup']} warm-ups, then one pass with "
-            f"{w['concurrency']} clients; top_k {w['top_k']}. Ours: client wall time over HTTP "
-            "(127.0.0.1, one uvicorn worker, embedded PostgreSQL, the embedder in the service "
-            "process); mem0: wall time of its in-process `search()` / `add()`. Percentiles: "
+            f"{w['concurrency']} clients; top_k {w['top_k']}. Every timed pass of ours asks new "
+            "questions (each pass appends its own tag to the text: no cached query embedding); "
+            "a last pass repeats pass 1's texts (cached), reported apart. Ours: client wall "
+            "time over HTTP (127.0.0.1, one uvicorn worker, embedded PostgreSQL, the embedder "
+            "in the service process); mem0: wall time of its in-process `search()` / `add()`. Percentiles: "
             "sorted[int(n·p)].",
             "",
             table(ours, mem0),
             "",
-            f"Aims of issue 11 in this run: {verdict_line(verdicts(ours, mem0))}.",
+            f"Aims in this run: {verdict_line(verdicts(ours, mem0))}.",
         ]
     )
