@@ -93,6 +93,7 @@ class TimeMatch:
     phrase: str
     day: date
     unit: TimeUnit = "day"
+    absolute: bool = False  # written as a date ("14 March 2027", "3月14日"), not relative
 
 
 def _monday(d: date) -> date:
@@ -187,7 +188,8 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
             phrase = "today" if m.group(0).lower() == "tonight" else m.group(0)
             parsed = _dateparser_day(phrase, base, ["en"])
             if parsed is not None:
-                found.append(TimeMatch(m.start(), m.end(), m.group(0), parsed))
+                absolute = pattern is _EN_ABSOLUTE
+                found.append(TimeMatch(m.start(), m.end(), m.group(0), parsed, "day", absolute))
     for m in _ZH_WEEKDAY.finditer(text):
         day = _weekday_date(today, m.group(1), _ZH_DAYS[m.group(2)], zh=True)
         found.append(TimeMatch(m.start(), m.end(), m.group(0), day))
@@ -237,7 +239,7 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
             continue
         if not m.group(1) and day < today - timedelta(days=31):
             day = day.replace(year=year + 1)
-        found.append(TimeMatch(m.start(), m.end(), m.group(0), day))
+        found.append(TimeMatch(m.start(), m.end(), m.group(0), day, "day", absolute=True))
 
     found.sort(key=lambda t: (t.start, -(t.end - t.start)))
     kept: list[TimeMatch] = []

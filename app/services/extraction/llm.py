@@ -1,5 +1,6 @@
 """Extraction by an LLM: optional cheap-model pre-filter, then the main model, its reply
-parsed as untrusted input with a bounded number of repair requests."""
+parsed as untrusted input with a bounded number of repair requests, its units made to stand
+alone (:mod:`app.services.extraction.polish`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from app.clients.llm_reply import ReplyParseError, parse_json_object
 from app.core.config import LLMSettings
 from app.core.errors import HindsightError, ProviderError
 from app.services.extraction.parse import parse_reply
+from app.services.extraction.polish import polish
 from app.services.extraction.prompt import build_messages, build_prefilter, repair_messages
 from app.services.extraction.units import Extraction, ExtractionContext, Turn
 
@@ -63,7 +65,7 @@ class LLMExtractor:
             valid = {t.index for t in turns}
             for unit in parsed.units:  # turn numbers the model invented are dropped
                 unit.source_turns = [i for i in unit.source_turns if i in valid]
-            return Extraction(parsed.units, parsed.rejected)
+            return Extraction(polish(parsed.units, turns, ctx), parsed.rejected)
         raise BadReplyError(
             f"LLM reply unusable after {self.settings.parse_retries + 1} tries: {error}"
         )

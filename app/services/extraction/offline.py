@@ -25,13 +25,21 @@ Values are in the language of the message they came from.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 
 from app.core.text import has_cjk, normalize
 from app.services.extraction.dates import find_dates, local_midnight, local_now
 from app.services.extraction.filler import Reading, addressees, read
 from app.services.extraction.rules import EN_RULES, Q_PLAN_EN, Q_PLAN_ZH, ZH_RULES
+from app.services.extraction.standalone import (
+    about_user,
+    complete_answer,
+    name_the_user,
+    split_by_time,
+    strip_lead_ins,
+    user_name,
+)
 from app.services.extraction.statements import (
     en_entities,
     mid_sentence_names,
@@ -211,6 +219,8 @@ class OfflineExtractor:
         for turn in turns:
             if turn.role not in ("user", "assistant"):
                 continue
+            if turn.role == "user":  # "Reminder: …", "FYI", 顺便说一下: the fact itself
+                turn = replace(turn, content=strip_lead_ins(turn.content))
             said = _Said(turn, read(turn.content))
             if turn.role == "user":
                 now = local_now(turn.created_at or ctx.now, ctx.timezone)
@@ -225,7 +235,7 @@ class OfflineExtractor:
                         found[key] = cand
                 said.has_unit = bool(units)
             before = said
-        return Extraction(list(found.values()))
+        return Extraction(_name_the_user(list(found.values()), turns))
 
     def _typed(self, turn: Turn) -> tuple[list[Candidate], bool]:
         """The typed units of a message, and whether they cover every clause of it that
@@ -297,8 +307,17 @@ class OfflineExtractor:
         sources = [turn.index]
         if trigger and before and not before.has_unit:
             sources.insert(0, before.turn.index)
+        if trigger and before and before.reading.asks:  # "Yes, it expires…" → what expires
+            asked = [s for s, k in zip(before.reading.sentences, before.reading.kinds,
+                                       strict=True) if k == "question"]  # fmt: skip
+            text = complete_answer(text, asked[-1])
+        pieces = [
+            part
+            for chunk in _chunks(text, MAX_EVENT_CHARS)
+            for part in split_by_time(chunk, find_dates(chunk, now))
+        ]
         out: list[Candidate] = []
-        for piece in _chunks(text, MAX_EVENT_CHARS):
+        for piece in pieces:
             dates = find_dates(piece, now)
             resolved = resolve_dates(piece, dates, zh=zh)
             if zh:
@@ -326,3 +345,17 @@ class OfflineExtractor:
                 )
             )
         return out
+
+
+def _name_the_user(units: list[Candidate], turns: list[Turn]) -> list[Candidate]:
+    """Units about the (unnamed) user carry the name the transcript gives them ("My name is
+    Alice" → "Alice" in the entities of "The user works at Siemens.")."""
+    name = user_name(u.value for u in units if u.type == "fact")
+    if name is None:
+        return units
+    by_index = {t.index: t for t in turns}
+    for unit in units:
+        speakers = {by_index[i].name for i in unit.source_turns if i in by_index}
+        if about_user(unit.value) and speakers <= {None}:
+            unit.entities = name_the_user(unit.entities, name)
+    return units

@@ -1,6 +1,8 @@
 """The extraction prompt (docs/EXTRACTION.md): current time, time zone and subject id; keep
 only what changes the agent's later behaviour; ``query`` as a trigger scenario (a good and a bad
-example); negations and conditions kept; the source's language; a JSON object out."""
+example); negations and conditions kept; the source's language; values that stand alone (what
+a short answer answers, one event per time, no "Reminder:" lead-ins, the user's name in the
+entities); a JSON object out."""
 
 from __future__ import annotations
 
@@ -32,6 +34,15 @@ Each memory:
   third person. Keep negations and conditions exactly ("The user does NOT want X",
   "If it rains, the user prefers Y"). Write it in the language the user used (Chinese
   source -> Chinese value, e.g. "用户对花生过敏。").
+  Each value must stand alone, read without the conversation: name what it is about even
+  when only the question said it ("Is your passport still valid?" / "Yes, it expires on 14
+  March 2027." -> "The user's passport expires on 2027-03-14.", never "Yes, it expires…").
+- One event per memory: a message telling of events at two different times (a meeting next
+  week and a bug fixed yesterday) gives two memories, each with its own "occurred_at".
+- A reminder or aside ("Reminder:", "FYI", "Just a reminder", "顺便说一下", "提醒一下") is
+  written as the plain fact, without the lead-in: restating a fact must not read as news.
+- When the conversation gives the user's name, put it in "entities" of every memory about
+  the user; the memory stating the name is one fact, the others keep their own content.
 - "query": the trigger scenario - WHEN this memory should come to mind, written as a
   situation, in the same language as the value.
     good: "When the user asks for restaurant or recipe suggestions"

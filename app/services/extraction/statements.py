@@ -135,18 +135,21 @@ def third_person_zh(text: str, speaker: str | None, addressee: str | None = None
 
 def date_label(when: TimeMatch, *, zh: bool, after_preposition: bool = False) -> str:
     """The absolute form of a resolved time phrase, at its own granularity: a day ("on
-    2026-12-04 (Friday)", "2026年12月4日（周五）"), a week, a month or a year."""
+    2026-12-04 (Friday)", "2026年12月4日（周五）"; a date written out keeps no weekday: "on
+    2027-03-14"), a week, a month or a year."""
     day = when.day
+    # A date written out needs no weekday; a relative one ("next Friday") keeps it.
     if zh:
+        weekday = "" if when.absolute else f"（{ZH_WEEKDAYS[day.weekday()]}）"
         return {
-            "day": f"{day.year}年{day.month}月{day.day}日（{ZH_WEEKDAYS[day.weekday()]}）",
+            "day": f"{day.year}年{day.month}月{day.day}日{weekday}",
             "week": f"{day.year}年{day.month}月{day.day}日那一周",
             "weekend": f"{day.year}年{day.month}月{day.day}日那个周末",
             "month": f"{day.year}年{day.month}月",
             "year": f"{day.year}年",
         }[when.unit]
     if when.unit == "day":
-        label = f"{day.isoformat()} ({EN_WEEKDAYS[day.weekday()]})"
+        label = day.isoformat() + ("" if when.absolute else f" ({EN_WEEKDAYS[day.weekday()]})")
         return label if after_preposition else "on " + label
     return {
         "week": f"in the week of {day.isoformat()}",

@@ -21,7 +21,7 @@ import numpy as np
 
 from app.clients.embeddings import Embedder
 from app.core.config import RecallSettings
-from app.core.text import stems, tokenize
+from app.core.text import has_cjk, stems, tokenize
 from app.repositories.memory.filters import UnitFilters
 from app.repositories.recall.repository import Candidates, RecallRepository
 from app.repositories.recall.sql import DATED_TSQUERY, RecalledUnit
@@ -86,6 +86,9 @@ def _strip_names(query: str, names: list[str]) -> str:
         return query
     stripped = query
     for name in sorted(names, key=len, reverse=True):
+        if has_cjk(name):  # no spaces around a Chinese name: "李明在哪里工作"
+            stripped = stripped.replace(name, " ")
+            continue
         stripped = re.sub(rf"(?i)(?<!\w){re.escape(name)}(?:['’]s)?(?!\w)", " ", stripped)
     stripped = re.sub(r"\s+", " ", stripped).strip()
     return stripped if len(tokenize(stripped)) > 0 else query

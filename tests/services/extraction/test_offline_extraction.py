@@ -102,7 +102,7 @@ async def test_a_reply_names_its_speaker_and_keeps_the_question_as_trigger(clien
     job = await extract(client, messages)
     [unit] = job["units"]  # the question lives in the reply; the reaction is filler
     mem = await memory(client, unit)
-    assert mem["value"] == "It was brutal, Bob's legs still hurt."
+    assert mem["value"] == "The marathon was brutal, Bob's legs still hurt."  # "It": the marathon
     assert (
         mem["query"] == 'Reply to Alice: "Did Bob run the marathon on the weekend of 2026-11-21?"'
     )

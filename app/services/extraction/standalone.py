@@ -1,0 +1,241 @@
+"""Units that stand alone (issue 28, step 4), shared by the offline extractor and the LLM
+path's post-processing, English and Chinese:
+
+- **lead-ins** ("Reminder:", "FYI", "Just a reminder", 顺便说一下, 提醒一下) are taken off
+  (:func:`strip_lead_ins`): a reminder that restates a stored fact then has the fact's own
+  wording, and the write path merges it instead of adding a unit beside it;
+- **a short answer** is completed with what it answers (:func:`complete_answer`): "Yes, it
+  expires on 14 March 2027." after "Is your passport still valid?" becomes "my passport
+  expires on 14 March 2027." (then written in the third person): the answer particle goes, a
+  leading "it"/"they"/它 (or, in Chinese, a missing subject) becomes the thing the question
+  asks about;
+- **two events at two times** in one message are cut apart (:func:`split_by_time`), each
+  with its own date, at the clause bound between the two time phrases;
+- **the user's name**, when the transcript states it ("My name is Alice", 我叫李明), goes into
+  the ``entities`` of every unit about the user (:func:`name_the_user`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+import rjieba
+
+from app.core.text import has_cjk
+from app.services.extraction.dates import TimeMatch
+
+_SENTENCE_START = r"(?:^|(?<=[.!?。！？]\s)|(?<=[.!?]\s\s)|(?<=[。！？\n]))"
+_EN_LEAD_IN = re.compile(
+    _SENTENCE_START
+    + r"\s*(?:(?:just\s+)?(?:a\s+|one\s+more\s+)?(?:quick\s+|friendly\s+|gentle\s+)?reminder"
+    r"|just\s+to\s+remind\s+you|as\s+a\s+reminder|fyi|f\.y\.i\.?|btw|by\s+the\s+way|heads[\s-]+up"
+    r"|just\s+so\s+you\s+know|for\s+the\s+record|note|psa|as\s+i\s+(?:said|mentioned|told\s+you)"
+    r"(?:\s+(?:before|earlier))?|(?:don't\s+forget|remember)(?=\s*[:,–—-]|\s+that\b))"
+    r"(?:\s*[:,;–—!.-]+\s*|\s+that\s+|\s+(?=[A-Za-z]))",
+    re.IGNORECASE,
+)
+_ZH_LEAD_IN = re.compile(
+    _SENTENCE_START + r"\s*(?:顺便(?:说|提|讲)(?:一下|一句)?|顺带(?:说|提)(?:一下|一句)?"
+    r"|(?:再|先)?提醒(?:你|您)?一下|友情提(?:示|醒)|温馨提(?:示|醒)|再说一(?:遍|次)|重申一下|备注|提醒|对了|顺便|别忘了)"
+    r"[：:，,、！!。\s]*"
+)
+_EN_PARTICLE = re.compile(
+    r"^\W*(?:yes|yeah|yep|yup|sure|definitely|absolutely|of\s+course|correct|right|indeed|"
+    r"exactly|that's\s+right)\b[\s,!.:;–—-]*",
+    re.IGNORECASE,
+)
+_ZH_PARTICLE = re.compile(r"^(?:是的|是啊|是呀|对的|对啊|对|嗯嗯|嗯|没错|当然|好的)[，,！!。\s]*")
+_EN_PRONOUN = re.compile(r"^(?:(it|they)(?:['’]s|['’]re|\s+is|\s+are)?|(it|they))\b",
+                         re.IGNORECASE)  # fmt: skip
+# The thing a question asks about: "your passport", "the meeting" (a determiner and its
+# noun; a second word only when it is a head noun: "your phone number").
+_EN_NP = re.compile(r"\b(your|the)\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?", re.IGNORECASE)
+_HEADS = frozenset(
+    """number name address date day time card plan plans account code id size schedule bill
+    appointment flight ticket meeting party birthday project report visa license licence
+    insurance password email phone order trip booking reservation deadline interview
+    exam class lesson shift contract""".split()
+)
+_NOT_NOUNS = frozenset(
+    """still already yet really ever also even just now going coming doing getting being
+    valid ok okay ready done good fine open booked right new old big same last next this
+    first other one only most very so too much many more""".split()
+)
+_YES_NO = re.compile(
+    r"^\W*(?:do|does|did|is|are|was|were|has|have|had|can|could|will|would|should)\b",
+    re.IGNORECASE,
+)
+_ZH_NP_TAGS = ("n", "nz", "vn", "eng")
+
+
+def strip_lead_ins(text: str) -> str:
+    """``text`` without the reminder lead-ins that open its sentences ("Reminder: I'm
+    allergic to peanuts." → "I'm allergic to peanuts."); unchanged when nothing is left."""
+    pattern = _ZH_LEAD_IN if has_cjk(text) else _EN_LEAD_IN
+    out = pattern.sub("", text).strip()
+    if not out or not re.search(r"\w", out):
+        return text
+    return out[:1].upper() + out[1:] if not has_cjk(out[:1]) else out
+
+
+def _question_np(question: str) -> str | None:
+    """What ``question`` asks about, in the asker's words ("your passport", 你的护照)."""
+    if has_cjk(question):
+        tags = list(rjieba.tag(question))
+        for i, (word, _) in enumerate(tags[:-1]):
+            if word in ("你", "您") and tags[i + 1][0] == "的":
+                nouns = []
+                for w, tag in tags[i + 2 :]:
+                    if tag not in _ZH_NP_TAGS:
+                        break
+                    nouns.append(w)
+                if nouns:
+                    return "你的" + "".join(nouns)
+        return None
+    for m in _EN_NP.finditer(question):
+        det, head, second = m.group(1).lower(), m.group(2).lower(), (m.group(3) or "").lower()
+        if det == "the" and not _YES_NO.match(question):
+            continue  # "What did the doctor say?": the answer is not about the doctor
+        if head in _NOT_NOUNS or head.endswith(("ing", "ed", "ly")):
+            continue
+        words = [head] + ([second] if second in _HEADS else [])
+        return f"{det} {' '.join(words)}"
+    return None
+
+
+def _owned(np: str, owner: str | None) -> str:
+    """The question's noun phrase as the one who answers says it ("your X" → "my X"), or
+    about ``owner`` ("the user" → "the user's X", 用户 → 用户的X)."""
+    if np.startswith(("你的", "您的")):
+        return (owner or "我") + "的" + np[2:]
+    return re.sub(r"^your\b", f"{owner}'s" if owner else "my", np, flags=re.IGNORECASE)
+
+
+def complete_answer(answer: str, question: str, owner: str | None = None) -> str:
+    """``answer`` (the reply to ``question``, first person; about ``owner`` when given, as
+    an LLM writes it) as a statement of its own: the answer particle dropped, a leading
+    pronoun — or, in Chinese, a missing subject — replaced by what the question asks about.
+    Unchanged but for the particle when the question names nothing."""
+    zh = has_cjk(answer)
+    stripped = (_ZH_PARTICLE if zh else _EN_PARTICLE).sub("", answer, count=1).strip()
+    if not stripped or not re.search(r"\w", stripped):
+        return answer
+    np = _question_np(question)
+    if np is None:
+        return stripped[:1].upper() + stripped[1:] if not zh else stripped
+    mine = _owned(np, owner)
+    if zh:
+        if stripped.startswith("它"):
+            return mine + stripped[1:]
+        first = next(iter(rjieba.tag(stripped)), ("", ""))[1]
+        subject = stripped.startswith(("我", "他", "她"))
+        if first[:1] in ("m", "t", "d", "v", "a", "p") and not subject:
+            return mine + stripped
+        return stripped
+    m = _EN_PRONOUN.match(stripped)
+    if m is None:
+        return stripped[:1].upper() + stripped[1:]
+    verb = m.group(0)[len(m.group(1) or m.group(2)) :]
+    verb = {"'s": " is", "’s": " is", "'re": " are", "’re": " are"}.get(verb.lower(), verb)
+    if (m.group(1) or m.group(2)).lower() == "it" and verb.strip().lower() == "are":
+        verb = " is"
+    return mine + verb + stripped[m.end() :]
+
+
+# Clause bounds a message may be cut at between two time phrases, strongest first.
+_EN_BOUNDS = [
+    re.compile(r"(?<=[.!?;])\s+"),
+    re.compile(r",\s*(?:and|but|while|so|then|plus|also)\s+|,\s+(?=(?:I|we|my|our)\b)"),
+    re.compile(r"\s+(?:and|but|while|whereas|then)\s+(?:also\s+)?"),
+]
+_ZH_BOUNDS = [
+    re.compile(r"[。！？；;!?]+"),
+    re.compile(r"[，,]\s*(?:而且|并且|然后|还有|另外)?"),
+    re.compile(r"(?:而且|并且|然后|还有|另外)"),
+]
+_EN_SUBJECTLESS = re.compile(
+    r"^(?!(?:i|we|he|she|they|it|you|my|our|his|her|their|the|a|an|this|that|there|"
+    r"next|last|on|in|at|yesterday|today|tomorrow|tonight)\b)[a-z]+\b"
+)
+
+
+def split_by_time(text: str, dates: list[TimeMatch]) -> list[str]:
+    """``text`` cut into one piece per time when it tells of events at different days (a
+    coming meeting and yesterday's fix): at the strongest clause bound between each two
+    time phrases of different days. One piece (``text``) when there is nothing to cut or
+    no bound to cut at. A piece that lost its subject ("and fixed…") gets the first one's
+    ("I")."""
+    if len({d.day for d in dates}) < 2:
+        return [text]
+    zh = has_cjk(text)
+    cuts: list[tuple[int, int]] = []
+    for a, b in zip(dates, dates[1:], strict=False):
+        if a.day == b.day:
+            continue
+        between = text[a.end : b.start]
+        for bound in _ZH_BOUNDS if zh else _EN_BOUNDS:
+            found = list(bound.finditer(between))
+            if found:
+                m = found[-1]
+                cuts.append((a.end + m.start(), a.end + m.end()))
+                break
+    if not cuts:
+        return [text]
+    pieces, last = [], 0
+    for start, end in cuts:
+        pieces.append(text[last:start])
+        last = end
+    pieces.append(text[last:])
+    pieces = [p.strip(" ,，、") for p in pieces]
+    if any(not p for p in pieces):
+        return [text]
+    return [_with_subject(p, pieces[0], zh) if i else p for i, p in enumerate(pieces)]
+
+
+def _with_subject(piece: str, first: str, zh: bool) -> str:
+    if zh:
+        subject = re.search(r"我|用户", first)
+        if subject and not re.search(r"我|他|她|它|用户", piece):
+            return subject.group(0) + piece
+        return piece
+    subject = re.search(r"\b(I|we|We|the\s+user|The\s+user)\b", first)
+    if subject and _EN_SUBJECTLESS.match(piece):
+        return f"{subject.group(1)[:1].upper()}{subject.group(1)[1:]} {piece}"
+    return piece[:1].upper() + piece[1:]
+
+
+_NAME_STATEMENTS = [
+    re.compile(
+        r"\bthe\s+user(?:'s|’s)\s+name\s+is\s+([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)", re.IGNORECASE
+    ),
+    re.compile(
+        r"\bthe\s+user\s+is\s+(?:called|named)\s+([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"用户(?:叫|名叫|的名字是|的姓名是)([^，。！？,.!?\s的]{1,10})(?=[，。！？,.!?\s]|$)"
+    ),
+]
+_ABOUT_USER = re.compile(r"\bthe\s+user\b|用户", re.IGNORECASE)
+
+
+def user_name(values: Iterable[str]) -> str | None:
+    """The user's name as a unit states it ("The user's name is Alice.", 用户叫李明。)."""
+    for value in values:
+        for pattern in _NAME_STATEMENTS:
+            m = pattern.search(value)
+            if m:
+                return m.group(1).strip()
+    return None
+
+
+def about_user(value: str) -> bool:
+    """The value is about the user ("the user", 用户)."""
+    return _ABOUT_USER.search(value) is not None
+
+
+def name_the_user(entities: list[str], name: str) -> list[str]:
+    """``entities`` with the user's ``name`` first (once, case-folded)."""
+    rest = [e for e in entities if e.casefold() != name.casefold()]
+    return [name, *rest]
