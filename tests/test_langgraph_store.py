@@ -197,3 +197,18 @@ async def test_a_compiled_graph_uses_the_store(api):
     out = await graph.ainvoke({"user": "erin", "said": "Erin is allergic to sesame",
                                "recalled": []})  # fmt: skip
     assert out["recalled"] == ["Erin is allergic to sesame"]
+
+
+def test_without_the_extra_the_import_names_it():
+    import subprocess
+
+    code = (
+        "import sys; sys.modules['langgraph'] = None\n"  # as if LangGraph were not installed
+        "import hindsight_client.integrations.langgraph"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+        env={"PYTHONPATH": str(ROOT / "clients" / "python"), "PATH": "/usr/bin:/bin"},
+    )  # fmt: skip
+    assert out.returncode == 1
+    assert 'pip install "hindsight-client[langgraph]"' in out.stderr, out.stderr

@@ -173,3 +173,18 @@ async def test_an_agent_run_calls_the_tools(api):
     outputs = [m for m in llm.requests[2]["messages"] if m["role"] == "tool"]
     assert outputs[0]["content"].startswith("Stored: The user is allergic to sesame")
     assert outputs[1]["content"].startswith("1. [constraint] The user is allergic to sesame")
+
+
+def test_without_the_extra_the_import_names_it():
+    import subprocess
+
+    code = (
+        "import sys; sys.modules['agents'] = None\n"  # as if the SDK were not installed
+        "import hindsight_client.integrations.openai_agents"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+        env={"PYTHONPATH": str(ROOT / "clients" / "python"), "PATH": "/usr/bin:/bin"},
+    )  # fmt: skip
+    assert out.returncode == 1
+    assert 'pip install "hindsight-client[openai-agents]"' in out.stderr, out.stderr

@@ -49,18 +49,23 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from langgraph.store.base import (
-    BaseStore,
-    GetOp,
-    Item,
-    ListNamespacesOp,
-    Op,
-    PutOp,
-    Result,
-    SearchItem,
-    SearchOp,
-    validate_op_namespace,
-)
+try:
+    from langgraph.store.base import (
+        BaseStore,
+        GetOp,
+        Item,
+        ListNamespacesOp,
+        Op,
+        PutOp,
+        Result,
+        SearchItem,
+        SearchOp,
+        validate_op_namespace,
+    )
+except ImportError as exc:  # pragma: no cover - the extra is missing
+    raise ImportError(
+        'HindsightStore needs LangGraph: pip install "hindsight-client[langgraph]"'
+    ) from exc
 
 from hindsight_client import models as m
 from hindsight_client.client import Hindsight

@@ -38,8 +38,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from agents import FunctionTool, RunContextWrapper, function_tool
-from agents.tool import default_tool_error_function
+try:
+    from agents import FunctionTool, RunContextWrapper, function_tool
+    from agents.tool import default_tool_error_function
+except ImportError as exc:  # pragma: no cover - the extra is missing
+    raise ImportError(
+        'memory_tools needs the OpenAI Agents SDK: pip install "hindsight-client[openai-agents]"'
+    ) from exc
 from pydantic import BaseModel
 
 from hindsight_client.client import AsyncHindsight
