@@ -8,9 +8,7 @@ missing (.ci/run installs Chromium with apt-get, best effort); the HTML half alw
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
@@ -18,23 +16,8 @@ import pytest
 
 from app.core.config import Settings
 from app.main import create_app
+from tests.browser import ROOT, launch, needs_browser, sync_playwright
 from tests.live_api import serve
-
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts"))
-
-from console_demo import CHROMIUM, launch  # noqa: E402
-
-try:
-    from playwright.sync_api import sync_playwright
-except ImportError:  # pragma: no cover - the test extra installs it
-    sync_playwright = None  # type: ignore[assignment]
-
-needs_browser = pytest.mark.skipif(
-    sync_playwright is None or not CHROMIUM.exists(),
-    reason=f"needs the playwright package and Chromium at {CHROMIUM} "
-    "(apt-get install chromium); .ci/run installs it when it can",
-)
 
 
 @pytest.fixture(autouse=True)

@@ -10,29 +10,20 @@ installs Chromium with apt-get, best effort)."""
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts"))
+from tests.browser import demo, launch, needs_browser, sync_playwright
 
-from console_demo import CHROMIUM, Service, enter_key, launch, seed, serve  # noqa: E402
+Service, enter_key, seed, serve = demo.Service, demo.enter_key, demo.seed, demo.serve
 
-try:
-    from playwright.sync_api import Page, expect, sync_playwright
-except ImportError:  # pragma: no cover - the test extra installs it
-    sync_playwright = None  # type: ignore[assignment]
+if sync_playwright is not None:
+    from playwright.sync_api import Page, expect
 
-pytestmark = pytest.mark.skipif(
-    sync_playwright is None or not CHROMIUM.exists(),
-    reason=f"needs the playwright package and Chromium at {CHROMIUM} "
-    "(apt-get install chromium); .ci/run installs it when it can",
-)
+pytestmark = needs_browser
 
 OTHER_SECRET = "Bob's locker code is 4711 / 鲍勃的储物柜密码"
 WRONG_KEY = "hs_this-is-not-a-key"
