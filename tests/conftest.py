@@ -116,6 +116,21 @@ def keyed_api_url(settings: Settings) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
+def served_api_url(settings: Settings) -> Iterator[str]:
+    """The REST API on a real loopback port as ``hindsight serve`` runs it on the embedded
+    default: API keys required (never cached) and jobs (extraction) run by the in-process
+    worker, polling every 0.2 s. For tests of clients that close sessions and wait for jobs."""
+    from app.core.config import AuthSettings, WorkerSettings
+    from tests.live_api import serve
+
+    app = create_app(settings.model_copy(update={
+        "auth": AuthSettings(required="true", cache_ttl_s=0),
+        "worker": WorkerSettings(in_process=True, poll_interval_s=0.2)}))  # fmt: skip
+    with serve(app) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
 def fake_llm_server() -> Iterator[FakeLLM]:
     """The scripted LLM server of a test module (for module-scoped apps that need its URL)."""
     server = FakeLLM().start()

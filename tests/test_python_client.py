@@ -12,13 +12,12 @@ import json
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-from app.core.config import AuthSettings, Settings, WorkerSettings
+from app.core.config import AuthSettings
 from app.main import create_app
 from tests.live_api import serve
 
@@ -33,13 +32,8 @@ SPEC = json.loads((ROOT / "docs" / "openapi.json").read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")
-def api_url(settings: Settings) -> Iterator[str]:
-    app = create_app(settings.model_copy(update={
-        "auth": AuthSettings(required="true", cache_ttl_s=0),
-        # Jobs run as with `hindsight serve` on the embedded default.
-        "worker": WorkerSettings(in_process=True, poll_interval_s=0.2)}))  # fmt: skip
-    with serve(app) as url:
-        yield url
+def api_url(served_api_url: str) -> str:
+    return served_api_url
 
 
 # --- drift between the OpenAPI document and the client ------------------------------------

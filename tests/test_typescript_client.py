@@ -14,15 +14,11 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from app.core.config import AuthSettings, Settings, WorkerSettings
-from app.main import create_app
 from tests.fake_llm import FakeLLM, Reply
-from tests.live_api import serve
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "clients" / "typescript"
@@ -51,12 +47,8 @@ def installed() -> Path:
 
 
 @pytest.fixture(scope="module")
-def api_url(settings: Settings) -> Iterator[str]:
-    app = create_app(settings.model_copy(update={
-        "auth": AuthSettings(required="true", cache_ttl_s=0),
-        "worker": WorkerSettings(in_process=True, poll_interval_s=0.2)}))  # fmt: skip
-    with serve(app) as url:
-        yield url
+def api_url(served_api_url: str) -> str:
+    return served_api_url
 
 
 def test_types_are_generated_from_the_current_document(installed, tmp_path):

@@ -158,8 +158,8 @@ def render(ours: dict[str, Any], mem0: dict[str, Any] | None) -> str:
             "questions (each pass appends its own tag to the text: no cached query embedding); "
             "a last pass repeats pass 1's texts (cached), reported apart. Ours: client wall "
             "time over HTTP (127.0.0.1, one uvicorn worker, embedded PostgreSQL, the embedder "
-            "in the service process); mem0: wall time of its in-process `search()` / `add()`. Percentiles: "
-            "sorted[int(n·p)].",
+            "in the service process); mem0: wall time of its in-process `search()` / `add()`. "
+            "Percentiles: sorted[int(n·p)].",
             "",
             table(ours, mem0),
             "",

@@ -107,10 +107,9 @@ def test_every_timed_pass_sends_its_own_text():
 
     tags = [bench_locomo._tag(n) for n in range(5)]
     assert len(set(tags)) == 5 and tags[0] == ""
-    body = bench_locomo.recall_body(
-        {"question": "When did Caroline go?", "conversation_id": "c1", "asked_after_iso": "2023-05-08T13:56:00"},
-        "p/", 10, tags[2],
-    )  # fmt: skip
+    q = {"question": "When did Caroline go?", "conversation_id": "c1"}
+    q["asked_after_iso"] = "2023-05-08T13:56:00"
+    body = bench_locomo.recall_body(q, "p/", 10, tags[2])
     assert body["query"] == "When did Caroline go???" and body["user_id"] == "p/c1"
 
 
