@@ -1,0 +1,21 @@
+"""The pairs the decision was not tuned on (tests/dedupe_pairs_unseen.py) are apart from the
+calibration set, grouped by source fact, and partly held back (docs/DEDUPE.md)."""
+
+from __future__ import annotations
+
+from tests.dedupe_pairs import PAIRS
+from tests.dedupe_pairs_unseen import GROUPS, HELD_BACK, development, held_back
+
+
+def test_no_pair_of_the_unseen_set_is_in_the_calibration_set():
+    calibration = {(p.old, p.new) for p in PAIRS} | {(p.new, p.old) for p in PAIRS}
+    assert not [p for g in GROUPS for p in g if (p.old, p.new) in calibration]
+
+
+def test_groups_and_the_held_back_part():
+    assert len(development()) + len(held_back()) == sum(len(g) for g in GROUPS)
+    assert {g for g, _ in development()}.isdisjoint({g for g, _ in held_back()})
+    assert len(HELD_BACK) == len(GROUPS) // 5
+    for group in GROUPS:  # each source fact has a duplicate written from it
+        assert any(p.expect == "same" for p in group)
+        assert len({p.old for p in group} | {p.new for p in group}) >= 2
