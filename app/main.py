@@ -28,6 +28,7 @@ from app.api.routers import (
     metrics,
     overview,
     recall,
+    reviews,
     working_memory,
 )
 from app.api.url_encoding import Utf8Url
@@ -188,6 +189,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(metrics.router)
     app.include_router(overview.router)
     app.include_router(entities.router)
+    app.include_router(reviews.router)
     console.mount(app)
     # Streamable HTTP MCP (stateless, JSON answers), behind the REST API's key check.
     app.router.routes.append(Route("/mcp", RequireCaller(_mcp), include_in_schema=False))

@@ -247,11 +247,17 @@ def render(
         f"P ≥ `DEDUPE__MERGE_P` = {t.merge_p} → merge; ≥ `DEDUPE__UNSURE_P` = {t.unsure_p} → "
         "unsure; below → distinct. A pair in two languages is unsure. Weights "
         f"{dict(zip(decision.FEATURE_NAMES, decision.WEIGHTS, strict=True))}.",
-        "5. **Unsure** pairs (at most `DEDUPE__MAX_UNSURE` per unit) become pair reviews. "
-        "With an LLM configured a job on the worker's queue asks it after the `/store` answer "
-        "and merges, supersedes, flags or keeps both (history kept; a merged unit's id "
-        "resolves to the unit it went into); without one they stay distinct and are listed by "
-        "`GET /memories?review=pending`.",
+        "5. **Unsure** pairs (at most `DEDUPE__MAX_UNSURE` per unit) become pair reviews when "
+        "they are real candidates (`review_worthy`: two languages, a guard that names a slot, "
+        "entities or types, a cosine ≥ `DEDUPE__REVIEW_COSINE_BY_MODEL` = "
+        f"{t.review_cosine}, an entity or exclusive slot both name, one word swapped in the "
+        "same frame, or half the content words beyond the subject's in common); the others "
+        "stay distinct. With an LLM configured a job on the worker's queue asks it after the "
+        "`/store` answer and merges, supersedes, flags or keeps both (history kept; a merged "
+        "unit's id resolves to the unit it went into); without one they stay pending and are "
+        "listed by `GET /reviews` until a person decides them (`POST /reviews/{id}`) or the "
+        'sweep closes them (see "Working the review list"). The tables below are the pair '
+        "decision before this gate (a labelled pair is always a candidate of its own).",
         "",
         "## Result",
         "",

@@ -189,6 +189,27 @@ async def test_async_client_end_to_end(api_url, make_api_key):
             await api.extraction_job("0199c0de-0000-7000-8000-000000000000")
 
 
+async def test_reviews_listed_and_decided_by_both_clients(api_url, make_api_key):
+    key = await make_api_key("py-reviews")
+    with hc.Hindsight(api_url, key) as api:
+        api.store([{"user_id": "u1", "value": "The user is left-handed"}])
+        new = api.store([{"user_id": "u1", "value": "The user writes with the left hand"}])
+        [pending] = new.results[0].pending
+        page = api.list_reviews(user_id="u1", kind="duplicate")
+        assert isinstance(page, models.ReviewPage)
+        assert [str(r.id) for r in page.reviews] == [str(pending.review_id)]
+        assert api.get_review(str(pending.review_id)).status == "pending"
+        decided = api.decide_review(str(pending.review_id), "keep_both")
+        assert decided.changed and decided.review.decided_by == "api"
+        with pytest.raises(errors.ConflictError):
+            api.decide_review(str(pending.review_id), "merge")
+    async with hc.AsyncHindsight(api_url, key, timeout=30) as aapi:
+        again = await aapi.decide_review(str(pending.review_id), "keep_both")
+        assert again.changed is False
+        assert (await aapi.list_reviews(status="open")).reviews == []
+        assert (await aapi.get_review(str(pending.review_id))).decision == "keep_both"
+
+
 async def test_a_write_keeps_its_idempotency_key_across_retries(api_url, make_api_key):
     key = await make_api_key("py-idem")
     body = [{"user_id": "u1", "value": "The user's locker code is 4711"}]

@@ -34,6 +34,7 @@ from app.services.idempotency import IdempotencyService
 from app.services.lifecycle.catalog import CatalogService
 from app.services.lifecycle.forget import ForgetService
 from app.services.lifecycle.summarize import SummarizeService
+from app.services.memory.reviews import ReviewService
 from app.services.memory.store import StoreService
 from app.services.overview import OverviewService
 from app.services.recall.service import RecallService
@@ -159,6 +160,11 @@ async def get_catalog_service(services: ServicesDep) -> CatalogService:
     return services.catalog()
 
 
+async def get_review_service(services: ServicesDep) -> ReviewService:
+    """Pair reviews: list, read, decide (``/reviews``)."""
+    return services.reviews_service()
+
+
 async def get_forget_service(services: ServicesDep) -> ForgetService:
     """Forgetting a unit or a whole subject (``DELETE /memories/{id}``, ``DELETE /memories``)."""
     return services.forget()
@@ -174,6 +180,7 @@ RecallServiceDep = Annotated[RecallService, Depends(get_recall_service)]
 IdempotencyServiceDep = Annotated[IdempotencyService, Depends(get_idempotency_service)]
 CatalogServiceDep = Annotated[CatalogService, Depends(get_catalog_service)]
 ForgetServiceDep = Annotated[ForgetService, Depends(get_forget_service)]
+ReviewServiceDep = Annotated[ReviewService, Depends(get_review_service)]
 SummarizeServiceDep = Annotated[SummarizeService, Depends(get_summarize_service)]
 
 

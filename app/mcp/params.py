@@ -40,6 +40,31 @@ SessionId = Annotated[
     ),
 ]
 
+ReviewId = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=64,
+        description="The pair's review_id, as memory_reviews listed it.",
+    ),
+]
+ReviewKind = Annotated[
+    Literal["duplicate", "contradiction"] | None,
+    Field(
+        description="Only pairs that may be the same fact ('duplicate') or only pairs where "
+        "one may replace the other ('contradiction'); leave empty for both."
+    ),
+]
+ReviewsHowMany = Annotated[
+    int, Field(ge=1, le=50, description="How many pairs to list, newest first (default 10).")
+]
+PairDecision = Annotated[
+    Literal["merge", "supersede", "keep_both"],
+    Field(
+        description="'merge': both say the same thing; 'supersede': the newer one replaces "
+        "the existing one; 'keep_both': two different facts."
+    ),
+]
 MemoryIdParam = Annotated[
     str,
     Field(

@@ -67,6 +67,32 @@ class UpdatedMemory(BaseModel):
     status: str
 
 
+class PairToReview(BaseModel):
+    """Two memories Hindsight could not tell apart."""
+
+    review_id: str
+    kind: str = Field(description="duplicate (may be one fact) or contradiction.")
+    newer: str | None = Field(description="The newer memory (null once forgotten).")
+    existing: str | None = Field(description="The memory it may restate or replace.")
+    why: str = Field(description="Why it was unsure (a stable code).")
+    opened_at: str
+
+
+class ReviewsOutput(BaseModel):
+    """Open pairs, newest first."""
+
+    pairs: list[PairToReview]
+    more: bool = Field(description="More pairs are open than listed.")
+
+
+class ReviewDecisionOutput(BaseModel):
+    """A decided pair."""
+
+    review_id: str
+    decision: str | None = Field(description="merge, supersede or keep_both.")
+    changed: bool = Field(description="False when it had already been decided this way.")
+
+
 class ForgetOutput(BaseModel):
     """Proof that a memory is gone."""
 

@@ -75,12 +75,13 @@ from app.mcp.results import (
     id_path,
     ok_result,
 )
+from app.mcp.review_tools import ReviewTools
 
 # --- the tools ----------------------------------------------------------------------------
 
 
-class HindsightTools:
-    """The tools, bound to one REST API client."""
+class HindsightTools(ReviewTools):
+    """The tools, bound to one REST API client (the review list's in ReviewTools)."""
 
     def __init__(self, api: RestApi) -> None:
         self.api = api
@@ -375,6 +376,8 @@ ENDPOINTS: dict[str, list[tuple[str, str]]] = {
     "memory_extract": [("post", "/extract"), ("get", "/extract/{job_id}")],
     "memory_summarize": [("post", "/summarize")],
     "memory_about": [("get", "/entities"), ("get", "/entities/{name}")],
+    "memory_reviews": [("get", "/reviews")],
+    "memory_review_decide": [("post", "/reviews/{review_id}")],
 }
 
 # Tool name (= method name) → hints for clients. Order is the order clients list them in.
@@ -386,4 +389,6 @@ TOOLS: dict[str, ToolAnnotations] = {
     "memory_extract": ToolAnnotations(read_only_hint=False, destructive_hint=False),
     "memory_summarize": ToolAnnotations(read_only_hint=False, destructive_hint=False),
     "memory_about": ToolAnnotations(read_only_hint=True),
+    "memory_reviews": ToolAnnotations(read_only_hint=True),
+    "memory_review_decide": ToolAnnotations(read_only_hint=False, destructive_hint=False),
 }

@@ -2,7 +2,8 @@
 *unsure* zone of the pair decision, docs/DEDUPE.md). With an LLM configured each review is a
 durable job on the worker's queue (pgqueuer, like extraction) that asks the LLM after the
 ``/store`` answer; without one it stays ``pending`` and is listed by
-``GET /memories?review=pending``."""
+``GET /reviews`` until someone decides it (``POST /reviews/{id}``) or the archival sweep
+closes it as ``keep_both`` after ``LIFECYCLE__REVIEW_MAX_AGE_DAYS``."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ class PairReview(Base):
     ``status``: pending → running → decided; back to ``pending`` (listed for review) when the
     LLM kept failing. ``attempts`` fences a run: a runner writes only while the row still
     shows its attempt. ``action`` (what was applied): merge | superseded | conflict | distinct
-    | stale; ``verdict``: the LLM's answer (same | contradicts | unrelated) or null.
+    | stale; ``verdict``: the LLM's answer (same | contradicts | unrelated) or null;
+    ``decided_by``: llm | api | sweep | system (``stale``: a unit of the pair changed).
     """
 
     __tablename__ = "pair_reviews"
@@ -47,6 +49,8 @@ class PairReview(Base):
     lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     verdict: Mapped[str | None] = mapped_column(String(16))
     action: Mapped[str | None] = mapped_column(String(16))
+    # Who closed it: llm | api | sweep | system (stale); null while open.
+    decided_by: Mapped[str | None] = mapped_column(String(16))
     error: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     decided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
@@ -55,4 +59,5 @@ class PairReview(Base):
         Index("ix_pair_reviews_pending", "namespace", "status", "created_at"),
         Index("ix_pair_reviews_unit_id", "unit_id"),
         Index("ix_pair_reviews_candidate_id", "candidate_id"),
+        Index("ix_pair_reviews_subject", "namespace", "user_id", "created_at"),
     )

@@ -11,8 +11,8 @@ from sqlalchemy import ColumnElement, Select, func, literal, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
 
-from app.core.vocabulary import JobStatus, UnitStatus
-from app.models import ExtractionJob, MemoryUnit, WorkingMemorySession
+from app.core.vocabulary import REVIEW_OPEN, JobStatus, UnitStatus
+from app.models import ExtractionJob, MemoryUnit, PairReview, WorkingMemorySession
 
 
 @dataclass(frozen=True)
@@ -112,6 +112,19 @@ class OverviewRepository:
         for status, n in await self.session.execute(stmt.group_by(ExtractionJob.status)):
             counts[status] = int(n)
         return counts
+
+    async def open_review_count(
+        self, namespace: str, user_id: str | None, agent_id: str | None
+    ) -> int:
+        """Pair reviews still open (pending or running)."""
+        stmt = select(func.count()).where(
+            PairReview.namespace == namespace, PairReview.status.in_(REVIEW_OPEN)
+        )
+        if user_id is not None:
+            stmt = stmt.where(PairReview.user_id == user_id)
+        if agent_id is not None:
+            stmt = stmt.where(PairReview.agent_id == agent_id)
+        return int((await self.session.execute(stmt)).scalar_one())
 
     async def session_count(self, namespace: str, user_id: str | None) -> int:
         """Working-memory sessions with a durable transcript."""

@@ -34,6 +34,9 @@ class StatsResponse(ResponseModel):
         "`retrying`, `succeeded`, `failed`), 0 when none."
     )
     sessions: int = Field(description="Working-memory sessions with a durable transcript.")
+    open_reviews: int = Field(
+        description="Pair reviews still open (pending or running): `GET /reviews`."
+    )
 
 
 class SubjectListQuery(QueryModel):

@@ -20,6 +20,7 @@ class Stats:
     units: dict[str, dict[str, int]]
     jobs: dict[str, int]
     sessions: int
+    open_reviews: int = 0
     total_units: int = field(init=False)
 
     def __post_init__(self) -> None:
@@ -46,11 +47,13 @@ class OverviewService:
         self.repo = repo
 
     async def stats(self, namespace: str, q: StatsQuery) -> Stats:
-        """Units per type and status, jobs per state and sessions with a transcript."""
+        """Units per type and status, jobs per state, sessions with a transcript and open
+        pair reviews."""
         return Stats(
             units=await self.repo.unit_counts(namespace, q.user_id, q.agent_id),
             jobs=await self.repo.job_counts(namespace, q.user_id, q.agent_id),
             sessions=await self.repo.session_count(namespace, q.user_id),
+            open_reviews=await self.repo.open_review_count(namespace, q.user_id, q.agent_id),
         )
 
     async def subjects(self, namespace: str, q: SubjectListQuery) -> SubjectPage:

@@ -51,6 +51,7 @@ from app.services.lifecycle.forget import ForgetService
 from app.services.lifecycle.summarize import SummarizeService, summarizer_for
 from app.services.memory.conflict_judge import LLMPairJudge
 from app.services.memory.reconcile import ReconcileRunner
+from app.services.memory.reviews import ReviewService
 from app.services.memory.store import StoreService
 from app.services.memory.ttl import AccessTracker, Archiver
 from app.services.overview import OverviewService
@@ -206,6 +207,10 @@ class Services:
             s.conflicts,
             graph=self.graph,
         )
+
+    def reviews_service(self) -> ReviewService:
+        """Pair reviews worked by people and the sweep of old ones."""
+        return ReviewService(self.reviews, self.memories, self.settings.conflicts, self.graph)
 
     def entities(self) -> EntityService:
         """The entity graph's reads: a subject's entities, one entity's profile."""

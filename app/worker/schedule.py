@@ -1,4 +1,5 @@
-"""The worker's lifecycle schedule (docs/LIFECYCLE.md): archival of expired units and periodic
+"""The worker's lifecycle schedule (docs/LIFECYCLE.md): archival of expired units (and the
+closing of pair reviews pending longer than ``LIFECYCLE__REVIEW_MAX_AGE_DAYS``) and periodic
 distillation, the sweep of subject indexes (recall's HNSW indexes of large subjects), next to
 the extraction worker's silent-session scan. Every periodic task of the worker is timed, logged
 and counted in Prometheus metrics.
@@ -39,8 +40,8 @@ SCHEDULED_SECONDS = Histogram(
 )
 LIFECYCLE_ITEMS = Counter(
     "hindsight_lifecycle_items",
-    "Work done by lifecycle tasks: archived units, pruned access-log rows, distilled subjects,"
-    " subject indexes built and dropped.",
+    "Work done by lifecycle tasks: archived units, pruned access-log rows, old pair reviews"
+    " closed, distilled subjects, subject indexes built and dropped.",
     ["kind"],
 )
 
@@ -83,17 +84,26 @@ def lifecycle_tasks(
     lifecycle = resources.settings.lifecycle
 
     async def archive() -> dict[str, int]:
+        now = datetime.now(UTC)
         async with session_factory() as session, session.begin():
-            archiver = Services(resources, session).archiver()
-            report = await archiver.archive_expired(datetime.now(UTC))
+            services = Services(resources, session)
+            report = await services.archiver().archive_expired(now)
+            closed = await services.reviews_service().sweep(now, lifecycle.review_max_age_days)
         LIFECYCLE_ITEMS.labels("archived_units").inc(report.archived)
         LIFECYCLE_ITEMS.labels("access_log_pruned").inc(report.access_log_pruned)
+        LIFECYCLE_ITEMS.labels("reviews_closed").inc(closed)
         log.info(
-            "lifecycle.archive: %d expired unit(s) archived, %d access-log row(s) pruned",
+            "lifecycle.archive: %d expired unit(s) archived, %d access-log row(s) pruned, "
+            "%d old pair review(s) closed as keep_both",
             report.archived,
             report.access_log_pruned,
+            closed,
         )
-        return {"archived": report.archived, "access_log_pruned": report.access_log_pruned}
+        return {
+            "archived": report.archived,
+            "access_log_pruned": report.access_log_pruned,
+            "reviews_closed": closed,
+        }
 
     async def distill() -> dict[str, int]:
         done = await distill_due(

@@ -312,3 +312,29 @@ def test_a_bidi_override_in_a_value_is_shown_not_obeyed(console):
     expect(link).to_contain_text("invoice⟨U+202E⟩gnp.exe")
     assert "\u202e" not in link.evaluate("el => el.textContent")
     assert link.locator("bdi.has-controls .control").count() == 1
+
+
+def test_open_reviews_are_shown_and_decided_on_the_unit_page_and_the_list(console):
+    api = console.service.client("demo")
+    for value in ("Carol is left-handed", "Carol writes with the left hand"):
+        r = api.post("/store", json={"memories": [{"user_id": "carol", "value": value}]})
+        assert r.status_code == 200, r.text
+    [pending] = r.json()["results"][0]["pending"]
+    newer = r.json()["results"][0]["id"]
+    page = console.go("#/health")
+    expect(page.locator("[data-open-reviews]")).to_have_text(
+        f"{api.get('/stats').json()['open_reviews']} open"
+    )
+    page = console.go("#/reviews")
+    expect(page.locator(f"[data-review='{pending['review_id']}']")).to_contain_text(
+        "Carol writes with the left hand"
+    )
+    page = console.go(f"#/unit/{newer}")
+    expect(page.locator("#conflicts-h + h3")).to_have_text("Open reviews (1)")
+    page.locator(f"[data-review='{pending['review_id']}'] button[data-action=keep_both]").click()
+    expect(page.locator("#toast")).to_contain_text("keep_both")
+    expect(page.locator("section[aria-labelledby=conflicts-h]")).to_contain_text(
+        "No known contradictions and no open reviews."
+    )
+    review = api.get(f"/reviews/{pending['review_id']}").json()
+    assert (review["decision"], review["decided_by"]) == ("keep_both", "api")

@@ -32,6 +32,8 @@ EXPECTED_TOOLS = {
     "memory_extract",
     "memory_summarize",
     "memory_about",
+    "memory_reviews",
+    "memory_review_decide",
 }
 
 
@@ -233,6 +235,34 @@ async def test_stdio_store_recall_and_errors(api_url, engine, make_api_key):
         assert refused.structured_content["error"]["code"] == "invalid_api_key"
         assert refused.structured_content["error"]["status"] == 401
     assert await count_rows(engine) == 0
+
+
+async def test_review_tools_list_and_decide_a_pair(api_url, make_api_key):
+    key = await make_api_key("tenant-reviews")
+    async with stdio_session(api_url, key) as session:
+        for text_ in ("The user is left-handed", "The user writes with the left hand"):
+            args = {"what_to_remember": text_, "user_id": "u1"}
+            assert not (await session.call_tool("memory_store", args)).is_error
+        listed = await session.call_tool("memory_reviews", {"user_id": "u1"})
+        assert not listed.is_error, listed.content
+        [pair] = listed.structured_content["pairs"]
+        assert pair["newer"] == "The user writes with the left hand"
+        assert pair["existing"] == "The user is left-handed" and pair["kind"] == "duplicate"
+        decide = {"review_id": pair["review_id"], "decision": "merge"}
+        decided = await session.call_tool("memory_review_decide", decide)
+        assert not decided.is_error, decided.content
+        assert decided.structured_content == {
+            "review_id": pair["review_id"],
+            "decision": "merge",
+            "changed": True,
+        }
+        again = await session.call_tool("memory_review_decide", decide)
+        assert again.structured_content["changed"] is False
+        other = {"review_id": pair["review_id"], "decision": "keep_both"}
+        refused = await session.call_tool("memory_review_decide", other)
+        assert refused.is_error and refused.structured_content["error"]["code"] == "conflict"
+        assert (await session.call_tool("memory_reviews", {"user_id": "u1"})
+                ).structured_content["pairs"] == []  # fmt: skip
 
 
 async def test_streamable_http_passes_each_callers_key(mcp_http_url, engine, make_api_key):

@@ -41,6 +41,7 @@ async def get_stats(
         total_units=stats.total_units,
         jobs=stats.jobs,
         sessions=stats.sessions,
+        open_reviews=stats.open_reviews,
     )
 
 

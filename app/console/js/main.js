@@ -5,6 +5,7 @@ import { errorBox, h, replace } from "./dom.js";
 import * as entities from "./views/entities.js";
 import * as health from "./views/health.js";
 import * as recall from "./views/recall.js";
+import * as reviews from "./views/reviews.js";
 import * as session from "./views/session.js";
 import * as unit from "./views/unit.js";
 import * as units from "./views/units.js";
@@ -27,6 +28,7 @@ const ROUTES = {
   entities: { module: entities, nav: "entities", title: "Entities" },
   entity: { module: entities, nav: "entities", title: "Entity" },
   sessions: { module: session, nav: "sessions", title: "Working memory" },
+  reviews: { module: reviews, nav: "reviews", title: "Reviews" },
   health: { module: health, nav: "health", title: "Health" },
 };
 

@@ -123,6 +123,14 @@ class DedupeSettings(BaseModel):
     neighbours: int = Field(default=8, ge=1, le=50)
     # Unsure pairs kept per new unit (most similar first).
     max_unsure: int = Field(default=3, ge=0, le=20)
+    # An unsure pair opens a review (the LLM's or a person's) only when it is a real
+    # candidate: the same slot, an entity or most content words beyond the subject's in
+    # common, two languages — or a cosine at or above this, the band where the decision is
+    # truly unsure (docs/DEDUPE.md). Per embedding model; review_cosine for the others.
+    review_cosine: float = Field(default=0.85, ge=0, le=1)
+    review_cosine_by_model: dict[str, float] = Field(
+        default_factory=lambda: {"multilingual-e5-small-q4": 0.95}
+    )
 
 
 class ConflictSettings(BaseModel):
@@ -176,6 +184,9 @@ class LifecycleSettings(BaseModel):
     archive_interval_s: float = Field(default=300, ge=0)
     # Units archived per statement in one sweep.
     archive_batch: int = Field(default=1000, ge=1, le=100000)
+    # The archival sweep closes pair reviews still pending after this many days as
+    # keep_both (decided_by "sweep"); 0 keeps them open until someone decides.
+    review_max_age_days: float = Field(default=30, ge=0)
     # Seconds between distillation scans; 0 disables.
     distill_interval_s: float = Field(default=3600, ge=0)
     # A subject is distilled when it has new episodic units and either this many closed tasks

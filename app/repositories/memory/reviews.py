@@ -1,14 +1,16 @@
 """All SQL of pair reviews (the unsure zone of the write path's pair decision): writes,
-the claim that fences a reconciliation run, and reads for ``GET /memories?review=pending``."""
+the claim that fences a reconciliation run, reads for ``GET /reviews`` and
+``GET /memories?review=pending``, and the sweep that closes old pending ones."""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, func, or_, select, true, update
+from sqlalchemy import and_, func, or_, select, true, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.vocabulary import RECONCILE_ENTRYPOINT, REVIEW_OPEN, ReviewStatus
@@ -124,6 +126,96 @@ class PairReviewRepository:
                 or_(PairReview.unit_id.in_(ids), PairReview.candidate_id.in_(ids)),
                 PairReview.id != keep if keep is not None else true(),
             )
-            .values(status=ReviewStatus.DECIDED, action="stale", decided_at=now, lease_until=None)
+            .values(
+                status=ReviewStatus.DECIDED,
+                action="stale",
+                decided_by="system",
+                decided_at=now,
+                lease_until=None,
+            )
             .execution_options(synchronize_session=False)
         )
+
+    async def get(self, namespace: str, review_id: uuid.UUID) -> PairReview | None:
+        """One review of the namespace (any status), or None."""
+        stmt = select(PairReview).where(
+            PairReview.id == review_id, PairReview.namespace == namespace
+        )
+        return (await self.session.scalars(stmt)).first()
+
+    async def list_page(
+        self,
+        namespace: str,
+        filters: ReviewFilters,
+        after: tuple[datetime, uuid.UUID] | None,
+        limit: int,
+    ) -> list[PairReview]:
+        """Up to ``limit`` reviews of the namespace matching ``filters``, newest first by
+        ``(created_at, id)``, strictly after the keyset position ``after``."""
+        conds = [PairReview.namespace == namespace]
+        if filters.user_id is not None:
+            conds.append(PairReview.user_id == filters.user_id)
+        if filters.agent_id is not None:
+            conds.append(PairReview.agent_id == filters.agent_id)
+        if filters.open_only is not None:
+            statuses = REVIEW_OPEN if filters.open_only else (ReviewStatus.DECIDED,)
+            conds.append(PairReview.status.in_(statuses))
+        if filters.merge_allowed is not None:
+            conds.append(PairReview.merge_allowed.is_(filters.merge_allowed))
+        if filters.created_before is not None:
+            conds.append(PairReview.created_at < filters.created_before)
+        if filters.created_after is not None:
+            conds.append(PairReview.created_at >= filters.created_after)
+        if filters.unit_id is not None:
+            unit = filters.unit_id
+            conds.append(or_(PairReview.unit_id == unit, PairReview.candidate_id == unit))
+        if after is not None:
+            conds.append(tuple_(PairReview.created_at, PairReview.id) < tuple_(*after))
+        stmt = (
+            select(PairReview)
+            .where(*conds)
+            .order_by(PairReview.created_at.desc(), PairReview.id.desc())
+            .limit(limit)
+        )
+        return list((await self.session.scalars(stmt)).all())
+
+    async def count_open(self, namespace: str | None = None) -> int:
+        """Open (pending or running) reviews, of one namespace or all."""
+        stmt = select(func.count()).select_from(PairReview)
+        stmt = stmt.where(PairReview.status.in_(REVIEW_OPEN))
+        if namespace is not None:
+            stmt = stmt.where(PairReview.namespace == namespace)
+        return int((await self.session.execute(stmt)).scalar_one())
+
+    async def close_pending_before(self, cutoff: datetime, now: datetime) -> int:
+        """Close every ``pending`` review created before ``cutoff`` as keep-both
+        (``action`` ``distinct``, ``decided_by`` ``sweep``); running ones are left to their
+        job. Returns how many."""
+        result = await self.session.execute(
+            update(PairReview)
+            .where(PairReview.status == ReviewStatus.PENDING, PairReview.created_at < cutoff)
+            .values(
+                status=ReviewStatus.DECIDED,
+                action="distinct",
+                decided_by="sweep",
+                decided_at=now,
+                lease_until=None,
+            )
+            .execution_options(synchronize_session=False)
+        )
+        return rowcount(result)
+
+
+@dataclass(frozen=True)
+class ReviewFilters:
+    """What ``GET /reviews`` narrows to: a subject, open or decided ones (None: both), a
+    kind (``merge_allowed``: True for possible duplicates, False for possible
+    contradictions), a window on ``created_at``, a unit on either side."""
+
+    user_id: str | None = None
+    agent_id: str | None = None
+    open_only: bool | None = True
+    merge_allowed: bool | None = None
+    created_before: datetime | None = None
+    created_after: datetime | None = None
+    unit_id: uuid.UUID | None = None  # on either side of the pair

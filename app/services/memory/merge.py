@@ -30,11 +30,13 @@ from app.services.memory.resolution import candidate_gate
 
 def thresholds(dedupe: DedupeSettings, conflicts: ConflictSettings, model: str) -> Thresholds:
     """The pair decision's zones for an embedding model: the candidate gate
-    (``CONFLICTS__MIN_COSINE_BY_MODEL``), ``DEDUPE__MERGE_P`` and ``DEDUPE__UNSURE_P``."""
+    (``CONFLICTS__MIN_COSINE_BY_MODEL``), ``DEDUPE__MERGE_P``, ``DEDUPE__UNSURE_P`` and the
+    review band (``DEDUPE__REVIEW_COSINE_BY_MODEL``)."""
     return Thresholds(
         candidate_cosine=candidate_gate(conflicts, model),
         merge_p=dedupe.merge_p,
         unsure_p=dedupe.unsure_p,
+        review_cosine=dedupe.review_cosine_by_model.get(model, dedupe.review_cosine),
     )
 
 

@@ -154,8 +154,10 @@ class ReconcileRunner:
                 or old.status != UnitStatus.ACTIVE
             ):
                 review.action = "stale"
+                review.decided_by = "system"
                 return ReconcileResult(ReviewStatus.DECIDED, "stale")
             action = reconciled(_decision(review), verdict)
+            review.decided_by = "llm"
             review.action = await self._act(action, new, old, review, now, session)
             log.info(
                 "reconcile %s: %s (verdict %s, %s)",

@@ -40,13 +40,7 @@ def resolve(
     factor = settings.contradicted_confidence_factor
     audit = {"reason": reason, "at": now.isoformat()}
     if gap > settings.order_window_s or (gap >= 0 and says_change(new.value)):
-        old.status = UnitStatus.SUPERSEDED
-        old.superseded_by = new.id
-        old.valid_to = new.occurred_at  # true until its successor happened
-        old.confidence = round(old.confidence * factor, 4)
-        old.updated_at = now
-        old.metadata_ = {**old.metadata_, "superseded": {**audit, "by": str(new.id)}}
-        new.metadata_ = {**new.metadata_, "supersedes": _ids(new.metadata_, "supersedes", old.id)}
+        supersede(new, old, factor, now, reason)
         return "superseded"
     if -gap > settings.order_window_s:  # the new unit describes an older state (a backfill)
         new.status = UnitStatus.SUPERSEDED
@@ -60,6 +54,20 @@ def resolve(
     old.confidence = round(old.confidence * factor, 4)
     old.updated_at = now
     return "conflict"
+
+
+def supersede(new: MemoryUnit, old: MemoryUnit, factor: float, now: datetime, reason: str) -> None:
+    """``new`` replaces ``old`` (both mutated in place): ``old`` becomes ``superseded`` by it,
+    true until ``new.occurred_at``, its confidence multiplied by ``factor``; kept for history
+    (``GET /memories/{id}/history``)."""
+    audit = {"reason": reason, "at": now.isoformat()}
+    old.status = UnitStatus.SUPERSEDED
+    old.superseded_by = new.id
+    old.valid_to = max(new.occurred_at, old.occurred_at)  # true until its successor happened
+    old.confidence = round(old.confidence * factor, 4)
+    old.updated_at = now
+    old.metadata_ = {**old.metadata_, "superseded": {**audit, "by": str(new.id)}}
+    new.metadata_ = {**new.metadata_, "supersedes": _ids(new.metadata_, "supersedes", old.id)}
 
 
 def _ids(metadata: dict[str, object], key: str, add: uuid.UUID) -> list[str]:

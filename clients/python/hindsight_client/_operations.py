@@ -28,6 +28,9 @@ OPERATIONS: dict[str, tuple[str, str, str]] = {
     "update_memory": ("PATCH", "/memories/{memory_id}", "update_memory"),
     "forget_memory": ("DELETE", "/memories/{memory_id}", "forget_memory"),
     "get_memory_history": ("GET", "/memories/{memory_id}/history", "memory_history"),
+    "list_reviews": ("GET", "/reviews", "list_reviews"),
+    "get_review": ("GET", "/reviews/{review_id}", "get_review"),
+    "decide_review": ("POST", "/reviews/{review_id}", "decide_review"),
     "summarize_memories": ("POST", "/summarize", "summarize"),
     "list_subjects": ("GET", "/subjects", "list_subjects"),
     "get_stats": ("GET", "/stats", "stats"),
@@ -139,6 +142,18 @@ def update_memory(memory_id: str, fields: dict[str, Any]) -> Call[m.UpdateResult
 
 def forget_memory(memory_id: str) -> Call[m.ForgetReceipt]:
     return Call("DELETE", f"/memories/{_seg(memory_id)}", m.ForgetReceipt)
+
+
+def list_reviews(filters: dict[str, Any]) -> Call[m.ReviewPage]:
+    return Call("GET", "/reviews", m.ReviewPage, params=_query(filters))
+
+
+def get_review(review_id: str) -> Call[m.ReviewRead]:
+    return Call("GET", f"/reviews/{_seg(review_id)}", m.ReviewRead)
+
+
+def decide_review(review_id: str, action: str) -> Call[m.ReviewDecided]:
+    return Call("POST", f"/reviews/{_seg(review_id)}", m.ReviewDecided, json={"action": action})
 
 
 def memory_history(memory_id: str) -> Call[m.MemoryHistory]:

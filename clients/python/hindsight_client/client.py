@@ -125,6 +125,21 @@ class Hindsight(_Base):
                 return
             cursor = page.next_cursor
 
+    def list_reviews(self, **filters: Any) -> m.ReviewPage:
+        """``GET /reviews``: one page of pair reviews (``user_id``, ``agent_id``, ``status``
+        open|decided|all, ``kind`` duplicate|contradiction, ``min_age_days``,
+        ``max_age_days``, ``limit``, ``cursor``)."""
+        return self._send(ops.list_reviews(filters))
+
+    def get_review(self, review_id: str) -> m.ReviewRead:
+        """``GET /reviews/{id}``: one pair review with both units."""
+        return self._send(ops.get_review(review_id))
+
+    def decide_review(self, review_id: str, action: str) -> m.ReviewDecided:
+        """``POST /reviews/{id}``: ``merge``, ``supersede`` or ``keep_both`` (the same
+        decision again changes nothing; ConflictError when decided otherwise)."""
+        return self._send(ops.decide_review(review_id, action))
+
     def get_memory(self, memory_id: str, *, user_id: str | None = None) -> m.MemoryDetail:
         """``GET /memories/{id}`` (a merged-away id resolves to the unit it joined)."""
         return self._send(ops.get_memory(memory_id, user_id))
@@ -350,6 +365,15 @@ class AsyncHindsight(_Base):
             if not page.next_cursor:
                 return
             cursor = page.next_cursor
+
+    async def list_reviews(self, **filters: Any) -> m.ReviewPage:
+        return await self._send(ops.list_reviews(filters))
+
+    async def get_review(self, review_id: str) -> m.ReviewRead:
+        return await self._send(ops.get_review(review_id))
+
+    async def decide_review(self, review_id: str, action: str) -> m.ReviewDecided:
+        return await self._send(ops.decide_review(review_id, action))
 
     async def get_memory(self, memory_id: str, *, user_id: str | None = None) -> m.MemoryDetail:
         return await self._send(ops.get_memory(memory_id, user_id))

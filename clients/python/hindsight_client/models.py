@@ -1079,6 +1079,39 @@ class RerankInfo(BaseModel):
     """
 
 
+class ReviewDecide(BaseModel):
+    """
+    How a person decides a pair.
+    """
+
+    model_config = ConfigDict(
+        extra="ignore",
+    )
+    action: Annotated[Literal["merge", "supersede", "keep_both"], Field(title="Action")]
+    """
+    `merge`: the newer unit is merged into the existing one (its id keeps resolving); `supersede`: the newer unit replaces the existing one; `keep_both`: two facts, both stay active.
+    """
+
+
+class ReviewUnit(BaseModel):
+    """
+    One side of a pair as stored now.
+    """
+
+    model_config = ConfigDict(
+        extra="ignore",
+    )
+    created_at: Annotated[AwareDatetime, Field(title="Created At")]
+    id: Annotated[UUID, Field(title="Id")]
+    occurred_at: Annotated[AwareDatetime, Field(title="Occurred At")]
+    status: Annotated[str, Field(title="Status")]
+    """
+    `active`, or what became of it (`merged`, `superseded`…).
+    """
+    type: Annotated[str, Field(title="Type")]
+    value: Annotated[str, Field(title="Value")]
+
+
 class Scores(BaseModel):
     """
     Each signal in 0..1 before weighting; ``score`` is their weighted sum.
@@ -1135,6 +1168,10 @@ class StatsResponse(BaseModel):
     namespace: Annotated[str, Field(title="Namespace")]
     """
     The namespace your API key opens.
+    """
+    open_reviews: Annotated[int, Field(title="Open Reviews")]
+    """
+    Pair reviews still open (pending or running): `GET /reviews`.
     """
     sessions: Annotated[int, Field(title="Sessions")]
     """
@@ -1971,6 +2008,65 @@ class RecallResponse(BaseModel):
     """
 
 
+class ReviewRead(BaseModel):
+    """
+    A pair the write path could not decide on: is ``unit`` (the newer) the same memory as
+    ``candidate``, does it replace it, or is it another fact?
+    """
+
+    model_config = ConfigDict(
+        extra="ignore",
+    )
+    agent_id: Annotated[str | None, Field(title="Agent Id")]
+    attempts: Annotated[int, Field(title="Attempts")]
+    candidate: ReviewUnit | None
+    """
+    The existing unit; null once forgotten.
+    """
+    candidate_id: Annotated[UUID, Field(title="Candidate Id")]
+    cosine: Annotated[float, Field(title="Cosine")]
+    """
+    Cosine similarity of the two values (-1..1).
+    """
+    created_at: Annotated[AwareDatetime, Field(title="Created At")]
+    decided_at: Annotated[AwareDatetime | None, Field(title="Decided At")]
+    decided_by: Annotated[
+        Literal["llm", "api", "sweep", "system"] | None, Field(title="Decided By")
+    ]
+    """
+    `llm` (the reconciliation job), `api` (a person), `sweep` (closed as `keep_both` after `LIFECYCLE__REVIEW_MAX_AGE_DAYS`), `system` (`stale`).
+    """
+    decision: Annotated[
+        Literal["merge", "supersede", "keep_both", "conflict", "stale"] | None,
+        Field(title="Decision"),
+    ]
+    """
+    What it was closed as; null while open.
+    """
+    error: Annotated[str | None, Field(title="Error")]
+    id: Annotated[UUID, Field(title="Id")]
+    kind: Annotated[Literal["duplicate", "contradiction"], Field(title="Kind")]
+    """
+    `contradiction` when a merge is ruled out, else `duplicate`.
+    """
+    merge_allowed: Annotated[bool, Field(title="Merge Allowed")]
+    p_same: Annotated[float, Field(title="P Same")]
+    """
+    The local classifier's P(same), 0..1.
+    """
+    reason: Annotated[str, Field(title="Reason")]
+    """
+    Why the local decision was unsure (a stable code).
+    """
+    status: Annotated[Literal["pending", "running", "decided"], Field(title="Status")]
+    unit: ReviewUnit | None
+    """
+    The newer unit; null once forgotten.
+    """
+    unit_id: Annotated[UUID, Field(title="Unit Id")]
+    user_id: Annotated[str, Field(title="User Id")]
+
+
 class StoreResponse(BaseModel):
     """
     Body of a ``POST /store`` answer.
@@ -2186,3 +2282,30 @@ class ContextResponse(BaseModel):
     took_ms: Annotated[float, Field(title="Took Ms")]
     used: ContextBudget
     user_id: Annotated[str, Field(title="User Id")]
+
+
+class ReviewDecided(BaseModel):
+    """
+    The decided review; ``changed`` false when it had already been decided this way.
+    """
+
+    model_config = ConfigDict(
+        extra="ignore",
+    )
+    changed: Annotated[bool, Field(title="Changed")]
+    review: ReviewRead
+
+
+class ReviewPage(BaseModel):
+    """
+    One page of reviews, newest first (by ``created_at``, ties by id).
+    """
+
+    model_config = ConfigDict(
+        extra="ignore",
+    )
+    next_cursor: Annotated[str | None, Field(title="Next Cursor")]
+    """
+    Pass as `cursor` for the next page; null on the last page.
+    """
+    reviews: Annotated[list[ReviewRead], Field(title="Reviews")]

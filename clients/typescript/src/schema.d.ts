@@ -406,6 +406,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Reviews
+         * @description List pair reviews of your namespace, newest first: pairs of units the write path could
+         *     not tell apart (the same fact, a change, or two facts?), each with both units. Filters:
+         *     `user_id` / `agent_id` (the subject), `memory_id` (a unit on either side), `status`
+         *     (`open` by default, `decided`, `all`), `kind` (`duplicate` or `contradiction`),
+         *     `min_age_days` / `max_age_days` (how long ago the pair was opened). `limit` 1..200
+         *     (default 50). Cursor pagination: pass `next_cursor` back as `cursor` with the same
+         *     filters until it is null (keyset on `(created_at, id)`). Errors: 422 `invalid_request`
+         *     (bad filter, or a cursor made with other filters).
+         */
+        get: operations["list_reviews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reviews/{review_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Review
+         * @description One pair review with both units as stored now (open or decided: `decision`,
+         *     `decided_by`). 404 `not_found` for an unknown id or another namespace's review.
+         */
+        get: operations["get_review"];
+        put?: never;
+        /**
+         * Decide Review
+         * @description Decide a pair: `merge` (the newer unit is merged into the existing one, its id keeps
+         *     resolving to it), `supersede` (the newer unit replaces the existing one, which stays
+         *     readable as `superseded`) or `keep_both` (two facts). History is kept
+         *     (`GET /memories/{id}/history`). Deciding again the same way changes nothing
+         *     (`changed: false`). Errors: 404 `not_found` (unknown id or another namespace's review),
+         *     409 `conflict` (already decided otherwise — by a person, the LLM or the sweep, or closed
+         *     as stale — a merge that is ruled out for the pair, or a unit no longer active).
+         */
+        post: operations["decide_review"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/stats": {
         parameters: {
             query?: never;
@@ -2221,6 +2279,149 @@ export interface components {
             status: "applied" | "cached" | "timeout" | "error" | "skipped";
         };
         /**
+         * ReviewDecide
+         * @description How a person decides a pair.
+         */
+        ReviewDecide: {
+            /**
+             * Action
+             * @description `merge`: the newer unit is merged into the existing one (its id keeps resolving); `supersede`: the newer unit replaces the existing one; `keep_both`: two facts, both stay active.
+             * @enum {string}
+             */
+            action: "merge" | "supersede" | "keep_both";
+        };
+        /**
+         * ReviewDecided
+         * @description The decided review; ``changed`` false when it had already been decided this way.
+         */
+        ReviewDecided: {
+            /** Changed */
+            changed: boolean;
+            review: components["schemas"]["ReviewRead"];
+        };
+        /**
+         * ReviewPage
+         * @description One page of reviews, newest first (by ``created_at``, ties by id).
+         */
+        ReviewPage: {
+            /**
+             * Next Cursor
+             * @description Pass as `cursor` for the next page; null on the last page.
+             */
+            next_cursor: string | null;
+            /** Reviews */
+            reviews: components["schemas"]["ReviewRead"][];
+        };
+        /**
+         * ReviewRead
+         * @description A pair the write path could not decide on: is ``unit`` (the newer) the same memory as
+         *     ``candidate``, does it replace it, or is it another fact?
+         */
+        ReviewRead: {
+            /** Agent Id */
+            agent_id: string | null;
+            /** Attempts */
+            attempts: number;
+            /** @description The existing unit; null once forgotten. */
+            candidate: components["schemas"]["ReviewUnit"] | null;
+            /**
+             * Candidate Id
+             * Format: uuid
+             */
+            candidate_id: string;
+            /**
+             * Cosine
+             * @description Cosine similarity of the two values (-1..1).
+             */
+            cosine: number;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Decided At */
+            decided_at: string | null;
+            /**
+             * Decided By
+             * @description `llm` (the reconciliation job), `api` (a person), `sweep` (closed as `keep_both` after `LIFECYCLE__REVIEW_MAX_AGE_DAYS`), `system` (`stale`).
+             */
+            decided_by: ("llm" | "api" | "sweep" | "system") | null;
+            /**
+             * Decision
+             * @description What it was closed as; null while open.
+             */
+            decision: ("merge" | "supersede" | "keep_both" | "conflict" | "stale") | null;
+            /** Error */
+            error: string | null;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /**
+             * Kind
+             * @description `contradiction` when a merge is ruled out, else `duplicate`.
+             * @enum {string}
+             */
+            kind: "duplicate" | "contradiction";
+            /** Merge Allowed */
+            merge_allowed: boolean;
+            /**
+             * P Same
+             * @description The local classifier's P(same), 0..1.
+             */
+            p_same: number;
+            /**
+             * Reason
+             * @description Why the local decision was unsure (a stable code).
+             */
+            reason: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "pending" | "running" | "decided";
+            /** @description The newer unit; null once forgotten. */
+            unit: components["schemas"]["ReviewUnit"] | null;
+            /**
+             * Unit Id
+             * Format: uuid
+             */
+            unit_id: string;
+            /** User Id */
+            user_id: string;
+        };
+        /**
+         * ReviewUnit
+         * @description One side of a pair as stored now.
+         */
+        ReviewUnit: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /**
+             * Occurred At
+             * Format: date-time
+             */
+            occurred_at: string;
+            /**
+             * Status
+             * @description `active`, or what became of it (`merged`, `superseded`…).
+             */
+            status: string;
+            /** Type */
+            type: string;
+            /** Value */
+            value: string;
+        };
+        /**
          * Scores
          * @description Each signal in 0..1 before weighting; ``score`` is their weighted sum.
          */
@@ -2280,6 +2481,11 @@ export interface components {
              * @description The namespace your API key opens.
              */
             namespace: string;
+            /**
+             * Open Reviews
+             * @description Pair reviews still open (pending or running): `GET /reviews`.
+             */
+            open_reviews: number;
             /**
              * Sessions
              * @description Working-memory sessions with a durable transcript.
@@ -4298,6 +4504,336 @@ export interface operations {
             };
             /** @description No API key (`missing_api_key`) or an unknown or revoked one (`invalid_api_key`). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than MAX_BODY_BYTES (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid request (`invalid_request`): `errors` lists each field's problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Per-key rate limit, or the caller's limits on embedding work (`LIMITS__EMBED_*`), exceeded (`rate_limited`); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PostgreSQL or Redis unavailable (`datastore_unavailable`); see `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    list_reviews: {
+        parameters: {
+            query?: {
+                /** @description Only this user's pairs. */
+                user_id?: string | null;
+                /** @description Only this agent's pairs. */
+                agent_id?: string | null;
+                /** @description Only pairs with this unit on either side. */
+                memory_id?: string | null;
+                /** @description `open` (pending or running, the default), `decided`, `all`. */
+                status?: "open" | "decided" | "all";
+                /** @description `duplicate`: the pair may be one fact (a merge is possible); `contradiction`: a merge is ruled out (a negation, other values, swapped roles). */
+                kind?: ("duplicate" | "contradiction") | null;
+                /** @description Only pairs opened at least this long ago. */
+                min_age_days?: number | null;
+                /** @description Only pairs opened at most this long ago. */
+                max_age_days?: number | null;
+                /** @description Reviews per page (1..200). */
+                limit?: number;
+                /** @description `next_cursor` of the previous page; same filters required. */
+                cursor?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewPage"];
+                };
+            };
+            /** @description Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key (`missing_api_key`) or an unknown or revoked one (`invalid_api_key`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than MAX_BODY_BYTES (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid request (`invalid_request`): `errors` lists each field's problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Per-key rate limit, or the caller's limits on embedding work (`LIMITS__EMBED_*`), exceeded (`rate_limited`); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PostgreSQL or Redis unavailable (`datastore_unavailable`); see `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_review: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                review_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewRead"];
+                };
+            };
+            /** @description Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key (`missing_api_key`) or an unknown or revoked one (`invalid_api_key`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such unit in your namespace (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body larger than MAX_BODY_BYTES (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid request (`invalid_request`): `errors` lists each field's problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Per-key rate limit, or the caller's limits on embedding work (`LIMITS__EMBED_*`), exceeded (`rate_limited`); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description PostgreSQL or Redis unavailable (`datastore_unavailable`); see `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    decide_review: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                review_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewDecide"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewDecided"];
+                };
+            };
+            /** @description Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No API key (`missing_api_key`) or an unknown or revoked one (`invalid_api_key`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such unit in your namespace (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The pair was already decided otherwise (by a person, the LLM or the sweep, or closed as stale), a merge is ruled out for it, or a unit of the pair is no longer active; nothing changed. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -31,8 +31,9 @@ from tests.worker.test_worker import start_worker, wait_for
 
 SAME = Reply(content='{"verdict": "same"}')
 CONTRADICTS = Reply(content='{"verdict": "contradicts"}')
-# A label and its definition: the local decision is unsure (docs/DEDUPE.md).
-LABEL, DEFINITION = "The user is vegetarian", "The user doesn't eat meat or fish"
+# A label and its definition: the local decision is unsure and, at cosine 0.97, a real
+# candidate for review (docs/DEDUPE.md).
+LABEL, DEFINITION = "The user is left-handed", "The user writes with the left hand"
 
 
 def judge_settings(database_url: str, fake_llm: FakeLLM, **worker: Any) -> Settings:
@@ -112,7 +113,7 @@ async def test_same_merges_after_the_response_and_the_old_id_resolves(
     # exactly once: a repeated delivery of the same entry changes nothing
     again = await runner.run_once(new["pending"][0]["review_id"])
     assert again.status == "decided" and again.action is None and len(fake_llm.requests) == 1
-    query = {"query": "does the user eat meat?", "user_id": "u1"}
+    query = {"query": "which hand does the user write with?", "user_id": "u1"}
     hits = (await llm_client.post("/recall", json=query)).json()["memories"]
     assert [h["id"] for h in hits] == [old["id"]]
 

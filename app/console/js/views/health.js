@@ -95,6 +95,9 @@ export async function render(root) {
     h("div", { class: "health" },
       h("section", { class: "card wide" }, unitTable(stats)),
       h("section", { class: "card" }, h("h2", {}, "Extraction jobs"), jobList(stats)),
+      h("section", { class: "card" }, h("h2", {}, "Pair reviews"),
+        h("p", { class: "tile-line" }, h("a", { href: "#/reviews", dataset: { openReviews: String(stats.open_reviews) } },
+          `${stats.open_reviews} open`))),
       h("section", { class: "card" }, h("h2", {}, "Datastores"), ready),
       h("section", { class: "card wide" }, lat)),
   );

@@ -5,6 +5,7 @@
 import { del, get, patch } from "../api.js";
 import { PATCH_STATUSES, TYPES } from "../config.js";
 import { errorBox, field, fmt, h, loading, replace, select, shortId, time } from "../dom.js";
+import { reviewItem } from "./reviews.js";
 import { statusBadge, unitsHash } from "./units.js";
 
 function unitLink(unit, current) {
@@ -94,14 +95,30 @@ function links(unit, history) {
   );
 }
 
-async function conflicts(unit) {
+// Conflicts: units flagged as contradicting this one, and the open pair reviews naming it
+// (GET /reviews?memory_id=…), each with its decision buttons.
+async function conflicts(unit, toast) {
   const box = h(
     "section",
     { "aria-labelledby": "conflicts-h", class: "card" },
     h("h2", { id: "conflicts-h" }, "Conflicts"),
   );
+  let open = [];
+  try {
+    open = (await get("/reviews", { memory_id: unit.id, status: "open" })).reviews;
+  } catch (error) {
+    box.append(errorBox(error));
+  }
+  if (open.length) {
+    const list = h("ul", { class: "reviews", "aria-label": "Open reviews of this unit" });
+    for (const review of open) {
+      const item = reviewItem(review, { toast, done: () => { location.hash = `#/unit/${unit.id}?decided=${Date.now()}`; } });
+      list.append(item);
+    }
+    box.append(h("h3", {}, `Open reviews (${open.length})`), list);
+  }
   if (!unit.conflicts_with.length) {
-    box.append(h("p", { class: "muted" }, "No known contradictions."));
+    if (!open.length) box.append(h("p", { class: "muted" }, "No known contradictions and no open reviews."));
     return box;
   }
   const list = h("ul", {});
@@ -242,7 +259,7 @@ export async function render(root, { arg, params }, { toast }) {
     h("h1", { class: "unit-value" }, unit.value),
     h("div", { class: "split-2" },
       h("div", {}, facts(unit), sources(unit)),
-      h("div", {}, chain(unit, history), links(unit, history), await conflicts(unit),
+      h("div", {}, chain(unit, history), links(unit, history), await conflicts(unit, toast),
         correctForm(unit, result), result, forgetBox(unit, root))),
   );
 }

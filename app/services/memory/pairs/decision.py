@@ -51,6 +51,9 @@ class Thresholds:
     candidate_cosine: float = 0.80
     merge_p: float = 0.85
     unsure_p: float = 0.25
+    # An unsure pair opens a review only when it is a real candidate (:func:`review_worthy`):
+    # this cosine or above, or the same slot, entity or wording beyond the subject.
+    review_cosine: float = 0.95
 
 
 @dataclass(frozen=True)
@@ -182,15 +185,71 @@ class Candidate:
     cosine: float
 
 
+# Unsure reasons that name a real candidate whatever the cosine: words cannot be compared
+# across languages, a merge held back only by entities or types, the same exclusive slot.
+_ALWAYS_REVIEWED = ("other_language", "negation_other_language", "entities_differ",
+                    "type_differs", "slot_differs")  # fmt: skip
+# The share of content words (beyond the subject's) two statements must have in common.
+_REVIEW_OVERLAP = 0.5
+
+
+def review_worthy(
+    d: PairDecision,
+    new: Statement,
+    old: Statement,
+    cosine: float,
+    shared_entities: bool = False,
+    subject_words: frozenset[str] = frozenset(),
+    review_cosine: float = 0.95,
+) -> bool:
+    """Whether an ``unsure`` pair is a real candidate worth a review (the LLM's or a
+    person's); otherwise it stays ``distinct`` and opens nothing (docs/DEDUPE.md, "Which
+    unsure pairs open a review"). A real candidate: a reason of :data:`_ALWAYS_REVIEWED`, two
+    languages, ``cosine`` at or above ``review_cosine`` (the band where the decision is truly
+    unsure), an entity both name beyond the subject's (``shared_entities``), the same
+    exclusive slot, or — once ``subject_words`` (the words a subject's every statement
+    carries: its name) are set aside — one content word swapped in the same frame, or at
+    least half their content words in common."""
+    if d.reason.startswith(_ALWAYS_REVIEWED) or new.cjk != old.cjk:
+        return True
+    if cosine >= review_cosine or shared_entities:
+        return True
+    if new.slots.keys() & old.slots.keys():
+        return True
+    if new.cjk and old.cjk and not (new.latin and old.latin):
+        a, b = new.chars - subject_words, old.chars - subject_words
+    else:
+        a, b = frozenset(new.words) - subject_words, frozenset(old.words) - subject_words
+    if len(a - b) == 1 and len(b - a) == 1 and a & b:
+        return True  # one word swapped in the same frame: a change of value, or a restatement
+    return bool(a and b) and len(a & b) / len(a | b) >= _REVIEW_OVERLAP
+
+
+def subject_words(new: Statement, olds: list[Statement]) -> frozenset[str]:
+    """The words (Chinese: characters) the new statement shares with at least half of its
+    neighbours, two at least: what every statement of the subject says (its name,
+    "Caroline:"), not what ties two facts together."""
+    if len(olds) < 2:
+        return frozenset()
+    mine = frozenset(new.words) | new.chars
+    counts: dict[str, int] = {}
+    for o in olds:
+        for w in mine & (frozenset(o.words) | o.chars):
+            counts[w] = counts.get(w, 0) + 1
+    return frozenset(w for w, n in counts.items() if 2 * n >= len(olds))
+
+
 @dataclass(frozen=True)
 class Plan:
     """What to do with a new unit given its neighbours (indexes into the candidates):
-    ``merge_into`` (or None), the ones it ``contradicts`` and the ``unsure`` ones (at most
-    ``max_unsure``, most similar first), each with its :class:`PairDecision`."""
+    ``merge_into`` (or None), the ones it ``contradicts`` and the ``unsure`` ones that are
+    real candidates (:func:`review_worthy`; at most ``max_unsure``, most similar first), each
+    with its :class:`PairDecision`; ``not_reviewed``: unsure pairs left ``distinct``."""
 
     merge_into: int | None
     contradicts: list[tuple[int, PairDecision]]
     unsure: list[tuple[int, PairDecision]]
+    not_reviewed: int = 0
 
 
 def plan(
@@ -209,6 +268,8 @@ def plan(
     new: Statement | None = None  # built when a pair needs more than the canonical form
     contradicts: list[tuple[int, PairDecision]] = []
     unsure: list[tuple[int, PairDecision]] = []
+    skipped = 0
+    common: tuple[frozenset[str], frozenset[str]] | None = None  # the subject's words, keys
     for k in sorted(range(len(candidates)), key=lambda i: -candidates[i].cosine):
         c = candidates[k]
         # decide()'s first two steps on the canonical forms alone (no stemming, no slots):
@@ -233,5 +294,34 @@ def plan(
         if d.action == "contradicts":
             contradicts.append((k, d))
         elif d.action == "unsure" and len(unsure) < max_unsure:
-            unsure.append((k, d))
-    return Plan(None, contradicts, unsure)
+            new = new or statement(value)
+            common = common or _common(new, entity_keys, candidates)
+            shared = _named_in_both(value, c.value, (entity_keys & c.entity_keys) - common[1])
+            if review_worthy(d, new, statement(c.value), c.cosine, shared, common[0],
+                             t.review_cosine):  # fmt: skip
+                unsure.append((k, d))
+            else:
+                skipped += 1
+    return Plan(None, contradicts, unsure, skipped)
+
+
+def _named_in_both(a: str, b: str, keys: frozenset[str]) -> bool:
+    """Whether some entity of ``keys`` is named in both texts past their first word (a
+    transcript's "Speaker: …" names the speaker of every turn)."""
+    rest_a, rest_b = a.casefold().partition(" ")[2], b.casefold().partition(" ")[2]
+    return any(k in rest_a and k in rest_b for k in keys)
+
+
+def _common(
+    new: Statement, keys: frozenset[str], candidates: list[Candidate]
+) -> tuple[frozenset[str], frozenset[str]]:
+    """The subject's words (:func:`subject_words`) and the entity keys the new unit shares
+    with at least half of its neighbours (two at least: the speaker of every turn)."""
+    words = subject_words(new, [statement(c.value) for c in candidates])
+    if len(candidates) < 2:
+        return words, frozenset()
+    counts: dict[str, int] = {}
+    for c in candidates:
+        for k in keys & c.entity_keys:
+            counts[k] = counts.get(k, 0) + 1
+    return words, frozenset(k for k, n in counts.items() if 2 * n >= len(candidates))

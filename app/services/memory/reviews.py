@@ -1,0 +1,218 @@
+"""Pair reviews worked by people (``GET /reviews``, ``POST /reviews/{id}``) and closed by the
+archival sweep (docs/DEDUPE.md, "Working the review list").
+
+A review is a pair the write path could not decide on (``unit_id`` the newer unit,
+``candidate_id`` the one it may restate or change). Deciding it applies, in one transaction
+under the subject's lock (the store's and the reconciliation job's lock):
+
+- ``merge``: the newer unit is merged into the older (``merged``, ``merged_into``; its id keeps
+  resolving to the survivor) — refused (409) when a merge is ruled out (a negation, other
+  values, swapped roles: ``merge_allowed`` false);
+- ``supersede``: the newer unit replaces the older (``superseded``, ``superseded_by``);
+- ``keep_both``: two facts; both stay active.
+
+History is kept (``GET /memories/{id}/history``). Deciding again the same way changes nothing
+(idempotent); a review already decided otherwise — by a person, the LLM, the sweep, or closed
+as ``stale`` because a unit of the pair changed meanwhile — is a 409, and so is a pair whose
+units are no longer both active. The sweep closes reviews pending longer than
+``LIFECYCLE__REVIEW_MAX_AGE_DAYS`` as ``keep_both`` with ``decided_by`` ``sweep``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Literal
+
+from app.core.config import ConflictSettings
+from app.core.errors import ConflictError, NotFoundError
+from app.core.vocabulary import ReviewStatus, UnitStatus
+from app.models import MemoryUnit, PairReview
+from app.repositories.memory.reviews import PairReviewRepository, ReviewFilters
+from app.repositories.memory.units import MemoryRepository, Subject
+from app.services.cursors import decode_keyset, encode_keyset
+from app.services.entities.upkeep import EntityGraphKeeper
+from app.services.memory.merge import absorb
+from app.services.memory.resolution import supersede
+
+Decision = Literal["merge", "supersede", "keep_both"]
+# What a decision is recorded as in ``pair_reviews.action`` (the reconciliation job's words).
+APPLIED: dict[str, str] = {"merge": "merge", "supersede": "superseded", "keep_both": "distinct"}
+# ``action`` → the decision it amounts to (``conflict``: the LLM flagged both; ``stale``).
+DECISION_OF: dict[str, str] = {
+    "merge": "merge",
+    "superseded": "supersede",
+    "distinct": "keep_both",
+    "conflict": "conflict",
+    "stale": "stale",
+}
+
+
+def decision_of(review: PairReview) -> str | None:
+    """The decision a closed review amounts to (merge | supersede | keep_both | conflict |
+    stale), None while open."""
+    return DECISION_OF.get(review.action or "") if review.status == ReviewStatus.DECIDED else None
+
+
+@dataclass(frozen=True)
+class ReviewQuery:
+    """``GET /reviews`` filters: a subject, a unit on either side (``memory_id``),
+    ``status`` (open | decided | all), ``kind`` (duplicate: a merge is possible;
+    contradiction: ruled out), an age window in days and a page."""
+
+    user_id: str | None = None
+    agent_id: str | None = None
+    memory_id: uuid.UUID | None = None
+    status: str = "open"
+    kind: str | None = None
+    min_age_days: float | None = None
+    max_age_days: float | None = None
+    limit: int = 50
+    cursor: str | None = None
+
+
+@dataclass(frozen=True)
+class ReviewView:
+    """A review with its two units as stored now (None when forgotten)."""
+
+    review: PairReview
+    unit: MemoryUnit | None
+    candidate: MemoryUnit | None
+
+
+@dataclass(frozen=True)
+class ReviewPage:
+    """One page of reviews, newest first, and the cursor of the next (None: last page)."""
+
+    reviews: list[ReviewView]
+    next_cursor: str | None
+
+
+@dataclass(frozen=True)
+class Decided:
+    """A decided review and whether this request changed anything (False: it was already
+    decided this way)."""
+
+    view: ReviewView
+    changed: bool
+
+
+class ReviewService:
+    """List, read and decide pair reviews; the sweep of old ones. Collaborators passed in."""
+
+    def __init__(
+        self,
+        reviews: PairReviewRepository,
+        memories: MemoryRepository,
+        conflicts: ConflictSettings,
+        graph: EntityGraphKeeper | None = None,
+    ) -> None:
+        self.reviews = reviews
+        self.memories = memories
+        self.conflicts = conflicts
+        self.graph = graph
+
+    async def page(self, namespace: str, q: ReviewQuery, now: datetime) -> ReviewPage:
+        """One page of the namespace's reviews matching ``q``, newest first by
+        ``(created_at, id)`` (keyset: none skipped or repeated while others are written).
+        Raises BadRequestError (422) on a cursor made with other filters."""
+        filters = _fingerprint(q)
+        after = decode_keyset(q.cursor, filters, "GET /reviews") if q.cursor else None
+        rows = await self.reviews.list_page(namespace, _filters(q, now), after, q.limit + 1)
+        more, rows = len(rows) > q.limit, rows[: q.limit]
+        views = await self._views(namespace, rows)
+        cursor = encode_keyset(rows[-1].created_at, rows[-1].id, filters) if more else None
+        return ReviewPage(views, cursor)
+
+    async def get(self, namespace: str, review_id: uuid.UUID) -> ReviewView:
+        """One review of the namespace with its units. Raises NotFoundError (also for
+        another namespace's review)."""
+        review = await self.reviews.get(namespace, review_id)
+        if review is None:
+            raise NotFoundError(f"no pair review {review_id}")
+        [view] = await self._views(namespace, [review])
+        return view
+
+    async def decide(
+        self, namespace: str, review_id: uuid.UUID, decision: Decision, now: datetime
+    ) -> Decided:
+        """Apply ``decision`` to an open review (see the module docstring). Raises
+        NotFoundError (404) and ConflictError (409: decided otherwise, a merge ruled out,
+        or a unit of the pair no longer active)."""
+        found = await self.reviews.get(namespace, review_id)
+        if found is None:
+            raise NotFoundError(f"no pair review {review_id}")
+        await self.memories.lock_subject(Subject(namespace, found.user_id, found.agent_id))
+        review = await self.reviews.lock(review_id)
+        assert review is not None  # a review goes only with its units, under this lock
+        if review.status == ReviewStatus.DECIDED:
+            done = decision_of(review)
+            if done == decision:
+                return Decided((await self._views(namespace, [review]))[0], changed=False)
+            raise ConflictError(f"pair review {review_id} was already decided: {done}")
+        if decision == "merge" and not review.merge_allowed:
+            raise ConflictError(
+                f"pair review {review_id}: a merge is ruled out ({review.reason}); "
+                "supersede or keep_both"
+            )
+        new = await self.memories.get(namespace, review.unit_id)
+        old = await self.memories.get(namespace, review.candidate_id)
+        if not _active(new) or not _active(old):
+            raise ConflictError(f"pair review {review_id}: a unit of the pair is no longer active")
+        assert new is not None and old is not None
+        await self._apply(decision, review, new, old, now)
+        review.status = ReviewStatus.DECIDED
+        review.action = APPLIED[decision]
+        review.decided_by = "api"
+        review.decided_at = now
+        review.lease_until = None
+        await self.memories.flush()
+        return Decided(ReviewView(review, new, old), changed=True)
+
+    async def sweep(self, now: datetime, max_age_days: float) -> int:
+        """Close the reviews pending longer than ``max_age_days`` as ``keep_both``
+        (``decided_by`` ``sweep``); 0 days: none. Returns how many were closed."""
+        if max_age_days <= 0:
+            return 0
+        return await self.reviews.close_pending_before(now - timedelta(days=max_age_days), now)
+
+    async def _apply(
+        self, decision: Decision, review: PairReview, new: MemoryUnit, old: MemoryUnit,
+        now: datetime,
+    ) -> None:  # fmt: skip
+        reason = f"review:{review.reason}"
+        if decision == "merge":
+            absorb(old, new, now, reason=reason)
+            await self.memories.flush()  # the survivor's entities, before its links
+            if self.graph is not None:
+                await self.graph.written([old])
+            await self.reviews.close_open_of([new.id], now, keep=review.id)
+        elif decision == "supersede":
+            factor = self.conflicts.contradicted_confidence_factor
+            supersede(new, old, factor, now, reason)
+            await self.reviews.close_open_of([old.id], now, keep=review.id)
+        else:
+            audit = {"review": str(review.id), "by": "api", "at": now.isoformat()}
+            new.metadata_ = {**new.metadata_, "reconciled": {**audit, "distinct_from": str(old.id)}}
+
+    async def _views(self, namespace: str, rows: list[PairReview]) -> list[ReviewView]:
+        ids = list({i for r in rows for i in (r.unit_id, r.candidate_id)})
+        units = {u.id: u for u in await self.memories.get_many(namespace, ids)}
+        return [ReviewView(r, units.get(r.unit_id), units.get(r.candidate_id)) for r in rows]
+
+
+def _active(unit: MemoryUnit | None) -> bool:
+    return unit is not None and unit.status == UnitStatus.ACTIVE
+
+
+def _fingerprint(q: ReviewQuery) -> dict[str, object]:
+    return {k: v for k, v in vars(q).items() if k not in ("limit", "cursor")}
+
+
+def _filters(q: ReviewQuery, now: datetime) -> ReviewFilters:
+    open_only = {"open": True, "decided": False}.get(q.status)
+    kind = {"duplicate": True, "contradiction": False}.get(q.kind or "")
+    before = now - timedelta(days=q.min_age_days) if q.min_age_days is not None else None
+    after = now - timedelta(days=q.max_age_days) if q.max_age_days is not None else None
+    return ReviewFilters(q.user_id, q.agent_id, open_only, kind, before, after, q.memory_id)
