@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
 from typing import Annotated, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -240,6 +241,12 @@ class RecallHit(MemoryRead):
         "subjects, reached through an entity of a best hit).",
     )
     hybrid_rank: int = Field(description="1-based position in the hybrid order.")
+    duplicates: list[uuid.UUID] = Field(
+        default_factory=list,
+        description="Units the pair decision calls the same fact as this one (docs/DEDUPE.md), "
+        "collapsed into this hit so the answer holds each fact once; best-ranked first. "
+        "They are not returned as hits of their own.",
+    )
     rerank_position: int | None = Field(
         default=None,
         description="1-based position in the LLM's order when the rerank stage placed this "

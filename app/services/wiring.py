@@ -50,6 +50,7 @@ from app.services.lifecycle.distill import DistillService, distiller_for
 from app.services.lifecycle.forget import ForgetService
 from app.services.lifecycle.summarize import SummarizeService, summarizer_for
 from app.services.memory.conflict_judge import LLMPairJudge
+from app.services.memory.merge import thresholds
 from app.services.memory.reconcile import ReconcileRunner
 from app.services.memory.reviews import ReviewService
 from app.services.memory.store import StoreService
@@ -190,6 +191,7 @@ class Services:
             reranker,
             embeddings=caches.query_embeddings,
             subjects=caches.subjects,
+            pairs=thresholds(s.dedupe, s.conflicts, embedder.model),
         )
 
     def idempotency(self) -> IdempotencyService:

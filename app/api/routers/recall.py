@@ -84,6 +84,7 @@ async def recall_memories(
                     "relevance_inputs": ranked.raw,
                     "hybrid_rank": hybrid_rank,
                     "rerank_position": position,
+                    "duplicates": result.duplicates.get(unit.id, []),
                 }
             )
         )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from zoneinfo import ZoneInfo
@@ -27,7 +28,9 @@ from app.repositories.recall.repository import Candidates, RecallRepository
 from app.repositories.recall.sql import DATED_TSQUERY, RecalledUnit
 from app.schemas.recall import RecallRequest
 from app.services.memory.filters import request_filters
+from app.services.memory.pairs.decision import Thresholds
 from app.services.memory.ttl import AccessTracker
+from app.services.recall.collapse import collapse
 from app.services.recall.expansion import Hop, Outcome, expand, named_via
 from app.services.recall.query_embeddings import QueryEmbeddingCache
 from app.services.recall.rerank import LLMReranker, RerankOutcome, rerank_mode
@@ -53,6 +56,7 @@ class RecallResult:
     time_hint: TimeHint | None = None  # the query's time phrase, when it names one
     best_relevance: float | None = None  # the best candidate's relevance (before cuts)
     expansion: Outcome | None = None  # (status, added, reason)
+    duplicates: dict[uuid.UUID, list[uuid.UUID]] = field(default_factory=dict)  # collapse
     stages_ms: dict[str, float] = field(default_factory=dict)
 
 
@@ -126,6 +130,7 @@ class RecallService:
         reranker: LLMReranker | None = None,
         embeddings: QueryEmbeddingCache | None = None,
         subjects: SubjectCache | None = None,
+        pairs: Thresholds | None = None,
     ):
         self.repo = repo
         self.embedder = embedder
@@ -136,6 +141,7 @@ class RecallService:
         self.reranker = reranker
         self.embeddings = embeddings or QueryEmbeddingCache(0)
         self.subjects = subjects or SubjectCache(0, 0)
+        self.pairs = pairs or Thresholds()  # the pair decision's, for the duplicate collapse
 
     def filters(
         self, namespace: str, req: RecallRequest, now: datetime, wall_now: datetime | None = None
@@ -379,7 +385,8 @@ class RecallService:
             )
             result.degraded |= result.rerank.degraded
             clock.mark("rerank")
-        best = ranked[: req.top_k]
+        best, result.duplicates = await collapse(self.repo.session, ranked, req.top_k, self.pairs)
+        clock.mark("collapse")
         # A unit deleted meanwhile is left out (and not logged).
         if req.record_access and self.access is not None and best:
             units = await self.repo.units(

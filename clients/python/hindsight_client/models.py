@@ -1804,6 +1804,10 @@ class RecallHit(BaseModel):
     confidence: Annotated[float, Field(title="Confidence")]
     conflicts_with: Annotated[list[UUID], Field(title="Conflicts With")]
     created_at: Annotated[AwareDatetime, Field(title="Created At")]
+    duplicates: Annotated[list[UUID] | None, Field(title="Duplicates")] = None
+    """
+    Units the pair decision calls the same fact as this one (docs/DEDUPE.md), collapsed into this hit so the answer holds each fact once; best-ranked first. They are not returned as hits of their own.
+    """
     embedding_model: Annotated[str, Field(title="Embedding Model")]
     entities: Annotated[list[str], Field(title="Entities")]
     expires_at: Annotated[AwareDatetime | None, Field(title="Expires At")]

@@ -1963,6 +1963,11 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
+            /**
+             * Duplicates
+             * @description Units the pair decision calls the same fact as this one (docs/DEDUPE.md), collapsed into this hit so the answer holds each fact once; best-ranked first. They are not returned as hits of their own.
+             */
+            duplicates?: string[];
             /** Embedding Model */
             embedding_model: string;
             /** Entities */

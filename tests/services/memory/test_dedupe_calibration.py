@@ -16,7 +16,8 @@ import pytest
 from app.clients.embeddings import Embedder, create_embedder
 from app.core.config import EmbeddingSettings
 from app.services.memory.pairs.canonical import canonical
-from app.services.memory.pairs.decision import Thresholds
+from app.services.memory.pairs.decision import Thresholds, review_worthy
+from app.services.memory.pairs.features import statement
 from tests.dedupe_pairs import GOLD_VERDICT, KINDS, PAIRS, Judged, judge, totals
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -172,5 +173,23 @@ async def test_the_store_path_agrees_with_the_decision(client, offline):
     ]
     assert disagree == []
     for j, o in zip(offline, outcomes, strict=True):
-        assert bool(o["pending"]) == (j.final == "unsure"), (j.pair.old, j.pair.new)
+        opens = j.final == "unsure" and _worthy(j)
+        assert bool(o["pending"]) == opens, (j.pair.old, j.pair.new)
         assert all(p["status"] == "review" for p in o["pending"])  # no LLM: listed for review
+
+
+def _worthy(j: Judged) -> bool:
+    """Whether an unsure pair of the set opens a review (one pair per subject: no words
+    are the subject's)."""
+    new, old = statement(j.pair.new), statement(j.pair.old)
+    return review_worthy(j.decision, new, old, j.cosine, review_cosine=T.review_cosine)
+
+
+def test_every_unsure_contradiction_still_opens_a_review(offline):
+    """The review gate never hides a contradiction from the LLM or a person: every unsure
+    contradiction of the set is a real candidate; of the distinct pairs at most half are."""
+    unsure = [j for j in offline if j.final == "unsure"]
+    contradictions = [j for j in unsure if j.pair.expect == "contradicts"]
+    assert contradictions and all(_worthy(j) for j in contradictions)
+    distinct = [j for j in unsure if j.pair.expect == "distinct"]
+    assert sum(_worthy(j) for j in distinct) <= len(distinct) / 2

@@ -1,0 +1,62 @@
+"""Recall never shows the same fact twice: units the pair decision calls duplicates (stored
+apart — here in two subjects, then moved into one, as an older write path could leave them)
+collapse into the best-ranked one, which lists the others in ``duplicates``; distinct facts
+and unsure pairs stay separate hits, and top_k is filled with distinct facts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import text
+
+
+async def store(client, user: str, value: str) -> str:  # type: ignore[no-untyped-def]
+    r = await client.post("/store", json={"memories": [{"user_id": user, "value": value}]})
+    assert r.status_code == 200, r.text
+    return str(r.json()["results"][0]["id"])
+
+
+async def move_to_u1(engine, *ids: str) -> None:  # type: ignore[no-untyped-def]
+    async with engine.begin() as conn:
+        for i in ids:
+            await conn.execute(
+                text("UPDATE memory_units SET user_id = 'u1' WHERE id = :i"), {"i": i}
+            )
+
+
+async def recall(client, query: str, **kw: Any) -> list[dict]:  # type: ignore[no-untyped-def]
+    body = {"query": query, "user_id": "u1", "record_access": False, **kw}
+    r = await client.post("/recall", json=body)
+    assert r.status_code == 200, r.text
+    return r.json()["memories"]
+
+
+async def test_paraphrases_collapse_into_one_hit_that_lists_the_others(client, engine):
+    seat = await store(client, "u1", "The user prefers window seats")
+    again = await store(client, "u2", "The user prefers a window seat")
+    kids = await store(client, "u3", "The user has two kids")
+    digits = await store(client, "u4", "The user has 2 kids")
+    tea = await store(client, "u1", "The user likes green tea")
+    await move_to_u1(engine, again, kids, digits)
+    hits = await recall(client, "window seat preference", top_k=10)
+    by_id = {h["id"]: h for h in hits}
+    assert len(hits) == 3  # five units, three facts
+    seat_hit = by_id.get(seat) or by_id[again]
+    assert sorted([seat_hit["id"], *seat_hit["duplicates"]]) == sorted([seat, again])
+    kids_hit = by_id.get(kids) or by_id[digits]
+    assert sorted([kids_hit["id"], *kids_hit["duplicates"]]) == sorted([kids, digits])
+    assert by_id[tea]["duplicates"] == []
+    listed = [h["id"] for h in hits] + [d for h in hits for d in h["duplicates"]]
+    assert len(listed) == len(set(listed)) == 5  # every unit once
+
+
+async def test_top_k_holds_distinct_facts_after_the_collapse(client, engine):
+    seat = await store(client, "u1", "The user prefers window seats")
+    again = await store(client, "u2", "The user prefers a window seat")
+    await move_to_u1(engine, again)
+    tea = await store(client, "u1", "The user prefers green tea")
+    hits = await recall(client, "does the user prefer window seats or green tea?", top_k=2)
+    ids = [h["id"] for h in hits]
+    # One seat is folded into the other; green tea keeps (or takes) the second place.
+    assert len(ids) == 2 and tea in ids, [(h["value"], h["duplicates"]) for h in hits]
+    assert (seat in ids) != (again in ids)
