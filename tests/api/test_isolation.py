@@ -217,6 +217,7 @@ async def test_overview_and_job_lists_count_only_your_namespace(tenants, engine)
         "total_units": 0,
         "jobs": dict.fromkeys(["queued", "running", "retrying", "succeeded", "failed"], 0),
         "sessions": 0,
+        "open_reviews": 0,
     }
     for kind in ("user", "agent", "session"):
         r = await b("GET", "/subjects", params={"kind": kind})

@@ -24,6 +24,7 @@ async def test_stats_counts_units_per_type_and_status_and_jobs_per_state(client)
         "total_units": 0,
         "jobs": dict.fromkeys(JOB_STATES, 0),
         "sessions": 0,
+        "open_reviews": 0,
     }
     await store(
         client,
