@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 MCP_DOC = ROOT / "docs" / "MCP.md"
 HINDSIGHT = ROOT / ".venv" / "bin" / "hindsight"
 TOOLS = {"memory_store", "memory_recall", "memory_update", "memory_forget", "memory_extract",
-         "memory_summarize", "memory_about"}  # fmt: skip
+         "memory_summarize", "memory_about", "memory_reviews", "memory_review_decide"}  # fmt: skip
 BLOCK = re.compile(r"<!-- mcp-config: ([\w -]+?) -->\n```json\n(.*?)\n```", re.S)
 
 
