@@ -8,7 +8,8 @@ apart (stored before the decision could merge them, or by an older version).
 Cheap: only the head of the ranking is compared (``top_k`` plus a margin that refills the
 places of collapsed hits), with one statement that computes the pairs' cosines in the
 database from the stored vectors (app.repositories.recall.duplicates) and skips pairs below
-the candidate gate; the decision is pure and cached per value.
+the review band (``DEDUPE__REVIEW_COSINE_BY_MODEL``); the decision is pure and cached per
+value.
 """
 
 from __future__ import annotations
@@ -32,7 +33,11 @@ async def collapse(
     """The best ``top_k`` of ``ranked`` with duplicates folded into the best-ranked unit of
     each group, and for each kept hit the ids it stands for (best-ranked first)."""
     head = list(ranked[: top_k + MARGIN])
-    pairs = await close_pairs(session, [r.id for r in head], thresholds.candidate_cosine)
+    # Only pairs in the unsure band or above: a merge needs the same content words (or the
+    # same canonical form), which sits far above the candidate gate; chat turns crowd the
+    # band between (e5-small: most of a transcript's neighbours are at 0.85-0.94).
+    floor = max(thresholds.candidate_cosine, thresholds.review_cosine)
+    pairs = await close_pairs(session, [r.id for r in head], floor)
     same: dict[uuid.UUID, set[uuid.UUID]] = {}
     for p in pairs:
         candidate = Candidate(p.a_value, p.a_type, frozenset(p.a_keys), p.cosine)
