@@ -236,19 +236,27 @@ async def calibrate(
             "query": q["question"],
             "user_id": prefix + q["conversation_id"],
             "top_k": 50,
-            "now": q["asked_after_iso"],
+            "now": q["asked_after_iso"] + "Z",
             "record_access": False,
         }
         r = await client.post("/recall", json=body, timeout=60)
         if r.status_code != 200:
             raise SystemExit(f"/recall failed: {r.status_code} {r.text[:500]}")
         evidence = set(q["evidence"])
-        for rank, hit in enumerate(r.json()["memories"]):
+        hits = r.json()["memories"]
+        # The service counts a unit that does not name the query's entity against its
+        # relevance only when the query names one (some unit names it): seen from the client,
+        # when some of the 50 hits has the entity signal.
+        named = any(h["scores"]["entity"] > 0 for h in hits)
+        for rank, hit in enumerate(hits):
             rows.conversation.append(q["conversation_id"])
             rows.question.append(q["question_id"])
             rows.category.append(q["category_name"])
             rows.rank.append(rank)
-            raw = {**hit["scores"], **hit["relevance_inputs"]}
+            raw = {
+                **hit["relevance_inputs"],
+                "mismatch": 1.0 if named and hit["scores"]["entity"] == 0 else 0.0,
+            }
             rows.x.append([float(raw[f]) for f in FEATURES])
             rows.y.append(1.0 if evidence & set(hit["raw_ref"]) else 0.0)
             rows.shipped.append(float(hit["relevance"]))
@@ -626,7 +634,7 @@ def main() -> None:
         print()
         print(table_)
         print(
-            f"coefficients fitted on all conversations (b0, cosine, coverage, entity, "
+            f"coefficients fitted on all conversations (b0, cosine, coverage, mismatch, "
             f"context_cosine): {coef}"
         )
     if report.rerank:

@@ -1,7 +1,8 @@
 """Fit and cross-validate the ``relevance`` model (app.services.recall.relevance) from the hits
 ``scripts/eval_locomo.py --calibrate`` collects: per question its 50 best hybrid candidates
-with their raw signals (``scores.cosine``, ``coverage``, ``entity``, ``context_cosine``) and
-whether each is an evidence turn.
+with their raw signals (``relevance_inputs``: cosine, coverage, context_cosine; and
+``mismatch``: the question names a known entity, some of its 50 hits name it, and this one
+does not) and whether each is an evidence turn.
 
 A logistic regression (Newton's method, L2 1e-3) on the answerable questions; leave one
 conversation out: fitted on four conversations, it predicts the fifth, five times. Reported:
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-FEATURES = ("cosine", "coverage", "entity", "context_cosine")
+FEATURES = ("cosine", "coverage", "mismatch", "context_cosine")
 
 
 @dataclass

@@ -2,13 +2,20 @@
 own raw signals — not scaled over the other candidates, so a 0.9 means the same in every
 answer and a low best hit means "nothing relevant found".
 
-    relevance = sigmoid(b0 + b_cos·cosine + b_cov·coverage + b_ent·entity + b_ctx·context_cosine)
+    relevance = sigmoid(b0 + b_cos·cosine + b_cov·coverage + b_mis·mismatch + b_ctx·context_cosine)
 
 - ``cosine``: the better of the value and scenario cosine similarity to the query (clipped at
   0; the query embedded as for the semantic signal);
 - ``coverage``: the share of the query's keyword weight (BM25 idf of its lexemes found in the
   subject's units) that the unit holds, 0..1;
-- ``entity``: 1 when the unit names an entity the query names;
+- ``mismatch``: 1 when the query names a known entity and the unit does not name it (b_mis is
+  negative); 0 when the unit names it and when the query names no known entity. A query
+  that names nobody ("where should we eat tonight?") is not held against every unit: on the
+  dev split the evidence rate of such questions' candidates (0.021) is that of the
+  candidates that name the query's entity (0.027), not that of those that do not (0.009).
+  (Until 2026-12-06 the feature was "entity match", which left an exact answer to a query
+  naming nobody at 0.08 for cosine 0.83 and full keyword coverage, below
+  :data:`NOTHING_RELEVANT_BELOW`; it now gets 0.35.)
 - ``context_cosine``: the context signal computed on raw cosines (mean of the best session
   neighbour's and the session's best cosine).
 
@@ -24,18 +31,21 @@ from __future__ import annotations
 
 import math
 
-# (b0, cosine, coverage, entity, context_cosine), fitted on all five dev conversations.
-COEFFICIENTS = (-29.585, 23.614, 2.983, 1.815, 5.491)
+# (b0, cosine, coverage, mismatch, context_cosine), fitted on all five dev conversations.
+COEFFICIENTS = (-28.267, 23.529, 3.0, -2.236, 6.174)
 
 # Below this, a best hit means "nothing relevant" (documented default for ``min_relevance``
 # and ``best_relevance``; docs/EVAL.md "Relevance").
 NOTHING_RELEVANT_BELOW = 0.1
 
 
-def relevance(cosine: float, coverage: float, entity: bool, context_cosine: float) -> float:
-    """P(the unit holds what the query asks for) from its raw signals, 0..1."""
-    b0, b_cos, b_cov, b_ent, b_ctx = COEFFICIENTS
-    z = b0 + b_cos * cosine + b_cov * coverage + (b_ent if entity else 0.0) + b_ctx * context_cosine
+def relevance(cosine: float, coverage: float, entity: bool | None, context_cosine: float) -> float:
+    """P(the unit holds what the query asks for) from its raw signals, 0..1. ``entity``:
+    whether the unit names an entity the query names, None when the query names none."""
+    b0, b_cos, b_cov, b_mis, b_ctx = COEFFICIENTS
+    z = b0 + b_cos * cosine + b_cov * coverage + b_ctx * context_cosine
+    if entity is False:
+        z += b_mis
     if z < -30.0:
         return 0.0 if z < -700.0 else 1.0 / (1.0 + math.exp(-z))
     return 1.0 / (1.0 + math.exp(-z))

@@ -241,6 +241,9 @@ def rank(
     ranked: list[Ranked] = []
     best = _best_first(candidates, totals, limit)
     ctx_cos = context(candidates, cosine) if best else []
+    # Whether the query names an entity of the subject (some candidate names it): only then
+    # does a unit that does not name it count against its relevance.
+    named = any(c.entity_match for c in candidates) if best else False
     for i in best:
         c = candidates[i]
         cov = (
@@ -258,7 +261,7 @@ def rank(
             "time": tim[i],
         }
         raw = {"cosine": cosine[i], "coverage": cov, "context_cosine": ctx_cos[i]}
-        rel = calibrated.relevance(cosine[i], cov, c.entity_match, ctx_cos[i])
+        rel = calibrated.relevance(cosine[i], cov, c.entity_match if named else None, ctx_cos[i])
         own = ws * semantic[i] + wk * keyword[i]
         how = via(own, wx * ctx[i] if ctx[i] > relevance[i] else 0.0, we * scores["entity"])
         ranked.append(Ranked(c.id, totals[i], scores, rel, how, raw))

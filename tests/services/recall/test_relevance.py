@@ -19,6 +19,19 @@ def test_bounds_and_monotone():
     assert low < NOTHING_RELEVANT_BELOW < high
     assert relevance(0.9, 0.5, False, 0.85) < relevance(0.9, 0.5, True, 0.85)
     assert relevance(0.85, 0.0, False, 0.85) < relevance(0.9, 0.0, False, 0.85)
+    for entity in (True, False, None):
+        assert 0.0 <= relevance(0.83, 1.0, entity, 0.83) <= 1.0
+
+
+def test_a_query_naming_nobody_is_not_held_against_the_answer():
+    # An exact answer (cosine 0.83, every query word) to a query that names no known entity,
+    # alone in its session: above the "nothing relevant" line (it was 0.08 while the model
+    # read "no entity match" the same whether or not the query named anyone).
+    alone = relevance(0.83, 1.0, None, 0.83)
+    assert alone > NOTHING_RELEVANT_BELOW
+    assert alone == pytest.approx(relevance(0.83, 1.0, True, 0.83))
+    # when the query names someone, a unit that does not name them counts less
+    assert relevance(0.83, 1.0, False, 0.83) < alone
 
 
 CAROL = [
