@@ -1,7 +1,12 @@
 """The one statement of recall's duplicate collapse (app.services.recall.collapse): the pairs
 among a recall's final candidates whose values are close enough for the pair decision to look
 at — their cosine computed in the database from the stored value vectors (no vector leaves
-it), with both values, types and entity keys."""
+it), with both values, types and entity keys.
+
+A fixed SQL text, so asyncpg prepares it once per connection and SQLAlchemy builds nothing per
+recall (the ORM form, a self-join of two ``aliased`` entities, cost ~2 ms of CPU per recall to
+build, ten times its execution on 15 ids).
+"""
 
 from __future__ import annotations
 
@@ -9,11 +14,8 @@ import uuid
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from sqlalchemy import select
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import aliased
-
-from app.models import MemoryUnit
 
 
 class ClosePair(NamedTuple):
@@ -30,6 +32,19 @@ class ClosePair(NamedTuple):
     cosine: float
 
 
+_CLOSE_PAIRS = text(
+    """
+    SELECT a.id, b.id, a.value, b.value, a.type, b.type, a.entity_keys, b.entity_keys,
+           1 - (a.value_embedding <=> b.value_embedding) AS cosine
+      FROM memory_units a
+      JOIN memory_units b ON a.id < b.id
+     WHERE a.id = ANY(CAST(:ids AS uuid[])) AND b.id = ANY(CAST(:ids AS uuid[]))
+       AND (a.value_hash = b.value_hash
+            OR (a.value_embedding <=> b.value_embedding) <= CAST(:max_distance AS float8))
+    """
+)
+
+
 async def close_pairs(
     session: AsyncSession, ids: Sequence[uuid.UUID], min_cosine: float
 ) -> list[ClosePair]:
@@ -37,15 +52,9 @@ async def close_pairs(
     least ``min_cosine`` (−1..1); one statement over at most len(ids)²/2 pairs."""
     if len(ids) < 2:
         return []
-    a, b = aliased(MemoryUnit), aliased(MemoryUnit)
-    cosine = (1 - a.value_embedding.cosine_distance(b.value_embedding)).label("cosine")
-    stmt = (
-        select(a.id, b.id, a.value, b.value, a.type, b.type, a.entity_keys, b.entity_keys, cosine)
-        .join(b, a.id < b.id)
-        .where(a.id.in_(list(ids)), b.id.in_(list(ids)))
-        .where(
-            (a.value_hash == b.value_hash)
-            | (a.value_embedding.cosine_distance(b.value_embedding) <= 1 - min_cosine)
-        )
-    )
-    return [ClosePair(*row) for row in (await session.execute(stmt)).all()]
+    params = {"ids": list(ids), "max_distance": 1.0 - min_cosine}
+    rows = (await (await session.connection()).execute(_CLOSE_PAIRS, params)).all()
+    return [
+        ClosePair(a, b, av, bv, at, bt, list(ak or ()), list(bk or ()), float(c))
+        for a, b, av, bv, at, bt, ak, bk, c in rows
+    ]
