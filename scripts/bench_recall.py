@@ -24,7 +24,8 @@
    p50/p95/p99 and the server's own ``took_ms``.
 4. Filtered ``/recall`` (types, entities, time_range, and all three): fails unless every answer
    has ``top_k`` hits that satisfy the filters (each filter matches far more than ``top_k``).
-5. ``/store``: batches of 1 (concurrency 1 and 8) and of 100 (concurrency 1) new units into the
+5. ``/store``: batches of 1 (concurrency 1 and 8) and of as many as one request takes (at most
+   100 units and ``LIMITS__REQUEST_TOKENS`` model tokens; concurrency 1) of new units into the
    same subject (value + trigger scenario, so two embeddings per unit): latency and units/s
    (``--no-store`` skips it).
 6. Unless ``--no-profile``: the service's ``RecallService`` and ``StoreService`` in-process,
@@ -223,7 +224,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--requests", type=int, default=150, help="Recalls per run at concurrency 1.")
     p.add_argument("--filtered-requests", type=int, default=50)
     p.add_argument("--store-requests", type=int, default=30, help="Batch-1 stores per run (c1).")
-    p.add_argument("--store-batches", type=int, default=3, help="Batch-100 stores per run.")
+    p.add_argument("--store-batches", type=int, default=3, help="Full-batch stores per run.")
     p.add_argument("--no-store", dest="store", action="store_false", help="Skip /store runs.")
     p.add_argument("--no-profile", dest="profile", action="store_false")
     p.add_argument("--profile-requests", type=int, default=40)

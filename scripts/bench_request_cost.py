@@ -7,8 +7,10 @@ texts cost before the token limits (every window of a 2,000-character value):
 
 - one text at ``LIMITS__TEXT_TOKENS`` in each of four scripts (emoji ZWJ sequences, one
   token per code point; CJK; English; rare characters that fall back to bytes), as a
-  ``/store`` value with its trigger scenario at the limit too;
-- one ``/store`` at ``LIMITS__REQUEST_TOKENS`` (values at the text limit);
+  ``/store`` value, with a trigger scenario filling what ``LIMITS__REQUEST_TOKENS`` leaves;
+- ``/store`` at ``LIMITS__REQUEST_TOKENS`` in other shapes: values at the text limit, as many
+  as it holds; a value and its scenario of half the request limit each; as many distinct
+  one-word units as it holds (the per-text cost);
 - a recall query at the limit.
 
 ``python3 scripts/bench_request_cost.py [--repeats 3] [--json out.json]``; prints a Markdown
@@ -90,37 +92,55 @@ async def main() -> None:
     def med(xs: list[float]) -> float:
         return statistics.median(xs)
 
+    text_limit, request_limit = limits.text_tokens, limits.request_tokens
     for name, text in SCRIPTS.items():
-        value = at_limit(tokens, text, limits.text_tokens)
+        value = at_limit(tokens, text, text_limit)
+        rest = request_limit - tokens.count(value)
+        scenario = at_limit(tokens, text[::-1], min(rest, text_limit)) if rest > 8 else ""
+        texts = [value, scenario] if scenario else [value]
         old = text[: limits.value_chars]  # what 2,000 characters cost before (all windows)
-        ours = [await timed(embedder, [value, value]) for _ in range(args.repeats)]
+        ours = [await timed(embedder, texts) for _ in range(args.repeats)]
         before = [await model_ms(embedder._e5, [old, old]) for _ in range(args.repeats)]
         rows.append(
             {
-                "request": f"/store of 1 unit, value and scenario at the limit: {name}",
-                "tokens": 2 * tokens.count(value),
-                "chars": 2 * len(value),
+                "request": "/store of 1 unit, value at the text limit"
+                + (" and its scenario filling the request limit" if scenario else "")
+                + f": {name}",
+                "tokens": sum(tokens.count(t) for t in texts),
+                "chars": sum(len(t) for t in texts),
                 "ms": med(ours),
                 "before_chars": 2 * len(old),
                 "before_tokens": 2 * tokens.count(old),
                 "before_ms": med(before),
             }
         )
-    worst = at_limit(tokens, SCRIPTS["emoji ZWJ sequences"], limits.text_tokens)
-    n = max(1, limits.request_tokens // tokens.count(worst))
-    batch = [worst + str(i) for i in range(n)][: limits.store_batch]
-    batch_tokens = sum(tokens.count(t) for t in batch)
-    ours = [await timed(embedder, batch) for _ in range(args.repeats)]
-    rows.append(
-        {
-            "request": f"/store at LIMITS__REQUEST_TOKENS: {len(batch)} values of emoji ZWJ "
-            "sequences at the text limit",
-            "tokens": batch_tokens,
-            "chars": sum(len(t) for t in batch),
-            "ms": med(ours),
-        }
-    )
-    query = at_limit(tokens, SCRIPTS["emoji ZWJ sequences"], limits.text_tokens, query=True)
+    emoji = SCRIPTS["emoji ZWJ sequences"]
+    worst = at_limit(tokens, emoji, text_limit - 2)
+    n = max(1, request_limit // tokens.count(worst + "00"))
+    half = at_limit(tokens, emoji, request_limit // 2 - 2)
+    words = [f"w{i}" for i in range(limits.store_batch)]
+    fit = min(len(words), request_limit // max(tokens.count(w) for w in words))
+    shapes = {
+        f"{n} value(s) of emoji ZWJ sequences at the text limit": [
+            worst + f"{i:02d}" for i in range(n)
+        ],
+        "1 unit, value and scenario of emoji ZWJ sequences at half the request limit each": [
+            half + "01",
+            half + "02",
+        ],
+        f"{fit} distinct one-word units": words[:fit],
+    }
+    for label, batch in shapes.items():
+        ours = [await timed(embedder, batch) for _ in range(args.repeats)]
+        rows.append(
+            {
+                "request": f"/store at LIMITS__REQUEST_TOKENS: {label}",
+                "tokens": sum(tokens.count(t) for t in batch),
+                "chars": sum(len(t) for t in batch),
+                "ms": med(ours),
+            }
+        )
+    query = at_limit(tokens, emoji, text_limit, query=True)
     ours = [await timed(embedder, [query], query=True) for _ in range(args.repeats)]
     rows.append(
         {
@@ -134,6 +154,7 @@ async def main() -> None:
     load_after = uptime_line()
     print(
         f"Command: `python3 scripts/bench_request_cost.py --repeats {args.repeats}`; "
+        f"LIMITS__TEXT_TOKENS={text_limit}, LIMITS__REQUEST_TOKENS={request_limit}; "
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; load before: `{load_before}`; "
         f"after: `{load_after}`. Medians of {args.repeats}. Longest single hold of the model "
         f"(one slice, {embedding.slice_tokens} tokens: one text at the limit): "

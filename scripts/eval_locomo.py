@@ -5,7 +5,8 @@
         .venv/bin/python scripts/eval_locomo.py --rerank llm --variants defaults [--write-doc]
 
 Each conversation is one subject (``user_id`` = the conversation id); every turn is stored
-with ``/store`` (batches of 100) as one memory unit: value ``"Speaker: text"`` (a shared
+with ``/store`` (batches of at most 100 units and ``LIMITS__REQUEST_TOKENS`` model tokens,
+``benchkit.batches``) as one memory unit: value ``"Speaker: text"`` (a shared
 photo's caption appended to its turn), the speaker in ``entities``, ``occurred_at`` = the
 session's time, ``session_id`` = the conversation's session, ``raw_ref`` = the turn's
 ``dia_id``. Then every question is recalled (``top_k`` 10, ``now`` = ``asked_after_iso``)
@@ -164,12 +165,15 @@ def turn_unit(turn: dict[str, Any], subject: str) -> dict[str, Any]:
 
 
 def batches(items: list[dict[str, Any]], size: int) -> Iterable[list[dict[str, Any]]]:
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
+    """``items`` in order, in ``/store`` batches of at most ``size`` units and the service's
+    ``LIMITS__REQUEST_TOKENS`` model tokens (``benchkit.batches``)."""
+    from benchkit.batches import store_batches
+
+    return store_batches(items, max_units=size)
 
 
 async def ingest(client: httpx.AsyncClient, turns: list[dict[str, Any]], prefix: str) -> None:
-    """Store every turn, in conversation order, in batches of 100."""
+    """Store every turn, in conversation order, in batches within the service's limits."""
     turns = sorted(turns, key=lambda t: (t["conversation_id"], t["order"]))
     units = [turn_unit(t, prefix + t["conversation_id"]) for t in turns]
     with tqdm(total=len(units), desc="ingest", unit="turn") as bar:

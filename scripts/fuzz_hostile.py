@@ -254,7 +254,8 @@ async def limits_pass(p: Probe) -> None:
     await p.send(kind, "POST", "/store", content=store(*batch, unit(at)), expect=bad,
                  label="one value over the request token limit")  # fmt: skip
     for n, want in ((lim.store_batch, ok), (lim.store_batch + 1, bad)):
-        units = [unit(f"fact number {i} of a full batch") for i in range(n)]
+        # One fact for n users: one text to embed, within LIMITS__REQUEST_TOKENS.
+        units = [{**unit("a fact of a full batch"), "user_id": f"fz-limits-{i}"} for i in range(n)]
         await p.send(kind, "POST", "/store", content=store(*units), expect=want,
                      label=f"{n} units")  # fmt: skip
     for n, want in ((50, ok), (51, bad)):

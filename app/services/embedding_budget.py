@@ -7,9 +7,12 @@ buy seconds of CPU. So, before anything is embedded:
 
 - each text a request has embedded in the foreground (a unit's ``value`` or trigger scenario
   ``query``, the ``query`` of a recall, a window read or ``/context``) may hold at most
-  ``LIMITS__TEXT_TOKENS`` model tokens (default 512, one window): past it, a 422 that names
+  ``LIMITS__TEXT_TOKENS`` model tokens (default 384): past it, a 422 that names
   the field, the limit and the count;
-- all of them together at most ``LIMITS__REQUEST_TOKENS`` (default 8,192): past it, a 422;
+- all of them together (each distinct text once) at most ``LIMITS__REQUEST_TOKENS`` (default
+  384: ~0.35 s of the bundled model on 2 idle cores, ~0.7 s on one thread, so no request at
+  the limits costs more than 1 s of embedder time): past it, a 422 with each item's count
+  and where to split the batch;
 - working-memory messages keep their text whole (the transcript is the record); only their
   first window is embedded, and the append's answer lists those messages
   (``embedded_first_window``);
@@ -112,6 +115,74 @@ def _where(loc: tuple[str | int, ...]) -> str:
     return ".".join(str(p) for p in loc) or "body"
 
 
+def _distinct_total(texts: Sequence[Text], counts: Sequence[int]) -> int:
+    """Tokens the model will read: a text sent twice in one request (a scenario equal to
+    its value, the same value in two units) is embedded once."""
+    seen: dict[tuple[str, bool], int] = {}
+    for t, n in zip(texts, counts, strict=True):
+        seen.setdefault((t.text, t.query), n)
+    return sum(seen.values())
+
+
+def _item(loc: tuple[str | int, ...]) -> tuple[str | int, ...]:
+    """The item a text belongs to: ``("memories", 3)`` for a unit of a batch, else the
+    request itself (``()``)."""
+    return loc[:2] if len(loc) >= 2 and isinstance(loc[1], int) else ()
+
+
+def _over_request(
+    texts: Sequence[Text], counts: Sequence[int], total: int, limit: int, source: str
+) -> BadRequestError:
+    """The 422 of a request over ``LIMITS__REQUEST_TOKENS``: the limit, the count, each
+    item's tokens (``item_tokens``, in order) and how to split the batch, or, when one item
+    alone is over the limit, which one to shorten."""
+    items: dict[tuple[str | int, ...], int] = {}
+    seen: set[tuple[str, bool]] = set()
+    for t, n in zip(texts, counts, strict=True):
+        key = _item(t.loc)
+        first = (t.text, t.query) not in seen
+        seen.add((t.text, t.query))
+        items[key] = items.get(key, 0) + (n if first else 0)
+    name = "LIMITS__REQUEST_TOKENS"
+    heavy = next(((k, n) for k, n in items.items() if n > limit), None)
+    if heavy is not None:
+        key, n = heavy
+        fields = " and ".join(str(t.loc[-1]) for t in texts if _item(t.loc) == key)
+        msg = (
+            f"{fields} come to {n:,} model tokens together, at most {limit:,} per request "
+            f"({name}): shorten them"
+        )
+        loc: list[str | int] = [source, *key]
+    else:
+        run = fit = 0
+        for n in items.values():
+            if fit + n > limit:
+                break
+            run, fit = run + 1, fit + n
+        keys = list(items)
+        first_key, last_key = keys[0], keys[run - 1]
+        span = (
+            f"{first_key[0]} {first_key[1]}..{last_key[1]}"
+            if first_key and last_key
+            else "the first items"
+        )
+        msg = (
+            f"the texts to embed come to {total:,} model tokens, at most {limit:,} per request "
+            f"({name}): split the batch into requests of at most {limit:,} tokens each "
+            f"({span} come to {fit:,}); errors[0].item_tokens has each item's count"
+        )
+        loc = [source]
+    error: dict[str, Any] = {
+        "loc": loc,
+        "msg": msg,
+        "type": "too_many_tokens",
+        "limit": limit,
+        "count": total,
+        "item_tokens": list(items.values()),
+    }
+    return BadRequestError(f"{_where(tuple(loc[1:]))}: {msg}", extra={"errors": [error]})
+
+
 class EmbeddingBudget:
     """One request's embedding work: counted, limited, admitted for its caller."""
 
@@ -158,18 +229,10 @@ class EmbeddingBudget:
             raise BadRequestError(
                 f"{_where(tuple(first['loc'][1:]))}: {first['msg']}", extra={"errors": errors}
             )
-        total = sum(counts)
+        total = _distinct_total(texts, counts)
         if total > self.limits.request_tokens:
             EMBED_REFUSED.labels("request_tokens").inc()
-            msg = (
-                f"the texts to embed come to {total:,} model tokens, at most "
-                f"{self.limits.request_tokens:,} per request (LIMITS__REQUEST_TOKENS): split "
-                "the request"
-            )
-            raise BadRequestError(
-                f"{source}: {msg}",
-                extra={"errors": [{"loc": [source], "msg": msg, "type": "too_many_tokens"}]},
-            )
+            raise _over_request(texts, counts, total, self.limits.request_tokens, source)
         if self.admission is not None:
             await self.admission.charge(self.caller, total, "foreground")
         return counts

@@ -54,10 +54,10 @@ async def drive(
     path: str,
     bodies: list[dict[str, Any]],
     concurrency: int,
-    items_per_request: int = 1,
     keep: bool = False,
 ) -> Run:
-    """Send ``bodies`` with ``concurrency`` requests in flight; every answer must be 200."""
+    """Send ``bodies`` with ``concurrency`` requests in flight; every answer must be 200.
+    ``Run.items``: the units the bodies carry (``memories``), or one per request."""
     run = Run(load=os.getloadavg()[0])
     it = iter(bodies)
 
@@ -81,7 +81,7 @@ async def drive(
     start = time.perf_counter()
     await asyncio.gather(*(worker() for _ in range(concurrency)))
     run.wall_s = time.perf_counter() - start
-    run.items = len(bodies) * items_per_request
+    run.items = sum(len(b.get("memories", [b])) for b in bodies)
     return run
 
 
@@ -108,6 +108,13 @@ class StoreBodies:
         self.corpus = corpus
         self.now = now
         self.rnd = random.Random(time.time_ns())  # new facts on every run, even on a kept database
+
+    def fitted(self, size: int) -> dict[str, Any]:
+        """:meth:`batch` cut to what one ``/store`` takes: at most ``size`` units and
+        ``LIMITS__REQUEST_TOKENS`` model tokens (:func:`benchkit.batches.store_batches`)."""
+        from benchkit.batches import store_batches
+
+        return {"memories": next(store_batches(self.batch(size)["memories"], max_units=size))}
 
     def batch(self, size: int) -> dict[str, Any]:
         turns = self.corpus.turns
@@ -233,8 +240,8 @@ async def http_runs(
                 (1, 8, args.store_requests * 2),
                 (100, 1, args.store_batches),
             ):
-                bodies = [stores.batch(batch) for _ in range(n)]
-                run = await drive(client, "/store", bodies, conc, batch, keep=True)
+                bodies = [stores.fitted(batch) for _ in range(n)]
+                run = await drive(client, "/store", bodies, conc, keep=True)
                 for item in run.bodies:
                     for r in item["response"]["results"]:
                         res.store_outcomes[r["outcome"]] += 1

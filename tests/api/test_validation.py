@@ -130,8 +130,9 @@ async def test_malformed_json_is_400(seeded, engine, raw):
 
 async def test_exactly_the_limits_are_accepted(client, engine):
     # 100 units, one of exactly 2000 characters (mostly spaces: cheap to embed on a CPU).
-    letters = "abcdefghijklmnopqrstuvwxyz"
-    memories = [unit(value=f"code {letters[i // 26]}{letters[i % 26]}") for i in range(99)]
+    # The same fact for 99 users is one text to embed, counted once against
+    # LIMITS__REQUEST_TOKENS (99 distinct ones would need ~650 tokens: split the batch).
+    memories = [unit(user_id=f"u{i}", value="The user likes green tea") for i in range(99)]
     memories.append(unit(value="tea" + " " * 1994 + "end"))
     assert len(memories[-1]["value"]) == 2000
     r = await client.post("/store", json={"memories": memories})

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import httpx
+import pytest
 from asgi_lifespan import LifespanManager
 
 from app.core.config import Settings
@@ -49,48 +50,87 @@ async def test_a_value_over_the_token_limit_is_a_422_with_limit_and_count(client
     unit = {"user_id": "u1", "value": HEAVY}
     r = await client.post("/store", json={"memories": [unit]})
     body = assert_problem(
-        r, 422, "invalid_request", "memories.0.value: at most 512 model tokens", "got 2,00"
+        r, 422, "invalid_request", "memories.0.value: at most 384 model tokens", "got 2,00"
     )
     assert body["errors"][0]["loc"] == ["body", "memories", 0, "value"]
     assert body["errors"][0]["type"] == "too_many_tokens"
     ok = {"user_id": "u1", "value": "Tea, no sugar", "query": HEAVY}
     r = await client.post("/store", json={"memories": [ok]})
-    assert_problem(r, 422, "invalid_request", "memories.0.query: at most 512 model tokens")
+    assert_problem(r, 422, "invalid_request", "memories.0.query: at most 384 model tokens")
     assert await count_rows(engine) == 0
-    # At the limit it is stored: 500 characters of emoji sequences, ~505 tokens.
-    r = await client.post("/store", json={"memories": [{"user_id": "u1", "value": HEAVY[:500]}]})
+    # At the limit it is stored: 375 characters of emoji sequences, ~380 tokens.
+    r = await client.post("/store", json={"memories": [{"user_id": "u1", "value": HEAVY[:375]}]})
     assert r.status_code == 200, r.text
 
 
 async def test_queries_over_the_token_limit_are_422(client, wm):
     r = await client.post("/recall", json={"query": HEAVY, "user_id": "u1"})
-    assert_problem(r, 422, "invalid_request", "query: at most 512 model tokens")
+    assert_problem(r, 422, "invalid_request", "query: at most 384 model tokens")
     r = await wm.client.get("/working_memory/s1", params={"query": HEAVY})
-    body = assert_problem(r, 422, "invalid_request", "query: at most 512 model tokens")
+    body = assert_problem(r, 422, "invalid_request", "query: at most 384 model tokens")
     assert body["errors"][0]["loc"] == ["query", "query"]
     r = await client.get("/context", params={"user_id": "u1", "query": HEAVY})
-    assert_problem(r, 422, "invalid_request", "query: at most 512 model tokens")
+    assert_problem(r, 422, "invalid_request", "query: at most 384 model tokens")
 
 
 async def test_a_correction_over_the_token_limit_is_a_422(client, engine):
     r = await client.post("/store", json={"memories": [{"user_id": "u1", "value": "Tea"}]})
     unit_id = r.json()["results"][0]["id"]
     r = await client.patch(f"/memories/{unit_id}", json={"value": HEAVY})
-    assert_problem(r, 422, "invalid_request", "value: at most 512 model tokens")
+    assert_problem(r, 422, "invalid_request", "value: at most 384 model tokens")
     r = await client.get(f"/memories/{unit_id}")
     assert r.json()["value"] == "Tea"
 
 
-async def test_a_request_over_the_request_token_limit_is_a_422(database_url, engine):
-    async with app_with(database_url, request_tokens=300) as client:
+async def test_a_request_over_the_request_token_limit_is_a_422_that_says_how_to_split(
+    database_url, engine
+):
+    async with app_with(database_url, text_tokens=256, request_tokens=300) as client:
         units = [{"user_id": "u1", "value": f"{FAMILY * 10} number {i}"} for i in range(5)]
         r = await client.post("/store", json={"memories": units})
-        assert_problem(
-            r, 422, "invalid_request", "at most 300 per request (LIMITS__REQUEST_TOKENS)"
+        body = assert_problem(
+            r,
+            422,
+            "invalid_request",
+            "at most 300 per request (LIMITS__REQUEST_TOKENS): split the batch",
+            "memories 0..",
         )
-        r = await client.post("/store", json={"memories": units[:3]})
+        error = body["errors"][0]
+        assert error["loc"] == ["body"] and error["type"] == "too_many_tokens"
+        assert error["limit"] == 300 and error["count"] == sum(error["item_tokens"]) > 300
+        assert len(error["item_tokens"]) == 5
+        # Split as the answer says: the items that fit go first, the rest after.
+        fit, run = 0, 0
+        for n in error["item_tokens"]:
+            if fit + n > 300:
+                break
+            fit, run = fit + n, run + 1
+        assert f"memories 0..{run - 1} come to {fit:,}" in body["detail"]
+        for batch in (units[:run], units[run:]):
+            r = await client.post("/store", json={"memories": batch})
+            assert r.status_code == 200, r.text
+        # One unit whose value and scenario together are over it: shorten, not split.
+        big = FAMILY * 25
+        r = await client.post(
+            "/store", json={"memories": [{"user_id": "u2", "value": big, "query": big + "?"}]}
+        )
+        body = assert_problem(
+            r, 422, "invalid_request", "memories.0: value and query come to", "shorten them"
+        )
+        assert body["errors"][0]["loc"] == ["body", "memories", 0]
+        # A scenario equal to its value is embedded once, so counted once.
+        r = await client.post(
+            "/store", json={"memories": [{"user_id": "u2", "value": big, "query": big}]}
+        )
         assert r.status_code == 200, r.text
-    assert await count_rows(engine) == 3
+    assert await count_rows(engine) == 6
+
+
+def test_the_text_limit_stays_within_the_request_limit():
+    defaults = LimitsSettings()
+    assert defaults.text_tokens <= defaults.request_tokens
+    with pytest.raises(ValueError, match="must not exceed LIMITS__REQUEST_TOKENS"):
+        LimitsSettings(text_tokens=512, request_tokens=300)
 
 
 async def test_a_long_message_is_kept_whole_and_embedded_by_its_first_window(wm):
@@ -128,6 +168,6 @@ async def test_a_caller_over_its_token_rate_is_429_and_nothing_is_written(databa
         assert int(r.headers["retry-after"]) >= 1
         metrics = (await client.get("/metrics")).text
     assert await count_rows(engine) == 1
-    assert 'hindsight_embedding_limit{limit="text_tokens"} 512.0' in metrics
+    assert 'hindsight_embedding_limit{limit="text_tokens"} 384.0' in metrics
     assert 'hindsight_embedding_limit{limit="token_rate_per_60s"} 20.0' in metrics
     assert 'hindsight_embedding_refused_total{reason="token_rate"}' in metrics

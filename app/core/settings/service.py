@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field, SecretStr, field_validator
+from pydantic import BaseModel, Field, SecretStr, field_validator, model_validator
 
 
 class AuthSettings(BaseModel):
@@ -88,13 +88,18 @@ class LimitsSettings(BaseModel):
     # ---- the embedder's cost, in its own tokens (app/services/embedding_budget.py) ----
     # Model tokens of one text a request has embedded in the foreground (a unit's value or
     # trigger scenario, a recall, window or /context query; prefix and special tokens
-    # included): past it a 422 says the limit and the count. 512 is one window of
-    # multilingual-e5-small: more would cost the model another pass per 510 tokens.
+    # included): past it a 422 says the limit and the count. At most LIMITS__REQUEST_TOKENS.
+    # (One window of multilingual-e5-small is 512: more would cost another pass per 510.)
     # Working-memory messages keep their whole text and have their first window embedded.
-    text_tokens: int = Field(default=512, ge=16, le=100_000)
-    # Model tokens all texts of one request may have embedded (a /store of 100 units of ~40
-    # tokens, value and scenario, is ~8,000); past it a 422 asks to split the request.
-    request_tokens: int = Field(default=8192, ge=16, le=10_000_000)
+    text_tokens: int = Field(default=384, ge=16, le=100_000)
+    # Model tokens all texts of one request may have embedded, together (a text sent twice
+    # counted once): past it a 422 with each item's count asks to split the batch. 384 tokens
+    # are ~0.35 s of the bundled model on 2 idle cores, ~0.7 s on the 1-thread team it uses
+    # when the cores are busy: a request at the limits stays within 1 s of embedder time
+    # (docs/RELIABILITY.md "Cost at the limits"); ~15 one-sentence facts per /store. At
+    # least LIMITS__TEXT_TOKENS. With a remote embedder (EMBEDDING__PROVIDER=openai) the local
+    # CPU is not the cost: raise both.
+    request_tokens: int = Field(default=384, ge=16, le=10_000_000)
     # Requests with embedding work one caller (an API key, or a client address when keys are
     # off: every local client is one caller then) may have in flight in one API process; one
     # more is a 429 with Retry-After. 0: off.
@@ -104,6 +109,16 @@ class LimitsSettings(BaseModel):
     # off. The default is about twice what the bundled model embeds in a minute on 2 idle
     # cores: it stops a runaway client, and the embedder's fair queuing shares the model.
     embed_token_rate: str = "120000/minute"
+
+    @model_validator(mode="after")
+    def _text_within_request(self) -> LimitsSettings:
+        if self.text_tokens > self.request_tokens:
+            raise ValueError(
+                f"LIMITS__TEXT_TOKENS ({self.text_tokens}) must not exceed "
+                f"LIMITS__REQUEST_TOKENS ({self.request_tokens}): a text at its limit could "
+                "never be sent"
+            )
+        return self
 
     @field_validator("embed_token_rate")
     @classmethod

@@ -519,8 +519,10 @@ export interface paths {
          *     (header `Idempotent-Replayed: true`); the same key with another body is a 422
          *     `idempotency_key_reused`. Errors: 400 `malformed_json`, 413 `payload_too_large`, 422
          *     `invalid_request` (nothing is written; also a value or trigger scenario over
-         *     `LIMITS__TEXT_TOKENS` model tokens, 512 by default, or more than `LIMITS__REQUEST_TOKENS`
-         *     in all: the detail says the limit and the count), 429 `rate_limited` past the caller's
+         *     `LIMITS__TEXT_TOKENS` model tokens, or all the batch's distinct values and scenarios over
+         *     `LIMITS__REQUEST_TOKENS`, 384 by default each, under 1 s of the bundled embedder: the
+         *     error says the limit and the count, and for a batch `item_tokens`, each unit's tokens,
+         *     and which first units fit — split the batch there), 429 `rate_limited` past the caller's
          *     embedding limits (`Retry-After`), 502/504 when the embedding provider fails. The
          *     `Server-Timing` header says where the time went (ms): `embed`, `lock`, `read` (the
          *     duplicates and neighbours), `decide`, `write`, and `total` (the commit follows).

@@ -155,13 +155,13 @@ async def test_the_store_path_agrees_with_the_decision(client, offline):
     merges, supersedes / flags and pending reviews as the decision said, no false merge."""
     olds = [{"user_id": f"pair-{k}", "value": p.old} for k, p in enumerate(PAIRS)]
     news = [{"user_id": f"pair-{k}", "value": p.new} for k, p in enumerate(PAIRS)]
-    first = await client.post("/store", json={"memories": olds[:100]})
-    assert first.status_code == 200, first.text
-    for lo in range(100, len(PAIRS), 100):
-        assert (await client.post("/store", json={"memories": olds[lo : lo + 100]})).is_success
+    batch = 25  # one-sentence units: 25 stay within LIMITS__REQUEST_TOKENS (512)
+    for lo in range(0, len(PAIRS), batch):
+        r = await client.post("/store", json={"memories": olds[lo : lo + batch]})
+        assert r.status_code == 200, r.text
     outcomes = []
-    for lo in range(0, len(PAIRS), 100):
-        r = await client.post("/store", json={"memories": news[lo : lo + 100]})
+    for lo in range(0, len(PAIRS), batch):
+        r = await client.post("/store", json={"memories": news[lo : lo + batch]})
         assert r.status_code == 200, r.text
         outcomes += r.json()["results"]
     expected = {"merge": {"merged"}, "contradicts": {"superseded", "conflict"},
