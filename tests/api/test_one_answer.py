@@ -6,7 +6,9 @@ unknown session is an empty one on every working-memory operation (never a 404).
 from __future__ import annotations
 
 import json
+import uuid
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
@@ -37,6 +39,32 @@ async def test_a_body_without_json_content_type_is_one_415(client, engine, path,
     r = await client.post(path, content=body, headers=headers)
     got = "none was sent" if content_type is None else repr(content_type)
     assert_problem(r, 415, "unsupported_media_type", "send Content-Type: application/json", got)
+    assert await count_rows(engine) == 0
+
+
+def _body_operations() -> list[tuple[str, str]]:
+    """Every operation of docs/OpenAPI that takes a JSON body, path ids filled in."""
+    spec = json.loads((Path(__file__).resolve().parents[2] / "docs" / "openapi.json").read_text())
+    ids = {"{memory_id}": str(uuid.uuid4()), "{review_id}": str(uuid.uuid4()),
+           "{session_id}": "s1"}  # fmt: skip
+    out = []
+    for path, ops in spec["paths"].items():
+        for method, op in ops.items():
+            if "requestBody" in op:
+                for key, value in ids.items():
+                    path = path.replace(key, value)
+                out.append((method.upper(), path))
+    return out
+
+
+@pytest.mark.parametrize("content_type", [None, "text/plain"])
+@pytest.mark.parametrize(("method", "path"), _body_operations())
+async def test_every_operation_with_a_body_answers_the_same_415(
+    client, engine, method, path, content_type
+):
+    headers = {} if content_type is None else {"content-type": content_type}
+    r = await client.request(method, path, content=json.dumps(UNIT).encode(), headers=headers)
+    assert_problem(r, 415, "unsupported_media_type", "send Content-Type: application/json")
     assert await count_rows(engine) == 0
 
 
@@ -136,3 +164,17 @@ async def test_an_unknown_session_is_empty_on_every_operation(wm, engine):
     # Reading, clearing and closing wrote nothing: the session still does not exist.
     assert await count_rows(engine, "working_memory_sessions") == 0
     assert await count_rows(engine, "extraction_jobs") == 0
+
+
+async def test_an_unknown_session_is_an_empty_filter_everywhere(client):
+    """Where a session narrows a list or a recall, an unknown one is an empty answer (200),
+    as on the working-memory operations, never a 404."""
+    never = {"user_id": "u1", "session_id": "never-seen"}
+    r = await client.post("/store", json={"memories": [{"user_id": "u1", "value": "Tea"}]})
+    assert r.status_code == 200, r.text
+    for path, key in (("/memories", "memories"), ("/entities", "entities"), ("/extract", "jobs")):
+        r = await client.get(path, params=never)
+        assert r.status_code == 200, (path, r.text)
+        assert r.json()[key] == [], (path, r.json())
+    r = await client.post("/recall", json={"query": "tea", **never})
+    assert r.status_code == 200 and r.json()["memories"] == [], r.text
