@@ -239,8 +239,17 @@ async def limits_pass(p: Probe) -> None:
                               (at, ok, "value at the token limit"),
                               (at + FAMILY, bad, "value over the token limit")):  # fmt: skip
         await p.send(kind, "POST", "/store", content=store(unit(text)), expect=want, label=label)
+    # A scenario beside its value: both count against LIMITS__REQUEST_TOKENS.
+    from app.clients.model_tokens import E5Tokens
+
+    room = min(lim.text_tokens, lim.request_tokens - E5Tokens().count("v"))
+    sc = at_tokens(room)
+    side = "scenario beside a value"
+    for text, want, label in ((sc[:-7], ok, f"{side}, 7 under what is left"),
+                              (sc, ok, f"{side}, at what is left"),
+                              (sc + FAMILY, bad, f"{side}, over what is left")):  # fmt: skip
         await p.send(kind, "POST", "/store", content=store(unit("v", query=text)),
-                     expect=want, label=label.replace("value", "scenario"))  # fmt: skip
+                     expect=want, label=label)  # fmt: skip
     q_at = at_tokens(lim.text_tokens, query=True)
     queries = ((q_at, ok, "recall query at the token limit"),
                (q_at + FAMILY, bad, "recall query over the token limit"))  # fmt: skip
