@@ -1,8 +1,9 @@
 """The TypeScript client (`clients/typescript`, ESM; types generated from docs/openapi.json
 by openapi-typescript, requests by openapi-fetch): its committed types are what the generator
 makes from the document today (drift fails here), they type-check with tsc, and node's test
-runner passes its tests against the real service over HTTP. examples/agent_loop.mjs, the
-agent loop of examples/agent_loop.py on this client, runs against the service offline and with
+runner passes its tests against the real service over HTTP. examples/agent_loop.mts, the
+agent loop of examples/agent_loop.py on this client in TypeScript, compiles with tsc in strict
+mode (examples/tsconfig.json) and runs against the service offline and with
 the scripted OpenAI-compatible model of tests/fake_llm.py, and recalls in its second session
 what the first one's close made into a unit.
 
@@ -39,7 +40,8 @@ def run(*command: str, timeout: float = 180, env: dict[str, str] | None = None):
 @pytest.fixture(scope="module")
 def installed() -> Path:
     """node_modules from package-lock.json (npm ci once; kept between runs)."""
-    if not (PACKAGE / "node_modules" / "openapi-fetch").exists():
+    modules = PACKAGE / "node_modules"
+    if not ((modules / "openapi-fetch").exists() and (modules / "@types" / "node").exists()):
         out = run(NPM or "npm", "ci", "--no-audit", "--no-fund", timeout=300)
         if out.returncode != 0:
             pytest.skip(f"npm ci could not install the pinned packages: {out.stderr[-500:]}")
@@ -74,6 +76,18 @@ async def test_node_tests_pass_against_the_service(installed, api_url, make_api_
     assert "# pass 5" in out.stdout and "# fail 0" in out.stdout, out.stdout
 
 
+@pytest.fixture(scope="module")
+def compiled_loop(installed: Path) -> Path:
+    """examples/agent_loop.mts compiled by tsc (strict) to examples/agent_loop.mjs, as the
+    README says."""
+    out = subprocess.run(
+        [str(installed / "tsc"), "-p", "examples"], cwd=ROOT, capture_output=True, text=True,
+        timeout=180,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stdout + out.stderr
+    return ROOT / "examples" / "agent_loop.mjs"
+
+
 def run_loop(*args: str) -> str:
     unset = ("LLM__BASE_URL", "LLM__API_KEY", "LLM__MODEL", "HINDSIGHT_API_KEY")
     env = {k: v for k, v in os.environ.items() if k not in unset}
@@ -85,7 +99,7 @@ def run_loop(*args: str) -> str:
     return out.stdout
 
 
-async def test_the_agent_loop_example_offline(installed, api_url, make_api_key):
+async def test_the_agent_loop_example_offline(compiled_loop, api_url, make_api_key):
     key = await make_api_key("ts-loop")
     out = run_loop("--url", api_url, "--key", key, "--run", "ts-offline")
     first, second = out.split("== session trip-ts-offline-2")
@@ -94,7 +108,7 @@ async def test_the_agent_loop_example_offline(installed, api_url, make_api_key):
     assert "assistant: Keeping in mind what I remember:" in second
 
 
-async def test_the_agent_loop_example_with_a_model(installed, api_url, make_api_key):
+async def test_the_agent_loop_example_with_a_model(compiled_loop, api_url, make_api_key):
     key = await make_api_key("ts-loop-llm")
     llm = FakeLLM().start()
     llm.default = Reply(content="Noted, I will keep that in mind.")

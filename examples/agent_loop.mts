@@ -1,9 +1,13 @@
-// An agent loop on Hindsight in JavaScript (Node 18+), the same loop as examples/agent_loop.py:
+// An agent loop on Hindsight in TypeScript (Node 18+), the same loop as examples/agent_loop.py:
 // read the window, recall, answer, append, close.
 //
 //   python3 scripts/serve.py                          # terminal 1: the service on 127.0.0.1:8000
-//   (cd clients/typescript && npm ci)                 # once: the client's one dependency
-//   node examples/agent_loop.mjs                      # terminal 2: this loop
+//   (cd clients/typescript && npm ci)                 # once: the client and TypeScript
+//   clients/typescript/node_modules/.bin/tsc -p examples && node examples/agent_loop.mjs
+//                                                     # terminal 2: compile this file, run it
+//
+// tsc checks it in strict mode against the client's types (generated from the OpenAPI
+// document) and writes examples/agent_loop.mjs beside it (not committed).
 //
 // Session 1 talks with Bob about a flight; closing it turns the transcript into memory units
 // (hindsight extraction). Session 2, a new conversation, asks for a snack on the flight: recall
@@ -20,7 +24,16 @@
 // service. In your own project: `npm install ./clients/typescript` and import "hindsight-client".
 import { parseArgs } from "node:util";
 
-import { createHindsight } from "../clients/typescript/src/index.js";
+import { createHindsight, type Hindsight } from "../clients/typescript/src/index.js";
+
+/** One chat message as an OpenAI-compatible endpoint takes it. */
+interface ChatMessage {
+  role: string;
+  content: string;
+}
+
+/** The model: a system prompt, the window's messages and the recalled values in; an answer out. */
+type Answer = (system: string, messages: ChatMessage[], memories: string[]) => Promise<string>;
 
 const SESSION_1 = [
   "Hi! I need a flight from Berlin to Tokyo next Friday.",
@@ -29,7 +42,7 @@ const SESSION_1 = [
 const SESSION_2 = ["Can you pick a snack for my flight?"];
 
 /** An OpenAI-compatible chat endpoint, or the offline stand-in when baseUrl is empty. */
-function makeModel(baseUrl, apiKey, model) {
+function makeModel(baseUrl: string, apiKey: string | undefined, model: string): Answer {
   return async function answer(system, messages, memories) {
     if (!baseUrl) {
       if (memories.length === 0) return "Happy to help. (No memory about this yet.)";
@@ -49,12 +62,12 @@ function makeModel(baseUrl, apiKey, model) {
       signal: AbortSignal.timeout(60000),
     });
     if (!response.ok) throw new Error(`model: HTTP ${response.status} ${await response.text()}`);
-    const data = await response.json();
-    return String(data.choices[0].message.content).trim();
+    const data = (await response.json()) as { choices: { message: { content: string | null } }[] };
+    return String(data.choices[0].message.content ?? "").trim();
   };
 }
 
-function systemPrompt(memories) {
+function systemPrompt(memories: string[]): string {
   const lines = ["You are a travel assistant. Use what you remember about the user."];
   if (memories.length) {
     lines.push("What you remember about the user:", ...memories.map((m) => `- ${m}`));
@@ -63,13 +76,19 @@ function systemPrompt(memories) {
 }
 
 /** One turn of the loop (steps 1-5 above); returns the answer. */
-async function turn(api, answer, sessionId, userId, text) {
+async function turn(
+  api: Hindsight,
+  answer: Answer,
+  sessionId: string,
+  userId: string,
+  text: string,
+): Promise<string> {
   await api.append(sessionId, [{ role: "user", user_id: userId, content: text }]);
   const window = await api.window(sessionId, { query: text, max_tokens: 2000 });
   const recalled = (await api.recall({ query: text, user_id: userId, top_k: 3, min_score: 0.3 }))
     .memories;
   const memories = recalled.map((hit) => hit.value);
-  const messages = window.messages.map((m) => ({ role: m.role, content: m.content }));
+  const messages: ChatMessage[] = window.messages.map((m) => ({ role: m.role, content: m.content }));
   const reply = await answer(systemPrompt(memories), messages, memories);
   await api.append(sessionId, [{ role: "assistant", content: reply }]);
   console.log(`user:      ${text}`);
@@ -78,7 +97,7 @@ async function turn(api, answer, sessionId, userId, text) {
   return reply;
 }
 
-async function main() {
+async function main(): Promise<void> {
   const { values: args } = parseArgs({
     options: {
       url: { type: "string", default: process.env.HINDSIGHT_URL || "http://127.0.0.1:8000" },
@@ -97,10 +116,14 @@ async function main() {
   console.log(`\n== session ${first}`);
   for (const text of SESSION_1) await turn(api, answer, first, args.user, text);
   const closed = await api.closeSession(first, { timezone: "Europe/Berlin" });
-  const job = await api.waitForJob(closed.job.id, { timeoutMs: 120000 });
-  const units = job.units ?? [];
-  console.log(`closed: extraction job ${job.status}, ${units.length} units`);
-  for (const unit of units) console.log(`  ${String(unit.type).padEnd(11)} ${unit.value}`);
+  if (closed.job === null) {
+    console.log("closed: nothing to extract (no extraction job)");
+  } else {
+    const job = await api.waitForJob(closed.job.id, { timeoutMs: 120000 });
+    const units = job.units ?? [];
+    console.log(`closed: extraction job ${job.status}, ${units.length} units`);
+    for (const unit of units) console.log(`  ${String(unit.type).padEnd(11)} ${unit.value}`);
+  }
 
   const second = `trip-${args.run}-2`;
   console.log(`\n== session ${second} (a new conversation)`);
@@ -108,7 +131,7 @@ async function main() {
   await api.closeSession(second);
 }
 
-main().catch((error) => {
-  console.error(error?.stack ?? String(error));
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
   process.exit(1);
 });
