@@ -91,6 +91,7 @@ from benchkit.recall_report import MARKER, SECTION, render  # noqa: E402, F401
 from benchkit.report import add_json_arg, write_json  # noqa: E402
 from benchkit.server import running_service  # noqa: E402
 from benchkit.workload import (  # noqa: E402, F401
+    Bench,
     Results,
     Run,
     StoreBodies,
@@ -112,16 +113,9 @@ def write_section(markdown: str) -> None:
     recall_report.write_section(markdown, DOC)
 
 
-async def bench_size(
-    args: argparse.Namespace,
-    base: str | None,
-    corpus: Corpus,
-    loader: BulkLoader,
-    size: int,
-    res: Results,
-    stores: StoreBodies,
-) -> None:
+async def bench_size(b: Bench, size: int) -> None:
     """All measurements at one size."""
+    args, base, corpus, loader, res, stores = b.args, b.base, b.corpus, b.loader, b.res, b.stores
     res.load_timing[size] = await loader.fill_to(size)
     units = int(
         await loader.scalar("SELECT count(*) FROM memory_units WHERE user_id = $1", SUBJECT)
@@ -137,7 +131,7 @@ async def bench_size(
     print(f"subject indexes: {json.dumps(done)}", flush=True)
     scans = await subject_index.hnsw_scans(loader.url)
     if base is not None:
-        await http_runs(args, base, corpus, loader, size, res, stores)
+        await http_runs(b, base, size)
         await asyncio.sleep(1.5)  # index statistics reach pg_stat after ~1 s
         used = subject_index.scans_between(scans, await subject_index.hnsw_scans(loader.url))
         print(f"HNSW index scans during the HTTP runs: {json.dumps(used)}", flush=True)
@@ -172,11 +166,10 @@ async def measure(args: argparse.Namespace, database_url: str, base: str | None)
         other_subjects=args.other_subjects,
         maintenance_work_mem=args.maintenance_work_mem,
     )
-    stores = StoreBodies(corpus, now)
-    res = Results()
+    bench = Bench(args, base, corpus, loader, Results(), StoreBodies(corpus, now))
     for size in args.sizes:
-        await bench_size(args, base, corpus, loader, size, res, stores)
-    return res
+        await bench_size(bench, size)
+    return bench.res
 
 
 async def main(args: argparse.Namespace) -> int:

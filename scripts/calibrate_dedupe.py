@@ -19,7 +19,7 @@ import argparse
 import asyncio
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -43,6 +43,7 @@ from tests.dedupe_pairs import (  # noqa: E402
     GOLD_VERDICT,
     PAIRS,
     Judged,
+    Pair,
     Totals,
     by_kind,
     judge,
@@ -160,27 +161,37 @@ def ablation_rows(vectors: dict[str, np.ndarray], t: Thresholds) -> list[tuple[s
 # ---- fitting ---------------------------------------------------------------------------------
 
 
+def classifier_set(
+    pairs: Sequence[Pair], cosine: Callable[[Pair], float], t: Thresholds
+) -> tuple[np.ndarray, np.ndarray]:
+    """The classifier's inputs and labels (1: a duplicate) of the ``pairs`` that reach it
+    (:func:`decision.classifier_features`)."""
+    xs, ys = [], []
+    for p in pairs:
+        new, old = features.statement(p.new), features.statement(p.old)
+        f = decision.classifier_features(new, old, cosine(p), t)
+        if f is not None:
+            xs.append(decision.classifier_inputs(f))
+            ys.append(float(p.expect == "same"))
+    return np.array(xs), np.array(ys)
+
+
+def logistic(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Logistic weights by gradient descent, L2 on all but the intercept."""
+    w = np.zeros(x.shape[1])
+    for _ in range(20000):
+        pr = 1 / (1 + np.exp(-(x @ w)))
+        w -= (x.T @ (pr - y)) / len(y) + 0.01 * np.r_[0.0, w[1:]]
+    return w
+
+
 def fit(vectors: dict[str, np.ndarray], t: Thresholds) -> tuple[list[float], float, float]:
     """Logistic weights (L2, gradient descent) on the same-language pairs that reach the
     classifier, with — under the configured weights — the highest P(same) of a
     non-duplicate (``merge_p`` must lie above it) and the lowest of a duplicate
     (``unsure_p`` should lie below it)."""
-    xs, ys = [], []
-    for p in PAIRS:
-        cosine = float(np.dot(vectors[p.old], vectors[p.new]))
-        new, old = features.statement(p.new), features.statement(p.old)
-        if new.canonical.key == old.canonical.key or cosine < t.candidate_cosine:
-            continue
-        f = features.features(new, old, cosine)
-        if decision._guard(f, new, old) is not None or f.cross_lingual:
-            continue
-        xs.append(decision.classifier_inputs(f))
-        ys.append(float(p.expect == "same"))
-    x, y = np.array(xs), np.array(ys)
-    w = np.zeros(x.shape[1])
-    for _ in range(20000):
-        pr = 1 / (1 + np.exp(-(x @ w)))
-        w -= (x.T @ (pr - y)) / len(y) + 0.01 * np.r_[0.0, w[1:]]
+    x, y = classifier_set(PAIRS, lambda p: float(np.dot(vectors[p.old], vectors[p.new])), t)
+    w = logistic(x, y)
     configured = 1 / (1 + np.exp(-(x @ np.array(decision.WEIGHTS))))
     return (
         [round(float(v), 2) for v in w],

@@ -31,6 +31,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from calibrate_dedupe import classifier_set, logistic  # noqa: E402
+
 from app.clients.embeddings import create_embedder  # noqa: E402
 from app.core.config import get_settings  # noqa: E402
 from app.services.memory import merge  # noqa: E402
@@ -68,22 +70,8 @@ def refit(v: Vectors, pairs: Sequence[Pair], t: Thresholds) -> tuple[tuple[float
     """Logistic weights on the classifier's pairs of ``pairs`` (as scripts/calibrate_dedupe.py
     fits them) and a ``merge_p`` above every non-duplicate's P(same), never below the
     configured one."""
-    xs, ys = [], []
-    for p in pairs:
-        new, old = features.statement(p.new), features.statement(p.old)
-        cosine = _cos(v, p)
-        if new.canonical.key == old.canonical.key or cosine < t.candidate_cosine:
-            continue
-        f = features.features(new, old, cosine)
-        if decision._guard(f, new, old) is not None or f.cross_lingual:
-            continue
-        xs.append(decision.classifier_inputs(f))
-        ys.append(float(p.expect == "same"))
-    x, y = np.array(xs), np.array(ys)
-    w = np.zeros(x.shape[1])
-    for _ in range(20000):
-        pr = 1 / (1 + np.exp(-(x @ w)))
-        w -= (x.T @ (pr - y)) / len(y) + 0.01 * np.r_[0.0, w[1:]]
+    x, y = classifier_set(pairs, lambda p: _cos(v, p), t)
+    w = logistic(x, y)
     scores = 1 / (1 + np.exp(-(x @ w)))
     top = float(scores[y == 0].max()) if (y == 0).any() else 0.0
     return tuple(float(c) for c in w), min(0.99, max(t.merge_p, top + 0.01))

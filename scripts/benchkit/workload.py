@@ -180,16 +180,22 @@ def _filters(now: datetime) -> dict[str, tuple[dict[str, Any], Callable[[dict[st
     }
 
 
-async def http_runs(
-    args: argparse.Namespace,
-    base: str,
-    corpus: Corpus,
-    loader: BulkLoader,
-    size: int,
-    res: Results,
-    stores: StoreBodies,
-) -> None:
-    """The HTTP measurements at one size: recall, filtered recall, store."""
+@dataclass
+class Bench:
+    """What every measurement of one run shares: the options, the service's URL (None: the
+    in-process profile only), the corpus, the COPY loader, the results and the store bodies."""
+
+    args: argparse.Namespace
+    base: str | None
+    corpus: Corpus
+    loader: BulkLoader
+    res: Results
+    stores: StoreBodies
+
+
+async def http_runs(b: Bench, base: str, size: int) -> None:
+    """The HTTP measurements at one size, against ``base``: recall, filtered recall, store."""
+    args, corpus, loader, res, stores = b.args, b.corpus, b.loader, b.res, b.stores
     limits = httpx.Limits(max_connections=16, max_keepalive_connections=16)
     headers = {"Authorization": f"Bearer {args.api_key}"} if args.api_key else None
     async with httpx.AsyncClient(

@@ -160,6 +160,17 @@ def decide(
     return PairDecision("distinct", "classifier", p, True)
 
 
+def classifier_features(
+    new: Statement, old: Statement, cosine: float, t: Thresholds
+) -> Features | None:
+    """The features of a pair that the logistic score decides (stage 5 of :func:`decide`), or
+    None when an earlier stage does; scripts/calibrate_dedupe.py fits the weights on these."""
+    if new.canonical.key == old.canonical.key or cosine < t.candidate_cosine:
+        return None
+    f = features(new, old, cosine)
+    return None if _guard(f, new, old) is not None or f.cross_lingual else f
+
+
 Verdict = Literal["same", "contradicts", "unrelated"]
 
 
