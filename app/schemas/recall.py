@@ -219,8 +219,9 @@ class RecallHit(MemoryRead):
     """A recalled unit with its score, the score's breakdown and the stage that placed it."""
 
     score: float = Field(
-        description="The hybrid score (weighted sum of `scores`): orders the hits of this "
-        "answer; its scale depends on the other candidates."
+        description="The hybrid score (weighted sum of `scores`; less a redundancy penalty "
+        "for a hit whose value nearly repeats a better-placed hit's, cosine above 0.9): "
+        "orders the hits of this answer; its scale depends on the other candidates."
     )
     relevance: float = Field(
         description="How likely this unit holds what the query asks for, 0..1, from its own "

@@ -30,7 +30,7 @@ from app.schemas.recall import RecallRequest
 from app.services.memory.filters import request_filters
 from app.services.memory.pairs.decision import Thresholds
 from app.services.memory.ttl import AccessTracker
-from app.services.recall.collapse import collapse
+from app.services.recall.collapse import MARGIN, collapse
 from app.services.recall.expansion import Hop, Outcome, expand, named_via
 from app.services.recall.query_embeddings import QueryEmbeddingCache
 from app.services.recall.rerank import LLMReranker, RerankOutcome, rerank_mode
@@ -341,14 +341,12 @@ class RecallService:
         clock: StageClock,
         plan: _Plan,
     ) -> list[tuple[RecalledUnit, Ranked]]:
-        """Score, filter by ``min_score``, rerank when asked, cut to ``top_k``, then read the
-        hits' answer columns, logging their access at ``wall_now`` in the same statement
-        (``record_access=false``, an inspection or an evaluation, writes nothing)."""
+        """Score, filter by ``min_score``, rerank or diversify, cut to ``top_k``, then read the
+        hits' answer columns and log their access at ``wall_now`` in one statement (or not)."""
         rerank = rerank_mode(req, self.settings, self.reranker is not None)
-        # Only the best that can reach the answer become result objects: the rerank head
-        # and the ``top_k`` (``min_score`` keeps a prefix of the ranking, so cutting first
-        # changes nothing).
-        keep = req.top_k
+        # Only the best that can reach the answer become result objects: the rerank head, or
+        # the collapse's (``top_k`` + MARGIN; ``min_score`` keeps a prefix of the ranking).
+        keep = req.top_k + MARGIN
         if rerank == "llm":
             keep = max(keep, req.rerank_candidates or self.settings.rerank_candidates)
         hint = plan.time_hint
@@ -385,7 +383,9 @@ class RecallService:
             )
             result.degraded |= result.rerank.degraded
             clock.mark("rerank")
-        best, result.duplicates = await collapse(self.repo.session, ranked, req.top_k, self.pairs)
+        best, result.duplicates = await collapse(  # an LLM's order stands: no diversity step
+            self.repo.session, ranked, req.top_k, self.pairs, result.rerank is None
+        )
         clock.mark("collapse")
         # A unit deleted meanwhile is left out (and not logged).
         if req.record_access and self.access is not None and best:

@@ -1841,7 +1841,7 @@ class RecallHit(BaseModel):
     """
     score: Annotated[float, Field(title="Score")]
     """
-    The hybrid score (weighted sum of `scores`): orders the hits of this answer; its scale depends on the other candidates.
+    The hybrid score (weighted sum of `scores`; less a redundancy penalty for a hit whose value nearly repeats a better-placed hit's, cosine above 0.9): orders the hits of this answer; its scale depends on the other candidates.
     """
     scores: Scores
     session_id: Annotated[str | None, Field(title="Session Id")]

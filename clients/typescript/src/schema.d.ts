@@ -2027,7 +2027,7 @@ export interface components {
             rerank_position?: number | null;
             /**
              * Score
-             * @description The hybrid score (weighted sum of `scores`): orders the hits of this answer; its scale depends on the other candidates.
+             * @description The hybrid score (weighted sum of `scores`; less a redundancy penalty for a hit whose value nearly repeats a better-placed hit's, cosine above 0.9): orders the hits of this answer; its scale depends on the other candidates.
              */
             score: number;
             scores: components["schemas"]["Scores"];

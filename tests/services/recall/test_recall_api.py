@@ -289,12 +289,19 @@ async def test_agent_scope_does_not_leak_other_users_of_the_agent(client):
 
 async def test_recency_ranks_newest_first_relative_to_now(client):
     ages_h = {"old": 24 * 100, "week": 24 * 7, "fresh": 1}
+    # Values far apart (value cosine below the diversity floor, 0.90): a near-repeat of a
+    # better-placed hit would lose part of its score (app.services.recall.collapse).
+    notes = {
+        "old": "Bought a vintage guitar in Lisbon",
+        "week": "The dentist appointment moved to Friday",
+        "fresh": "Planted tomatoes on the balcony",
+    }
     ids = await store(
         client,
         *(
             {
                 "user_id": "u",
-                "value": f"The user noted item {name}",
+                "value": notes[name],
                 "occurred_at": iso(NOW - timedelta(hours=h)),
                 "ttl_days": 3650,
             }
@@ -329,12 +336,15 @@ async def test_recency_ranks_newest_first_relative_to_now(client):
 
 async def test_confidence_ranks_when_it_is_the_only_weight(client):
     conf = {"low": 0.3, "high": 0.95, "mid": 0.6}
+    # Values far apart: see test_recency_ranks_newest_first_relative_to_now.
+    genres = {
+        "low": "Enjoys jazz records from the fifties",
+        "high": "Listens to heavy metal while running",
+        "mid": "Sings in a church choir on Sundays",
+    }
     ids = await store(
         client,
-        *(
-            {"user_id": "u", "value": f"The user might like genre {name}", "confidence": c}
-            for name, c in conf.items()
-        ),
+        *({"user_id": "u", "value": genres[name], "confidence": c} for name, c in conf.items()),
     )
     by_id = dict(zip(ids, conf.values(), strict=True))
     hits = await recall(client, query="music taste", user_id="u", weights=only("confidence", 2.0))
