@@ -247,3 +247,35 @@ def test_unreachable_service_is_a_typed_transport_error():
         api.health()
     assert failed.value.code == "api_unreachable" and isinstance(failed.value, hc.HindsightError)
     assert isinstance(httpx.Timeout(1), httpx.Timeout)
+
+
+async def test_a_batch_over_the_token_budget_is_split_where_the_service_says(api_url, make_api_key):
+    key = await make_api_key("py-split")
+    names = ["Anna", "Boris", "Chen", "Dara", "Emil", "Fatima", "Goran", "Hana", "Ivo", "Jun"]
+    skills = ["bake sourdough bread", "repair an old bicycle", "play the cello in a quartet",
+              "sail a small dinghy"]  # fmt: skip
+    facts = [
+        {"user_id": "u-split", "value": f"{name} taught the user to {skill} during a long "
+                                        f"weekend at the lake house near the northern border."}
+        for name in names for skill in skills
+    ]  # fmt: skip
+    with hc.Hindsight(api_url, key) as api:
+        with pytest.raises(errors.InvalidRequestError) as refused:
+            api.store(facts, split=False)
+        [problem] = refused.value.errors
+        assert problem["type"] == "too_many_tokens" and len(problem["item_tokens"]) == 40
+        assert list(api.iter_memories(user_id="u-split")) == []  # the refused batch wrote nothing
+        stored = api.store(facts, idempotency_key="split-1")
+        assert len(stored.results) == 40  # one result per unit, in the order given
+        values = {u.id: u.value for u in api.iter_memories(user_id="u-split")}
+        created = [(r, f) for r, f in zip(stored.results, facts, strict=True)
+                   if r.outcome == "created"]  # fmt: skip
+        assert len(created) >= 20 and all(values[r.id] == f["value"] for r, f in created)
+        again = api.store(facts, idempotency_key="split-1")  # the same call: replayed parts
+        assert [r.id for r in again.results] == [r.id for r in stored.results]
+        with pytest.raises(errors.InvalidRequestError):  # one unit alone over it: not split
+            api.store([{"user_id": "u-split", "value": "word " * 600}, facts[0]])
+    async with hc.AsyncHindsight(api_url, key, timeout=30) as aapi:
+        moved = [{**f, "user_id": "u-split-2"} for f in facts]
+        assert len((await aapi.store(moved)).results) == 40
+    assert hc.Hindsight.store.__doc__ and "split" in hc.Hindsight.store.__doc__

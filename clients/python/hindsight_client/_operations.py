@@ -116,6 +116,36 @@ def store(memories: list[Any]) -> Call[m.StoreResponse]:
     return Call("POST", "/store", m.StoreResponse, json={"memories": _dump(list(memories))})
 
 
+def store_parts(
+    memories: list[Any], problem_errors: list[dict[str, Any]]
+) -> list[list[Any]] | None:
+    """Where to cut a ``/store`` batch that the service refused for its size in model tokens
+    (a 422 whose ``errors[0]`` has ``type`` ``too_many_tokens``, the ``limit`` and each unit's
+    ``item_tokens`` in order): consecutive parts, each within the limit by those counts. None
+    for any other 422, for a batch of one unit, or when one unit alone is over the limit
+    (nothing to split: shorten it)."""
+    first = problem_errors[0] if problem_errors else {}
+    counts, limit = first.get("item_tokens"), first.get("limit")
+    if (
+        first.get("type") != "too_many_tokens"
+        or not isinstance(counts, list)
+        or not isinstance(limit, int)
+        or len(counts) != len(memories)
+        or len(memories) < 2
+        or any(not isinstance(n, int) or n > limit for n in counts)
+    ):
+        return None
+    parts: list[list[Any]] = [[]]
+    used = 0
+    for unit, n in zip(memories, counts, strict=True):
+        if parts[-1] and used + n > limit:
+            parts.append([])
+            used = 0
+        parts[-1].append(unit)
+        used += n
+    return parts if len(parts) > 1 else None
+
+
 def recall(query: str, fields: dict[str, Any]) -> Call[m.RecallResponse]:
     return Call("POST", "/recall", m.RecallResponse, json={"query": query, **drop_none(fields)})
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import uuid
 from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
 
@@ -87,10 +88,30 @@ class Hindsight(_Base):
         memories: Sequence[m.MemoryCreate | dict[str, Any]],
         *,
         idempotency_key: str | None = None,
+        split: bool = True,
     ) -> m.StoreResponse:
         """``POST /store``: 1..100 units; each result says created, merged, superseded or
-        conflict. One Idempotency-Key (given or made) covers every retry of the call."""
-        return self._send(ops.store(list(memories)), idempotency_key)
+        conflict, in the order given. One Idempotency-Key (given or made) covers every retry
+        of the call.
+
+        ``split``: a batch over the service's model-token budget per request
+        (``LIMITS__REQUEST_TOKENS``; the 422 lists each unit's tokens) is sent again as
+        consecutive parts that fit, each with the key ``KEY-i``, and the results are joined;
+        a part that fails raises, and the parts before it stay stored (the same call again,
+        with the same key, replays them). ``split=False`` raises the 422 as it is.
+        Raises :class:`~hindsight_client.errors.InvalidRequestError` for a unit alone over
+        the budget."""
+        items, key = list(memories), idempotency_key or uuid.uuid4().hex
+        try:
+            return self._send(ops.store(items), key)
+        except errors.InvalidRequestError as exc:
+            parts = ops.store_parts(items, exc.errors) if split else None
+            if parts is None:
+                raise
+        results: list[m.StoreResult] = []
+        for i, part in enumerate(parts):
+            results.extend(self.store(part, idempotency_key=f"{key}-{i}").results)
+        return m.StoreResponse(results=results)
 
     def recall(
         self,
@@ -334,8 +355,20 @@ class AsyncHindsight(_Base):
         memories: Sequence[m.MemoryCreate | dict[str, Any]],
         *,
         idempotency_key: str | None = None,
+        split: bool = True,
     ) -> m.StoreResponse:
-        return await self._send(ops.store(list(memories)), idempotency_key)
+        """As :meth:`Hindsight.store` (``split`` included)."""
+        items, key = list(memories), idempotency_key or uuid.uuid4().hex
+        try:
+            return await self._send(ops.store(items), key)
+        except errors.InvalidRequestError as exc:
+            parts = ops.store_parts(items, exc.errors) if split else None
+            if parts is None:
+                raise
+        results: list[m.StoreResult] = []
+        for i, part in enumerate(parts):
+            results.extend((await self.store(part, idempotency_key=f"{key}-{i}")).results)
+        return m.StoreResponse(results=results)
 
     async def recall(
         self,
