@@ -36,7 +36,8 @@ export interface HindsightOptions {
 export interface Hindsight {
   raw: Client<paths>;
   health(): Promise<Record<string, string>>;
-  store(memories: MemoryCreate[], options?: { idempotencyKey?: string }): Promise<S["StoreResponse"]>;
+  /** POST /store; a batch over the token budget is sent again in parts that fit (split: false throws the 422). */
+  store(memories: MemoryCreate[], options?: { idempotencyKey?: string; split?: boolean }): Promise<S["StoreResponse"]>;
   recall(body: RecallRequest): Promise<RecallResponse>;
   listMemories(query?: Query<"list_memories">): Promise<S["MemoryPage"]>;
   iterMemories(query?: Query<"list_memories">): AsyncGenerator<S["MemoryRead"]>;
@@ -54,3 +55,4 @@ export interface Hindsight {
 }
 
 export function createHindsight(options?: HindsightOptions): Hindsight;
+export function storeParts<T>(memories: T[], errors: unknown[]): T[][] | null;

@@ -73,6 +73,34 @@ async function unwrap(result) {
 const seg = (value) => ({ path: value });
 
 /**
+ * Where to cut a /store batch the service refused for its size in model tokens (a 422 whose
+ * errors[0] has type "too_many_tokens", the limit and each unit's item_tokens in order):
+ * consecutive parts, each within the limit by those counts. null for any other error, a batch
+ * of one unit, or a unit alone over the limit (nothing to split: shorten it).
+ */
+export function storeParts(memories, errors) {
+  const first = errors?.[0] ?? {};
+  const counts = first.item_tokens;
+  const limit = first.limit;
+  if (first.type !== "too_many_tokens" || !Array.isArray(counts) || !Number.isInteger(limit)
+      || counts.length !== memories.length || memories.length < 2
+      || counts.some((n) => !Number.isInteger(n) || n > limit)) {
+    return null;
+  }
+  const parts = [[]];
+  let used = 0;
+  counts.forEach((n, i) => {
+    if (parts.at(-1).length && used + n > limit) {
+      parts.push([]);
+      used = 0;
+    }
+    parts.at(-1).push(memories[i]);
+    used += n;
+  });
+  return parts.length > 1 ? parts : null;
+}
+
+/**
  * A client of one Hindsight API. Options: baseUrl (default http://127.0.0.1:8000), apiKey,
  * attempts (3), backoffMs (500), maxWaitMs (30000), timeoutMs (30000), fetch.
  * `raw` is the typed openapi-fetch client for every operation of the OpenAPI document.
@@ -105,11 +133,27 @@ export function createHindsight(options = {}) {
   const api = {
     raw,
     health: () => call(raw.GET("/health")),
-    store: (memories, { idempotencyKey } = {}) =>
-      call(raw.POST("/store", {
-        body: { memories },
-        headers: idempotencyKey ? { "Idempotency-Key": idempotencyKey } : {},
-      })),
+    // A batch over the service's token budget per request (the 422 lists each unit's tokens)
+    // goes again as consecutive parts that fit, keys KEY-0, KEY-1, ..., results joined in
+    // order; split: false throws the 422 instead.
+    async store(memories, { idempotencyKey, split = true } = {}) {
+      const key = idempotencyKey ?? crypto.randomUUID();
+      try {
+        return await call(raw.POST("/store", {
+          body: { memories },
+          headers: { "Idempotency-Key": key },
+        }));
+      } catch (error) {
+        const parts = split && error instanceof HindsightError && error.status === 422
+          ? storeParts(memories, error.errors) : null;
+        if (!parts) throw error;
+        const results = [];
+        for (const [i, part] of parts.entries()) {
+          results.push(...(await api.store(part, { idempotencyKey: `${key}-${i}` })).results);
+        }
+        return { results };
+      }
+    },
     recall: (body) => call(raw.POST("/recall", { body })),
     listMemories: (query = {}) => call(raw.GET("/memories", { params: { query } })),
     async *iterMemories(query = {}) {

@@ -103,3 +103,22 @@ test("429 and 503 are retried after Retry-After, with the same Idempotency-Key",
     server.close();
   }
 });
+
+test("a batch over the token budget is split where the service says", live, async () => {
+  const api = createHindsight({ baseUrl: url, apiKey: key });
+  const names = ["Anna", "Boris", "Chen", "Dara", "Emil", "Fatima", "Goran", "Hana", "Ivo", "Jun"];
+  const skills = ["bake sourdough bread", "repair an old bicycle", "play the cello", "sail a dinghy"];
+  const facts = names.flatMap((name) => skills.map((skill) => ({
+    user_id: "ts-split",
+    value: `${name} taught the user to ${skill} during a long weekend at the lake house up north.`,
+  })));
+  await assert.rejects(
+    api.store(facts, { split: false }),
+    (error) => error instanceof HindsightError && error.status === 422
+      && error.errors[0].type === "too_many_tokens" && error.errors[0].item_tokens.length === 40,
+  );
+  const stored = await api.store(facts, { idempotencyKey: "ts-split-1" });
+  assert.equal(stored.results.length, 40);
+  const again = await api.store(facts, { idempotencyKey: "ts-split-1" });
+  assert.deepEqual(again.results.map((r) => r.id), stored.results.map((r) => r.id));
+});
