@@ -1,18 +1,22 @@
 """The write path's pair decision on labelled pairs it was not tuned on
 (``tests/dedupe_pairs_unseen.py``, issue 28 step 1), offline.
 
-    .venv/bin/python scripts/eval_dedupe_unseen.py [--folds 5] [--held-back]
+    .venv/bin/python scripts/eval_dedupe_unseen.py [--folds 5] [--fit] [--held-back]
 
-Two figures per kind:
+Figures per kind:
 
-- **shipped**: the decision as configured (weights and thresholds of docs/DEDUPE.md, tuned
-  on ``tests/dedupe_pairs.py`` only), so out of sample on every pair here;
-- **refit, grouped k-fold**: the logistic weights fitted again on the development set of
-  docs/DEDUPE.md plus the other folds' pairs, ``merge_p`` raised above every training
-  non-duplicate (zero false merges stays the first rule), scored on the held fold; folds are
-  the source-fact groups, so no fact is in training and test at once.
+- **before**: the decision without content-word alignment (``align_cosine`` off: the
+  logistic classifier of docs/DEDUPE.md alone);
+- **shipped**: the decision as configured (``Thresholds`` defaults);
+- **in-sample**: the alignment thresholds fitted on every development pair (the calibration
+  set ``tests/dedupe_pairs.py`` plus the development groups here) and scored on them;
+- **grouped k-fold CV**: fitted on the calibration set plus the other folds, scored on the
+  held fold; folds are source-fact groups, so no fact is in training and test at once.
 
-``--held-back`` adds the held-back groups (scored once, at the end: shipped, and refit on
+Fitting picks (``align_cosine``, ``align_cover``) on a grid: zero false merges on the
+training pairs first, then the most merges, then the most conservative (highest cosine, then
+highest cover). ``--fit`` prints the thresholds fitted on every development pair.
+``--held-back`` adds the held-back groups (scored once, at the end: shipped, and fitted on
 every development pair).
 """
 
@@ -31,12 +35,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from calibrate_dedupe import classifier_set, logistic  # noqa: E402
-
 from app.clients.embeddings import create_embedder  # noqa: E402
 from app.core.config import get_settings  # noqa: E402
 from app.services.memory import merge  # noqa: E402
-from app.services.memory.pairs import decision, features  # noqa: E402
+from app.services.memory.pairs import decision, features, lexical  # noqa: E402
 from app.services.memory.pairs.decision import Thresholds  # noqa: E402
 from tests.dedupe_pairs import PAIRS, Pair  # noqa: E402
 from tests.dedupe_pairs_unseen import development, held_back  # noqa: E402
@@ -59,22 +61,178 @@ def _cos(v: Vectors, p: Pair) -> float:
     return float(np.dot(v[p.old], v[p.new]))
 
 
-def decide(v: Vectors, p: Pair, t: Thresholds, w: tuple[float, ...] = decision.WEIGHTS) -> str:
+def decide(v: Vectors, p: Pair, t: Thresholds) -> str:
     """The offline final action of one pair: merge, contradicts, unsure or distinct."""
     d = decision.decide(features.statement(p.new), features.statement(p.old), _cos(v, p),
-                        thresholds=t, weights=w)  # fmt: skip
+                        type_equal=p.old_type == p.new_type, thresholds=t)  # fmt: skip
     return d.action
 
 
-def refit(v: Vectors, pairs: Sequence[Pair], t: Thresholds) -> tuple[tuple[float, ...], float]:
-    """Logistic weights on the classifier's pairs of ``pairs`` (as scripts/calibrate_dedupe.py
-    fits them) and a ``merge_p`` above every non-duplicate's P(same), never below the
-    configured one."""
-    x, y = classifier_set(pairs, lambda p: _cos(v, p), t)
-    w = logistic(x, y)
-    scores = 1 / (1 + np.exp(-(x @ w)))
-    top = float(scores[y == 0].max()) if (y == 0).any() else 0.0
-    return tuple(float(c) for c in w), min(0.99, max(t.merge_p, top + 0.01))
+COSINES = tuple(round(0.90 + 0.005 * k, 3) for k in range(20))  # 0.900 … 0.995
+COSINES_XL = tuple(round(0.80 + 0.005 * k, 3) for k in range(40))  # 0.800 … 0.995
+COVERS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+THINGS = (0,)  # allowing 1 (on one side only) gave a false merge in CV (docs/DEDUPE.md)
+
+
+@dataclasses.dataclass(frozen=True)
+class Eligible:
+    """A pair as the alignment rule sees it: the decision without it, and — when the rule
+    could turn it into a merge — its cosine and lower coverage."""
+
+    pair: Pair
+    base: str
+    cosine: float
+    cover: float | None  # None: the rule cannot apply (guarded, things on both sides…)
+    cross: bool  # the two are in two languages (their own thresholds)
+    things: int = 0  # unmatched things on the side that has them
+
+
+def eligible(v: Vectors, pairs: Sequence[Pair], t: Thresholds) -> list[Eligible]:
+    off = OFF(t)
+    loose = dataclasses.replace(t, align_cosine=0.0, align_cover=0.0, align_cosine_xl=0.0,
+                                align_cover_xl=0.0, align_things=99)  # fmt: skip
+    out = []
+    for p in pairs:
+        new, old = features.statement(p.new), features.statement(p.old)
+        d = decision.decide(new, old, _cos(v, p), type_equal=p.old_type == p.new_type,
+                            thresholds=loose)  # fmt: skip
+        a = lexical.align(p.new, p.old)
+        cover = a.low if d.reason.startswith("aligned") else None
+        out.append(Eligible(p, decide(v, p, off), _cos(v, p), cover, new.cjk != old.cjk,
+                            a.things))  # fmt: skip
+    return out
+
+
+def OFF(t: Thresholds) -> Thresholds:  # noqa: N802 - reads as a constant
+    """``t`` without content-word alignment (the decision before it)."""
+    return dataclasses.replace(t, align_cosine=None, align_cosine_xl=None)
+
+
+def _fit_one(
+    rows: Sequence[Eligible], cosines: Sequence[float], things: int
+) -> tuple[int, float | None, float]:
+    best: tuple[int, float, float] | None = None
+    for c in cosines:
+        for cover in COVERS:
+            merged = [r for r in rows if r.cover is not None and r.cosine >= c
+                      and r.cover >= cover and r.things <= things]  # fmt: skip
+            if any(r.pair.expect != "same" and r.base != "merge" for r in merged):
+                continue
+            n = sum(r.pair.expect == "same" and r.base != "merge" for r in merged)
+            if best is None or (n, c, cover) > best:
+                best = (n, c, cover)
+    if best is None or best[0] == 0:
+        return 0, None, 1.0  # nothing to gain: off
+    return best
+
+
+def fit(t: Thresholds, rows: Sequence[Eligible]) -> Thresholds:
+    """``t`` with (``align_cosine``, ``align_cover``), their two-language pair and
+    ``align_things`` fitted on ``rows``: zero false merges first, then the most merges, then
+    the most conservative (fewer things allowed, higher cosines, higher covers)."""
+    best: tuple[int, int, Thresholds] | None = None
+    for things in THINGS:
+        n, c, cover = _fit_one([r for r in rows if not r.cross], COSINES, things)
+        nx, cx, cover_x = _fit_one([r for r in rows if r.cross], COSINES_XL, things)
+        tt = dataclasses.replace(t, align_cosine=c, align_cover=cover, align_cosine_xl=cx,
+                                 align_cover_xl=cover_x, align_things=things)  # fmt: skip
+        if best is None or (n + nx, -things) > best[:2]:
+            best = (n + nx, -things, tt)
+    assert best is not None
+    return best[2]
+
+
+def _named(t: Thresholds) -> str:
+    return (f"align_cosine={t.align_cosine}, align_cover={t.align_cover}, "
+            f"align_cosine_xl={t.align_cosine_xl}, align_cover_xl={t.align_cover_xl}, "
+            f"align_things={t.align_things}")  # fmt: skip
+
+
+# ---- the review band ---------------------------------------------------------------------
+
+BANDS = tuple(round(0.85 + 0.005 * k, 3) for k in range(29))  # 0.850 … 0.990
+BAND_PRECISION = 0.5
+"""The band opens reviews where real candidates (duplicates, contradictions) are at least
+this share of the unsure pairs it alone would send to review."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Unsure:
+    """An unsure pair: its cosine, and whether it opens a review without the band (two
+    languages, a slot, one word swapped, half the words in common…)."""
+
+    pair: Pair
+    cosine: float
+    other_reason: bool
+
+    @property
+    def real(self) -> bool:
+        return self.pair.expect != "distinct"
+
+
+def unsure_rows(v: Vectors, pairs: Sequence[Pair], t: Thresholds) -> list[Unsure]:
+    out = []
+    for p in pairs:
+        new, old = features.statement(p.new), features.statement(p.old)
+        d = decision.decide(new, old, _cos(v, p), type_equal=p.old_type == p.new_type,
+                            thresholds=t)  # fmt: skip
+        if d.action == "unsure":
+            other = decision.review_worthy(d, new, old, _cos(v, p), review_cosine=2.0)
+            out.append(Unsure(p, _cos(v, p), other))
+    return out
+
+
+def fit_band(rows: Sequence[Unsure]) -> float:
+    """The lowest band whose own reviews (pairs with no other reason, cosine at or above it)
+    are at least :data:`BAND_PRECISION` real candidates — there and at every higher band."""
+    ok = BANDS[-1]
+    for c in reversed(BANDS):
+        band = [r for r in rows if not r.other_reason and r.cosine >= c]
+        if band and sum(r.real for r in band) / len(band) < BAND_PRECISION:
+            break
+        ok = c
+    return ok
+
+
+def band_line(rows: Sequence[Unsure], band: float) -> str:
+    reviewed = [r for r in rows if r.other_reason or r.cosine >= band]
+    real = [r for r in rows if r.real]
+    contra = [r for r in rows if r.pair.expect == "contradicts"]
+    distinct = [r for r in rows if not r.real]
+    return (f"unsure pairs {len(rows)}: duplicates and contradictions reviewed "
+            f"{sum(r.real for r in reviewed)}/{len(real)} (contradictions "
+            f"{sum(r.pair.expect == 'contradicts' for r in reviewed)}/{len(contra)}), distinct "
+            f"pairs reviewed {sum(not r.real for r in reviewed)}/{len(distinct)}, by the band "
+            f"alone {sum(not r.other_reason and r.cosine >= band for r in rows)}")  # fmt: skip
+
+
+def review_band(v: Vectors, dev: Sequence[tuple[int, Pair]], t: Thresholds, folds: int) -> None:
+    """Fit the review band in-sample and with grouped k-fold CV; print what it opens."""
+    calibration = unsure_rows(v, PAIRS, t)
+    rows = {id(p): r for r in unsure_rows(v, [p for _, p in dev], t) for p in [r.pair]}
+    every = [*calibration, *rows.values()]
+    fitted = fit_band(every)
+    print(f"\n### Review band (shipped {t.review_cosine})\n")
+    print(f"- shipped {t.review_cosine}, development groups: "
+          f"{band_line(list(rows.values()), t.review_cosine)}")  # fmt: skip
+    print(f"- in-sample, fitted on every development pair: {fitted}; "
+          f"{band_line(list(rows.values()), fitted)}")  # fmt: skip
+    groups = sorted({g for g, _ in dev})
+    tested: list[Unsure] = []
+    bands = []
+    alone = 0
+    for k in range(folds):
+        fold = set(groups[k::folds])
+        train = [*calibration, *(rows[id(p)] for g, p in dev if g not in fold and id(p) in rows)]
+        band = fit_band(train)
+        bands.append(band)
+        test = [rows[id(p)] for g, p in dev if g in fold and id(p) in rows]
+        alone += sum(not r.other_reason and r.cosine >= band for r in test)
+        tested += [dataclasses.replace(r, other_reason=r.other_reason or r.cosine >= band)
+                   for r in test]  # fmt: skip
+    line = band_line(tested, 2.0).rsplit(", by the band alone", 1)[0]
+    print(f"- {folds}-fold CV grouped by source fact (bands {bands}): {line}, by the band "
+          f"alone {alone}")  # fmt: skip
 
 
 @dataclasses.dataclass
@@ -119,39 +277,62 @@ async def amain(args: argparse.Namespace) -> None:
     vectors, model = await embed([*PAIRS, *(p for _, p in dev), *(p for _, p in back)])
     s = get_settings()
     t = merge.thresholds(s.dedupe, s.conflicts, model)
-    shipped: dict[tuple[str, str], Row] = defaultdict(Row)
+    calibration = eligible(vectors, PAIRS, t)
+    rows = {id(p): r for p, r in zip([p for _, p in dev], eligible(vectors, [p for _, p in dev], t),
+                                     strict=True)}  # fmt: skip
+    print(f"model {model}; shipped {_named(t)}")
+    for title, tt in (("Before (no alignment)", OFF(t)),
+                      ("Shipped decision", t)):  # fmt: skip
+        table_rows: dict[tuple[str, str], Row] = defaultdict(Row)
+        for _, p in dev:
+            table_rows[(p.kind, p.expect)].add(p, decide(vectors, p, tt))
+        print(table(f"{title}, {len(dev)} development pairs", table_rows))
+        print()
+    tf = fit(t, [*calibration, *rows.values()])
+    ins: dict[tuple[str, str], Row] = defaultdict(Row)
     for _, p in dev:
-        shipped[(p.kind, p.expect)].add(p, decide(vectors, p, t))
-    print(table(f"Shipped decision, {len(dev)} development pairs (out of sample)", shipped))
+        ins[(p.kind, p.expect)].add(p, decide(vectors, p, tf))
+    print(table(f"In-sample: fitted on every development pair ({_named(tf)})", ins))
+    if args.fit:
+        print(f"\nfitted on every development pair: {_named(tf)}")
     groups = sorted({g for g, _ in dev})
     folds = [groups[k :: args.folds] for k in range(args.folds)]
     cv: dict[tuple[str, str], Row] = defaultdict(Row)
-    for fold in folds:
-        train = [*PAIRS, *(p for g, p in dev if g not in fold)]
-        w, merge_p = refit(vectors, train, t)
-        tf = dataclasses.replace(t, merge_p=merge_p)
+    print()
+    for k, fold in enumerate(folds):
+        train = [*calibration, *(rows[id(p)] for g, p in dev if g not in fold)]
+        tk = fit(t, train)
+        fold_row = Row()
         for g, p in dev:
             if g in fold:
-                cv[(p.kind, p.expect)].add(p, decide(vectors, p, tf, w))
+                action = decide(vectors, p, tk)
+                cv[(p.kind, p.expect)].add(p, action)
+                fold_row.add(p, action)
+        print(f"fold {k + 1}: {_named(tk)}; {fold_row.pairs} pairs, "
+              f"merged {fold_row.merged}, false merges {fold_row.false_merges}")  # fmt: skip
     print()
-    print(table(f"Refit, {args.folds}-fold CV grouped by source fact", cv))
+    print(table(f"{args.folds}-fold CV grouped by source fact", cv))
+    review_band(vectors, dev, t, args.folds)
     if back:
         kept: dict[tuple[str, str], Row] = defaultdict(Row)
         again: dict[tuple[str, str], Row] = defaultdict(Row)
-        w, merge_p = refit(vectors, [*PAIRS, *(p for _, p in dev)], t)
-        tf = dataclasses.replace(t, merge_p=merge_p)
+        before: dict[tuple[str, str], Row] = defaultdict(Row)
         for _, p in back:
+            before[(p.kind, p.expect)].add(p, decide(vectors, p, OFF(t)))
             kept[(p.kind, p.expect)].add(p, decide(vectors, p, t))
-            again[(p.kind, p.expect)].add(p, decide(vectors, p, tf, w))
+            again[(p.kind, p.expect)].add(p, decide(vectors, p, tf))
+        print()
+        print(table(f"Held back ({len(back)} pairs): before (no alignment)", before))
         print()
         print(table(f"Held back ({len(back)} pairs): shipped decision", kept))
         print()
-        print(table("Held back: refit on every development pair", again))
+        print(table("Held back: fitted on every development pair", again))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--fit", action="store_true", help="Print the thresholds fitted on all.")
     parser.add_argument("--held-back", action="store_true", help="Score the held-back groups.")
     asyncio.run(amain(parser.parse_args()))
 

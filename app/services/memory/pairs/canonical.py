@@ -151,6 +151,30 @@ _DATE_PARSER = DateDataParser(
 )
 
 
+# A month of a year without a day ("May 2022", "2022年5月") → ``dm202205``.
+_EN_MONTH_YEAR = re.compile(rf"\b({_MONTHS})\s+(?:of\s+)?(\d{{4}})\b")
+_ZH_MONTH_YEAR = re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月(?!\s*\d)")
+_MM_YYYY = re.compile(r"(?<![\d/.])(\d{1,2})/(\d{4})(?![\d/])")
+_MONTH_NUMBER = {m: k for k, m in enumerate(
+    "jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}  # fmt: skip
+
+
+def _month_years(s: str) -> str:
+    def en(m: re.Match[str]) -> str:
+        return f" dm{int(m.group(2)):04d}{_MONTH_NUMBER[m.group(1)[:3]]:02d} "
+
+    def zh(m: re.Match[str]) -> str:
+        month = int(m.group(2))
+        return f" dm{int(m.group(1)):04d}{month:02d} " if 1 <= month <= 12 else m.group()
+
+    def mm_yyyy(m: re.Match[str]) -> str:
+        month = int(m.group(1))
+        return f" dm{int(m.group(2)):04d}{month:02d} " if 1 <= month <= 12 else m.group()
+
+    s = _MM_YYYY.sub(mm_yyyy, s)
+    return _ZH_MONTH_YEAR.sub(zh, _EN_MONTH_YEAR.sub(en, s))
+
+
 def _dt(year: int | None, month: int, day: int) -> str:
     if not (1 <= month <= 12 and 1 <= day <= 31):
         return ""
@@ -181,7 +205,7 @@ def _dates(s: str) -> str:
         s,
     )
     s = _DMY.sub(dmy, s)
-    return _EN_DATE.sub(en, s)
+    return _month_years(_EN_DATE.sub(en, s))
 
 
 _WEEKDAY_EN = {
@@ -233,7 +257,7 @@ def _amounts(s: str) -> str:
 
 # ---- the canonical form ----------------------------------------------------------------------
 
-_VALUE = re.compile(r"\b(?:tm\d{4}|dt\d{4}(?:\d{4})?|wd\d)\b|\d+(?:\.\d+)?[a-z]*")
+_VALUE = re.compile(r"\b(?:tm\d{4}|dt\d{4}(?:\d{4})?|dm\d{6}|wd\d)\b|\d+(?:\.\d+)?[a-z]*")
 
 
 @dataclass(frozen=True)
@@ -247,10 +271,25 @@ class Canonical:
     values: frozenset[str]
 
 
+# Thousands as "k" beside a currency ($85k, 85k dollars; not a 5K run), "twice" / "thrice".
+_THOUSAND_K = re.compile(
+    r"(?:(?<=[$€£¥])|(?<![\w.]))(\d{1,3})[kK]"
+    r"(?:(?<=[$€£¥]\d[kK])|(?<=[$€£¥]\d\d[kK])|(?<=[$€£¥]\d\d\d[kK])|"
+    r"(?=\s*(?:dollars?|usd|euros?|eur|pounds?|gbp|yuan|rmb|元|美元)\b))(?![\w])"
+)
+_TWICE = re.compile(r"\b(twice|thrice)\b", re.IGNORECASE)
+_TIMES = {"twice": "2 times", "thrice": "3 times"}
+# A number written with thousands separators (1,500; 10,000; 85,000), not a list "3,4".
+_THOUSANDS = re.compile(r"(?<![\d,.])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)")
+
+
 @lru_cache(maxsize=8192)
 def canonical(value: str) -> Canonical:
     """The :class:`Canonical` form of a statement (see the module docstring)."""
     s = unicodedata.normalize("NFKC", value)
+    s = _THOUSANDS.sub(lambda m: m.group().replace(",", ""), s)  # 10,000 → 10000
+    s = _THOUSAND_K.sub(lambda m: f"{m.group(1)}000", s)  # $85k → $85000
+    s = _TWICE.sub(lambda m: _TIMES[m.group(1).casefold()], s)  # twice → 2 times
     s = _zh_numbers(_weekdays(s.casefold()))
     s = _en_numbers(s)
     s = _dates(s)

@@ -15,15 +15,22 @@ a merge needs); this module decides each pair from :mod:`~app.services.memory.pa
    one-word swap: each is a ``contradicts`` when the rest of the sentence agrees, else
    ``unsure``; and a guarded pair never merges, whatever the LLM later answers
    (``merge_allowed`` false);
-4. a pair in two languages → ``unsure`` (words cannot be compared across languages);
+4. a pair in two languages → ``merge`` when its content words align (step 5's rule with the
+   ``*_xl`` thresholds, words matched through CC-CEDICT), else ``unsure``;
 5. otherwise a logistic score P(same) over features cosine lacks (word overlap after
    canonical forms, stemming, CJK characters and synonyms; containment; the same bag of words
-   in an order that keeps roles): ≥ ``merge_p`` → ``merge`` (``unsure`` when the two units'
-   types differ), ≥ ``unsure_p`` → ``unsure``, else ``distinct``.
+   in an order that keeps roles): ≥ ``merge_p`` → ``merge``; below it, content-word
+   alignment (:func:`aligned`, :mod:`~app.services.memory.pairs.lexical`: lemmas, WordNet and
+   Cilin synonyms, canonical values, both directions) → ``merge`` when the cosine is at
+   least ``align_cosine``, both sides are mostly matched and neither names a thing the other
+   does not (``unsure`` when the two units' types differ); ≥ ``unsure_p`` → ``unsure``, else
+   ``distinct``.
 
 The weights are fitted on tests/dedupe_pairs.py by scripts/calibrate_dedupe.py; ``merge_p``
 lies above every non-duplicate's score there (zero false merges on the set), ``unsure_p``
-below every duplicate's. Pure: no I/O, so a batch of units can be decided at once.
+below every duplicate's; the alignment thresholds by scripts/eval_dedupe_unseen.py --fit
+(grouped k-fold CV, zero false merges on every fold). Pure: no I/O (the word lists load from
+installed packages), so a batch of units can be decided at once.
 """
 
 from __future__ import annotations
@@ -32,7 +39,7 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from app.services.memory.pairs import rules
+from app.services.memory.pairs import lexical, rules
 from app.services.memory.pairs.canonical import canonical
 from app.services.memory.pairs.features import Features, Statement, features, statement
 
@@ -54,6 +61,19 @@ class Thresholds:
     # An unsure pair opens a review only when it is a real candidate (:func:`review_worthy`):
     # this cosine or above, or the same slot, entity or wording beyond the subject.
     review_cosine: float = 0.95
+    # Content-word alignment (:mod:`~app.services.memory.pairs.lexical`): a same-language
+    # pair the guards let through merges when its cosine is at least ``align_cosine``, each
+    # side has at least ``align_cover`` of its content words matched by the other (lemma,
+    # synonym, number) and neither names a thing the other does not. Fitted with grouped
+    # k-fold CV by scripts/eval_dedupe_unseen.py --fit (docs/DEDUPE.md); None switches it off.
+    align_cosine: float | None = 0.95
+    align_cover: float = 0.6
+    # The same for a pair in two languages (English / Chinese, words matched through
+    # CC-CEDICT's glosses): cosines across languages are lower.
+    align_cosine_xl: float | None = 0.805
+    align_cover_xl: float = 0.5
+    # Unmatched things (nouns, names, numbers) allowed on one side, none on the other.
+    align_things: int = 0
 
 
 @dataclass(frozen=True)
@@ -149,12 +169,15 @@ def decide(
     if guarded is not None:
         return guarded
     if f.cross_lingual:
+        if aligned(new, old, cosine, t) and f.type_equal:
+            return PairDecision("merge", "aligned_other_language", t.merge_p, True)
         return PairDecision("unsure", "other_language", 0.0, True)
     p = p_same(f, weights)
-    if p >= t.merge_p:
+    reason = "classifier" if p >= t.merge_p else "aligned" if aligned(new, old, cosine, t) else ""
+    if reason:
         if not f.type_equal:
             return PairDecision("unsure", "type_differs", p, True)
-        return PairDecision("merge", "classifier", p, True)
+        return PairDecision("merge", reason, max(p, t.merge_p), True)
     if p >= t.unsure_p:
         return PairDecision("unsure", "classifier", p, True)
     return PairDecision("distinct", "classifier", p, True)
@@ -169,6 +192,19 @@ def classifier_features(
         return None
     f = features(new, old, cosine)
     return None if _guard(f, new, old) is not None or f.cross_lingual else f
+
+
+def aligned(new: Statement, old: Statement, cosine: float, t: Thresholds) -> bool:
+    """The alignment rule of :class:`Thresholds` (``align_cosine``, ``align_cover``): close
+    embeddings, most content words matched both ways, no thing named on one side only."""
+    same_language = new.cjk == old.cjk
+    floor = t.align_cosine if same_language else t.align_cosine_xl
+    if floor is None or cosine < floor:
+        return False
+    a = lexical.align(new.value, old.value)
+    if a.things_both or a.things > t.align_things:
+        return False
+    return a.low >= (t.align_cover if same_language else t.align_cover_xl)
 
 
 Verdict = Literal["same", "contradicts", "unrelated"]

@@ -198,8 +198,13 @@ class Features:
 
     @property
     def values_differ(self) -> bool:
-        """Both carry values and they are not the same set (2 kids / 3 kids)."""
-        return bool(self.values_new and self.values_old) and self.values_new != self.values_old
+        """Both carry values and they are not the same set (2 kids / 3 kids). A "1" on one
+        side only is an article when the rest agrees (每天喝两杯 / 一天喝2杯: 一天 is "a day")."""
+        a, b = self.values_new, self.values_old
+        if not (a and b) or a == b:
+            return False
+        article = ("1" in a) != ("1" in b) and bool(a - {"1"}) and a - {"1"} == b - {"1"}
+        return not article
 
     @property
     def one_word_swap(self) -> bool:

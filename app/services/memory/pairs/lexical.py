@@ -1,0 +1,190 @@
+"""Content-word alignment of two statements across wording (issue 28, docs/DEDUPE.md): each
+content word of one side is matched, if it can be, by a word of the other side — the same
+lemma, a synonym or related form, a dictionary gloss across English and Chinese
+(:mod:`~app.services.memory.pairs.lexicon`), the same canonical number or date — in both
+directions; unmatched words that name things (nouns, adjectives, names, numbers) say the two
+may be different facts ("drinks coffee" / "drinks tea").
+
+Chinese is compared by jieba words; a Chinese word is also matched when it occurs inside the
+other side's text (segmentation differs between close sentences: 小组 / 互助小组).
+
+Pure functions, cached per process.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from app.core import text
+from app.services.memory.pairs import rules
+from app.services.memory.pairs.canonical import canonical
+from app.services.memory.pairs.lexicon import (
+    _DIGIT,
+    _LATIN,
+    _wordnet,
+    is_thing,
+    lemma,
+    synonyms,
+)
+
+__all__ = ["Alignment", "Words", "align", "content_words", "is_thing", "lemma", "synonyms"]
+
+# The words that name the subject of a personal memory (first person and "the user"), and
+# light verbs: they align with anything and say nothing about which fact this is.
+_SUBJECT = frozenset("i me my mine myself user users 用户 我 我的 自己".split())
+_LIGHT = frozenset(
+    "be have do get 是 有 了 的 在 会 要 去 着 过 把 被 让 给 "
+    "个 只 次 回 本 台 部 辆 条 张 位 杯 种 些 件 家 名 场 幅 几个 一起 们 一 得 地 很 当 和 与 "
+    "people person time thing".split()
+)  # and Chinese measure words: 两只猫 / 2只猫咪 say the count with the number
+_EVERY = re.compile(r"^每个?(天|日|周|星期|月|年)$")
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+)")  # capitalised, not a sentence's start
+
+
+@dataclass(frozen=True)
+class Words:
+    """A statement's content words for alignment: English lemmas (WordNet compounds of two
+    words joined, "ice_cream"), Chinese jieba words, canonical values (numbers, dates,
+    amounts); the subject's words and light verbs left out. ``stems``: Snowball stems of the
+    same words (painting / painted); ``cjk_text``: the Chinese text, for substrings."""
+
+    words: tuple[str, ...]
+    stems: tuple[str, ...]
+    cjk_text: str
+    names: frozenset[str] = frozenset()
+
+
+@lru_cache(maxsize=8192)
+def content_words(value: str) -> Words:
+    """The :class:`Words` of a statement."""
+    c = canonical(value)
+    zh = c.text
+    for a, b in rules.ZH_REWRITES:
+        zh = zh.replace(a, b)
+    tokens = [t for t in text.tokenize(zh) if not rules.NEGATION_TOKEN.match(t)]
+    lemmas = [lemma(t) for t in tokens]
+    wn = _wordnet()
+    words: list[str] = []
+    k = 0
+    while k < len(lemmas):
+        pair = f"{lemmas[k]}_{lemmas[k + 1]}" if k + 1 < len(lemmas) else ""
+        if pair in wn and _LATIN.search(pair):
+            words.append(pair)
+            k += 2
+            continue
+        words.append(lemmas[k])
+        k += 1
+    kept = [
+        _EVERY.sub(r"\1", w)
+        for w in words
+        if w not in _SUBJECT and w not in _LIGHT and w not in rules.FILLER and w != "1"
+    ]  # "1" is an article (一个, 一家, "one more"); 每天 / 天 (一天 is "a day")
+    return Words(
+        words=tuple(dict.fromkeys(kept)),
+        stems=tuple(text.stem(w) if _LATIN.search(w) else w for w in dict.fromkeys(kept)),
+        cjk_text="".join(ch for ch in zh if text.has_cjk(ch)),
+        # Capitalised words past a sentence's start, and at its start those no dictionary
+        # knows ("Boris taught …"): a name never aligns with another name.
+        names=frozenset(w.casefold() for w in _NAME.findall(value))
+        | frozenset(w for w in _capitalised(value) if w not in _wordnet()),
+    )
+
+
+def _matched(k: int, a: Words, b: Words) -> bool:
+    """Whether content word ``k`` of ``a`` is matched by some word of ``b``."""
+    w, s = a.words[k], a.stems[k]
+    if w in b.words or s in b.stems:
+        return True
+    if text.has_cjk(w):
+        if len(w) >= 2 and w in b.cjk_text:
+            return True  # segmentation differs: 小组 in 互助小组
+        for v in b.words:
+            if not text.has_cjk(v):
+                if not _DIGIT.search(v) and synonyms(w, v):
+                    return True  # 住 / live (CC-CEDICT)
+                continue
+            short, long_ = (w, v) if len(w) <= len(v) else (v, w)
+            inside = short in long_ and 2 * len(short) >= len(long_)
+            if inside and (len(short) > 1 or is_thing(short)):
+                return True  # 猫 / 猫咪, 害怕 / 怕 (not 靠 / 靠窗)
+            if synonyms(w, v):
+                return True
+        return False
+    if _DIGIT.search(w):
+        return False  # values match only when equal
+    parts = w.split("_")
+    if len(parts) > 1 and (parts[-1] in b.words or any(parts[-1] in v.split("_") for v in b.words)):
+        return True  # a compound by its head: video_game / game
+    return any(
+        synonyms(w, v) or (len(v.split("_")) > 1 and w == v.split("_")[-1])
+        for v in b.words
+        if not _DIGIT.search(v)
+    )
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """How the content words of two statements align: the share of each side's words
+    matched by the other (``cover_a``, ``cover_b``), the words left unmatched on each side,
+    and the words of each side (0 when a side has none)."""
+
+    cover_a: float
+    cover_b: float
+    unmatched_a: tuple[str, ...]
+    unmatched_b: tuple[str, ...]
+    n_a: int
+    n_b: int
+
+    things_a: int = 0
+    things_b: int = 0
+
+    @property
+    def things(self) -> int:
+        """Unmatched words that name things (:func:`is_thing`), on the side with more."""
+        return max(self.things_a, self.things_b)
+
+    @property
+    def things_both(self) -> bool:
+        """Both sides name a thing the other does not (coffee / tea: another fact)."""
+        return self.things_a > 0 and self.things_b > 0
+
+    @property
+    def low(self) -> float:
+        """The lower coverage of the two directions."""
+        return min(self.cover_a, self.cover_b)
+
+    @property
+    def high(self) -> float:
+        """The higher coverage of the two directions."""
+        return max(self.cover_a, self.cover_b)
+
+
+@lru_cache(maxsize=8192)
+def _capitalised(value: str) -> frozenset[str]:
+    """The lemmas of the words a statement writes with a capital, its first word too."""
+    return frozenset(lemma(w.casefold()) for w in re.findall(r"\b[A-Z][a-z]+\b", value))
+
+
+def align(a: str, b: str) -> Alignment:
+    """Align the content words of statement ``a`` with those of ``b``, both directions."""
+    wa, wb = content_words(a), content_words(b)
+    # A name both sides give is the subject ("Carol is …" / "… Carol"), as "the user" is:
+    # it neither counts for nor against the pair.
+    subject = _capitalised(a) & _capitalised(b) & frozenset(wa.words) & frozenset(wb.words)
+    ka = [k for k, w in enumerate(wa.words) if w not in subject]
+    kb = [k for k, w in enumerate(wb.words) if w not in subject]
+    ua = tuple(wa.words[k] for k in ka if not _matched(k, wa, wb))
+    ub = tuple(wb.words[k] for k in kb if not _matched(k, wb, wa))
+    na, nb = len(ka), len(kb)
+    return Alignment(
+        cover_a=(na - len(ua)) / na if na else 0.0,
+        cover_b=(nb - len(ub)) / nb if nb else 0.0,
+        unmatched_a=ua,
+        unmatched_b=ub,
+        n_a=na,
+        n_b=nb,
+        things_a=sum(w in wa.names or is_thing(w) for w in ua),
+        things_b=sum(w in wb.names or is_thing(w) for w in ub),
+    )

