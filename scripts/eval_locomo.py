@@ -184,6 +184,32 @@ async def ingest(client: httpx.AsyncClient, turns: list[dict[str, Any]], prefix:
             bar.update(len(chunk))
 
 
+async def recall_question(
+    client: httpx.AsyncClient,
+    q: dict[str, Any],
+    subject: str,
+    top_k: int,
+    wait_s: float = 60,
+    **overrides: Any,
+) -> dict[str, Any]:
+    """``POST /recall`` of one LoCoMo question for ``subject`` at the time it was asked
+    (``asked_after_iso``; the dataset's times are naive: UTC), the JSON answer; exits on any
+    other status than 200; ``wait_s``: the HTTP timeout. ``overrides``: more RecallRequest
+    fields."""
+    body = {
+        "query": q["question"],
+        "user_id": subject,
+        "top_k": top_k,
+        "now": q["asked_after_iso"] + "Z",
+        **overrides,
+    }
+    r = await client.post("/recall", json=body, timeout=wait_s)
+    if r.status_code != 200:
+        raise SystemExit(f"/recall failed: {r.status_code} {r.text[:500]}")
+    data: dict[str, Any] = r.json()
+    return data
+
+
 async def evaluate(
     client: httpx.AsyncClient,
     questions: list[dict[str, Any]],
@@ -203,17 +229,9 @@ async def evaluate(
                 "ranked": {},
             }
             for name, overrides in plans.items():
-                body = {
-                    "query": q["question"],
-                    "user_id": prefix + q["conversation_id"],
-                    "top_k": TOP_K,
-                    "now": q["asked_after_iso"] + "Z",  # the dataset's times are naive: UTC
-                    **overrides,
-                }
-                r = await client.post("/recall", json=body, timeout=60)
-                if r.status_code != 200:
-                    raise SystemExit(f"/recall failed: {r.status_code} {r.text[:500]}")
-                data = r.json()
+                data = await recall_question(
+                    client, q, prefix + q["conversation_id"], TOP_K, **overrides
+                )
                 report.recall_ms[name].append(float(data["took_ms"]))
                 report.degraded[name] += bool(data["degraded"])
                 if data.get("rerank"):
@@ -236,18 +254,11 @@ async def calibrate(
 
     rows = Rows.empty()
     for q in tqdm(questions, desc="calibrate", unit="query"):
-        body = {
-            "query": q["question"],
-            "user_id": prefix + q["conversation_id"],
-            "top_k": 50,
-            "now": q["asked_after_iso"] + "Z",
-            "record_access": False,
-        }
-        r = await client.post("/recall", json=body, timeout=60)
-        if r.status_code != 200:
-            raise SystemExit(f"/recall failed: {r.status_code} {r.text[:500]}")
+        answer = await recall_question(
+            client, q, prefix + q["conversation_id"], 50, record_access=False
+        )
         evidence = set(q["evidence"])
-        hits = r.json()["memories"]
+        hits = answer["memories"]
         # The service counts a unit that does not name the query's entity against its
         # relevance only when the query names one (some unit names it): seen from the client,
         # when some of the 50 hits has the entity signal.

@@ -70,16 +70,9 @@ async def run(args: argparse.Namespace) -> None:
             marker.write_text(f'{{"turns": {len(turns)}, "prefix": ""}}')
             print(f"ingest {time.perf_counter() - start:.0f} s", file=sys.stderr)
         for q in ev.tqdm(questions, desc="dump", unit="query"):
-            body = {
-                "query": q["question"],
-                "user_id": q["conversation_id"],
-                "top_k": 10,
-                "now": q["asked_after_iso"] + "Z",
-                "record_access": False,
-            }
-            r = await client.post("/recall", json=body, timeout=120)
-            if r.status_code != 200:
-                raise SystemExit(f"/recall failed: {r.status_code} {r.text[:300]}")
+            answer = await ev.recall_question(
+                client, q, q["conversation_id"], 10, wait_s=120, record_access=False
+            )
             rec = dict(caught.pop("last"))
             rec.update(
                 question_id=q["question_id"],
@@ -87,7 +80,7 @@ async def run(args: argparse.Namespace) -> None:
                 category=q["category_name"],
                 question=q["question"],
                 evidence=list(q["evidence"]),
-                service_top10=[m["raw_ref"] for m in r.json()["memories"]],
+                service_top10=[m["raw_ref"] for m in answer["memories"]],
             )
             out["questions"].append(rec)
         engine = app.state.engine
