@@ -219,8 +219,8 @@ class RecallHit(MemoryRead):
     """A recalled unit with its score, the score's breakdown and the stage that placed it."""
 
     score: float = Field(
-        description="The hybrid score (weighted sum of `scores`; less a redundancy penalty "
-        "for a hit whose value nearly repeats a better-placed hit's, cosine above 0.9): "
+        description="The hybrid score (weighted sum of `scores`, less `redundancy` for a hit "
+        "whose value nearly repeats a better-placed hit's, cosine above 0.9): "
         "orders the hits of this answer; its scale depends on the other candidates."
     )
     relevance: float = Field(
@@ -247,6 +247,18 @@ class RecallHit(MemoryRead):
         description="Units the pair decision calls the same fact as this one (docs/DEDUPE.md), "
         "collapsed into this hit so the answer holds each fact once; best-ranked first. "
         "They are not returned as hits of their own.",
+    )
+    redundancy: float = Field(
+        default=0.0,
+        description="What the diversity step took off this hit's score because its value "
+        "nearly repeats a better-placed hit's (`redundant_with`): 1.0 × (value cosine − 0.9) "
+        "for the most similar one; `score` is already reduced by it. 0 for most hits and "
+        'after an LLM rerank (docs/EVAL.md "Diversity of the final list").',
+    )
+    redundant_with: uuid.UUID | None = Field(
+        default=None,
+        description="The better-placed hit whose value this one nearly repeats (the cause of "
+        "`redundancy`); null when `redundancy` is 0.",
     )
     rerank_position: int | None = Field(
         default=None,

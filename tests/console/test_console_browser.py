@@ -210,6 +210,37 @@ def test_recall_score_bars_match_the_api(console):
         assert label.startswith(f"score {hit['score']:.3f}")
 
 
+def test_a_near_repeat_shows_its_redundancy_penalty(console):
+    client = console.service.client("demo")
+    for value in ("Thanks so much, Jon! See you next week.",
+                  "Thanks so much, Gina! See you next week.",
+                  "Carol went hiking in the Alps last summer"):
+        r = client.post("/store", json={"memories": [{"user_id": "carol", "value": value}]})
+        assert r.status_code == 200, r.text
+    query = "thanks, see you next week"
+    answer = client.post(
+        "/recall", json={"query": query, "user_id": "carol", "record_access": False}
+    ).json()
+    penalised = [i for i, m in enumerate(answer["memories"]) if m["redundancy"] > 0]
+    assert len(penalised) == 1, answer["memories"]
+    i = penalised[0]
+    cause = 1 + [m["id"] for m in answer["memories"]].index(answer["memories"][i]["redundant_with"])
+    page = console.go("#/recall")
+    page.fill("textarea[name=query]", query)
+    page.fill("input[name=user_id]", "carol")
+    page.click(".recall-form button[type=submit]")
+    hits = page.locator(".hit")
+    expect(hits.first).to_be_visible()
+    # Only the penalised hit has the hatched part, sized by its penalty, and says whom it repeats.
+    expect(page.locator(".bar-redundancy[data-redundancy]")).to_have_count(1)
+    shown = hits.nth(i).locator(".bar-track .bar-redundancy")
+    assert float(shown.get_attribute("data-redundancy")) == round(answer["memories"][i]["redundancy"], 4)
+    expect(hits.nth(i).locator(".hit-meta")).to_contain_text(f"nearly repeats #{cause}")
+    expect(hits.nth(i).locator("tr.redundancy")).to_contain_text(f"repeats #{cause}")
+    label = hits.nth(i).locator(".bar").get_attribute("aria-label")
+    assert "for redundancy" in label
+
+
 def test_forget_shows_the_receipt_and_the_unit_is_gone(console):
     unit = console.ids["stock"]
     page = console.go(f"#/unit/{unit}")

@@ -85,6 +85,8 @@ async def recall_memories(
                     "hybrid_rank": hybrid_rank,
                     "rerank_position": position,
                     "duplicates": result.duplicates.get(unit.id, []),
+                    "redundancy": ranked.redundancy,
+                    "redundant_with": ranked.redundant_with,
                 }
             )
         )

@@ -52,12 +52,14 @@ def diversify(
     """``head`` (best first) in maximal-marginal-relevance order: repeatedly the hit with the
     best score less its redundancy penalty (:data:`DIVERSITY_WEIGHT` × how far its cosine to
     a hit already placed exceeds :data:`DIVERSITY_FLOOR`, the largest), ties in the given
-    order. A penalised hit's ``score`` is the reduced one, so the list stays sorted by score.
+    order. A penalised hit's ``score`` is the reduced one, so the list stays sorted by score;
+    its ``redundancy`` is the penalty and ``redundant_with`` the placed hit that caused it.
     ``cosines``: (a, b) → the value cosine of the two units (both orders), for the pairs at
     the floor or above."""
     if DIVERSITY_WEIGHT <= 0 or not cosines:
         return list(head)
     penalty = [0.0] * len(head)
+    cause: list[uuid.UUID | None] = [None] * len(head)
     pool = list(range(len(head)))
     out: list[Ranked] = []
     while pool:
@@ -65,14 +67,21 @@ def diversify(
         pool.remove(pick)
         chosen = head[pick]
         out.append(
-            dataclasses.replace(chosen, score=chosen.score - penalty[pick])
+            dataclasses.replace(
+                chosen,
+                score=chosen.score - penalty[pick],
+                redundancy=penalty[pick],
+                redundant_with=cause[pick],
+            )
             if penalty[pick] > 0
             else chosen
         )
         for i in pool:
             cos = cosines.get((chosen.id, head[i].id))
             if cos is not None and cos > DIVERSITY_FLOOR:
-                penalty[i] = max(penalty[i], DIVERSITY_WEIGHT * (cos - DIVERSITY_FLOOR))
+                cost = DIVERSITY_WEIGHT * (cos - DIVERSITY_FLOOR)
+                if cost > penalty[i]:
+                    penalty[i], cause[i] = cost, chosen.id
     return out
 
 

@@ -102,6 +102,10 @@ class Ranked:
     via: str = "direct"
     # The raw inputs of ``relevance`` (cosine, coverage, context_cosine).
     raw: dict[str, float] = field(default_factory=dict)
+    # What the diversity step (app.services.recall.collapse.diversify) took off ``score``
+    # for nearly repeating a better-placed hit, and that hit.
+    redundancy: float = 0.0
+    redundant_with: uuid.UUID | None = None
 
 
 def recency(occurred_at: datetime, now: datetime, lam: float) -> float:

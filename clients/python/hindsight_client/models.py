@@ -1827,6 +1827,14 @@ class RecallHit(BaseModel):
     occurred_at: Annotated[AwareDatetime, Field(title="Occurred At")]
     query: Annotated[str | None, Field(title="Query")]
     raw_ref: Annotated[list[str], Field(title="Raw Ref")]
+    redundancy: Annotated[float | None, Field(title="Redundancy")] = 0.0
+    """
+    What the diversity step took off this hit's score because its value nearly repeats a better-placed hit's (`redundant_with`): 1.0 × (value cosine − 0.9) for the most similar one; `score` is already reduced by it. 0 for most hits and after an LLM rerank (docs/EVAL.md "Diversity of the final list").
+    """
+    redundant_with: Annotated[UUID | None, Field(title="Redundant With")] = None
+    """
+    The better-placed hit whose value this one nearly repeats (the cause of `redundancy`); null when `redundancy` is 0.
+    """
     relevance: Annotated[float, Field(title="Relevance")]
     """
     How likely this unit holds what the query asks for, 0..1, from its own raw signals (cosine, keyword coverage, entity match, context; a logistic model calibrated on LoCoMo dev, docs/EVAL.md "Relevance"): comparable across queries, independent of the other candidates.
@@ -1841,7 +1849,7 @@ class RecallHit(BaseModel):
     """
     score: Annotated[float, Field(title="Score")]
     """
-    The hybrid score (weighted sum of `scores`; less a redundancy penalty for a hit whose value nearly repeats a better-placed hit's, cosine above 0.9): orders the hits of this answer; its scale depends on the other candidates.
+    The hybrid score (weighted sum of `scores`, less `redundancy` for a hit whose value nearly repeats a better-placed hit's, cosine above 0.9): orders the hits of this answer; its scale depends on the other candidates.
     """
     scores: Scores
     session_id: Annotated[str | None, Field(title="Session Id")]

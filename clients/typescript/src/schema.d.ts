@@ -2014,6 +2014,17 @@ export interface components {
             /** Raw Ref */
             raw_ref: string[];
             /**
+             * Redundancy
+             * @description What the diversity step took off this hit's score because its value nearly repeats a better-placed hit's (`redundant_with`): 1.0 × (value cosine − 0.9) for the most similar one; `score` is already reduced by it. 0 for most hits and after an LLM rerank (docs/EVAL.md "Diversity of the final list").
+             * @default 0
+             */
+            redundancy?: number;
+            /**
+             * Redundant With
+             * @description The better-placed hit whose value this one nearly repeats (the cause of `redundancy`); null when `redundancy` is 0.
+             */
+            redundant_with?: string | null;
+            /**
              * Relevance
              * @description How likely this unit holds what the query asks for, 0..1, from its own raw signals (cosine, keyword coverage, entity match, context; a logistic model calibrated on LoCoMo dev, docs/EVAL.md "Relevance"): comparable across queries, independent of the other candidates.
              */
@@ -2027,7 +2038,7 @@ export interface components {
             rerank_position?: number | null;
             /**
              * Score
-             * @description The hybrid score (weighted sum of `scores`; less a redundancy penalty for a hit whose value nearly repeats a better-placed hit's, cosine above 0.9): orders the hits of this answer; its scale depends on the other candidates.
+             * @description The hybrid score (weighted sum of `scores`, less `redundancy` for a hit whose value nearly repeats a better-placed hit's, cosine above 0.9): orders the hits of this answer; its scale depends on the other candidates.
              */
             score: number;
             scores: components["schemas"]["Scores"];

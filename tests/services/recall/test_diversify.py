@@ -26,6 +26,10 @@ def test_a_near_repeat_moves_below_a_distinct_hit():
     assert [r.id for r in out] == [first.id, other.id, repeat.id]
     penalty = DIVERSITY_WEIGHT * (0.97 - DIVERSITY_FLOOR)
     assert out[2].score == pytest.approx(0.79 - penalty)
+    # The penalty and its cause are on the hit (the answer's `redundancy`, `redundant_with`).
+    assert out[2].redundancy == pytest.approx(penalty)
+    assert out[2].redundant_with == first.id
+    assert (out[0].redundancy, out[0].redundant_with) == (0.0, None)
     assert out[0] == first and out[1] == other  # unpenalised hits are unchanged
     scores = [r.score for r in out]
     assert scores == sorted(scores, reverse=True)
@@ -46,5 +50,7 @@ def test_the_largest_penalty_counts_and_ties_keep_the_given_order():
     # b's penalty is now the larger one, from c (0.09)
     assert out[3].id == b.id
     assert out[3].score == pytest.approx(0.85 - DIVERSITY_WEIGHT * (0.99 - DIVERSITY_FLOOR))
+    assert out[3].redundant_with == c.id  # the largest penalty's cause, not the first
+    assert out[3].score + out[3].redundancy == pytest.approx(0.85)
     e, f = hit(0.8), hit(0.8)
     assert diversify([a, e, f], both(a, b, 0.99)) == [a, e, f]

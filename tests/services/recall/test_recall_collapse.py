@@ -60,3 +60,30 @@ async def test_top_k_holds_distinct_facts_after_the_collapse(client, engine):
     # One seat is folded into the other; green tea keeps (or takes) the second place.
     assert len(ids) == 2 and tea in ids, [(h["value"], h["duplicates"]) for h in hits]
     assert (seat in ids) != (again in ids)
+
+
+async def test_a_near_repeat_says_what_it_lost_and_to_which_hit(client):
+    # Two chat turns that differ by a name: not the same fact (no merge), but close enough
+    # (value cosine above the diversity floor) that the second loses score for the first.
+    await store(client, "u1", "Thanks so much, Jon! See you next week.")
+    await store(client, "u1", "Thanks so much, Gina! See you next week.")
+    await store(client, "u1", "The user went hiking in the Alps last summer")
+    r = await client.post(
+        "/recall",
+        json={"query": "thanks, see you next week", "user_id": "u1", "record_access": False},
+    )
+    assert r.status_code == 200, r.text
+    answer = r.json()
+    hits, w = answer["memories"], answer["weights"]
+    assert len(hits) == 3 and all(h["duplicates"] == [] for h in hits)
+    penalised = [h for h in hits if h["redundancy"] > 0]
+    assert len(penalised) == 1, [(h["value"], h["redundancy"]) for h in hits]
+    repeat = penalised[0]
+    placed = [h["id"] for h in hits]
+    # Its cause is a hit placed before it, and score + redundancy is the weighted sum.
+    assert placed.index(repeat["redundant_with"]) < placed.index(repeat["id"])
+    total = sum(w[s] * v for s, v in repeat["scores"].items())
+    assert abs(repeat["score"] + repeat["redundancy"] - total) < 1e-6
+    for h in hits:
+        if h is not repeat:
+            assert (h["redundancy"], h["redundant_with"]) == (0.0, None)

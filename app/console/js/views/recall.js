@@ -85,6 +85,12 @@ function bar(hit, parts, top) {
     .filter((p) => p.share > 0)
     .map((p) => `${p.label} ${Math.round(p.share * 100)}%`)
     .join(", ");
+  const width = top > 0 ? Math.max(2, (100 * hit.score) / top) : 0;
+  // The diversity step's penalty, drawn hatched after the score it was taken from (capped
+  // at the track's end).
+  const penalty = hit.redundancy > 0 && top > 0
+    ? Math.min((100 * hit.redundancy) / top, Math.max(0, 100 - width))
+    : 0;
   return h(
     "div",
     { class: "bar-track" },
@@ -93,8 +99,9 @@ function bar(hit, parts, top) {
       {
         class: "bar",
         role: "img",
-        "aria-label": `score ${fmt(hit.score)}: ${label || "no signal"}`,
-        style: { width: `${top > 0 ? Math.max(2, (100 * hit.score) / top) : 0}%` },
+        "aria-label": `score ${fmt(hit.score)}: ${label || "no signal"}`
+          + (hit.redundancy > 0 ? `; less ${fmt(hit.redundancy)} for redundancy` : ""),
+        style: { width: `${width}%` },
       },
       parts
         .filter((p) => p.share > 0)
@@ -107,10 +114,18 @@ function bar(hit, parts, top) {
           }),
         ),
     ),
+    penalty > 0
+      ? h("span", {
+        class: "bar-redundancy",
+        style: { width: `${penalty}%` },
+        title: `redundancy: −${fmt(hit.redundancy)} (nearly repeats a better-placed hit)`,
+        dataset: { redundancy: hit.redundancy.toFixed(4) },
+      })
+      : "",
   );
 }
 
-function breakdown(parts) {
+function breakdown(parts, hit, repeats) {
   return h(
     "details",
     { class: "breakdown" },
@@ -130,6 +145,15 @@ function breakdown(parts) {
             h("td", { class: "num" }, fmt(p.contribution)),
             h("td", { class: "num" }, `${Math.round(100 * p.share)}%`)),
         ),
+        hit.redundancy > 0
+          ? h("tr", { class: "redundancy", dataset: { signal: "redundancy" } },
+            h("th", { scope: "row" }, h("span", { class: "swatch bar-redundancy", "aria-hidden": "true" }),
+              repeats ? `Redundancy (repeats #${repeats})` : "Redundancy"),
+            h("td", { class: "num" }, ""),
+            h("td", { class: "num" }, ""),
+            h("td", { class: "num" }, `−${fmt(hit.redundancy)}`),
+            h("td", { class: "num" }, ""))
+          : "",
       ),
     )),
   );
@@ -169,6 +193,9 @@ function results(answer) {
       { class: "hits" },
       answer.memories.map((hit) => {
         const parts = shares(hit, w);
+        const repeats = hit.redundant_with
+          ? answer.memories.findIndex((m) => m.id === hit.redundant_with) + 1 || null
+          : null;
         return h(
           "li",
           { class: "hit", dataset: { id: hit.id } },
@@ -180,11 +207,12 @@ function results(answer) {
           h("div", { class: "hit-meta muted" }, hit.type, " · ", statusBadge(hit.status),
             hit.entities.length ? ` · ${hit.entities.join(", ")}` : "",
             hit.via ? ` · via ${hit.via}` : "",
+            repeats ? ` · nearly repeats #${repeats}` : "",
             hit.rerank_position != null
               ? ` · placed by the rerank (hybrid rank ${hit.hybrid_rank})`
               : ""),
           bar(hit, parts, top),
-          breakdown(parts),
+          breakdown(parts, hit, repeats),
         );
       }),
     ),
