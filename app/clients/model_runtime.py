@@ -190,6 +190,21 @@ class TeamSizes:
             arm.backoff_s = min(self.max_retry_s, max(self.retry_s, arm.backoff_s * 2))
 
 
+# The model's own time of the embedding calls made in this context (milliseconds, one entry
+# per call or chunk, appended as each returns): a caller that wants to know how much of its
+# wait was the model itself sets a fresh list (``MODEL_MS.set([])``) before calling; tasks it
+# starts afterwards share that list. None (the default): nothing is recorded. A recall reports
+# the sum as ``embed_model_ms`` beside its ``embed`` stage (app.services.recall.service).
+MODEL_MS: ContextVar[list[float] | None] = ContextVar("hindsight_model_ms", default=None)
+
+
+def note_model_ms(ms: float) -> None:
+    """Record one model call's own time in the context's :data:`MODEL_MS` list, if any."""
+    found = MODEL_MS.get()
+    if found is not None:
+        found.append(ms)
+
+
 # Who a foreground embedding is for (an API key's prefix, or the client's address when keys
 # are off): the API sets it per request (app/api/embedding_limits.py); "" when unknown.
 EMBEDDING_CALLER: ContextVar[str] = ContextVar("hindsight_embedding_caller", default="")

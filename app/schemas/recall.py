@@ -333,6 +333,14 @@ class RecallResponse(ResponseModel):
         "`units` instead with `record_access: false`). "
         "The same figures are in the `Server-Timing` header.",
     )
+    embed_model_ms: float | None = Field(
+        default=None,
+        description="The embedding model's own time within `stages_ms.embed` (ms): the "
+        "encoding alone, without the wait for the model, the thread hand-off and the "
+        "connection checkout that overlaps it. Null when the model did not run (a cached "
+        "query embedding) or does not report its time (an OpenAI-compatible endpoint). Also "
+        "in the `Server-Timing` header as `embed_model`.",
+    )
     rerank: RerankInfo | None = Field(
         default=None, description="The rerank stage; null when it did not run."
     )

@@ -9,12 +9,21 @@ output ``{"model", "query": {n, p50_ms, p95_ms, ...}, "passages": {texts, batch,
 texts_per_s, one_by_one_per_s}}``: one query at a time (after ``warmup`` untimed ones), then
 the passages in batches of ``batch`` (one untimed batch first), then the first ``singles``
 passages one per call. :func:`measure_in_subprocess` runs it in a
-separate process so the benchmark's own process never loads the model."""
+separate process so the benchmark's own process never loads the model.
+
+    python scripts/benchkit/embed_floor.py --serve
+
+keeps the embedder in a process of its own that embeds one query per input line (a JSON
+string) and answers one JSON line ``{"ms": ..., "model_ms": ...}``: the call's wall time
+(``embed_queries``, as above) and the model's own encoding time within it (as a recall's
+``embed_model_ms``). :class:`BareModel` drives it, so that a benchmark can measure the floor
+*interleaved* with the service's requests, under the same load, instead of minutes apart."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import subprocess
 import sys
 import time
@@ -22,6 +31,8 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+# This checkout's ``app`` first on the child's path, whatever the virtualenv installed.
+CHILD_ENV = dict(os.environ, PYTHONPATH=str(HERE.parents[1]))
 if __package__ in (None, ""):
     sys.path.insert(0, str(HERE.parent))
 
@@ -72,6 +83,75 @@ async def measure(
     }
 
 
+async def serve(warmup: list[str]) -> None:
+    """The ``--serve`` loop (see the module's docstring): until stdin closes."""
+    from app.clients.embeddings import create_embedder
+    from app.clients.model_runtime import MODEL_MS
+    from app.core.config import get_settings
+
+    embedder = create_embedder(get_settings().embedding)
+    loop = asyncio.get_running_loop()
+    try:
+        for q in warmup:
+            await embedder.embed_queries([q])
+        print(json.dumps({"ready": embedder.model}), flush=True)
+        while True:
+            line = await loop.run_in_executor(None, sys.stdin.readline)
+            if not line:
+                break
+            text = json.loads(line)
+            model_ms: list[float] = []
+            MODEL_MS.set(model_ms)
+            t0 = time.perf_counter()
+            await embedder.embed_queries([text])
+            ms = (time.perf_counter() - t0) * 1000.0
+            model = sum(model_ms) if model_ms else None
+            print(json.dumps({"ms": ms, "model_ms": model}), flush=True)
+    finally:
+        await embedder.aclose()
+
+
+class BareModel:
+    """The embedder alone in a process of its own (``--serve``), one query per call:
+    ``embed(text)`` returns ``(wall ms, model ms)`` measured in that process. Use as a
+    context manager (the process ends with it)."""
+
+    def __init__(self, warmup: list[str]) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, str(HERE / "embed_floor.py"), "--serve"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+            env=CHILD_ENV,
+        )
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps(warmup) + "\n")
+        ready = self.proc.stdout.readline()
+        if not ready:
+            raise SystemExit("the bare-model process ended before it was ready")
+
+    def embed(self, text: str) -> tuple[float, float | None]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps(text) + "\n")
+        answer = json.loads(self.proc.stdout.readline())
+        return float(answer["ms"]), answer["model_ms"]
+
+    def close(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+    def __enter__(self) -> BareModel:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 def measure_in_subprocess(
     queries: list[str], passages: list[str], batch: int = 50, warmup: int = 3, singles: int = 0
 ) -> dict[str, Any]:
@@ -84,13 +164,16 @@ def measure_in_subprocess(
         capture_output=True,
         text=True,
         check=False,
+        env=CHILD_ENV,
     )
     if done.returncode != 0:
         raise SystemExit(f"embedder floor failed:\n{done.stderr[-2000:]}")
     return json.loads(done.stdout)
 
 
-if __name__ == "__main__":
+if __name__ == "__main__" and sys.argv[1:] == ["--serve"]:
+    asyncio.run(serve(json.loads(sys.stdin.readline())))
+elif __name__ == "__main__":
     spec = json.load(sys.stdin)
     figures = asyncio.run(
         measure(

@@ -57,14 +57,18 @@ async def recall_memories(
     repeated query over the same candidates reuses the earlier order without a call. When the
     LLM is too slow or fails, the answer is the hybrid order with `degraded: true` and
     `rerank.reason`: never an error. `stages_ms` (and the `Server-Timing` header) say
-    where the time went: the query embedding, the one SQL statement, ranking, the access log.
+    where the time went: the query embedding, the one SQL statement, ranking, the access log;
+    `embed_model_ms` is the model's own part of the embedding.
     422 `invalid_request` on bad input (no subject, top_k
     out of range, unknown type, `rerank: llm` on a server without an LLM, a query over
     `LIMITS__TEXT_TOKENS` model tokens); 429 `rate_limited` past the caller's embedding
     limits (`Retry-After`)."""
     await budget.check([Text(("query",), body.query, query=True)])
     result = await service.recall(namespace, body, datetime.now(UTC))
-    response.headers["Server-Timing"] = server_timing(result.stages_ms, result.took_ms)
+    timings = result.stages_ms
+    if result.embed_model_ms is not None:
+        timings = {**timings, "embed_model": result.embed_model_ms}
+    response.headers["Server-Timing"] = server_timing(timings, result.took_ms)
     if result.degraded:
         RECALL_DEGRADED.inc()
     stage = result.rerank
@@ -98,6 +102,9 @@ async def recall_memories(
         degraded=result.degraded,
         took_ms=result.took_ms,
         stages_ms={k: round(v, 3) for k, v in result.stages_ms.items()},
+        embed_model_ms=round(result.embed_model_ms, 3)
+        if result.embed_model_ms is not None
+        else None,
         rerank=info,
         time_hint=TimeHint.model_validate(result.time_hint) if result.time_hint else None,
         best_relevance=result.best_relevance,

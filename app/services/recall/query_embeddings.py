@@ -10,10 +10,29 @@ goes stale.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 from cachetools import LRUCache
 
 from app.clients.embeddings import Embedder
+from app.clients.model_runtime import MODEL_MS
+from app.core.text import has_cjk, tokenize
+
+
+def strip_names(query: str, names: list[str]) -> str:
+    """``query`` without ``names`` (and their possessive ``'s``), the text recall embeds
+    (app.services.recall.service); the query itself when nothing would be left."""
+    if not names:
+        return query
+    stripped = query
+    for name in sorted(names, key=len, reverse=True):
+        if has_cjk(name):  # no spaces around a Chinese name: "李明在哪里工作"
+            stripped = stripped.replace(name, " ")
+            continue
+        stripped = re.sub(rf"(?i)(?<!\w){re.escape(name)}(?:['’]s)?(?!\w)", " ", stripped)
+    stripped = re.sub(r"\s+", " ", stripped).strip()
+    return stripped if len(tokenize(stripped)) > 0 else query
 
 
 class QueryEmbeddingCache:
@@ -49,3 +68,16 @@ class QueryEmbeddingCache:
             vector.setflags(write=False)  # shared between requests: nobody may change it
             self._items[(embedder.model, text)] = vector
         return vector, False
+
+    async def embed_query_timed(
+        self, embedder: Embedder, text: str
+    ) -> tuple[np.ndarray, float | None]:
+        """:meth:`embed_query`'s vector and the model's own time of the call (ms; None when
+        the model did not run or does not report its time: ``model_runtime.MODEL_MS``)."""
+        model_ms: list[float] = []
+        token = MODEL_MS.set(model_ms)
+        try:
+            vector, _ = await self.embed_query(embedder, text)
+        finally:
+            MODEL_MS.reset(token)
+        return vector, (sum(model_ms) if model_ms else None)

@@ -11,7 +11,6 @@ signal rewards units that name them. Keyword relevance is BM25 over the query's 
 from __future__ import annotations
 
 import asyncio
-import re
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -22,7 +21,7 @@ import numpy as np
 
 from app.clients.embeddings import Embedder
 from app.core.config import RecallSettings
-from app.core.text import has_cjk, stems, tokenize
+from app.core.text import stems, tokenize
 from app.repositories.memory.filters import UnitFilters
 from app.repositories.recall.repository import Candidates, RecallRepository
 from app.repositories.recall.sql import DATED_TSQUERY, RecalledUnit
@@ -32,7 +31,7 @@ from app.services.memory.pairs.decision import Thresholds
 from app.services.memory.ttl import AccessTracker
 from app.services.recall.collapse import MARGIN, collapse
 from app.services.recall.expansion import Hop, Outcome, expand, named_via
-from app.services.recall.query_embeddings import QueryEmbeddingCache
+from app.services.recall.query_embeddings import QueryEmbeddingCache, strip_names
 from app.services.recall.rerank import LLMReranker, RerankOutcome, rerank_mode
 from app.services.recall.scoring import SIGNALS, Ranked, Weighting, profile_weights, rank
 from app.services.recall.subjects import SubjectCache, scope_key
@@ -58,6 +57,9 @@ class RecallResult:
     expansion: Outcome | None = None  # (status, added, reason)
     duplicates: dict[uuid.UUID, list[uuid.UUID]] = field(default_factory=dict)  # collapse
     stages_ms: dict[str, float] = field(default_factory=dict)
+    # The embedding model's own time within ``embed`` (ms; None when no model call ran: a
+    # cached query embedding, or an embedder that does not report it).
+    embed_model_ms: float | None = None
 
 
 def _weighting(req: RecallRequest, settings: RecallSettings) -> Weighting:
@@ -83,19 +85,6 @@ def _entity_candidates(tokens: list[str]) -> list[str]:
     """Single tokens and adjacent pairs of the query ("new york"), case-folded."""
     pairs = (f"{a} {b}" for a, b in zip(tokens, tokens[1:], strict=False))
     return list(dict.fromkeys([*tokens, *pairs]))
-
-
-def _strip_names(query: str, names: list[str]) -> str:
-    if not names:
-        return query
-    stripped = query
-    for name in sorted(names, key=len, reverse=True):
-        if has_cjk(name):  # no spaces around a Chinese name: "李明在哪里工作"
-            stripped = stripped.replace(name, " ")
-            continue
-        stripped = re.sub(rf"(?i)(?<!\w){re.escape(name)}(?:['’]s)?(?!\w)", " ", stripped)
-    stripped = re.sub(r"\s+", " ", stripped).strip()
-    return stripped if len(tokenize(stripped)) > 0 else query
 
 
 @dataclass
@@ -161,7 +150,8 @@ class RecallService:
         """Rank the subject's units for ``req.query``.
 
         Stages (``stages_ms``): ``profile`` / ``known`` (only when the subject cache has no
-        answer), ``embed`` (the query embedding; ~0 when cached), ``candidates`` (the one
+        answer), ``embed`` (the query embedding; ~0 when cached; the model's own part of it
+        is ``embed_model_ms``), ``candidates`` (the one
         statement: candidates, signals and answer columns), ``score`` (ranking in Python),
         ``rerank`` (when asked for), then ``access`` (one statement: the access-log INSERT and
         the answer columns of the hits) or, with ``record_access=false``, ``units`` (the
@@ -249,7 +239,7 @@ class RecallService:
         for _attempt in range(2):
             # The connection checkout (pool ping, BEGIN) overlaps the model call.
             embed_task = asyncio.create_task(
-                self._embed(_strip_names(req.query, known), deadline, result)
+                self._embed(strip_names(req.query, known), deadline, result)
             )
             try:
                 await self.repo.connect(autocommit=autocommit)
@@ -286,7 +276,7 @@ class RecallService:
                 new_skip = stems(" ".join(found.known)) | (skip - stems(" ".join(known)))
             redo = (
                 new_skip != skip
-                or _strip_names(req.query, found.known) != _strip_names(req.query, known)
+                or strip_names(req.query, found.known) != strip_names(req.query, known)
                 # the entity source looked only for the names predicted known
                 or (not exact and not set(found.known) <= set(known))
             )
@@ -318,16 +308,19 @@ class RecallService:
 
     async def _embed(self, text: str, deadline: float, result: RecallResult) -> np.ndarray | None:
         """The query embedding (cached or computed), or None — and ``result.degraded`` —
-        when it is not ready by ``deadline`` (a ``time.perf_counter()`` instant)."""
+        when it is not ready by ``deadline`` (a ``time.perf_counter()`` instant). The model's
+        own time of the call, when it reports one, is added to ``result.embed_model_ms``."""
         try:
-            vector, _ = await asyncio.wait_for(
-                self.embeddings.embed_query(self.embedder, text),
+            vector, model_ms = await asyncio.wait_for(
+                self.embeddings.embed_query_timed(self.embedder, text),
                 max(0.001, deadline - time.perf_counter()),
             )
-            return vector
         except TimeoutError:
             result.degraded = True
             return None
+        if model_ms is not None:
+            result.embed_model_ms = (result.embed_model_ms or 0.0) + model_ms
+        return vector
 
     async def _rank(
         self,

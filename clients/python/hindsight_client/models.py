@@ -1993,6 +1993,10 @@ class RecallResponse(BaseModel):
     """
     True when the time budget cut work short, or the rerank stage was asked for but its order could not be used (`rerank.reason` says why).
     """
+    embed_model_ms: Annotated[float | None, Field(title="Embed Model Ms")] = None
+    """
+    The embedding model's own time within `stages_ms.embed` (ms): the encoding alone, without the wait for the model, the thread hand-off and the connection checkout that overlaps it. Null when the model did not run (a cached query embedding) or does not report its time (an OpenAI-compatible endpoint). Also in the `Server-Timing` header as `embed_model`.
+    """
     expansion: ExpansionInfo | None = None
     """
     The expansion stage (multi-hop): whether it ran.

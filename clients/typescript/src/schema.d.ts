@@ -393,7 +393,8 @@ export interface paths {
          *     repeated query over the same candidates reuses the earlier order without a call. When the
          *     LLM is too slow or fails, the answer is the hybrid order with `degraded: true` and
          *     `rerank.reason`: never an error. `stages_ms` (and the `Server-Timing` header) say
-         *     where the time went: the query embedding, the one SQL statement, ranking, the access log.
+         *     where the time went: the query embedding, the one SQL statement, ranking, the access log;
+         *     `embed_model_ms` is the model's own part of the embedding.
          *     422 `invalid_request` on bad input (no subject, top_k
          *     out of range, unknown type, `rerank: llm` on a server without an LLM, a query over
          *     `LIMITS__TEXT_TOKENS` model tokens); 429 `rate_limited` past the caller's embedding
@@ -2209,6 +2210,11 @@ export interface components {
              * @description True when the time budget cut work short, or the rerank stage was asked for but its order could not be used (`rerank.reason` says why).
              */
             degraded: boolean;
+            /**
+             * Embed Model Ms
+             * @description The embedding model's own time within `stages_ms.embed` (ms): the encoding alone, without the wait for the model, the thread hand-off and the connection checkout that overlaps it. Null when the model did not run (a cached query embedding) or does not report its time (an OpenAI-compatible endpoint). Also in the `Server-Timing` header as `embed_model`.
+             */
+            embed_model_ms?: number | null;
             /** @description The expansion stage (multi-hop): whether it ran. */
             expansion?: components["schemas"]["ExpansionInfo"] | null;
             /** Memories */

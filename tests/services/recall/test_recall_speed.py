@@ -100,18 +100,21 @@ async def test_a_unit_about_to_expire_is_extended_by_the_recall(client, engine) 
 
 async def test_the_answer_says_where_its_time_went(client) -> None:
     await store(client, {"user_id": "u1", "value": "The user plays the cello"})
-    r = await client.post("/recall", json={"query": "cello", "user_id": "u1"})
+    query = "which instrument: the cello?"
+    r = await client.post("/recall", json={"query": query, "user_id": "u1"})
     data = r.json()
     stages = data["stages_ms"]
     assert {"embed", "candidates", "score", "access"} <= set(stages)
     assert all(v >= 0 for v in stages.values())
     assert sum(stages.values()) <= data["took_ms"] + 1e-6
+    # the model's own part of the embed stage (a new text: the model ran)
+    assert 0 < data["embed_model_ms"] <= stages["embed"]
     timing = r.headers["server-timing"]
     assert "embed;dur=" in timing and "candidates;dur=" in timing and "total;dur=" in timing
-    r = await client.post(
-        "/recall", json={"query": "cello", "user_id": "u1", "record_access": False}
-    )
+    assert "embed_model;dur=" in timing
+    r = await client.post("/recall", json={"query": query, "user_id": "u1", "record_access": False})
     assert "access" not in r.json()["stages_ms"]
+    assert r.json()["embed_model_ms"] is None  # the cached embedding: no model call
 
 
 async def test_query_embedding_cache_hits_on_a_repeated_question(client, engine) -> None:
