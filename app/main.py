@@ -46,6 +46,7 @@ from app.services.embedding_budget import EmbeddingAdmission
 from app.services.health import check_schema
 from app.services.recall.caches import RecallCaches
 from app.services.wiring import Resources
+from app.services.working_memory.message_windows import MessageWindows
 from app.services.working_memory.window import WorkingMemoryRuntime
 from app.worker.runtime import ExtractionRuntime
 
@@ -113,6 +114,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await _warm_up(settings, embedder)
             session_factory = create_session_factory(engine)
             recall = RecallCaches.create(settings.recall)
+            model_tokens = create_model_tokens(settings.embedding.provider)
             app.state.settings = settings
             app.state.engine = engine
             app.state.session_factory = session_factory
@@ -122,11 +124,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 llm=llm,
                 redis=redis,
                 working_memory=WorkingMemoryRuntime.create(
-                    settings.working_memory, embedder, recall.query_embeddings
+                    settings.working_memory,
+                    embedder,
+                    recall.query_embeddings,
+                    MessageWindows(model_tokens, settings.limits.text_tokens),
                 ),
                 auth=AuthState(settings.auth, settings.redis_url),
                 recall=recall,
-                model_tokens=create_model_tokens(settings.embedding.provider),
+                model_tokens=model_tokens,
                 embedding_admission=EmbeddingAdmission(
                     settings.limits, settings.embedding.slice_tokens
                 ),

@@ -9,10 +9,12 @@
    127.0.0.1 port): ``redis`` = the Redis at ``REDIS_URL`` (default redis://127.0.0.1:6379)
    under a fresh key prefix, ``embedded`` = REDIS_URL unset (the in-process fakeredis store).
 2. Appends: ``--appends`` messages one per request (concurrency 1), the same number in
-   batches of 20, and one per request at concurrency 8 over 8 sessions — requests/s,
-   messages/s, latency. An append counts tokens, writes the transcript and then the window;
-   its messages are embedded (multilingual-e5-small on the CPU) after the answer, by the
-   service's background task, which keeps running while the next appends arrive.
+   batches of up to 20 (cut where their embedding windows would pass
+   ``LIMITS__REQUEST_TOKENS``: scripts/benchkit/batches.py), and one per request at
+   concurrency 8 over 8 sessions — requests/s, messages/s, latency. An append counts
+   tokens, writes the transcript and then the window; its messages are embedded
+   (multilingual-e5-small on the CPU) after the answer, by the service's background task,
+   which keeps running while the next appends arrive.
 3. Window reads of one 200-message session (synthetic English and Chinese chat with
    numbers, codes and names; ``max_tokens`` 4000): without a query; with a query seen before
    (its embedding comes from the in-process cache, as when a turn reads the window and
@@ -54,6 +56,7 @@ from typing import Any
 import httpx
 from benchkit import docsection
 from benchkit import server as server_process
+from benchkit.batches import message_batches
 from benchkit.report import add_json_arg, write_json
 from benchkit.timing import pct
 
@@ -169,19 +172,19 @@ async def bench_appends(
         lat.append(ms)
     wall = time.perf_counter() - start
     rows.append(("1 message/request, concurrency 1", len(msgs), len(msgs), wall, lat))
-    # n messages in batches of 20.
+    # n messages in batches of up to 20 (fewer where their embedding windows would pass
+    # LIMITS__REQUEST_TOKENS, cut before the clock starts).
+    batches = list(message_batches(msgs, max_messages=20))
     lat = []
     start = time.perf_counter()
-    for i in range(0, n, 20):
+    for batch in batches:
         ms, _ = await timed(
-            client,
-            "POST",
-            f"/working_memory/{tag}app-20/messages",
-            json={"messages": msgs[i : i + 20]},
+            client, "POST", f"/working_memory/{tag}app-20/messages", json={"messages": batch}
         )
         lat.append(ms)
     wall = time.perf_counter() - start
-    rows.append(("20 messages/request, concurrency 1", len(lat), n, wall, lat))
+    mode = f"up to 20 messages/request ({n / len(batches):.1f} on average), concurrency 1"
+    rows.append((mode, len(lat), n, wall, lat))
     # n single-message appends at concurrency 8 (8 sessions).
     lat = []
     queue = list(enumerate(messages(n, seed=2)))
@@ -233,13 +236,8 @@ async def bench_reads(
     """Window-read latency of one 200-message session in five cases (module docstring)."""
     session = f"{tag}window-200"
     msgs = messages(200, seed=3)
-    for i in range(0, 200, 50):
-        await timed(
-            client,
-            "POST",
-            f"/working_memory/{session}/messages",
-            json={"messages": msgs[i : i + 50]},
-        )
+    for batch in message_batches(msgs, max_messages=50):
+        await timed(client, "POST", f"/working_memory/{session}/messages", json={"messages": batch})
     url = f"/working_memory/{session}"
     _, first = await timed(client, "GET", url, params={"max_tokens": 4000})
     if first["window_messages"] != 200:

@@ -275,10 +275,21 @@ async def limits_pass(p: Probe) -> None:
         await p.send(kind, "POST", "/store", content=store({"user_id": "u" * n, "value": "v"}),
                      expect=want, label=f"user_id of {n} characters")  # fmt: skip
     for n, want in ((lim.message_batch, ok), (lim.message_batch + 1, bad)):
-        msgs = [{"role": "user", "content": f"message {i}"} for i in range(n)]
+        # One text n times: embedded once, so within LIMITS__REQUEST_TOKENS.
+        msgs = [{"role": "user", "content": "a message of a full batch"}] * n
         await p.send(kind, "POST", "/working_memory/fz-l/messages",
                      content=json.dumps({"messages": msgs}), expect=want,
                      label=f"{n} messages")  # fmt: skip
+    # Each message is embedded by its first LIMITS__TEXT_TOKENS; an append's windows together
+    # at most LIMITS__REQUEST_TOKENS.
+    msgs = [{"role": "tool", "content": at[:-14] + f"{i:02d}"} for i in range(per)]
+    await p.send(kind, "POST", "/working_memory/fz-l/messages",
+                 content=json.dumps({"messages": msgs}, ensure_ascii=False), expect=ok,
+                 label=f"{per} messages at the token limit (the request limit)")  # fmt: skip
+    msgs.append({"role": "tool", "content": at})
+    await p.send(kind, "POST", "/working_memory/fz-l/messages",
+                 content=json.dumps({"messages": msgs}, ensure_ascii=False), expect=bad,
+                 label="messages over the request token limit")  # fmt: skip
     for n, want in ((lim.message_chars, ok), (lim.message_chars + 1, bad)):
         msgs = [{"role": "user", "content": (FAMILY * (n // 7 + 1))[:n]}]
         await p.send(kind, "POST", "/working_memory/fz-l/messages",

@@ -33,6 +33,8 @@ from asgi_lifespan import LifespanManager
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchkit.batches import message_batches  # noqa: E402
+
 from app.core import embedded_pg, migrate  # noqa: E402
 from app.core.config import Settings, WorkingMemorySettings  # noqa: E402
 from app.main import create_app  # noqa: E402
@@ -116,10 +118,8 @@ async def replay(args: argparse.Namespace) -> None:
             sid = f"{args.conversation}-{args.session}"
             first = turns[0]["speaker"]
             messages = [as_message(t, first) for t in turns]
-            for i in range(0, len(messages), 20):
-                r = await client.post(
-                    f"/working_memory/{sid}/messages", json={"messages": messages[i : i + 20]}
-                )
+            for batch in message_batches(messages, max_messages=20):
+                r = await client.post(f"/working_memory/{sid}/messages", json={"messages": batch})
                 r.raise_for_status()
             size = r.json()["session"]
             print(

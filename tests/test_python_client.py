@@ -279,3 +279,31 @@ async def test_a_batch_over_the_token_budget_is_split_where_the_service_says(api
         moved = [{**f, "user_id": "u-split-2"} for f in facts]
         assert len((await aapi.store(moved)).results) == 40
     assert hc.Hindsight.store.__doc__ and "split" in hc.Hindsight.store.__doc__
+
+
+async def test_an_append_over_the_token_budget_is_split_where_the_service_says(
+    api_url, make_api_key
+):
+    key = await make_api_key("py-append-split")
+    # 30 tool outputs of ~40 model tokens each: ~1,200 tokens of embedding windows, over the
+    # 384 one append may have embedded (LIMITS__REQUEST_TOKENS).
+    messages = [
+        {"role": "tool", "content": f"step {i}: the build of module {i} finished in {i * 7} "
+                                    f"seconds with 0 warnings and {i} skipped tests."}
+        for i in range(30)
+    ]  # fmt: skip
+    with hc.Hindsight(api_url, key) as api:
+        with pytest.raises(errors.InvalidRequestError) as refused:
+            api.append("py-split", messages, split=False)
+        [problem] = refused.value.errors
+        assert problem["type"] == "too_many_tokens" and len(problem["item_tokens"]) == 30
+        assert api.window("py-split").window_messages == 0  # the refused append wrote nothing
+        appended = api.append("py-split", messages)
+        assert appended.seqs == list(range(1, 31)) and len(appended.tokens) == 30
+        assert appended.session.messages == 30
+        window = api.window("py-split", max_tokens=100_000)
+        assert [m.content for m in window.messages] == [m["content"] for m in messages]
+    async with hc.AsyncHindsight(api_url, key, timeout=30) as aapi:
+        again = await aapi.append("py-split-2", messages)
+        assert again.seqs == list(range(1, 31))
+    assert hc.Hindsight.append.__doc__ and "split" in hc.Hindsight.append.__doc__

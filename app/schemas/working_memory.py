@@ -106,9 +106,10 @@ class AppendResponse(ResponseModel):
     session: SessionSize = Field(description="The session after this append.")
     embedded_first_window: list[int] = Field(
         default_factory=list,
-        description="Seqs of the messages longer than one window of the embedding model "
-        "(512 tokens of multilingual-e5-small): kept whole in the transcript and the "
-        "window, but embedded by their first window only (relevance ranking sees that part).",
+        description="Seqs of the messages longer than their embedding window "
+        "(LIMITS__TEXT_TOKENS model tokens, 384 by default): kept whole in the transcript "
+        "and the window, but embedded by their first window only (relevance ranking sees "
+        "that part).",
     )
 
 
@@ -118,9 +119,12 @@ class WindowScores(ResponseModel):
     recency: float = Field(description="0.5 ** (newer messages / half life).")
     relevance: float | None = Field(
         description="Cosine similarity to the query, min-max scaled over the window; "
-        "null without a query."
+        "null without a query, or for a message ranked without its embedding "
+        "(`unembedded_seqs`)."
     )
-    cosine: float | None = Field(description="Raw cosine similarity to the query.")
+    cosine: float | None = Field(
+        description="Raw cosine similarity to the query (null as `relevance` is)."
+    )
     density: float = Field(description="Share of numbers, names, codes and parameters.")
     standing: Literal["constraint", "preference", "decision"] | None = Field(
         default=None,
@@ -194,6 +198,14 @@ class WindowResponse(ResponseModel):
         default=None,
         description="With `include_omitted=true`: each message left out (seq order), its "
         "score and why; null otherwise.",
+    )
+    unembedded_seqs: list[int] = Field(
+        default_factory=list,
+        description="With a `query`: window messages ranked without relevance (their "
+        "`scores.relevance` is null), because their embedding was not ready and computing it "
+        "here would have passed the read's embedding budget (the query and the messages' "
+        "first windows at most LIMITS__REQUEST_TOKENS model tokens); the background embeds "
+        "them for the next read. Empty otherwise.",
     )
     took_ms: float = Field(description="Server-side time of this read.")
 

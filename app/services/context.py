@@ -125,9 +125,12 @@ class ContextService:
         query: str | None,
         max_tokens: int | None,
         now: datetime,
+        embed_tokens: int | None = None,
     ) -> ContextResult:
         """The block for ``user_id`` (and ``session_id``'s window). A session whose owner
-        is another user contributes nothing. Raises ProviderError when embedding fails."""
+        is another user contributes nothing. ``embed_tokens``: model tokens the window read
+        may embed itself for messages still without a vector (None: no bound; the others
+        are ranked without relevance). Raises ProviderError when embedding fails."""
         start = time.perf_counter()
         usable = self.working_memory.budget_for(max_tokens)
         s = self.settings
@@ -135,7 +138,9 @@ class ContextService:
 
         entries = []
         if session_id is not None:
-            snapshot = await self.working_memory.read(namespace, session_id, with_embeddings=True)
+            snapshot = await self.working_memory.read(
+                namespace, session_id, with_embeddings=True, embed_tokens=embed_tokens
+            )
             if snapshot.owner is None or snapshot.owner == user_id:
                 entries = snapshot.entries
         query_source: QuerySource | None = "request" if query else None

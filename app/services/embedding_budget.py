@@ -13,9 +13,10 @@ buy seconds of CPU. So, before anything is embedded:
   384: ~0.35 s of the bundled model on 2 idle cores, ~0.7 s on one thread, so no request at
   the limits costs more than 1 s of embedder time): past it, a 422 with each item's count
   and where to split the batch;
-- working-memory messages keep their text whole (the transcript is the record); only their
-  first window is embedded, and the append's answer lists those messages
-  (``embedded_first_window``);
+- working-memory messages keep their text whole (the transcript is the record); each is
+  embedded by its first window of at most ``LIMITS__TEXT_TOKENS`` (the append's answer lists
+  those longer than that, ``embedded_first_window``), and the windows of one append count
+  against ``LIMITS__REQUEST_TOKENS`` like a batch of values (a 422 says where to split it);
 - per caller (an API key's prefix, or the client's address when keys are off), at most
   ``LIMITS__EMBED_CONCURRENCY`` requests with embedding work in flight and
   ``LIMITS__EMBED_TOKEN_RATE`` tokens: past either, a 429 with ``Retry-After``
@@ -36,7 +37,7 @@ from typing import Any
 
 from limits import parse_many
 
-from app.clients.model_tokens import ModelTokens
+from app.clients.model_tokens import ModelTokens, window_of
 from app.core.config import LimitsSettings
 from app.core.errors import BadRequestError, RateLimitedError
 from app.core.metrics import EMBED_IN_FLIGHT, EMBED_LIMIT, EMBED_REFUSED, EMBED_TOKENS
@@ -237,14 +238,29 @@ class EmbeddingBudget:
             await self.admission.charge(self.caller, total, "foreground")
         return counts
 
-    async def first_windows(self, texts: Sequence[Text]) -> list[bool]:
+    async def message_windows(self, texts: Sequence[Text], source: str = "body") -> list[bool]:
         """For texts kept whole but embedded by their first window only (working-memory
-        messages): whether each is longer than one window. Charges the tokens that will be
-        embedded (the first window of each) to the caller's token rate (429 past it)."""
-        counts = await self._count(texts)
-        window = self.tokens.window
+        messages): each is embedded by at most ``LIMITS__TEXT_TOKENS`` model tokens, its
+        window; the windows of all of them together (each distinct text once) may come to at
+        most ``LIMITS__REQUEST_TOKENS``, else a 422 like :meth:`check`'s (the limit, the
+        count, each item's window tokens in ``item_tokens`` and where to split; nothing
+        done). One text alone always fits. Charges the total to the caller's token rate (429
+        past it). Returns whether each text is longer than its window."""
+        limit = self.limits.text_tokens
+
+        def count() -> list[int]:
+            # One past the limit marks a text longer than its window.
+            return [window_of(self.tokens, t.text, limit + 1, query=t.query) for t in texts]
+
+        if sum(len(t.text) for t in texts) > _INLINE_CHARS:
+            marked = await asyncio.to_thread(count)
+        else:
+            marked = count()
+        windows = [min(n, limit) for n in marked]
+        total = _distinct_total(texts, windows)
+        if total > self.limits.request_tokens:
+            EMBED_REFUSED.labels("request_tokens").inc()
+            raise _over_request(texts, windows, total, self.limits.request_tokens, source)
         if self.admission is not None:
-            await self.admission.charge(
-                self.caller, sum(min(n, window) for n in counts), "background"
-            )
-        return [n > window for n in counts]
+            await self.admission.charge(self.caller, total, "background")
+        return [n > limit for n in marked]

@@ -1,11 +1,18 @@
-"""``/store`` batches that fit the service's limits: at most ``LIMITS__STORE_BATCH`` units and
-``LIMITS__REQUEST_TOKENS`` model tokens of values and scenarios (app/services/embedding_budget.py),
-counted with the model's own tokenizer (the one the service counts with). A unit alone over
-the token limit is its own batch (the service refuses it with a 422 that names it).
+"""``/store`` batches and working-memory appends that fit the service's limits, counted with the
+model's own tokenizer (the one the service counts with; app/services/embedding_budget.py):
 
-    from benchkit.batches import store_batches
+- a ``/store`` batch: at most ``LIMITS__STORE_BATCH`` units and ``LIMITS__REQUEST_TOKENS``
+  model tokens of values and scenarios. A unit alone over the token limit is its own batch
+  (the service refuses it with a 422 that names it);
+- an append: at most ``LIMITS__MESSAGE_BATCH`` messages whose embedding windows (each
+  message's first ``LIMITS__TEXT_TOKENS`` model tokens) come to at most
+  ``LIMITS__REQUEST_TOKENS``. One message always fits.
+
+    from benchkit.batches import message_batches, store_batches
     for batch in store_batches(units):
         client.post("/store", json={"memories": batch})
+    for batch in message_batches(messages):
+        client.post(f"/working_memory/{sid}/messages", json={"messages": batch})
 """
 
 from __future__ import annotations
@@ -52,6 +59,45 @@ def store_batches(
             yield batch
             batch, used = [], 0
         batch.append(unit)
+        used += n
+    if batch:
+        yield batch
+
+
+def message_window(message: dict[str, Any], text_tokens: int | None = None) -> int:
+    """Model tokens the service embeds for a working-memory message: its first window, at
+    most ``text_tokens`` (default: the shipped ``LIMITS__TEXT_TOKENS``)."""
+    from app.clients.model_tokens import window_of
+
+    if text_tokens is None:
+        from app.core.settings.service import LimitsSettings
+
+        text_tokens = LimitsSettings().text_tokens
+    return window_of(_tokens(), message["content"], text_tokens)
+
+
+def message_batches(
+    messages: Sequence[dict[str, Any]],
+    max_messages: int | None = None,
+    max_tokens: int | None = None,
+) -> Iterator[list[dict[str, Any]]]:
+    """``messages`` in order, cut into appends of at most ``max_messages`` messages and
+    ``max_tokens`` model tokens of embedding windows (default: the shipped
+    ``LIMITS__MESSAGE_BATCH`` and ``LIMITS__REQUEST_TOKENS``; a text sent twice is counted
+    each time here, which only makes a batch smaller than it could be)."""
+    from app.core.settings.service import LimitsSettings
+
+    limits = LimitsSettings()
+    max_messages = limits.message_batch if max_messages is None else max_messages
+    max_tokens = limits.request_tokens if max_tokens is None else max_tokens
+    batch: list[dict[str, Any]] = []
+    used = 0
+    for message in messages:
+        n = message_window(message, limits.text_tokens)
+        if batch and (len(batch) >= max_messages or used + n > max_tokens):
+            yield batch
+            batch, used = [], 0
+        batch.append(message)
         used += n
     if batch:
         yield batch

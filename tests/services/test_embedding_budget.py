@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import httpx
+import numpy as np
 import pytest
 from asgi_lifespan import LifespanManager
 
@@ -134,14 +135,128 @@ def test_the_text_limit_stays_within_the_request_limit():
 
 
 async def test_a_long_message_is_kept_whole_and_embedded_by_its_first_window(wm):
-    long = "Boarding pass: " + FAMILY * 200  # ~1,400 tokens
-    body = {"messages": [{"role": "user", "content": long}, {"role": "user", "content": "hi"}]}
+    from app.clients.model_tokens import cut_to
+    from tests.services.working_memory.test_working_memory import embeddings_settled, window_keys
+
+    long = "Boarding pass: " + FAMILY * 200  # ~1,400 tokens: one message alone always fits
+    body = {"messages": [{"role": "user", "content": long}]}
     r = await wm.client.post("/working_memory/s1/messages", json=body)
     assert r.status_code == 200, r.text
     assert r.json()["embedded_first_window"] == [1]
+    await embeddings_settled(wm)
+    # Its vector is the one of its first LIMITS__TEXT_TOKENS (384) model tokens, not of the
+    # model's whole window (512).
+    resources = wm.app.state.resources
+    _, _, vec, _ = await window_keys(wm, "s1")
+    stored = np.frombuffer(await wm.redis.hget(vec, "1"), dtype=np.float32)
+    window = cut_to(resources.model_tokens, long, 384)
+    assert 340 <= resources.model_tokens.count(window) <= 384
+    first, model_window = await resources.embedder.embed_passages([window, long])
+    assert float(stored @ first) > 0.9999
+    assert float(stored @ model_window) < 0.9999
+    r = await wm.client.post(
+        "/working_memory/s1/messages", json={"messages": [{"role": "user", "content": "hi"}]}
+    )
+    assert r.status_code == 200, r.text
     r = await wm.client.get("/working_memory/s1", params={"query": "boarding pass"})
     assert r.status_code == 200, r.text
     assert [m["content"] for m in r.json()["messages"]] == [long, "hi"]
+
+
+async def test_an_append_over_the_request_token_limit_is_a_422_that_writes_nothing(wm, engine):
+    from tests.services.working_memory.test_working_memory import transcript, window_keys
+
+    # Three messages of ~200 model tokens: each fits, their windows together (~600) do not.
+    contents = [f"{FAMILY * 28} tool output {i}" for i in range(3)]
+    body = {"messages": [{"role": "tool", "content": c} for c in contents]}
+    r = await wm.client.post("/working_memory/s2/messages", json=body)
+    body422 = assert_problem(
+        r,
+        422,
+        "invalid_request",
+        "at most 384 per request (LIMITS__REQUEST_TOKENS): split the batch",
+        "messages 0..0 come to",
+    )
+    error = body422["errors"][0]
+    assert error["loc"] == ["body"] and error["type"] == "too_many_tokens"
+    assert error["limit"] == 384 and error["count"] == sum(error["item_tokens"]) > 384
+    assert len(error["item_tokens"]) == 3 and all(n <= 384 for n in error["item_tokens"])
+    assert await transcript(engine, "s2") == []
+    assert not any([await wm.redis.exists(k) for k in await window_keys(wm, "s2")])
+    # Split where the answer says: each part is accepted, in order.
+    for part in (contents[:1], contents[1:2], contents[2:]):
+        r = await wm.client.post(
+            "/working_memory/s2/messages",
+            json={"messages": [{"role": "tool", "content": c} for c in part]},
+        )
+        assert r.status_code == 200, r.text
+    assert [row.content for row in await transcript(engine, "s2")] == contents
+    # A text sent twice is embedded once, so counted once.
+    twice = {"messages": [{"role": "tool", "content": contents[0]}] * 2}
+    r = await wm.client.post("/working_memory/s3/messages", json=twice)
+    assert r.status_code == 200, r.text
+    # Windows, not texts: two messages of ~1,400 tokens each cost 2 x 384.
+    long = {"messages": [{"role": "tool", "content": FAMILY * 200 + str(i)} for i in range(2)]}
+    r = await wm.client.post("/working_memory/s3/messages", json=long)
+    error = assert_problem(r, 422, "invalid_request", "LIMITS__REQUEST_TOKENS")["errors"][0]
+    assert error["item_tokens"] == [384, 384]
+
+
+async def test_a_window_read_embeds_itself_at_most_the_request_limit(wm):
+    """Messages without a vector (here: their vectors dropped from Redis, as after another
+    process appended them and died) are embedded by a read with a query, newest first, as
+    long as the query and their first windows fit LIMITS__REQUEST_TOKENS; the others are
+    ranked without relevance, listed in `unembedded_seqs`, and embedded in the background
+    for the next read."""
+    from tests.services.working_memory.test_working_memory import embeddings_settled, window_keys
+
+    # Six messages of ~120 model tokens (one append each: each append's windows fit).
+    contents = [f"{FAMILY * 16} note {i}" for i in range(6)]
+    for c in contents:
+        r = await wm.client.post(
+            "/working_memory/s4/messages", json={"messages": [{"role": "user", "content": c}]}
+        )
+        assert r.status_code == 200, r.text
+    await embeddings_settled(wm)
+    _, _, vec, _ = await window_keys(wm, "s4")
+    await wm.redis.delete(vec)
+    embedder = wm.app.state.resources.embedder
+    inner = embedder.inner
+    seen: list[list[str]] = []
+
+    class Counting:  # the real model; records what the read has it embed
+        def __getattr__(self, name):  # type: ignore[no-untyped-def]
+            return getattr(inner, name)
+
+        async def embed_passages(self, texts, *, background=False):  # type: ignore[no-untyped-def]
+            if not background:
+                seen.append(list(texts))
+            return await inner.embed_passages(texts, background=background)
+
+    embedder.inner = Counting()
+    try:
+        r = await wm.client.get("/working_memory/s4", params={"query": "note 5"})
+    finally:
+        embedder.inner = inner
+    assert r.status_code == 200, r.text
+    window = r.json()
+    tokens = wm.app.state.resources.model_tokens
+    query_tokens = tokens.count("note 5", query=True)
+    spent = sum(tokens.count(t) for call in seen for t in call)
+    assert 0 < spent <= 384 - query_tokens
+    # Newest first: the oldest are the ones ranked without relevance.
+    unembedded = window["unembedded_seqs"]
+    assert unembedded and unembedded == list(range(1, len(unembedded) + 1))
+    assert len(unembedded) + sum(len(c) for c in seen) == 6
+    by_seq = {m["seq"]: m for m in window["messages"]}
+    for seq in unembedded:
+        assert by_seq[seq]["scores"]["relevance"] is None
+        assert "ranked without relevance" in by_seq[seq]["why"]
+    assert by_seq[6]["scores"]["relevance"] is not None
+    # The background embeds the rest: the next read has every vector.
+    await embeddings_settled(wm)
+    r = await wm.client.get("/working_memory/s4", params={"query": "note 5"})
+    assert r.json()["unembedded_seqs"] == []
 
 
 async def test_a_caller_over_its_concurrency_is_429(database_url):

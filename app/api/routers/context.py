@@ -55,9 +55,14 @@ async def get_context(
     4000) minus 20% headroom, split 20/30/50 between the three parts (settings
     `CONTEXT__SHARE_*`; a part's unused tokens pass on). A session owned by another user
     contributes nothing. A `query` over `LIMITS__TEXT_TOKENS` model tokens is a 422 (the
-    session's message taken by default is embedded by its first window)."""
+    session's message taken by default is embedded by its first window). Window messages
+    whose embedding is not ready are embedded here as long as they and the query come to at
+    most `LIMITS__REQUEST_TOKENS` model tokens (a default query counted at
+    `LIMITS__TEXT_TOKENS`); the others are ranked without relevance (their `why` says so)."""
+    spent = budget.limits.text_tokens
     if params.query:
-        await budget.check([Text(("query",), params.query, query=True)], source="query")
+        counts = await budget.check([Text(("query",), params.query, query=True)], source="query")
+        spent = counts[0]
     result = await service.build(
         namespace,
         params.user_id,
@@ -65,6 +70,7 @@ async def get_context(
         params.query,
         params.max_tokens,
         datetime.now(UTC),
+        embed_tokens=max(0, budget.limits.request_tokens - spent),
     )
     return ContextResponse(
         user_id=params.user_id,

@@ -71,10 +71,15 @@ async def append_messages(
     the transcript). The answer does not wait for the embedding model: each message is
     embedded once, right after, by the service in the background; a read with a `query` waits
     at most `WORKING_MEMORY__EMBED_WAIT_MS` (default 1000 ms) for those still in progress and
-    embeds any still missing itself. Returns the seqs, each message's content tokens and the
-    session's size (messages, tokens). A message is kept whole, but the embedding model reads
-    at most one window of it (512 tokens by default): `embedded_first_window` lists the seqs
-    of messages longer than that (their relevance ranking sees their beginning only).
+    embeds any still missing itself, within its own budget. Returns the seqs, each message's
+    content tokens and the session's size (messages, tokens). A message is kept whole, but
+    the embedding model reads only its first window, at most `LIMITS__TEXT_TOKENS` (384)
+    model tokens: `embedded_first_window` lists the seqs of messages longer than that (their
+    relevance ranking sees their beginning only). The windows of one append (a text sent
+    twice counted once) may come to at most `LIMITS__REQUEST_TOKENS` (384) model tokens, as
+    the texts of a `/store` do: past it a 422 `too_many_tokens` gives the limit, the count,
+    each message's window tokens (`errors[0].item_tokens`) and how many of the first messages
+    fit; split the append there (the clients do it for you). One message always fits.
     Errors: 422 bad input (nothing written), 429 `rate_limited` past the caller's embedding
     limits (nothing written), 503 Redis
     unavailable with `Retry-After` (nothing written: Redis is asked before the transcript is
@@ -82,7 +87,7 @@ async def append_messages(
     the answer is still 200 (the messages are durable): the window is marked stale and they
     are written to it as soon as Redis answers. A window Redis lost is restored from the
     transcript with the next append or read."""
-    long = await budget.first_windows(
+    long = await budget.message_windows(
         [Text(("messages", i, "content"), m.content) for i, m in enumerate(body.messages)]
     )
     result = await service.append(namespace, session_id, body.messages, datetime.now(UTC))
@@ -124,11 +129,23 @@ async def get_window(
     rank by score, the tokens it needed and those still free when its turn came. An expired
     or unknown session has an empty window (an unknown session is an empty one on every
     working-memory operation, never a 404). A `query` over `LIMITS__TEXT_TOKENS` model tokens
-    is a 422."""
+    is a 422. The read embeds itself the messages whose vectors are not ready yet (the
+    background embeds each message after its append), newest first, as long as the query and
+    their first windows come to at most `LIMITS__REQUEST_TOKENS` model tokens; any others are
+    ranked without relevance (recency and density only) and listed in `unembedded_seqs`
+    (their `why` says so too), and the background embeds them for the next read."""
+    spent = 0
     if params.query:
-        await embedding.check([Text(("query",), params.query, query=True)], source="query")
+        counts = await embedding.check([Text(("query",), params.query, query=True)], source="query")
+        spent = counts[0]
     budget = service.budget_for(params.max_tokens)
-    result = await service.window(namespace, session_id, params.query, budget)
+    result = await service.window(
+        namespace,
+        session_id,
+        params.query,
+        budget,
+        embed_tokens=max(0, embedding.limits.request_tokens - spent),
+    )
     return WindowResponse(
         session_id=session_id,
         messages=[to_window_message(c) for c in result.selection.chosen],
@@ -141,6 +158,7 @@ async def get_window(
         omitted=[to_omitted_message(x) for x in result.selection.left_out]
         if params.include_omitted
         else None,
+        unembedded_seqs=result.unembedded_seqs,
         took_ms=round(result.took_ms, 3),
     )
 

@@ -90,10 +90,13 @@ class LimitsSettings(BaseModel):
     # trigger scenario, a recall, window or /context query; prefix and special tokens
     # included): past it a 422 says the limit and the count. At most LIMITS__REQUEST_TOKENS.
     # (One window of multilingual-e5-small is 512: more would cost another pass per 510.)
-    # Working-memory messages keep their whole text and have their first window embedded.
+    # Working-memory messages keep their whole text and have their first window of this many
+    # tokens embedded.
     text_tokens: int = Field(default=384, ge=16, le=100_000)
     # Model tokens all texts of one request may have embedded, together (a text sent twice
-    # counted once): past it a 422 with each item's count asks to split the batch. 384 tokens
+    # counted once; an append: its messages' first windows; a window read: its query and the
+    # messages it embeds itself, the others ranked without relevance): past it a 422 with each
+    # item's count asks to split the batch. 384 tokens
     # are ~0.35 s of the bundled model on 2 idle cores, ~0.7 s on the 1-thread team it uses
     # when the cores are busy: a request at the limits stays within 1 s of embedder time
     # (docs/RELIABILITY.md "Cost at the limits"); ~15 one-sentence facts per /store. At

@@ -6,13 +6,20 @@ is pending in batches (everything that queued while the previous batch ran, up t
 ``WORKING_MEMORY__EMBED_BATCH``) and stores the vectors in the window
 (:meth:`WindowStore.fill_vectors`). The append itself never waits for the embedding model.
 
-A read that ranks by relevance needs every message's vector. :meth:`WindowEmbeddings.complete`
-gives it them: messages still queued here are taken over at once, those in the batch being
-embedded are waited for at most ``WORKING_MEMORY__EMBED_WAIT_MS``, and every message still
-without a vector after that (the wait ran out, the batch failed, another process or a process
-that died appended it, or the window was rebuilt from the transcript) is embedded by the read
-itself, and stored. So ranking always sees every vector; nothing depends on the background
-task having run. On shutdown :meth:`WindowEmbeddings.close` drains the queue.
+Each message is embedded by its first window of at most ``LIMITS__TEXT_TOKENS`` model tokens
+(:class:`MessageWindows`; the transcript and the window keep it whole), the same cut on every
+path (background, read, rebuild), and a text queued twice is embedded once, as the append's
+budget counts it (app/services/embedding_budget.py).
+
+A read that ranks by relevance wants every message's vector. :meth:`WindowEmbeddings.complete`
+gives it them within the read's own embedding budget (``LIMITS__REQUEST_TOKENS`` less its
+query's tokens, newest messages first): messages still queued here are taken over, those in
+the batch being embedded are waited for at most ``WORKING_MEMORY__EMBED_WAIT_MS``, and those
+still without a vector after that (the wait ran out, the batch failed, another process or a
+process that died appended it, or the window was rebuilt from the transcript) are embedded
+by the read itself, and stored. Messages past the budget stay with the background task (they
+are queued if they were not) and this read ranks them without relevance (the answer lists
+them). On shutdown :meth:`WindowEmbeddings.close` drains the queue.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -28,12 +36,9 @@ from app.clients.embeddings import Embedder
 from app.core.errors import DatastoreUnavailableError
 from app.core.metrics import WM_EMBED_BACKLOG
 from app.repositories.working_memory.window import WindowEntry, WindowStore
+from app.services.working_memory.message_windows import MessageWindows, embed_windows
 
 log = logging.getLogger(__name__)
-
-# Characters of a message given to the embedding model, on append and on rebuild: E5 reads
-# at most 512 tokens, so more only costs time.
-EMBED_CHARS = 2000
 
 # (Redis meta key of the window, window epoch, seq): one message of one window incarnation.
 Key = tuple[str, str, int]
@@ -66,9 +71,16 @@ class WindowEmbeddings:
     """The process's queue of window messages waiting for their embedding, and the one
     background task that works it off (started by the first :meth:`submit`)."""
 
-    def __init__(self, embedder: Embedder | None, batch_size: int = 16) -> None:
+    def __init__(
+        self,
+        embedder: Embedder | None,
+        batch_size: int = 16,
+        windows: MessageWindows | None = None,
+    ) -> None:
         self.embedder = embedder
         self.batch_size = batch_size
+        # Without one: the embedder's own tokenizer (the bundled model's), cut to 384 tokens.
+        self.windows = windows or MessageWindows(getattr(embedder, "tokens", None))
         self._pending: dict[Key, _Job] = {}  # insertion order = embedding order
         self._running: dict[Key, _Job] = {}
         self._wake: asyncio.Event | None = None
@@ -99,9 +111,7 @@ class WindowEmbeddings:
             key = _key(store, namespace, session_id, epoch, e.seq)
             if key in self._pending or key in self._running:
                 continue
-            self._pending[key] = _Job(
-                store, namespace, session_id, epoch, e.seq, e.content[:EMBED_CHARS]
-            )
+            self._pending[key] = _Job(store, namespace, session_id, epoch, e.seq, e.content)
             added += 1
         if added:
             WM_EMBED_BACKLOG.set(self.backlog)
@@ -127,13 +137,18 @@ class WindowEmbeddings:
 
     async def _one_batch(self) -> None:
         keys = list(self._pending)[: self.batch_size]
+        # Queued messages of the same text join the batch: a text is embedded once.
+        texts = {self._pending[k].text for k in keys}
+        keys += [
+            k for k in list(self._pending)[self.batch_size :] if self._pending[k].text in texts
+        ]
         batch = [self._pending.pop(k) for k in keys]
         self._running.update(zip(keys, batch, strict=True))
         try:
             assert self.embedder is not None
             try:
-                vectors = await self.embedder.embed_passages(
-                    [j.text for j in batch], background=True
+                vectors = await embed_windows(
+                    self.embedder, self.windows, [j.text for j in batch], background=True
                 )
             except Exception:  # noqa: BLE001 - the reads embed what is missing themselves
                 self.failed_batches += 1
@@ -162,38 +177,59 @@ class WindowEmbeddings:
         session_id: str,
         epoch: str | None,
         entries: list[WindowEntry],
+        budget_tokens: int | None = None,
     ) -> dict[int, np.ndarray]:
-        """Vectors (seq → vector) for every entry that has none. Queued ones are taken over
-        and, with those nobody is embedding, embedded here with ``embedder`` at once (one
-        batch); ones in the batch being embedded are waited for at most ``wait_s`` seconds,
-        then embedded here too, and whichever answers first (that batch or ours) is used.
-        What this read embedded is stored in the window. Raises ProviderError when its own
+        """Vectors (seq → vector) for the entries that have none, as far as
+        ``budget_tokens`` (model tokens of the first windows this read may embed itself,
+        each distinct text once, newest messages first; None: no bound) goes. Queued ones
+        within the budget are taken over and, with those nobody is embedding, embedded here
+        with ``embedder`` at once (one batch); ones in the batch being embedded are waited
+        for at most ``wait_s`` seconds, then embedded here too if the budget still allows,
+        and whichever answers first (that batch or ours) is used. What this read embedded is
+        stored in the window; entries past the budget are left to the background task (queued
+        if they were not) and get no vector here. Raises ProviderError when its own
         embedding fails; a failing Redis write is only logged (the read has its vectors)."""
         missing = [e for e in entries if e.embedding is None]
         if not missing:
             return {}
-        taken: dict[int, _Job] = {}
-        waiting: dict[int, _Job] = {}
+        running: set[int] = set()
+        queued: set[int] = set()
         if epoch is not None:
             for e in missing:
                 key = _key(store, namespace, session_id, epoch, e.seq)
-                if key in self._pending:
+                if key in self._running:
+                    running.add(e.seq)
+                elif key in self._pending:
+                    queued.add(e.seq)
+        spend = _Spend(budget_tokens, self.windows)
+        # Newest first: recency ranks them higher, so their relevance matters most.
+        first = await spend.take([e for e in reversed(missing) if e.seq not in running])
+        taken: dict[int, _Job] = {}
+        waiting: dict[int, _Job] = {}
+        if epoch is not None:
+            for e in first:
+                if e.seq in queued:
+                    key = _key(store, namespace, session_id, epoch, e.seq)
                     taken[e.seq] = self._pending.pop(key)
-                    WM_EMBED_BACKLOG.set(self.backlog)
-                elif key in self._running:
+            for e in missing:
+                if e.seq in running:
+                    key = _key(store, namespace, session_id, epoch, e.seq)
                     waiting[e.seq] = self._running[key]
+            if taken:
+                WM_EMBED_BACKLOG.set(self.backlog)
         got: dict[int, np.ndarray] = {}
         own: dict[int, np.ndarray] = {}
-        first = [e for e in missing if e.seq not in waiting]
-        tasks: list[asyncio.Future[np.ndarray]] = []
+        tasks: list[asyncio.Future[list[np.ndarray]]] = []
         try:
-            first_task = _embed(embedder, first, tasks)
+            first_task = self._embed(embedder, first, tasks)
             if waiting:
                 await asyncio.wait({j.done for j in waiting.values()}, timeout=wait_s)
                 _collect(waiting, got)
-                late = [e for e in missing if e.seq in waiting and e.seq not in got]
+                late = await spend.take(
+                    [e for e in reversed(missing) if e.seq in waiting and e.seq not in got]
+                )
                 if late:
-                    late_task = _embed(embedder, late, tasks)
+                    late_task = self._embed(embedder, late, tasks)
                     assert late_task is not None
                     while not late_task.done() and any(
                         not waiting[e.seq].done.done() for e in late
@@ -211,12 +247,33 @@ class WindowEmbeddings:
             for seq, job in taken.items():
                 _resolve(job, own.get(seq))
         got.update(own)
-        if epoch is not None and own:
-            try:
-                await store.fill_vectors(namespace, session_id, epoch, own)
-            except DatastoreUnavailableError as exc:
-                log.warning("could not store window embeddings: %s", exc.detail)
+        if epoch is not None:
+            # Past the budget and nobody embedding them (another process appended them, or
+            # a batch failed): the background task does.
+            left = [e for e in missing if e.seq not in got and e.seq not in running]
+            if left:
+                self.submit(store, namespace, session_id, epoch, left)
+            if own:
+                try:
+                    await store.fill_vectors(namespace, session_id, epoch, own)
+                except DatastoreUnavailableError as exc:
+                    log.warning("could not store window embeddings: %s", exc.detail)
         return got
+
+    def _embed(
+        self,
+        embedder: Embedder,
+        entries: list[WindowEntry],
+        tasks: list[asyncio.Future[list[np.ndarray]]],
+    ) -> asyncio.Future[list[np.ndarray]] | None:
+        """Start embedding ``entries`` (None when there are none); the task joins ``tasks``."""
+        if not entries:
+            return None
+        task = asyncio.ensure_future(
+            embed_windows(embedder, self.windows, [e.content for e in entries])
+        )
+        tasks.append(task)
+        return task
 
     async def close(self, timeout_s: float) -> int:
         """Drain: let the background task embed and store everything queued, for at most
@@ -243,17 +300,34 @@ class WindowEmbeddings:
         return left
 
 
-def _embed(
-    embedder: Embedder, entries: list[WindowEntry], tasks: list[asyncio.Future[np.ndarray]]
-) -> asyncio.Future[np.ndarray] | None:
-    """Start embedding ``entries`` (None when there are none); the task joins ``tasks``."""
-    if not entries:
-        return None
-    task = asyncio.ensure_future(
-        embedder.embed_passages([e.content[:EMBED_CHARS] for e in entries])
-    )
-    tasks.append(task)
-    return task
+class _Spend:
+    """What one read may still embed itself: model tokens of first windows, each distinct
+    text once (None: no bound)."""
+
+    def __init__(self, tokens: int | None, windows: MessageWindows) -> None:
+        self.left = tokens
+        self.windows = windows
+        self.seen: set[str] = set()
+
+    async def take(self, entries: Iterable[WindowEntry]) -> list[WindowEntry]:
+        """The entries, in the order given, that still fit; their tokens are spent. An
+        entry that does not fit is skipped (a shorter one after it may)."""
+        entries = list(entries)
+        if self.left is None:
+            return entries
+        fresh = list(dict.fromkeys(e.content for e in entries if e.content not in self.seen))
+        counts = dict(zip(fresh, await self.windows.count_many(fresh), strict=True))
+        out = []
+        for e in entries:
+            if e.content in self.seen:
+                out.append(e)
+                continue
+            n = counts[e.content]
+            if n <= self.left:
+                self.left -= n
+                self.seen.add(e.content)
+                out.append(e)
+        return out
 
 
 def _collect(waiting: dict[int, _Job], got: dict[int, np.ndarray]) -> None:
@@ -264,7 +338,7 @@ def _collect(waiting: dict[int, _Job], got: dict[int, np.ndarray]) -> None:
             got[seq] = vector
 
 
-def _forget(task: asyncio.Future[np.ndarray]) -> None:
+def _forget(task: asyncio.Future[list[np.ndarray]]) -> None:
     """Retrieve the outcome of an embedding nobody waits for any more."""
     if not task.cancelled():
         task.exception()

@@ -7,6 +7,8 @@ in use (no query: relevance is left out):
   burst of messages and a slow chat decay alike;
 - relevance = cosine similarity of the message embedding to the query embedding, min-max
   scaled over the window (docs/ARCHITECTURE.md#design-figures found min-max fusion better than RRF);
+  a message whose vector the read could not compute within its embedding budget is scored
+  without it (the other weights renormalised) and its relevance is null;
 - density  = share of informative items (numbers, codes, names, parameters, URLs, paths) among
   the message's words, ×2, capped at 1 — computed once at append.
 
@@ -86,6 +88,8 @@ class Ranked:
     density: float
     relevance: float | None = None
     cosine: float | None = None
+    # Ranked for a query but without its vector (past the read's embedding budget).
+    unembedded: bool = False
 
 
 def rank(
@@ -100,7 +104,8 @@ def rank(
         return []
     recency = 0.5 ** (np.arange(n - 1, -1, -1, dtype=np.float64) / half_life)
     density = np.array([e.density for e in entries], dtype=np.float64)
-    cosine = relevance = None
+    cosine: np.ndarray | None = None
+    relevance: np.ndarray | None = None
     w_rel = weights.relevance if query_embedding is not None else 0.0
     total = w_rel + weights.recency + weights.density
     if total <= 0:
@@ -108,28 +113,39 @@ def rank(
     else:
         w_rec, w_den = weights.recency, weights.density
     score = (w_rec * recency + w_den * density) / total
+    has = np.ones(n, dtype=bool)
     if query_embedding is not None:
         dim = query_embedding.shape[0]
+        has = np.array(
+            [e.embedding is not None and e.embedding.shape[0] == dim for e in entries], bool
+        )
+        zero = np.zeros(dim, np.float32)
         matrix = np.stack(
             [
-                e.embedding
-                if e.embedding is not None and e.embedding.shape[0] == dim
-                else np.zeros(dim, np.float32)
-                for e in entries
+                e.embedding if e.embedding is not None and has[i] else zero
+                for i, e in enumerate(entries)
             ]
         )
         cosine = (matrix @ query_embedding).astype(np.float64)
-        span = float(cosine.max() - cosine.min())
-        relevance = (cosine - cosine.min()) / span if span > 1e-9 else np.zeros(n)
-        score = score + (w_rel * relevance) / total
+        relevance = np.zeros(n)
+        if has.any():
+            low, high = float(cosine[has].min()), float(cosine[has].max())
+            if high - low > 1e-9:
+                relevance = (cosine - low) / (high - low)
+        # A message without its vector (past the read's embedding budget) is scored on the
+        # other signals, renormalised without relevance.
+        rest = total - w_rel
+        without = score * total / rest if rest > 0 else np.zeros(n)
+        score = np.where(has, score + (w_rel * relevance) / total, without)
     return [
         Ranked(
             entry=e,
             score=float(score[i]),
             recency=float(recency[i]),
             density=float(density[i]),
-            relevance=None if relevance is None else float(relevance[i]),
-            cosine=None if cosine is None else float(cosine[i]),
+            relevance=None if relevance is None or not has[i] else float(relevance[i]),
+            cosine=None if cosine is None or not has[i] else float(cosine[i]),
+            unembedded=not has[i],
         )
         for i, e in enumerate(entries)
     ]
@@ -216,10 +232,18 @@ def select(ranked: list[Ranked], budget: int, overhead: int, tokenizer: Tokenize
     return out
 
 
+# Said of a message ranked without its vector.
+UNEMBEDDED = (
+    "; ranked without relevance: its embedding was not ready and computing it would have "
+    "passed this read's embedding budget (LIMITS__REQUEST_TOKENS)"
+)
+
+
 def why_chosen(c: Chosen) -> str:
     """One line: why a chosen message is in the window."""
     r = c.ranked
     cut = "; cut to fit, being larger than the budget" if c.truncated else ""
+    cut += UNEMBEDDED if r.unembedded else ""
     if r.entry.standing:
         return (
             f"a standing {r.entry.standing} of the session: placed before the other messages "
@@ -234,6 +258,7 @@ def why_left_out(x: LeftOut) -> str:
     """One line: why a message was left out."""
     r = x.ranked
     need = f"it needed {x.needed_tokens} tokens and {x.free_tokens} were still free"
+    need += UNEMBEDDED if r.unembedded else ""
     if r.entry.standing:
         return (
             f"a standing {r.entry.standing}, placed before the other messages, but the "

@@ -18,7 +18,7 @@ import asyncio
 import math
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Protocol
 
@@ -38,6 +38,7 @@ from app.repositories.working_memory.window import (
 from app.schemas.working_memory import MessageCreate
 from app.services.recall.query_embeddings import QueryEmbeddingCache
 from app.services.working_memory.embedding import WindowEmbeddings
+from app.services.working_memory.message_windows import MessageWindows
 from app.services.working_memory.ranking import (
     Selection,
     Weights,
@@ -93,12 +94,15 @@ class WorkingMemoryRuntime:
         settings: WorkingMemorySettings,
         embedder: Embedder | None = None,
         query_embeddings: QueryEmbeddingCache | None = None,
+        windows: MessageWindows | None = None,
     ) -> WorkingMemoryRuntime:
         """Load the tokenizer (bundled BPE files); an empty window cache; an embedding
-        queue on ``embedder`` (None: appends are embedded by the reads). ``query_embeddings``
-        is the process's one query-embedding cache, shared with recall (None: nothing is
-        cached). No stale window."""
-        embeddings = WindowEmbeddings(embedder, settings.embed_batch)
+        queue on ``embedder`` (None: appends are embedded by the reads), each message
+        embedded by its first window as ``windows`` cuts it (default: the embedder's own
+        tokenizer, ``LIMITS__TEXT_TOKENS``' default). ``query_embeddings`` is the process's
+        one query-embedding cache, shared with recall (None: nothing is cached). No stale
+        window."""
+        embeddings = WindowEmbeddings(embedder, settings.embed_batch, windows)
         return cls(
             create_tokenizer(settings.encoding),
             query_embeddings if query_embeddings is not None else QueryEmbeddingCache(0),
@@ -136,6 +140,8 @@ class WindowResult:
     window_messages: int
     owner: str | None
     took_ms: float
+    # Seqs ranked for the query without their vector (past the read's embedding budget).
+    unembedded_seqs: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -264,12 +270,19 @@ class WorkingMemoryService:
         return vector
 
     async def read(
-        self, namespace: str, session_id: str, *, with_embeddings: bool
+        self,
+        namespace: str,
+        session_id: str,
+        *,
+        with_embeddings: bool,
+        embed_tokens: int | None = None,
     ) -> WindowSnapshot:
         """The window's messages in seq order and its owner (empty when expired or
         cleared). A window that Redis lost is rebuilt from the transcript first
         (app/services/working_memory/recovery.py). ``with_embeddings``: every entry has its
-        vector (see :meth:`_with_vectors`); raises ProviderError when embedding fails."""
+        vector as far as ``embed_tokens`` goes (model tokens this read may embed itself;
+        None: no bound; see :meth:`_with_vectors`); raises ProviderError when embedding
+        fails."""
         store = self.window_store
         await self.stale.refresh(namespace, session_id)  # messages Redis missed, if any
         snapshot = await store.read(namespace, session_id, with_embeddings=with_embeddings)
@@ -282,15 +295,21 @@ class WorkingMemoryService:
             self.embeddings.submit(store, namespace, session_id, size.epoch, entries)
             snapshot = await store.read(namespace, session_id, with_embeddings=with_embeddings)
         if with_embeddings:
-            snapshot = await self._with_vectors(namespace, session_id, snapshot)
+            snapshot = await self._with_vectors(namespace, session_id, snapshot, embed_tokens)
         return snapshot
 
     async def _with_vectors(
-        self, namespace: str, session_id: str, snapshot: WindowSnapshot
+        self,
+        namespace: str,
+        session_id: str,
+        snapshot: WindowSnapshot,
+        embed_tokens: int | None,
     ) -> WindowSnapshot:
-        """The snapshot with a vector for every entry: those still being embedded after
-        an append are waited for at most ``WORKING_MEMORY__EMBED_WAIT_MS``, the rest are
-        embedded here (and stored), so ranking never runs on a partial set."""
+        """The snapshot with a vector for every entry the read's budget allows: those still
+        being embedded after an append are waited for at most
+        ``WORKING_MEMORY__EMBED_WAIT_MS``, the rest are embedded here (and stored), newest
+        first, as long as their first windows fit ``embed_tokens``; the others keep no
+        vector (ranked without relevance) and are left to the background task."""
         if all(e.embedding is not None for e in snapshot.entries):
             return snapshot
         vectors = await self.embeddings.complete(
@@ -301,9 +320,10 @@ class WorkingMemoryService:
             session_id,
             snapshot.epoch,
             snapshot.entries,
+            embed_tokens,
         )
         entries = [
-            replace(e, embedding=vectors[e.seq]) if e.embedding is None else e
+            replace(e, embedding=vectors[e.seq]) if e.embedding is None and e.seq in vectors else e
             for e in snapshot.entries
         ]
         return replace(snapshot, entries=entries)
@@ -326,12 +346,21 @@ class WorkingMemoryService:
         return select(ranked, budget_tokens, s.message_overhead_tokens, self.tokenizer)
 
     async def window(
-        self, namespace: str, session_id: str, query: str | None, budget_tokens: int
+        self,
+        namespace: str,
+        session_id: str,
+        query: str | None,
+        budget_tokens: int,
+        embed_tokens: int | None = None,
     ) -> WindowResult:
         """Read the window and choose its messages for ``budget_tokens``; chosen messages
-        come back in seq order."""
+        come back in seq order. ``embed_tokens``: model tokens the read may embed itself
+        for messages still without a vector (None: no bound); those past it are ranked
+        without relevance (``unembedded_seqs``)."""
         start = time.perf_counter()
-        snapshot = await self.read(namespace, session_id, with_embeddings=query is not None)
+        snapshot = await self.read(
+            namespace, session_id, with_embeddings=query is not None, embed_tokens=embed_tokens
+        )
         selection = await self.choose(snapshot.entries, query, budget_tokens)
         return WindowResult(
             selection=selection,
@@ -339,6 +368,9 @@ class WorkingMemoryService:
             window_messages=len(snapshot.entries),
             owner=snapshot.owner,
             took_ms=(time.perf_counter() - start) * 1000.0,
+            unembedded_seqs=[e.seq for e in snapshot.entries if e.embedding is None]
+            if query is not None
+            else [],
         )
 
     async def clear(self, namespace: str, session_id: str, purge: bool) -> ClearResult:

@@ -116,14 +116,14 @@ def store(memories: list[Any]) -> Call[m.StoreResponse]:
     return Call("POST", "/store", m.StoreResponse, json={"memories": _dump(list(memories))})
 
 
-def store_parts(
+def token_parts(
     memories: list[Any], problem_errors: list[dict[str, Any]]
 ) -> list[list[Any]] | None:
-    """Where to cut a ``/store`` batch that the service refused for its size in model tokens
-    (a 422 whose ``errors[0]`` has ``type`` ``too_many_tokens``, the ``limit`` and each unit's
-    ``item_tokens`` in order): consecutive parts, each within the limit by those counts. None
-    for any other 422, for a batch of one unit, or when one unit alone is over the limit
-    (nothing to split: shorten it)."""
+    """Where to cut a ``/store`` batch or a working-memory append that the service refused
+    for its size in model tokens (a 422 whose ``errors[0]`` has ``type`` ``too_many_tokens``,
+    the ``limit`` and each item's ``item_tokens`` in order): consecutive parts, each within
+    the limit by those counts. None for any other 422, for a batch of one item, or when one
+    item alone is over the limit (nothing to split: shorten it)."""
     first = problem_errors[0] if problem_errors else {}
     counts, limit = first.get("item_tokens"), first.get("limit")
     if (
@@ -206,6 +206,19 @@ def stats(user_id: str | None, agent_id: str | None) -> Call[m.StatsResponse]:
 def append(session_id: str, messages: list[Any]) -> Call[m.AppendResponse]:
     path = f"/working_memory/{_seg(session_id)}/messages"
     return Call("POST", path, m.AppendResponse, json={"messages": _dump(list(messages))})
+
+
+def join_appends(answers: list[m.AppendResponse]) -> m.AppendResponse:
+    """One answer for consecutive appends of one session (the parts of a split append): the
+    seqs, tokens and ``embedded_first_window`` of each in order, the session's size after
+    the last."""
+    return answers[-1].model_copy(
+        update={
+            "seqs": [s for a in answers for s in a.seqs],
+            "tokens": [t for a in answers for t in a.tokens],
+            "embedded_first_window": [s for a in answers for s in a.embedded_first_window or []],
+        }
+    )
 
 
 def window(session_id: str, params: dict[str, Any]) -> Call[m.WindowResponse]:

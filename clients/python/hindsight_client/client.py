@@ -105,7 +105,7 @@ class Hindsight(_Base):
         try:
             return self._send(ops.store(items), key)
         except errors.InvalidRequestError as exc:
-            parts = ops.store_parts(items, exc.errors) if split else None
+            parts = ops.token_parts(items, exc.errors) if split else None
             if parts is None:
                 raise
         results: list[m.StoreResult] = []
@@ -211,10 +211,28 @@ class Hindsight(_Base):
 
     # --- working memory --------------------------------------------------------------------
     def append(
-        self, session_id: str, messages: Sequence[m.MessageCreate | dict[str, Any]]
+        self,
+        session_id: str,
+        messages: Sequence[m.MessageCreate | dict[str, Any]],
+        *,
+        split: bool = True,
     ) -> m.AppendResponse:
-        """``POST /working_memory/{session_id}/messages``: 1..100 messages."""
-        return self._send(ops.append(session_id, list(messages)))
+        """``POST /working_memory/{session_id}/messages``: 1..100 messages.
+
+        ``split``: an append whose messages' embedding windows are over the service's
+        model-token budget per request (``LIMITS__REQUEST_TOKENS``; the 422 lists each
+        message's window tokens) is sent again as consecutive appends that fit, in order, and
+        the answers are joined (seqs, tokens, ``embedded_first_window``; ``session`` after the
+        last); a part that fails raises, and the parts before it stay appended.
+        ``split=False`` raises the 422 as it is."""
+        items = list(messages)
+        try:
+            return self._send(ops.append(session_id, items))
+        except errors.InvalidRequestError as exc:
+            parts = ops.token_parts(items, exc.errors) if split else None
+            if parts is None:
+                raise
+        return ops.join_appends([self.append(session_id, part) for part in parts])
 
     def window(
         self,
@@ -362,7 +380,7 @@ class AsyncHindsight(_Base):
         try:
             return await self._send(ops.store(items), key)
         except errors.InvalidRequestError as exc:
-            parts = ops.store_parts(items, exc.errors) if split else None
+            parts = ops.token_parts(items, exc.errors) if split else None
             if parts is None:
                 raise
         results: list[m.StoreResult] = []
@@ -449,9 +467,21 @@ class AsyncHindsight(_Base):
         return await self._send(ops.stats(user_id, agent_id))
 
     async def append(
-        self, session_id: str, messages: Sequence[m.MessageCreate | dict[str, Any]]
+        self,
+        session_id: str,
+        messages: Sequence[m.MessageCreate | dict[str, Any]],
+        *,
+        split: bool = True,
     ) -> m.AppendResponse:
-        return await self._send(ops.append(session_id, list(messages)))
+        """As :meth:`Hindsight.append` (``split`` included)."""
+        items = list(messages)
+        try:
+            return await self._send(ops.append(session_id, items))
+        except errors.InvalidRequestError as exc:
+            parts = ops.token_parts(items, exc.errors) if split else None
+            if parts is None:
+                raise
+        return ops.join_appends([await self.append(session_id, part) for part in parts])
 
     async def window(
         self,

@@ -1528,7 +1528,7 @@ class WindowScores(BaseModel):
     )
     cosine: Annotated[float | None, Field(title="Cosine")]
     """
-    Raw cosine similarity to the query.
+    Raw cosine similarity to the query (null as `relevance` is).
     """
     density: Annotated[float, Field(title="Density")]
     """
@@ -1544,7 +1544,7 @@ class WindowScores(BaseModel):
     """
     relevance: Annotated[float | None, Field(title="Relevance")]
     """
-    Cosine similarity to the query, min-max scaled over the window; null without a query.
+    Cosine similarity to the query, min-max scaled over the window; null without a query, or for a message ranked without its embedding (`unembedded_seqs`).
     """
     standing: Annotated[
         Literal["constraint", "preference", "decision"] | None, Field(title="Standing")
@@ -1575,7 +1575,7 @@ class AppendResponse(BaseModel):
     )
     embedded_first_window: Annotated[list[int] | None, Field(title="Embedded First Window")] = None
     """
-    Seqs of the messages longer than one window of the embedding model (512 tokens of multilingual-e5-small): kept whole in the transcript and the window, but embedded by their first window only (relevance ranking sees that part).
+    Seqs of the messages longer than their embedding window (LIMITS__TEXT_TOKENS model tokens, 384 by default): kept whole in the transcript and the window, but embedded by their first window only (relevance ranking sees that part).
     """
     seqs: Annotated[list[int], Field(title="Seqs")]
     """
@@ -2201,6 +2201,10 @@ class WindowResponse(BaseModel):
     took_ms: Annotated[float, Field(title="Took Ms")]
     """
     Server-side time of this read.
+    """
+    unembedded_seqs: Annotated[list[int] | None, Field(title="Unembedded Seqs")] = None
+    """
+    With a `query`: window messages ranked without relevance (their `scores.relevance` is null), because their embedding was not ready and computing it here would have passed the read's embedding budget (the query and the messages' first windows at most LIMITS__REQUEST_TOKENS model tokens); the background embeds them for the next read. Empty otherwise.
     """
     used_tokens: Annotated[int, Field(title="Used Tokens")]
     """

@@ -45,7 +45,8 @@ export interface Hindsight {
   updateMemory(memoryId: string, body: S["MemoryUpdate"]): Promise<S["UpdateResult"]>;
   forgetMemory(memoryId: string): Promise<S["ForgetReceipt"]>;
   stats(query?: Query<"get_stats">): Promise<S["StatsResponse"]>;
-  append(sessionId: string, messages: S["MessageCreate"][]): Promise<S["AppendResponse"]>;
+  /** POST /working_memory/{session_id}/messages; an append over the token budget is sent again as consecutive appends that fit (split: false throws the 422). */
+  append(sessionId: string, messages: S["MessageCreate"][], options?: { split?: boolean }): Promise<S["AppendResponse"]>;
   window(sessionId: string, query?: Query<"get_working_memory">): Promise<S["WindowResponse"]>;
   closeSession(sessionId: string, body?: S["CloseRequest"]): Promise<S["CloseResponse"]>;
   extract(body: S["ExtractRequest"], options?: { wait?: boolean }): Promise<S["ExtractJobRead"]>;

@@ -73,10 +73,11 @@ async function unwrap(result) {
 const seg = (value) => ({ path: value });
 
 /**
- * Where to cut a /store batch the service refused for its size in model tokens (a 422 whose
- * errors[0] has type "too_many_tokens", the limit and each unit's item_tokens in order):
- * consecutive parts, each within the limit by those counts. null for any other error, a batch
- * of one unit, or a unit alone over the limit (nothing to split: shorten it).
+ * Where to cut a /store batch or a working-memory append the service refused for its size in
+ * model tokens (a 422 whose errors[0] has type "too_many_tokens", the limit and each item's
+ * item_tokens in order): consecutive parts, each within the limit by those counts. null for
+ * any other error, a batch of one item, or an item alone over the limit (nothing to split:
+ * shorten it).
  */
 export function storeParts(memories, errors) {
   const first = errors?.[0] ?? {};
@@ -171,11 +172,32 @@ export function createHindsight(options = {}) {
     forgetMemory: (memoryId) =>
       call(raw.DELETE("/memories/{memory_id}", { params: seg({ memory_id: memoryId }) })),
     stats: (query = {}) => call(raw.GET("/stats", { params: { query } })),
-    append: (sessionId, messages) =>
-      call(raw.POST("/working_memory/{session_id}/messages", {
-        params: seg({ session_id: sessionId }),
-        body: { messages },
-      })),
+    // An append whose messages' embedding windows are over the service's token budget per
+    // request (the 422 lists each message's window tokens) goes again as consecutive appends
+    // that fit, in order, the answers joined (seqs, tokens, embedded_first_window; session
+    // after the last); a part that fails throws, the parts before it stay appended. split:
+    // false throws the 422 instead.
+    async append(sessionId, messages, { split = true } = {}) {
+      try {
+        return await call(raw.POST("/working_memory/{session_id}/messages", {
+          params: seg({ session_id: sessionId }),
+          body: { messages },
+        }));
+      } catch (error) {
+        const parts = split && error instanceof HindsightError && error.status === 422
+          ? storeParts(messages, error.errors) : null;
+        if (!parts) throw error;
+        const answers = [];
+        for (const part of parts) answers.push(await api.append(sessionId, part));
+        const last = answers.at(-1);
+        return {
+          ...last,
+          seqs: answers.flatMap((a) => a.seqs),
+          tokens: answers.flatMap((a) => a.tokens),
+          embedded_first_window: answers.flatMap((a) => a.embedded_first_window ?? []),
+        };
+      }
+    },
     window: (sessionId, query = {}) =>
       call(raw.GET("/working_memory/{session_id}", {
         params: { path: { session_id: sessionId }, query },

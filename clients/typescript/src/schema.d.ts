@@ -21,7 +21,10 @@ export interface paths {
          *     4000) minus 20% headroom, split 20/30/50 between the three parts (settings
          *     `CONTEXT__SHARE_*`; a part's unused tokens pass on). A session owned by another user
          *     contributes nothing. A `query` over `LIMITS__TEXT_TOKENS` model tokens is a 422 (the
-         *     session's message taken by default is embedded by its first window).
+         *     session's message taken by default is embedded by its first window). Window messages
+         *     whose embedding is not ready are embedded here as long as they and the query come to at
+         *     most `LIMITS__REQUEST_TOKENS` model tokens (a default query counted at
+         *     `LIMITS__TEXT_TOKENS`); the others are ranked without relevance (their `why` says so).
          */
         get: operations["get_context"];
         put?: never;
@@ -615,7 +618,11 @@ export interface paths {
          *     rank by score, the tokens it needed and those still free when its turn came. An expired
          *     or unknown session has an empty window (an unknown session is an empty one on every
          *     working-memory operation, never a 404). A `query` over `LIMITS__TEXT_TOKENS` model tokens
-         *     is a 422.
+         *     is a 422. The read embeds itself the messages whose vectors are not ready yet (the
+         *     background embeds each message after its append), newest first, as long as the query and
+         *     their first windows come to at most `LIMITS__REQUEST_TOKENS` model tokens; any others are
+         *     ranked without relevance (recency and density only) and listed in `unembedded_seqs`
+         *     (their `why` says so too), and the background embeds them for the next read.
          */
         get: operations["get_working_memory"];
         put?: never;
@@ -675,10 +682,15 @@ export interface paths {
          *     the transcript). The answer does not wait for the embedding model: each message is
          *     embedded once, right after, by the service in the background; a read with a `query` waits
          *     at most `WORKING_MEMORY__EMBED_WAIT_MS` (default 1000 ms) for those still in progress and
-         *     embeds any still missing itself. Returns the seqs, each message's content tokens and the
-         *     session's size (messages, tokens). A message is kept whole, but the embedding model reads
-         *     at most one window of it (512 tokens by default): `embedded_first_window` lists the seqs
-         *     of messages longer than that (their relevance ranking sees their beginning only).
+         *     embeds any still missing itself, within its own budget. Returns the seqs, each message's
+         *     content tokens and the session's size (messages, tokens). A message is kept whole, but
+         *     the embedding model reads only its first window, at most `LIMITS__TEXT_TOKENS` (384)
+         *     model tokens: `embedded_first_window` lists the seqs of messages longer than that (their
+         *     relevance ranking sees their beginning only). The windows of one append (a text sent
+         *     twice counted once) may come to at most `LIMITS__REQUEST_TOKENS` (384) model tokens, as
+         *     the texts of a `/store` do: past it a 422 `too_many_tokens` gives the limit, the count,
+         *     each message's window tokens (`errors[0].item_tokens`) and how many of the first messages
+         *     fit; split the append there (the clients do it for you). One message always fits.
          *     Errors: 422 bad input (nothing written), 429 `rate_limited` past the caller's embedding
          *     limits (nothing written), 503 Redis
          *     unavailable with `Retry-After` (nothing written: Redis is asked before the transcript is
@@ -713,7 +725,7 @@ export interface components {
         AppendResponse: {
             /**
              * Embedded First Window
-             * @description Seqs of the messages longer than one window of the embedding model (512 tokens of multilingual-e5-small): kept whole in the transcript and the window, but embedded by their first window only (relevance ranking sees that part).
+             * @description Seqs of the messages longer than their embedding window (LIMITS__TEXT_TOKENS model tokens, 384 by default): kept whole in the transcript and the window, but embedded by their first window only (relevance ranking sees that part).
              */
             embedded_first_window?: number[];
             /**
@@ -2937,6 +2949,11 @@ export interface components {
              */
             took_ms: number;
             /**
+             * Unembedded Seqs
+             * @description With a `query`: window messages ranked without relevance (their `scores.relevance` is null), because their embedding was not ready and computing it here would have passed the read's embedding budget (the query and the messages' first windows at most LIMITS__REQUEST_TOKENS model tokens); the background embeds them for the next read. Empty otherwise.
+             */
+            unembedded_seqs?: number[];
+            /**
              * Used Tokens
              * @description Tokens of the chosen messages, content plus per-message overhead.
              */
@@ -2954,7 +2971,7 @@ export interface components {
         WindowScores: {
             /**
              * Cosine
-             * @description Raw cosine similarity to the query.
+             * @description Raw cosine similarity to the query (null as `relevance` is).
              */
             cosine: number | null;
             /**
@@ -2975,7 +2992,7 @@ export interface components {
             recency: number;
             /**
              * Relevance
-             * @description Cosine similarity to the query, min-max scaled over the window; null without a query.
+             * @description Cosine similarity to the query, min-max scaled over the window; null without a query, or for a message ranked without its embedding (`unembedded_seqs`).
              */
             relevance: number | null;
             /**

@@ -122,3 +122,21 @@ test("a batch over the token budget is split where the service says", live, asyn
   const again = await api.store(facts, { idempotencyKey: "ts-split-1" });
   assert.deepEqual(again.results.map((r) => r.id), stored.results.map((r) => r.id));
 });
+
+test("an append over the token budget is split where the service says", live, async () => {
+  const api = createHindsight({ baseUrl: url, apiKey: key });
+  const messages = Array.from({ length: 30 }, (_, i) => ({
+    role: "tool",
+    content: `step ${i}: the build of module ${i} finished in ${i * 7} seconds with 0 warnings.`,
+  }));
+  await assert.rejects(
+    api.append("ts-split", messages, { split: false }),
+    (error) => error instanceof HindsightError && error.status === 422
+      && error.errors[0].type === "too_many_tokens" && error.errors[0].item_tokens.length === 30,
+  );
+  assert.equal((await api.window("ts-split")).window_messages, 0);
+  const appended = await api.append("ts-split", messages);
+  assert.deepEqual(appended.seqs, Array.from({ length: 30 }, (_, i) => i + 1));
+  assert.equal(appended.tokens.length, 30);
+  assert.equal(appended.session.messages, 30);
+});

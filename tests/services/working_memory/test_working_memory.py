@@ -18,9 +18,27 @@ PROBLEM = "application/problem+json"
 
 
 async def append(wm, session: str, *messages: dict, **kw) -> dict:
+    """``messages`` appended in order; an append whose embedding windows are over
+    LIMITS__REQUEST_TOKENS is split where its 422 says (``item_tokens``), as the clients
+    split it, and the answers merged."""
     r = await wm.client.post(
         f"/working_memory/{session}/messages", json={"messages": list(messages)}, **kw
     )
+    if r.status_code == 422 and "item_tokens" in r.json()["errors"][0] and len(messages) > 1:
+        error = r.json()["errors"][0]
+        parts: list[list[dict]] = [[]]
+        used = 0
+        for m, n in zip(messages, error["item_tokens"], strict=True):
+            if parts[-1] and used + n > error["limit"]:
+                parts.append([])
+                used = 0
+            parts[-1].append(m)
+            used += n
+        answers = [await append(wm, session, *part, **kw) for part in parts]
+        merged = dict(answers[-1])
+        for key in ("seqs", "tokens", "embedded_first_window"):
+            merged[key] = [x for a in answers for x in a[key]]
+        return merged
     assert r.status_code == 200, r.text
     return r.json()
 

@@ -1,0 +1,64 @@
+"""How a working-memory message is embedded: by its first window of at most
+``LIMITS__TEXT_TOKENS`` model tokens (the message itself is kept whole), counted and cut with
+the model's own tokenizer, the same on every path (the background task, a read, a rebuild), a
+text embedded once however often it is given (app/services/embedding_budget.py counts an
+append's windows so)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import numpy as np
+
+from app.clients.embeddings import Embedder
+from app.clients.model_tokens import ModelTokens, cut_to, window_of
+
+# Without a token counter (a test's stand-in embedder): characters of a message embedded.
+EMBED_CHARS = 2000
+
+# Characters of messages cut in the event loop; more are cut on a worker thread.
+_INLINE_CHARS = 20_000
+
+
+class MessageWindows:
+    """How a window message is embedded: its first window of at most ``limit`` model
+    tokens (``LIMITS__TEXT_TOKENS``), counted and cut with the model's tokenizer."""
+
+    def __init__(self, tokens: ModelTokens | None, limit: int = 384) -> None:
+        self.tokens = tokens
+        self.limit = limit
+
+    def cut(self, text: str) -> str:
+        """The part of ``text`` the model reads."""
+        if self.tokens is None:
+            return text[:EMBED_CHARS]
+        return cut_to(self.tokens, text, self.limit)
+
+    def count(self, text: str) -> int:
+        """The model tokens of that part (without a tokenizer: its characters, more than
+        its tokens for most text)."""
+        if self.tokens is None:
+            return len(text[:EMBED_CHARS])
+        return window_of(self.tokens, text, self.limit)
+
+    async def cut_many(self, texts: list[str]) -> list[str]:
+        """:meth:`cut` of each, off the event loop when they are long."""
+        if sum(len(t) for t in texts) > _INLINE_CHARS:
+            return await asyncio.to_thread(lambda: [self.cut(t) for t in texts])
+        return [self.cut(t) for t in texts]
+
+    async def count_many(self, texts: list[str]) -> list[int]:
+        """:meth:`count` of each, off the event loop when they are long."""
+        if sum(len(t) for t in texts) > _INLINE_CHARS:
+            return await asyncio.to_thread(lambda: [self.count(t) for t in texts])
+        return [self.count(t) for t in texts]
+
+
+async def embed_windows(
+    embedder: Embedder, windows: MessageWindows, texts: list[str], *, background: bool = False
+) -> list[np.ndarray]:
+    """The vector of each text's first window, each distinct text embedded once."""
+    unique = list(dict.fromkeys(texts))
+    vectors = await embedder.embed_passages(await windows.cut_many(unique), background=background)
+    by_text = dict(zip(unique, vectors, strict=True))
+    return [by_text[t] for t in texts]
