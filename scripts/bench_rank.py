@@ -8,8 +8,9 @@ CPU"): ``--candidates`` units in sessions of 20, 30% holding 1–3 of 6 query le
 similarities rounded to 0.01 and times to whole hours (so totals tie), a session on 95%.
 Seeded: every run and checkout sees the same candidates. Each checkout runs in its own
 process with ``app`` from it; prints the median ms per ``rank(limit=10)`` over 5 rounds of
-``--sets`` calls, and whether the rankings (ids, scores, breakdowns for limits None/10/1 and
-both profiles) are identical.
+``--sets`` calls, and whether the rankings (ids, scores, breakdowns, relevance, ``via`` and
+relevance inputs, for limits None/10/1, both profiles, and without a time hint, with a time
+window and for a question asking *when*) are identical, bit for bit.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def make(n):
         out.append(CandidateScore(uuid.UUID(int=rng.getrandbits(128)), sv,
             rng.choice([0.0, sv, rng.random()]), tf, rng.randint(3, 30), rng.random() < 0.1,
             f"s{s}" if rng.random() < 0.95 else None, base + dt.timedelta(hours=s * 24 + j // 3),
-            base, rng.choice([0.5, 0.8, 1.0])))
+            base, rng.choice([0.5, 0.8, 1.0]), rng.random() < 0.2))
     rng.shuffle(out)
     return out
 cases = [make(n) for _ in range(sets)] + [make(5), make(1), []]
@@ -51,11 +52,14 @@ now = dt.datetime(2023, 9, 1, tzinfo=dt.timezone.utc)
 recall = get_settings().recall
 weights = [profile_weights(p, recall) for p in ("long_term", "short_term")]
 digest = hashlib.sha256()
+window = (base + dt.timedelta(days=3), base + dt.timedelta(days=9))
 for w in weights:
     for c in cases:
         for limit in (None, 10, 1):
-            for r in rank(c, w, now, limit=limit):
-                digest.update(repr((r.id, r.score, sorted(r.scores.items()))).encode())
+            for hint, when in ((None, False), (window, False), (None, True)):
+                for r in rank(c, w, now, limit=limit, window=hint, asks_when=when):
+                    digest.update(repr((r.id, r.score, sorted(r.scores.items()), r.relevance,
+                                        r.via, sorted(r.raw.items()))).encode())
 rounds = []
 for _ in range(5):
     t0 = time.perf_counter()

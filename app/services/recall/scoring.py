@@ -28,16 +28,21 @@ candidates are known, so "neighbour" means the adjacent candidate of the same se
 
 from __future__ import annotations
 
-import heapq
 import math
 import uuid
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from itertools import chain
+from operator import methodcaller
+
+import numpy as np
 
 from app.core.config import RecallSettings
 from app.repositories.recall.repository import CandidateScore
 from app.services.recall import relevance as calibrated
+from app.services.recall.sessions import Sessions, Times
 
 SIGNALS = ("semantic", "keyword", "recency", "confidence", "entity", "context", "time")
 
@@ -116,8 +121,12 @@ def recency(occurred_at: datetime, now: datetime, lam: float) -> float:
 
 def idf(candidates: list[CandidateScore]) -> dict[str, float]:
     """BM25's inverse document frequency of each query lexeme some candidate holds."""
-    n = len(candidates)
-    df = Counter(lexeme for c in candidates if c.term_freqs for lexeme in c.term_freqs)
+    return _idf(len(candidates), [c.term_freqs for c in candidates])
+
+
+def _idf(n: int, term_freqs: Sequence[Mapping[str, int]]) -> dict[str, float]:
+    # A unit's lexemes, each counted once (keys of its mapping), in order of first appearance.
+    df = Counter(chain.from_iterable(filter(None, term_freqs)))
     return {lex: math.log(1.0 + (n - d + 0.5) / (d + 0.5)) for lex, d in df.items()}
 
 
@@ -126,61 +135,66 @@ def bm25(candidates: list[CandidateScore], idfs: dict[str, float] | None = None)
     (``term_freqs``), with document frequencies, N and the average length taken over
     ``candidates``; 0 for a candidate that matches no query lexeme. ``idfs``: :func:`idf` of
     ``candidates`` when already computed."""
-    n = len(candidates)
+    tfs = [c.term_freqs for c in candidates]
+    weights = idfs if idfs is not None else _idf(len(tfs), tfs)
+    lengths = np.fromiter((c.length for c in candidates), np.int64, len(candidates))
+    out: list[float] = _bm25(tfs, lengths, weights).tolist()
+    return out
+
+
+def _bm25(
+    term_freqs: Sequence[Mapping[str, int]], lengths: np.ndarray, weights: dict[str, float]
+) -> np.ndarray:
+    """:func:`bm25` over columns. Each candidate's terms are added in the order of its
+    mapping, as ``sum()`` over them would (the same bits), one term position at a time."""
+    n = len(term_freqs)
+    scores = np.zeros(n)
     if n == 0:
-        return []
-    avg_len = sum(max(1, c.length) for c in candidates) / n
-    weights = idfs if idfs is not None else idf(candidates)
-    k1_plus = BM25_K1 + 1.0
-    scores = [0.0] * n
+        return scores
+    avg_len = int(np.maximum(lengths, 1).sum()) / n
     # Most candidates of a recall hold no query lexeme (a small subject's units are all
     # candidates; a large one's come mostly from the vector sources): only the others count.
-    for i, c in enumerate(candidates):
-        if c.term_freqs:
-            norm = BM25_K1 * (1.0 - BM25_B + BM25_B * max(1, c.length) / avg_len)
-            scores[i] = sum(
-                weights[lex] * tf * k1_plus / (tf + norm) for lex, tf in c.term_freqs.items()
-            )
+    held = np.flatnonzero(np.fromiter(map(bool, term_freqs), bool, n))
+    if not len(held):
+        return scores
+    maps = [term_freqs[i] for i in held.tolist()]
+    counts = np.fromiter(map(len, maps), np.int64, len(maps))
+    owner = np.repeat(held, counts)
+    idf_w = np.array([weights[lex] for lex in chain.from_iterable(maps)])
+    tf = np.fromiter(chain.from_iterable(map(_VALUES, maps)), np.int64, len(owner))
+    # position of each term within its candidate's mapping
+    at = np.arange(len(owner)) - np.repeat(np.cumsum(counts) - counts, counts)
+    norm = BM25_K1 * (1.0 - BM25_B + BM25_B * np.maximum(lengths[owner], 1) / avg_len)
+    terms = idf_w * tf * (BM25_K1 + 1.0) / (tf + norm)
+    for k in range(int(counts.max())):
+        pick = at == k
+        scores[owner[pick]] += terms[pick]
     return scores
+
+
+_VALUES = methodcaller("values")
 
 
 def context(candidates: list[CandidateScore], relevance: list[float]) -> list[float]:
     """Per candidate: mean of its best neighbour's relevance (previous or next unit of the
     same session, in (occurred_at, id) order) and its session's best relevance; a candidate
     without a session is its own context, and one without neighbours its own neighbour."""
-    out = list(relevance)
-    sessions: dict[str, list[int]] = {}
-    for i, c in enumerate(candidates):
-        if c.session_id is not None:
-            sessions.setdefault(c.session_id, []).append(i)
-    for members in sessions.values():
-        if len(members) == 1:  # its own neighbour and its session's best
-            i = members[0]
-            out[i] = 0.5 * relevance[i] + 0.5 * relevance[i]
-            continue
-        members.sort(key=lambda i: (candidates[i].occurred_at, candidates[i].id))
-        rel = [relevance[i] for i in members]
-        best = max(rel)
-        last = len(members) - 1
-        for pos, i in enumerate(members):
-            if pos == 0:
-                near = rel[1]
-            elif pos == last:
-                near = rel[pos - 1]
-            else:
-                a, b = rel[pos - 1], rel[pos + 1]
-                near = a if a >= b else b
-            out[i] = 0.5 * near + 0.5 * best
+    layout = Sessions(
+        [c.session_id for c in candidates],
+        Times([c.occurred_at for c in candidates]),
+        [c.id for c in candidates],
+    )
+    out: list[float] = layout.context(np.asarray(relevance, dtype=float)).tolist()
     return out
 
 
-def _minmax(values: list[float]) -> list[float]:
-    if not values:
-        return []
-    lo, hi = min(values), max(values)
+def _minmax(values: np.ndarray) -> np.ndarray:
+    if not len(values):
+        return values
+    lo, hi = float(values.min()), float(values.max())
     if hi - lo < 1e-9:
-        return [1.0 if hi > 0 else 0.0 for _ in values]
-    return [(v - lo) / (hi - lo) for v in values]
+        return np.full(len(values), 1.0 if hi > 0 else 0.0)
+    return (values - lo) / (hi - lo)
 
 
 def time_signal(
@@ -208,46 +222,59 @@ def rank(
     ``limit``, only the best ``limit`` are returned (the same as the first ``limit`` of the
     full list: every candidate is still scored, only the result objects are spared).
     ``window`` / ``asks_when``: the query's time window and whether it asks *when* (the
-    time signal, :func:`time_signal`)."""
+    time signal, :func:`time_signal`).
+
+    Vectorised over the candidates (numpy), with the same operations in the same order as
+    the per-candidate definitions above (:func:`recency`, :func:`bm25`, :func:`context`,
+    :func:`time_signal`): the same scores, bit for bit. Transcendental functions (exp, log)
+    stay Python's ``math``, once per distinct time or lexeme."""
+    n = len(candidates)
+    if n == 0:
+        return []
+    ids, sv, sq, tfs, lengths, ents, sessions, occurred, _, conf, dated = zip(
+        *candidates, strict=True
+    )
     w = weighting.weights
-    raw_cosine = [max(c.semantic_value, c.semantic_query) for c in candidates]
+    value, scenario = np.array(sv, dtype=float), np.array(sq, dtype=float)
+    raw_cosine = np.where(scenario > value, scenario, value)  # max(value, scenario)
     semantic = _minmax(raw_cosine)
-    cosine = [x if x > 0.0 else 0.0 for x in raw_cosine]  # relevance's, clipped at 0
-    idfs = idf(candidates)
+    cosine = np.where(raw_cosine > 0.0, raw_cosine, 0.0)  # relevance's, clipped at 0
+    idfs = _idf(n, tfs)
     idf_total = sum(idfs.values())
-    raw_keyword = bm25(candidates, idfs)
-    kw_max = max(raw_keyword, default=0.0)
-    keyword = [k / kw_max if kw_max > 0 else 0.0 for k in raw_keyword]
+    raw_keyword = _bm25(tfs, np.array(lengths, dtype=np.int64), idfs)
+    kw_max = float(raw_keyword.max())
+    keyword = raw_keyword / kw_max if kw_max > 0 else np.zeros(n)
     mix = w["semantic"] + w["keyword"]
-    relevance = [
-        (w["semantic"] * s + w["keyword"] * k) / mix if mix > 0 else 0.0
-        for s, k in zip(semantic, keyword, strict=True)
-    ]
-    ctx = context(candidates, relevance)
+    relevance = (w["semantic"] * semantic + w["keyword"] * keyword) / mix if mix > 0 else None
+    when = Times(occurred)
+    layout = Sessions(sessions, when, ids)
+    ctx = layout.context(relevance if relevance is not None else np.zeros(n))
     lam = weighting.recency_lambda
     ws, wk, wr, wc, we, wx, wt = (w.get(name, 0.0) for name in SIGNALS)
-    rec = [recency(c.occurred_at, now, lam) for c in candidates]
-    if window is not None or asks_when:
-        tim = [time_signal(c, window, asks_when) for c in candidates]
+    rec = when.each(lambda t: recency(t, now, lam))
+    if window is not None:
+        tim = when.each(lambda t: 1.0 if window[0] <= t < window[1] else 0.0)
+    elif asks_when:
+        tim = np.where(np.fromiter(map(bool, dated), bool, n), DATED_VALUE, 0.0)
     else:
-        tim = [0.0] * len(candidates)
+        tim = np.zeros(n)
+    entity = np.fromiter(map(bool, ents), bool, n)
     # The weighted sum in SIGNALS order, added left to right as sum() over SIGNALS would.
-    totals = [
-        ws * semantic[i]
-        + wk * keyword[i]
-        + wr * rec[i]
-        + wc * c.confidence
-        + we * (1.0 if c.entity_match else 0.0)
-        + wx * ctx[i]
-        + wt * tim[i]
-        for i, c in enumerate(candidates)
-    ]
-    ranked: list[Ranked] = []
+    totals = (
+        ws * semantic
+        + wk * keyword
+        + wr * rec
+        + wc * np.array(conf, dtype=float)
+        + we * entity.astype(float)
+        + wx * ctx
+        + wt * tim
+    )
     best = _best_first(candidates, totals, limit)
-    ctx_cos = context(candidates, cosine) if best else []
+    ctx_cos = layout.context(cosine)
     # Whether the query names an entity of the subject (some candidate names it): only then
     # does a unit that does not name it count against its relevance.
-    named = any(c.entity_match for c in candidates) if best else False
+    named = bool(entity.any())
+    ranked: list[Ranked] = []
     for i in best:
         c = candidates[i]
         cov = (
@@ -255,20 +282,29 @@ def rank(
             if c.term_freqs and idf_total > 0
             else 0.0
         )
+        s_i, k_i, x_i, cos_i = (
+            float(semantic[i]),
+            float(keyword[i]),
+            float(ctx[i]),
+            float(cosine[i]),
+        )
         scores = {
-            "semantic": semantic[i],
-            "keyword": keyword[i],
-            "recency": rec[i],
+            "semantic": s_i,
+            "keyword": k_i,
+            "recency": float(rec[i]),
             "confidence": c.confidence,
             "entity": 1.0 if c.entity_match else 0.0,
-            "context": ctx[i],
-            "time": tim[i],
+            "context": x_i,
+            "time": float(tim[i]),
         }
-        raw = {"cosine": cosine[i], "coverage": cov, "context_cosine": ctx_cos[i]}
-        rel = calibrated.relevance(cosine[i], cov, c.entity_match if named else None, ctx_cos[i])
-        own = ws * semantic[i] + wk * keyword[i]
-        how = via(own, wx * ctx[i] if ctx[i] > relevance[i] else 0.0, we * scores["entity"])
-        ranked.append(Ranked(c.id, totals[i], scores, rel, how, raw))
+        raw = {"cosine": cos_i, "coverage": cov, "context_cosine": float(ctx_cos[i])}
+        rel = calibrated.relevance(
+            cos_i, cov, c.entity_match if named else None, raw["context_cosine"]
+        )
+        own = ws * s_i + wk * k_i
+        rel_i = float(relevance[i]) if relevance is not None else 0.0
+        how = via(own, wx * x_i if x_i > rel_i else 0.0, we * scores["entity"])
+        ranked.append(Ranked(c.id, float(totals[i]), scores, rel, how, raw))
     return ranked
 
 
@@ -285,7 +321,7 @@ def via(own: float, session: float, entity: float) -> str:
 
 
 def _best_first(
-    candidates: list[CandidateScore], totals: list[float], limit: int | None
+    candidates: list[CandidateScore], totals: np.ndarray, limit: int | None
 ) -> list[int]:
     """Indexes of the best ``limit`` (all when None) by total, ties newer first, then by id.
 
@@ -294,11 +330,12 @@ def _best_first(
     other candidate)."""
     n = len(candidates)
     if limit is not None and 0 < limit < n:
-        floor = heapq.nlargest(limit, totals)[-1]
-        pool = [i for i in range(n) if totals[i] >= floor]
+        floor = np.partition(totals, n - limit)[n - limit]  # the limit-th best
+        pool = np.flatnonzero(totals >= floor).tolist()
     else:
         pool = list(range(n))
+    total = totals.tolist()
     pool.sort(
-        key=lambda i: (-totals[i], -candidates[i].occurred_at.timestamp(), str(candidates[i].id))
+        key=lambda i: (-total[i], -candidates[i].occurred_at.timestamp(), str(candidates[i].id))
     )
     return pool if limit is None else pool[:limit]

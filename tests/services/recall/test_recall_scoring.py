@@ -4,6 +4,7 @@ everything else through the real API on PostgreSQL + pgvector."""
 
 from __future__ import annotations
 
+import random
 import uuid
 from datetime import UTC, datetime, timedelta
 
@@ -93,6 +94,38 @@ def test_context_orders_by_time_not_input_order() -> None:
     ctx = context([late, early, middle], [0.0, 1.0, 0.0])
     assert ctx[2] == pytest.approx(1.0)  # middle is next to early
     assert ctx[0] == pytest.approx(0.5)  # late's only neighbour is middle (0.0)
+
+
+def _context_by_definition(cands: list[CandidateScore], rel: list[float]) -> list[float]:
+    """The context signal computed one candidate at a time, as its docstring defines it."""
+    out = list(rel)
+    for i, c in enumerate(cands):
+        if c.session_id is None:
+            continue
+        mates = sorted(
+            (j for j, d in enumerate(cands) if d.session_id == c.session_id),
+            key=lambda j: (cands[j].occurred_at, cands[j].id),
+        )
+        pos = mates.index(i)
+        near = [rel[mates[p]] for p in (pos - 1, pos + 1) if 0 <= p < len(mates)]
+        out[i] = 0.5 * max(near or [rel[i]]) + 0.5 * max(rel[j] for j in mates)
+    return out
+
+
+def test_the_vectorised_context_is_the_definition_bit_for_bit() -> None:
+    rng = random.Random(3)
+    for _ in range(30):
+        n = rng.randint(1, 60)
+        cands = [
+            cand(
+                session=rng.choice([None, "a", "b", "c", "d"]),
+                at=T0 + timedelta(hours=rng.randint(0, 3)),  # ties: the id decides
+                n=rng.getrandbits(64),
+            )
+            for _ in range(n)
+        ]
+        rel = [rng.choice([0.0, 0.5, rng.random()]) for _ in range(n)]
+        assert context(cands, rel) == _context_by_definition(cands, rel)
 
 
 def test_rank_weighted_sum_and_context_lifts_the_reply() -> None:
