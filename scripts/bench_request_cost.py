@@ -11,7 +11,15 @@ texts cost before the token limits (every window of a 2,000-character value):
 - ``/store`` at ``LIMITS__REQUEST_TOKENS`` in other shapes: values at the text limit, as many
   as it holds; a value and its scenario of half the request limit each; as many distinct
   one-word units as it holds (the per-text cost);
-- a recall query at the limit.
+- a recall query at the limit;
+- working-memory appends (their messages embedded after the answer, in the background, on
+  one thread, through the service's own path, ``embed_windows``): one message of
+  ``LIMITS__MESSAGE_CHARS`` characters in each script (kept whole, embedded by its first
+  ``LIMITS__TEXT_TOKENS``), and ``LIMITS__MESSAGE_BATCH`` messages of one-word texts whose
+  windows fill ``LIMITS__REQUEST_TOKENS`` (the rest repeat a text: embedded once); for
+  contrast, what one such long message cost before (its first 512-token window);
+- a window read with a short query that embeds the messages still without a vector itself,
+  as far as ``LIMITS__REQUEST_TOKENS`` goes (in the foreground).
 
 ``python3 scripts/bench_request_cost.py [--repeats 3] [--json out.json]``; prints a Markdown
 table (median of the repeats, with the machine's load before and after).
@@ -70,6 +78,81 @@ async def model_ms(e5, texts: list[str]) -> float:  # type: ignore[no-untyped-de
     loop = asyncio.get_running_loop()
     start = time.perf_counter()
     await loop.run_in_executor(model_thread(), e5.encode, texts, False)
+    return (time.perf_counter() - start) * 1000.0
+
+
+async def appends(embedder, limits, repeats: int) -> list[dict[str, object]]:  # type: ignore[no-untyped-def]
+    """Rows of working-memory appends and of a window read at the limits (module docstring)."""
+    from app.services.working_memory.message_windows import MessageWindows, embed_windows
+
+    tokens = embedder.tokens
+    windows = MessageWindows(tokens, limits.text_tokens)
+    rows: list[dict[str, object]] = []
+
+    async def background(texts: list[str]) -> float:
+        start = time.perf_counter()
+        await embed_windows(embedder, windows, texts, background=True)
+        return (time.perf_counter() - start) * 1000.0
+
+    for name, text in SCRIPTS.items():
+        message = (text * (limits.message_chars // len(text) + 1))[: limits.message_chars]
+        ours = [await background([message]) for _ in range(repeats)]
+        old = message[:2000]  # before: its first 2,000 characters, cut to the 512-token window
+        before = [await timed_background(embedder, [old]) for _ in range(repeats)]
+        rows.append(
+            {
+                "request": f"append of 1 message of {len(message):,} characters "
+                f"(LIMITS__MESSAGE_CHARS), kept whole, its first window embedded: {name}",
+                "tokens": tokens.count(windows.cut(message)),
+                "chars": len(windows.cut(message)),
+                "ms": statistics.median(ours),
+                "max_ms": max(ours),
+                "before_chars": len(old),
+                "before_tokens": min(tokens.count(old), tokens.window),
+                "before_ms": statistics.median(before),
+                "before_label": "its first window of 512 tokens",
+            }
+        )
+    words = [f"w{i}" for i in range(limits.message_batch)]
+    fit = min(len(words), limits.request_tokens // max(windows.count(w) for w in words))
+    texts = [words[i % fit] for i in range(limits.message_batch)]
+    ours = [await background(texts) for _ in range(repeats)]
+    rows.append(
+        {
+            "request": f"append of {limits.message_batch} messages (LIMITS__MESSAGE_BATCH): "
+            f"{fit} distinct one-word texts at the request limit, the others repeating them",
+            "tokens": sum(windows.count(w) for w in words[:fit]),
+            "chars": sum(len(w) for w in texts),
+            "ms": statistics.median(ours),
+            "max_ms": max(ours),
+        }
+    )
+    emoji = SCRIPTS["emoji ZWJ sequences"]
+    query = "which seat did I ask for?"
+    left = limits.request_tokens - tokens.count(query, query=True)
+    missing = [at_limit(tokens, emoji, left - 2) + "01"]
+    read: list[float] = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        await embedder.embed_queries([query + f" {len(read)}"])
+        await embed_windows(embedder, windows, missing)
+        read.append((time.perf_counter() - start) * 1000.0)
+    rows.append(
+        {
+            "request": "window read with a short query, embedding the messages still without "
+            "a vector up to the request limit (emoji ZWJ sequences)",
+            "tokens": tokens.count(query, query=True) + sum(tokens.count(m) for m in missing),
+            "chars": len(query) + sum(len(m) for m in missing),
+            "ms": statistics.median(read),
+            "max_ms": max(read),
+        }
+    )
+    return rows
+
+
+async def timed_background(embedder, texts: list[str]) -> float:  # type: ignore[no-untyped-def]
+    start = time.perf_counter()
+    await embedder.embed_passages(texts, background=True)
     return (time.perf_counter() - start) * 1000.0
 
 
@@ -153,6 +236,7 @@ async def main() -> None:
             "max_ms": max(ours),
         }
     )
+    rows += await appends(embedder, limits, args.repeats)
     one = [await timed(embedder, [worst]) for _ in range(args.repeats)]
     load_after = uptime_line()
     print(
@@ -165,14 +249,14 @@ async def main() -> None:
     )
     print(
         "| request | model tokens | characters | embedder ms (median) | worst of the repeats | "
-        "before issue 31 (value and "
-        "scenario of 2,000 characters, every window) |"
+        "before issue 31 (/store: value and scenario of 2,000 characters, every window; "
+        "append: each message's first 512-token window) |"
     )
     print("|---|---|---|---|---|---|")
     for r in rows:
+        label = r.get("before_label") or f"{r.get('before_chars', 0):,} characters"
         before = (
-            f"{r['before_chars']:,} characters, {r['before_tokens']:,} tokens: "
-            f"{r['before_ms']:.0f} ms"
+            f"{label}, {r['before_tokens']:,} tokens: {r['before_ms']:.0f} ms"
             if "before_ms" in r
             else "—"
         )
