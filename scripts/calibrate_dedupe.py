@@ -249,9 +249,16 @@ def render(
         "merges.",
         "3. **Guards** (`decision.py`): a negation of the same statement, other canonical "
         "values in the same sentence frame, an antonym swap, roles that changed sides, "
-        "another value of an exclusive slot, an exclusive one-word swap → `contradicts` "
-        "(superseded or flagged by time, `resolution.py`) when the rest of the sentence "
-        "agrees, else `unsure`; a guarded pair never merges, whatever the LLM answers.",
+        "another value of an exclusive slot (`rules.py`: residence, employer, school, name, "
+        "age, a named relative, favourite or main X, answer style; an occupation — after "
+        '"works as", or a noun WordNet files under an occupation: nurse, data analyst, 护士 '
+        "through CC-CEDICT; a way to commute and a seat, each named one way: 坐地铁 / "
+        "subway), an exclusive one-word swap → `contradicts` (superseded or flagged by time, "
+        "`resolution.py`) when the rest of the sentence agrees, else `unsure`. Across English "
+        "and Chinese the rest must agree through the dictionaries (step 5's matching): a "
+        "negation when one side's words are all matched and half the other's, other values "
+        "or another slot value (its CC-CEDICT glosses do not name the other side's) when "
+        "every other word is matched. A guarded pair never merges, whatever the LLM answers.",
         "4. **Classifier**: a logistic P(same) over features cosine lacks (word overlap after "
         "canonical forms, stemming, CJK characters and synonym folding; containment; the same "
         "words in an order that keeps roles). "

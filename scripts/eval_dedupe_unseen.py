@@ -13,11 +13,12 @@ Figures per kind:
 - **grouped k-fold CV**: fitted on the calibration set plus the other folds, scored on the
   held fold; folds are source-fact groups, so no fact is in training and test at once.
 
-Fitting picks (``align_cosine``, ``align_cover``) on a grid: zero false merges on the
-training pairs first, then the most merges, then the most conservative (highest cosine, then
-highest cover). ``--fit`` prints the thresholds fitted on every development pair.
-``--held-back`` adds the held-back groups (scored once, at the end: shipped, and fitted on
-every development pair).
+Fitting picks (``align_cosine``, ``align_cover``) on a grid, then ``align_cosine_full`` (the
+lower cosine from which pairs with every content word matched both ways merge): zero false
+merges on the training pairs first, then the most merges, then the most conservative
+(highest cosine, then highest cover). ``--fit`` prints the thresholds fitted on every
+development pair. ``--held-back`` adds the held-back groups (scored once, at the end:
+shipped, and fitted on every development pair).
 """
 
 from __future__ import annotations
@@ -71,6 +72,7 @@ def decide(v: Vectors, p: Pair, t: Thresholds) -> str:
 COSINES = tuple(round(0.90 + 0.005 * k, 3) for k in range(20))  # 0.900 … 0.995
 COSINES_XL = tuple(round(0.80 + 0.005 * k, 3) for k in range(40))  # 0.800 … 0.995
 COVERS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+COSINES_FULL = tuple(round(0.85 + 0.005 * k, 3) for k in range(30))  # 0.850 … 0.995
 THINGS = (0,)  # allowing 1 (on one side only) gave a false merge in CV (docs/DEDUPE.md)
 
 
@@ -90,7 +92,8 @@ class Eligible:
 def eligible(v: Vectors, pairs: Sequence[Pair], t: Thresholds) -> list[Eligible]:
     off = OFF(t)
     loose = dataclasses.replace(t, align_cosine=0.0, align_cover=0.0, align_cosine_xl=0.0,
-                                align_cover_xl=0.0, align_things=99)  # fmt: skip
+                                align_cover_xl=0.0, align_things=99,
+                                align_cosine_full=None)  # fmt: skip
     out = []
     for p in pairs:
         new, old = features.statement(p.new), features.statement(p.old)
@@ -126,18 +129,45 @@ def _fit_one(
     return best
 
 
+def _fit_full(
+    rows: Sequence[Eligible], c: float | None, cover: float, things: int
+) -> tuple[int, float | None]:
+    """The lowest cosine from which same-language pairs with every content word matched
+    both ways merge (below ``c``): zero false merges on ``rows`` first, then the most
+    merges beyond those of (``c``, ``cover``), then the highest cosine."""
+    best: tuple[int, float | None] = (0, None)
+    if c is None:
+        return best
+    for cf in COSINES_FULL:
+        if cf >= c:
+            break
+        extra = [r for r in rows if r.cover is not None and r.cover >= 1.0
+                 and r.things <= things and r.cosine >= cf
+                 and not (r.cosine >= c and r.cover >= cover)]  # fmt: skip
+        if any(r.pair.expect != "same" and r.base != "merge" for r in extra):
+            continue
+        n = sum(r.pair.expect == "same" and r.base != "merge" for r in extra)
+        if n > best[0] or (n == best[0] and n > 0 and best[1] is not None and cf > best[1]):
+            best = (n, cf)
+    return best
+
+
 def fit(t: Thresholds, rows: Sequence[Eligible]) -> Thresholds:
-    """``t`` with (``align_cosine``, ``align_cover``), their two-language pair and
-    ``align_things`` fitted on ``rows``: zero false merges first, then the most merges, then
-    the most conservative (fewer things allowed, higher cosines, higher covers)."""
+    """``t`` with (``align_cosine``, ``align_cover``), their two-language pair,
+    ``align_cosine_full`` and ``align_things`` fitted on ``rows``: zero false merges first,
+    then the most merges, then the most conservative (fewer things allowed, higher cosines,
+    higher covers)."""
     best: tuple[int, int, Thresholds] | None = None
     for things in THINGS:
-        n, c, cover = _fit_one([r for r in rows if not r.cross], COSINES, things)
+        same = [r for r in rows if not r.cross]
+        n, c, cover = _fit_one(same, COSINES, things)
+        nf, cf = _fit_full(same, c, cover, things)
         nx, cx, cover_x = _fit_one([r for r in rows if r.cross], COSINES_XL, things)
         tt = dataclasses.replace(t, align_cosine=c, align_cover=cover, align_cosine_xl=cx,
-                                 align_cover_xl=cover_x, align_things=things)  # fmt: skip
-        if best is None or (n + nx, -things) > best[:2]:
-            best = (n + nx, -things, tt)
+                                 align_cover_xl=cover_x, align_things=things,
+                                 align_cosine_full=cf)  # fmt: skip
+        if best is None or (n + nf + nx, -things) > best[:2]:
+            best = (n + nf + nx, -things, tt)
     assert best is not None
     return best[2]
 
@@ -145,7 +175,7 @@ def fit(t: Thresholds, rows: Sequence[Eligible]) -> Thresholds:
 def _named(t: Thresholds) -> str:
     return (f"align_cosine={t.align_cosine}, align_cover={t.align_cover}, "
             f"align_cosine_xl={t.align_cosine_xl}, align_cover_xl={t.align_cover_xl}, "
-            f"align_things={t.align_things}")  # fmt: skip
+            f"align_things={t.align_things}, align_cosine_full={t.align_cosine_full}")  # fmt: skip
 
 
 # ---- the review band ---------------------------------------------------------------------

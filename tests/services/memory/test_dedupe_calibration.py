@@ -73,7 +73,8 @@ def test_a_negation_never_merges_whatever_the_llm_answers(vectors):
     negations = [
         j
         for j in yes_man
-        if j.pair.kind == "negation" or j.decision.reason == "negation_other_language"
+        if j.pair.kind == "negation"
+        or j.decision.reason in ("negation_other_language", "negation_flip_other_language")
     ]
     assert len(negations) > 22 and not any(j.final == "merge" for j in negations)
     guarded = [j for j in yes_man if not j.decision.merge_allowed]

@@ -12,19 +12,19 @@ a merge needs); this module decides each pair from :mod:`~app.services.memory.pa
 2. below the candidate gate → ``distinct``;
 3. *guards* — a negation of the same statement, other values in the same sentence frame, an
    antonym swap, roles that changed sides, another value of an exclusive slot, an exclusive
-   one-word swap: each is a ``contradicts`` when the rest of the sentence agrees, else
-   ``unsure``; and a guarded pair never merges, whatever the LLM later answers
-   (``merge_allowed`` false);
+   one-word swap — are ``contradicts`` when the rest of the sentence agrees (across
+   languages: every other word matched through the dictionaries, :mod:`.across`), else
+   ``unsure``; a guarded pair never merges, whatever the LLM answers (``merge_allowed``);
 4. a pair in two languages → ``merge`` when its content words align (step 5's rule with the
-   ``*_xl`` thresholds, words matched through CC-CEDICT), else ``unsure``;
-5. otherwise a logistic score P(same) over features cosine lacks (word overlap after
-   canonical forms, stemming, CJK characters and synonyms; containment; the same bag of words
-   in an order that keeps roles): ≥ ``merge_p`` → ``merge``; below it, content-word
-   alignment (:func:`aligned`, :mod:`~app.services.memory.pairs.lexical`: lemmas, WordNet
-   synonyms, CC-CEDICT glosses, canonical values, both directions) → ``merge`` when the cosine is at
-   least ``align_cosine``, both sides are mostly matched and neither names a thing the other
-   does not (``unsure`` when the two units' types differ); ≥ ``unsure_p`` → ``unsure``, else
-   ``distinct``.
+   ``*_xl`` thresholds), else ``unsure``;
+5. otherwise a logistic score P(same) (word overlap after canonical forms, stemming, CJK
+   characters and synonyms; containment; the same words in an order that keeps roles):
+   ≥ ``merge_p`` → ``merge``; below it, content-word alignment (:func:`aligned`, lemmas,
+   WordNet synonyms, CC-CEDICT glosses, canonical values, both directions) → ``merge`` when
+   the cosine is at least ``align_cosine``, both sides are mostly matched and neither names
+   a thing the other does not, or every word is matched and the cosine is at least
+   ``align_cosine_full`` (``unsure`` when the two units' types differ); ≥ ``unsure_p`` →
+   ``unsure``, else ``distinct``.
 
 The weights are fitted on tests/dedupe_pairs.py by scripts/calibrate_dedupe.py; ``merge_p``
 lies above every non-duplicate's score there (zero false merges on the set), ``unsure_p``
@@ -39,7 +39,7 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from app.services.memory.pairs import lexical, rules
+from app.services.memory.pairs import across, lexical, rules
 from app.services.memory.pairs.canonical import canonical
 from app.services.memory.pairs.features import Features, Statement, features, statement
 
@@ -61,19 +61,20 @@ class Thresholds:
     # An unsure pair opens a review only when it is a real candidate (:func:`review_worthy`):
     # this cosine or above, or the same slot, entity or wording beyond the subject.
     review_cosine: float = 0.95
-    # Content-word alignment (:mod:`~app.services.memory.pairs.lexical`): a same-language
-    # pair the guards let through merges when its cosine is at least ``align_cosine``, each
-    # side has at least ``align_cover`` of its content words matched by the other (lemma,
-    # synonym, number) and neither names a thing the other does not. Fitted with grouped
-    # k-fold CV by scripts/eval_dedupe_unseen.py --fit (docs/DEDUPE.md); None switches it off.
+    # Content-word alignment (:mod:`.lexical`): a same-language pair the guards let through
+    # merges at cosine ≥ ``align_cosine`` when each side has ≥ ``align_cover`` of its content
+    # words matched and neither names a thing the other does not. Fitted with grouped k-fold
+    # CV by scripts/eval_dedupe_unseen.py --fit (docs/DEDUPE.md); None switches it off.
     align_cosine: float | None = 0.95
     align_cover: float = 0.6
-    # The same for a pair in two languages (English / Chinese, words matched through
-    # CC-CEDICT's glosses): cosines across languages are lower.
+    # The same in two languages (words matched through CC-CEDICT): lower cosines.
     align_cosine_xl: float | None = 0.805
     align_cover_xl: float = 0.5
     # Unmatched things (nouns, names, numbers) allowed on one side, none on the other.
     align_things: int = 0
+    # Same language, every content word matched both ways: merges from this cosine (fitted
+    # with the same CV; "I work as a nurse" / "The user is a nurse"). None: off.
+    align_cosine_full: float | None = 0.92
 
 
 @dataclass(frozen=True)
@@ -115,23 +116,38 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
 
     if f.polarity_differs:
         if f.cross_lingual:
+            if across.negation_matches(new, old):  # words matched through the dictionaries
+                return contradicts("negation_flip_other_language")
             return unsure("negation_other_language")
         if f.overlap >= 0.5 or f.containment >= 0.8:
             return contradicts("negation_flip")
     if f.values_differ:
         if f.frame_equal and not f.cross_lingual:
             return contradicts("values_differ")
+        if f.cross_lingual and across.only_values_differ(new, old):
+            return contradicts("values_differ_other_language")  # June 5 / 7月5日
         return unsure("values_differ_elsewhere")
     if f.cross_lingual:
-        return None  # words cannot be compared across languages
+        differs = across.slot_differs(new, old)  # lives in Hangzhou / 住在苏州
+        if differs is None:
+            return None  # words cannot be compared across languages
+        name, every_other_word_matched = differs
+        if every_other_word_matched:
+            return contradicts(f"slot_differs_other_language:{name}")
+        return unsure(f"slot_differs:{name}")
     if f.slot_conflict is not None:
         slot = f.slot_conflict
         extra = (f.only_new | f.only_old) - _slot_words(new, old, slot)
         if new.cjk and old.cjk:  # characters: segmentation differs ("叫小红" / "叫小明")
-            extra = frozenset((new.chars ^ old.chars) - set(new.slots[slot] + old.slots[slot]))
+            filled = rules.slot_text(new.value, slot, new.slots[slot])
+            extra = frozenset(
+                (new.chars ^ old.chars)
+                - set(filled + rules.slot_text(old.value, slot, old.slots[slot]))
+            )
         if not extra or rules.says_change(new.value):
             return contradicts(f"slot_differs:{f.slot_conflict}")
-        return unsure(f"slot_differs_elsewhere:{f.slot_conflict}")
+        if not rules.names_a_relation(extra):  # else another person's ("'s sister is a …")
+            return unsure(f"slot_differs_elsewhere:{f.slot_conflict}")
     if f.antonym:
         return contradicts("antonym_swap") if f.one_word_swap else unsure("antonym_elsewhere")
     if f.order == "swapped" and f.overlap == 1.0:
@@ -145,7 +161,9 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
 
 def _slot_words(new: Statement, old: Statement, slot: str) -> frozenset[str]:
     """Content words of the two values an exclusive slot holds (they may differ)."""
-    return frozenset(statement(new.slots[slot]).words) | frozenset(statement(old.slots[slot]).words)
+    a = rules.slot_text(new.value, slot, new.slots[slot])
+    b = rules.slot_text(old.value, slot, old.slots[slot])
+    return frozenset(statement(a).words) | frozenset(statement(b).words)
 
 
 def decide(
@@ -199,12 +217,15 @@ def aligned(new: Statement, old: Statement, cosine: float, t: Thresholds) -> boo
     embeddings, most content words matched both ways, no thing named on one side only."""
     same_language = new.cjk == old.cjk
     floor = t.align_cosine if same_language else t.align_cosine_xl
-    if floor is None or cosine < floor:
+    full = t.align_cosine_full if same_language and floor is not None else None
+    if floor is None or cosine < min(floor, full if full is not None else floor):
         return False
     a = lexical.align(new.value, old.value)
     if a.things_both or a.things > t.align_things:
         return False
-    return a.low >= (t.align_cover if same_language else t.align_cover_xl)
+    if full is not None and cosine >= full and a.low >= 1.0:
+        return True  # every content word matched both ways
+    return cosine >= floor and a.low >= (t.align_cover if same_language else t.align_cover_xl)
 
 
 Verdict = Literal["same", "contradicts", "unrelated"]
@@ -262,7 +283,11 @@ def review_worthy(
     if cosine >= review_cosine or shared_entities:
         return True
     if new.slots.keys() & old.slots.keys():
-        return True
+        differ = frozenset(new.words) ^ frozenset(old.words)
+        if new.cjk and old.cjk:
+            differ |= new.chars ^ old.chars
+        if not rules.names_a_relation(differ):
+            return True  # the same slot of one person (not "'s sister is a dentist")
     if new.cjk and old.cjk and not (new.latin and old.latin):
         a, b = new.chars - subject_words, old.chars - subject_words
     else:

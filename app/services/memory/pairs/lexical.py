@@ -37,8 +37,12 @@ _SUBJECT = frozenset("i me my mine myself user users 用户 我 我的 自己".s
 _LIGHT = frozenset(
     "be have do get 是 有 了 的 在 会 要 去 着 过 把 被 让 给 "
     "个 只 次 回 本 台 部 辆 条 张 位 杯 种 些 件 家 名 场 幅 几个 一起 们 一 得 地 很 当 和 与 "
-    "people person time thing".split()
+    "people person time thing "
+    # quantifiers and hedges: "some figurines", "roughly 7 hours each night"
+    "some any each every all roughly approximately about around nearly almost just still "
+    "even ever also really".split()
 )  # and Chinese measure words: 两只猫 / 2只猫咪 say the count with the number
+_WORKS_AS = re.compile(r"\b(?:works?|worked|working)\s+as\b", re.IGNORECASE)
 _EVERY = re.compile(r"^每个?(天|日|周|星期|月|年)$")
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+)")  # capitalised, not a sentence's start
 
@@ -59,7 +63,7 @@ class Words:
 @lru_cache(maxsize=8192)
 def content_words(value: str) -> Words:
     """The :class:`Words` of a statement."""
-    c = canonical(value)
+    c = canonical(_WORKS_AS.sub("is", value))  # "works as a nurse" says "is a nurse"
     zh = c.text
     for a, b in rules.ZH_REWRITES:
         zh = zh.replace(a, b)

