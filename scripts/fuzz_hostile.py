@@ -151,20 +151,21 @@ BODY_OPS: list[tuple[str, str, str, list[str]]] = [
      ["value", "query", "entity"]),
 ]  # fmt: skip
 DEFAULTS = {"timezone": "UTC", "key": "k"}
-QUERY_OPS: list[tuple[str, str, dict[str, str]]] = [
-    ("GET", "/working_memory/fz-s", {"query": "q"}),
-    ("GET", "/memories", {"user_id": "u", "agent_id": "a", "session_id": "s", "entities": "e",
-                          "cursor": "c"}),
-    ("GET", "/context", {"user_id": "u", "session_id": "s", "query": "q"}),
-    ("GET", "/subjects", {"kind": "session", "prefix": "p", "user_id": "u", "cursor": "c"}),
-    ("GET", "/stats", {"user_id": "u", "agent_id": "a"}),
-    ("GET", "/extract", {"user_id": "u", "session_id": "s", "cursor": "c"}),
+# (method, url, the parameters of a valid request, parameters sent only when under test).
+QUERY_OPS: list[tuple[str, str, dict[str, str], dict[str, str]]] = [
+    ("GET", "/working_memory/fz-s", {"query": "q"}, {}),
+    ("GET", "/memories", {"user_id": "u", "agent_id": "a", "session_id": "s", "entities": "e"},
+     {"cursor": "c"}),
+    ("GET", "/context", {"user_id": "u", "session_id": "s", "query": "q"}, {}),
+    ("GET", "/subjects", {"kind": "session", "prefix": "p"}, {"user_id": "u", "cursor": "c"}),
+    ("GET", "/stats", {"user_id": "u", "agent_id": "a"}, {}),
+    ("GET", "/extract", {"user_id": "u", "session_id": "s"}, {"cursor": "c"}),
 ]  # fmt: skip
 PATH_OPS = [
     ("POST", "/working_memory/{}/messages", '{"messages": [{"role": "user", "content": "hi"}]}'),
     ("GET", "/working_memory/{}", None),
     ("DELETE", "/working_memory/{}", None),
-    ("POST", "/working_memory/{}/close", None),
+    ("POST", "/working_memory/{}/close", '{"user_id": "fz-u"}'),
 ]
 
 
@@ -183,27 +184,65 @@ def url_value(case: str) -> str:
     return quote(case, safe="")
 
 
-async def unicode_pass(p: Probe, unit_id: str) -> None:
+# What each field does with each Unicode case. Ids (and a session id in the path) refuse
+# control, bidi, invisible (a ZWJ inside an emoji sequence too) and noncharacters with a 422;
+# text keeps every character but NUL; fields of a closed vocabulary (a time zone, a subject
+# kind) and opaque cursors take none of them. A lone surrogate is a 422 in a JSON body and,
+# as the invalid UTF-8 it would be in a URL, a 400. (A grapheme of 500 combining marks is
+# over most fields' length or token limits: a 422 for those.)
+IDS = {"user_id", "agent_id", "session_id", "task_id", "path"}
+CLOSED = {"timezone", "kind", "cursor"}
+OK = {200, 202}
+# Text fields long enough (in characters) and not embedded: they take a grapheme of 500 marks.
+LONG_OK = {"content", "note", "key"}
+REFUSED_BY_IDS = {"bidi override U+202E", "bidi isolate U+2067", "zero-width space", "BOM",
+                  "noncharacter U+FFFF", "tag characters", "NUL", "emoji ZWJ sequence"}  # fmt: skip
+
+
+def expected(field: str, case: str, in_url: bool) -> set[int]:
+    """The answers a Unicode ``case`` in ``field`` must get (:data:`IDS`, :data:`CLOSED`)."""
+    if case == "\\ud800":
+        return {400} if in_url else {422}
+    if field in CLOSED:
+        return {422}
+    if UNICODE_NAMES[case].startswith("long grapheme") and field not in LONG_OK:
+        return {422}  # 501 characters and 505 model tokens: over a length or token limit
+    if field in IDS:
+        return {422} if UNICODE_NAMES[case] in REFUSED_BY_IDS else OK
+    return {422} if case == UNICODE["NUL"] else OK
+
+
+UNICODE_NAMES = {v: k for k, v in UNICODE.items()}
+
+
+async def unicode_pass(p: Probe, unit_id: str, cases: list[str] | None = None) -> None:
+    """Each case of :data:`UNICODE` (or those named in ``cases``) in each string field of
+    each operation; every answer checked against :func:`expected`."""
+    chosen = {n: c for n, c in UNICODE.items() if cases is None or n in cases}
     for method, url, template, fields in BODY_OPS:
         url = url.replace("{unit}", unit_id)
         for field in fields:
-            for name, case in UNICODE.items():
+            for name, case in chosen.items():
                 values = {f: jstr(DEFAULTS.get(f, f"fz-{f}")) for f in fields}
                 values[field] = jstr(case)
                 await p.send("Unicode in body strings", method, url, content=fill(template, values),
+                             expect=expected(field, case, False),
                              label=f"{field}={name}")  # fmt: skip
-    for method, url, params in QUERY_OPS:
-        for field in params:
-            for name, case in UNICODE.items():
+    for method, url, base, extra in QUERY_OPS:
+        for field in [*base, *extra]:
+            for name, case in chosen.items():
+                params = {**base, field: case}
                 qs = "&".join(
                     f"{k}={url_value(case) if k == field else quote(v)}" for k, v in params.items()
                 )
                 await p.send("Unicode in query strings", method, f"{url}?{qs}",
+                             expect=expected(field, case, True),
                              label=f"{field}={name}")  # fmt: skip
     for method, template, body in PATH_OPS:
-        for name, case in UNICODE.items():
+        for name, case in chosen.items():
             await p.send("Unicode in path session ids", method,
-                         template.format(url_value(case)), content=body, label=name)  # fmt: skip
+                         template.format(url_value(case)), content=body,
+                         expect=expected("path", case, True), label=name)  # fmt: skip
 
 
 def at_tokens(limit: int, query: bool = False) -> str:
