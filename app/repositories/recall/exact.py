@@ -100,9 +100,11 @@ def _values(
     skip: Sequence[str],
     ents: list[str],
     dated: str | None = None,
+    predicted: list[str] | None = None,
 ) -> dict[str, Any]:
     """The bind values of one recall, by the names :func:`_placeholders` and
-    :func:`_statement` give them."""
+    :func:`_statement` give them (``predicted``: the sorted known names the caller expects,
+    ``signals_select``)."""
     values: dict[str, Any] = {
         "f_ns": f.namespace,
         "f_user": f.user_id,
@@ -117,6 +119,7 @@ def _values(
         "ents": ents,
         "emb": embedding,
         "dated": dated,
+        "predicted": predicted,
     }
     for i, status in enumerate(f.statuses):
         values[f"f_status{i}"] = status
@@ -134,7 +137,8 @@ def _statement(f: UnitFilters, has_embedding: bool, has_entities: bool) -> Any:
     known = known_select(f, ent_param).cte("known") if has_entities else None
     ents = ent_param if has_entities else None
     dated = bindparam("dated", type_=TSQUERY)
-    return signals_select(filter_clauses(f), q, emb, ents, known, dated)
+    predicted = bindparam("predicted", type_=ARRAY(Text)) if has_entities else None
+    return signals_select(filter_clauses(f), q, emb, ents, known, dated, predicted)
 
 
 def _compile(f: UnitFilters, has_embedding: bool, has_entities: bool, dialect: Any) -> _Compiled:
@@ -177,11 +181,13 @@ async def exact_rows(
     skip: Sequence[str],
     statements: RecallStatements,
     dated: str | None = None,
+    predicted: list[str] | None = None,
 ) -> Sequence[Row[Any]] | None:
     """The rows of the exact path's statement (columns as :func:`_statement` selects them),
     or None when ``f`` has no cached shape. ``statements`` keeps the statements compiled so
     far, by (dialect, shape), and the bound query vectors. ``dated``: the tsquery of the
-    ``_dated`` column (None: NULL)."""
+    ``_dated`` column (None: NULL). ``predicted``: the sorted known names expected (``_known``
+    is NULL when they are the ones found)."""
     key = shape(f, embedding is not None, bool(ents))
     if key is None:
         return None
@@ -191,7 +197,7 @@ async def exact_rows(
     if compiled is None:
         compiled = _compile(f, embedding is not None, bool(ents), dialect)
         statements.exact[cache_key] = compiled
-    values = _values(f, embedding, keyword_text, skip, ents, dated)
+    values = _values(f, embedding, keyword_text, skip, ents, dated, predicted)
     params = _params(compiled, values, statements.vector_texts)
     return (await conn.exec_driver_sql(compiled.sql, params)).all()
 

@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import MemoryUnit
 from app.repositories.memory.filters import UnitFilters, filter_clauses
-from app.repositories.recall.repository import Candidates, _candidates
+from app.repositories.recall.rows import Candidates, candidates_of
 from app.repositories.recall.sql import query_lexemes, signals_select
 
 
@@ -85,5 +85,5 @@ async def expansion(
     via_key = case((u.session_id.in_(sessions), None), else_=shared.scalar_subquery())
     stmt = signals_select([*clauses, u.id.in_(reached)], q, emb, ent_param, None, dated_param)
     rows = (await (await session.connection()).execute(stmt.add_columns(via_key))).all()
-    found = _candidates([tuple(r)[:-1] for r in rows], ents)
+    found = candidates_of([tuple(r)[:-1] for r in rows], ents)
     return found, [r[-1] for r in rows]

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 from pgvector.sqlalchemy import Vector
@@ -39,6 +39,7 @@ from app.models import MemoryUnit
 from app.repositories.memory.access_log import record_params
 from app.repositories.memory.filters import UnitFilters, filter_clauses
 from app.repositories.recall.exact import exact_rows
+from app.repositories.recall.rows import Candidates, CandidateScore, candidates_of
 from app.repositories.recall.sql import (
     UNITS_LOGGED_SQL,
     UNITS_SQL,
@@ -50,6 +51,8 @@ from app.repositories.recall.sql import (
 )
 from app.repositories.recall.statements import RecallStatements
 
+__all__ = ["CandidateScore", "Candidates", "RecallRepository", "SubjectProfile"]
+
 _COMMON_LEXEMES_SQL = text(
     """
     SELECT u.lexeme
@@ -60,63 +63,6 @@ _COMMON_LEXEMES_SQL = text(
     """
 )
 
-# The term_freqs of every candidate that contains no query lexeme (read-only by contract).
-_NO_TERMS: Mapping[str, int] = {}
-
-
-class CandidateScore(NamedTuple):
-    """Raw signals of one candidate, before normalisation and weighting.
-
-    ``term_freqs``: occurrences of each query lexeme in the unit's keyword index (only the
-    lexemes it contains; empty when it matches none); ``length``: the unit's number of
-    distinct lexemes (BM25's document length). ``session_id`` and ``occurred_at`` place the
-    unit among its session's units for the context signal. ``dated``: the unit's text carries
-    a date word (None when the recall did not ask, see ``sql.DATED_TSQUERY``).
-
-    A named tuple, not a frozen dataclass: one is built per candidate, and a frozen
-    dataclass's ``__init__`` cost ~10 µs against ~1 µs (600 candidates: ~5 ms of a recall on a
-    loaded 2-core machine).
-    """
-
-    id: uuid.UUID
-    semantic_value: float
-    semantic_query: float
-    term_freqs: Mapping[str, int]
-    length: int
-    entity_match: bool
-    session_id: str | None
-    occurred_at: datetime
-    last_confirmed_at: datetime
-    confidence: float
-    dated: bool | None = None
-
-
-# CandidateScore's fields in order: what _candidates builds one from (type-checked; tuple.__new__
-# itself runs no Python code per candidate).
-_ScoreFields = tuple[
-    uuid.UUID,
-    float,
-    float,
-    Mapping[str, int],
-    int,
-    bool,
-    str | None,
-    datetime,
-    datetime,
-    float,
-    bool | None,
-]
-_new_score: Callable[[type[CandidateScore], _ScoreFields], CandidateScore] = tuple.__new__
-
-
-@dataclass
-class Candidates:
-    """What :meth:`RecallRepository.candidates` found: the raw signals and which of the
-    entity candidates name an entity of a unit matching the filters (in the order given)."""
-
-    scores: list[CandidateScore] = field(default_factory=list)
-    known: list[str] = field(default_factory=list)
-
 
 @dataclass(frozen=True)
 class SubjectProfile:
@@ -125,53 +71,6 @@ class SubjectProfile:
 
     count: int
     entity_keys: frozenset[str] | None
-
-
-def _candidates(rows: Sequence[Any], ents: list[str]) -> Candidates:
-    """The Candidates of the candidates statement's rows (either path)."""
-    # The rows unpacked in the statement's column order (SCORING_COLUMNS, then the signals),
-    # each CandidateScore built from its fields' tuple (``tuple.__new__``: no Python-level
-    # ``__new__`` per candidate; the NamedTuple's own costs ~0.4 ms more per 600 candidates on
-    # the loaded 2-core machine). No conversions: asyncpg already returns float (double
-    # precision: the similarities, ``confidence``), int (``length``), bool (``&&``;
-    # entity_keys is NOT NULL) and lists (text[]). A unit matching no query lexeme (most of
-    # them) shares one empty mapping.
-    new, fromkeys, none = _new_score, dict.fromkeys, _NO_TERMS
-    scores = [
-        new(
-            CandidateScore,
-            (
-                unit_id,
-                sv,
-                sq,
-                fromkeys(hits, 1) if hits else none,
-                dl,
-                ent,
-                session_id,
-                occurred_at,
-                confirmed_at,
-                confidence,
-                dated,
-            ),
-        )
-        for (
-            unit_id,
-            session_id,
-            occurred_at,
-            confirmed_at,
-            confidence,
-            sv,
-            sq,
-            hits,
-            dl,
-            ent,
-            dated,
-            _,
-        ) in rows
-    ]
-    # The known names are the same on every row (one scalar sub-query).
-    found_known = set(rows[0][-1] or ()) if rows else set()
-    return Candidates(scores, [k for k in ents if k in found_known])
 
 
 class RecallRepository:
@@ -287,13 +186,23 @@ class RecallRepository:
         (``CandidateScore.dated``; None without one).
         """
         ents = list(dict.fromkeys(entity_candidates))
+        # The known names expected: the statement sends them back only when they differ.
+        predicted = sorted(set(entity_names)) if entity_names is not None and ents else None
         if exact:  # the statement of this filter shape, compiled once (recall_exact)
             conn = await self.session.connection()
             found = await exact_rows(
-                conn, f, embedding, keyword_text, ents, keyword_skip, self.statements, dated
+                conn,
+                f,
+                embedding,
+                keyword_text,
+                ents,
+                keyword_skip,
+                self.statements,
+                dated,
+                predicted,
             )
             if found is not None:
-                return _candidates(found, ents)
+                return candidates_of(found, ents, predicted)
         clauses = filter_clauses(f)
         ent_param = bindparam("ents", ents, type_=ARRAY(Text))
         emb = bindparam("emb", embedding, type_=Vector()) if embedding is not None else None
@@ -356,12 +265,17 @@ class RecallRepository:
 
         known = known_select(f, ents, ent).cte("known") if ents else None
         dated_param = bindparam("dated", dated, type_=TSQUERY)
-        stmt = signals_select(clauses, q, emb, ent_param if ents else None, known, dated_param)
+        pred = (
+            bindparam("predicted", predicted, type_=ARRAY(Text)) if predicted is not None else None
+        )
+        stmt = signals_select(
+            clauses, q, emb, ent_param if ents else None, known, dated_param, pred
+        )
         if id_filter is not None:
             stmt = stmt.where(MemoryUnit.id.in_(id_filter.scalar_subquery()))
         # Core execution: the ORM's row loading is not needed for plain columns.
         rows = (await (await self.session.connection()).execute(stmt)).all()
-        return _candidates(rows, ents)
+        return candidates_of(rows, ents, predicted)
 
     async def units(
         self,

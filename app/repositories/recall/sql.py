@@ -17,15 +17,17 @@ from sqlalchemy import (
     Select,
     Text,
     bindparam,
+    case,
     func,
     literal,
     literal_column,
+    null,
     select,
     text,
     type_coerce,
     union_all,
 )
-from sqlalchemy.dialects.postgresql import ARRAY, TSQUERY, array
+from sqlalchemy.dialects.postgresql import ARRAY, TSQUERY, aggregate_order_by, array
 from sqlalchemy.types import NullType
 
 from app.models import MemoryUnit
@@ -165,13 +167,15 @@ def signals_select(
     ents: BindParameter[Any] | None,
     known: CTE | None,
     dated: BindParameter[Any] | None = None,
+    predicted: BindParameter[Any] | None = None,
 ) -> Select[*tuple[Any, ...]]:
     """The candidates statement's outer select: per unit matching ``clauses``, the
     SCORING_COLUMNS and the raw signals ``_sv``/``_sq`` (cosine similarity of the value and
     scenario embeddings to ``emb``; 0 without one), ``_hits`` (the query lexemes it holds, from
     the CTE ``q`` of :func:`query_lexemes`), ``_dl`` (its distinct lexemes), ``_ent``
     (``entity_keys && ents``; False without ``ents``) and ``_known`` (the keys of the CTE
-    ``known`` of :func:`known_select`, the same on every row; NULL without one) and
+    ``known`` of :func:`known_select`, the same on every row; NULL without one, and NULL when
+    they are the sorted ``text[]`` ``predicted``, which saves reading an array per row) and
     ``_dated`` (the unit's keyword index matches the tsquery ``dated``, :data:`DATED_TSQUERY`
     when the query asks *when*; NULL when the bound value is NULL, False without one). Used by the
     exact path's cached statements (recall_exact) and by RecallRepository.candidates."""
@@ -187,7 +191,15 @@ def signals_select(
     )
     known_col: ColumnElement[Any] = literal(None, ARRAY(Text))
     if known is not None:
-        known_col = select(func.array_agg(known.c.key)).scalar_subquery()
+        # NULL when the keys are the caller's prediction (``predicted``, sorted by code
+        # point, as COLLATE "C" sorts): the usual case costs a NULL per row, not the array.
+        keys = func.array_agg(aggregate_order_by(known.c.key, known.c.key.collate("C")))
+        found = func.coalesce(func.array_agg(known.c.key), literal([], ARRAY(Text)))
+        known_col = select(
+            case((func.coalesce(keys, literal([], ARRAY(Text))) == predicted, null()), else_=found)
+            if predicted is not None
+            else found
+        ).scalar_subquery()
     stmt = (
         select(
             *(getattr(u, name).label(name) for name in SCORING_COLUMNS),

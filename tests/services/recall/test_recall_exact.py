@@ -70,8 +70,10 @@ SHAPES = [
 
 @pytest.mark.parametrize("with_embedding", [True, False])
 @pytest.mark.parametrize("entities", [["ana", "zed"], []])
+# the known names the caller expects: none, right, wrong (the statement sends the right ones)
+@pytest.mark.parametrize("predicted", [None, ["ana"], ["zed"]])
 async def test_the_cached_statement_finds_what_the_built_one_finds(
-    client, engine, monkeypatch, with_embedding, entities
+    client, engine, monkeypatch, with_embedding, entities, predicted
 ) -> None:
     await _units(client)
     rng = np.random.default_rng(7)
@@ -89,6 +91,7 @@ async def test_the_cached_statement_finds_what_the_built_one_finds(
                 exact=True,
                 per_source=40,
                 ef_search=40,
+                entity_names=predicted,
             )
         return sorted(found.scores), found.known
 
@@ -104,6 +107,7 @@ async def test_the_cached_statement_finds_what_the_built_one_finds(
     assert cached == built
     if entities:  # Ana is named by a unit of u1 in every shape that holds that unit
         assert cached[0][1] == ["ana"]
+    assert cached[-1][1] == []  # no unit: no name known
 
 
 async def test_recalls_of_different_shapes_each_get_their_units(client) -> None:
