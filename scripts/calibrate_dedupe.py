@@ -275,7 +275,9 @@ def render(
         f"not merge merges when its cosine is ≥ `align_cosine` = {t.align_cosine} (two "
         f"languages: `align_cosine_xl` = {t.align_cosine_xl}), the lower of the two "
         f"directions' matched shares is ≥ {t.align_cover} ({t.align_cover_xl}), and no side "
-        "names a thing (a noun, an adjective, a name, a number) the other does not; "
+        "names a thing (a noun, an adjective, a name, a number) the other does not — or, in "
+        "one language, when every content word is matched both ways and its cosine is ≥ "
+        f"`align_cosine_full` = {t.align_cosine_full}; "
         "otherwise a pair in two languages is unsure. Thresholds fitted with grouped 5-fold "
         "CV by `scripts/eval_dedupe_unseen.py --fit` (below).",
         "6. **Unsure** pairs (at most `DEDUPE__MAX_UNSURE` per unit) become pair reviews when "

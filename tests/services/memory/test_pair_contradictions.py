@@ -80,3 +80,30 @@ def test_other_facts_of_the_same_shape_do_not_contradict(old, new, cosine, actio
 )  # fmt: skip
 def test_the_slots_a_statement_fills(value, slot, filled):
     assert rules.slots(value).get(slot) == filled
+
+
+async def test_a_changed_job_and_city_supersede_through_the_store(client):
+    """End to end (embedded PostgreSQL, the real embedder, no LLM): a new occupation
+    supersedes the old one (months apart), an English residence is superseded by a Chinese
+    one naming another city, and a relative's job leaves the subject's alone."""
+    first = await client.post("/store", json={"memories": [
+        {"user_id": "job", "value": "The user works as a nurse",
+         "occurred_at": "2026-01-05T00:00:00Z"},
+        {"user_id": "city", "value": "The user lives in Hangzhou",
+         "occurred_at": "2026-01-05T00:00:00Z"},
+    ]})  # fmt: skip
+    assert first.status_code == 200, first.text
+    r = await client.post("/store", json={"memories": [
+        {"user_id": "job", "value": "The user works as a teacher",
+         "occurred_at": "2026-06-05T00:00:00Z"},
+        {"user_id": "city", "value": "用户住在苏州", "occurred_at": "2026-06-05T00:00:00Z"},
+        {"user_id": "job", "value": "The user's sister is a dentist",
+         "occurred_at": "2026-06-06T00:00:00Z"},
+    ]})  # fmt: skip
+    assert r.status_code == 200, r.text
+    results = r.json()["results"]
+    assert [o["outcome"] for o in results] == ["superseded", "superseded", "created"], results
+    assert results[2]["pending"] == []  # another person's job: no review either
+    for old in first.json()["results"]:
+        unit = (await client.get(f"/memories/{old['id']}")).json()
+        assert unit["status"] == "superseded", unit
