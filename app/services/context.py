@@ -128,9 +128,12 @@ class ContextService:
         embed_tokens: int | None = None,
     ) -> ContextResult:
         """The block for ``user_id`` (and ``session_id``'s window). A session whose owner
-        is another user contributes nothing. ``embed_tokens``: model tokens the window read
-        may embed itself for messages still without a vector (None: no bound; the others
-        are ranked without relevance). Raises ProviderError when embedding fails."""
+        is another user contributes nothing. ``embed_tokens``: model tokens this request may
+        still have embedded (None: no bound): a query taken from the session (its latest
+        user message, cut to its first ``LIMITS__TEXT_TOKENS``) counts against it, and the
+        window read embeds itself the messages still without a vector only within what is
+        left (the others are ranked without relevance). Raises ProviderError when embedding
+        fails."""
         start = time.perf_counter()
         usable = self.working_memory.budget_for(max_tokens)
         s = self.settings
@@ -138,8 +141,11 @@ class ContextService:
 
         entries = []
         if session_id is not None:
+            # Stored vectors (and those of the batch being embedded) first; what the read
+            # may embed itself is known once the query is.
+            bounded = embed_tokens is not None
             snapshot = await self.working_memory.read(
-                namespace, session_id, with_embeddings=True, embed_tokens=embed_tokens
+                namespace, session_id, with_embeddings=True, embed_tokens=0 if bounded else None
             )
             if snapshot.owner is None or snapshot.owner == user_id:
                 entries = snapshot.entries
@@ -147,7 +153,17 @@ class ContextService:
         if query is None:
             last_user = next((e for e in reversed(entries) if e.role == "user"), None)
             if last_user is not None:
-                query, query_source = last_user.content[:MAX_QUERY_CHARS], "last_user_message"
+                query, spent = self.working_memory.default_query(
+                    last_user.content[:MAX_QUERY_CHARS]
+                )
+                query_source = "last_user_message"
+                if embed_tokens is not None:
+                    embed_tokens -= spent
+        if entries and embed_tokens is not None and session_id is not None:
+            snapshot = await self.working_memory.with_vectors(
+                namespace, session_id, snapshot, max(0, embed_tokens)
+            )
+            entries = snapshot.entries
 
         result = ContextResult(
             text="", tokens=0, budget_tokens=usable, query=query, query_source=query_source

@@ -286,3 +286,34 @@ async def test_a_caller_over_its_token_rate_is_429_and_nothing_is_written(databa
     assert 'hindsight_embedding_limit{limit="text_tokens"} 384.0' in metrics
     assert 'hindsight_embedding_limit{limit="token_rate_per_60s"} 20.0' in metrics
     assert 'hindsight_embedding_refused_total{reason="token_rate"}' in metrics
+
+
+async def test_context_takes_the_first_window_of_a_long_message_as_its_query(wm):
+    """/context without a query takes the session's latest user message: a long one is cut
+    to its first LIMITS__TEXT_TOKENS, which count against LIMITS__REQUEST_TOKENS with the
+    messages the read embeds itself (here: none left, so they are ranked without relevance)."""
+    from tests.services.working_memory.test_working_memory import embeddings_settled, window_keys
+
+    r = await wm.client.post(
+        "/working_memory/c1/messages",
+        json={"messages": [{"role": "assistant", "content": "Which seat?"}]},
+    )
+    assert r.status_code == 200, r.text
+    r = await wm.client.post(
+        "/working_memory/c1/messages",
+        json={"messages": [{"role": "user", "content": "Window seat. " + HEAVY, "user_id": "u1"}]},
+    )
+    assert r.status_code == 200, r.text
+    await embeddings_settled(wm)
+    _, _, vec, _ = await window_keys(wm, "c1")
+    await wm.redis.delete(vec)
+    r = await wm.client.get("/context", params={"user_id": "u1", "session_id": "c1"})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    tokens = wm.app.state.resources.model_tokens
+    assert body["query_source"] == "last_user_message"
+    assert ("Window seat. " + HEAVY).startswith(body["query"])
+    assert 340 <= tokens.count(body["query"], query=True) <= 384
+    window = body["parts"]["window"]
+    assert window and all(m["scores"]["relevance"] is None for m in window)
+    assert all("ranked without relevance" in m["why"] for m in window)

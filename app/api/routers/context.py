@@ -55,11 +55,11 @@ async def get_context(
     4000) minus 20% headroom, split 20/30/50 between the three parts (settings
     `CONTEXT__SHARE_*`; a part's unused tokens pass on). A session owned by another user
     contributes nothing. A `query` over `LIMITS__TEXT_TOKENS` model tokens is a 422 (the
-    session's message taken by default is embedded by its first window). Window messages
-    whose embedding is not ready are embedded here as long as they and the query come to at
-    most `LIMITS__REQUEST_TOKENS` model tokens (a default query counted at
-    `LIMITS__TEXT_TOKENS`); the others are ranked without relevance (their `why` says so)."""
-    spent = budget.limits.text_tokens
+    session's latest user message, taken as the query by default, is cut to its first
+    `LIMITS__TEXT_TOKENS`). Window messages whose embedding is not ready are embedded here as
+    long as they and the query come to at most `LIMITS__REQUEST_TOKENS` model tokens; the
+    others are ranked without relevance (their `why` says so)."""
+    spent = 0
     if params.query:
         counts = await budget.check([Text(("query",), params.query, query=True)], source="query")
         spent = counts[0]

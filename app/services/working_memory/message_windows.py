@@ -41,6 +41,15 @@ class MessageWindows:
             return len(text[:EMBED_CHARS])
         return window_of(self.tokens, text, self.limit)
 
+    def query(self, text: str) -> tuple[str, int]:
+        """``text`` as a query the model reads: its first window of at most ``limit`` model
+        tokens (query role), and those tokens (without a tokenizer: its first
+        ``EMBED_CHARS`` characters, counted as characters)."""
+        if self.tokens is None:
+            return text[:EMBED_CHARS], len(text[:EMBED_CHARS])
+        cut = cut_to(self.tokens, text, self.limit, query=True)
+        return cut, self.tokens.count(cut, query=True)
+
     async def cut_many(self, texts: list[str]) -> list[str]:
         """:meth:`cut` of each, off the event loop when they are long."""
         if sum(len(t) for t in texts) > _INLINE_CHARS:

@@ -281,7 +281,7 @@ class WorkingMemoryService:
         cleared). A window that Redis lost is rebuilt from the transcript first
         (app/services/working_memory/recovery.py). ``with_embeddings``: every entry has its
         vector as far as ``embed_tokens`` goes (model tokens this read may embed itself;
-        None: no bound; see :meth:`_with_vectors`); raises ProviderError when embedding
+        None: no bound; see :meth:`with_vectors`); raises ProviderError when embedding
         fails."""
         store = self.window_store
         await self.stale.refresh(namespace, session_id)  # messages Redis missed, if any
@@ -295,10 +295,15 @@ class WorkingMemoryService:
             self.embeddings.submit(store, namespace, session_id, size.epoch, entries)
             snapshot = await store.read(namespace, session_id, with_embeddings=with_embeddings)
         if with_embeddings:
-            snapshot = await self._with_vectors(namespace, session_id, snapshot, embed_tokens)
+            snapshot = await self.with_vectors(namespace, session_id, snapshot, embed_tokens)
         return snapshot
 
-    async def _with_vectors(
+    def default_query(self, text: str) -> tuple[str, int]:
+        """A message taken as the query (``/context`` without one): its first window of at
+        most ``LIMITS__TEXT_TOKENS`` model tokens, and those tokens."""
+        return self.embeddings.windows.query(text)
+
+    async def with_vectors(
         self,
         namespace: str,
         session_id: str,
@@ -309,7 +314,8 @@ class WorkingMemoryService:
         being embedded after an append are waited for at most
         ``WORKING_MEMORY__EMBED_WAIT_MS``, the rest are embedded here (and stored), newest
         first, as long as their first windows fit ``embed_tokens``; the others keep no
-        vector (ranked without relevance) and are left to the background task."""
+        vector (ranked without relevance) and are left to the background task. Also for a
+        snapshot :meth:`read` with a budget of 0, once the request knows what is left."""
         if all(e.embedding is not None for e in snapshot.entries):
             return snapshot
         vectors = await self.embeddings.complete(

@@ -115,6 +115,26 @@ async def test_append_answers_before_its_messages_are_embedded(wm, gated):
     assert gated.calls == 2  # batches of 2: [1, 2], [3]
 
 
+async def test_a_text_appended_twice_is_embedded_once(wm, gated):
+    # As the append's token budget counts it (app/services/embedding_budget.py): a text
+    # queued twice joins the batch of its first copy, even past the batch size (2 here).
+    seen: list[list[str]] = []
+    original = gated.embed_passages
+
+    async def recording(texts: list[str], *, background: bool = False) -> np.ndarray:
+        seen.append(list(texts))
+        return await original(texts, background=background)
+
+    gated.embed_passages = recording  # type: ignore[method-assign]
+    a, b = TOPICS[0], TOPICS[1]
+    await append(wm, "twice", msg(a), msg(b), msg(a))
+    gated.gate.set()
+    await embeddings_settled(wm)
+    assert seen == [[a, b]]
+    stored = await stored_vectors(wm, "twice")
+    assert set(stored) == {1, 2, 3} and stored[1] == stored[3] != stored[2]
+
+
 async def test_read_right_after_appends_ranks_as_with_synchronous_embedding(wm, gated):
     wm.configure(embed_wait_ms=20)
     for topic in TOPICS:  # one append per message: the first batch is held, the rest queued
