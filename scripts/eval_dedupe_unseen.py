@@ -1,7 +1,8 @@
 """The write path's pair decision on labelled pairs it was not tuned on
 (``tests/dedupe_pairs_unseen.py``, issue 28 step 1), offline.
 
-    .venv/bin/python scripts/eval_dedupe_unseen.py [--folds 5] [--fit] [--held-back]
+    .venv/bin/python scripts/eval_dedupe_unseen.py [--folds 5] [--fit]
+        [--held-back | --next-held-back]
 
 Figures per kind:
 
@@ -42,7 +43,7 @@ from app.services.memory import merge  # noqa: E402
 from app.services.memory.pairs import decision, features, lexical  # noqa: E402
 from app.services.memory.pairs.decision import Thresholds  # noqa: E402
 from tests.dedupe_pairs import PAIRS, Pair  # noqa: E402
-from tests.dedupe_pairs_unseen import development, held_back  # noqa: E402
+from tests.dedupe_pairs_unseen import development, held_back, next_held_back  # noqa: E402
 
 Vectors = dict[str, np.ndarray]
 
@@ -303,7 +304,7 @@ def table(title: str, rows: dict[tuple[str, str], Row]) -> str:
 
 async def amain(args: argparse.Namespace) -> None:
     dev = development()
-    back = held_back() if args.held_back else []
+    back = held_back() if args.held_back else next_held_back() if args.next_held_back else []
     vectors, model = await embed([*PAIRS, *(p for _, p in dev), *(p for _, p in back)])
     s = get_settings()
     t = merge.thresholds(s.dedupe, s.conflicts, model)
@@ -364,6 +365,9 @@ def main() -> None:
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--fit", action="store_true", help="Print the thresholds fitted on all.")
     parser.add_argument("--held-back", action="store_true", help="Score the held-back groups.")
+    parser.add_argument("--next-held-back", action="store_true",
+                        help="Score the next held-back part instead (tests/dedupe_pairs_unseen.py "
+                        "NEXT_GROUPS), once, at the end of a session.")  # fmt: skip
     asyncio.run(amain(parser.parse_args()))
 
 

@@ -376,6 +376,72 @@ GROUPS: tuple[tuple[Pair, ...], ...] = tuple(
     )
 )  # fmt: skip
 
+NEXT_GROUPS: tuple[tuple[Pair, ...], ...] = tuple(
+    tuple(g)
+    for g in (
+        # Written 2026-12-06 after the second run of issue 28 (the held-back part above had
+        # been scored twice): the next held-back part, never scored nor looked at by the
+        # decision. LoCoMo dev facts (conv-26, 30, 42, 43) and the user's own.
+        _g(("little_overlap", S, "Joanna made a bookmark for one of the women in her writing club", "Joanna crafted a page marker as a gift for a member of her writers' group"),
+           ("cross_lingual", S, "Joanna made a bookmark for one of the women in her writing club", "乔安娜给写作俱乐部的一位女士做了一个书签"),
+           ("change", C, "Joanna made a bookmark for one of the women in her writing club", "Joanna made a scarf for one of the women in her writing club"),
+           ("neighbour", D, "Joanna made a bookmark for one of the women in her writing club", "Joanna joined a writing club last year")),
+        _g(("verb_number", S, "Melanie and her family saw the Perseid meteor shower on their camping trip last year", "Last year, while camping, Melanie's family watched the Perseids"),
+           ("mixed", S, "Melanie and her family saw the Perseid meteor shower on their camping trip last year", "Melanie 一家去年露营时看到了 Perseid meteor shower"),
+           ("neighbour", D, "Melanie and her family saw the Perseid meteor shower on their camping trip last year", "Melanie and her family went camping at the beach last year")),
+        _g(("little_overlap", S, "Melanie says running has been great for her mental health", "Running has done wonders for Melanie's mental wellbeing"),
+           ("cross_lingual", S, "Melanie says running has been great for her mental health", "梅兰妮说跑步对她的心理健康很有帮助"),
+           ("change", C, "Melanie says running has been great for her mental health", "Melanie says running has not helped her mental health"),
+           ("neighbour", D, "Melanie says running has been great for her mental health", "Melanie says painting helps her relax")),
+        _g(("little_overlap", S, "Tim is writing a fantasy novel", "The book Tim is working on belongs to the fantasy genre"),
+           ("cross_lingual", S, "Tim is writing a fantasy novel", "蒂姆在写一部奇幻小说"),
+           ("change", C, "Tim is writing a fantasy novel", "Tim is writing a science-fiction novel"),
+           ("neighbour", D, "Tim is writing a fantasy novel", "Tim is reading a fantasy novel")),
+        _g(("verb_number", S, "John collects sneakers", "John has a collection of sneakers"),
+           ("cross_lingual", S, "John collects sneakers", "约翰收集运动鞋"),
+           ("neighbour", D, "John collects sneakers", "John collects jerseys")),
+        _g(("person_shift", S, "The user's favourite movie trilogy is The Lord of the Rings", "I love the Lord of the Rings trilogy more than any other films"),
+           ("change", C, "The user's favourite movie trilogy is The Lord of the Rings", "The user's favourite movie trilogy is The Matrix"),
+           ("neighbour", D, "The user's favourite movie trilogy is The Lord of the Rings", "The user has watched The Lord of the Rings twice")),
+        _g(("verb_number", S, "Gina launched an ad campaign for her store on 29 January 2023", "On Jan 29, 2023 Gina started advertising her shop"),
+           ("cross_lingual", S, "Gina launched an ad campaign for her store on 29 January 2023", "吉娜于2023年1月29日为她的店铺推出了广告活动"),
+           ("change", C, "Gina launched an ad campaign for her store on 29 January 2023", "Gina launched an ad campaign for her store on 9 January 2023"),
+           ("neighbour", D, "Gina launched an ad campaign for her store on 29 January 2023", "Gina opened an online clothing store in 2023")),
+        _g(("label_definition", S, "The user is colour-blind", "The user cannot tell red from green"),
+           ("label_definition", S, "The user is an insomniac", "The user has trouble falling asleep most nights"),
+           ("neighbour", D, "The user is colour-blind", "The user wears glasses"),
+           ("neighbour", D, "The user is an insomniac", "The user naps after lunch")),
+        _g(("little_overlap", S, "The user's dentist is Dr. Lee", "The user sees Dr. Lee for dental check-ups"),
+           ("change", C, "The user's dentist is Dr. Lee", "The user's dentist is Dr. Patel"),
+           ("neighbour", D, "The user's dentist is Dr. Lee", "The user's doctor is Dr. Lee")),
+        _g(("zh_paraphrase", S, "用户每天骑自行车上班", "用户天天骑车去公司"),
+           ("change", C, "用户每天骑自行车上班", "用户每天坐公交上班"),
+           ("neighbour", D, "用户每天骑自行车上班", "用户每天骑自行车去健身房")),
+        _g(("label_definition", S, "用户是左撇子", "用户习惯用左手写字"),
+           ("cross_lingual", S, "用户是左撇子", "The user is a lefty"),
+           ("neighbour", D, "用户是左撇子", "用户是近视眼")),
+        _g(("verb_number", S, "The user's rent is 2,000 dollars a month", "The user pays $2k in rent monthly"),
+           ("cross_lingual", S, "The user's rent is 2,000 dollars a month", "用户每月房租两千美元"),
+           ("change", C, "The user's rent is 2,000 dollars a month", "The user's rent is 2,500 dollars a month"),
+           ("neighbour", D, "The user's rent is 2,000 dollars a month", "The user's car payment is 2,000 dollars a month")),
+        _g(("cross_lingual", S, "The user works at Tencent", "用户在腾讯上班"),
+           ("change", C, "The user works at Tencent", "用户在阿里巴巴工作"),
+           ("neighbour", D, "The user works at Tencent", "用户的丈夫在腾讯工作")),
+        _g(("little_overlap", S, "The user's son is learning the violin", "The user's boy takes violin lessons"),
+           ("change", C, "The user's son is learning the violin", "The user's son stopped learning the violin"),
+           ("neighbour", D, "The user's son is learning the violin", "The user's son is learning the cello")),
+    )
+)  # fmt: skip
+"""The next held-back part (14 groups): not in :data:`GROUPS`, so neither development nor
+held back above; ``scripts/eval_dedupe_unseen.py --next-held-back`` scores it, once, at the
+end of the session that next changes the decision."""
+
+
+def next_held_back() -> list[tuple[int, Pair]]:
+    """(group, pair) of :data:`NEXT_GROUPS`, numbered after :data:`GROUPS`."""
+    return [(len(GROUPS) + i, p) for i, g in enumerate(NEXT_GROUPS) for p in g]
+
+
 FIRST_GROUPS = 25
 """The groups of 2026-12-04 (6f20a15); those after them were added on 2026-12-06."""
 

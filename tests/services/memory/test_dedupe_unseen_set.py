@@ -8,9 +8,11 @@ from tests.dedupe_pairs_unseen import (
     FIRST_GROUPS,
     GROUPS,
     HELD_BACK,
+    NEXT_GROUPS,
     OLD_HELD_BACK,
     development,
     held_back,
+    next_held_back,
 )
 
 
@@ -29,3 +31,21 @@ def test_groups_and_the_held_back_part():
     for group in GROUPS:  # each source fact has a duplicate written from it
         assert any(p.expect == "same" for p in group)
         assert len({p.old for p in group} | {p.new for p in group}) >= 2
+
+
+def test_the_next_held_back_part_is_apart():
+    """The groups written for the next session's held-back part are in neither the
+    calibration set nor the groups above (development and the spent held-back part)."""
+    seen = {(p.old, p.new) for p in PAIRS} | {(p.new, p.old) for p in PAIRS}
+    seen |= {(p.old, p.new) for g in GROUPS for p in g} | {
+        (p.new, p.old) for g in GROUPS for p in g
+    }
+    assert not [p for g in NEXT_GROUPS for p in g if (p.old, p.new) in seen]
+    assert {g for g, _ in next_held_back()}.isdisjoint({g for g, _ in development()})
+    assert len(next_held_back()) >= 40 and {p.expect for _, p in next_held_back()} == {
+        "same",
+        "contradicts",
+        "distinct",
+    }
+    for group in NEXT_GROUPS:
+        assert any(p.expect == "same" for p in group)
