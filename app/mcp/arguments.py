@@ -40,6 +40,9 @@ ALIASES: dict[str, dict[str, str]] = {
         "wait": "wait_for_result", "id": "job_id",
     },
     "memory_summarize": {"entity": "about_named_thing", "types": "only_kinds"},
+    "memory_reviews": {"limit": "how_many", "subject": "user_id"},
+    # The REST body says {"action": …}; the tool's word for it is decision.
+    "memory_review_decide": {"action": "decision", "id": "review_id"},
 }  # fmt: skip
 
 
@@ -61,7 +64,9 @@ def _kind(prop: Mapping[str, Any]) -> str:
         return "one of " + "/".join(str(v) for v in prop["enum"])
     kind = str(prop.get("type", "object"))
     if kind == "array":
-        return "list of " + _kind(prop.get("items", {})) + "s"
+        item = _kind(prop.get("items", {}))
+        # "list of strings", but "list of (one of a/b/c)": an enum's values are not pluralised.
+        return f"list of ({item})" if item.startswith("one of ") else f"list of {item}s"
     return {"integer": "whole number", "boolean": "true or false"}.get(kind, kind)
 
 

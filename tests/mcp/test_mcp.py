@@ -135,6 +135,12 @@ async def test_stdio_store_recall_and_errors(api_url, engine, make_api_key):
                 assert name in tool.description.split("Arguments: ")[1], (tool.name, name)
             for name, prop in tool.input_schema["properties"].items():
                 assert prop.get("description"), f"{tool.name}.{name} has no description"
+        # A list of a closed vocabulary names its values as they are ("event", not "events").
+        recall_tool = next(t for t in tools.tools if t.name == "memory_recall")
+        kinds = recall_tool.input_schema["properties"]["only_kinds"]
+        values = next(o for o in kinds.get("anyOf", [kinds]) if o.get("type") == "array")
+        listed = "/".join(values["items"]["enum"])
+        assert f"only_kinds (list of (one of {listed}))" in recall_tool.description
 
         stored = await session.call_tool("memory_store", STORE_ARGS)
         assert not stored.is_error, stored.content
@@ -248,6 +254,11 @@ async def test_review_tools_list_and_decide_a_pair(api_url, make_api_key):
         [pair] = listed.structured_content["pairs"]
         assert pair["newer"] == "The user writes with the left hand"
         assert pair["existing"] == "The user is left-handed" and pair["kind"] == "duplicate"
+        # REST's word for the decision is a hint, not a silent failure.
+        rest_style = {"review_id": pair["review_id"], "action": "merge"}
+        wrong = await session.call_tool("memory_review_decide", rest_style)
+        assert wrong.is_error
+        assert "unknown argument 'action' (this tool calls it decision)" in wrong.content[0].text
         decide = {"review_id": pair["review_id"], "decision": "merge"}
         decided = await session.call_tool("memory_review_decide", decide)
         assert not decided.is_error, decided.content

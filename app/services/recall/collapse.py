@@ -130,4 +130,18 @@ async def collapse(
         elif len(kept) < top_k:
             kept.append(r)
             owner[r.id] = r.id
+    kept = redirect_redundancy(kept, owner)
     return kept, {k: v for k, v in duplicates.items() if any(h.id == k for h in kept)}
+
+
+def redirect_redundancy(kept: Sequence[Ranked], owner: dict[uuid.UUID, uuid.UUID]) -> list[Ranked]:
+    """``kept`` with each ``redundant_with`` that names a unit folded into another hit
+    (``owner``: unit → the kept hit it is collapsed into) naming that hit instead, so it
+    always points into the answer. The owner was placed before the folded unit, and so
+    before the redundant hit too."""
+    return [
+        dataclasses.replace(r, redundant_with=owner[r.redundant_with])
+        if r.redundant_with in owner and owner[r.redundant_with] != r.redundant_with
+        else r
+        for r in kept
+    ]

@@ -8,7 +8,12 @@ import uuid
 
 import pytest
 
-from app.services.recall.collapse import DIVERSITY_FLOOR, DIVERSITY_WEIGHT, diversify
+from app.services.recall.collapse import (
+    DIVERSITY_FLOOR,
+    DIVERSITY_WEIGHT,
+    diversify,
+    redirect_redundancy,
+)
 from app.services.recall.scoring import Ranked
 
 
@@ -54,3 +59,14 @@ def test_the_largest_penalty_counts_and_ties_keep_the_given_order():
     assert out[3].score + out[3].redundancy == pytest.approx(0.85)
     e, f = hit(0.8), hit(0.8)
     assert diversify([a, e, f], both(a, b, 0.99)) == [a, e, f]
+
+
+def test_a_repeat_of_a_collapsed_unit_names_the_hit_that_stands_for_it():
+    # c nearly repeats b, which the collapse folded into a: c's cause becomes a, in the answer.
+    a, b, c = hit(0.9), hit(0.85), hit(0.8)
+    out = diversify([a, b, c], both(b, c, 0.97))
+    assert out[2].redundant_with == b.id
+    kept = redirect_redundancy([out[0], out[2]], {a.id: a.id, b.id: a.id, c.id: c.id})
+    assert [r.id for r in kept] == [a.id, c.id]
+    assert kept[1].redundant_with == a.id and kept[1].redundancy == out[2].redundancy
+    assert kept[0] == out[0]
