@@ -26,8 +26,9 @@ summarised over the new sequential passes. During those passes the embedder alon
 in a process of its own (``benchkit.embed_floor.BareModel``) and embeds each question's text
 (tag included) right after or right before the service's request, alternately: the bare
 model's floor under the same load, beside the service's ``embed`` stage and its in-service
-model time (``--no-interleave``: not). Client wall time per request, HTTP included;
-percentiles by the anchor's rule ``sorted[int(n * p)]``.
+model time (``--no-interleave``: not). The bare model embeds the text the service embeds: the
+question without the speakers' names it mentions (``embedded_text``). Client wall time per
+request, HTTP included; percentiles by the anchor's rule ``sorted[int(n * p)]``.
 
 mem0 (right after, never at the same time): with ``--mem0-python``, the anchor's
 ``mem0_locomo.py`` (``--mem0-script``; the default is looked up next to the dataset's folder)
@@ -56,6 +57,7 @@ import httpx
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(1, str(ROOT))  # this checkout's ``app`` (for the text the service embeds)
 
 import eval_locomo  # noqa: E402
 from benchkit import docsection, server, versus  # noqa: E402
@@ -223,19 +225,39 @@ def _stage_medians(answers: list[tuple]) -> dict[str, dict[str, float]]:
 INSIDE_EMBED = ("embed", "embed_model")
 
 
+def embedded_text(question: str, names: frozenset[str]) -> str:
+    """The text the service embeds for ``question`` in a subject whose units name ``names``
+    (entity keys): the question without the names it mentions (``RecallService._plan`` and
+    ``_find``: the names predicted known are stripped before the model sees the text)."""
+    from app.core.text import tokenize
+    from app.services.recall.query_embeddings import strip_names
+    from app.services.recall.service import _entity_candidates
+
+    known = [e for e in _entity_candidates(tokenize(question)) if e in names]
+    return strip_names(question, known)
+
+
 def _ask_interleaved(
-    ask: Asker, bare: BareModel | None, questions: list[dict], floor: list[tuple]
+    ask: Asker,
+    bare: BareModel | None,
+    questions: list[dict],
+    floor: list[tuple],
+    names: dict[str, frozenset[str]] | None = None,
 ) -> list[tuple]:
-    """One sequential pass; with ``bare``, each question's text (tag included) also goes to
-    the bare model, alternately after and before the service's request, and its ``(wall ms,
-    model ms)`` is appended to ``floor``."""
+    """One sequential pass; with ``bare``, each question also goes to the bare model,
+    alternately after and before the service's request, as the text the service embeds
+    (tag included; :func:`embedded_text` with the entity keys of its conversation,
+    ``names``), and its ``(wall ms, model ms)`` is appended to ``floor``."""
     res = []
     for i, q in enumerate(questions):
+        text = q["question"] + ask.tag
+        if bare is not None and names is not None:
+            text = embedded_text(text, names.get(q["conversation_id"], frozenset()))
         if bare is not None and i % 2:
-            floor.append(bare.embed(q["question"] + ask.tag))
+            floor.append(bare.embed(text))
         res.append(ask(q))
         if bare is not None and not i % 2:
-            floor.append(bare.embed(q["question"] + ask.tag))
+            floor.append(bare.embed(text))
     return res
 
 
@@ -253,7 +275,11 @@ def _floor_summary(floor: list[tuple]) -> dict[str, Any]:
 
 
 def recall_runs(
-    base: str, questions: list[dict], args: argparse.Namespace, bare: BareModel | None = None
+    base: str,
+    questions: list[dict],
+    args: argparse.Namespace,
+    bare: BareModel | None = None,
+    names: dict[str, frozenset[str]] | None = None,
 ) -> dict[str, Any]:
     """Warm-up, sequential passes of new questions (pooled; with ``bare``, each question
     also to the bare model, interleaved: the floor under the same load), one concurrent pass
@@ -269,7 +295,7 @@ def recall_runs(
         for p in range(passes_n):
             ask.tag = _tag(p)
             t0 = time.perf_counter()
-            res = _ask_interleaved(ask, bare, questions, floor)
+            res = _ask_interleaved(ask, bare, questions, floor, names)
             passes.append({"seconds": time.perf_counter() - t0, **summary_ms([x[2] for x in res])})
             lat += [x[2] for x in res]
             took += [x[3] for x in res]
@@ -356,8 +382,14 @@ def run_ours(args: argparse.Namespace, turns: list[dict], questions: list[dict])
             out["recall"] = recall_runs(base, questions, args)
             return
         warm = [q["question"] + "???" for q in questions[: max(3, args.warmup)]]
+        from app.core.text import entity_keys
+
+        names: dict[str, set[str]] = {}
+        for t in turns:  # each unit names its speaker (eval_locomo.turn_unit)
+            names.setdefault(t["conversation_id"], set()).update(entity_keys([t["speaker"]]))
+        frozen = {c: frozenset(n) for c, n in names.items()}
         with BareModel(warm) as bare:
-            out["recall"] = recall_runs(base, questions, args, bare)
+            out["recall"] = recall_runs(base, questions, args, bare, frozen)
 
     if args.base_url:
         go(args.base_url.rstrip("/"))

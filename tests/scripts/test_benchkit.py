@@ -137,6 +137,10 @@ def test_the_interleaved_pass_alternates_which_goes_first():
     res = bench_locomo._ask_interleaved(Ask(), Bare(), qs, floor)  # type: ignore[arg-type]
     assert [r[0]["question"] for r in res] == ["a", "b", "c"] and len(floor) == 3
     assert calls == ["service a?", "bare a?", "bare b?", "service b?", "service c?", "bare c?"]
+    calls.clear()
+    qs = [{"question": "Where did Caroline go?", "conversation_id": "c1"}]
+    bench_locomo._ask_interleaved(Ask(), Bare(), qs, [], {"c1": frozenset({"caroline"})})  # type: ignore[arg-type]
+    assert calls == ["service Where did Caroline go??", "bare Where did go??"]  # names stripped
     summary = bench_locomo._floor_summary(floor)
     assert summary["p50_ms"] == 1.0 and summary["model_p95_ms"] == 0.5
 
