@@ -100,8 +100,10 @@ def test_english_and_chinese_units_are_found(console):
     page = console.go("#/units")
     expect(page.locator(".subjects a", has_text="alice")).to_be_visible()
     page.locator(".subjects a", has_text="alice").click()
+    # The view of all units stays on screen until alice's replaces it: wait for hers.
+    expect(page.locator(".subject-id")).to_have_text("alice")
     rows = page.locator(".units tbody tr")
-    expect(rows.first).to_be_visible()
+    expect(rows.locator("a.value").first).to_be_visible()
     values = rows.locator("a.value").all_inner_texts()
     assert "Alice is allergic to peanuts" in values
     assert "用户持有贵州茅台（600519）的股票。" in values  # no mojibake
