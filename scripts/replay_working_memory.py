@@ -81,6 +81,11 @@ def show(window: dict, evidence: set[str]) -> list[str]:
         f"  budget {window['budget_tokens']} of max_tokens {window['max_tokens']}, used "
         f"{window['used_tokens']}, {len(window['messages'])} of {window['window_messages']} "
         f"messages chosen, took {window['took_ms']:.1f} ms"
+        + (
+            f", {len(window['unembedded_seqs'])} ranked without relevance"
+            if window.get("unembedded_seqs")
+            else ""
+        )
     ]
     for m in window["messages"]:
         s = m["scores"]

@@ -140,12 +140,18 @@ class ContextService:
         shares = s.share_preferences + s.share_memories + s.share_window or 1.0
 
         entries = []
+        # One deadline for the request's waits on the background's embeddings.
+        deadline = self.working_memory.embed_deadline()
         if session_id is not None:
-            # Stored vectors (and those of the batch being embedded) first; what the read
-            # may embed itself is known once the query is.
+            # Stored vectors first (no waiting: deadline 0); what the read may embed itself
+            # is known once the query is, and it waits once, until `deadline`, below.
             bounded = embed_tokens is not None
             snapshot = await self.working_memory.read(
-                namespace, session_id, with_embeddings=True, embed_tokens=0 if bounded else None
+                namespace,
+                session_id,
+                with_embeddings=True,
+                embed_tokens=0 if bounded else None,
+                deadline=0.0 if bounded else deadline,
             )
             if snapshot.owner is None or snapshot.owner == user_id:
                 entries = snapshot.entries
@@ -161,7 +167,7 @@ class ContextService:
                     embed_tokens -= spent
         if entries and embed_tokens is not None and session_id is not None:
             snapshot = await self.working_memory.with_vectors(
-                namespace, session_id, snapshot, max(0, embed_tokens)
+                namespace, session_id, snapshot, max(0, embed_tokens), deadline
             )
             entries = snapshot.entries
 

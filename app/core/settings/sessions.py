@@ -42,9 +42,10 @@ class WorkingMemorySettings(BaseModel):
     # An append answers without waiting for its messages' embeddings; a background task per
     # process embeds them after, in batches of at most this many messages.
     embed_batch: int = Field(default=8, ge=1, le=1000)
-    # A read ranking by relevance waits at most this long for messages still being embedded
-    # by that task, then embeds them itself too and takes whichever vector comes first
-    # (ranking never runs without a vector; messages nobody is embedding it embeds at once).
+    # A read ranking by relevance embeds itself what its budget (LIMITS__REQUEST_TOKENS less
+    # its query) allows, newest first, and waits at most this long in all (one deadline per
+    # request) for the messages past it that task still has queued or in progress (it takes
+    # them first); those still without a vector then are ranked without relevance.
     embed_wait_ms: int = Field(default=1000, ge=0, le=60000)
 
 

@@ -11,15 +11,18 @@ Each message is embedded by its first window of at most ``LIMITS__TEXT_TOKENS`` 
 path (background, read, rebuild), and a text queued twice is embedded once, as the append's
 budget counts it (app/services/embedding_budget.py).
 
-A read that ranks by relevance wants every message's vector. :meth:`WindowEmbeddings.complete`
-gives it them within the read's own embedding budget (``LIMITS__REQUEST_TOKENS`` less its
-query's tokens, newest messages first): messages still queued here are taken over, those in
-the batch being embedded are waited for at most ``WORKING_MEMORY__EMBED_WAIT_MS``, and those
-still without a vector after that (the wait ran out, the batch failed, another process or a
-process that died appended it, or the window was rebuilt from the transcript) are embedded
-by the read itself, and stored. Messages past the budget stay with the background task (they
-are queued if they were not) and this read ranks them without relevance (the answer lists
-them). On shutdown :meth:`WindowEmbeddings.close` drains the queue.
+A read that ranks by relevance wants every message's vector.
+:meth:`WindowEmbeddings.complete` gives it them: the read embeds itself, within its own
+embedding budget (``LIMITS__REQUEST_TOKENS`` less its query's tokens, newest messages first),
+the messages nobody here is embedding (another process or a process that died appended them,
+a batch failed, or the window was rebuilt from the transcript), then queued ones, taken over.
+The messages past its budget that this process's background is embedding or has queued after
+their append were paid for by that append: the read waits for them (the queue takes them
+first, as foreground work) until one deadline, ``WORKING_MEMORY__EMBED_WAIT_MS`` after the
+read began, however many calls it makes. At the deadline, what is still missing is embedded
+by the read if its budget still allows, and the rest is ranked without relevance (the answer
+lists them) and left to the background task (queued if it was not). On shutdown
+:meth:`WindowEmbeddings.close` drains the queue.
 """
 
 from __future__ import annotations
@@ -27,7 +30,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -36,7 +38,11 @@ from app.clients.embeddings import Embedder
 from app.core.errors import DatastoreUnavailableError
 from app.core.metrics import WM_EMBED_BACKLOG
 from app.repositories.working_memory.window import WindowEntry, WindowStore
-from app.services.working_memory.message_windows import MessageWindows, embed_windows
+from app.services.working_memory.message_windows import (
+    MessageWindows,
+    WindowSpend,
+    embed_windows,
+)
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +58,12 @@ class _Job:
     epoch: str
     seq: int
     text: str
+    # A read waits for it: its batch runs as foreground work (before background chunks,
+    # on the foreground's team of threads).
+    awaited: bool = False
+    # Queued by an append (its budget paid for it), not by a read or a rebuild: a read
+    # waits only for these.
+    paid: bool = True
     # The vector, or None when embedding failed (readers then embed it themselves).
     done: asyncio.Future[np.ndarray | None] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
@@ -99,9 +111,12 @@ class WindowEmbeddings:
         session_id: str,
         epoch: str,
         entries: list[WindowEntry],
+        paid: bool = True,
     ) -> int:
         """Queue the entries that have no vector yet (already queued ones once); returns
-        how many were queued. Never waits."""
+        how many were queued. ``paid``: an append's (whose embedding budget counted them),
+        which reads wait for; else a read's or a rebuild's leftovers, which they do not.
+        Never waits."""
         if self.embedder is None:
             return 0
         added = 0
@@ -111,7 +126,9 @@ class WindowEmbeddings:
             key = _key(store, namespace, session_id, epoch, e.seq)
             if key in self._pending or key in self._running:
                 continue
-            self._pending[key] = _Job(store, namespace, session_id, epoch, e.seq, e.content)
+            self._pending[key] = _Job(
+                store, namespace, session_id, epoch, e.seq, e.content, paid=paid
+            )
             added += 1
         if added:
             WM_EMBED_BACKLOG.set(self.backlog)
@@ -146,9 +163,11 @@ class WindowEmbeddings:
         self._running.update(zip(keys, batch, strict=True))
         try:
             assert self.embedder is not None
+            # A batch a read waits for is that read's work (paid for by its appends).
+            background = not any(j.awaited for j in batch)
             try:
                 vectors = await embed_windows(
-                    self.embedder, self.windows, [j.text for j in batch], background=True
+                    self.embedder, self.windows, [j.text for j in batch], background=background
                 )
             except Exception:  # noqa: BLE001 - the reads embed what is missing themselves
                 self.failed_batches += 1
@@ -171,7 +190,7 @@ class WindowEmbeddings:
     async def complete(
         self,
         embedder: Embedder,
-        wait_s: float,
+        deadline: float,
         store: WindowStore,
         namespace: str,
         session_id: str,
@@ -179,19 +198,25 @@ class WindowEmbeddings:
         entries: list[WindowEntry],
         budget_tokens: int | None = None,
     ) -> dict[int, np.ndarray]:
-        """Vectors (seq → vector) for the entries that have none, as far as
-        ``budget_tokens`` (model tokens of the first windows this read may embed itself,
-        each distinct text once, newest messages first; None: no bound) goes. Queued ones
-        within the budget are taken over and, with those nobody is embedding, embedded here
-        with ``embedder`` at once (one batch); ones in the batch being embedded are waited
-        for at most ``wait_s`` seconds, then embedded here too if the budget still allows,
-        and whichever answers first (that batch or ours) is used. What this read embedded is
-        stored in the window; entries past the budget are left to the background task (queued
-        if they were not) and get no vector here. Raises ProviderError when its own
+        """Vectors (seq → vector) for the entries that have none. The read embeds some itself
+        with ``embedder``, as far as ``budget_tokens`` goes (model tokens of first windows,
+        each distinct text once, newest messages first; None: no bound): first those nobody
+        here is embedding (another process appended them, or a batch failed, or the window
+        was rebuilt: queued by a read or a rebuild), then ones queued by their append, taken
+        over. The others this process's background is embedding or has queued after their
+        append were paid for by that append: the read waits for them until
+        ``deadline`` (the event loop's clock; one deadline for the whole read, however many
+        calls it makes), and the queue takes this session's jobs first meanwhile (oldest first:
+        the read embeds the newest itself). At the
+        deadline, those still missing are embedded here if the budget still allows (whichever
+        answers first, that batch or ours, is used); the rest get no vector here (ranked
+        without relevance) and stay with the background task (queued if they were not). What
+        this read embedded is stored in the window. Raises ProviderError when its own
         embedding fails; a failing Redis write is only logged (the read has its vectors)."""
         missing = [e for e in entries if e.embedding is None]
         if not missing:
             return {}
+        loop = asyncio.get_running_loop()
         running: set[int] = set()
         queued: set[int] = set()
         if epoch is not None:
@@ -199,22 +224,34 @@ class WindowEmbeddings:
                 key = _key(store, namespace, session_id, epoch, e.seq)
                 if key in self._running:
                     running.add(e.seq)
-                elif key in self._pending:
+                elif key in self._pending and self._pending[key].paid:
                     queued.add(e.seq)
-        spend = _Spend(budget_tokens, self.windows)
-        # Newest first: recency ranks them higher, so their relevance matters most.
-        first = await spend.take([e for e in reversed(missing) if e.seq not in running])
+        spend = WindowSpend(budget_tokens, self.windows)
+        # Newest first: recency ranks them higher, so their relevance matters most. Those
+        # nobody here embeds first: the background would not get to them during this read.
+        newest = list(reversed(missing))
+        orphans = [e for e in newest if e.seq not in running and e.seq not in queued]
+        first = await spend.take(orphans + [e for e in newest if e.seq in queued])
+        mine = {e.seq for e in first}
         taken: dict[int, _Job] = {}
         waiting: dict[int, _Job] = {}
         if epoch is not None:
-            for e in first:
-                if e.seq in queued:
-                    key = _key(store, namespace, session_id, epoch, e.seq)
+            for e in newest:
+                key = _key(store, namespace, session_id, epoch, e.seq)
+                if e.seq in mine and key in self._pending:
                     taken[e.seq] = self._pending.pop(key)
-            for e in missing:
-                if e.seq in running:
-                    key = _key(store, namespace, session_id, epoch, e.seq)
+                elif e.seq in running:
                     waiting[e.seq] = self._running[key]
+                elif e.seq in queued:
+                    waiting[e.seq] = self._pending[key]
+            # In append order: the read embeds the newest itself, the queue the oldest.
+            self._first(
+                [
+                    _key(store, namespace, session_id, epoch, e.seq)
+                    for e in missing
+                    if e.seq in waiting and e.seq in queued
+                ]
+            )
             if taken:
                 WM_EMBED_BACKLOG.set(self.backlog)
         got: dict[int, np.ndarray] = {}
@@ -223,20 +260,32 @@ class WindowEmbeddings:
         try:
             first_task = self._embed(embedder, first, tasks)
             if waiting:
-                await asyncio.wait({j.done for j in waiting.values()}, timeout=wait_s)
+                timeout = deadline - loop.time()
+                if timeout > 0:
+                    await asyncio.wait({j.done for j in waiting.values()}, timeout=timeout)
                 _collect(waiting, got)
                 late = await spend.take(
-                    [e for e in reversed(missing) if e.seq in waiting and e.seq not in got]
+                    [e for e in newest if e.seq in waiting and e.seq not in got]
                 )
                 if late:
+                    assert epoch is not None
+                    for e in late:  # still queued: taken over
+                        key = _key(store, namespace, session_id, epoch, e.seq)
+                        if key in self._pending:
+                            taken[e.seq] = self._pending.pop(key)
                     late_task = self._embed(embedder, late, tasks)
                     assert late_task is not None
                     while not late_task.done() and any(
-                        not waiting[e.seq].done.done() for e in late
+                        not waiting[e.seq].done.done() for e in late if e.seq not in taken
                     ):
-                        racing = {waiting[e.seq].done for e in late} | {late_task}
+                        racing = {
+                            waiting[e.seq].done
+                            for e in late
+                            if e.seq not in taken and not waiting[e.seq].done.done()
+                        } | {late_task}
                         await asyncio.wait(racing, return_when=asyncio.FIRST_COMPLETED)
                         _collect(waiting, got)
+                    _collect(waiting, got)
                     if any(e.seq not in got for e in late):
                         own.update(zip((e.seq for e in late), await late_task, strict=True))
             if first_task is not None:
@@ -249,16 +298,25 @@ class WindowEmbeddings:
         got.update(own)
         if epoch is not None:
             # Past the budget and nobody embedding them (another process appended them, or
-            # a batch failed): the background task does.
-            left = [e for e in missing if e.seq not in got and e.seq not in running]
+            # a batch failed): the background task does, for the next read.
+            left = [e for e in missing if e.seq not in got]
             if left:
-                self.submit(store, namespace, session_id, epoch, left)
+                self.submit(store, namespace, session_id, epoch, left, paid=False)
             if own:
                 try:
                     await store.fill_vectors(namespace, session_id, epoch, own)
                 except DatastoreUnavailableError as exc:
                     log.warning("could not store window embeddings: %s", exc.detail)
         return got
+
+    def _first(self, keys: list[Key]) -> None:
+        """Move these queued jobs to the front of the queue (a read waits for them), in
+        the order given; the next batch takes them first, as foreground work."""
+        front = {k: self._pending[k] for k in keys if k in self._pending}
+        for job in front.values():
+            job.awaited = True
+        if front:
+            self._pending = front | {k: j for k, j in self._pending.items() if k not in front}
 
     def _embed(
         self,
@@ -298,36 +356,6 @@ class WindowEmbeddings:
         self._running.clear()
         WM_EMBED_BACKLOG.set(0)
         return left
-
-
-class _Spend:
-    """What one read may still embed itself: model tokens of first windows, each distinct
-    text once (None: no bound)."""
-
-    def __init__(self, tokens: int | None, windows: MessageWindows) -> None:
-        self.left = tokens
-        self.windows = windows
-        self.seen: set[str] = set()
-
-    async def take(self, entries: Iterable[WindowEntry]) -> list[WindowEntry]:
-        """The entries, in the order given, that still fit; their tokens are spent. An
-        entry that does not fit is skipped (a shorter one after it may)."""
-        entries = list(entries)
-        if self.left is None:
-            return entries
-        fresh = list(dict.fromkeys(e.content for e in entries if e.content not in self.seen))
-        counts = dict(zip(fresh, await self.windows.count_many(fresh), strict=True))
-        out = []
-        for e in entries:
-            if e.content in self.seen:
-                out.append(e)
-                continue
-            n = counts[e.content]
-            if n <= self.left:
-                self.left -= n
-                self.seen.add(e.content)
-                out.append(e)
-        return out
 
 
 def _collect(waiting: dict[int, _Job], got: dict[int, np.ndarray]) -> None:

@@ -7,11 +7,13 @@ append's windows so)."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable
 
 import numpy as np
 
 from app.clients.embeddings import Embedder
 from app.clients.model_tokens import ModelTokens, cut_to, window_of
+from app.repositories.working_memory.window import WindowEntry
 
 # Without a token counter (a test's stand-in embedder): characters of a message embedded.
 EMBED_CHARS = 2000
@@ -71,3 +73,33 @@ async def embed_windows(
     vectors = await embedder.embed_passages(await windows.cut_many(unique), background=background)
     by_text = dict(zip(unique, vectors, strict=True))
     return [by_text[t] for t in texts]
+
+
+class WindowSpend:
+    """What one read may still embed itself: model tokens of first windows, each distinct
+    text once (None: no bound)."""
+
+    def __init__(self, tokens: int | None, windows: MessageWindows) -> None:
+        self.left = tokens
+        self.windows = windows
+        self.seen: set[str] = set()
+
+    async def take(self, entries: Iterable[WindowEntry]) -> list[WindowEntry]:
+        """The entries, in the order given, that still fit; their tokens are spent. An
+        entry that does not fit is skipped (a shorter one after it may)."""
+        entries = list(entries)
+        if self.left is None:
+            return entries
+        fresh = list(dict.fromkeys(e.content for e in entries if e.content not in self.seen))
+        counts = dict(zip(fresh, await self.windows.count_many(fresh), strict=True))
+        out = []
+        for e in entries:
+            if e.content in self.seen:
+                out.append(e)
+                continue
+            n = counts[e.content]
+            if n <= self.left:
+                self.left -= n
+                self.seen.add(e.content)
+                out.append(e)
+        return out

@@ -276,13 +276,11 @@ class WorkingMemoryService:
         *,
         with_embeddings: bool,
         embed_tokens: int | None = None,
+        deadline: float | None = None,
     ) -> WindowSnapshot:
         """The window's messages in seq order and its owner (empty when expired or
-        cleared). A window that Redis lost is rebuilt from the transcript first
-        (app/services/working_memory/recovery.py). ``with_embeddings``: every entry has its
-        vector as far as ``embed_tokens`` goes (model tokens this read may embed itself;
-        None: no bound; see :meth:`with_vectors`); raises ProviderError when embedding
-        fails."""
+        cleared; a window Redis lost is rebuilt from the transcript first, recovery.py).
+        ``with_embeddings``: vectors as :meth:`with_vectors` gives them."""
         store = self.window_store
         await self.stale.refresh(namespace, session_id)  # messages Redis missed, if any
         snapshot = await store.read(namespace, session_id, with_embeddings=with_embeddings)
@@ -292,11 +290,16 @@ class WorkingMemoryService:
             )
             if size is None:
                 return snapshot
-            self.embeddings.submit(store, namespace, session_id, size.epoch, entries)
+            # No append paid for them: not waited for, each read embeds its share.
+            self.embeddings.submit(store, namespace, session_id, size.epoch, entries, False)
             snapshot = await store.read(namespace, session_id, with_embeddings=with_embeddings)
         if with_embeddings:
-            snapshot = await self.with_vectors(namespace, session_id, snapshot, embed_tokens)
+            return await self.with_vectors(namespace, session_id, snapshot, embed_tokens, deadline)
         return snapshot
+
+    def embed_deadline(self) -> float:
+        """``WORKING_MEMORY__EMBED_WAIT_MS`` from now (the event loop's clock)."""
+        return asyncio.get_running_loop().time() + self.settings.embed_wait_ms / 1000.0
 
     def default_query(self, text: str) -> tuple[str, int]:
         """A message taken as the query (``/context`` without one): its first window of at
@@ -309,18 +312,17 @@ class WorkingMemoryService:
         session_id: str,
         snapshot: WindowSnapshot,
         embed_tokens: int | None,
+        deadline: float | None = None,
     ) -> WindowSnapshot:
-        """The snapshot with a vector for every entry the read's budget allows: those still
-        being embedded after an append are waited for at most
-        ``WORKING_MEMORY__EMBED_WAIT_MS``, the rest are embedded here (and stored), newest
-        first, as long as their first windows fit ``embed_tokens``; the others keep no
-        vector (ranked without relevance) and are left to the background task. Also for a
-        snapshot :meth:`read` with a budget of 0, once the request knows what is left."""
+        """The snapshot with the vectors ``WindowEmbeddings.complete`` gives within
+        ``embed_tokens`` (None: no bound) and ``deadline`` (None: :meth:`embed_deadline`; one
+        for all of a request's calls); the others keep no vector (ranked without relevance).
+        Raises ProviderError when embedding fails."""
         if all(e.embedding is not None for e in snapshot.entries):
             return snapshot
         vectors = await self.embeddings.complete(
             self.embedder,
-            self.settings.embed_wait_ms / 1000.0,
+            deadline if deadline is not None else self.embed_deadline(),
             self.window_store,
             namespace,
             session_id,

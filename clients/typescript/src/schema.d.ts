@@ -620,9 +620,12 @@ export interface paths {
          *     working-memory operation, never a 404). A `query` over `LIMITS__TEXT_TOKENS` model tokens
          *     is a 422. The read embeds itself the messages whose vectors are not ready yet (the
          *     background embeds each message after its append), newest first, as long as the query and
-         *     their first windows come to at most `LIMITS__REQUEST_TOKENS` model tokens; any others are
-         *     ranked without relevance (recency and density only) and listed in `unembedded_seqs`
-         *     (their `why` says so too), and the background embeds them for the next read.
+         *     their first windows come to at most `LIMITS__REQUEST_TOKENS` model tokens; it waits for
+         *     the others this process is still embedding after their append (their append paid for
+         *     them) at most `WORKING_MEMORY__EMBED_WAIT_MS` (default 1000 ms) in all; any still without
+         *     a vector then are ranked without relevance (recency and density only) and listed in
+         *     `unembedded_seqs` (their `why` says so too), and the background embeds them for the next
+         *     read.
          */
         get: operations["get_working_memory"];
         put?: never;
@@ -680,9 +683,9 @@ export interface paths {
          *     per-session sequence number (`seqs`), and, after that commits, added to the session's hot
          *     window in Redis (idle TTL refreshed; past the hard caps the oldest leave the window, never
          *     the transcript). The answer does not wait for the embedding model: each message is
-         *     embedded once, right after, by the service in the background; a read with a `query` waits
-         *     at most `WORKING_MEMORY__EMBED_WAIT_MS` (default 1000 ms) for those still in progress and
-         *     embeds any still missing itself, within its own budget. Returns the seqs, each message's
+         *     embedded once, right after, by the service in the background; a read with a `query`
+         *     embeds some itself within its own budget and waits at most `WORKING_MEMORY__EMBED_WAIT_MS`
+         *     (default 1000 ms) for the rest. Returns the seqs, each message's
          *     content tokens and the session's size (messages, tokens). A message is kept whole, but
          *     the embedding model reads only its first window, at most `LIMITS__TEXT_TOKENS` (384)
          *     model tokens: `embedded_first_window` lists the seqs of messages longer than that (their

@@ -258,3 +258,117 @@ async def test_app_shutdown_drains_before_closing_redis(database_url, engine):
         if keys:
             await redis.delete(*keys)
         await redis.aclose()
+
+
+FAMILY = "👩\u200d👩\u200d👧\u200d👦"  # 7 code points, 7 model tokens
+BACKGROUND_TASK = "working-memory embeddings"
+
+
+def record_read_embeddings(wm, seen: list[list[str]]):  # type: ignore[no-untyped-def]
+    """Have the real model record what is embedded outside the background task (the read's
+    own embedding); returns a function that puts the model back."""
+    embedder = wm.app.state.resources.embedder
+    inner = embedder.inner
+
+    class Recording:
+        def __getattr__(self, name):  # type: ignore[no-untyped-def]
+            return getattr(inner, name)
+
+        async def embed_passages(self, texts, *, background=False):  # type: ignore[no-untyped-def]
+            out = await inner.embed_passages(texts, background=background)
+            task = asyncio.current_task()
+            if task is None or task.get_name() != BACKGROUND_TASK:
+                seen.append(list(texts))
+            return out
+
+    embedder.inner = Recording()
+
+    def restore() -> None:
+        embedder.inner = inner
+
+    return restore
+
+
+async def test_a_read_waits_for_the_appends_background_work_past_its_own_budget(wm, gated):
+    """Messages past the read's own embedding budget that this process's background has
+    queued or is embedding were paid for by their appends: the read waits for them (the queue
+    takes this session's first) instead of ranking them without relevance, and embeds itself
+    no more than its budget. A message whose first window is the whole 384 tokens (never
+    within a read's budget, the query takes part of it) is among them (issue 31, F1, F4)."""
+    wm.configure(embed_wait_ms=60_000)
+    batches: list[list[str]] = []
+    original = gated.embed_passages
+
+    async def in_order(texts: list[str], *, background: bool = False) -> np.ndarray:
+        batches.append(list(texts))
+        return await original(texts, background=background)
+
+    gated.embed_passages = in_order  # type: ignore[method-assign]
+    other = [f"other session {i}" for i in range(4)]
+    await append(wm, "w0", *(msg(t) for t in other))  # [0, 1] held, [2, 3] queued
+    notes = [f"{FAMILY * 16} note {i}" for i in range(8)]  # ~120 model tokens each
+    long = "Boarding pass to Berlin: " + FAMILY * 200  # first window: 384 tokens
+    for text in [*notes, long]:
+        await append(wm, "w1", msg(text))
+    seen: list[list[str]] = []
+    restore = record_read_embeddings(wm, seen)
+    try:
+        read = asyncio.create_task(ranked(wm, "w1", query=QUERY, max_tokens=8000))
+        for _ in range(3000):  # the read's own embedding, then its wait
+            if seen:
+                break
+            await asyncio.sleep(0.01)
+        for _ in range(20):
+            await asyncio.sleep(0.01)
+        assert seen and not read.done()  # waiting for the background, not ranking without
+        gated.gate.set()
+        body = await read
+    finally:
+        restore()
+    assert body["unembedded_seqs"] == []
+    assert all(m["scores"]["relevance"] is not None for m in body["messages"])
+    tokens = wm.app.state.resources.model_tokens
+    spent = sum(tokens.count(t) for call in seen for t in call)
+    assert 0 < spent <= 384 - tokens.count(QUERY, query=True)
+    assert not any(t.startswith("Boarding pass") for call in seen for t in call)
+    # The background embedded the rest, this session's queued jobs before the other's.
+    assert batches[0] == other[:2] and batches[-1] == other[2:]
+    # In append order (the read embedded the newest itself): 0..4, then the long one.
+    assert [*batches[1], *batches[2], *batches[3]][:5] == notes[:5]
+    assert batches[3][1].startswith("Boarding pass")
+    await embeddings_settled(wm)
+    assert all(len(v) > 0 for v in (await stored_vectors(wm, "w1")).values())
+
+
+async def test_a_read_waits_once_until_its_deadline(wm, gated):
+    """The background never answers (gate held): a window read returns at its deadline with
+    the messages it could not embed itself ranked without relevance."""
+    wait_s = 1.5
+    wm.configure(embed_wait_ms=int(wait_s * 1000))
+    notes = [f"{FAMILY * 16} note {i}" for i in range(6)]
+    for text in notes:
+        await append(wm, "w2", msg(text, user_id="u1"))
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    body = await ranked(wm, "w2", query=QUERY)
+    took = loop.time() - start
+    assert wait_s <= took < 2 * wait_s
+    # The newest (within the read's budget) ranked by relevance, the oldest waited for.
+    assert body["unembedded_seqs"] and body["unembedded_seqs"][0] == 1
+    assert body["unembedded_seqs"] == list(range(1, len(body["unembedded_seqs"]) + 1))
+
+
+async def test_context_waits_once_until_its_deadline(wm, gated):
+    """/context reads the window twice (before and after it knows its query): the
+    background never answering (gate held), it waits once, until its one deadline."""
+    wait_s = 1.5
+    wm.configure(embed_wait_ms=int(wait_s * 1000))
+    notes = [f"{FAMILY * 16} note {i}" for i in range(4)]
+    loop = asyncio.get_running_loop()
+    await append(wm, "w3", *(msg(t, user_id="u1") for t in notes[:2]))  # held: running
+    await append(wm, "w3", *(msg(t, user_id="u1") for t in notes[2:4]))  # queued
+    start = loop.time()
+    r = await wm.client.get("/context", params={"user_id": "u1", "session_id": "w3"})
+    took = loop.time() - start
+    assert r.status_code == 200, r.text
+    assert wait_s <= took < 2 * wait_s
