@@ -307,3 +307,83 @@ async def test_an_append_over_the_token_budget_is_split_where_the_service_says(
         again = await aapi.append("py-split-2", messages)
         assert again.seqs == list(range(1, 31))
     assert hc.Hindsight.append.__doc__ and "split" in hc.Hindsight.append.__doc__
+
+
+class _Recording(httpx.BaseTransport):
+    """Real HTTP; records each answer's status, and from the ``fail_from``-th request on
+    answers none (the connection fails), as a service gone mid-call."""
+
+    def __init__(self, fail_from: int | None = None) -> None:
+        self.inner = httpx.HTTPTransport()
+        self.statuses: list[int] = []
+        self.fail_from = fail_from
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if self.fail_from is not None and len(self.statuses) >= self.fail_from:
+            raise httpx.ConnectError("injected: the service is gone", request=request)
+        response = self.inner.handle_request(request)
+        self.statuses.append(response.status_code)
+        return response
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+async def test_a_split_append_counts_a_repeated_text_in_each_part_that_lacks_it(
+    api_url, make_api_key
+):
+    """The 422 counts a text repeated in the request at its first copy only (its repeats
+    show 0): the client's split counts each part's distinct texts, a repeat paying its text
+    again in a part without its first copy, so the parts fit at once (issue 31, F2)."""
+    key = await make_api_key("py-repeat-split")
+    long = "Tool log: " + "build step finished with exit code 0; " * 60  # window: 384 tokens
+    messages = [{"role": "tool", "content": c} for c in (long, "short note", long, "ok", long)]
+    recording = _Recording()
+    with hc.Hindsight(api_url, key, transport=recording) as api:
+        appended = api.append("py-repeat", messages)
+        window = api.window("py-repeat", max_tokens=100_000)
+    assert appended.seqs == [1, 2, 3, 4, 5]
+    assert [m.content for m in window.messages] == [m["content"] for m in messages]
+    # The refused whole, then one request per part; every text of 384 tokens alone in its
+    # part (the parts are consecutive: no fewer is possible), and no 422 after the first.
+    assert recording.statuses[0] == 422
+    assert recording.statuses[1:6] == [200] * 5 and len(recording.statuses) == 7  # + window
+
+
+async def test_a_split_append_that_fails_part_way_says_what_it_wrote(api_url, make_api_key):
+    """A split append is not atomic: when part k fails, the error carries the joined answer
+    of the parts already appended (`written`, with their seqs), so the caller appends only
+    the rest again; the same for a split store (issue 31, F7)."""
+    key = await make_api_key("py-split-written")
+    notes = [f"step {i}: " + "the build finished with exit code 0 " * 16 for i in range(6)]
+    messages = [{"role": "tool", "content": c} for c in notes]  # ~115 model tokens each
+    failing = _Recording(fail_from=2)  # the 422, then the first part; the second fails
+    once = hc.RetryPolicy(attempts=1)
+    with (
+        hc.Hindsight(api_url, key, transport=failing, retries=once) as api,
+        pytest.raises(errors.TransportError) as failed,
+    ):
+        api.append("py-written", messages)
+    assert failing.statuses == [422, 200]
+    written = failed.value.written
+    assert isinstance(written, models.AppendResponse) and 0 < len(written.seqs) < 6
+    with hc.Hindsight(api_url, key) as api:
+        window = api.window("py-written", max_tokens=100_000)
+        assert [m.seq for m in window.messages] == written.seqs
+        assert [m.content for m in window.messages] == notes[: len(written.seqs)]
+        rest = api.append("py-written", messages[len(written.seqs) :])
+        assert written.seqs + rest.seqs == list(range(1, 7))
+    facts = [
+        {"user_id": "u-written", "value": f"fact {i}: " + "the user keeps notes on trains " * 8}
+        for i in range(8)
+    ]
+    failing = _Recording(fail_from=2)
+    with (
+        hc.Hindsight(api_url, key, transport=failing, retries=once) as api,
+        pytest.raises(errors.TransportError) as failed,
+    ):
+        api.store(facts)
+    assert failing.statuses == [422, 200]
+    stored = failed.value.written
+    assert isinstance(stored, models.StoreResponse) and 0 < len(stored.results) < len(facts)
+    assert hc.Hindsight.append.__doc__ and "written" in hc.Hindsight.append.__doc__

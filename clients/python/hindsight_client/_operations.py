@@ -116,13 +116,21 @@ def store(memories: list[Any]) -> Call[m.StoreResponse]:
     return Call("POST", "/store", m.StoreResponse, json={"memories": _dump(list(memories))})
 
 
+def _field(item: Any, name: str) -> Any:
+    return item.get(name) if isinstance(item, dict) else getattr(item, name, None)
+
+
 def token_parts(
-    memories: list[Any], problem_errors: list[dict[str, Any]]
+    memories: list[Any], problem_errors: list[dict[str, Any]], text: str = "value"
 ) -> list[list[Any]] | None:
     """Where to cut a ``/store`` batch or a working-memory append that the service refused
     for its size in model tokens (a 422 whose ``errors[0]`` has ``type`` ``too_many_tokens``,
     the ``limit`` and each item's ``item_tokens`` in order): consecutive parts, each within
-    the limit by those counts. None for any other 422, for a batch of one item, or when one
+    the limit by those counts, counted as the service counts a request: each distinct text
+    once. The service counts a text repeated in the request only at its first copy (its
+    repeats show 0 more tokens); a part that does not hold that first copy pays it again,
+    at its first repeat (``text``: the item's field holding its text, ``value`` for a unit,
+    ``content`` for a message). None for any other 422, for a batch of one item, or when one
     item alone is over the limit (nothing to split: shorten it)."""
     first = problem_errors[0] if problem_errors else {}
     counts, limit = first.get("item_tokens"), first.get("limit")
@@ -135,14 +143,27 @@ def token_parts(
         or any(not isinstance(n, int) or n > limit for n in counts)
     ):
         return None
+    text_tokens: dict[Any, int] = {}  # a text's tokens, at its first copy in the request
     parts: list[list[Any]] = [[]]
+    held: set[Any] = set()  # the texts of the part being filled
     used = 0
     for unit, n in zip(memories, counts, strict=True):
-        if parts[-1] and used + n > limit:
+        key = _field(unit, text)
+        key = key if isinstance(key, str) else None
+        repeat = key is not None and key in text_tokens
+        if key is not None and not repeat:
+            text_tokens[key] = n
+        # A repeat pays its text's tokens in a part that does not hold the text yet.
+        extra = text_tokens[key] if repeat else 0
+        cost = n if key in held else n + extra
+        if parts[-1] and used + cost > limit:
             parts.append([])
-            used = 0
+            held = set()
+            used, cost = 0, n + extra
+        used += cost
         parts[-1].append(unit)
-        used += n
+        if key is not None:
+            held.add(key)
     return parts if len(parts) > 1 else None
 
 
@@ -219,6 +240,19 @@ def join_appends(answers: list[m.AppendResponse]) -> m.AppendResponse:
             "embedded_first_window": [s for a in answers for s in a.embedded_first_window or []],
         }
     )
+
+
+def join_stores(answers: list[m.StoreResponse]) -> m.StoreResponse:
+    """One answer for the parts of a split store: their results in order."""
+    return m.StoreResponse(results=[r for a in answers for r in a.results])
+
+
+def partly_written(exc: Any, answers: list[Any], join: Any) -> None:
+    """Part ``len(answers)`` of a split call failed with ``exc``: its ``written`` becomes the
+    joined answer of the parts before it and of what the failing part itself wrote (its
+    own ``written``, when it was split further); None when nothing was written."""
+    done = [*answers, *([exc.written] if exc.written is not None else [])]
+    exc.written = join(done) if done else None
 
 
 def window(session_id: str, params: dict[str, Any]) -> Call[m.WindowResponse]:

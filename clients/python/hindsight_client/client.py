@@ -98,7 +98,9 @@ class Hindsight(_Base):
         (``LIMITS__REQUEST_TOKENS``; the 422 lists each unit's tokens) is sent again as
         consecutive parts that fit, each with the key ``KEY-i``, and the results are joined;
         a part that fails raises, and the parts before it stay stored (the same call again,
-        with the same key, replays them). ``split=False`` raises the 422 as it is.
+        with the same key, replays them): the error's ``written`` holds their joined results
+        (None when none was stored). A unit repeating an earlier unit's value is counted as
+        the service counts it: once per request. ``split=False`` raises the 422 as it is.
         Raises :class:`~hindsight_client.errors.InvalidRequestError` for a unit alone over
         the budget."""
         items, key = list(memories), idempotency_key or uuid.uuid4().hex
@@ -108,10 +110,14 @@ class Hindsight(_Base):
             parts = ops.token_parts(items, exc.errors) if split else None
             if parts is None:
                 raise
-        results: list[m.StoreResult] = []
+        answers: list[m.StoreResponse] = []
         for i, part in enumerate(parts):
-            results.extend(self.store(part, idempotency_key=f"{key}-{i}").results)
-        return m.StoreResponse(results=results)
+            try:
+                answers.append(self.store(part, idempotency_key=f"{key}-{i}"))
+            except errors.HindsightError as exc:
+                ops.partly_written(exc, answers, ops.join_stores)
+                raise
+        return ops.join_stores(answers)
 
     def recall(
         self,
@@ -223,16 +229,26 @@ class Hindsight(_Base):
         model-token budget per request (``LIMITS__REQUEST_TOKENS``; the 422 lists each
         message's window tokens) is sent again as consecutive appends that fit, in order, and
         the answers are joined (seqs, tokens, ``embedded_first_window``; ``session`` after the
-        last); a part that fails raises, and the parts before it stay appended.
+        last); each part holds as many messages as fit, a text repeated in the append counted
+        once per part, as the service counts it. Not atomic: a part that fails raises, and the
+        parts before it stay appended; the error's ``written`` is their joined answer (their
+        ``seqs``; None when none was appended), so append only the rest again.
         ``split=False`` raises the 422 as it is."""
         items = list(messages)
         try:
             return self._send(ops.append(session_id, items))
         except errors.InvalidRequestError as exc:
-            parts = ops.token_parts(items, exc.errors) if split else None
+            parts = ops.token_parts(items, exc.errors, "content") if split else None
             if parts is None:
                 raise
-        return ops.join_appends([self.append(session_id, part) for part in parts])
+        answers: list[m.AppendResponse] = []
+        for part in parts:
+            try:
+                answers.append(self.append(session_id, part))
+            except errors.HindsightError as exc:
+                ops.partly_written(exc, answers, ops.join_appends)
+                raise
+        return ops.join_appends(answers)
 
     def window(
         self,
@@ -383,10 +399,14 @@ class AsyncHindsight(_Base):
             parts = ops.token_parts(items, exc.errors) if split else None
             if parts is None:
                 raise
-        results: list[m.StoreResult] = []
+        answers: list[m.StoreResponse] = []
         for i, part in enumerate(parts):
-            results.extend((await self.store(part, idempotency_key=f"{key}-{i}")).results)
-        return m.StoreResponse(results=results)
+            try:
+                answers.append(await self.store(part, idempotency_key=f"{key}-{i}"))
+            except errors.HindsightError as exc:
+                ops.partly_written(exc, answers, ops.join_stores)
+                raise
+        return ops.join_stores(answers)
 
     async def recall(
         self,
@@ -478,10 +498,17 @@ class AsyncHindsight(_Base):
         try:
             return await self._send(ops.append(session_id, items))
         except errors.InvalidRequestError as exc:
-            parts = ops.token_parts(items, exc.errors) if split else None
+            parts = ops.token_parts(items, exc.errors, "content") if split else None
             if parts is None:
                 raise
-        return ops.join_appends([await self.append(session_id, part) for part in parts])
+        answers: list[m.AppendResponse] = []
+        for part in parts:
+            try:
+                answers.append(await self.append(session_id, part))
+            except errors.HindsightError as exc:
+                ops.partly_written(exc, answers, ops.join_appends)
+                raise
+        return ops.join_appends(answers)
 
     async def window(
         self,

@@ -4,10 +4,12 @@ The API answers each error as RFC 9457 ``application/problem+json`` with a stabl
 (``not_found``, ``invalid_request``, …). :func:`from_response` maps it to one class per code,
 all subclasses of :class:`HindsightError` (and of the family of its HTTP status: a
 ``MissingApiKeyError`` is an ``UnauthorizedError``), carrying ``status``, ``code``,
-``title``, ``detail``, ``request_id``, ``errors`` (the per-field problems of a 422) and the
-whole ``problem`` body. A code this client does not know yet raises the class of its status
-family (``HindsightError`` at worst), never a bare HTTP error. Network failures raise
-:class:`ConnectionFailedError` / :class:`TimeoutError_` (both :class:`TransportError`).
+``title``, ``detail``, ``request_id``, ``errors`` (the per-field problems of a 422), the
+whole ``problem`` body and, from a split store or append, ``written``: the joined answer of
+the parts written before this one failed (None when none was). A code this client does not
+know yet raises the class of its status family (``HindsightError`` at worst), never a bare
+HTTP error. Network failures raise :class:`ConnectionFailedError` / :class:`TimeoutError_`
+(both :class:`TransportError`).
 """
 
 from __future__ import annotations
@@ -43,6 +45,10 @@ class HindsightError(Exception):
         self.problem = problem or {}
         self.errors: list[dict[str, Any]] = list(self.problem.get("errors") or [])
         self.retry_after_s = retry_after_s
+        # A split store or append (``split=True``) is not atomic: when part k fails, the
+        # joined answer of the parts before it, already written (a StoreResponse or an
+        # AppendResponse with their seqs); None when nothing was written.
+        self.written: Any = None
 
 
 # --- one class per HTTP status family, then one per code (app/core/errors.py, app/api/errors.py)

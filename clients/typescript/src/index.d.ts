@@ -21,6 +21,8 @@ export class HindsightError extends Error {
   errors: unknown[];
   problem: Partial<Problem>;
   retryAfterS: number | null;
+  /** From a split store or append: the joined answer of the parts written before one failed (null: none). */
+  written: unknown | null;
 }
 
 export interface HindsightOptions {
@@ -45,7 +47,7 @@ export interface Hindsight {
   updateMemory(memoryId: string, body: S["MemoryUpdate"]): Promise<S["UpdateResult"]>;
   forgetMemory(memoryId: string): Promise<S["ForgetReceipt"]>;
   stats(query?: Query<"get_stats">): Promise<S["StatsResponse"]>;
-  /** POST /working_memory/{session_id}/messages; an append over the token budget is sent again as consecutive appends that fit (split: false throws the 422). */
+  /** POST /working_memory/{session_id}/messages; an append over the token budget is sent again as consecutive appends that fit (split: false throws the 422); not atomic: a part that fails throws, its error's `written` holding the parts already appended. */
   append(sessionId: string, messages: S["MessageCreate"][], options?: { split?: boolean }): Promise<S["AppendResponse"]>;
   window(sessionId: string, query?: Query<"get_working_memory">): Promise<S["WindowResponse"]>;
   closeSession(sessionId: string, body?: S["CloseRequest"]): Promise<S["CloseResponse"]>;
@@ -56,4 +58,4 @@ export interface Hindsight {
 }
 
 export function createHindsight(options?: HindsightOptions): Hindsight;
-export function storeParts<T>(memories: T[], errors: unknown[]): T[][] | null;
+export function storeParts<T>(memories: T[], errors: unknown[], text?: string): T[][] | null;

@@ -19,6 +19,9 @@ export class HindsightError extends Error {
     this.errors = problem.errors ?? [];
     this.problem = problem;
     this.retryAfterS = retryAfterS;
+    // A split store or append is not atomic: when part k fails, the joined answer of the
+    // parts before it, already written (results, or seqs...); null when none was.
+    this.written = null;
   }
 }
 
@@ -75,11 +78,14 @@ const seg = (value) => ({ path: value });
 /**
  * Where to cut a /store batch or a working-memory append the service refused for its size in
  * model tokens (a 422 whose errors[0] has type "too_many_tokens", the limit and each item's
- * item_tokens in order): consecutive parts, each within the limit by those counts. null for
- * any other error, a batch of one item, or an item alone over the limit (nothing to split:
- * shorten it).
+ * item_tokens in order): consecutive parts, each within the limit by those counts, counted as
+ * the service counts a request: each distinct text once. The service counts a text repeated
+ * in the request at its first copy only (its repeats show 0 more tokens); a part without that
+ * first copy pays it again, at its first repeat (`text`: the item's field holding its text,
+ * "value" for a unit, "content" for a message). null for any other error, a batch of one
+ * item, or an item alone over the limit (nothing to split: shorten it).
  */
-export function storeParts(memories, errors) {
+export function storeParts(memories, errors, text = "value") {
   const first = errors?.[0] ?? {};
   const counts = first.item_tokens;
   const limit = first.limit;
@@ -88,18 +94,49 @@ export function storeParts(memories, errors) {
       || counts.some((n) => !Number.isInteger(n) || n > limit)) {
     return null;
   }
+  const textTokens = new Map(); // a text's tokens, at its first copy in the request
   const parts = [[]];
+  let held = new Set(); // the texts of the part being filled
   let used = 0;
   counts.forEach((n, i) => {
-    if (parts.at(-1).length && used + n > limit) {
+    const value = memories[i]?.[text];
+    const key = typeof value === "string" ? value : null;
+    const repeat = key !== null && textTokens.has(key);
+    if (key !== null && !repeat) textTokens.set(key, n);
+    // A repeat pays its text's tokens in a part that does not hold the text yet.
+    const extra = repeat ? textTokens.get(key) : 0;
+    let cost = held.has(key) ? n : n + extra;
+    if (parts.at(-1).length && used + cost > limit) {
       parts.push([]);
+      held = new Set();
       used = 0;
+      cost = n + extra;
     }
+    used += cost;
     parts.at(-1).push(memories[i]);
-    used += n;
+    if (key !== null) held.add(key);
   });
   return parts.length > 1 ? parts : null;
 }
+
+// Part answers.length of a split call failed with `error`: its `written` becomes the joined
+// answer of the parts before it and of what the failing part itself wrote (its own
+// `written`, when it was split further); null when nothing was written.
+function partlyWritten(error, answers, join) {
+  if (!(error instanceof HindsightError)) return error;
+  const done = error.written == null ? answers : [...answers, error.written];
+  error.written = done.length ? join(done) : null;
+  return error;
+}
+
+const joinStores = (answers) => ({ results: answers.flatMap((a) => a.results) });
+
+const joinAppends = (answers) => ({
+  ...answers.at(-1),
+  seqs: answers.flatMap((a) => a.seqs),
+  tokens: answers.flatMap((a) => a.tokens),
+  embedded_first_window: answers.flatMap((a) => a.embedded_first_window ?? []),
+});
 
 /**
  * A client of one Hindsight API. Options: baseUrl (default http://127.0.0.1:8000), apiKey,
@@ -136,7 +173,8 @@ export function createHindsight(options = {}) {
     health: () => call(raw.GET("/health")),
     // A batch over the service's token budget per request (the 422 lists each unit's tokens)
     // goes again as consecutive parts that fit, keys KEY-0, KEY-1, ..., results joined in
-    // order; split: false throws the 422 instead.
+    // order; a part that fails throws, the parts before it stay stored and the error's
+    // `written` holds their results. split: false throws the 422 instead.
     async store(memories, { idempotencyKey, split = true } = {}) {
       const key = idempotencyKey ?? crypto.randomUUID();
       try {
@@ -148,11 +186,15 @@ export function createHindsight(options = {}) {
         const parts = split && error instanceof HindsightError && error.status === 422
           ? storeParts(memories, error.errors) : null;
         if (!parts) throw error;
-        const results = [];
+        const answers = [];
         for (const [i, part] of parts.entries()) {
-          results.push(...(await api.store(part, { idempotencyKey: `${key}-${i}` })).results);
+          try {
+            answers.push(await api.store(part, { idempotencyKey: `${key}-${i}` }));
+          } catch (failed) {
+            throw partlyWritten(failed, answers, joinStores);
+          }
         }
-        return { results };
+        return joinStores(answers);
       }
     },
     recall: (body) => call(raw.POST("/recall", { body })),
@@ -174,9 +216,11 @@ export function createHindsight(options = {}) {
     stats: (query = {}) => call(raw.GET("/stats", { params: { query } })),
     // An append whose messages' embedding windows are over the service's token budget per
     // request (the 422 lists each message's window tokens) goes again as consecutive appends
-    // that fit, in order, the answers joined (seqs, tokens, embedded_first_window; session
-    // after the last); a part that fails throws, the parts before it stay appended. split:
-    // false throws the 422 instead.
+    // that fit, in order (a text repeated in the append counted once per part, as the service
+    // counts it), the answers joined (seqs, tokens, embedded_first_window; session after the
+    // last). Not atomic: a part that fails throws, the parts before it stay appended and the
+    // error's `written` is their joined answer (their seqs), so append only the rest again.
+    // split: false throws the 422 instead.
     async append(sessionId, messages, { split = true } = {}) {
       try {
         return await call(raw.POST("/working_memory/{session_id}/messages", {
@@ -185,17 +229,17 @@ export function createHindsight(options = {}) {
         }));
       } catch (error) {
         const parts = split && error instanceof HindsightError && error.status === 422
-          ? storeParts(messages, error.errors) : null;
+          ? storeParts(messages, error.errors, "content") : null;
         if (!parts) throw error;
         const answers = [];
-        for (const part of parts) answers.push(await api.append(sessionId, part));
-        const last = answers.at(-1);
-        return {
-          ...last,
-          seqs: answers.flatMap((a) => a.seqs),
-          tokens: answers.flatMap((a) => a.tokens),
-          embedded_first_window: answers.flatMap((a) => a.embedded_first_window ?? []),
-        };
+        for (const part of parts) {
+          try {
+            answers.push(await api.append(sessionId, part));
+          } catch (failed) {
+            throw partlyWritten(failed, answers, joinAppends);
+          }
+        }
+        return joinAppends(answers);
       }
     },
     window: (sessionId, query = {}) =>

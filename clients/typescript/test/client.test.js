@@ -140,3 +140,45 @@ test("an append over the token budget is split where the service says", live, as
   assert.equal(appended.tokens.length, 30);
   assert.equal(appended.session.messages, 30);
 });
+
+// The real fetch, recording each answer's status; from the failFrom-th request on it answers
+// none (the connection fails), as a service gone mid-call.
+function recordingFetch(failFrom = null) {
+  const statuses = [];
+  const fetchImpl = async (input, init) => {
+    if (failFrom !== null && statuses.length >= failFrom) throw new TypeError("injected: fetch failed");
+    const response = await fetch(input, init);
+    statuses.push(response.status);
+    return response;
+  };
+  return { statuses, fetchImpl };
+}
+
+test("a split append counts a repeated text in each part that lacks it", live, async () => {
+  const { statuses, fetchImpl } = recordingFetch();
+  const api = createHindsight({ baseUrl: url, apiKey: key, fetch: fetchImpl });
+  const long = "Tool log: " + "build step finished with exit code 0; ".repeat(60); // 384 tokens
+  const messages = [long, "short note", long, "ok", long].map((content) => ({ role: "tool", content }));
+  const appended = await api.append("ts-repeat", messages);
+  assert.deepEqual(appended.seqs, [1, 2, 3, 4, 5]);
+  // The refused whole, then one request per part (no fewer possible), no 422 after the first.
+  assert.deepEqual(statuses, [422, 200, 200, 200, 200, 200]);
+});
+
+test("a split append that fails part way says what it wrote", live, async () => {
+  const { statuses, fetchImpl } = recordingFetch(2); // the 422, the first part; the second fails
+  const failing = createHindsight({ baseUrl: url, apiKey: key, fetch: fetchImpl, attempts: 1 });
+  const notes = Array.from({ length: 6 }, (_, i) => `step ${i}: ` + "the build finished with exit code 0 ".repeat(16));
+  const messages = notes.map((content) => ({ role: "tool", content }));
+  let error = null;
+  await failing.append("ts-written", messages).catch((e) => { error = e; });
+  assert.ok(error instanceof HindsightError, String(error));
+  assert.deepEqual(statuses, [422, 200]);
+  const written = error.written.seqs;
+  assert.ok(written.length > 0 && written.length < 6);
+  const api = createHindsight({ baseUrl: url, apiKey: key });
+  const rest = await api.append("ts-written", messages.slice(written.length));
+  assert.deepEqual([...written, ...rest.seqs], [1, 2, 3, 4, 5, 6]);
+  const window = await api.window("ts-written", { max_tokens: 100000 });
+  assert.deepEqual(window.messages.map((m) => m.content), notes);
+});
