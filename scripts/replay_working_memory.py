@@ -3,16 +3,21 @@ chosen for questions about it.
 
     .venv/bin/python scripts/replay_working_memory.py [--conversation conv-26]
         [--session session_8] [--max-tokens 300] [--questions 3] [--redis]
+        [--embed-wait-ms 1000]
 
-The turns are read from ``../shared/datasets/locomo-dev/turns.jsonl`` (never copied into the
-repository). Each turn is appended as one message: the conversation's first speaker as
-``user``, the other as ``assistant``, content ``"Speaker: text"`` (plus the caption of a
+It needs only the service's own dependencies (the ``.venv`` that ``python3 scripts/serve.py``
+creates; the app's lifespan is entered directly, no test extra), and the shared data beside
+the checkout: the turns are read from ``../shared/datasets/locomo-dev/turns.jsonl`` (never
+copied into the repository). Each turn is appended as one message: the conversation's first
+speaker as ``user``, the other as ``assistant``, content ``"Speaker: text"`` (plus the caption of a
 shared photo), ``created_at`` = the session's time, ``metadata`` = the turn's ``dia_id``. Then,
 for the questions whose evidence lies in this session, the window is read with the question
 as ``query`` and a small ``max_tokens``, and the chosen messages are printed with their
 scores, evidence turns marked ``*``. The service runs in-process (httpx ASGI transport) on a
 private embedded PostgreSQL, with the embedded store, or the Redis at REDIS_URL with
-``--redis``.
+``--redis``. The questions are asked right after the appends: a read waits for the session's
+embeddings at most ``--embed-wait-ms`` (``WORKING_MEMORY__EMBED_WAIT_MS``, default 1000) and
+ranks the messages still without a vector then without relevance (the count is printed).
 """
 
 from __future__ import annotations
@@ -28,7 +33,6 @@ import uuid
 from pathlib import Path
 
 import httpx
-from asgi_lifespan import LifespanManager
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -43,6 +47,12 @@ DATASET = ROOT / ".." / "shared" / "datasets" / "locomo-dev"
 
 
 def load(conversation: str, session: str) -> tuple[list[dict], list[dict]]:
+    if not (DATASET / "turns.jsonl").is_file():
+        raise SystemExit(
+            f"no LoCoMo dev turns at {DATASET.resolve()}/turns.jsonl: this script reads the "
+            "shared data kept beside the checkout (../shared/datasets/locomo-dev, with "
+            "turns.jsonl and questions.jsonl); put or link the shared folder there"
+        )
     turns = [
         t
         for t in map(json.loads, (DATASET / "turns.jsonl").open())
@@ -111,11 +121,13 @@ async def replay(args: argparse.Namespace) -> None:
         settings = Settings(
             database_url=server.url,
             redis_url=redis_url,
-            working_memory=WorkingMemorySettings(key_prefix=prefix),
+            working_memory=WorkingMemorySettings(
+                key_prefix=prefix, embed_wait_ms=args.embed_wait_ms
+            ),
         )
         app = create_app(settings)
         async with (
-            LifespanManager(app, startup_timeout=120),
+            app.router.lifespan_context(app),  # start-up and shutdown, as a server runs them
             httpx.AsyncClient(
                 transport=httpx.ASGITransport(app=app), base_url="http://replay", timeout=120
             ) as client,
@@ -161,6 +173,12 @@ def main() -> None:
     parser.add_argument("--max-tokens", type=int, default=300)
     parser.add_argument("--questions", type=int, default=3)
     parser.add_argument("--redis", action="store_true", help="use the Redis at REDIS_URL")
+    parser.add_argument(
+        "--embed-wait-ms",
+        type=int,
+        default=1000,
+        help="how long a read waits for the session's embeddings (WORKING_MEMORY__EMBED_WAIT_MS)",
+    )
     asyncio.run(replay(parser.parse_args()))
 
 
