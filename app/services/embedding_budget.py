@@ -139,9 +139,11 @@ def _over_request(
     alone is over the limit, which one to shorten."""
     items: dict[tuple[str | int, ...], int] = {}
     seen: set[tuple[str, bool]] = set()
+    repeated = False
     for t, n in zip(texts, counts, strict=True):
         key = _item(t.loc)
         first = (t.text, t.query) not in seen
+        repeated = repeated or not first
         seen.add((t.text, t.query))
         items[key] = items.get(key, 0) + (n if first else 0)
     name = "LIMITS__REQUEST_TOKENS"
@@ -172,6 +174,11 @@ def _over_request(
             f"({name}): split the batch into requests of at most {limit:,} tokens each "
             f"({span} come to {fit:,}); errors[0].item_tokens has each item's count"
         )
+        if repeated:
+            msg += (
+                " (a text repeated in the request counts once, at its first copy: its repeats "
+                "show 0, and a part without that first copy counts the text again)"
+            )
         loc = [source]
     error: dict[str, Any] = {
         "loc": loc,

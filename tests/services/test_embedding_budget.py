@@ -317,3 +317,17 @@ async def test_context_takes_the_first_window_of_a_long_message_as_its_query(wm)
     window = body["parts"]["window"]
     assert window and all(m["scores"]["relevance"] is None for m in window)
     assert all("ranked without relevance" in m["why"] for m in window)
+
+
+async def test_a_repeated_text_in_a_refused_append_is_counted_where_it_first_appears(wm):
+    """item_tokens counts a text repeated in the request at its first copy only; the 422
+    says so, since a part of the split without that copy pays the text again (issue 31, F2)."""
+    long = "Tool log: " + "build step finished with exit code 0; " * 60  # window: 384 tokens
+    body = {"messages": [{"role": "tool", "content": c} for c in (long, "short note", long)]}
+    r = await wm.client.post("/working_memory/r1/messages", json=body)
+    problem = assert_problem(
+        r, 422, "invalid_request", "a text repeated in the request counts once"
+    )
+    tokens = problem["errors"][0]["item_tokens"]
+    assert tokens[0] == 384 and 0 < tokens[1] < 10 and tokens[2] == 0
+    assert "a part without that first copy counts the text again" in problem["errors"][0]["msg"]
