@@ -57,8 +57,10 @@ async def get_context(
     contributes nothing. A `query` over `LIMITS__TEXT_TOKENS` model tokens is a 422 (the
     session's latest user message, taken as the query by default, is cut to its first
     `LIMITS__TEXT_TOKENS`). Window messages whose embedding is not ready are embedded here as
-    long as they and the query come to at most `LIMITS__REQUEST_TOKENS` model tokens; the
-    others are ranked without relevance (their `why` says so)."""
+    long as they and the query come to at most `LIMITS__REQUEST_TOKENS` model tokens; those
+    this process is still embedding after their append are waited for, at most
+    `WORKING_MEMORY__EMBED_WAIT_MS` in all; the others are ranked without relevance (their
+    `why` says so)."""
     spent = 0
     if params.query:
         counts = await budget.check([Text(("query",), params.query, query=True)], source="query")
