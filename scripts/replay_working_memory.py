@@ -3,7 +3,7 @@ chosen for questions about it.
 
     .venv/bin/python scripts/replay_working_memory.py [--conversation conv-26]
         [--session session_8] [--max-tokens 300] [--questions 3] [--redis]
-        [--embed-wait-ms 1000]
+        [--embed-wait-ms 2000]
 
 It needs only the service's own dependencies (the ``.venv`` that ``python3 scripts/serve.py``
 creates; the app's lifespan is entered directly, no test extra), and the shared data beside
@@ -16,7 +16,7 @@ as ``query`` and a small ``max_tokens``, and the chosen messages are printed wit
 scores, evidence turns marked ``*``. The service runs in-process (httpx ASGI transport) on a
 private embedded PostgreSQL, with the embedded store, or the Redis at REDIS_URL with
 ``--redis``. The questions are asked right after the appends: a read waits for the session's
-embeddings at most ``--embed-wait-ms`` (``WORKING_MEMORY__EMBED_WAIT_MS``, default 1000) and
+embeddings at most ``--embed-wait-ms`` (``WORKING_MEMORY__EMBED_WAIT_MS``, default 2000) and
 ranks the messages still without a vector then without relevance (the count is printed).
 """
 
@@ -176,7 +176,7 @@ def main() -> None:
     parser.add_argument(
         "--embed-wait-ms",
         type=int,
-        default=1000,
+        default=2000,
         help="how long a read waits for the session's embeddings (WORKING_MEMORY__EMBED_WAIT_MS)",
     )
     asyncio.run(replay(parser.parse_args()))

@@ -71,7 +71,7 @@ async def append_messages(
     the transcript). The answer does not wait for the embedding model: each message is
     embedded once, right after, by the service in the background; a read with a `query`
     embeds some itself within its own budget and waits at most `WORKING_MEMORY__EMBED_WAIT_MS`
-    (default 1000 ms) for the rest. Returns the seqs, each message's
+    (default 2000 ms) for the rest. Returns the seqs, each message's
     content tokens and the session's size (messages, tokens). A message is kept whole, but
     the embedding model reads only its first window, at most `LIMITS__TEXT_TOKENS` (384)
     model tokens: `embedded_first_window` lists the seqs of messages longer than that (their
@@ -133,7 +133,7 @@ async def get_window(
     background embeds each message after its append), newest first, as long as the query and
     their first windows come to at most `LIMITS__REQUEST_TOKENS` model tokens; it waits for
     the others this process is still embedding after their append (their append paid for
-    them) at most `WORKING_MEMORY__EMBED_WAIT_MS` (default 1000 ms) in all; any still without
+    them) at most `WORKING_MEMORY__EMBED_WAIT_MS` (default 2000 ms) in all; any still without
     a vector then are ranked without relevance (recency and density only) and listed in
     `unembedded_seqs` (their `why` says so too), and the background embeds them for the next
     read."""

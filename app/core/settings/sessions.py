@@ -46,7 +46,9 @@ class WorkingMemorySettings(BaseModel):
     # its query) allows, newest first, and waits at most this long in all (one deadline per
     # request) for the messages past it that task still has queued or in progress (it takes
     # them first); those still without a vector then are ranked without relevance.
-    embed_wait_ms: int = Field(default=1000, ge=0, le=60000)
+    # 2000: on 2 cores a read right after a 39-turn import waits ~1.4 s for the background to
+    # embed what its appends paid for (docs/WORKING_MEMORY.md, the LoCoMo replay).
+    embed_wait_ms: int = Field(default=2000, ge=0, le=60000)
 
 
 class ContextSettings(BaseModel):
