@@ -101,7 +101,7 @@ def test_english_and_chinese_units_are_found(console):
     expect(page.locator(".subjects a", has_text="alice")).to_be_visible()
     page.locator(".subjects a", has_text="alice").click()
     # The view of all units stays on screen until alice's replaces it: wait for hers.
-    expect(page.locator(".subject-id")).to_have_text("alice")
+    expect(page.locator("h1 .subject-id")).to_have_text("alice")
     rows = page.locator(".units tbody tr")
     expect(rows.locator("a.value").first).to_be_visible()
     values = rows.locator("a.value").all_inner_texts()
