@@ -17,7 +17,7 @@ model's own tokenizer (the one the service counts with; app/services/embedding_b
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from typing import Any
 
@@ -51,14 +51,25 @@ def store_batches(
         limits = LimitsSettings()
         max_units = limits.store_batch if max_units is None else max_units
         max_tokens = limits.request_tokens if max_tokens is None else max_tokens
+    return _cut(units, unit_tokens, max_units, max_tokens)
+
+
+def _cut(
+    items: Sequence[dict[str, Any]],
+    cost: Callable[[dict[str, Any]], int],
+    max_items: int,
+    max_tokens: int,
+) -> Iterator[list[dict[str, Any]]]:
+    """``items`` in order, greedily cut into batches of at most ``max_items`` items whose
+    ``cost`` comes to at most ``max_tokens`` (an item over it alone is its own batch)."""
     batch: list[dict[str, Any]] = []
     used = 0
-    for unit in units:
-        n = unit_tokens(unit)
-        if batch and (len(batch) >= max_units or used + n > max_tokens):
+    for item in items:
+        n = cost(item)
+        if batch and (len(batch) >= max_items or used + n > max_tokens):
             yield batch
             batch, used = [], 0
-        batch.append(unit)
+        batch.append(item)
         used += n
     if batch:
         yield batch
@@ -90,14 +101,4 @@ def message_batches(
     limits = LimitsSettings()
     max_messages = limits.message_batch if max_messages is None else max_messages
     max_tokens = limits.request_tokens if max_tokens is None else max_tokens
-    batch: list[dict[str, Any]] = []
-    used = 0
-    for message in messages:
-        n = message_window(message, limits.text_tokens)
-        if batch and (len(batch) >= max_messages or used + n > max_tokens):
-            yield batch
-            batch, used = [], 0
-        batch.append(message)
-        used += n
-    if batch:
-        yield batch
+    return _cut(messages, lambda m: message_window(m, limits.text_tokens), max_messages, max_tokens)

@@ -28,7 +28,8 @@ QUERY = "when does my plane to Berlin depart?"
 
 
 class GatedEmbedder:
-    """The real embedder, but ``embed_passages`` waits until :attr:`gate` is set."""
+    """The real embedder, but ``embed_passages`` waits until :attr:`gate` is set; each
+    call's texts are kept in :attr:`batches`, in call order."""
 
     def __init__(self, inner) -> None:  # type: ignore[no-untyped-def]
         self.inner = inner
@@ -36,9 +37,11 @@ class GatedEmbedder:
         self.dimension = inner.dimension
         self.gate = asyncio.Event()
         self.calls = 0
+        self.batches: list[list[str]] = []
 
     async def embed_passages(self, texts: list[str], *, background: bool = False) -> np.ndarray:
         self.calls += 1
+        self.batches.append(list(texts))
         await self.gate.wait()
         return await self.inner.embed_passages(texts, background=background)
 
@@ -118,19 +121,11 @@ async def test_append_answers_before_its_messages_are_embedded(wm, gated):
 async def test_a_text_appended_twice_is_embedded_once(wm, gated):
     # As the append's token budget counts it (app/services/embedding_budget.py): a text
     # queued twice joins the batch of its first copy, even past the batch size (2 here).
-    seen: list[list[str]] = []
-    original = gated.embed_passages
-
-    async def recording(texts: list[str], *, background: bool = False) -> np.ndarray:
-        seen.append(list(texts))
-        return await original(texts, background=background)
-
-    gated.embed_passages = recording  # type: ignore[method-assign]
     a, b = TOPICS[0], TOPICS[1]
     await append(wm, "twice", msg(a), msg(b), msg(a))
     gated.gate.set()
     await embeddings_settled(wm)
-    assert seen == [[a, b]]
+    assert gated.batches == [[a, b]]
     stored = await stored_vectors(wm, "twice")
     assert set(stored) == {1, 2, 3} and stored[1] == stored[3] != stored[2]
 
@@ -296,14 +291,7 @@ async def test_a_read_waits_for_the_appends_background_work_past_its_own_budget(
     no more than its budget. A message whose first window is the whole 384 tokens (never
     within a read's budget, the query takes part of it) is among them (issue 31, F1, F4)."""
     wm.configure(embed_wait_ms=60_000)
-    batches: list[list[str]] = []
-    original = gated.embed_passages
-
-    async def in_order(texts: list[str], *, background: bool = False) -> np.ndarray:
-        batches.append(list(texts))
-        return await original(texts, background=background)
-
-    gated.embed_passages = in_order  # type: ignore[method-assign]
+    batches = gated.batches
     other = [f"other session {i}" for i in range(4)]
     await append(wm, "w0", *(msg(t) for t in other))  # [0, 1] held, [2, 3] queued
     notes = [f"{FAMILY * 16} note {i}" for i in range(8)]  # ~120 model tokens each
