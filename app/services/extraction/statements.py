@@ -55,7 +55,15 @@ _AUXILIARY = re.compile(
     r"\b(?:can|could|do|did|does|will|would|should|shall|may|might|must|let|to|have|had)\s*$",
     re.IGNORECASE,
 )
-_EN_I_VERB = re.compile(rf"\bI\s+((?:(?:{_ADVERBS})\s+)*)([a-z]+)\b")
+# The verb after "I", with "n't" apart ("don't" is "do" + "n't"; "can't" is "ca" + "n't").
+_EN_I_VERB = re.compile(rf"\bI\s+((?:(?:{_ADVERBS})\s+)*)([a-z]+?)(n't)?\b")
+# Spoken forms written as one word: "I wanna go" is "I want to go".
+_EN_SPOKEN = (
+    (re.compile(r"\bwanna\b", re.IGNORECASE), "want to"),
+    (re.compile(r"\bgotta\b", re.IGNORECASE), "have to"),
+    (re.compile(r"\bgonna\b", re.IGNORECASE), "going to"),
+    (re.compile(r"\bdont\b", re.IGNORECASE), "don't"),
+)
 
 
 def third_person_verb(verb: str) -> str:
@@ -67,7 +75,9 @@ def third_person_verb(verb: str) -> str:
     return verb + "s"
 
 
-def _conjugate(verb: str) -> str:
+def _conjugate(verb: str, negation: str = "") -> str:
+    if negation:  # "don't" → "doesn't", "haven't" → "hasn't"; "can't", "didn't" stay
+        return {"do": "does", "have": "has"}.get(verb, verb) + negation
     if verb in _NO_S or (verb.endswith("ed") and not verb.endswith("eed")):
         return verb
     return {"am": "is", "have": "has", "do": "does", "'m": "is"}.get(verb, third_person_verb(verb))
@@ -78,6 +88,8 @@ def third_person_en(text: str, speaker: str | None, addressee: str | None = None
     ``addressee`` when given. Ends with a full stop unless it asks."""
     who = speaker or "the user"
     out = text.strip().replace("’", "'")
+    for spoken, written in _EN_SPOKEN:
+        out = spoken.sub(written, out)
     subs = [
         (r"\bI'm\b|\bI\s+am\b", f"{who} is"),
         (r"\bI've\b", f"{who} has"),
@@ -104,7 +116,11 @@ def third_person_en(text: str, speaker: str | None, addressee: str | None = None
     out = _EN_I_VERB.sub(
         lambda m: (
             f"{who} {m.group(1)}"
-            + (m.group(2) if _AUXILIARY.search(out[: m.start()]) else _conjugate(m.group(2)))
+            + (
+                m.group(2) + (m.group(3) or "")
+                if _AUXILIARY.search(out[: m.start()])
+                else _conjugate(m.group(2), m.group(3) or "")
+            )
         ),
         out,
     )
