@@ -102,6 +102,7 @@ def prepare(dump: dict[str, Any]) -> list[Q]:
                 "isev": np.array([1.0 if evidence & set(units[i]["refs"]) else 0.0 for i in ids]),
                 "isq": np.array([1.0 if QUESTION.search(units[i]["value"]) else 0.0 for i in ids]),
                 "emb": np.stack([units[i]["emb"] for i in ids]).astype(np.float64),
+                "values": [units[i]["value"] for i in ids],
             }
         )
     return out
@@ -160,6 +161,22 @@ def score(p: Q, o: dict[str, float]) -> np.ndarray:
         + o["wt"] * p["tim"]
         - o.get("question", 0.0) * p["isq"]
     )
+
+
+def typed(p: Q, t: np.ndarray, weight: float, head: int | None = None) -> np.ndarray:
+    """``t`` with the answer-type signal (app.services.recall.answer_type.lift): ``weight``
+    more for each of the best ``head`` (default ``answer_type.HEAD``) that names something of
+    the kind the question asks for."""
+    from app.services.recall import answer_type
+
+    kind = answer_type.answer_type(p["question"]) if weight > 0 else None
+    if kind is None:
+        return t
+    out = t.copy()
+    for i in ranked(p, t)[: head or answer_type.HEAD]:
+        if answer_type.names_instance(p["values"][i], kind):
+            out[i] += weight
+    return out
 
 
 def ranked(p: Q, t: np.ndarray) -> np.ndarray:
@@ -279,9 +296,19 @@ def main() -> None:
         == p["raw"]["service_top10"]
         for p in qs
     )
+    kinds = w.weights["answer_type"]
+    shipped_now = sum(
+        [
+            p["refs"][i]
+            for i in mmr(p, typed(p, score(p, BASE), kinds), DIVERSITY_WEIGHT, DIVERSITY_FLOOR)[:10]
+        ]
+        == p["raw"]["service_top10"]
+        for p in qs
+    )
     print(
         f"the service's top 10 in the dump: rank() alone gives it for {plain}/{len(qs)} "
-        f"questions, rank() and the diversity step for {diverse}/{len(qs)}"
+        f"questions, rank() and the diversity step for {diverse}/{len(qs)}, with the "
+        f"answer-type signal ({kinds}) before it for {shipped_now}/{len(qs)}"
     )
     shipped = per_question(qs, lambda p: ranked(p, score(p, BASE)))
 
@@ -349,6 +376,30 @@ def main() -> None:
                     for floor in (0.88, 0.89, 0.9, 0.91, 0.92)
                 ),
             ]
+        },
+        "answer-type signal (weight), then the diversity step": {
+            f"{a}": (
+                lambda p, a=a: mmr(
+                    p, typed(p, score(p, BASE), a), DIVERSITY_WEIGHT, DIVERSITY_FLOOR
+                )
+            )
+            for a in (0.0, 0.1, 0.15, 0.2, 0.3)
+        },
+        "diversity step (weight/floor) and answer-type weight, jointly": {
+            f"{lam}/{floor}/{a}": (
+                lambda p, lam=lam, floor=floor, a=a: mmr(p, typed(p, score(p, BASE), a), lam, floor)
+            )
+            for lam in (0.5, 0.75, 1.0, 1.25, 1.5, 2.0)
+            for floor in (0.88, 0.89, 0.9, 0.91, 0.92)
+            for a in (0.0, 0.1, 0.15, 0.2, 0.3)
+        },
+        "answer-type signal: candidates looked at (best 30/50/100), weight 0.15": {
+            f"{h}": (
+                lambda p, h=h: mmr(
+                    p, typed(p, score(p, BASE), 0.15, h), DIVERSITY_WEIGHT, DIVERSITY_FLOOR
+                )
+            )
+            for h in (30, 50, 100)
         },
         "penalty for a unit ending with '?'": {
             f"{d}": (lambda p, d=d: ranked(p, score(p, BASE | {"question": d})))

@@ -51,6 +51,12 @@ _EN_STOP = frozenset(
     user users""".split()
 )
 
+
+def is_stop_word(word: str) -> bool:
+    """Whether a case-folded English word is one of keyword search's stop words (the, my, …)."""
+    return word in _EN_STOP
+
+
 # Dedupe keeps nearly every word (see dedupe_tokens): only these carry no meaning at all.
 _DEDUPE_EN_IGNORED = frozenset("a an the".split())
 _DEDUPE_ZH_IGNORED = frozenset("的 吗 呢 吧 啊 呀".split())

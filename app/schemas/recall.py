@@ -48,6 +48,13 @@ class Weights(RequestModel):
         description="The query's time window (`time_hint`): units that happened in it; for a "
         "question asking *when*, units whose text carries a date.",
     )
+    answer_type: float | None = Field(
+        default=None,
+        ge=0,
+        le=10,
+        description='What the query asks for ("which cities…", "哪些城市"): units that name one '
+        "(Chicago), among the best 50.",
+    )
     recency_lambda: float | None = Field(
         default=None, ge=0, le=10, description="Recency decay per hour: exp(-λ·hours)."
     )
@@ -177,6 +184,11 @@ class Scores(ResponseModel):
         description="1 when the unit happened within the query's time window (`time_hint`); "
         "for a question asking *when* without one, 0.3 when its text carries a date; else 0.",
     )
+    answer_type: float = Field(
+        default=0.0,
+        description='1 when the query asks for a kind of thing ("which cities…") and the unit '
+        "names one (Chicago is a city, by WordNet); else 0. Looked at for the best 50 only.",
+    )
 
 
 class RelevanceInputs(ResponseModel):
@@ -212,6 +224,7 @@ class AppliedWeights(ResponseModel):
     entity: float
     context: float
     time: float
+    answer_type: float = 0.0
     recency_lambda: float = Field(description="Recency decay per hour: exp(-λ·hours).")
 
 

@@ -180,7 +180,7 @@ async def test_recall_answers_the_applied_weights_and_they_make_the_score(client
     answer = (await client.post("/recall", json=body)).json()
     w = answer["weights"]
     assert set(w) == {"semantic", "keyword", "recency", "confidence", "entity", "context",
-                      "time", "recency_lambda"}  # fmt: skip
+                      "time", "answer_type", "recency_lambda"}  # fmt: skip
     for hit in answer["memories"]:
         total = sum(w[s] * v for s, v in hit["scores"].items())
         assert math.isclose(total, hit["score"], rel_tol=1e-9, abs_tol=1e-12)

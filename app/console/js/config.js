@@ -41,6 +41,7 @@ export const SIGNALS = [
   { name: "recency", label: "Recency" },
   { name: "confidence", label: "Confidence" },
   { name: "time", label: "Time" },
+  { name: "answer_type", label: "Answer type" },
 ];
 
 // Extra POST /recall options shown in the playground. kind: "bool" (a checkbox, sent only

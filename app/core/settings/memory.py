@@ -44,6 +44,9 @@ class RecallSettings(BaseModel):
     # Added when the query names a time ("in May 2023", "去年"): units that happened in that
     # window, or (a question asking *when*) whose text carries a date (docs/EVAL.md).
     weight_time: float = Field(default=0.2, ge=0)
+    # Added when the query asks for a kind of thing ("which cities…", "哪些城市"): units that
+    # name one (Chicago), by WordNet (app.services.recall.answer_type, docs/EVAL.md).
+    weight_answer_type: float = Field(default=0.15, ge=0)
     # Expansion (large subjects only, app.repositories.recall.expand): the best hits of the
     # first stage whose sessions and entities are followed, how many units a session hop may
     # bring, and the budget left below which the stage is skipped (the answer says so).

@@ -63,6 +63,10 @@ _COMMON_LEXEMES_SQL = text(
     """
 )
 
+# The texts the answer-type signal reads (app.services.recall.answer_type): a fixed SQL
+# text, prepared once per connection.
+_VALUES_SQL = text("SELECT id, value FROM memory_units WHERE id = ANY(CAST(:ids AS uuid[]))")
+
 
 @dataclass(frozen=True)
 class SubjectProfile:
@@ -309,3 +313,11 @@ class RecallRepository:
             unit = RecalledUnit._make(values)
             out[unit.id] = unit
         return out
+
+    async def values(self, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, str]:
+        """The value of the units ``ids`` that still exist, by id: what the answer-type signal
+        reads. One statement."""
+        if not ids:
+            return {}
+        rows = await (await self.session.connection()).execute(_VALUES_SQL, {"ids": list(ids)})
+        return {uid: value for uid, value in rows}

@@ -1,7 +1,7 @@
 """Hybrid recall scoring (docs/ARCHITECTURE.md): each signal scaled to 0..1, then a weighted sum.
 
     score = w_s·semantic + w_k·keyword + w_r·recency + w_c·confidence + w_e·entity
-            + w_x·context
+            + w_x·context + w_t·time + w_a·answer_type
 
 - semantic: the better of value and scenario (``query``) cosine similarity, min-max scaled
   over this recall's candidates (min-max fusion beat RRF k=60 on LoCoMo:
@@ -20,6 +20,9 @@
   turn before it and in the rest of the conversation (neighbouring-turn context +0.05,
   docs/ARCHITECTURE.md#design-figures). A unit without a session, or alone in it, is its
   own context.
+- time: 1 when the unit happened in the query's time window (``time_signal``);
+- answer_type: 0 here; 1 for a hit of the head that names the kind of thing the query asks
+  for, set after ranking (app.services.recall.answer_type: it reads the hits' text).
 
 Sessions are ordered by (occurred_at, id): ids are UUIDv7, so units stored in one batch with
 the same time keep their input order. For subjects above the exact-scan limit only the
@@ -44,7 +47,16 @@ from app.repositories.recall.repository import CandidateScore
 from app.services.recall import relevance as calibrated
 from app.services.recall.sessions import Sessions, Times
 
-SIGNALS = ("semantic", "keyword", "recency", "confidence", "entity", "context", "time")
+SIGNALS = (
+    "semantic",
+    "keyword",
+    "recency",
+    "confidence",
+    "entity",
+    "context",
+    "time",
+    "answer_type",
+)
 
 # The time signal of a unit whose text carries a date word, for a question asking *when*
 # without naming a time (x weight_time 0.2 = 0.06; measured alone, 0.02-0.05 was best).
@@ -59,6 +71,7 @@ SHORT_TERM = {
     "entity": 0.0,
     "context": 0.0,
     "time": 0.0,
+    "answer_type": 0.0,
 }
 
 # Okapi BM25 parameters: the customary k1 = 1.2, b = 0.75 (Robertson & Zaragoza, "The
@@ -90,6 +103,7 @@ def profile_weights(profile: str, settings: RecallSettings) -> Weighting:
             "entity": settings.weight_entity,
             "context": settings.weight_context,
             "time": settings.weight_time,
+            "answer_type": settings.weight_answer_type,
         },
         settings.recency_lambda,
     )
@@ -250,7 +264,7 @@ def rank(
     layout = Sessions(sessions, when, ids)
     ctx = layout.context(relevance if relevance is not None else np.zeros(n))
     lam = weighting.recency_lambda
-    ws, wk, wr, wc, we, wx, wt = (w.get(name, 0.0) for name in SIGNALS)
+    ws, wk, wr, wc, we, wx, wt = (w.get(name, 0.0) for name in SIGNALS[:7])
     rec = when.each(lambda t: recency(t, now, lam))
     if window is not None:
         tim = when.each(lambda t: 1.0 if window[0] <= t < window[1] else 0.0)
@@ -296,6 +310,7 @@ def rank(
             "entity": 1.0 if c.entity_match else 0.0,
             "context": x_i,
             "time": float(tim[i]),
+            "answer_type": 0.0,  # set by app.services.recall.answer_type, for the head only
         }
         raw = {"cosine": cos_i, "coverage": cov, "context_cosine": float(ctx_cos[i])}
         rel = calibrated.relevance(

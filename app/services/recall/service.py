@@ -29,6 +29,7 @@ from app.schemas.recall import RecallRequest
 from app.services.memory.filters import request_filters
 from app.services.memory.pairs.decision import Thresholds
 from app.services.memory.ttl import AccessTracker
+from app.services.recall import answer_type
 from app.services.recall.collapse import MARGIN, collapse
 from app.services.recall.expansion import Hop, Outcome, expand, named_via
 from app.services.recall.query_embeddings import QueryEmbeddingCache, strip_names
@@ -344,8 +345,11 @@ class RecallService:
             keep = max(keep, req.rerank_candidates or self.settings.rerank_candidates)
         hint = plan.time_hint
         window = (hint.start, hint.end) if hint is not None else None
+        weight_kind = result.weighting.weights.get("answer_type", 0.0)  # "which cities…"
+        kind = answer_type.answer_type(req.query) if weight_kind > 0 else None
+        head = max(keep, answer_type.HEAD) if kind is not None else keep
         ranked = rank(
-            found.scores, result.weighting, now, limit=keep, window=window, asks_when=plan.asks_when
+            found.scores, result.weighting, now, limit=head, window=window, asks_when=plan.asks_when
         )
         clock.mark("score")
         if not req.expand or plan.exact:
@@ -361,9 +365,12 @@ class RecallService:
                 ranked,
                 result.weighting,
                 req.top_k,
-                (deadline, now, keep),
+                (deadline, now, head),
                 clock,
             )
+        if kind is not None:
+            ranked = await answer_type.apply(self.repo, ranked, kind, weight_kind, keep)
+            clock.mark("answer_type")
         result.best_relevance = max((r.relevance for r in ranked), default=None)
         if req.min_score is not None:
             ranked = [r for r in ranked if r.score >= req.min_score]

@@ -19,6 +19,7 @@ class AppliedWeights(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
+    answer_type: Annotated[float | None, Field(title="Answer Type")] = 0.0
     confidence: Annotated[float, Field(title="Confidence")]
     context: Annotated[float, Field(title="Context")]
     entity: Annotated[float, Field(title="Entity")]
@@ -1120,6 +1121,10 @@ class Scores(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
+    answer_type: Annotated[float | None, Field(title="Answer Type")] = 0.0
+    """
+    1 when the query asks for a kind of thing ("which cities…") and the unit names one (Chicago is a city, by WordNet); else 0. Looked at for the best 50 only.
+    """
     confidence: Annotated[float, Field(title="Confidence")]
     context: Annotated[float, Field(title="Context")]
     """
@@ -1450,6 +1455,13 @@ class UpdateResult(BaseModel):
     outcome: Annotated[Literal["updated", "merged"], Field(title="Outcome")]
 
 
+class AnswerType(RootModel[float]):
+    root: Annotated[float, Field(ge=0.0, le=10.0, title="Answer Type")]
+    """
+    What the query asks for ("which cities…", "哪些城市"): units that name one (Chicago), among the best 50.
+    """
+
+
 class Confidence(RootModel[float]):
     root: Annotated[float, Field(ge=0.0, le=10.0, title="Confidence")]
 
@@ -1499,6 +1511,10 @@ class Weights(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
+    answer_type: Annotated[AnswerType | None, Field(title="Answer Type")] = None
+    """
+    What the query asks for ("which cities…", "哪些城市"): units that name one (Chicago), among the best 50.
+    """
     confidence: Annotated[Confidence | None, Field(title="Confidence")] = None
     context: Annotated[Context | None, Field(title="Context")] = None
     """

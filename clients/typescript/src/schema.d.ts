@@ -755,6 +755,11 @@ export interface components {
          *     each signal's share of it.
          */
         AppliedWeights: {
+            /**
+             * Answer Type
+             * @default 0
+             */
+            answer_type?: number;
             /** Confidence */
             confidence: number;
             /** Context */
@@ -2467,6 +2472,12 @@ export interface components {
          * @description Each signal in 0..1 before weighting; ``score`` is their weighted sum.
          */
         Scores: {
+            /**
+             * Answer Type
+             * @description 1 when the query asks for a kind of thing ("which cities…") and the unit names one (Chicago is a city, by WordNet); else 0. Looked at for the best 50 only.
+             * @default 0
+             */
+            answer_type?: number;
             /** Confidence */
             confidence: number;
             /**
@@ -2839,6 +2850,11 @@ export interface components {
          * @description Per-request weight overrides; omitted signals keep the profile's weight.
          */
         Weights: {
+            /**
+             * Answer Type
+             * @description What the query asks for ("which cities…", "哪些城市"): units that name one (Chicago), among the best 50.
+             */
+            answer_type?: number | null;
             /** Confidence */
             confidence?: number | null;
             /**

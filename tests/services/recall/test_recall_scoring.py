@@ -142,6 +142,7 @@ def test_rank_weighted_sum_and_context_lifts_the_reply() -> None:
         "entity": 0.0,
         "context": weights.weight_context,
         "time": 0.0,
+        "answer_type": 0.0,
     }
     ranked = rank([topic, reply, other, filler], Weighting(w, 0.01), T0)
     order = [r.id for r in ranked]
@@ -193,6 +194,7 @@ def test_shipped_weights_sum_to_one_and_seeds_profile_kept() -> None:
         "entity": 0.0,
         "context": 0.0,
         "time": 0.0,
+        "answer_type": 0.0,
     }
 
 
@@ -294,6 +296,7 @@ async def test_score_is_the_weighted_sum_of_its_breakdown(client) -> None:
         "entity": s.weight_entity,
         "context": s.weight_context,
         "time": s.weight_time,
+        "answer_type": s.weight_answer_type,
     }
     r = await client.post(
         "/recall",

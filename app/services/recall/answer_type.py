@@ -1,0 +1,248 @@
+"""The answer-type signal: what kind of thing a question asks for, and which units name one.
+
+"Which cities has John been to?" asks for cities; the turn that answers it, "I was in Chicago,
+it was awesome!", names one without the word *city*, and e5-small's vectors place it among
+the chatter about travel (cosine 0.816 against 0.80-0.83: 25th on the LoCoMo dev split).
+WordNet knows that Chicago is a city (an instance hypernym), a violin a musical instrument,
+surfing a sport, Florida an American state — so the unit that names an instance of the asked
+category scores :data:`app.core.settings.memory.RecallSettings.weight_answer_type` more
+(docs/EVAL.md "Answer types").
+
+- The question (:func:`answer_type`): "which/what X …", "what kind/type of X …", "what are
+  (some of) NAME's X …" (English), "哪些/哪个/哪种/什么 X" (Chinese, through CC-CEDICT's
+  glosses of X). The category is X's first :data:`CATEGORY_SENSES` WordNet noun senses and
+  those a compound names too ("instruments": musical instruments, the word's 6th sense),
+  only those at least :data:`MIN_DEPTH` steps below WordNet's root: "city", "country",
+  "sport", "musical instrument" are specific enough; "activity", "event", "thing",
+  "place" would make most nouns an answer.
+- A unit (:func:`kinds`): the nouns of its text (lemmas and adjacent pairs, "new york"),
+  their first :data:`UNIT_SENSES` senses and every synset above them. A lower-case word
+  counts only when it is mainly a noun ("watch" is not an instrument here); a capitalised
+  word also as a name (Chicago, Rome) unless it starts a sentence ("Nice to see you").
+  Chinese words through their CC-CEDICT glosses (芝加哥 → Chicago).
+
+The sets are cached per text; only the best :data:`HEAD` of a recall are looked at (their
+values: one statement, ``RecallRepository.values``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import rjieba
+
+from app.core import text
+from app.repositories.recall.repository import RecallRepository
+from app.services.memory.pairs import lexicon
+from app.services.recall.scoring import Ranked
+
+# Chosen on the LoCoMo dev split, leave one conversation out (docs/EVAL.md "Answer types"):
+# 2 category senses (+ compounds') / depth 7 / 2 unit senses / the best 50, among 1, 2 or
+# all senses, depth 5-8, 1-2 unit senses and 30-100 candidates.
+CATEGORY_SENSES = 2
+MIN_DEPTH = 7
+UNIT_SENSES = 2
+HEAD = 50
+"""How many of the best-ranked candidates are looked at (their text is read for it)."""
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z'+-]*|/")
+_LATIN = re.compile(r"[A-Za-z]+")
+_CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
+_AUX = frozenset(
+    "do does did has have had is are was were can could will would should might may am".split()
+)
+_KINDS = frozenset(
+    "kind kinds type types sort sorts genre genres form forms style styles variety "
+    "varieties".split()
+)
+_STOP = frozenset(
+    "of for in on at to with from her his their its my your our that about by as after "
+    "before during than this these those".split()
+)
+_DET = frozenset("the some any all of a an other".split())
+# A capitalised word right after these starts a sentence (or a quote): not a name.
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;\"(\[]\s*)$")
+# 哪些城市 / 哪个国家 / 哪种运动 / 什么乐器 / 什么样的书: the word after the interrogative.
+_ZH_WHICH = re.compile(r"(?:哪些|哪个|哪几个|哪几|哪种|哪类|哪一个|哪|什么样的|什么样|什么)(?:的)?")
+
+
+@dataclass(frozen=True)
+class AnswerType:
+    """What a question asks for: the category words (WordNet lemmas, ``_`` for spaces) and
+    their noun synsets (offsets)."""
+
+    words: tuple[str, ...]
+    synsets: frozenset[int]
+
+
+def answer_type(query: str) -> AnswerType | None:
+    """The category a question asks for, or None (not a "which X" question, or X too general
+    or unknown to WordNet)."""
+    words = [*_english_heads(query), *_chinese_heads(query)]
+    synsets = {
+        s
+        for w in words
+        for s in (*lexicon.noun_senses(w, CATEGORY_SENSES), *lexicon.compound_senses(w))
+        if lexicon.noun_depth(s) >= MIN_DEPTH
+    }
+    if not synsets:
+        return None
+    return AnswerType(
+        tuple(w for w in dict.fromkeys(words) if lexicon.noun_senses(w, 1)), frozenset(synsets)
+    )
+
+
+def names_instance(value: str, kind: AnswerType) -> bool:
+    """Whether the text names something of the kind (a hyponym or an instance of it: the
+    category word itself does not count)."""
+    return any(not kind.synsets.isdisjoint(k) for k in kinds(value))
+
+
+def lift(
+    ranked: Sequence[Ranked], values: Mapping[uuid.UUID, str], kind: AnswerType, weight: float
+) -> list[Ranked]:
+    """``ranked`` (best first) with the answer-type signal: each hit whose value names
+    something of the ``kind`` gets ``answer_type`` 1 and ``weight`` more score; then sorted
+    best first again (ties keep their order). ``values``: the hits' texts by id (a hit
+    without one is not lifted)."""
+    out = []
+    for r in ranked:
+        value = values.get(r.id)
+        hit = value is not None and names_instance(value, kind)
+        out.append(
+            dataclasses.replace(
+                r,
+                score=r.score + weight if hit else r.score,
+                scores={**r.scores, "answer_type": 1.0 if hit else 0.0},
+            )
+        )
+    out.sort(key=lambda r: -r.score)
+    return out
+
+
+async def apply(
+    repo: RecallRepository, ranked: Sequence[Ranked], kind: AnswerType, weight: float, keep: int
+) -> list[Ranked]:
+    """:func:`lift` on ``ranked`` (their values read in one statement), cut to ``keep``."""
+    return lift(ranked, await repo.values([r.id for r in ranked]), kind, weight)[:keep]
+
+
+def _english_heads(query: str) -> list[str]:
+    """The category words of an English question: "What European countries has Maria been
+    to?" → country; "What kind of art …" → art; "What are Joanna's hobbies?" → hobby;
+    "What board games …" → board_game (a WordNet compound)."""
+    toks = _WORD.findall(query.replace("/", " / "))
+    low = [t.casefold() for t in toks]
+    start = next((j + 1 for j, t in enumerate(low[:3]) if t in ("what", "which")), None)
+    if start is None:
+        return []
+    rest, lrest = toks[start:], low[start:]
+    if len(lrest) > 1 and lrest[0] in _KINDS and lrest[1] == "of":  # what kind of X
+        rest, lrest = rest[2:], lrest[2:]
+    elif lrest and lrest[0] in ("are", "were"):  # what are (some of the) NAME's X
+        rest, lrest = rest[1:], lrest[1:]
+        while lrest and lrest[0] in _DET:
+            rest, lrest = rest[1:], lrest[1:]
+        while lrest and lrest[0].endswith(("'s", "s'")) and rest[0][0].isupper():
+            rest, lrest = rest[1:], lrest[1:]
+    phrase: list[str] = []
+    for t, word in zip(rest, lrest, strict=True):
+        if word in _AUX or word in _STOP or (t[0].isupper() and phrase):
+            break
+        phrase.append(word.rstrip("'").removesuffix("'s"))
+    heads: list[str] = []
+    for group in " ".join(w for w in phrase if w not in _DET).split("/"):
+        words = group.split()
+        # The head is the last word that is mainly a noun ("activity helps" → activity).
+        while words and not (
+            lexicon.is_noun(lexicon.lemma(words[-1]))
+            or (len(words) == 1 and lexicon.noun_senses(lexicon.lemma(words[-1]), 1))
+        ):
+            words.pop()
+        if not words:
+            continue
+        head = lexicon.lemma(words[-1])
+        pair = f"{words[-2]}_{head}" if len(words) > 1 else ""
+        heads.append(pair if pair and lexicon.noun_senses(pair, 1) else head)
+    return heads
+
+
+def _chinese_heads(query: str) -> list[str]:
+    """The category words of a Chinese question, in English through CC-CEDICT: 约翰去过哪些
+    城市？ → city; 她会弹什么乐器？ → musical_instrument."""
+    if not text.has_cjk(query):
+        return []
+    heads: list[str] = []
+    for match in _ZH_WHICH.finditer(query):
+        tags = rjieba.tag(query[match.end() :])
+        if not tags:
+            continue
+        word, tag = tags[0]
+        if not tag.startswith(("n", "vn")):  # 城市 ns, 乐器 n, 运动 vn
+            continue
+        heads.extend(sorted(g.replace(" ", "_") for g in lexicon.gloss_heads(word)))
+    return heads
+
+
+@lru_cache(maxsize=8192)
+def kinds(value: str) -> frozenset[frozenset[int]]:
+    """The kinds of the text's nouns, one set per word: every noun synset above its first
+    :data:`UNIT_SENSES` senses. Nouns: English words (and adjacent pairs) that are mainly
+    nouns, or capitalised inside a sentence; Chinese nouns through their CC-CEDICT glosses.
+    Cached per text and per word."""
+    out: set[frozenset[int]] = set()
+    matches = list(_LATIN.finditer(value))
+    low = [m.group().casefold() for m in matches]
+    for i, m in enumerate(matches):
+        word = low[i]
+        if len(word) < 3 or text.is_stop_word(word):
+            continue
+        name = (
+            m.group()[0].isupper()
+            and m.start() > 0
+            and not _SENTENCE_START.search(value[max(0, m.start() - 3) : m.start()])
+        )
+        out.add(_word_kinds(word, name))
+        if i + 1 < len(matches) and not text.is_stop_word(low[i + 1]):
+            out.add(_pair_kinds(word, low[i + 1]))
+    out.update(_chinese_kinds(run) for run in _CJK_RUN.findall(value))
+    out.discard(frozenset())
+    return frozenset(out)
+
+
+def _ancestors(words: set[str]) -> frozenset[int]:
+    return frozenset(
+        a
+        for w in words
+        for s in lexicon.noun_senses(w, UNIT_SENSES)
+        for a in lexicon.noun_ancestors(s)
+    )
+
+
+@lru_cache(maxsize=65536)
+def _word_kinds(word: str, name: bool) -> frozenset[int]:
+    """A word's kinds, as written and as its lemma: when it is mainly a noun, or a name."""
+    return _ancestors({w for w in (word, lexicon.lemma(word)) if name or lexicon.is_noun(w)})
+
+
+@lru_cache(maxsize=65536)
+def _pair_kinds(first: str, second: str) -> frozenset[int]:
+    """Two adjacent words as a WordNet compound ("new york", "board games")."""
+    return _ancestors({f"{first}_{second}", f"{first}_{lexicon.lemma(second)}"})
+
+
+@lru_cache(maxsize=4096)
+def _chinese_kinds(run: str) -> frozenset[int]:
+    """The kinds of a run of Chinese text's nouns, through their CC-CEDICT gloss heads."""
+    heads = {
+        g.replace(" ", "_")
+        for word, tag in rjieba.tag(run)
+        if tag.startswith("n")
+        for g in lexicon.gloss_heads(word)
+    }
+    return _ancestors(heads)

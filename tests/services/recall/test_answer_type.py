@@ -1,0 +1,138 @@
+"""The answer-type signal (app.services.recall.answer_type): a question that asks for a kind of
+thing ("Which cities has John been to?", "约翰去过哪些城市？") lifts the units that name one
+("I was in Chicago"), which the vectors place among the chatter about the topic; questions
+that ask for no kind, and units that name none, are left as they were."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.core.config import RecallSettings
+from app.services.recall.answer_type import answer_type, names_instance
+from app.services.recall.scoring import SIGNALS
+from tests.services.lifecycle.test_lifecycle import store
+
+
+@pytest.mark.parametrize(
+    ("question", "words"),
+    [
+        ("Which cities has John been to?", ("city",)),
+        ("What European countries has Maria been to?", ("european_country",)),
+        ("What kind of art does Caroline make?", ("art",)),
+        ("What are Joanna's hobbies?", ("hobby",)),
+        ("What musical artists/bands has Melanie seen?", ("artist", "band")),
+        ("What martial arts has John done?", ("martial_art",)),
+        ("约翰去过哪些城市？", ("city", "town")),
+        ("她会弹什么乐器？", ("musical_instrument",)),
+    ],
+)
+def test_the_kind_a_question_asks_for(question: str, words: tuple[str, ...]) -> None:
+    kind = answer_type(question)
+    assert kind is not None and kind.words == words
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What did Caroline research?",  # asks for no kind
+        "When did Melanie paint a sunrise?",
+        "What activities does Melanie partake in?",  # too general: most nouns are activities
+        "What events has Caroline attended?",
+        "How is the weather?",
+        "",
+        "她昨天做了什么？",
+        "我喜欢喝咖啡",
+    ],
+)
+def test_questions_without_a_specific_kind(question: str) -> None:
+    assert answer_type(question) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "named"),
+    [
+        ("Which cities has John been to?", "John: I was in Chicago, it was awesome!", True),
+        ("Which cities has John been to?", "John: We flew into New York last May.", True),
+        # the topic is not an instance of it, nor is a word that only starts a sentence
+        ("Which cities has John been to?", "John: I love exploring big cities!", False),
+        ("Which cities has John been to?", "Nice to see you! Travel is the best.", False),
+        ("What instruments does Tim play?", "I'm learning how to play the violin now.", True),
+        ("What instruments does Tim play?", "Watch this, I bought a new watch.", False),
+        ("What sports does John like?", "An awesome summer, surfing with friends.", True),
+        ("What states has Maria vacationed at?", "Oh ok, me or you? A trip to Florida.", True),
+        ("What states has Maria vacationed at?", "Oh ok, me or you? Let's go.", False),
+        ("约翰去过哪些城市？", "我上个月去了芝加哥，太棒了", True),
+        ("约翰去过哪些城市？", "我很喜欢旅行，到处看看", False),
+        ("Which cities has John been to?", "我上个月去了芝加哥", True),
+        ("约翰去过哪些城市？", "I was in Chicago last week", True),
+    ],
+)
+def test_which_units_name_one(question: str, text: str, named: bool) -> None:
+    kind = answer_type(question)
+    assert kind is not None
+    assert names_instance(text, kind) is named
+
+
+# ---- through the API ----------------------------------------------------------------------
+
+TRAVEL = [
+    "John: I have been to so many places this year, travelling non-stop!",
+    "John: I have been travelling a lot lately, it has been great.",
+    "John: Been on the road for weeks, visiting friends everywhere.",
+    "John: Travel has been amazing, so many new places to see.",
+    "John: I want to go somewhere new next month, any ideas?",
+    "John: Trips with friends are the best, we always have a great time exploring.",
+]
+CHICAGO = "John: I was in Chicago, it was awesome!"
+
+
+async def _recall(client, user: str, query: str, **extra):  # type: ignore[no-untyped-def]
+    r = await client.post("/recall", json={"query": query, "user_id": user, "top_k": 3} | extra)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+async def test_a_unit_naming_an_asked_kind_is_lifted(client) -> None:
+    await store(
+        client,
+        *({"user_id": "at", "value": v, "occurred_at": f"2024-05-{i + 1:02d}T10:00:00Z"}
+          for i, v in enumerate([*TRAVEL, CHICAGO])),
+    )  # fmt: skip
+    query = "Which cities has John been to?"
+    without = await _recall(client, "at", query, weights={"answer_type": 0})
+    # behind talk about travel, which names no city: not in the top 3
+    assert CHICAGO not in [m["value"] for m in without["memories"]]
+    assert {m["scores"]["answer_type"] for m in without["memories"]} == {0.0}
+    assert "answer_type" not in without["stages_ms"]
+
+    answer = await _recall(client, "at", query)
+    kinds = {m["value"]: m["scores"]["answer_type"] for m in answer["memories"]}
+    assert kinds.pop(CHICAGO) == 1.0 and set(kinds.values()) == {0.0}
+    assert answer["weights"]["answer_type"] == RecallSettings().weight_answer_type
+    assert "answer_type" in answer["stages_ms"]
+    for m in answer["memories"]:  # the score is still the weighted sum of the signals
+        total = sum(answer["weights"][s] * m["scores"][s] for s in SIGNALS)
+        assert m["score"] + m["redundancy"] == pytest.approx(total, abs=1e-9)
+
+
+async def test_chinese_kind_and_no_kind_at_all(client) -> None:
+    turns = ["我很喜欢旅行，到处看看新的地方。", "旅行让我放松，也能认识新朋友。",
+             "下次旅行去哪里呢？我还没想好。", "和朋友一起旅行总是很开心。",
+             "我上个月去了芝加哥，太棒了！"]  # fmt: skip
+    await store(
+        client,
+        *({"user_id": "zh", "value": v, "occurred_at": f"2024-05-0{i + 1}T10:00:00Z"}
+          for i, v in enumerate(turns)),
+    )  # fmt: skip
+    answer = await _recall(client, "zh", "约翰去过哪些城市？")
+    hits = {m["value"]: m["scores"]["answer_type"] for m in answer["memories"]}
+    assert hits.get("我上个月去了芝加哥，太棒了！") == 1.0
+    assert sum(hits.values()) == 1.0
+
+    # A question that asks for no kind: the signal stays off, and the order is the same as
+    # with its weight at 0 (nothing read for it).
+    plain = await _recall(client, "zh", "我上次旅行怎么样？")
+    off = await _recall(client, "zh", "我上次旅行怎么样？", weights={"answer_type": 0})
+    assert [m["id"] for m in plain["memories"]] == [m["id"] for m in off["memories"]]
+    assert [m["score"] for m in plain["memories"]] == [m["score"] for m in off["memories"]]
+    assert "answer_type" not in plain["stages_ms"]
