@@ -224,13 +224,13 @@ def _ancestors(words: set[str]) -> frozenset[int]:
     )
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=16384)
 def _word_kinds(word: str, name: bool) -> frozenset[int]:
     """A word's kinds, as written and as its lemma: when it is mainly a noun, or a name."""
     return _ancestors({w for w in (word, lexicon.lemma(word)) if name or lexicon.is_noun(w)})
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=16384)
 def _pair_kinds(first: str, second: str) -> frozenset[int]:
     """Two adjacent words as a WordNet compound ("new york", "board games")."""
     return _ancestors({f"{first}_{second}", f"{first}_{lexicon.lemma(second)}"})

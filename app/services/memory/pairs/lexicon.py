@@ -371,7 +371,7 @@ def is_noun(word: str) -> bool:
     return _wordnet_pos().get(word, 1) == 0
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=16384)
 def noun_ancestors(offset: int) -> frozenset[int]:
     """Every noun synset above ``offset`` (hypernyms and instance hypernyms, transitively):
     Chicago → city, municipality, … entity; not ``offset`` itself."""
