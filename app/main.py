@@ -46,6 +46,7 @@ from app.services.auth import AuthState, key_change_listener
 from app.services.embedding_budget import EmbeddingAdmission
 from app.services.health import check_schema
 from app.services.memory.pairs import warm as pair_word_lists
+from app.services.recall.access import AccessLog
 from app.services.recall.caches import RecallCaches
 from app.services.wiring import Resources
 from app.services.working_memory.message_windows import MessageWindows
@@ -126,6 +127,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.settings = settings
             app.state.engine = engine
             app.state.session_factory = session_factory
+            app.state.access_log = AccessLog(
+                session_factory, settings.recall.access_log_delay_ms / 1000.0
+            )
             app.state.resources = Resources(
                 settings,
                 embedder=embedder,
@@ -168,6 +172,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await app.state.extraction.stop()
             if hasattr(app.state, "key_events"):
                 await app.state.key_events.stop()
+            if hasattr(app.state, "access_log"):  # what recalls logged and is still waiting
+                await app.state.access_log.close()
             if hasattr(app.state, "resources") and app.state.resources.working_memory:
                 # Embed (and store) the window messages appended but not embedded yet.
                 await app.state.resources.working_memory.close(settings.shutdown_timeout_s)

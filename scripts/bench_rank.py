@@ -44,7 +44,7 @@ def make(n):
         out.append(CandidateScore(uuid.UUID(int=rng.getrandbits(128)), sv,
             rng.choice([0.0, sv, rng.random()]), tf, rng.randint(3, 30), rng.random() < 0.1,
             f"s{s}" if rng.random() < 0.95 else None, base + dt.timedelta(hours=s * 24 + j // 3),
-            base, rng.choice([0.5, 0.8, 1.0]), rng.random() < 0.2))
+            rng.choice([0.5, 0.8, 1.0]), rng.random() < 0.2))
     rng.shuffle(out)
     return out
 cases = [make(n) for _ in range(sets)] + [make(5), make(1), []]

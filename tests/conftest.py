@@ -21,7 +21,13 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.core import embedded_pg, migrate
-from app.core.config import LimitsSettings, LLMSettings, Settings, WorkerSettings
+from app.core.config import (
+    LimitsSettings,
+    LLMSettings,
+    RecallSettings,
+    Settings,
+    WorkerSettings,
+)
 from app.core.db import create_engine
 from app.main import create_app
 from app.models import Base
@@ -42,7 +48,14 @@ def database_url() -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def settings(database_url: str) -> Settings:
-    return Settings(database_url=database_url, redis_url=None)
+    # A recall's access log is written right after its answer (the ASGI test transport
+    # returns once that ran), not gathered for RECALL__ACCESS_LOG_DELAY_MS: tests read it
+    # right after (tests/services/recall/test_recall_head.py tests the gathering).
+    return Settings(
+        database_url=database_url,
+        redis_url=None,
+        recall=RecallSettings(access_log_delay_ms=0),
+    )
 
 
 @pytest.fixture(scope="session")

@@ -37,6 +37,7 @@ from app.services.lifecycle.summarize import SummarizeService
 from app.services.memory.reviews import ReviewService
 from app.services.memory.store import StoreService
 from app.services.overview import OverviewService
+from app.services.recall.access import AccessLog
 from app.services.recall.service import RecallService
 from app.services.wiring import Resources, Services
 from app.services.working_memory.closure import ClosureService
@@ -146,8 +147,15 @@ async def get_store_service(services: ServicesDep) -> StoreService:
 
 
 async def get_recall_service(services: ServicesDep) -> RecallService:
-    """Recall of this request's transaction."""
-    return services.recall()
+    """Recall of this request's transaction; it leaves the access log to the router, which
+    writes it after the answer (:func:`get_access_log`)."""
+    return services.recall(defer_access=True)
+
+
+async def get_access_log(request: Request) -> AccessLog:
+    """The process's writer of recalls' access logs (after the answer, in batches)."""
+    access_log: AccessLog = request.app.state.access_log
+    return access_log
 
 
 async def get_idempotency_service(services: ServicesDep) -> IdempotencyService:
@@ -177,6 +185,7 @@ async def get_summarize_service(services: ServicesDep) -> SummarizeService:
 
 StoreServiceDep = Annotated[StoreService, Depends(get_store_service)]
 RecallServiceDep = Annotated[RecallService, Depends(get_recall_service)]
+AccessLogDep = Annotated[AccessLog, Depends(get_access_log)]
 IdempotencyServiceDep = Annotated[IdempotencyService, Depends(get_idempotency_service)]
 CatalogServiceDep = Annotated[CatalogService, Depends(get_catalog_service)]
 ForgetServiceDep = Annotated[ForgetService, Depends(get_forget_service)]

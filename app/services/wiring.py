@@ -175,7 +175,9 @@ class Services:
             graph=self.graph,
         )
 
-    def recall(self) -> RecallService:
+    def recall(self, defer_access: bool = False) -> RecallService:
+        """Recall of this transaction; ``defer_access``: the caller writes the access log
+        (``RecallResult.access``, app.services.recall.access) after the answer."""
         access = AccessTracker(self.settings.ttl)
         embedder = self.resources.need_embedder()
         s, llm = self.settings, self.resources.llm
@@ -192,6 +194,7 @@ class Services:
             embeddings=caches.query_embeddings,
             subjects=caches.subjects,
             pairs=thresholds(s.dedupe, s.conflicts, embedder.model),
+            defer_access=defer_access,
         )
 
     def idempotency(self) -> IdempotencyService:

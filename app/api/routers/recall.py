@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, BackgroundTasks, Response
 
-from app.api.deps import EmbeddingBudgetDep, NamespaceDep, RecallServiceDep
+from app.api.deps import AccessLogDep, EmbeddingBudgetDep, NamespaceDep, RecallServiceDep
 from app.api.errors import ERROR_RESPONSES
 from app.core.metrics import RECALL_DEGRADED
 from app.schemas.recall import (
@@ -35,6 +35,8 @@ async def recall_memories(
     namespace: NamespaceDep,
     response: Response,
     budget: EmbeddingBudgetDep,
+    access_log: AccessLogDep,
+    after: BackgroundTasks,
 ) -> RecallResponse:
     """Recall the units that matter for `query`, best first, for a subject (at least one of
     `user_id`, `agent_id`, `session_id`). Score = weighted sum of signals, each 0..1 and
@@ -65,6 +67,8 @@ async def recall_memories(
     limits (`Retry-After`)."""
     await budget.check([Text(("query",), body.query, query=True)])
     result = await service.recall(namespace, body, datetime.now(UTC))
+    if result.access is not None:  # logged once the answer is sent
+        after.add_task(access_log.add, result.access)
     timings = result.stages_ms
     if result.embed_model_ms is not None:
         timings = {**timings, "embed_model": result.embed_model_ms}

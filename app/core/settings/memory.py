@@ -57,6 +57,10 @@ class RecallSettings(BaseModel):
     recency_lambda: float = Field(default=0.01, ge=0)
     # Wall-clock budget of one recall; past it the answer is what is ready, degraded=true.
     budget_ms: int = Field(default=500, ge=10)
+    # POST /recall writes its access log after the answer, gathered for this long (ms) and then
+    # written at once (one statement for every recall of the period); 0: each after its answer
+    # (app.services.recall.access).
+    access_log_delay_ms: int = Field(default=200, ge=0, le=5000)
     # Subjects with at most this many matching units are scored exactly (every unit a
     # candidate); larger ones take ANN + keyword + entity candidates
     # (docs/ARCHITECTURE.md#design-figures).

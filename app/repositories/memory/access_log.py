@@ -23,27 +23,34 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.models import MemoryAccess
 from app.repositories.results import rowcount
 
-# The two writes of a recall's access, as CTEs of one statement (parameters :ids, :at,
-# :extend_to, :guard): the log rows come from memory_units, read FOR KEY SHARE (the lock the
-# foreign-key check takes anyway), so a unit deleted meanwhile — even by a DELETE still open
-# when the statement began, which the snapshot sees — is skipped, not a foreign-key error (a
-# 500 on /recall); the UPDATE touches only units about to expire (rare).
-# PostgreSQL runs data-modifying CTEs to completion whether the main query reads them or not,
-# so a recall puts its read of the hits' columns after them (RecallRepository.units): the
-# access log costs no round trip of its own.
+# The two writes of recalls' accesses, as CTEs of one statement (parameters :ids, :ats,
+# :extends — one entry per unit and access, see record_params — and :guard): the log rows
+# come from memory_units, read FOR KEY SHARE (the lock the foreign-key check takes anyway), so
+# a unit deleted meanwhile — even by a DELETE still open when the statement began, which the
+# snapshot sees — is skipped, not a foreign-key error (a 500 on /recall, when the log was
+# written in the request); the UPDATE touches only units about to expire (rare), once per unit
+# (its latest access).
+# PostgreSQL runs data-modifying CTEs to completion whether the main query reads them or not:
+# the statement (RecallRepository.record_accesses) selects only the setting of its commit.
 RECORD_CTES = """
-    guarded AS (
-        UPDATE memory_units
-           SET last_accessed_at = :at,
-               expires_at = GREATEST(expires_at, CAST(:extend_to AS timestamptz))
-         WHERE id = ANY(CAST(:ids AS uuid[]))
-           AND status = 'active' AND expires_at IS NOT NULL
-           AND CAST(:extend_to AS timestamptz) IS NOT NULL
-           AND expires_at < CAST(:at AS timestamptz) + CAST(:guard AS interval)
+    acc AS (
+        SELECT a.id, a.at, a.extend_to
+          FROM unnest(CAST(:ids AS uuid[]), CAST(:ats AS timestamptz[]),
+                      CAST(:extends AS timestamptz[])) AS a(id, at, extend_to)
+    ), guarded AS (
+        UPDATE memory_units m
+           SET last_accessed_at = g.at,
+               expires_at = GREATEST(m.expires_at, g.extend_to)
+          FROM (SELECT id, max(at) AS at, max(extend_to) AS extend_to
+                  FROM acc GROUP BY id) AS g
+         WHERE m.id = g.id
+           AND m.status = 'active' AND m.expires_at IS NOT NULL
+           AND g.extend_to IS NOT NULL
+           AND m.expires_at < g.at + CAST(:guard AS interval)
     ), logged AS (
         INSERT INTO memory_access_log (unit_id, namespace, accessed_at)
-        SELECT id, namespace, :at FROM memory_units WHERE id = ANY(CAST(:ids AS uuid[]))
-           FOR KEY SHARE
+        SELECT m.id, m.namespace, acc.at FROM acc JOIN memory_units m ON m.id = acc.id
+           FOR KEY SHARE OF m
     )
 """
 # Marks every unfolded row folded and applies the latest access of each unit: last_accessed_at
@@ -80,11 +87,20 @@ EXPIRY_GUARD = timedelta(days=1)
 
 
 def record_params(
-    ids: Sequence[uuid.UUID], at: datetime, extend_to: datetime | None
+    accesses: Sequence[tuple[Sequence[uuid.UUID], datetime, datetime | None]],
 ) -> dict[str, Any]:
-    """The parameters of :data:`RECORD_CTES`: ``ids`` returned at ``at``, expiry raised to
-    ``extend_to`` (None: no extension) for those within :data:`EXPIRY_GUARD`."""
-    return {"ids": sorted(set(ids)), "at": at, "extend_to": extend_to, "guard": EXPIRY_GUARD}
+    """The parameters of :data:`RECORD_CTES` for ``accesses``: per access, the units it
+    returned (each once), when, and how far an expiring one is extended (None: not) if it
+    expires within :data:`EXPIRY_GUARD`."""
+    ids: list[uuid.UUID] = []
+    ats: list[datetime] = []
+    extends: list[datetime | None] = []
+    for units, at, extend_to in accesses:
+        once = sorted(set(units))
+        ids += once
+        ats += [at] * len(once)
+        extends += [extend_to] * len(once)
+    return {"ids": ids, "ats": ats, "extends": extends, "guard": EXPIRY_GUARD}
 
 
 class AccessLogRepository:

@@ -1,21 +1,28 @@
-"""The one statement of recall's duplicate collapse (app.services.recall.collapse): the pairs
-among a recall's final candidates whose values are close enough for the pair decision to look
-at — their cosine computed in the database from the stored value vectors (no vector leaves
-it), with both values, types and entity keys.
+"""The one statement of recall's head (app.services.recall.collapse): for the best candidates
+of a recall (``top_k`` plus a margin), the answer columns of each unit that still exists and
+the pairs among them whose values are close enough for the pair decision or the diversity
+step to look at — their cosine computed in the database from the stored value vectors (no
+vector leaves it).
 
-A fixed SQL text, so asyncpg prepares it once per connection and SQLAlchemy builds nothing per
-recall (the ORM form, a self-join of two ``aliased`` entities, cost ~2 ms of CPU per recall to
-build, ten times its execution on 15 ids).
+One round trip for what were two (the pairs, then the answer columns of the hits once the
+collapse had chosen them): the answer columns of the whole head come back, and the collapse
+keeps those of its hits. A fixed SQL text, so asyncpg prepares it once per connection and
+SQLAlchemy builds nothing per recall (the ORM form of the pairs, a self-join of two
+``aliased`` entities, cost ~2 ms of CPU per recall to build, ten times its execution on 15
+ids).
 """
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import TextualSelect, literal_column, text
+from sqlalchemy.types import NullType
+
+from app.models import MemoryUnit
+from app.repositories.recall.sql import SCORING_COLUMNS, UNIT_COLUMNS
 
 
 class ClosePair(NamedTuple):
@@ -32,29 +39,66 @@ class ClosePair(NamedTuple):
     cosine: float
 
 
-_CLOSE_PAIRS = text(
+def _head_sql() -> TextualSelect:
+    """Per unit of ``:ids``: UNIT_COLUMNS (``metadata`` as text, as ``UNITS_SQL`` reads it),
+    its ``entity_keys`` (``_keys``), and the units of ``:ids`` after it in id order with the
+    same value hash or a value cosine distance of at most ``:max_distance`` (``_close``, id
+    order) with their cosines (``_cos``, ``1 - distance``, the same expression as before the
+    merge: the same bits); NULL arrays when none."""
+    table = MemoryUnit.__table__.c
+    names = [getattr(MemoryUnit, n).property.columns[0].name for n in UNIT_COLUMNS]
+    inner = ", ".join(names)
+    outer = ", ".join(
+        f"CAST(h.{col} AS TEXT) AS {attr}" if attr == "metadata_" else f"h.{col}"
+        for attr, col in zip(UNIT_COLUMNS, names, strict=True)
+    )
+    sql = f"""
+    WITH h AS MATERIALIZED (
+        SELECT {inner}, entity_keys, value_hash, value_embedding
+          FROM memory_units WHERE id = ANY(CAST(:ids AS uuid[]))
+    )
+    SELECT {outer}, h.entity_keys AS _keys, p.ids AS _close, p.cos AS _cos
+      FROM h
+      LEFT JOIN LATERAL (
+          SELECT array_agg(b.id ORDER BY b.id) AS ids,
+                 array_agg(1 - (h.value_embedding <=> b.value_embedding) ORDER BY b.id) AS cos
+            FROM h AS b
+           WHERE h.id < b.id
+             AND (h.value_hash = b.value_hash
+                  OR (h.value_embedding <=> b.value_embedding)
+                     <= CAST(:max_distance AS float8))
+      ) AS p ON true
     """
-    SELECT a.id, b.id, a.value, b.value, a.type, b.type, a.entity_keys, b.entity_keys,
-           1 - (a.value_embedding <=> b.value_embedding) AS cosine
-      FROM memory_units a
-      JOIN memory_units b ON a.id < b.id
-     WHERE a.id = ANY(CAST(:ids AS uuid[])) AND b.id = ANY(CAST(:ids AS uuid[]))
-       AND (a.value_hash = b.value_hash
-            OR (a.value_embedding <=> b.value_embedding) <= CAST(:max_distance AS float8))
-    """
-)
+    typed = {n: table[n].type for n in SCORING_COLUMNS}
+    cols = [literal_column(n, typed.get(n, NullType())) for n in UNIT_COLUMNS]
+    cols += [literal_column(n, NullType()) for n in ("_keys", "_close", "_cos")]
+    return text(sql).columns(*cols)
 
 
-async def close_pairs(
-    session: AsyncSession, ids: Sequence[uuid.UUID], min_cosine: float
-) -> list[ClosePair]:
-    """Every pair of the units ``ids`` with the same value hash or a value cosine of at
-    least ``min_cosine`` (−1..1); one statement over at most len(ids)²/2 pairs."""
-    if len(ids) < 2:
-        return []
-    params = {"ids": list(ids), "max_distance": 1.0 - min_cosine}
-    rows = (await (await session.connection()).execute(_CLOSE_PAIRS, params)).all()
-    return [
-        ClosePair(a, b, av, bv, at, bt, list(ak or ()), list(bk or ()), float(c))
-        for a, b, av, bv, at, bt, ak, bk, c in rows
-    ]
+HEAD_SQL = _head_sql()
+
+
+def pairs_of(rows: Sequence[Any]) -> list[ClosePair]:
+    """The close pairs of the head statement's rows (``type``, ``value`` and the extra
+    columns by name), in the order of their first unit's row, then id order."""
+    by_id = {row.id: row for row in rows}
+    out: list[ClosePair] = []
+    for a in rows:
+        if not a._close:
+            continue
+        for b_id, cosine in zip(a._close, a._cos, strict=True):
+            b = by_id[b_id]
+            out.append(
+                ClosePair(
+                    a.id,
+                    b.id,
+                    a.value,
+                    b.value,
+                    a.type,
+                    b.type,
+                    list(a._keys or ()),
+                    list(b._keys or ()),
+                    float(cosine),
+                )
+            )
+    return out

@@ -6,8 +6,9 @@ size and entity names, common lexemes).
 Round trips of one recall: the statement of :meth:`RecallRepository.candidates` (plus, for
 subjects above the exact-scan limit, one ``set_config`` of the HNSW scan settings);
 :meth:`subject_profile` only when its cache entry is missing or stale;
-:meth:`RecallRepository.units`, which also writes the access log
-(app.repositories.memory.access_log).
+:meth:`RecallRepository.head` (the answer columns and close pairs of the best candidates);
+:meth:`RecallRepository.record_access`, the access log (app.repositories.memory.access_log),
+after the answer over HTTP.
 """
 
 from __future__ import annotations
@@ -38,10 +39,11 @@ from app.core.db import has_connection
 from app.models import MemoryUnit
 from app.repositories.memory.access_log import record_params
 from app.repositories.memory.filters import UnitFilters, filter_clauses
+from app.repositories.recall.duplicates import HEAD_SQL, ClosePair, pairs_of
 from app.repositories.recall.exact import exact_rows
 from app.repositories.recall.rows import Candidates, CandidateScore, candidates_of
 from app.repositories.recall.sql import (
-    UNITS_LOGGED_SQL,
+    ACCESS_SQL,
     UNITS_SQL,
     RecalledUnit,
     answer_processors,
@@ -281,31 +283,54 @@ class RecallRepository:
         rows = (await (await self.session.connection()).execute(stmt)).all()
         return candidates_of(rows, ents, predicted)
 
-    async def units(
-        self,
-        ids: Sequence[uuid.UUID],
-        accessed_at: datetime | None = None,
-        extend_to: datetime | None = None,
-    ) -> dict[uuid.UUID, RecalledUnit]:
+    async def units(self, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, RecalledUnit]:
         """The answer columns (``UNIT_COLUMNS``) of the units ``ids`` that still exist, by id,
-        converted as the ORM would convert them (not ORM objects). With ``accessed_at``, the
-        same statement logs their access (app.repositories.memory.access_log: the log rows
-        and, for units about to expire, expiry raised to ``extend_to``); the columns read are
-        those from before that write. One round trip."""
+        converted as the ORM would convert them (not ORM objects). One round trip."""
         if not ids:
             return {}
-        sql = UNITS_SQL
-        params: dict[str, Any] = {"ids": list(ids)}
-        if accessed_at is not None:
-            sql = UNITS_LOGGED_SQL
-            params = record_params(ids, accessed_at, extend_to)
-        rows = (await (await self.session.connection()).execute(sql, params)).all()
+        params = {"ids": list(ids)}
+        rows = (await (await self.session.connection()).execute(UNITS_SQL, params)).all()
+        return self._recalled(rows)
+
+    async def head(
+        self, ids: Sequence[uuid.UUID], min_cosine: float
+    ) -> tuple[dict[uuid.UUID, RecalledUnit], list[ClosePair]]:
+        """The answer columns of the units ``ids`` that still exist, by id (as :meth:`units`
+        reads them), and every pair of them with the same value hash or a value cosine of at
+        least ``min_cosine`` (−1..1): one statement (app.repositories.recall.duplicates)."""
+        if not ids:
+            return {}, []
+        params = {"ids": list(ids), "max_distance": 1.0 - min_cosine}
+        rows = (await (await self.session.connection()).execute(HEAD_SQL, params)).all()
+        return self._recalled(rows), pairs_of(rows)
+
+    async def record_access(
+        self, ids: Sequence[uuid.UUID], accessed_at: datetime, extend_to: datetime | None
+    ) -> None:
+        """Log the access of the units ``ids`` that still exist at ``accessed_at``
+        (app.repositories.memory.access_log: the log rows and, for units about to expire,
+        expiry raised to ``extend_to``): :meth:`record_accesses` of one access."""
+        await self.record_accesses([(ids, accessed_at, extend_to)])
+
+    async def record_accesses(
+        self, accesses: Sequence[tuple[Sequence[uuid.UUID], datetime, datetime | None]]
+    ) -> None:
+        """Log recalls' accesses, each ``(ids, accessed_at, extend_to)`` as
+        :meth:`record_access` logs one: one statement for all of them, which makes its
+        transaction's commit asynchronous (``ASYNC_COMMIT``)."""
+        if any(ids for ids, _, _ in accesses):
+            params = record_params(accesses)
+            await (await self.session.connection()).execute(ACCESS_SQL, params)
+
+    def _recalled(self, rows: Sequence[Any]) -> dict[uuid.UUID, RecalledUnit]:
+        """RecalledUnits, by id, of rows whose first columns are ``UNIT_COLUMNS``."""
         # Only the columns whose type converts (answer_processors): the others as read.
         processors = answer_processors(self.session.get_bind().dialect, self.statements.processors)
         convert = [(i, proc) for i, proc in enumerate(processors) if proc is not None]
+        width = len(processors)
         out: dict[uuid.UUID, RecalledUnit] = {}
         for row in rows:
-            values = list(row)
+            values = list(row)[:width]
             for i, proc in convert:
                 v = values[i]
                 if v is not None:

@@ -36,7 +36,6 @@ class CandidateScore(NamedTuple):
     entity_match: bool
     session_id: str | None
     occurred_at: datetime
-    last_confirmed_at: datetime
     confidence: float
     dated: bool | None = None
 
@@ -51,7 +50,6 @@ _ScoreFields = tuple[
     int,
     bool,
     str | None,
-    datetime,
     datetime,
     float,
     bool | None,
@@ -94,7 +92,6 @@ def candidates_of(
                 ent,
                 session_id,
                 occurred_at,
-                confirmed_at,
                 confidence,
                 dated,
             ),
@@ -103,7 +100,6 @@ def candidates_of(
             unit_id,
             session_id,
             occurred_at,
-            confirmed_at,
             confidence,
             sv,
             sq,

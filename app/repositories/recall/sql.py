@@ -36,23 +36,23 @@ from app.repositories.memory.filters import UnitFilters, filter_clauses
 
 
 # The columns scoring needs, read for every candidate, and the columns a recall answer shows
-# (app.schemas.memory.MemoryRead), read by :meth:`RecallRepository.units` for the hits only;
-# never the two vectors (384 floats each, never shown), the keyword index, entity_keys,
-# value_hash, updated_at and merge_count, which the detached units of a recall leave unset.
-# Decoding the answer columns of every candidate (UUID arrays, JSONB, texts) cost more than
-# the extra round trip for ten rows.
+# (app.schemas.memory.MemoryRead), read by :meth:`RecallRepository.head` for the head of the
+# ranking only; never the two vectors (384 floats each, never shown), the keyword index,
+# entity_keys, value_hash, updated_at and merge_count, which the detached units of a recall
+# leave unset. Decoding the answer columns of every candidate (UUID arrays, JSONB, texts) cost
+# more than the extra round trip for fifteen rows.
 class RecalledUnit(NamedTuple):
     """A recalled unit: the answer columns of a memory unit, as the ORM converts them (what
     app.schemas.memory.MemoryRead and the context builder read). Not an ORM object: building
     ten MemoryUnit instances cost more than the statement (~2 ms each on a loaded machine).
-    The fields are :data:`UNIT_COLUMNS`, in the statement's order; the first five are the
+    The fields are :data:`UNIT_COLUMNS`, in the statement's order; the first four are the
     :data:`SCORING_COLUMNS`."""
 
     id: uuid.UUID
     session_id: str | None
     occurred_at: datetime
-    last_confirmed_at: datetime
     confidence: float
+    last_confirmed_at: datetime
     namespace: str
     user_id: str
     agent_id: str | None
@@ -76,7 +76,9 @@ class RecalledUnit(NamedTuple):
 
 
 UNIT_COLUMNS: tuple[str, ...] = RecalledUnit._fields
-SCORING_COLUMNS = UNIT_COLUMNS[:5]
+# Not last_confirmed_at: ranking never reads it, and decoding a timestamp per candidate cost
+# ~0.5 ms of the candidates statement's ~5 ms at LoCoMo size (676 rows, 2-core machine).
+SCORING_COLUMNS = UNIT_COLUMNS[:4]
 
 
 # The query's lexemes (as the keyword index stems them) and the OR tsquery of those not
@@ -251,10 +253,9 @@ def _result_processor(table: Any, name: str, dialect: Any) -> Any:
     return col_type.result_processor(dialect, None)
 
 
-# The logged form also turns synchronous_commit off for the rest of the recall's transaction
-# (set_config(..., true) is SET LOCAL; a one-time filter runs it once, before the scan): its
-# COMMIT then returns without waiting for the WAL flush (fsync), the largest part of what the
-# client waits for after ``took_ms`` on a loaded machine, at the tail.
+# The access-log statement also turns synchronous_commit off for the rest of its transaction
+# (set_config(..., true) is SET LOCAL): its COMMIT then returns without waiting for the WAL
+# flush (fsync), on a loaded machine the largest part of a small write's time, at the tail.
 # Only this statement's writes are concerned — the access rows and, for a hit expiring within
 # access_log.EXPIRY_GUARD, its raised expires_at — and only a crash of PostgreSQL or of the
 # machine within ~3 × wal_writer_delay (0.6 s) after the answer can lose them: never a stored
@@ -262,11 +263,10 @@ def _result_processor(table: Any, name: str, dialect: Any) -> Any:
 ASYNC_COMMIT = "(SELECT set_config('synchronous_commit', 'off', true)) IS NOT NULL"
 
 
-def _units_sql(logged: bool) -> Any:
-    """``SELECT UNIT_COLUMNS FROM memory_units WHERE id = ANY(:ids)``, after the access-log
-    CTEs and with the transaction's commit made asynchronous (:data:`ASYNC_COMMIT`) when
-    ``logged``; the scoring columns typed, the others raw (see answer_processors). One text
-    per form, so asyncpg prepares each once per connection."""
+def _units_sql() -> Any:
+    """``SELECT UNIT_COLUMNS FROM memory_units WHERE id = ANY(:ids)``: the scoring columns
+    typed, the others raw (see answer_processors). One text, so asyncpg prepares it once per
+    connection."""
     table = MemoryUnit.__table__.c
     names = [getattr(MemoryUnit, n).property.columns[0].name for n in UNIT_COLUMNS]
     exprs = [
@@ -274,15 +274,15 @@ def _units_sql(logged: bool) -> Any:
         for attr, col in zip(UNIT_COLUMNS, names, strict=True)
     ]
     body = f"SELECT {', '.join(exprs)} FROM memory_units WHERE id = ANY(CAST(:ids AS uuid[]))"
-    if logged:
-        body += " AND " + ASYNC_COMMIT
     typed = {n: table[n].type for n in SCORING_COLUMNS}
-    stmt = text(("WITH " + RECORD_CTES + body) if logged else body)
+    stmt = text(body)
     return stmt.columns(*(literal_column(n, typed.get(n, NullType())) for n in UNIT_COLUMNS))
 
 
-UNITS_SQL = _units_sql(False)
-UNITS_LOGGED_SQL = _units_sql(True)
+UNITS_SQL = _units_sql()
+# A recall's access log (RecallRepository.record_access, parameters access_log.record_params):
+# the two writes of access_log.RECORD_CTES, and the commit made asynchronous.
+ACCESS_SQL = text("WITH " + RECORD_CTES + "SELECT " + ASYNC_COMMIT)
 
 
 def _probe(f: UnitFilters, key: Any) -> Any:

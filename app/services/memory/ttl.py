@@ -66,8 +66,9 @@ def expiry_for(
 
 
 class AccessTracker:
-    """How a recall's access extends its hits' expiry. Recall writes the access log itself,
-    in its read of the hits (``RecallRepository.units``); the sweep folds it into the units."""
+    """How a recall's access extends its hits' expiry. Recall writes the access log itself
+    (``RecallRepository.record_access``; after the answer over HTTP); the sweep folds it into
+    the units."""
 
     def __init__(self, settings: TtlSettings) -> None:
         self.settings = settings

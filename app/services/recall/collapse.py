@@ -6,10 +6,10 @@ classifier with agreeing entities) into the best-ranked of them, which lists the
 apart (stored before the decision could merge them, or by an older version).
 
 Cheap: only the head of the ranking is compared (``top_k`` plus a margin that refills the
-places of collapsed hits), with one statement that computes the pairs' cosines in the
-database from the stored vectors (app.repositories.recall.duplicates) and skips pairs below
-the review band (``DEDUPE__REVIEW_COSINE_BY_MODEL``); the decision is pure and cached per
-value.
+places of collapsed hits), with the pairs of the one statement that also reads the head's
+answer columns (app.repositories.recall.duplicates): their cosines computed in the database
+from the stored vectors, pairs below :func:`pair_floor` skipped; the decision is pure and
+cached per value.
 
 The same pairs make the final list diverse: a hit that nearly repeats a better-placed one
 (value cosine above :data:`DIVERSITY_FLOOR`) loses :data:`DIVERSITY_WEIGHT` × the excess
@@ -27,9 +27,7 @@ import dataclasses
 import uuid
 from collections.abc import Sequence
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from app.repositories.recall.duplicates import close_pairs
+from app.repositories.recall.duplicates import ClosePair
 from app.services.memory.pairs.decision import Candidate, Thresholds, plan
 from app.services.recall.scoring import Ranked
 
@@ -85,26 +83,40 @@ def diversify(
     return out
 
 
-async def collapse(
-    session: AsyncSession,
-    ranked: Sequence[Ranked],
+def head_of(ranked: Sequence[Ranked], top_k: int) -> list[Ranked]:
+    """The part of the ranking :func:`collapse` looks at: the best ``top_k`` + MARGIN."""
+    return list(ranked[: top_k + MARGIN])
+
+
+def _merge_floor(thresholds: Thresholds) -> float:
+    # Only pairs in the unsure band or above: a merge needs the same content words (or the
+    # same canonical form), which sits far above the candidate gate; chat turns crowd the
+    # band between (e5-small: most of a transcript's neighbours are at 0.85-0.94).
+    return max(thresholds.candidate_cosine, thresholds.review_cosine)
+
+
+def pair_floor(thresholds: Thresholds, diverse: bool = True) -> float:
+    """The lowest value cosine of a pair :func:`collapse` needs (with ``diverse``, the
+    diversity step's floor when it is lower than the pair decision's)."""
+    floor = _merge_floor(thresholds)
+    return min(floor, DIVERSITY_FLOOR) if diverse and DIVERSITY_WEIGHT > 0 else floor
+
+
+def collapse(
+    head: Sequence[Ranked],
+    pairs: Sequence[ClosePair],
     top_k: int,
     thresholds: Thresholds,
     diverse: bool = True,
 ) -> tuple[list[Ranked], dict[uuid.UUID, list[uuid.UUID]]]:
-    """The best ``top_k`` of ``ranked`` with duplicates folded into the best-ranked unit of
-    each group, and for each kept hit the ids it stands for (best-ranked first). With
-    ``diverse`` (not after an LLM rerank, whose order stands), the head is first put in
-    :func:`diversify` order."""
-    head = list(ranked[: top_k + MARGIN])
-    # Only pairs in the unsure band or above: a merge needs the same content words (or the
-    # same canonical form), which sits far above the candidate gate; chat turns crowd the
-    # band between (e5-small: most of a transcript's neighbours are at 0.85-0.94).
-    floor = max(thresholds.candidate_cosine, thresholds.review_cosine)
+    """The best ``top_k`` of ``head`` (:func:`head_of` the ranking) with duplicates folded
+    into the best-ranked unit of each group, and for each kept hit the ids it stands for
+    (best-ranked first). ``pairs``: the head's pairs at :func:`pair_floor` or above
+    (``RecallRepository.head``). With ``diverse`` (not after an LLM rerank, whose order
+    stands), the head is first put in :func:`diversify` order."""
+    head = list(head)
+    floor = _merge_floor(thresholds)
     diverse = diverse and DIVERSITY_WEIGHT > 0
-    pairs = await close_pairs(
-        session, [r.id for r in head], min(floor, DIVERSITY_FLOOR) if diverse else floor
-    )
     if diverse:
         cosines = {(p.a, p.b): p.cosine for p in pairs} | {(p.b, p.a): p.cosine for p in pairs}
         head = diversify(head, cosines)

@@ -245,9 +245,7 @@ def rank(
     n = len(candidates)
     if n == 0:
         return []
-    ids, sv, sq, tfs, lengths, ents, sessions, occurred, _, conf, dated = zip(
-        *candidates, strict=True
-    )
+    ids, sv, sq, tfs, lengths, ents, sessions, occurred, conf, dated = zip(*candidates, strict=True)
     w = weighting.weights
     value, scenario = np.array(sv, dtype=float), np.array(sq, dtype=float)
     raw_cosine = np.where(scenario > value, scenario, value)  # max(value, scenario)

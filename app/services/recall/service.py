@@ -14,8 +14,7 @@ import asyncio
 import time
 import uuid
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, tzinfo
-from zoneinfo import ZoneInfo
+from datetime import datetime
 
 import numpy as np
 
@@ -30,13 +29,14 @@ from app.services.memory.filters import request_filters
 from app.services.memory.pairs.decision import Thresholds
 from app.services.memory.ttl import AccessTracker
 from app.services.recall import answer_type
-from app.services.recall.collapse import MARGIN, collapse
+from app.services.recall.access import Access
+from app.services.recall.collapse import MARGIN, collapse, head_of, pair_floor
 from app.services.recall.expansion import Hop, Outcome, expand, named_via
 from app.services.recall.query_embeddings import QueryEmbeddingCache, strip_names
 from app.services.recall.rerank import LLMReranker, RerankOutcome, rerank_mode
 from app.services.recall.scoring import SIGNALS, Ranked, Weighting, profile_weights, rank
 from app.services.recall.subjects import SubjectCache, scope_key
-from app.services.recall.time_hint import TimeHint, asks_when, find_time_hint
+from app.services.recall.time_hint import TimeHint, asks_when, find_time_hint, query_zone
 from app.services.stages import StageClock
 
 MAX_KEYWORD_TERMS = 32
@@ -61,6 +61,8 @@ class RecallResult:
     # The embedding model's own time within ``embed`` (ms; None when no model call ran: a
     # cached query embedding, or an embedder that does not report it).
     embed_model_ms: float | None = None
+    # The access the caller logs after the answer (``defer_access``); None: logged or not.
+    access: Access | None = None
 
 
 def _weighting(req: RecallRequest, settings: RecallSettings) -> Weighting:
@@ -70,16 +72,6 @@ def _weighting(req: RecallRequest, settings: RecallSettings) -> Weighting:
     overrides = req.weights.model_dump(exclude_none=True)
     lam = overrides.pop("recency_lambda", base.recency_lambda)
     return Weighting({**base.weights, **{k: v for k, v in overrides.items() if k in SIGNALS}}, lam)
-
-
-def _zone(req: RecallRequest) -> tzinfo:
-    """The zone the query's time phrases are read in: ``timezone``, else the offset of
-    ``now``, else UTC."""
-    if req.timezone:
-        return ZoneInfo(req.timezone)
-    if req.now is not None and req.now.tzinfo is not None:
-        return req.now.tzinfo
-    return UTC
 
 
 def _entity_candidates(tokens: list[str]) -> list[str]:
@@ -109,7 +101,8 @@ class _Plan:
 
 class RecallService:
     """Hybrid recall over one namespace; collaborators are passed in. ``embeddings`` and
-    ``subjects`` are the process's caches (None: no caching)."""
+    ``subjects`` are the process's caches (None: no caching). ``defer_access``: the caller
+    logs the access (``RecallResult.access``) after the answer (app.services.recall.access)."""
 
     def __init__(
         self,
@@ -121,8 +114,10 @@ class RecallService:
         embeddings: QueryEmbeddingCache | None = None,
         subjects: SubjectCache | None = None,
         pairs: Thresholds | None = None,
+        defer_access: bool = False,
     ):
         self.repo = repo
+        self.defer_access = defer_access
         self.embedder = embedder
         self.settings = settings
         # The access log (services/memory/ttl.py); None records nothing.
@@ -152,11 +147,11 @@ class RecallService:
 
         Stages (``stages_ms``): ``profile`` / ``known`` (only when the subject cache has no
         answer), ``embed`` (the query embedding; ~0 when cached; the model's own part of it
-        is ``embed_model_ms``), ``candidates`` (the one
-        statement: candidates, signals and answer columns), ``score`` (ranking in Python),
-        ``rerank`` (when asked for), then ``access`` (one statement: the access-log INSERT and
-        the answer columns of the hits) or, with ``record_access=false``, ``units`` (the
-        answer columns alone).
+        is ``embed_model_ms``), ``candidates`` (the one statement: candidates and their
+        signals), ``score`` (ranking in Python), ``rerank`` (when asked for), ``collapse``
+        (one statement: the head's answer columns and close pairs; then the duplicate
+        collapse and the diversity step), ``access`` (the access log) unless
+        ``record_access=false`` or ``defer_access`` (then ``RecallResult.access``).
 
         Within ``budget_ms``: if the query embedding is not ready in time, the answer is
         ranked without the semantic signal and marked ``degraded``; so is an answer whose
@@ -173,7 +168,7 @@ class RecallService:
 
         plan = await self._plan(req, f, clock)
         if result.weighting.weights.get("time", 0.0) > 0:
-            plan.time_hint = find_time_hint(req.query, now, _zone(req))
+            plan.time_hint = find_time_hint(req.query, now, query_zone(req.timezone, req.now))
             plan.asks_when = plan.time_hint is None and asks_when(req.query)
         result.time_hint = plan.time_hint
         found = await self._find(req, plan, start + budget, result, clock)
@@ -335,8 +330,8 @@ class RecallService:
         clock: StageClock,
         plan: _Plan,
     ) -> list[tuple[RecalledUnit, Ranked]]:
-        """Score, filter by ``min_score``, rerank or diversify, cut to ``top_k``, then read the
-        hits' answer columns and log their access at ``wall_now`` in one statement (or not)."""
+        """Score, filter by ``min_score``, rerank or diversify, cut to ``top_k`` (one statement:
+        the head's answer columns and close pairs), then log the access at ``wall_now``."""
         rerank = rerank_mode(req, self.settings, self.reranker is not None)
         # Only the best that can reach the answer become result objects: the rerank head, or
         # the collapse's (``top_k`` + MARGIN; ``min_score`` keeps a prefix of the ranking).
@@ -383,18 +378,19 @@ class RecallService:
             )
             result.degraded |= result.rerank.degraded
             clock.mark("rerank")
-        best, result.duplicates = await collapse(  # an LLM's order stands: no diversity step
-            self.repo.session, ranked, req.top_k, self.pairs, result.rerank is None
-        )
+        # The head's answer columns and close pairs; a unit deleted meanwhile is left out.
+        diverse = result.rerank is None  # an LLM's order stands: no diversity step
+        top = head_of(ranked, req.top_k)
+        units, pairs = await self.repo.head([r.id for r in top], pair_floor(self.pairs, diverse))
+        best, result.duplicates = collapse(top, pairs, req.top_k, self.pairs, diverse)
         clock.mark("collapse")
-        # A unit deleted meanwhile is left out (and not logged).
+        best = [r for r in best if r.id in units]
         if req.record_access and self.access is not None and best:
-            units = await self.repo.units(
-                [r.id for r in best], wall_now, self.access.extend_to(wall_now)
-            )
-            clock.mark("access")
-        else:
-            units = await self.repo.units([r.id for r in best])
-            clock.mark("units")
+            access = Access([r.id for r in best], wall_now, self.access.extend_to(wall_now))
+            if self.defer_access:
+                result.access = access  # the caller logs it after the answer
+            else:
+                await self.repo.record_access(access.ids, access.at, access.extend_to)
+                clock.mark("access")
         names = set(plan.entities)
-        return [(units[r.id], named_via(r, units[r.id], names)) for r in best if r.id in units]
+        return [(units[r.id], named_via(r, units[r.id], names)) for r in best]

@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta, tzinfo
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from typing import Literal
 from zoneinfo import ZoneInfo
 
@@ -323,3 +323,13 @@ def find_time_hint(query: str, now: datetime, tz: str | tzinfo = "UTC") -> TimeH
             unit=unit,
         )
     return None
+
+
+def query_zone(timezone: str | None, now: datetime | None) -> tzinfo:
+    """The zone a recall's time phrases are read in: its ``timezone``, else the offset of its
+    ``now``, else UTC."""
+    if timezone:
+        return ZoneInfo(timezone)
+    if now is not None and now.tzinfo is not None:
+        return now.tzinfo
+    return UTC

@@ -2245,7 +2245,7 @@ export interface components {
             rerank?: components["schemas"]["RerankInfo"] | null;
             /**
              * Stages Ms
-             * @description Where `took_ms` went, per stage in the order they ran (ms): `profile` and `known` (subject lookups, only when not cached), `embed` (the query embedding; ~0 when the same text was embedded before), `candidates` (the one SQL statement that gathers and scores candidates), `score` (ranking), `expand` (large subjects: the second hop's statement and ranking again), `rerank` (when asked for), `access` (one statement: the access-log write and the answer columns of the hits; `units` instead with `record_access: false`). The same figures are in the `Server-Timing` header.
+             * @description Where `took_ms` went, per stage in the order they ran (ms): `profile` and `known` (subject lookups, only when not cached), `embed` (the query embedding; ~0 when the same text was embedded before), `candidates` (the one SQL statement that gathers and scores candidates), `score` (ranking), `expand` (large subjects: the second hop's statement and ranking again), `rerank` (when asked for), `collapse` (one statement: the answer columns of the best candidates and their close pairs; then the duplicate collapse). The access log (unless `record_access: false`) is written after the answer is sent, outside `took_ms`. The same figures are in the `Server-Timing` header.
              */
             stages_ms?: {
                 [key: string]: number;

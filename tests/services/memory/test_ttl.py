@@ -190,7 +190,7 @@ async def test_reactivating_an_expired_unit_needs_a_new_expiry(client, engine):
 
 
 async def test_a_logged_recall_commits_without_waiting_for_the_wal_flush(client, engine):
-    """The units statement that logs an access turns synchronous_commit off for its own
+    """The access-log statement turns synchronous_commit off for its own
     transaction only (SET LOCAL): the next transaction on that connection is back to on, and
     the access rows are committed all the same."""
     [unit] = await store(client, {"user_id": "u1", "value": "The user speaks Basque"})
@@ -202,8 +202,8 @@ async def test_a_logged_recall_commits_without_waiting_for_the_wal_flush(client,
             await repo.units(ids)
             show = text("SHOW synchronous_commit")
             assert (await session.execute(show)).scalar() == "on"
-            got = await repo.units(ids, datetime.now(UTC), None)
-            assert list(got) and (await session.execute(show)).scalar() == "off"
+            await repo.record_access(ids, datetime.now(UTC), None)
+            assert (await session.execute(show)).scalar() == "off"
         async with session.begin():
             assert (await session.execute(show)).scalar() == "on"
     async with engine.connect() as conn:
@@ -230,11 +230,11 @@ async def test_an_autocommit_recall_session_leaves_its_connection_transactional(
             assert has_connection(session)
             await repo.connect(autocommit=True)  # connected already: no warning, no change
             raw = await (await session.connection()).get_raw_connection()
-            await repo.units(ids, datetime.now(UTC), None)
+            await repo.record_access(ids, datetime.now(UTC), None)
             assert not raw.driver_connection.is_in_transaction()
         async with factory() as session:
             async with session.begin():
-                await RecallRepository(session).units(ids, datetime.now(UTC), None)
+                await RecallRepository(session).record_access(ids, datetime.now(UTC), None)
                 assert (await session.execute(count)).scalar() == 2
                 await session.rollback()
             assert (await session.execute(count)).scalar() == 1
@@ -255,7 +255,7 @@ async def test_a_logged_recall_racing_a_delete_of_its_hit_does_not_fail(client, 
     async with factory() as deleting, factory() as recalling:
         await deleting.execute(text("DELETE FROM memory_units WHERE id = :id"), {"id": gone})
         logging = asyncio.create_task(
-            RecallRepository(recalling).units([gone, kept], datetime.now(UTC), None)
+            RecallRepository(recalling).record_access([gone, kept], datetime.now(UTC), None)
         )
         waiting = text("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
         async with engine.connect() as watch:

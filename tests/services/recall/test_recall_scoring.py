@@ -36,7 +36,6 @@ def cand(
         entity_match=False,
         session_id=session,
         occurred_at=at,
-        last_confirmed_at=at,
         confidence=1.0,
     )
 
