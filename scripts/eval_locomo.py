@@ -63,8 +63,18 @@ ADVERSARIAL = "adversarial"
 BATCH = 100
 TOP_K = 10
 
-# Every signal the API knows; variants that isolate one signal zero all the others.
-SIGNALS = ["semantic", "keyword", "recency", "confidence", "entity", "context", "time"]
+# Every signal the API knows (app.services.recall.scoring.SIGNALS, checked by
+# tests/scripts/test_eval_locomo.py); variants that isolate one signal zero all the others.
+SIGNALS = [
+    "semantic",
+    "keyword",
+    "recency",
+    "confidence",
+    "entity",
+    "context",
+    "time",
+    "answer_type",
+]
 
 
 def _only(signal: str) -> dict[str, float]:
