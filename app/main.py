@@ -173,7 +173,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if hasattr(app.state, "key_events"):
                 await app.state.key_events.stop()
             if hasattr(app.state, "access_log"):  # what recalls logged and is still waiting
-                await app.state.access_log.close()
+                await app.state.access_log.close(settings.shutdown_timeout_s)
             if hasattr(app.state, "resources") and app.state.resources.working_memory:
                 # Embed (and store) the window messages appended but not embedded yet.
                 await app.state.resources.working_memory.close(settings.shutdown_timeout_s)

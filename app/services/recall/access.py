@@ -58,6 +58,7 @@ class AccessLog:
         self.delay_s = delay_s
         self._pending: list[Access] = []
         self._timer: asyncio.Task[bool] | None = None
+        self._sleeping = False  # the timer waits for its delay (not writing yet)
 
     @property
     def pending(self) -> int:
@@ -74,7 +75,11 @@ class AccessLog:
             self._timer = asyncio.create_task(self._flush_later())
 
     async def _flush_later(self) -> bool:
-        await asyncio.sleep(self.delay_s)
+        self._sleeping = True
+        try:
+            await asyncio.sleep(self.delay_s)
+        finally:
+            self._sleeping = False
         return await self.flush()
 
     async def flush(self) -> bool:
@@ -82,11 +87,21 @@ class AccessLog:
         batch, self._pending = self._pending, []
         return await self.write(batch) if batch else True
 
-    async def close(self) -> None:
-        """Write what is still waiting (the process is stopping)."""
+    async def close(self, timeout_s: float | None = None) -> None:
+        """Write what is still waiting (the process is stopping). A write already under way
+        is waited for, never cancelled (its batch has left the queue), for at most
+        ``timeout_s`` seconds in all (None: no bound); past it, what is unwritten is logged
+        as lost."""
+        try:
+            await asyncio.wait_for(self._close(), timeout_s)
+        except TimeoutError:
+            log.error("recall access log: shutdown after %.1f s with writes unfinished", timeout_s)
+
+    async def _close(self) -> None:
         timer, self._timer = self._timer, None
         if timer is not None and not timer.done():
-            timer.cancel()
+            if self._sleeping:
+                timer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await timer
         await self.flush()

@@ -192,3 +192,23 @@ async def test_accesses_gathered_over_the_delay_are_written_together(client, eng
     assert log.pending == 1
     await log.close()
     assert log.pending == 0 and len(await _log_rows(engine)) == 5
+
+
+async def test_close_waits_for_a_write_under_way(client, engine) -> None:
+    # Tester F-D: close() cancelled the timer while it was writing (its batch already taken
+    # from the queue), and that batch was lost without a word.
+    (unit,) = await store(client, "u1", "The user speaks Basque")
+    log = AccessLog(create_session_factory(engine), delay_s=0.05)
+    at = datetime(2026, 12, 6, 8, 0, tzinfo=UTC)
+    async with engine.connect() as locker:
+        held = await locker.begin()
+        await locker.execute(text("LOCK TABLE memory_access_log IN SHARE MODE"))
+        await log.add(Access([unit], at, None))
+        await asyncio.sleep(0.3)  # the timer has fired: its write waits for the lock
+        assert log.pending == 0
+        closing = asyncio.create_task(log.close())
+        await asyncio.sleep(0.2)
+        assert not closing.done()  # waiting for the write, not cancelling it
+        await held.rollback()
+    await asyncio.wait_for(closing, 10)
+    assert [(r.unit_id, r.accessed_at) for r in await _log_rows(engine)] == [(unit, at)]
