@@ -63,6 +63,10 @@ _EN_SPOKEN = (
     (re.compile(r"\bgotta\b", re.IGNORECASE), "have to"),
     (re.compile(r"\bgonna\b", re.IGNORECASE), "going to"),
     (re.compile(r"\bdont\b", re.IGNORECASE), "don't"),
+    (re.compile(r"\bdunno\b", re.IGNORECASE), "don't know"),
+    (re.compile(r"\bhafta\b", re.IGNORECASE), "have to"),
+    (re.compile(r"\bus(?:e|ed)?ta\b", re.IGNORECASE), "used to"),
+    (re.compile(r"\bI'?m+a\b"), "I'm going to"),  # "Imma", "I'ma"
 )
 
 
@@ -167,12 +171,14 @@ def date_label(when: TimeMatch, *, zh: bool, after_preposition: bool = False) ->
     if when.unit == "day":
         label = day.isoformat() + ("" if when.absolute else f" ({EN_WEEKDAYS[day.weekday()]})")
         return label if after_preposition else "on " + label
-    return {
+    label = {
         "week": f"in the week of {day.isoformat()}",
         "weekend": f"on the weekend of {day.isoformat()}",
         "month": f"in {_EN_MONTHS[day.month - 1]} {day.year}",
         "year": f"in {day.year}",
     }[when.unit]
+    # "since last year" → "since 2022", not "since in 2022"
+    return label.split(" ", 1)[1] if after_preposition else label
 
 
 def resolve_dates(text: str, dates: list[TimeMatch], *, zh: bool) -> str:

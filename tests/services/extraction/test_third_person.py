@@ -1,8 +1,12 @@
-"""The offline extractor's first → third person rewrite of English statements."""
+"""The offline extractor's rewrite of English statements: first → third person, and
+resolved time phrases."""
+
+from datetime import datetime
 
 import pytest
 
-from app.services.extraction.statements import third_person_en
+from app.services.extraction.dates import find_dates
+from app.services.extraction.statements import resolve_dates, third_person_en
 
 
 @pytest.mark.parametrize(
@@ -18,6 +22,10 @@ from app.services.extraction.statements import third_person_en
         ("I won't stop", "Jon won't stop."),
         ("I'm gonna move to Paris", "Jon is going to move to Paris."),
         ("Did I tell you I gotta leave?", "Did Jon tell you Jon has to leave?"),
+        ("I dunno why", "Jon doesn't know why."),
+        ("I hafta work late", "Jon has to work late."),
+        ("I usta live in Ohio", "Jon used to live in Ohio."),
+        ("Imma start running", "Jon is going to start running."),
         ("I love painting", "Jon loves painting."),
         ("I go hiking", "Jon goes hiking."),
     ],
@@ -26,3 +34,18 @@ def test_spoken_forms_and_negations_get_the_third_person(said: str, stored: str)
     # LoCoMo replay (conv-30): "I wanna start…" became "Jon wannas start…", and
     # "I don't" became "Jon dons't".
     assert third_person_en(said, "Jon") == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("I've been painting since last year", "I've been painting since 2022"),
+        ("I went last year", "I went in 2022"),
+        ("I've been here since last month", "I've been here since April 2023"),
+        ("I will finish it by next week", "I will finish it by the week of 2023-05-15"),
+    ],
+)
+def test_a_resolved_period_after_a_preposition_takes_no_second_one(said: str, stored: str) -> None:
+    # Tester: "since last year" became "since in 2022".
+    now = datetime(2023, 5, 8, 12)
+    assert resolve_dates(said, find_dates(said, now), zh=False) == stored
