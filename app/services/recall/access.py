@@ -75,12 +75,18 @@ class AccessLog:
             self._timer = asyncio.create_task(self._flush_later())
 
     async def _flush_later(self) -> bool:
-        self._sleeping = True
-        try:
-            await asyncio.sleep(self.delay_s)
-        finally:
-            self._sleeping = False
-        return await self.flush()
+        # Accesses added while a write is under way wait for the next round, not for the
+        # next recall.
+        written = True
+        while True:
+            self._sleeping = True
+            try:
+                await asyncio.sleep(self.delay_s)
+            finally:
+                self._sleeping = False
+            written = await self.flush() and written
+            if not self._pending:
+                return written
 
     async def flush(self) -> bool:
         """Write every access gathered so far now; True when written (or none waited)."""

@@ -212,3 +212,28 @@ async def test_close_waits_for_a_write_under_way(client, engine) -> None:
         await held.rollback()
     await asyncio.wait_for(closing, 10)
     assert [(r.unit_id, r.accessed_at) for r in await _log_rows(engine)] == [(unit, at)]
+
+
+async def test_an_access_added_during_a_write_is_written_without_another_recall(
+    client, engine
+) -> None:
+    # Tester F-H: it waited in the queue until the next recall (or the shutdown).
+    first, second = await store(client, "u1", "The user speaks Basque", "The user keeps bees")
+    log = AccessLog(create_session_factory(engine), delay_s=0.05)
+    t0, t1 = datetime(2026, 12, 6, 8, 0, tzinfo=UTC), datetime(2026, 12, 6, 8, 1, tzinfo=UTC)
+    async with engine.connect() as locker:
+        held = await locker.begin()
+        await locker.execute(text("LOCK TABLE memory_access_log IN SHARE MODE"))
+        await log.add(Access([first], t0, None))
+        await asyncio.sleep(0.3)  # that write waits for the lock
+        await log.add(Access([second], t1, None))
+        assert log.pending == 1
+        await held.rollback()
+    for _ in range(100):
+        if log.pending == 0 and len(await _log_rows(engine)) == 2:
+            break
+        await asyncio.sleep(0.05)
+    assert [(r.unit_id, r.accessed_at) for r in await _log_rows(engine)] == [
+        (first, t0),
+        (second, t1),
+    ]
