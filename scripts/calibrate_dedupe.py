@@ -278,7 +278,18 @@ def render(
         "names a thing (a noun, an adjective, a name, a number) the other does not — or, in "
         "one language, when every content word is matched both ways and its cosine is ≥ "
         f"`align_cosine_full` = {t.align_cosine_full}; "
-        "otherwise a pair in two languages is unsure. Thresholds fitted with grouped 5-fold "
+        "otherwise a pair in two languages is unsure. A name one side writes in Latin letters "
+        "and the other in characters (`names.py`: Melanie / 梅兰妮, Zhang Wei / 张伟, through "
+        "CC-CEDICT's readings of each character: the same pinyin, or the same consonant "
+        "skeleton with the first vowel agreeing) is the pair's subject, as a name both write "
+        'alike is. A label and its definition (`definition.py`: "is a vegetarian" / "does '
+        'not eat meat", 用户是素食主义者 / 用户不吃任何肉类): when one side only gives its '
+        "subject a label WordNet defines (through CC-CEDICT for Chinese) and the other does "
+        "not repeat it, the share of the other's content words found in the label's glosses "
+        "(its first senses and their hypernyms, with the synonyms they list; the polarity "
+        "must agree; most of the things it names must be there) merges from "
+        f"`define_cover` = {t.define_cover} at a cosine ≥ `define_cosine` = "
+        f"{t.define_cosine}. Thresholds fitted with grouped 5-fold "
         "CV by `scripts/eval_dedupe_unseen.py --fit` (below).",
         "6. **Unsure** pairs (at most `DEDUPE__MAX_UNSURE` per unit) become pair reviews when "
         "they are real candidates (`review_worthy`: two languages, a guard that names a slot, "

@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 from app.clients.embeddings import create_embedder  # noqa: E402
 from app.core.config import get_settings  # noqa: E402
 from app.services.memory import merge  # noqa: E402
-from app.services.memory.pairs import decision, features, lexical  # noqa: E402
+from app.services.memory.pairs import decision, definition, features, lexical  # noqa: E402
 from app.services.memory.pairs.decision import Thresholds  # noqa: E402
 from tests.dedupe_pairs import PAIRS, Pair  # noqa: E402
 from tests.dedupe_pairs_unseen import development, held_back, next_held_back  # noqa: E402
@@ -74,6 +74,7 @@ COSINES = tuple(round(0.90 + 0.005 * k, 3) for k in range(20))  # 0.900 … 0.99
 COSINES_XL = tuple(round(0.80 + 0.005 * k, 3) for k in range(40))  # 0.800 … 0.995
 COVERS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 COSINES_FULL = tuple(round(0.85 + 0.005 * k, 3) for k in range(30))  # 0.850 … 0.995
+DEFINE = True  # fit the definition rule (:mod:`app.services.memory.pairs.definition`)
 THINGS = (0,)  # allowing 1 (on one side only) gave a false merge in CV (docs/DEDUPE.md)
 
 
@@ -88,6 +89,7 @@ class Eligible:
     cover: float | None  # None: the rule cannot apply (guarded, things on both sides…)
     cross: bool  # the two are in two languages (their own thresholds)
     things: int = 0  # unmatched things on the side that has them
+    define: float | None = None  # a label and its definition: the share defined (else None)
 
 
 def eligible(v: Vectors, pairs: Sequence[Pair], t: Thresholds) -> list[Eligible]:
@@ -95,6 +97,7 @@ def eligible(v: Vectors, pairs: Sequence[Pair], t: Thresholds) -> list[Eligible]
     loose = dataclasses.replace(t, align_cosine=0.0, align_cover=0.0, align_cosine_xl=0.0,
                                 align_cover_xl=0.0, align_things=99,
                                 align_cosine_full=None)  # fmt: skip
+    defining = dataclasses.replace(off, define_cosine=0.0, define_cover=0.0)
     out = []
     for p in pairs:
         new, old = features.statement(p.new), features.statement(p.old)
@@ -102,14 +105,18 @@ def eligible(v: Vectors, pairs: Sequence[Pair], t: Thresholds) -> list[Eligible]
                             thresholds=loose)  # fmt: skip
         a = lexical.align(p.new, p.old)
         cover = a.low if d.reason.startswith("aligned") else None
+        by_definition = decision.decide(new, old, _cos(v, p), type_equal=p.old_type == p.new_type,
+                                        thresholds=defining)  # fmt: skip
+        share = (definition.defines(p.new, p.old) if by_definition.reason == "defined"
+                 else None)  # fmt: skip
         out.append(Eligible(p, decide(v, p, off), _cos(v, p), cover, new.cjk != old.cjk,
-                            a.things))  # fmt: skip
+                            a.things, share))  # fmt: skip
     return out
 
 
 def OFF(t: Thresholds) -> Thresholds:  # noqa: N802 - reads as a constant
-    """``t`` without content-word alignment (the decision before it)."""
-    return dataclasses.replace(t, align_cosine=None, align_cosine_xl=None)
+    """``t`` without content-word alignment nor definitions (the decision before them)."""
+    return dataclasses.replace(t, align_cosine=None, align_cosine_xl=None, define_cosine=None)
 
 
 def _fit_one(
@@ -153,6 +160,30 @@ def _fit_full(
     return best
 
 
+COSINES_DEFINE = tuple(round(0.80 + 0.005 * k, 3) for k in range(40))  # 0.800 … 0.995
+# Half the definition side's words at least: from 0.3 the first CV run (2026-12-06 07:45)
+# made a false merge ("is an early bird" / "goes to the gym in the evening", 1 of 3 words).
+COVERS_DEFINE = tuple(c for c in COVERS if c >= 0.5)
+
+
+def _fit_define(rows: Sequence[Eligible]) -> tuple[int, float | None, float]:
+    """(``define_cosine``, ``define_cover``): zero false merges on ``rows`` first, then the
+    most merges, then the highest cosine and cover; (0, None, 1.0) when nothing merges."""
+    best: tuple[int, float, float] | None = None
+    for c in COSINES_DEFINE:
+        for cover in COVERS_DEFINE:
+            merged = [r for r in rows if r.define is not None and r.cosine >= c
+                      and r.define >= cover]  # fmt: skip
+            if any(r.pair.expect != "same" and r.base != "merge" for r in merged):
+                continue
+            n = sum(r.pair.expect == "same" and r.base != "merge" for r in merged)
+            if best is None or (n, c, cover) > best:
+                best = (n, c, cover)
+    if best is None or best[0] == 0:
+        return 0, None, 1.0
+    return best
+
+
 def fit(t: Thresholds, rows: Sequence[Eligible]) -> Thresholds:
     """``t`` with (``align_cosine``, ``align_cover``), their two-language pair,
     ``align_cosine_full`` and ``align_things`` fitted on ``rows``: zero false merges first,
@@ -170,13 +201,17 @@ def fit(t: Thresholds, rows: Sequence[Eligible]) -> Thresholds:
         if best is None or (n + nf + nx, -things) > best[:2]:
             best = (n + nf + nx, -things, tt)
     assert best is not None
-    return best[2]
+    if t.define_cosine is None and not DEFINE:
+        return best[2]
+    _, cd, cover_d = _fit_define(rows)
+    return dataclasses.replace(best[2], define_cosine=cd, define_cover=cover_d)
 
 
 def _named(t: Thresholds) -> str:
     return (f"align_cosine={t.align_cosine}, align_cover={t.align_cover}, "
             f"align_cosine_xl={t.align_cosine_xl}, align_cover_xl={t.align_cover_xl}, "
-            f"align_things={t.align_things}, align_cosine_full={t.align_cosine_full}")  # fmt: skip
+            f"align_things={t.align_things}, align_cosine_full={t.align_cosine_full}, "
+            f"define_cosine={t.define_cosine}, define_cover={t.define_cover}")  # fmt: skip
 
 
 # ---- the review band ---------------------------------------------------------------------

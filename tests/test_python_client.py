@@ -192,8 +192,8 @@ async def test_async_client_end_to_end(api_url, make_api_key):
 async def test_reviews_listed_and_decided_by_both_clients(api_url, make_api_key):
     key = await make_api_key("py-reviews")
     with hc.Hindsight(api_url, key) as api:
-        api.store([{"user_id": "u1", "value": "The user is left-handed"}])
-        new = api.store([{"user_id": "u1", "value": "The user writes with the left hand"}])
+        api.store([{"user_id": "u1", "value": "The user is bilingual in English and French"}])
+        new = api.store([{"user_id": "u1", "value": "The user speaks English and French fluently"}])
         [pending] = new.results[0].pending
         page = api.list_reviews(user_id="u1", kind="duplicate")
         assert isinstance(page, models.ReviewPage)

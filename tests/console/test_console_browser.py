@@ -353,7 +353,10 @@ def test_a_bidi_override_in_a_value_is_shown_not_obeyed(console):
 
 def test_open_reviews_are_shown_and_decided_on_the_unit_page_and_the_list(console):
     api = console.service.client("demo")
-    for value in ("Carol is left-handed", "Carol writes with the left hand"):
+    for value in (
+        "Carol is bilingual in English and French",
+        "Carol speaks English and French fluently",
+    ):
         r = api.post("/store", json={"memories": [{"user_id": "carol", "value": value}]})
         assert r.status_code == 200, r.text
     [pending] = r.json()["results"][0]["pending"]
@@ -364,7 +367,7 @@ def test_open_reviews_are_shown_and_decided_on_the_unit_page_and_the_list(consol
     )
     page = console.go("#/reviews")
     expect(page.locator(f"[data-review='{pending['review_id']}']")).to_contain_text(
-        "Carol writes with the left hand"
+        "Carol speaks English and French fluently"
     )
     page = console.go(f"#/unit/{newer}")
     expect(page.locator("#conflicts-h + h3")).to_have_text("Open reviews (1)")

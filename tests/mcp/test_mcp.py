@@ -246,14 +246,18 @@ async def test_stdio_store_recall_and_errors(api_url, engine, make_api_key):
 async def test_review_tools_list_and_decide_a_pair(api_url, make_api_key):
     key = await make_api_key("tenant-reviews")
     async with stdio_session(api_url, key) as session:
-        for text_ in ("The user is left-handed", "The user writes with the left hand"):
+        for text_ in (
+            "The user is bilingual in English and French",
+            "The user speaks English and French fluently",
+        ):
             args = {"what_to_remember": text_, "user_id": "u1"}
             assert not (await session.call_tool("memory_store", args)).is_error
         listed = await session.call_tool("memory_reviews", {"user_id": "u1"})
         assert not listed.is_error, listed.content
         [pair] = listed.structured_content["pairs"]
-        assert pair["newer"] == "The user writes with the left hand"
-        assert pair["existing"] == "The user is left-handed" and pair["kind"] == "duplicate"
+        assert pair["newer"] == "The user speaks English and French fluently"
+        assert pair["existing"] == "The user is bilingual in English and French"
+        assert pair["kind"] == "duplicate"
         # REST's word for the decision is a hint, not a silent failure.
         rest_style = {"review_id": pair["review_id"], "action": "merge"}
         wrong = await session.call_tool("memory_review_decide", rest_style)

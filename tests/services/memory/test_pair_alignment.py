@@ -11,7 +11,7 @@ import socket
 import pytest
 
 from app.services.memory.pairs import canonical as canonical_mod
-from app.services.memory.pairs import lexical, lexicon
+from app.services.memory.pairs import definition, lexical, lexicon, names
 from app.services.memory.pairs.decision import Thresholds, decide
 from app.services.memory.pairs.features import statement
 
@@ -95,6 +95,16 @@ def test_month_and_year_are_one_value():
     assert canonical_mod.canonical("pays 1,500 euros").values == {"1500eur"}
     assert canonical_mod.canonical("earns $85k").values == {"85000usd"}
     assert canonical_mod.canonical("a 5K run").values == {"5k"}  # not thousands
+
+
+def test_a_week_of_a_month_is_one_value_in_english_and_chinese():
+    en = canonical_mod.canonical("Tim visited the UK in the second week of November")
+    assert en.values == {"wk112"}
+    assert canonical_mod.canonical("蒂姆十一月第二周去了英国").values == {"wk112"}
+    assert canonical_mod.canonical("用户11月的第3个星期去北京").values == {"wk113"}
+    old = statement("Tim visited the UK in the second week of November")
+    new = statement("Tim visited the UK in the first week of December")
+    assert decide(new, old, 0.938, thresholds=T).action == "contradicts"  # the e5 cosine
     assert canonical_mod.canonical("rejected twice").values == {"2"}
 
 
@@ -152,3 +162,109 @@ async def test_a_paraphrase_merges_through_the_store_and_a_neighbour_stays(clien
     assert r.status_code == 200, r.text
     outcomes = [o["outcome"] for o in r.json()["results"]]
     assert outcomes == ["merged", "merged", "created"], r.json()
+
+
+@pytest.mark.parametrize(
+    ("latin", "chars"),
+    [("melanie", "梅兰妮"), ("caroline", "卡罗琳"), ("nate", "内特"), ("tim", "蒂姆"),
+     ("joanna", "乔安娜"), ("max", "马克斯"), ("zhang wei", "张伟"), ("wei zhang", "张伟")],
+)  # fmt: skip
+def test_a_name_in_latin_letters_is_the_same_name_in_characters(latin, chars):
+    assert names.transliterates(latin, chars)
+
+
+@pytest.mark.parametrize(
+    ("latin", "chars"),
+    [("tom", "蒂姆"), ("tim", "汤姆"), ("nate", "内森"), ("sean", "喜欢"), ("li", "里"),
+     ("melanie", "梅兰")],
+)  # fmt: skip
+def test_other_names_and_words_are_not(latin, chars):
+    # 梅兰 (mei lan) alone: M L N as Melanie, but spans() takes the longest run (梅兰妮)
+    if latin == "melanie":
+        assert names.spans("melanie", "梅兰妮住在杭州") == ("梅兰妮",)
+    else:
+        assert not names.transliterates(latin, chars)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Gina's favourite style of dance is contemporary", "Gina 最喜欢的舞蹈风格是 contemporary"),
+        ("The user does not drink alcohol", "用户不喝酒"),  # 喝酒 holds 酒: alcoholic beverage
+    ],
+)  # fmt: skip
+def test_english_and_chinese_align_through_a_phrase_or_a_character(a, b):
+    al = lexical.align(a, b)
+    assert al.low == 1.0 and al.things == 0, al
+
+
+def test_a_transliterated_name_is_the_subject_across_languages():
+    al = lexical.align("Caroline lives in Hangzhou", "卡罗琳住在杭州")
+    assert al.low == 1.0 and al.things == 0, al
+    other = lexical.align("Tom lives in Hangzhou", "蒂姆住在杭州")  # Tim, not Tom
+    assert other.things > 0, other
+    assert names.spans("tim", "蒂姆11月第2周去了英国") == ("蒂姆",)  # not 蒂姆月
+
+
+@pytest.mark.parametrize(
+    ("label", "said"),
+    [
+        ("The user is a vegetarian", "The user does not eat meat"),
+        ("The user is vegan", "The user eats no meat, fish, eggs or dairy"),  # hypernym's gloss
+        ("The user is a teetotaler", "The user never drinks alcohol"),  # "a total abstainer"
+        ("The user is left-handed", "The user writes with the left hand"),
+        ("用户是素食主义者", "用户不吃任何肉类"),  # CC-CEDICT: vegetarian
+    ],
+)  # fmt: skip
+def test_a_label_is_defined_by_its_dictionary_definition(label, said):
+    share = definition.defines(label, said)
+    assert share is not None and share >= T.define_cover, share
+    assert definition.defines(said, label) == share
+
+
+@pytest.mark.parametrize(
+    ("label", "said"),
+    [
+        ("The user is a vegetarian", "The user eats meat every day"),  # polarity
+        ("The user is vegetarian", "The user is no longer vegetarian"),  # the label itself
+        ("The user is not a vegetarian", "The user does not eat meat"),  # a negated label
+        ("The user is a nurse", "The user works at the hospital"),
+        ("The user is an early bird", "The user goes to the gym in the evening"),
+        ("用户是程序员", "用户在学画画"),
+    ],
+)  # fmt: skip
+def test_other_facts_do_not_define_a_label(label, said):
+    share = definition.defines(label, said)
+    assert share is None or share < T.define_cover, share
+
+
+def test_the_decision_merges_a_label_and_its_definition_from_the_fitted_cosine():
+    new, old = statement("The user does not eat meat"), statement("The user is a vegetarian")
+    d = decide(new, old, 0.915, thresholds=T)  # multilingual-e5-small's cosine
+    assert (d.action, d.reason) == ("merge", "defined"), d
+    assert decide(new, old, T.define_cosine - 0.01, thresholds=T).action != "merge"
+    eats = decide(statement("The user eats meat"), old, 0.93, thresholds=T)
+    assert eats.action != "merge", eats
+
+
+async def test_a_definition_and_a_transliterated_name_merge_through_the_store(client):
+    """End to end (embedded PostgreSQL, the real embedder, no LLM): a label's definition
+    merges into the label, in English and Chinese; the same fact with a name written in
+    characters merges into the one in Latin letters; a fact the label's definition
+    contradicts stays."""
+    first = await client.post("/store", json={"memories": [
+        {"user_id": "define-en", "value": "The user is a vegetarian"},
+        {"user_id": "define-zh", "value": "用户是素食主义者"},
+        {"user_id": "name-xl", "value": "Caroline lives in Hangzhou"},
+    ]})  # fmt: skip
+    assert first.status_code == 200, first.text
+    r = await client.post("/store", json={"memories": [
+        {"user_id": "define-en", "value": "The user does not eat meat"},
+        {"user_id": "define-zh", "value": "用户不吃任何肉类"},
+        {"user_id": "name-xl", "value": "卡罗琳住在杭州"},
+        {"user_id": "define-en", "value": "The user eats fish on Fridays"},
+    ]})  # fmt: skip
+    assert r.status_code == 200, r.text
+    outcomes = [o["outcome"] for o in r.json()["results"]]
+    assert outcomes[:3] == ["merged", "merged", "merged"], r.json()
+    assert outcomes[3] != "merged", r.json()

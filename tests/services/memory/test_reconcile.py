@@ -33,7 +33,9 @@ SAME = Reply(content='{"verdict": "same"}')
 CONTRADICTS = Reply(content='{"verdict": "contradicts"}')
 # A label and its definition: the local decision is unsure and, at cosine 0.97, a real
 # candidate for review (docs/DEDUPE.md).
-LABEL, DEFINITION = "The user is left-handed", "The user writes with the left hand"
+# A label and a restatement the offline decision cannot place (unsure, reviewed at cosine 0.967)
+LABEL = "The user is bilingual in English and French"
+DEFINITION = "The user speaks English and French fluently"
 
 
 def judge_settings(database_url: str, fake_llm: FakeLLM, **worker: Any) -> Settings:

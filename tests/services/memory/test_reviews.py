@@ -22,7 +22,9 @@ from tests.profile_facts import PROFILE
 
 # A label and its definition (cosine 0.97: a real candidate) and a guarded pair (a merge is
 # ruled out: other values elsewhere in the sentence).
-LABEL, DEFINITION = "The user is left-handed", "The user writes with the left hand"
+# A label and a restatement the offline decision cannot place (unsure, reviewed at cosine 0.967)
+LABEL = "The user is bilingual in English and French"
+DEFINITION = "The user speaks English and French fluently"
 PHONE_OLD, PHONE_NEW = "The user's phone is an iPhone", "The user's phone is a Pixel"
 
 

@@ -11,7 +11,8 @@ one notation before texts are compared:
   a bare Chinese hour without a period (9点) stays as written;
 - dates: ISO, month names (parsed by ``dateparser``) and Chinese 年月日/号 (``dt20240503``,
   or ``dt0503`` without a year); a numeric d/m/y date whose day and month could swap keeps
-  its literal form, so it never equals another date;
+  its literal form, so it never equals another date; a week of a month ("the second week
+  of November", 11月第2周 → ``wk112``);
 - weekdays: 周三, 星期三, 礼拜三, Wednesday → ``wd3``;
 - amounts: currency symbols and words ($500, 500 dollars, 500美元 → ``500usd``; 元/块/块钱 →
   ``cny``) and units (5 km, 5 kilometres, 5公里 → ``5km``).
@@ -175,6 +176,22 @@ def _month_years(s: str) -> str:
     return _ZH_MONTH_YEAR.sub(zh, _EN_MONTH_YEAR.sub(en, s))
 
 
+# A week of a month ("the second week of November", 11月第2周) → ``wk112``.
+_EN_WEEK_OF = re.compile(rf"\b(?:the\s+)?([1-5])(?:st|nd|rd|th)\s+week\s+(?:of|in)\s+({_MONTHS})")
+_ZH_WEEK_OF = re.compile(r"(\d{1,2})\s*月\s*(?:的)?\s*第\s*([1-5])\s*(?:周|个?星期|个?礼拜)")
+
+
+def _weeks(s: str) -> str:
+    def zh(m: re.Match[str]) -> str:
+        month = int(m.group(1))
+        return f" wk{month:02d}{m.group(2)} " if 1 <= month <= 12 else m.group()
+
+    s = _ZH_WEEK_OF.sub(zh, s)
+    return _EN_WEEK_OF.sub(
+        lambda m: f" wk{_MONTH_NUMBER[m.group(2).rstrip('.')[:3]]:02d}{m.group(1)} ", s
+    )
+
+
 def _dt(year: int | None, month: int, day: int) -> str:
     if not (1 <= month <= 12 and 1 <= day <= 31):
         return ""
@@ -257,7 +274,7 @@ def _amounts(s: str) -> str:
 
 # ---- the canonical form ----------------------------------------------------------------------
 
-_VALUE = re.compile(r"\b(?:tm\d{4}|dt\d{4}(?:\d{4})?|dm\d{6}|wd\d)\b|\d+(?:\.\d+)?[a-z]*")
+_VALUE = re.compile(r"\b(?:tm\d{4}|dt\d{4}(?:\d{4})?|dm\d{6}|wd\d|wk\d{3})\b|\d+(?:\.\d+)?[a-z]*")
 
 
 @dataclass(frozen=True)
@@ -292,7 +309,7 @@ def canonical(value: str) -> Canonical:
     s = _TWICE.sub(lambda m: _TIMES[m.group(1).casefold()], s)  # twice → 2 times
     s = _zh_numbers(_weekdays(s.casefold()))
     s = _en_numbers(s)
-    s = _dates(s)
+    s = _dates(_weeks(s))
     s = _times(s)
     s = _amounts(s)
     s = re.sub(r"\s+", " ", s).strip()

@@ -19,18 +19,15 @@ a merge needs); this module decides each pair from :mod:`~app.services.memory.pa
    ``*_xl`` thresholds), else ``unsure``;
 5. otherwise a logistic score P(same) (word overlap after canonical forms, stemming, CJK
    characters and synonyms; containment; the same words in an order that keeps roles):
-   ≥ ``merge_p`` → ``merge``; below it, content-word alignment (:func:`aligned`, lemmas,
-   WordNet synonyms, CC-CEDICT glosses, canonical values, both directions) → ``merge`` when
-   the cosine is at least ``align_cosine``, both sides are mostly matched and neither names
-   a thing the other does not, or every word is matched and the cosine is at least
-   ``align_cosine_full`` (``unsure`` when the two units' types differ); ≥ ``unsure_p`` →
-   ``unsure``, else ``distinct``.
+   ≥ ``merge_p`` → ``merge``; below it, content-word alignment (:func:`aligned`: lemmas,
+   synonyms, glosses, values, both ways; ``align_*``) or a label and its definition
+   (:mod:`.definition`, ``define_*``) → ``merge`` (``unsure`` when the types differ);
+   ≥ ``unsure_p`` → ``unsure``, else ``distinct``.
 
-The weights are fitted on tests/dedupe_pairs.py by scripts/calibrate_dedupe.py; ``merge_p``
-lies above every non-duplicate's score there (zero false merges on the set), ``unsure_p``
-below every duplicate's; the alignment thresholds by scripts/eval_dedupe_unseen.py --fit
-(grouped k-fold CV, zero false merges on every fold). Pure: no I/O (the word lists load from
-installed packages), so a batch of units can be decided at once.
+The weights are fitted on tests/dedupe_pairs.py by scripts/calibrate_dedupe.py (zero false
+merges on the set); the ``align_*`` and ``define_*`` thresholds by
+scripts/eval_dedupe_unseen.py --fit (grouped k-fold CV, zero false merges on every fold).
+Pure: no I/O (the word lists load from installed packages).
 """
 
 from __future__ import annotations
@@ -39,7 +36,7 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from app.services.memory.pairs import across, lexical, rules
+from app.services.memory.pairs import across, definition, lexical, rules
 from app.services.memory.pairs.canonical import canonical
 from app.services.memory.pairs.features import Features, Statement, features, statement
 
@@ -75,6 +72,9 @@ class Thresholds:
     # Same language, every content word matched both ways: merges from this cosine (fitted
     # with the same CV; "I work as a nurse" / "The user is a nurse"). None: off.
     align_cosine_full: float | None = 0.92
+    # A label and its definition (:func:`.definition.merges`), fitted by the same CV; None: off.
+    define_cosine: float | None = 0.835
+    define_cover: float = 0.5
 
 
 @dataclass(frozen=True)
@@ -192,6 +192,7 @@ def decide(
         return PairDecision("unsure", "other_language", 0.0, True)
     p = p_same(f, weights)
     reason = "classifier" if p >= t.merge_p else "aligned" if aligned(new, old, cosine, t) else ""
+    reason = reason or ("defined" if definition.merges(new.value, old.value, cosine, t) else "")
     if reason:
         if not f.type_equal:
             return PairDecision("unsure", "type_differs", p, True)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from app.core import text
-from app.services.memory.pairs import rules
+from app.services.memory.pairs import names, rules
 from app.services.memory.pairs.canonical import canonical
 from app.services.memory.pairs.lexicon import (
     _DIGIT,
@@ -43,6 +43,7 @@ _LIGHT = frozenset(
     "even ever also really".split()
 )  # and Chinese measure words: 两只猫 / 2只猫咪 say the count with the number
 _WORKS_AS = re.compile(r"\b(?:works?|worked|working)\s+as\b", re.IGNORECASE)
+_FAVOURITE = re.compile(r"最(?:喜欢|爱)的?")
 _EVERY = re.compile(r"^每个?(天|日|周|星期|月|年)$")
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+)")  # capitalised, not a sentence's start
 
@@ -64,7 +65,7 @@ class Words:
 def content_words(value: str) -> Words:
     """The :class:`Words` of a statement."""
     c = canonical(_WORKS_AS.sub("is", value))  # "works as a nurse" says "is a nurse"
-    zh = c.text
+    zh = _FAVOURITE.sub(" favourite ", c.text)  # 最喜欢的 X: the favourite X
     for a, b in rules.ZH_REWRITES:
         zh = zh.replace(a, b)
     tokens = [t for t in text.tokenize(zh) if not rules.NEGATION_TOKEN.match(t)]
@@ -121,11 +122,14 @@ def _matched(k: int, a: Words, b: Words) -> bool:
     parts = w.split("_")
     if len(parts) > 1 and (parts[-1] in b.words or any(parts[-1] in v.split("_") for v in b.words)):
         return True  # a compound by its head: video_game / game
-    return any(
+    if any(
         synonyms(w, v) or (len(v.split("_")) > 1 and w == v.split("_")[-1])
         for v in b.words
         if not _DIGIT.search(v)
-    )
+    ):
+        return True
+    # A character of a Chinese word: 喝酒 (to drink) holds 酒 (alcoholic beverage).
+    return any(synonyms(w, ch) for v in b.words if len(v) == 2 and text.has_cjk(v) for ch in v)
 
 
 @dataclass(frozen=True)
@@ -171,12 +175,36 @@ def _capitalised(value: str) -> frozenset[str]:
     return frozenset(lemma(w.casefold()) for w in re.findall(r"\b[A-Z][a-z]+\b", value))
 
 
+@lru_cache(maxsize=8192)
+def _transliterated(latin: str, wl: Words, zh: str, wz: Words) -> frozenset[str]:
+    """The words of a name that ``latin`` writes with Latin letters and ``zh`` in Chinese
+    characters (:mod:`.names`: Melanie / 梅兰妮, Zhang Wei / 张伟), on both sides: the Latin
+    words, and the Chinese words inside the characters; only names the other side does not
+    write in Latin letters too, and no word a dictionary matches already."""
+    if not wz.cjk_text:
+        return frozenset()
+    out: set[str] = set()
+    for name in names.latin_names(latin):
+        parts = {lemma(w) for w in name.split()} & set(wl.words)
+        if not parts or parts & set(wz.words):
+            continue
+        if any(_matched(wl.words.index(w), wl, wz) for w in parts):
+            continue  # 约翰 / John through CC-CEDICT
+        spans = names.spans(name, zh)
+        if spans:
+            out |= parts
+            out |= {w for w in wz.words if text.has_cjk(w) and any(w in s for s in spans)}
+    return frozenset(out)
+
+
 def align(a: str, b: str) -> Alignment:
     """Align the content words of statement ``a`` with those of ``b``, both directions."""
     wa, wb = content_words(a), content_words(b)
     # A name both sides give is the subject ("Carol is …" / "… Carol"), as "the user" is:
     # it neither counts for nor against the pair.
     subject = _capitalised(a) & _capitalised(b) & frozenset(wa.words) & frozenset(wb.words)
+    # So is a name one side writes in Latin letters and the other in characters (梅兰妮).
+    subject |= _transliterated(a, wa, b, wb) | _transliterated(b, wb, a, wa)
     ka = [k for k, w in enumerate(wa.words) if w not in subject]
     kb = [k for k, w in enumerate(wb.words) if w not in subject]
     ua = tuple(wa.words[k] for k in ka if not _matched(k, wa, wb))

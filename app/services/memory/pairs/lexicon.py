@@ -114,7 +114,7 @@ CEDICT_FILE = "cedict_1_0_ts_utf-8_mdbg.txt"
 """CC-CEDICT as MDBG publishes it (its header names the licence and the date, 2020-12-21)."""
 
 GLOSSES = 4
-"""How many of a Chinese word's CC-CEDICT definitions (in the dictionary's order) count."""
+"""How many of the CC-CEDICT definitions of each entry (reading) of a Chinese word count."""
 
 _GLOSS_DROP = re.compile(r"\([^)]*\)|\[[^\]]*\]|\b(?:CL|lit|fig|abbr|variant of|see)\b.*$")
 _GLOSS_STOP = frozenset("to sb sth one one's oneself someone something etc a an the of".split())
@@ -141,7 +141,7 @@ def _cedict() -> dict[str, tuple[str, ...]]:
                 see.setdefault(simp, target)
                 continue
             known = defs.setdefault(simp, [])
-            known.extend(d for d in entry if len(known) < GLOSSES)
+            known.extend(entry[:GLOSSES])  # of each entry: 周 (surname) and 週 (week)
     for word, target in see.items():
         if word not in defs and target in defs:
             defs[word] = defs[target]

