@@ -9,12 +9,15 @@ category scores :data:`app.core.settings.memory.RecallSettings.weight_answer_typ
 (docs/EVAL.md "Answer types").
 
 - The question (:func:`answer_type`): "which/what X …", "what kind/type of X …", "what are
-  (some of) NAME's X …" (English), "哪些/哪个/哪种/什么 X" (Chinese, through CC-CEDICT's
-  glosses of X). The category is X's first :data:`CATEGORY_SENSES` WordNet noun senses and
-  those a compound names too ("instruments": musical instruments, the word's 6th sense),
-  only those at least :data:`MIN_DEPTH` steps below WordNet's root: "city", "country",
-  "sport", "musical instrument" are specific enough; "activity", "event", "thing",
-  "place" would make most nouns an answer.
+  (some of) NAME's X …" (English; X is the head noun of the phrase — "kind of professional
+  experience": experience, not its modifier — and a verb there asks for none: "What made /
+  helps Joanna …"), "哪些/哪个/哪种/什么 X" (Chinese, through CC-CEDICT's glosses of X; not
+  为什么 "why", 什么时候 "when", nor a name: 约翰). The category is X's first
+  :data:`CATEGORY_SENSES` WordNet noun senses and those a compound names too
+  ("instruments": musical instruments, the word's 6th sense), only those at least
+  :data:`MIN_DEPTH` steps below WordNet's root: "city", "country", "sport", "musical
+  instrument" are specific enough; "activity", "event", "thing", "place" would make most
+  nouns an answer.
 - A unit (:func:`kinds`): the nouns of its text (lemmas and adjacent pairs, "new york"),
   their first :data:`UNIT_SENSES` senses and every synset above them. A lower-case word
   counts only when it is mainly a noun ("watch" is not an instrument here); a capitalised
@@ -65,10 +68,18 @@ _STOP = frozenset(
     "before during than this these those".split()
 )
 _DET = frozenset("the some any all of a an other".split())
+_PRONOUN = frozenset("i you he she it we they me him us them".split())
 # A capitalised word right after these starts a sentence (or a quote): not a name.
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;\"(\[]\s*)$")
 # 哪些城市 / 哪个国家 / 哪种运动 / 什么乐器 / 什么样的书: the word after the interrogative.
-_ZH_WHICH = re.compile(r"(?:哪些|哪个|哪几个|哪几|哪种|哪类|哪一个|哪|什么样的|什么样|什么)(?:的)?")
+# Not 什么 inside 为什么 (why), 凭什么, 干什么.
+_ZH_WHICH = re.compile(
+    r"(?<![为凭干])(?:哪些|哪个|哪几个|哪几|哪种|哪类|哪一个|哪|什么样的|什么样|什么)(?:的)?"
+)
+
+
+# 什么时候 (when), 什么地方 (where), 什么原因 (why), 什么意思, 什么样子, 什么事: asking for no kind.
+_ZH_NOT_KINDS = frozenset("时候 时间 地方 原因 意思 样子 事 事情 东西".split())
 
 
 @dataclass(frozen=True)
@@ -135,14 +146,27 @@ async def apply(
 def _english_heads(query: str) -> list[str]:
     """The category words of an English question: "What European countries has Maria been
     to?" → country; "What kind of art …" → art; "What are Joanna's hobbies?" → hobby;
-    "What board games …" → board_game (a WordNet compound)."""
+    "What board games …" → board_game (a WordNet compound).
+
+    The category is the head of the noun phrase after what/which — its last word ("kind of
+    professional experience": experience, not the modifier), ended by the rest of a question
+    (an auxiliary, a preposition, a pronoun, a name) or by a plural noun ("What items des John
+    mention": items). A verb there asks for no kind: "What made/led/caused …" (no noun), and
+    "What helps/keeps Joanna …" (a word mainly a verb, followed by its object)."""
     toks = _WORD.findall(query.replace("/", " / "))
     low = [t.casefold() for t in toks]
     start = next((j + 1 for j, t in enumerate(low[:3]) if t in ("what", "which")), None)
     if start is None:
         return []
+    # "Which European Countries Has Maria Visited?": in a title-cased question a capital
+    # does not mark a name.
+    words_after = [t for t in toks[start:] if t != "/"]
+    titled = len(words_after) > 1 and 2 * sum(t[0].isupper() for t in words_after) > len(
+        words_after
+    )
     rest, lrest = toks[start:], low[start:]
-    if len(lrest) > 1 and lrest[0] in _KINDS and lrest[1] == "of":  # what kind of X
+    kind_of = len(lrest) > 1 and lrest[0] in _KINDS and lrest[1] == "of"
+    if kind_of:  # what kind of X: a noun (or a gerund: volunteering) follows
         rest, lrest = rest[2:], lrest[2:]
     elif lrest and lrest[0] in ("are", "were"):  # what are (some of the) NAME's X
         rest, lrest = rest[1:], lrest[1:]
@@ -151,25 +175,71 @@ def _english_heads(query: str) -> list[str]:
         while lrest and lrest[0].endswith(("'s", "s'")) and rest[0][0].isupper():
             rest, lrest = rest[1:], lrest[1:]
     phrase: list[str] = []
-    for t, word in zip(rest, lrest, strict=True):
-        if word in _AUX or word in _STOP or (t[0].isupper() and phrase):
+
+    # What ends the phrase: the rest of a question ("cities has", "pets wouldn't", "attributes
+    # describe"), or an object ("helps Joanna", "caused the accident", "made him").
+    def object_like(t: str) -> bool:  # a name, a pronoun (not US), a determiner
+        w = t.casefold()
+        return (
+            (t[0].isupper() and not titled)
+            or (w in _DET and w not in _STOP)
+            or (w in _PRONOUN and t != "US")
+        )
+
+    objected = False
+    for i, (t, word) in enumerate(zip(rest, lrest, strict=True)):
+        if word in _AUX or word in _STOP or word.endswith("n't"):
             break
-        phrase.append(word.rstrip("'").removesuffix("'s"))
-    heads: list[str] = []
-    for group in " ".join(w for w in phrase if w not in _DET).split("/"):
-        words = group.split()
-        # The head is the last word that is mainly a noun ("activity helps" → activity).
-        while words and not (
-            lexicon.is_noun(lexicon.lemma(words[-1]))
-            or (len(words) == 1 and lexicon.noun_senses(lexicon.lemma(words[-1]), 1))
-        ):
-            words.pop()
-        if not words:
+        if phrase and object_like(t):
+            objected = True
+            break
+        if word in _DET:
             continue
-        head = lexicon.lemma(words[-1])
+        word = word.rstrip("'").removesuffix("'s")
+        if phrase and word.endswith(("s", "ed")) and not lexicon.is_noun(_noun_lemma(word)):
+            break  # "activity helps Nate", "disaster affected John": a verb after the noun
+        phrase.append(word)
+        nxt = rest[i + 1] if i + 1 < len(rest) else ""
+        if _plural(word) and nxt != "/":  # the head of the phrase
+            objected = bool(nxt) and object_like(nxt) and nxt.casefold() not in _AUX
+            break
+    heads: list[str] = []
+    groups = [g.split() for g in " ".join(phrase).split("/")]
+    for words in groups:
+        # The head is the last word, a noun; a word that is no noun at all is left out.
+        while words and not lexicon.noun_senses(_noun_lemma(words[-1]), 1):
+            words.pop()
+        if not words or len(words[-1]) < 3:
+            continue
+        head = _noun_lemma(words[-1])
+        if not kind_of and (
+            not _noun_form(words[-1]) or (objected and len(groups) == 1 and len(words) == 1)
+        ):
+            continue  # "What made/led Gina …", "What helps Joanna …", "What caused the …": a verb
         pair = f"{words[-2]}_{head}" if len(words) > 1 else ""
         heads.append(pair if pair and lexicon.noun_senses(pair, 1) else head)
     return heads
+
+
+def _noun_lemma(word: str) -> str:
+    """A word's lemma as a noun: items → item, cities → city, but flooring, painting and
+    lighting stay nouns (``lexicon.lemma`` reads them as verbs: floor, paint, light)."""
+    base = lexicon.lemma(word)
+    if word.endswith("s") and base != word and lexicon.noun_senses(base, 1):
+        return base
+    return word if lexicon.noun_senses(word, 1) else base
+
+
+def _noun_form(word: str) -> bool:
+    """Whether a word as written can be a noun: a noun, or the plural of one (not made, led,
+    caused: verbs' forms)."""
+    return bool(lexicon.noun_senses(word, 1)) or _plural(word)
+
+
+def _plural(word: str) -> bool:
+    """Whether a word is the plural of a noun (cities, items, artists; not its, des)."""
+    base = lexicon.lemma(word)
+    return word.endswith("s") and base != word and bool(lexicon.noun_senses(base, 1))
 
 
 def _chinese_heads(query: str) -> list[str]:
@@ -183,8 +253,8 @@ def _chinese_heads(query: str) -> list[str]:
         if not tags:
             continue
         word, tag = tags[0]
-        if not tag.startswith(("n", "vn")):  # 城市 ns, 乐器 n, 运动 vn
-            continue
+        if not tag.startswith(("n", "vn")) or tag.startswith("nr") or word in _ZH_NOT_KINDS:
+            continue  # 城市 ns, 乐器 n, 运动 vn; not 约翰 nr (a name), 什么时候 (when)
         heads.extend(sorted(g.replace(" ", "_") for g in lexicon.gloss_heads(word)))
     return heads
 

@@ -22,6 +22,14 @@ from tests.services.lifecycle.test_lifecycle import store
         ("What are Joanna's hobbies?", ("hobby",)),
         ("What musical artists/bands has Melanie seen?", ("artist", "band")),
         ("What martial arts has John done?", ("martial_art",)),
+        # title case: a capital marks no name; "Countries" is the head, not "European"
+        ("Which European Countries Has Maria Visited?", ("european_country",)),
+        ("Which US cities does John mention visiting to Tim?", ("city",)),  # US: no pronoun
+        ("What pets wouldn't cause any discomfort to Joanna?", ("pet",)),
+        ("What attributes describe John?", ("attribute",)),  # a plural noun, then its verb
+        # the -ing noun stays itself (simplemma's lemma is the verb: light)
+        ("What kind of lighting does Nate's gaming room have?", ("lighting",)),
+        ("What type of volunteering have John and Maria both done?", ("volunteer",)),
         ("约翰去过哪些城市？", ("city", "town")),
         ("她会弹什么乐器？", ("musical_instrument",)),
     ],
@@ -42,6 +50,22 @@ def test_the_kind_a_question_asks_for(question: str, words: tuple[str, ...]) -> 
         "",
         "她昨天做了什么？",
         "我喜欢喝咖啡",
+        # a verb after what/which asks for no kind
+        "What made John quit his job?",
+        "What makes Maria happy?",
+        "What led Gina to open a store?",
+        "What helped Jon relax?",
+        "What keeps Tim busy?",
+        "What caused the accident?",
+        "What sparked John's interest in education?",
+        "Which activity helps Nate escape?",  # "activity", too general; not "help"
+        # the head, not its modifier: "experience" (too general), not "professional" (a person)
+        "What kind of professional experience did Gina get accepted for?",
+        "What items des John mention having as a child?",  # items (too general), not "des"
+        # 为什么 (why), 什么时候 (when): no kind; 约翰 is a name, not a category
+        "为什么约翰去了芝加哥？",
+        "什么时候约翰去了芝加哥？",
+        "约翰为什么去芝加哥？",
     ],
 )
 def test_questions_without_a_specific_kind(question: str) -> None:
