@@ -308,11 +308,32 @@ def _pair_kinds(first: str, second: str) -> frozenset[int]:
 
 @lru_cache(maxsize=4096)
 def _chinese_kinds(run: str) -> frozenset[int]:
-    """The kinds of a run of Chinese text's nouns, through their CC-CEDICT gloss heads."""
-    heads = {
-        g.replace(" ", "_")
-        for word, tag in rjieba.tag(run)
-        if tag.startswith("n")
-        for g in lexicon.gloss_heads(word)
-    }
-    return _ancestors(heads)
+    """The kinds of a run of Chinese text's nouns, through their CC-CEDICT gloss heads, and
+    for a place name its name or what the gloss calls it (:func:`_name_kinds`)."""
+    nouns = [word for word, tag in rjieba.tag(run) if tag.startswith("n")]
+    heads = {g.replace(" ", "_") for word in nouns for g in lexicon.gloss_heads(word)}
+    return _ancestors(heads).union(*(_name_kinds(word) for word in nouns))
+
+
+# "Suzhou prefecture level city in Jiangsu": the name, then what it is, up to these.
+_GLOSS_END = re.compile(r"\s(?:and|of|in|on|near|abbr)\b|[,;(]")
+
+
+@lru_cache(maxsize=16384)
+def _name_kinds(word: str) -> frozenset[int]:
+    """A Chinese name's kinds through its CC-CEDICT definitions that start with a name: the
+    name's own when WordNet knows it ("Shanghai municipality, …": Shanghai, a city), else the
+    kind the definition gives it ("Suzhou prefecture level city in Jiangsu": a city)."""
+    out: set[int] = set()
+    for definition in lexicon.definitions(word):
+        words = _GLOSS_END.split(definition, maxsplit=1)[0].split()
+        n = next((i for i, w in enumerate(words) if not w[0].isupper()), len(words))
+        if n == 0:
+            continue  # not a name: 宠物 "house pet"
+        name = "_".join(words[:n]).casefold()
+        if lexicon.noun_senses(name, 1):
+            out |= _ancestors({name})
+        elif n < len(words):
+            kind = lexicon.noun_senses(lexicon.lemma(words[-1].casefold()), 1)
+            out.update(s for k in kind for s in (k, *lexicon.noun_ancestors(k)))
+    return frozenset(out)

@@ -89,6 +89,14 @@ def test_questions_without_a_specific_kind(question: str) -> None:
         ("约翰去过哪些城市？", "我很喜欢旅行，到处看看", False),
         ("Which cities has John been to?", "我上个月去了芝加哥", True),
         ("约翰去过哪些城市？", "I was in Chicago last week", True),
+        # place names through CC-CEDICT's definitions: "Shanghai municipality" (WordNet's
+        # Shanghai, a city), "Suzhou prefecture level city in Jiangsu" (unknown to WordNet)
+        ("约翰去过哪些城市？", "我上周去了上海", True),
+        ("约翰去过哪些城市？", "我上周去了苏州", True),
+        ("Which cities has John been to?", "我上周去了杭州", True),
+        ("约翰去过哪些城市？", "我上周去了浙江", False),  # a province
+        ("她去过哪些省份？", "我上周去了浙江", True),
+        ("约翰去过哪些城市？", "我养了一只宠物", False),  # "house pet": no name
     ],
 )
 def test_which_units_name_one(question: str, text: str, named: bool) -> None:

@@ -148,6 +148,12 @@ def _cedict() -> dict[str, tuple[str, ...]]:
     return {w: tuple(d) for w, d in defs.items()}
 
 
+def definitions(word: str) -> tuple[str, ...]:
+    """A Chinese word's first CC-CEDICT definitions as written ("Shanghai municipality,
+    central east China, abbr. to 滬|沪[Hu4]"); () when CC-CEDICT does not know it."""
+    return _cedict().get(word, ())
+
+
 @lru_cache(maxsize=16384)
 def gloss_heads(word: str) -> frozenset[str]:
     """A Chinese word's gloss heads, whole ("save money"): two Chinese words with one in
