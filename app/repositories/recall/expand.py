@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from pgvector.sqlalchemy import Vector
-from sqlalchemy import Text, bindparam, case, func, literal, select, union
+from sqlalchemy import Text, bindparam, case, func, literal, literal_column, select, union
 from sqlalchemy.dialects.postgresql import ARRAY, TSQUERY, UUID
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -62,9 +62,19 @@ async def expansion(
         .where(key.c.k != func.all_(query_keys))
     )
     keys = select(func.array_agg(seed_keys.subquery().c.k)).scalar_subquery()
+    # The seeds' sessions through the session index alone, fenced (OFFSET 0), the subject's
+    # filters on those rows after: left to itself the planner ANDed that index with the
+    # subject's GIN index scanned on user_id alone, every unit of the subject (25 ms per seed
+    # session at 100k units, 127 of the statement's 140 ms; fenced 2.2 ms for five sessions).
+    mates = (
+        select(u.id)
+        .where(u.namespace == f.namespace, u.session_id.in_(sessions))
+        .offset(literal_column("0"))
+        .scalar_subquery()
+    )
     by_session = (
         select(u.id)
-        .where(*clauses, u.id != func.all_(seen_ids), u.session_id.in_(sessions))
+        .where(*clauses, u.id != func.all_(seen_ids), u.id.in_(mates))
         .limit(session_cap)
     )
     by_entity = (
