@@ -214,6 +214,7 @@ def test_a_transliterated_name_is_the_subject_across_languages():
         ("The user is a teetotaler", "The user never drinks alcohol"),  # "a total abstainer"
         ("The user is left-handed", "The user writes with the left hand"),
         ("用户是素食主义者", "用户不吃任何肉类"),  # CC-CEDICT: vegetarian
+        ("Alice is a vegetarian", "Alice does not eat meat"),  # a name as the subject
     ],
 )  # fmt: skip
 def test_a_label_is_defined_by_its_dictionary_definition(label, said):
@@ -231,6 +232,15 @@ def test_a_label_is_defined_by_its_dictionary_definition(label, said):
         ("The user is a nurse", "The user works at the hospital"),
         ("The user is an early bird", "The user goes to the gym in the evening"),
         ("用户是程序员", "用户在学画画"),
+        # The tester's false merges (a kind of what the definition names, a qualification,
+        # the hypernym's gloss only, another person):
+        ("Tom is a vegetarian", "Tom does not eat pork"),
+        ("Alice is a vegetarian", "Alice does not eat red meat"),
+        ("Alice is a vegetarian", "Alice does not eat meat on Fridays"),
+        ("Alice is a teetotaler", "Alice does not drink coffee"),
+        ("Alice is a vegan", "Alice does not eat meat"),
+        ("Caroline is a vegetarian", "Melanie doesn't eat meat"),
+        ("Alice is a vegetarian", "Bob does not eat meat"),
     ],
 )  # fmt: skip
 def test_other_facts_do_not_define_a_label(label, said):

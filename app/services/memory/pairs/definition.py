@@ -99,6 +99,29 @@ def definition(label: str) -> tuple[frozenset[str], int] | None:
     return frozenset(words) - {label}, polarity
 
 
+@lru_cache(maxsize=4096)
+def own_words(label: str) -> frozenset[str] | None:
+    """The words of the label's own senses' glosses (not their hypernyms'), lemmas; None when
+    each of its senses' glosses only names its hypernym ("teetotaler: a total abstainer")."""
+    table = _glosses()
+    senses = _senses(label)
+    if not senses or all(_bare(s) for s in senses):
+        return None
+    return frozenset(
+        lemma(t)
+        for s in senses
+        for t in re.findall(r"[a-z]+(?:-[a-z]+)*", table.get(s, ((), ""))[1].casefold())
+        if t not in _STOP
+    ) - {label}
+
+
+def _bare(sense: int) -> bool:
+    """Whether a sense's gloss says little more than its hypernym's name ("a total
+    abstainer"): at most two content words."""
+    _, gloss = _glosses().get(sense, ((), ""))
+    return len([t for t in re.findall(r"[a-z]+", gloss.casefold()) if t not in _STOP]) <= 2
+
+
 def _is_hypernym_of(word: str, gloss_word: str) -> bool:
     """Whether ``gloss_word`` names a hypernym of one of ``word``'s first noun senses
     (brother → sibling)."""
@@ -110,7 +133,9 @@ def _is_hypernym_of(word: str, gloss_word: str) -> bool:
                for h in up.get(s // 4, ()))  # fmt: skip
 
 
-def _matched(word: str, defined: frozenset[str]) -> bool:
+def _matched(word: str, defined: frozenset[str]) -> str | bool:
+    """True when ``word`` is in the definition (itself, a lemma, a synonym); the gloss word
+    it is a kind of when only that ("pork": meat); False when neither."""
     if word in defined:
         return True
     if text.has_cjk(word):
@@ -120,17 +145,18 @@ def _matched(word: str, defined: frozenset[str]) -> bool:
     if "_" in word and all(part in defined for part in word.split("_")):
         return True  # left_hand: "the left hand"
     stem = text.stem(word)
-    return any(
-        text.stem(g) == stem or synonyms(word, g) or _is_hypernym_of(word, g) for g in defined
-    )
+    if any(text.stem(g) == stem or synonyms(word, g) for g in defined):
+        return True
+    return next((g for g in sorted(defined) if _is_hypernym_of(word, g)), False)
 
 
 _LABEL_EN = re.compile(
-    r"^\s*(?:the user|i|[A-Z][a-z]+)\s+(?:is|am|was)\s+(?:(?:a|an)\s+)?([a-z][a-z -]*?)[.!]?\s*$",
+    r"^\s*(?P<who>the user|i|[A-Z][a-z]+)\s+(?:is|am|was)\s+"
+    r"(?:(?:a|an)\s+)?(?P<label>[a-z][a-z -]*?)[.!]?\s*$",
     re.IGNORECASE,
 )
 _LABEL_ZH = re.compile(
-    r"^\s*(?:用户|我|[\u4e00-\u9fff]{2,4}?)是(?:一[名个位])?([\u4e00-\u9fff]{2,8})[。！]?\s*$"
+    r"^\s*(?P<who>用户|我|[\u4e00-\u9fff]{2,4}?)是(?:一[名个位])?(?P<label>[\u4e00-\u9fff]{2,8})[。！]?\s*$"
 )
 
 
@@ -139,15 +165,15 @@ def label(value: str) -> str | None:
     "用户是独生子女": 独生子女) when that is all it says and a dictionary defines it."""
     m = _LABEL_EN.match(value)
     if m:
-        phrase = m.group(1).strip().casefold()
+        phrase = m.group("label").strip().casefold()
         for candidate in (phrase.replace(" ", "_"), " ".join(lemma(w) for w in phrase.split())
                           .replace(" ", "_")):  # fmt: skip
             if _senses(candidate):
                 return candidate
         return None
     m = _LABEL_ZH.match(value)
-    if m and _senses(m.group(1)):
-        return m.group(1)
+    if m and _senses(m.group("label")):
+        return m.group("label")
     return None
 
 
@@ -160,7 +186,13 @@ def defines(a: str, b: str) -> float | None:
         return None
     name, said, other = (la, b, a) if la is not None else (lb, a, b)
     assert name is not None
-    side = content_words(said).words
+    words = content_words(said)
+    # The same subject: "Caroline is a vegetarian" is not defined by "Melanie doesn't eat
+    # meat" (a name the label's side does not give is someone else).
+    who = _subject(other)
+    if not _opens_with(said, who) or {n for n in words.names if n in words.words} - {who}:
+        return None
+    side = tuple(w for w in words.words if w.casefold() != who)
     if not side or name in side or set(content_words(other).words) <= set(side):
         return None  # the label itself ("is no longer vegetarian"): not a definition
     found = definition(name)
@@ -171,11 +203,52 @@ def defines(a: str, b: str) -> float | None:
         return None  # a negated label ("is not vegetarian")
     if text.negation_polarity(said) != polarity:
         return None  # "eats meat" does not define vegetarian; "eats no meat" does
-    matched = [_matched(w, defined) for w in side]
+    found_as = [_matched(w, defined) for w in side]
+    # A kind of what the definition names says less than the label ("does not eat pork" is
+    # not vegetarian), unless the statement names several kinds of it ("brothers and
+    # sisters": siblings).
+    kinds: dict[str, int] = {}
+    for m in found_as:
+        if isinstance(m, str):
+            kinds[m] = kinds.get(m, 0) + 1
+    matched = [m is True or (isinstance(m, str) and kinds[m] > 1) for m in found_as]
+    if any(not m and any(c.isdigit() for c in w) for w, m in zip(side, matched, strict=True)):
+        return 0.0  # a time or a number the label does not have: "… meat on Fridays"
     things = [m for w, m in zip(side, matched, strict=True) if is_thing(w)]
     if things and 2 * sum(things) < len(things):
         return 0.0  # things the definition does not name: "works at the hospital" (nurse)
+    own = own_words(name)
+    latin = not any(text.has_cjk(w) for w in side)  # Chinese is matched through CC-CEDICT
+    if (
+        latin
+        and own is not None
+        and not any(is_thing(w) and _matched(w, own) is True for w in side)
+    ):
+        # Only the hypernym's gloss matched: "does not eat meat" is a vegetarian, not a
+        # vegan ("a strict vegetarian; someone who eats no animal or dairy products").
+        return 0.0
     return sum(matched) / len(side)
+
+
+_OPENING_EN = re.compile(r"^\s*(the user|i|[A-Z][a-z]+)\b", re.IGNORECASE)
+
+
+def _opens_with(value: str, who: str) -> bool:
+    """Whether a statement opens with the subject ``who`` (:func:`_subject`: "" for the
+    user)."""
+    v = value.lstrip()
+    if text.has_cjk(v[:1]):
+        return v.startswith(("用户", "我")) if who == "" else v.startswith(who)
+    m = _OPENING_EN.match(v)
+    opening = m.group(1).casefold() if m else None
+    return ("" if opening in ("the user", "i") else opening) == who
+
+
+def _subject(value: str) -> str:
+    """The subject a label statement names, case-folded ("" for the user, "I", 用户, 我)."""
+    m = _LABEL_EN.match(value) or _LABEL_ZH.match(value)
+    who = m.group("who").casefold() if m else ""
+    return "" if who in ("the user", "i", "用户", "我") else who
 
 
 class Limits(Protocol):
