@@ -63,7 +63,7 @@ _DEDUPE_ZH_IGNORED = frozenset("的 吗 呢 吧 啊 呀".split())
 
 _EN_NEGATION = re.compile(
     r"\b(not|no|never|none|nobody|nothing|neither|nor|without|cannot|dislikes?|hates?|"
-    r"avoids?|refuses?|stopped|quit)\b|n['’]t\b"
+    r"avoids?|refuses?|stopped|quit)\b|n['’]t\b|(?<=[a-z])-free\b"
 )
 _ZH_NEGATION = re.compile(r"不|没|別|别|无|無|非|未|莫|勿|讨厌|討厭|拒绝|戒")
 

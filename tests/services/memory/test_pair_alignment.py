@@ -278,3 +278,14 @@ async def test_a_definition_and_a_transliterated_name_merge_through_the_store(cl
     outcomes = [o["outcome"] for o in r.json()["results"]]
     assert outcomes[:3] == ["merged", "merged", "merged"], r.json()
     assert outcomes[3] != "merged", r.json()
+
+
+def test_a_thing_free_is_a_negation_as_without_it_is():
+    from app.core import text
+
+    assert text.negation_polarity("Nate makes his ice cream lactose-free") == 1
+    assert text.negation_polarity("内特做不含乳糖的冰淇淋") == 1  # 不含: does not contain
+    assert text.negation_polarity("The user buys sugar-free cola") != text.negation_polarity(
+        "The user buys cola with sugar"
+    )
+    assert text.negation_polarity("The user works freelance") == 0  # a word, not "-free"
