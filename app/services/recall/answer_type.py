@@ -41,7 +41,7 @@ import rjieba
 
 from app.core import text
 from app.repositories.recall.repository import RecallRepository
-from app.services.memory.pairs import lexicon
+from app.services.memory.pairs import lexicon, taxonomy
 from app.services.recall.scoring import Ranked
 
 # Chosen on the LoCoMo dev split, leave one conversation out (docs/EVAL.md "Answer types"):
@@ -98,13 +98,13 @@ def answer_type(query: str) -> AnswerType | None:
     synsets = {
         s
         for w in words
-        for s in (*lexicon.noun_senses(w, CATEGORY_SENSES), *lexicon.compound_senses(w))
-        if lexicon.noun_depth(s) >= MIN_DEPTH
+        for s in (*taxonomy.noun_senses(w, CATEGORY_SENSES), *taxonomy.compound_senses(w))
+        if taxonomy.noun_depth(s) >= MIN_DEPTH
     }
     if not synsets:
         return None
     return AnswerType(
-        tuple(w for w in dict.fromkeys(words) if lexicon.noun_senses(w, 1)), frozenset(synsets)
+        tuple(w for w in dict.fromkeys(words) if taxonomy.noun_senses(w, 1)), frozenset(synsets)
     )
 
 
@@ -196,7 +196,7 @@ def _english_heads(query: str) -> list[str]:
         if word in _DET:
             continue
         word = word.rstrip("'").removesuffix("'s")
-        if phrase and word.endswith(("s", "ed")) and not lexicon.is_noun(_noun_lemma(word)):
+        if phrase and word.endswith(("s", "ed")) and not taxonomy.is_noun(_noun_lemma(word)):
             break  # "activity helps Nate", "disaster affected John": a verb after the noun
         phrase.append(word)
         nxt = rest[i + 1] if i + 1 < len(rest) else ""
@@ -207,7 +207,7 @@ def _english_heads(query: str) -> list[str]:
     groups = [g.split() for g in " ".join(phrase).split("/")]
     for words in groups:
         # The head is the last word, a noun; a word that is no noun at all is left out.
-        while words and not lexicon.noun_senses(_noun_lemma(words[-1]), 1):
+        while words and not taxonomy.noun_senses(_noun_lemma(words[-1]), 1):
             words.pop()
         if not words or len(words[-1]) < 3:
             continue
@@ -217,7 +217,7 @@ def _english_heads(query: str) -> list[str]:
         ):
             continue  # "What made/led Gina …", "What helps Joanna …", "What caused the …": a verb
         pair = f"{words[-2]}_{head}" if len(words) > 1 else ""
-        heads.append(pair if pair and lexicon.noun_senses(pair, 1) else head)
+        heads.append(pair if pair and taxonomy.noun_senses(pair, 1) else head)
     return heads
 
 
@@ -225,21 +225,21 @@ def _noun_lemma(word: str) -> str:
     """A word's lemma as a noun: items → item, cities → city, but flooring, painting and
     lighting stay nouns (``lexicon.lemma`` reads them as verbs: floor, paint, light)."""
     base = lexicon.lemma(word)
-    if word.endswith("s") and base != word and lexicon.noun_senses(base, 1):
+    if word.endswith("s") and base != word and taxonomy.noun_senses(base, 1):
         return base
-    return word if lexicon.noun_senses(word, 1) else base
+    return word if taxonomy.noun_senses(word, 1) else base
 
 
 def _noun_form(word: str) -> bool:
     """Whether a word as written can be a noun: a noun, or the plural of one (not made, led,
     caused: verbs' forms)."""
-    return bool(lexicon.noun_senses(word, 1)) or _plural(word)
+    return bool(taxonomy.noun_senses(word, 1)) or _plural(word)
 
 
 def _plural(word: str) -> bool:
     """Whether a word is the plural of a noun (cities, items, artists; not its, des)."""
     base = lexicon.lemma(word)
-    return word.endswith("s") and base != word and bool(lexicon.noun_senses(base, 1))
+    return word.endswith("s") and base != word and bool(taxonomy.noun_senses(base, 1))
 
 
 def _chinese_heads(query: str) -> list[str]:
@@ -289,15 +289,15 @@ def _ancestors(words: set[str]) -> frozenset[int]:
     return frozenset(
         a
         for w in words
-        for s in lexicon.noun_senses(w, UNIT_SENSES)
-        for a in lexicon.noun_ancestors(s)
+        for s in taxonomy.noun_senses(w, UNIT_SENSES)
+        for a in taxonomy.noun_ancestors(s)
     )
 
 
 @lru_cache(maxsize=16384)
 def _word_kinds(word: str, name: bool) -> frozenset[int]:
     """A word's kinds, as written and as its lemma: when it is mainly a noun, or a name."""
-    return _ancestors({w for w in (word, lexicon.lemma(word)) if name or lexicon.is_noun(w)})
+    return _ancestors({w for w in (word, lexicon.lemma(word)) if name or taxonomy.is_noun(w)})
 
 
 @lru_cache(maxsize=16384)
@@ -325,15 +325,15 @@ def _name_kinds(word: str) -> frozenset[int]:
     name's own when WordNet knows it ("Shanghai municipality, …": Shanghai, a city), else the
     kind the definition gives it ("Suzhou prefecture level city in Jiangsu": a city)."""
     out: set[int] = set()
-    for definition in lexicon.definitions(word):
+    for definition in taxonomy.definitions(word):
         words = _GLOSS_END.split(definition, maxsplit=1)[0].split()
         n = next((i for i, w in enumerate(words) if not w[0].isupper()), len(words))
         if n == 0:
             continue  # not a name: 宠物 "house pet"
         name = "_".join(words[:n]).casefold()
-        if lexicon.noun_senses(name, 1):
+        if taxonomy.noun_senses(name, 1):
             out |= _ancestors({name})
         elif n < len(words):
-            kind = lexicon.noun_senses(lexicon.lemma(words[-1].casefold()), 1)
-            out.update(s for k in kind for s in (k, *lexicon.noun_ancestors(k)))
+            kind = taxonomy.noun_senses(lexicon.lemma(words[-1].casefold()), 1)
+            out.update(s for k in kind for s in (k, *taxonomy.noun_ancestors(k)))
     return frozenset(out)

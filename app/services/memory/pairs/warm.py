@@ -9,7 +9,7 @@ lifespan calls :func:`load` on a worker thread before the first request instead.
 
 from __future__ import annotations
 
-from app.services.memory.pairs import definition, lexicon, names
+from app.services.memory.pairs import definition, lexicon, names, taxonomy
 from app.services.memory.pairs.decision import decide
 from app.services.memory.pairs.features import statement
 
@@ -29,6 +29,7 @@ def load() -> None:
     lazily (the lemmatiser's and the tagger's data) is loaded too (blocking: ~2-3 s the
     first time in a process, then microseconds)."""
     lexicon.load()
+    taxonomy.load()
     definition.load()
     names.readings()
     for a, b in _PAIRS:
