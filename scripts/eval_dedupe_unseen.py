@@ -29,7 +29,7 @@ import asyncio
 import dataclasses
 import sys
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -119,22 +119,41 @@ def OFF(t: Thresholds) -> Thresholds:  # noqa: N802 - reads as a constant
     return dataclasses.replace(t, align_cosine=None, align_cosine_xl=None, define_cosine=None)
 
 
+def _gain(merged: Sequence[Eligible]) -> int | None:
+    """Duplicates the decision does not merge yet among ``merged``; None when ``merged``
+    holds a pair that is not a duplicate (a false merge)."""
+    if any(r.pair.expect != "same" and r.base != "merge" for r in merged):
+        return None
+    return sum(r.pair.expect == "same" and r.base != "merge" for r in merged)
+
+
+def _grid(
+    rows: Sequence[Eligible],
+    cosines: Sequence[float],
+    covers: Sequence[float],
+    share: Callable[[Eligible], float | None],
+    things: int = 10**6,
+) -> tuple[int, float | None, float]:
+    """(merges, cosine, cover) of the grid point with zero false merges on ``rows``, then
+    the most merges, then the highest cosine and cover, a pair merging at a cosine ≥ it
+    whose ``share`` is ≥ the cover and naming ≤ ``things`` things; (0, None, 1.0) when
+    nothing merges (off)."""
+    best: tuple[int, float, float] | None = None
+    for c in cosines:
+        for cover in covers:
+            n = _gain([r for r in rows if (v := share(r)) is not None and r.cosine >= c
+                       and v >= cover and r.things <= things])  # fmt: skip
+            if n is not None and (best is None or (n, c, cover) > best):
+                best = (n, c, cover)
+    if best is None or best[0] == 0:
+        return 0, None, 1.0
+    return best
+
+
 def _fit_one(
     rows: Sequence[Eligible], cosines: Sequence[float], things: int
 ) -> tuple[int, float | None, float]:
-    best: tuple[int, float, float] | None = None
-    for c in cosines:
-        for cover in COVERS:
-            merged = [r for r in rows if r.cover is not None and r.cosine >= c
-                      and r.cover >= cover and r.things <= things]  # fmt: skip
-            if any(r.pair.expect != "same" and r.base != "merge" for r in merged):
-                continue
-            n = sum(r.pair.expect == "same" and r.base != "merge" for r in merged)
-            if best is None or (n, c, cover) > best:
-                best = (n, c, cover)
-    if best is None or best[0] == 0:
-        return 0, None, 1.0  # nothing to gain: off
-    return best
+    return _grid(rows, cosines, COVERS, lambda r: r.cover, things)
 
 
 def _fit_full(
@@ -152,9 +171,9 @@ def _fit_full(
         extra = [r for r in rows if r.cover is not None and r.cover >= 1.0
                  and r.things <= things and r.cosine >= cf
                  and not (r.cosine >= c and r.cover >= cover)]  # fmt: skip
-        if any(r.pair.expect != "same" and r.base != "merge" for r in extra):
+        n = _gain(extra)
+        if n is None:
             continue
-        n = sum(r.pair.expect == "same" and r.base != "merge" for r in extra)
         if n > best[0] or (n == best[0] and n > 0 and best[1] is not None and cf > best[1]):
             best = (n, cf)
     return best
@@ -169,19 +188,7 @@ COVERS_DEFINE = tuple(c for c in COVERS if c >= 0.5)
 def _fit_define(rows: Sequence[Eligible]) -> tuple[int, float | None, float]:
     """(``define_cosine``, ``define_cover``): zero false merges on ``rows`` first, then the
     most merges, then the highest cosine and cover; (0, None, 1.0) when nothing merges."""
-    best: tuple[int, float, float] | None = None
-    for c in COSINES_DEFINE:
-        for cover in COVERS_DEFINE:
-            merged = [r for r in rows if r.define is not None and r.cosine >= c
-                      and r.define >= cover]  # fmt: skip
-            if any(r.pair.expect != "same" and r.base != "merge" for r in merged):
-                continue
-            n = sum(r.pair.expect == "same" and r.base != "merge" for r in merged)
-            if best is None or (n, c, cover) > best:
-                best = (n, c, cover)
-    if best is None or best[0] == 0:
-        return 0, None, 1.0
-    return best
+    return _grid(rows, COSINES_DEFINE, COVERS_DEFINE, lambda r: r.define)
 
 
 def fit(t: Thresholds, rows: Sequence[Eligible]) -> Thresholds:

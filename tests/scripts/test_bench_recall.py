@@ -4,10 +4,7 @@ leaves the rest of docs/BENCHMARKS.md alone; the loader fills other subjects of 
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from datetime import UTC, datetime
-from pathlib import Path
 from types import ModuleType
 
 import numpy as np
@@ -16,18 +13,12 @@ from sqlalchemy import text
 
 from app.core.text import search_text, value_hash
 from app.schemas.memory import StoreRequest
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.scripts import load_script
 
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_recall", ROOT / "scripts/bench_recall.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_recall"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("bench_recall")
 
 
 def _corpus(bench: ModuleType) -> object:

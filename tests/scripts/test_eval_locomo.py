@@ -3,29 +3,18 @@ zeroes every other signal the API knows, the answer-type signal included."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from app.schemas.recall import Weights
 from app.services.recall.scoring import SIGNALS
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.scripts import load_script
 
 
 @pytest.fixture(scope="module")
 def eval_locomo() -> ModuleType:
-    if str(ROOT / "scripts") not in sys.path:  # benchkit, as the script run from scripts/
-        sys.path.insert(0, str(ROOT / "scripts"))
-    spec = importlib.util.spec_from_file_location("eval_locomo", ROOT / "scripts/eval_locomo.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["eval_locomo"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("eval_locomo")
 
 
 def test_single_signal_variants_zero_every_other_signal(eval_locomo: ModuleType) -> None:
