@@ -56,7 +56,8 @@ _AUXILIARY = re.compile(
     re.IGNORECASE,
 )
 # The verb after "I", with "n't" apart ("don't" is "do" + "n't"; "can't" is "ca" + "n't").
-_EN_I_VERB = re.compile(rf"\bI\s+((?:(?:{_ADVERBS})\s+)*)([a-z]+?)(n't)?\b")
+# Title-cased text ("I Don't Know") is matched too; the verb keeps its capital.
+_EN_I_VERB = re.compile(rf"\bI\s+((?:(?i:{_ADVERBS})\s+)*)([A-Za-z][a-z]*?)((?i:n't))?\b")
 # Spoken forms written as one word: "I wanna go" is "I want to go".
 _EN_SPOKEN = (
     (re.compile(r"\bwanna\b", re.IGNORECASE), "want to"),
@@ -80,6 +81,9 @@ def third_person_verb(verb: str) -> str:
 
 
 def _conjugate(verb: str, negation: str = "") -> str:
+    if verb[:1].isupper():  # "Don't" → "Doesn't", "Love" → "Loves"
+        done = _conjugate(verb.lower(), negation.lower())
+        return done[:1].upper() + done[1:]
     if negation:  # "don't" → "doesn't", "haven't" → "hasn't"; "can't", "didn't" stay
         return {"do": "does", "have": "has"}.get(verb, verb) + negation
     if verb in _NO_S or (verb.endswith("ed") and not verb.endswith("eed")):

@@ -28,6 +28,12 @@ from app.services.extraction.statements import resolve_dates, third_person_en
         ("Imma start running", "Jon is going to start running."),
         ("I love painting", "Jon loves painting."),
         ("I go hiking", "Jon goes hiking."),
+        # Title-cased text (tester: "I Don't" became "Jon Don't"): the verb keeps its capital.
+        ("I Don't Know", "Jon Doesn't Know."),
+        ("I Love Pizza", "Jon Loves Pizza."),
+        ("I Really Don't Care", "Jon Really Doesn't Care."),
+        ("I Haven't Seen It", "Jon Hasn't Seen It."),
+        ("Can I Go?", "Can Jon Go?"),
     ],
 )
 def test_spoken_forms_and_negations_get_the_third_person(said: str, stored: str) -> None:
