@@ -91,9 +91,38 @@ def _conjugate(verb: str, negation: str = "") -> str:
     return {"am": "is", "have": "has", "do": "does", "'m": "is"}.get(verb, third_person_verb(verb))
 
 
+# A quotation is someone's own words: its "I" and "you" are not the speaker's.
+_QUOTED = re.compile(r'"[^"\n]+"|“[^”\n]+”|「[^」\n]+」')
+_HELD = re.compile(r"\x00(\d+)\x00")
+
+
+def _hold_quotes(text: str) -> tuple[str, list[str]]:
+    """``text`` with each quotation replaced by a placeholder, and the quotations. A text
+    that is one quotation as a whole is the speaker's own words, and stays."""
+    quotes: list[str] = []
+
+    def hold(match: re.Match[str]) -> str:
+        if match.span() == (0, len(text)):
+            return match.group(0)
+        quotes.append(match.group(0))
+        return f"\x00{len(quotes) - 1}\x00"
+
+    return _QUOTED.sub(hold, text), quotes
+
+
+def _restore_quotes(text: str, quotes: list[str]) -> str:
+    return _HELD.sub(lambda m: quotes[int(m.group(1))], text)
+
+
 def third_person_en(text: str, speaker: str | None, addressee: str | None = None) -> str:
     """``text`` (first person) about ``speaker`` ("the user" when unnamed); "you" becomes
-    ``addressee`` when given. Ends with a full stop unless it asks."""
+    ``addressee`` when given; a quotation ("…") is kept as written. Ends with a full stop
+    unless it asks."""
+    held, quotes = _hold_quotes(text.strip())
+    return _restore_quotes(_third_person_en(held, speaker, addressee), quotes)
+
+
+def _third_person_en(text: str, speaker: str | None, addressee: str | None) -> str:
     who = speaker or "the user"
     out = text.strip().replace("’", "'")
     for spoken, written in _EN_SPOKEN:
@@ -142,9 +171,10 @@ def third_person_en(text: str, speaker: str | None, addressee: str | None = None
 
 
 def third_person_zh(text: str, speaker: str | None, addressee: str | None = None) -> str:
-    """``text`` (first person) about ``speaker`` (用户 when unnamed); 你 → ``addressee``."""
+    """``text`` (first person) about ``speaker`` (用户 when unnamed); 你 → ``addressee``; a
+    quotation (“…”, 「…」) is kept as written."""
     who = speaker or "用户"
-    out = text.strip().rstrip("，,")
+    out, quotes = _hold_quotes(text.strip().rstrip("，,"))
     out = out.replace("我们", f"{who}等人").replace("咱们", f"{who}等人")
     out = out.replace("我的", f"{who}的").replace("我", who)
     if addressee:
@@ -154,7 +184,7 @@ def third_person_zh(text: str, speaker: str | None, addressee: str | None = None
         out = who + "：" + out
     if not out.endswith(("。", "！", "？", "?", "!")):
         out += "。"
-    return out
+    return _restore_quotes(out, quotes)
 
 
 def date_label(when: TimeMatch, *, zh: bool, after_preposition: bool = False) -> str:

@@ -6,7 +6,7 @@ from datetime import datetime
 import pytest
 
 from app.services.extraction.dates import find_dates
-from app.services.extraction.statements import resolve_dates, third_person_en
+from app.services.extraction.statements import resolve_dates, third_person_en, third_person_zh
 
 
 @pytest.mark.parametrize(
@@ -55,3 +55,23 @@ def test_a_resolved_period_after_a_preposition_takes_no_second_one(said: str, st
     # Tester: "since last year" became "since in 2022".
     now = datetime(2023, 5, 8, 12)
     assert resolve_dates(said, find_dates(said, now), zh=False) == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # Tester: "My sister told me: I don't need you" mapped the sister's "I" to Jon.
+        ('My sister told me: "I don\'t need you"', 'Jon\'s sister told them: "I don\'t need you".'),
+        ('"I quit" is what I told my boss', '"I quit" is what Jon told Jon\'s boss.'),
+        ("I said “you are late” to him", "Jon said “you are late” to him."),
+        # A message that is one quotation as a whole is the speaker's own words.
+        ('"I love it"', '"Jon loves it".'),
+    ],
+)
+def test_a_quotation_keeps_its_own_first_and_second_person(said: str, stored: str) -> None:
+    assert third_person_en(said, "Jon", "Ann") == stored
+
+
+def test_a_chinese_quotation_keeps_its_own_first_and_second_person() -> None:
+    assert third_person_zh("我妹妹说：“我不需要你”", "张伟", "李娜") == "张伟妹妹说：“我不需要你”。"
+    assert third_person_zh("我在玩「我的世界」", "张伟") == "张伟在玩「我的世界」。"
