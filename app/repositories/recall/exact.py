@@ -7,7 +7,7 @@ A shape is what changes the SQL text: which filters are set (and how many status
 types), whether there is a query embedding and whether the query names entity candidates.
 Its statement is built with named bind parameters in place of every value (the same
 SQLAlchemy constructs as the general builder: ``filter_clauses``, ``query_lexemes``,
-``known_select``), compiled once for the connection's dialect, and then executed as driver
+``sql.exact_select``), compiled once for the connection's dialect, and then executed as driver
 SQL with the values in positional order, after the same bind processors SQLAlchemy would
 apply. Building the statement, generating its cache key and looking it up in SQLAlchemy's
 compiled cache cost milliseconds of CPU per recall, more than the statement's execution on
@@ -23,16 +23,15 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
-from cachetools import LRUCache
 from pgvector.sqlalchemy import Vector
-from sqlalchemy import Text, bindparam
-from sqlalchemy.dialects.postgresql import ARRAY, TSQUERY
+from sqlalchemy import Text, bindparam, cast, select
+from sqlalchemy.dialects.postgresql import ARRAY, REAL, TSQUERY
 from sqlalchemy.engine import Row
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.models import MemoryUnit
 from app.repositories.memory.filters import UnitFilters, filter_clauses
-from app.repositories.recall.sql import known_select, query_lexemes, signals_select
+from app.repositories.recall.sql import exact_select, query_lexemes
 from app.repositories.recall.statements import RecallStatements
 
 
@@ -128,17 +127,25 @@ def _values(
     return values
 
 
+def _query_vector() -> Any:
+    """The query embedding as the statement reads it: bound as ``real[]`` (asyncpg sends it
+    in binary, 384 floats copied, against ~0.2-0.35 ms of CPU per recall to format pgvector's
+    text of 384 float reprs) and cast to ``vector`` once, in a sub-select (a cast of the bound
+    value itself would run per row under a generic plan). The same float32 values either way:
+    the text held each one's exact decimal."""
+    return select(cast(bindparam("emb", type_=ARRAY(REAL)), Vector())).scalar_subquery()
+
+
 def _statement(f: UnitFilters, has_embedding: bool, has_entities: bool) -> Any:
     """The exact path's statement for the placeholders ``f``: the columns and raw signals of
-    every unit matching the filters (RecallRepository.candidates with ``exact=True``)."""
-    ent_param = bindparam("ents", type_=ARRAY(Text))
+    every unit matching the filters (RecallRepository.candidates with ``exact=True``), the
+    known names read off those rows (``sql.exact_select``)."""
     q = query_lexemes("", (), None)  # binds "kw" and "skip", valued per recall
-    emb = bindparam("emb", type_=Vector()) if has_embedding else None
-    known = known_select(f, ent_param).cte("known") if has_entities else None
-    ents = ent_param if has_entities else None
+    emb = _query_vector() if has_embedding else None
+    ents = bindparam("ents", type_=ARRAY(Text)) if has_entities else None
     dated = bindparam("dated", type_=TSQUERY)
     predicted = bindparam("predicted", type_=ARRAY(Text)) if has_entities else None
-    return signals_select(filter_clauses(f), q, emb, ents, known, dated, predicted)
+    return exact_select(filter_clauses(f), q, emb, ents, dated, predicted)
 
 
 def _compile(f: UnitFilters, has_embedding: bool, has_entities: bool, dialect: Any) -> _Compiled:
@@ -156,20 +163,6 @@ def _compile(f: UnitFilters, has_embedding: bool, has_entities: bool, dialect: A
             value, proc = defaults[name], processors.get(name)
             constants[name] = proc(value) if proc is not None else value
     return _Compiled(compiled.string, order, constants, processors)
-
-
-def _vector_text(
-    raw: bytes, dtype: str, process: Callable[[Any], Any], cache: LRUCache[tuple[bytes, str], Any]
-) -> Any:
-    """The bound form of a query embedding (pgvector's text, 384 float reprs: ~0.35 ms on a
-    loaded machine), by the vector's bytes, kept in ``cache`` (``RecallStatements.vector_texts``):
-    the query embedding cache hands the same vector to every recall of a repeated question.
-    ``process`` is the one bind processor of the process's dialect."""
-    key = (raw, dtype)
-    found = cache.get(key)
-    if found is None:
-        found = cache[key] = process(np.frombuffer(raw, dtype=dtype))
-    return found
 
 
 async def exact_rows(
@@ -198,15 +191,14 @@ async def exact_rows(
         compiled = _compile(f, embedding is not None, bool(ents), dialect)
         statements.exact[cache_key] = compiled
     values = _values(f, embedding, keyword_text, skip, ents, dated, predicted)
-    params = _params(compiled, values, statements.vector_texts)
+    params = _params(compiled, values)
     return (await conn.exec_driver_sql(compiled.sql, params)).all()
 
 
-def _params(
-    compiled: _Compiled, values: dict[str, Any], vector_texts: LRUCache[tuple[bytes, str], Any]
-) -> tuple[Any, ...]:
+def _params(compiled: _Compiled, values: dict[str, Any]) -> tuple[Any, ...]:
     """The positional parameters of one recall: constants as compiled, values processed as
-    SQLAlchemy would process them (the query embedding's text remembered)."""
+    SQLAlchemy would process them; the query embedding as a list of floats (``real[]``,
+    :func:`_query_vector`)."""
     constants, processors = compiled.constants, compiled.processors
     params = []
     for name in compiled.order:
@@ -215,10 +207,10 @@ def _params(
             continue
         value = values[name]
         proc = processors.get(name)
-        if proc is None:
+        if name == "emb" and isinstance(value, np.ndarray):
+            params.append(value.tolist())
+        elif proc is None:
             params.append(value)
-        elif name == "emb" and isinstance(value, np.ndarray):
-            params.append(_vector_text(value.tobytes(), value.dtype.str, proc, vector_texts))
         else:
             params.append(proc(value))
     return tuple(params)

@@ -12,8 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from cachetools import LRUCache
-
 
 @dataclass
 class RecallStatements:
@@ -25,14 +23,8 @@ class RecallStatements:
       (``app.repositories.recall.sql.answer_processors``).
     - ``common_lexemes``: max_share → (monotonic seconds when read, lexemes)
       (``RecallRepository.common_lexemes``, refreshed after its TTL).
-    - ``vector_texts``: a query embedding's bytes → its bound form (pgvector's text, ~0.35 ms
-      to build): the query-embedding cache hands the same vector to every recall of a
-      repeated question; the 1024 most recently used are kept (~8 kB each).
     """
 
     exact: dict[tuple[str, tuple[Any, ...]], Any] = field(default_factory=dict)
     processors: dict[str, list[Any]] = field(default_factory=dict)
     common_lexemes: dict[float, tuple[float, frozenset[str]]] = field(default_factory=dict)
-    vector_texts: LRUCache[tuple[bytes, str], Any] = field(
-        default_factory=lambda: LRUCache(maxsize=1024)
-    )

@@ -140,20 +140,3 @@ def test_a_filter_on_entities_or_reviews_has_no_cached_shape() -> None:
     b = recall_exact.shape(UnitFilters("default", "u1", types=["fact", "event"]), True, True)
     c = recall_exact.shape(UnitFilters("default", "u1"), True, False)
     assert len({a, b, c}) == 3
-
-
-def test_the_remembered_vector_text_is_what_pgvector_binds() -> None:
-    from pgvector.sqlalchemy import Vector
-    from sqlalchemy.dialects.postgresql.asyncpg import dialect
-
-    process = Vector().bind_processor(dialect())
-    rng = np.random.default_rng(11)
-    texts = RecallStatements().vector_texts
-    for _ in range(20):
-        v = rng.standard_normal(384).astype(np.float32)
-        v /= np.linalg.norm(v)
-        assert recall_exact._vector_text(v.tobytes(), v.dtype.str, process, texts) == process(v)
-        assert recall_exact._vector_text(v.tobytes(), v.dtype.str, process, texts) == process(v)
-    other = (v * 0.5).astype(np.float32)
-    got = recall_exact._vector_text(other.tobytes(), other.dtype.str, process, texts)
-    assert got == process(other) and len(texts) == 21
