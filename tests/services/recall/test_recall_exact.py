@@ -140,3 +140,29 @@ def test_a_filter_on_entities_or_reviews_has_no_cached_shape() -> None:
     b = recall_exact.shape(UnitFilters("default", "u1", types=["fact", "event"]), True, True)
     c = recall_exact.shape(UnitFilters("default", "u1"), True, False)
     assert len({a, b, c}) == 3
+
+
+async def test_the_known_names_are_read_off_the_subjects_rows(client, engine) -> None:
+    """The exact statement reads the known names off the units it scores (sql.exact_select):
+    a name two units hold counts once, a prediction that is right comes back as NULL, and a
+    name only another subject holds is not known."""
+    await store(
+        client,
+        {"user_id": "u1", "value": "Ana plays the cello", "entities": ["Ana"]},
+        {"user_id": "u1", "value": "Ana and Bo went to Lisbon", "entities": ["Ana", "Bo"]},
+        {"user_id": "u2", "value": "Zed is u2's brother", "entities": ["Zed"]},
+    )
+    ents = ["ana", "bo", "zed", "cello"]
+    f = UnitFilters(namespace="default", user_id="u1")
+    # (the caller's prediction, the statement's _known): NULL when the prediction is right
+    cases = ((["ana", "bo"], None), (["ana"], ["ana", "bo"]), (None, ["ana", "bo"]))
+    for predicted, raw_known in cases:
+        async with create_session_factory(engine)() as session, session.begin():
+            conn = await session.connection()
+            rows = await recall_exact.exact_rows(
+                conn, f, None, "cello", ents, (), RecallStatements(), None, predicted
+            )
+        assert rows is not None and len(rows) == 2
+        known = rows[0][-1]
+        assert all(r[-1] == known for r in rows)  # the same on every row
+        assert (sorted(known) if known is not None else None) == raw_known
