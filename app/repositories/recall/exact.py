@@ -198,6 +198,7 @@ async def exact_rows(
         # statement, read-only: it runs in the session's transaction when one has begun,
         # else on its own; its errors are asyncpg's (app.core.outage knows them).
         driver = (await conn.get_raw_connection()).driver_connection
+        assert driver is not None, "a checked-out connection has its driver connection"
         rows: Sequence[Any] = await driver.fetch(compiled.sql, *params)
         return rows
     return (await conn.exec_driver_sql(compiled.sql, params)).all()
