@@ -91,23 +91,31 @@ def _conjugate(verb: str, negation: str = "") -> str:
     return {"am": "is", "have": "has", "do": "does", "'m": "is"}.get(verb, third_person_verb(verb))
 
 
-# A quotation is someone's own words: its "I" and "you" are not the speaker's.
-_QUOTED = re.compile(r'"[^"\n]+"|“[^”\n]+”|「[^」\n]+」')
+# A quotation that reports someone's words ('My sister told me: "I don't need you"', 她说：
+# “我不需要你”) keeps its own "I" and "you": they are not the speaker's. Only after a
+# reporting verb (and up to three words, then an optional colon or comma): a quotation that
+# opens the message, a title or inch marks (55" … 65") are the speaker's own text.
+_QUOTED_EN = re.compile(
+    r"""(\b(?:said|says|say|told|tells|tell|asked|asks|ask|wrote|writes|texted|replied|yelled|"""
+    r"""shouted|whispered|goes|went)\b(?:\s+[\w']+){0,3}?\s*[:,]?\s*)("[^"\n]+"|“[^”\n]+”)""",
+    re.IGNORECASE,
+)
+# Chinese: every quotation and title (“…”, 「…」, 《…》); the speaker's name is put before a
+# text that names no one (third_person_zh), so a message that is one quotation keeps it.
+_QUOTED_ZH = re.compile(r"()(“[^”\n]+”|「[^」\n]+」|《[^》\n]+》)")
 _HELD = re.compile(r"\x00(\d+)\x00")
 
 
-def _hold_quotes(text: str) -> tuple[str, list[str]]:
-    """``text`` with each quotation replaced by a placeholder, and the quotations. A text
-    that is one quotation as a whole is the speaker's own words, and stays."""
+def _hold_quotes(text: str, quoted: re.Pattern[str]) -> tuple[str, list[str]]:
+    """``text`` with each quotation that ``quoted`` finds after a reporting verb replaced by
+    a placeholder, and the quotations."""
     quotes: list[str] = []
 
     def hold(match: re.Match[str]) -> str:
-        if match.span() == (0, len(text)):
-            return match.group(0)
-        quotes.append(match.group(0))
-        return f"\x00{len(quotes) - 1}\x00"
+        quotes.append(match.group(2))
+        return f"{match.group(1)}\x00{len(quotes) - 1}\x00"
 
-    return _QUOTED.sub(hold, text), quotes
+    return quoted.sub(hold, text), quotes
 
 
 def _restore_quotes(text: str, quotes: list[str]) -> str:
@@ -118,7 +126,7 @@ def third_person_en(text: str, speaker: str | None, addressee: str | None = None
     """``text`` (first person) about ``speaker`` ("the user" when unnamed); "you" becomes
     ``addressee`` when given; a quotation ("…") is kept as written. Ends with a full stop
     unless it asks."""
-    held, quotes = _hold_quotes(text.strip())
+    held, quotes = _hold_quotes(text.strip(), _QUOTED_EN)
     return _restore_quotes(_third_person_en(held, speaker, addressee), quotes)
 
 
@@ -150,12 +158,15 @@ def _third_person_en(text: str, speaker: str | None, addressee: str | None) -> s
             (r"\byour\b|\byours\b", f"{addressee}'s"),
             (r"\byourself\b|\byou\b", addressee),
         ]
+    # A capitalised verb is conjugated only in title-cased text ("I Don't Know"); elsewhere
+    # "I" before a capital is part of a name ("World War I Memorial", "I Love Lucy").
+    title = all(w[:1].isupper() for w in re.findall(r"[A-Za-z][\w']*", out))
     out = _EN_I_VERB.sub(
         lambda m: (
             f"{who} {m.group(1)}"
             + (
                 m.group(2) + (m.group(3) or "")
-                if _AUXILIARY.search(out[: m.start()])
+                if _AUXILIARY.search(out[: m.start()]) or (m.group(2)[:1].isupper() and not title)
                 else _conjugate(m.group(2), m.group(3) or "")
             )
         ),
@@ -174,7 +185,7 @@ def third_person_zh(text: str, speaker: str | None, addressee: str | None = None
     """``text`` (first person) about ``speaker`` (用户 when unnamed); 你 → ``addressee``; a
     quotation (“…”, 「…」) is kept as written."""
     who = speaker or "用户"
-    out, quotes = _hold_quotes(text.strip().rstrip("，,"))
+    out, quotes = _hold_quotes(text.strip().rstrip("，,"), _QUOTED_ZH)
     out = out.replace("我们", f"{who}等人").replace("咱们", f"{who}等人")
     out = out.replace("我的", f"{who}的").replace("我", who)
     if addressee:

@@ -34,6 +34,9 @@ from app.services.extraction.statements import resolve_dates, third_person_en, t
         ("I Really Don't Care", "Jon Really Doesn't Care."),
         ("I Haven't Seen It", "Jon Hasn't Seen It."),
         ("Can I Go?", "Can Jon Go?"),
+        # Outside title-cased text, a capital after "I" is a name's, not a verb to conjugate.
+        ("I visited the World War I Memorial", "Jon visited the World War Jon Memorial."),
+        ("I Love Lucy is my favourite show", "Jon Love Lucy is Jon's favourite show."),
     ],
 )
 def test_spoken_forms_and_negations_get_the_third_person(said: str, stored: str) -> None:
@@ -62,10 +65,14 @@ def test_a_resolved_period_after_a_preposition_takes_no_second_one(said: str, st
     [
         # Tester: "My sister told me: I don't need you" mapped the sister's "I" to Jon.
         ('My sister told me: "I don\'t need you"', 'Jon\'s sister told them: "I don\'t need you".'),
-        ('"I quit" is what I told my boss', '"I quit" is what Jon told Jon\'s boss.'),
         ("I said “you are late” to him", "Jon said “you are late” to him."),
-        # A message that is one quotation as a whole is the speaker's own words.
+        ('She goes "I don\'t care" and I laughed', 'She goes "I don\'t care" and Jon laughed.'),
+        # Tester (stop 38): a quotation that reports no one's words is the speaker's own text.
         ('"I love it"', '"Jon loves it".'),
+        ('"I quit" is what I told my boss', '"Jon quit" is what Jon told Jon\'s boss.'),
+        ('"I\'m tired".', '"Jon is tired".'),
+        ('"I\'m in!" - that\'s what I said', '"Jon is in!" - that\'s what Jon said.'),
+        ('My TV is 55" and I want a 65" one', 'Jon\'s TV is 55" and Jon wants a 65" one.'),
     ],
 )
 def test_a_quotation_keeps_its_own_first_and_second_person(said: str, stored: str) -> None:
@@ -75,3 +82,5 @@ def test_a_quotation_keeps_its_own_first_and_second_person(said: str, stored: st
 def test_a_chinese_quotation_keeps_its_own_first_and_second_person() -> None:
     assert third_person_zh("我妹妹说：“我不需要你”", "张伟", "李娜") == "张伟妹妹说：“我不需要你”。"
     assert third_person_zh("我在玩「我的世界」", "张伟") == "张伟在玩「我的世界」。"
+    assert third_person_zh("我在读《我与地坛》", "张伟") == "张伟在读《我与地坛》。"
+    assert third_person_zh("“我很累”。", "张伟") == "张伟：“我很累”。"
