@@ -153,14 +153,20 @@ HITS: ColumnClause[Any] = literal_column(
 
 
 # Lexemes (as the keyword index stems them) of the words that date what a text tells:
-# relative days and periods, "ago", month and weekday names, seasons. A unit holding one
-# "carries a date" (the ``_dated`` column): the units a question asking *when* prefers.
+# relative days and periods, "ago", month and weekday names, seasons, 年 and 月 apart from
+# other characters (2027年3月14日, 这个月). A unit holding one "carries a date" (the ``_dated``
+# column): the units a question asking *when* prefers.
 DATE_LEXEMES = (
     "yesterday today tonight tomorrow ago week weekend month year januari februari march april "
     "may june juli august septemb octob novemb decemb monday tuesday wednesday thursday friday "
-    "saturday sunday summer winter spring autumn"
+    "saturday sunday summer winter spring autumn 年 月"
 ).split()
-DATED_TSQUERY = " | ".join(DATE_LEXEMES)
+# A date written in numbers, 2027-03-14 (how the extractor writes a resolved day):
+# app.core.text.search_text keeps its year and month as two tokens in a row.
+_NUMERIC_DATE = "('19':* | '20':*) <-> ({})".format(
+    " | ".join(f"'{month:02d}'" for month in range(1, 13))
+)
+DATED_TSQUERY = " | ".join([*DATE_LEXEMES, _NUMERIC_DATE])
 
 
 def _signal_columns(

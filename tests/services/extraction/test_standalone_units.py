@@ -273,3 +273,37 @@ async def test_llm_units_stand_alone_in_chinese(llm, fake_llm):
     assert got["用户在腾讯工作。"]["entities"] == ["李明", "腾讯"]
     r = await llm.post("/recall", json={"user_id": "u1", "query": "李明在哪里工作？", "top_k": 3})
     assert r.json()["memories"][0]["value"] == "用户在腾讯工作。"
+
+
+async def test_the_readme_s_offline_example_recalls_the_passport_for_when_it_expires(client):
+    # Tester (stop 38): the README's trip answered "When does my passport expire?" with the
+    # flight unit: its "(Friday)" made it dated for a *when* question while the passport's
+    # 2027-03-14 did not (a date written in numbers is now dated too: sql.DATED_TSQUERY).
+    said = "2026-12-01T10:00:00Z"  # a Tuesday, as in the README
+    messages = [
+        user("Hi! I need a flight from Berlin to Tokyo next Friday.", user_id="bob"),
+        assistant("Happy to help. Any seat preference?"),
+        user("Window, please. I am allergic to peanuts."),
+        assistant("Noted. Is your passport still valid?"),
+        user("Yes, it expires on 14 March 2027."),
+        user("thanks!"),
+    ]
+    r = await client.post(
+        "/working_memory/trip-7/messages",
+        json={"messages": [{**m, "created_at": said} for m in messages]},
+    )
+    assert r.status_code == 200, r.text
+    r = await client.post("/working_memory/trip-7/close", json={"timezone": "Europe/Berlin"})
+    job = r.json()["job"]
+    app = client._transport.app  # type: ignore[attr-defined]
+    assert await app.state.extraction.runner.run_inline(job["id"], 30) == "succeeded"
+    values = [u["value"] for u in (await client.get(f"/extract/{job['id']}")).json()["units"]]
+    assert "The user needs a flight from Berlin to Tokyo on 2026-12-11 (Friday)." in values
+    assert "The user's passport expires on 2027-03-14." in values
+
+    r = await client.post(
+        "/recall", json={"query": "When does my passport expire?", "user_id": "bob", "top_k": 1}
+    )
+    hit = r.json()["memories"][0]
+    assert hit["value"] == "The user's passport expires on 2027-03-14.", hit
+    assert hit["scores"]["time"] > 0
