@@ -64,14 +64,14 @@ def test_a_resolved_period_after_a_preposition_takes_no_second_one(said: str, st
     ("said", "stored"),
     [
         # Tester: "My sister told me: I don't need you" mapped the sister's "I" to Jon.
-        ('My sister told me: "I don\'t need you"', 'Jon\'s sister told them: "I don\'t need you".'),
+        ('My sister told me: "I don\'t need you"', "Jon's sister told them: \"I don't need you\"."),
         ("I said “you are late” to him", "Jon said “you are late” to him."),
         ('She goes "I don\'t care" and I laughed', 'She goes "I don\'t care" and Jon laughed.'),
         # Tester (stop 38): a quotation that reports no one's words is the speaker's own text.
         ('"I love it"', '"Jon loves it".'),
         ('"I quit" is what I told my boss', '"Jon quit" is what Jon told Jon\'s boss.'),
         ('"I\'m tired".', '"Jon is tired".'),
-        ('"I\'m in!" - that\'s what I said', '"Jon is in!" - that\'s what Jon said.'),
+        ("\"I'm in!\" - that's what I said", '"Jon is in!" - that\'s what Jon said.'),
         ('My TV is 55" and I want a 65" one', 'Jon\'s TV is 55" and Jon wants a 65" one.'),
     ],
 )

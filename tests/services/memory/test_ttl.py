@@ -269,3 +269,22 @@ async def test_a_logged_recall_racing_a_delete_of_its_hit_does_not_fail(client, 
     async with engine.connect() as conn:
         logged = (await conn.execute(text("SELECT unit_id FROM memory_access_log"))).all()
     assert [r.unit_id for r in logged] == [kept]
+
+
+@pytest.mark.parametrize(
+    "again",
+    ["Dana is vegetarian", "dana is vegetarian!"],  # the same value; a normalised copy
+)
+async def test_a_fact_stored_again_after_its_unit_expired_is_a_new_live_unit(client, engine, again):
+    # Tester (stop 38): before the archival sweep reached an expired unit, storing its fact
+    # again answered "merged" into it, and recall then found nothing.
+    [old] = await store(client, {"user_id": "u1", "value": "Dana is vegetarian"})
+    async with engine.begin() as conn:
+        await conn.execute(text("UPDATE memory_units SET expires_at = now() - interval '1 minute'"))
+    [new] = await store(client, {"user_id": "u1", "value": again})
+    assert new["outcome"] == "created" and new["id"] != old["id"]
+    r = await client.post("/recall", json={"query": "Is Dana vegetarian?", "user_id": "u1"})
+    assert [m["id"] for m in r.json()["memories"]] == [new["id"]]
+    # The expired unit is still there for the sweep (history kept), not changed by the store.
+    r = await client.get(f"/memories/{old['id']}")
+    assert r.status_code == 200 and r.json()["merge_count"] == 0
