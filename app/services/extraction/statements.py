@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 import rjieba
+import simplemma
 
 from app.services.extraction.dates import TimeMatch
 
@@ -80,6 +81,12 @@ def third_person_verb(verb: str) -> str:
     return verb + "s"
 
 
+def _inflected(verb: str) -> bool:
+    """Whether ``verb`` is not a base form (a past: "meant", "forgot", "agreed"), by its
+    English lemma (simplemma): such a verb takes no third-person -s."""
+    return str(simplemma.lemmatize(verb, lang="en")).casefold() != verb
+
+
 def _conjugate(verb: str, negation: str = "") -> str:
     if verb[:1].isupper():  # "Don't" → "Doesn't", "Love" → "Loves"
         done = _conjugate(verb.lower(), negation.lower())
@@ -88,7 +95,10 @@ def _conjugate(verb: str, negation: str = "") -> str:
         return {"do": "does", "have": "has"}.get(verb, verb) + negation
     if verb in _NO_S or (verb.endswith("ed") and not verb.endswith("eed")):
         return verb
-    return {"am": "is", "have": "has", "do": "does", "'m": "is"}.get(verb, third_person_verb(verb))
+    third = {"am": "is", "have": "has", "do": "does", "'m": "is"}.get(verb)
+    if third is not None:
+        return third
+    return verb if _inflected(verb) else third_person_verb(verb)
 
 
 # A quotation that reports someone's words ('My sister told me: "I don't need you"', 她说：

@@ -28,6 +28,13 @@ from app.services.extraction.statements import resolve_dates, third_person_en, t
         ("Imma start running", "Jon is going to start running."),
         ("I love painting", "Jon loves painting."),
         ("I go hiking", "Jon goes hiking."),
+        # Tester (stop 38): pasts outside the list got an -s ("Jon meants", "Jon agreeds").
+        ("I meant it", "Jon meant it."),
+        ("I forgot my lines", "Jon forgot Jon's lines."),
+        ("I agreed", "Jon agreed."),
+        ("I learnt a lot", "Jon learnt a lot."),
+        ("I feed the cat", "Jon feeds the cat."),
+        ("I am here", "Jon is here."),
         # Title-cased text (tester: "I Don't" became "Jon Don't"): the verb keeps its capital.
         ("I Don't Know", "Jon Doesn't Know."),
         ("I Love Pizza", "Jon Loves Pizza."),
