@@ -59,6 +59,21 @@ _AUXILIARY = re.compile(
 # The verb after "I", with "n't" apart ("don't" is "do" + "n't"; "can't" is "ca" + "n't").
 # Title-cased text ("I Don't Know") is matched too; the verb keeps its capital.
 _EN_I_VERB = re.compile(rf"\bI\s+((?:(?i:{_ADVERBS})\s+)*)([A-Za-z][a-z]*?)((?i:n't))?\b")
+# "you" as the subject of a clause (at its start, or after a conjunction or a verb of
+# thinking: "I hope you have fun"), the verb after it and "n't": with the addressee's name
+# the verb takes the third person ("Caroline has"). Not after other words ("make you feel",
+# "did you go"), nor the fillers "you know?", "you see,", "you bet!".
+_EN_YOU_VERB = re.compile(
+    r"(^|[.!?;:,]\s*|\b(?:and|but|or|so|that|if|when|because|cause|since|as|hope|think|bet|"
+    r"guess|know|sure|glad|wish|maybe|then|where|how|why|what)\s+)you\s+"
+    rf"((?:(?:{_ADVERBS})\s+)*)([a-z]+?)(n't)?\b(?=(\s*(?:[,.!?;:]|$))?)",
+    re.IGNORECASE,
+)
+_NOT_VERBS = frozenset(
+    """all both two too alone so again more much soon there here and or but nor to for with in
+    on at of from the a an guys yourself yourselves ever""".split()
+)
+_FILLERS = frozenset("know see bet mean guess".split())
 # Spoken forms written as one word: "I wanna go" is "I want to go".
 _EN_SPOKEN = (
     (re.compile(r"\bwanna\b", re.IGNORECASE), "want to"),
@@ -171,6 +186,8 @@ def _third_person_en(text: str, speaker: str | None, addressee: str | None) -> s
     # A capitalised verb is conjugated only in title-cased text ("I Don't Know"); elsewhere
     # "I" before a capital is part of a name ("World War I Memorial", "I Love Lucy").
     title = all(w[:1].isupper() for w in re.findall(r"[A-Za-z][\w']*", out))
+    if addressee:
+        out = _EN_YOU_VERB.sub(lambda m: _you_verb(m, addressee), out)
     out = _EN_I_VERB.sub(
         lambda m: (
             f"{who} {m.group(1)}"
@@ -189,6 +206,23 @@ def _third_person_en(text: str, speaker: str | None, addressee: str | None) -> s
     if not out.endswith(("?", "!", ".")):
         out += "."
     return out[:1].upper() + out[1:]
+
+
+def _you_verb(m: re.Match[str], addressee: str) -> str:
+    """One :data:`_EN_YOU_VERB` match with the addressee and the verb in the third person;
+    as it was when the word after "you" is no verb of the clause."""
+    lead, adverbs, verb, negation = m.group(1), m.group(2), m.group(3), m.group(4) or ""
+    filler = verb.casefold() in _FILLERS and m.group(5) is not None  # "you know?"
+    if (
+        filler
+        or verb.casefold() in _NOT_VERBS
+        or verb.endswith("ly")
+        or (_inflected(verb.casefold()) and verb.casefold() not in ("are", "were"))
+    ):
+        return m.group(0)
+    third = {"are": "is", "were": "was"}.get(verb.casefold())
+    said = third + negation if third else _conjugate(verb.casefold(), negation.casefold())
+    return f"{lead}{addressee} {adverbs}{said}"
 
 
 def third_person_zh(text: str, speaker: str | None, addressee: str | None = None) -> str:

@@ -91,3 +91,26 @@ def test_a_chinese_quotation_keeps_its_own_first_and_second_person() -> None:
     assert third_person_zh("我在玩「我的世界」", "张伟") == "张伟在玩「我的世界」。"
     assert third_person_zh("我在读《我与地坛》", "张伟") == "张伟在读《我与地坛》。"
     assert third_person_zh("“我很累”。", "张伟") == "张伟：“我很累”。"
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # Tester (stop 38): "you" became the addressee and kept its verb ("Caroline have").
+        ("No doubts, Caroline. You have such a caring heart",
+         "No doubts, Caroline. Caroline has such a caring heart."),
+        ("Got any objects that you treasure?", "Got any objects that Caroline treasures?"),
+        ("I hope you have fun", "Jon hopes Caroline has fun."),
+        ("I told you, you were right", "Jon told Caroline, Caroline was right."),
+        ("If you don't mind", "If Caroline doesn't mind."),
+        ("You never shy away from a challenge", "Caroline never shies away from a challenge."),
+        # Not a subject's verb: a question, an object, fillers, a conjunction, an adverb.
+        ("Did you make it?", "Did Caroline make it?"),
+        ("It will make you feel better", "It will make Caroline feel better."),
+        ("You know, it was fun", "Caroline know, it was fun."),
+        ("Hope you and your family are well", "Hope Caroline and Caroline's family are well."),
+        ("If you ever do it, tell me", "If Caroline ever do it, tell them."),
+    ],
+)  # fmt: skip
+def test_you_as_the_subject_takes_the_addressee_s_third_person(said: str, stored: str) -> None:
+    assert third_person_en(said, "Jon", "Caroline") == stored
