@@ -61,7 +61,9 @@ class MessageCreate(RequestModel):
         default=None, description="When it was said (ISO 8601 with its offset). Default: now."
     )
     user_id: Identifier | None = Field(
-        default=None, description="The subject (user) of the session; the first one seen owns it."
+        default=None,
+        description="The subject (user) of the session; the first one seen owns it. A message "
+        "naming another user_id is refused (409 conflict, nothing appended).",
     )
     metadata: dict[str, Any] = Field(
         default_factory=dict,

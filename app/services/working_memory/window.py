@@ -39,6 +39,7 @@ from app.schemas.working_memory import MessageCreate
 from app.services.recall.query_embeddings import QueryEmbeddingCache
 from app.services.working_memory.embedding import WindowEmbeddings
 from app.services.working_memory.message_windows import MessageWindows
+from app.services.working_memory.owner import check_owner
 from app.services.working_memory.ranking import (
     Selection,
     Weights,
@@ -189,12 +190,10 @@ class WorkingMemoryService:
         self, namespace: str, session_id: str, messages: list[MessageCreate], now: datetime
     ) -> AppendResult:
         """Record messages in the transcript (this transaction) and, after commit, in the
-        window, without their embeddings: those are queued then, and computed after the
-        answer (app/services/working_memory/embedding.py). Raises
-        DatastoreUnavailableError when Redis is down before the transcript is written
-        (nothing written). When Redis fails only after the transcript committed, the append
-        succeeds all the same and the window is marked stale: its messages are written back
-        when Redis answers (app/services/working_memory/stale.py)."""
+        window, without embeddings (queued, computed after the answer: embedding.py). Raises
+        DatastoreUnavailableError when Redis is down before the transcript is written and
+        ConflictError for another user's message (owner.py): nothing written. Redis failing
+        after the commit marks the window stale (written back when Redis answers: stale.py)."""
         contents = [m.content for m in messages]
         tokens = await self._count(contents)
         restored = await self._restore_if_lost(namespace, session_id, now)
@@ -202,6 +201,7 @@ class WorkingMemoryService:
         block = await self.transcript.allocate(
             namespace, session_id, len(messages), sum(tokens), owner
         )
+        check_owner(session_id, block.owner, messages)  # 409: nothing written
         rows = [
             TranscriptRow(
                 seq=block.first_seq + i,

@@ -405,3 +405,24 @@ async def test_embedded_default_store_has_the_same_semantics(client, engine):
     async with engine.connect() as conn:
         n = (await conn.execute(text("SELECT count(*) FROM transcript_messages"))).scalar_one()
     assert n == 0
+
+
+@pytest.mark.parametrize("together", [False, True])
+async def test_a_message_of_another_user_is_refused_and_nothing_is_appended(wm, engine, together):
+    # Tester (stop 38): uB's "I live in Oslo" was appended to uA's session and its close
+    # filed it as uA's memory.
+    first = [msg("I am allergic to shellfish.", user_id="uA")]
+    other = msg("I live in Oslo and I hate cilantro.", user_id="uB")
+    if not together:
+        await append(wm, "mix1", *first)
+    r = await wm.client.post(
+        "/working_memory/mix1/messages",
+        json={"messages": [*first, other] if together else [other]},
+    )
+    assert r.status_code == 409, r.text
+    assert r.headers["content-type"].startswith(PROBLEM)
+    assert "'uA'" in r.json()["detail"] and "'uB'" in r.json()["detail"]
+    rows = await transcript(engine, "mix1")
+    assert [row.content for row in rows] == ([] if together else ["I am allergic to shellfish."])
+    body = await append(wm, "mix1", msg("Also no peanuts.", user_id="uA"), msg("And no soy."))
+    assert body["seqs"] == ([1, 2] if together else [2, 3])  # no seq was taken by the refusal
