@@ -324,7 +324,13 @@ class JobRunner:
 
     async def _fail(self, job_id: uuid.UUID, attempt: int, exc: Exception) -> RunResult:
         code = exc.code if isinstance(exc, HindsightError) else "internal_error"
-        detail = exc.detail if isinstance(exc, HindsightError) else f"{type(exc).__name__}: {exc}"
+        # An unexpected error's text (a statement and its parameters, a traceback's words)
+        # stays in the server log: the job says its type only.
+        detail = (
+            exc.detail
+            if isinstance(exc, HindsightError)
+            else f"{type(exc).__name__}: an unexpected error (the server log has it, job {job_id})"
+        )
         if not isinstance(exc, HindsightError):
             log.exception("job %s attempt %s failed", job_id, attempt, exc_info=exc)
         worker = self.settings.worker

@@ -232,3 +232,26 @@ async def test_job_row_and_queue_entry_commit_together(engine, settings):
         await submit(session)
     assert await count_rows(engine, "extraction_jobs") == 1
     assert await count_rows(engine, "pgqueuer") == 1
+
+
+class _Crashing:
+    """An extractor that fails as a bug would: an exception whose text holds SQL."""
+
+    name = "offline"
+
+    async def extract(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        raise RuntimeError("boom [SQL: SELECT secret FROM memory_units] [parameters: ('u1',)]")
+
+
+async def test_an_unexpected_error_is_not_shown_in_the_job(client, monkeypatch):
+    # Tester (stop 38): a failed job's `error` carried the whole statement and its parameters.
+    app = client._transport.app  # type: ignore[attr-defined]
+    monkeypatch.setattr(app.state.extraction.runner, "extractor", _Crashing())
+    r = await client.post(
+        "/extract?wait=true",
+        json={"user_id": "u1", "messages": [{"role": "user", "content": "I live in Rome."}]},
+    )
+    job = r.json() if r.status_code == 200 else (await client.get(r.headers["location"])).json()
+    assert job["status"] in ("retrying", "failed"), job
+    assert job["error"].startswith("RuntimeError: an unexpected error"), job["error"]
+    assert "SQL" not in str(job) and "secret" not in str(job)
