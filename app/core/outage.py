@@ -22,6 +22,9 @@ _PG_CONNECTION_ERRORS = (
     asyncpg.exceptions.CrashShutdownError,  # 57P02
     asyncpg.exceptions.TooManyConnectionsError,  # 53300
     asyncpg.exceptions.InterfaceError,  # "connection is closed"
+    # A prepared statement whose table changed type under it (a migration beside running
+    # replicas): the connection's statement cache drops it, so a retry succeeds.
+    asyncpg.exceptions.InvalidCachedStatementError,
 )
 _REDIS_ERRORS = (
     redis_errors.ConnectionError,
