@@ -111,6 +111,17 @@ def prepare(dump: dict[str, Any]) -> list[Q]:
 BASE = {"ws": 0.2, "wk": 0.1, "wr": 0.05, "wc": 0.05, "we": 0.15, "wx": 0.45, "wt": 0.2}
 
 
+def listed_base(p: Q) -> dict[str, float]:
+    """BASE with the context weight of a list question that names no time scaled as the
+    service does (app.services.recall.list_questions)."""
+    from app.services.recall import list_questions
+
+    timed = p["raw"]["window"] is not None or p["raw"]["asks_when"]
+    if timed or not list_questions.asks_for_list(p["question"]):
+        return BASE
+    return BASE | {"wx": BASE["wx"] * list_questions.CONTEXT_SCALE}
+
+
 def _minmax(v: np.ndarray) -> np.ndarray:
     lo, hi = v.min(), v.max()
     if hi - lo < 1e-9:
@@ -305,10 +316,21 @@ def main() -> None:
         == p["raw"]["service_top10"]
         for p in qs
     )
+    listed = sum(
+        [
+            p["refs"][i]
+            for i in mmr(
+                p, typed(p, score(p, listed_base(p)), kinds), DIVERSITY_WEIGHT, DIVERSITY_FLOOR
+            )[:10]
+        ]
+        == p["raw"]["service_top10"]
+        for p in qs
+    )
     print(
         f"the service's top 10 in the dump: rank() alone gives it for {plain}/{len(qs)} "
         f"questions, rank() and the diversity step for {diverse}/{len(qs)}, with the "
-        f"answer-type signal ({kinds}) before it for {shipped_now}/{len(qs)}"
+        f"answer-type signal ({kinds}) before it for {shipped_now}/{len(qs)}, and with a list "
+        f"question's context weight scaled (since 2026-12-06) for {listed}/{len(qs)}"
     )
     shipped = per_question(qs, lambda p: ranked(p, score(p, BASE)))
 

@@ -28,7 +28,7 @@ from app.schemas.recall import RecallRequest
 from app.services.memory.filters import request_filters
 from app.services.memory.pairs.decision import Thresholds
 from app.services.memory.ttl import AccessTracker
-from app.services.recall import answer_type
+from app.services.recall import answer_type, list_questions
 from app.services.recall.access import Access
 from app.services.recall.collapse import MARGIN, collapse, head_of, pair_floor
 from app.services.recall.expansion import Hop, Outcome, expand, named_via
@@ -171,6 +171,8 @@ class RecallService:
             plan.time_hint = find_time_hint(req.query, now, query_zone(req.timezone, req.now))
             plan.asks_when = plan.time_hint is None and asks_when(req.query)
         result.time_hint = plan.time_hint
+        timed = plan.time_hint is not None or plan.asks_when  # "What has Tim read?": less context
+        result.weighting = list_questions.weighting(req, result.weighting, timed)
         found = await self._find(req, plan, start + budget, result, clock)
         result.hits = await self._rank(
             namespace, req, found, result, start + budget, now, wall_now, clock, plan
