@@ -25,7 +25,7 @@ async def test_a_type_change_under_running_recalls_answers_503_then_recovers(cli
             )
         # Statements prepared while the type was real would fail once in later tests (the
         # app is shared by the session): their connections are closed.
-        await client._transport.app.state.engine.dispose()  # type: ignore[attr-defined]
+        await client._transport.app.state.engine.dispose()
         await engine.dispose()
     codes = [r.status_code for r in statuses]
     assert set(codes) <= {200, 503}, [(r.status_code, r.text[:200]) for r in statuses]
