@@ -63,7 +63,9 @@ class Entity(Base):
 
 
 class UnitEntity(Base):
-    """Unit ``unit_id`` names entity ``entity_id`` (deleted with either)."""
+    """Unit ``unit_id`` names entity ``entity_id`` (deleted with either). ``occurred_at`` is
+    the unit's (a unit's never changes once written): the index on (entity, newest first)
+    gives the newest units naming an entity by reading only those (migration 0014)."""
 
     __tablename__ = "unit_entities"
 
@@ -73,8 +75,12 @@ class UnitEntity(Base):
     entity_id: Mapped[int] = mapped_column(
         BigInteger, ForeignKey("entities.id", ondelete="CASCADE"), primary_key=True
     )
+    occurred_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
-    __table_args__ = (Index("ix_unit_entities_entity_id", "entity_id", "unit_id"),)
+    __table_args__ = (
+        # Read backwards: an entity's units newest first (and its units, for the other reads).
+        Index("ix_unit_entities_entity_recent", "entity_id", "occurred_at", "unit_id"),
+    )
 
 
 class EntityEdge(Base):

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from app.core.entity_names import display_name, entity_key
 from app.core.text import entity_keys, search_text, value_hash
 from benchkit.recall_corpus import NOISE_SIGMA, SUBJECT, TYPE_SHARES, Corpus
 
@@ -25,6 +26,55 @@ def asyncpg_dsn(url: str) -> str:
     """A SQLAlchemy URL of the service (``postgresql+asyncpg://…``, the embedded server's
     ``…@/db?host=/socket/dir`` included) as a DSN for ``asyncpg.connect``."""
     return re.sub(r"^postgresql\+\w+://", "postgresql://", url)
+
+
+# What the store's write path does for each written unit (app.repositories.entities.write),
+# for every loaded unit without links: an entity per (subject, key), a link per unit carrying
+# its occurred_at. No co-occurrence edges: a loaded unit names one entity (its speaker).
+_ENTITIES = """
+    WITH names AS (
+      SELECT * FROM unnest(CAST($1 AS text[]), CAST($2 AS text[]), CAST($3 AS text[]))
+             AS m(raw, key, shown)
+    )
+    INSERT INTO entities (namespace, user_id, agent_id, key, name, first_seen, last_seen)
+    SELECT u.namespace, u.user_id, COALESCE(u.agent_id, ''), m.key, min(m.shown),
+           min(u.occurred_at), max(u.occurred_at)
+      FROM memory_units u CROSS JOIN LATERAL unnest(u.entities) AS x(raw)
+      JOIN names m ON m.raw = x.raw
+     WHERE NOT EXISTS (SELECT 1 FROM unit_entities ue WHERE ue.unit_id = u.id)
+     GROUP BY 1, 2, 3, 4
+    ON CONFLICT (namespace, user_id, agent_id, key) DO UPDATE
+       SET first_seen = least(entities.first_seen, excluded.first_seen),
+           last_seen = greatest(entities.last_seen, excluded.last_seen)
+"""
+_LINKS = """
+    WITH names AS (
+      SELECT * FROM unnest(CAST($1 AS text[]), CAST($2 AS text[])) AS m(raw, key)
+    )
+    INSERT INTO unit_entities (unit_id, entity_id, occurred_at)
+    SELECT DISTINCT u.id, e.id, u.occurred_at
+      FROM memory_units u CROSS JOIN LATERAL unnest(u.entities) AS x(raw)
+      JOIN names m ON m.raw = x.raw
+      JOIN entities e ON e.namespace = u.namespace AND e.user_id = u.user_id
+                     AND e.agent_id = COALESCE(u.agent_id, '') AND e.key = m.key
+     WHERE NOT EXISTS (SELECT 1 FROM unit_entities ue WHERE ue.unit_id = u.id)
+    ON CONFLICT DO NOTHING
+"""
+
+
+async def link_entities(conn: Any) -> int:
+    """Link every unit that has no entity link yet to its entities (keys by
+    ``app.core.entity_names.entity_key``, as the write path makes them); returns the links
+    added."""
+    raw = [r[0] for r in await conn.fetch("SELECT DISTINCT unnest(entities) FROM memory_units")]
+    names = [(r, entity_key(r), display_name(r)) for r in raw]
+    names = [n for n in names if n[1]]
+    if not names:
+        return 0
+    cols = [list(c) for c in zip(*names, strict=True)]
+    await conn.execute(_ENTITIES, *cols)
+    status = await conn.execute(_LINKS, cols[0], cols[1])
+    return int(status.split()[-1])
 
 
 def subjects(other: int) -> list[str]:
@@ -192,6 +242,9 @@ class BulkLoader:
             for subject, count in missing.items():
                 await self._copy(conn, subject, count)
             timing["copy_s"] = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            timing["graph_links"] = float(await link_entities(conn))
+            timing["graph_s"] = time.perf_counter() - t0
             timing["copy_rows"] = float(sum(missing.values()))
             t0 = time.perf_counter()
             await conn.execute(f"SET maintenance_work_mem = '{self.maintenance_work_mem}'")
@@ -203,6 +256,18 @@ class BulkLoader:
             await conn.execute("VACUUM ANALYZE memory_units")
             timing["vacuum_analyze_s"] = time.perf_counter() - t0
             return timing
+        finally:
+            await conn.close()
+
+    async def link_entities(self) -> int:
+        """:func:`link_entities` on a reused database (units loaded before the loader linked
+        them); returns the links added."""
+        conn = await self._connect()
+        try:
+            added = await link_entities(conn)
+            if added:
+                await conn.execute("VACUUM ANALYZE entities, unit_entities")
+            return added
         finally:
             await conn.close()
 

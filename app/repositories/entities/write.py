@@ -19,7 +19,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 @dataclass(frozen=True)
 class Link:
     """Unit ``unit_id`` of subject (``user_id``, ``agent_id``: ``''`` for none) names the
-    entity ``key`` (spelled ``name``); ``seen_at`` is the unit's ``occurred_at``."""
+    entity ``key`` (spelled ``name``); ``seen_at`` is the unit's ``occurred_at`` (the link
+    keeps it: the newest units of an entity are read from the links alone)."""
 
     unit_id: uuid.UUID
     user_id: str
@@ -61,8 +62,8 @@ _LINK = text(
       SELECT DISTINCT i.unit_id, n.id AS entity_id, i.seen_at
         FROM input i JOIN nodes n USING (user_id, agent_id, key)
     ), added AS (
-      INSERT INTO unit_entities (unit_id, entity_id)
-      SELECT unit_id, entity_id FROM linked ORDER BY unit_id, entity_id
+      INSERT INTO unit_entities (unit_id, entity_id, occurred_at)
+      SELECT unit_id, entity_id, seen_at FROM linked ORDER BY unit_id, entity_id
       ON CONFLICT DO NOTHING
       RETURNING unit_id, entity_id
     ), pairs AS (
@@ -96,8 +97,9 @@ _DECLARE = text(
        WHERE namespace = :ns AND user_id = :user AND agent_id = :agent AND key = :alias
          AND alias_of IS NULL
     ), moved AS (
-      INSERT INTO unit_entities (unit_id, entity_id)
-      SELECT ue.unit_id, canon.id FROM unit_entities ue, old, canon WHERE ue.entity_id = old.id
+      INSERT INTO unit_entities (unit_id, entity_id, occurred_at)
+      SELECT ue.unit_id, canon.id, ue.occurred_at FROM unit_entities ue, old, canon
+       WHERE ue.entity_id = old.id
       ON CONFLICT DO NOTHING
     ), upsert AS (
       INSERT INTO entities (namespace, user_id, agent_id, key, name, alias_of, declared_by,

@@ -26,6 +26,10 @@ FILLER = [
 ]  # fmt: skip
 
 
+SIGHTS = ("sells paper maps", "has a snack bar", "hosts a summer choir", "rents cross-country skis",
+          "shows the falls at sunset", "keeps a telescope for visitors")  # fmt: skip
+
+
 async def _units(client) -> None:  # type: ignore[no-untyped-def]
     await store(
         client,
@@ -112,3 +116,44 @@ async def test_small_subjects_need_no_expansion(client):
     )
     assert r.status_code == 200, r.text
     assert r.json()["expansion"] == {"status": "not_needed", "added": 0, "reason": None}
+
+
+async def test_the_entity_hop_brings_the_newest_units_of_each_entity_inside_the_window(
+    client, engine
+):
+    # A name in many units (a speaker's): the hop takes the newest of them that match the
+    # filters, read newest first from the entity's links (their occurred_at is the unit's).
+    await _units(client)
+    await store(
+        client,
+        *({"user_id": "ex", "session_id": f"g{i}", "value": f"Glacier Point {what}.",
+           "entities": ["Glacier Point"], "occurred_at": f"2024-07-{i + 1:02d}T10:00:00Z"}
+          for i, what in enumerate(SIGHTS)),
+    )  # fmt: skip
+    async with create_session_factory(engine)() as session, session.begin():
+        repo = RecallRepository(session)
+        now = datetime.now(UTC)
+        f = UnitFilters(namespace="default", user_id="ex", now=now)
+        seed = (await repo.candidates(f, None, "glacier", [], exact=True, per_source=1,
+                                      ef_search=40)).scores  # fmt: skip
+        seeds = [c.id for c in seed if c.session_id == "trip" and c.term_freqs]
+
+        async def hop(g: UnitFilters, n: int) -> dict[str, str | None]:
+            found, reached = await expansion(
+                session, g, None, "glacier", ["ana"], seeds=seeds, seen=seeds, per_source=n,
+                session_cap=1,
+            )  # fmt: skip
+            units = await repo.units([c.id for c in found.scores])
+            return {
+                units[c.id].value: key
+                for c, key in zip(found.scores, reached, strict=True)
+                if key is not None
+            }
+
+        newest = await hop(f, 2)
+        july = datetime(2024, 7, 4, tzinfo=UTC)
+        before = await hop(UnitFilters(namespace="default", user_id="ex", now=now, until=july), 2)
+    assert newest == {f"Glacier Point {SIGHTS[5]}.": "glacier point",
+                      f"Glacier Point {SIGHTS[4]}.": "glacier point"}  # fmt: skip
+    assert before == {f"Glacier Point {SIGHTS[2]}.": "glacier point",
+                      f"Glacier Point {SIGHTS[1]}.": "glacier point"}  # fmt: skip
