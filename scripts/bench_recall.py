@@ -16,7 +16,8 @@
    with wording variations made of stop words (new values and hashes, the keyword-index
    statistics of the real turns), its vector plus Gaussian noise (σ 0.01 per dimension,
    cosine ≈ 0.98 to the original) re-normalised, ``query`` = the previous turn of the session
-   (so both HNSW indexes are full), the speaker as entity, a random type and an
+   (so both HNSW indexes are full), the speaker as entity (linked in the entity graph as
+   ``/store`` links it: ``benchkit.bulkload.link_entities``), a random type and an
    ``occurred_at`` within the last year. The HNSW indexes are dropped during the load and
    rebuilt after it, then ``VACUUM ANALYZE``.
 3. ``/recall``: LoCoMo questions (``top_k`` 10, embedded by the server per request — the query
