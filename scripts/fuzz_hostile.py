@@ -222,10 +222,14 @@ async def unicode_pass(p: Probe, unit_id: str, cases: list[str] | None = None) -
     for method, url, template, fields in BODY_OPS:
         url = url.replace("{unit}", unit_id)
         for field in fields:
-            for name, case in chosen.items():
+            for i, (name, case) in enumerate(chosen.items()):
                 values = {f: jstr(DEFAULTS.get(f, f"fz-{f}")) for f in fields}
                 values[field] = jstr(case)
-                await p.send("Unicode in body strings", method, url, content=fill(template, values),
+                # A session belongs to the first user_id appended (another one is a 409): a
+                # user_id case appends to a session of its own.
+                to = url.replace("fz-s", f"fz-s-u{i}") if field == "user_id" else url
+                to = to if to.endswith("/messages") else url
+                await p.send("Unicode in body strings", method, to, content=fill(template, values),
                              expect=expected(field, case, False),
                              label=f"{field}={name}")  # fmt: skip
     for method, url, base, extra in QUERY_OPS:

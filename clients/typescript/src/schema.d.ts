@@ -1768,7 +1768,7 @@ export interface components {
             role: "user" | "assistant" | "tool" | "system";
             /**
              * User Id
-             * @description The subject (user) of the session; the first one seen owns it.
+             * @description The subject (user) of the session; the first one seen owns it. A message naming another user_id is refused (409 conflict, nothing appended).
              */
             user_id?: string | null;
         };
