@@ -116,18 +116,25 @@ def _conjugate(verb: str, negation: str = "") -> str:
     return verb if _inflected(verb) else third_person_verb(verb)
 
 
-# A quotation that reports someone's words ('My sister told me: "I don't need you"', 她说：
-# “我不需要你”) keeps its own "I" and "you": they are not the speaker's. Only after a
-# reporting verb (and up to three words, then an optional colon or comma): a quotation that
-# opens the message, a title or inch marks (55" … 65") are the speaker's own text.
+# A quotation that reports someone's words ('My sister told me: "I don't need you"', '"I'm
+# leaving," she said', 她说：“我不需要你”) keeps its own "I" and "you": they are not the
+# speaker's. Only next to a reporting verb or after a colon: a quotation that is the message
+# itself ('"I'm tired".'), a title or inch marks (55" … 65") are the speaker's own text.
+_REPORTING = (
+    r"said|says|say|told|tells|tell|asked|asks|ask|wrote|writes|texted|replied|yelled|shouted|"
+    r"whispered|goes|went|(?:was|is|were|am|'s|'m)\s+like"
+)
+_QUOTE_EN = r'"[^"\n]+"|“[^”\n]+”'
 _QUOTED_EN = re.compile(
-    r"""(\b(?:said|says|say|told|tells|tell|asked|asks|ask|wrote|writes|texted|replied|yelled|"""
-    r"""shouted|whispered|goes|went)\b(?:\s+[\w']+){0,3}?\s*[:,]?\s*)("[^"\n]+"|“[^”\n]+”)""",
+    # After a reporting verb (and up to three words) or a colon: 'told me: "…"', 'Her words: "…"'
+    rf"((?:\b(?:{_REPORTING})\b(?:\s+[\w']+){{0,3}}?\s*[:,]?|:)\s*)({_QUOTE_EN})"
+    # or before one: '"I don't need you," my sister told me', '"I'm leaving," she said'
+    rf"|()({_QUOTE_EN})(?=\s*,?\s*(?:[\w']+\s+){{0,3}}?(?:{_REPORTING})\b)",
     re.IGNORECASE,
 )
 # Chinese: every quotation and title (“…”, 「…」, 《…》); the speaker's name is put before a
 # text that names no one (third_person_zh), so a message that is one quotation keeps it.
-_QUOTED_ZH = re.compile(r"()(“[^”\n]+”|「[^」\n]+」|《[^》\n]+》)")
+_QUOTED_ZH = re.compile(r'()(“[^”\n]+”|"[^"\n]+"|「[^」\n]+」|《[^》\n]+》)')
 _HELD = re.compile(r"\x00(\d+)\x00")
 
 
@@ -137,8 +144,9 @@ def _hold_quotes(text: str, quoted: re.Pattern[str]) -> tuple[str, list[str]]:
     quotes: list[str] = []
 
     def hold(match: re.Match[str]) -> str:
-        quotes.append(match.group(2))
-        return f"{match.group(1)}\x00{len(quotes) - 1}\x00"
+        lead, quote = (match.group(1), match.group(2)) if match.group(2) else match.group(3, 4)
+        quotes.append(quote)
+        return f"{lead}\x00{len(quotes) - 1}\x00"
 
     return quoted.sub(hold, text), quotes
 

@@ -73,10 +73,18 @@ def test_a_resolved_period_after_a_preposition_takes_no_second_one(said: str, st
         # Tester: "My sister told me: I don't need you" mapped the sister's "I" to Jon.
         ('My sister told me: "I don\'t need you"', "Jon's sister told them: \"I don't need you\"."),
         ("I said “you are late” to him", "Jon said “you are late” to him."),
+        # Tester F17 (stop 38): the reporting verb after the quotation, a colon, "was like".
+        (
+            '"I don\'t need you," my sister told me.',
+            "\"I don't need you,\" Jon's sister told them.",
+        ),
+        ('"I\'m leaving," she said.', '"I\'m leaving," she said.'),
+        ('She was like "I can\'t believe you"', 'She was like "I can\'t believe you".'),
+        ('My doctor: "I recommend rest"', 'Jon\'s doctor: "I recommend rest".'),
+        ('"I quit" is what I told my boss', '"I quit" is what Jon told Jon\'s boss.'),
         ('She goes "I don\'t care" and I laughed', 'She goes "I don\'t care" and Jon laughed.'),
         # Tester (stop 38): a quotation that reports no one's words is the speaker's own text.
         ('"I love it"', '"Jon loves it".'),
-        ('"I quit" is what I told my boss', '"Jon quit" is what Jon told Jon\'s boss.'),
         ('"I\'m tired".', '"Jon is tired".'),
         ("\"I'm in!\" - that's what I said", '"Jon is in!" - that\'s what Jon said.'),
         ('My TV is 55" and I want a 65" one', 'Jon\'s TV is 55" and Jon wants a 65" one.'),
@@ -91,6 +99,7 @@ def test_a_chinese_quotation_keeps_its_own_first_and_second_person() -> None:
     assert third_person_zh("我在玩「我的世界」", "张伟") == "张伟在玩「我的世界」。"
     assert third_person_zh("我在读《我与地坛》", "张伟") == "张伟在读《我与地坛》。"
     assert third_person_zh("“我很累”。", "张伟") == "张伟：“我很累”。"
+    assert third_person_zh('我妹妹说"我不需要你"', "张伟", "李娜") == '张伟妹妹说"我不需要你"。'
 
 
 @pytest.mark.parametrize(
