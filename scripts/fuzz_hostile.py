@@ -226,9 +226,8 @@ async def unicode_pass(p: Probe, unit_id: str, cases: list[str] | None = None) -
                 values = {f: jstr(DEFAULTS.get(f, f"fz-{f}")) for f in fields}
                 values[field] = jstr(case)
                 # A session belongs to the first user_id appended (another one is a 409): a
-                # user_id case appends to a session of its own.
+                # user_id case appends to, and closes, a session of its own.
                 to = url.replace("fz-s", f"fz-s-u{i}") if field == "user_id" else url
-                to = to if to.endswith("/messages") else url
                 await p.send("Unicode in body strings", method, to, content=fill(template, values),
                              expect=expected(field, case, False),
                              label=f"{field}={name}")  # fmt: skip

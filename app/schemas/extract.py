@@ -64,7 +64,8 @@ class ExtractRequest(RequestModel):
     session_id: Identifier | None = Field(
         default=None,
         description="Without `messages`: extract this session's transcript (the messages no "
-        "earlier job took). With `messages`: recorded as the units' session.",
+        "earlier job took; `user_id` must be the session's owner, else 409). With `messages`: "
+        "recorded as the units' session.",
     )
     task_id: Identifier | None = None
     messages: (
@@ -96,7 +97,9 @@ class CloseRequest(RequestModel):
     """Body of ``POST /working_memory/{session_id}/close`` (every field optional)."""
 
     user_id: Identifier | None = Field(
-        default=None, description="The subject; default: the session's user_id."
+        default=None,
+        description="The subject; default: the session's user_id. Another user than the "
+        "session's owner is refused (409 conflict).",
     )
     agent_id: Identifier | None = None
     task_id: Identifier | None = None

@@ -160,12 +160,18 @@ class ExtractionService:
     ) -> Submitted | None:
         """A job for the session's messages no earlier job took. Returns the existing job
         when there is nothing new (idempotent), None when the session has no job and no
-        messages (an unknown session is an empty one: None)."""
+        messages (an unknown session is an empty one: None). Raises ConflictError (409) when
+        ``scope.user_id`` is not the session's owner."""
         assert scope.session_id is not None
         await self.jobs.lock_session(scope.namespace, scope.session_id)
         session = await self.transcripts.get_session(scope.namespace, scope.session_id)
         if session is None:
             return None
+        if session.user_id is not None and scope.user_id != session.user_id:
+            raise ConflictError(
+                f"Session {scope.session_id!r} belongs to user_id {session.user_id!r}, not "
+                f"{scope.user_id!r}: its messages are extracted as its owner's memories only."
+            )
         epoch = session.created_at
         last = await self.jobs.last_extracted_seq(scope.namespace, scope.session_id, epoch)
         if session.last_seq <= last:

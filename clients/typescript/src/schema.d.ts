@@ -816,7 +816,7 @@ export interface components {
             timezone?: string;
             /**
              * User Id
-             * @description The subject; default: the session's user_id.
+             * @description The subject; default: the session's user_id. Another user than the session's owner is refused (409 conflict).
              */
             user_id?: string | null;
         };
@@ -1225,7 +1225,7 @@ export interface components {
             now?: string | null;
             /**
              * Session Id
-             * @description Without `messages`: extract this session's transcript (the messages no earlier job took). With `messages`: recorded as the units' session.
+             * @description Without `messages`: extract this session's transcript (the messages no earlier job took; `user_id` must be the session's owner, else 409). With `messages`: recorded as the units' session.
              */
             session_id?: string | null;
             /** Task Id */

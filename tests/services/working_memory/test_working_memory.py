@@ -426,3 +426,13 @@ async def test_a_message_of_another_user_is_refused_and_nothing_is_appended(wm, 
     assert [row.content for row in rows] == ([] if together else ["I am allergic to shellfish."])
     body = await append(wm, "mix1", msg("Also no peanuts.", user_id="uA"), msg("And no soy."))
     assert body["seqs"] == ([1, 2] if together else [2, 3])  # no seq was taken by the refusal
+
+
+async def test_closing_as_another_user_is_refused(wm):
+    # Tester F21 (stop 38): close {"user_id": "uA"} filed uB's session as uA's memories.
+    await append(wm, "mix4", msg("My bank PIN hint is my dog Rex.", user_id="uB"))
+    r = await wm.client.post("/working_memory/mix4/close", json={"user_id": "uA"})
+    assert r.status_code == 409, r.text
+    assert "'uB'" in r.json()["detail"]
+    r = await wm.client.post("/working_memory/mix4/close", json={"user_id": "uB"})
+    assert r.status_code == 200, r.text
