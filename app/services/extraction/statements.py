@@ -139,8 +139,8 @@ _HELD = re.compile(r"\x00(\d+)\x00")
 
 
 def _hold_quotes(text: str, quoted: re.Pattern[str]) -> tuple[str, list[str]]:
-    """``text`` with each quotation that ``quoted`` finds after a reporting verb replaced by
-    a placeholder, and the quotations."""
+    """``text`` with each quotation that ``quoted`` finds (group 2, or group 4 when the
+    quotation comes before its reporting verb) replaced by a placeholder, and the quotations."""
     quotes: list[str] = []
 
     def hold(match: re.Match[str]) -> str:
@@ -157,8 +157,8 @@ def _restore_quotes(text: str, quotes: list[str]) -> str:
 
 def third_person_en(text: str, speaker: str | None, addressee: str | None = None) -> str:
     """``text`` (first person) about ``speaker`` ("the user" when unnamed); "you" becomes
-    ``addressee`` when given; a quotation ("…") is kept as written. Ends with a full stop
-    unless it asks."""
+    ``addressee`` when given; a quotation that reports someone's words is kept as written
+    (:data:`_QUOTED_EN`). Ends with a full stop unless it asks."""
     held, quotes = _hold_quotes(text.strip(), _QUOTED_EN)
     return _restore_quotes(_third_person_en(held, speaker, addressee), quotes)
 
@@ -235,7 +235,7 @@ def _you_verb(m: re.Match[str], addressee: str) -> str:
 
 def third_person_zh(text: str, speaker: str | None, addressee: str | None = None) -> str:
     """``text`` (first person) about ``speaker`` (用户 when unnamed); 你 → ``addressee``; a
-    quotation (“…”, 「…」) is kept as written."""
+    quotation or title (“…”, "…", 「…」, 《…》) is kept as written."""
     who = speaker or "用户"
     out, quotes = _hold_quotes(text.strip().rstrip("，,"), _QUOTED_ZH)
     out = out.replace("我们", f"{who}等人").replace("咱们", f"{who}等人")
