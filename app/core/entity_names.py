@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from app.core.errors import BadRequestError
+
 # U+061C ALM, U+200E/F LRM/RLM, U+202A..E embeddings and overrides, U+2066..9 isolates.
 BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _SPACE = re.compile(r"\s+")
@@ -31,3 +33,14 @@ def entity_key(name: str) -> str:
     folded = unicodedata.normalize("NFKC", name).casefold()
     folded = unicodedata.normalize("NFKC", BIDI_CONTROLS.sub("", folded))
     return _SPACE.sub(" ", folded).strip()
+
+
+def name_key(name: str, field: str = "entity name") -> str:
+    """The key of an entity name a request gives (``field`` names it in the error). Raises
+    BadRequestError when nothing is left once normalised (whitespace or bidirectional-text
+    controls only)."""
+    key = entity_key(name)
+    if not key:
+        shown = "bidirectional-text controls" if BIDI_CONTROLS.search(name) else "whitespace"
+        raise BadRequestError(f"{field}: nothing but {shown}; name an entity")
+    return key

@@ -17,6 +17,8 @@ from functools import lru_cache
 import rjieba
 import snowballstemmer
 
+from app.core.entity_names import entity_key
+
 _CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af"
 _CJK_RUN = re.compile(f"[{_CJK}]+")
 _HAS_CJK = re.compile(f"[{_CJK}]")
@@ -185,6 +187,9 @@ def dedupe_tokens(text: str) -> tuple[str, ...]:
     return tuple(stem_words(_tokens(text, _DEDUPE_EN_IGNORED, _DEDUPE_ZH_IGNORED)))
 
 
-def entity_keys(entities: list[str]) -> list[str]:
-    """Case-folded, de-duplicated entity names (the form the entity filter matches)."""
-    return list(dict.fromkeys(e.strip().casefold() for e in entities if e.strip()))
+def entity_keys(entities: Sequence[str]) -> list[str]:
+    """The de-duplicated keys of entity names (``memory_units.entity_keys``, what the entity
+    filter and the recall's entity signal match): :func:`app.core.entity_names.entity_key`,
+    the entity graph's own key (NFKC, case folded, whitespace collapsed), so "６００５１９"
+    and "600519" are one key on every path; names with nothing left are dropped."""
+    return [k for k in dict.fromkeys(entity_key(e) for e in entities) if k]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from app.core.entity_names import BIDI_CONTROLS, entity_key
+from app.core.entity_names import entity_key, name_key
 from app.core.errors import BadRequestError, NotFoundError
 from app.core.text import has_cjk
 from app.models import MemoryUnit
@@ -42,16 +42,6 @@ class Profile:
     units: list[MemoryUnit]
     unit_count: int
     neighbours: list[Neighbour]
-
-
-def name_key(name: str) -> str:
-    """The key of a requested entity name. Raises BadRequestError when nothing is left once
-    normalised (whitespace or bidirectional-text controls only)."""
-    key = entity_key(name)
-    if not key:
-        shown = "bidirectional-text controls" if BIDI_CONTROLS.search(name) else "whitespace"
-        raise BadRequestError(f"entity name: nothing but {shown}; name an entity")
-    return key
 
 
 def _bounded(text: str, at: int, key: str) -> bool:

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from app.core.config import LifecycleSettings
-from app.core.text import entity_keys
+from app.core.entity_names import name_key
 from app.core.vocabulary import UnitStatus
 from app.models import MemoryUnit
 from app.repositories.memory.filters import UnitFilters
@@ -138,7 +138,7 @@ class SummarizeService:
         written).
         """
         since, until = effective_range(req.since, req.until, req.time_range, now)
-        only = entity_keys([req.entity])[0] if req.entity else None
+        only = name_key(req.entity, "entity") if req.entity else None
         subject = Subject(namespace, req.user_id, req.agent_id)
         filters = UnitFilters(
             namespace=namespace,

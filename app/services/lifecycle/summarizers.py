@@ -17,6 +17,7 @@ from typing import Protocol
 
 from app.clients.llm import ChatMessage, LLMClient
 from app.clients.llm_reply import ReplyParseError, parse_json_object
+from app.core.entity_names import entity_key
 from app.core.text import has_cjk, normalize
 from app.core.vocabulary import SemanticType, is_semantic_type
 from app.models import MemoryUnit
@@ -90,7 +91,7 @@ def group_by_entity(
             continue
         members = members[:MAX_GROUP]
         first = members[0]
-        name = next((e for e in first.entities if e.strip().casefold() == key), key)
+        name = next((e for e in first.entities if entity_key(e) == key), key)
         groups.append(Group(key, name, members))
         taken.update(u.id for u in members)
     return groups

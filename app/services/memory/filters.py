@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
-from app.core.text import entity_keys
+from app.core.entity_names import name_key
 from app.core.vocabulary import UnitStatus
 from app.repositories.memory.filters import UnitFilters
 from app.services.memory.time_range import effective_range
@@ -62,6 +62,12 @@ def default_statuses(req: FilterRequest) -> tuple[str, ...]:
     return tuple(statuses)
 
 
+def _filter_keys(entities: Sequence[str]) -> list[str]:
+    """The keys of a request's ``entities`` filter; a name with nothing left once normalised
+    (bidirectional-text controls only) is a BadRequestError, not a filter silently dropped."""
+    return list(dict.fromkeys(name_key(e, f"entities[{i}]") for i, e in enumerate(entities)))
+
+
 def request_filters(
     namespace: str,
     req: FilterRequest,
@@ -78,7 +84,7 @@ def request_filters(
         agent_id=req.agent_id,
         session_id=req.session_id,
         types=req.types,
-        entity_keys=entity_keys(list(req.entities)) if req.entities else None,
+        entity_keys=_filter_keys(req.entities) if req.entities else None,
         since=since,
         until=until,
         statuses=tuple(statuses) if statuses else default_statuses(req),

@@ -15,6 +15,7 @@ import numpy as np
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.config import RecallSettings
+from app.core.entity_names import entity_key
 from app.repositories.memory.filters import UnitFilters
 from app.repositories.recall.expand import expansion
 from app.repositories.recall.repository import Candidates
@@ -96,10 +97,10 @@ def named_via(r: Ranked, unit: RecalledUnit, query_keys: set[str]) -> Ranked:
     names: "entity Caroline"; "entity KEY" (an expansion's hop, a case-folded key) spelled
     as the unit spells it."""
     if r.via == "entity":
-        name = next((e for e in unit.entities if e.strip().casefold() in query_keys), None)
+        name = next((e for e in unit.entities if entity_key(e) in query_keys), None)
         return dataclasses.replace(r, via=f"entity {name}" if name else "direct")
     if r.via.startswith("entity "):
         key = r.via.removeprefix("entity ")
-        name = next((e for e in unit.entities if e.strip().casefold() == key), key)
+        name = next((e for e in unit.entities if entity_key(e) == key), key)
         return dataclasses.replace(r, via=f"entity {name}")
     return r
