@@ -136,3 +136,23 @@ class MemoryRepository:
         )
         found = {u.id: u for u in (await self.session.scalars(stmt)).all()}
         return [found[i] for i in ids if i in found]
+
+    async def predecessors(self, subject: Subject, head: uuid.UUID) -> list[MemoryUnit]:
+        """The units of ``subject`` superseded, directly or through others, by ``head``: its
+        supersede chain before it (one recursive statement on ``superseded_by``)."""
+        where = and_(
+            MemoryUnit.namespace == subject.namespace,
+            MemoryUnit.user_id == subject.user_id,
+            agent_clause(subject.agent_id),
+            MemoryUnit.status == UnitStatus.SUPERSEDED,
+        )
+        chain = (
+            select(MemoryUnit.id)
+            .where(where, MemoryUnit.superseded_by == head)
+            .cte("chain", recursive=True)
+        )
+        chain = chain.union(
+            select(MemoryUnit.id).join(chain, MemoryUnit.superseded_by == chain.c.id).where(where)
+        )
+        stmt = select(MemoryUnit).where(MemoryUnit.id.in_(select(chain.c.id)))
+        return list((await self.session.scalars(stmt)).all())

@@ -5,7 +5,8 @@ A contradiction is resolved by time (:func:`resolve`): the newer unit supersedes
 (status ``superseded``, ``superseded_by``; kept for history) when their ``occurred_at`` are
 more than ``CONFLICTS__ORDER_WINDOW_S`` apart or the new one says it is a change ("moved",
 "now", "no longer", "anymore", "搬到", "现在", "不再", "改"); a new unit that describes an older
-state (a backfill) is the superseded one; otherwise both stay active, each listing the other in
+state (a backfill) is the superseded one, fitted into the chain by event time
+(:func:`fit_backfill`); otherwise both stay active, each listing the other in
 ``conflicts_with``. The older unit's confidence is multiplied by
 ``CONFLICTS__CONTRADICTED_CONFIDENCE_FACTOR``.
 """
@@ -13,6 +14,7 @@ state (a backfill) is the superseded one; otherwise both stay active, each listi
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Literal
 
@@ -54,6 +56,26 @@ def resolve(
     old.confidence = round(old.confidence * factor, 4)
     old.updated_at = now
     return "conflict"
+
+
+def fit_backfill(
+    unit: MemoryUnit, head: MemoryUnit, chain: Sequence[MemoryUnit]
+) -> list[MemoryUnit]:
+    """A backfilled ``unit`` (superseded by ``head``, which happened later) in the supersede
+    chain of ``head`` (``chain``: the units ``head`` superseded, directly or not), so that at
+    any instant at most one version is valid: ``unit`` is true until the next version in event
+    time (not always ``head``: "lived in Hangzhou" in March arriving after January's
+    Shanghai and June's Beijing ends in June, but Shanghai now ends in March), and the
+    version that was true when ``unit`` happened ends there. Returns the chain units changed."""
+    start = unit.occurred_at
+    later = [u.occurred_at for u in (*chain, head) if u.id != unit.id and u.occurred_at > start]
+    unit.valid_to = min(later, default=head.occurred_at)
+    changed = []
+    for u in chain:
+        if u.id != unit.id and u.occurred_at <= start and u.valid_to and u.valid_to > start:
+            u.valid_to = start
+            changed.append(u)
+    return changed
 
 
 def supersede(new: MemoryUnit, old: MemoryUnit, factor: float, now: datetime, reason: str) -> None:

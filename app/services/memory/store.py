@@ -33,7 +33,7 @@ from app.services.entities.upkeep import EntityGraphKeeper
 from app.services.memory.batch_view import BatchView
 from app.services.memory.merge import Restatement, decide_against, merge_into, thresholds
 from app.services.memory.pairs.decision import PairDecision
-from app.services.memory.resolution import resolve
+from app.services.memory.resolution import fit_backfill, resolve
 from app.services.memory.ttl import expiry_for
 from app.services.stages import StageClock
 
@@ -220,6 +220,8 @@ class StoreService:
             old = neighbours[index].unit
             result = resolve(unit, old, self.conflicts, now, d.reason)
             view.changed(old)
+            if unit.superseded_by == old.id:  # a backfill: its place in old's chain
+                fit_backfill(unit, old, await self.repo.predecessors(subject, old.id))
             if result == "superseded" or outcome == "created":
                 outcome = result
         reviews = [self._review(unit, neighbours[i], d) for i, d in decided.unsure]

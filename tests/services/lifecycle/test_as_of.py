@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from app.core.config import ConflictSettings
-from app.services.memory.resolution import resolve
+from app.services.memory.resolution import fit_backfill, resolve
 from tests.api.test_validation import assert_problem
 from tests.conftest import count_rows
 from tests.services.memory.test_conflicts import T0, store, unit
@@ -75,3 +75,52 @@ async def test_as_of_without_an_offset_is_a_422_that_changes_nothing(client, eng
         r = await client.get("/memories", params={"user_id": "u1", "as_of": bad})
         assert_problem(r, 422, "invalid_request", "as_of")
     assert await count_rows(engine) == before
+
+
+def test_a_backfill_takes_its_place_in_the_chain_by_event_time():
+    # Tester F8: Shanghai (Jan) superseded by Beijing (Jun); Hangzhou (Mar) arrives last.
+    shanghai = unit("The user lives in Shanghai.", T0)
+    beijing = unit("The user lives in Beijing.", T0 + timedelta(days=150))
+    assert resolve(beijing, shanghai, ConflictSettings(), T0, "slot") == "superseded"
+    hangzhou = unit("The user lived in Hangzhou.", T0 + timedelta(days=60))
+    assert resolve(hangzhou, beijing, ConflictSettings(), T0, "slot") == "superseded"
+    fit_backfill(hangzhou, beijing, [shanghai])
+    assert shanghai.valid_to == hangzhou.occurred_at
+    assert hangzhou.valid_to == beijing.occurred_at
+    # older than the whole chain: true until its first version, which keeps its end
+    wuhan = unit("The user lived in Wuhan.", T0 - timedelta(days=60))
+    assert resolve(wuhan, beijing, ConflictSettings(), T0, "slot") == "superseded"
+    fit_backfill(wuhan, beijing, [shanghai, hangzhou])
+    assert wuhan.valid_to == shanghai.occurred_at
+    assert shanghai.valid_to == hangzhou.occurred_at
+
+
+async def test_as_of_holds_one_version_of_a_chain_with_late_older_values(client):
+    first = await store(client, "The user lives in Shanghai.", "2025-01-10T00:00:00Z",
+                        entities=["Shanghai"])  # fmt: skip
+    second = await store(client, "The user lives in Beijing.", "2025-06-01T00:00:00Z",
+                         entities=["Beijing"])  # fmt: skip
+    assert second["outcome"] == "superseded", second
+    late = await store(client, "The user lives in Hangzhou.", "2025-03-01T00:00:00Z",
+                       entities=["Hangzhou"])  # fmt: skip
+    assert late["outcome"] == "superseded", late
+    oldest = await store(client, "The user lives in Wuhan.", "2024-10-01T00:00:00Z",
+                         entities=["Wuhan"])  # fmt: skip
+    assert oldest["outcome"] == "superseded", oldest
+    query = {"query": "where does the user live?", "user_id": "u1", "top_k": 10}
+    expected = {
+        "2024-09-01T00:00:00Z": [],
+        "2024-11-15T00:00:00Z": [oldest["id"]],
+        "2025-01-10T00:00:00Z": [first["id"]],
+        "2025-02-01T00:00:00Z": [first["id"]],
+        "2025-03-01T00:00:00Z": [late["id"]],
+        "2025-04-15T00:00:00Z": [late["id"]],
+        "2025-06-01T00:00:00Z": [second["id"]],
+        "2025-09-01T00:00:00Z": [second["id"]],
+    }
+    for at, ids in expected.items():
+        r = await client.post("/recall", json={**query, "as_of": at})
+        assert r.status_code == 200, r.text
+        assert [h["id"] for h in r.json()["memories"]] == ids, at
+        page = await client.get("/memories", params={"user_id": "u1", "as_of": at})
+        assert [m["id"] for m in page.json()["memories"]] == ids, at
