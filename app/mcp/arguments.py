@@ -7,10 +7,15 @@ unknown argument 'value' (this tool calls it what_to_remember)``, and whose stru
 content is ``{"error": {"code", "status", "title", "detail", "request_id"}}`` (status 422, as
 the REST API's ``invalid_request``; request_id null: no API request was made). An unknown
 tool is ``unknown_tool`` (404).
+
+A call the API refuses (``invalid_request``, 422) names the tool's arguments too: the API's
+detail starts with the REST field ("memories.0.occurred_at: …", "top_k: …"), which
+:func:`in_tool_terms` renames to the argument that fills it ("when_it_happened: …").
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -44,6 +49,76 @@ ALIASES: dict[str, dict[str, str]] = {
     # The REST body says {"action": …}; the tool's word for it is decision.
     "memory_review_decide": {"action": "decision", "id": "review_id"},
 }  # fmt: skip
+
+
+# REST field (as the API's 422 detail names it) → the tool argument that fills it. Fields the
+# tool passes under their own name (user_id, agent_id, time_range, rerank…) need no entry.
+REST_FIELDS: dict[str, dict[str, str]] = {
+    "memory_store": {
+        "memories": "what_to_remember", "value": "what_to_remember", "type": "kind",
+        "query": "when_it_will_matter", "entities": "named_things", "confidence": "how_sure",
+        "occurred_at": "when_it_happened", "ttl_days": "forget_after_days",
+    },
+    "memory_recall": {
+        "query": "what_am_i_looking_for", "top_k": "how_many_results", "types": "only_kinds",
+        "entities": "about_named_things", "include_superseded": "include_outdated",
+    },
+    "memory_update": {
+        "value": "corrected_text", "query": "when_it_will_matter", "entities": "named_things",
+        "confidence": "how_sure", "type": "kind", "status": "mark_as",
+    },
+    "memory_extract": {
+        "messages": "conversation", "timezone": "users_time_zone", "mode": "wait_for_result",
+    },
+    "memory_summarize": {"entity": "about_named_thing", "types": "only_kinds"},
+    "memory_about": {"mentioned_in": "who_or_what", "name": "who_or_what", "limit": "how_many"},
+    "memory_reviews": {"limit": "how_many"},
+    "memory_review_decide": {"action": "decision"},
+}  # fmt: skip
+
+# The field a 422 detail starts with: ``body.`` / ``query.`` / ``path.`` (where FastAPI found
+# it), the item of a /store batch, then the field and its list index (``entities[1]``).
+_WHERE = re.compile(
+    r"^(?:(?:body|query|path)\.)?(?:memories\.\d+\.)?(?P<field>[a-z_]+)(?:\.(?P<index>\d+))?"
+    r"(?=[.:\[])"
+)
+
+
+def renamed(tool: str, detail: str) -> str:
+    """``detail`` with the REST field it starts with renamed to ``tool``'s argument
+    (``messages.2.content: …`` → ``conversation[2].content: …``, ``body.user_id: …`` →
+    ``user_id: …``); unchanged when it starts with no field."""
+    m = _WHERE.match(detail)
+    if m is None:
+        return detail
+    field, index = m.group("field"), m.group("index")
+    argument = REST_FIELDS.get(tool, {}).get(field, field)
+    # A /store batch item ("memories.0") is the tool's one memory: no index.
+    where = argument if index is None or field == "memories" else f"{argument}[{index}]"
+    return where + detail[m.end() :]
+
+
+def in_tool_terms(tool: str, result: Any) -> Any:
+    """A tool's result, with the detail of an API refusal (422) naming the tool's arguments
+    (:func:`renamed`) in its text and its structured error."""
+    if not isinstance(result, CallToolResult) or not result.is_error:
+        return result
+    error = (result.structured_content or {}).get("error")
+    if not isinstance(error, dict) or error.get("status") != 422:
+        return result
+    detail = str(error.get("detail") or "")
+    new = renamed(tool, detail)
+    if new == detail:
+        return result
+    content = [
+        TextContent(text=c.text.replace(detail, new, 1)) if isinstance(c, TextContent) else c
+        for c in result.content
+    ]
+    return CallToolResult(
+        content=content,
+        structured_content={"error": {**error, "detail": new}},
+        is_error=True,
+    )
 
 
 def summary(parameters: Mapping[str, Any]) -> str:

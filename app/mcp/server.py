@@ -20,7 +20,14 @@ from app import __version__
 from app.core import graceful
 from app.core.config import McpSettings
 from app.core.graceful import STOP_SIGNALS
-from app.mcp.arguments import invalid_arguments, problems, summary, tool_error, unknown
+from app.mcp.arguments import (
+    in_tool_terms,
+    invalid_arguments,
+    problems,
+    summary,
+    tool_error,
+    unknown,
+)
 from app.mcp.client import RestApi
 from app.mcp.tools import TOOLS, HindsightTools
 
@@ -33,7 +40,8 @@ preferences and constraints the user states. Memories are scoped by user_id."""
 
 class HindsightMCPServer(MCPServer):
     """MCPServer whose wrong, missing or unknown tool arguments get the code-prefixed tool
-    error of app/mcp/arguments.py instead of a raw validation dump."""
+    error of app/mcp/arguments.py instead of a raw validation dump, and whose API refusals
+    (422) name the tool's arguments, not the REST fields."""
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         tool = self._tool_manager.get_tool(name)
@@ -46,7 +54,7 @@ class HindsightMCPServer(MCPServer):
         if messages:
             return invalid_arguments(name, messages, tool.parameters)
         try:
-            return await super().call_tool(name, arguments, context)
+            return in_tool_terms(name, await super().call_tool(name, arguments, context))
         except ToolError as exc:
             if isinstance(exc.__cause__, ValidationError):
                 found = problems(exc.__cause__.errors())

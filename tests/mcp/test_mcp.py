@@ -20,6 +20,9 @@ from mcp.client.streamable_http import streamable_http_client
 from sqlalchemy import text
 
 from app.main import create_app
+from app.mcp.arguments import in_tool_terms, renamed
+from app.mcp.client import ApiError
+from app.mcp.results import error_result
 from tests.conftest import count_rows
 from tests.live_api import free_port
 
@@ -230,6 +233,25 @@ async def test_stdio_store_recall_and_errors(api_url, engine, make_api_key):
         )
         assert wrong.content[0].text.startswith("invalid_arguments: memory_recall:")
         assert "how_many_results" in wrong.content[0].text
+        # A refusal of the API (422) names the tool's arguments, not the REST fields (F19).
+        no_offset = await session.call_tool(
+            "memory_store",
+            {"what_to_remember": "The user flew to Oslo", "user_id": "u1",
+             "when_it_happened": "2026-03-14T09:00:00"},
+        )  # fmt: skip
+        assert no_offset.is_error
+        text = no_offset.content[0].text
+        assert text.startswith("invalid_request: when_it_happened: must give its UTC offset"), text
+        assert "occurred_at" not in text and "memories" not in text, text
+        assert no_offset.structured_content["error"]["detail"].startswith("when_it_happened: ")
+        no_name = await session.call_tool(
+            "memory_recall",
+            {"what_am_i_looking_for": "tea", "user_id": "u1", "about_named_things": ["\u200e"]},
+        )
+        assert no_name.is_error
+        assert no_name.content[0].text.startswith(
+            "invalid_request: about_named_things[0]: nothing but"
+        ), no_name.content[0].text
         nothing = await session.call_tool("memory_remember", {})
         assert nothing.structured_content["error"]["code"] == "unknown_tool"
         assert await count_rows(engine) == 0
@@ -375,3 +397,32 @@ def test_readme_documents_every_tool_argument():
         documented = [a.strip() for a in rows[tool.name].split(",")]
         expected = [f"**{n}**" if n in required else n for n in tool.parameters["properties"]]
         assert documented == expected, tool.name
+
+
+@pytest.mark.parametrize(
+    ("tool", "detail", "named"),
+    [
+        ("memory_store", "memories.0.occurred_at: must give its UTC offset", "when_it_happened: "),
+        ("memory_store", "memories.0: 9000 tokens, at most 8192", "what_to_remember: 9000"),
+        ("memory_recall", "top_k: at most 50", "how_many_results: at most"),
+        ("memory_recall", "entities[1]: nothing but whitespace", "about_named_things[1]: "),
+        ("memory_recall", "query: must not be blank", "what_am_i_looking_for: must"),
+        ("memory_extract", "messages.2.content: 不能为空", "conversation[2].content: 不能为空"),
+        ("memory_reviews", "query.limit: at most 200", "how_many: at most"),
+        ("memory_review_decide", "action: one of merge/supersede/distinct", "decision: one of"),
+        ("memory_recall", "body.user_id: required", "user_id: required"),
+        # no field first: left as it is
+        ("memory_update", "value is the same as the stored one", "value is the same"),
+        ("memory_recall", "Field required", "Field required"),
+    ],
+)
+def test_api_refusals_name_the_tool_arguments(tool, detail, named):
+    assert renamed(tool, detail).startswith(named)
+    refused = error_result(ApiError(422, "invalid_request", detail, "Invalid request", "r1"))
+    shown = in_tool_terms(tool, refused)
+    assert shown.content[0].text.startswith(f"invalid_request: {named}")
+    assert shown.structured_content["error"]["detail"] == renamed(tool, detail)
+    assert shown.structured_content["error"]["request_id"] == "r1"
+    # other errors are left alone
+    gone = error_result(ApiError(404, "not_found", detail))
+    assert in_tool_terms(tool, gone) is gone
