@@ -17,6 +17,7 @@ from starlette.types import Receive, Scope, Send
 from app import __version__
 from app.api import errors, limits
 from app.api.caller_gate import RequireCaller
+from app.api.catch_all import CatchAll
 from app.api.observability import RequestContextMiddleware
 from app.api.routers import (
     console,
@@ -195,6 +196,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     app.add_middleware(limits.BodySizeLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(Utf8Url)
+    # An exception no handler took: problem+json, the connection kept (app/api/catch_all.py).
+    app.add_middleware(CatchAll)
     app.add_middleware(RequestContextMiddleware)
     # Outermost: requests and the lifespan validate with this app's LIMITS__* (schemas/limits.py).
     app.add_middleware(LimitsContext, limits=settings.limits)

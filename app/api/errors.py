@@ -109,17 +109,38 @@ def _body_problem(exc: StarletteHTTPException) -> tuple[str, str] | None:
     return None
 
 
+async def hindsight_problem(request: Request, exc: HindsightError) -> JSONResponse:
+    """The problem+json of an error the service raised on purpose (its status and code)."""
+    if exc.status >= 500:
+        log.error("%s: %s", exc.code, exc.detail)
+    headers = getattr(exc, "headers", None) or None
+    return problem(
+        request, exc.status, exc.title, exc.detail, exc.code, headers=headers, **exc.extra
+    )
+
+
+async def unexpected_problem(request: Request, exc: Exception) -> JSONResponse:
+    """Any other exception: 503 ``datastore_unavailable`` when it says PostgreSQL or Redis is
+    unreachable (:func:`app.core.outage.outage_of`; logged as a warning), else 500
+    ``internal_error`` (logged with its traceback)."""
+    store = outage_of(exc)
+    if store is not None:  # PostgreSQL or Redis unreachable: 503, retry later
+        log.warning("%s unavailable on %s: %s", store, request.url.path, exc)
+        error = DatastoreUnavailableError(
+            f"{store} is unavailable ({type(exc).__name__}); the request was not "
+            f"completed, retry after {DatastoreUnavailableError.retry_after_s} s"
+        )
+        return await hindsight_problem(request, error)
+    log.error("unhandled error on %s", request.url.path, exc_info=exc)
+    return problem(
+        request, 500, "Internal error", "An unexpected error occurred.", "internal_error"
+    )
+
+
 def install(app: FastAPI) -> None:
     """Register the handlers that turn every error into problem+json."""
 
-    @app.exception_handler(HindsightError)
-    async def _hindsight(request: Request, exc: HindsightError) -> JSONResponse:
-        if exc.status >= 500:
-            log.error("%s: %s", exc.code, exc.detail)
-        headers = getattr(exc, "headers", None) or None
-        return problem(
-            request, exc.status, exc.title, exc.detail, exc.code, headers=headers, **exc.extra
-        )
+    app.exception_handler(HindsightError)(hindsight_problem)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -171,25 +192,11 @@ def install(app: FastAPI) -> None:
             headers = {**(headers or {}), "Allow": _allowed_methods(request)}
         return problem(request, exc.status_code, title, str(exc.detail), code, headers=headers)
 
-    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
-        store = outage_of(exc)
-        if store is not None:  # PostgreSQL or Redis unreachable: 503, retry later
-            log.warning("%s unavailable on %s: %s", store, request.url.path, exc)
-            error = DatastoreUnavailableError(
-                f"{store} is unavailable ({type(exc).__name__}); the request was not "
-                f"completed, retry after {DatastoreUnavailableError.retry_after_s} s"
-            )
-            return await _hindsight(request, error)
-        log.exception("unhandled error on %s", request.url.path)
-        return problem(
-            request, 500, "Internal error", "An unexpected error occurred.", "internal_error"
-        )
-
     # Datastore client errors first (handled inside the app, so a 503 is not logged as a
     # crash), then everything else.
     for error_type in DATASTORE_ERRORS:
-        app.add_exception_handler(error_type, _unexpected)
-    app.add_exception_handler(Exception, _unexpected)
+        app.add_exception_handler(error_type, unexpected_problem)
+    app.add_exception_handler(Exception, unexpected_problem)
 
     _document_problem_media_type(app)
 

@@ -5,7 +5,8 @@ PostgreSQL going away shows up as refused or reset connections (``OSError``), as
 connection errors and server shutdown notices (SQLSTATE class 08 and 57P01-57P03), and
 SQLAlchemy marking a connection invalidated or running out of pool time; Redis as redis-py's
 ``ConnectionError``, ``TimeoutError`` or ``BusyLoadingError``. The whole ``__cause__`` /
-``__context__`` chain is looked at, since each layer wraps the one below.
+``__context__`` chain is looked at, since each layer wraps the one below, and the members of an
+exception group.
 """
 
 from __future__ import annotations
@@ -44,11 +45,20 @@ DATASTORE_ERRORS: tuple[type[Exception], ...] = (
 
 
 def _chain(exc: BaseException) -> list[BaseException]:
+    """``exc``, its causes and contexts, and the members of exception groups (a task group's
+    failures), each once; at most 50."""
     seen: list[BaseException] = []
-    current: BaseException | None = exc
-    while current is not None and current not in seen and len(seen) < 20:
+    todo: list[BaseException] = [exc]
+    while todo and len(seen) < 50:
+        current = todo.pop(0)
+        if any(current is s for s in seen):
+            continue
         seen.append(current)
-        current = current.__cause__ or current.__context__
+        if isinstance(current, BaseExceptionGroup):
+            todo.extend(current.exceptions)
+        link = current.__cause__ or current.__context__
+        if link is not None:
+            todo.append(link)
     return seen
 
 
