@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import time
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from typing import Any
 
+import asyncpg
 from sqlalchemy import event, exc
 from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
@@ -65,6 +69,43 @@ def _checked_in(_dbapi_connection: Any, record: Any) -> None:
     """Pool ``checkin`` hook: when the connection went back to the pool (monotonic s)."""
     if record is not None:
         record.info[_CHECKED_IN_AT] = time.monotonic()
+
+
+@asynccontextmanager
+async def driver_of(conn: AsyncConnection) -> AsyncIterator[asyncpg.Connection]:
+    """``conn``'s asyncpg connection, for statements run by the driver itself (no execution
+    layer), with the disconnect handling SQLAlchemy's layer would have given them.
+
+    SQLAlchemy calls an error a disconnect when the asyncpg connection is closed after it,
+    whatever its type, invalidates the connection (the pool replaces it) and raises it with
+    ``connection_invalidated`` (``app.core.outage``: 503). The driver's own calls skipped
+    that: a backend terminated just before one (PostgreSQL stopping under traffic) could
+    surface as asyncpg's ``InternalClientError`` ("cannot switch to state 12; another
+    operation (2) is in progress"), an unknown type, so a 500, on a connection still pooled.
+    Here such an error, or one that leaves the protocol in an unknown state
+    (``InternalClientError``, ``InterfaceError``), invalidates the connection and is raised
+    as ``OperationalError`` with ``connection_invalidated``; any other (a query error) is
+    raised as asyncpg's."""
+    driver = (await conn.get_raw_connection()).driver_connection
+    if driver is None:  # a checked-out connection always has its asyncpg connection
+        raise RuntimeError("the connection has no asyncpg connection")
+    try:
+        yield driver
+    except exc.SQLAlchemyError:  # a statement through SQLAlchemy's layer: handled there
+        raise
+    except Exception as error:
+        broken = isinstance(error, (asyncpg.InternalClientError, asyncpg.InterfaceError))
+        if not (broken or driver.is_closed()):
+            raise
+        await conn.invalidate(error)
+        raise exc.OperationalError(None, None, error, connection_invalidated=True) from error
+
+
+async def driver_fetch(conn: AsyncConnection, sql: str, params: Sequence[Any]) -> list[Any]:
+    """``sql`` fetched by asyncpg itself on ``conn``'s connection (records, not Rows: no
+    execution layer); a lost connection is handled as :func:`driver_of` says."""
+    async with driver_of(conn) as driver:
+        return list(await driver.fetch(sql, *params))
 
 
 def create_session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -11,6 +11,8 @@ from pgqueuer.db import AsyncpgDriver
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.db import driver_of
+
 
 async def enqueue(
     session: AsyncSession, entrypoint: str, payload: str, delay_s: float = 0.0
@@ -31,18 +33,17 @@ async def enqueue_many(
     if not payloads:
         return []
     conn = await session.connection()
-    driver = (await conn.get_raw_connection()).driver_connection
-    if driver is None:  # a checked-out connection always has its asyncpg connection
-        raise RuntimeError("the session's connection has no asyncpg connection")
-    if not driver.is_in_transaction():  # SQLAlchemy opens it lazily, at a first statement
-        await session.execute(text("SELECT 1"))
-    if not driver.is_in_transaction():
-        raise RuntimeError("enqueue must run inside the caller's transaction")
-    after = timedelta(seconds=delay_s) if delay_s > 0 else None
-    ids = await Queries(AsyncpgDriver(driver)).enqueue(
-        [entrypoint] * len(payloads),
-        [p.encode() for p in payloads],
-        [0] * len(payloads),
-        [after] * len(payloads),
-    )
+    # A lost connection is invalidated and raised as SQLAlchemy's layer would (driver_of).
+    async with driver_of(conn) as driver:
+        if not driver.is_in_transaction():  # SQLAlchemy opens it lazily, at a first statement
+            await session.execute(text("SELECT 1"))
+        if not driver.is_in_transaction():
+            raise RuntimeError("enqueue must run inside the caller's transaction")
+        after = timedelta(seconds=delay_s) if delay_s > 0 else None
+        ids = await Queries(AsyncpgDriver(driver)).enqueue(
+            [entrypoint] * len(payloads),
+            [p.encode() for p in payloads],
+            [0] * len(payloads),
+            [after] * len(payloads),
+        )
     return [int(i) for i in ids]

@@ -28,6 +28,7 @@ from sqlalchemy import Text, bindparam, cast, select
 from sqlalchemy.dialects.postgresql import ARRAY, REAL, TSQUERY
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from app.core.db import driver_fetch
 from app.models import MemoryUnit
 from app.repositories.memory.filters import UnitFilters, filter_clauses
 from app.repositories.recall.sql import exact_select, query_lexemes
@@ -196,11 +197,9 @@ async def exact_rows(
         # adaptation, a Row per unit) cost ~0.3-2 ms per recall on top of asyncpg's for
         # LoCoMo's ~400-700 rows, for values it does not convert (driver SQL). One
         # statement, read-only: it runs in the session's transaction when one has begun,
-        # else on its own; its errors are asyncpg's (app.core.outage knows them).
-        driver = (await conn.get_raw_connection()).driver_connection
-        assert driver is not None, "a checked-out connection has its driver connection"
-        rows: Sequence[Any] = await driver.fetch(compiled.sql, *params)
-        return rows
+        # else on its own. A lost connection is invalidated and raised as SQLAlchemy's
+        # layer would (driver_fetch): a 503, and the pool replaces the connection.
+        return await driver_fetch(conn, compiled.sql, params)
     return (await conn.exec_driver_sql(compiled.sql, params)).all()
 
 
