@@ -4,7 +4,10 @@ channel that creating or revoking a key notifies (app/repositories/api_keys.py) 
 
 If that connection is lost (a database restart), notifications sent meanwhile are lost with
 it: ``on_change`` is called once more when it is back (the cache is dropped), and until then
-cached lookups still expire after ``AUTH__CACHE_TTL_S``.
+cached lookups still expire after ``AUTH__CACHE_TTL_S``. Any error reconnects (with backoff):
+an error type asyncpg raises while the server goes away (``InternalClientError`` among them)
+once ended the listener for good, and with it the promise that a revoked key stops working
+everywhere at once.
 """
 
 from __future__ import annotations
@@ -49,8 +52,8 @@ class KeyChangeListener:
             lost = asyncio.Event()
             try:
                 conn = await asyncpg.connect(self.dsn, timeout=5)
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as exc:
-                log.warning("key-change listener cannot connect (%s); retrying", exc)
+            except Exception as exc:  # noqa: BLE001 - whatever it is, the listener retries
+                log.warning("key-change listener cannot connect (%r); retrying", exc)
                 await asyncio.sleep(delay)
                 delay = min(4.0, delay * 2)
                 continue
@@ -62,8 +65,8 @@ class KeyChangeListener:
                 delay = 0.5
                 await lost.wait()
                 log.warning("key-change listener lost its connection; reconnecting")
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-                log.warning("key-change listener failed (%s); reconnecting", exc)
+            except Exception as exc:  # noqa: BLE001 - never die: no more key changes
+                log.warning("key-change listener failed (%r); reconnecting", exc)
             finally:
                 self.connected.clear()
                 with contextlib.suppress(Exception):
