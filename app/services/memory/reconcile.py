@@ -41,7 +41,7 @@ from app.services.entities.upkeep import EntityGraphKeeper
 from app.services.memory.conflict_judge import PairJudge
 from app.services.memory.merge import absorb
 from app.services.memory.pairs.decision import PairDecision, Verdict, reconciled
-from app.services.memory.resolution import resolve
+from app.services.memory.resolution import fit_backfill, resolve
 
 log = logging.getLogger(__name__)
 
@@ -186,6 +186,10 @@ class ReconcileRunner:
             return "merge"
         if action == "contradicts":
             outcome = resolve(new, old, self.settings.conflicts, now, f"llm:{review.reason}")
+            if new.superseded_by == old.id:  # a backfill: its place in old's chain
+                subject = Subject(new.namespace, new.user_id, new.agent_id)
+                chain = await MemoryRepository(session).predecessors(subject, old.id)
+                fit_backfill(new, old, chain)
             gone = [u.id for u in (new, old) if u.status != UnitStatus.ACTIVE]
             await PairReviewRepository(session).close_open_of(gone, now, keep=review.id)
             return outcome  # superseded | conflict

@@ -308,3 +308,24 @@ async def test_a_slow_llm_keeps_its_lease(llm_client, runner, fake_llm, engine):
     assert (await slow).action == "merge"
     assert await scalar(engine, "SELECT attempts FROM pair_reviews WHERE id = :i",
                         i=review_id) == 1  # fmt: skip
+
+
+async def test_a_backfill_decided_by_the_llm_takes_its_place_in_the_chain(
+    llm_client, runner, fake_llm
+):
+    # Tester F8, through the review path: Jan → Jun superseded, then March arrives late.
+    a = await store(llm_client, "The user works in Shanghai", occurred_at="2026-01-05T00:00:00Z")
+    b = await store(llm_client, "用户在北京工作", occurred_at="2026-06-05T00:00:00Z")
+    fake_llm.push(CONTRADICTS)
+    assert (await runner.run_once(b["pending"][0]["review_id"])).action == "superseded"
+    c = await store(llm_client, "The user works in Hangzhou", occurred_at="2026-03-05T00:00:00Z")
+    assert c["outcome"] == "created" and c["pending"], c
+    [review] = [p for p in c["pending"] if p["candidate_id"] == b["id"]]
+    fake_llm.push(CONTRADICTS)
+    assert (await runner.run_once(review["review_id"])).action == "superseded"
+    query = {"query": "where does the user work?", "user_id": "u1", "top_k": 10}
+    for at, expected in [
+        ("2026-02-01T00:00:00Z", a), ("2026-04-01T00:00:00Z", c), ("2026-07-01T00:00:00Z", b)
+    ]:  # fmt: skip
+        hits = (await llm_client.post("/recall", json={**query, "as_of": at})).json()["memories"]
+        assert [h["id"] for h in hits] == [expected["id"]], at
