@@ -17,12 +17,37 @@ from cachetools import LRUCache
 
 from app.clients.embeddings import Embedder
 from app.clients.model_runtime import MODEL_MS
-from app.core.text import has_cjk, tokenize
+from app.core.text import has_cjk, stem, tokenize
+
+
+# Words that only frame a request for what is known ("Tell me about Quix", "What do you know
+# about Quix?", "跟我说说李明", "李明的情况"): when nothing else is left once the names are
+# removed, the names are what the query is about, and it is embedded whole. Stripped, "Tell me
+# about" matched every unit alike (cosine 0.78-0.79 to the Quix units and to unrelated ones),
+# leaving the best hit below the "nothing relevant" line (tester finding F20). Compared by stem.
+_FRAME_EN = frozenset(
+    stem(w)
+    for w in """tell know known say said talk describe description explain show give share
+    anything everything something all any more else please info information details detail
+    fact facts profile summary summarize summarise overview background remember recall
+    memory memories mention mentioned heard hear learn learned find look think thoughts like
+    update updates news latest status story everyone anyone somebody someone""".split()
+)
+_FRAME_ZH = frozenset(
+    """跟 和 我 你 我们 说 说说 讲 讲讲 聊 聊聊 谈 谈谈 介绍 介绍一下 一下 情况 怎么样 如何 关于 有关
+    什么 谁 知道 了解 记得 告诉 信息 资料 消息 近况 最新 事 事情 一切 所有 全部 请 相关""".split()
+)
+
+
+def _only_frame(tokens: list[str]) -> bool:
+    return all(t in _FRAME_ZH or stem(t) in _FRAME_EN for t in tokens)
 
 
 def strip_names(query: str, names: list[str]) -> str:
     """``query`` without ``names`` (and their possessive ``'s``), the text recall embeds
-    (app.services.recall.service); the query itself when nothing would be left."""
+    (app.services.recall.service); the query itself when nothing would be left but words
+    that frame the request (``_FRAME_EN`` / ``_FRAME_ZH``: "Tell me about Quix" is embedded
+    whole, "Where does Quix run?" as "Where does run?")."""
     if not names:
         return query
     stripped = query
@@ -32,7 +57,7 @@ def strip_names(query: str, names: list[str]) -> str:
             continue
         stripped = re.sub(rf"(?i)(?<!\w){re.escape(name)}(?:['’]s)?(?!\w)", " ", stripped)
     stripped = re.sub(r"\s+", " ", stripped).strip()
-    return stripped if len(tokenize(stripped)) > 0 else query
+    return query if _only_frame(tokenize(stripped)) else stripped
 
 
 class QueryEmbeddingCache:

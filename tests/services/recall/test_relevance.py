@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from app.services.recall.query_embeddings import strip_names
 from app.services.recall.relevance import NOTHING_RELEVANT_BELOW, relevance
 from tests.api.test_validation import assert_problem
 from tests.services.recall.test_recall_api import recall, store
@@ -109,3 +110,46 @@ async def test_via_says_what_brought_each_hit(client):
     assert via["Eli: I repainted the kitchen blue."] == "entity Eli"
     for h in hits:
         assert set(h["relevance_inputs"]) == {"cosine", "coverage", "context_cosine"}
+
+
+def test_a_question_about_a_name_is_embedded_with_the_name():
+    # Stripping the known names must leave something to match (tester finding F20).
+    for query, name in [
+        ("Tell me about Quix", "Quix"),
+        ("What do you know about Quix?", "Quix"),
+        ("What is Quix like?", "Quix"),
+        ("Summarize everything you remember about Quix.", "Quix"),
+        ("跟我说说李明", "李明"),
+        ("跟我说说 李明", "李明"),
+        ("李明的情况", "李明"),
+        ("介绍一下李明", "李明"),
+    ]:
+        assert strip_names(query, [name]) == query
+    # a question with content of its own is still embedded without the name
+    assert strip_names("Where does Quix run its builds?", ["Quix"]) == "Where does run its builds?"
+    assert strip_names("李明在哪里工作？", ["李明"]) == "在哪里工作？"
+
+
+QUIX = [
+    {"user_id": "qx", "value": "Quix is the internal build tool, written in Rust.",
+     "entities": ["Quix"]},
+    {"user_id": "qx", "value": "Quix builds take about four minutes on CI.", "entities": ["Quix"]},
+    {"user_id": "qx", "value": "The user prefers tea over coffee."},
+    {"user_id": "qx", "value": "李明在一家银行工作，住在上海。", "entities": ["李明"]},
+    {"user_id": "qx", "value": "用户喜欢喝茶。"},
+]  # fmt: skip
+
+
+async def test_tell_me_about_a_name_finds_its_units_above_the_line(client):
+    await store(client, *QUIX)
+    for query, first in [
+        ("Tell me about Quix", QUIX[0]["value"]),
+        ("What do you know about Quix?", QUIX[0]["value"]),
+        ("跟我说说李明", QUIX[3]["value"]),
+        ("李明的情况", QUIX[3]["value"]),
+    ]:
+        body = {"query": query, "user_id": "qx", "top_k": 3, "min_relevance": 0.1}
+        data = (await client.post("/recall", json=body)).json()
+        assert data["best_relevance"] > 0.3, (query, data["best_relevance"])
+        assert data["memories"] and data["memories"][0]["value"] == first, query
+        assert all(h["relevance"] >= 0.1 for h in data["memories"])
