@@ -154,12 +154,17 @@ HITS: ColumnClause[Any] = literal_column(
 
 # Lexemes (as the keyword index stems them) of the words that date what a text tells:
 # relative days and periods, "ago", month and weekday names, seasons, 年 and 月 apart from
-# other characters (2027年3月14日, 这个月). A unit holding one "carries a date" (the ``_dated``
-# column): the units a question asking *when* prefers.
+# other characters (2027年3月14日, 这个月), and the Chinese relative days, years, weeks and
+# seasons as jieba's search mode cuts them (昨天, 去年, 上个月, 前天, 上星期 → 星期, 几天前 →
+# 几天, 半年前 → 年前): like "yesterday", read against the unit's ``occurred_at``. A unit
+# holding one "carries a date" (the ``_dated`` column): the units a question asking *when*
+# prefers.
 DATE_LEXEMES = (
     "yesterday today tonight tomorrow ago week weekend month year januari februari march april "
     "may june juli august septemb octob novemb decemb monday tuesday wednesday thursday friday "
-    "saturday sunday summer winter spring autumn 年 月"
+    "saturday sunday summer winter spring autumn 年 月 "
+    "昨天 今天 明天 前天 后天 昨晚 今晚 今早 去年 今年 明年 前年 上个月 下个月 本月 上周 下周 本周 "
+    "这周 周末 星期 礼拜 周一 周二 周三 周四 周五 周六 周日 春天 夏天 秋天 冬天 几天 年前"
 ).split()
 # A date written in numbers, 2027-03-14 (how the extractor writes a resolved day):
 # app.core.text.search_text keeps its year and month as two tokens in a row.

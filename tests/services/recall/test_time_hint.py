@@ -139,3 +139,22 @@ async def test_an_unknown_time_zone_is_a_422(client):
         "/recall", json={"query": "last May", "user_id": "t", "timezone": "Mars/Olympus"}
     )
     assert_problem(r, 422, "invalid_request", "timezone")
+
+
+@pytest.mark.parametrize(
+    "dated",
+    ["我昨天领养了一只猫。", "我去年领养了一只猫。", "我上个月领养了一只猫。", "我前天领养了一只猫。",
+     "我上星期领养了一只猫。", "我几天前领养了一只猫。", "我去年夏天领养了一只猫。"],
+)  # fmt: skip
+async def test_a_chinese_relative_day_makes_a_unit_dated(client, dated):
+    # 昨天 / 去年 / 上个月 / 前天 date the unit against its occurred_at, as "last week" does
+    # (tester finding F18).
+    await store(
+        client,
+        {"user_id": "z", "value": "我领养的猫叫咪咪。", "occurred_at": "2023-05-12T10:00:00Z"},
+        {"user_id": "z", "value": dated, "occurred_at": "2023-05-12T10:00:00Z"},
+    )
+    hits = await recall(client, query="我什么时候领养的猫？", user_id="z",
+                        weights=only("time", 1.0, semantic=0.01))  # fmt: skip
+    assert hits[0]["value"] == dated
+    assert [h["scores"]["time"] for h in hits] == [0.3, 0.0]
