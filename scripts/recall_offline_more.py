@@ -359,10 +359,198 @@ def families(lab: Lab, vectors: dict[str, np.ndarray] | None) -> dict[str, dict[
     return out
 
 
+# --- 2026-12-06 afternoon: variants on top of everything shipped (the list-question scaling
+# included), docs/EVAL.md "Query decomposition, rank fusion, centred cosines" -----------------
+
+
+def now_weights(p: Q) -> dict[str, float]:
+    """The context weight the service applies to this question (list questions × 0.5)."""
+    import recall_offline as ro
+
+    return {"wx": ro.listed_base(p)["wx"]}
+
+
+def now(lab: Lab, p: Q, t: np.ndarray | None = None) -> np.ndarray:
+    """The service's ranking today: the score with a list question's context scaled, the
+    answer-type signal (0.15, best 50), the diversity step on the best 15."""
+    t = lab.base(p, now_weights(p)) if t is None else t
+    return lab.ro.mmr(p, lab.ro.typed(p, t, 0.15), lab.dw, lab.df)
+
+
+def with_cos(lab: Lab, p: Q, cos: np.ndarray, o: dict[str, float] | None = None) -> np.ndarray:
+    """The score of ``p`` with its cosines replaced by ``cos`` (not cached)."""
+    saved, p["cos"] = p["cos"], cos
+    try:
+        return lab.ro.score(p, lab.ro.BASE | now_weights(p) | (o or {}))
+    finally:
+        p["cos"] = saved
+
+
+def speakers(p: Q) -> list[str]:
+    """Each unit's speaker ("Name: text", the eval's value form; the service would read the
+    unit's entities)."""
+    if "spk" not in p:
+        p["spk"] = [v.split(":", 1)[0] if ":" in v else "" for v in p["values"]]
+    return p["spk"]
+
+
+def centred(p: Q, by: str) -> np.ndarray:
+    """The query's cosine to each unit's vector minus a mean: of the subject's units
+    (``subject``) or of the units of the same speaker (``speaker``) — e5's vectors share a
+    large common component, so raw cosines of on-topic turns crowd in 0.77-0.83."""
+    key = f"cc_{by}"
+    if key not in p:
+        emb, q = p["emb"], np.asarray(p["raw"]["embedding"], np.float64)
+        if by == "subject":
+            mean = np.broadcast_to(emb.mean(0), emb.shape)
+        else:
+            spk = np.array(speakers(p))
+            mean = np.empty_like(emb)
+            for s in set(spk.tolist()):
+                m = spk == s
+                mean[m] = emb[m].mean(0)
+        d = emb - mean
+        p[key] = (d @ q) / np.maximum(np.linalg.norm(d, axis=1), 1e-9)
+    return p[key]
+
+
+def quota(p: Q, order: np.ndarray, names: list[str], q: int, k: int = 10) -> np.ndarray:
+    """``order`` with each of ``names`` given at least ``q`` of the first ``k`` places (its
+    best units brought up in place of the lowest-placed units of a name over its quota)."""
+    spk = speakers(p)
+    top = list(order[:k])
+    rest = list(order[k:])
+    for name in names:
+        have = [i for i in top if spk[i] == name]
+        need = q - len(have)
+        extra = [i for i in rest if spk[i] == name][: max(need, 0)]
+        for add in extra:
+            counts = Counter(spk[i] for i in top)
+            # drop the lowest-placed unit whose speaker is over its quota (or names nobody)
+            for j in range(len(top) - 1, -1, -1):
+                s = spk[top[j]]
+                if s != name and (s not in names or counts[s] > q):
+                    rest.insert(0, top.pop(j))
+                    break
+            else:
+                break
+            top.append(add)
+            rest.remove(add)
+        top.sort(key=lambda i: list(order).index(i))
+    return np.array(top + rest)
+
+
+def rrf_score(p: Q, k: float, which: tuple[str, ...]) -> np.ndarray:
+    """The shipped score with the min-max scaled ``which`` signals (sem, kw, ctx) replaced by
+    reciprocal-rank values (k + 1) / (k + rank), 1 for the best."""
+    ro = ro_mod()
+    o = ro.BASE | now_weights(p)
+    sem = ro._minmax(p["cos"])
+    kmax = p["bm"].max()
+    kw = p["bm"] / kmax if kmax > 0 else np.zeros_like(p["bm"])
+    rel = (o["ws"] * sem + o["wk"] * kw) / (o["ws"] + o["wk"])
+    ctx = 0.5 * ro._near(p, rel) + 0.5 * ro._session_best(p, rel)
+
+    def rr(v: np.ndarray) -> np.ndarray:
+        rank = np.empty(len(v))
+        rank[np.argsort(-v, kind="stable")] = np.arange(1, len(v) + 1)
+        return (k + 1) / (k + rank)
+
+    sig = {"sem": sem, "kw": kw, "ctx": ctx}
+    for name in which:
+        sig[name] = rr(sig[name])
+    return (
+        o["ws"] * sig["sem"] + o["wk"] * sig["kw"] + o["wx"] * sig["ctx"] + o["wr"] * p["rec"]
+        + o["wc"] * p["conf"] + o["we"] * p["ent"] + o["wt"] * p["tim"]
+    )  # fmt: skip
+
+
+def ro_mod() -> Any:
+    import recall_offline as ro
+
+    return ro
+
+
+def neighbour_feedback(p: Q, m: int, t: np.ndarray) -> np.ndarray:
+    """Each unit's cosine to the centroid of the session neighbours (previous and next turn)
+    of the best ``m`` hits, min-max scaled."""
+    ro = ro_mod()
+    top = ro.ranked(p, t)[:m]
+    idx = [j for i in top for j in (p["prev"][i], p["nxt"][i]) if j >= 0]
+    if not idx:
+        return np.zeros(len(t))
+    c = p["emb"][idx].mean(0)
+    c = c / max(np.linalg.norm(c), 1e-9)
+    return ro._minmax(p["emb"] @ c)
+
+
+def families_now(lab: Lab) -> dict[str, dict[str, Order]]:
+    ro = lab.ro
+    out: dict[str, dict[str, Order]] = {}
+    mm = ro._minmax
+    out["centred cosine, the subject's mean (share of the scaled cosine)"] = {
+        f"{s}": lambda p, s=s: now(
+            lab, p, with_cos(lab, p, (1 - s) * mm(p["cos"]) + s * mm(centred(p, "subject")))
+        ) if s else now(lab, p)
+        for s in (0.0, 0.25, 0.5, 0.75, 1.0)
+    }  # fmt: skip
+    out["centred cosine, the speaker's mean (share)"] = {
+        f"{s}": lambda p, s=s: now(
+            lab, p, with_cos(lab, p, (1 - s) * mm(p["cos"]) + s * mm(centred(p, "speaker")))
+        ) if s else now(lab, p)
+        for s in (0.0, 0.25, 0.5, 0.75, 1.0)
+    }  # fmt: skip
+    out["scaled cosine to the power g"] = {
+        f"{g}": lambda p, g=g: now(lab, p, with_cos(lab, p, mm(p["cos"]) ** g))
+        if g != 1 else now(lab, p)
+        for g in (1.0, 0.5, 0.75, 1.5, 2.0, 3.0)
+    }  # fmt: skip
+    out["rank fusion (RRF) for semantic/keyword/context, k"] = {
+        "off": lambda p: now(lab, p),
+        **{
+            f"{'+'.join(w)}/{k}": lambda p, w=w, k=k: now(lab, p, rrf_score(p, k, w))
+            for w in (("sem",), ("sem", "kw"), ("sem", "kw", "ctx"))
+            for k in (5, 20, 60)
+        },
+    }
+
+    def two(p: Q) -> list[str]:
+        return [n for n in p["raw"]["known"] if n in set(speakers(p))]
+
+    out["two named people: each at least q of the top 10"] = {
+        f"{q}": lambda p, q=q: quota(p, now(lab, p), two(p), q)
+        if q and len(two(p)) >= 2 else now(lab, p)
+        for q in (0, 2, 3, 4, 5)
+    }  # fmt: skip
+    out["two named people, list questions only: each at least q"] = {
+        f"{q}": lambda p, q=q: quota(p, now(lab, p), two(p), q)
+        if q and len(two(p)) >= 2 and p["list"]["shipped"] else now(lab, p)
+        for q in (0, 2, 3, 4)
+    }  # fmt: skip
+    out["feedback from the best m hits' session neighbours (+g × cosine to their centroid)"] = {
+        "off": lambda p: now(lab, p),
+        **{
+            f"{m}/{g}": lambda p, m=m, g=g: now(
+                lab,
+                p,
+                lab.base(p, now_weights(p))
+                + g * neighbour_feedback(p, m, lab.base(p, now_weights(p))),
+            )
+            for m in (3, 5)
+            for g in (0.05, 0.1, 0.2)
+        },
+    }
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("dump", help="The file scripts/recall_replica.py wrote.")
     parser.add_argument("--no-model", action="store_true", help="skip the query-vector family")
+    parser.add_argument(
+        "--now", action="store_true",
+        help="only the afternoon's families, on top of the ranking shipped today",
+    )  # fmt: skip
     args = parser.parse_args()
     import recall_offline as ro
 
@@ -381,13 +569,22 @@ def main() -> None:
         print(f"list questions by rule {rule}: {shares}")
     same = sum([p["refs"][i] for i in lab.shipped(p)[:10]] == p["raw"]["service_top10"] for p in qs)
     print(f"the replica's shipped ranking gives the service's top 10 for {same}/{len(qs)}\n")
-    vectors = None if args.no_model else query_vectors(qs)
+    if args.now:
+        now_same = sum(
+            [p["refs"][i] for i in now(lab, p)[:10]] == p["raw"]["service_top10"] for p in qs
+        )
+        print(f"the replica's ranking of today gives the service's top 10 for {now_same}/{len(qs)}")
+        fams = families_now(lab)
+        base_fn: Order = lambda p: now(lab, p)  # noqa: E731
+    else:
+        fams = families(lab, None if args.no_model else query_vectors(qs))
+        base_fn = lab.shipped
     head = (
         "| | " + " | ".join([*ro.CATS, "non-adversarial", "adversarial"]) + " |\n|---|" + "---|" * 6
     )
     print(head)
-    print(ro.row("shipped", ro.summary(qs, ro.per_question(qs, lab.shipped))))
-    for family, settings in families(lab, vectors).items():
+    print(ro.row("shipped", ro.summary(qs, ro.per_question(qs, base_fn))))
+    for family, settings in fams.items():
         pers = {name: ro.per_question(qs, fn) for name, fn in settings.items()}
         best = max(pers, key=lambda n: ro.summary(qs, pers[n])["non-adversarial"])
         cv, chosen = ro.cross_validate(qs, pers)
