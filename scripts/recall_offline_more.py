@@ -419,7 +419,11 @@ def quota(p: Q, order: np.ndarray, names: list[str], q: int, k: int = 10) -> np.
     best units brought up in place of the lowest-placed units of a name over its quota)."""
     spk = speakers(p)
     top = list(order[:k])
-    rest = list(order[k:])
+    # the diversity step orders only the head: the rest follows in score order
+    seen = set(order.tolist())
+    full = lab_now_score(p)
+    rest = list(order[k:]) + [i for i in ro_mod().ranked(p, full) if i not in seen]
+    order = np.array(top + rest)
     for name in names:
         have = [i for i in top if spk[i] == name]
         need = q - len(have)
@@ -463,6 +467,12 @@ def rrf_score(p: Q, k: float, which: tuple[str, ...]) -> np.ndarray:
         o["ws"] * sig["sem"] + o["wk"] * sig["kw"] + o["wx"] * sig["ctx"] + o["wr"] * p["rec"]
         + o["wc"] * p["conf"] + o["we"] * p["ent"] + o["wt"] * p["tim"]
     )  # fmt: skip
+
+
+def lab_now_score(p: Q) -> np.ndarray:
+    """Today's score of ``p`` before the answer-type signal and the diversity step."""
+    ro = ro_mod()
+    return ro.score(p, ro.BASE | now_weights(p))
 
 
 def ro_mod() -> Any:
