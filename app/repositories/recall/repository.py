@@ -39,6 +39,7 @@ from app.core.db import has_connection
 from app.models import MemoryUnit
 from app.repositories.memory.access_log import record_params
 from app.repositories.memory.filters import UnitFilters, filter_clauses
+from app.repositories.recall.answers import answer_processors
 from app.repositories.recall.duplicates import HEAD_SQL, ClosePair, pairs_of
 from app.repositories.recall.exact import exact_rows
 from app.repositories.recall.rows import Candidates, CandidateScore, candidates_of
@@ -46,7 +47,6 @@ from app.repositories.recall.sql import (
     ACCESS_SQL,
     UNITS_SQL,
     RecalledUnit,
-    answer_processors,
     known_select,
     query_lexemes,
     signals_select,

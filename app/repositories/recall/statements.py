@@ -20,7 +20,7 @@ class RecallStatements:
     - ``exact``: (dialect name, filter shape) → the exact path's compiled statement
       (``app.repositories.recall.exact``); at most a few dozen shapes.
     - ``processors``: dialect name → result processors of ``UNIT_COLUMNS``
-      (``app.repositories.recall.sql.answer_processors``).
+      (``app.repositories.recall.answers.answer_processors``).
     - ``common_lexemes``: max_share → (monotonic seconds when read, lexemes)
       (``RecallRepository.common_lexemes``, refreshed after its TTL).
     """
