@@ -49,8 +49,11 @@ class _Compiled(NamedTuple):
 # Process-wide: (dialect name, shape) -> compiled statement. A few dozen shapes at most.
 
 
-def shape(f: UnitFilters, has_embedding: bool, has_entities: bool) -> tuple[Any, ...] | None:
-    """What of ``f`` and the query changes the statement's text (None: not cached)."""
+def shape(
+    f: UnitFilters, has_embedding: bool, has_entities: bool, values: bool = False
+) -> tuple[Any, ...] | None:
+    """What of ``f`` and the query changes the statement's text (None: not cached);
+    ``values``: the statement also reads each unit's value (``_value``)."""
     if f.entity_keys or f.review_pending:
         return None
     agent = 2 if f.agent_id is not None else 1 if f.exact_agent else 0
@@ -66,6 +69,7 @@ def shape(f: UnitFilters, has_embedding: bool, has_entities: bool) -> tuple[Any,
         f.as_of is not None,
         has_embedding,
         has_entities,
+        values,
     )
 
 
@@ -136,20 +140,23 @@ def _query_vector() -> Any:
     return select(cast(bindparam("emb", type_=ARRAY(REAL)), Vector())).scalar_subquery()
 
 
-def _statement(f: UnitFilters, has_embedding: bool, has_entities: bool) -> Any:
+def _statement(f: UnitFilters, has_embedding: bool, has_entities: bool, values: bool) -> Any:
     """The exact path's statement for the placeholders ``f``: the columns and raw signals of
     every unit matching the filters (RecallRepository.candidates with ``exact=True``), the
-    known names read off those rows (``sql.exact_select``)."""
+    known names read off those rows (``sql.exact_select``); ``values``: with ``_value``."""
     q = query_lexemes("", (), None)  # binds "kw" and "skip", valued per recall
     emb = _query_vector() if has_embedding else None
     ents = bindparam("ents", type_=ARRAY(Text)) if has_entities else None
     dated = bindparam("dated", type_=TSQUERY)
     predicted = bindparam("predicted", type_=ARRAY(Text)) if has_entities else None
-    return exact_select(filter_clauses(f), q, emb, ents, dated, predicted)
+    return exact_select(filter_clauses(f), q, emb, ents, dated, predicted, values)
 
 
-def _compile(f: UnitFilters, has_embedding: bool, has_entities: bool, dialect: Any) -> _Compiled:
-    compiled = _statement(_placeholders(f), has_embedding, has_entities).compile(dialect=dialect)
+def _compile(
+    f: UnitFilters, has_embedding: bool, has_entities: bool, values: bool, dialect: Any
+) -> _Compiled:
+    stmt = _statement(_placeholders(f), has_embedding, has_entities, values)
+    compiled = stmt.compile(dialect=dialect)
     if "POSTCOMPILE" in compiled.string or not compiled.positiontup:
         raise RuntimeError("the exact candidates statement needs a positional, final text")
     order = tuple(compiled.positiontup)
@@ -175,23 +182,25 @@ async def exact_rows(
     statements: RecallStatements,
     dated: str | None = None,
     predicted: list[str] | None = None,
+    values: bool = False,
 ) -> Sequence[Any] | None:
     """The rows of the exact path's statement (columns as :func:`_statement` selects them,
     asyncpg's records under asyncpg), or None when ``f`` has no cached shape. ``statements``
     keeps the statements compiled so far, by (dialect, shape). ``dated``: the tsquery of the
     ``_dated`` column (None: NULL). ``predicted``: the sorted known names expected (``_known``
-    is NULL when they are the ones found)."""
-    key = shape(f, embedding is not None, bool(ents))
+    is NULL when they are the ones found). ``values``: each row also has the unit's value
+    (``_value``, before ``_known``)."""
+    key = shape(f, embedding is not None, bool(ents), values)
     if key is None:
         return None
     dialect = conn.dialect
     cache_key = (dialect.name, key)
     compiled: _Compiled | None = statements.exact.get(cache_key)
     if compiled is None:
-        compiled = _compile(f, embedding is not None, bool(ents), dialect)
+        compiled = _compile(f, embedding is not None, bool(ents), values, dialect)
         statements.exact[cache_key] = compiled
-    values = _values(f, embedding, keyword_text, skip, ents, dated, predicted)
-    params = _params(compiled, values)
+    binds = _values(f, embedding, keyword_text, skip, ents, dated, predicted)
+    params = _params(compiled, binds)
     if dialect.driver == "asyncpg":
         # The driver's own fetch: SQLAlchemy's execution layer (greenlet hand-off, cursor
         # adaptation, a Row per unit) cost ~0.3-2 ms per recall on top of asyncpg's for

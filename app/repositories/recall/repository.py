@@ -166,6 +166,7 @@ class RecallRepository:
         keyword_pair: Sequence[str] = (),
         entity_names: Sequence[str] | None = None,
         dated: str | None = None,
+        values: bool = False,
     ) -> Candidates:
         """Raw signals of the candidates of one recall, in one statement (the answer columns
         of the hits come from :meth:`units`, once they are known).
@@ -189,7 +190,9 @@ class RecallRepository:
         ``entity_keys && entity_candidates``: for a unit matching the filters that is the
         same as overlapping the known names (a name it holds is known by definition).
         ``dated``: a tsquery; each candidate says whether its keyword index matches it
-        (``CandidateScore.dated``; None without one).
+        (``CandidateScore.dated``; None without one). ``values``: also each candidate's value
+        (``Candidates.values``: the texts the answer-type signal reads, no round trip of their
+        own).
         """
         ents = list(dict.fromkeys(entity_candidates))
         # The known names expected: the statement sends them back only when they differ.
@@ -206,9 +209,10 @@ class RecallRepository:
                 self.statements,
                 dated,
                 predicted,
+                values,
             )
             if found is not None:
-                return candidates_of(found, ents, predicted)
+                return candidates_of(found, ents, predicted, values)
         clauses = filter_clauses(f)
         ent_param = bindparam("ents", ents, type_=ARRAY(Text))
         emb = bindparam("emb", embedding, type_=Vector()) if embedding is not None else None
@@ -275,13 +279,13 @@ class RecallRepository:
             bindparam("predicted", predicted, type_=ARRAY(Text)) if predicted is not None else None
         )
         stmt = signals_select(
-            clauses, q, emb, ent_param if ents else None, known, dated_param, pred
+            clauses, q, emb, ent_param if ents else None, known, dated_param, pred, values
         )
         if id_filter is not None:
             stmt = stmt.where(MemoryUnit.id.in_(id_filter.scalar_subquery()))
         # Core execution: the ORM's row loading is not needed for plain columns.
         rows = (await (await self.session.connection()).execute(stmt)).all()
-        return candidates_of(rows, ents, predicted)
+        return candidates_of(rows, ents, predicted, values)
 
     async def units(self, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, RecalledUnit]:
         """The answer columns (``UNIT_COLUMNS``) of the units ``ids`` that still exist, by id,

@@ -60,18 +60,21 @@ _new_score: Callable[[type[CandidateScore], _ScoreFields], CandidateScore] = tup
 @dataclass
 class Candidates:
     """What :meth:`RecallRepository.candidates` found: the raw signals and which of the
-    entity candidates name an entity of a unit matching the filters (in the order given)."""
+    entity candidates name an entity of a unit matching the filters (in the order given);
+    ``values``: each candidate's value by id, when the statement was asked to read them
+    (what the answer-type signal reads; None: not read)."""
 
     scores: list[CandidateScore] = field(default_factory=list)
     known: list[str] = field(default_factory=list)
+    values: dict[uuid.UUID, str] | None = None
 
 
 def candidates_of(
-    rows: Sequence[Any], ents: list[str], predicted: list[str] | None = None
+    rows: Sequence[Any], ents: list[str], predicted: list[str] | None = None, values: bool = False
 ) -> Candidates:
     """The Candidates of the candidates statement's rows (either path); ``predicted``: the
     known names the statement was told to expect (its ``_known`` is NULL when they are
-    right)."""
+    right); ``values``: the rows carry ``_value`` before ``_known`` (``Candidates.values``)."""
     # The rows unpacked in the statement's column order (SCORING_COLUMNS, then the signals),
     # each CandidateScore built from its fields' tuple (``tuple.__new__``: no Python-level
     # ``__new__`` per candidate; the NamedTuple's own costs ~0.4 ms more per 600 candidates on
@@ -107,10 +110,11 @@ def candidates_of(
             dl,
             ent,
             dated,
-            _,
+            *_,
         ) in rows
     ]
     # The known names are the same on every row (one scalar sub-query), NULL when predicted.
     found = rows[0][-1] if rows else ()
     found_known = set(predicted or ()) if found is None else set(found)
-    return Candidates(scores, [k for k in ents if k in found_known])
+    texts = {row[0]: row[10] for row in rows} if values else None
+    return Candidates(scores, [k for k in ents if k in found_known], texts)

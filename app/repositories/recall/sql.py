@@ -178,9 +178,10 @@ def _signal_columns(
     emb: ColumnElement[Any] | None,
     ents: BindParameter[Any] | None,
     dated: BindParameter[Any] | None,
+    values: bool = False,
 ) -> list[ColumnElement[Any]]:
     """The SCORING_COLUMNS and raw signals of :func:`signals_select`, labelled, ``_known``
-    aside."""
+    aside; with ``values``, the unit's ``value`` last (``_value``)."""
     u = MemoryUnit
     if emb is not None:
         sem_v: ColumnElement[Any] = 1 - u.value_embedding.cosine_distance(emb)
@@ -199,6 +200,7 @@ def _signal_columns(
         func.length(u.search_tsv).label("_dl"),
         ent_hit.label("_ent"),
         dated_col.label("_dated"),
+        *([u.value.label("_value")] if values else []),
     ]
 
 
@@ -228,6 +230,7 @@ def signals_select(
     known: CTE | None,
     dated: BindParameter[Any] | None = None,
     predicted: BindParameter[Any] | None = None,
+    values: bool = False,
 ) -> Select[*tuple[Any, ...]]:
     """The candidates statement's outer select: per unit matching ``clauses``, the
     SCORING_COLUMNS and the raw signals ``_sv``/``_sq`` (cosine similarity of the value and
@@ -237,10 +240,11 @@ def signals_select(
     ``known`` of :func:`known_select`, the same on every row; NULL without one, and NULL when
     they are the sorted ``text[]`` ``predicted``, which saves reading an array per row) and
     ``_dated`` (the unit's keyword index matches the tsquery ``dated``, :data:`DATED_TSQUERY`
-    when the query asks *when*; NULL when the bound value is NULL, False without one). Used by
+    when the query asks *when*; NULL when the bound value is NULL, False without one); with
+    ``values``, ``_value`` (the unit's text) before ``_known``. Used by
     RecallRepository.candidates and the second hop (the exact path: :func:`exact_select`)."""
     stmt = (
-        select(*_signal_columns(q, emb, ents, dated), _known_column(known, predicted))
+        select(*_signal_columns(q, emb, ents, dated, values), _known_column(known, predicted))
         .where(*clauses)
         .add_cte(q)
     )
@@ -254,6 +258,7 @@ def exact_select(
     ents: BindParameter[Any] | None,
     dated: BindParameter[Any] | None = None,
     predicted: BindParameter[Any] | None = None,
+    values: bool = False,
 ) -> Select[*tuple[Any, ...]]:
     """:func:`signals_select` for the exact path, whose rows are every unit matching
     ``clauses``: the known names (``_known``) are read off those rows — the keys of ``ents``
@@ -262,9 +267,9 @@ def exact_select(
     at LoCoMo size, ~30 candidates). The same names: both look at the units matching
     ``clauses``. The rows go through a MATERIALIZED CTE ``s`` read twice."""
     if ents is None:
-        return signals_select(clauses, q, emb, None, None, dated, predicted)
+        return signals_select(clauses, q, emb, None, None, dated, predicted, values)
     rows = (
-        select(*_signal_columns(q, emb, ents, dated), MemoryUnit.entity_keys.label("_keys"))
+        select(*_signal_columns(q, emb, ents, dated, values), MemoryUnit.entity_keys.label("_keys"))
         .where(*clauses)
         .cte("s")
         .prefix_with("MATERIALIZED")
@@ -279,6 +284,7 @@ def exact_select(
         .cte("known")
     )
     names = (*SCORING_COLUMNS, "_sv", "_sq", "_hits", "_dl", "_ent", "_dated")
+    names += ("_value",) if values else ()
     return (
         select(*(rows.c[n] for n in names), _known_column(known, predicted))
         .add_cte(q)

@@ -25,7 +25,8 @@ category scores :data:`app.core.settings.memory.RecallSettings.weight_answer_typ
   Chinese words through their CC-CEDICT glosses (芝加哥 → Chicago).
 
 The sets are cached per text; only the best :data:`HEAD` of a recall are looked at (their
-values: one statement, ``RecallRepository.values``).
+values: read by the candidates statement when the question asks for a kind, else one
+statement, ``RecallRepository.values``).
 """
 
 from __future__ import annotations
@@ -137,10 +138,22 @@ def lift(
 
 
 async def apply(
-    repo: RecallRepository, ranked: Sequence[Ranked], kind: AnswerType, weight: float, keep: int
+    repo: RecallRepository,
+    ranked: Sequence[Ranked],
+    kind: AnswerType,
+    weight: float,
+    keep: int,
+    known: Mapping[uuid.UUID, str] | None = None,
 ) -> list[Ranked]:
-    """:func:`lift` on ``ranked`` (their values read in one statement), cut to ``keep``."""
-    return lift(ranked, await repo.values([r.id for r in ranked]), kind, weight)[:keep]
+    """:func:`lift` on ``ranked``, cut to ``keep``. ``known``: values already read (the
+    candidates statement's, ``Candidates.values``); the others are read in one statement
+    (none on the exact path, whose every hit is a candidate)."""
+    known = known or {}
+    values = {r.id: known[r.id] for r in ranked if r.id in known}
+    missing = [r.id for r in ranked if r.id not in values]
+    if missing:
+        values |= await repo.values(missing)
+    return lift(ranked, values, kind, weight)[:keep]
 
 
 def _english_heads(query: str) -> list[str]:

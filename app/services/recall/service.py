@@ -97,6 +97,7 @@ class _Plan:
     time_hint: TimeHint | None = None  # the query's time phrase as a window
     embedding: np.ndarray | None = None  # the query embedding (set by _find)
     asks_when: bool = False  # the query asks for a time ("when…", "什么时候")
+    kind: answer_type.AnswerType | None = None  # what a "which X" question asks for
 
 
 class RecallService:
@@ -173,6 +174,8 @@ class RecallService:
         result.time_hint = plan.time_hint
         timed = plan.time_hint is not None or plan.asks_when  # "What has Tim read?": less context
         result.weighting = list_questions.weighting(req, result.weighting, timed)
+        if result.weighting.weights.get("answer_type", 0.0) > 0:  # "which cities…"
+            plan.kind = answer_type.answer_type(req.query)
         found = await self._find(req, plan, start + budget, result, clock)
         result.hits = await self._rank(
             namespace, req, found, result, start + budget, now, wall_now, clock, plan
@@ -259,6 +262,7 @@ class RecallService:
                 keyword_pair=sorted(pair - skip),
                 entity_names=known,
                 dated=DATED_TSQUERY if plan.asks_when else None,
+                values=plan.kind is not None,  # the texts the answer-type signal reads
             )
             clock.mark("candidates")
             if not found.scores or set(found.known) == set(known):
@@ -340,10 +344,8 @@ class RecallService:
         keep = req.top_k + MARGIN
         if rerank == "llm":
             keep = max(keep, req.rerank_candidates or self.settings.rerank_candidates)
-        hint = plan.time_hint
-        window = (hint.start, hint.end) if hint is not None else None
-        weight_kind = result.weighting.weights.get("answer_type", 0.0)  # "which cities…"
-        kind = answer_type.answer_type(req.query) if weight_kind > 0 else None
+        window = (plan.time_hint.start, plan.time_hint.end) if plan.time_hint else None
+        kind, weight = plan.kind, result.weighting.weights.get("answer_type", 0.0)
         head = max(keep, answer_type.HEAD) if kind is not None else keep
         ranked = rank(
             found.scores, result.weighting, now, limit=head, window=window, asks_when=plan.asks_when
@@ -366,7 +368,7 @@ class RecallService:
                 clock,
             )
         if kind is not None:
-            ranked = await answer_type.apply(self.repo, ranked, kind, weight_kind, keep)
+            ranked = await answer_type.apply(self.repo, ranked, kind, weight, keep, found.values)
             clock.mark("answer_type")
         result.best_relevance = max((r.relevance for r in ranked), default=None)
         if req.min_score is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from app.core.config import RecallSettings
+from app.repositories.recall.repository import RecallRepository
 from app.services.recall.answer_type import answer_type, names_instance
 from app.services.recall.scoring import SIGNALS
 from tests.services.lifecycle.test_lifecycle import store
@@ -168,3 +169,25 @@ async def test_chinese_kind_and_no_kind_at_all(client) -> None:
     assert [m["id"] for m in plain["memories"]] == [m["id"] for m in off["memories"]]
     assert [m["score"] for m in plain["memories"]] == [m["score"] for m in off["memories"]]
     assert "answer_type" not in plain["stages_ms"]
+
+
+async def test_the_values_come_with_the_candidates(client, monkeypatch) -> None:
+    """On the exact path the texts the signal reads come with the candidates statement: no
+    statement of their own, and the same answer as when they were read apart."""
+    await store(
+        client,
+        *({"user_id": "at2", "value": v, "occurred_at": f"2024-05-{i + 1:02d}T10:00:00Z"}
+          for i, v in enumerate([*TRAVEL, CHICAGO])),
+    )  # fmt: skip
+    query, now = "Which cities has John been to?", "2024-06-01T00:00:00Z"  # the same recency
+    before = await _recall(client, "at2", query, now=now)
+
+    async def no_values(self, ids):  # type: ignore[no-untyped-def]
+        raise AssertionError("the values were read apart")
+
+    monkeypatch.setattr(RecallRepository, "values", no_values)
+    after = await _recall(client, "at2", query, now=now)
+    assert [(m["id"], m["score"], m["scores"]) for m in after["memories"]] == [
+        (m["id"], m["score"], m["scores"]) for m in before["memories"]
+    ]
+    assert any(m["scores"]["answer_type"] == 1.0 for m in after["memories"])

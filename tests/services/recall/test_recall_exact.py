@@ -166,3 +166,35 @@ async def test_the_known_names_are_read_off_the_subjects_rows(client, engine) ->
         known = rows[0][-1]
         assert all(r[-1] == known for r in rows)  # the same on every row
         assert (sorted(known) if known is not None else None) == raw_known
+
+
+@pytest.mark.parametrize("cached", [True, False])
+async def test_the_statement_reads_the_values_when_asked(
+    client, engine, monkeypatch, cached
+) -> None:
+    """With ``values`` (a question asking for a kind: app.services.recall.answer_type) the
+    candidates statement also sends each unit's value: the same as the values statement reads,
+    the scores and names the same as without them, on the cached statement and the built one."""
+    await _units(client)
+    if not cached:
+
+        async def no_cache(*_args, **_kwargs):  # type: ignore[no-untyped-def]
+            return None
+
+        monkeypatch.setattr(recall_repo, "exact_rows", no_cache)
+    embedding = np.random.default_rng(3).standard_normal(384).astype(np.float32)
+    f = UnitFilters(namespace="default", user_id="u1")
+    statements = RecallStatements()
+    found = {}
+    for values in (False, True):
+        async with create_session_factory(engine)() as session, session.begin():
+            repo = RecallRepository(session, statements)
+            found[values] = await repo.candidates(
+                f, embedding, "which orchestra", ["ana", "bo"], exact=True, per_source=40,
+                ef_search=40, entity_names=["ana"], values=values,
+            )  # fmt: skip
+            read = await repo.values([c.id for c in found[values].scores])
+    assert found[False].values is None
+    assert found[True].values == read and len(read) == 3
+    assert sorted(found[True].scores) == sorted(found[False].scores)  # rows in any order
+    assert found[True].known == found[False].known == ["ana", "bo"]
