@@ -7,9 +7,10 @@ vector leaves it).
 One round trip for what were two (the pairs, then the answer columns of the hits once the
 collapse had chosen them): the answer columns of the whole head come back, and the collapse
 keeps those of its hits. A fixed SQL text, so asyncpg prepares it once per connection and
-SQLAlchemy builds nothing per recall (the ORM form of the pairs, a self-join of two
-``aliased`` entities, cost ~2 ms of CPU per recall to build, ten times its execution on 15
-ids).
+nothing is built per recall (the ORM form of the pairs, a self-join of two ``aliased``
+entities, cost ~2 ms of CPU per recall to build, ten times its execution on 15 ids); fetched
+through the driver directly (app.repositories.recall.driver), without SQLAlchemy's execution
+layer and a Row per unit.
 """
 
 from __future__ import annotations
@@ -78,26 +79,31 @@ def _head_sql() -> TextualSelect:
 HEAD_SQL = _head_sql()
 
 
+# Where pairs_of finds its columns in a head row (asyncpg's records have no attributes).
+_ID, _VALUE, _TYPE = (UNIT_COLUMNS.index(n) for n in ("id", "value", "type"))
+_KEYS, _CLOSE, _COS = len(UNIT_COLUMNS), len(UNIT_COLUMNS) + 1, len(UNIT_COLUMNS) + 2
+
+
 def pairs_of(rows: Sequence[Any]) -> list[ClosePair]:
-    """The close pairs of the head statement's rows (``type``, ``value`` and the extra
-    columns by name), in the order of their first unit's row, then id order."""
-    by_id = {row.id: row for row in rows}
+    """The close pairs of the head statement's rows (read by position: SQLAlchemy's rows or
+    asyncpg's records), in the order of their first unit's row, then id order."""
+    by_id = {row[_ID]: row for row in rows}
     out: list[ClosePair] = []
     for a in rows:
-        if not a._close:
+        if not a[_CLOSE]:
             continue
-        for b_id, cosine in zip(a._close, a._cos, strict=True):
+        for b_id, cosine in zip(a[_CLOSE], a[_COS], strict=True):
             b = by_id[b_id]
             out.append(
                 ClosePair(
-                    a.id,
-                    b.id,
-                    a.value,
-                    b.value,
-                    a.type,
-                    b.type,
-                    list(a._keys or ()),
-                    list(b._keys or ()),
+                    a[_ID],
+                    b[_ID],
+                    a[_VALUE],
+                    b[_VALUE],
+                    a[_TYPE],
+                    b[_TYPE],
+                    list(a[_KEYS] or ()),
+                    list(b[_KEYS] or ()),
                     float(cosine),
                 )
             )

@@ -28,9 +28,9 @@ from sqlalchemy import Text, bindparam, cast, select
 from sqlalchemy.dialects.postgresql import ARRAY, REAL, TSQUERY
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from app.core.db import driver_fetch
 from app.models import MemoryUnit
 from app.repositories.memory.filters import UnitFilters, filter_clauses
+from app.repositories.recall.driver import fetch, positional
 from app.repositories.recall.sql import exact_select, query_lexemes
 from app.repositories.recall.statements import RecallStatements
 
@@ -157,9 +157,7 @@ def _compile(
 ) -> _Compiled:
     stmt = _statement(_placeholders(f), has_embedding, has_entities, values)
     compiled = stmt.compile(dialect=dialect)
-    if "POSTCOMPILE" in compiled.string or not compiled.positiontup:
-        raise RuntimeError("the exact candidates statement needs a positional, final text")
-    order = tuple(compiled.positiontup)
+    sql, order = positional(compiled)
     processors = dict(compiled._bind_processors)
     variable = set(_values(f, None, "", (), []))
     variable.update(n for n in order if n.startswith(("f_status", "f_type")))
@@ -169,7 +167,7 @@ def _compile(
         if name not in variable:
             value, proc = defaults[name], processors.get(name)
             constants[name] = proc(value) if proc is not None else value
-    return _Compiled(compiled.string, order, constants, processors)
+    return _Compiled(sql, order, constants, processors)
 
 
 async def exact_rows(
@@ -200,16 +198,8 @@ async def exact_rows(
         compiled = _compile(f, embedding is not None, bool(ents), values, dialect)
         statements.exact[cache_key] = compiled
     binds = _values(f, embedding, keyword_text, skip, ents, dated, predicted)
-    params = _params(compiled, binds)
-    if dialect.driver == "asyncpg":
-        # The driver's own fetch: SQLAlchemy's execution layer (greenlet hand-off, cursor
-        # adaptation, a Row per unit) cost ~0.3-2 ms per recall on top of asyncpg's for
-        # LoCoMo's ~400-700 rows, for values it does not convert (driver SQL). One
-        # statement, read-only: it runs in the session's transaction when one has begun,
-        # else on its own. A lost connection is invalidated and raised as SQLAlchemy's
-        # layer would (driver_fetch): a 503, and the pool replaces the connection.
-        return await driver_fetch(conn, compiled.sql, params)
-    return (await conn.exec_driver_sql(compiled.sql, params)).all()
+    # The driver's own fetch (app.repositories.recall.driver): one read-only statement.
+    return await fetch(conn, compiled.sql, _params(compiled, binds))
 
 
 def _params(compiled: _Compiled, values: dict[str, Any]) -> tuple[Any, ...]:

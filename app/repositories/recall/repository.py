@@ -40,6 +40,7 @@ from app.models import MemoryUnit
 from app.repositories.memory.access_log import record_params
 from app.repositories.memory.filters import UnitFilters, filter_clauses
 from app.repositories.recall.answers import answer_processors
+from app.repositories.recall.driver import fetch, positional
 from app.repositories.recall.duplicates import HEAD_SQL, ClosePair, pairs_of
 from app.repositories.recall.exact import exact_rows
 from app.repositories.recall.rows import Candidates, CandidateScore, candidates_of
@@ -305,7 +306,14 @@ class RecallRepository:
         if not ids:
             return {}, []
         params = {"ids": list(ids), "max_distance": 1.0 - min_cosine}
-        rows = (await (await self.session.connection()).execute(HEAD_SQL, params)).all()
+        conn = await self.session.connection()
+        key = (conn.dialect.name, "head")
+        compiled = self.statements.driver.get(key)
+        if compiled is None:  # its binds are untyped: no processing
+            compiled = positional(HEAD_SQL.compile(dialect=conn.dialect))
+            self.statements.driver[key] = compiled
+        sql, order = compiled
+        rows = await fetch(conn, sql, [params[name] for name in order])
         return self._recalled(rows), pairs_of(rows)
 
     async def record_access(

@@ -23,8 +23,11 @@ class RecallStatements:
       (``app.repositories.recall.answers.answer_processors``).
     - ``common_lexemes``: max_share → (monotonic seconds when read, lexemes)
       (``RecallRepository.common_lexemes``, refreshed after its TTL).
+    - ``driver``: (dialect name, statement name) → a fixed statement's driver SQL and bind
+      names in positional order (``app.repositories.recall.driver.positional``).
     """
 
     exact: dict[tuple[str, tuple[Any, ...]], Any] = field(default_factory=dict)
     processors: dict[str, list[Any]] = field(default_factory=dict)
     common_lexemes: dict[float, tuple[float, frozenset[str]]] = field(default_factory=dict)
+    driver: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = field(default_factory=dict)
