@@ -67,17 +67,17 @@ async def expand(
         hop.keyword_text,
         hop.entities,
         seeds=[r.id for r in ranked[: settings.expand_seeds]],
-        seen=[c.id for c in found.scores],
+        seen=list(found.columns.id),
         per_source=max(settings.min_candidates, 4 * top_k),
         session_cap=settings.expand_session_cap,
         dated=DATED_TSQUERY if hop.asks_when else None,
     )
-    outcome: Outcome = ("applied", len(more.scores), None)
-    if not more.scores:
+    outcome: Outcome = ("applied", more.columns.size, None)
+    if not more.columns.size:
         clock.mark("expand")
         return ranked, outcome
     again = rank(
-        [*found.scores, *more.scores],
+        found.columns + more.columns,
         weighting,
         now,
         limit=keep,
@@ -85,8 +85,8 @@ async def expand(
         asks_when=hop.asks_when,
     )
     via = {
-        c.id: ("session" if key is None else f"entity {key}")
-        for c, key in zip(more.scores, reached, strict=True)
+        unit_id: ("session" if key is None else f"entity {key}")
+        for unit_id, key in zip(more.columns.id, reached, strict=True)
     }
     clock.mark("expand")
     return [dataclasses.replace(r, via=via[r.id]) if r.id in via else r for r in again], outcome

@@ -44,6 +44,7 @@ import numpy as np
 
 from app.core.config import RecallSettings
 from app.repositories.recall.repository import CandidateScore
+from app.repositories.recall.rows import ScoreColumns
 from app.services.recall import relevance as calibrated
 from app.services.recall.sessions import Sessions, Times
 
@@ -225,7 +226,7 @@ def time_signal(
 
 
 def rank(
-    candidates: list[CandidateScore],
+    candidates: Sequence[CandidateScore] | ScoreColumns,
     weighting: Weighting,
     now: datetime,
     limit: int | None = None,
@@ -236,16 +237,18 @@ def rank(
     ``limit``, only the best ``limit`` are returned (the same as the first ``limit`` of the
     full list: every candidate is still scored, only the result objects are spared).
     ``window`` / ``asks_when``: the query's time window and whether it asks *when* (the
-    time signal, :func:`time_signal`).
+    time signal, :func:`time_signal`). ``candidates``: CandidateScores or their columns
+    (what the candidates statement gives: the same ranking).
 
     Vectorised over the candidates (numpy), with the same operations in the same order as
     the per-candidate definitions above (:func:`recency`, :func:`bm25`, :func:`context`,
     :func:`time_signal`): the same scores, bit for bit. Transcendental functions (exp, log)
     stay Python's ``math``, once per distinct time or lexeme."""
-    n = len(candidates)
+    cols = candidates if isinstance(candidates, ScoreColumns) else ScoreColumns.of(candidates)
+    n = cols.size
     if n == 0:
         return []
-    ids, sv, sq, tfs, lengths, ents, sessions, occurred, conf, dated = zip(*candidates, strict=True)
+    ids, sv, sq, tfs, lengths, ents, sessions, occurred, conf, dated = cols.fields()
     w = weighting.weights
     value, scenario = np.array(sv, dtype=float), np.array(sq, dtype=float)
     raw_cosine = np.where(scenario > value, scenario, value)  # max(value, scenario)
@@ -281,19 +284,15 @@ def rank(
         + wx * ctx
         + wt * tim
     )
-    best = _best_first(candidates, totals, limit)
+    best = _best_first(ids, occurred, totals, limit)
     ctx_cos = layout.context(cosine)
     # Whether the query names an entity of the subject (some candidate names it): only then
     # does a unit that does not name it count against its relevance.
     named = bool(entity.any())
     ranked: list[Ranked] = []
     for i in best:
-        c = candidates[i]
-        cov = (
-            sum(idfs[lex] for lex in c.term_freqs) / idf_total
-            if c.term_freqs and idf_total > 0
-            else 0.0
-        )
+        terms, entity_match = tfs[i], ents[i]
+        cov = sum(idfs[lex] for lex in terms) / idf_total if terms and idf_total > 0 else 0.0
         s_i, k_i, x_i, cos_i = (
             float(semantic[i]),
             float(keyword[i]),
@@ -304,20 +303,20 @@ def rank(
             "semantic": s_i,
             "keyword": k_i,
             "recency": float(rec[i]),
-            "confidence": c.confidence,
-            "entity": 1.0 if c.entity_match else 0.0,
+            "confidence": conf[i],
+            "entity": 1.0 if entity_match else 0.0,
             "context": x_i,
             "time": float(tim[i]),
             "answer_type": 0.0,  # set by app.services.recall.answer_type, for the head only
         }
         raw = {"cosine": cos_i, "coverage": cov, "context_cosine": float(ctx_cos[i])}
         rel = calibrated.relevance(
-            cos_i, cov, c.entity_match if named else None, raw["context_cosine"]
+            cos_i, cov, entity_match if named else None, raw["context_cosine"]
         )
         own = ws * s_i + wk * k_i
         rel_i = float(relevance[i]) if relevance is not None else 0.0
         how = via(own, wx * x_i if x_i > rel_i else 0.0, we * scores["entity"])
-        ranked.append(Ranked(c.id, float(totals[i]), scores, rel, how, raw))
+        ranked.append(Ranked(ids[i], float(totals[i]), scores, rel, how, raw))
     return ranked
 
 
@@ -334,21 +333,22 @@ def via(own: float, session: float, entity: float) -> str:
 
 
 def _best_first(
-    candidates: list[CandidateScore], totals: np.ndarray, limit: int | None
+    ids: Sequence[uuid.UUID],
+    occurred: Sequence[datetime],
+    totals: np.ndarray,
+    limit: int | None,
 ) -> list[int]:
     """Indexes of the best ``limit`` (all when None) by total, ties newer first, then by id.
 
     The full key (a timestamp and the id as text) is built only for the candidates that can
     reach the cut: those with a total at least the ``limit``-th best (~1 µs a key saved per
     other candidate)."""
-    n = len(candidates)
+    n = len(ids)
     if limit is not None and 0 < limit < n:
         floor = np.partition(totals, n - limit)[n - limit]  # the limit-th best
         pool = np.flatnonzero(totals >= floor).tolist()
     else:
         pool = list(range(n))
     total = totals.tolist()
-    pool.sort(
-        key=lambda i: (-total[i], -candidates[i].occurred_at.timestamp(), str(candidates[i].id))
-    )
+    pool.sort(key=lambda i: (-total[i], -occurred[i].timestamp(), str(ids[i])))
     return pool if limit is None else pool[:limit]

@@ -265,7 +265,7 @@ class RecallService:
                 values=plan.kind is not None,  # the texts the answer-type signal reads
             )
             clock.mark("candidates")
-            if not found.scores or set(found.known) == set(known):
+            if not found.columns.size or set(found.known) == set(known):
                 break
             # The cached names were stale (a unit naming someone new arrived): remember the
             # right ones and, if the embedded text, the keyword candidates or (large
@@ -347,9 +347,7 @@ class RecallService:
         window = (plan.time_hint.start, plan.time_hint.end) if plan.time_hint else None
         kind, weight = plan.kind, result.weighting.weights.get("answer_type", 0.0)
         head = max(keep, answer_type.HEAD) if kind is not None else keep
-        ranked = rank(
-            found.scores, result.weighting, now, limit=head, window=window, asks_when=plan.asks_when
-        )
+        ranked = rank(found.columns, result.weighting, now, head, window, plan.asks_when)
         clock.mark("score")
         if not req.expand or plan.exact:
             result.expansion = ("off" if not req.expand else "not_needed", 0, None)

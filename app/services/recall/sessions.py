@@ -11,7 +11,7 @@ from operator import attrgetter
 
 import numpy as np
 
-_UUID_INT = attrgetter("int")
+_UUID_BYTES = attrgetter("bytes")
 
 
 class Times:
@@ -39,10 +39,9 @@ class Sessions:
         n = len(sessions)
         codes = {s: i for i, s in enumerate(dict.fromkeys(sessions))}
         code = np.fromiter(map(codes.__getitem__, sessions), np.int64, n)
-        ints = list(map(_UUID_INT, ids))
-        by_id = np.empty(n, np.int64)
-        by_id[sorted(range(n), key=ints.__getitem__)] = np.arange(n)
-        order = np.lexsort((by_id, when.index, code))
+        # ids in their order as 128-bit numbers: the big-endian halves of their bytes
+        halves = np.frombuffer(b"".join(map(_UUID_BYTES, ids)), ">u8").reshape(n, 2)
+        order = np.lexsort((halves[:, 1], halves[:, 0], when.index, code))
         if None in codes:
             order = order[code[order] != codes[None]]
         self.order = order

@@ -13,6 +13,7 @@ import pytest
 from app.core.config import RecallSettings
 from app.repositories.memory.filters import UnitFilters
 from app.repositories.recall.repository import CandidateScore, RecallRepository
+from app.repositories.recall.rows import ScoreColumns, candidates_of
 from app.services.recall.scoring import SHORT_TERM, SIGNALS, Weighting, bm25, context, rank
 
 T0 = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
@@ -119,12 +120,54 @@ def test_the_vectorised_context_is_the_definition_bit_for_bit() -> None:
             cand(
                 session=rng.choice([None, "a", "b", "c", "d"]),
                 at=T0 + timedelta(hours=rng.randint(0, 3)),  # ties: the id decides
-                n=rng.getrandbits(64),
+                n=rng.getrandbits(127),  # both halves of the id's 128 bits
             )
             for _ in range(n)
         ]
         rel = [rng.choice([0.0, 0.5, rng.random()]) for _ in range(n)]
         assert context(cands, rel) == _context_by_definition(cands, rel)
+
+
+def test_the_statement_rows_as_columns_are_the_candidates() -> None:
+    """candidates_of keeps the rows as columns (no CandidateScore per unit): the same
+    candidates, in order, and the same ranking from the columns as from CandidateScores."""
+    rng = random.Random(5)
+    rows = [
+        (
+            uuid.UUID(int=rng.getrandbits(127)),
+            rng.choice([None, "a", "b"]),
+            T0 + timedelta(hours=rng.randint(0, 5)),
+            rng.choice([0.5, 1.0]),
+            rng.random(),
+            rng.choice([0.0, rng.random()]),
+            rng.choice([None, [], ["tea"], ["tea", "green"]]),
+            rng.randint(1, 9),
+            rng.random() < 0.2,
+            rng.choice([None, True, False]),
+            f"value {i}",
+            None,  # _known: the prediction was right
+        )
+        for i in range(60)
+    ]
+    found = candidates_of(rows, ["ana"], ["ana"], values=True)
+    # the statement's columns: id, session_id, occurred_at, confidence, _sv, _sq, _hits, _dl,
+    # _ent, _dated, _value, _known
+    want = [
+        CandidateScore(
+            id=r[0], semantic_value=r[4], semantic_query=r[5],
+            term_freqs=dict.fromkeys(r[6] or (), 1), length=r[7], entity_match=r[8],
+            session_id=r[1], occurred_at=r[2], confidence=r[3], dated=r[9],
+        )
+        for r in rows
+    ]  # fmt: skip
+    assert found.scores == want and found.known == ["ana"]
+    assert found.values == {r[0]: r[10] for r in rows}
+    as_lists = [list(c) for c in ScoreColumns.of(want).fields()]
+    assert as_lists == [list(c) for c in found.columns.fields()]
+    w = Weighting({name: 1.0 for name in SIGNALS}, 0.01)
+    for limit in (None, 7):
+        assert rank(found.columns, w, T0, limit=limit) == rank(want, w, T0, limit=limit)
+    assert candidates_of([], ["ana"]).columns.size == 0
 
 
 def test_rank_weighted_sum_and_context_lifts_the_reply() -> None:
