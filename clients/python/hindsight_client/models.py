@@ -638,7 +638,7 @@ class MemoryDetail(BaseModel):
     """
     valid_to: Annotated[AwareDatetime | None, Field(title="Valid To")] = None
     """
-    Valid time: when a superseded unit stopped being true (its successor's `occurred_at`); null while nothing has superseded it.
+    Valid time: when a superseded unit stopped being true (the `occurred_at` of the next version in event time: its successor's, or for a value stored late, the version after it); null while nothing has superseded it.
     """
     value: Annotated[str, Field(title="Value")]
 
@@ -700,7 +700,7 @@ class MemoryRead(BaseModel):
     """
     valid_to: Annotated[AwareDatetime | None, Field(title="Valid To")] = None
     """
-    Valid time: when a superseded unit stopped being true (its successor's `occurred_at`); null while nothing has superseded it.
+    Valid time: when a superseded unit stopped being true (the `occurred_at` of the next version in event time: its successor's, or for a value stored late, the version after it); null while nothing has superseded it.
     """
     value: Annotated[str, Field(title="Value")]
 
@@ -1884,7 +1884,7 @@ class RecallHit(BaseModel):
     """
     valid_to: Annotated[AwareDatetime | None, Field(title="Valid To")] = None
     """
-    Valid time: when a superseded unit stopped being true (its successor's `occurred_at`); null while nothing has superseded it.
+    Valid time: when a superseded unit stopped being true (the `occurred_at` of the next version in event time: its successor's, or for a value stored late, the version after it); null while nothing has superseded it.
     """
     value: Annotated[str, Field(title="Value")]
     via: Annotated[str | None, Field(title="Via")] = "direct"

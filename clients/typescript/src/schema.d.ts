@@ -1545,7 +1545,7 @@ export interface components {
             readonly valid_from: string;
             /**
              * Valid To
-             * @description Valid time: when a superseded unit stopped being true (its successor's `occurred_at`); null while nothing has superseded it.
+             * @description Valid time: when a superseded unit stopped being true (the `occurred_at` of the next version in event time: its successor's, or for a value stored late, the version after it); null while nothing has superseded it.
              */
             valid_to?: string | null;
             /** Value */
@@ -1682,7 +1682,7 @@ export interface components {
             readonly valid_from: string;
             /**
              * Valid To
-             * @description Valid time: when a superseded unit stopped being true (its successor's `occurred_at`); null while nothing has superseded it.
+             * @description Valid time: when a superseded unit stopped being true (the `occurred_at` of the next version in event time: its successor's, or for a value stored late, the version after it); null while nothing has superseded it.
              */
             valid_to?: string | null;
             /** Value */
@@ -2090,7 +2090,7 @@ export interface components {
             readonly valid_from: string;
             /**
              * Valid To
-             * @description Valid time: when a superseded unit stopped being true (its successor's `occurred_at`); null while nothing has superseded it.
+             * @description Valid time: when a superseded unit stopped being true (the `occurred_at` of the next version in event time: its successor's, or for a value stored late, the version after it); null while nothing has superseded it.
              */
             valid_to?: string | null;
             /** Value */
