@@ -10,7 +10,10 @@ Conventions (weeks start on Monday, as in ISO 8601 and Chinese usage):
 - "next Friday" / "下周五" / "下星期五": the Friday of next week;
 - "this Friday" / "本周五" / "这周五": the Friday of this week;
 - "Friday" / "on Friday" / "coming Friday" / "周五": the next Friday after today
-  ("周五" said on or before Friday is this week's);
+  ("周五" said on or before Friday is this week's); in the past tense ("I ran on Friday",
+  周五我跑了步; :mod:`app.services.extraction.tense`) the last one;
+- "every Friday", 每周五, 每个周末 (a habit), "feels like just yesterday" (an idiom): no date;
+- 下个月3号: that day; "May 2028" / 2028年5月: that month;
 - "last Friday" / "上周五": the Friday of last week;
 - "next week" / "下周": its Monday; "next month" / "下个月": its first day; "last year" /
   "去年": its 1 January — each :class:`TimeMatch` says its granularity (``unit``), so a
@@ -28,6 +31,8 @@ from typing import Literal
 from zoneinfo import ZoneInfo
 
 import dateparser
+
+from app.services.extraction.tense import idiom_spans, is_past, recurring_spans, sentence_around
 
 _EN_DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _ZH_DAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
@@ -57,6 +62,7 @@ _EN_MONTHS = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 )
+_EN_MONTH_YEAR = re.compile(rf"\b({_EN_MONTHS})\.?,?\s+(\d{{4}})\b", re.IGNORECASE)
 _EN_ABSOLUTE = re.compile(
     rf"\b(?:{_EN_MONTHS}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?|"
     rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_EN_MONTHS}(?:,?\s+\d{{4}})?|"
@@ -75,6 +81,12 @@ _ZH_RELATIVE = re.compile(
     r"(\d+|[一两二三四五六七八九十]+)(?:天|个?星期|周|个月|年)(?:后|以后|之后|前|以前|之前)"
 )
 _ZH_MONTH_DAY = re.compile(r"(?:(\d{4})年)?(\d{1,2})月(\d{1,2})[日号]")
+# 下个月3号, 这个月15号, 上个月二十号: a day of a month named relatively
+_ZH_REL_MONTH_DAY = re.compile(
+    r"(下个?|本|这个?|上个?)月(\d{1,2}|[一二三四五六七八九十]{1,3})[日号]"
+)
+# 2028年5月 (no day), "May 2028", "in March, 2027": a month written out
+_ZH_YEAR_MONTH = re.compile(r"(\d{4})年(\d{1,2})月(?![\d一二三四五六七八九十]{1,3}[日号])")
 
 
 TimeUnit = Literal["day", "week", "weekend", "month", "year"]
@@ -100,7 +112,9 @@ def _monday(d: date) -> date:
     return d - timedelta(days=d.weekday())
 
 
-def _weekday_date(today: date, which: str | None, weekday: int, *, zh: bool) -> date:
+def _weekday_date(
+    today: date, which: str | None, weekday: int, *, zh: bool, past: bool = False
+) -> date:
     which = (which or "").lower()
     this_week = _monday(today) + timedelta(days=weekday)
     if which in ("next", "下", "下个", "下一个"):
@@ -111,6 +125,10 @@ def _weekday_date(today: date, which: str | None, weekday: int, *, zh: bool) -> 
         return this_week - timedelta(days=7)
     if which in ("this", "本", "这", "这个"):
         return this_week
+    if past and which in ("", "on"):  # "I ran on Saturday", 周六我跑了步: the last one
+        if zh and this_week <= today:
+            return this_week
+        return today - timedelta(days=(today.weekday() - weekday) % 7 or 7)
     if zh:  # bare 周五: this week's unless already past
         return this_week if this_week >= today else this_week + timedelta(days=7)
     # bare / on / coming Friday: the next one after today
@@ -163,11 +181,14 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
 
     for m in _EN_WEEKDAY.finditer(text):
         wd = _EN_DAYS.index(m.group(2).lower())
-        found.append(
-            TimeMatch(
-                m.start(), m.end(), m.group(0), _weekday_date(today, m.group(1), wd, zh=False)
-            )
-        )
+        past = is_past(sentence_around(text, m.start(), m.end()), zh=False)
+        day = _weekday_date(today, m.group(1), wd, zh=False, past=past)
+        found.append(TimeMatch(m.start(), m.end(), m.group(0), day))
+    for m in _EN_MONTH_YEAR.finditer(text):
+        month = dateparser.parse(m.group(1), languages=["en"])
+        if month is not None:
+            day = date(int(m.group(2)), month.month, 1)
+            found.append(TimeMatch(m.start(), m.end(), m.group(0), day, "month", absolute=True))
     for m in _EN_PERIOD.finditer(text):
         unit = _EN_PERIOD_UNITS[m.group(2).lower()]
         day = _period_start(today, m.group(1), unit)
@@ -191,7 +212,8 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
                 absolute = pattern is _EN_ABSOLUTE
                 found.append(TimeMatch(m.start(), m.end(), m.group(0), parsed, "day", absolute))
     for m in _ZH_WEEKDAY.finditer(text):
-        day = _weekday_date(today, m.group(1), _ZH_DAYS[m.group(2)], zh=True)
+        past = is_past(sentence_around(text, m.start(), m.end()), zh=True)
+        day = _weekday_date(today, m.group(1), _ZH_DAYS[m.group(2)], zh=True, past=past)
         found.append(TimeMatch(m.start(), m.end(), m.group(0), day))
     for m in _ZH_PERIOD.finditer(text):
         if m.group(3):
@@ -241,10 +263,28 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
             day = day.replace(year=year + 1)
         found.append(TimeMatch(m.start(), m.end(), m.group(0), day, "day", absolute=True))
 
+    for m in _ZH_REL_MONTH_DAY.finditer(text):
+        which = m.group(1).rstrip("个") if m.group(1) in ("下个", "上个") else m.group(1)
+        first = _period_start(today, which, "月")
+        number = _zh_number(m.group(2))
+        try:
+            day = first.replace(day=number or 0)
+        except ValueError:
+            continue
+        found.append(TimeMatch(m.start(), m.end(), m.group(0), day))
+    for m in _ZH_YEAR_MONTH.finditer(text):
+        if 1 <= int(m.group(2)) <= 12:
+            day = date(int(m.group(1)), int(m.group(2)), 1)
+            found.append(TimeMatch(m.start(), m.end(), m.group(0), day, "month", absolute=True))
+
+    # A habit ("every Tuesday", 每周二) and an idiom ("feels like just yesterday") are no date.
+    undated = recurring_spans(text) + idiom_spans(text)
     found.sort(key=lambda t: (t.start, -(t.end - t.start)))
     kept: list[TimeMatch] = []
     for match in found:
         if kept and match.start < kept[-1].end:
+            continue
+        if any(match.start < e and s < match.end for s, e in undated):
             continue
         kept.append(match)
     return kept

@@ -30,7 +30,8 @@ from datetime import date, datetime
 
 from app.core.text import has_cjk, normalize
 from app.services.extraction.dates import find_dates, local_midnight, local_now
-from app.services.extraction.filler import Reading, addressees, read
+from app.services.extraction.filler import Reading, addressees, content_words, read
+from app.services.extraction.kinds import request_value, unit_type
 from app.services.extraction.rules import EN_RULES, Q_PLAN_EN, Q_PLAN_ZH, ZH_RULES
 from app.services.extraction.standalone import (
     about_user,
@@ -41,6 +42,7 @@ from app.services.extraction.standalone import (
     user_name,
 )
 from app.services.extraction.statements import (
+    date_label,
     en_entities,
     mid_sentence_names,
     resolve_dates,
@@ -174,8 +176,10 @@ class _Said:
         now = local_now(self.turn.created_at or ctx.now, ctx.timezone)
         text = resolve_dates(text, find_dates(text, now), zh=zh)
         who = _display(self.who, zh)
+        if self.reading.kinds[-1] == "question" and not text.endswith(("?", "？")):
+            text += "？" if zh else "?"
         if zh:
-            return f"回复{who}：“{third_person_zh(text, who, addressee)}”"
+            return f"回复{who}：“{third_person_zh(text, who, addressee).removeprefix(who + '：')}”"
         return f'Reply to {who}: "{third_person_en(text, who, addressee)}"'
 
 
@@ -224,11 +228,14 @@ class OfflineExtractor:
             said = _Said(turn, read(turn.content))
             if turn.role == "user":
                 now = local_now(turn.created_at or ctx.now, ctx.timezone)
-                units, covered = self._typed(turn)
+                units, covered, taken = self._typed(turn, now)
                 answers = before is not None and before.reading.asks and _replies(said, before)
-                worth = said.reading.says or (answers and said.reading.stated_words > 0)
+                rest = said
+                if taken and not covered:  # the event holds what the typed units do not
+                    rest = _Said(turn, read(_without(turn.content, taken)))
+                worth = rest.reading.says or (answers and rest.reading.stated_words > 0)
                 if worth and not covered:
-                    units += self._events(said, before, now, ctx, participants, known)
+                    units += self._events(rest, before, now, ctx, participants, known)
                 for cand in units:
                     key = normalize(cand.value)
                     if key not in found or found[key].confidence < cand.confidence:
@@ -237,21 +244,25 @@ class OfflineExtractor:
             before = said
         return Extraction(_name_the_user(list(found.values()), turns))
 
-    def _typed(self, turn: Turn) -> tuple[list[Candidate], bool]:
-        """The typed units of a message, and whether they cover every clause of it that
-        states something (then no event is needed)."""
+    def _typed(self, turn: Turn, now: datetime) -> tuple[list[Candidate], bool, list[str]]:
+        """The typed units of a message, whether they cover every clause of it that states
+        something (then no event is needed), and the clauses they hold entirely."""
         out: list[Candidate] = []
-        covered = True
+        covered, taken = True, []
         for clause in _clauses(turn.content):
             if _is_question(clause):
                 continue
-            units = self._clause_units(clause, turn)
+            units, whole = self._clause_units(clause, turn, now)
             out += units
             if not units and read(clause).stated_words > 0:
                 covered = False
-        return out, covered and bool(out)
+            if whole:
+                taken.append(clause)
+        return out, covered and bool(out), taken
 
-    def _clause_units(self, clause: str, turn: Turn) -> list[Candidate]:
+    def _clause_units(
+        self, clause: str, turn: Turn, now: datetime
+    ) -> tuple[list[Candidate], bool]:
         zh = has_cjk(clause)
         hedge = (_ZH_HEDGE if zh else _EN_HEDGE).search(clause) is not None
         condition = (_ZH_CONDITION if zh else _EN_CONDITION).match(clause) is not None
@@ -264,6 +275,7 @@ class OfflineExtractor:
                 continue
             taken.append((m.start(), m.end()))
             value, query, entities = rule.build(m)
+            value = _dated(value, clause, now, zh)
             if condition:  # keep the condition: the whole clause, in the third person
                 value = third_person_zh(clause, None) if zh else third_person_en(clause, None)
             conf = rule.confidence - (0.2 if hedge else 0.0) - (0.05 if condition else 0.0)
@@ -279,7 +291,8 @@ class OfflineExtractor:
                     source_turns=[turn.index],
                 )
             )
-        return out
+        rest = "".join(c for i, c in enumerate(clause) if not any(s <= i < e for s, e in taken))
+        return out, bool(out) and len(content_words(rest)) <= 1
 
     def _events(
         self,
@@ -307,6 +320,7 @@ class OfflineExtractor:
         sources = [turn.index]
         if trigger and before and not before.has_unit:
             sources.insert(0, before.turn.index)
+        asked = [""]
         if trigger and before and before.reading.asks:  # "Yes, it expires…" → what expires
             asked = [s for s, k in zip(before.reading.sentences, before.reading.kinds,
                                        strict=True) if k == "question"]  # fmt: skip
@@ -331,11 +345,14 @@ class OfflineExtractor:
                 entities = en_entities(piece, extra, participants, known)
             query = trigger
             ahead = dates and dates[0].day >= now.date()  # a plan, not a memory of the past
-            if ahead and (_ZH_PLAN_CUE if zh else _EN_PLAN_CUE).search(piece):
+            kind = unit_type(piece, dates, zh=zh)
+            if kind == "event" and ahead and (_ZH_PLAN_CUE if zh else _EN_PLAN_CUE).search(piece):
                 query = _plan_query(dates[0].day, entities[len(extra) :], zh)
+            if kind == "preference" and not zh:  # "Window seat, please." → prefers a…
+                value = request_value(piece, _display(speaker, zh), asked[-1]) or value
             out.append(
                 Candidate(
-                    type="event",
+                    type=kind,
                     value=value,
                     query=query,
                     entities=entities,
@@ -359,3 +376,25 @@ def _name_the_user(units: list[Candidate], turns: list[Turn]) -> list[Candidate]
         if about_user(unit.value) and speakers <= {None}:
             unit.entities = name_the_user(unit.entities, name)
     return units
+
+
+def _without(text: str, clauses: list[str]) -> str:
+    """``text`` without ``clauses`` (those a typed unit holds entirely) and a conjunction
+    left dangling ("I love tea, and I moved…" → "I love tea")."""
+    for clause in clauses:
+        text = text.replace(clause, " ")
+    text = re.sub(r"[\s,，]*\b(?:and|but|so)\s*(?=[.!?]|$)", "", text, flags=re.IGNORECASE)
+    text = re.sub(r"[\s,，]+(?=[，。！？.!?]|$)", "", text)
+    return re.sub(r"\s+", " ", text).strip(" ,，")
+
+
+def _dated(value: str, clause: str, now: datetime, zh: bool) -> str:
+    """A move with the time its clause names ("I moved to Lisbon last month" → "… in November
+    2026 and now lives there"); no ``occurred_at``: it would order it before stored units."""
+    dates = find_dates(clause, now)
+    if not dates:
+        return value
+    label = date_label(dates[0], zh=zh)
+    if zh:
+        return value.replace("用户搬到", f"用户{label}搬到", 1)
+    return value.replace(" and now lives there", f" {label} and now lives there", 1)

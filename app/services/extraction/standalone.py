@@ -37,7 +37,8 @@ _EN_LEAD_IN = re.compile(
 )
 _ZH_LEAD_IN = re.compile(
     _SENTENCE_START + r"\s*(?:顺便(?:说|提|讲)(?:一下|一句)?|顺带(?:说|提)(?:一下|一句)?"
-    r"|(?:再|先)?提醒(?:你|您)?一下|友情提(?:示|醒)|温馨提(?:示|醒)|再说一(?:遍|次)|重申一下|备注|提醒|对了|顺便|别忘了)"
+    r"|(?:再|先)?提醒(?:你|您)?一下|友情提(?:示|醒)|温馨提(?:示|醒)|再说一(?:遍|次)|重申一下|备注|提醒|对了|顺便|别忘了"
+    r"|你好|您好|嗨|其实|另外)"
     r"[：:，,、！!。\s]*"
 )
 _EN_PARTICLE = re.compile(
@@ -45,7 +46,9 @@ _EN_PARTICLE = re.compile(
     r"exactly|that's\s+right)\b[\s,!.:;–—-]*",
     re.IGNORECASE,
 )
-_ZH_PARTICLE = re.compile(r"^(?:是的|是啊|是呀|对的|对啊|对|嗯嗯|嗯|没错|当然|好的)[，,！!。\s]*")
+_ZH_PARTICLE = re.compile(
+    r"^(?:是的|是啊|是呀|对的|对啊|对|嗯嗯|嗯|没错|当然|好的|要的|需要|可以|好啊|行)[，,！!。\s]*"
+)
 _EN_PRONOUN = re.compile(r"^(?:(it|they)(?:['’]s|['’]re|\s+is|\s+are)?|(it|they))\b",
                          re.IGNORECASE)  # fmt: skip
 # The thing a question asks about: "your passport", "the meeting" (a determiner and its

@@ -239,6 +239,8 @@ def third_person_zh(text: str, speaker: str | None, addressee: str | None = None
     who = speaker or "用户"
     out, quotes = _hold_quotes(text.strip().rstrip("，,"), _QUOTED_ZH)
     out = out.replace("我们", f"{who}等人").replace("咱们", f"{who}等人")
+    out = re.sub(r"我(?=(?:女儿|儿子|老婆|妻子|丈夫|老公|孩子|妈妈|爸爸|母亲|父亲|哥哥|姐姐|弟弟|妹妹)"
+                 r"(?![子们]))", "我的", out)  # 我女儿 → 用户的女儿
     out = out.replace("我的", f"{who}的").replace("我", who)
     if addressee:
         out = out.replace("你们", f"{addressee}等人").replace("您", addressee)
@@ -284,7 +286,9 @@ def resolve_dates(text: str, dates: list[TimeMatch], *, zh: bool) -> str:
     last = 0
     for when in dates:
         prefix = text[last : when.start]
-        after = re.search(r"\b(?:on|by|until|before|after|since)\s*$", prefix, re.IGNORECASE)
+        after = re.search(
+            r"\b(?:on|by|until|till|before|after|since|for|from|through)\s*$", prefix, re.IGNORECASE
+        )
         if not zh and when.unit != "day":  # "in last year" → "in 2022", not "in in 2022"
             prefix = re.sub(r"\b(?:in|on|during)\s*$", "", prefix, flags=re.IGNORECASE)
         label = date_label(when, zh=zh, after_preposition=after is not None)

@@ -1,0 +1,104 @@
+"""The type of an offline event unit: ``event`` for what happened or will happen at a time,
+``fact`` / ``constraint`` / ``preference`` for what holds (issue 28, tester T27).
+
+Types set the default time to live (docs/LIFECYCLE.md: events 30 days, facts and constraints
+180, preferences 90), so a lasting statement typed ``event`` left recall after a month: "My
+passport is valid until May 2028", "我在杭州的阿里巴巴做产品经理", "My budget is $1,500 max".
+The rules, on the message's own words (first person, before the rewrite):
+
+1. a limit or an allergy (budget, max, no more than, allergic; 预算, 不超过, 最多, 过敏) →
+   ``constraint``; an expiry or validity (expires, valid until; 到期, 有效期) → ``fact``,
+   whatever the tense;
+2. a habit on recurring days ("I go to the gym every Tuesday", 我每周二去健身房) → ``fact``;
+3. otherwise a statement of something that happened or will happen — a past verb, a future
+   marker, a resolved day ("yesterday", "on Saturday") — stays an ``event``;
+4. otherwise a liking or a request ("I love hiking", "I'm keen on counseling", "Window seat,
+   please"; 喜欢, 偏好, 能…就…) → ``preference``; a state of the speaker (I am a…, I have…,
+   my X is…, works at, lives in, have known … for years; 是, 叫, 在…工作, 住在, 有) → ``fact``;
+5. anything else stays an ``event``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.core.vocabulary import MemoryType
+from app.services.extraction.dates import TimeMatch
+from app.services.extraction.tense import is_past, recurring_spans
+
+_EN_LIMIT = re.compile(
+    r"\b(?:budget|(?-i:max(?:imum)?)|at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to\s+[$€£¥]|"
+    r"can't\s+afford|allerg(?:ic|y|ies)|intolerant)\b",
+    re.IGNORECASE,
+)
+_EN_VALIDITY = re.compile(
+    r"\b(?:expires?|expir(?:y|ation)|valid\s+(?:until|till|through|to)|runs\s+out)\b",
+    re.IGNORECASE,
+)
+_EN_FUTURE = re.compile(
+    r"\b(?:will|'ll|going\s+to|gonna|plan(?:ning)?\s+to|about\s+to|tomorrow|tonight|next)\b",
+    re.IGNORECASE,
+)
+_EN_LIKING = re.compile(
+    r"\bi\s+(?:\w+\s+)?(?:prefer|love|like|enjoy|adore)\s+(?!(?:it|that|this|them|is|was|are|"
+    r"were|how|when|what|the\s+way)\b)\w|\bfavou?rite\b|"
+    r"\bi\s*'?\s*a?m\s+(?:\w+\s+)?(?:keen\s+on|fond\s+of|passionate\s+about|into|"
+    r"a\s+(?:big\s+|huge\s+)?fan\s+of)\b|\bi'?d\s+rather\b|"
+    r"^[\w' -]{1,40},?\s+please[.!]*$",
+    re.IGNORECASE,
+)
+_EN_STATE = re.compile(
+    r"\bi\s*'?\s*a?m\s+(?:a|an)\s|\bi\s+(?:have|own)\s+(?:a|an|two|three|four|\d+)\s|"
+    r"^my\s+\w+(?:\s+\w+)?\s+(?:is|are)\b|\bi\s+(?:work|live|study|teach|speak)\b|"
+    r"\bname\s+is\b|\bi\s*(?:'ve|\s+have)\s+(?:been|known|had|lived|worked)\b.*"
+    r"\bfor\s+(?:\d+|a|an|two|three|four|five|several|many)\s+(?:years?|months?)\b",
+    re.IGNORECASE,
+)
+_ZH_LIMIT = re.compile(r"预算|不超过|不要超过|最多|以内|过敏|忌口")
+_ZH_VALIDITY = re.compile(r"到期|有效期|过期")
+_ZH_EVENT = re.compile(r"了|过|昨天|前天|明天|后天|刚才|打算|准备|计划|将要|下周|上周|那天")
+_ZH_LIKING = re.compile(r"喜欢|偏好|偏爱|宁可|宁愿|更愿意|讨厌|受不了|能.{1,6}就.{1,6}|最好|希望")
+_ZH_STATE = re.compile(r"我(?:是|叫|有)|在.{1,15}(?:工作|上班|任职|做|当)|住在|我的.{1,6}是")
+
+
+def unit_type(text: str, dates: list[TimeMatch], *, zh: bool) -> MemoryType:
+    """The type of the event unit stated by ``text`` (the module docstring's rules);
+    ``dates`` are the time phrases resolved in it."""
+    if (_ZH_LIMIT if zh else _EN_LIMIT).search(text):
+        return "constraint"
+    if (_ZH_VALIDITY if zh else _EN_VALIDITY).search(text):
+        return "fact"
+    if recurring_spans(text) and not is_past(text, zh=zh):  # a habit: every Tuesday, 每周二
+        return "fact"
+    dated = any(d.unit in ("day", "weekend") for d in dates)
+    if zh:
+        happened = dated or _ZH_EVENT.search(text) is not None
+    else:
+        happened = dated or is_past(text, zh=False) or _EN_FUTURE.search(text) is not None
+    if happened:
+        return "event"
+    if (_ZH_LIKING if zh else _EN_LIKING).search(text.strip()):
+        return "preference"
+    if (_ZH_STATE if zh else _EN_STATE).search(text.strip()):
+        return "fact"
+    return "event"
+
+
+_EN_REQUEST = re.compile(r"^(?:(an?|the)\s+)?([\w' -]{1,40}?),?\s+please[.!]*$", re.IGNORECASE)
+
+
+def request_value(text: str, who: str, asked: str = "") -> str | None:
+    """A bare request ("Window seat, please.") as the preference it states ("The user prefers
+    a window seat."; "Window, please." after "Any seat preference?" names the seat too); None
+    for anything else."""
+    m = _EN_REQUEST.match(text.strip())
+    if m is None or m.group(2).lower().startswith(("yes", "no", "ok", "thank", "sure")):
+        return None
+    thing = m.group(2).strip()
+    kind = re.search(r"\b(\w+)\s+(?:preference|preferred)\b", asked, re.IGNORECASE)
+    if kind and kind.group(1).lower() not in ("any", "a", "your") and " " not in thing:
+        thing += " " + kind.group(1).lower()
+    thing = thing[:1].lower() + thing[1:] if not thing[1:2].isupper() else thing
+    article = m.group(1) or ("" if thing.endswith("s") else "an" if thing[:1] in "aeiou" else "a")
+    subject = who[:1].upper() + who[1:]
+    return f"{subject} prefers {article + ' ' if article else ''}{thing}."

@@ -1,0 +1,92 @@
+"""Tense and recurrence of a sentence, for time phrases and unit types.
+
+- :func:`is_past`: the sentence tells of something that happened ("I ran 5 km on Saturday",
+  "周六我跑了5公里", 上周…): a bare weekday in it is the previous one, not the coming one.
+- :func:`recurring_spans`: "every Tuesday and Thursday", "each Monday", 每周二和周四, 每个周末 —
+  a habit, not a date: time phrases inside are left undated.
+- :func:`idiom_spans`: "feels like just yesterday", 仿佛就在昨天 — a figure of speech, not a
+  date; 今年 before an age (她今年7岁).
+"""
+
+from __future__ import annotations
+
+import re
+
+_DAYS = r"(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekends?)"
+_EN_RECURRING = re.compile(
+    rf"\b(?:every|each)\s+(?:other\s+|single\s+)?{_DAYS}"
+    rf"(?:\s*(?:,|and|or|&|,\s*and)\s*{_DAYS})*",
+    re.IGNORECASE,
+)
+_ZH_DAY = r"(?:周|星期|礼拜)[一二三四五六日天]"
+_ZH_RECURRING = re.compile(
+    rf"每(?:个|一个|逢)?(?:{_ZH_DAY}|周末|(?:周|星期|礼拜)(?=[一二三四五六日天]))"
+    rf"(?:[和、或跟及与/]{_ZH_DAY}|[和、或跟及与/][一二三四五六日天])*"
+)
+_EN_IDIOM = re.compile(
+    r"\b(?:(?:feels?|felt|seems?|seemed|looks?|looked)\s+like\s+(?:it\s+was\s+)?"
+    r"(?:only\s+|just\s+)?yesterday|like\s+it\s+was\s+(?:only\s+|just\s+)?yesterday|"
+    r"as\s+if\s+it\s+(?:was|were)\s+(?:only\s+|just\s+)?yesterday)\b",
+    re.IGNORECASE,
+)
+# ...and 今年 before an age (她今年7岁) is no date either.
+_ZH_IDIOM = re.compile(
+    r"(?:仿佛|好像|就像|恍如|宛如|如同|犹如)(?:就|只是|是)?(?:在)?昨天|今年(?=[\d一二三四五六七八九十两]+周?岁)"
+)
+
+# Irregular pasts (and the past forms of be/have/do) that mark a finished event.
+_EN_PAST = frozenset(
+    """was were did had went got made saw took came felt found gave knew left met ran said
+    sent sat told thought bought brought began wrote won lost put kept heard held built spent
+    taught drove flew ate drank wore chose fell broke woke sang swam grew drew threw caught
+    fought sold paid led slept stood understood hurt quit became""".split()
+)
+# "-ed" words that are no past of an event ("I'm so excited", "need", "hundred").
+_NOT_PAST_ED = frozenset(
+    """need feed seed speed bed red shed wed indeed hundred sacred naked wicked
+    tired excited interested married scared bored worried pleased supposed used based
+    related allowed dedicated""".split()
+)
+_EN_FUTURE = re.compile(
+    r"\b(?:will|'ll|shall|going\s+to|gonna|plan(?:ning)?\s+to|about\s+to|can't\s+wait|"
+    r"looking\s+forward|next|coming|upcoming|tomorrow)\b",
+    re.IGNORECASE,
+)
+_EN_WORD = re.compile(r"[A-Za-z']+")
+_ZH_PAST = re.compile(r"了|过|昨天|前天|上周|上个|上星期|去年|前年|刚才|已经|那天")
+_ZH_FUTURE = re.compile(r"要|会|将|打算|准备|计划|明天|后天|下周|下个|下星期|明年")
+
+
+def is_past(sentence: str, *, zh: bool) -> bool:
+    """Whether ``sentence`` tells of something that happened: a past verb (English: an
+    irregular past or an "-ed" verb; Chinese: 了, 过, 昨天, 上周…) and no future marker."""
+    if zh:
+        return _ZH_PAST.search(sentence) is not None and _ZH_FUTURE.search(sentence) is None
+    if _EN_FUTURE.search(sentence):
+        return False
+    for word in _EN_WORD.findall(sentence.lower()):
+        if word in _EN_PAST:
+            return True
+        if len(word) > 4 and word.endswith("ed") and not word.endswith("eed"):
+            if word not in _NOT_PAST_ED:
+                return True
+    return False
+
+
+def recurring_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` names a recurring day ("every Tuesday and Thursday", 每周二, 每个周末)."""
+    spans = [m.span() for m in _EN_RECURRING.finditer(text)]
+    return spans + [m.span() for m in _ZH_RECURRING.finditer(text)]
+
+
+def idiom_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` uses "yesterday" as a figure of speech ("feels like just yesterday")."""
+    spans = [m.span() for m in _EN_IDIOM.finditer(text)]
+    return spans + [m.span() for m in _ZH_IDIOM.finditer(text)]
+
+
+def sentence_around(text: str, start: int, end: int) -> str:
+    """The sentence of ``text`` holding ``text[start:end]``."""
+    left = max(text.rfind(p, 0, start) for p in ".!?。！？\n")
+    rights = [i for i in (text.find(p, end) for p in ".!?。！？\n") if i >= 0]
+    return text[left + 1 : min(rights) if rights else len(text)]

@@ -1,0 +1,154 @@
+"""Offline extraction: lasting statements are typed fact / constraint / preference, not
+``event`` (events expire after 30 days; tester T27), and time phrases resolve as said: a
+past-tense weekday is the last one (T28), a recurring day is a habit with no date (T17), an
+idiom is no date (T4), 下个月3号 is the 3rd (T8), "last month" / "last year" are kept (T16,
+T24); a message with a typed unit makes an event only of the rest (T1). English and Chinese."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import date, datetime
+
+import pytest
+
+from app.services.extraction.dates import find_dates
+from app.services.extraction.offline import OfflineExtractor
+from app.services.extraction.units import Candidate, ExtractionContext, Turn
+
+# Tuesday 2026-12-01, 10:00.
+NOW = datetime.fromisoformat("2026-12-01T10:00:00+00:00")
+# Monday 2026-11-02.
+MONDAY = datetime(2026, 11, 2, 10, 0)
+
+
+def extract(*messages: tuple[str, str], now: datetime = NOW) -> list[Candidate]:
+    turns = [Turn(i, role, text, created_at=now) for i, (role, text) in enumerate(messages)]
+    ctx = ExtractionContext("u", now, "UTC")
+    return asyncio.run(OfflineExtractor().extract(turns, ctx)).units
+
+
+def typed(*messages: tuple[str, str]) -> list[tuple[str, str]]:
+    return [(u.type, u.value) for u in extract(*messages)]
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("My passport is valid until May 2028.",
+         ("fact", "The user's passport is valid until May 2028.")),
+        ("我的护照2028年5月到期。", ("fact", "用户的护照2028年5月到期。")),
+        ("My budget for the laptop is $1,500 max.",
+         ("constraint", "The user's budget for the laptop is $1,500 max.")),
+        ("预算每晚不超过800元。", ("constraint", "用户：预算每晚不超过800元。")),
+        ("I'm really keen on counseling and mental health work.",
+         ("preference", "The user is really keen on counseling and mental health work.")),
+        ("能坐高铁就坐高铁。", ("preference", "用户：能坐高铁就坐高铁。")),
+        ("I go to the gym every Tuesday and Thursday.",
+         ("fact", "The user goes to the gym every Tuesday and Thursday.")),
+        ("我每周二和周四去健身房。", ("fact", "用户每周二和周四去健身房。")),
+        ("I fixed the login bug yesterday.",
+         ("event", "The user fixed the login bug on 2026-11-30 (Monday).")),
+        ("我昨天修好了登录的bug。", ("event", "用户2026年11月30日（周一）修好了登录的bug。")),
+    ],
+)  # fmt: skip
+def test_lasting_statements_are_not_typed_event(said, expected):
+    assert typed(("user", said)) == [expected]
+
+
+def test_a_name_and_an_employer_are_facts_without_the_greeting():
+    assert typed(("user", "你好，我叫张伟，在杭州的阿里巴巴做产品经理。")) == [
+        ("fact", "用户叫张伟。"),
+        ("fact", "用户在杭州的阿里巴巴做产品经理。"),
+    ]
+
+
+def test_an_expiry_is_dated_at_its_month_and_has_no_plan_scenario():
+    [unit] = extract(("user", "我的护照2028年5月到期。"))
+    assert unit.occurred_at is not None and unit.occurred_at.date() == date(2028, 5, 1)
+    assert unit.query is None
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("I ran 5 km on Saturday.", "The user ran 5 km on 2026-10-31 (Saturday)."),
+        ("I will run 5 km on Saturday.", "The user will run 5 km on 2026-11-07 (Saturday)."),
+        ("周六我跑了5公里。", "2026年10月31日（周六）用户跑了5公里。"),
+        ("周六我要去跑5公里。", "2026年11月7日（周六）用户要去跑5公里。"),
+    ],
+)
+def test_a_past_tense_weekday_is_the_last_one(said, expected):
+    [unit] = extract(("user", said), now=MONDAY)
+    assert unit.value == expected and unit.type == "event"
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["I go to the gym every Tuesday and Thursday.", "Every Monday I call my mother.",
+     "我每周二和周四去健身房。", "我每个周末都去爬山。", "We hike each weekend.",
+     "Feels like just yesterday I put this dress on!", "仿佛就在昨天，我们刚认识。"],
+)  # fmt: skip
+def test_recurring_days_and_idioms_are_not_dated(said):
+    assert find_dates(said, NOW) == []
+    for unit in extract(("user", said)):
+        assert unit.occurred_at is None
+        assert "2026" not in unit.value
+
+
+def test_a_day_of_next_month_is_that_day_in_value_occurred_at_and_query():
+    [unit] = extract(("user", "另外我女儿下个月3号过生日，她今年7岁了。"))
+    assert unit.value == "用户的女儿2027年1月3日（周日）过生日，她今年7岁了。"
+    assert unit.occurred_at is not None and unit.occurred_at.date() == date(2027, 1, 3)
+    assert unit.query is not None and "1月3日" in unit.query
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("I moved to Lisbon last month.",
+         "The user moved to Lisbon in November 2026 and now lives there."),
+        ("Actually, I moved to Munich last year, not Berlin anymore.",
+         "The user moved to Munich in 2025 and now lives there."),
+        ("其实我去年已经从北京搬到上海了", "用户2025年搬到了上海，现在住在那里。"),
+    ],
+)  # fmt: skip
+def test_last_month_and_last_year_are_kept(said, expected):
+    assert typed(("user", said)) == [("fact", expected)]
+
+
+def test_a_request_beside_a_constraint_is_a_preference_of_its_own():
+    units = typed(
+        ("assistant", "Any seat preference?"),
+        ("user", "Window seat, please. And I am allergic to peanuts."),
+    )
+    assert units == [
+        ("constraint", "The user is allergic to peanuts."),
+        ("preference", "The user prefers a window seat."),
+    ]
+
+
+def test_a_chinese_budget_beside_an_allergy_is_a_constraint_of_its_own():
+    units = typed(
+        ("assistant", "好的，需要帮你订酒店吗？"),
+        ("user", "要的，预算每晚不超过800元，我对海鲜过敏，别推荐海鲜餐厅。"),
+    )
+    assert units == [
+        ("constraint", "用户对海鲜过敏。"),
+        ("constraint", "用户要求不要推荐海鲜餐厅。"),
+        ("constraint", "用户：预算每晚不超过800元。"),
+    ]
+    budget = extract(
+        ("assistant", "好的，需要帮你订酒店吗？"), ("user", "要的，预算每晚不超过800元，我对海鲜过敏。")
+    )[-1]
+    assert budget.query == "回复助手：“好的，需要帮你订酒店吗？”"
+
+
+def test_an_event_ahead_expires_a_ttl_after_its_own_day():
+    from datetime import timedelta
+
+    from app.core.config import TtlSettings
+    from app.services.memory.ttl import default_expiry
+
+    ahead = datetime.fromisoformat("2027-03-01T00:00:00+00:00")
+    assert default_expiry("event", ahead, NOW, TtlSettings()) == ahead + timedelta(days=30)
+    assert default_expiry("event", None, NOW, TtlSettings()) == NOW + timedelta(days=30)
