@@ -36,13 +36,15 @@ from app.services.extraction.rules import EN_RULES, Q_PLAN_EN, Q_PLAN_ZH, ZH_RUL
 from app.services.extraction.standalone import (
     about_user,
     complete_answer,
+    dated_move,
     name_the_user,
     split_by_time,
     strip_lead_ins,
     user_name,
+    whole_sentence,
+    without_clauses,
 )
 from app.services.extraction.statements import (
-    date_label,
     en_entities,
     mid_sentence_names,
     resolve_dates,
@@ -232,7 +234,7 @@ class OfflineExtractor:
                 answers = before is not None and before.reading.asks and _replies(said, before)
                 rest = said
                 if taken and not covered:  # the event holds what the typed units do not
-                    rest = _Said(turn, read(_without(turn.content, taken)))
+                    rest = _Said(turn, read(without_clauses(turn.content, taken)))
                 worth = rest.reading.says or (answers and rest.reading.stated_words > 0)
                 if worth and not covered:
                     units += self._events(rest, before, now, ctx, participants, known)
@@ -246,7 +248,8 @@ class OfflineExtractor:
 
     def _typed(self, turn: Turn, now: datetime) -> tuple[list[Candidate], bool, list[str]]:
         """The typed units of a message, whether they cover every clause of it that states
-        something (then no event is needed), and the clauses they hold entirely."""
+        something (then no event is needed), and the sentences (Chinese: clauses) a
+        constraint holds entirely: the event leaves them out."""
         out: list[Candidate] = []
         covered, taken = True, []
         for clause in _clauses(turn.content):
@@ -256,7 +259,7 @@ class OfflineExtractor:
             out += units
             if not units and read(clause).stated_words > 0:
                 covered = False
-            if whole:
+            if whole and (has_cjk(clause) or whole_sentence(clause, turn.content)):
                 taken.append(clause)
         return out, covered and bool(out), taken
 
@@ -275,7 +278,7 @@ class OfflineExtractor:
                 continue
             taken.append((m.start(), m.end()))
             value, query, entities = rule.build(m)
-            value = _dated(value, clause, now, zh)
+            value = dated_move(value, clause, now, zh)
             if condition:  # keep the condition: the whole clause, in the third person
                 value = third_person_zh(clause, None) if zh else third_person_en(clause, None)
             conf = rule.confidence - (0.2 if hedge else 0.0) - (0.05 if condition else 0.0)
@@ -292,7 +295,8 @@ class OfflineExtractor:
                 )
             )
         rest = "".join(c for i, c in enumerate(clause) if not any(s <= i < e for s, e in taken))
-        return out, bool(out) and len(content_words(rest)) <= 1
+        whole = all(u.type == "constraint" for u in out) and len(content_words(rest)) <= 1
+        return out, bool(out) and whole
 
     def _events(
         self,
@@ -377,24 +381,3 @@ def _name_the_user(units: list[Candidate], turns: list[Turn]) -> list[Candidate]
             unit.entities = name_the_user(unit.entities, name)
     return units
 
-
-def _without(text: str, clauses: list[str]) -> str:
-    """``text`` without ``clauses`` (those a typed unit holds entirely) and a conjunction
-    left dangling ("I love tea, and I moved…" → "I love tea")."""
-    for clause in clauses:
-        text = text.replace(clause, " ")
-    text = re.sub(r"[\s,，]*\b(?:and|but|so)\s*(?=[.!?]|$)", "", text, flags=re.IGNORECASE)
-    text = re.sub(r"[\s,，]+(?=[，。！？.!?]|$)", "", text)
-    return re.sub(r"\s+", " ", text).strip(" ,，")
-
-
-def _dated(value: str, clause: str, now: datetime, zh: bool) -> str:
-    """A move with the time its clause names ("I moved to Lisbon last month" → "… in November
-    2026 and now lives there"); no ``occurred_at``: it would order it before stored units."""
-    dates = find_dates(clause, now)
-    if not dates:
-        return value
-    label = date_label(dates[0], zh=zh)
-    if zh:
-        return value.replace("用户搬到", f"用户{label}搬到", 1)
-    return value.replace(" and now lives there", f" {label} and now lives there", 1)

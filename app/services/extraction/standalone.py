@@ -12,18 +12,23 @@ path's post-processing, English and Chinese:
 - **two events at two times** in one message are cut apart (:func:`split_by_time`), each
   with its own date, at the clause bound between the two time phrases;
 - **the user's name**, when the transcript states it ("My name is Alice", 我叫李明), goes into
-  the ``entities`` of every unit about the user (:func:`name_the_user`).
+  the ``entities`` of every unit about the user (:func:`name_the_user`);
+- **an event without what a constraint holds** (:func:`without_clauses`): "Window seat,
+  please. And I am allergic to peanuts." → the event is the seat wish alone;
+- **a move keeps its time** (:func:`dated_move`): "moved to Lisbon last month".
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from datetime import datetime
 
 import rjieba
 
 from app.core.text import has_cjk
-from app.services.extraction.dates import TimeMatch
+from app.services.extraction.dates import TimeMatch, find_dates
+from app.services.extraction.statements import date_label
 
 _SENTENCE_START = r"(?:^|(?<=[.!?。！？]\s)|(?<=[.!?]\s\s)|(?<=[。！？\n]))"
 _EN_LEAD_IN = re.compile(
@@ -242,3 +247,30 @@ def name_the_user(entities: list[str], name: str) -> list[str]:
     """``entities`` with the user's ``name`` first (once, case-folded)."""
     rest = [e for e in entities if e.casefold() != name.casefold()]
     return [name, *rest]
+
+
+def without_clauses(text: str, clauses: list[str]) -> str:
+    """``text`` without ``clauses`` (those a typed unit holds entirely) and a conjunction
+    left dangling ("I love tea, and I moved…" → "I love tea")."""
+    for clause in clauses:
+        text = text.replace(clause, " ")
+    text = re.sub(r"[\s,，]*\b(?:and|but|so)\s*(?=[.!?]|$)", "", text, flags=re.IGNORECASE)
+    text = re.sub(r"[\s,，]+(?=[，。！？.!?]|$)", "", text)
+    return re.sub(r"\s+", " ", text).strip(" ,，")
+
+
+def whole_sentence(clause: str, text: str) -> bool:
+    """``clause`` is a whole sentence of ``text``."""
+    return re.search(rf"(?:^|[.!?]\s+){re.escape(clause)}(?:[.!?]*\s|[.!?]*$)", text) is not None
+
+
+def dated_move(value: str, clause: str, now: datetime, zh: bool) -> str:
+    """A move with the time its clause names ("I moved to Lisbon last month" → "… in November
+    2026 and now lives there"); no ``occurred_at``: it would order it before stored units."""
+    dates = find_dates(clause, now)
+    if not dates:
+        return value
+    label = date_label(dates[0], zh=zh)
+    if zh:
+        return value.replace("用户搬到", f"用户{label}搬到", 1)
+    return value.replace(" and now lives there", f" {label} and now lives there", 1)
