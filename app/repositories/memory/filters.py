@@ -45,6 +45,13 @@ def agent_clause(agent_id: str | None) -> ColumnElement[bool]:
     return MemoryUnit.agent_id.is_(None) if agent_id is None else MemoryUnit.agent_id == agent_id
 
 
+def alive_clause(now: datetime) -> ColumnElement[bool]:
+    """Units not expired by ``now`` (no ``expires_at``, or one after it): a unit past its
+    expiry that the archival sweep has not reached yet is gone for recall, and so no merge
+    target of a write or a correction either."""
+    return or_(MemoryUnit.expires_at.is_(None), MemoryUnit.expires_at > now)
+
+
 def filter_clauses(f: UnitFilters) -> list[ColumnElement[bool]]:
     """The WHERE clauses of ``f`` (AND-ed)."""
     clauses: list[ColumnElement[bool]] = [
@@ -66,7 +73,7 @@ def filter_clauses(f: UnitFilters) -> list[ColumnElement[bool]]:
     if f.until is not None:
         clauses.append(MemoryUnit.occurred_at < f.until)
     if not f.include_expired and f.now is not None:
-        clauses.append(or_(MemoryUnit.expires_at.is_(None), MemoryUnit.expires_at > f.now))
+        clauses.append(alive_clause(f.now))
     if f.as_of is not None:
         clauses.append(MemoryUnit.occurred_at <= f.as_of)
         clauses.append(or_(MemoryUnit.valid_to.is_(None), MemoryUnit.valid_to > f.as_of))

@@ -26,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.core.vocabulary import UnitStatus
 from app.models import DistillationState, MemoryAccess, MemoryLink, MemoryUnit
 from app.repositories.memory.filters import UnitFilters, agent_clause, filter_clauses
-from app.repositories.memory.units import Neighbour, Subject
+from app.repositories.memory.units import Neighbour, Subject, live_units
 from app.repositories.results import rowcount
 
 EPISODIC_TYPES = ("event", "action", "result")
@@ -147,17 +147,12 @@ class LifecycleRepository:
         model: str,
         exclude: uuid.UUID,
         limit: int,
+        now: datetime,
     ) -> tuple[MemoryUnit | None, list[Neighbour]]:
-        """Active units of the subject (other than ``exclude``) that may hold the same memory:
-        the oldest with the same normalised-value hash, and the ``limit`` nearest by cosine
-        similarity of value embeddings (same model only)."""
-        scope = and_(
-            MemoryUnit.namespace == subject.namespace,
-            MemoryUnit.user_id == subject.user_id,
-            agent_clause(subject.agent_id),
-            MemoryUnit.status == UnitStatus.ACTIVE,
-            MemoryUnit.id != exclude,
-        )
+        """Active units of the subject not expired by ``now`` (other than ``exclude``) that
+        may hold the same memory: the oldest with the same normalised-value hash, and the
+        ``limit`` nearest by cosine similarity of value embeddings (same model only)."""
+        scope = and_(live_units(subject, now), MemoryUnit.id != exclude)
         exact = (
             await self.session.scalars(
                 select(MemoryUnit)

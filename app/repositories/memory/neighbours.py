@@ -10,6 +10,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 import numpy as np
 from sqlalchemy import Float, Integer, String, column, select, text
@@ -20,6 +21,7 @@ from app.core.vocabulary import UnitStatus
 from app.models import MemoryUnit
 from app.repositories.memory.units import Subject
 
+# The units are those of units.live_units: active and not past expires_at at :now.
 # {agent}: "u.agent_id IS NULL" or "u.agent_id = :agent" (a write subject's agent, exactly);
 # {unit}: "m.id AS id", or every column of memory_units (in the ORM's order: loaded as
 # MemoryUnit) when one probe asks (a unit then comes in at most two rows; for a batch's many
@@ -39,12 +41,14 @@ SELECT q.i AS probe, n.arm AS arm,
       (SELECT u.id, 'value' AS arm FROM memory_units u
         WHERE u.namespace = :ns AND u.user_id = :user AND {agent}
           AND u.status = :active AND u.embedding_model = :model
+          AND (u.expires_at IS NULL OR u.expires_at > :now)
         ORDER BY u.value_embedding <=> q.v
         LIMIT :k)
       UNION ALL
       (SELECT u.id, 'query' AS arm FROM memory_units u
         WHERE u.namespace = :ns AND u.user_id = :user AND {agent}
           AND u.status = :active AND u.embedding_model = :model
+          AND (u.expires_at IS NULL OR u.expires_at > :now)
           AND q.qv IS NOT NULL AND u.query_embedding IS NOT NULL
         ORDER BY u.query_embedding <=> q.qv
         LIMIT :k)
@@ -115,11 +119,13 @@ class NeighbourRepository:
         limit: int,
         probes: Sequence[Probe],
         *,
+        now: datetime,
         scan_set: bool = False,
     ) -> list[list[Scored]]:
-        """Per probe (in order), the subject's active units of embedding model ``model``
-        among the ``limit`` nearest by value cosine, united with the ``limit`` nearest by
-        scenario cosine when the probe has a scenario vector; most similar value first.
+        """Per probe (in order), the subject's active units not expired by ``now``
+        (``units.live_units``) of embedding model ``model`` among the ``limit`` nearest by
+        value cosine, united with the ``limit`` nearest by scenario cosine when the probe has
+        a scenario vector; most similar value first.
 
         For one probe one statement, the (probe, arm, cosines, unit) rows, the units
         loaded into the session (its identity map: a unit already loaded keeps its object);
@@ -141,6 +147,7 @@ class NeighbourRepository:
             "user": subject.user_id,
             "active": UnitStatus.ACTIVE.value,
             "model": model,
+            "now": now,
             "k": int(limit),
         }
         if subject.agent_id is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import (
     ColumnElement,
@@ -21,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.vocabulary import UnitStatus
 from app.models import MemoryUnit
-from app.repositories.memory.filters import agent_clause
+from app.repositories.memory.filters import agent_clause, alive_clause
 
 _LOCK = text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))")
 _LOCK_AND_SCAN = text(
@@ -72,25 +73,18 @@ class MemoryRepository:
             text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 1))"), {"k": key}
         )
 
-    def _subject_clause(self, subject: Subject) -> ColumnElement[bool]:
-        return and_(
-            MemoryUnit.namespace == subject.namespace,
-            MemoryUnit.user_id == subject.user_id,
-            agent_clause(subject.agent_id),
-            MemoryUnit.status == UnitStatus.ACTIVE,
-        )
-
     async def find_by_hashes(
-        self, subject: Subject, value_hashes: Sequence[str]
+        self, subject: Subject, value_hashes: Sequence[str], now: datetime
     ) -> dict[str, list[MemoryUnit]]:
-        """The subject's active units whose normalised value has one of these hashes, oldest
-        first per hash, rows locked (``FOR UPDATE``); one statement for a whole batch."""
+        """The subject's active units not expired by ``now`` whose normalised value has one
+        of these hashes, oldest first per hash, rows locked (``FOR UPDATE``); one statement
+        for a whole batch."""
         if not value_hashes:
             return {}
         stmt = (
             select(MemoryUnit)
             .where(
-                self._subject_clause(subject),
+                live_units(subject, now),
                 MemoryUnit.value_hash.in_(list(dict.fromkeys(value_hashes))),
             )
             .order_by(MemoryUnit.created_at)
@@ -156,3 +150,17 @@ class MemoryRepository:
         )
         stmt = select(MemoryUnit).where(MemoryUnit.id.in_(select(chain.c.id)))
         return list((await self.session.scalars(stmt)).all())
+
+
+def live_units(subject: Subject, now: datetime) -> ColumnElement[bool]:
+    """The subject's units a new or corrected statement may merge into: active and not
+    expired by ``now`` (the write path's hash lookup and neighbour read and the corrections'
+    candidates all use it, so a unit past ``expires_at`` that the archival sweep has not
+    reached yet is nobody's merge target)."""
+    return and_(
+        MemoryUnit.namespace == subject.namespace,
+        MemoryUnit.user_id == subject.user_id,
+        agent_clause(subject.agent_id),
+        MemoryUnit.status == UnitStatus.ACTIVE,
+        alive_clause(now),
+    )

@@ -249,7 +249,7 @@ class CatalogService:
         unit.updated_at = now
 
         if status == UnitStatus.ACTIVE and (new_value is not None or reactivated):
-            survivor = await self._duplicate_of(subject, unit)
+            survivor = await self._duplicate_of(subject, unit, now)
             if survivor is not None:
                 absorb(survivor, unit, now, reason="correction")
                 await self.repo.flush()
@@ -269,9 +269,11 @@ class CatalogService:
         elif "expires_at" in sent:
             unit.expires_at = patch.expires_at
 
-    async def _duplicate_of(self, subject: Subject, unit: MemoryUnit) -> MemoryUnit | None:
-        """The active unit the corrected one restates, by the write path's pair decision
-        (only a ``merge`` counts here: contradictions are the caller's to correct)."""
+    async def _duplicate_of(
+        self, subject: Subject, unit: MemoryUnit, now: datetime
+    ) -> MemoryUnit | None:
+        """The active, unexpired unit the corrected one restates, by the write path's pair
+        decision (only a ``merge`` counts here: contradictions are the caller's to correct)."""
         vector = unit.value_embedding if unit.embedding_model == self.embedder.model else None
         exact, neighbours = await self.repo.duplicate_candidates(
             subject,
@@ -280,6 +282,7 @@ class CatalogService:
             self.embedder.model,
             unit.id,
             self.dedupe.neighbours,
+            now,
         )
         if exact is not None:
             return exact

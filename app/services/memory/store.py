@@ -120,14 +120,15 @@ class StoreService:
         fetched = self.dedupe.neighbours + (self.batch_margin if len(items) > 1 else 0)
         for subject in subjects:
             ks = [k for k, i in enumerate(items) if _subject_of(namespace, i) == subject]
-            found = await self.repo.find_by_hashes(subject, [hashes[k] for k in ks])
-            by_hash.update({(subject, h): _live(units, now) for h, units in found.items()})
+            # Both reads leave out units past expires_at that the archival sweep has not
+            # reached yet: gone for recall, so no merge target (units.live_units).
+            found = await self.repo.find_by_hashes(subject, [hashes[k] for k in ks], now)
+            by_hash.update({(subject, h): units for h, units in found.items()})
             probes = [Probe(values[k], queries[k]) for k in ks]
             scored = await self.neighbours.nearest_active(
-                subject, self.embedder.model, fetched, probes, scan_set=True
+                subject, self.embedder.model, fetched, probes, now=now, scan_set=True
             )
-            before.update(zip(ks, ([s for s in near if _alive(s.unit, now)] for near in scored),
-                              strict=True))  # fmt: skip
+            before.update(zip(ks, scored, strict=True))
         clock.mark("read")
 
         view = BatchView(self.embedder.model, self.dedupe.neighbours, fetched, by_hash)
@@ -193,11 +194,10 @@ class StoreService:
                 self.embedder.model,
                 self.dedupe.neighbours,
                 [Probe(vector, query_vector)],
+                now=now,
                 scan_set=True,  # set by this transaction's lock_subject
             )
-            neighbours = [
-                Neighbour(unit=s.unit, cosine=s.value_cos) for s in fresh[0] if _alive(s.unit, now)
-            ]
+            neighbours = [Neighbour(unit=s.unit, cosine=s.value_cos) for s in fresh[0]]
         decided = decide_against(
             item.value,
             item.type,
@@ -310,14 +310,3 @@ def _restatement(item: MemoryCreate, query_vector: np.ndarray | None) -> Restate
         source=item.source,
         metadata=item.metadata,
     )
-
-
-def _alive(unit: MemoryUnit, now: datetime) -> bool:
-    """Whether ``unit`` has not expired by ``now``. A unit past its ``expires_at`` that the
-    archival sweep has not reached yet is gone for recall, so a new statement of its fact is
-    not merged into it (it would vanish with it) but stored as a new unit."""
-    return unit.expires_at is None or unit.expires_at > now
-
-
-def _live(units: list[MemoryUnit], now: datetime) -> list[MemoryUnit]:
-    return [u for u in units if _alive(u, now)]

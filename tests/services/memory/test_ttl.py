@@ -288,3 +288,41 @@ async def test_a_fact_stored_again_after_its_unit_expired_is_a_new_live_unit(cli
     # The expired unit is still there for the sweep (history kept), not changed by the store.
     r = await client.get(f"/memories/{old['id']}")
     assert r.status_code == 200 and r.json()["merge_count"] == 0
+
+
+@pytest.mark.parametrize(
+    "corrected",
+    # a normalised copy (the hash lookup), another notation (the neighbour read's pair decision)
+    [("The user likes green tea", "The user likes green tea!"),
+     ("The user has two cats", "The user has 2 cats")],
+)  # fmt: skip
+async def test_a_correction_is_not_merged_into_an_expired_unit(client, engine, corrected):
+    # The corrections path (PATCH) reads its candidates through the repository's live units,
+    # as /store does: a unit past expires_at that the sweep has not archived is no target.
+    old_value, new_value = corrected
+    old, other = await store(
+        client,
+        {"user_id": "u1", "value": old_value},
+        {"user_id": "u1", "value": "The user lives in Berlin"},
+    )
+    # Without the expiry the correction merges (the control).
+    r = await client.patch(f"/memories/{other['id']}", json={"value": new_value})
+    assert r.status_code == 200 and r.json()["outcome"] == "merged", r.text
+    _, other = await store(
+        client,
+        {"user_id": "u2", "value": old_value},
+        {"user_id": "u2", "value": "The user lives in Berlin"},
+    )
+    async with engine.begin() as conn:
+        await conn.execute(
+            text("UPDATE memory_units SET expires_at = now() - interval '1 minute'"
+                 " WHERE user_id = 'u2' AND id <> :keep"),
+            {"keep": uuid.UUID(other["id"])},
+        )  # fmt: skip
+    r = await client.patch(f"/memories/{other['id']}", json={"value": new_value})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["outcome"] == "updated" and body["id"] == other["id"]
+    assert body["memory"]["status"] == "active" and body["memory"]["value"] == new_value
+    r = await client.post("/recall", json={"query": old_value, "user_id": "u2"})
+    assert [m["id"] for m in r.json()["memories"]] == [other["id"]]
