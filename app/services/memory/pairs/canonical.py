@@ -198,6 +198,22 @@ def _dt(year: int | None, month: int, day: int) -> str:
     return f" dt{year:04d}{month:02d}{day:02d} " if year else f" dt{month:02d}{day:02d} "
 
 
+# A range of days in one month ("11-15 Aug 2023", "Aug 11-15, 2023") is its two dates; a
+# range's first date without a year takes its last one's ("August 11 to August 15, 2023").
+_DAY = rf"(\d{{1,2}}){_ORD}"
+_YEAR_AFTER = r"(,?\s+\d{4})?"
+_DAY_RANGE = re.compile(rf"\b{_DAY}\s*[-–]\s*{_DAY}\s+({_MONTHS}){_YEAR_AFTER}")
+_RANGE_DAY = re.compile(rf"\b({_MONTHS})\s+{_DAY}\s*[-–]\s*{_DAY}\b{_YEAR_AFTER}")
+_RANGE_YEAR = re.compile(
+    r"\bdt(\d{4})\b(\s*(?:-|–|to|until|till|through|and|至|到)\s*)dt(\d{4})(\d{4})\b"
+)
+
+
+def _ranges(s: str) -> str:
+    s = _DAY_RANGE.sub(lambda m: f"{m[1]} {m[3]}{m[4] or ''} to {m[2]} {m[3]}{m[4] or ''}", s)
+    return _RANGE_DAY.sub(lambda m: f"{m[1]} {m[2]}{m[4] or ''} to {m[1]} {m[3]}{m[4] or ''}", s)
+
+
 def _dates(s: str) -> str:
     def en(m: re.Match[str]) -> str:
         parsed = _DATE_PARSER.get_date_data(m.group()).date_obj
@@ -222,7 +238,9 @@ def _dates(s: str) -> str:
         s,
     )
     s = _DMY.sub(dmy, s)
-    return _month_years(_EN_DATE.sub(en, s))
+    s = _EN_DATE.sub(en, _ranges(s))
+    s = _RANGE_YEAR.sub(lambda m: f"dt{m[3]}{m[1]}{m[2]}dt{m[3]}{m[4]}", s)
+    return _month_years(s)
 
 
 _WEEKDAY_EN = {
@@ -295,6 +313,27 @@ _THOUSAND_K = re.compile(
     r"(?=\s*(?:dollars?|usd|euros?|eur|pounds?|gbp|yuan|rmb|元|美元)\b))(?![\w])"
 )
 _TWICE = re.compile(r"\b(twice|thrice)\b", re.IGNORECASE)
+# Spans written as words ("half an hour", "a decade") in the units numbers give them; a
+# number word joined to its unit ("five-kilometre"); a race's distance in K ("a 5K run").
+_SPANS = (
+    (re.compile(r"\b(?:an hour and a half|one and a half hours)\b"), "90 minutes"),
+    (re.compile(r"\b(?:a |one )?quarter of an hour\b"), "15 minutes"),
+    (re.compile(r"\bhalf an hour\b"), "30 minutes"),
+    (re.compile(r"\b(?:a|one) decade\b"), "10 years"),
+    (re.compile(r"\bhalf a dozen\b"), "6"),
+    (re.compile(r"\b(?:a|one) dozen\b"), "12"),
+    (re.compile(r"\b(?:a|one) fortnight\b"), "2 weeks"),
+    (
+        re.compile(
+            r"\b([a-z]+)-(kilomet(?:re|er)s?|miles?|minutes?|hours?|days?|weeks?|months?|years?)\b"
+        ),
+        r"\1 \2",
+    ),
+    (
+        re.compile(r"(?<![\w.$€£¥])(\d{1,3})k(?=\s+(?:charity\s+|fun\s+)?(?:run|race|walk)\b)"),
+        r"\1 km",
+    ),
+)
 _TIMES = {"twice": "2 times", "thrice": "3 times"}
 # A number written with thousands separators (1,500; 10,000; 85,000), not a list "3,4".
 _THOUSANDS = re.compile(r"(?<![\d,.])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)")
@@ -307,7 +346,10 @@ def canonical(value: str) -> Canonical:
     s = _THOUSANDS.sub(lambda m: m.group().replace(",", ""), s)  # 10,000 → 10000
     s = _THOUSAND_K.sub(lambda m: f"{m.group(1)}000", s)  # $85k → $85000
     s = _TWICE.sub(lambda m: _TIMES[m.group(1).casefold()], s)  # twice → 2 times
-    s = _zh_numbers(_weekdays(s.casefold()))
+    s = s.casefold()
+    for pattern, written in _SPANS:
+        s = pattern.sub(written, s)
+    s = _zh_numbers(_weekdays(s))
     s = _en_numbers(s)
     s = _dates(_weeks(s))
     s = _times(s)

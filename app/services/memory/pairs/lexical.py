@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+import rjieba
+
 from app.core import text
 from app.services.memory.pairs import names, rules
 from app.services.memory.pairs.canonical import canonical
@@ -35,15 +37,28 @@ __all__ = ["Alignment", "Words", "align", "content_words", "is_thing", "lemma", 
 # light verbs: they align with anything and say nothing about which fact this is.
 _SUBJECT = frozenset("i me my mine myself user users 用户 我 我的 自己".split())
 _LIGHT = frozenset(
-    "be have do get 是 有 了 的 在 会 要 去 着 过 把 被 让 给 "
+    "be have do get 是 有 了 的 在 会 要 去 着 过 把 被 让 给 搞 弄 从 起 since "
     "个 只 次 回 本 台 部 辆 条 张 位 杯 种 些 件 家 名 场 幅 几个 一起 们 一 得 地 很 当 和 与 "
     "people person time thing "
     # quantifiers and hedges: "some figurines", "roughly 7 hours each night"
     "some any each every all roughly approximately about around nearly almost just still "
-    "even ever also really".split()
+    "even ever also really "
+    # degree words, wh-words and conjunctions: "most productive", "why John likes him",
+    # "because of", "instead of" say how, not which fact
+    "very most more why how when where because instead".split()
 )  # and Chinese measure words: 两只猫 / 2只猫咪 say the count with the number
 _WORKS_AS = re.compile(r"\b(?:works?|worked|working)\s+as\b", re.IGNORECASE)
 _FAVOURITE = re.compile(r"最(?:喜欢|爱)的?")
+# "likes contemporary best", "the books John loves most": the favourite (as 最喜欢的 is)
+_LIKES_BEST = re.compile(
+    r"\b(?:likes?|liked|loves?|loved|enjoys?|enjoyed)\b((?:\s+\w+){0,4}?)\s+(?:best|most)\b",
+    re.IGNORECASE,
+)
+# A separable verb split by how often (离合词): 游3次泳 / 跑4回步 say 游泳 / 跑步 3 times.
+_SPLIT_VERB = re.compile(r"([\u4e00-\u9fff])\s*(\d+)\s*(次|回|趟|遍|下)\s*([\u4e00-\u9fff])")
+_YEAR = re.compile(r"(?<!\d)(\d{4})\s*年(?![\d月])")
+# A count of one by a measure word (一幅, 一场, 两只 are 1 and 2 with 幅, 场, 只: light)
+_COUNTED = re.compile(r"^[一两几]?[个只次回本台部辆条张位杯种些件家名场幅首顿趟遍份]$")
 _EVERY = re.compile(r"^每个?(天|日|周|星期|月|年)$")
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+)")  # capitalised, not a sentence's start
 
@@ -64,10 +79,12 @@ class Words:
 @lru_cache(maxsize=8192)
 def content_words(value: str) -> Words:
     """The :class:`Words` of a statement."""
-    c = canonical(_WORKS_AS.sub("is", value))  # "works as a nurse" says "is a nurse"
+    c = canonical(_LIKES_BEST.sub(r"favourite\1", _WORKS_AS.sub("is", value)))
     zh = _FAVOURITE.sub(" favourite ", c.text)  # 最喜欢的 X: the favourite X
     for a, b in rules.ZH_REWRITES:
         zh = zh.replace(a, b)
+    zh = _SPLIT_VERB.sub(_joined_verb, zh)
+    zh = _YEAR.sub(r"\1 ", zh)  # 2022年画了: the year, then 画 (jieba reads 年画)
     tokens = [t for t in text.tokenize(zh) if not rules.NEGATION_TOKEN.match(t)]
     lemmas = [lemma(t) for t in tokens]
     wn = _wordnet()
@@ -84,7 +101,11 @@ def content_words(value: str) -> Words:
     kept = [
         _EVERY.sub(r"\1", w)
         for w in words
-        if w not in _SUBJECT and w not in _LIGHT and w not in rules.FILLER and w != "1"
+        if w not in _SUBJECT
+        and w not in _LIGHT
+        and w not in rules.FILLER
+        and w != "1"
+        and not _COUNTED.match(w)
     ]  # "1" is an article (一个, 一家, "one more"); 每天 / 天 (一天 is "a day")
     return Words(
         words=tuple(dict.fromkeys(kept)),
@@ -94,6 +115,23 @@ def content_words(value: str) -> Words:
         # knows ("Boris taught …"): a name never aligns with another name.
         names=frozenset(w.casefold() for w in _NAME.findall(value))
         | frozenset(w for w in _capitalised(value) if w not in _wordnet()),
+    )
+
+
+def _joined_verb(m: re.Match[str]) -> str:
+    """游3次泳 → 游泳 3次 when the two characters make one word of jieba's dictionary."""
+    verb = m.group(1) + m.group(4)
+    if rjieba.cut(verb) == [verb]:
+        return f"{verb} {m.group(2)}{m.group(3)}"
+    return m.group()
+
+
+def _parts_matched(compound: str, other: Words) -> bool:
+    """Whether every part of an English compound (``software_engineer``) is matched by a word
+    of ``other`` (软件 and 工程师; "software" and "engineer")."""
+    return all(
+        any(part == x or (not _DIGIT.search(x) and synonyms(part, x)) for x in other.words)
+        for part in compound.split("_")
     )
 
 
@@ -109,11 +147,16 @@ def _matched(k: int, a: Words, b: Words) -> bool:
             if not text.has_cjk(v):
                 if not _DIGIT.search(v) and synonyms(w, v):
                     return True  # 住 / live (CC-CEDICT)
+                parts = v.split("_")
+                if len(parts) > 1 and any(synonyms(w, x) for x in parts) and _parts_matched(v, a):
+                    return True  # 工程师 / software_engineer, whose parts 软件 and 工程师 match
                 continue
             short, long_ = (w, v) if len(w) <= len(v) else (v, w)
             inside = short in long_ and 2 * len(short) >= len(long_)
             if inside and (len(short) > 1 or is_thing(short)):
                 return True  # 猫 / 猫咪, 害怕 / 怕 (not 靠 / 靠窗)
+            if len(short) == 1 and len(long_) == 2 and long_.endswith(short):
+                return True  # a compound by its head, as video_game / game: 长跑 / 跑
             if synonyms(w, v):
                 return True
         return False
@@ -122,6 +165,8 @@ def _matched(k: int, a: Words, b: Words) -> bool:
     parts = w.split("_")
     if len(parts) > 1 and (parts[-1] in b.words or any(parts[-1] in v.split("_") for v in b.words)):
         return True  # a compound by its head: video_game / game
+    if len(parts) > 1 and _parts_matched(w, b):
+        return True  # by all its parts: software_engineer / 软件 工程师
     if any(
         synonyms(w, v) or (len(v.split("_")) > 1 and w == v.split("_")[-1])
         for v in b.words

