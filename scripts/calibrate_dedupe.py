@@ -244,9 +244,10 @@ def render(
         "is `distinct`.",
         "2. **Canonical forms** (`app/services/memory/pairs/canonical.py`): numbers (English "
         "words via `text2num`, Chinese numerals via `cn2an`), dates (ISO, month names via "
-        "`dateparser`, 年月日/号), times (12/24-hour, 上午/下午/晚上), weekdays, amounts "
-        "with currencies and units are rewritten into one notation. The same canonical form "
-        "merges.",
+        "`dateparser`, 年月日/号; a range of days, 11-15 Aug 2023, is its two dates), times "
+        "(12/24-hour, 上午/下午/晚上), weekdays, amounts with currencies and units, spans "
+        "written as words (half an hour, a decade, a dozen) and a race's distance (a 5K run) "
+        "are rewritten into one notation. The same canonical form merges.",
         "3. **Guards** (`decision.py`): a negation of the same statement, other canonical "
         "values in the same sentence frame, an antonym swap, roles that changed sides, "
         "another value of an exclusive slot (`rules.py`: residence, employer, school, name, "
@@ -268,9 +269,14 @@ def render(
         "5. **Content-word alignment** (`lexical.py`, `lexicon.py`, issue 28): each "
         "content word of one side is matched, if it can be, by a word of the other — the "
         "same lemma (`simplemma`), a WordNet 3.0 synonym among the first two senses or one "
-        "step away (a verb's hypernym, a derived form, a pertainym; never a noun's hypernym "
-        "nor two co-hyponyms), a CC-CEDICT gloss across English and Chinese (two Chinese words: "
-        "a gloss head in common), the same canonical value — in both directions (word lists "
+        "step away (a verb's hypernym, a derived form, a pertainym; never two co-hyponyms, "
+        "and a noun's hypernym only when one CC-CEDICT word translates both: mom / mother, "
+        "not birthday / anniversary), a compound by its head or all its parts (video_game / "
+        "game, software_engineer / 软件 工程师, 长跑 / 跑), a CC-CEDICT gloss across English "
+        "and Chinese (two Chinese words: a gloss head in common), the same canonical value — "
+        'in both directions; degree words, wh-words and conjunctions are light, "likes X '
+        'best" is the favourite, a separable verb split by a count is one word (游3次泳: 游泳) '
+        "(word lists "
         "and their licences: the section of that name below). A pair the classifier does "
         f"not merge merges when its cosine is ≥ `align_cosine` = {t.align_cosine} (two "
         f"languages: `align_cosine_xl` = {t.align_cosine_xl}), the lower of the two "
