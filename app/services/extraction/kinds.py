@@ -7,8 +7,8 @@ passport is valid until May 2028", "我在杭州的阿里巴巴做产品经理",
 The rules, on the message's own words (first person, before the rewrite):
 
 1. a limit or an allergy (budget, max, no more than, allergic; 预算, 不超过, 最多, 过敏) →
-   ``constraint``; an expiry or validity (expires, valid until; 到期, 有效期) → ``fact``,
-   whatever the tense;
+   ``constraint``; an expiry or validity (expires, valid until; 到期, 有效期) or a yearly day
+   ("my birthday is…", 纪念日是) → ``fact``, whatever the tense;
 2. a habit on recurring days ("I go to the gym every Tuesday", 我每周二去健身房) → ``fact``;
 3. otherwise a statement of something that happened or will happen — a past verb, a future
    marker, a resolved day ("yesterday", "on Saturday") — stays an ``event``;
@@ -35,6 +35,9 @@ _EN_VALIDITY = re.compile(
     r"\b(?:expires?|expir(?:y|ation)|valid\s+(?:until|till|through|to)|runs\s+out)\b",
     re.IGNORECASE,
 )
+# A yearly day (a birthday, an anniversary) holds every year: a fact.
+_EN_YEARLY = re.compile(r"\b(?:birthday|anniversary)\s+(?:is|falls)\b", re.IGNORECASE)
+_ZH_YEARLY = re.compile(r"(?:生日|纪念日)是")
 _EN_FUTURE = re.compile(
     r"\b(?:will|'ll|going\s+to|gonna|plan(?:ning)?\s+to|about\s+to|tomorrow|tonight|next)\b",
     re.IGNORECASE,
@@ -67,6 +70,8 @@ def unit_type(text: str, dates: list[TimeMatch], *, zh: bool) -> MemoryType:
     if (_ZH_LIMIT if zh else _EN_LIMIT).search(text):
         return "constraint"
     if (_ZH_VALIDITY if zh else _EN_VALIDITY).search(text):
+        return "fact"
+    if (_ZH_YEARLY if zh else _EN_YEARLY).search(text):
         return "fact"
     if recurring_spans(text) and not is_past(text, zh=zh):  # a habit: every Tuesday, 每周二
         return "fact"

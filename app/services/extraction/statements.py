@@ -9,11 +9,13 @@ modals and adverbs are left alone ("I just went" → "Caroline just went").
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import rjieba
 import simplemma
 
 from app.services.extraction.dates import TimeMatch
+from app.services.extraction.tense import is_past_verb
 
 EN_WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 ZH_WEEKDAYS = ["周一", "周二", "周三", "周四", "周五", "周六", "周日"]
@@ -168,7 +170,7 @@ def _third_person_en(text: str, speaker: str | None, addressee: str | None) -> s
     out = text.strip().replace("’", "'")
     for spoken, written in _EN_SPOKEN:
         out = spoken.sub(written, out)
-    subs = [
+    subs: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
         (r"\bI'm\b|\bI\s+am\b", f"{who} is"),
         (r"\bI've\b", f"{who} has"),
         (r"\bI'll\b", f"{who} will"),
@@ -178,11 +180,20 @@ def _third_person_en(text: str, speaker: str | None, addressee: str | None) -> s
         (r"\bwe'll\b", f"{who} and others will"),
         (r"\bwe\b", f"{who} and others"),
         (r"\bmyself\b", "themselves"),
-        (r"\bmine\b|\bmy\b", f"{who}'s"),
-        (r"\bour\b", "their"),
-        (r"\bme\b|\bus\b", "them"),
+        (r"\bmine\b|\bmy\b|\bour\b", f"{who}'s"),
+        # "me" is the speaker (not "them": that read as someone else); "me-time" stays
+        (r"\bme\b(?!-)", who),
+        (r"\bus\b(?!-)", f"{who} and others"),
     ]
     if addressee:
+        subs = [  # "since we last chatted": the two of them
+            (r"\bwe\b(?=\s+(?:last\s+|first\s+|just\s+)?(?:chatted|talked|spoke|caught\s+up|met)\b)",
+             f"{who} and {addressee}"),
+            *subs,
+            # questions: "are you" → "is Caroline", "do you" → "does Caroline"
+            (r"\b(?:are|were|do|have)(?=\s+you\b(?!'))",
+             lambda m: _ASKED[m.group(0).lower()]),
+        ]
         subs += [
             (r"\byou're\b|\byou\s+are\b", f"{addressee} is"),
             (r"\byou've\b", f"{addressee} has"),
@@ -194,6 +205,7 @@ def _third_person_en(text: str, speaker: str | None, addressee: str | None) -> s
     # A capitalised verb is conjugated only in title-cased text ("I Don't Know"); elsewhere
     # "I" before a capital is part of a name ("World War I Memorial", "I Love Lucy").
     title = all(w[:1].isupper() for w in re.findall(r"[A-Za-z][\w']*", out))
+    out = _NO_SUBJECT.sub(lambda m: _subject_back(m, who), out)
     if addressee:
         out = _EN_YOU_VERB.sub(lambda m: _you_verb(m, addressee), out)
     out = _EN_I_VERB.sub(
@@ -208,12 +220,40 @@ def _third_person_en(text: str, speaker: str | None, addressee: str | None) -> s
         out,
     )
     for pattern, repl in subs:
-        out = re.sub(pattern, repl, out, flags=re.IGNORECASE)
+        out = re.sub(pattern, _cased(repl), out, flags=re.IGNORECASE)
     out = re.sub(r"\bI\b", who, out)
+    # Only a shared photo's caption is left: say who shared it.
+    photo = re.fullmatch(r"\[shares (a (?:photo|picture|image)\b.*?)\]\.?", out.strip())
+    if photo:
+        out = f"{who} shares {photo.group(1).removeprefix('a photo: ')}"
     out = _SENTENCE_OPENING.sub("The", out.rstrip(" ,;"))
     if not out.endswith(("?", "!", ".")):
         out += "."
     return out[:1].upper() + out[1:]
+
+
+# "Lost my job as a banker yesterday": a sentence that opens with a past verb and goes on
+# about the speaker left its subject out ("Jon lost Jon's job", not "Lost Jon's job").
+_NO_SUBJECT = re.compile(r"(^|[.!?]\s+)([A-Z][a-z]+)\b(?=[^.!?]*\b(?:my|me|myself|mine)\b)")
+
+
+def _subject_back(m: re.Match[str], who: str) -> str:
+    if not is_past_verb(m.group(2)):
+        return m.group(0)
+    return f"{m.group(1)}{who[:1].upper()}{who[1:]} {m.group(2).lower()}"
+
+
+_ASKED = {"are": "is", "were": "was", "do": "does", "have": "has"}
+
+
+def _cased(repl: str | Callable[[re.Match[str]], str]) -> Callable[[re.Match[str]], str]:
+    """A substitution that keeps the capital of the word it replaces ("Are you" → "Is …")."""
+
+    def sub(m: re.Match[str]) -> str:
+        out = repl if isinstance(repl, str) else repl(m)
+        return out[:1].upper() + out[1:] if m.group(0)[:1].isupper() else out
+
+    return sub
 
 
 def _you_verb(m: re.Match[str], addressee: str) -> str:

@@ -64,13 +64,17 @@ def is_past(sentence: str, *, zh: bool) -> bool:
         return _ZH_PAST.search(sentence) is not None and _ZH_FUTURE.search(sentence) is None
     if _EN_FUTURE.search(sentence):
         return False
-    for word in _EN_WORD.findall(sentence.lower()):
-        if word in _EN_PAST:
-            return True
-        if len(word) > 4 and word.endswith("ed") and not word.endswith("eed"):
-            if word not in _NOT_PAST_ED:
-                return True
-    return False
+    return any(is_past_verb(word) for word in _EN_WORD.findall(sentence.lower()))
+
+
+def is_past_verb(word: str) -> bool:
+    """An English past ("ran", "lost", "adopted"; not "excited", "need")."""
+    word = word.lower()
+    if word in _EN_PAST:
+        return True
+    return len(word) > 4 and word.endswith("ed") and not word.endswith("eed") and (
+        word not in _NOT_PAST_ED
+    )
 
 
 def recurring_spans(text: str) -> list[tuple[int, int]]:

@@ -152,3 +152,45 @@ def test_an_event_ahead_expires_a_ttl_after_its_own_day():
     ahead = datetime.fromisoformat("2027-03-01T00:00:00+00:00")
     assert default_expiry("event", ahead, NOW, TtlSettings()) == ahead + timedelta(days=30)
     assert default_expiry("event", None, NOW, TtlSettings()) == NOW + timedelta(days=30)
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # Tester T5: "me"/"us" became "them", which reads as someone else.
+        ("This necklace is super special to me. She gave it to me when I was young",
+         "This necklace is super special to Caroline. She gave it to Caroline when Caroline "
+         "was young."),
+        ("It means so much to us", "It means so much to Caroline and others."),
+        ("I need some me-time", "Caroline needs some me-time."),
+        ("Since we last chatted, I went hiking", "Since Caroline and Mel last chatted, Caroline "
+         "went hiking."),
+        ("Our anniversary is in June", "Caroline's anniversary is in June."),
+        # "are you" → "is Mel" (was "are Mel"); "do you" → "does Mel".
+        ("What business are you thinking of?", "What business is Mel thinking of?"),
+        ("Do you like it?", "Does Mel like it?"),
+        # Tester T6: a sentence that left its subject out names it ("Lost Jon's job" before).
+        ("Lost my job as a banker.", "Caroline lost Caroline's job as a banker."),
+        ("Excited for my trip!", "Excited for Caroline's trip!"),
+        # Only a photo's caption left: who shared it.
+        ("[shares a photo: a photo of a book shelf]", "Caroline shares a photo of a book shelf."),
+    ],
+)  # fmt: skip
+def test_pronouns_name_the_speaker(said, stored):
+    from app.services.extraction.statements import third_person_en
+
+    assert third_person_en(said, "Caroline", "Mel") == stored
+
+
+def test_two_people_s_food_habits_in_one_chinese_message_are_two_units():
+    assert typed(("user", "我老婆不吃辣，我倒是很喜欢吃辣。")) == [
+        ("constraint", "用户的老婆不吃辣。"),
+        ("preference", "用户喜欢吃辣。"),
+    ]
+
+
+def test_a_chinese_pronoun_stays_with_its_referent_and_kin_takes_de():
+    [unit] = extract(("user", "我女儿下周五过生日，她今年7岁了。"))
+    assert unit.value.startswith("用户的女儿2026年12月11日（周五）过生日，她今年7岁")
+    [unit] = extract(("user", "我们的结婚纪念日是6月12日。"))
+    assert unit.type == "fact"
