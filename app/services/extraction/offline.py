@@ -70,6 +70,8 @@ _EN_HEDGE = re.compile(
 _ZH_HEDGE = re.compile(r"可能|也许|大概|好像|或许|有时|不太确定")
 _EN_CONDITION = re.compile(r"^(?:if|when|whenever|unless)\b", re.IGNORECASE)
 _ZH_CONDITION = re.compile(r"^(?:如果|要是|假如|除非)")
+# A condition with its own statement, left beside a typed unit's words.
+_MORE = re.compile(r"\b(?:if|when|whenever|unless)\s+\w+\s+\w+|如果|要是|假如|除非", re.IGNORECASE)
 
 _EN_PLAN_CUE = re.compile(
     r"\b(?:i\s*'?\s*a?m|i\s+will|i'll|i\s+have|i've\s+got|i\s+plan|i\s+need|i\s+want|i\s+fly|"
@@ -255,17 +257,22 @@ class OfflineExtractor:
         for clause in _clauses(turn.content):
             if _is_question(clause):
                 continue
-            units, whole = self._clause_units(clause, turn, now)
+            units, rest = self._clause_units(clause, turn, now)
             out += units
-            if not units and read(clause).stated_words > 0:
+            # A clause saying more than its units ("…, and if it rains I take the bus")
+            if (not units and read(clause).stated_words > 0) or (units and _MORE.search(rest)):
                 covered = False
-            if whole and (has_cjk(clause) or whole_sentence(clause, turn.content)):
+            held = units and len(content_words(rest)) <= 1 and all(
+                u.type == "constraint" for u in units
+            )
+            if held and (has_cjk(clause) or whole_sentence(clause, turn.content)):
                 taken.append(clause)
         return out, covered and bool(out), taken
 
     def _clause_units(
         self, clause: str, turn: Turn, now: datetime
-    ) -> tuple[list[Candidate], bool]:
+    ) -> tuple[list[Candidate], str]:
+        """A clause's typed units and its text outside their matches."""
         zh = has_cjk(clause)
         hedge = (_ZH_HEDGE if zh else _EN_HEDGE).search(clause) is not None
         condition = (_ZH_CONDITION if zh else _EN_CONDITION).match(clause) is not None
@@ -294,9 +301,7 @@ class OfflineExtractor:
                     source_turns=[turn.index],
                 )
             )
-        rest = "".join(c for i, c in enumerate(clause) if not any(s <= i < e for s, e in taken))
-        whole = all(u.type == "constraint" for u in out) and len(content_words(rest)) <= 1
-        return out, bool(out) and whole
+        return out, "".join(c for i, c in enumerate(clause) if not any(s <= i < e for s, e in taken))
 
     def _events(
         self,

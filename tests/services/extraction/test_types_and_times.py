@@ -194,3 +194,17 @@ def test_a_chinese_pronoun_stays_with_its_referent_and_kin_takes_de():
     assert unit.value.startswith("用户的女儿2026年12月11日（周五）过生日，她今年7岁")
     [unit] = extract(("user", "我们的结婚纪念日是6月12日。"))
     assert unit.type == "fact"
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I do not eat pork, and if it rains I take the bus to work.", "takes the bus"),
+        ("我不吃猪肉，要是下雨我就坐公交车上班。", "坐公交车"),
+    ],
+)
+def test_a_clause_saying_more_than_its_typed_unit_is_kept(said, kept):
+    # Tester T24: only the pork constraint was kept; the conditional habit was lost.
+    values = [u.value for u in extract(("user", said))]
+    assert any("pork" in v or "猪肉" in v for v in values)
+    assert any(kept in v for v in values)
