@@ -525,7 +525,8 @@ def families_now(lab: Lab) -> dict[str, dict[str, Order]]:
     }
 
     def two(p: Q) -> list[str]:
-        return [n for n in p["raw"]["known"] if n in set(speakers(p))]
+        known = {k.casefold() for k in p["raw"]["known"]}  # the dump's names are case-folded
+        return sorted(n for n in set(speakers(p)) if n and n.casefold() in known)
 
     out["two named people: each at least q of the top 10"] = {
         f"{q}": lambda p, q=q: quota(p, now(lab, p), two(p), q)
@@ -537,6 +538,36 @@ def families_now(lab: Lab) -> dict[str, dict[str, Order]]:
         if q and len(two(p)) >= 2 and p["list"]["shipped"] else now(lab, p)
         for q in (0, 2, 3, 4)
     }  # fmt: skip
+
+    # The cosine's shape changed for list questions only (they are mostly multi-hop).
+    def listed(change: Order) -> Order:
+        return lambda p: change(p) if p["list"]["shipped"] else now(lab, p)
+
+    out["list questions only: scaled cosine to the power g"] = {
+        "off": lambda p: now(lab, p),
+        **{
+            f"{g}": listed(lambda p, g=g: now(lab, p, with_cos(lab, p, mm(p["cos"]) ** g)))
+            for g in (1.5, 2.0, 3.0)
+        },
+    }
+    out["list questions only: RRF for the semantic signal, k"] = {
+        "off": lambda p: now(lab, p),
+        **{
+            f"{k}": listed(lambda p, k=k: now(lab, p, rrf_score(p, k, ("sem",))))
+            for k in (5, 20, 60)
+        },
+    }
+    out["list questions only: centred cosine, the subject's mean (share)"] = {
+        "off": lambda p: now(lab, p),
+        **{
+            f"{s}": listed(
+                lambda p, s=s: now(
+                    lab, p, with_cos(lab, p, (1 - s) * mm(p["cos"]) + s * mm(centred(p, "subject")))
+                )
+            )
+            for s in (0.25, 0.5, 1.0)
+        },
+    }
     out["feedback from the best m hits' session neighbours (+g × cosine to their centroid)"] = {
         "off": lambda p: now(lab, p),
         **{
@@ -561,6 +592,8 @@ def main() -> None:
         "--now", action="store_true",
         help="only the afternoon's families, on top of the ranking shipped today",
     )  # fmt: skip
+    parser.add_argument("--only", help="only the families whose name contains this")
+    parser.add_argument("--all-rows", action="store_true", help="print every setting's row")
     args = parser.parse_args()
     import recall_offline as ro
 
@@ -595,7 +628,12 @@ def main() -> None:
     print(head)
     print(ro.row("shipped", ro.summary(qs, ro.per_question(qs, base_fn))))
     for family, settings in fams.items():
+        if args.only and args.only not in family:
+            continue
         pers = {name: ro.per_question(qs, fn) for name, fn in settings.items()}
+        if args.all_rows:
+            for name, per in pers.items():
+                print(ro.row(f"{family}: {name}", ro.summary(qs, per)))
         best = max(pers, key=lambda n: ro.summary(qs, pers[n])["non-adversarial"])
         cv, chosen = ro.cross_validate(qs, pers)
         first = next(iter(pers))  # each family's first setting is the shipped one
