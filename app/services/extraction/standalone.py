@@ -25,10 +25,12 @@ from collections.abc import Iterable
 from datetime import datetime
 
 import rjieba
+import simplemma
 
 from app.core.text import has_cjk
 from app.services.extraction.dates import TimeMatch, find_dates
 from app.services.extraction.statements import date_label
+from app.services.memory.pairs.lexicon import names_people
 
 _SENTENCE_START = r"(?:^|(?<=[.!?。！？]\s)|(?<=[.!?]\s\s)|(?<=[。！？\n]))"
 _EN_LEAD_IN = re.compile(
@@ -120,6 +122,12 @@ def _owned(np: str, owner: str | None) -> str:
     return re.sub(r"^your\b", f"{owner}'s" if owner else "my", np, flags=re.IGNORECASE)
 
 
+def _plural(np: str) -> bool:
+    """Whether a noun phrase's head is plural by its English lemma (tickets, children)."""
+    head = np.split()[-1].lower()
+    return str(simplemma.lemmatize(head, lang="en")).lower() != head
+
+
 def complete_answer(answer: str, question: str, owner: str | None = None) -> str:
     """``answer`` (the reply to ``question``, first person; about ``owner`` when given, as
     an LLM writes it) as a statement of its own: the answer particle dropped, a leading
@@ -142,12 +150,21 @@ def complete_answer(answer: str, question: str, owner: str | None = None) -> str
             return mine + stripped
         return stripped
     m = _EN_PRONOUN.match(stripped)
-    if m is None:
+    they = m is not None and (m.group(1) or m.group(2)).lower() == "they"
+    plural = _plural(np)
+    if (
+        m is None
+        or (they and not plural and not names_people(np.split()[-1]))
+        or (not they and plural)
+    ):
+        # "they" names no singular thing but a person or a group ("Are you going to the
+        # festival?" / "They're the ones performing": the performers), nor "it" a plural
+        # one: no antecedent.
         return stripped[:1].upper() + stripped[1:]
     verb = m.group(0)[len(m.group(1) or m.group(2)) :]
     verb = {"'s": " is", "’s": " is", "'re": " are", "’re": " are"}.get(verb.lower(), verb)
-    if (m.group(1) or m.group(2)).lower() == "it" and verb.strip().lower() == "are":
-        verb = " is"
+    if not plural and verb.strip().lower() == "are":
+        verb = " is"  # the instructor is (they are)
     return mine + verb + stripped[m.end() :]
 
 

@@ -82,6 +82,28 @@ async def test_an_answer_to_a_question_that_names_nothing_keeps_its_words(client
     ]
 
 
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        # Tester F9: "they" is not the festival (the performers): no antecedent, words kept
+        ("Are you going to the festival?", "Yes! They're the ones performing there.",
+         "They're the ones performing there."),
+        ("Did you pack the tickets?", "Yes, they are in my bag.",
+         "The tickets are in the user's bag."),
+        ("Did you pack the tickets?", "Yes, it was quick.", "It was quick."),  # not "the tickets"
+        # a person: "they" for one, and the verb agrees
+        ("What is your instructor like?", "They're strict but patient with beginners.",
+         "The user's instructor is strict but patient with beginners."),
+        ("Did you run the marathon?", "It was brutal!", "The marathon was brutal!"),
+    ],
+)  # fmt: skip
+async def test_a_pronoun_takes_the_question_s_thing_only_when_their_number_agrees(
+    client, question, answer, expected
+):
+    job = await extract(client, [assistant(question), user(answer)])
+    assert [u["value"] for u in job["units"]] == [expected]
+
+
 # ---- two events at two times, two units ---------------------------------------------------
 
 

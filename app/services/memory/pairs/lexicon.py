@@ -344,15 +344,33 @@ def is_occupation(word: str) -> bool:
     first = senses.get(word) or senses.get(word.rsplit("_", 1)[-1])  # data_analyst: analyst
     if not first:
         return False
-    roots = {senses[r][0] for r in _OCCUPATION_ROOTS}
+    return _descends(first[0], _OCCUPATION_ROOTS)
+
+
+def _descends(synset: int, roots: tuple[str, ...]) -> bool:
+    """Whether a noun synset is, through its hypernyms, one of the first senses of ``roots``."""
+    senses = _first_noun_senses()
+    tops = {senses[r][0] for r in roots}
     up = _noun_hypernyms()
     seen: set[int] = set()
-    todo = [first[0]]
+    todo = [synset]
     while todo:
         s = todo.pop()
-        if s in roots:
+        if s in tops:
             return True
         if s not in seen:
             seen.add(s)
             todo.extend(up.get(s, ()))
     return False
+
+
+@lru_cache(maxsize=4096)
+def names_people(noun: str) -> bool:
+    """Whether an English noun's first WordNet sense is a person or a group of people
+    (instructor, couple, company): what "they" can stand for when the noun is singular."""
+    first = _first_noun_senses().get(noun.casefold())
+    return (
+        first is not None
+        and len(first) > 0
+        and _descends(first[0], ("person", "social_group", "organization"))
+    )
