@@ -284,7 +284,7 @@ class OfflineExtractor:
             if m is None or any(m.start() < e and s < m.end() for s, e in taken):
                 continue
             taken.append((m.start(), m.end()))
-            value, query, entities = rule.build(m)
+            value, query, entities = rule.unit(m)  # entities: "Hamburg in May" → Hamburg
             value = dated_move(value, clause, now, zh)
             if condition:  # keep the condition: the whole clause, in the third person
                 value = third_person_zh(clause, None) if zh else third_person_en(clause, None)

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from app.core.text import has_cjk
 from app.core.vocabulary import MemoryType
 from app.services.extraction.statements import third_person_verb as _third
 
@@ -69,8 +70,13 @@ class Rule:
 
     pattern: re.Pattern[str]
     type: MemoryType
-    build: Callable[[re.Match[str]], tuple[str, str, list[str]]]  # value, query, entities
+    build: Callable[[re.Match[str]], tuple[str, str, list[str]]]  # value, query, objects
     confidence: float
+
+    def unit(self, m: re.Match[str]) -> tuple[str, str, list[str]]:
+        """Value, query and entities (the things its objects name, :func:`entity_head`)."""
+        value, query, objects = self.build(m)
+        return value, query, [h for o in objects if (h := entity_head(o))]
 
 
 def _obj(text: str) -> str:
@@ -83,6 +89,40 @@ def _obj(text: str) -> str:
 
 def _zobj(text: str) -> str:
     return text.strip().replace("我的", "用户的").replace("我", "用户").rstrip("了的吧啊呀哦")
+
+
+# What a rule's object says beyond the thing it names: a time or place after it ("Hamburg in
+# May", "window seats on long flights"), a time before it (五月的汉堡).
+_EN_AFTER_HEAD = re.compile(
+    r"\s+(?:in|on|at|during|for|from|since|until|with|every|each|this|next|last|when|while|"
+    r"before|after|because|if|unless|around|by|to|of|about|that|which|who|where|like|as)\b.*$",
+    re.IGNORECASE,
+)
+_ZH_TIME_BEFORE = re.compile(
+    r"^(?:[0-9一二三四五六七八九十两]+月|[每这上下]?个?(?:周末|星期.|周.|月)|"
+    r"夏天|冬天|春天|秋天|早上|晚上)的"
+)
+
+
+_EN_NOT_A_THING = re.compile(r"^(?:it|that|them|what|how|when|not|\w+ing)\b", re.IGNORECASE)
+_EN_DETERMINER = re.compile(
+    r"^(?:(?:your|their|his|her|our|my|the|a|an|this|these|those|all|some)\s+)+", re.IGNORECASE
+)
+
+
+def entity_head(obj: str) -> str | None:
+    """The thing a typed rule's object names, for ``entities``: "Hamburg in May" → "Hamburg",
+    "your turtles" → "turtles", 五月的汉堡 → 汉堡 (tester F16: the whole phrase was an
+    entity); None when it names no thing ("hiking in the Alps", "it when you cook", "that you
+    chose pottery": the names in it are found as names)."""
+    if has_cjk(obj):
+        return _ZH_TIME_BEFORE.sub("", obj).strip() or obj
+    if _EN_NOT_A_THING.match(obj.strip()):
+        return None
+    head = _EN_DETERMINER.sub("", _EN_AFTER_HEAD.sub("", obj).strip(" ,"))
+    if not head or len(head.split()) > 3 or _EN_NOT_A_THING.match(head):
+        return None
+    return head
 
 
 def _en(p: str) -> re.Pattern[str]:

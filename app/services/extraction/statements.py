@@ -15,6 +15,7 @@ import rjieba
 import simplemma
 
 from app.services.extraction.dates import TimeMatch
+from app.services.extraction.mixed import english_runs
 from app.services.extraction.tense import is_past_verb
 
 EN_WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
@@ -278,6 +279,8 @@ def third_person_zh(text: str, speaker: str | None, addressee: str | None = None
     quotation or title (“…”, "…", 「…」, 《…》) is kept as written."""
     who = speaker or "用户"
     out, quotes = _hold_quotes(text.strip().rstrip("，,"), _QUOTED_ZH)
+    # English inside a Chinese message is in the third person too (tester F12: "I" stayed).
+    out = english_runs(out, lambda run: _third_person_en(run, speaker, addressee))
     out = out.replace("我们", f"{who}等人").replace("咱们", f"{who}等人")
     out = re.sub(r"我(?=(?:女儿|儿子|老婆|妻子|丈夫|老公|孩子|妈妈|爸爸|母亲|父亲|哥哥|姐姐|弟弟|妹妹)"
                  r"(?![子们]))", "我的", out)  # 我女儿 → 用户的女儿

@@ -252,3 +252,36 @@ async def test_a_200k_token_transcript_is_extracted_to_its_last_slice(big_client
         "/recall", json={"user_id": "traveller", "query": "When does my passport expire?"}
     )
     assert r.json()["memories"][0]["id"] == passport["memory_id"]
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        # Tester F12: English inside a Chinese message kept its "I".
+        ("我下周要去上海出差，I am so excited。",
+         "用户2026年11月30日那一周要去上海出差，The user is so excited。"),
+        ("I think 我应该多运动。", "The user thinks 用户应该多运动。"),
+        ("我用的是 iPhone，my phone is brand new。",
+         "用户用的是 iPhone，the user's phone is brand new。"),
+    ],
+)  # fmt: skip
+async def test_english_inside_a_chinese_message_is_in_the_third_person(client, said, value):
+    job = await extract(client, [user(said)], timezone="Asia/Shanghai")
+    assert [u["value"] for u in job["units"]] == [value]
+
+
+@pytest.mark.parametrize(
+    ("said", "entities"),
+    [
+        # Tester F16: a liked object's time or place made the whole phrase an entity.
+        ("I love Hamburg in May.", ["Hamburg"]),
+        ("我喜欢五月的汉堡。", ["汉堡"]),
+        ("I like hiking in the Alps in summer.", ["Alps"]),
+        ("I prefer window seats on long flights.", ["window seats"]),
+        ("I love it when you cook pasta.", []),
+    ],
+)
+async def test_a_liked_thing_is_the_entity_not_its_phrase(client, said, entities):
+    job = await extract(client, [user(said)])
+    [unit] = job["units"]
+    assert (await memory(client, unit))["entities"] == entities
