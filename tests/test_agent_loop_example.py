@@ -59,6 +59,10 @@ async def test_agent_loop_with_a_model(api_url, make_api_key):
 async def test_agent_loop_offline(api_url, make_api_key):
     key = await make_api_key("agent-offline")
     out = run_example("--url", api_url, "--key", key, "--run", "offline")
-    second = out.split("== session trip-offline-2")[1]
+    first, second = out.split("== session trip-offline-2")
+    # Tester T1: "Window seat, please. And I am allergic…" is a clean preference and the
+    # allergy, not an event repeating the allergy (README, "From a fresh clone…").
+    assert "preference  The user prefers a window seat." in first
+    assert "Window seat, please" not in first.split("closed:")[1]
     assert "recalled" in second and "allergic to peanuts" in second
     assert "assistant: Keeping in mind what I remember:" in second

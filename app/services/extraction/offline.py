@@ -237,7 +237,8 @@ class OfflineExtractor:
                 rest = said
                 if taken and not covered:  # the event holds what the typed units do not
                     rest = _Said(turn, read(without_clauses(turn.content, taken)))
-                worth = rest.reading.says or (answers and rest.reading.stated_words > 0)
+                asked = answers or request_value(rest.reading.text(), "") is not None
+                worth = rest.reading.says or (asked and rest.reading.stated_words > 0)
                 if worth and not covered:
                     units += self._events(rest, before, now, ctx, participants, known)
                 for cand in units:
