@@ -60,7 +60,9 @@ _EN_STATE = re.compile(
 _ZH_LIMIT = re.compile(r"预算|不超过|不要超过|最多|以内|过敏|忌口")
 _ZH_VALIDITY = re.compile(r"到期|有效期|过期")
 _ZH_EVENT = re.compile(r"了|过|昨天|前天|明天|后天|刚才|打算|准备|计划|将要|下周|上周|那天")
-_ZH_LIKING = re.compile(r"喜欢|偏好|偏爱|宁可|宁愿|更愿意|讨厌|受不了|能.{1,6}就.{1,6}|最好|希望")
+_ZH_LIKING = re.compile(
+    r"喜欢|偏好|偏爱|宁可|宁愿|更愿意|讨厌|受不了|能.{1,6}就.{1,6}|最好|希望|^(?:请|麻烦).{2,20}$|[，,](?:谢谢|麻烦了)"
+)
 _ZH_STATE = re.compile(r"我(?:是|叫|有)|在.{1,15}(?:工作|上班|任职|做|当)|住在|我的.{1,6}是")
 
 
@@ -92,10 +94,20 @@ def unit_type(text: str, dates: list[TimeMatch], *, zh: bool) -> MemoryType:
 _EN_REQUEST = re.compile(r"^(?:(an?|the)\s+)?([\w' -]{1,40}?),?\s+please[.!]*$", re.IGNORECASE)
 
 
+# 请给我靠窗的座位 / 靠窗的座位，谢谢 / 麻烦订靠窗的座位吧
+_ZH_REQUEST = re.compile(
+    r"^(?:(?:请|麻烦)(?:你|您)?(?:给我|帮我|为我)?(?:订|选|安排|来|要)?(?:一个|个|一份|份)?"
+    r"([^，。！？,.!?]{2,12}?)吧?|([^，。！？,.!?]{2,12}?)吧?[，,](?:谢谢|麻烦了|谢啦)(?:你|您)?)[。！!]*$"
+)
+
+
 def request_value(text: str, who: str, asked: str = "") -> str | None:
     """A bare request ("Window seat, please.") as the preference it states ("The user prefers
-    a window seat."; "Window, please." after "Any seat preference?" names the seat too); None
-    for anything else."""
+    a window seat."; "Window, please." after "Any seat preference?" names the seat too;
+    请给我靠窗的座位 → 用户想要靠窗的座位); None for anything else."""
+    zh = _ZH_REQUEST.match(text.strip())
+    if zh:
+        return f"{who or '用户'}想要{zh.group(1) or zh.group(2)}。"
     m = _EN_REQUEST.match(text.strip())
     if m is None or m.group(2).lower().startswith(("yes", "no", "ok", "thank", "sure")):
         return None

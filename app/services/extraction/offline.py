@@ -358,7 +358,7 @@ class OfflineExtractor:
             kind = unit_type(piece, dates, zh=zh)
             if kind == "event" and ahead and (_ZH_PLAN_CUE if zh else _EN_PLAN_CUE).search(piece):
                 query = _plan_query(dates[0].day, entities[len(extra) :], zh)
-            if kind == "preference" and not zh:  # "Window seat, please." → prefers a…
+            if kind == "preference":  # "Window seat, please." → prefers a…
                 value = request_value(piece, _display(speaker, zh), asked[-1]) or value
             out.append(
                 Candidate(

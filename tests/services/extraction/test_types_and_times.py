@@ -208,3 +208,13 @@ def test_a_clause_saying_more_than_its_typed_unit_is_kept(said, kept):
     values = [u.value for u in extract(("user", said))]
     assert any("pork" in v or "猪肉" in v for v in values)
     assert any(kept in v for v in values)
+
+
+def test_a_chinese_request_beside_a_constraint_is_a_preference_of_its_own():
+    assert typed(("user", "请给我靠窗的座位。另外我对花生过敏。")) == [
+        ("constraint", "用户对花生过敏。"),
+        ("preference", "用户想要靠窗的座位。"),
+    ]
+    assert typed(("assistant", "座位有什么要求吗？"), ("user", "靠窗的座位，谢谢。")) == [
+        ("preference", "用户想要靠窗的座位。")
+    ]
