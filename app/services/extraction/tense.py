@@ -53,7 +53,10 @@ _EN_FUTURE = re.compile(
     re.IGNORECASE,
 )
 _EN_WORD = re.compile(r"[A-Za-z']+")
-_ZH_PAST = re.compile(r"了|过|昨天|前天|上周|上个|上星期|去年|前年|刚才|已经|那天")
+# 了 and 过 as aspect markers, not 为了/除了/了解, 过生日/过敏/过年/过来
+_ZH_PAST = re.compile(
+    r"(?<![为除])了(?!解)|过(?!生日|敏|年|节|来|去|期|夜)|昨天|前天|上周|上个|上星期|去年|前年|刚才|已经|那天"
+)
 _ZH_FUTURE = re.compile(r"要|会|将|打算|准备|计划|明天|后天|下周|下个|下星期|明年")
 
 

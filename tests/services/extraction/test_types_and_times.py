@@ -218,3 +218,13 @@ def test_a_chinese_request_beside_a_constraint_is_a_preference_of_its_own():
     assert typed(("assistant", "座位有什么要求吗？"), ("user", "靠窗的座位，谢谢。")) == [
         ("preference", "用户想要靠窗的座位。")
     ]
+
+
+@pytest.mark.parametrize(
+    ("said", "day"),
+    [("我女儿周六过生日。", date(2026, 11, 7)), ("周六我过敏了。", date(2026, 10, 31)),
+     ("My daughter's party is on Saturday.", date(2026, 11, 7))],
+)  # fmt: skip
+def test_words_that_only_look_past_keep_the_coming_day(said, day):
+    [found] = find_dates(said, MONDAY)
+    assert found.day == day
