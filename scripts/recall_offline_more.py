@@ -494,6 +494,25 @@ def neighbour_feedback(p: Q, m: int, t: np.ndarray) -> np.ndarray:
     return ro._minmax(p["emb"] @ c)
 
 
+def second_stage(p: Q, alpha: float, k: float, what: str, n: int = 50) -> np.ndarray:
+    """Today's score with its best ``n`` re-scored by reciprocal-rank fusion of their rank by
+    that score and their rank (among those ``n``) by ``what`` (cosine, BM25 or coverage),
+    weight ``alpha``; mapped back onto the range the ``n`` had, so they stay above the rest
+    and the answer-type lift keeps its size."""
+    ro = ro_mod()
+    t = lab_now_score(p)
+    top = ro.ranked(p, t)[:n]
+    feature = {"cosine": p["cos"], "bm25": p["bm"], "coverage": p["cov"]}[what][top]
+    by_score = np.arange(1, len(top) + 1)
+    by_feature = np.empty(len(top))
+    by_feature[np.argsort(-feature, kind="stable")] = np.arange(1, len(top) + 1)
+    fused = 1 / (k + by_score) + alpha / (k + by_feature)
+    lo, hi = t[top].min(), t[top].max()
+    out = t.copy()
+    out[top] = lo + ro._minmax(fused) * (hi - lo)
+    return out
+
+
 def families_now(lab: Lab) -> dict[str, dict[str, Order]]:
     ro = lab.ro
     out: dict[str, dict[str, Order]] = {}
@@ -538,6 +557,18 @@ def families_now(lab: Lab) -> dict[str, dict[str, Order]]:
         if q and len(two(p)) >= 2 and p["list"]["shipped"] else now(lab, p)
         for q in (0, 2, 3, 4)
     }  # fmt: skip
+
+    out["second stage: the best 50 re-scored by rank fusion with one feature (alpha/k)"] = {
+        "off": lambda p: now(lab, p),
+        **{
+            f"{what}/{a}/{k}": lambda p, what=what, a=a, k=k: now(
+                lab, p, second_stage(p, a, k, what)
+            )
+            for what in ("cosine", "bm25", "coverage")
+            for a in (0.25, 0.5, 1.0)
+            for k in (10, 60)
+        },
+    }
 
     # The cosine's shape changed for list questions only (they are mostly multi-hop).
     def listed(change: Order) -> Order:
