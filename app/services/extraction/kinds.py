@@ -21,9 +21,13 @@ The rules, on the message's own words (first person, before the rewrite):
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
+from app.core.text import has_cjk
 from app.core.vocabulary import MemoryType
-from app.services.extraction.dates import TimeMatch
+from app.services.extraction.dates import TimeMatch, find_dates, local_midnight
+from app.services.extraction.statements import resolve_dates, third_person_en, third_person_zh
+from app.services.extraction.units import Candidate
 from app.services.extraction.tense import is_past, recurring_spans
 
 _EN_LIMIT = re.compile(
@@ -119,3 +123,41 @@ def request_value(text: str, who: str, asked: str = "") -> str | None:
     article = m.group(1) or ("" if thing.endswith("s") else "an" if thing[:1] in "aeiou" else "a")
     subject = who[:1].upper() + who[1:]
     return f"{subject} prefers {article + ' ' if article else ''}{thing}."
+
+
+# An assistant's message that reports what it did for the user ("Done: I booked Nobu for two
+# tomorrow at 20:00, confirmation number NB-4821."): a ``result`` unit (tester T24: the
+# booking and its number were lost, only the user's request was kept).
+_EN_DONE = re.compile(
+    r"\bI(?:'ve|\s+have)?\s+(?:just\s+|now\s+)?(?:booked|reserved|scheduled|rescheduled|ordered|"
+    r"cancell?ed|paid|sent|renewed|set\s+up)\b|\bconfirmation\s+(?:number|code)\b|"
+    r"\bbooking\s+(?:reference|number)\b",
+    re.IGNORECASE,
+)
+_ZH_DONE = re.compile(
+    r"(?:已|已经)(?:帮你|为你|给你|帮您|为您|给您)?(?:订好|预订|预约|订了|安排好|取消|改签|支付)|确认号|订单号|预订号"
+)
+_DONE_LEAD = re.compile(r"^\W*(?:done|ok(?:ay)?|all\s+set|great|好的|搞定|完成了?)\s*[:：!！,，.。-]*\s*",
+                        re.IGNORECASE)  # fmt: skip
+
+
+def result_unit(text: str, now: datetime, tz: str, index: int) -> Candidate | None:
+    """The ``result`` unit of an assistant's message that reports a booking, an order or a
+    cancellation (its sentences that say so, in the third person, dates resolved); None when
+    the message reports none."""
+    zh = has_cjk(text)
+    done = _ZH_DONE if zh else _EN_DONE
+    sentences = [s for s in re.split(r"(?<=[.!?。！？])\s*", text) if done.search(s)][:2]
+    if not sentences:
+        return None
+    said = _DONE_LEAD.sub("", " ".join(sentences).strip())
+    dates = find_dates(said, now)
+    resolved = resolve_dates(said, dates, zh=zh)
+    value = (
+        third_person_zh(resolved, "助手", "用户") if zh
+        else third_person_en(resolved, "the assistant", "the user")
+    )  # fmt: skip
+    return Candidate(
+        type="result", value=value, confidence=0.8, source_turns=[index],
+        occurred_at=local_midnight(dates[0].day, tz) if dates else None,
+    )  # fmt: skip

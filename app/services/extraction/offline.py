@@ -31,7 +31,7 @@ from datetime import date, datetime
 from app.core.text import has_cjk, normalize
 from app.services.extraction.dates import find_dates, local_midnight, local_now
 from app.services.extraction.filler import Reading, addressees, content_words, read
-from app.services.extraction.kinds import request_value, unit_type
+from app.services.extraction.kinds import request_value, result_unit, unit_type
 from app.services.extraction.rules import EN_RULES, Q_PLAN_EN, Q_PLAN_ZH, ZH_RULES
 from app.services.extraction.standalone import (
     about_user,
@@ -246,6 +246,9 @@ class OfflineExtractor:
                     if key not in found or found[key].confidence < cand.confidence:
                         found[key] = cand
                 said.has_unit = bool(units)
+            elif done := result_unit(turn.content, local_now(turn.created_at or ctx.now,
+                                                             ctx.timezone), ctx.timezone, turn.index):
+                found.setdefault(normalize(done.value), done)  # "I booked…": what it did
             before = said
         return Extraction(_name_the_user(list(found.values()), turns))
 

@@ -79,9 +79,23 @@ _YES_NO = re.compile(
 _ZH_NP_TAGS = ("n", "nz", "vn", "eng")
 
 
+# "Can you remind me to call mom on Sunday?" asks for something to remember: a request, not a
+# question (tester T24: it made no unit).
+_EN_REMIND = re.compile(
+    r"(?:^|(?<=[.!?]\s))(?:can|could|would|will)\s+you\s+(?:please\s+)?(remind\s+me\b[^?]*)\?",
+    re.IGNORECASE,
+)
+_ZH_REMIND = re.compile(r"(?:你|您)?(?:能不能|能|可以|可不可以)?(?:帮我)?(提醒我[^？?。]*?)(?:吗|好吗|可以吗|好不好)?[？?]")
+
+
 def strip_lead_ins(text: str) -> str:
     """``text`` without the reminder lead-ins that open its sentences ("Reminder: I'm
-    allergic to peanuts." → "I'm allergic to peanuts."); unchanged when nothing is left."""
+    allergic to peanuts." → "I'm allergic to peanuts."), a request to be reminded as a
+    statement ("Can you remind me to…?" → "I want to be reminded to…."); unchanged when nothing is left."""
+    if has_cjk(text):
+        text = _ZH_REMIND.sub(lambda m: "请" + m.group(1) + "。", text)
+    else:
+        text = _EN_REMIND.sub(lambda m: "I want to be reminded" + m.group(1)[9:] + ".", text)
     pattern = _ZH_LEAD_IN if has_cjk(text) else _EN_LEAD_IN
     out = pattern.sub("", text).strip()
     if not out or not re.search(r"\w", out):

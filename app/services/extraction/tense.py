@@ -67,7 +67,15 @@ def is_past(sentence: str, *, zh: bool) -> bool:
         return _ZH_PAST.search(sentence) is not None and _ZH_FUTURE.search(sentence) is None
     if _EN_FUTURE.search(sentence):
         return False
-    return any(is_past_verb(word) for word in _EN_WORD.findall(sentence.lower()))
+    words = _EN_WORD.findall(sentence.lower())
+    return any(
+        is_past_verb(word) and not (word.endswith("ed") and i and words[i - 1] in _PRESENT_BE)
+        for i, word in enumerate(words)
+    )
+
+
+# "to be reminded", "I'm booked", "is finished": a participle after a present "be" is no past.
+_PRESENT_BE = frozenset("be being am is are i'm you're we're they're it's he's she's get gets".split())
 
 
 def is_past_verb(word: str) -> bool:

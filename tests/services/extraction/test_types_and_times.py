@@ -228,3 +228,36 @@ def test_a_chinese_request_beside_a_constraint_is_a_preference_of_its_own():
 def test_words_that_only_look_past_keep_the_coming_day(said, day):
     [found] = find_dates(said, MONDAY)
     assert found.day == day
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("Can you remind me to call mom on Sunday?",
+         "The user wants to be reminded to call mom on 2026-12-06 (Sunday)."),
+        ("你能提醒我周日给妈妈打电话吗？", "请提醒用户2026年12月6日（周日）给妈妈打电话。"),
+    ],
+)  # fmt: skip
+def test_a_request_to_be_reminded_is_kept(said, stored):
+    # Tester T24: "Can you remind me to call mom on Sunday?" made no unit (a question).
+    [unit] = extract(("user", said))
+    assert unit.value == stored and unit.type == "event"
+
+
+@pytest.mark.parametrize(
+    ("asked", "done", "stored"),
+    [
+        ("Book me a table for two at Nobu tomorrow at 8pm.",
+         "Done: I booked Nobu for two tomorrow at 20:00, confirmation number NB-4821.",
+         "The assistant booked Nobu for two on 2026-12-02 (Wednesday) at 20:00, confirmation "
+         "number NB-4821."),
+        ("帮我订明天晚上8点的两人桌。", "好的，已经帮你订好了明天晚上8点的两人桌，确认号NB-4821。",
+         "助手：已经帮用户订好了2026年12月2日（周三）晚上8点的两人桌，确认号NB-4821。"),
+    ],
+)  # fmt: skip
+def test_what_the_assistant_booked_is_a_result(asked, done, stored):
+    # Tester T24: the booking and its confirmation number were lost.
+    units = extract(("user", asked), ("assistant", done))
+    [result] = [u for u in units if u.type == "result"]
+    assert result.value == stored
+    assert result.occurred_at is not None and result.occurred_at.date() == date(2026, 12, 2)
