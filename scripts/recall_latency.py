@@ -1,7 +1,8 @@
 """``/recall`` latency over HTTP on LoCoMo questions, for one or more running servers, in the way
 the mem0 anchor times its search: a few untimed warm-up calls, then ``--passes`` sequential
 passes over the questions (so each question is asked ``--passes`` times), then one pass with
-``--concurrency`` clients. With several ``--target``s each question goes to every target in
+``--concurrency`` clients (with several targets: in chunks of 50 questions, each chunk to
+every target in turn). With several ``--target``s each question goes to every target in
 turn (A, B, then B, A for the next, …), so machine load hits them alike; ratios are printed
 against the first. Per pass p50/p95 are printed too: pass 1 is what a new question costs (no
 cached embedding).
@@ -143,6 +144,7 @@ async def concurrent(client: httpx.AsyncClient, qs: list, form: Form, n: int, ou
 
 
 E: frozenset[str] = frozenset()
+CHUNK = 50  # questions per target in turn in the concurrent pass
 
 
 def _names(dataset: Path) -> dict[str, frozenset[str]]:
@@ -222,9 +224,16 @@ async def main() -> None:
                 seq[name].stages[k].extend(v)
             seq[name].degraded += first_pass[name].degraded
     if a.concurrency > 1:
+        # In chunks of CHUNK questions, each chunk to every target in turn (the order
+        # reversed every other chunk): the load of the hour hits them alike here too.
         form.tag = tag(a.passes)
-        for name, client in clients.items():
-            await concurrent(client, qs, form, a.concurrency, conc[name])
+        for k, start in enumerate(range(0, len(qs), CHUNK)):
+            order = list(clients.items())
+            if k % 2:
+                order.reverse()
+            for name, client in order:
+                chunk = qs[start : start + CHUNK]
+                await concurrent(client, chunk, form, a.concurrency, conc[name])
     out: dict[str, Any] = {
         "questions": len(qs),
         "passes": a.passes,
