@@ -15,6 +15,9 @@ first, and an OpenMP team size per call.
   for the event loop, PostgreSQL and Redis.
 - :class:`OpenMP` — ``omp_set_num_threads`` on the libgomp the model loaded (ctypes); it sets
   the team size of the *calling thread's* next parallel regions.
+- :func:`loading_model` — libgomp's settings when the model loads: a short spin, and each
+  thread of a team bound to a core of its own (the loading thread and the lane are not kept
+  bound).
 """
 
 from __future__ import annotations
