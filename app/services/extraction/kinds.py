@@ -27,8 +27,8 @@ from app.core.text import has_cjk
 from app.core.vocabulary import MemoryType
 from app.services.extraction.dates import TimeMatch, find_dates, local_midnight
 from app.services.extraction.statements import resolve_dates, third_person_en, third_person_zh
-from app.services.extraction.units import Candidate
 from app.services.extraction.tense import is_past, recurring_spans
+from app.services.extraction.units import Candidate
 
 _EN_LIMIT = re.compile(
     r"\b(?:budget|(?-i:max(?:imum)?)|at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to\s+[$€£¥]|"
@@ -63,7 +63,9 @@ _EN_STATE = re.compile(
 )
 _ZH_LIMIT = re.compile(r"预算|不超过|不要超过|最多|以内|过敏|忌口")
 _ZH_VALIDITY = re.compile(r"到期|有效期|过期")
-_ZH_EVENT = re.compile(r"(?<![为除])了(?!解)|过(?!敏|期)|昨天|前天|明天|后天|刚才|打算|准备|计划|将要|下周|上周|那天")
+_ZH_EVENT = re.compile(
+    r"(?<![为除])了(?!解)|过(?!敏|期)|昨天|前天|明天|后天|刚才|打算|准备|计划|将要|下周|上周|那天"
+)
 _ZH_LIKING = re.compile(
     r"喜欢|偏好|偏爱|宁可|宁愿|更愿意|讨厌|受不了|能.{1,6}就.{1,6}|最好|希望|^(?:请|麻烦).{2,20}$|[，,](?:谢谢|麻烦了)"
 )
@@ -137,8 +139,9 @@ _EN_DONE = re.compile(
 _ZH_DONE = re.compile(
     r"(?:已|已经)(?:帮你|为你|给你|帮您|为您|给您)?(?:订好|预订|预约|订了|安排好|取消|改签|支付)|确认号|订单号|预订号"
 )
-_DONE_LEAD = re.compile(r"^\W*(?:done|ok(?:ay)?|all\s+set|great|好的|搞定|完成了?)\s*[:：!！,，.。-]*\s*",
-                        re.IGNORECASE)  # fmt: skip
+_DONE_LEAD = re.compile(
+    r"^\W*(?:done|ok(?:ay)?|all\s+set|great|好的|搞定|完成了?)\s*[:：!！,，.。-]*\s*", re.IGNORECASE
+)
 
 
 def result_unit(text: str, now: datetime, tz: str, index: int) -> Candidate | None:

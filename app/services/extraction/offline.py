@@ -246,8 +246,12 @@ class OfflineExtractor:
                     if key not in found or found[key].confidence < cand.confidence:
                         found[key] = cand
                 said.has_unit = bool(units)
-            elif done := result_unit(turn.content, local_now(turn.created_at or ctx.now,
-                                                             ctx.timezone), ctx.timezone, turn.index):
+            elif done := result_unit(
+                turn.content,
+                local_now(turn.created_at or ctx.now, ctx.timezone),
+                ctx.timezone,
+                turn.index,
+            ):
                 found.setdefault(normalize(done.value), done)  # "I booked…": what it did
             before = said
         return Extraction(_name_the_user(list(found.values()), turns))
@@ -266,16 +270,16 @@ class OfflineExtractor:
             # A clause saying more than its units ("…, and if it rains I take the bus")
             if (not units and read(clause).stated_words > 0) or (units and _MORE.search(rest)):
                 covered = False
-            held = units and len(content_words(rest)) <= 1 and all(
-                u.type == "constraint" for u in units
+            held = (
+                units
+                and len(content_words(rest)) <= 1
+                and all(u.type == "constraint" for u in units)
             )
             if held and (has_cjk(clause) or whole_sentence(clause, turn.content)):
                 taken.append(clause)
         return out, covered and bool(out), taken
 
-    def _clause_units(
-        self, clause: str, turn: Turn, now: datetime
-    ) -> tuple[list[Candidate], str]:
+    def _clause_units(self, clause: str, turn: Turn, now: datetime) -> tuple[list[Candidate], str]:
         """A clause's typed units and its text outside their matches."""
         zh = has_cjk(clause)
         hedge = (_ZH_HEDGE if zh else _EN_HEDGE).search(clause) is not None
@@ -305,7 +309,9 @@ class OfflineExtractor:
                     source_turns=[turn.index],
                 )
             )
-        return out, "".join(c for i, c in enumerate(clause) if not any(s <= i < e for s, e in taken))
+        return out, "".join(
+            c for i, c in enumerate(clause) if not any(s <= i < e for s, e in taken)
+        )
 
     def _events(
         self,
@@ -389,4 +395,3 @@ def _name_the_user(units: list[Candidate], turns: list[Turn]) -> list[Candidate]
         if about_user(unit.value) and speakers <= {None}:
             unit.entities = name_the_user(unit.entities, name)
     return units
-

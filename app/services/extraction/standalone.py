@@ -85,13 +85,16 @@ _EN_REMIND = re.compile(
     r"(?:^|(?<=[.!?]\s))(?:can|could|would|will)\s+you\s+(?:please\s+)?(remind\s+me\b[^?]*)\?",
     re.IGNORECASE,
 )
-_ZH_REMIND = re.compile(r"(?:你|您)?(?:能不能|能|可以|可不可以)?(?:帮我)?(提醒我[^？?。]*?)(?:吗|好吗|可以吗|好不好)?[？?]")
+_ZH_REMIND = re.compile(
+    r"(?:你|您)?(?:能不能|能|可以|可不可以)?(?:帮我)?(提醒我[^？?。]*?)(?:吗|好吗|可以吗|好不好)?[？?]"
+)
 
 
 def strip_lead_ins(text: str) -> str:
     """``text`` without the reminder lead-ins that open its sentences ("Reminder: I'm
     allergic to peanuts." → "I'm allergic to peanuts."), a request to be reminded as a
-    statement ("Can you remind me to…?" → "I want to be reminded to…."); unchanged when nothing is left."""
+    statement ("Can you remind me to…?" → "I want to be reminded to…."); unchanged when
+    nothing is left."""
     if has_cjk(text):
         text = _ZH_REMIND.sub(lambda m: "请" + m.group(1) + "。", text)
     else:

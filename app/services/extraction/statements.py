@@ -188,12 +188,13 @@ def _third_person_en(text: str, speaker: str | None, addressee: str | None) -> s
     ]
     if addressee:
         subs = [  # "since we last chatted": the two of them
-            (r"\bwe\b(?=\s+(?:last\s+|first\s+|just\s+)?(?:chatted|talked|spoke|caught\s+up|met)\b)",
-             f"{who} and {addressee}"),
+            (
+                r"\bwe\b(?=\s+(?:last\s+|first\s+|just\s+)?(?:chatted|talked|spoke|caught\s+up|met)\b)",
+                f"{who} and {addressee}",
+            ),
             *subs,
             # questions: "are you" → "is Caroline", "do you" → "does Caroline"
-            (r"\b(?:are|were|do|have)(?=\s+you\b(?!'))",
-             lambda m: _ASKED[m.group(0).lower()]),
+            (r"\b(?:are|were|do|have)(?=\s+you\b(?!'))", lambda m: _ASKED[m.group(0).lower()]),
         ]
         subs += [
             (r"\byou're\b|\byou\s+are\b", f"{addressee} is"),
@@ -274,6 +275,10 @@ def _you_verb(m: re.Match[str], addressee: str) -> str:
     return f"{lead}{addressee} {adverbs}{said}"
 
 
+_ZH_KIN = re.compile(r"我(?=(?:女儿|儿子|老婆|妻子|丈夫|老公|孩子|妈妈|爸爸|母亲"
+                     r"|父亲|哥哥|姐姐|弟弟|妹妹)(?![子们]))")  # fmt: skip
+
+
 def third_person_zh(text: str, speaker: str | None, addressee: str | None = None) -> str:
     """``text`` (first person) about ``speaker`` (用户 when unnamed); 你 → ``addressee``; a
     quotation or title (“…”, "…", 「…」, 《…》) is kept as written."""
@@ -282,8 +287,7 @@ def third_person_zh(text: str, speaker: str | None, addressee: str | None = None
     # English inside a Chinese message is in the third person too (tester F12: "I" stayed).
     out = english_runs(out, lambda run: _third_person_en(run, speaker, addressee))
     out = out.replace("我们", f"{who}等人").replace("咱们", f"{who}等人")
-    out = re.sub(r"我(?=(?:女儿|儿子|老婆|妻子|丈夫|老公|孩子|妈妈|爸爸|母亲|父亲|哥哥|姐姐|弟弟|妹妹)"
-                 r"(?![子们]))", "我的", out)  # 我女儿 → 用户的女儿
+    out = _ZH_KIN.sub("我的", out)  # 我女儿 → 用户的女儿
     out = out.replace("我的", f"{who}的").replace("我", who)
     if addressee:
         out = out.replace("你们", f"{addressee}等人").replace("您", addressee)

@@ -75,7 +75,9 @@ def is_past(sentence: str, *, zh: bool) -> bool:
 
 
 # "to be reminded", "I'm booked", "is finished": a participle after a present "be" is no past.
-_PRESENT_BE = frozenset("be being am is are i'm you're we're they're it's he's she's get gets".split())
+_PRESENT_BE = frozenset(
+    "be being am is are i'm you're we're they're it's he's she's get gets".split()
+)
 
 
 def is_past_verb(word: str) -> bool:
@@ -83,8 +85,11 @@ def is_past_verb(word: str) -> bool:
     word = word.lower()
     if word in _EN_PAST:
         return True
-    return len(word) > 4 and word.endswith("ed") and not word.endswith("eed") and (
-        word not in _NOT_PAST_ED
+    return (
+        len(word) > 4
+        and word.endswith("ed")
+        and not word.endswith("eed")
+        and (word not in _NOT_PAST_ED)
     )
 
 

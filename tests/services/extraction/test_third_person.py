@@ -95,7 +95,9 @@ def test_a_quotation_keeps_its_own_first_and_second_person(said: str, stored: st
 
 
 def test_a_chinese_quotation_keeps_its_own_first_and_second_person() -> None:
-    assert third_person_zh("我妹妹说：“我不需要你”", "张伟", "李娜") == "张伟的妹妹说：“我不需要你”。"
+    assert (
+        third_person_zh("我妹妹说：“我不需要你”", "张伟", "李娜") == "张伟的妹妹说：“我不需要你”。"
+    )
     assert third_person_zh("我在玩「我的世界」", "张伟") == "张伟在玩「我的世界」。"
     assert third_person_zh("我在读《我与地坛》", "张伟") == "张伟在读《我与地坛》。"
     assert third_person_zh("“我很累”。", "张伟") == "张伟：“我很累”。"

@@ -138,7 +138,8 @@ def test_a_chinese_budget_beside_an_allergy_is_a_constraint_of_its_own():
         ("constraint", "用户：预算每晚不超过800元。"),
     ]
     budget = extract(
-        ("assistant", "好的，需要帮你订酒店吗？"), ("user", "要的，预算每晚不超过800元，我对海鲜过敏。")
+        ("assistant", "好的，需要帮你订酒店吗？"),
+        ("user", "要的，预算每晚不超过800元，我对海鲜过敏。"),
     )[-1]
     assert budget.query == "回复助手：“好的，需要帮你订酒店吗？”"
 

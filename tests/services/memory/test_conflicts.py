@@ -148,4 +148,6 @@ async def test_extraction_supersedes_an_earlier_extraction(client):
     active = (
         await client.post("/recall", json={"query": "where does the user live", "user_id": "u1"})
     ).json()["memories"]
-    assert [h["value"] for h in active] == ["The user moved to Beijing and now lives there."]
+    # "last month" is kept in the value (tester T16)
+    moved = "The user moved to Beijing in June 2026 and now lives there."
+    assert [h["value"] for h in active] == [moved]
