@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi_offline import FastAPIOffline
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
@@ -19,6 +19,7 @@ from app.api import errors, limits
 from app.api.caller_gate import RequireCaller
 from app.api.catch_all import CatchAll
 from app.api.observability import RequestContextMiddleware
+from app.api.strict_query import reject_unknown_query
 from app.api.routers import (
     console,
     context,
@@ -63,7 +64,8 @@ DOCS_ASSETS = "/docs-assets"  # Swagger UI's and ReDoc's JavaScript and CSS
 
 DESCRIPTION = """Long-term memory for LLM agents. Store memory units (`/store`), recall the few
 that matter by hybrid scoring (`/recall`). Errors are RFC 9457 problem+json with a stable
-`code`."""
+`code`. Bodies and query strings are strict: an unknown field or query parameter is a 422
+(`query.<name>: unknown field`) on every operation, and changes nothing."""
 
 
 async def _warm_up(settings: Settings, embedder: Embedder) -> None:
@@ -192,6 +194,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version=__version__,
         description=DESCRIPTION,
         lifespan=lifespan,
+        # Unknown query parameters are a 422 on every route (app/api/strict_query.py).
+        dependencies=[Depends(reject_unknown_query)],
     )
     errors.install(app)
     app.add_middleware(limits.BodySizeLimit, max_bytes=settings.max_body_bytes)

@@ -41,7 +41,8 @@ from app.services.recall.access import AccessLog
 from app.services.recall.service import RecallService
 from app.services.wiring import Resources, Services
 from app.services.working_memory.closure import ClosureService
-from app.services.working_memory.window import AfterCommitQueue, WorkingMemoryService
+from app.services.working_memory.after_commit import AfterCommitQueue
+from app.services.working_memory.window import WorkingMemoryService
 
 
 async def get_settings_dep(request: Request) -> Settings:

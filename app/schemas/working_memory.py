@@ -236,6 +236,11 @@ class WindowQuery(QueryModel):
         default=False,
         description="Also return the messages left out, with their scores and the reason.",
     )
+    user_id: Identifier | None = Field(
+        default=None,
+        description="Only if the session is not another user's: a session whose owner (the "
+        "first `user_id` its messages name) is another user is a 409 `conflict`.",
+    )
 
     @field_validator("query", mode="before")
     @classmethod

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from sqlalchemy import text
 
 from tests.conftest import count_rows
 
@@ -70,7 +71,7 @@ async def test_forget_subject_rejects_bad_user_id(client, user_id):
     _assert_problem(r)
 
 
-async def test_recall_with_past_now_does_not_revive_expired_units(client):
+async def test_recall_with_past_now_does_not_revive_expired_units(client, engine):
     r = await client.post(
         "/store",
         json={
@@ -79,13 +80,15 @@ async def test_recall_with_past_now_does_not_revive_expired_units(client):
                     "user_id": "u-exp",
                     "value": "Passport number is X123",
                     "occurred_at": "2023-01-01T00:00:00Z",
-                    "expires_at": "2024-01-01T00:00:00Z",
                 }
             ]
         },
     )
     assert r.status_code == 200, r.text
     unit_id = r.json()["results"][0]["id"]
+    # It expired since (a write refuses a past expires_at: tests/api/test_expiry.py).
+    async with engine.begin() as conn:
+        await conn.execute(text("UPDATE memory_units SET expires_at = '2024-01-01T00:00:00Z'"))
     replay = {"query": "passport", "user_id": "u-exp", "now": "2023-06-01T00:00:00Z"}
     r = await client.post("/recall", json=replay)
     assert r.status_code == 200

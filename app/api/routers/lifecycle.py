@@ -18,6 +18,7 @@ from app.api.deps import (
     SummarizeServiceDep,
 )
 from app.api.errors import ERROR_RESPONSES, NOT_FOUND, PROBLEM_JSON, PROVIDER_ERRORS
+from app.api.scope import UnitScope
 from app.schemas.common import Identifier, Problem
 from app.schemas.lifecycle import (
     ForgetCounts,
@@ -103,15 +104,18 @@ async def list_memories(
     responses={**ERROR_RESPONSES, **NOT_FOUND},
 )
 async def get_memory_history(
-    memory_id: uuid.UUID, service: CatalogServiceDep, namespace: NamespaceDep
+    memory_id: uuid.UUID,
+    service: CatalogServiceDep,
+    namespace: NamespaceDep,
+    user_id: UnitScope = None,
 ) -> Any:
     """The supersede history of a unit: every unit linked to it through `superseded_by` or
     `merged_into` (the versions it replaced, the ones that replaced it and the restatements
     merged into it), oldest first, itself included;
     and `links` — which summaries or distilled units were written from these units
     (`kind` `summary` / `distilled`). 404 `not_found` for an unknown id or another
-    namespace's unit."""
-    history = await service.history(namespace, memory_id)
+    namespace's unit (with `user_id`, also another user's)."""
+    history = await service.history(namespace, memory_id, user_id)
     return MemoryHistory(
         memories=[MemoryRead.model_validate(u) for u in history.units],
         links=[MemoryLinkRead.model_validate(link) for link in history.links],
@@ -130,6 +134,7 @@ async def update_memory(
     service: CatalogServiceDep,
     namespace: NamespaceDep,
     budget: EmbeddingBudgetDep,
+    user_id: UnitScope = None,
 ) -> Any:
     """Correct a unit: `value`, `query`, `entities`, `confidence`, `type`, `ttl_days` or
     `expires_at` (null: never expires), or `status` (`invalid`: known wrong, out of recall;
@@ -138,13 +143,15 @@ async def update_memory(
     another active unit of the same subject, that unit absorbs it (`outcome: merged`, `id` =
     the survivor; the corrected unit becomes `superseded` by it). Errors: 404 `not_found`,
     409 `conflict` (reactivating a superseded unit, or an expired one without a new expiry),
-    422 `invalid_request` (nothing changed; also a value or trigger scenario over
+    422 `invalid_request` (nothing changed; also an `expires_at` that is not after the
+    request's arrival, "expires_at is in the past", as on `/store`; or a value or trigger scenario over
     `LIMITS__TEXT_TOKENS` model tokens), 429 `rate_limited` past the caller's embedding
-    limits, 502/504 embedding failure."""
+    limits, 502/504 embedding failure. With `user_id`, another user's unit is a 404 (nothing
+    changes)."""
     await budget.check(
         [Text((f,), t) for f, t in (("value", body.value), ("query", body.query)) if t]
     )
-    outcome = await service.update(namespace, memory_id, body, _now())
+    outcome = await service.update(namespace, memory_id, body, _now(), user_id)
     return UpdateResult(
         id=outcome.unit.id,
         outcome=outcome.outcome,
@@ -159,14 +166,18 @@ async def update_memory(
     responses={**ERROR_RESPONSES, **NOT_FOUND},
 )
 async def forget_memory(
-    memory_id: uuid.UUID, service: ForgetServiceDep, namespace: NamespaceDep
+    memory_id: uuid.UUID,
+    service: ForgetServiceDep,
+    namespace: NamespaceDep,
+    user_id: UnitScope = None,
 ) -> Any:
     """Forget one unit for real (hard delete): the row with its vectors and keyword index
     entry, its access log, its summary/distillation links, the references other units hold
     to it, and stored `Idempotency-Key` responses that contain it. Answers with a receipt of
-    counts per kind. 404 `not_found` for an unknown id or another namespace's unit."""
+    counts per kind. 404 `not_found` for an unknown id or another namespace's unit (with
+    `user_id`, also another user's: nothing is deleted)."""
     start = time.perf_counter()
-    removed = await service.forget_unit(namespace, memory_id)
+    removed = await service.forget_unit(namespace, memory_id, user_id)
     return ForgetReceipt(
         removed=ForgetCounts(**asdict(removed)), took_ms=(time.perf_counter() - start) * 1000
     )

@@ -7,7 +7,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Query, Response
+from fastapi import APIRouter, Header, Response
 
 from app.api.deps import (
     CatalogServiceDep,
@@ -19,6 +19,7 @@ from app.api.deps import (
 )
 from app.api.errors import ERROR_RESPONSES, NOT_FOUND, PROVIDER_ERRORS
 from app.api.routers.recall import server_timing
+from app.api.scope import UnitScope
 from app.schemas.memory import (
     MemoryDetail,
     MemoryRead,
@@ -29,6 +30,7 @@ from app.schemas.memory import (
 )
 from app.services.embedding_budget import Text
 from app.services.idempotency import body_hash
+from app.services.memory.ttl import refuse_past_expiry
 
 router = APIRouter(tags=["memories"])
 
@@ -73,7 +75,9 @@ async def store_memories(
     With an `Idempotency-Key` header a retry with the same body returns the first response
     (header `Idempotent-Replayed: true`); the same key with another body is a 422
     `idempotency_key_reused`. Errors: 400 `malformed_json`, 413 `payload_too_large`, 422
-    `invalid_request` (nothing is written; also a value or trigger scenario over
+    `invalid_request` (nothing is written; also an `expires_at` that is not after the
+    request's arrival, "expires_at is in the past", the rule `PATCH /memories/{id}` applies
+    too; or a value or trigger scenario over
     `LIMITS__TEXT_TOKENS` model tokens, or all the batch's distinct values and scenarios over
     `LIMITS__REQUEST_TOKENS`, 384 by default each, under 1 s of the bundled embedder: the
     error says the limit and the count, and for a batch `item_tokens`, each unit's tokens,
@@ -93,7 +97,9 @@ async def store_memories(
 
     async def action() -> dict[str, Any]:
         start = time.perf_counter()
-        outcomes = await service.store(namespace, body.memories, datetime.now(UTC))
+        now = datetime.now(UTC)
+        refuse_past_expiry([m.expires_at for m in body.memories], now, "memories.{i}.expires_at")
+        outcomes = await service.store(namespace, body.memories, now)
         total = (time.perf_counter() - start) * 1000.0
         response.headers["Server-Timing"] = server_timing(service.stages_ms, total)
         results = [
@@ -136,14 +142,7 @@ async def get_memory(
     service: CatalogServiceDep,
     namespace: NamespaceDep,
     settings: SettingsDep,
-    user_id: Annotated[
-        str | None,
-        Query(
-            min_length=1,
-            max_length=256,
-            description="Only if the unit belongs to this user: another user's unit is a 404.",
-        ),
-    ] = None,
+    user_id: UnitScope = None,
 ) -> Any:
     """Read one memory unit by id (any status) as a `MemoryDetail`: the `MemoryRead` fields
     plus `access_count` (recalls that returned it within the access log's retention,

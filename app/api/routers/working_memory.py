@@ -15,6 +15,7 @@ from app.api.deps import (
     WorkingMemoryServiceDep,
 )
 from app.api.errors import ERROR_RESPONSES, PROVIDER_ERRORS
+from app.api.scope import SessionScope
 from app.api.wire import job_read, to_omitted_message, to_window_message
 from app.schemas.common import identifier, not_blank
 from app.schemas.extract import CloseRequest, CloseResponse
@@ -62,6 +63,7 @@ async def append_messages(
     namespace: NamespaceDep,
     closure: ClosureServiceDep,
     budget: EmbeddingBudgetDep,
+    user_id: SessionScope = None,
 ) -> AppendResponse:
     """Append 1..100 messages (`role`: user | assistant | tool | system, `content`, optional
     `name`, `created_at`, `user_id`, `metadata`) to a session, in order. Each is counted with the
@@ -80,8 +82,9 @@ async def append_messages(
     the texts of a `/store` do: past it a 422 `too_many_tokens` gives the limit, the count,
     each message's window tokens (`errors[0].item_tokens`) and how many of the first messages
     fit; split the append there (the clients do it for you). One message always fits.
-    Errors: 422 bad input (nothing written), 429 `rate_limited` past the caller's embedding
-    limits (nothing written), 503 Redis
+    Errors: 422 bad input (nothing written), 409 `conflict` when a message's `user_id` or
+    the `?user_id=` scope is not the session's owner (nothing written), 429 `rate_limited`
+    past the caller's embedding limits (nothing written), 503 Redis
     unavailable with `Retry-After` (nothing written: Redis is asked before the transcript is
     written, so a retry appends once). If Redis fails only after the transcript committed,
     the answer is still 200 (the messages are durable): the window is marked stale and they
@@ -90,7 +93,9 @@ async def append_messages(
     long = await budget.message_windows(
         [Text(("messages", i, "content"), m.content) for i, m in enumerate(body.messages)]
     )
-    result = await service.append(namespace, session_id, body.messages, datetime.now(UTC))
+    result = await service.append(
+        namespace, session_id, body.messages, datetime.now(UTC), scope=user_id
+    )
     # Task closure: two of three signals (only evaluated when this append can change them).
     await closure.after_append(
         namespace, session_id, body.messages, owner_changed=result.owner_changed
@@ -136,7 +141,8 @@ async def get_window(
     them) at most `WORKING_MEMORY__EMBED_WAIT_MS` (default 2000 ms) in all; any still without
     a vector then are ranked without relevance (recency and density only) and listed in
     `unembedded_seqs` (their `why` says so too), and the background embeds them for the next
-    read."""
+    read. With `user_id`, a session of another user is a 409 `conflict`."""
+    await service.check_scope(namespace, session_id, params.user_id)
     spent = 0
     if params.query:
         counts = await embedding.check([Text(("query",), params.query, query=True)], source="query")
@@ -180,10 +186,13 @@ async def clear_window(
     purge: Annotated[
         bool, Query(description="Also delete the durable transcript of the session.")
     ] = False,
+    user_id: SessionScope = None,
 ) -> ClearResponse:
     """Clear the session's hot window. The durable transcript stays (later extraction reads
     it) unless `purge=true`, which deletes it too. Idempotent: an unknown session answers
-    200 with `window_cleared: false`."""
+    200 with `window_cleared: false`. With `user_id`, a session of another user is a 409
+    `conflict` (nothing cleared)."""
+    await service.check_scope(namespace, session_id, user_id)
     result = await service.clear(namespace, session_id, purge)
     return ClearResponse(
         session_id=session_id,
@@ -204,12 +213,15 @@ async def close_session(
     service: ClosureServiceDep,
     session_id: SessionIdPath,
     body: CloseRequest | None = None,
+    user_id: SessionScope = None,
 ) -> CloseResponse:
     """Close the session's task: its messages not yet extracted become an extraction job
     (queued; poll `GET /extract/{job.id}`). Idempotent: closing again with no new messages
     returns the same job with `created: false`. The subject is `user_id` or the session's
     own. An unknown session is an empty one, as everywhere in working memory: `closed:
-    false`, `job: null` (nothing to extract). Errors: 422 when neither names a user."""
+    false`, `job: null` (nothing to extract). Errors: 422 when neither names a user; 409
+    `conflict` when the body's `user_id` is not the session's owner, or the `?user_id=` scope
+    is not the session's user (its owner, else the body's `user_id`): no job is made."""
     body = body or CloseRequest()
     result = await service.close(
         namespace,
@@ -219,6 +231,7 @@ async def close_session(
         task_id=body.task_id,
         timezone=body.timezone,
         now=body.now,
+        scope=user_id,
     )
     submitted = result.submitted
     return CloseResponse(

@@ -25,6 +25,7 @@ from app.services import cursors
 from app.services.entities.upkeep import EntityGraphKeeper
 from app.services.memory.filters import request_filters
 from app.services.memory.merge import absorb, first_duplicate, thresholds
+from app.services.memory.ttl import refuse_past_expiry
 
 _CURSOR_FIELDS = (
     "user_id",
@@ -160,15 +161,23 @@ class CatalogService:
         unit = await self.get(namespace, unit_id, user_id)
         return Detail(unit, await self.repo.access_count(namespace, unit.id))
 
-    async def history(self, namespace: str, unit_id: uuid.UUID) -> History:
-        """The supersede chain of a unit, oldest first. Raises NotFoundError."""
+    async def history(
+        self, namespace: str, unit_id: uuid.UUID, user_id: str | None = None
+    ) -> History:
+        """The supersede chain of a unit, oldest first. Raises NotFoundError (also, with
+        ``user_id``, for another user's unit)."""
         units = await self.repo.supersede_chain(namespace, unit_id)
-        if not any(u.id == unit_id for u in units):
+        if not any(u.id == unit_id and user_id in (None, u.user_id) for u in units):
             raise NotFoundError(f"no memory unit {unit_id}")
         return History(units, await self.repo.links_of([u.id for u in units]))
 
     async def update(
-        self, namespace: str, unit_id: uuid.UUID, patch: MemoryUpdate, now: datetime
+        self,
+        namespace: str,
+        unit_id: uuid.UUID,
+        patch: MemoryUpdate,
+        now: datetime,
+        user_id: str | None = None,
     ) -> UpdateOutcome:
         """Apply a correction. A new value (or query) is re-embedded before any lock; then,
         under the subject's write lock, the row is locked, changed and — if it is active with
@@ -176,13 +185,15 @@ class CatalogService:
         it (``merged``; the corrected unit becomes ``merged`` into the survivor, and its id
         resolves to it).
 
-        Raises NotFoundError, ConflictError (changing a superseded or merged unit's status, or
+        Raises BadRequestError (an ``expires_at`` not after ``now``), NotFoundError (also, with ``user_id``, for another user's unit), ConflictError (changing a superseded or merged unit's status, or
         reactivating an expired one without a new expiry), ProviderError (embedding failed;
         nothing written).
         """
         sent = patch.model_fields_set
+        if "expires_at" in sent:
+            refuse_past_expiry([patch.expires_at], now, "expires_at")  # 422, as /store
         current = await self.repo.get(namespace, unit_id)
-        if current is None:
+        if current is None or user_id not in (None, current.user_id):
             raise NotFoundError(f"no memory unit {unit_id}")
 
         new_value = patch.value if "value" in sent and patch.value != current.value else None

@@ -42,11 +42,14 @@ class ForgetService:
         self.memories = memories
         self.windows = windows
 
-    async def forget_unit(self, namespace: str, unit_id: uuid.UUID) -> Removed:
+    async def forget_unit(
+        self, namespace: str, unit_id: uuid.UUID, user_id: str | None = None
+    ) -> Removed:
         """Delete one unit and every row naming it; its entry in extraction-job outcomes is
-        removed. Raises NotFoundError (also for another namespace's unit)."""
+        removed. Raises NotFoundError (also for another namespace's unit, and, with
+        ``user_id``, for another user's)."""
         owner = await self.repo.owner_of(namespace, unit_id)
-        if owner is None:
+        if owner is None or user_id not in (None, owner[0]):
             raise NotFoundError(f"no memory unit {unit_id}")
         removed = Removed()
         # Job rows before the subject's write lock: an extraction writing for this subject

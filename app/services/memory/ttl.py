@@ -22,10 +22,12 @@ Rules (settings ``TTL__*``):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from app.core.config import LifecycleSettings, TtlSettings
+from app.core.errors import BadRequestError
 from app.repositories.memory.access_log import AccessLogRepository
 from app.repositories.memory.lifecycle import LifecycleRepository
 
@@ -63,6 +65,29 @@ def expiry_for(
     if ttl_days_override is not None:
         return now + timedelta(days=ttl_days_override)
     return default_expiry(memory_type, occurred_at, now, settings)
+
+
+def _z(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def refuse_past_expiry(expires_at: Sequence[datetime | None], now: datetime, field: str) -> None:
+    """The one rule of ``POST /store`` and ``PATCH /memories/{id}`` (tester finding T21): an
+    ``expires_at`` sent with a write must lie after the request's ``now`` (the server's
+    clock when it arrived), else a 422 naming the first such one (``field`` with ``{i}``
+    for its index) and nothing is written. A unit written already expired would be
+    invisible to recall from the start."""
+    late = [(i, e) for i, e in enumerate(expires_at) if e is not None and e <= now]
+    if not late:
+        return
+    index, moment = late[0]
+    where = field.format(i=index)
+    msg = (
+        f"expires_at is in the past ({_z(moment)}; now is {_z(now)}): send a future "
+        "expires_at, or ttl_days, or neither (the type's default TTL)"
+    )
+    error = {"loc": ["body", *where.split(".")], "msg": msg, "type": "expires_at_past"}
+    raise BadRequestError(f"{where}: {msg}", extra={"errors": [error]})
 
 
 class AccessTracker:

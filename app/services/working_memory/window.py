@@ -17,11 +17,8 @@ from __future__ import annotations
 import asyncio
 import math
 import time
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Protocol
-
 import numpy as np
 
 from app.clients.embeddings import Embedder
@@ -39,7 +36,8 @@ from app.schemas.working_memory import MessageCreate
 from app.services.recall.query_embeddings import QueryEmbeddingCache
 from app.services.working_memory.embedding import WindowEmbeddings
 from app.services.working_memory.message_windows import MessageWindows
-from app.services.working_memory.owner import check_owner
+from app.services.working_memory.after_commit import AfterCommit
+from app.services.working_memory.owner import check_owner, check_scope
 from app.services.working_memory.ranking import (
     Selection,
     Weights,
@@ -50,31 +48,6 @@ from app.services.working_memory.ranking import (
 from app.services.working_memory.recovery import rebuild_window, restorable
 from app.services.working_memory.stale import StaleWindows
 from app.services.working_memory.standing import is_filler, standing_kind
-
-
-class AfterCommit(Protocol):
-    """Where the service leaves work that must wait for the request's transaction to
-    commit (the caller runs it, in order, after the commit)."""
-
-    def add(self, action: Callable[[], Awaitable[object]]) -> None: ...
-
-
-class AfterCommitQueue:
-    """A concrete :class:`AfterCommit`: actions run in order by :meth:`run`, which the
-    request's dependency calls once the transaction has committed."""
-
-    def __init__(self) -> None:
-        self._actions: list[Callable[[], Awaitable[object]]] = []
-
-    def add(self, action: Callable[[], Awaitable[object]]) -> None:
-        """Queue an action."""
-        self._actions.append(action)
-
-    async def run(self) -> None:
-        """Run the queued actions, in order; the first failure stops the rest."""
-        actions, self._actions = self._actions, []
-        for action in actions:
-            await action()
 
 
 @dataclass
@@ -187,13 +160,19 @@ class WorkingMemoryService:
         return self.tokenizer.count_many(texts)
 
     async def append(
-        self, namespace: str, session_id: str, messages: list[MessageCreate], now: datetime
+        self,
+        namespace: str,
+        session_id: str,
+        messages: list[MessageCreate],
+        now: datetime,
+        scope: str | None = None,
     ) -> AppendResult:
         """Record messages in the transcript (this transaction) and, after commit, in the
         window, without embeddings (queued, computed after the answer: embedding.py). Raises
         DatastoreUnavailableError when Redis is down before the transcript is written and
-        ConflictError for another user's message (owner.py): nothing written. Redis failing
-        after the commit marks the window stale (written back when Redis answers: stale.py)."""
+        ConflictError for another user's message, or a ``scope`` user other than the
+        session's owner (owner.py): nothing written. Redis failing after the commit marks
+        the window stale (written back when Redis answers: stale.py)."""
         contents = [m.content for m in messages]
         tokens = await self._count(contents)
         restored = await self._restore_if_lost(namespace, session_id, now)
@@ -201,7 +180,7 @@ class WorkingMemoryService:
         block = await self.transcript.allocate(
             namespace, session_id, len(messages), sum(tokens), owner
         )
-        check_owner(session_id, block.owner, messages)  # 409: nothing written
+        check_owner(session_id, block.owner, messages, scope)  # 409: nothing written
         rows = [
             TranscriptRow(
                 seq=block.first_seq + i,
@@ -251,6 +230,14 @@ class WorkingMemoryService:
             session_tokens=block.tokens,
             owner_changed=block.owner != block.previous_owner,
         )
+
+    async def check_scope(self, namespace: str, session_id: str, user_id: str | None) -> None:
+        """With ``user_id`` (a request's ``?user_id=`` scope): ConflictError (409) when the
+        session belongs to another user (owner.py); an unknown session passes (it is an
+        empty one)."""
+        if user_id is not None:
+            session = await self.transcript.get_session(namespace, session_id)
+            check_scope(session_id, session.user_id if session else None, user_id)
 
     async def _restore_if_lost(
         self, namespace: str, session_id: str, now: datetime

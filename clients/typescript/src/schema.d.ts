@@ -269,7 +269,8 @@ export interface paths {
          * @description Forget one unit for real (hard delete): the row with its vectors and keyword index
          *     entry, its access log, its summary/distillation links, the references other units hold
          *     to it, and stored `Idempotency-Key` responses that contain it. Answers with a receipt of
-         *     counts per kind. 404 `not_found` for an unknown id or another namespace's unit.
+         *     counts per kind. 404 `not_found` for an unknown id or another namespace's unit (with
+         *     `user_id`, also another user's: nothing is deleted).
          */
         delete: operations["forget_memory"];
         options?: never;
@@ -283,9 +284,11 @@ export interface paths {
          *     another active unit of the same subject, that unit absorbs it (`outcome: merged`, `id` =
          *     the survivor; the corrected unit becomes `superseded` by it). Errors: 404 `not_found`,
          *     409 `conflict` (reactivating a superseded unit, or an expired one without a new expiry),
-         *     422 `invalid_request` (nothing changed; also a value or trigger scenario over
+         *     422 `invalid_request` (nothing changed; also an `expires_at` that is not after the
+         *     request's arrival, "expires_at is in the past", as on `/store`; or a value or trigger scenario over
          *     `LIMITS__TEXT_TOKENS` model tokens), 429 `rate_limited` past the caller's embedding
-         *     limits, 502/504 embedding failure.
+         *     limits, 502/504 embedding failure. With `user_id`, another user's unit is a 404 (nothing
+         *     changes).
          */
         patch: operations["update_memory"];
         trace?: never;
@@ -304,7 +307,7 @@ export interface paths {
          *     merged into it), oldest first, itself included;
          *     and `links` — which summaries or distilled units were written from these units
          *     (`kind` `summary` / `distilled`). 404 `not_found` for an unknown id or another
-         *     namespace's unit.
+         *     namespace's unit (with `user_id`, also another user's).
          */
         get: operations["get_memory_history"];
         put?: never;
@@ -524,7 +527,9 @@ export interface paths {
          *     With an `Idempotency-Key` header a retry with the same body returns the first response
          *     (header `Idempotent-Replayed: true`); the same key with another body is a 422
          *     `idempotency_key_reused`. Errors: 400 `malformed_json`, 413 `payload_too_large`, 422
-         *     `invalid_request` (nothing is written; also a value or trigger scenario over
+         *     `invalid_request` (nothing is written; also an `expires_at` that is not after the
+         *     request's arrival, "expires_at is in the past", the rule `PATCH /memories/{id}` applies
+         *     too; or a value or trigger scenario over
          *     `LIMITS__TEXT_TOKENS` model tokens, or all the batch's distinct values and scenarios over
          *     `LIMITS__REQUEST_TOKENS`, 384 by default each, under 1 s of the bundled embedder: the
          *     error says the limit and the count, and for a batch `item_tokens`, each unit's tokens,
@@ -627,7 +632,7 @@ export interface paths {
          *     them) at most `WORKING_MEMORY__EMBED_WAIT_MS` (default 2000 ms) in all; any still without
          *     a vector then are ranked without relevance (recency and density only) and listed in
          *     `unembedded_seqs` (their `why` says so too), and the background embeds them for the next
-         *     read.
+         *     read. With `user_id`, a session of another user is a 409 `conflict`.
          */
         get: operations["get_working_memory"];
         put?: never;
@@ -636,7 +641,8 @@ export interface paths {
          * Clear Window
          * @description Clear the session's hot window. The durable transcript stays (later extraction reads
          *     it) unless `purge=true`, which deletes it too. Idempotent: an unknown session answers
-         *     200 with `window_cleared: false`.
+         *     200 with `window_cleared: false`. With `user_id`, a session of another user is a 409
+         *     `conflict` (nothing cleared).
          */
         delete: operations["clear_working_memory"];
         options?: never;
@@ -659,7 +665,9 @@ export interface paths {
          *     (queued; poll `GET /extract/{job.id}`). Idempotent: closing again with no new messages
          *     returns the same job with `created: false`. The subject is `user_id` or the session's
          *     own. An unknown session is an empty one, as everywhere in working memory: `closed:
-         *     false`, `job: null` (nothing to extract). Errors: 422 when neither names a user.
+         *     false`, `job: null` (nothing to extract). Errors: 422 when neither names a user; 409
+         *     `conflict` when the body's `user_id` is not the session's owner, or the `?user_id=` scope
+         *     is not the session's user (its owner, else the body's `user_id`): no job is made.
          */
         post: operations["close_session"];
         delete?: never;
@@ -696,8 +704,9 @@ export interface paths {
          *     the texts of a `/store` do: past it a 422 `too_many_tokens` gives the limit, the count,
          *     each message's window tokens (`errors[0].item_tokens`) and how many of the first messages
          *     fit; split the append there (the clients do it for you). One message always fits.
-         *     Errors: 422 bad input (nothing written), 429 `rate_limited` past the caller's embedding
-         *     limits (nothing written), 503 Redis
+         *     Errors: 422 bad input (nothing written), 409 `conflict` when a message's `user_id` or
+         *     the `?user_id=` scope is not the session's owner (nothing written), 429 `rate_limited`
+         *     past the caller's embedding limits (nothing written), 503 Redis
          *     unavailable with `Retry-After` (nothing written: Redis is asked before the transcript is
          *     written, so a retry appends once). If Redis fails only after the transcript committed,
          *     the answer is still 200 (the messages are durable): the window is marked stale and they
@@ -4043,7 +4052,7 @@ export interface operations {
     get_memory: {
         parameters: {
             query?: {
-                /** @description Only if the unit belongs to this user: another user's unit is a 404. */
+                /** @description Only if the unit belongs to this user: another user's unit is a 404 `not_found` (the answer for an unknown id) and nothing changes. */
                 user_id?: string | null;
             };
             header?: never;
@@ -4148,7 +4157,10 @@ export interface operations {
     };
     forget_memory: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only if the unit belongs to this user: another user's unit is a 404 `not_found` (the answer for an unknown id) and nothing changes. */
+                user_id?: string | null;
+            };
             header?: never;
             path: {
                 memory_id: string;
@@ -4251,7 +4263,10 @@ export interface operations {
     };
     update_memory: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only if the unit belongs to this user: another user's unit is a 404 `not_found` (the answer for an unknown id) and nothing changes. */
+                user_id?: string | null;
+            };
             header?: never;
             path: {
                 memory_id: string;
@@ -4385,7 +4400,10 @@ export interface operations {
     };
     get_memory_history: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only if the unit belongs to this user: another user's unit is a 404 `not_found` (the answer for an unknown id) and nothing changes. */
+                user_id?: string | null;
+            };
             header?: never;
             path: {
                 memory_id: string;
@@ -5399,6 +5417,8 @@ export interface operations {
                 max_tokens?: number | null;
                 /** @description Also return the messages left out, with their scores and the reason. */
                 include_omitted?: boolean;
+                /** @description Only if the session is not another user's: a session whose owner (the first `user_id` its messages name) is another user is a 409 `conflict`. */
+                user_id?: string | null;
             };
             header?: never;
             path: {
@@ -5515,6 +5535,8 @@ export interface operations {
             query?: {
                 /** @description Also delete the durable transcript of the session. */
                 purge?: boolean;
+                /** @description Only if the session is not another user's: a session whose owner (the first `user_id` its messages name) is another user is a 409 `conflict` and nothing changes. An unknown session is an empty one, as everywhere in working memory. */
+                user_id?: string | null;
             };
             header?: never;
             path: {
@@ -5610,7 +5632,10 @@ export interface operations {
     };
     close_session: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only if the session is not another user's: a session whose owner (the first `user_id` its messages name) is another user is a 409 `conflict` and nothing changes. An unknown session is an empty one, as everywhere in working memory. */
+                user_id?: string | null;
+            };
             header?: never;
             path: {
                 /** @description The session (any string of 1..256 characters without control characters). */
@@ -5709,7 +5734,10 @@ export interface operations {
     };
     append_working_memory: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only if the session is not another user's: a session whose owner (the first `user_id` its messages name) is another user is a 409 `conflict` and nothing changes. An unknown session is an empty one, as everywhere in working memory. */
+                user_id?: string | null;
+            };
             header?: never;
             path: {
                 /** @description The session (any string of 1..256 characters without control characters). */

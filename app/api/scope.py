@@ -1,0 +1,28 @@
+"""``?user_id=`` as an optional scope on the routes that name one thing by id: the operation
+runs only if that thing is the user's, and otherwise changes nothing (tester finding T12:
+the parameter used to be ignored there, so a client that scoped a DELETE deleted another
+user's unit)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Query
+
+from app.schemas.common import Identifier
+
+UnitScope = Annotated[
+    Identifier | None,
+    Query(
+        description="Only if the unit belongs to this user: another user's unit is a 404 "
+        "`not_found` (the answer for an unknown id) and nothing changes."
+    ),
+]
+SessionScope = Annotated[
+    Identifier | None,
+    Query(
+        description="Only if the session is not another user's: a session whose owner (the "
+        "first `user_id` its messages name) is another user is a 409 `conflict` and nothing "
+        "changes. An unknown session is an empty one, as everywhere in working memory."
+    ),
+]

@@ -1,0 +1,52 @@
+"""One rule for an expiry sent with a write (tester finding T21): an ``expires_at`` that is not
+after the request's arrival is a 422 "expires_at is in the past", at ``POST /store`` (it used
+to be stored, already expired, and never recalled) and at ``PATCH /memories/{id}`` (it used to
+be a 409 "the unit has expired", about a unit that had not); nothing is written."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from tests.api.test_validation import assert_problem
+from tests.conftest import count_rows
+
+PAST = "2020-01-01T00:00:00Z"
+
+
+def _unit(**fields: object) -> dict[str, object]:
+    return {"user_id": "ttl", "value": "The user's gym pass is valid until spring.", **fields}
+
+
+async def test_store_refuses_a_past_expiry_and_writes_nothing(client, engine):
+    batch = [_unit(value="The user likes tea."), _unit(expires_at="2020-01-01T08:00:00+08:00")]
+    r = await client.post("/store", json={"memories": batch})
+    body = assert_problem(r, 422, "invalid_request", "memories.1.expires_at: expires_at is in the past (2020-01-01T00:00:00Z; now is 20")  # noqa: E501
+    assert body["errors"] == [
+        {"loc": ["body", "memories", "1", "expires_at"], "msg": body["errors"][0]["msg"],
+         "type": "expires_at_past"}
+    ]  # fmt: skip
+    assert await count_rows(engine) == 0
+
+
+async def test_store_accepts_a_future_expiry(client):
+    soon = (datetime.now(UTC) + timedelta(minutes=5)).isoformat()
+    r = await client.post("/store", json={"memories": [_unit(expires_at=soon)]})
+    assert r.status_code == 200, r.text
+    r = await client.post("/recall", json={"query": "gym pass", "user_id": "ttl"})
+    assert len(r.json()["memories"]) == 1
+
+
+async def test_patch_refuses_a_past_expiry_with_the_same_422(client):
+    r = await client.post("/store", json={"memories": [_unit()]})
+    unit = r.json()["results"][0]["memory"]
+    r = await client.patch(f"/memories/{unit['id']}", json={"expires_at": PAST, "value": "x y"})
+    assert_problem(r, 422, "invalid_request", "expires_at: expires_at is in the past")
+    got = (await client.get(f"/memories/{unit['id']}")).json()
+    assert (got["value"], got["expires_at"], got["status"]) == (
+        unit["value"], unit["expires_at"], "active"
+    )
+    # An unknown id with a past expiry: the same 422 (the request is wrong whatever the id).
+    r = await client.patch(
+        "/memories/00000000-0000-7000-8000-000000000000", json={"expires_at": PAST}
+    )
+    assert_problem(r, 422, "invalid_request", "expires_at is in the past")

@@ -1,0 +1,141 @@
+"""Query strings are strict on every route (tester finding T12): a parameter the route does
+not declare is a 422 ``query.<name>: unknown field`` that changes nothing — on routes with a
+path id and on POSTs too, where it used to be dropped without a word. And ``?user_id=`` on
+the routes that name a unit or a working-memory session is a scope: another user's unit is a
+404, another user's session a 409, and nothing changes."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+import httpx
+import pytest
+
+from app.core.config import Settings
+from app.main import create_app
+from tests.api.test_validation import assert_problem
+from tests.conftest import count_rows
+
+
+def _routes(settings: Settings) -> list[tuple[str, str]]:
+    """(method, path) of every operation of the OpenAPI document, path parameters filled
+    with valid values."""
+    out = []
+    for path, operations in create_app(settings).openapi()["paths"].items():
+        path = re.sub(r"\{[a-z_]*id\}", str(uuid.uuid4()), path)
+        path = re.sub(r"\{[a-z_]+\}", "x1", path)
+        out.extend((method.upper(), path) for method in operations)
+    return out
+
+
+async def test_every_route_refuses_an_unknown_query_parameter(client, engine, settings):
+    routes = _routes(settings)
+    assert len(routes) > 25
+    assert ("PATCH", "/memories/{memory_id}") not in routes  # the paths were filled
+    assert {"POST", "PATCH", "DELETE"} <= {method for method, _ in routes}
+    for method, path in routes:
+        r = await client.request(method, path, params={"bogus": "1"})
+        body = assert_problem(r, 422, "invalid_request", "query.bogus: unknown field")
+        assert body["errors"][0]["loc"] == ["query", "bogus"], (method, path)
+    assert await count_rows(engine) == 0
+
+
+async def test_every_unknown_parameter_is_named_and_known_ones_still_work(client):
+    r = await client.get("/memories", params={"user_id": "u1", "colour": "x", "size": "y"})
+    body = assert_problem(r, 422, "invalid_request", "query.colour: unknown field")
+    assert [e["loc"] for e in body["errors"]] == [["query", "colour"], ["query", "size"]]
+    r = await client.get("/memories", params={"user_id": "u1", "limit": "5", "types": "fact"})
+    assert r.status_code == 200, r.text
+    r = await client.post("/extract", params={"wait": "nope"}, json={})
+    assert_problem(r, 422, "invalid_request", "query.wait")  # declared: validated, not unknown
+
+
+async def _store(client: httpx.AsyncClient, user: str, value: str) -> str:
+    r = await client.post("/store", json={"memories": [{"user_id": user, "value": value}]})
+    assert r.status_code == 200, r.text
+    return str(r.json()["results"][0]["id"])
+
+
+async def test_a_post_with_an_unknown_parameter_writes_nothing(client, engine):
+    r = await client.post(
+        "/store",
+        params={"user_id": "zz"},
+        json={"memories": [{"user_id": "alice", "value": "Alice likes tea."}]},
+    )
+    assert_problem(r, 422, "invalid_request", "query.user_id: unknown field")
+    assert await count_rows(engine) == 0
+
+
+async def test_user_id_scopes_the_operations_on_a_unit(client, engine):
+    alice = await _store(client, "alice", "Alice keeps a red flowerpot on the balcony.")
+    for method, path, kwargs in [
+        ("GET", f"/memories/{alice}", {}),
+        ("GET", f"/memories/{alice}/history", {}),
+        ("PATCH", f"/memories/{alice}", {"json": {"value": "Alice keeps a blue flowerpot."}}),
+        ("DELETE", f"/memories/{alice}", {}),
+    ]:
+        r = await client.request(method, path, params={"user_id": "bob"}, **kwargs)
+        assert_problem(r, 404, "not_found", f"no memory unit {alice}")
+    unit = (await client.get(f"/memories/{alice}")).json()
+    assert unit["value"] == "Alice keeps a red flowerpot on the balcony."
+    assert unit["status"] == "active"
+
+    r = await client.get(f"/memories/{alice}/history", params={"user_id": "alice"})
+    assert [m["id"] for m in r.json()["memories"]] == [alice]
+    r = await client.patch(
+        f"/memories/{alice}", params={"user_id": "alice"}, json={"confidence": 0.5}
+    )
+    assert r.status_code == 200, r.text
+    assert r.json()["memory"]["confidence"] == 0.5
+    r = await client.delete(f"/memories/{alice}", params={"user_id": "alice"})
+    assert r.status_code == 200, r.text
+    assert await count_rows(engine) == 0
+
+
+async def _append(client: httpx.AsyncClient, session: str, user: str | None, **params: str):
+    message = {"role": "user", "content": "I need a flight to Tokyo next Friday."}
+    if user:
+        message["user_id"] = user
+    return await client.post(
+        f"/working_memory/{session}/messages", params=params, json={"messages": [message]}
+    )
+
+
+async def test_user_id_scopes_the_operations_on_a_session(client, engine):
+    assert (await _append(client, "wm1", "alice")).status_code == 200
+    conflict = "Session 'wm1' belongs to user_id 'alice', not 'bob'"
+    r = await _append(client, "wm1", None, user_id="bob")
+    assert_problem(r, 409, "conflict", conflict)
+    assert_problem(await client.get("/working_memory/wm1", params={"user_id": "bob"}), 409,
+                   "conflict", conflict)  # fmt: skip
+    r = await client.post("/working_memory/wm1/close", params={"user_id": "bob"}, json={})
+    assert_problem(r, 409, "conflict", conflict)
+    r = await client.delete("/working_memory/wm1", params={"user_id": "bob", "purge": "true"})
+    assert_problem(r, 409, "conflict", conflict)
+    # Nothing changed: one message, window intact, no job.
+    window = (await client.get("/working_memory/wm1", params={"user_id": "alice"})).json()
+    assert window["window_messages"] == 1
+    assert (await client.get("/extract", params={"session_id": "wm1"})).json()["jobs"] == []
+
+    r = await _append(client, "wm1", None, user_id="alice")
+    assert r.json()["seqs"] == [2]
+    # The scope checks the session's user: for a session without an owner, the body's.
+    assert (await _append(client, "wm2", None)).status_code == 200
+    r = await client.post(
+        "/working_memory/wm2/close", params={"user_id": "bob"}, json={"user_id": "alice"}
+    )
+    assert_problem(r, 409, "conflict", "Session 'wm2' belongs to user_id 'alice', not 'bob'")
+    r = await client.post("/working_memory/wm1/close", params={"user_id": "alice"}, json={})
+    assert r.json()["closed"] is True
+    r = await client.delete("/working_memory/wm1", params={"user_id": "alice"})
+    assert r.json()["window_cleared"] is True
+    # An unknown session is an empty one whoever asks.
+    r = await client.delete("/working_memory/nobody", params={"user_id": "bob"})
+    assert r.json()["window_cleared"] is False
+
+
+@pytest.mark.parametrize("path", ["/health", "/ready"])
+async def test_probes_refuse_unknown_parameters_too(client, path):
+    assert_problem(await client.get(path, params={"x": "1"}), 422, "invalid_request",
+                   "query.x: unknown field")  # fmt: skip
