@@ -40,8 +40,8 @@ from app.services.overview import OverviewService
 from app.services.recall.access import AccessLog
 from app.services.recall.service import RecallService
 from app.services.wiring import Resources, Services
-from app.services.working_memory.closure import ClosureService
 from app.services.working_memory.after_commit import AfterCommitQueue
+from app.services.working_memory.closure import ClosureService
 from app.services.working_memory.window import WorkingMemoryService
 
 

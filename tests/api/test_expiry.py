@@ -20,7 +20,12 @@ def _unit(**fields: object) -> dict[str, object]:
 async def test_store_refuses_a_past_expiry_and_writes_nothing(client, engine):
     batch = [_unit(value="The user likes tea."), _unit(expires_at="2020-01-01T08:00:00+08:00")]
     r = await client.post("/store", json={"memories": batch})
-    body = assert_problem(r, 422, "invalid_request", "memories.1.expires_at: expires_at is in the past (2020-01-01T00:00:00Z; now is 20")  # noqa: E501
+    body = assert_problem(
+        r,
+        422,
+        "invalid_request",
+        "memories.1.expires_at: expires_at is in the past (2020-01-01T00:00:00Z; now is 20",
+    )  # noqa: E501
     assert body["errors"] == [
         {"loc": ["body", "memories", "1", "expires_at"], "msg": body["errors"][0]["msg"],
          "type": "expires_at_past"}
@@ -43,7 +48,9 @@ async def test_patch_refuses_a_past_expiry_with_the_same_422(client):
     assert_problem(r, 422, "invalid_request", "expires_at: expires_at is in the past")
     got = (await client.get(f"/memories/{unit['id']}")).json()
     assert (got["value"], got["expires_at"], got["status"]) == (
-        unit["value"], unit["expires_at"], "active"
+        unit["value"],
+        unit["expires_at"],
+        "active",
     )
     # An unknown id with a past expiry: the same 422 (the request is wrong whatever the id).
     r = await client.patch(

@@ -144,10 +144,10 @@ async def update_memory(
     the survivor; the corrected unit becomes `superseded` by it). Errors: 404 `not_found`,
     409 `conflict` (reactivating a superseded unit, or an expired one without a new expiry),
     422 `invalid_request` (nothing changed; also an `expires_at` that is not after the
-    request's arrival, "expires_at is in the past", as on `/store`; or a value or trigger scenario over
-    `LIMITS__TEXT_TOKENS` model tokens), 429 `rate_limited` past the caller's embedding
-    limits, 502/504 embedding failure. With `user_id`, another user's unit is a 404 (nothing
-    changes)."""
+    request's arrival, "expires_at is in the past", as on `/store`; or a value or trigger
+    scenario over `LIMITS__TEXT_TOKENS` model tokens), 429 `rate_limited` past the caller's
+    embedding limits, 502/504 embedding failure. With `user_id`, another user's unit is a 404
+    (nothing changes)."""
     await budget.check(
         [Text((f,), t) for f, t in (("value", body.value), ("query", body.query)) if t]
     )

@@ -185,9 +185,10 @@ class CatalogService:
         it (``merged``; the corrected unit becomes ``merged`` into the survivor, and its id
         resolves to it).
 
-        Raises BadRequestError (an ``expires_at`` not after ``now``), NotFoundError (also, with ``user_id``, for another user's unit), ConflictError (changing a superseded or merged unit's status, or
-        reactivating an expired one without a new expiry), ProviderError (embedding failed;
-        nothing written).
+        Raises BadRequestError (an ``expires_at`` not after ``now``), NotFoundError (also,
+        with ``user_id``, for another user's unit), ConflictError (changing a superseded or
+        merged unit's status, or reactivating an expired one without a new expiry),
+        ProviderError (embedding failed; nothing written).
         """
         sent = patch.model_fields_set
         if "expires_at" in sent:

@@ -19,6 +19,7 @@ import math
 import time
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+
 import numpy as np
 
 from app.clients.embeddings import Embedder
@@ -34,9 +35,9 @@ from app.repositories.working_memory.window import (
 )
 from app.schemas.working_memory import MessageCreate
 from app.services.recall.query_embeddings import QueryEmbeddingCache
+from app.services.working_memory.after_commit import AfterCommit
 from app.services.working_memory.embedding import WindowEmbeddings
 from app.services.working_memory.message_windows import MessageWindows
-from app.services.working_memory.after_commit import AfterCommit
 from app.services.working_memory.owner import check_owner, check_scope
 from app.services.working_memory.ranking import (
     Selection,
