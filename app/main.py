@@ -19,7 +19,6 @@ from app.api import errors, limits
 from app.api.caller_gate import RequireCaller
 from app.api.catch_all import CatchAll
 from app.api.observability import RequestContextMiddleware
-from app.api.strict_query import reject_unknown_query
 from app.api.routers import (
     console,
     context,
@@ -34,6 +33,7 @@ from app.api.routers import (
     reviews,
     working_memory,
 )
+from app.api.strict_query import reject_unknown_query
 from app.api.url_encoding import Utf8Url
 from app.clients.embeddings import Embedder, InstrumentedEmbedder, create_embedder
 from app.clients.llm import create_llm
@@ -57,6 +57,8 @@ from app.worker.runtime import ExtractionRuntime
 
 if TYPE_CHECKING:  # imported where the client is made
     from redis.asyncio import Redis
+
+    from app.core.embedded_supervisor import EmbeddedSupervisor
 
 log = logging.getLogger("hindsight")
 
@@ -108,9 +110,12 @@ async def _mcp(scope: Scope, receive: Receive, send: Send) -> None:
     await scope["app"].state.mcp.handle_request(scope, receive, send)
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(
+    settings: Settings | None = None, embedded: EmbeddedSupervisor | None = None
+) -> FastAPI:
     """The ASGI app. ``settings.database_url`` must point at a migrated database
-    (``hindsight serve`` starts and migrates the embedded one when it is unset)."""
+    (``hindsight serve`` starts and migrates the embedded one when it is unset, and passes
+    the ``embedded`` server's supervisor: ``/health`` reports its state)."""
     settings = settings or get_settings()
 
     @asynccontextmanager
@@ -197,6 +202,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Unknown query parameters are a 422 on every route (app/api/strict_query.py).
         dependencies=[Depends(reject_unknown_query)],
     )
+    app.state.embedded_pg = embedded
     errors.install(app)
     app.add_middleware(limits.BodySizeLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(Utf8Url)

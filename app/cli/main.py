@@ -46,8 +46,13 @@ def serve(
     url, server = database_url()
     settings = get_settings().model_copy(update={"database_url": url, "listen_host": host})
     _say_auth_mode(settings)
+    supervisor = None
+    if server is not None:  # started again if it dies (app/core/embedded_supervisor.py)
+        from app.core.embedded_supervisor import EmbeddedSupervisor
+
+        supervisor = EmbeddedSupervisor(server).start()
     try:
-        app = create_app(settings)
+        app = create_app(settings, embedded=supervisor)
 
         def stop_worker() -> None:  # the in-process worker drains while requests do
             runtime = getattr(app.state, "extraction", None)
@@ -56,6 +61,8 @@ def serve(
 
         graceful.serve(app, host, port, settings.shutdown_timeout_s, on_stop=[stop_worker])
     finally:
+        if supervisor is not None:
+            supervisor.stop()
         if server is not None:
             server.stop()
             logging.getLogger("hindsight").warning("embedded PostgreSQL stopped")

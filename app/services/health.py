@@ -12,6 +12,7 @@ from app.core.errors import ConfigurationError
 from app.core.vectors import storage_for
 from app.repositories import health as health_repo
 from app.repositories import metrics as metrics_repo
+from app.schemas.health import Health
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +44,14 @@ async def check_schema(engine: AsyncEngine, embedding_dimension: int) -> None:
             "re-embed the store into a new database migrated by this version"
         )
     log.info("%s", stored.describe())
+
+
+def liveness(embedded_postgres: str | None) -> Health:
+    """``/health``: ``ok`` unless the embedded PostgreSQL this process owns is ``down`` (its
+    supervisor gave up restarting it, app/core/embedded_supervisor.py); None: no embedded
+    server (DATABASE_URL), whose outages are readiness's, not liveness's."""
+    status = "unavailable" if embedded_postgres == "down" else "ok"
+    return Health.model_validate({"status": status, "embedded_postgres": embedded_postgres})
 
 
 async def readiness(

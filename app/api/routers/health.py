@@ -4,18 +4,49 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
-from app.services.health import readiness
+from app.schemas.health import Health
+from app.services.health import liveness, readiness
 
 router = APIRouter(tags=["health"])
 
 
-@router.get("/health", operation_id="health")
-async def health() -> dict[str, str]:
-    """Liveness: answers `{"status": "ok"}` while the process serves requests."""
-    return {"status": "ok"}
+def _health(request: Request) -> Health:
+    supervisor = getattr(request.app.state, "embedded_pg", None)
+    return liveness(supervisor.state if supervisor is not None else None)
+
+
+@router.get(
+    "/health",
+    operation_id="health",
+    response_model=Health,
+    response_model_exclude_none=True,
+    responses={
+        503: {
+            "model": Health,
+            "description": "The embedded PostgreSQL is down and did not start again.",
+        }
+    },
+)
+async def health(request: Request) -> Any:
+    """Liveness: `{"status": "ok"}` while the process serves requests (also to `HEAD`). It
+    does not ask PostgreSQL or Redis — an outage of a datastore is `/ready`'s 503, and
+    restarting this process would not fix it — except the embedded PostgreSQL (no
+    DATABASE_URL), which this process owns: when it dies the service starts it again
+    (`embedded_postgres: restarting`, then `up`; logged), and if that fails the answer is
+    503 `unavailable` with `embedded_postgres: down`, so that a liveness probe restarts the
+    service (docs/RELIABILITY.md)."""
+    body = _health(request)
+    code = 200 if body.status == "ok" else 503
+    return JSONResponse(body.model_dump(exclude_none=True), status_code=code)
+
+
+@router.head("/health", include_in_schema=False)
+async def health_head(request: Request) -> Response:
+    """``HEAD /health`` (load balancers probe with it): the status of ``GET``, no body."""
+    return Response(status_code=200 if _health(request).status == "ok" else 503)
 
 
 @router.get(

@@ -193,7 +193,13 @@ export interface paths {
         };
         /**
          * Health
-         * @description Liveness: answers `{"status": "ok"}` while the process serves requests.
+         * @description Liveness: `{"status": "ok"}` while the process serves requests (also to `HEAD`). It
+         *     does not ask PostgreSQL or Redis — an outage of a datastore is `/ready`'s 503, and
+         *     restarting this process would not fix it — except the embedded PostgreSQL (no
+         *     DATABASE_URL), which this process owns: when it dies the service starts it again
+         *     (`embedded_postgres: restarting`, then `up`; logged), and if that fails the answer is
+         *     503 `unavailable` with `embedded_postgres: down`, so that a liveness probe restarts the
+         *     service (docs/RELIABILITY.md).
          */
         get: operations["health"];
         put?: never;
@@ -285,10 +291,10 @@ export interface paths {
          *     the survivor; the corrected unit becomes `superseded` by it). Errors: 404 `not_found`,
          *     409 `conflict` (reactivating a superseded unit, or an expired one without a new expiry),
          *     422 `invalid_request` (nothing changed; also an `expires_at` that is not after the
-         *     request's arrival, "expires_at is in the past", as on `/store`; or a value or trigger scenario over
-         *     `LIMITS__TEXT_TOKENS` model tokens), 429 `rate_limited` past the caller's embedding
-         *     limits, 502/504 embedding failure. With `user_id`, another user's unit is a 404 (nothing
-         *     changes).
+         *     request's arrival, "expires_at is in the past", as on `/store`; or a value or trigger
+         *     scenario over `LIMITS__TEXT_TOKENS` model tokens), 429 `rate_limited` past the caller's
+         *     embedding limits, 502/504 embedding failure. With `user_id`, another user's unit is a 404
+         *     (nothing changes).
          */
         patch: operations["update_memory"];
         trace?: never;
@@ -1358,6 +1364,24 @@ export interface components {
             removed: components["schemas"]["ForgetCounts"];
             /** Took Ms */
             took_ms: number;
+        };
+        /**
+         * Health
+         * @description Liveness: the process serves requests. Datastores are `/ready`'s, with one exception:
+         *     the embedded PostgreSQL (no DATABASE_URL) is this process's own, so its state is here.
+         */
+        Health: {
+            /**
+             * Embedded Postgres
+             * @description Only with the embedded PostgreSQL: `up`; `restarting` (it died and the service is starting it again, requests answer 503 meanwhile); `down` (it did not start again).
+             */
+            embedded_postgres?: ("up" | "restarting" | "down") | null;
+            /**
+             * Status
+             * @description `ok` (200) while the process serves; `unavailable` (503) when its embedded PostgreSQL is down for good (restarting it failed): restart the service.
+             * @enum {string}
+             */
+            status: "ok" | "unavailable";
         };
         /**
          * JobPage
@@ -3822,9 +3846,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: string;
-                    };
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description The embedded PostgreSQL is down and did not start again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
                 };
             };
         };
