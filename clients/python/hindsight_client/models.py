@@ -404,6 +404,27 @@ class ForgetReceipt(BaseModel):
     took_ms: Annotated[float, Field(title="Took Ms")]
 
 
+class Health(BaseModel):
+    """
+    Liveness: the process serves requests. Datastores are `/ready`'s, with one exception:
+    the embedded PostgreSQL (no DATABASE_URL) is this process's own, so its state is here.
+    """
+
+    model_config = ConfigDict(
+        extra="ignore",
+    )
+    embedded_postgres: Annotated[
+        Literal["up", "restarting", "down"] | None, Field(title="Embedded Postgres")
+    ] = None
+    """
+    Only with the embedded PostgreSQL: `up`; `restarting` (it died and the service is starting it again, requests answer 503 meanwhile); `down` (it did not start again).
+    """
+    status: Annotated[Literal["ok", "unavailable"], Field(title="Status")]
+    """
+    `ok` (200) while the process serves; `unavailable` (503) when its embedded PostgreSQL is down for good (restarting it failed): restart the service.
+    """
+
+
 class AgentId2(RootModel[str]):
     root: Annotated[
         str,
