@@ -42,14 +42,33 @@ class IdempotencyService:
 
         Raises IdempotencyKeyReuseError when the key was used with a different body.
         """
+
+        async def with_status() -> tuple[dict[str, Any], int]:
+            return await action(), status_code
+
+        response, _, replayed = await self.run_with_status(
+            namespace, key, request_hash, with_status
+        )
+        return response, replayed
+
+    async def run_with_status(
+        self,
+        namespace: str,
+        key: str,
+        request_hash: str,
+        action: Callable[[], Awaitable[tuple[dict[str, Any], int]]],
+    ) -> tuple[dict[str, Any], int, bool]:
+        """:meth:`run` for an action whose status varies (``POST /extract``: 202 queued or
+        200 done): the JSON response, its status and whether it was replayed."""
         await self.locks.lock_key(f"idem\x1f{namespace}\x1f{key}")
         record = await self.repo.get(namespace, key)
         if record is not None:
             if record.request_hash != request_hash:
                 raise IdempotencyKeyReuseError(
-                    f"Idempotency-Key {key!r} was already used with a different request body"
+                    f"Idempotency-Key {key!r} was already used with a different request "
+                    "(body, path or query)"
                 )
-            return record.response, True
-        response = await action()
+            return record.response, record.status_code, True
+        response, status_code = await action()
         await self.repo.save(namespace, key, request_hash, status_code, response)
-        return response, False
+        return response, status_code, False

@@ -9,11 +9,13 @@ from fastapi import APIRouter, Query, Response
 
 from app.api.deps import (
     ExtractionServiceDep,
+    IdempotencyServiceDep,
     JobRunnerDep,
     NamespaceDep,
     SettingsDep,
 )
 from app.api.errors import ERROR_RESPONSES, NOT_FOUND, PROBLEM_JSON
+from app.api.idempotent import IdempotencyKey, once
 from app.api.wire import job_read
 from app.core.errors import BadRequestError
 from app.core.vocabulary import JOB_ENDED
@@ -58,10 +60,12 @@ async def extract_memories(
     service: ExtractionServiceDep,
     runner: JobRunnerDep,
     settings: SettingsDep,
+    idempotency: IdempotencyServiceDep,
     wait: Annotated[
         bool, Query(description="Run synchronously: answer when the job has ended.")
     ] = False,
-) -> ExtractJobRead:
+    idempotency_key: IdempotencyKey = None,
+) -> Any:
     """Distil memory units from a transcript (`messages`) or from the durable transcript of
     working-memory session `session_id` (the messages no earlier job took).
 
@@ -72,7 +76,12 @@ async def extract_memories(
     it is still running then). A session whose messages were all extracted answers 200 with
     the existing job. Relative dates resolve against `now` (default: the last message's
     time) in `timezone`. Errors: 422 invalid body, or a session with no messages to extract
-    (an unknown session is an empty one) or no user."""
+    (an unknown session is an empty one) or no user.
+
+    With an `Idempotency-Key` header a retry of the same request (body and `wait`) answers
+    the first answer — the job as it was then, with its status code and `Location` (header
+    `Idempotent-Replayed: true`; poll `GET /extract/{id}` for its state now) — and makes no
+    second job; the same key with another request is a 422 `idempotency_key_reused`."""
     scope = Scope(namespace, body.user_id, body.agent_id, body.session_id, body.task_id)
     sync = wait or body.mode == "sync"
 
@@ -86,13 +95,20 @@ async def extract_memories(
             queue_delay_s=delay_s,
         )  # fmt: skip
 
-    if sync:
-        submitted = await runner.submit_and_wait(submit, settings.extraction.wait_timeout_s)
-    else:
-        submitted = await submit(service, 0.0)
-    if submitted is None:
-        raise BadRequestError(f"session {body.session_id!r} has no messages to extract")
-    return _answer(response, submitted)
+    async def action() -> tuple[dict[str, Any], int]:
+        if sync:
+            submitted = await runner.submit_and_wait(submit, settings.extraction.wait_timeout_s)
+        else:
+            submitted = await submit(service, 0.0)
+        if submitted is None:
+            raise BadRequestError(f"session {body.session_id!r} has no messages to extract")
+        return _answer(response, submitted).model_dump(mode="json"), response.status_code
+
+    request = {"extract": body.model_dump(mode="json"), "wait": wait}
+    payload, status = await once(idempotency, namespace, idempotency_key, request, action, response)
+    response.status_code = status
+    response.headers["Location"] = f"/extract/{payload['id']}"
+    return payload
 
 
 @router.get(

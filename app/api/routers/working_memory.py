@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, Path, Query, Response
 from pydantic import AfterValidator
 
 from app.api.deps import (
     ClosureServiceDep,
     EmbeddingBudgetDep,
+    IdempotencyServiceDep,
     NamespaceDep,
     WorkingMemoryServiceDep,
 )
 from app.api.errors import ERROR_RESPONSES, PROVIDER_ERRORS
+from app.api.idempotent import IdempotencyKey, once
 from app.api.scope import SessionScope
 from app.api.wire import job_read, to_omitted_message, to_window_message
 from app.schemas.common import identifier, not_blank
@@ -63,8 +65,11 @@ async def append_messages(
     namespace: NamespaceDep,
     closure: ClosureServiceDep,
     budget: EmbeddingBudgetDep,
+    response: Response,
+    idempotency: IdempotencyServiceDep,
     user_id: SessionScope = None,
-) -> AppendResponse:
+    idempotency_key: IdempotencyKey = None,
+) -> Any:
     """Append 1..100 messages (`role`: user | assistant | tool | system, `content`, optional
     `name`, `created_at`, `user_id`, `metadata`) to a session, in order. Each is counted with the
     service's tokenizer (default o200k_base), written to the durable transcript with a
@@ -82,6 +87,9 @@ async def append_messages(
     the texts of a `/store` do: past it a 422 `too_many_tokens` gives the limit, the count,
     each message's window tokens (`errors[0].item_tokens`) and how many of the first messages
     fit; split the append there (the clients do it for you). One message always fits.
+    With an `Idempotency-Key` header a retry of the same append (same session, scope and
+    body) returns the first answer (header `Idempotent-Replayed: true`) and appends nothing;
+    the same key with another append is a 422 `idempotency_key_reused`.
     Errors: 422 bad input (nothing written), 409 `conflict` when a message's `user_id` or
     the `?user_id=` scope is not the session's owner (nothing written), 429 `rate_limited`
     past the caller's embedding limits (nothing written), 503 Redis
@@ -93,20 +101,26 @@ async def append_messages(
     long = await budget.message_windows(
         [Text(("messages", i, "content"), m.content) for i, m in enumerate(body.messages)]
     )
-    result = await service.append(
-        namespace, session_id, body.messages, datetime.now(UTC), scope=user_id
-    )
-    # Task closure: two of three signals (only evaluated when this append can change them).
-    await closure.after_append(
-        namespace, session_id, body.messages, owner_changed=result.owner_changed
-    )
-    return AppendResponse(
-        session_id=session_id,
-        seqs=result.seqs,
-        tokens=result.tokens,
-        session=SessionSize(messages=result.session_messages, tokens=result.session_tokens),
-        embedded_first_window=[seq for seq, cut in zip(result.seqs, long, strict=True) if cut],
-    )
+
+    async def action() -> tuple[dict[str, Any], int]:
+        result = await service.append(
+            namespace, session_id, body.messages, datetime.now(UTC), scope=user_id
+        )
+        # Task closure: two of three signals (only evaluated when this append can change them).
+        await closure.after_append(
+            namespace, session_id, body.messages, owner_changed=result.owner_changed
+        )
+        return AppendResponse(
+            session_id=session_id,
+            seqs=result.seqs,
+            tokens=result.tokens,
+            session=SessionSize(messages=result.session_messages, tokens=result.session_tokens),
+            embedded_first_window=[s for s, cut in zip(result.seqs, long, strict=True) if cut],
+        ).model_dump(mode="json"), 200
+
+    request = {"append": session_id, "user_id": user_id, "body": body.model_dump(mode="json")}
+    payload, _ = await once(idempotency, namespace, idempotency_key, request, action, response)
+    return payload
 
 
 @router.get(

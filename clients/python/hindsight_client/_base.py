@@ -25,8 +25,8 @@ class RetryPolicy:
     ``datastore_unavailable`` (both carry ``Retry-After``, which is honoured, capped at
     ``max_wait_s``), and connection failures before the request reached the server. Other
     waits back off exponentially (``backoff_s`` · 2^attempt, with jitter). Writes are retried
-    too: each write carries one ``Idempotency-Key`` for all its attempts (``POST /store``
-    replays its first answer for it)."""
+    too: each write carries one ``Idempotency-Key`` for all its attempts (``POST /store``, a
+    working-memory append and ``POST /extract`` replay their first answer for it)."""
 
     attempts: int = 3
     backoff_s: float = 0.5

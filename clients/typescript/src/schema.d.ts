@@ -130,6 +130,11 @@ export interface paths {
          *     the existing job. Relative dates resolve against `now` (default: the last message's
          *     time) in `timezone`. Errors: 422 invalid body, or a session with no messages to extract
          *     (an unknown session is an empty one) or no user.
+         *
+         *     With an `Idempotency-Key` header a retry of the same request (body and `wait`) answers
+         *     the first answer — the job as it was then, with its status code and `Location` (header
+         *     `Idempotent-Replayed: true`; poll `GET /extract/{id}` for its state now) — and makes no
+         *     second job; the same key with another request is a 422 `idempotency_key_reused`.
          */
         post: operations["extract_memories"];
         delete?: never;
@@ -710,6 +715,9 @@ export interface paths {
          *     the texts of a `/store` do: past it a 422 `too_many_tokens` gives the limit, the count,
          *     each message's window tokens (`errors[0].item_tokens`) and how many of the first messages
          *     fit; split the append there (the clients do it for you). One message always fits.
+         *     With an `Idempotency-Key` header a retry of the same append (same session, scope and
+         *     body) returns the first answer (header `Idempotent-Replayed: true`) and appends nothing;
+         *     the same key with another append is a 422 `idempotency_key_reused`.
          *     Errors: 422 bad input (nothing written), 409 `conflict` when a message's `user_id` or
          *     the `?user_id=` scope is not the session's owner (nothing written), 429 `rate_limited`
          *     past the caller's embedding limits (nothing written), 503 Redis
@@ -3514,7 +3522,10 @@ export interface operations {
                 /** @description Run synchronously: answer when the job has ended. */
                 wait?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retried request return the first response (1..256 chars); the same key with another request is a 422 `idempotency_key_reused`. */
+                "idempotency-key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5769,7 +5780,10 @@ export interface operations {
                 /** @description Only if the session is not another user's: a session whose owner (the first `user_id` its messages name) is another user is a 409 `conflict` and nothing changes. An unknown session is an empty one, as everywhere in working memory. */
                 user_id?: string | null;
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retried request return the first response (1..256 chars); the same key with another request is a 422 `idempotency_key_reused`. */
+                "idempotency-key"?: string | null;
+            };
             path: {
                 /** @description The session (any string of 1..256 characters without control characters). */
                 session_id: string;
