@@ -49,6 +49,24 @@ def _run(action: Callable[[KeyAdminService], Awaitable[T]]) -> T:
             server.stop()
 
 
+def active_keys(url: str) -> int:
+    """How many unrevoked API keys the database at ``url`` holds (``hindsight serve``'s
+    start-up message)."""
+    from app.core.db import create_engine, create_session_factory
+    from app.services.wiring import Resources, Services
+
+    async def go() -> int:
+        engine = create_engine(url, pool_size=1)
+        try:
+            async with create_session_factory(engine)() as session, session.begin():
+                admin = Services(Resources(get_settings()), session).key_admin()
+                return len(await admin.list_keys())
+        finally:
+            await engine.dispose()
+
+    return asyncio.run(go())
+
+
 def _row(key: Any) -> dict[str, Any]:
     return {
         "id": str(key.id),

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from app.cli.database import database_url
-from app.cli.keys import keys_cli
+from app.cli.keys import active_keys, keys_cli
 from app.core.config import get_settings
 from app.core.logging import configure_logging
 
@@ -45,7 +45,7 @@ def serve(
     _quiet_logs()
     url, server = database_url()
     settings = get_settings().model_copy(update={"database_url": url, "listen_host": host})
-    _say_auth_mode(settings)
+    logging.getLogger("hindsight").warning(auth_mode(settings, active_keys(url)))
     supervisor = None
     if server is not None:  # started again if it dies (app/core/embedded_supervisor.py)
         from app.core.embedded_supervisor import EmbeddedSupervisor
@@ -68,22 +68,31 @@ def serve(
             logging.getLogger("hindsight").warning("embedded PostgreSQL stopped")
 
 
-def _say_auth_mode(settings: Settings) -> None:
-    """Tell at start whether API keys are required (docs/DEPLOY.md)."""
+def auth_mode(settings: Settings, keys: int) -> str:
+    """The start-up line on whether API keys are required (docs/DEPLOY.md), given the
+    number of unrevoked ``keys`` (tester finding T18: it said "not required while none
+    exists" with a key present, while keyless calls got 401)."""
     from app.services.auth import is_loopback
 
     mode = settings.auth.required
+    exist = f"{keys} active key{'' if keys == 1 else 's'}"
     if mode == "false":
         msg = "API keys: not required (AUTH__REQUIRED=false); every caller is namespace "
-        msg += f"{settings.default_namespace!r}"
-    elif mode == "true" or not is_loopback(settings.listen_host):
-        msg = f"API keys: required (listening on {settings.listen_host})"
-    else:
-        msg = (
-            f"API keys: not required while none exists (listening on loopback "
-            f"{settings.listen_host} only); `hindsight keys create --namespace NAME` makes one"
+        return msg + f"{settings.default_namespace!r}"
+    if mode == "true" or not is_loopback(settings.listen_host):
+        msg = f"API keys: required (listening on {settings.listen_host}; {exist})"
+        if keys == 0:
+            msg += "; every request is a 401 until `hindsight keys create --namespace NAME`"
+        return msg
+    if keys:
+        return (
+            f"API keys: required ({exist}; on loopback {settings.listen_host} keys are "
+            "required once one exists)"
         )
-    logging.getLogger("hindsight").warning(msg)
+    return (
+        f"API keys: not required while none exists (listening on loopback "
+        f"{settings.listen_host} only); `hindsight keys create --namespace NAME` makes one"
+    )
 
 
 @cli.command()

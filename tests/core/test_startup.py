@@ -98,3 +98,28 @@ async def test_create_app_governs_the_request_limits(settings):
             r = await client.post("/store", json=body)
     assert r.status_code == 422, r.text
     assert "at most 10" in r.text
+
+
+async def test_the_start_up_line_says_keys_are_required_once_one_exists(
+    settings: Settings, database_url: str, make_api_key
+):
+    """Tester finding T18: after `hindsight keys create` the line said "not required while
+    none exists" while keyless calls got 401."""
+    import asyncio
+
+    from app.cli.keys import active_keys
+    from app.cli.main import auth_mode
+    from app.core.config import AuthSettings
+
+    loopback = settings.model_copy(update={"listen_host": "127.0.0.1"})
+    assert await asyncio.to_thread(active_keys, database_url) == 0
+    assert auth_mode(loopback, 0).startswith("API keys: not required while none exists")
+    await make_api_key("default", "me")
+    keys = await asyncio.to_thread(active_keys, database_url)
+    assert keys == 1
+    assert auth_mode(loopback, keys).startswith("API keys: required (1 active key;")
+    public = settings.model_copy(update={"listen_host": "0.0.0.0"})
+    assert "every request is a 401" in auth_mode(public, 0)
+    assert "every request is a 401" not in auth_mode(public, 2)
+    off = loopback.model_copy(update={"auth": AuthSettings(required="false")})
+    assert auth_mode(off, keys).startswith("API keys: not required (AUTH__REQUIRED=false)")
