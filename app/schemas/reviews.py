@@ -27,8 +27,10 @@ class ReviewListQuery(QueryModel):
     memory_id: uuid.UUID | None = Field(
         default=None, description="Only pairs with this unit on either side."
     )
-    status: Literal["open", "decided", "all"] = Field(
-        default="open", description="`open` (pending or running, the default), `decided`, `all`."
+    status: Literal["open", "pending", "running", "decided", "all"] = Field(
+        default="open",
+        description="`open` (`pending` or `running`, the default), `decided`, `all`; or one "
+        "status as a review shows it (`pending`, `running`).",
     )
     kind: Literal["duplicate", "contradiction"] | None = Field(
         default=None,
@@ -110,13 +112,33 @@ class ReviewPage(ResponseModel):
 
 
 class ReviewDecide(RequestModel):
-    """How a person decides a pair."""
+    """How a person decides a pair: `action`, or `decision` — its other name, as the MCP tool
+    and the review's own `decision` field call it (one of them; both only if they agree)."""
 
-    action: ReviewDecision = Field(
+    action: ReviewDecision | None = Field(
+        default=None,
         description="`merge`: the newer unit is merged into the existing one (its id keeps "
         "resolving); `supersede`: the newer unit replaces the existing one; `keep_both`: two "
-        "facts, both stay active."
+        "facts, both stay active.",
     )
+    decision: ReviewDecision | None = Field(
+        default=None, description="The same as `action` (send one of them)."
+    )
+
+    @model_validator(mode="after")
+    def _one_decision(self) -> ReviewDecide:
+        if self.action is None and self.decision is None:
+            raise ValueError("action: required (or decision, its other name)")
+        if None not in (self.action, self.decision) and self.action != self.decision:
+            raise ValueError("action and decision differ: send one of them")
+        return self
+
+    @property
+    def chosen(self) -> ReviewDecision:
+        """The decision sent (as ``action`` or ``decision``)."""
+        chosen = self.action or self.decision
+        assert chosen is not None  # the validator refused neither
+        return chosen
 
 
 class ReviewDecided(ResponseModel):

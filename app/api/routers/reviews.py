@@ -63,7 +63,8 @@ async def list_reviews(
     """List pair reviews of your namespace, newest first: pairs of units the write path could
     not tell apart (the same fact, a change, or two facts?), each with both units. Filters:
     `user_id` / `agent_id` (the subject), `memory_id` (a unit on either side), `status`
-    (`open` by default, `decided`, `all`), `kind` (`duplicate` or `contradiction`),
+    (`open` by default: `pending` or `running`; `decided`, `all`; or `pending` / `running`
+    alone, the statuses a review shows), `kind` (`duplicate` or `contradiction`),
     `min_age_days` / `max_age_days` (how long ago the pair was opened). `limit` 1..200
     (default 50). Cursor pagination: pass `next_cursor` back as `cursor` with the same
     filters until it is null (keyset on `(created_at, id)`). Errors: 422 `invalid_request`
@@ -96,12 +97,14 @@ async def get_review(
 async def decide_review(
     review_id: uuid.UUID, body: ReviewDecide, service: ReviewServiceDep, namespace: NamespaceDep
 ) -> Any:
-    """Decide a pair: `merge` (the newer unit is merged into the existing one, its id keeps
+    """Decide a pair with `{"action": …}` (or `{"decision": …}`, its other name, as the MCP
+    tool `memory_review_decide` and the review's own `decision` field call it): `merge` (the
+    newer unit is merged into the existing one, its id keeps
     resolving to it), `supersede` (the newer unit replaces the existing one, which stays
     readable as `superseded`) or `keep_both` (two facts). History is kept
     (`GET /memories/{id}/history`). Deciding again the same way changes nothing
     (`changed: false`). Errors: 404 `not_found` (unknown id or another namespace's review),
     409 `conflict` (already decided otherwise — by a person, the LLM or the sweep, or closed
     as stale — a merge that is ruled out for the pair, or a unit no longer active)."""
-    decided = await service.decide(namespace, review_id, body.action, datetime.now(UTC))
+    decided = await service.decide(namespace, review_id, body.chosen, datetime.now(UTC))
     return ReviewDecided(review=_read(decided.view), changed=decided.changed)

@@ -157,9 +157,8 @@ class PairReviewRepository:
             conds.append(PairReview.user_id == filters.user_id)
         if filters.agent_id is not None:
             conds.append(PairReview.agent_id == filters.agent_id)
-        if filters.open_only is not None:
-            statuses = REVIEW_OPEN if filters.open_only else (ReviewStatus.DECIDED,)
-            conds.append(PairReview.status.in_(statuses))
+        if filters.statuses is not None:
+            conds.append(PairReview.status.in_(filters.statuses))
         if filters.merge_allowed is not None:
             conds.append(PairReview.merge_allowed.is_(filters.merge_allowed))
         if filters.created_before is not None:
@@ -208,13 +207,13 @@ class PairReviewRepository:
 
 @dataclass(frozen=True)
 class ReviewFilters:
-    """What ``GET /reviews`` narrows to: a subject, open or decided ones (None: both), a
-    kind (``merge_allowed``: True for possible duplicates, False for possible
-    contradictions), a window on ``created_at``, a unit on either side."""
+    """What ``GET /reviews`` narrows to: a subject, the statuses (None: any), a kind
+    (``merge_allowed``: True for possible duplicates, False for possible contradictions), a
+    window on ``created_at``, a unit on either side."""
 
     user_id: str | None = None
     agent_id: str | None = None
-    open_only: bool | None = True
+    statuses: tuple[str, ...] | None = REVIEW_OPEN
     merge_allowed: bool | None = None
     created_before: datetime | None = None
     created_after: datetime | None = None

@@ -27,7 +27,7 @@ from typing import Literal
 
 from app.core.config import ConflictSettings
 from app.core.errors import ConflictError, NotFoundError
-from app.core.vocabulary import ReviewStatus, UnitStatus
+from app.core.vocabulary import REVIEW_OPEN, ReviewStatus, UnitStatus
 from app.models import MemoryUnit, PairReview
 from app.repositories.memory.reviews import PairReviewRepository, ReviewFilters
 from app.repositories.memory.units import MemoryRepository, Subject
@@ -55,10 +55,21 @@ def decision_of(review: PairReview) -> str | None:
     return DECISION_OF.get(review.action or "") if review.status == ReviewStatus.DECIDED else None
 
 
+# ``GET /reviews?status=``: ``open`` (the default) and ``decided`` group the statuses a
+# review shows (``pending``, ``running``, ``decided``); each status also filters by itself.
+STATUS_FILTERS: dict[str, tuple[str, ...] | None] = {
+    "open": REVIEW_OPEN,
+    "pending": (ReviewStatus.PENDING,),
+    "running": (ReviewStatus.RUNNING,),
+    "decided": (ReviewStatus.DECIDED,),
+    "all": None,
+}
+
+
 @dataclass(frozen=True)
 class ReviewQuery:
     """``GET /reviews`` filters: a subject, a unit on either side (``memory_id``),
-    ``status`` (open | decided | all), ``kind`` (duplicate: a merge is possible;
+    ``status`` (open | pending | running | decided | all), ``kind`` (duplicate: a merge is possible;
     contradiction: ruled out), an age window in days and a page."""
 
     user_id: str | None = None
@@ -211,8 +222,8 @@ def _fingerprint(q: ReviewQuery) -> dict[str, object]:
 
 
 def _filters(q: ReviewQuery, now: datetime) -> ReviewFilters:
-    open_only = {"open": True, "decided": False}.get(q.status)
+    statuses = STATUS_FILTERS[q.status]
     kind = {"duplicate": True, "contradiction": False}.get(q.kind or "")
     before = now - timedelta(days=q.min_age_days) if q.min_age_days is not None else None
     after = now - timedelta(days=q.max_age_days) if q.max_age_days is not None else None
-    return ReviewFilters(q.user_id, q.agent_id, open_only, kind, before, after, q.memory_id)
+    return ReviewFilters(q.user_id, q.agent_id, statuses, kind, before, after, q.memory_id)

@@ -1103,15 +1103,24 @@ class RerankInfo(BaseModel):
 
 class ReviewDecide(BaseModel):
     """
-    How a person decides a pair.
+    How a person decides a pair: `action`, or `decision` — its other name, as the MCP tool
+    and the review's own `decision` field call it (one of them; both only if they agree).
     """
 
     model_config = ConfigDict(
         extra="ignore",
     )
-    action: Annotated[Literal["merge", "supersede", "keep_both"], Field(title="Action")]
+    action: Annotated[Literal["merge", "supersede", "keep_both"] | None, Field(title="Action")] = (
+        None
+    )
     """
     `merge`: the newer unit is merged into the existing one (its id keeps resolving); `supersede`: the newer unit replaces the existing one; `keep_both`: two facts, both stay active.
+    """
+    decision: Annotated[
+        Literal["merge", "supersede", "keep_both"] | None, Field(title="Decision")
+    ] = None
+    """
+    The same as `action` (send one of them).
     """
 
 

@@ -438,7 +438,8 @@ export interface paths {
          * @description List pair reviews of your namespace, newest first: pairs of units the write path could
          *     not tell apart (the same fact, a change, or two facts?), each with both units. Filters:
          *     `user_id` / `agent_id` (the subject), `memory_id` (a unit on either side), `status`
-         *     (`open` by default, `decided`, `all`), `kind` (`duplicate` or `contradiction`),
+         *     (`open` by default: `pending` or `running`; `decided`, `all`; or `pending` / `running`
+         *     alone, the statuses a review shows), `kind` (`duplicate` or `contradiction`),
          *     `min_age_days` / `max_age_days` (how long ago the pair was opened). `limit` 1..200
          *     (default 50). Cursor pagination: pass `next_cursor` back as `cursor` with the same
          *     filters until it is null (keyset on `(created_at, id)`). Errors: 422 `invalid_request`
@@ -469,7 +470,9 @@ export interface paths {
         put?: never;
         /**
          * Decide Review
-         * @description Decide a pair: `merge` (the newer unit is merged into the existing one, its id keeps
+         * @description Decide a pair with `{"action": …}` (or `{"decision": …}`, its other name, as the MCP
+         *     tool `memory_review_decide` and the review's own `decision` field call it): `merge` (the
+         *     newer unit is merged into the existing one, its id keeps
          *     resolving to it), `supersede` (the newer unit replaces the existing one, which stays
          *     readable as `superseded`) or `keep_both` (two facts). History is kept
          *     (`GET /memories/{id}/history`). Deciding again the same way changes nothing
@@ -2367,15 +2370,20 @@ export interface components {
         };
         /**
          * ReviewDecide
-         * @description How a person decides a pair.
+         * @description How a person decides a pair: `action`, or `decision` — its other name, as the MCP tool
+         *     and the review's own `decision` field call it (one of them; both only if they agree).
          */
         ReviewDecide: {
             /**
              * Action
              * @description `merge`: the newer unit is merged into the existing one (its id keeps resolving); `supersede`: the newer unit replaces the existing one; `keep_both`: two facts, both stay active.
-             * @enum {string}
              */
-            action: "merge" | "supersede" | "keep_both";
+            action?: ("merge" | "supersede" | "keep_both") | null;
+            /**
+             * Decision
+             * @description The same as `action` (send one of them).
+             */
+            decision?: ("merge" | "supersede" | "keep_both") | null;
         };
         /**
          * ReviewDecided
@@ -4698,8 +4706,8 @@ export interface operations {
                 agent_id?: string | null;
                 /** @description Only pairs with this unit on either side. */
                 memory_id?: string | null;
-                /** @description `open` (pending or running, the default), `decided`, `all`. */
-                status?: "open" | "decided" | "all";
+                /** @description `open` (`pending` or `running`, the default), `decided`, `all`; or one status as a review shows it (`pending`, `running`). */
+                status?: "open" | "pending" | "running" | "decided" | "all";
                 /** @description `duplicate`: the pair may be one fact (a merge is possible); `contradiction`: a merge is ruled out (a negation, other values, swapped roles). */
                 kind?: ("duplicate" | "contradiction") | null;
                 /** @description Only pairs opened at least this long ago. */

@@ -184,3 +184,26 @@ async def test_sweep_closes_old_pending_reviews_as_keep_both(client, engine):
     assert (await client.get(f"/reviews/{fresh}")).json()["status"] == "pending"
     r = await client.post(f"/reviews/{old_review}", json={"action": "keep_both"})
     assert r.status_code == 200 and r.json()["changed"] is False
+
+
+async def test_the_review_wording_agrees_across_rest_and_mcp(client, engine):
+    """Tester finding T14: a review shows `"status": "pending"` but `?status=pending` was a
+    422, and the MCP tool's `decision` was an unknown field of the REST body (`action`)."""
+    _, _, review_id = await open_pair(client)
+    for status, expected in [("pending", 1), ("open", 1), ("running", 0), ("decided", 0)]:
+        r = await client.get("/reviews", params={"status": status})
+        assert len(r.json()["reviews"]) == expected, (status, r.text)
+    r = await client.post(
+        f"/reviews/{review_id}", json={"action": "merge", "decision": "keep_both"}
+    )
+    assert r.status_code == 422 and "action and decision differ" in r.json()["detail"]
+    r = await client.post(f"/reviews/{review_id}", json={})
+    assert r.status_code == 422 and "action: required (or decision" in r.json()["detail"]
+    assert len((await client.get("/reviews", params={"status": "pending"})).json()["reviews"]) == 1
+    r = await client.post(f"/reviews/{review_id}", json={"decision": "keep_both"})
+    assert r.status_code == 200, r.text
+    assert r.json()["review"]["decision"] == "keep_both" and r.json()["changed"] is True
+    r = await client.post(f"/reviews/{review_id}", json={"action": "keep_both"})
+    assert r.json()["changed"] is False  # the same decision, by its first name
+    assert (await client.get("/reviews", params={"status": "pending"})).json()["reviews"] == []
+    assert len((await client.get("/reviews", params={"status": "decided"})).json()["reviews"]) == 1
