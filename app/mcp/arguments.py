@@ -87,7 +87,11 @@ _WHERE = re.compile(
 def renamed(tool: str, detail: str) -> str:
     """``detail`` with the REST field it starts with renamed to ``tool``'s argument
     (``messages.2.content: …`` → ``conversation[2].content: …``, ``body.user_id: …`` →
-    ``user_id: …``); unchanged when it starts with no field."""
+    ``user_id: …``); a problem of the whole body loses its ``body: `` (``body: give at least
+    one of user_id, agent_id, session_id``: those are the tool's argument names too); else
+    unchanged when it starts with no field."""
+    if detail.startswith("body: "):
+        return detail.removeprefix("body: ")
     m = _WHERE.match(detail)
     if m is None:
         return detail

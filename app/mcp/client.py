@@ -96,16 +96,28 @@ class RestApi:
                 )
             except httpx.TimeoutException as exc:
                 raise ApiError(
-                    504, "api_timeout", f"the Hindsight API did not answer in time: {exc}"
+                    504,
+                    "api_timeout",
+                    f"the Hindsight API did not answer in time: {exc}",
+                    "API timeout",
                 ) from exc
             except httpx.TransportError as exc:
                 raise ApiError(
                     503,
                     "api_unreachable",
                     f"cannot reach the Hindsight API at {self.base_url}: {exc}",
+                    "API unreachable",
                 ) from exc
         if response.status_code >= 400:
-            raise _problem(response)
+            error = _problem(response)
+            if error.code == "missing_api_key" and not key:
+                # Tester finding T20: the REST wording alone does not say where an MCP user
+                # puts the key.
+                error.detail += (
+                    " (an MCP client: set MCP__API_KEY in the environment of `hindsight mcp`,"
+                    " or send Authorization: Bearer <key> to /mcp)"
+                )
+            raise error
         if response.status_code == 204 or not response.content:
             return None
         return response.json()

@@ -351,6 +351,7 @@ async def test_streamable_http_passes_each_callers_key(mcp_http_url, engine, mak
         refused = await session.call_tool("memory_store", STORE_ARGS)
         assert refused.is_error
         assert refused.structured_content["error"]["code"] == "missing_api_key"
+        assert "MCP__API_KEY" in refused.structured_content["error"]["detail"]  # T20 (b)
     async with engine.connect() as conn:
         namespaces = await conn.execute(text("SELECT DISTINCT namespace FROM memory_units"))
         assert list(namespaces.scalars()) == ["tenant-a"]
@@ -411,6 +412,12 @@ def test_readme_documents_every_tool_argument():
         ("memory_reviews", "query.limit: at most 200", "how_many: at most"),
         ("memory_review_decide", "action: one of merge/supersede/distinct", "decision: one of"),
         ("memory_recall", "body.user_id: required", "user_id: required"),
+        # a whole-body problem (tester finding T20): no REST "body:" in a tool error
+        (
+            "memory_recall",
+            "body: give at least one of user_id, agent_id, session_id",
+            "give at least one of user_id, agent_id, session_id",
+        ),
         # no field first: left as it is
         ("memory_update", "value is the same as the stored one", "value is the same"),
         ("memory_recall", "Field required", "Field required"),
@@ -426,3 +433,17 @@ def test_api_refusals_name_the_tool_arguments(tool, detail, named):
     # other errors are left alone
     gone = error_result(ApiError(404, "not_found", detail))
     assert in_tool_terms(tool, gone) is gone
+
+
+async def test_an_unreachable_api_is_a_titled_tool_error():
+    """Tester finding T20 (d): `api_unreachable` had an empty title."""
+    from app.mcp.client import ApiError, RestApi
+
+    with pytest.raises(ApiError) as caught:
+        await RestApi("http://127.0.0.1:9").call("GET", "/health")
+    error = error_result(caught.value).structured_content["error"]
+    assert (error["code"], error["status"], error["title"]) == (
+        "api_unreachable",
+        503,
+        "API unreachable",
+    )
