@@ -134,23 +134,38 @@ Identifier = Annotated[
     AfterValidator(identifier),
     _NotBlankSchema(),
 ]
-AwareDatetime = Annotated[datetime, Strict(False), AfterValidator(_aware)]
+
+# ``2025-06-01T00:00:00 02:00``: the ``+`` of an unencoded query string, read as a space.
+_PLUS_AS_SPACE = re.compile(r"T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)? \d{2}(?::?\d{2})?$")
 
 
 def _iso_text(value: object) -> object:
+    """A time from the wire is an ISO 8601 string: pydantic would read a number, or a string
+    of digits, as seconds or milliseconds since 1970 by its size — a guess (tester finding
+    T15: 1700000000 and 1700000000000 both became 2023-11-14)."""
     if isinstance(value, datetime):  # set in code, not from the wire
         return value
-    if not isinstance(value, str):
-        raise ValueError("must be an ISO 8601 date-time string with a UTC offset")
+    if isinstance(value, str) and _PLUS_AS_SPACE.search(value):
+        raise ValueError(
+            f"{value!r} has a space before its offset: a '+' in a URL's query string reads "
+            "as a space, so send it encoded as %2B (…T09:00:00%2B08:00), or use Z"
+        )
+    if not isinstance(value, str) or value.strip().lstrip("+-").replace(".", "", 1).isdigit():
+        raise ValueError(
+            "must be an ISO 8601 date-time string with its UTC offset, e.g. "
+            "2026-03-14T09:00:00Z (not a number: seconds or milliseconds would be a guess)"
+        )
     return value
+
+
+AwareDatetime = Annotated[
+    datetime, BeforeValidator(_iso_text), Strict(False), AfterValidator(_aware)
+]
 
 
 def _with_offset(value: datetime) -> datetime:
     if value.tzinfo is None:
-        raise ValueError(
-            "needs a UTC offset (ISO 8601, e.g. 2025-03-15T12:00:00+08:00 or ...Z): "
-            "a moment in time, not a wall-clock reading"
-        )
+        raise ValueError(NAIVE_TIME)
     return _aware(value)
 
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, Field, computed_field, field_validator, model_validator
@@ -118,6 +118,16 @@ class MemoryRead(ResponseModel):
     last_accessed_at: datetime | None
     expires_at: datetime | None
     embedding_model: str
+
+    @field_validator(
+        "occurred_at", "valid_to", "created_at", "last_confirmed_at", "last_accessed_at",
+        "expires_at",
+    )  # fmt: skip
+    @classmethod
+    def _in_utc(cls, value: datetime | None) -> datetime | None:
+        # Every answer says its times in UTC (`…Z`); a unit /store has just written still
+        # holds the offset it was sent with (tester finding T15: "+08:00" echoed).
+        return value.astimezone(UTC) if value is not None and value.tzinfo else value
 
     @computed_field(description="Valid time: when the unit became true (its `occurred_at`).")
     def valid_from(self) -> datetime:

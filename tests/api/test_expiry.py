@@ -57,3 +57,36 @@ async def test_patch_refuses_a_past_expiry_with_the_same_422(client):
         "/memories/00000000-0000-7000-8000-000000000000", json={"expires_at": PAST}
     )
     assert_problem(r, 422, "invalid_request", "expires_at is in the past")
+
+
+async def test_times_come_back_in_utc_whatever_offset_they_were_sent_with(client):
+    """Tester finding T15: `/store` echoed "2026-03-14T09:00:00+08:00" while every other
+    answer says Z."""
+    sent = _unit(occurred_at="2026-03-14T09:00:00+08:00", expires_at="2099-01-01T08:00:00+08:00")
+    r = await client.post("/store", json={"memories": [sent]})
+    memory = r.json()["results"][0]["memory"]
+    assert memory["occurred_at"] == memory["valid_from"] == "2026-03-14T01:00:00Z"
+    assert memory["expires_at"] == "2099-01-01T00:00:00Z"
+    assert (await client.get(f"/memories/{memory['id']}")).json()["occurred_at"] == (
+        "2026-03-14T01:00:00Z"
+    )
+
+
+async def test_a_number_is_no_time(client, engine):
+    """Tester finding T15: numbers (and strings of digits) were read as seconds or
+    milliseconds since 1970 by their size; the README promises times are never guessed."""
+    for when in [1700000000, 1700000000000, 1.5, "1700000000"]:
+        r = await client.post("/store", json={"memories": [_unit(occurred_at=when)]})
+        assert_problem(r, 422, "invalid_request", "memories.0.occurred_at: must be an ISO 8601")
+    r = await client.post("/recall", json={"query": "q", "user_id": "u", "as_of": 1700000000})
+    assert_problem(r, 422, "invalid_request", "as_of: must be an ISO 8601")
+    r = await client.post("/recall", json={"query": "q", "user_id": "u", "as_of": "2026-03-14"})
+    assert_problem(r, 422, "invalid_request", "as_of: must give its UTC offset")
+    assert await count_rows(engine) == 0
+
+
+async def test_an_unencoded_plus_in_a_query_time_says_to_encode_it(client):
+    r = await client.get("/memories?user_id=u&as_of=2025-06-01T00:00:00+02:00")
+    assert_problem(r, 422, "invalid_request", "query.as_of:", "encoded as %2B")
+    r = await client.get("/memories", params={"user_id": "u", "as_of": "2025-06-01T00:00:00+02:00"})
+    assert r.status_code == 200, r.text
