@@ -7,7 +7,8 @@ looks every ``interval_s`` seconds; when the postmaster is gone it starts it aga
 options it ran with (the same socket, so the pool's URL stays valid: the pool replaces its
 dead connections at the next checkout, app/core/db.py) and logs it. After ``max_failures``
 failed starts in a row it stops trying: :attr:`state` is then ``down`` and ``/health``
-answers 503, so a supervisor that probes liveness restarts the whole service.
+answers 503, so a supervisor that probes liveness restarts the whole service (or ``up``
+again if someone starts the server by hand).
 """
 
 from __future__ import annotations
@@ -58,10 +59,13 @@ class EmbeddedSupervisor:
         self._thread: threading.Thread | None = None
 
     def check(self) -> State:
-        """One look: start the server again if its postmaster is gone. Returns the state."""
-        if self.state == "down" or postmaster_alive(self.server.pgdata):
-            if self.state != "down":
-                self.state = "up"
+        """One look: start the server again if its postmaster is gone. Returns the state
+        (``up`` again whenever the postmaster runs, also after ``down`` if someone else
+        started it; once ``down``, no more starts are tried)."""
+        if postmaster_alive(self.server.pgdata):
+            self.state, self.failures = "up", 0
+            return self.state
+        if self.state == "down":
             return self.state
         self.state = "restarting"
         log.warning("embedded PostgreSQL in %s is not running: starting it again",

@@ -102,11 +102,18 @@ async def test_health_fails_when_the_server_cannot_be_started_again(
                 {"status": "unavailable", "embedded_postgres": "down"},
             )
             assert (await c.head("/health")).status_code == 503
+            assert await asyncio.to_thread(supervisor.check) == "down"  # no more tries
         finally:
             supervisor._options = options
-            supervisor.state, supervisor.failures = "up", 0
+            # Started by hand (as an operator would): up again, /health 200.
+            log = str(private_server.pgdata / "log")
+            await asyncio.to_thread(
+                embedded_pg.pg_ctl, private_server.pgdata, "-w", "-o", options, "-l", log, "start"
+            )
             assert await asyncio.to_thread(supervisor.check) == "up"
+            assert (await c.get("/health")).status_code == 200
             assert postmaster_alive(private_server.pgdata)
+            private_server.adopt()
 
 
 async def test_health_without_an_embedded_server_is_liveness_only(client):
