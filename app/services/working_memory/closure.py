@@ -204,17 +204,17 @@ class ClosureService:
         task_id: str | None = None,
         timezone: str = "UTC",
         now: datetime | None = None,
-        scope: str | None = None,
+        scope_user: str | None = None,
     ) -> CloseResult:
         """Close the session's task explicitly and submit its new messages for extraction
         (idempotent). The subject is ``user_id`` or the session's own. An unknown session is
         an empty one (docs/WORKING_MEMORY.md, "Unknown sessions"): nothing to close, no job.
         Raises BadRequestError when no user is known, ConflictError when the session's user
-        (its owner, else ``user_id``) is not ``scope`` (a request's ``?user_id=``)."""
+        (its owner, else ``user_id``) is not ``scope_user`` (a request's ``?user_id=``)."""
         session = await self.transcripts.get_session(namespace, session_id)
         if session is None:
             return CloseResult(False, {EXPLICIT}, None)
-        check_scope(session_id, session.user_id or user_id, scope)
+        check_scope(session_id, session.user_id or user_id, scope_user)
         subject = user_id or session.user_id
         if subject is None:
             raise BadRequestError("the session has no user_id: give one in the body")
