@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Annotated, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from app.core.vocabulary import MemoryType
 from app.schemas.common import (
@@ -158,14 +158,19 @@ class RecallRequest(RequestModel):
             raise ValueError("give at least one of user_id, agent_id, session_id")
         if self.since and self.until and self.since >= self.until:
             raise ValueError("since must be before until")
-        if self.timezone is not None:
-            try:
-                ZoneInfo(self.timezone)
-            except (ZoneInfoNotFoundError, ValueError) as exc:
-                raise ValueError(
-                    f"timezone: unknown IANA time zone {self.timezone!r} (e.g. Europe/Paris)"
-                ) from exc
         return self
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, value: str | None) -> str | None:
+        # A field's own check, so the error is located at `timezone`, not at the whole body
+        # (tester finding T15).
+        if value is not None:
+            try:
+                ZoneInfo(value)
+            except (ZoneInfoNotFoundError, ValueError) as exc:
+                raise ValueError(f"unknown IANA time zone {value!r} (e.g. Europe/Paris)") from exc
+        return value
 
 
 class Scores(ResponseModel):

@@ -90,3 +90,11 @@ async def test_an_unencoded_plus_in_a_query_time_says_to_encode_it(client):
     assert_problem(r, 422, "invalid_request", "query.as_of:", "encoded as %2B")
     r = await client.get("/memories", params={"user_id": "u", "as_of": "2025-06-01T00:00:00+02:00"})
     assert r.status_code == 200, r.text
+
+
+async def test_an_unknown_time_zone_is_reported_at_its_field(client):
+    r = await client.post(
+        "/recall", json={"query": "q", "user_id": "u", "timezone": "Mars/Olympus"}
+    )
+    body = assert_problem(r, 422, "invalid_request", "timezone: unknown IANA time zone")
+    assert body["errors"][0]["loc"] == ["body", "timezone"]
