@@ -57,7 +57,7 @@ DOC = ROOT / "docs" / "DEDUPE.md"
 # same words merges; local contradiction rules at cosine ≥ 0.80; the LLM judge inside the
 # request), measured offline on this same set with the same embeddings on 2026-12-01:
 # kind -> (merged, contradictions: superseded or flagged).
-BEFORE: dict[str, tuple[int, int]] = {
+BEFORE: dict[str, tuple[int | str, int | str]] = {
     "normalised": (12, 0), "number_format": (0, 3), "clock_format": (0, 4),
     "date_format": (0, 0), "unit_currency": (0, 1), "paraphrase": (4, 0), "word_order": (0, 0),
     "little_overlap": (0, 0), "label_definition": (0, 0), "cross_lingual": (0, 3),
@@ -248,8 +248,21 @@ def render(
         "(12/24-hour, 上午/下午/晚上), weekdays, amounts with currencies and units, spans "
         "written as words (half an hour, a decade, a dozen) and a race's distance (a 5K run) "
         "are rewritten into one notation. The same canonical form merges.",
-        "3. **Guards** (`decision.py`): a negation of the same statement, other canonical "
-        "values in the same sentence frame, an antonym swap, roles that changed sides, "
+        "3. **Guards** (`decision.py`). First what each statement is about "
+        "(`referents.py`, tester T22 and T11): another person — a relative, a friend or an "
+        "animal after a possessive (the user / the user's husband, 用户 / 用户的丈夫, my wife; "
+        "WordNet persons, CC-CEDICT kin words), another name as the subject (Alice / Bob, "
+        "张三 / 李四) —, another identifier (flight LH716 / LH717, order 1001 / 1002, 订单, "
+        '航班; not a code after "is": that is a value) or ordinal (first / second meeting, '
+        '第一次 / 第二次; not "7th floor") → `distinct`; a direction swapped (to / from, '
+        "into / out of, 去 / 从…回来), a plan, wish or possibility against what happened "
+        "(will / might / plans to / wants to, 想 / 打算 / 要 / 可能 against visited, moved, "
+        "过, 了, 已经), two past events on days with none in common (ran 5 km on Saturday / "
+        '10 km on Sunday; not born, died, married, nor a correction: "actually", 其实) → '
+        '`unsure`, never merged (a wish against a plain present — "wants a career in" / '
+        '"hopes to become" — is unsure and may merge). Then a negation of the same '
+        "statement, other canonical values in the same sentence frame, an antonym swap, "
+        "roles that changed sides, "
         "another value of an exclusive slot (`rules.py`: residence, employer, school, name, "
         "age, a named relative, favourite or main X, answer style; an occupation — after "
         '"works as", or a noun WordNet files under an occupation: nurse, data analyst, 护士 '
@@ -343,7 +356,7 @@ def render(
     for kind, row in off_rows.items():
         a, b = row.actions, llm_rows[kind].actions
         false_merge = a["merge"] if row.expect != "same" else 0
-        before = BEFORE.get(kind, (0, 0))
+        before = BEFORE.get(kind, ("—", "—"))  # kinds added since were not measured then
         lines.append(
             f"| {kind} | {row.expect} | {row.langs['en']}/{row.langs['zh']}/"
             f"{row.langs['mixed']} | {a['merge']} | {false_merge} | {a['contradicts']} | "

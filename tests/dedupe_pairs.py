@@ -69,7 +69,11 @@ CONTRADICT_KINDS = (
     "negation", "single_valued", "number_change", "time_change", "swapped_date",
     "role_swap", "antonym", "cross_lingual_change",
 )  # fmt: skip
-DISTINCT_KINDS = ("related_distinct", "same_value_other_slot", "unrelated")
+DISTINCT_KINDS = (
+    "related_distinct", "same_value_other_slot", "unrelated",
+    # tester T22 and T11: what a statement is about (app/services/memory/pairs/referents.py)
+    "direction_swap", "other_person", "modality", "other_identifier", "other_event_day",
+)  # fmt: skip
 KINDS = SAME_KINDS + CONTRADICT_KINDS + DISTINCT_KINDS
 
 PAIRS: tuple[Pair, ...] = tuple(
@@ -184,9 +188,17 @@ PAIRS: tuple[Pair, ...] = tuple(
         ("The user prefers short answers", "Short answers are preferred by the user"),
         ("Every Sunday the user goes camping", "The user goes camping every Sunday"),
         ("The user's favourite food is sushi", "Sushi is the user's favourite food"),
+        ("The user flew from Tokyo on Friday.", "On Friday the user flew back from Tokyo."),
         ("用户希望用中文回复", "请用中文回复用户"),
         ("用户每天早上跑步", "每天早上用户都跑步"),
         ("用户最喜欢的食物是寿司", "寿司是用户最喜欢的食物"),
+    )
+    + _kind("paraphrase", "same",
+        # the same person, wish, plan or identifier in other words (referents.py agrees)
+        ("The user's husband prefers aisle seats.", "My husband prefers aisle seats."),
+        ("Flight LH716 departs at 10:00.", "Flight LH716 leaves at 10am."),
+        ("用户的丈夫喜欢靠过道的座位", "用户老公喜欢靠过道的座位"),
+        ("用户想去日本旅游。", "用户很想去日本旅游。"),
     )
     + _kind("little_overlap", "same",
         ("The user is allergic to peanuts", "Peanuts trigger an allergic reaction in the user"),
@@ -290,6 +302,8 @@ PAIRS: tuple[Pair, ...] = tuple(
         ("用户的预算是五千元", "用户的预算是8000块"),
         ("用户今年三十四岁", "用户今年35岁"),
         ("用户每天喝两杯咖啡", "用户每天喝三杯咖啡"),
+        ("The user ran 5 km on Saturday.", "The user ran 10 km on Saturday."),
+        ("用户周六跑了5公里。", "用户周六跑了10公里。"),
     )
     + _kind("time_change", "contradicts",
         ("The user's flight leaves at 9am", "The user's flight leaves at 10am"),
@@ -299,6 +313,13 @@ PAIRS: tuple[Pair, ...] = tuple(
         ("会议下午三点开始", "会议下午四点开始"),
         ("用户晚上9点睡觉", "用户晚上10点睡觉"),
         ("航班20:30起飞", "航班晚上九点起飞"),
+        # one flight, one meeting, one trip, one run: the same identifier, ordinal or day
+        ("Flight LH716 departs at 10:00.", "Flight LH716 departs at 11:30."),
+        ("The user's first meeting is at 9am.", "The user's first meeting is at 10am."),
+        ("The user flies to Tokyo on Friday.", "The user flies to Tokyo on Saturday."),
+        ("航班CA981早上9点起飞", "航班CA981早上10点起飞"),
+        ("用户的第一个会议在上午9点", "用户的第一个会议在上午10点"),
+        ("用户周五飞往东京。", "用户周六飞往东京。"),
     )
     + _kind("swapped_date", "contradicts",
         ("用户的生日是3月5日", "用户的生日是5月3日"),
@@ -414,6 +435,56 @@ PAIRS: tuple[Pair, ...] = tuple(
         ("张三的生日是3月5日", "李四的生日是3月5日"),
         ("用户有两个孩子", "用户有两只猫"),
         ("用户住在上海", "用户的父母住在上海"),
+    )
+    + _kind("direction_swap", "distinct",
+        ("The user flies to Tokyo on Friday.", "The user flies from Tokyo on Friday."),
+        ("The user's train goes to Boston at 8am", "The user's train comes back from Boston at 8am"),
+        ("Melanie drove to the lake on Sunday", "Melanie drove back from the lake on Sunday"),
+        ("The user moved into the new flat in March", "The user moved out of the new flat in March"),
+        ("用户周五飞往东京。", "用户周五从东京飞回来。"),
+        ("用户明天去上海。", "用户明天从上海回来。"),
+        ("用户坐火车去北京", "用户坐火车从北京回来"),
+    )
+    + _kind("other_person", "distinct",
+        ("The user prefers aisle seats.", "The user's husband prefers aisle seats."),
+        ("The user is allergic to cats", "The user's daughter is allergic to cats"),
+        ("I love jazz", "My wife loves jazz"),
+        ("Alice prefers aisle seats", "Bob prefers aisle seats"),
+        ("Melanie loves camping", "Melanie's kids love camping"),
+        ("用户喜欢靠过道的座位", "用户的丈夫喜欢靠过道的座位"),
+        ("用户对猫过敏", "用户的女儿对猫过敏"),
+        ("我喜欢爵士乐", "我老公喜欢爵士乐"),
+        ("张三喜欢靠过道的座位", "李四喜欢靠过道的座位"),
+    )
+    + _kind("modality", "distinct",
+        ("The user will visit Rome in May.", "The user visited Rome in May."),
+        ("The user might move to Canada.", "The user moved to Canada."),
+        ("The user plans to run a marathon", "The user ran a marathon"),
+        ("The user wants to learn Spanish", "The user is learning Spanish"),
+        ("The user may be allergic to penicillin", "The user is allergic to penicillin"),
+        ("用户想去日本旅游。", "用户去过日本旅游。"),
+        ("用户打算搬到加拿大", "用户搬到了加拿大"),
+        ("用户明年要去巴黎", "用户去年去了巴黎"),
+        ("用户可能会换工作", "用户换了工作"),
+    )
+    + _kind("other_identifier", "distinct",
+        ("Flight LH716 departs at 10:00.", "Flight LH717 departs at 18:30."),
+        ("The user's order 1001 shipped on Monday.", "The user's order 1002 shipped on Friday."),
+        ("Ticket #4521 is for the Berlin concert", "Ticket #4522 is for the Berlin concert"),
+        ("The user's first meeting is at 9am.", "The user's second meeting is at 2pm."),
+        ("The user's second child was born in 2015", "The user's third child was born in 2018"),
+        ("航班CA981早上9点起飞", "航班CA982晚上7点起飞"),
+        ("用户的订单1001周一发货了", "用户的订单1002周五发货了"),
+        ("用户第一次去日本是2019年", "用户第二次去日本是2022年"),
+        ("用户的第一个会议在上午9点", "用户的第二个会议在下午2点"),
+    )
+    + _kind("other_event_day", "distinct",
+        ("The user ran 5 km on Saturday.", "The user ran 10 km on Sunday."),
+        ("The user went to the dentist on Monday", "The user went to the dentist on Thursday"),
+        ("The user swam 2 km on 3 June", "The user swam 1 km on 10 June"),
+        ("用户周六跑了5公里。", "用户周日跑了10公里。"),
+        ("用户周一去看了牙医", "用户周四去看了牙医"),
+        ("用户6月3日游了2公里", "用户6月10日游了1公里"),
     )
     + _kind("unrelated", "distinct",
         ("The user lives in Shanghai", "The user is allergic to peanuts"),

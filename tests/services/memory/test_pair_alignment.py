@@ -109,7 +109,12 @@ def test_a_week_of_a_month_is_one_value_in_english_and_chinese():
     assert canonical_mod.canonical("用户11月的第3个星期去北京").values == {"wk113"}
     old = statement("Tim visited the UK in the second week of November")
     new = statement("Tim visited the UK in the first week of December")
-    assert decide(new, old, 0.938, thresholds=T).action == "contradicts"  # the e5 cosine
+    # Another week of a past visit: another visit or a corrected date (referents.py, T11): a
+    # review, never a supersede; a week of a plan is one value that changed.
+    assert decide(new, old, 0.938, thresholds=T).reason == "other_event_day"  # the e5 cosine
+    plan_old = statement("Tim flies to the UK in the second week of November")
+    plan_new = statement("Tim flies to the UK in the first week of December")
+    assert decide(plan_new, plan_old, 0.938, thresholds=T).action == "contradicts"
     assert canonical_mod.canonical("rejected twice").values == {"2"}
 
 

@@ -2,17 +2,17 @@
 (``merge``), does it contradict it (``contradicts``: superseded or flagged by
 :mod:`app.services.memory.resolution`), is it another fact (``distinct``), or can the local
 evidence not tell (``unsure``: the LLM reconciles it after the response, see
-:mod:`app.services.memory.reconcile`)?
-
-Two stages (docs/DEDUPE.md): the store service fetches the subject's active neighbours by
-cosine similarity down to the candidate gate (``CONFLICTS__MIN_COSINE_BY_MODEL``, wider than
-a merge needs); this module decides each pair from :mod:`~app.services.memory.pairs.features`:
+:mod:`app.services.memory.reconcile`)? The store service fetches the subject's active
+neighbours down to the candidate gate (``CONFLICTS__MIN_COSINE_BY_MODEL``); this module
+decides each pair from :mod:`~app.services.memory.pairs.features` (docs/DEDUPE.md):
 
 1. the same canonical form (numbers, dates, times, units in one notation) → ``merge``;
 2. below the candidate gate → ``distinct``;
-3. *guards* — a negation of the same statement, other values in the same sentence frame, an
-   antonym swap, roles that changed sides, another value of an exclusive slot, an exclusive
-   one-word swap — are ``contradicts`` when the rest of the sentence agrees (across
+3. *guards* — what each is about (:mod:`.referents`: another person, identifier or ordinal
+   → ``distinct``; another direction, modality or tense, a past event on another day →
+   ``unsure``), a negation of the same statement, other values in the same sentence frame,
+   an antonym swap, roles that changed sides, another value of an exclusive slot, an
+   exclusive one-word swap — are ``contradicts`` when the rest of the sentence agrees (across
    languages: every other word matched through the dictionaries, :mod:`.across`), else
    ``unsure``; a guarded pair never merges, whatever the LLM answers (``merge_allowed``);
 4. a pair in two languages → ``merge`` when its content words align (step 5's rule with the
@@ -24,10 +24,8 @@ a merge needs); this module decides each pair from :mod:`~app.services.memory.pa
    (:mod:`.definition`, ``define_*``) → ``merge`` (``unsure`` when the types differ);
    ≥ ``unsure_p`` → ``unsure``, else ``distinct``.
 
-The weights are fitted on tests/dedupe_pairs.py by scripts/calibrate_dedupe.py (zero false
-merges on the set); the ``align_*`` and ``define_*`` thresholds by
-scripts/eval_dedupe_unseen.py --fit (grouped k-fold CV, zero false merges on every fold).
-Pure: no I/O (the word lists load from installed packages).
+Weights: scripts/calibrate_dedupe.py on tests/dedupe_pairs.py; ``align_*``, ``define_*``:
+scripts/eval_dedupe_unseen.py --fit (grouped k-fold CV). Pure: no I/O (word lists: packages).
 """
 
 from __future__ import annotations
@@ -36,7 +34,7 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from app.services.memory.pairs import across, definition, lexical, rules
+from app.services.memory.pairs import across, definition, lexical, referents, rules
 from app.services.memory.pairs.canonical import canonical
 from app.services.memory.pairs.features import Features, Statement, features, statement
 
@@ -114,6 +112,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
     def unsure(reason: str, merge_allowed: bool = False) -> PairDecision:
         return PairDecision("unsure", reason, 0.0, merge_allowed)
 
+    if (kept := referents.apart(new.value, old.value)) is not None:  # whose, which, how real
+        return PairDecision(*kept[:2], 0.0, kept[2])
     if f.polarity_differs:
         if f.cross_lingual:
             if across.negation_matches(new, old):  # words matched through the dictionaries
