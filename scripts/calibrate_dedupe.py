@@ -254,8 +254,8 @@ def render(
         "WordNet persons, CC-CEDICT kin words), another name as the subject (Alice / Bob, "
         "张三 / 李四) —, another identifier (flight LH716 / LH717, order 1001 / 1002, 订单, "
         '航班; not a code after "is": that is a value) or ordinal (first / second meeting, '
-        '第一次 / 第二次; not "7th floor") → `distinct`; a direction swapped (to / from, '
-        "into / out of, 去 / 从…回来), a plan, wish or possibility against what happened "
+        '第一次 / 第二次; not "7th floor") or a direction swapped (to / from, into / out of, '
+        "去 / 从…回来) → `distinct`; a plan, wish or possibility against what happened "
         "(will / might / plans to / wants to, 想 / 打算 / 要 / 可能 against visited, moved, "
         "过, 了, 已经), two past events on days with none in common (ran 5 km on Saturday / "
         '10 km on Sunday; not born, died, married, nor a correction: "actually", 其实) → '

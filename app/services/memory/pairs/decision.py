@@ -8,8 +8,8 @@ decides each pair from :mod:`~app.services.memory.pairs.features` (docs/DEDUPE.m
 
 1. the same canonical form (numbers, dates, times, units in one notation) → ``merge``;
 2. below the candidate gate → ``distinct``;
-3. *guards* — what each is about (:mod:`.referents`: another person, identifier or ordinal
-   → ``distinct``; another direction, modality or tense, a past event on another day →
+3. *guards* — what each is about (:mod:`.referents`: another person, identifier, ordinal or
+   direction → ``distinct``; another modality or tense, a past event on another day →
    ``unsure``), a negation of the same statement, other values in the same sentence frame,
    an antonym swap, roles that changed sides, another value of an exclusive slot, an
    exclusive one-word swap — are ``contradicts`` when the rest of the sentence agrees (across

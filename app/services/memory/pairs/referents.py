@@ -5,9 +5,9 @@ visited, 去过) and, for a past event, on which day.
 
 Two statements that differ in one of these are two facts however many words they share, so
 the pair decision (:mod:`.decision`) never merges them and never lets one supersede the other
-on its own (:func:`apart`): another person, identifier or ordinal → ``distinct``; another
-direction, modality or tense, or a past event on another day → ``unsure`` (the LLM or a
-person may still call it a change: "might move" / "moved").
+on its own (:func:`apart`): another person, identifier, ordinal or direction → ``distinct``;
+another modality or tense, or a past event on another day → ``unsure`` (the LLM or a person
+may still call it a change: "might move" / "moved", a corrected date).
 
 English and Chinese, by patterns and WordNet / CC-CEDICT (:mod:`.lexicon`). Pure, cached.
 """
@@ -346,8 +346,8 @@ def _dates(value: str) -> frozenset[str]:
 
 def apart(new: str, old: str) -> tuple[Literal["distinct", "unsure"], str, bool] | None:
     """Whether two statements are kept apart: ``(action, reason, merge_allowed)`` — another
-    thing or person is ``distinct`` (``other_identifier``, ``other_ordinal``,
-    ``other_person``); another direction (``direction_differs``), a plan, wish or possibility
+    thing, person or direction is ``distinct`` (``other_identifier``, ``other_ordinal``,
+    ``other_person``, ``direction_differs``); a plan, wish or possibility
     against what happened (``modality_differs``, ``tense_differs``) or a past event on another
     day (``other_event_day``) is ``unsure`` and never merged; a wish or possibility against a
     plain present is ``unsure`` and may merge ("wants a career in counselling" / "hopes to
@@ -368,7 +368,7 @@ def apart(new: str, old: str) -> tuple[Literal["distinct", "unsure"], str, bool]
     if (goal_a and not source_a and source_b and not goal_b) or (
         goal_b and not source_b and source_a and not goal_a
     ):
-        return "unsure", "direction_differs", False
+        return "distinct", "direction_differs", False  # the way out and the way back
     ma, mb = moods(new), moods(old)
     for x, y in ((ma, mb), (mb, ma)):
         if x & _IRREALIS and "past" not in x and "past" in y and not y & _IRREALIS:
