@@ -37,7 +37,7 @@ from app.core.config import LLMSettings, get_settings  # noqa: E402
 from app.services.memory import merge  # noqa: E402
 from app.services.memory.conflict_judge import LLMPairJudge  # noqa: E402
 from app.services.memory.pairs import canonical as canonical_mod  # noqa: E402
-from app.services.memory.pairs import decision, features, rules  # noqa: E402
+from app.services.memory.pairs import decision, features, referents, rules  # noqa: E402
 from app.services.memory.pairs.decision import Thresholds  # noqa: E402
 from tests.dedupe_pairs import (  # noqa: E402
     GOLD_VERDICT,
@@ -146,6 +146,9 @@ ABLATIONS: dict[str, Callable[[], Any]] = {
     "negation polarity": lambda: _patched(features.text, "negation_polarity", lambda _v: 0),
     "exclusive slots": lambda: _patched(features.rules, "slots", lambda _v: {}),
     "antonym pairs": lambda: _patched(rules, "ANTONYMS", ()),
+    "what each is about (person, identifier, direction, modality, event day)": lambda: _patched(
+        referents, "apart", lambda *_a: None
+    ),
 }
 
 
