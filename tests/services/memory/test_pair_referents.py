@@ -23,6 +23,8 @@ from app.services.memory.pairs import referents
         ("The user's older son plays football", {"son"}),
         ("用户的丈夫喜欢靠过道的座位", {"husband"}),
         ("我老公喜欢爵士乐", {"husband"}),
+        ("张三的妻子是医生", {"wife"}),
+        ("用户喜欢可爱的狗", set()),  # a dog the user likes, not the dog's fact
         ("The user prefers aisle seats.", set()),
         ("Nate shared it with his vegan group", set()),  # a vegan group: not a person
         ("The user's dentist appointment is on Monday", set()),

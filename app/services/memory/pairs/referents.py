@@ -6,11 +6,10 @@ visited, 去过) and, for a past event, on which day.
 Two statements that differ in one of these are two facts however many words they share, so
 the pair decision (:mod:`.decision`) never merges them and never lets one supersede the other
 on its own (:func:`apart`): another person, identifier, ordinal or direction → ``distinct``;
-another modality or tense, or a past event on another day → ``unsure`` (the LLM or a person
-may still call it a change: "might move" / "moved", a corrected date).
+another modality or tense, or a past event on another day → ``unsure`` (a person or the LLM
+may call it a change: "might move" / "moved", a corrected date).
 
-English and Chinese, by patterns and WordNet / CC-CEDICT (:mod:`.lexicon`). Pure, cached.
-"""
+English and Chinese, by patterns, WordNet and CC-CEDICT (:mod:`.lexicon`). Pure, cached."""
 
 from __future__ import annotations
 
@@ -50,19 +49,16 @@ _KIN_ZH = {
     "同学": "classmate", "老师": "teacher", "医生": "doctor", "狗": "dog", "猫": "cat",
     "宠物": "pet",
 }  # fmt: skip
-_ZH_PERSON = re.compile(
-    r"(?:的|用户|我|你|他|她)(?:大|小|二|老)?("
-    + "|".join(sorted(_KIN_ZH, key=len, reverse=True))
-    + ")"
-)
+_ZH_KIN = "|".join(sorted(_KIN_ZH, key=len, reverse=True))
+# After a pronoun or 用户 (我老公), or 的 after a name or kin word (张三的妻子; not 可爱的狗).
+_ZH_PERSON = re.compile(rf"(?:用户|[我你他她]们?)的?(?:大|小|二|老)?({_ZH_KIN})")
+_ZH_OF = re.compile(rf"的(?:大|小|二|老)?({_ZH_KIN})")
 _EN_POSSESSIVE = re.compile(
     r"(?:\b(?:my|his|her|their|our|your)|\w['’]s)\s+([a-z-]+(?:\s+[a-z-]+){0,2})", re.IGNORECASE
 )
 # Words between a possessive and the person it names ("her older son", "my best friend").
-_PERSON_ADJ = frozenset(
-    "older younger elder eldest youngest oldest big little baby best late ex ex- new old "
-    "twin step- only".split()
-)
+_PERSON_ADJ = frozenset("older younger elder eldest youngest oldest big little baby best late "
+                        "ex ex- new old twin step- only".split())  # fmt: skip
 
 
 @lru_cache(maxsize=4096)
@@ -131,6 +127,10 @@ def people(value: str) -> frozenset[str]:
             found.add(key)
     for m in _ZH_PERSON.finditer(value):
         found.add(_KIN_ZH[m.group(1)])
+    for m in _ZH_OF.finditer(value):
+        before = rjieba.tag(value[: m.start()])
+        if before and (before[-1][1] == "nr" or before[-1][0] in _KIN_ZH):
+            found.add(_KIN_ZH[m.group(1)])
     return frozenset(found)
 
 
