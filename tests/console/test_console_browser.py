@@ -214,9 +214,11 @@ def test_recall_score_bars_match_the_api(console):
 
 def test_a_near_repeat_shows_its_redundancy_penalty(console):
     client = console.service.client("demo")
-    for value in ("Thanks so much, Jon! See you next week.",
-                  "Thanks so much, Gina! See you next week.",
-                  "Carol went hiking in the Alps last summer"):
+    for value in (
+        "Thanks so much, Jon! See you next week.",
+        "Thanks so much, Gina! See you next week.",
+        "Carol went hiking in the Alps last summer",
+    ):
         r = client.post("/store", json={"memories": [{"user_id": "carol", "value": value}]})
         assert r.status_code == 200, r.text
     query = "thanks, see you next week"
@@ -236,7 +238,9 @@ def test_a_near_repeat_shows_its_redundancy_penalty(console):
     # Only the penalised hit has the hatched part, sized by its penalty, and says whom it repeats.
     expect(page.locator(".bar-redundancy[data-redundancy]")).to_have_count(1)
     shown = hits.nth(i).locator(".bar-track .bar-redundancy")
-    assert float(shown.get_attribute("data-redundancy")) == round(answer["memories"][i]["redundancy"], 4)
+    assert float(shown.get_attribute("data-redundancy")) == round(
+        answer["memories"][i]["redundancy"], 4
+    )
     expect(hits.nth(i).locator(".hit-meta")).to_contain_text(f"nearly repeats #{cause}")
     expect(hits.nth(i).locator("tr.redundancy")).to_contain_text(f"repeats #{cause}")
     label = hits.nth(i).locator(".bar").get_attribute("aria-label")

@@ -19,7 +19,6 @@ from app.clients.embeddings import Embedder
 from app.clients.model_runtime import MODEL_MS
 from app.core.text import has_cjk, stem, tokenize
 
-
 # Words that only frame a request for what is known ("Tell me about Quix", "What do you know
 # about Quix?", "跟我说说李明", "李明的情况"): when nothing else is left once the names are
 # removed, the names are what the query is about, and it is embedded whole. Stripped, "Tell me
@@ -34,8 +33,9 @@ _FRAME_EN = frozenset(
     update updates news latest status story everyone anyone somebody someone""".split()
 )
 _FRAME_ZH = frozenset(
-    """跟 和 我 你 我们 说 说说 讲 讲讲 聊 聊聊 谈 谈谈 介绍 介绍一下 一下 情况 怎么样 如何 关于 有关
-    什么 谁 知道 了解 记得 告诉 信息 资料 消息 近况 最新 事 事情 一切 所有 全部 请 相关""".split()
+    """跟 和 我 你 我们 说 说说 讲 讲讲 聊 聊聊 谈 谈谈 介绍 介绍一下 一下 情况 怎么样 如何
+    关于 有关 什么 谁 知道 了解 记得 告诉 信息 资料 消息 近况 最新 事 事情 一切 所有 全部 请
+    相关""".split()
 )
 
 

@@ -143,8 +143,9 @@ async def test_an_unknown_time_zone_is_a_422(client):
 
 @pytest.mark.parametrize(
     "dated",
-    ["我昨天领养了一只猫。", "我去年领养了一只猫。", "我上个月领养了一只猫。", "我前天领养了一只猫。",
-     "我上星期领养了一只猫。", "我几天前领养了一只猫。", "我去年夏天领养了一只猫。"],
+    ["我昨天领养了一只猫。", "我去年领养了一只猫。", "我上个月领养了一只猫。",
+     "我前天领养了一只猫。", "我上星期领养了一只猫。", "我几天前领养了一只猫。",
+     "我去年夏天领养了一只猫。"],
 )  # fmt: skip
 async def test_a_chinese_relative_day_makes_a_unit_dated(client, dated):
     # 昨天 / 去年 / 上个月 / 前天 date the unit against its occurred_at, as "last week" does
