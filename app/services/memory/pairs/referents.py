@@ -67,22 +67,10 @@ def _is_person(noun: str) -> bool:
     dentist, kid, dog; not car, name, flight)."""
     from app.services.memory.pairs import lexicon  # the word lists load on first use
 
-    senses = lexicon._first_noun_senses()
-    first = senses.get(noun)
+    first = lexicon._first_noun_senses().get(noun)
     if not first:
         return False
-    roots = {senses[r][0] for r in ("person", "animal")}
-    up = lexicon._noun_hypernyms()
-    seen: set[int] = set()
-    todo = [first[0]]
-    while todo:
-        s = todo.pop()
-        if s in roots:
-            return True
-        if s not in seen:
-            seen.add(s)
-            todo.extend(up.get(s, ()))
-    return False
+    return lexicon._descends(first[0], ("person", "animal"))
 
 
 def _person_en(word: str) -> str | None:
