@@ -129,10 +129,15 @@ class MemoryRead(ResponseModel):
         # holds the offset it was sent with (tester finding T15: "+08:00" echoed).
         return value.astimezone(UTC) if value is not None and value.tzinfo else value
 
-    @computed_field(description="Valid time: when the unit became true (its `occurred_at`).")
+    @computed_field(
+        description="Valid time: when the unit became true: its `occurred_at`, or its "
+        "`created_at` when that is earlier (a plan or an expiry date stated today is true, as "
+        "a statement, from today on; `as_of` reads this)."
+    )
     def valid_from(self) -> datetime:
-        """The start of the unit's valid time: its ``occurred_at``."""
-        return self.occurred_at
+        """The start of the unit's valid time: the earlier of ``occurred_at`` and
+        ``created_at`` (the repository's ``valid_from_clause``)."""
+        return min(self.occurred_at, self.created_at)
 
 
 class MemoryDetail(MemoryRead):

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, or_, select
+from sqlalchemy import ColumnElement, func, or_, select
 
 from app.core.vocabulary import REVIEW_OPEN, UnitStatus
 from app.models import MemoryUnit, PairReview
@@ -21,8 +21,9 @@ class UnitFilters:
     ``since``/``until`` bound ``occurred_at`` (``[since, until)``). With ``now`` set, units
     whose ``expires_at`` has passed by then are left out unless ``include_expired``.
     ``review_pending``: only units with an open pair review (``GET /memories?review=pending``).
-    ``as_of``: only units true at that moment in event time (``occurred_at``, their valid_from,
-    at or before it and no ``valid_to`` at or before it)."""
+    ``as_of``: only units true at that moment (their valid_from — ``occurred_at``, or
+    ``created_at`` when that is earlier: a statement about a future date is known from when it
+    was recorded — at or before it, and no ``valid_to`` at or before it)."""
 
     namespace: str
     user_id: str | None = None
@@ -52,6 +53,12 @@ def alive_clause(now: datetime) -> ColumnElement[bool]:
     return or_(MemoryUnit.expires_at.is_(None), MemoryUnit.expires_at > now)
 
 
+def valid_from_clause() -> ColumnElement[datetime]:
+    """A unit's valid_from: its ``occurred_at``, or its ``created_at`` when that is earlier
+    (a plan or an expiry date stated today is true, as a statement, from today on)."""
+    return func.least(MemoryUnit.occurred_at, MemoryUnit.created_at)
+
+
 def filter_clauses(f: UnitFilters) -> list[ColumnElement[bool]]:
     """The WHERE clauses of ``f`` (AND-ed)."""
     clauses: list[ColumnElement[bool]] = [
@@ -75,7 +82,7 @@ def filter_clauses(f: UnitFilters) -> list[ColumnElement[bool]]:
     if not f.include_expired and f.now is not None:
         clauses.append(alive_clause(f.now))
     if f.as_of is not None:
-        clauses.append(MemoryUnit.occurred_at <= f.as_of)
+        clauses.append(valid_from_clause() <= f.as_of)
         clauses.append(or_(MemoryUnit.valid_to.is_(None), MemoryUnit.valid_to > f.as_of))
     if f.review_pending:
         clauses.append(

@@ -136,8 +136,8 @@ def _by_entity(
         window.append(ue.occurred_at >= f.since)
     if f.until is not None:
         window.append(ue.occurred_at < f.until)
-    if f.as_of is not None:
-        window.append(ue.occurred_at <= f.as_of)
+    # ``as_of`` is not carried into the range: a unit recorded before the date it names is
+    # valid from its ``created_at`` (``valid_from_clause``, in ``clauses``).
     probe = (
         select(ue.unit_id, ue.occurred_at)
         .join(u, u.id == ue.unit_id)

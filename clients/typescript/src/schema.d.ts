@@ -1584,7 +1584,7 @@ export interface components {
             /**
              * Valid From
              * Format: date-time
-             * @description Valid time: when the unit became true (its `occurred_at`).
+             * @description Valid time: when the unit became true: its `occurred_at`, or its `created_at` when that is earlier (a plan or an expiry date stated today is true, as a statement, from today on; `as_of` reads this).
              */
             readonly valid_from: string;
             /**
@@ -1721,7 +1721,7 @@ export interface components {
             /**
              * Valid From
              * Format: date-time
-             * @description Valid time: when the unit became true (its `occurred_at`).
+             * @description Valid time: when the unit became true: its `occurred_at`, or its `created_at` when that is earlier (a plan or an expiry date stated today is true, as a statement, from today on; `as_of` reads this).
              */
             readonly valid_from: string;
             /**
@@ -2129,7 +2129,7 @@ export interface components {
             /**
              * Valid From
              * Format: date-time
-             * @description Valid time: when the unit became true (its `occurred_at`).
+             * @description Valid time: when the unit became true: its `occurred_at`, or its `created_at` when that is earlier (a plan or an expiry date stated today is true, as a statement, from today on; `as_of` reads this).
              */
             readonly valid_from: string;
             /**

@@ -124,3 +124,23 @@ async def test_as_of_holds_one_version_of_a_chain_with_late_older_values(client)
         assert [h["id"] for h in r.json()["memories"]] == ids, at
         page = await client.get("/memories", params={"user_id": "u1", "as_of": at})
         assert [m["id"] for m in page.json()["memories"]] == ids, at
+
+
+async def test_a_unit_about_a_date_to_come_is_true_from_when_it_was_stored(client):
+    # Tester B1: "the passport expires on 2027-03-14" stated today is known today; as_of = now
+    # used to drop it (valid_from was the date it names).
+    soon = (datetime.now(UTC) + timedelta(days=100)).isoformat()
+    plan = await store(client, "The user's passport expires in the spring.", soon,
+                       entities=["passport"])  # fmt: skip
+    unit = (await client.get(f"/memories/{plan['id']}")).json()
+    assert datetime.fromisoformat(unit["valid_from"]) == datetime.fromisoformat(unit["created_at"])
+    assert datetime.fromisoformat(unit["valid_from"]) < datetime.fromisoformat(unit["occurred_at"])
+    query = {"query": "when does the passport expire?", "user_id": "u1", "top_k": 5}
+    now = (datetime.now(UTC) + timedelta(minutes=1)).isoformat()
+    hits = (await client.post("/recall", json={**query, "as_of": now})).json()["memories"]
+    assert [h["id"] for h in hits] == [plan["id"]]
+    page = await client.get("/memories", params={"user_id": "u1", "as_of": now})
+    assert [m["id"] for m in page.json()["memories"]] == [plan["id"]]
+    # before it was stated, nothing was known
+    before = (datetime.now(UTC) - timedelta(days=1)).isoformat()
+    assert (await client.post("/recall", json={**query, "as_of": before})).json()["memories"] == []
