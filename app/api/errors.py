@@ -248,6 +248,12 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
 NOT_FOUND: dict[int | str, dict[str, Any]] = {
     404: _err("No such unit in your namespace (`not_found`)."),
 }
+SESSION_NOT_FOUND: dict[int | str, dict[str, Any]] = {
+    404: _err(
+        "The session is another user's than the request's `user_id` (`not_found`, the "
+        "answer for another user's unit); nothing changed."
+    ),
+}
 PROVIDER_ERRORS: dict[int | str, dict[str, Any]] = {
     502: _err("Embedding provider failed (`provider_error`)."),
     504: _err("Embedding provider timed out (`provider_timeout`)."),

@@ -1,7 +1,7 @@
 """``?user_id=`` as an optional scope on the routes that name one thing by id: the operation
 runs only if that thing is the user's, and otherwise changes nothing (tester finding T12:
 the parameter used to be ignored there, so a client that scoped a DELETE deleted another
-user's unit)."""
+user's unit). Another user's session is a 404 too (it was a 409 naming its owner)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ SessionScope = Annotated[
     Identifier | None,
     Query(
         description="Only if the session is not another user's: a session whose owner (the "
-        "first `user_id` its messages name) is another user is a 409 `conflict` and nothing "
-        "changes. An unknown session is an empty one, as everywhere in working memory."
+        "first `user_id` its messages name) is another user is a 404 `not_found` (as another "
+        "user's unit is) and nothing changes. An unknown session is an empty one, as "
+        "everywhere in working memory."
     ),
 ]

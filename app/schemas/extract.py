@@ -64,8 +64,8 @@ class ExtractRequest(RequestModel):
     session_id: Identifier | None = Field(
         default=None,
         description="Without `messages`: extract this session's transcript (the messages no "
-        "earlier job took; `user_id` must be the session's owner, else 409). With `messages`: "
-        "recorded as the units' session.",
+        "earlier job took; a session owned by another user than `user_id` is a 404 "
+        "`not_found`). With `messages`: recorded as the units' session.",
     )
     task_id: Identifier | None = None
     messages: (
@@ -98,8 +98,8 @@ class CloseRequest(RequestModel):
 
     user_id: Identifier | None = Field(
         default=None,
-        description="The subject; default: the session's user_id. Another user than the "
-        "session's owner is refused (409 conflict).",
+        description="The subject; default: the session's user_id. A session owned by "
+        "another user is a 404 `not_found` (nothing closed).",
     )
     agent_id: Identifier | None = None
     task_id: Identifier | None = None

@@ -239,7 +239,8 @@ class WindowQuery(QueryModel):
     user_id: Identifier | None = Field(
         default=None,
         description="Only if the session is not another user's: a session whose owner (the "
-        "first `user_id` its messages name) is another user is a 409 `conflict`.",
+        "first `user_id` its messages name) is another user is a 404 `not_found` (as another "
+        "user's unit is).",
     )
 
     @field_validator("query", mode="before")

@@ -24,6 +24,7 @@ from app.schemas.context import QuerySource
 from app.schemas.recall import RecallRequest
 from app.schemas.working_memory import MAX_QUERY_CHARS
 from app.services.recall.service import RecallService
+from app.services.working_memory.owner import check_scope
 from app.services.working_memory.ranking import Chosen, Selection
 from app.services.working_memory.window import WorkingMemoryService
 
@@ -127,9 +128,9 @@ class ContextService:
         now: datetime,
         embed_tokens: int | None = None,
     ) -> ContextResult:
-        """The block for ``user_id`` (and ``session_id``'s window). A session whose owner
-        is another user contributes nothing. ``embed_tokens``: model tokens this request may
-        still have embedded (None: no bound): a query taken from the session (its latest
+        """The block for ``user_id`` (and ``session_id``'s window). Raises NotFoundError
+        when the session's owner is another user. ``embed_tokens``: model tokens this request
+        may still have embedded (None: no bound): a query taken from the session (its latest
         user message, cut to its first ``LIMITS__TEXT_TOKENS``) counts against it, and the
         window read embeds itself the messages still without a vector only within what is
         left (the others are ranked without relevance). Raises ProviderError when embedding
@@ -143,6 +144,9 @@ class ContextService:
         # One deadline for the request's waits on the background's embeddings.
         deadline = self.working_memory.embed_deadline()
         if session_id is not None:
+            # Another user's session is a 404, as another user's unit is (owner.py); asked
+            # of the transcript, which outlives the window.
+            await self.working_memory.check_scope(namespace, session_id, user_id)
             # Stored vectors first (no waiting: deadline 0); what the read may embed itself
             # is known once the query is, and it waits once, until `deadline`, below.
             bounded = embed_tokens is not None
@@ -153,8 +157,8 @@ class ContextService:
                 embed_tokens=0 if bounded else None,
                 deadline=0.0 if bounded else deadline,
             )
-            if snapshot.owner is None or snapshot.owner == user_id:
-                entries = snapshot.entries
+            check_scope(session_id, snapshot.owner, user_id)  # owned since the check above
+            entries = snapshot.entries
         query_source: QuerySource | None = "request" if query else None
         if query is None:
             last_user = next((e for e in reversed(entries) if e.role == "user"), None)

@@ -1,8 +1,8 @@
 """Query strings are strict on every route (tester finding T12): a parameter the route does
 not declare is a 422 ``query.<name>: unknown field`` that changes nothing — on routes with a
 path id and on POSTs too, where it used to be dropped without a word. And ``?user_id=`` on
-the routes that name a unit or a working-memory session is a scope: another user's unit is a
-404, another user's session a 409, and nothing changes."""
+the routes that name a unit or a working-memory session is a scope: another user's unit or
+session is a 404, and nothing changes."""
 
 from __future__ import annotations
 
@@ -103,29 +103,50 @@ async def _append(client: httpx.AsyncClient, session: str, user: str | None, **p
 
 
 async def test_user_id_scopes_the_operations_on_a_session(client, engine):
+    # Another user's session answers as another user's unit does: a 404 naming neither its
+    # owner nor anything in it (it was a 409 naming the owner, and GET /context a 200).
     assert (await _append(client, "scope-wm1", "alice")).status_code == 200
-    conflict = "Session 'scope-wm1' belongs to user_id 'alice', not 'bob'"
-    r = await _append(client, "scope-wm1", None, user_id="bob")
-    assert_problem(r, 409, "conflict", conflict)
-    assert_problem(await client.get("/working_memory/scope-wm1", params={"user_id": "bob"}), 409,
-                   "conflict", conflict)  # fmt: skip
-    r = await client.post("/working_memory/scope-wm1/close", params={"user_id": "bob"}, json={})
-    assert_problem(r, 409, "conflict", conflict)
-    r = await client.delete("/working_memory/scope-wm1", params={"user_id": "bob", "purge": "true"})
-    assert_problem(r, 409, "conflict", conflict)
+    missing = "no working-memory session 'scope-wm1' of user_id 'bob'"
+    for method, path, kwargs in [
+        ("POST", "/working_memory/scope-wm1/messages", {"json": {"messages": [
+            {"role": "user", "content": "I need a flight to Oslo.", "user_id": "bob"}]}}),
+        ("GET", "/working_memory/scope-wm1", {}),
+        ("GET", "/working_memory/scope-wm1", {"params": {"query": "flight"}}),
+        ("POST", "/working_memory/scope-wm1/close", {"json": {}}),
+        ("POST", "/working_memory/scope-wm1/close", {"json": {"user_id": "bob"}}),
+        ("DELETE", "/working_memory/scope-wm1", {"params": {"purge": "true"}}),
+        ("GET", "/context", {"params": {"session_id": "scope-wm1"}}),
+        ("GET", "/context", {"params": {"session_id": "scope-wm1", "query": "flight"}}),
+    ]:  # fmt: skip
+        params = {"user_id": "bob", **kwargs.pop("params", {})}
+        r = await client.request(method, path, params=params, **kwargs)
+        body = assert_problem(r, 404, "not_found", missing)
+        assert "alice" not in r.text and "Tokyo" not in r.text, (method, path)
+        assert body["detail"] == missing
+    # The subject of a close or an extraction is a scope too (no ?user_id= there).
+    r = await client.post("/working_memory/scope-wm1/close", json={"user_id": "bob"})
+    assert_problem(r, 404, "not_found", missing)
+    r = await client.post("/extract", json={"user_id": "bob", "session_id": "scope-wm1"})
+    assert_problem(r, 404, "not_found", missing)
     # Nothing changed: one message, window intact, no job.
     window = (await client.get("/working_memory/scope-wm1", params={"user_id": "alice"})).json()
     assert window["window_messages"] == 1
     assert (await client.get("/extract", params={"session_id": "scope-wm1"})).json()["jobs"] == []
+    ctx = await client.get("/context", params={"user_id": "alice", "session_id": "scope-wm1"})
+    assert [m["seq"] for m in ctx.json()["parts"]["window"]] == [1]
 
     r = await _append(client, "scope-wm1", None, user_id="alice")
     assert r.json()["seqs"] == [2]
-    # The scope checks the session's user: for a session without an owner, the body's.
+    # A request at odds with itself, on a session without an owner yet, is a 409 (no other
+    # user's session is involved): the scope against the body's user, or a message's.
     assert (await _append(client, "scope-wm2", None)).status_code == 200
     r = await client.post(
         "/working_memory/scope-wm2/close", params={"user_id": "bob"}, json={"user_id": "alice"}
     )
-    assert_problem(r, 409, "conflict", "Session 'scope-wm2' belongs to user_id 'alice', not 'bob'")
+    assert_problem(r, 409, "conflict", "the body's user_id 'alice' is not the request's user_id")
+    r = await _append(client, "scope-wm2", "alice", user_id="bob")
+    assert_problem(r, 409, "conflict", "A message names user_id 'alice', but the request's")
+    assert (await client.get("/working_memory/scope-wm2")).json()["window_messages"] == 1
     r = await client.post("/working_memory/scope-wm1/close", params={"user_id": "alice"}, json={})
     assert r.json()["closed"] is True
     r = await client.delete("/working_memory/scope-wm1", params={"user_id": "alice"})
@@ -133,6 +154,8 @@ async def test_user_id_scopes_the_operations_on_a_session(client, engine):
     # An unknown session is an empty one whoever asks.
     r = await client.delete("/working_memory/scope-nobody", params={"user_id": "bob"})
     assert r.json()["window_cleared"] is False
+    r = await client.get("/context", params={"user_id": "bob", "session_id": "scope-nobody"})
+    assert r.status_code == 200 and r.json()["parts"]["window"] == []
 
 
 @pytest.mark.parametrize("path", ["/health", "/ready"])

@@ -118,16 +118,30 @@ async def test_query_defaults_to_latest_user_message(wm):
     ]
 
 
-async def test_another_users_session_and_units_stay_out(wm):
+async def test_another_users_session_is_a_404_and_their_units_stay_out(wm):
+    # Tester: GET /context of another user's session answered 200 (its window left out); it
+    # is a 404, as another user's unit is, and the detail names neither the owner nor what
+    # the session holds.
     await seed(wm)
-    ctx = (
-        await wm.client.get(
-            "/context", params={"user_id": "u2", "session_id": "trip", "query": "travel plans"}
-        )
-    ).json()
-    assert ctx["parts"]["window"] == []
+    r = await wm.client.get(
+        "/context", params={"user_id": "u2", "session_id": "trip", "query": "travel plans"}
+    )
+    assert r.status_code == 404, r.text
+    assert r.headers["content-type"] == PROBLEM
+    body = r.json()
+    assert body["code"] == "not_found"
+    assert body["detail"] == "no working-memory session 'trip' of user_id 'u2'"
+    assert "u1" not in r.text and "Porto" not in r.text
+    # Without the window (cleared, as if expired), the transcript still knows the owner.
+    assert (await wm.client.delete("/working_memory/trip")).json()["window_cleared"] is True
+    r = await wm.client.get("/context", params={"user_id": "u2", "session_id": "trip"})
+    assert r.status_code == 404, r.text
+    # Without the session, u2's own context holds only u2's units.
+    ctx = (await wm.client.get("/context", params={"user_id": "u2", "query": "travel"})).json()
     assert "Porto" not in ctx["text"] and "peanuts" not in ctx["text"]
     assert [p["value"] for p in ctx["parts"]["preferences"]] == ["The user never flies at night."]
+    r = await wm.client.get("/context", params={"user_id": "u1", "session_id": "trip"})
+    assert r.status_code == 200, r.text
 
 
 async def test_no_session_no_query_gives_preferences_only(wm):

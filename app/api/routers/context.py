@@ -8,7 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from app.api.deps import ContextServiceDep, EmbeddingBudgetDep, NamespaceDep
-from app.api.errors import ERROR_RESPONSES, PROVIDER_ERRORS
+from app.api.errors import ERROR_RESPONSES, PROVIDER_ERRORS, SESSION_NOT_FOUND
 from app.api.wire import to_window_message
 from app.schemas.context import (
     ContextBudget,
@@ -39,7 +39,7 @@ def _unit(placed: PlacedUnit) -> ContextUnit:
     "/context",
     operation_id="get_context",
     response_model=ContextResponse,
-    responses={**ERROR_RESPONSES, **PROVIDER_ERRORS},
+    responses={**ERROR_RESPONSES, **SESSION_NOT_FOUND, **PROVIDER_ERRORS},
 )
 async def get_context(
     service: ContextServiceDep,
@@ -54,13 +54,13 @@ async def get_context(
     ready Markdown block; `parts` what it holds. The whole block fits `max_tokens` (default
     4000) minus 20% headroom, split 20/30/50 between the three parts (settings
     `CONTEXT__SHARE_*`; a part's unused tokens pass on). A session owned by another user
-    contributes nothing. A `query` over `LIMITS__TEXT_TOKENS` model tokens is a 422 (the
-    session's latest user message, taken as the query by default, is cut to its first
-    `LIMITS__TEXT_TOKENS`). Window messages whose embedding is not ready are embedded here as
-    long as they and the query come to at most `LIMITS__REQUEST_TOKENS` model tokens; those
-    this process is still embedding after their append are waited for, at most
-    `WORKING_MEMORY__EMBED_WAIT_MS` in all; the others are ranked without relevance (their
-    `why` says so)."""
+    is a 404 `not_found`, as another user's unit is. A `query` over `LIMITS__TEXT_TOKENS`
+    model tokens is a 422 (the session's latest user message, taken as the query by
+    default, is cut to its first `LIMITS__TEXT_TOKENS`). Window messages whose embedding is
+    not ready are embedded here as long as they and the query come to at most
+    `LIMITS__REQUEST_TOKENS` model tokens; those this process is still embedding after
+    their append are waited for, at most `WORKING_MEMORY__EMBED_WAIT_MS` in all; the others
+    are ranked without relevance (their `why` says so)."""
     spent = 0
     if params.query:
         counts = await budget.check([Text(("query",), params.query, query=True)], source="query")

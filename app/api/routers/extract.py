@@ -14,7 +14,7 @@ from app.api.deps import (
     NamespaceDep,
     SettingsDep,
 )
-from app.api.errors import ERROR_RESPONSES, NOT_FOUND, PROBLEM_JSON
+from app.api.errors import ERROR_RESPONSES, NOT_FOUND, PROBLEM_JSON, SESSION_NOT_FOUND
 from app.api.idempotent import IdempotencyKey, once
 from app.api.wire import job_read
 from app.core.errors import BadRequestError
@@ -50,6 +50,7 @@ def _answer(response: Response, submitted: Submitted) -> ExtractJobRead:
     status_code=202,
     responses={
         **ERROR_RESPONSES,
+        **SESSION_NOT_FOUND,
         200: {"model": ExtractJobRead, "description": "Finished (sync) or already extracted."},
     },
 )
@@ -76,7 +77,8 @@ async def extract_memories(
     it is still running then). A session whose messages were all extracted answers 200 with
     the existing job. Relative dates resolve against `now` (default: the last message's
     time) in `timezone`. Errors: 422 invalid body, or a session with no messages to extract
-    (an unknown session is an empty one) or no user.
+    (an unknown session is an empty one) or no user; 404 `not_found` for a session owned by
+    another user than `user_id` (no job is made).
 
     With an `Idempotency-Key` header a retry of the same request (body and `wait`) answers
     the first answer — the job as it was then, with its status code and `Location` (header

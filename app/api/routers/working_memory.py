@@ -15,7 +15,7 @@ from app.api.deps import (
     NamespaceDep,
     WorkingMemoryServiceDep,
 )
-from app.api.errors import ERROR_RESPONSES, PROVIDER_ERRORS
+from app.api.errors import ERROR_RESPONSES, PROVIDER_ERRORS, SESSION_NOT_FOUND
 from app.api.idempotent import IdempotencyKey, once
 from app.api.scope import SessionScope
 from app.api.wire import job_read, to_omitted_message, to_window_message
@@ -56,7 +56,7 @@ SessionIdPath = Annotated[
     operation_id="append_working_memory",
     tags=["working memory"],
     response_model=AppendResponse,
-    responses=ERROR_RESPONSES,
+    responses={**ERROR_RESPONSES, **SESSION_NOT_FOUND},
 )
 async def append_messages(
     service: WorkingMemoryServiceDep,
@@ -90,8 +90,9 @@ async def append_messages(
     With an `Idempotency-Key` header a retry of the same append (same session, scope and
     body) returns the first answer (header `Idempotent-Replayed: true`) and appends nothing;
     the same key with another append is a 422 `idempotency_key_reused`.
-    Errors: 422 bad input (nothing written), 409 `conflict` when a message's `user_id` or
-    the `?user_id=` scope is not the session's owner (nothing written), 429 `rate_limited`
+    Errors: 422 bad input (nothing written), 404 `not_found` when the session is another
+    user's than the `?user_id=` scope, 409 `conflict` when a message's `user_id` is not the
+    session's owner or the scope (nothing written either way), 429 `rate_limited`
     past the caller's embedding limits (nothing written), 503 Redis
     unavailable with `Retry-After` (nothing written: Redis is asked before the transcript is
     written, so a retry appends once). If Redis fails only after the transcript committed,
@@ -128,7 +129,7 @@ async def append_messages(
     operation_id="get_working_memory",
     tags=["working memory"],
     response_model=WindowResponse,
-    responses={**ERROR_RESPONSES, **PROVIDER_ERRORS},
+    responses={**ERROR_RESPONSES, **SESSION_NOT_FOUND, **PROVIDER_ERRORS},
 )
 async def get_window(
     service: WorkingMemoryServiceDep,
@@ -155,7 +156,8 @@ async def get_window(
     them) at most `WORKING_MEMORY__EMBED_WAIT_MS` (default 2000 ms) in all; any still without
     a vector then are ranked without relevance (recency and density only) and listed in
     `unembedded_seqs` (their `why` says so too), and the background embeds them for the next
-    read. With `user_id`, a session of another user is a 409 `conflict`."""
+    read. With `user_id`, a session of another user is a 404 `not_found`, as another user's
+    unit is."""
     await service.check_scope(namespace, session_id, params.user_id)
     spent = 0
     if params.query:
@@ -191,7 +193,7 @@ async def get_window(
     operation_id="clear_working_memory",
     tags=["working memory"],
     response_model=ClearResponse,
-    responses=ERROR_RESPONSES,
+    responses={**ERROR_RESPONSES, **SESSION_NOT_FOUND},
 )
 async def clear_window(
     service: WorkingMemoryServiceDep,
@@ -204,8 +206,8 @@ async def clear_window(
 ) -> ClearResponse:
     """Clear the session's hot window. The durable transcript stays (later extraction reads
     it) unless `purge=true`, which deletes it too. Idempotent: an unknown session answers
-    200 with `window_cleared: false`. With `user_id`, a session of another user is a 409
-    `conflict` (nothing cleared)."""
+    200 with `window_cleared: false`. With `user_id`, a session of another user is a 404
+    `not_found` (nothing cleared)."""
     await service.check_scope(namespace, session_id, user_id)
     result = await service.clear(namespace, session_id, purge)
     return ClearResponse(
@@ -219,7 +221,7 @@ async def clear_window(
     "/{session_id}/close",
     operation_id="close_session",
     response_model=CloseResponse,
-    responses=ERROR_RESPONSES,
+    responses={**ERROR_RESPONSES, **SESSION_NOT_FOUND},
     tags=["extraction"],
 )
 async def close_session(
@@ -233,9 +235,9 @@ async def close_session(
     (queued; poll `GET /extract/{job.id}`). Idempotent: closing again with no new messages
     returns the same job with `created: false`. The subject is `user_id` or the session's
     own. An unknown session is an empty one, as everywhere in working memory: `closed:
-    false`, `job: null` (nothing to extract). Errors: 422 when neither names a user; 409
-    `conflict` when the body's `user_id` is not the session's owner, or the `?user_id=` scope
-    is not the session's user (its owner, else the body's `user_id`): no job is made."""
+    false`, `job: null` (nothing to extract). Errors: 422 when neither names a user; 404
+    `not_found` when the session is another user's than the body's `user_id` or the
+    `?user_id=` scope, 409 `conflict` when those two differ: no job is made."""
     body = body or CloseRequest()
     result = await service.close(
         namespace,

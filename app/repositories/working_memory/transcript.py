@@ -53,12 +53,15 @@ class TranscriptRepository:
         """Take ``count`` consecutive seqs for a session and add to its totals. The counter
         row stays locked until the transaction ends, so concurrent appends to one session
         queue here and get distinct seqs in commit order. Also returns the owner the row had
-        before (read under the same lock, in the same statement)."""
+        before, as of the statement's snapshot: an owner another append gave the session
+        after the snapshot, while this one waited for the lock, reads as None. (The read
+        took the row lock with FOR UPDATE before; PostgreSQL evaluates a CTE only read by
+        RETURNING after the upsert, so it met the row this statement had just changed and
+        skipped it: the previous owner was always None.)"""
         table = WorkingMemorySession.__table__
         before = (
             select(table.c.user_id)
             .where(table.c.namespace == namespace, table.c.session_id == session_id)
-            .with_for_update()
             .cte("before")
         )
         upsert = pg_insert(WorkingMemorySession).values(

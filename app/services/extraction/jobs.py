@@ -160,17 +160,19 @@ class ExtractionService:
     ) -> Submitted | None:
         """A job for the session's messages no earlier job took. Returns the existing job
         when there is nothing new (idempotent), None when the session has no job and no
-        messages (an unknown session is an empty one: None). Raises ConflictError (409) when
-        ``scope.user_id`` is not the session's owner."""
+        messages (an unknown session is an empty one: None). Raises NotFoundError (404) when
+        the session's owner is another user than ``scope.user_id``."""
         assert scope.session_id is not None
         await self.jobs.lock_session(scope.namespace, scope.session_id)
         session = await self.transcripts.get_session(scope.namespace, scope.session_id)
         if session is None:
             return None
+        # Its messages are extracted as its owner's memories only; another user's session
+        # is a 404, as another user's unit is, in the words of working_memory/owner.py
+        # (not imported: working memory's closure imports this module).
         if session.user_id is not None and scope.user_id != session.user_id:
-            raise ConflictError(
-                f"Session {scope.session_id!r} belongs to user_id {session.user_id!r}, not "
-                f"{scope.user_id!r}: its messages are extracted as its owner's memories only."
+            raise NotFoundError(
+                f"no working-memory session {scope.session_id!r} of user_id {scope.user_id!r}"
             )
         epoch = session.created_at
         last = await self.jobs.last_extracted_seq(scope.namespace, scope.session_id, epoch)

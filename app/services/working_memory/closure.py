@@ -30,7 +30,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.config import ClosureSettings
-from app.core.errors import BadRequestError
+from app.core.errors import BadRequestError, ConflictError
 from app.core.text import has_cjk
 from app.repositories.jobs import JobRepository, SessionMark
 from app.repositories.working_memory.transcript import TranscriptRepository
@@ -209,12 +209,19 @@ class ClosureService:
         """Close the session's task explicitly and submit its new messages for extraction
         (idempotent). The subject is ``user_id`` or the session's own. An unknown session is
         an empty one (docs/WORKING_MEMORY.md, "Unknown sessions"): nothing to close, no job.
-        Raises BadRequestError when no user is known, ConflictError when the session's user
-        (its owner, else ``user_id``) is not ``scope_user`` (a request's ``?user_id=``)."""
+        Raises BadRequestError when no user is known, NotFoundError when the session's owner
+        is another user than ``scope_user`` (a request's ``?user_id=``) or ``user_id``
+        (owner.py), ConflictError when ``user_id`` and ``scope_user`` differ."""
         session = await self.transcripts.get_session(namespace, session_id)
         if session is None:
             return CloseResult(False, {EXPLICIT}, None)
-        check_scope(session_id, session.user_id or user_id, scope_user)
+        check_scope(session_id, session.user_id, scope_user)
+        check_scope(session_id, session.user_id, user_id)
+        if scope_user is not None and user_id is not None and user_id != scope_user:
+            raise ConflictError(
+                f"the body's user_id {user_id!r} is not the request's user_id {scope_user!r}: "
+                "nothing was closed"
+            )
         subject = user_id or session.user_id
         if subject is None:
             raise BadRequestError("the session has no user_id: give one in the body")

@@ -1,13 +1,23 @@
 """A session's owner: the first ``user_id`` its messages name. Its memories are extracted
-as that user's, so a message naming another user is refused, and so is an operation scoped
-(``?user_id=``) to another user."""
+as that user's, so a message naming another user is refused, and so is an operation that
+speaks for another user — scoped (``?user_id=``) to one, or naming one as its subject
+(``GET /context``, a close, ``POST /extract`` of the session).
+
+Another user's session answers as another user's unit does: 404 ``not_found``, and the
+detail names neither its owner nor anything else of it (tester finding: ``GET /context`` of
+another user's session answered 200, and the 409 this module raised named the owner)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.core.errors import ConflictError
+from app.core.errors import ConflictError, NotFoundError
 from app.schemas.working_memory import MessageCreate
+
+
+def not_theirs(session_id: str, user_id: str) -> NotFoundError:
+    """The 404 for a session that is another user's than ``user_id``."""
+    return NotFoundError(f"no working-memory session {session_id!r} of user_id {user_id!r}")
 
 
 def check_owner(
@@ -15,12 +25,19 @@ def check_owner(
     owner: str | None,
     messages: Sequence[MessageCreate],
     scope: str | None = None,
+    previous_owner: str | None = None,
 ) -> None:
-    """Raises ConflictError (409) when one of ``messages`` names a ``user_id`` other than
-    ``owner``, the session's owner after the append took its seqs, or when the append is
-    scoped to another user than that owner (the caller's transaction then rolls back:
-    nothing of the append is kept)."""
-    check_scope(session_id, owner, scope)
+    """Raises NotFoundError (404) when the append is scoped to another user than the owner
+    the session had before it (``previous_owner``), ConflictError (409) when one of
+    ``messages`` names a ``user_id`` other than ``owner``, the session's owner after the
+    append took its seqs, or when the scope is not the owner the append itself gave the
+    session (the caller's transaction then rolls back: nothing of the append is kept)."""
+    check_scope(session_id, previous_owner, scope)
+    if scope is not None and owner is not None and owner != scope:
+        raise ConflictError(
+            f"A message names user_id {owner!r}, but the request's user_id is {scope!r}: "
+            "nothing was appended."
+        )
     others = sorted({m.user_id for m in messages if m.user_id and m.user_id != owner})
     if others:
         raise ConflictError(
@@ -31,10 +48,7 @@ def check_owner(
 
 
 def check_scope(session_id: str, owner: str | None, scope: str | None) -> None:
-    """Raises ConflictError (409) when an operation scoped to user ``scope`` meets a session
-    of another user (``owner``); a session without an owner, or no scope, passes."""
+    """Raises NotFoundError (404) when an operation for user ``scope`` meets a session of
+    another user (``owner``); a session without an owner, or no scope, passes."""
     if scope is not None and owner is not None and owner != scope:
-        raise ConflictError(
-            f"Session {session_id!r} belongs to user_id {owner!r}, not {scope!r} (the "
-            "request's user_id): nothing was done."
-        )
+        raise not_theirs(session_id, scope)

@@ -170,9 +170,9 @@ class WorkingMemoryService:
     ) -> AppendResult:
         """Record messages in the transcript (this transaction) and, after commit, in the
         window, without embeddings (queued, computed after the answer: embedding.py). Raises
-        DatastoreUnavailableError when Redis is down before the transcript is written and
-        ConflictError for another user's message, or a ``scope`` user other than the
-        session's owner (owner.py): nothing written. Redis failing after the commit marks
+        DatastoreUnavailableError when Redis is down before the transcript is written,
+        NotFoundError when the session is another user's than ``scope``, ConflictError for
+        another user's message (owner.py): nothing written. Redis failing after the commit marks
         the window stale (written back when Redis answers: stale.py)."""
         contents = [m.content for m in messages]
         tokens = await self._count(contents)
@@ -181,7 +181,8 @@ class WorkingMemoryService:
         block = await self.transcript.allocate(
             namespace, session_id, len(messages), sum(tokens), owner
         )
-        check_owner(session_id, block.owner, messages, scope)  # 409: nothing written
+        # 404 / 409: nothing written (the transaction rolls back, seqs included).
+        check_owner(session_id, block.owner, messages, scope, block.previous_owner)
         rows = [
             TranscriptRow(
                 seq=block.first_seq + i,
@@ -233,7 +234,7 @@ class WorkingMemoryService:
         )
 
     async def check_scope(self, namespace: str, session_id: str, user_id: str | None) -> None:
-        """With ``user_id`` (a request's ``?user_id=`` scope): ConflictError (409) when the
+        """With ``user_id`` (a request's ``?user_id=`` scope): NotFoundError (404) when the
         session belongs to another user (owner.py); an unknown session passes (it is an
         empty one)."""
         if user_id is not None:

@@ -20,13 +20,13 @@ export interface paths {
          *     ready Markdown block; `parts` what it holds. The whole block fits `max_tokens` (default
          *     4000) minus 20% headroom, split 20/30/50 between the three parts (settings
          *     `CONTEXT__SHARE_*`; a part's unused tokens pass on). A session owned by another user
-         *     contributes nothing. A `query` over `LIMITS__TEXT_TOKENS` model tokens is a 422 (the
-         *     session's latest user message, taken as the query by default, is cut to its first
-         *     `LIMITS__TEXT_TOKENS`). Window messages whose embedding is not ready are embedded here as
-         *     long as they and the query come to at most `LIMITS__REQUEST_TOKENS` model tokens; those
-         *     this process is still embedding after their append are waited for, at most
-         *     `WORKING_MEMORY__EMBED_WAIT_MS` in all; the others are ranked without relevance (their
-         *     `why` says so).
+         *     is a 404 `not_found`, as another user's unit is. A `query` over `LIMITS__TEXT_TOKENS`
+         *     model tokens is a 422 (the session's latest user message, taken as the query by
+         *     default, is cut to its first `LIMITS__TEXT_TOKENS`). Window messages whose embedding is
+         *     not ready are embedded here as long as they and the query come to at most
+         *     `LIMITS__REQUEST_TOKENS` model tokens; those this process is still embedding after
+         *     their append are waited for, at most `WORKING_MEMORY__EMBED_WAIT_MS` in all; the others
+         *     are ranked without relevance (their `why` says so).
          */
         get: operations["get_context"];
         put?: never;
@@ -129,7 +129,8 @@ export interface paths {
          *     it is still running then). A session whose messages were all extracted answers 200 with
          *     the existing job. Relative dates resolve against `now` (default: the last message's
          *     time) in `timezone`. Errors: 422 invalid body, or a session with no messages to extract
-         *     (an unknown session is an empty one) or no user.
+         *     (an unknown session is an empty one) or no user; 404 `not_found` for a session owned by
+         *     another user than `user_id` (no job is made).
          *
          *     With an `Idempotency-Key` header a retry of the same request (body and `wait`) answers
          *     the first answer — the job as it was then, with its status code and `Location` (header
@@ -646,7 +647,8 @@ export interface paths {
          *     them) at most `WORKING_MEMORY__EMBED_WAIT_MS` (default 2000 ms) in all; any still without
          *     a vector then are ranked without relevance (recency and density only) and listed in
          *     `unembedded_seqs` (their `why` says so too), and the background embeds them for the next
-         *     read. With `user_id`, a session of another user is a 409 `conflict`.
+         *     read. With `user_id`, a session of another user is a 404 `not_found`, as another user's
+         *     unit is.
          */
         get: operations["get_working_memory"];
         put?: never;
@@ -655,8 +657,8 @@ export interface paths {
          * Clear Window
          * @description Clear the session's hot window. The durable transcript stays (later extraction reads
          *     it) unless `purge=true`, which deletes it too. Idempotent: an unknown session answers
-         *     200 with `window_cleared: false`. With `user_id`, a session of another user is a 409
-         *     `conflict` (nothing cleared).
+         *     200 with `window_cleared: false`. With `user_id`, a session of another user is a 404
+         *     `not_found` (nothing cleared).
          */
         delete: operations["clear_working_memory"];
         options?: never;
@@ -679,9 +681,9 @@ export interface paths {
          *     (queued; poll `GET /extract/{job.id}`). Idempotent: closing again with no new messages
          *     returns the same job with `created: false`. The subject is `user_id` or the session's
          *     own. An unknown session is an empty one, as everywhere in working memory: `closed:
-         *     false`, `job: null` (nothing to extract). Errors: 422 when neither names a user; 409
-         *     `conflict` when the body's `user_id` is not the session's owner, or the `?user_id=` scope
-         *     is not the session's user (its owner, else the body's `user_id`): no job is made.
+         *     false`, `job: null` (nothing to extract). Errors: 422 when neither names a user; 404
+         *     `not_found` when the session is another user's than the body's `user_id` or the
+         *     `?user_id=` scope, 409 `conflict` when those two differ: no job is made.
          */
         post: operations["close_session"];
         delete?: never;
@@ -721,8 +723,9 @@ export interface paths {
          *     With an `Idempotency-Key` header a retry of the same append (same session, scope and
          *     body) returns the first answer (header `Idempotent-Replayed: true`) and appends nothing;
          *     the same key with another append is a 422 `idempotency_key_reused`.
-         *     Errors: 422 bad input (nothing written), 409 `conflict` when a message's `user_id` or
-         *     the `?user_id=` scope is not the session's owner (nothing written), 429 `rate_limited`
+         *     Errors: 422 bad input (nothing written), 404 `not_found` when the session is another
+         *     user's than the `?user_id=` scope, 409 `conflict` when a message's `user_id` is not the
+         *     session's owner or the scope (nothing written either way), 429 `rate_limited`
          *     past the caller's embedding limits (nothing written), 503 Redis
          *     unavailable with `Retry-After` (nothing written: Redis is asked before the transcript is
          *     written, so a retry appends once). If Redis fails only after the transcript committed,
@@ -842,7 +845,7 @@ export interface components {
             timezone?: string;
             /**
              * User Id
-             * @description The subject; default: the session's user_id. Another user than the session's owner is refused (409 conflict).
+             * @description The subject; default: the session's user_id. A session owned by another user is a 404 `not_found` (nothing closed).
              */
             user_id?: string | null;
         };
@@ -1251,7 +1254,7 @@ export interface components {
             now?: string | null;
             /**
              * Session Id
-             * @description Without `messages`: extract this session's transcript (the messages no earlier job took; `user_id` must be the session's owner, else 409). With `messages`: recorded as the units' session.
+             * @description Without `messages`: extract this session's transcript (the messages no earlier job took; a session owned by another user than `user_id` is a 404 `not_found`). With `messages`: recorded as the units' session.
              */
             session_id?: string | null;
             /** Task Id */
@@ -3125,6 +3128,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The session is another user's than the request's `user_id` (`not_found`, the answer for another user's unit); nothing changed. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Request body larger than MAX_BODY_BYTES (`payload_too_large`). */
             413: {
                 headers: {
@@ -3572,6 +3584,15 @@ export interface operations {
             };
             /** @description No API key (`missing_api_key`) or an unknown or revoked one (`invalid_api_key`). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The session is another user's than the request's `user_id` (`not_found`, the answer for another user's unit); nothing changed. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5467,7 +5488,7 @@ export interface operations {
                 max_tokens?: number | null;
                 /** @description Also return the messages left out, with their scores and the reason. */
                 include_omitted?: boolean;
-                /** @description Only if the session is not another user's: a session whose owner (the first `user_id` its messages name) is another user is a 409 `conflict`. */
+                /** @description Only if the session is not another user's: a session whose owner (the first `user_id` its messages name) is another user is a 404 `not_found` (as another user's unit is). */
                 user_id?: string | null;
             };
             header?: never;
@@ -5499,6 +5520,15 @@ export interface operations {
             };
             /** @description No API key (`missing_api_key`) or an unknown or revoked one (`invalid_api_key`). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The session is another user's than the request's `user_id` (`not_found`, the answer for another user's unit); nothing changed. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5585,7 +5615,7 @@ export interface operations {
             query?: {
                 /** @description Also delete the durable transcript of the session. */
                 purge?: boolean;
-                /** @description Only if the session is not another user's: a session whose owner (the first `user_id` its messages name) is another user is a 409 `conflict` and nothing changes. An unknown session is an empty one, as everywhere in working memory. */
+                /** @description Only if the session is not another user's: a session whose owner (the first `user_id` its messages name) is another user is a 404 `not_found` (as another user's unit is) and nothing changes. An unknown session is an empty one, as everywhere in working memory. */
                 user_id?: string | null;
             };
             header?: never;
@@ -5617,6 +5647,15 @@ export interface operations {
             };
             /** @description No API key (`missing_api_key`) or an unknown or revoked one (`invalid_api_key`). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The session is another user's than the request's `user_id` (`not_found`, the answer for another user's unit); nothing changed. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5683,7 +5722,7 @@ export interface operations {
     close_session: {
         parameters: {
             query?: {
-                /** @description Only if the session is not another user's: a session whose owner (the first `user_id` its messages name) is another user is a 409 `conflict` and nothing changes. An unknown session is an empty one, as everywhere in working memory. */
+                /** @description Only if the session is not another user's: a session whose owner (the first `user_id` its messages name) is another user is a 404 `not_found` (as another user's unit is) and nothing changes. An unknown session is an empty one, as everywhere in working memory. */
                 user_id?: string | null;
             };
             header?: never;
@@ -5719,6 +5758,15 @@ export interface operations {
             };
             /** @description No API key (`missing_api_key`) or an unknown or revoked one (`invalid_api_key`). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The session is another user's than the request's `user_id` (`not_found`, the answer for another user's unit); nothing changed. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5785,7 +5833,7 @@ export interface operations {
     append_working_memory: {
         parameters: {
             query?: {
-                /** @description Only if the session is not another user's: a session whose owner (the first `user_id` its messages name) is another user is a 409 `conflict` and nothing changes. An unknown session is an empty one, as everywhere in working memory. */
+                /** @description Only if the session is not another user's: a session whose owner (the first `user_id` its messages name) is another user is a 404 `not_found` (as another user's unit is) and nothing changes. An unknown session is an empty one, as everywhere in working memory. */
                 user_id?: string | null;
             };
             header?: {
@@ -5824,6 +5872,15 @@ export interface operations {
             };
             /** @description No API key (`missing_api_key`) or an unknown or revoked one (`invalid_api_key`). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The session is another user's than the request's `user_id` (`not_found`, the answer for another user's unit); nothing changed. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -432,7 +432,7 @@ async def test_closing_as_another_user_is_refused(wm):
     # Tester F21 (stop 38): close {"user_id": "uA"} filed uB's session as uA's memories.
     await append(wm, "mix4", msg("My bank PIN hint is my dog Rex.", user_id="uB"))
     r = await wm.client.post("/working_memory/mix4/close", json={"user_id": "uA"})
-    assert r.status_code == 409, r.text
-    assert "'uB'" in r.json()["detail"]
+    assert r.status_code == 404, r.text  # another user's session, as another user's unit
+    assert "'uB'" not in r.json()["detail"]
     r = await wm.client.post("/working_memory/mix4/close", json={"user_id": "uB"})
     assert r.status_code == 200, r.text
