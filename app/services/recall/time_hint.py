@@ -16,6 +16,10 @@ June" (the latest such month not after ``now``), "2023年" (read as year 1), Chi
 before 天前 / 周前 / 个月前 / 年前, and "the week before / after <date>" (a week next to a
 resolved date). Conventions: weeks start on Monday (ISO 8601); a bare month or month-day
 without a year is the latest one not after ``now`` (questions ask about the past).
+
+Phrases that point ahead ("next Friday", "tomorrow", "in two weeks", "next June", 下周五, 明天,
+下个月, 三天后) and weekdays are spotted and resolved in ``time_ahead.py``, as the extractor
+dates the plans they ask about.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ from typing import Literal
 from zoneinfo import ZoneInfo
 
 from dateparser.date import DateDataParser
+
+from app.services.recall import time_ahead
 
 Unit = Literal["day", "week", "weekend", "month", "year"]
 
@@ -86,6 +92,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             rf"(?i)\b(?:in|during|since|of|for)\s+({_YEAR})\b|(?<![\w\d-])({_YEAR})(?![\w\d-])"
         ),
     ),
+    # Weekdays and phrases that point ahead (time_ahead.py): before the relative phrases,
+    # so that 上周五 is that Friday, not 上周 (the week).
+    *time_ahead.PATTERNS,
     (
         "relative",
         re.compile(
@@ -113,6 +122,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 ]
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
+# Phrases that carry a date written out (a weekday beside one yields to it).
+_DATED = frozenset({"around", "day", "month_year", "zh_year", "year"})
 
 _ASKS_WHEN = re.compile(
     r"(?i)\b(?:when|what\s+(?:date|day|time|year|month|week)|which\s+(?:date|day|year|month"
@@ -304,10 +315,17 @@ def find_time_hint(query: str, now: datetime, tz: str | tzinfo = "UTC") -> TimeH
         for m in pattern.finditer(query):
             if not any(m.start() < e and s < m.end() for s, e, _, _ in spans):
                 spans.append((m.start(), m.end(), kind, m))
+    if any(kind in _DATED for _, _, kind, _ in spans):
+        # "last Friday on 23 January, 2022", "the Sunday before October 25, 2022": the date
+        # written out says the time; the weekday only places it.
+        spans = [s for s in spans if s[2] not in time_ahead.WEEKDAYS]
     for _, _, kind, m in sorted(spans, key=lambda s: s[0]):
         try:
             if kind == "around":
                 span = _around(m, today)
+            elif kind in time_ahead.KINDS:
+                ahead = time_ahead.resolve(kind, m, query, local)
+                span = (*_window(*ahead), ahead[1]) if ahead else None
             else:
                 point = _resolve(kind, m, today)
                 span = (*_window(*point), point[1]) if point else None

@@ -159,3 +159,99 @@ async def test_a_chinese_relative_day_makes_a_unit_dated(client, dated):
                         weights=only("time", 1.0, semantic=0.01))  # fmt: skip
     assert hits[0]["value"] == dated
     assert [h["scores"]["time"] for h in hits] == [0.3, 0.0]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        # Phrases that point ahead (tester finding: no time_hint for them). NOW is Sunday
+        # 2024-03-10; "next Friday" = 下周五 = the Friday of next week, as the extractor
+        # dates a plan (app/services/extraction/dates.py).
+        ("what's on next Friday?", ("next Friday", "2024-03-15", "2024-03-16", "day")),
+        (
+            "anything this coming Tuesday",
+            ("this coming Tuesday", "2024-03-12", "2024-03-13", "day"),
+        ),
+        ("what's on Friday?", ("on Friday", "2024-03-15", "2024-03-16", "day")),
+        ("my plans for tomorrow", ("tomorrow", "2024-03-11", "2024-03-12", "day")),
+        ("the day after tomorrow", ("the day after tomorrow", "2024-03-12", "2024-03-13", "day")),
+        ("what do I have in 3 days", ("in 3 days", "2024-03-13", "2024-03-14", "day")),
+        ("what happens in two weeks", ("in two weeks", "2024-03-18", "2024-03-25", "week")),
+        ("two weeks from now", ("two weeks from now", "2024-03-18", "2024-03-25", "week")),
+        ("what's planned next month", ("next month", "2024-04-01", "2024-05-01", "month")),
+        ("trips next June", ("next June", "2024-06-01", "2024-07-01", "month")),
+        ("where do I go next March", ("next March", "2025-03-01", "2025-04-01", "month")),
+        ("下周五有什么安排", ("下周五", "2024-03-15", "2024-03-16", "day")),
+        ("下星期三要做什么", ("下星期三", "2024-03-13", "2024-03-14", "day")),
+        ("明天的会议", ("明天", "2024-03-11", "2024-03-12", "day")),
+        ("后天去哪", ("后天", "2024-03-12", "2024-03-13", "day")),
+        ("下个月的计划", ("下个月", "2024-04-01", "2024-05-01", "month")),
+        ("下周要做什么", ("下周", "2024-03-11", "2024-03-18", "week")),
+        ("下下周有什么", ("下下周", "2024-03-18", "2024-03-25", "week")),
+        ("下周末去哪", ("下周末", "2024-03-16", "2024-03-18", "weekend")),
+        ("明年的目标", ("明年", "2025-01-01", "2026-01-01", "year")),
+        ("三天后有什么安排", ("三天后", "2024-03-13", "2024-03-14", "day")),
+        ("两个月后", ("两个月后", "2024-05-01", "2024-06-01", "month")),
+        ("下个月3号做什么", ("下个月3号", "2024-04-03", "2024-04-04", "day")),
+        # and weekdays behind: the day, not its week
+        ("what did I do last Friday", ("last Friday", "2024-03-01", "2024-03-02", "day")),
+        ("上周五做了什么", ("上周五", "2024-03-01", "2024-03-02", "day")),
+    ],
+)
+def test_future_phrases_become_windows(query, expected):
+    assert _span(query) == expected
+
+
+def test_a_bare_weekday_follows_the_questions_tense():
+    wednesday = datetime(2024, 3, 13, 9, 0, tzinfo=UTC)
+    assert _span("What did I do on Friday?", now=wednesday)[1] == "2024-03-08"
+    assert _span("What's on Friday?", now=wednesday)[1] == "2024-03-15"
+    assert _span("周五我做了什么", now=wednesday)[1] == "2024-03-08"
+    assert _span("周五有什么安排", now=wednesday)[1] == "2024-03-15"
+
+
+def test_a_habit_or_a_written_date_beside_a_weekday_makes_no_weekday_window():
+    for query in ("what do I do every Friday?", "每周五做什么"):
+        assert find_time_hint(query, NOW) is None, query
+    # The date written out wins (LoCoMo dev questions; their hints are unchanged).
+    assert _span("What did Joanna just finish last Friday on 23 January, 2022?")[0] == (
+        "23 January, 2022"
+    )
+    assert _span("What was on the big screen the Sunday before October 25, 2022?")[0] == (
+        "October 25, 2022"
+    )
+
+
+@pytest.mark.parametrize(
+    ("said", "asked", "before"),
+    [
+        ("I have a dentist appointment next Friday at 9.", "What's on next Friday?",
+         "The user went to the dentist."),
+        ("我下周五要去看牙医。", "下周五有什么安排？", "用户去看了牙医。"),
+    ],
+)  # fmt: skip
+async def test_a_plan_extracted_for_next_friday_is_found_by_next_friday(
+    client, said, asked, before
+):
+    # The extractor dates the plan by its day (said on Monday 11 March: the Friday of next
+    # week, the 22nd); the question's phrase names the same day, asked two days later in the
+    # same week, so the plan scores the time signal and ranks first.
+    r = await client.post(
+        "/extract?wait=true",
+        json={"user_id": "p", "now": "2024-03-11T09:00:00Z",
+              "messages": [{"role": "user", "content": said}]},
+    )  # fmt: skip
+    assert r.status_code == 200, r.text
+    assert r.json()["status"] == "succeeded"
+    await store(client, {"user_id": "p", "value": before, "occurred_at": "2024-03-01T09:00:00Z"})
+    body = {"query": asked, "user_id": "p", "now": "2024-03-13T09:00:00Z", "top_k": 5,
+            "weights": only("time", 1.0, semantic=0.01)}  # fmt: skip
+    r = await client.post("/recall", json=body)
+    assert r.status_code == 200, r.text
+    data = r.json()
+    assert data["time_hint"]["start"] == "2024-03-22T00:00:00Z"
+    assert data["time_hint"]["end"] == "2024-03-23T00:00:00Z"
+    first = data["memories"][0]
+    assert first["occurred_at"].startswith("2024-03-22"), first
+    assert first["scores"]["time"] == 1.0
+    assert all(h["scores"]["time"] == 0.0 for h in data["memories"][1:])
