@@ -162,3 +162,29 @@ async def test_user_id_scopes_the_operations_on_a_session(client, engine):
 async def test_probes_refuse_unknown_parameters_too(client, path):
     assert_problem(await client.get(path, params={"x": "1"}), 422, "invalid_request",
                    "query.x: unknown field")  # fmt: skip
+
+
+async def test_a_routes_parameters_are_walked_once(client, monkeypatch):
+    # declared_query walked the route's dependants on every request with a query string;
+    # the route keeps its names after its first such request (FastAPI shares a route
+    # object between the apps of this process, so an earlier test may have been first).
+    from app.api import strict_query
+
+    walks: list[object] = []
+    walk = strict_query._names
+
+    def counted(dependant):  # type: ignore[no-untyped-def]
+        walks.append(dependant)
+        return walk(dependant)
+
+    monkeypatch.setattr(strict_query, "_names", counted)
+    for path in ("/memories", "/reviews", "/working_memory/s1"):
+        r = await client.get(path, params={"user_id": "u1", "bogus": "1"})
+        assert_problem(r, 422, "invalid_request", "query.bogus: unknown field")
+        walked = len(walks)
+        for _ in range(3):
+            r = await client.get(path, params={"user_id": "u1", "bogus": "1"})
+            assert_problem(r, 422, "invalid_request", "query.bogus: unknown field")
+            r = await client.get(path, params={"user_id": "u1"})
+            assert r.status_code == 200, r.text
+        assert len(walks) == walked, path  # no walk after the route's first request
