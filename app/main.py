@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import logging
 from collections.abc import AsyncIterator
@@ -36,7 +37,7 @@ from app.api.routers import (
 from app.api.strict_query import reject_unknown_query
 from app.api.url_encoding import Utf8Url
 from app.clients.embeddings import Embedder, InstrumentedEmbedder, create_embedder
-from app.clients.llm import create_llm
+from app.clients.llm import create_llm, probe_llm
 from app.clients.model_tokens import create_model_tokens
 from app.core.config import Settings, get_settings
 from app.core.db import create_engine, create_session_factory
@@ -46,7 +47,7 @@ from app.mcp.server import in_process as mcp_in_process
 from app.schemas.limits import LimitsContext, bound
 from app.services.auth import AuthState, key_change_listener
 from app.services.embedding_budget import EmbeddingAdmission
-from app.services.health import check_schema
+from app.services.health import LLMReachability, check_schema
 from app.services.memory.pairs import warm as pair_word_lists
 from app.services.recall.access import AccessLog
 from app.services.recall.caches import RecallCaches
@@ -161,6 +162,11 @@ def create_app(
                 settings.database_url, app.state.resources.auth
             )
             await app.state.key_events.start()
+            if llm is not None:
+                # /health reports whether the LLM answers; the first probe runs in the
+                # background now, so a slow or absent LLM never holds the start-up.
+                app.state.llm_health = LLMReachability(functools.partial(probe_llm, settings.llm))
+                app.state.llm_health.state()
             app.state.extraction = await ExtractionRuntime.start(
                 app.state.resources, session_factory
             )
@@ -180,6 +186,8 @@ def create_app(
                 await app.state.extraction.stop()
             if hasattr(app.state, "key_events"):
                 await app.state.key_events.stop()
+            if hasattr(app.state, "llm_health"):
+                await app.state.llm_health.close()
             if hasattr(app.state, "access_log"):  # what recalls logged and is still waiting
                 await app.state.access_log.close(settings.shutdown_timeout_s)
             if hasattr(app.state, "resources") and app.state.resources.working_memory:

@@ -45,10 +45,25 @@ class FakeLLM(LoopbackServer):
         self.default = Reply(content='{"memories": []}')
         self.responder: Callable[[dict[str, Any]], Reply] | None = None
         self.requests: list[dict[str, Any]] = []
+        # GET /v1/models (the service's reachability probe): the answers' status, and the
+        # paths asked.
+        self.models_status = 200
+        self.models_delay_s = 0.0
+        self.gets: list[str] = []
         self._lock = threading.Lock()
         fake = self
 
         class Handler(JSONHandler):
+            def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+                with fake._lock:
+                    fake.gets.append(self.path)
+                if fake.models_delay_s:
+                    time.sleep(fake.models_delay_s)
+                if self.path.endswith("/models"):
+                    self._send(fake.models_status, '{"object": "list", "data": []}')
+                else:
+                    self._send(404, '{"error": "not found"}')
+
             def do_POST(self) -> None:  # noqa: N802 - http.server's naming
                 body = self.read_json()
                 with fake._lock:
@@ -112,6 +127,9 @@ class FakeLLM(LoopbackServer):
             self.requests.clear()
             self.default = Reply(content='{"memories": []}')
             self.responder = None
+            self.models_status = 200
+            self.models_delay_s = 0.0
+            self.gets.clear()
 
 
 def tool_call(name: str, call_id: str = "call_1", **arguments: Any) -> dict[str, Any]:

@@ -22,7 +22,7 @@ import contextlib
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 import httpx
 
@@ -162,6 +162,30 @@ def _reply(resp: httpx.Response) -> ChatReply:
 
 def _count(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+LLMReach = Literal["reachable", "unauthorized", "unreachable"]
+
+
+async def probe_llm(settings: LLMSettings, timeout_s: float = 3.0) -> LLMReach:
+    """Whether the configured endpoint answers, by one ``GET {base_url}/models`` (no chat, no
+    tokens spent): ``unauthorized`` for a 401/403 (the key is refused), ``unreachable`` for a
+    transport error, a timeout (``timeout_s``) or a 500/502/503/504 (a gateway whose model
+    server is down), else ``reachable`` — any other answer, a 404 or 501 of a server without
+    that route included, comes from a server that is there."""
+    headers = {}
+    if settings.api_key.get_secret_value():
+        headers["Authorization"] = f"Bearer {settings.api_key.get_secret_value()}"
+    try:
+        async with httpx.AsyncClient(timeout=timeout_s) as client:
+            resp = await client.get(settings.base_url.rstrip("/") + "/models", headers=headers)
+    except (httpx.HTTPError, httpx.InvalidURL):
+        return "unreachable"
+    if resp.status_code in (401, 403):
+        return "unauthorized"
+    if resp.status_code in (500, 502, 503, 504):
+        return "unreachable"
+    return "reachable"
 
 
 def create_llm(settings: LLMSettings) -> LLMClient | None:

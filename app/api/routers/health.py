@@ -15,7 +15,11 @@ router = APIRouter(tags=["health"])
 
 def _health(request: Request) -> Health:
     supervisor = getattr(request.app.state, "embedded_pg", None)
-    return liveness(supervisor.state if supervisor is not None else None)
+    llm = getattr(request.app.state, "llm_health", None)  # an LLM is configured
+    return liveness(
+        supervisor.state if supervisor is not None else None,
+        llm.state() if llm is not None else None,
+    )
 
 
 @router.get(
@@ -37,7 +41,9 @@ async def health(request: Request) -> Any:
     DATABASE_URL), which this process owns: when it dies the service starts it again
     (`embedded_postgres: restarting`, then `up`; logged), and if that fails the answer is
     503 `unavailable` with `embedded_postgres: down`, so that a liveness probe restarts the
-    service (docs/RELIABILITY.md)."""
+    service (docs/RELIABILITY.md). With an LLM configured, `llm` says whether it answered
+    the last probe (asked in the background at most once a minute, never waited for here);
+    an unreachable LLM is reported, not a failure."""
     body = _health(request)
     code = 200 if body.status == "ok" else 503
     return JSONResponse(body.model_dump(exclude_none=True), status_code=code)

@@ -407,7 +407,8 @@ class ForgetReceipt(BaseModel):
 class Health(BaseModel):
     """
     Liveness: the process serves requests. Datastores are `/ready`'s, with one exception:
-    the embedded PostgreSQL (no DATABASE_URL) is this process's own, so its state is here.
+    the embedded PostgreSQL (no DATABASE_URL) is this process's own, so its state is here; so
+    is whether the configured LLM answers (reported, never a failure).
     """
 
     model_config = ConfigDict(
@@ -418,6 +419,13 @@ class Health(BaseModel):
     ] = None
     """
     Only with the embedded PostgreSQL: `up`; `restarting` (it died and the service is starting it again, requests answer 503 meanwhile); `down` (it did not start again).
+    """
+    llm: Annotated[
+        Literal["checking", "reachable", "unauthorized", "unreachable"] | None,
+        Field(title="Llm"),
+    ] = None
+    """
+    Only with an LLM configured (`LLM__BASE_URL`): whether it answered the last probe (`GET {base_url}/models`, at most once a minute, in the background; `checking` until the first answer): `reachable`; `unauthorized` (401/403: the key is refused); `unreachable` (no connection, a timeout, or a 5xx of its gateway). Reported only: `status` stays `ok` (extraction jobs retry, a rerank falls back).
     """
     status: Annotated[Literal["ok", "unavailable"], Field(title="Status")]
     """

@@ -205,7 +205,9 @@ export interface paths {
          *     DATABASE_URL), which this process owns: when it dies the service starts it again
          *     (`embedded_postgres: restarting`, then `up`; logged), and if that fails the answer is
          *     503 `unavailable` with `embedded_postgres: down`, so that a liveness probe restarts the
-         *     service (docs/RELIABILITY.md).
+         *     service (docs/RELIABILITY.md). With an LLM configured, `llm` says whether it answered
+         *     the last probe (asked in the background at most once a minute, never waited for here);
+         *     an unreachable LLM is reported, not a failure.
          */
         get: operations["health"];
         put?: never;
@@ -1382,7 +1384,8 @@ export interface components {
         /**
          * Health
          * @description Liveness: the process serves requests. Datastores are `/ready`'s, with one exception:
-         *     the embedded PostgreSQL (no DATABASE_URL) is this process's own, so its state is here.
+         *     the embedded PostgreSQL (no DATABASE_URL) is this process's own, so its state is here; so
+         *     is whether the configured LLM answers (reported, never a failure).
          */
         Health: {
             /**
@@ -1390,6 +1393,11 @@ export interface components {
              * @description Only with the embedded PostgreSQL: `up`; `restarting` (it died and the service is starting it again, requests answer 503 meanwhile); `down` (it did not start again).
              */
             embedded_postgres?: ("up" | "restarting" | "down") | null;
+            /**
+             * Llm
+             * @description Only with an LLM configured (`LLM__BASE_URL`): whether it answered the last probe (`GET {base_url}/models`, at most once a minute, in the background; `checking` until the first answer): `reachable`; `unauthorized` (401/403: the key is refused); `unreachable` (no connection, a timeout, or a 5xx of its gateway). Reported only: `status` stays `ok` (extraction jobs retry, a rerank falls back).
+             */
+            llm?: ("checking" | "reachable" | "unauthorized" | "unreachable") | null;
             /**
              * Status
              * @description `ok` (200) while the process serves; `unavailable` (503) when its embedded PostgreSQL is down for good (restarting it failed): restart the service.
