@@ -29,7 +29,9 @@ warm-up 0, the concurrent pass last), ``N`` = ``--tag-offset`` + 1; against a se
 seen a run before, give a larger offset. ``--user-id`` sends every question to that one subject
 (``bench-user``, the subject ``scripts/bench_recall.py`` fills) and ``--no-now`` leaves out the
 dataset's ``now``. The stages are summarised at p50 and p95, with ``after_embed`` (per answer,
-every stage but ``embed``).
+every stage but ``embed``). Each target's process CPU per request (its ``/metrics``,
+``benchkit.server_cpu``; the model's threads included, PostgreSQL not) is printed for the
+sequential passes and for the concurrent one.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ import httpx
 from bench_locomo import embedded_text, recall_body
 from benchkit.embed_floor import BareModel, measure_in_subprocess
 from benchkit.report import write_json
+from benchkit.server_cpu import cpu_seconds
 from benchkit.timing import pct
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -64,6 +67,7 @@ class Samples:
         self.degraded = 0
         self.recall10: list[float] = []
         self.after_embed: list[float] = []
+        self.cpu_ms: float | None = None  # the server process's CPU per request, this pass
 
     def add(self, wall_ms: float, data: dict[str, Any], q: dict[str, Any] | None = None) -> None:
         self.wall_ms.append(wall_ms)
@@ -97,6 +101,7 @@ class Samples:
             "recall_at_10": statistics.fmean(self.recall10) if self.recall10 else None,
             "stages_p50_ms": {k: statistics.median(v) for k, v in self.stages.items()},
             "stages_p95_ms": {k: pct(v, 0.95) for k, v in self.stages.items()},
+            "cpu_ms_per_request": self.cpu_ms,
             "after_embed": {
                 "p50_ms": pct(self.after_embed, 0.5) if self.after_embed else None,
                 "p95_ms": pct(self.after_embed, 0.95) if self.after_embed else None,
@@ -158,6 +163,19 @@ def _names(dataset: Path) -> dict[str, frozenset[str]]:
     return {c: frozenset(n) for c, n in names.items()}
 
 
+async def _cpu(clients: dict[str, httpx.AsyncClient]) -> dict[str, float | None]:
+    """Each target's process CPU seconds so far (its /metrics)."""
+    return {name: await cpu_seconds(client) for name, client in clients.items()}
+
+
+def _per_request(
+    cpu: dict[str, dict[str, float | None]], start: str, end: str, name: str, n: int
+) -> float | None:
+    """``name``'s server CPU between the readings ``start`` and ``end``, ms per request."""
+    a, b = cpu.get(start, {}).get(name), cpu.get(end, {}).get(name)
+    return (b - a) * 1000.0 / n if a is not None and b is not None and n else None
+
+
 async def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--target", action="append", required=True, help="NAME=BASE_URL")
@@ -196,6 +214,7 @@ async def main() -> None:
     for client in clients.values():
         for q in qs[: a.warmup]:
             await ask(client, q, form, Samples())
+    cpu = {"start": await _cpu(clients)}
     for p in range(a.passes):
         form.tag = tag(p)
         first_pass = {n: Samples() for n in targets}
@@ -223,6 +242,7 @@ async def main() -> None:
             for k, v in first_pass[name].stages.items():
                 seq[name].stages[k].extend(v)
             seq[name].degraded += first_pass[name].degraded
+    cpu["sequential"] = await _cpu(clients)
     if a.concurrency > 1:
         # In chunks of CHUNK questions, each chunk to every target in turn (the order
         # reversed every other chunk): the load of the hour hits them alike here too.
@@ -234,6 +254,11 @@ async def main() -> None:
             for name, client in order:
                 chunk = qs[start : start + CHUNK]
                 await concurrent(client, chunk, form, a.concurrency, conc[name])
+        cpu["concurrent"] = await _cpu(clients)
+    for name in targets:
+        s_n, c_n = len(seq[name].wall_ms), len(conc[name].wall_ms)
+        seq[name].cpu_ms = _per_request(cpu, "start", "sequential", name, s_n)
+        conc[name].cpu_ms = _per_request(cpu, "sequential", "concurrent", name, c_n)
     out: dict[str, Any] = {
         "questions": len(qs),
         "passes": a.passes,
@@ -273,6 +298,8 @@ async def main() -> None:
                     for k, v in s["stages_p50_ms"].items()
                 )
             )
+            if s["cpu_ms_per_request"] is not None:
+                print(f"{'':>22}server CPU per request {s['cpu_ms_per_request']:.1f} ms")
             if s["after_embed"]["p50_ms"] is not None:
                 ae = s["after_embed"]
                 print(f"{'':>22}after embed p50 {ae['p50_ms']:.1f} p95 {ae['p95_ms']:.1f} ms")

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import math
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from benchkit import docsection, versus  # noqa: E402
+from benchkit.server_cpu import cpu_seconds, parse_cpu  # noqa: E402
 from benchkit.timing import pct, summary_ms  # noqa: E402
 
 
@@ -168,3 +170,17 @@ def test_the_doc_command_names_no_path_outside_the_repository():
         ".venv/bin/python scripts/bench_locomo.py --dataset LOCOMO_DEV "
         "--mem0-python MEM0_VENV/bin/python"
     )
+
+
+async def test_server_cpu_is_the_services_own_process_cpu(client):
+    """scripts/recall_latency.py's CPU per request: the process CPU seconds the service
+    reports on /metrics (here the app runs in this process: CPU burnt here counts)."""
+    before = await cpu_seconds(client)
+    assert before is not None and before > 0
+    start = time.process_time()
+    while time.process_time() - start < 0.3:
+        pass
+    after = await cpu_seconds(client)
+    assert after is not None and 0.25 <= after - before < 5.0
+    assert parse_cpu("# HELP x y\nprocess_cpu_seconds_total_other 3.0\n") is None
+    assert parse_cpu("process_cpu_seconds_total 12.5\n") == 12.5
