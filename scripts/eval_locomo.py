@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import json
 import os
 import platform
@@ -594,6 +595,11 @@ def main() -> None:
     parser.add_argument("--subject-prefix", default="", help="Prefix of every user_id.")
     parser.add_argument("--json", help="Write per-question rankings to this file.")
     parser.add_argument(
+        "--calibration-json",
+        help="With --calibrate: also write the candidates' rows to this file, for "
+        "`python scripts/relevance_fit.py FILE` (refit and thresholds without recalling).",
+    )
+    parser.add_argument(
         "--rerank",
         choices=["none", "llm"],
         default="none",
@@ -652,6 +658,11 @@ def main() -> None:
         print(cv_summary(report, chosen, names))
     if report.calibration is not None:
         from relevance_fit import report as relevance_report
+
+        if args.calibration_json:
+            Path(args.calibration_json).write_text(
+                json.dumps(dataclasses.asdict(report.calibration)), encoding="utf-8"
+            )
 
         from app.services.recall.relevance import NOTHING_RELEVANT_BELOW
 

@@ -122,3 +122,141 @@ def report(
         + " |",
     ]
     return "\n".join(lines), [round(float(v), 3) for v in coef]
+
+
+# Thresholds tried for "nothing relevant" / min_relevance.
+THRESHOLDS = (0.005, 0.01, 0.015, *(round(0.01 * i, 2) for i in range(2, 31)))
+
+
+@dataclass
+class AtThreshold:
+    """What a threshold ``t`` does over a set of questions (their top-10 hits):
+
+    - ``nothing_adv`` / ``nothing_ans``: share of adversarial / answerable questions whose
+      best relevance is below ``t`` (an answer saying "nothing relevant");
+    - ``nothing_precision``: share of adversarial questions among those so called;
+    - ``answer_lost``: share of answerable questions with an evidence turn in their top 10
+      whose every evidence hit is below ``t`` (``min_relevance: t`` cuts the answer: T7);
+    - ``evidence_kept``: share of the top-10 evidence hits at or above ``t``;
+    - ``hit_precision``: share of evidence among the answerable questions' top-10 hits kept."""
+
+    threshold: float
+    nothing_adv: float
+    nothing_ans: float
+    nothing_precision: float
+    answer_lost: float
+    evidence_kept: float
+    hit_precision: float
+
+
+def at_threshold(
+    p: np.ndarray, rows: Rows, t: float, keep: np.ndarray, adversarial: str = "adversarial"
+) -> AtThreshold:
+    """The figures of threshold ``t`` for relevance ``p`` over the rows ``keep`` selects."""
+    cat = np.array(rows.category)
+    qid = np.array(rows.question)
+    y = np.array(rows.y, dtype=float)
+    top10 = keep & (np.array(rows.rank) < 10)
+    best: dict[str, float] = {}
+    evidence: dict[str, float] = {}  # best relevance of an evidence hit, per question
+    for i in np.flatnonzero(top10):
+        best[qid[i]] = max(best.get(qid[i], -np.inf), float(p[i]))
+        if y[i] == 1 and cat[i] != adversarial:
+            evidence[qid[i]] = max(evidence.get(qid[i], -np.inf), float(p[i]))
+    kind = {q: c for q, c in zip(qid, cat, strict=True)}
+    adv = [b < t for q, b in best.items() if kind[q] == adversarial]
+    ans = [b < t for q, b in best.items() if kind[q] != adversarial]
+    called = sum(adv) + sum(ans)
+    answerable = top10 & (cat != adversarial)
+    kept = answerable & (p >= t)
+    ev = answerable & (y == 1)
+    return AtThreshold(
+        threshold=t,
+        nothing_adv=float(np.mean(adv)) if adv else float("nan"),
+        nothing_ans=float(np.mean(ans)) if ans else float("nan"),
+        nothing_precision=sum(adv) / called if called else float("nan"),
+        answer_lost=float(np.mean([v < t for v in evidence.values()])) if evidence else 0.0,
+        evidence_kept=float((ev & (p >= t)).sum() / ev.sum()) if ev.any() else float("nan"),
+        hit_precision=float(y[kept].mean()) if kept.any() else float("nan"),
+    )
+
+
+def cross_validated(rows: Rows, adversarial: str = "adversarial") -> np.ndarray:
+    """Each row's relevance from the model fitted on the other conversations."""
+    conv = np.array(rows.conversation)
+    answerable = np.array(rows.category) != adversarial
+    x = np.array(rows.x, dtype=float)
+    y = np.array(rows.y, dtype=float)
+    cv = np.zeros(len(y))
+    for c in sorted(set(conv)):
+        train = answerable & (conv != c)
+        cv[conv == c] = predict(fit(x[train], y[train]), x[conv == c])
+    return cv
+
+
+# The share of answers a threshold may cost, for either use: as ``min_relevance`` (a cut),
+# the answerable questions whose top-10 evidence it drops (``answer_lost``); as the
+# "nothing relevant" line of ``best_relevance``, the answerable questions it calls so
+# (``nothing_ans``). Each threshold is the highest that costs at most this much.
+MAX_ANSWERS_COST = 0.05
+USES = ("answer_lost", "nothing_ans")
+
+
+def choose_threshold(p: np.ndarray, rows: Rows, keep: np.ndarray, use: str) -> float:
+    """The highest of :data:`THRESHOLDS` whose cost ``use`` (a field of
+    :class:`AtThreshold`) over ``keep`` is at most :data:`MAX_ANSWERS_COST` (the lowest
+    one when none is)."""
+    ok = [
+        t for t in THRESHOLDS
+        if getattr(at_threshold(p, rows, t, keep), use) <= MAX_ANSWERS_COST
+    ]  # fmt: skip
+    return max(ok) if ok else THRESHOLDS[0]
+
+
+def threshold_cv(rows: Rows, use: str) -> tuple[list[tuple[str, float, AtThreshold]], AtThreshold]:
+    """Leave one conversation out for the threshold too: relevance from the model fitted on
+    the other four (:func:`cross_validated`), the threshold chosen on those four
+    (:func:`choose_threshold`), its figures on the fifth; and the figures of all held-out
+    questions pooled, each at its own fold's threshold (``threshold`` 0: relative to it)."""
+    cv = cross_validated(rows)
+    conv = np.array(rows.conversation)
+    folds = []
+    pooled = np.zeros(len(cv))  # each row's relevance minus its fold's threshold
+    for c in sorted(set(conv)):
+        t = choose_threshold(cv, rows, conv != c, use)
+        folds.append((c, t, at_threshold(cv, rows, t, conv == c)))
+        pooled[conv == c] = cv[conv == c] - t
+    everything = np.ones(len(cv), dtype=bool)
+    return folds, at_threshold(pooled, rows, 0.0, everything)
+
+
+def main() -> None:
+    """``python scripts/relevance_fit.py CALIBRATION.json``: the rows of ``eval_locomo.py
+    --calibrate --calibration-json``, refitted and every threshold's figures printed."""
+    import json
+    import sys
+
+    with open(sys.argv[1], encoding="utf-8") as f:
+        rows = Rows(**json.load(f))
+    cv = cross_validated(rows)
+    everything = np.ones(len(rows.y), dtype=bool)
+    print("| t | adv: nothing | ans: nothing | nothing precision | answer lost | evidence kept "
+          "| hit precision |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|")
+    for t in THRESHOLDS:
+        a = at_threshold(cv, rows, t, everything)
+        print(f"| {t:.3f} | {a.nothing_adv:.3f} | {a.nothing_ans:.3f} | "
+              f"{a.nothing_precision:.3f} | {a.answer_lost:.3f} | {a.evidence_kept:.3f} | "
+              f"{a.hit_precision:.3f} |")  # fmt: skip
+    for use in USES:
+        folds, pooled = threshold_cv(rows, use)
+        print()
+        print(f"threshold: the highest with {use} <= {MAX_ANSWERS_COST}")
+        for c, t, a in folds:
+            print(f"  held out {c}: {t:.3f} (chosen on the other four): {a}")
+        print(f"  pooled held-out: {pooled}")
+        print(f"  chosen on all five: {choose_threshold(cv, rows, everything, use):.3f}")
+
+
+if __name__ == "__main__":
+    main()

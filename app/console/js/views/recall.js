@@ -185,7 +185,7 @@ function results(answer) {
         : "",
       answer.best_relevance != null
         ? [h("br"), h("span", { class: "best-relevance" },
-          `best relevance ${fmt(answer.best_relevance)}${answer.best_relevance < 0.1 ? " — nothing relevant found" : ""}`)]
+          `best relevance ${fmt(answer.best_relevance)}${answer.best_relevance < 0.03 ? " — nothing relevant found" : ""}`)]
         : ""),
     legend(),
     h(
