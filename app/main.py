@@ -68,7 +68,8 @@ DOCS_ASSETS = "/docs-assets"  # Swagger UI's and ReDoc's JavaScript and CSS
 DESCRIPTION = """Long-term memory for LLM agents. Store memory units (`/store`), recall the few
 that matter by hybrid scoring (`/recall`). Errors are RFC 9457 problem+json with a stable
 `code`. Bodies and query strings are strict: an unknown field or query parameter is a 422
-(`query.<name>: unknown field`) on every operation, and changes nothing."""
+(`query.<name>: unknown field`) on every operation, and changes nothing; so is a parameter
+that takes one value given twice (`query.<name>: given more than once`)."""
 
 
 async def _warm_up(settings: Settings, embedder: Embedder) -> None:

@@ -7,7 +7,10 @@ OpenAPI document; /docs, /redoc and /console take what browsers send). A name th
 does not know is refused as ``query.<name>: unknown field``, before any other dependency
 runs (no key lookup, no transaction). Without it a route with a path id silently dropped
 what it did not know, so ``DELETE /memories/{id}?user_id=bob`` deleted another user's unit
-while the caller believed the call scoped (tester finding T12).
+while the caller believed the call scoped (tester finding T12). A parameter that takes one
+value given twice is refused too (``query.<name>: given more than once``): the service used
+to take the last while a gateway that checks or injects ``user_id`` may read the first
+(parameter pollution, tester finding B4).
 """
 
 from __future__ import annotations
@@ -32,19 +35,30 @@ def _model_of(annotation: Any) -> type[BaseModel] | None:
     return None
 
 
-def _names(dependant: Dependant) -> set[str]:
+def _repeatable(annotation: Any) -> bool:
+    """Whether a query parameter of this type takes several values (``list[str]``,
+    ``list[str] | None``)."""
+    if get_origin(annotation) in (Union, UnionType):
+        return any(_repeatable(a) for a in get_args(annotation) if a is not NoneType)
+    return get_origin(annotation) in (list, tuple, set, frozenset)
+
+
+def _names(dependant: Dependant, repeatable: set[str]) -> set[str]:
     names: set[str] = set()
     for field in dependant.query_params:
         model = _model_of(field.field_info.annotation)
         if model is None:
             names.add(field.alias)
+            if _repeatable(field.field_info.annotation):
+                repeatable.add(field.alias)
             continue
         for name, info in model.model_fields.items():
-            names.add(name)
-            if info.alias:
-                names.add(info.alias)
+            keys = {name, info.alias} if info.alias else {name}
+            names |= keys
+            if _repeatable(info.annotation):
+                repeatable |= keys
     for sub in dependant.dependencies:
-        names |= _names(sub)
+        names |= _names(sub, repeatable)
     return names
 
 
@@ -53,13 +67,15 @@ def _names(dependant: Dependant) -> set[str]:
 _CACHE_ATTR = "_hindsight_declared_query"
 
 
-def declared_query(route: APIRoute) -> frozenset[str]:
-    """Every query parameter name ``route`` takes: a walk of its dependants (a few dozen
-    fields, ~4 µs) done once per route, on its first request with a query string, and kept
-    on the route."""
-    cached: frozenset[str] | None = getattr(route, _CACHE_ATTR, None)
+def declared_query(route: APIRoute) -> tuple[frozenset[str], frozenset[str]]:
+    """Every query parameter name ``route`` takes, and those of them that take several
+    values: a walk of its dependants (a few dozen fields, ~4 µs) done once per route, on its
+    first request with a query string, and kept on the route."""
+    cached: tuple[frozenset[str], frozenset[str]] | None = getattr(route, _CACHE_ATTR, None)
     if cached is None:
-        cached = frozenset(_names(route.dependant))
+        repeatable: set[str] = set()
+        names = _names(route.dependant, repeatable)
+        cached = (frozenset(names), frozenset(repeatable))
         setattr(route, _CACHE_ATTR, cached)
     return cached
 
@@ -70,9 +86,11 @@ async def reject_unknown_query(request: Request) -> None:
     route = request.scope.get("route")
     if not isinstance(route, APIRoute) or not route.include_in_schema or not request.url.query:
         return  # the docs and the console's redirect are no API
-    known = declared_query(route)
-    unknown = list(dict.fromkeys(k for k in request.query_params if k not in known))
-    if unknown:
+    known, repeatable = declared_query(route)
+    keys = [k for k, _ in request.query_params.multi_items()]
+    unknown = list(dict.fromkeys(k for k in keys if k not in known))
+    twice = [k for k in dict.fromkeys(keys) if keys.count(k) > 1 and k in known - repeatable]
+    if unknown or twice:
         raise RequestValidationError(
             [
                 {
@@ -82,5 +100,14 @@ async def reject_unknown_query(request: Request) -> None:
                     "input": request.query_params.get(name),
                 }
                 for name in unknown
+            ]
+            + [
+                {
+                    "type": "value_error",
+                    "loc": ("query", name),
+                    "msg": "given more than once; it takes one value",
+                    "input": request.query_params.getlist(name),
+                }
+                for name in twice
             ]
         )

@@ -38,7 +38,12 @@ def entity_key(name: str) -> str:
 def name_key(name: str, field: str = "entity name") -> str:
     """The key of an entity name a request gives (``field`` names it in the error). Raises
     BadRequestError when nothing is left once normalised (whitespace or bidirectional-text
-    controls only)."""
+    controls only) or when it holds a NUL byte or an unpaired surrogate (PostgreSQL stores
+    neither: tester B3, a 500 before)."""
+    if "\x00" in name:
+        raise BadRequestError(f"{field}: must not contain NUL bytes (\\u0000)")
+    if any("\ud800" <= c <= "\udfff" for c in name):
+        raise BadRequestError(f"{field}: must be valid Unicode (found an unpaired surrogate)")
     key = entity_key(name)
     if not key:
         shown = "bidirectional-text controls" if BIDI_CONTROLS.search(name) else "whitespace"

@@ -173,9 +173,9 @@ async def test_a_routes_parameters_are_walked_once(client, monkeypatch):
     walks: list[object] = []
     walk = strict_query._names
 
-    def counted(dependant):  # type: ignore[no-untyped-def]
+    def counted(dependant, repeatable):  # type: ignore[no-untyped-def]
         walks.append(dependant)
-        return walk(dependant)
+        return walk(dependant, repeatable)
 
     monkeypatch.setattr(strict_query, "_names", counted)
     for path in ("/memories", "/reviews", "/working_memory/s1"):
@@ -188,3 +188,22 @@ async def test_a_routes_parameters_are_walked_once(client, monkeypatch):
             r = await client.get(path, params={"user_id": "u1"})
             assert r.status_code == 200, r.text
         assert len(walks) == walked, path  # no walk after the route's first request
+
+
+async def test_a_parameter_given_twice_is_refused_not_the_last_taken(client, engine):
+    # Tester B4: ?user_id=alice&user_id=tim answered tim's units (the last one won) while a
+    # gateway that checks the first would believe the call scoped to alice.
+    await _store(client, "alice", "Alice likes tea.")
+    await _store(client, "tim", "Tim likes coffee.")
+    before = await count_rows(engine)
+    r = await client.get("/memories?user_id=alice&user_id=tim&limit=2")
+    body = assert_problem(r, 422, "invalid_request", "query.user_id: given more than once")
+    assert body["errors"][0]["loc"] == ["query", "user_id"]
+    unit = await _store(client, "alice", "Alice plays chess.")
+    r = await client.delete(f"/memories/{unit}?user_id=alice&user_id=tim")
+    assert_problem(r, 422, "invalid_request", "query.user_id: given more than once")
+    assert (await client.get(f"/memories/{unit}")).status_code == 200  # nothing deleted
+    assert await count_rows(engine) == before + 1
+    # A parameter that takes a list still takes several values.
+    r = await client.get("/memories?user_id=alice&types=fact&types=preference")
+    assert r.status_code == 200, r.text

@@ -92,8 +92,8 @@ async def get_entity(
     names round-trip; bidirectional-text controls are ignored).
 
     Errors: 401, 404 `not_found` (no such entity with memory in scope; another namespace's
-    never), 422 `invalid_request` (no `user_id`, a name over 200 characters or nothing but
-    whitespace or bidirectional-text controls)."""
+    never), 422 `invalid_request` (no `user_id`, a name over 200 characters, with a NUL byte,
+    or nothing but whitespace or bidirectional-text controls)."""
     profile = await service.profile(namespace, name, q, datetime.now(UTC))
     node = profile.node
     return EntityProfile(

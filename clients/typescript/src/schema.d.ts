@@ -88,8 +88,8 @@ export interface paths {
          *     names round-trip; bidirectional-text controls are ignored).
          *
          *     Errors: 401, 404 `not_found` (no such entity with memory in scope; another namespace's
-         *     never), 422 `invalid_request` (no `user_id`, a name over 200 characters or nothing but
-         *     whitespace or bidirectional-text controls).
+         *     never), 422 `invalid_request` (no `user_id`, a name over 200 characters, with a NUL byte,
+         *     or nothing but whitespace or bidirectional-text controls).
          */
         get: operations["get_entity"];
         put?: never;

@@ -314,6 +314,10 @@ async def test_profile_errors_and_names_in_any_script(client, engine) -> None:
     r = await profile(client, "Nobody")
     assert r.status_code == 404 and r.headers["content-type"].startswith("application/problem+json")
     assert (await profile(client, "x" * 201)).status_code == 422
+    # A NUL byte is refused clearly, not a 500 from PostgreSQL (tester B3).
+    for bad in ("\x00", "a\x00b"):
+        r = await profile(client, bad)
+        assert r.status_code == 422 and "NUL" in r.json()["detail"], r.text
     # Another namespace never finds them.
     async with create_session_factory(engine)() as session:
         service = EntityService(EntityGraphReader(session))
