@@ -211,8 +211,11 @@ def aims_line(s: Totals, label: str) -> str:
     return (
         f"{label}: duplicates merged {s.merged}/{s.duplicates}, false merges "
         f"{s.false_merges}/{s.non_duplicates}, negations merged {s.negation_merges}/{s.negations}, "
-        f"contradictions superseded or flagged {s.contradictions_found}/{s.contradictions}, "
-        f"distinct facts superseded or flagged {s.distinct_contradicted}/{s.distinct}, "
+        f"contradictions superseded or flagged "
+        f"{s.contradictions_found + s.contradictions_flagged}/{s.contradictions} (flagged for "
+        f"review {s.contradictions_flagged}), distinct facts superseded or flagged "
+        f"{s.distinct_contradicted + s.distinct_flagged}/{s.distinct} (flagged for review "
+        f"{s.distinct_flagged}), "
         f"unsure {s.unsure}"
     )
 
@@ -263,7 +266,10 @@ def render(
         "过, 了, 已经), two past events on days with none in common (ran 5 km on Saturday / "
         '10 km on Sunday; not born, died, married, nor a correction: "actually", 其实) → '
         '`unsure`, never merged (a wish against a plain present — "wants a career in" / '
-        '"hopes to become" — is unsure and may merge). Then a negation of the same '
+        '"hopes to become" — is unsure and may merge); one past event told with only its '
+        'day changed (the same words and values but for the days: "went to a fair on 24 '
+        'April" / "on 14 April") → `unsure` as `event_day_changed`, flagged as a possible '
+        "contradiction (step 6). Then a negation of the same "
         "statement, other canonical values in the same sentence frame, an antonym swap, "
         "roles that changed sides, "
         "another value of an exclusive slot (`rules.py`: residence, employer, school, name, "
@@ -314,8 +320,9 @@ def render(
         f"{t.define_cosine}. Thresholds fitted with grouped 5-fold "
         "CV by `scripts/eval_dedupe_unseen.py --fit` (below).",
         "6. **Unsure** pairs (at most `DEDUPE__MAX_UNSURE` per unit) become pair reviews when "
-        "they are real candidates (`review_worthy`: two languages, a guard that names a slot, "
-        "entities or types, a cosine ≥ `DEDUPE__REVIEW_COSINE_BY_MODEL` = "
+        "they are real candidates (`review_worthy`, `gate.py`: two languages, a guard that "
+        "names a slot, entities or types, a past event with its day changed, a cosine ≥ "
+        "`DEDUPE__REVIEW_COSINE_BY_MODEL` = "
         f"{t.review_cosine}, an entity or exclusive slot both name, one word swapped in the "
         "same frame, or half the content words beyond the subject's in common); the others "
         "stay distinct. With an LLM configured a job on the worker's queue asks it after the "
@@ -323,7 +330,15 @@ def render(
         "unit's id resolves to the unit it went into); without one they stay pending and are "
         "listed by `GET /reviews` until a person decides them (`POST /reviews/{id}`) or the "
         'sweep closes them (see "Working the review list"). The tables below are the pair '
-        "decision before this gate (a labelled pair is always a candidate of its own).",
+        "decision before this gate (a labelled pair is always a candidate of its own). An "
+        "unsure pair whose merge is ruled out and whose review always opens (a past event "
+        "with its day changed, a slot across languages, a negation across languages: "
+        "`gate.flags_contradiction`) is **flagged as a possible contradiction**: its review "
+        "has `kind` `contradiction` in `GET /reviews`, in the `/store` answer's `pending` "
+        "and on the unit page, and opens beyond `DEDUPE__MAX_UNSURE`; both units stay "
+        'active until it is decided. The figures count it as flagged ("flagged for '
+        'review"), beside contradictions superseded or flagged on the units (`resolution.py`: '
+        "`conflicts_with` when the order is unclear).",
         "",
         "## Result",
         "",

@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 from app.clients.embeddings import create_embedder  # noqa: E402
 from app.core.config import get_settings  # noqa: E402
 from app.services.memory import merge  # noqa: E402
-from app.services.memory.pairs import decision, definition, features, lexical  # noqa: E402
+from app.services.memory.pairs import decision, definition, features, gate, lexical  # noqa: E402
 from app.services.memory.pairs.decision import Thresholds  # noqa: E402
 from tests.dedupe_pairs import PAIRS, Pair  # noqa: E402
 from tests.dedupe_pairs_unseen import development, held_back, next_held_back  # noqa: E402
@@ -64,10 +64,12 @@ def _cos(v: Vectors, p: Pair) -> float:
 
 
 def decide(v: Vectors, p: Pair, t: Thresholds) -> str:
-    """The offline final action of one pair: merge, contradicts, unsure or distinct."""
+    """The offline final action of one pair: merge, contradicts, unsure or distinct — or
+    ``flag``: unsure and flagged as a possible contradiction (a review of kind
+    ``contradiction`` that always opens, both units kept: :func:`gate.flags_contradiction`)."""
     d = decision.decide(features.statement(p.new), features.statement(p.old), _cos(v, p),
                         type_equal=p.old_type == p.new_type, thresholds=t)  # fmt: skip
-    return d.action
+    return "flag" if gate.flags_contradiction(d) else d.action
 
 
 COSINES = tuple(round(0.90 + 0.005 * k, 3) for k in range(20))  # 0.900 … 0.995
@@ -250,7 +252,7 @@ def unsure_rows(v: Vectors, pairs: Sequence[Pair], t: Thresholds) -> list[Unsure
         d = decision.decide(new, old, _cos(v, p), type_equal=p.old_type == p.new_type,
                             thresholds=t)  # fmt: skip
         if d.action == "unsure":
-            other = decision.review_worthy(d, new, old, _cos(v, p), review_cosine=2.0)
+            other = gate.review_worthy(d, new, old, _cos(v, p), review_cosine=2.0)
             out.append(Unsure(p, _cos(v, p), other))
     return out
 
@@ -310,29 +312,38 @@ def review_band(v: Vectors, dev: Sequence[tuple[int, Pair]], t: Thresholds, fold
 
 @dataclasses.dataclass
 class Row:
-    """Counts of one kind (or all): pairs, merged, false merges, contradictions found."""
+    """Counts of one kind (or all): pairs, merged, false merges, contradictions found
+    (superseded, flagged on the units or flagged for review: ``flagged``), pairs that are not
+    contradictions superseded or flagged (``wrongly_flagged``), unsure pairs (flagged or not)."""
 
     pairs: int = 0
     merged: int = 0
     false_merges: int = 0
     contradictions_found: int = 0
+    flagged: int = 0
+    wrongly_flagged: int = 0
     unsure: int = 0
 
     def add(self, p: Pair, action: str) -> None:
         self.pairs += 1
         self.merged += action == "merge" and p.expect == "same"
         self.false_merges += action == "merge" and p.expect != "same"
-        self.contradictions_found += action == "contradicts" and p.expect == "contradicts"
-        self.unsure += action == "unsure"
+        found = action in ("contradicts", "flag")
+        self.contradictions_found += found and p.expect == "contradicts"
+        self.flagged += action == "flag" and p.expect == "contradicts"
+        self.wrongly_flagged += found and p.expect != "contradicts"
+        self.unsure += action in ("unsure", "flag")
 
 
 def table(title: str, rows: dict[tuple[str, str], Row]) -> str:
     lines = [f"### {title}", "", "| kind | want | pairs | merged | false merges | contradictions "
-             "superseded or flagged | unsure |", "|---|---|---|---|---|---|---|"]  # fmt: skip
+             "superseded or flagged | of them flagged for review | others superseded or flagged "
+             "| unsure |", "|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
     total = {"same": Row(), "contradicts": Row(), "distinct": Row()}
     for (kind, want), r in sorted(rows.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         lines.append(f"| {kind} | {want} | {r.pairs} | {r.merged} | {r.false_merges} | "
-                     f"{r.contradictions_found} | {r.unsure} |")  # fmt: skip
+                     f"{r.contradictions_found} | {r.flagged} | {r.wrongly_flagged} | "
+                     f"{r.unsure} |")  # fmt: skip
         t = total[want]
         for field in dataclasses.fields(Row):
             setattr(t, field.name, getattr(t, field.name) + getattr(r, field.name))
@@ -340,7 +351,9 @@ def table(title: str, rows: dict[tuple[str, str], Row]) -> str:
     false = same.false_merges + con.false_merges + dist.false_merges
     lines += ["", f"Duplicates merged {same.merged}/{same.pairs}; false merges {false}/"
               f"{con.pairs + dist.pairs}; contradictions superseded or flagged "
-              f"{con.contradictions_found}/{con.pairs}."]  # fmt: skip
+              f"{con.contradictions_found}/{con.pairs} (of them flagged for review "
+              f"{con.flagged}); distinct pairs superseded or flagged "
+              f"{dist.wrongly_flagged}/{dist.pairs}."]  # fmt: skip
     return "\n".join(lines)
 
 

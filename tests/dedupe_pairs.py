@@ -31,6 +31,7 @@ import numpy as np
 from app.core.text import has_cjk
 from app.services.memory.pairs.decision import PairDecision, Thresholds, decide, reconciled
 from app.services.memory.pairs.features import statement
+from app.services.memory.pairs.gate import flags_contradiction
 
 Expect = Literal["same", "contradicts", "distinct"]
 Lang = Literal["en", "zh", "mixed"]
@@ -590,6 +591,10 @@ class Totals:
     distinct: int
     distinct_contradicted: int
     unsure: int
+    # Left unsure but flagged as a possible contradiction (a review of kind contradiction
+    # that always opens, both units kept: gate.flags_contradiction).
+    contradictions_flagged: int = 0
+    distinct_flagged: int = 0
 
 
 def totals(judged: Sequence[Judged]) -> Totals:
@@ -610,4 +615,10 @@ def totals(judged: Sequence[Judged]) -> Totals:
         distinct=len(dist),
         distinct_contradicted=sum(j.final == "contradicts" for j in dist),
         unsure=sum(j.decision.action == "unsure" for j in judged),
+        contradictions_flagged=sum(_flagged(j) for j in contra),
+        distinct_flagged=sum(_flagged(j) for j in dist),
     )
+
+
+def _flagged(j: Judged) -> bool:
+    return j.final == "unsure" and flags_contradiction(j.decision)

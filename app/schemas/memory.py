@@ -165,6 +165,12 @@ class PendingDecision(ResponseModel):
     candidate_id: uuid.UUID = Field(description="The existing unit it may restate or change.")
     cosine: float = Field(description="Cosine similarity of the two values (-1..1).")
     reason: str = Field(description="Why the local decision was unsure (a stable code).")
+    kind: Literal["duplicate", "contradiction"] = Field(
+        description="`duplicate`: it may restate the existing unit (a merge is possible); "
+        "`contradiction`: a merge is ruled out, it may change or correct the existing unit "
+        "(a negation, other values, a past event told with another day) — both stay active "
+        "until the review is decided."
+    )
     status: Literal["queued", "review"]
 
 

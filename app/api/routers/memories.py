@@ -113,6 +113,7 @@ async def store_memories(
                         candidate_id=r.candidate_id,
                         cosine=r.cosine,
                         reason=r.reason,
+                        kind="duplicate" if r.merge_allowed else "contradiction",
                         status="queued" if o.queued else "review",
                     )
                     for r in o.reviews

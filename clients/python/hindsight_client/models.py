@@ -916,6 +916,10 @@ class PendingDecision(BaseModel):
     """
     Cosine similarity of the two values (-1..1).
     """
+    kind: Annotated[Literal["duplicate", "contradiction"], Field(title="Kind")]
+    """
+    `duplicate`: it may restate the existing unit (a merge is possible); `contradiction`: a merge is ruled out, it may change or correct the existing unit (a negation, other values, a past event told with another day) — both stay active until the review is decided.
+    """
     reason: Annotated[str, Field(title="Reason")]
     """
     Why the local decision was unsure (a stable code).

@@ -1963,6 +1963,12 @@ export interface components {
              */
             cosine: number;
             /**
+             * Kind
+             * @description `duplicate`: it may restate the existing unit (a merge is possible); `contradiction`: a merge is ruled out, it may change or correct the existing unit (a negation, other values, a past event told with another day) — both stay active until the review is decided.
+             * @enum {string}
+             */
+            kind: "duplicate" | "contradiction";
+            /**
              * Reason
              * @description Why the local decision was unsure (a stable code).
              */

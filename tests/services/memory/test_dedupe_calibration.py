@@ -16,8 +16,9 @@ import pytest
 from app.clients.embeddings import Embedder, create_embedder
 from app.core.config import EmbeddingSettings
 from app.services.memory.pairs.canonical import canonical
-from app.services.memory.pairs.decision import Thresholds, review_worthy
+from app.services.memory.pairs.decision import Thresholds
 from app.services.memory.pairs.features import statement
+from app.services.memory.pairs.gate import review_worthy
 from tests.dedupe_pairs import GOLD_VERDICT, KINDS, PAIRS, Judged, judge, totals
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -194,7 +195,7 @@ def test_every_unsure_contradiction_still_opens_a_review(offline):
     unsure = [j for j in offline if j.final == "unsure"]
     contradictions = [j for j in unsure if j.pair.expect == "contradicts"]
     assert contradictions and all(_worthy(j) for j in contradictions)
-    may_change = ("modality_differs", "tense_differs", "other_event_day")
+    may_change = ("modality_differs", "tense_differs", "other_event_day", "event_day_changed")
     distinct = [j for j in unsure if j.pair.expect == "distinct"
                 and j.decision.reason not in may_change]  # fmt: skip
     assert sum(_worthy(j) for j in distinct) <= len(distinct) / 2

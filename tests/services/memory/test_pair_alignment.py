@@ -110,8 +110,9 @@ def test_a_week_of_a_month_is_one_value_in_english_and_chinese():
     old = statement("Tim visited the UK in the second week of November")
     new = statement("Tim visited the UK in the first week of December")
     # Another week of a past visit: another visit or a corrected date (referents.py, T11): a
-    # review, never a supersede; a week of a plan is one value that changed.
-    assert decide(new, old, 0.938, thresholds=T).reason == "other_event_day"  # the e5 cosine
+    # review flagged as a possible contradiction, never a supersede; a week of a plan is one
+    # value that changed.
+    assert decide(new, old, 0.938, thresholds=T).reason == "event_day_changed"  # e5's cosine
     plan_old = statement("Tim flies to the UK in the second week of November")
     plan_new = statement("Tim flies to the UK in the first week of December")
     assert decide(plan_new, plan_old, 0.938, thresholds=T).action == "contradicts"

@@ -37,6 +37,7 @@ from typing import Literal
 from app.services.memory.pairs import across, definition, lexical, referents, rules
 from app.services.memory.pairs.canonical import canonical
 from app.services.memory.pairs.features import Features, Statement, features, statement
+from app.services.memory.pairs.gate import flags_contradiction, review_worthy, subject_words
 
 Action = Literal["merge", "contradicts", "distinct", "unsure"]
 
@@ -113,7 +114,10 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         return PairDecision("unsure", reason, 0.0, merge_allowed)
 
     if (kept := referents.apart(new.value, old.value)) is not None:  # whose, which, how real
-        return PairDecision(*kept[:2], 0.0, kept[2])
+        action, reason, merge_allowed = kept
+        if reason == "other_event_day" and _only_the_day_differs(f):
+            reason = "event_day_changed"  # a corrected date or the same thing done again
+        return PairDecision(action, reason, 0.0, merge_allowed)
     if f.polarity_differs:
         if f.cross_lingual:
             if across.negation_matches(new, old):  # words matched through the dictionaries
@@ -157,6 +161,16 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
     if f.exclusive and f.one_word_swap:
         return contradicts("exclusive_swap")
     return None
+
+
+def _only_the_day_differs(f: Features) -> bool:
+    """The same words in the same frame and the same values but for the days: one past event
+    told with another date ("went to a fair on 24 April" / "on 14 April")."""
+    if f.cross_lingual or not f.frame_equal:
+        return False
+    return {v for v in f.values_new if not referents.is_day(v)} == {
+        v for v in f.values_old if not referents.is_day(v)
+    }
 
 
 def _slot_words(new: Statement, old: Statement, slot: str) -> frozenset[str]:
@@ -254,69 +268,12 @@ class Candidate:
     cosine: float
 
 
-# Unsure reasons that name a real candidate whatever the cosine: words cannot be compared
-# across languages, a merge held back only by entities or types, the same exclusive slot.
-_ALWAYS_REVIEWED = ("other_language", "negation_other_language", "entities_differ",
-                    "type_differs", "slot_differs")  # fmt: skip
-# The share of content words (beyond the subject's) two statements must have in common.
-_REVIEW_OVERLAP = 0.5
-
-
-def review_worthy(
-    d: PairDecision,
-    new: Statement,
-    old: Statement,
-    cosine: float,
-    shared_entities: bool = False,
-    subject_words: frozenset[str] = frozenset(),
-    review_cosine: float = 0.95,
-) -> bool:
-    """Whether an ``unsure`` pair is a real candidate worth a review (the LLM's or a
-    person's); otherwise it stays ``distinct`` and opens nothing (docs/DEDUPE.md, "Which
-    unsure pairs open a review"). A real candidate: a reason of :data:`_ALWAYS_REVIEWED`, two
-    languages, ``cosine`` at or above ``review_cosine`` (the band where the decision is truly
-    unsure), an entity both name beyond the subject's (``shared_entities``), the same
-    exclusive slot, or — once ``subject_words`` (the words a subject's every statement
-    carries: its name) are set aside — one content word swapped in the same frame, or at
-    least half their content words in common."""
-    if d.reason.startswith(_ALWAYS_REVIEWED) or new.cjk != old.cjk:
-        return True
-    if cosine >= review_cosine or shared_entities:
-        return True
-    if new.slots.keys() & old.slots.keys():
-        differ = frozenset(new.words) ^ frozenset(old.words)
-        if new.cjk and old.cjk:
-            differ |= new.chars ^ old.chars
-        if not rules.names_a_relation(differ):
-            return True  # the same slot of one person (not "'s sister is a dentist")
-    if new.cjk and old.cjk and not (new.latin and old.latin):
-        a, b = new.chars - subject_words, old.chars - subject_words
-    else:
-        a, b = frozenset(new.words) - subject_words, frozenset(old.words) - subject_words
-    if len(a - b) == 1 and len(b - a) == 1 and a & b:
-        return True  # one word swapped in the same frame: a change of value, or a restatement
-    return bool(a and b) and len(a & b) / len(a | b) >= _REVIEW_OVERLAP
-
-
-def subject_words(new: Statement, olds: list[Statement]) -> frozenset[str]:
-    """The words (Chinese: characters) the new statement shares with at least half of its
-    neighbours, two at least: what every statement of the subject says (its name,
-    "Caroline:"), not what ties two facts together."""
-    if len(olds) < 2:
-        return frozenset()
-    mine = frozenset(new.words) | new.chars
-    counts: dict[str, int] = {}
-    for o in olds:
-        for w in mine & (frozenset(o.words) | o.chars):
-            counts[w] = counts.get(w, 0) + 1
-    return frozenset(w for w, n in counts.items() if 2 * n >= len(olds))
-
-
 @dataclass(frozen=True)
 class Plan:
     """What to do with a new unit given its neighbours (indexes into the candidates):
     ``merge_into`` (or None), the ones it ``contradicts`` and the ``unsure`` ones that are
-    real candidates (:func:`review_worthy`; at most ``max_unsure``, most similar first), each
+    real candidates (:func:`review_worthy`; at most ``max_unsure``, most similar first, and
+    every possible contradiction: :func:`~.gate.flags_contradiction`), each
     with its :class:`PairDecision`; ``not_reviewed``: unsure pairs left ``distinct``."""
 
     merge_into: int | None
@@ -366,7 +323,7 @@ def plan(
             return Plan(k, [], [])
         if d.action == "contradicts":
             contradicts.append((k, d))
-        elif d.action == "unsure" and len(unsure) < max_unsure:
+        elif d.action == "unsure" and (len(unsure) < max_unsure or flags_contradiction(d)):
             new = new or statement(value)
             common = common or _common(new, entity_keys, candidates)
             shared = _named_in_both(value, c.value, (entity_keys & c.entity_keys) - common[1])

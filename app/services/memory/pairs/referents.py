@@ -319,14 +319,17 @@ def moods(value: str) -> frozenset[Mood]:
     return frozenset(found | ({"past"} if _past_en(value) else set()))
 
 
+def is_day(v: str) -> bool:
+    """Whether a canonical value (:mod:`.canonical`) names a day or a span of days: a date,
+    a weekday, a week, a month of a year or a year."""
+    return v.startswith(("dt", "wd", "wk", "dm")) or (
+        v.isdigit() and len(v) == 4 and "1900" <= v <= "2099"
+    )
+
+
 def _dates(value: str) -> frozenset[str]:
     """A statement's dates, weekdays, weeks, months of a year and years."""
-    return frozenset(
-        v
-        for v in canonical(value).values
-        if v.startswith(("dt", "wd", "wk", "dm"))
-        or (v.isdigit() and len(v) == 4 and "1900" <= v <= "2099")
-    )
+    return frozenset(v for v in canonical(value).values if is_day(v))
 
 
 # ---- the guard ------------------------------------------------------------------------------
