@@ -40,7 +40,7 @@ async def test_a_changed_day_is_flagged_for_review_and_both_are_kept(client, old
     for unit in (first, second):
         got = (await client.get(f"/memories/{unit['id']}")).json()
         assert got["status"] == "active", got  # nothing superseded: history and recall kept
-    listed = (await client.get("/reviews", params={"user_id": user, "kind": "contradiction"}))
+    listed = await client.get("/reviews", params={"user_id": user, "kind": "contradiction"})
     assert [r["id"] for r in listed.json()["reviews"]] == [pending["review_id"]]
     # the unit page's "Conflicts" box reads the open reviews naming the older unit
     of_old = await client.get("/reviews", params={"memory_id": first["id"], "status": "open"})
