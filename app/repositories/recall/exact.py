@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from pgvector.sqlalchemy import Vector
-from sqlalchemy import Text, bindparam, cast, select
+from sqlalchemy import Select, Text, bindparam, cast, func, select
 from sqlalchemy.dialects.postgresql import ARRAY, REAL, TSQUERY
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -149,7 +149,26 @@ def _statement(f: UnitFilters, has_embedding: bool, has_entities: bool, values: 
     ents = bindparam("ents", type_=ARRAY(Text)) if has_entities else None
     dated = bindparam("dated", type_=TSQUERY)
     predicted = bindparam("predicted", type_=ARRAY(Text)) if has_entities else None
-    return exact_select(filter_clauses(f), q, emb, ents, dated, predicted, values)
+    return as_columns(exact_select(filter_clauses(f), q, emb, ents, dated, predicted, values))
+
+
+def as_columns(stmt: Select[Any]) -> Select[Any]:
+    """``stmt``'s rows as one row of arrays, a column each (``array_agg`` over its rows, all
+    in one pass, so the arrays are aligned; no rows: NULLs): asyncpg decodes the same values
+    without a record and a message per unit. ``_hits`` (a ``text[]`` per unit) comes as one
+    string per unit, its lexemes joined by a space (a lexeme of the keyword index holds
+    none); ``_known`` (the same on every row) once."""
+    t = stmt.subquery("t")
+    cols: list[Any] = []
+    for col in t.c:
+        name = col.key
+        if name == "_hits":
+            cols.append(func.array_agg(func.array_to_string(col, " ")).label(name))
+        elif name == "_known":
+            cols.append(func.max(col).label(name))
+        else:
+            cols.append(func.array_agg(col).label(name))
+    return select(*cols)
 
 
 def _compile(
@@ -182,8 +201,8 @@ async def exact_rows(
     predicted: list[str] | None = None,
     values: bool = False,
 ) -> Sequence[Any] | None:
-    """The rows of the exact path's statement (columns as :func:`_statement` selects them,
-    asyncpg's records under asyncpg), or None when ``f`` has no cached shape. ``statements``
+    """The exact path's statement's rows as one row of arrays (:func:`as_columns`; columns
+    as :func:`_statement` selects them), or None when ``f`` has no cached shape. ``statements``
     keeps the statements compiled so far, by (dialect, shape). ``dated``: the tsquery of the
     ``_dated`` column (None: NULL). ``predicted``: the sorted known names expected (``_known``
     is NULL when they are the ones found). ``values``: each row also has the unit's value
@@ -199,7 +218,9 @@ async def exact_rows(
         statements.exact[cache_key] = compiled
     binds = _values(f, embedding, keyword_text, skip, ents, dated, predicted)
     # The driver's own fetch (app.repositories.recall.driver): one read-only statement.
-    return await fetch(conn, compiled.sql, _params(compiled, binds))
+    rows = await fetch(conn, compiled.sql, _params(compiled, binds))
+    row: Sequence[Any] = rows[0]  # one row whatever the units (array_agg)
+    return row
 
 
 def _params(compiled: _Compiled, values: dict[str, Any]) -> tuple[Any, ...]:

@@ -43,7 +43,12 @@ from app.repositories.recall.answers import answer_processors
 from app.repositories.recall.driver import fetch, positional
 from app.repositories.recall.duplicates import HEAD_SQL, ClosePair, pairs_of
 from app.repositories.recall.exact import exact_rows
-from app.repositories.recall.rows import Candidates, CandidateScore, candidates_of
+from app.repositories.recall.rows import (
+    Candidates,
+    CandidateScore,
+    candidates_of,
+    candidates_of_columns,
+)
 from app.repositories.recall.sql import (
     ACCESS_SQL,
     UNITS_SQL,
@@ -213,7 +218,7 @@ class RecallRepository:
                 values,
             )
             if found is not None:
-                return candidates_of(found, ents, predicted, values)
+                return candidates_of_columns(found, ents, predicted, values)
         clauses = filter_clauses(f)
         ent_param = bindparam("ents", ents, type_=ARRAY(Text))
         emb = bindparam("emb", embedding, type_=Vector()) if embedding is not None else None

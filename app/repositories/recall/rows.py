@@ -136,3 +136,22 @@ def candidates_of(
     found_known = set(predicted or ()) if found is None else set(found)
     texts = dict(zip(ids, cols[10], strict=True)) if values else None
     return Candidates(columns, [k for k in ents if k in found_known], texts)
+
+
+def candidates_of_columns(
+    row: Sequence[Any], ents: list[str], predicted: list[str] | None = None, values: bool = False
+) -> Candidates:
+    """:func:`candidates_of` for the statement's rows as one row of arrays (the exact path,
+    ``exact.as_columns``): the same columns, in the same order; ``_hits`` one string per
+    unit, its lexemes joined by a space; ``_known`` once."""
+    ids = row[0]
+    if not ids:
+        return Candidates(ScoreColumns.of([]), [], {} if values else None)
+    session_id, occurred_at, confidence, sv, sq, hits, dl, ent, dated = row[1:10]
+    fromkeys, none = dict.fromkeys, _NO_TERMS
+    tfs = [fromkeys(h.split(" "), 1) if h else none for h in hits]
+    columns = ScoreColumns(ids, sv, sq, tfs, dl, ent, session_id, occurred_at, confidence, dated)
+    found = row[-1]
+    found_known = set(predicted or ()) if found is None else set(found)
+    texts = dict(zip(ids, row[10], strict=True)) if values else None
+    return Candidates(columns, [k for k in ents if k in found_known], texts)

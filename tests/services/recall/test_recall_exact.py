@@ -159,12 +159,11 @@ async def test_the_known_names_are_read_off_the_subjects_rows(client, engine) ->
     for predicted, raw_known in cases:
         async with create_session_factory(engine)() as session, session.begin():
             conn = await session.connection()
-            rows = await recall_exact.exact_rows(
+            row = await recall_exact.exact_rows(
                 conn, f, None, "cello", ents, (), RecallStatements(), None, predicted
             )
-        assert rows is not None and len(rows) == 2
-        known = rows[0][-1]
-        assert all(r[-1] == known for r in rows)  # the same on every row
+        assert row is not None and len(row[0]) == 2  # one row of arrays: two units
+        known = row[-1]  # once, not per unit
         assert (sorted(known) if known is not None else None) == raw_known
 
 
@@ -198,3 +197,41 @@ async def test_the_statement_reads_the_values_when_asked(
     assert found[True].values == read and len(read) == 3
     assert sorted(found[True].scores) == sorted(found[False].scores)  # rows in any order
     assert found[True].known == found[False].known == ["ana", "bo"]
+
+
+async def test_the_cached_statement_sends_columns_aligned_with_every_signal(client, engine) -> None:
+    """The exact path's one row of arrays (exact.as_columns): per unit its session, time,
+    keyword hits (several lexemes, one, none) and entity match, at the same index in every
+    array, the same as the statement built per recall sends them row by row; no unit: no
+    candidate."""
+    await _units(client)
+    f = UnitFilters(namespace="default", user_id="u1")
+    embedding = np.random.default_rng(5).standard_normal(384).astype(np.float32)
+    query = "who plays the cello in the orchestra"
+    async with create_session_factory(engine)() as session, session.begin():
+        conn = await session.connection()
+        row = await recall_exact.exact_rows(
+            conn, f, embedding, query, ["bo"], (), RecallStatements(), "'orchestra'", None
+        )
+        repo = RecallRepository(session, RecallStatements())
+        found = await repo.candidates(
+            f, embedding, query, ["bo"], exact=True, per_source=40, ef_search=40,
+            dated="'orchestra'",
+        )  # fmt: skip
+        empty = await repo.candidates(
+            UnitFilters(namespace="default", user_id="nobody"), embedding, query, ["bo"],
+            exact=True, per_source=40, ef_search=40,
+        )  # fmt: skip
+    assert row is not None
+    by_id = {s.id: s for s in found.scores}
+    assert set(by_id) == set(row[0]) and len(by_id) == 3
+    hits = {}
+    for i, unit_id in enumerate(row[0]):
+        s = by_id[unit_id]
+        assert (s.session_id, s.occurred_at, s.entity_match) == (row[1][i], row[2][i], row[8][i])
+        assert s.semantic_value == row[4][i] and s.dated == row[9][i]
+        hits[s.entity_match] = hits.get(s.entity_match, []) + [sorted(s.term_freqs)]
+    assert hits[True] == [["orchestra"]]  # Bo's unit
+    assert sorted(hits[False]) == [[], ["cello", "orchestra", "play"]]
+    assert found.known == ["bo"]
+    assert empty.scores == [] and empty.known == []
