@@ -8,7 +8,8 @@ Chinese month-day dates are small rules here, and dateparser does the rest.
 Conventions (weeks start on Monday, as in ISO 8601 and Chinese usage):
 
 - "next Friday" / "下周五" / "下星期五": the Friday of next week;
-- "this Friday" / "本周五" / "这周五": the Friday of this week;
+- "this Friday" / "本周五" / "这周五": the Friday of this week — once that day has passed,
+  the coming Friday, unless the sentence is in the past tense;
 - "Friday" / "on Friday" / "coming Friday" / "周五": the next Friday after today
   ("周五" said on or before Friday is this week's); in the past tense ("I ran on Friday",
   周五我跑了步; :mod:`app.services.extraction.tense`) the last one;
@@ -124,7 +125,10 @@ def _weekday_date(
     if which in ("last", "上", "上个"):
         return this_week - timedelta(days=7)
     if which in ("this", "本", "这", "这个"):
-        return this_week
+        # "I have an exam this Saturday" said on a Sunday: the week's Saturday has passed, so
+        # a sentence not in the past tense means the coming one (tester B25: dated two days
+        # back); "I ran this Monday" said on a Wednesday stays this week's.
+        return this_week if past or this_week >= today else this_week + timedelta(days=7)
     if past and which in ("", "on"):  # "I ran on Saturday", 周六我跑了步: the last one
         if zh and this_week <= today:
             return this_week

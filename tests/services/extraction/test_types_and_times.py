@@ -262,3 +262,25 @@ def test_what_the_assistant_booked_is_a_result(asked, done, stored):
     [result] = [u for u in units if u.type == "result"]
     assert result.value == stored
     assert result.occurred_at is not None and result.occurred_at.date() == date(2026, 12, 2)
+
+
+# Sunday 2026-12-06, 18:00: this week's Friday and Saturday have passed.
+SUNDAY = datetime(2026, 12, 6, 18, 0)
+
+
+@pytest.mark.parametrize(
+    ("said", "day"),
+    [
+        ("I have a dentist appointment this Friday.", date(2026, 12, 11)),
+        ("I have an exam this Saturday.", date(2026, 12, 12)),
+        ("我这周五要去看牙医。", date(2026, 12, 11)),
+        ("本周六我有个考试。", date(2026, 12, 12)),
+        # in the past tense, the week's own day
+        ("I ran 5 km this Saturday.", date(2026, 12, 5)),
+        ("我这周五去看了牙医。", date(2026, 12, 4)),
+    ],
+)
+def test_this_weekday_that_has_passed_means_the_coming_one(said, day):
+    # Tester B25: "this Friday" said on a Sunday about a plan was dated two days back.
+    [found] = find_dates(said, SUNDAY)
+    assert found.day == day, said
