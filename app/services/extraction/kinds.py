@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
+from app.core import zh_past
 from app.core.text import has_cjk
 from app.core.vocabulary import MemoryType
 from app.services.extraction.dates import TimeMatch, find_dates, local_midnight
@@ -63,9 +64,8 @@ _EN_STATE = re.compile(
 )
 _ZH_LIMIT = re.compile(r"预算|不超过|不要超过|最多|以内|过敏|忌口")
 _ZH_VALIDITY = re.compile(r"到期|有效期|过期")
-_ZH_EVENT = re.compile(
-    r"(?<![为除])了(?!解)|过(?!敏|期)|昨天|前天|明天|后天|刚才|打算|准备|计划|将要|下周|上周|那天"
-)
+# Something that happened (app.core.zh_past) or is planned for a time.
+_ZH_EVENT = re.compile(rf"{zh_past.PAST.pattern}|明天|后天|打算|准备|计划|将要|下周")
 _ZH_LIKING = re.compile(
     r"喜欢|偏好|偏爱|宁可|宁愿|更愿意|讨厌|受不了|能.{1,6}就.{1,6}|最好|希望|^(?:请|麻烦).{2,20}$|[，,](?:谢谢|麻烦了)"
 )

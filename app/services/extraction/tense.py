@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from app.core import zh_past
+
 _DAYS = r"(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekends?)"
 _EN_RECURRING = re.compile(
     rf"\b(?:every|each)\s+(?:other\s+|single\s+)?{_DAYS}"
@@ -53,10 +55,6 @@ _EN_FUTURE = re.compile(
     re.IGNORECASE,
 )
 _EN_WORD = re.compile(r"[A-Za-z']+")
-# 了 and 过 as aspect markers, not 为了/除了/了解, 过生日/过敏/过年/过来
-_ZH_PAST = re.compile(
-    r"(?<![为除])了(?!解)|过(?!生日|敏|年|节|来|去|期|夜)|昨天|前天|上周|上个|上星期|去年|前年|刚才|已经|那天"
-)
 _ZH_FUTURE = re.compile(r"要|会|将|打算|准备|计划|明天|后天|下周|下个|下星期|明年")
 
 
@@ -64,7 +62,7 @@ def is_past(sentence: str, *, zh: bool) -> bool:
     """Whether ``sentence`` tells of something that happened: a past verb (English: an
     irregular past or an "-ed" verb; Chinese: 了, 过, 昨天, 上周…) and no future marker."""
     if zh:
-        return _ZH_PAST.search(sentence) is not None and _ZH_FUTURE.search(sentence) is None
+        return zh_past.PAST.search(sentence) is not None and _ZH_FUTURE.search(sentence) is None
     if _EN_FUTURE.search(sentence):
         return False
     words = _EN_WORD.findall(sentence.lower())

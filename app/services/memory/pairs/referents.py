@@ -19,7 +19,7 @@ from typing import Literal
 
 import rjieba
 
-from app.core import text
+from app.core import text, zh_past
 from app.services.memory.pairs.canonical import canonical
 
 # ---- whose fact: a person or animal after a possessive ------------------------------------
@@ -269,10 +269,6 @@ _DESIRE_ZH = re.compile(r"想(?![要念起到法象像必着通开好])|打算|�
 _FUTURE_ZH = re.compile(
     r"将要|即将|将(?=[去来到会在要])|要(?![求是么紧不])|明天|后天|下周|下个?月|明年"
 )
-_PAST_ZH = re.compile(
-    r"已经|曾经|曾|(?<![难经超不通路太])过(?![敏年节道去来程期夜度分错于])|"
-    r"(?<![为除罢])了(?![解不却])|昨天|前天|上周|上个月|去年"
-)
 # Events of a life that happen once ("born on", "got married in"): another date corrects it.
 _ONCE = re.compile(r"\b(?:born|birth|died|death|married)\b|出生|去世|结婚", re.IGNORECASE)
 _CORRECTION = re.compile(r"\b(?:actually|in\s+fact|correction|not\s+on)\b|其实|实际上|更正|纠正")
@@ -311,7 +307,7 @@ def moods(value: str) -> frozenset[Mood]:
         found |= {"epistemic"} if _EPISTEMIC_ZH.search(value) else set()
         found |= {"desire"} if _DESIRE_ZH.search(value) else set()
         found |= {"future"} if _FUTURE_ZH.search(value) else set()
-        past = _PAST_ZH.search(value.replace("了", "") if "future" in found else value)
+        past = zh_past.PAST.search(value.replace("了", "") if "future" in found else value)
         return frozenset(found | ({"past"} if past else set()))
     found |= {"epistemic"} if _EPISTEMIC_EN.search(value) else set()
     found |= {"desire"} if _DESIRE_EN.search(value) else set()
