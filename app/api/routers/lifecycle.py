@@ -138,11 +138,15 @@ async def update_memory(
 ) -> Any:
     """Correct a unit: `value`, `query`, `entities`, `confidence`, `type`, `ttl_days` or
     `expires_at` (null: never expires), or `status` (`invalid`: known wrong, out of recall;
-    `archived`; `active` to restore). Only the fields sent change. A new value is re-embedded
+    `archived`; `active` to restore). Only the fields sent change. The id of a unit that was
+    merged into another resolves to the unit it went into, as on `GET /memories/{id}`: the
+    correction changes that unit (the answer's `id` is then the survivor's) and the merged
+    row stays as history. A new value is re-embedded
     and re-indexed in this transaction and re-checked for duplicates: when it restates
     another active unit of the same subject, that unit absorbs it (`outcome: merged`, `id` =
-    the survivor; the corrected unit becomes `superseded` by it). Errors: 404 `not_found`,
-    409 `conflict` (reactivating a superseded unit, or an expired one without a new expiry),
+    the survivor; the corrected unit becomes `merged` into it). Errors: 404 `not_found`,
+    409 `conflict` (changing a superseded unit's status, or reactivating an expired one
+    without a new expiry),
     422 `invalid_request` (nothing changed; also an `expires_at` that is not after the
     request's arrival, "expires_at is in the past", as on `/store`; or a value or trigger
     scenario over `LIMITS__TEXT_TOKENS` model tokens), 429 `rate_limited` past the caller's

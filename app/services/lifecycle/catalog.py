@@ -179,11 +179,13 @@ class CatalogService:
         now: datetime,
         user_id: str | None = None,
     ) -> UpdateOutcome:
-        """Apply a correction. A new value (or query) is re-embedded before any lock; then,
-        under the subject's write lock, the row is locked, changed and — if it is active with
-        a new value — checked against the subject's other active units: a duplicate absorbs
-        it (``merged``; the corrected unit becomes ``merged`` into the survivor, and its id
-        resolves to it).
+        """Apply a correction. The id of a ``merged`` unit resolves to the unit it went into,
+        as :meth:`get` does: the correction changes what a read of that id shows (the hidden
+        merged row is history and is never edited). A new value (or query) is re-embedded
+        before any lock; then, under the subject's write lock, the row is locked, changed and
+        — if it is active with a new value — checked against the subject's other active
+        units: a duplicate absorbs it (``merged``; the corrected unit becomes ``merged`` into
+        the survivor, and its id resolves to it).
 
         Raises BadRequestError (an ``expires_at`` not after ``now``), NotFoundError (also,
         with ``user_id``, for another user's unit), ConflictError (changing a superseded or
@@ -196,6 +198,7 @@ class CatalogService:
         current = await self.repo.get(namespace, unit_id)
         if current is None or user_id not in (None, current.user_id):
             raise NotFoundError(f"no memory unit {unit_id}")
+        current = await self.memories.resolve_merged(current)
 
         new_value = patch.value if "value" in sent and patch.value != current.value else None
         new_query = current.query
@@ -214,9 +217,7 @@ class CatalogService:
 
         subject = Subject(namespace, current.user_id, current.agent_id)
         await self.memories.lock_subject(subject)
-        unit = await self.repo.get(namespace, unit_id, for_update=True)
-        if unit is None:  # forgotten meanwhile
-            raise NotFoundError(f"no memory unit {unit_id}")
+        unit = await self._locked_target(namespace, unit_id)
 
         # A sent status is never null (MemoryUpdate refuses it).
         status = patch.status if "status" in sent and patch.status is not None else unit.status
@@ -272,6 +273,19 @@ class CatalogService:
         if self.graph is not None and (new_value is not None or "entities" in sent):
             await self.graph.relink(unit)
         return UpdateOutcome(unit, "updated")
+
+    async def _locked_target(self, namespace: str, unit_id: uuid.UUID) -> MemoryUnit:
+        """The row a correction of ``unit_id`` changes, locked: the unit itself, or the
+        survivor a merged unit went into (resolved again under the subject's write lock, so a
+        merge decided meanwhile is followed). Raises NotFoundError (forgotten meanwhile)."""
+        unit = await self.repo.get(namespace, unit_id, for_update=True)
+        if unit is not None and unit.status == UnitStatus.MERGED:
+            survivor = await self.memories.resolve_merged(unit)
+            if survivor.id != unit.id:
+                unit = await self.repo.get(namespace, survivor.id, for_update=True)
+        if unit is None:
+            raise NotFoundError(f"no memory unit {unit_id}")
+        return unit
 
     @staticmethod
     def _apply_expiry(unit: MemoryUnit, patch: MemoryUpdate, now: datetime) -> None:

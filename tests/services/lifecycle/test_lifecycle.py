@@ -201,9 +201,55 @@ async def test_patch_to_a_duplicate_merges(client):
         assert [m["id"] for m in r.json()["memories"]] == [a["id"], b["id"]]
     merged = r.json()["memories"][1]
     assert merged["status"] == "merged" and merged["merged_into"] == a["id"]
-    # a merged unit cannot be reactivated
+    # a status sent to the merged id changes the survivor, not the hidden merged row
     r = await client.patch(f"/memories/{b['id']}", json={"status": "active"})
-    assert r.status_code == 409 and r.json()["code"] == "conflict"
+    assert r.status_code == 200 and r.json()["id"] == a["id"]
+    r = await client.get(f"/memories/{b['id']}/history")
+    assert [m["status"] for m in r.json()["memories"]] == ["active", "merged"]
+
+
+async def test_patch_of_a_merged_id_corrects_what_a_read_of_it_shows(client, engine):
+    """Tester B24: PATCH of a merged unit's id answered 200 `updated` but edited the hidden
+    merged row, while GET of the same id (and recall) kept showing the survivor's old value."""
+    a, b = await store(
+        client,
+        {"user_id": "ann", "value": "Ann lives in Berlin.", "confidence": 0.6},
+        {"user_id": "ann", "value": "Ann has a dog named Rex.", "confidence": 0.5},
+    )
+    r = await client.patch(f"/memories/{b['id']}", json={"value": "Ann lives in Berlin!"})
+    assert r.json()["outcome"] == "merged" and r.json()["id"] == a["id"]
+
+    r = await client.patch(
+        f"/memories/{b['id']}", json={"value": "Ann lives in Hamburg.", "confidence": 0.3}
+    )
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert (body["outcome"], body["id"]) == ("updated", a["id"])
+    hamburg = "Ann lives in Hamburg."
+    assert (body["memory"]["value"], body["memory"]["status"]) == (hamburg, "active")
+    read = (await client.get(f"/memories/{b['id']}")).json()
+    assert (read["id"], read["value"], read["confidence"]) == (a["id"], hamburg, 0.3)
+    r = await client.post("/recall", json={"query": "Where does Ann live?", "user_id": "ann"})
+    assert [m["value"] for m in r.json()["memories"]][:1] == ["Ann lives in Hamburg."]
+    # the hidden merged row is history, unchanged
+    async with engine.connect() as conn:
+        row = (
+            await conn.execute(
+                text("SELECT value, status, merged_into FROM memory_units WHERE id = :i"),
+                {"i": b["id"]},
+            )
+        ).one()
+    assert (row.value, row.status, str(row.merged_into)) == (
+        "Ann lives in Berlin!",
+        "merged",
+        a["id"],
+    )
+    # with user_id, the merged id of another user is still a 404 and nothing changes
+    r = await client.patch(
+        f"/memories/{b['id']}", params={"user_id": "bob"}, json={"confidence": 0.9}
+    )
+    assert r.status_code == 404
+    assert (await client.get(f"/memories/{a['id']}")).json()["confidence"] == 0.3
 
 
 async def test_patch_invalid_status_and_fields(client, engine):
