@@ -42,6 +42,7 @@ from app.services.recall.service import RecallService
 from app.services.wiring import Resources, Services
 from app.services.working_memory.after_commit import AfterCommitQueue
 from app.services.working_memory.closure import ClosureService
+from app.services.working_memory.owner import SessionOwners
 from app.services.working_memory.window import WorkingMemoryService
 
 
@@ -147,6 +148,11 @@ async def get_store_service(services: ServicesDep) -> StoreService:
     return services.store()
 
 
+async def get_session_owners(services: ServicesDep) -> SessionOwners:
+    """The session-owner check of ``/store`` (this request's transaction)."""
+    return services.session_owners()
+
+
 async def get_recall_service(services: ServicesDep) -> RecallService:
     """Recall of this request's transaction; it leaves the access log to the router, which
     writes it after the answer (:func:`get_access_log`)."""
@@ -185,6 +191,7 @@ async def get_summarize_service(services: ServicesDep) -> SummarizeService:
 
 
 StoreServiceDep = Annotated[StoreService, Depends(get_store_service)]
+SessionOwnersDep = Annotated[SessionOwners, Depends(get_session_owners)]
 RecallServiceDep = Annotated[RecallService, Depends(get_recall_service)]
 AccessLogDep = Annotated[AccessLog, Depends(get_access_log)]
 IdempotencyServiceDep = Annotated[IdempotencyService, Depends(get_idempotency_service)]

@@ -65,7 +65,8 @@ class ExtractRequest(RequestModel):
         default=None,
         description="Without `messages`: extract this session's transcript (the messages no "
         "earlier job took; a session owned by another user than `user_id` is a 404 "
-        "`not_found`). With `messages`: recorded as the units' session.",
+        "`not_found`). With `messages`: recorded as the units' session (one owned by "
+        "another user than `user_id` is the same 404: no job is made).",
     )
     task_id: Identifier | None = None
     messages: (

@@ -62,6 +62,7 @@ from app.services.recall.service import RecallService
 from app.services.recall.subject_indexes import SubjectIndexer
 from app.services.working_memory.after_commit import AfterCommit
 from app.services.working_memory.closure import ClosureService
+from app.services.working_memory.owner import SessionOwners
 from app.services.working_memory.window import WorkingMemoryRuntime, WorkingMemoryService
 
 
@@ -270,6 +271,10 @@ class Services:
             self.settings.working_memory,
             after_commit,
         )
+
+    def session_owners(self) -> SessionOwners:
+        """The owner check of writes that name a working-memory session."""
+        return SessionOwners(self.transcripts)
 
     def context(self, working_memory: WorkingMemoryService, tokenizer: Tokenizer) -> ContextService:
         repo = ContextRepository(self.session)

@@ -93,6 +93,50 @@ async def test_user_id_scopes_the_operations_on_a_unit(client, engine):
     assert await count_rows(engine) == 0
 
 
+async def test_store_and_extract_of_messages_refuse_another_users_session(client, engine):
+    """Tester B21: `/store` of a unit and `/extract` of inline `messages` naming bob's session
+    as mallory's were accepted, so a recall of the session served mallory's units among
+    bob's. Now the 404 the working-memory routes give, and nothing is written."""
+    assert (await _append(client, "trip-7", "bob")).status_code == 200
+    missing = "no working-memory session 'trip-7' of user_id 'mallory'"
+    r = await client.post(
+        "/store",
+        json={"memories": [
+            {"user_id": "mallory", "value": "Mallory likes tea."},
+            {"user_id": "mallory", "session_id": "trip-7", "value": "Mallory needs a middle seat."},
+        ]},
+    )  # fmt: skip
+    assert_problem(r, 404, "not_found", missing)
+    assert "bob" not in r.text
+    for body in (
+        {"user_id": "mallory", "session_id": "trip-7",
+         "messages": [{"role": "user", "content": "I am allergic to sunlight."}]},
+        {"user_id": "mallory", "session_id": "trip-7", "mode": "sync",
+         "messages": [{"role": "user", "content": "I am allergic to sunlight."}]},
+    ):  # fmt: skip
+        assert_problem(await client.post("/extract", json=body), 404, "not_found", missing)
+    assert await count_rows(engine) == 0
+    assert await count_rows(engine, "extraction_jobs") == 0
+    # The owner, another session, a session never appended to, or none: written.
+    r = await client.post(
+        "/store",
+        json={"memories": [
+            {"user_id": "bob", "session_id": "trip-7", "value": "Bob prefers a window seat."},
+            {"user_id": "mallory", "session_id": "trip-8", "value": "Mallory likes tea."},
+            {"user_id": "mallory", "value": "Mallory owns a bike."},
+        ]},
+    )  # fmt: skip
+    assert r.status_code == 200, r.text
+    r = await client.post(
+        "/extract",
+        json={"user_id": "bob", "session_id": "trip-7",
+              "messages": [{"role": "user", "content": "I am vegetarian."}]},
+    )  # fmt: skip
+    assert r.status_code == 202, r.text
+    r = await client.post("/recall", json={"query": "seat", "session_id": "trip-7", "top_k": 10})
+    assert {m["user_id"] for m in r.json()["memories"]} == {"bob"}
+
+
 async def _append(client: httpx.AsyncClient, session: str, user: str | None, **params: str):
     message = {"role": "user", "content": "I need a flight to Tokyo next Friday."}
     if user:

@@ -12,6 +12,7 @@ from app.api.deps import (
     IdempotencyServiceDep,
     JobRunnerDep,
     NamespaceDep,
+    SessionOwnersDep,
     SettingsDep,
 )
 from app.api.errors import ERROR_RESPONSES, NOT_FOUND, PROBLEM_JSON, SESSION_NOT_FOUND
@@ -62,6 +63,7 @@ async def extract_memories(
     runner: JobRunnerDep,
     settings: SettingsDep,
     idempotency: IdempotencyServiceDep,
+    owners: SessionOwnersDep,
     wait: Annotated[
         bool, Query(description="Run synchronously: answer when the job has ended.")
     ] = False,
@@ -78,7 +80,7 @@ async def extract_memories(
     the existing job. Relative dates resolve against `now` (default: the last message's
     time) in `timezone`. Errors: 422 invalid body, or a session with no messages to extract
     (an unknown session is an empty one) or no user; 404 `not_found` for a session owned by
-    another user than `user_id` (no job is made).
+    another user than `user_id`, with or without `messages` (no job is made).
 
     With an `Idempotency-Key` header a retry of the same request (body and `wait`) answers
     the first answer — the job as it was then, with its status code and `Location` (header
@@ -98,6 +100,8 @@ async def extract_memories(
         )  # fmt: skip
 
     async def action() -> tuple[dict[str, Any], int]:
+        if body.messages is not None:  # the units' session: its owner's only (owner.py)
+            await owners.check(namespace, [(body.session_id, body.user_id)])
         if sync:
             submitted = await runner.submit_and_wait(submit, settings.extraction.wait_timeout_s)
         else:

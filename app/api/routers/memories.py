@@ -14,10 +14,11 @@ from app.api.deps import (
     EmbeddingBudgetDep,
     IdempotencyServiceDep,
     NamespaceDep,
+    SessionOwnersDep,
     SettingsDep,
     StoreServiceDep,
 )
-from app.api.errors import ERROR_RESPONSES, NOT_FOUND, PROVIDER_ERRORS
+from app.api.errors import ERROR_RESPONSES, NOT_FOUND, PROVIDER_ERRORS, SESSION_NOT_FOUND
 from app.api.routers.recall import server_timing
 from app.api.scope import UnitScope
 from app.schemas.memory import (
@@ -39,7 +40,7 @@ router = APIRouter(tags=["memories"])
     "/store",
     operation_id="store_memories",
     response_model=StoreResponse,
-    responses={**ERROR_RESPONSES, **PROVIDER_ERRORS},
+    responses={**ERROR_RESPONSES, **SESSION_NOT_FOUND, **PROVIDER_ERRORS},
 )
 async def store_memories(
     body: StoreRequest,
@@ -48,6 +49,7 @@ async def store_memories(
     idempotency: IdempotencyServiceDep,
     namespace: NamespaceDep,
     budget: EmbeddingBudgetDep,
+    owners: SessionOwnersDep,
     idempotency_key: Annotated[
         str | None,
         Header(
@@ -84,7 +86,12 @@ async def store_memories(
     and which first units fit — split the batch there), 429 `rate_limited` past the caller's
     embedding limits (`Retry-After`), 502/504 when the embedding provider fails. The
     `Server-Timing` header says where the time went (ms): `embed`, `lock`, `read` (the
-    duplicates and neighbours), `decide`, `write`, and `total` (the commit follows)."""
+    duplicates and neighbours), `decide`, `write`, and `total` (the commit follows).
+
+    A unit whose `session_id` names a working-memory session owned by another user than its
+    `user_id` is a 404 `not_found` ("no working-memory session 'S' of user_id 'U'") and
+    nothing of the batch is written, as an append naming another user is refused: a recall
+    of that session would serve the unit among its owner's memories."""
 
     await budget.check(
         [
@@ -99,6 +106,7 @@ async def store_memories(
         start = time.perf_counter()
         now = datetime.now(UTC)
         refuse_past_expiry([m.expires_at for m in body.memories], now, "memories.{i}.expires_at")
+        await owners.check(namespace, [(m.session_id, m.user_id) for m in body.memories])
         outcomes = await service.store(namespace, body.memories, now)
         total = (time.perf_counter() - start) * 1000.0
         response.headers["Server-Timing"] = server_timing(service.stages_ms, total)

@@ -152,6 +152,17 @@ class TranscriptRepository:
         )
         return (await self.session.scalars(stmt)).first()
 
+    async def owners(self, namespace: str, session_ids: Sequence[str]) -> dict[str, str | None]:
+        """The owner (first ``user_id`` its messages named, or None) of each of ``session_ids``
+        that has a counters row; a session never appended to is absent."""
+        if not session_ids:
+            return {}
+        stmt = select(WorkingMemorySession.session_id, WorkingMemorySession.user_id).where(
+            WorkingMemorySession.namespace == namespace,
+            WorkingMemorySession.session_id.in_(sorted(set(session_ids))),
+        )
+        return {r.session_id: r.user_id for r in (await self.session.execute(stmt)).all()}
+
     async def window_tail(
         self, namespace: str, session_id: str, after_seq: int, max_messages: int, max_tokens: int
     ) -> list[TranscriptMessage]:

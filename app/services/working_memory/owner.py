@@ -3,15 +3,20 @@ as that user's, so a message naming another user is refused, and so is an operat
 speaks for another user — scoped (``?user_id=``) to one, or naming one as its subject
 (``GET /context``, a close, ``POST /extract`` of the session).
 
+``/store`` of a unit and ``/extract`` of inline ``messages`` that name a session of another
+user are refused the same way (:class:`SessionOwners`, tester finding B21): the unit would be
+served by a recall of that session among its owner's memories.
+
 Another user's session answers as another user's unit does: 404 ``not_found``, and the
 detail names neither its owner nor anything else of it (tester finding: ``GET /context`` of
 another user's session answered 200, and the 409 this module raised named the owner)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from app.core.errors import ConflictError, NotFoundError
+from app.repositories.working_memory.transcript import TranscriptRepository
 from app.schemas.working_memory import MessageCreate
 
 
@@ -52,3 +57,21 @@ def check_scope(session_id: str, owner: str | None, scope: str | None) -> None:
     another user (``owner``); a session without an owner, or no scope, passes."""
     if scope is not None and owner is not None and owner != scope:
         raise not_theirs(session_id, scope)
+
+
+class SessionOwners:
+    """Checks writes that name a session (``/store``, ``/extract`` of ``messages``) against
+    the session's owner, read from the transcript (a window expired from Redis still counts)."""
+
+    def __init__(self, transcripts: TranscriptRepository) -> None:
+        self.transcripts = transcripts
+
+    async def check(self, namespace: str, claims: Iterable[tuple[str | None, str]]) -> None:
+        """``claims``: (session_id, user_id) pairs, a unit of ``user_id`` from ``session_id``
+        (None: no session). Raises NotFoundError (404, :func:`not_theirs`) for the first
+        pair whose session is owned by another user; a session without an owner, or never
+        appended to, passes. One statement for all the sessions named."""
+        named = [(s, u) for s, u in claims if s is not None]
+        owners = await self.transcripts.owners(namespace, [s for s, _ in named])
+        for session_id, user_id in named:
+            check_scope(session_id, owners.get(session_id), user_id)

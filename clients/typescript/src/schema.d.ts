@@ -130,7 +130,7 @@ export interface paths {
          *     the existing job. Relative dates resolve against `now` (default: the last message's
          *     time) in `timezone`. Errors: 422 invalid body, or a session with no messages to extract
          *     (an unknown session is an empty one) or no user; 404 `not_found` for a session owned by
-         *     another user than `user_id` (no job is made).
+         *     another user than `user_id`, with or without `messages` (no job is made).
          *
          *     With an `Idempotency-Key` header a retry of the same request (body and `wait`) answers
          *     the first answer — the job as it was then, with its status code and `Location` (header
@@ -558,6 +558,11 @@ export interface paths {
          *     embedding limits (`Retry-After`), 502/504 when the embedding provider fails. The
          *     `Server-Timing` header says where the time went (ms): `embed`, `lock`, `read` (the
          *     duplicates and neighbours), `decide`, `write`, and `total` (the commit follows).
+         *
+         *     A unit whose `session_id` names a working-memory session owned by another user than its
+         *     `user_id` is a 404 `not_found` ("no working-memory session 'S' of user_id 'U'") and
+         *     nothing of the batch is written, as an append naming another user is refused: a recall
+         *     of that session would serve the unit among its owner's memories.
          */
         post: operations["store_memories"];
         delete?: never;
@@ -1260,7 +1265,7 @@ export interface components {
             now?: string | null;
             /**
              * Session Id
-             * @description Without `messages`: extract this session's transcript (the messages no earlier job took; a session owned by another user than `user_id` is a 404 `not_found`). With `messages`: recorded as the units' session.
+             * @description Without `messages`: extract this session's transcript (the messages no earlier job took; a session owned by another user than `user_id` is a 404 `not_found`). With `messages`: recorded as the units' session (one owned by another user than `user_id` is the same 404: no job is made).
              */
             session_id?: string | null;
             /** Task Id */
@@ -5199,6 +5204,15 @@ export interface operations {
             };
             /** @description No API key (`missing_api_key`) or an unknown or revoked one (`invalid_api_key`). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The session is another user's than the request's `user_id` (`not_found`, the answer for another user's unit); nothing changed. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
