@@ -14,6 +14,7 @@ import math
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from app.clients.tokenizer import Tokenizer
 from app.core.config import ContextSettings
@@ -64,9 +65,21 @@ def _unit_line(unit: MemoryUnit | RecalledUnit) -> str:
     return f"- [{unit.type}, {unit.occurred_at.date().isoformat()}] {_one_line(unit.value)}"
 
 
+def speaker(role: str, metadata: dict[str, Any]) -> str:
+    """Who said a message, for the block: ``Caroline (user)`` when the message carries a
+    speaker's name (``MessageCreate.name``, kept as ``metadata.name``: several people speak
+    as ``user`` in a group chat), else the role alone. The name is put on one line and cut
+    to 64 characters, the limit of ``name``, so no metadata reshapes the block."""
+    name = metadata.get("name")
+    if isinstance(name, str) and (name := _one_line(name)[:64].strip()):
+        return f"{name} ({role})"
+    return role
+
+
 def _message_line(chosen: Chosen) -> str:
     mark = " [truncated]" if chosen.truncated else ""
-    return f"{chosen.ranked.entry.role}{mark}: {chosen.content}"
+    entry = chosen.ranked.entry
+    return f"{speaker(entry.role, entry.metadata)}{mark}: {chosen.content}"
 
 
 PREFERENCES_HEADER = "## Standing preferences and constraints"
