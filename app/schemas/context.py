@@ -24,6 +24,13 @@ class ContextQuery(QueryModel):
     """Query parameters of ``GET /context``."""
 
     user_id: Identifier = Field(description="The subject whose memory is assembled.")
+    agent_id: Identifier | None = Field(
+        default=None,
+        description="Only this agent's units of the user (preferences and recalled units), "
+        "as `/recall` with `user_id` and `agent_id`: units stored without an agent are left "
+        "out too. Without it, every unit of the user, whichever agent (or none) it belongs "
+        "to. The window is the session's, whatever the agent.",
+    )
     session_id: (
         Annotated[
             str,

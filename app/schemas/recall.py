@@ -68,7 +68,13 @@ class RecallRequest(RequestModel):
         description="What the agent is looking for, in natural language."
     )
     user_id: Identifier | None = None
-    agent_id: Identifier | None = None
+    agent_id: Identifier | None = Field(
+        default=None,
+        description="Only this agent's units. With `user_id`: that user's units stored with "
+        "this agent, not the user's units of other agents nor those stored without an agent "
+        "(recall once without `agent_id` for everything the user said). Alone: the agent's "
+        "units of every user.",
+    )
     session_id: Identifier | None = None
     types: list[MemoryType] | None = Field(
         default=None,

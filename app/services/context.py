@@ -140,8 +140,10 @@ class ContextService:
         max_tokens: int | None,
         now: datetime,
         embed_tokens: int | None = None,
+        agent_id: str | None = None,
     ) -> ContextResult:
-        """The block for ``user_id`` (and ``session_id``'s window). Raises NotFoundError
+        """The block for ``user_id`` (and ``session_id``'s window); with ``agent_id`` its
+        preferences and recalled units are that agent's only, as ``/recall``'s. Raises NotFoundError
         when the session's owner is another user. ``embed_tokens``: model tokens this request
         may still have embedded (None: no bound): a query taken from the session (its latest
         user message, cut to its first ``LIMITS__TEXT_TOKENS``) counts against it, and the
@@ -192,12 +194,14 @@ class ContextService:
             text="", tokens=0, budget_tokens=usable, query=query, query_source=query_source
         )
         preferences = await self.repo.strongest_units(
-            namespace, user_id, now, limit=s.max_preferences
+            namespace, user_id, now, agent_id=agent_id, limit=s.max_preferences
         )
         recalled: list[PlacedUnit] = []
         if query:
             hits = await self.recall.recall(
-                namespace, RecallRequest(query=query, user_id=user_id, top_k=s.top_k), now
+                namespace,
+                RecallRequest(query=query, user_id=user_id, agent_id=agent_id, top_k=s.top_k),
+                now,
             )
             result.degraded = hits.degraded
             shown = {u.id for u in preferences}

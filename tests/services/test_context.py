@@ -192,3 +192,40 @@ async def test_the_conversation_names_each_speaker(wm):
         "user: And one for me?",
     ]
     assert ctx["tokens"] == wm.tokenizer.count(ctx["text"])
+
+
+async def test_agent_id_narrows_the_block_as_it_narrows_recall(wm):
+    """Tester B12: /context had no agent_id, so what the user told agent A was in agent B's
+    block. With agent_id it holds that agent's units of the user only, as /recall with
+    user_id and agent_id does (units without an agent are left out of both)."""
+    r = await wm.client.post(
+        "/store",
+        json={"memories": [
+            {"user_id": "u5", "agent_id": "agentA", "type": "constraint",
+             "value": "U5 told agent A the launch code is 0000."},
+            {"user_id": "u5", "agent_id": "agentB", "type": "preference",
+             "value": "U5 wants agent B to answer in French."},
+            {"user_id": "u5", "type": "preference", "value": "U5 likes green tea."},
+        ]},
+    )  # fmt: skip
+    assert r.status_code == 200, r.text
+
+    async def block(**params: str) -> tuple[set[str], str]:
+        r = await wm.client.get("/context", params={"user_id": "u5", **params})
+        assert r.status_code == 200, r.text
+        ctx = r.json()
+        units = ctx["parts"]["preferences"] + ctx["parts"]["memories"]
+        return {u["value"] for u in units}, ctx["text"]
+
+    seen, text = await block(agent_id="agentB", query="launch code")
+    assert seen == {"U5 wants agent B to answer in French."}
+    assert "launch code" not in text and "green tea" not in text
+    seen, _ = await block(agent_id="agentA", query="launch code")
+    assert seen == {"U5 told agent A the launch code is 0000."}
+    seen, _ = await block(query="launch code")  # no agent_id: every unit of the user
+    assert len(seen) == 3
+
+    r = await wm.client.post(
+        "/recall", json={"query": "launch code", "user_id": "u5", "agent_id": "agentB"}
+    )
+    assert [m["value"] for m in r.json()["memories"]] == ["U5 wants agent B to answer in French."]

@@ -50,7 +50,10 @@ async def get_context(
     """What to put in the system prompt when a session starts or a turn begins, for
     `user_id`: the subject's strongest active preferences and constraints, the units
     recalled (as `/recall`) for `query` — by default the session's latest user message —
-    and, with `session_id`, the working-memory window ranked for the query. `text` is the
+    and, with `session_id`, the working-memory window ranked for the query. Without
+    `agent_id` the units are the user's whichever agent they belong to (what the user told
+    agent A is in agent B's block); with `agent_id`, only that agent's units of the user,
+    as `/recall` with both (units stored without an agent are left out too). `text` is the
     ready Markdown block; `parts` what it holds. The whole block fits `max_tokens` (default
     4000) minus 20% headroom, split 20/30/50 between the three parts (settings
     `CONTEXT__SHARE_*`; a part's unused tokens pass on). A session owned by another user
@@ -73,6 +76,7 @@ async def get_context(
         params.max_tokens,
         datetime.now(UTC),
         embed_tokens=max(0, budget.limits.request_tokens - spent),
+        agent_id=params.agent_id,
     )
     return ContextResponse(
         user_id=params.user_id,

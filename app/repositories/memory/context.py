@@ -24,18 +24,22 @@ class ContextRepository:
         user_id: str,
         now: datetime,
         *,
+        agent_id: str | None = None,
         types: Sequence[str] = ("constraint", "preference"),
         limit: int = 10,
     ) -> list[MemoryUnit]:
         """The subject's active, unexpired units of ``types``, strongest first: highest
-        confidence, then most recently confirmed."""
+        confidence, then most recently confirmed. With ``agent_id``, only that agent's
+        units of the user (as a read's filter: units without an agent are left out)."""
         if limit <= 0:
             return []
+        agent = [] if agent_id is None else [MemoryUnit.agent_id == agent_id]
         stmt = (
             select(MemoryUnit)
             .where(
                 MemoryUnit.namespace == namespace,
                 MemoryUnit.user_id == user_id,
+                *agent,
                 MemoryUnit.status == UnitStatus.ACTIVE,
                 MemoryUnit.type.in_(list(types)),
                 or_(MemoryUnit.expires_at.is_(None), MemoryUnit.expires_at > now),

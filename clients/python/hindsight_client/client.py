@@ -327,9 +327,16 @@ class Hindsight(_Base):
         session_id: str | None = None,
         query: str | None = None,
         max_tokens: int | None = None,
+        agent_id: str | None = None,
     ) -> m.ContextResponse:
         """``GET /context``: a ready system-prompt block for a turn."""
-        params = dict(user_id=user_id, session_id=session_id, query=query, max_tokens=max_tokens)
+        params = dict(
+            user_id=user_id,
+            agent_id=agent_id,
+            session_id=session_id,
+            query=query,
+            max_tokens=max_tokens,
+        )
         return self._send(ops.context(params))
 
 
@@ -574,6 +581,13 @@ class AsyncHindsight(_Base):
         session_id: str | None = None,
         query: str | None = None,
         max_tokens: int | None = None,
+        agent_id: str | None = None,
     ) -> m.ContextResponse:
-        params = dict(user_id=user_id, session_id=session_id, query=query, max_tokens=max_tokens)
+        params = dict(
+            user_id=user_id,
+            agent_id=agent_id,
+            session_id=session_id,
+            query=query,
+            max_tokens=max_tokens,
+        )
         return await self._send(ops.context(params))

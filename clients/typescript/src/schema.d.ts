@@ -16,7 +16,10 @@ export interface paths {
          * @description What to put in the system prompt when a session starts or a turn begins, for
          *     `user_id`: the subject's strongest active preferences and constraints, the units
          *     recalled (as `/recall`) for `query` — by default the session's latest user message —
-         *     and, with `session_id`, the working-memory window ranked for the query. `text` is the
+         *     and, with `session_id`, the working-memory window ranked for the query. Without
+         *     `agent_id` the units are the user's whichever agent they belong to (what the user told
+         *     agent A is in agent B's block); with `agent_id`, only that agent's units of the user,
+         *     as `/recall` with both (units stored without an agent are left out too). `text` is the
          *     ready Markdown block; `parts` what it holds. The whole block fits `max_tokens` (default
          *     4000) minus 20% headroom, split 20/30/50 between the three parts (settings
          *     `CONTEXT__SHARE_*`; a part's unused tokens pass on). A session owned by another user
@@ -2178,7 +2181,10 @@ export interface components {
          *     `session_id` (each optional alone; none of them is a 422).
          */
         RecallRequest: {
-            /** Agent Id */
+            /**
+             * Agent Id
+             * @description Only this agent's units. With `user_id`: that user's units stored with this agent, not the user's units of other agents nor those stored without an agent (recall once without `agent_id` for everything the user said). Alone: the agent's units of every user.
+             */
             agent_id?: string | null;
             /**
              * As Of
@@ -3111,6 +3117,8 @@ export interface operations {
             query: {
                 /** @description The subject whose memory is assembled. */
                 user_id: string;
+                /** @description Only this agent's units of the user (preferences and recalled units), as `/recall` with `user_id` and `agent_id`: units stored without an agent are left out too. Without it, every unit of the user, whichever agent (or none) it belongs to. The window is the session's, whatever the agent. */
+                agent_id?: string | null;
                 /** @description The live session whose window to include. */
                 session_id?: string | null;
                 /** @description What the turn is about. Default: the session's latest user message. */
