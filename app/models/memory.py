@@ -8,6 +8,7 @@ from typing import Any
 
 from pgvector.sqlalchemy import Vector
 from sqlalchemy import (
+    Boolean,
     Computed,
     DateTime,
     Float,
@@ -72,6 +73,8 @@ class MemoryUnit(Base):
     last_confirmed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     last_accessed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # The writer gave the expiry (ttl_days / expires_at): recalls never extend it.
+    expiry_fixed: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     merge_count: Mapped[int] = mapped_column(Integer, server_default="0")
     embedding_model: Mapped[str] = mapped_column(String(128))
     value_embedding: Mapped[Any] = mapped_column(Vector())

@@ -142,8 +142,9 @@ class RecallRequest(RequestModel):
     record_access: bool = Field(
         default=True,
         description="Count this recall as an access of the units returned (access log, "
-        "`last_accessed_at`, TTL extension). `false` for inspection and evaluation: "
-        "nothing is written.",
+        "`last_accessed_at`, TTL extension of units whose expiry was not given by "
+        "`ttl_days` / `expires_at`). `false` for inspection and evaluation: nothing is "
+        "written.",
     )
     rerank: RerankMode | None = Field(
         default=None,

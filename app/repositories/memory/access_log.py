@@ -7,7 +7,8 @@ into every index of the table, both HNSW graphs included (up to hundreds of ms f
 at 100k units), and its row locks made concurrent recalls of the same units wait for each
 other's commit. Only a unit that would expire within :data:`EXPIRY_GUARD` is
 extended by recall itself, so an access cannot be lost to the archival of a unit the sweep
-has not folded yet.
+has not folded yet. A unit whose writer gave its expiry (``expiry_fixed``: ``ttl_days`` or
+``expires_at``) is never extended (tester finding B15).
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ RECORD_CTES = """
           FROM (SELECT id, max(at) AS at, max(extend_to) AS extend_to
                   FROM acc GROUP BY id) AS g
          WHERE m.id = g.id
-           AND m.status = 'active' AND m.expires_at IS NOT NULL
+           AND m.status = 'active' AND m.expires_at IS NOT NULL AND NOT m.expiry_fixed
            AND g.extend_to IS NOT NULL
            AND m.expires_at < g.at + CAST(:guard AS interval)
     ), logged AS (
@@ -54,7 +55,8 @@ RECORD_CTES = """
     )
 """
 # Marks every unfolded row folded and applies the latest access of each unit: last_accessed_at
-# (never moved back) and, for active expiring units, expiry at least ``latest + extend``.
+# (never moved back) and, for active expiring units whose expiry their writer did not give
+# (``expiry_fixed``), expiry at least ``latest + extend``.
 _FOLD = text(
     """
     WITH rows AS (
@@ -67,13 +69,13 @@ _FOLD = text(
            SET last_accessed_at = GREATEST(m.last_accessed_at, l.at),
                expires_at = CASE
                    WHEN m.status = 'active' AND m.expires_at IS NOT NULL
-                        AND CAST(:extend AS interval) IS NOT NULL
+                        AND NOT m.expiry_fixed AND CAST(:extend AS interval) IS NOT NULL
                    THEN GREATEST(m.expires_at, l.at + CAST(:extend AS interval))
                    ELSE m.expires_at END
           FROM latest l
          WHERE m.id = l.unit_id
            AND (m.last_accessed_at IS NULL OR m.last_accessed_at < l.at
-                OR (m.status = 'active' AND m.expires_at IS NOT NULL
+                OR (m.status = 'active' AND m.expires_at IS NOT NULL AND NOT m.expiry_fixed
                     AND CAST(:extend AS interval) IS NOT NULL
                     AND m.expires_at < l.at + CAST(:extend AS interval)))
         RETURNING m.id

@@ -292,8 +292,10 @@ class CatalogService:
         sent = patch.model_fields_set
         if "ttl_days" in sent and patch.ttl_days is not None:
             unit.expires_at = now + timedelta(days=patch.ttl_days)
+            unit.expiry_fixed = True  # the caller's: recalls never extend it
         elif "expires_at" in sent:
             unit.expires_at = patch.expires_at
+            unit.expiry_fixed = True
 
     async def _duplicate_of(
         self, subject: Subject, unit: MemoryUnit, now: datetime

@@ -287,6 +287,7 @@ class StoreService:
             updated_at=now,
             last_confirmed_at=now,
             expires_at=expires,
+            expiry_fixed=item.ttl_days is not None or item.expires_at is not None,
             merge_count=0,
             embedding_model=self.embedder.model,
             value_embedding=vector,

@@ -10,7 +10,8 @@ Rules (settings ``TTL__*``):
   days past its anchor, and a past event stored late (a backfill) is not expired on arrival —
   counting from the anchor alone would hide it from recall immediately. 0 = never expires.
 - Each recall that returns a unit logs the access; the archival sweep then sets the unit's
-  ``last_accessed_at`` and pushes the expiry of an active, expiring unit to at least
+  ``last_accessed_at`` and pushes the expiry of an active, expiring unit whose writer did not
+  give it (``expiry_fixed``: ``ttl_days`` / ``expires_at`` at /store or PATCH) to at least
   ``access time + TTL__EXTEND_ON_ACCESS_DAYS`` (default 30 d, never shortening it): units in
   use stay; units nobody recalls expire on schedule. Recall itself rewrites no unit (a unit
   about to expire excepted: app.repositories.memory.access_log).

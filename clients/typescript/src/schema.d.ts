@@ -2241,7 +2241,7 @@ export interface components {
             query: string;
             /**
              * Record Access
-             * @description Count this recall as an access of the units returned (access log, `last_accessed_at`, TTL extension). `false` for inspection and evaluation: nothing is written.
+             * @description Count this recall as an access of the units returned (access log, `last_accessed_at`, TTL extension of units whose expiry was not given by `ttl_days` / `expires_at`). `false` for inspection and evaluation: nothing is written.
              * @default true
              */
             record_access?: boolean;

@@ -124,13 +124,24 @@ async def test_expired_units_are_archived(client, engine):
         assert (await archiver(session).archive_expired(datetime.now(UTC))).archived == 0
 
 
+async def _expire_soon(engine, *ids: str) -> None:
+    """A default expiry (not the writer's) that ends within a day, as a unit's type TTL
+    would after months unused."""
+    async with engine.begin() as conn:
+        await conn.execute(
+            text("UPDATE memory_units SET expires_at = now() + interval '1 day' WHERE id = :i"),
+            [{"i": i} for i in ids],
+        )
+
+
 async def test_recall_logs_access_and_extends_expiry(client, engine):
     used, unused, forever = await store(
         client,
-        {"user_id": "u1", "value": "The user's dentist is Dr. Okafor", "ttl_days": 1},
-        {"user_id": "u1", "value": "The user collects stamps", "ttl_days": 1},
+        {"user_id": "u1", "value": "The user's dentist is Dr. Okafor"},
+        {"user_id": "u1", "value": "The user collects stamps"},
         {"user_id": "u1", "value": "The user's dentist visits are on Mondays"},
     )
+    await _expire_soon(engine, used["id"], unused["id"])
     await client.patch(f"/memories/{forever['id']}", json={"expires_at": None})
     before = datetime.now(UTC)
     for _ in range(2):
@@ -154,6 +165,40 @@ async def test_recall_logs_access_and_extends_expiry(client, engine):
         ).all()
     counts = {r.u: r.n for r in rows}
     assert counts[used["id"]] == 2 and unused["id"] not in counts
+
+
+async def test_an_expiry_the_writer_gave_is_never_extended_by_recalls(client, engine):
+    """Tester B15: a recall of anything returned a small subject's units as filler, and the
+    access pushed a unit stored with `ttl_days: 1` to 30 days past that recall. An expiry the
+    writer gave (ttl_days / expires_at, at /store or PATCH) is now kept, whatever recalls the
+    unit; a default expiry in use is still extended."""
+    haircut, sailboat = await store(
+        client,
+        {"user_id": "ttl1", "type": "event", "value": "Ttl1 had a haircut.", "ttl_days": 1},
+        {"user_id": "ttl1", "type": "fact", "value": "Ttl1 owns a sailboat."},
+    )
+    given = datetime.fromisoformat(haircut["memory"]["expires_at"])
+    await _expire_soon(engine, sailboat["id"])
+    before = datetime.now(UTC)
+    for query in ("What is the capital of Mongolia?", "Did Ttl1 get a haircut?"):
+        r = await client.post("/recall", json={"query": query, "user_id": "ttl1", "top_k": 5})
+        assert {m["id"] for m in r.json()["memories"]} == {haircut["id"], sailboat["id"]}
+    factory = create_session_factory(engine)
+    async with factory() as session, session.begin():
+        await archiver(session).archive_expired(datetime.now(UTC))
+    got = (await client.get(f"/memories/{haircut['id']}")).json()
+    assert got["access_count"] == 2 and got["last_accessed_at"] is not None
+    assert datetime.fromisoformat(got["expires_at"]) == given  # the writer's: one day
+    got = (await client.get(f"/memories/{sailboat['id']}")).json()
+    assert datetime.fromisoformat(got["expires_at"]) >= before + 30 * DAY - timedelta(minutes=1)
+    # A PATCH that gives an expiry fixes it too; one that gives none leaves it so.
+    r = await client.patch(f"/memories/{sailboat['id']}", json={"ttl_days": 1})
+    patched = r.json()["memory"]["expires_at"]
+    await client.patch(f"/memories/{sailboat['id']}", json={"confidence": 0.8})
+    await client.post("/recall", json={"query": "What boat does Ttl1 own?", "user_id": "ttl1"})
+    async with factory() as session, session.begin():
+        await archiver(session).archive_expired(datetime.now(UTC))
+    assert (await client.get(f"/memories/{sailboat['id']}")).json()["expires_at"] == patched
 
 
 async def test_access_never_shortens_expiry_and_log_is_pruned(client, engine):
