@@ -164,7 +164,7 @@ def turn_unit(turn: dict[str, Any], subject: str) -> dict[str, Any]:
         value += f" [shared a photo: {turn['image_caption']}]"
     return {
         "user_id": subject,
-        "session_id": f"{subject}/{turn['session_id']}",
+        "session_id": f"{subject}:{turn['session_id']}",
         "type": "event",
         "value": value,
         "entities": [turn["speaker"]],

@@ -93,7 +93,7 @@ async def extract_all(
     sessions = sessions_of(turns)
     for (conv, sid), session in tqdm(sessions.items(), desc="extract", unit="session"):
         subject = f"{EXTRACTED}:{conv}"
-        body = {"user_id": subject, "session_id": f"{subject}/{sid}",
+        body = {"user_id": subject, "session_id": f"{subject}:{sid}",
                 "messages": transcript(session),
                 "now": session[-1]["session_datetime_iso"] + "Z"}  # fmt: skip
         r = await client.post("/extract?wait=true", json=body, timeout=600)

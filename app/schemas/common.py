@@ -135,6 +135,24 @@ Identifier = Annotated[
     _NotBlankSchema(),
 ]
 
+
+def addressable_session(value: str) -> str:
+    """A session id a write gives (``/store``, ``/extract``, an append) must be one a
+    working-memory path can name: no ``/`` (a path segment ends there, even sent as ``%2F``)
+    and not ``.`` or ``..`` (clients resolve them away). Reads and filters accept any id, so
+    units written before stay readable (tester finding B13)."""
+    if "/" in value:
+        raise ValueError(
+            "a session id cannot contain '/': /working_memory/{session_id} could never name it"
+        )
+    if value in (".", ".."):
+        raise ValueError(f"a session id cannot be {value!r}: URL paths resolve it away")
+    return value
+
+
+# The session id of a write: an Identifier that /working_memory/{session_id} can name.
+SessionId = Annotated[Identifier, AfterValidator(addressable_session)]
+
 # ``2025-06-01T00:00:00 02:00``: the ``+`` of an unencoded query string, read as a space.
 _PLUS_AS_SPACE = re.compile(r"T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)? \d{2}(?::?\d{2})?$")
 

@@ -17,6 +17,7 @@ from app.schemas.common import (
     QueryModel,
     RequestModel,
     ResponseModel,
+    SessionId,
     Text,
 )
 from app.schemas.limits import MaxChars, MaxItems
@@ -61,9 +62,10 @@ class ExtractRequest(RequestModel):
 
     user_id: Identifier = Field(description="The subject the units are about.")
     agent_id: Identifier | None = None
-    session_id: Identifier | None = Field(
+    session_id: SessionId | None = Field(
         default=None,
-        description="Without `messages`: extract this session's transcript (the messages no "
+        description="No `/`, not `.` or `..` (a working-memory path must be able to name "
+        "it). Without `messages`: extract this session's transcript (the messages no "
         "earlier job took; a session owned by another user than `user_id` is a 404 "
         "`not_found`). With `messages`: recorded as the units' session (one owned by "
         "another user than `user_id` is the same 404: no job is made).",

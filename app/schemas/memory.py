@@ -17,6 +17,7 @@ from app.schemas.common import (
     JsonObject,
     RequestModel,
     ResponseModel,
+    SessionId,
     Text,
 )
 from app.schemas.limits import MaxChars, MaxItems
@@ -31,7 +32,11 @@ class MemoryCreate(RequestModel):
 
     user_id: Identifier = Field(description="The subject the unit is about (required).")
     agent_id: Identifier | None = Field(default=None, description="Agent the unit belongs to.")
-    session_id: Identifier | None = Field(default=None, description="Session it came from.")
+    session_id: SessionId | None = Field(
+        default=None,
+        description="Session it came from (no `/`, not `.` or `..`: a working-memory path "
+        "must be able to name it).",
+    )
     task_id: Identifier | None = Field(default=None, description="Task it came from.")
     type: MemoryType = Field(default="fact", description="Kind of knowledge.")
     value: Annotated[Text, Field(min_length=1), MaxChars("value_chars")] = Field(

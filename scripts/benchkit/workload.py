@@ -126,7 +126,7 @@ class StoreBodies:
             t = turns[i]
             unit: dict[str, Any] = {
                 "user_id": SUBJECT,
-                "session_id": f"store/{t.conversation}/{t.session}",
+                "session_id": f"store:{t.conversation}:{t.session}",
                 "type": self.rnd.choice(list(TYPE_SHARES)),
                 "value": f"{self.corpus.value(i, 0)} {turns[j].text}",
                 "entities": [t.speaker],

@@ -5,6 +5,7 @@ values keep them (issue 31)."""
 from __future__ import annotations
 
 import pytest
+from sqlalchemy import text
 
 from app.core.config import Settings
 from app.core.identifiers import identifier_problem
@@ -121,3 +122,49 @@ async def test_values_keep_them(client):
 def test_a_namespace_refuses_them():
     with pytest.raises(ValueError, match="U\\+202E"):
         Settings(default_namespace="team\u202ea")
+
+
+async def test_a_session_id_a_path_cannot_name_is_refused_by_writes_only(client, engine):
+    """Tester B13: `/store` and `/extract` took `"session_id": "conv/1"`, a session no
+    /working_memory/{session_id} path can ever name (a '/' ends the segment even as %2F;
+    '.' and '..' are resolved away by clients). Every write refuses them with a 422 and
+    writes nothing; reads and filters still take them, so units stored before stay
+    readable."""
+    for session in ("conv/1", "/", ".", ".."):
+        r = await client.post(
+            "/store",
+            json={"memories": [{"user_id": "s1", "value": "I like tea.", "session_id": session}]},
+        )
+        assert r.status_code == 422 and r.headers["content-type"] == PROBLEM, (session, r.text)
+        assert "memories.0.session_id" in r.text and "a session id cannot" in r.text
+        for body in (
+            {"user_id": "s1", "session_id": session},
+            {"user_id": "s1", "session_id": session,
+             "messages": [{"role": "user", "content": "I like tea."}]},
+        ):  # fmt: skip
+            r = await client.post("/extract", json=body)
+            assert r.status_code == 422 and "a session id cannot" in r.text, (session, r.text)
+    # An append to "." (a client that sends the segment as it is, or as %2E) is refused too.
+    r = await client.post(
+        "/working_memory/%2E/messages", json={"messages": [{"role": "user", "content": "hi"}]}
+    )
+    assert r.status_code == 422 and "a session id cannot be '.'" in r.text, r.text
+    assert await count_rows(engine) == 0
+    assert await count_rows(engine, "extraction_jobs") == 0
+    assert await count_rows(engine, "working_memory_sessions") == 0
+    # "a.b" and "..a" are ordinary ids.
+    r = await client.post(
+        "/store",
+        json={"memories": [{"user_id": "s1", "value": "I like tea.", "session_id": "a.b"}]},
+    )
+    assert r.status_code == 200, r.text
+
+    # A unit stored before the rule, with session "conv/1", is still found by its session.
+    async with engine.begin() as conn:
+        await conn.execute(text("UPDATE memory_units SET session_id = 'conv/1'"))
+    r = await client.post(
+        "/recall", json={"query": "tea", "session_id": "conv/1", "record_access": False}
+    )
+    assert [m["session_id"] for m in r.json()["memories"]] == ["conv/1"]
+    r = await client.get("/memories", params={"session_id": "conv/1"})
+    assert [m["session_id"] for m in r.json()["memories"]] == ["conv/1"]

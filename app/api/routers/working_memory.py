@@ -19,7 +19,7 @@ from app.api.errors import ERROR_RESPONSES, PROVIDER_ERRORS, SESSION_NOT_FOUND
 from app.api.idempotent import IdempotencyKey, once
 from app.api.scope import SessionScope
 from app.api.wire import job_read, to_omitted_message, to_window_message
-from app.schemas.common import identifier, not_blank
+from app.schemas.common import addressable_session, identifier, not_blank
 from app.schemas.extract import CloseRequest, CloseResponse
 from app.schemas.working_memory import (
     SESSION_ID_PATTERN,
@@ -41,13 +41,29 @@ SessionIdPath = Annotated[
         min_length=1,
         max_length=256,
         pattern=SESSION_ID_PATTERN,
-        description="The session (any string of 1..256 characters without control characters).",
+        description="The session (1..256 characters without control characters; an append "
+        "refuses `.` and `..`, and a `/` cannot be in a path).",
     ),
     # Not blank, like every other session_id (Identifier): a blank one could be written to
     # but never named again by /extract, /recall or /memories; and, like every id, no bidi,
     # invisible or noncharacters (app/core/identifiers.py).
     AfterValidator(not_blank),
     AfterValidator(identifier),
+]
+# An append starts or extends a session: its id must be one this path can name again (no
+# "." or ".."; a "/" never reaches here). Reads, clears and closes take any id.
+NewSessionIdPath = Annotated[
+    str,
+    Path(
+        min_length=1,
+        max_length=256,
+        pattern=SESSION_ID_PATTERN,
+        description="The session (1..256 characters without control characters, not `.` "
+        "or `..`; a `/`, even as `%2F`, cannot be in a path).",
+    ),
+    AfterValidator(not_blank),
+    AfterValidator(identifier),
+    AfterValidator(addressable_session),
 ]
 
 
@@ -60,7 +76,7 @@ SessionIdPath = Annotated[
 )
 async def append_messages(
     service: WorkingMemoryServiceDep,
-    session_id: SessionIdPath,
+    session_id: NewSessionIdPath,
     body: AppendRequest,
     namespace: NamespaceDep,
     closure: ClosureServiceDep,

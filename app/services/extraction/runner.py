@@ -126,10 +126,9 @@ def to_memory(
         occurred = sources[0].created_at
     else:
         occurred = job.conversation_now
-    return MemoryCreate(
+    unit = MemoryCreate(
         user_id=job.user_id,
         agent_id=job.agent_id,
-        session_id=job.session_id,
         task_id=job.task_id,
         type=cand.type,
         value=cand.value,
@@ -142,6 +141,9 @@ def to_memory(
         raw_ref=[t.ref for t in sources] or None,
         metadata={"job_id": str(job.id), "extractor": extractor},
     )
+    # The job's session was checked when the job was made; one queued before /extract
+    # refused ids a path cannot name ("conv/1") keeps it (schemas.common.addressable_session).
+    return unit.model_copy(update={"session_id": job.session_id})
 
 
 def _still_ours(job: ExtractionJob | None, attempt: int) -> TypeGuard[ExtractionJob]:

@@ -1268,7 +1268,7 @@ export interface components {
             now?: string | null;
             /**
              * Session Id
-             * @description Without `messages`: extract this session's transcript (the messages no earlier job took; a session owned by another user than `user_id` is a 404 `not_found`). With `messages`: recorded as the units' session (one owned by another user than `user_id` is the same 404: no job is made).
+             * @description No `/`, not `.` or `..` (a working-memory path must be able to name it). Without `messages`: extract this session's transcript (the messages no earlier job took; a session owned by another user than `user_id` is a 404 `not_found`). With `messages`: recorded as the units' session (one owned by another user than `user_id` is the same 404: no job is made).
              */
             session_id?: string | null;
             /** Task Id */
@@ -1480,7 +1480,7 @@ export interface components {
             raw_ref?: string[] | null;
             /**
              * Session Id
-             * @description Session it came from.
+             * @description Session it came from (no `/`, not `.` or `..`: a working-memory path must be able to name it).
              */
             session_id?: string | null;
             /**
@@ -5533,7 +5533,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The session (any string of 1..256 characters without control characters). */
+                /** @description The session (1..256 characters without control characters; an append refuses `.` and `..`, and a `/` cannot be in a path). */
                 session_id: string;
             };
             cookie?: never;
@@ -5660,7 +5660,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The session (any string of 1..256 characters without control characters). */
+                /** @description The session (1..256 characters without control characters; an append refuses `.` and `..`, and a `/` cannot be in a path). */
                 session_id: string;
             };
             cookie?: never;
@@ -5767,7 +5767,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The session (any string of 1..256 characters without control characters). */
+                /** @description The session (1..256 characters without control characters; an append refuses `.` and `..`, and a `/` cannot be in a path). */
                 session_id: string;
             };
             cookie?: never;
@@ -5881,7 +5881,7 @@ export interface operations {
                 "idempotency-key"?: string | null;
             };
             path: {
-                /** @description The session (any string of 1..256 characters without control characters). */
+                /** @description The session (1..256 characters without control characters, not `.` or `..`; a `/`, even as `%2F`, cannot be in a path). */
                 session_id: string;
             };
             cookie?: never;

@@ -106,8 +106,8 @@ def test_the_second_sessions_answer_is_no_longer_behind_the_first_sessions_chatt
 async def test_the_answer_reports_the_scaled_weight(client) -> None:  # type: ignore[no-untyped-def]
     await store(
         client,
-        {"user_id": "lq", "value": "Tim: I read Dune last week", "session_id": "lq/1"},
-        {"user_id": "lq", "value": "Tim: Then I read Emma", "session_id": "lq/2"},
+        {"user_id": "lq", "value": "Tim: I read Dune last week", "session_id": "lq-1"},
+        {"user_id": "lq", "value": "Tim: Then I read Emma", "session_id": "lq-2"},
     )
     context = RecallSettings().weight_context
 
