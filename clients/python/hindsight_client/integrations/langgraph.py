@@ -36,8 +36,9 @@ How LangGraph's model maps onto Hindsight's:
   ``$lte``) after the fetch.
 - **get / put / delete** find an item by listing its subject's units (one request per 200
   units): meant for memories, not for a large key-value table.
-- ``ttl`` (minutes) becomes the unit's ``ttl_days``; recall that returns a unit extends its
-  life (README, "How long units live") instead of LangGraph's refresh on read.
+- ``ttl`` (minutes) becomes the unit's ``ttl_days``, kept as given: recalls never extend an
+  expiry its writer gave (docs/LIFECYCLE.md), so there is no refresh on read; an item
+  without ``ttl`` has its type's default expiry, which recalls that return it extend.
 - ``abatch`` runs ``batch`` in a worker thread (the sync client is thread-safe).
 """
 
