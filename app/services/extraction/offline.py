@@ -26,20 +26,25 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from datetime import date, datetime
+from datetime import datetime
+from functools import partial
 
 from app.core.text import has_cjk, normalize
+from app.services.extraction import speakers as said_by
 from app.services.extraction.dates import find_dates, local_midnight, local_now
 from app.services.extraction.filler import Reading, addressees, content_words, read
 from app.services.extraction.kinds import request_value, result_unit, unit_type
-from app.services.extraction.rules import EN_RULES, Q_PLAN_EN, Q_PLAN_ZH, ZH_RULES
+from app.services.extraction.rules import EN_RULES, ZH_RULES, is_instruction, plan_query
 from app.services.extraction.standalone import (
     about_user,
+    chunks,
     complete_answer,
+    coordinated,
     dated_move,
     name_the_user,
     split_by_time,
     strip_lead_ins,
+    subjectless,
     user_name,
     whole_sentence,
     without_clauses,
@@ -112,7 +117,7 @@ def _clauses(text: str) -> list[str]:
             # Comma-separated clauses are separate statements, except a condition and its
             # consequence ("如果下雨，我就…").
             if sentence and not _ZH_CONDITION.match(sentence.strip()):
-                parts.extend(re.split(r"[，,]", sentence))
+                parts.extend(re.split(r"[，,]|并且|而且", sentence))
             else:
                 parts.append(sentence)
     return [p.strip(" ,，、") for p in parts if p and p.strip(" ,，、")]
@@ -132,26 +137,6 @@ def _named(value: str, name: str | None, zh: bool) -> str:
     if zh:
         return value.replace("用户", name)
     return value.replace("The user", name).replace("the user", name)
-
-
-def _chunks(text: str, limit: int) -> list[str]:
-    """``text`` cut at sentence ends into pieces of at most ``limit`` characters."""
-    if len(text) <= limit:
-        return [text]
-    pieces, current = [], ""
-    for sentence in re.split(r"(?<=[.!?。！？])\s*", text):
-        while len(sentence) > limit:  # one very long sentence: cut at a space
-            cut = sentence.rfind(" ", 0, limit)
-            cut = cut if cut > limit // 2 else limit
-            pieces.append((current + " " + sentence[:cut]).strip() if current else sentence[:cut])
-            current, sentence = "", sentence[cut:].strip()
-        if current and len(current) + 1 + len(sentence) > limit:
-            pieces.append(current)
-            current = ""
-        current = f"{current} {sentence}".strip() if current else sentence
-    if current:
-        pieces.append(current)
-    return [p for p in pieces if p.strip()]
 
 
 @dataclass
@@ -187,15 +172,6 @@ class _Said:
         return f'Reply to {who}: "{third_person_en(text, who, addressee)}"'
 
 
-def _plan_query(day: date, entities: list[str], zh: bool) -> str:
-    """The trigger scenario of a dated plan: around its day, or about what it names."""
-    if zh:
-        about = f"或{entities[0]}" if entities else ""
-        return Q_PLAN_ZH.format(d=f"{day.month}月{day.day}日", about=about)
-    about = f", or about {entities[0]}" if entities else ""
-    return Q_PLAN_EN.format(d=day.strftime("%B %-d, %Y"), about=about)
-
-
 def _replies(said: _Said, before: _Said) -> bool:
     """``said`` answers ``before``: someone else wrote it."""
     return before.turn.role != said.turn.role or before.who != said.who
@@ -219,6 +195,7 @@ class OfflineExtractor:
         """Candidate units from the user's turns (see the module docstring); turns in
         ``ctx.preceding`` are read as context only."""
         participants = frozenset(t.name.casefold() for t in turns if t.name)
+        own = said_by.subjects([*ctx.preceding, *turns], ctx.user_id)
         known = frozenset(n for t in turns for n in mid_sentence_names(t.content))
         found: dict[str, Candidate] = {}
         before: _Said | None = None
@@ -228,11 +205,16 @@ class OfflineExtractor:
             if turn.role not in ("user", "assistant"):
                 continue
             if turn.role == "user":  # "Reminder: …", "FYI", 顺便说一下: the fact itself
-                turn = replace(turn, content=strip_lead_ins(turn.content))
+                content = said_by.without_injections(strip_lead_ins(turn.content))  # B11
+                turn = replace(turn, content=content)
             said = _Said(turn, read(turn.content))
-            if turn.role == "user":
-                now = local_now(turn.created_at or ctx.now, ctx.timezone)
-                units, covered, taken = self._typed(turn, now)
+            now = local_now(turn.created_at or ctx.now, ctx.timezone)
+            if turn.role == "user" and turn.content:
+                # Only the user's own words instruct the assistant (speakers module).
+                theirs = turn.name in own and not said_by.to_other(
+                    turn, before.turn if before else None, addressees(turn.content), participants
+                )
+                units, covered, taken, dropped = self._typed(turn, now, theirs)
                 answers = before is not None and before.reading.asks and _replies(said, before)
                 rest = said
                 if taken and not covered:  # the event holds what the typed units do not
@@ -240,32 +222,47 @@ class OfflineExtractor:
                 asked = answers or request_value(rest.reading.text(), "") is not None
                 worth = rest.reading.says or (asked and rest.reading.stated_words > 0)
                 if worth and not covered:
-                    units += self._events(rest, before, now, ctx, participants, known)
+                    quoted = dropped or (
+                        not theirs and said_by.names_the_assistant(rest.reading.text())
+                    )
+                    units += self._events(rest, before, now, ctx, (participants, known), quoted)
                 for cand in units:
                     key = normalize(cand.value)
                     if key not in found or found[key].confidence < cand.confidence:
                         found[key] = cand
                 said.has_unit = bool(units)
-            elif done := result_unit(
-                turn.content,
-                local_now(turn.created_at or ctx.now, ctx.timezone),
-                ctx.timezone,
-                turn.index,
-            ):
+            elif done := result_unit(turn.content, now, ctx.timezone, turn.index):
                 found.setdefault(normalize(done.value), done)  # "I booked…": what it did
             before = said
         return Extraction(_name_the_user(list(found.values()), turns))
 
-    def _typed(self, turn: Turn, now: datetime) -> tuple[list[Candidate], bool, list[str]]:
+    def _typed(
+        self, turn: Turn, now: datetime, theirs: bool
+    ) -> tuple[list[Candidate], bool, list[str], bool]:
         """The typed units of a message, whether they cover every clause of it that states
         something (then no event is needed), and the sentences (Chinese: clauses) a
-        constraint holds entirely: the event leaves them out."""
+        constraint holds entirely: the event leaves them out. Instructions to the assistant
+        only when ``theirs`` (the user's own words to it), else whether one was dropped."""
         out: list[Candidate] = []
-        covered, taken = True, []
+        covered, taken, dropped = True, [], False
         for clause in _clauses(turn.content):
             if _is_question(clause):
                 continue
             units, rest = self._clause_units(clause, turn, now)
+            zh = has_cjk(clause)
+            facts = [u for u in units if u.type != "preference"]  # "I love X and Y": one thing
+            joined = coordinated(rest, clause, zh) if facts else zh and subjectless(clause)
+            if joined:  # "… and work at Siemens": a unit of its own, else the event holds it
+                more, rest = self._clause_units(joined, turn, now)
+                covered = covered and (bool(more) or read(joined).stated_words == 0)
+                units += more
+            if not theirs and units:  # "Always recommend…", 一定要推荐…: not the user's
+                kept = [
+                    u
+                    for u in units
+                    if not (is_instruction(u.query or "") or said_by.orders(clause))
+                ]
+                dropped, units = dropped or len(kept) < len(units), kept
             out += units
             # A clause saying more than its units ("…, and if it rains I take the bus")
             if (not units and read(clause).stated_words > 0) or (units and _MORE.search(rest)):
@@ -277,7 +274,7 @@ class OfflineExtractor:
             )
             if held and (has_cjk(clause) or whole_sentence(clause, turn.content)):
                 taken.append(clause)
-        return out, covered and bool(out), taken
+        return out, covered and bool(out), taken, dropped
 
     def _clause_units(self, clause: str, turn: Turn, now: datetime) -> tuple[list[Candidate], str]:
         """A clause's typed units and its text outside their matches."""
@@ -319,10 +316,12 @@ class OfflineExtractor:
         before: _Said | None,
         now: datetime,
         ctx: ExtractionContext,
-        participants: frozenset[str],
-        known: frozenset[str],
+        names: tuple[frozenset[str], frozenset[str]],
+        quoted: bool = False,
     ) -> list[Candidate]:
-        turn, text = said.turn, said.reading.text()
+        """The event units of a message (module docstring); ``quoted``: another person's
+        instruction, kept as what they said (:func:`attributed`)."""
+        (participants, known), turn, text = names, said.turn, said.reading.text()
         zh = has_cjk(text)
         speaker = turn.name
         vocatives = addressees(turn.content)
@@ -346,7 +345,7 @@ class OfflineExtractor:
             text = complete_answer(text, asked[-1])
         pieces = [
             part
-            for chunk in _chunks(text, MAX_EVENT_CHARS)
+            for chunk in chunks(text, MAX_EVENT_CHARS)
             for part in split_by_time(chunk, find_dates(chunk, now))
         ]
         out: list[Candidate] = []
@@ -366,9 +365,13 @@ class OfflineExtractor:
             ahead = dates and dates[0].day >= now.date()  # a plan, not a memory of the past
             kind = unit_type(piece, dates, zh=zh)
             if kind == "event" and ahead and (_ZH_PLAN_CUE if zh else _EN_PLAN_CUE).search(piece):
-                query = _plan_query(dates[0].day, entities[len(extra) :], zh)
+                query = plan_query(dates[0].day, entities[len(extra) :], zh)
             if kind == "preference":  # "Window seat, please." → prefers a…
                 value = request_value(piece, _display(speaker, zh), asked[-1]) or value
+            if quoted:
+                third = partial(third_person_zh if zh else third_person_en, speaker=speaker)
+                who, rewrite = _display(speaker, zh), partial(third, addressee=addressee)
+                kind, value = "event", said_by.attributed(resolved, who, addressee, rewrite, zh=zh)
             out.append(
                 Candidate(
                     type=kind,

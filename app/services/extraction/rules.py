@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 
 from app.core.text import has_cjk
 from app.core.vocabulary import MemoryType
@@ -145,6 +146,7 @@ _RELATIONS = (
     r"wife|husband|partner|son|daughter|mother|father|mom|mum|dad|sister|brother|"
     r"girlfriend|boyfriend|kid|child|baby"
 )
+_PETS = r"dog|cat|puppy|kitten|rabbit|bunny|parrot|hamster|horse|turtle|fish"
 _JOBS = (
     r"engineer|developer|programmer|designer|teacher|doctor|nurse|student|manager|lawyer|"
     r"accountant|scientist|researcher|writer|consultant|analyst|architect|founder|chef|artist"
@@ -239,6 +241,9 @@ EN_RULES: list[Rule] = [
     _r(r"\bi\s+have\s+(\d+|a|an|one|two|three|four|five|six)\s+(kids?|children|sons?|daughters?|"
        r"brothers?|sisters?|siblings?|grandchildren)\b", "fact", 0.85,
        lambda m: (f"The user has {m.group(1).lower()} {m.group(2).lower()}.", Q_FAMILY_EN, [])),
+    _r(rf"\bi\s+(?:also\s+)?(?:have|own)\s+((?:a|an|one|two|three|\d+)\s+(?:{_PETS})s?\s+"
+       r"(?:named|called)\s+[A-Z][\w'’-]+)", "fact", 0.85,
+       lambda m: (f"The user has {m.group(1)}.", Q_FAMILY_EN, [m.group(1).split()[-1]])),
     _r(r"\bi\s*'?\s*a?m\s+(married|single|divorced|engaged|pregnant|retired)\b", "fact", 0.85,
        lambda m: (f"The user is {m.group(1).lower()}.", Q_FAMILY_EN, [])),
 ]  # fmt: skip
@@ -305,9 +310,27 @@ ZH_RULES: list[Rule] = [
        lambda m: (f"用户叫{m.group(1)}。", Q_NAME_ZH, [m.group(1)])),
     _z(r"我有(\d+|[一两二三四五六])个(孩子|儿子|女儿|兄弟|姐妹|哥哥|姐姐|弟弟|妹妹)", "fact", 0.85,
        lambda m: (f"用户有{m.group(1)}个{m.group(2)}。", Q_FAMILY_ZH, [])),
+    _z(r"我(?:还|也)?(?:有|养了?)((?:一|两|[三四五六]|\d+)(?:只|条|个)叫([^，。！？,.!?\s的]{1,6})的"
+       r"(?:狗|猫|兔子|鹦鹉|仓鼠|狗狗|猫咪))", "fact", 0.85,
+       lambda m: (f"用户有{m.group(1)}。", Q_FAMILY_ZH, [m.group(2)])),
     _z(rf"我的?({_ZH_REL})叫([^，。！？,.!?\s]{{1,6}})", "fact", 0.85,
        lambda m: (f"用户的{m.group(1)}叫{m.group(2)}。", Q_FAMILY_ZH, [m.group(2)])),
 ]  # fmt: skip
+
+
+def plan_query(day: date, entities: list[str], zh: bool) -> str:
+    """The trigger scenario of a dated plan: around its day, or about what it names."""
+    if zh:
+        about = f"或{entities[0]}" if entities else ""
+        return Q_PLAN_ZH.format(d=f"{day.month}月{day.day}日", about=about)
+    about = f", or about {entities[0]}" if entities else ""
+    return Q_PLAN_EN.format(d=day.strftime("%B %-d, %Y"), about=about)
+
+
+def is_instruction(query: str) -> bool:
+    """A rule's unit with this ``query`` tells the assistant what to do (or how to answer)."""
+    heads = (Q_INSTRUCTION_EN, Q_INSTRUCTION_ZH, Q_STYLE_EN, Q_STYLE_ZH)
+    return query.startswith(tuple(h.split("{")[0] for h in heads))
 
 
 def _subject(text: str) -> str:

@@ -293,6 +293,42 @@ def without_clauses(text: str, clauses: list[str]) -> str:
     return re.sub(r"\s+", " ", text).strip(" ,，")
 
 
+_EN_AND = re.compile(r"(?:^|[\s,])(?:and|&)\s+(?:also\s+|then\s+)?(\w.*)$", re.IGNORECASE)
+_ZH_AND = re.compile(r"^[\s，,]*(?:并且|而且|同时|和|跟|还有|还|也|并)(.+)$")
+
+
+_EN_COUNTED = re.compile(r"(?:a|an|one|two|three|four|five|\d+|some)\b", re.IGNORECASE)
+_ZH_COUNTED = re.compile(r"[一二两三四五六七八九十\d]")
+_ZH_KIN_START = re.compile(
+    r"^(?:儿子|女儿|老婆|妻子|丈夫|老公|孩子|妈妈|爸爸|母亲|父亲)(?:叫|是|名叫)"
+)
+
+
+def coordinated(rest: str, clause: str, zh: bool) -> str | None:
+    """The clause joined by "and" / 和 to a typed unit's words, ``rest`` being what is left of
+    its clause outside them, with the speaker as its subject again (tester B14: "I live in
+    Berlin and work at Siemens" → "I work at Siemens"; "My wife is Anna and my son is Leo" →
+    "my son is Leo"; 我有两个孩子和一只狗 → 我一只狗); None when nothing is joined."""
+    m = (_ZH_AND if zh else _EN_AND).search(rest.strip())
+    if m is None:
+        return None
+    tail = m.group(1).strip(" ,，")
+    if zh:
+        if tail.startswith("我"):
+            return tail
+        return ("我有" if _ZH_COUNTED.match(tail) and "我有" in clause else "我") + tail
+    if re.match(r"(?:i|my|i'm|i've|i'd|i'll)\b", tail, re.IGNORECASE):
+        return tail
+    have = _EN_COUNTED.match(tail) and re.search(r"\bi\s+have\b", clause, re.IGNORECASE)
+    return ("I have " if have else "I ") + tail
+
+
+def subjectless(clause: str) -> str | None:
+    """A Chinese clause that names a relative with the speaker left out (我老婆叫安娜，儿子叫
+    小乐 → 我的儿子叫小乐), else None."""
+    return "我的" + clause if _ZH_KIN_START.match(clause) else None
+
+
 def whole_sentence(clause: str, text: str) -> bool:
     """``clause`` is a whole sentence of ``text``."""
     return re.search(rf"(?:^|[.!?]\s+){re.escape(clause)}(?:[.!?]*\s|[.!?]*$)", text) is not None
@@ -308,3 +344,23 @@ def dated_move(value: str, clause: str, now: datetime, zh: bool) -> str:
     if zh:
         return value.replace("用户搬到", f"用户{label}搬到", 1)
     return value.replace(" and now lives there", f" {label} and now lives there", 1)
+
+
+def chunks(text: str, limit: int) -> list[str]:
+    """``text`` cut at sentence ends into pieces of at most ``limit`` characters."""
+    if len(text) <= limit:
+        return [text]
+    pieces, current = [], ""
+    for sentence in re.split(r"(?<=[.!?。！？])\s*", text):
+        while len(sentence) > limit:  # one very long sentence: cut at a space
+            cut = sentence.rfind(" ", 0, limit)
+            cut = cut if cut > limit // 2 else limit
+            pieces.append((current + " " + sentence[:cut]).strip() if current else sentence[:cut])
+            current, sentence = "", sentence[cut:].strip()
+        if current and len(current) + 1 + len(sentence) > limit:
+            pieces.append(current)
+            current = ""
+        current = f"{current} {sentence}".strip() if current else sentence
+    if current:
+        pieces.append(current)
+    return [p for p in pieces if p.strip()]
