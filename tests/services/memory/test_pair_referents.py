@@ -147,3 +147,26 @@ async def test_two_runs_told_in_two_sessions_are_both_kept(client):
     r = await client.post("/recall", json={
         "query": "How far did I run on Saturday?", "user_id": "runner", "top_k": 3})  # fmt: skip
     assert ids[0] in [m["id"] for m in r.json()["memories"]]
+
+
+SWAPPED = [
+    ("The user bought a house in 2020.", "The user sold a house in 2020."),
+    ("The user's wifi password is hunter2.", "The user's email password is hunter2."),
+    ("The user's flight leaves from Terminal 2.", "The user's flight arrives at Terminal 2."),
+    ("The user's train leaves from Munich at noon.", "The user's train arrives in Munich at noon."),
+]
+
+
+async def test_one_word_swapped_is_never_merged_silently(client):
+    """Tester B9: one content word swapped for another the dictionaries do not match, the rest
+    the same (bought / sold, wifi / email, leaves from / arrives at), was merged by content-word
+    alignment and the second text vanished; it is another fact or a change, never a merge."""
+    for k, (old, new) in enumerate(SWAPPED):
+        user = f"b9-{k}"
+        await _store(client, user, old, "2026-11-01T10:00:00Z")
+        second = await _store(client, user, new, "2026-11-01T10:05:00Z")
+        assert second["outcome"] != "merged", (old, new, second)
+        page = await client.get(
+            "/memories?status=active&status=superseded", params={"user_id": user}
+        )
+        assert new in [m["value"] for m in page.json()["memories"]], (old, new)

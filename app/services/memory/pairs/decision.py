@@ -31,6 +31,7 @@ scripts/eval_dedupe_unseen.py --fit (grouped k-fold CV). Pure: no I/O (word list
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -238,9 +239,42 @@ def aligned(new: Statement, old: Statement, cosine: float, t: Thresholds) -> boo
     a = lexical.align(new.value, old.value)
     if a.things_both or a.things > t.align_things:
         return False
+    if (
+        not new.cjk
+        and not old.cjk
+        and a.unmatched_a
+        and a.unmatched_b
+        and _one_slot_swapped(new, old)
+    ):
+        # The same sentence frame with one or two words swapped for others the dictionaries
+        # do not match ("bought" / "sold a house", "leaves from" / "arrives at", "wifi" /
+        # "email password"): another fact or a change, not a rewording (tester B9: merged
+        # silently, the second text lost).
+        return False
     if full is not None and cosine >= full and a.low >= 1.0:
         return True  # every content word matched both ways
     return cosine >= floor and a.low >= (t.align_cover if same_language else t.align_cover_xl)
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _one_slot_swapped(new: Statement, old: Statement, width: int = 2) -> bool:
+    """Whether the two values are one sentence frame with at most ``width`` words in one place
+    replaced on each side (the words before and after it the same); for text written with
+    spaces between words (a Chinese sentence is one ``\w+`` run)."""
+    a = _WORD.findall(new.value.casefold())
+    b = _WORD.findall(old.value.casefold())
+    start = 0
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < min(len(a), len(b)) - start and a[-1 - end] == b[-1 - end]:
+        end += 1
+    mid_a, mid_b = len(a) - start - end, len(b) - start - end
+    # A different opening is the subject told another way ("I'm" / "Caroline is looking
+    # into adoption agencies"), which the person-shift pairs merge.
+    return start > 0 and 0 < mid_a <= width and 0 < mid_b <= width
 
 
 Verdict = Literal["same", "contradicts", "unrelated"]
