@@ -260,7 +260,7 @@ _WORD = re.compile(r"\w+")
 
 
 def _one_slot_swapped(new: Statement, old: Statement, width: int = 2) -> bool:
-    """Whether the two values are one sentence frame with at most ``width`` words in one place
+    r"""Whether the two values are one sentence frame with at most ``width`` words in one place
     replaced on each side (the words before and after it the same); for text written with
     spaces between words (a Chinese sentence is one ``\w+`` run)."""
     a = _WORD.findall(new.value.casefold())
