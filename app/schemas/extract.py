@@ -106,13 +106,19 @@ class CloseRequest(RequestModel):
     )
     agent_id: Identifier | None = None
     task_id: Identifier | None = None
-    timezone: str = Field(default="UTC", max_length=64)
+    timezone: str | None = Field(
+        default=None,
+        max_length=64,
+        description="IANA zone relative dates resolve in. Default: the newest zone a "
+        'message\'s metadata names (`{"timezone": "Asia/Shanghai"}`), else the UTC offset '
+        "the newest message's `created_at` was given with (a fixed zone), else UTC.",
+    )
     now: AwareDatetime | None = None
 
     @field_validator("timezone")
     @classmethod
-    def _check_zone(cls, value: str) -> str:
-        return _zone(value)
+    def _check_zone(cls, value: str | None) -> str | None:
+        return None if value is None else _zone(value)
 
 
 class UnitResult(ResponseModel):

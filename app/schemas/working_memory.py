@@ -82,8 +82,17 @@ class MessageCreate(RequestModel):
 
     def stored_metadata(self) -> dict[str, Any]:
         """The metadata as stored: ``name``, when given, as ``metadata.name`` (where the
-        extraction of session messages reads the speaker)."""
-        return self.metadata if self.name is None else {**self.metadata, "name": self.name}
+        extraction of session messages reads the speaker); the non-zero UTC offset
+        ``created_at`` was given with as ``metadata.utc_offset`` ("+08:00": the transcript's
+        timestamps keep only the instant, and a close without a ``timezone`` reads relative
+        dates in it)."""
+        meta = self.metadata if self.name is None else {**self.metadata, "name": self.name}
+        offset = self.created_at.utcoffset() if self.created_at else None
+        if not offset or "utc_offset" in meta:  # none, or UTC itself: nothing to keep
+            return meta
+        minutes = int(offset.total_seconds()) // 60
+        sign = "-" if minutes < 0 else "+"
+        return {**meta, "utc_offset": f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"}
 
 
 class AppendRequest(RequestModel):

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime, time, timedelta, timezone, tzinfo
 from typing import Literal
 from zoneinfo import ZoneInfo
 
@@ -294,11 +294,24 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
     return kept
 
 
+_FIXED = re.compile(r"^UTC([+-])(\d{2}):(\d{2})$")
+
+
+def zone(tz: str) -> tzinfo:
+    """The zone ``tz`` names: an IANA zone, or a fixed offset "UTC+08:00" (a message's own
+    offset, when no IANA zone is known: working memory's ``metadata.utc_offset``)."""
+    fixed = _FIXED.match(tz)
+    if fixed is None:
+        return ZoneInfo(tz)
+    minutes = int(fixed.group(2)) * 60 + int(fixed.group(3))
+    return timezone(timedelta(minutes=-minutes if fixed.group(1) == "-" else minutes))
+
+
 def local_now(now: datetime, tz: str) -> datetime:
-    """``now`` (aware) as wall-clock time in the IANA zone ``tz``."""
-    return now.astimezone(ZoneInfo(tz))
+    """``now`` (aware) as wall-clock time in the zone ``tz`` (:func:`zone`)."""
+    return now.astimezone(zone(tz))
 
 
 def local_midnight(day: date, tz: str) -> datetime:
-    """The start of ``day`` in zone ``tz``, as an aware datetime."""
-    return datetime.combine(day, time(0, 0), tzinfo=ZoneInfo(tz))
+    """The start of ``day`` in zone ``tz`` (:func:`zone`), as an aware datetime."""
+    return datetime.combine(day, time(0, 0), tzinfo=zone(tz))

@@ -25,7 +25,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Protocol, TypeGuard
-from zoneinfo import ZoneInfo
 
 from pydantic import ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -38,6 +37,7 @@ from app.core.vocabulary import JOB_ENDED, JobStatus
 from app.models import ExtractionJob
 from app.repositories.jobs import JobRepository
 from app.schemas.memory import MemoryCreate
+from app.services.extraction.dates import zone
 from app.services.extraction.jobs import ExtractionService, Submitted
 from app.services.extraction.llm import LLMExtractor
 from app.services.extraction.offline import OfflineExtractor
@@ -110,8 +110,8 @@ def turns_of(job: ExtractionJob) -> list[Turn]:
 
 def _aware(value: datetime | date, tz: str) -> datetime:
     if isinstance(value, datetime):
-        return value if value.tzinfo else value.replace(tzinfo=ZoneInfo(tz))
-    return datetime(value.year, value.month, value.day, tzinfo=ZoneInfo(tz))
+        return value if value.tzinfo else value.replace(tzinfo=zone(tz))
+    return datetime(value.year, value.month, value.day, tzinfo=zone(tz))
 
 
 def to_memory(

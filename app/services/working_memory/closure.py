@@ -142,9 +142,26 @@ def closure_signals(
     return signals
 
 
+_OFFSET = re.compile(r"^[+-](?:0\d|1[0-4]):[0-5]\d$")
+
+
 def session_timezone(messages: list[Any]) -> str:
     """The newest valid IANA zone a message's metadata names (``{"timezone": "Asia/Shanghai"}``),
-    else UTC: relative dates of a task closed by signals resolve in it."""
+    else the fixed offset the newest message was sent with ("UTC+08:00", from its
+    ``created_at``: ``metadata.utc_offset``), else UTC: relative dates of a task closed
+    without a ``timezone`` resolve in it (tester B20)."""
+    zone = _named_zone(messages)
+    if zone is not None:
+        return zone
+    for message in reversed(messages):
+        meta = _field(message, "metadata") or {}
+        offset = meta.get("utc_offset") if isinstance(meta, Mapping) else None
+        if isinstance(offset, str) and _OFFSET.match(offset):
+            return "UTC" if offset in ("+00:00", "-00:00") else "UTC" + offset
+    return "UTC"
+
+
+def _named_zone(messages: list[Any]) -> str | None:
     for message in reversed(messages):
         meta = _field(message, "metadata") or {}
         zone = meta.get("timezone") if isinstance(meta, Mapping) else None
@@ -154,7 +171,7 @@ def session_timezone(messages: list[Any]) -> str:
             except (ZoneInfoNotFoundError, ValueError):
                 continue
             return zone
-    return "UTC"
+    return None
 
 
 def closes_task(signals: set[str]) -> bool:
@@ -202,7 +219,7 @@ class ClosureService:
         user_id: str | None = None,
         agent_id: str | None = None,
         task_id: str | None = None,
-        timezone: str = "UTC",
+        timezone: str | None = None,
         now: datetime | None = None,
         scope_user: str | None = None,
     ) -> CloseResult:
@@ -229,7 +246,11 @@ class ClosureService:
         found = closure_signals(rows, self.settings) | {EXPLICIT}
         scope = Scope(namespace, subject, agent_id, session_id, task_id)
         submitted = await self.extraction.submit_session(
-            scope, timezone=timezone, now=now, trigger="close", signals=sorted(found)
+            scope,
+            timezone=timezone or session_timezone(rows),
+            now=now,
+            trigger="close",
+            signals=sorted(found),
         )
         return CloseResult(submitted is not None, found, submitted)
 

@@ -102,7 +102,10 @@ class CloseRequest(BaseModel):
     agent_id: Annotated[AgentId | None, Field(title="Agent Id")] = None
     now: Annotated[AwareDatetime | None, Field(title="Now")] = None
     task_id: Annotated[TaskId | None, Field(title="Task Id")] = None
-    timezone: Annotated[str | None, Field(max_length=64, title="Timezone")] = "UTC"
+    timezone: Annotated[str | None, Field(max_length=64, title="Timezone")] = None
+    """
+    IANA zone relative dates resolve in. Default: the newest zone a message's metadata names (`{"timezone": "Asia/Shanghai"}`), else the UTC offset the newest message's `created_at` was given with (a fixed zone), else UTC.
+    """
     user_id: Annotated[UserId | None, Field(title="User Id")] = None
     """
     The subject; default: the session's user_id.

@@ -854,9 +854,9 @@ export interface components {
             task_id?: string | null;
             /**
              * Timezone
-             * @default UTC
+             * @description IANA zone relative dates resolve in. Default: the newest zone a message's metadata names (`{"timezone": "Asia/Shanghai"}`), else the UTC offset the newest message's `created_at` was given with (a fixed zone), else UTC.
              */
-            timezone?: string;
+            timezone?: string | null;
             /**
              * User Id
              * @description The subject; default: the session's user_id. A session owned by another user is a 404 `not_found` (nothing closed).
