@@ -25,7 +25,7 @@ def job_read(job: ExtractionJob) -> ExtractJobRead:
         task_id=job.task_id,
         trigger=job.trigger,
         trigger_detail=list(job.trigger_detail or []),
-        transcript_messages=len(job.transcript or []),
+        transcript_messages=sum(m.get("index", 0) >= 0 for m in job.transcript or []),
         transcript_from=job.transcript_from,
         transcript_to=job.transcript_to,
         timezone=job.timezone,

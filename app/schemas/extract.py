@@ -151,7 +151,10 @@ class ExtractJobRead(ResponseModel):
     task_id: str | None
     trigger: str = Field(description="`api`, `close` (explicit) or `signals` (closure).")
     trigger_detail: list[str] = Field(description="The closure signals that closed the task.")
-    transcript_messages: int = Field(description="Messages in the job's transcript snapshot.")
+    transcript_messages: int = Field(
+        description="Messages the job extracts (its transcript snapshot, without the two "
+        "messages before a session job's range it reads as context only)."
+    )
     transcript_from: int | None = Field(description="First session seq extracted.")
     transcript_to: int | None = Field(description="Last session seq extracted.")
     timezone: str

@@ -67,17 +67,26 @@ def _snapshot(messages: list[ExtractMessage]) -> list[dict[str, Any]]:
     ]
 
 
-def _session_snapshot(rows: list[TranscriptMessage]) -> list[dict[str, Any]]:
+# Messages before a session job's range, read as context (tester B19: "Yes, it expires on…"
+# after a close answers the question asked before it).
+CONTEXT_MESSAGES = 2
+
+
+def _session_snapshot(
+    rows: list[TranscriptMessage], context: list[TranscriptMessage]
+) -> list[dict[str, Any]]:
+    """The job's messages (index 0…) after the ``context`` messages before its range
+    (negative indexes: read as context only, see runner.turns_of)."""
     return [
         {
-            "index": i,
+            "index": i - len(context),
             "seq": r.seq,
             "role": r.role,
             "content": r.content,
             "created_at": r.created_at.isoformat(),
             "metadata": r.metadata_,
         }
-        for i, r in enumerate(rows)
+        for i, r in enumerate([*context, *rows])
     ]
 
 
@@ -185,7 +194,15 @@ class ExtractionService:
         rows = [r for r in rows if r.seq <= session.last_seq][-self.extraction.max_messages :]
         if not rows:
             return None
-        snapshot = _session_snapshot(rows)
+        context = []
+        if last > 0:  # the previous job's last messages: what the new ones may answer
+            context = await self.transcripts.list_transcript(
+                scope.namespace,
+                scope.session_id,
+                after_seq=max(0, last - CONTEXT_MESSAGES),
+                limit=CONTEXT_MESSAGES,
+            )
+        snapshot = _session_snapshot(rows, [r for r in context if r.seq <= last])
         values = self._job(
             scope,
             snapshot,

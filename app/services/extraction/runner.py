@@ -86,7 +86,8 @@ def _speaker_name(message: dict[str, Any]) -> str | None:
 
 
 def turns_of(job: ExtractionJob) -> list[Turn]:
-    """The job's transcript snapshot as turns (refs point at session seqs or job indexes)."""
+    """The job's transcript snapshot as turns (refs point at session seqs or job indexes);
+    a negative index is a message before a session job's range, read as context only."""
     turns = []
     for m in job.transcript:
         created = datetime.fromisoformat(m["created_at"]) if m.get("created_at") else None
@@ -252,9 +253,12 @@ class JobRunner:
         one offline pass per slice, see :mod:`app.services.extraction.slices`)."""
         out = Extraction()
         limits = self.settings.extraction
-        for piece in slices(turns_of(job), self.tokenizer, limits.window_tokens):
+        turns = turns_of(job)
+        context = tuple(t for t in turns if t.index < 0)  # before the range (B19)
+        mine = [t for t in turns if t.index >= 0]
+        for piece in slices(mine, self.tokenizer, limits.window_tokens):
             ctx = ExtractionContext(
-                job.user_id, job.conversation_now, job.timezone, piece.preceding
+                job.user_id, job.conversation_now, job.timezone, piece.preceding or context
             )
             part = await self.extractor.extract(piece.turns, ctx)
             out.units += part.units

@@ -1743,7 +1743,7 @@ class ExtractJobRead(BaseModel):
     """
     transcript_messages: Annotated[int, Field(title="Transcript Messages")]
     """
-    Messages in the job's transcript snapshot.
+    Messages the job extracts (its transcript snapshot, without the two messages before a session job's range it reads as context only).
     """
     transcript_to: Annotated[int | None, Field(title="Transcript To")]
     """

@@ -1184,7 +1184,7 @@ export interface components {
             transcript_from: number | null;
             /**
              * Transcript Messages
-             * @description Messages in the job's transcript snapshot.
+             * @description Messages the job extracts (its transcript snapshot, without the two messages before a session job's range it reads as context only).
              */
             transcript_messages: number;
             /**
