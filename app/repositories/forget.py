@@ -269,8 +269,10 @@ class ForgetRepository:
 
     async def subject_sessions(self, scope: SubjectScope) -> list[str]:
         """Session ids holding the subject's conversations: sessions its units or jobs came
-        from, and (for a user) sessions whose transcript names the user. Whole sessions are
-        forgotten: a conversation's other turns (the assistant's) are the subject's too."""
+        from, and (for a user) sessions whose transcript names the user — never a session
+        whose owner (the first ``user_id`` its messages named) is another user; for an
+        ``agent_id`` alone, only sessions without an owner. Whole sessions are forgotten: a
+        conversation's other turns (the assistant's) are the subject's too."""
         parts = [
             select(MemoryUnit.session_id).where(
                 *scope.unit_clauses(), MemoryUnit.session_id.is_not(None)
@@ -292,8 +294,19 @@ class ForgetRepository:
                     TranscriptMessage.user_id == scope.user_id,
                 )
             )
-        rows = await self.session.scalars(parts[0].union(*parts[1:]))
-        return sorted(s for s in rows.all() if s)
+        named = {s for s in (await self.session.scalars(parts[0].union(*parts[1:]))).all() if s}
+        if not named:
+            return []
+        owned = await self.session.execute(
+            select(WorkingMemorySession.session_id, WorkingMemorySession.user_id).where(
+                WorkingMemorySession.namespace == scope.namespace,
+                WorkingMemorySession.session_id.in_(sorted(named)),
+            )
+        )
+        # Another user's session stays whole (tester finding B29): a unit of this subject
+        # naming it does not make its transcript or window the subject's.
+        others = {r.session_id for r in owned if r.user_id not in (None, scope.user_id)}
+        return sorted(named - others)
 
     async def delete_jobs(self, scope: SubjectScope) -> tuple[int, int]:
         """Delete the subject's extraction jobs and their pending queue entries; returns

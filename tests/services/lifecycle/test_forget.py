@@ -305,3 +305,49 @@ async def test_forget_one_extracted_unit_redacts_the_job_outcome(wm, engine):
     outcome = (await client.get(f"/extract/{job['id']}")).json()["units"]
     assert uid not in {o.get("memory_id") for o in outcome}
     assert await traces(engine, uid) == {}
+
+
+async def test_forget_leaves_another_users_session_that_a_unit_names(wm, engine):
+    """Tester B29: mallory's unit names bob's session (stored before bob's first message, so
+    `/store` could not refuse it); forgetting mallory deletes her unit and her own session but
+    neither bob's transcript nor his window, and the receipt counts only what went."""
+    client = wm.client
+    units = await store(
+        client, {"user_id": "mallory-b29", "value": "Mallory likes kites", "session_id": "trip-7"}
+    )
+    r = await client.post(
+        "/working_memory/m-own/messages",
+        json={"messages": [{"role": "user", "content": "I fly kites.", "user_id": "mallory-b29"}]},
+    )
+    assert r.status_code == 200, r.text
+    bob = ["I need a flight to Tokyo.", "Sure, when?", "On Friday."]
+    r = await client.post(
+        "/working_memory/trip-7/messages",
+        json={
+            "messages": [
+                {"role": "user", "content": bob[0], "user_id": "bob-b29"},
+                {"role": "assistant", "content": bob[1]},
+                {"role": "user", "content": bob[2], "user_id": "bob-b29"},
+            ]
+        },
+    )
+    assert r.status_code == 200, r.text
+
+    r = await client.delete("/memories", params={"user_id": "mallory-b29"})
+    assert r.status_code == 200, r.text
+    removed = r.json()["removed"]
+    assert removed["memory_units"] == 1
+    assert removed["transcript_turns"] == 1 and removed["transcript_sessions"] == 1
+    assert removed["working_memory_sessions"] == 1
+    assert (await client.get(f"/memories/{units[0]['id']}")).status_code == 404
+    r = await client.get("/working_memory/trip-7")
+    assert [m["content"] for m in r.json()["messages"]] == bob
+    assert (await client.get("/working_memory/m-own")).json()["messages"] == []
+    assert await traces(engine, "mallory-b29") == {}
+    async with engine.connect() as conn:
+        turns = (
+            await conn.execute(
+                text("SELECT count(*) FROM transcript_messages WHERE session_id = 'trip-7'")
+            )
+        ).scalar_one()
+    assert turns == 3
