@@ -114,8 +114,9 @@ class RestApi:
                 # Tester finding T20: the REST wording alone does not say where an MCP user
                 # puts the key.
                 error.detail += (
-                    " (an MCP client: set MCP__API_KEY in the environment of `hindsight mcp`,"
-                    " or send Authorization: Bearer <key> to /mcp)"
+                    " (an MCP client over stdio: set MCP__API_KEY in the environment of"
+                    " `hindsight mcp`; over HTTP: send Authorization: Bearer <key> to /mcp,"
+                    " the HTTP server never lends MCP__API_KEY)"
                 )
             raise error
         if response.status_code == 204 or not response.content:

@@ -62,13 +62,20 @@ class HindsightMCPServer(MCPServer):
             raise
 
 
+def lent_key(settings: McpSettings) -> str | None:
+    """The key tool calls carry when the caller sends none: ``MCP__API_KEY`` over stdio (the
+    one client is the process that started the server). Over streamable HTTP never (tester
+    finding B28): a keyless HTTP caller would otherwise act in that key's namespace, so each
+    caller's own ``Authorization`` passes through and a keyless one gets the API's 401."""
+    if settings.transport != "stdio":
+        return None
+    return settings.api_key.get_secret_value() or None
+
+
 def build_server(settings: McpSettings, api: RestApi | None = None) -> MCPServer:
-    """An MCPServer whose tools call the REST API at ``settings.api_base_url``."""
-    api = api or RestApi(
-        settings.api_base_url,
-        settings.api_key.get_secret_value() or None,
-        settings.timeout_s,
-    )
+    """An MCPServer whose tools call the REST API at ``settings.api_base_url``, with
+    :func:`lent_key` as the default key."""
+    api = api or RestApi(settings.api_base_url, lent_key(settings), settings.timeout_s)
     server: MCPServer = HindsightMCPServer(
         name="hindsight",
         title="Hindsight memory",
@@ -162,6 +169,8 @@ def run(settings: McpSettings, shutdown_timeout_s: float = 8.0) -> None:
         return JSONResponse({"status": "ok"})
 
     server.custom_route("/health", methods=["GET"], include_in_schema=False)(health)
+    if settings.api_key.get_secret_value():
+        log.warning("MCP__API_KEY is ignored over streamable HTTP: each caller sends its own key")
 
     app = server.streamable_http_app(
         stateless_http=True,

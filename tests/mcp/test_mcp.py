@@ -10,7 +10,7 @@ import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
 import httpx2
@@ -67,12 +67,19 @@ async def stdio_session(api_url: str, api_key: str) -> AsyncIterator[ClientSessi
 def mcp_http_url(api_url: str) -> Iterator[str]:
     """`hindsight mcp --transport streamable-http` as a subprocess, with no key of its own:
     each caller's Authorization header passes through."""
+    with mcp_http(api_url, "") as url:
+        yield url
+
+
+@contextmanager
+def mcp_http(api_url: str, own_key: str) -> Iterator[str]:
+    """The streamable HTTP MCP server as a subprocess with ``MCP__API_KEY=own_key``."""
     port = free_port()
     command = [sys.executable, "-m", "app.cli", "mcp", "--transport", "streamable-http"]
     with tempfile.TemporaryFile() as log:
         proc = subprocess.Popen(
             [*command, "--port", str(port)],
-            env={**os.environ, **_env(MCP__API_BASE_URL=api_url, MCP__API_KEY="")},
+            env={**os.environ, **_env(MCP__API_BASE_URL=api_url, MCP__API_KEY=own_key)},
             cwd=ROOT,
             stdout=subprocess.DEVNULL,
             stderr=log,
@@ -355,6 +362,36 @@ async def test_streamable_http_passes_each_callers_key(mcp_http_url, engine, mak
     async with engine.connect() as conn:
         namespaces = await conn.execute(text("SELECT DISTINCT namespace FROM memory_units"))
         assert list(namespaces.scalars()) == ["tenant-a"]
+
+
+async def test_streamable_http_never_lends_its_own_key(api_url, engine, make_api_key):
+    """Tester B28: with MCP__API_KEY set (one `.env` for stdio and HTTP), a caller sending no
+    key gets the API's 401, not that key's namespace; a caller's own key still works."""
+    key = await make_api_key("tenant-b28")
+    async with stdio_session(api_url, key) as session:  # stdio keeps using MCP__API_KEY
+        stored = await session.call_tool("memory_store", {**STORE_ARGS, "user_id": "bob-b28"})
+        assert not stored.is_error, stored.content
+    with mcp_http(api_url, key) as url:
+        async with http_session(url, None) as session:
+            for tool, args in (
+                ("memory_recall", {"what_am_i_looking_for": "allergies", "user_id": "bob-b28"}),
+                ("memory_forget", {"memory_id": stored.structured_content["id"]}),
+            ):
+                refused = await session.call_tool(tool, args)
+                assert refused.is_error, tool
+                assert refused.structured_content["error"]["code"] == "missing_api_key"
+        async with http_session(url, key) as session:
+            recalled = await session.call_tool(
+                "memory_recall", {"what_am_i_looking_for": "allergies", "user_id": "bob-b28"}
+            )
+            assert [m["id"] for m in recalled.structured_content["memories"]] == [
+                stored.structured_content["id"]
+            ]
+    async with engine.connect() as conn:
+        left = await conn.execute(
+            text("SELECT count(*) FROM memory_units WHERE namespace = 'tenant-b28'")
+        )
+        assert left.scalar_one() == 1
 
 
 def test_mcp_process_loads_no_service_or_database_code():

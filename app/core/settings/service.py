@@ -37,8 +37,8 @@ class McpSettings(BaseModel):
     """The MCP server (`hindsight mcp`): a client of the REST API, nothing else."""
 
     api_base_url: str = "http://127.0.0.1:8000"
-    # Sent as `Authorization: Bearer …`; over streamable HTTP a caller's own Authorization or
-    # X-API-Key header takes precedence.
+    # Sent as `Authorization: Bearer …` over stdio only; over streamable HTTP it is never
+    # used (each caller's own Authorization or X-API-Key header passes through).
     api_key: SecretStr = SecretStr("")
     transport: Literal["stdio", "streamable-http"] = "stdio"
     # Address and port of the streamable HTTP transport (path /mcp).
