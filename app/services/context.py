@@ -4,7 +4,9 @@ turn, and the working-memory window — fitted to one token budget.
 
 The usable budget is ``max_tokens`` minus the answer headroom (applied once, here). It is
 split by configurable shares; a part's unused tokens pass on in the order preferences →
-memories → window, so a subject with no stored units gets a longer window. Without a query
+memories → window, so a subject with no stored units gets a longer window, and what the
+memories and the window leave unused goes back to the standing preferences and constraints
+(constraints first) before any of them is left out. Without a query
 the session's latest user message stands in for it; with neither, nothing is recalled.
 """
 
@@ -196,6 +198,8 @@ class ContextService:
         preferences = await self.repo.strongest_units(
             namespace, user_id, now, agent_id=agent_id, limit=s.max_preferences
         )
+        # Constraints (an allergy, a medication) before preferences; strongest first in each.
+        preferences.sort(key=lambda u: u.type != "constraint")
         recalled: list[PlacedUnit] = []
         if query:
             hits = await self.recall.recall(
@@ -208,8 +212,8 @@ class ContextService:
             recalled = [PlacedUnit(u, r.score) for u, r in hits.hits if u.id not in shown]
 
         budget = math.floor(usable * s.share_preferences / shares)
-        lines = [_unit_line(u) for u in preferences]
-        taken, used = self._fit_lines(PREFERENCES_HEADER, lines, budget)
+        standing = [_unit_line(u) for u in preferences]
+        taken, used = self._fit_lines(PREFERENCES_HEADER, standing, budget)
         result.preferences = [PlacedUnit(preferences[i]) for i in taken]
         result.used_preferences = used
 
@@ -225,6 +229,7 @@ class ContextService:
         if entries and remaining > header_cost:
             selection = await self.working_memory.choose(entries, query, remaining - header_cost)
             result.window, result.used_window = self._window_lines(selection, remaining)
+        self._standing_takes_the_rest(result, preferences, standing, usable)
 
         result.text = _render(result)
         result.tokens = self.tokenizer.count(result.text)
@@ -241,6 +246,22 @@ class ContextService:
             result.tokens = self.tokenizer.count(result.text)
         result.took_ms = (time.perf_counter() - start) * 1000.0
         return result
+
+    def _standing_takes_the_rest(
+        self, result: ContextResult, units: list[MemoryUnit], lines: list[str], usable: int
+    ) -> None:
+        """Tokens the recalled memories and the window left unused go back to the standing
+        part (tester finding B30: 2 of 5 constraints shown with 311 of 400 tokens unused);
+        its share is what it gets when the others need theirs. A share of 0 keeps it off."""
+        if self.settings.share_preferences <= 0 or len(result.preferences) == len(units):
+            return
+        spare = usable - result.used_preferences - result.used_memories - result.used_window - 4
+        if spare <= 0:
+            return
+        taken, used = self._fit_lines(PREFERENCES_HEADER, lines, result.used_preferences + spare)
+        if len(taken) > len(result.preferences):
+            result.preferences = [PlacedUnit(units[i]) for i in taken]
+            result.used_preferences = used
 
     def _window_lines(self, selection: Selection, remaining: int) -> tuple[list[Chosen], int]:
         """Keep the chosen messages whose rendered lines fit ``remaining`` tokens with the

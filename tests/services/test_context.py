@@ -229,3 +229,71 @@ async def test_agent_id_narrows_the_block_as_it_narrows_recall(wm):
         "/recall", json={"query": "launch code", "user_id": "u5", "agent_id": "agentB"}
     )
     assert [m["value"] for m in r.json()["memories"]] == ["U5 wants agent B to answer in French."]
+
+
+CONSTRAINTS = {
+    "en": (
+        "suggest a dinner recipe",
+        "The user lives in Vienna.",
+        [
+            "The user is severely allergic to peanuts and tree nuts, carries an EpiPen.",
+            "The user is lactose intolerant and cannot have milk, cheese or cream.",
+            "The user follows a strict kosher diet and never eats pork or shellfish.",
+            "The user has celiac disease and must avoid gluten completely.",
+            "The user takes warfarin, so avoid grapefruit and large amounts of vitamin K.",
+        ],
+    ),
+    "zh": (
+        "推荐一个晚餐菜谱",
+        "用户住在维也纳。",
+        [
+            "用户对花生和坚果严重过敏，随身携带肾上腺素笔。",
+            "用户乳糖不耐受，不能喝牛奶、吃奶酪或奶油。",
+            "用户严格遵守清真饮食，从不吃猪肉。",
+            "用户患有乳糜泻，必须完全避免麸质。",
+            "用户在服用华法林，要避免西柚和大量维生素K。",
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_unused_budget_goes_back_to_the_standing_constraints(wm, lang):
+    """Tester B30: with max_tokens=500 only 2 of 5 short constraints were in the block while
+    311 of its 400 tokens were unused. The standing part keeps what the others leave."""
+    query, fact, constraints = CONSTRAINTS[lang]
+    user = f"ctx5-{lang}"
+    memories = [{"user_id": user, "type": "constraint", "value": v} for v in constraints]
+    r = await wm.client.post(
+        "/store", json={"memories": [*memories, {"user_id": user, "type": "fact", "value": fact}]}
+    )
+    assert r.status_code == 200, r.text
+    ctx = (
+        await wm.client.get("/context", params={"user_id": user, "query": query, "max_tokens": 500})
+    ).json()
+    shown = [p["value"] for p in ctx["parts"]["preferences"]]
+    assert sorted(shown) == sorted(constraints)
+    assert ctx["used"]["preferences"] > 0.2 * ctx["budget_tokens"]  # more than its share
+    assert wm.tokenizer.count(ctx["text"]) == ctx["tokens"] <= ctx["budget_tokens"] == 400
+    # A budget too small for all: constraints fill what there is, the block still fits.
+    small = (
+        await wm.client.get("/context", params={"user_id": user, "query": query, "max_tokens": 150})
+    ).json()
+    assert 2 <= len(small["parts"]["preferences"]) < 5
+    assert small["tokens"] <= small["budget_tokens"] == 120
+
+
+async def test_constraints_come_before_preferences_in_the_standing_part(wm):
+    r = await wm.client.post(
+        "/store",
+        json={
+            "memories": [
+                {"user_id": "u7", "type": "preference", "value": "The user likes jazz."},
+                {"user_id": "u7", "type": "preference", "value": "The user likes tea."},
+                {"user_id": "u7", "type": "constraint", "value": "The user cannot eat gluten."},
+            ]
+        },
+    )
+    assert r.status_code == 200, r.text
+    ctx = (await wm.client.get("/context", params={"user_id": "u7", "query": "lunch"})).json()
+    assert ctx["parts"]["preferences"][0]["value"] == "The user cannot eat gluten."

@@ -56,7 +56,9 @@ async def get_context(
     as `/recall` with both (units stored without an agent are left out too). `text` is the
     ready Markdown block; `parts` what it holds. The whole block fits `max_tokens` (default
     4000) minus 20% headroom, split 20/30/50 between the three parts (settings
-    `CONTEXT__SHARE_*`; a part's unused tokens pass on). A session owned by another user
+    `CONTEXT__SHARE_*`; a part's unused tokens pass on, and what the recalled units and the
+    window leave unused goes back to the standing part, constraints first, before any of
+    them is left out). A session owned by another user
     is a 404 `not_found`, as another user's unit is. A `query` over `LIMITS__TEXT_TOKENS`
     model tokens is a 422 (the session's latest user message, taken as the query by
     default, is cut to its first `LIMITS__TEXT_TOKENS`). Window messages whose embedding is
