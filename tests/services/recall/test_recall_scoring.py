@@ -304,7 +304,7 @@ CONVERSATION = [
 async def _store_conversation(client, user: str = "u2", sessions: bool = True) -> list[str]:
     times = {"s1": "2026-03-01T18:00:00Z", "s2": "2026-04-10T19:30:00Z"}
     units = [
-        turn(user, f"{user}/{s}" if sessions else None, v, times[s], who)
+        turn(user, f"{user}:{s}" if sessions else None, v, times[s], who)
         for s, who, v in CONVERSATION
     ]
     r = await client.post("/store", json={"memories": units})
