@@ -286,7 +286,7 @@ class OfflineExtractor:
         for rule in ZH_RULES if zh else EN_RULES:
             m = rule.pattern.search(clause)
             # Earlier rules are more specific: a later match over the same words is skipped.
-            if m is None or any(m.start() < e and s < m.end() for s, e in taken):
+            if m is None or said_by.skipped(m, taken, clause):
                 continue
             taken.append((m.start(), m.end()))
             value, query, entities = rule.unit(m)  # entities: "Hamburg in May" → Hamburg
@@ -363,7 +363,7 @@ class OfflineExtractor:
                 entities = en_entities(piece, extra, participants, known)
             query = trigger
             ahead = dates and dates[0].day >= now.date()  # a plan, not a memory of the past
-            kind = unit_type(piece, dates, zh=zh)
+            kind = unit_type(said_by.unquoted(piece), dates, zh=zh)
             if kind == "event" and ahead and (_ZH_PLAN_CUE if zh else _EN_PLAN_CUE).search(piece):
                 query = plan_query(dates[0].day, entities[len(extra) :], zh)
             if kind == "preference":  # "Window seat, please." → prefers a…

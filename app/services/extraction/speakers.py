@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from app.core.text import has_cjk
+from app.services.extraction.statements import QUOTED_EN, QUOTED_ZH
 from app.services.extraction.units import Turn
 
 # A sentence that tries to take over the assistant, not a statement about the user.
@@ -117,3 +118,29 @@ def _quoted(text: str, who: str, addressee: str | None, *, zh: bool) -> str:
     if zh:
         return f"{who}对{addressee}说：“{text}”" if addressee else f"{who}说：“{text}”"
     return f'{who} said to {addressee}: "{text}"' if addressee else f'{who} said: "{text}"'
+
+
+def reported(clause: str) -> list[tuple[int, int]]:
+    """The spans of ``clause`` that quote someone else's words ('Tom always says "I hate
+    sushi"', 同事老是说“我讨厌加班”: statements.QUOTED_EN / QUOTED_ZH)."""
+    spans = []
+    for m in (QUOTED_ZH if has_cjk(clause) else QUOTED_EN).finditer(clause):
+        spans.append(m.span(2) if m.group(2) else m.span(4))
+    return spans
+
+
+def skipped(m: re.Match[str], taken: list[tuple[int, int]], clause: str) -> bool:
+    """A typed rule's match ``m`` is not read: it overlaps words an earlier rule took, or
+    lies inside a quotation of someone else's words (tester B10: "The user dislikes sushi"
+    from 'My friend Tom always says "I hate sushi"')."""
+    if any(m.start() < e and s < m.end() for s, e in taken):
+        return True
+    return any(s <= m.start() and m.end() <= e for s, e in reported(clause))
+
+
+def unquoted(text: str) -> str:
+    """``text`` without the quotations of someone else's words (:func:`reported`): what
+    types an event is the speaker's own words."""
+    for s, e in reversed(reported(text)):
+        text = text[:s] + text[e:]
+    return text

@@ -128,7 +128,7 @@ _REPORTING = (
     r"whispered|goes|went|(?:was|is|were|am|'s|'m)\s+like"
 )
 _QUOTE_EN = r'"[^"\n]+"|“[^”\n]+”'
-_QUOTED_EN = re.compile(
+QUOTED_EN = re.compile(
     # After a reporting verb (and up to three words) or a colon: 'told me: "…"', 'Her words: "…"'
     rf"((?:\b(?:{_REPORTING})\b(?:\s+[\w']+){{0,3}}?\s*[:,]?|:)\s*)({_QUOTE_EN})"
     # or before one: '"I don't need you," my sister told me', '"I'm leaving," she said'
@@ -137,7 +137,7 @@ _QUOTED_EN = re.compile(
 )
 # Chinese: every quotation and title (“…”, 「…」, 《…》); the speaker's name is put before a
 # text that names no one (third_person_zh), so a message that is one quotation keeps it.
-_QUOTED_ZH = re.compile(r'()(“[^”\n]+”|"[^"\n]+"|「[^」\n]+」|《[^》\n]+》)')
+QUOTED_ZH = re.compile(r'()(“[^”\n]+”|"[^"\n]+"|「[^」\n]+」|《[^》\n]+》)')
 _HELD = re.compile(r"\x00(\d+)\x00")
 
 
@@ -161,8 +161,8 @@ def _restore_quotes(text: str, quotes: list[str]) -> str:
 def third_person_en(text: str, speaker: str | None, addressee: str | None = None) -> str:
     """``text`` (first person) about ``speaker`` ("the user" when unnamed); "you" becomes
     ``addressee`` when given; a quotation that reports someone's words is kept as written
-    (:data:`_QUOTED_EN`). Ends with a full stop unless it asks."""
-    held, quotes = _hold_quotes(text.strip(), _QUOTED_EN)
+    (:data:`QUOTED_EN`). Ends with a full stop unless it asks."""
+    held, quotes = _hold_quotes(text.strip(), QUOTED_EN)
     return _restore_quotes(_third_person_en(held, speaker, addressee), quotes)
 
 
@@ -283,7 +283,7 @@ def third_person_zh(text: str, speaker: str | None, addressee: str | None = None
     """``text`` (first person) about ``speaker`` (用户 when unnamed); 你 → ``addressee``; a
     quotation or title (“…”, "…", 「…」, 《…》) is kept as written."""
     who = speaker or "用户"
-    out, quotes = _hold_quotes(text.strip().rstrip("，,"), _QUOTED_ZH)
+    out, quotes = _hold_quotes(text.strip().rstrip("，,"), QUOTED_ZH)
     # English inside a Chinese message is in the third person too (tester F12: "I" stayed).
     out = english_runs(out, lambda run: _third_person_en(run, speaker, addressee))
     out = out.replace("我们", f"{who}等人").replace("咱们", f"{who}等人")

@@ -112,3 +112,26 @@ async def test_an_injected_instruction_is_dropped_and_the_rest_kept(client, cont
     units = await typed(client, "inj")
     assert units.get(kept) == "preference", units
     assert not [v for v in units if "1234" in v or "nstructions" in v or "指令" in v], units
+
+
+@pytest.mark.parametrize(
+    ("content", "absent", "kept"),
+    [
+        ('My friend Tom always says "I hate sushi", so I never take him to Japanese places.',
+         "The user dislikes sushi.", None),
+        ('我同事老是说"我讨厌加班"。', '用户讨厌加班"。', None),
+        ('"I love jazz," my sister told me. I hate jazz though.', "The user loves jazz.",
+         "The user dislikes jazz."),
+        ("我同事老是说“我讨厌加班”，但我喜欢加班。", "用户讨厌加班。", "用户喜欢加班。"),
+    ],
+)  # fmt: skip
+async def test_quoted_words_of_someone_else_are_not_the_users(client, content, absent, kept):
+    # Tester B10: another person's quoted words became the user's preference.
+    await extract(client, "quote", [said(None, content)])
+    units = await typed(client, "quote")
+    assert absent not in units, units
+    # Any other preference keeps the quotation as written (said by someone else).
+    others = [v for v, t in units.items() if t == "preference" and v != kept]
+    assert all("“" in v or '"' in v for v in others), units
+    if kept is not None:
+        assert units.get(kept) == "preference", units
