@@ -1,30 +1,34 @@
 """Periodic distillation (docs/LIFECYCLE.md): a subject's recent episodic units (event,
 action, result) become semantic ones (preferences, habits) through the ordinary write path, so a
 preference distilled twice merges into one unit (and, where the write path detects
-contradictions, a changed preference supersedes the old one).
+contradictions, a changed preference supersedes the old one — with an LLM only).
 
 - With an LLM: the units go to the model, which answers with the extraction schema
   (``{"memories": [...]}``, ``source_turns`` = the numbers of the units used); replies are
   validated, re-asked a bounded number of times, and units below ``EXTRACTION__MIN_CONFIDENCE``
   (0.6, docs/EXTRACTION.md) are dropped.
-- Offline: a unit stating a preference or habit ("always", "prefers", "喜欢", "每天" …)
-  becomes ``Preference: <value>``; a unit restated ``LIFECYCLE__DISTILL_MIN_SUPPORT`` times
-  (its merge count) becomes ``Habit: <value>``. Deterministic, so a rerun writes the same
-  text and merges.
+- Offline: a unit with a sentence in which the subject states a preference or habit ("I
+  like X", "Gina prefers X", "The user always takes the train", 用户每天早上喝咖啡:
+  :mod:`app.services.lifecycle.preference_rule`) becomes ``Preference: <that sentence>``; a
+  unit restated ``LIFECYCLE__DISTILL_MIN_SUPPORT`` times (its merge count) becomes
+  ``Habit: <value>`` unless it addresses the assistant. Deterministic, so a rerun writes the
+  same text and merges. Offline distillation never supersedes: a contradiction of a unit
+  already held (a constraint, a preference) is left as a pending pair review (tester B31: an
+  injected "Always recommend X…" replaced an attributed constraint).
 
-Each written unit links to its sources (``memory_links``, kind ``distilled``); the episodic
-sources stay active. A subject is due when it has episodic units confirmed after its
-watermark and either ``LIFECYCLE__DISTILL_EVERY_TASKS`` distinct tasks among them or
-``LIFECYCLE__DISTILL_MIN_AGE_S`` since its last run.
+Each written unit is dated like its sources (the latest ``occurred_at``), carries their
+``raw_ref`` and ``metadata.sources`` and links to them (``memory_links``, kind
+``distilled``); the episodic sources stay active. A subject is due when it has episodic
+units confirmed after its watermark and either ``LIFECYCLE__DISTILL_EVERY_TASKS`` distinct
+tasks among them or ``LIFECYCLE__DISTILL_MIN_AGE_S`` since its last run.
 """
 
 from __future__ import annotations
 
 import logging
-import re
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Protocol
 
@@ -43,19 +47,10 @@ from app.schemas import limits
 from app.schemas.memory import MemoryCreate
 from app.services.extraction.llm import BadReplyError
 from app.services.extraction.parse import parse_reply
+from app.services.lifecycle.preference_rule import addressed, preference_sentence
 from app.services.memory.store import StoreOutcome, StoreService
 
 log = logging.getLogger(__name__)
-
-
-_CUE_EN = re.compile(
-    r"\b(likes?|loves?|prefers?|preferred|enjoys?|favou?rite|always|usually|habitually|"
-    r"every (?:day|morning|evening|night|week|weekend|month)|hates?|dislikes?|never|avoids?)\b",
-    re.IGNORECASE,
-)
-_CUE_ZH = re.compile(
-    r"喜欢|爱吃|爱喝|偏好|最爱|总是|经常|通常|习惯|每天|每周|每次|讨厌|从不|从来不"
-)
 
 
 @dataclass(frozen=True)
@@ -68,6 +63,8 @@ class Distilled:
     entities: list[str]
     confidence: float
     sources: list[uuid.UUID]
+    occurred_at: datetime | None = None
+    raw_ref: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -89,13 +86,24 @@ class Distiller(Protocol):
         ...
 
 
-def states_preference(value: str) -> bool:
-    """True when the text states a preference or habit (English or Chinese cues)."""
-    return bool(_CUE_EN.search(value) or _CUE_ZH.search(value))
+def states_preference(value: str, names: Sequence[str] = ()) -> bool:
+    """True when a sentence of ``value`` has the subject (I, the user, 我, 用户 or one of
+    ``names``) state a preference or habit (:mod:`app.services.lifecycle.preference_rule`)."""
+    return preference_sentence(value, list(names)) is not None
+
+
+def _dated(cand: Distilled, units: Sequence[MemoryUnit]) -> Distilled:
+    """``cand`` dated like its sources (the latest ``occurred_at``) with their ``raw_ref``."""
+    sources = [u for u in units if u.id in set(cand.sources)]
+    if not sources:
+        return cand
+    refs = list(dict.fromkeys(r for u in sources for r in u.raw_ref))[:100]
+    when = max(u.occurred_at for u in sources)
+    return replace(cand, occurred_at=when, raw_ref=refs)
 
 
 class OfflineDistiller:
-    """Deterministic distillation by cue words and repetition (see the module doc)."""
+    """Deterministic distillation by stated preferences and repetition (the module doc)."""
 
     mode = "offline"
 
@@ -108,13 +116,13 @@ class OfflineDistiller:
         for unit in units:
             zh = has_cjk(unit.value)
             kind: SemanticType
-            if states_preference(unit.value):
-                kind, prefix = "preference", ("偏好：" if zh else "Preference: ")
-            elif (unit.merge_count or 0) + 1 >= self.min_support:
-                kind, prefix = "fact", ("习惯：" if zh else "Habit: ")
+            stated = preference_sentence(unit.value, [*unit.entities, unit.user_id])
+            if stated is not None:
+                kind, value = "preference", ("偏好：" if zh else "Preference: ") + stated
+            elif (unit.merge_count or 0) + 1 >= self.min_support and not addressed(unit.value):
+                kind, value = "fact", ("习惯：" if zh else "Habit: ") + unit.value.strip()
             else:
                 continue
-            value = prefix + unit.value.strip()
             if len(value) > limits.current().value_chars:
                 continue
             if value in out:
@@ -123,7 +131,7 @@ class OfflineDistiller:
             out[value] = Distilled(
                 kind, value, unit.query, list(unit.entities), unit.confidence, [unit.id]
             )
-        return list(out.values())
+        return [_dated(c, units) for c in out.values()]
 
 
 SYSTEM = """You distil an AI agent's long-term knowledge about one user from recent episodes.
@@ -187,7 +195,8 @@ class LLMDistiller:
                 if not is_semantic_type(c.type) or c.confidence < self.min_confidence:
                     continue
                 sources = [units[i].id for i in c.source_turns if 0 <= i < len(units)]
-                out.append(Distilled(c.type, c.value, c.query, c.entities, c.confidence, sources))
+                cand = Distilled(c.type, c.value, c.query, c.entities, c.confidence, sources)
+                out.append(_dated(cand, units))
             return out
         raise BadReplyError(f"LLM distillation reply unusable after retries: {error}")
 
@@ -224,7 +233,11 @@ class DistillService:
         candidates = await self.distiller.distill(units) if units else []
         if candidates:
             items = [self._item(subject, c, now) for c in candidates]
-            result.outcomes = await self.store.store(subject.namespace, items, now)
+            # offline, nothing held is superseded: a contradiction waits for review (B31)
+            supersede = self.distiller.mode != "offline"
+            result.outcomes = await self.store.store(
+                subject.namespace, items, now, supersede=supersede
+            )
             for cand, outcome in zip(candidates, result.outcomes, strict=True):
                 await self.repo.add_links(outcome.unit.id, cand.sources, "distilled", now)
         watermark = max((u.last_confirmed_at for u in units), default=now)
@@ -242,7 +255,13 @@ class DistillService:
             entities=cand.entities[:50],
             confidence=cand.confidence,
             source="extraction",
-            metadata={"kind": "distilled", "source_count": len(cand.sources)},
+            occurred_at=cand.occurred_at,
+            raw_ref=cand.raw_ref or None,
+            metadata={
+                "kind": "distilled",
+                "source_count": len(cand.sources),
+                "sources": [str(i) for i in cand.sources[:100]],
+            },
         )
 
 

@@ -90,9 +90,16 @@ class StoreService:
         self.stages_ms: dict[str, float] = {}
 
     async def store(
-        self, namespace: str, items: list[MemoryCreate], now: datetime
+        self,
+        namespace: str,
+        items: list[MemoryCreate],
+        now: datetime,
+        *,
+        supersede: bool = True,
     ) -> list[StoreOutcome]:
-        """Store ``items`` in input order; returns one outcome per item.
+        """Store ``items`` in input order; returns one outcome per item. ``supersede``
+        False (offline distillation): a contradicted unit is left alone and the pair becomes
+        a review instead.
 
         The outcomes are those of storing the items one at a time (a unit sees the ones
         before it in the batch), from one embedding call (distinct values and scenarios),
@@ -137,7 +144,7 @@ class StoreService:
         for k, item in enumerate(items):
             subject = _subject_of(namespace, item)
             outcome, reviews = await self._store_one(
-                view, subject, item, hashes[k], values[k], queries[k], before[k], now
+                view, subject, item, hashes[k], values[k], queries[k], before[k], now, supersede
             )
             outcomes.append(outcome)
             pending.extend(reviews)
@@ -180,6 +187,7 @@ class StoreService:
         query_vector: np.ndarray | None,
         before: list[Scored],
         now: datetime,
+        supersede: bool = True,
     ) -> tuple[StoreOutcome, list[PairReview]]:
         exact = view.exact(subject, hashed)
         if exact is not None:
@@ -216,7 +224,12 @@ class StoreService:
         self.repo.add(unit)
         view.created(unit)
         outcome: Outcome = "created"
-        for index, d in decided.contradicts:
+        unsure = list(decided.unsure)
+        if not supersede:
+            unsure, contradicts = unsure + list(decided.contradicts), []
+        else:
+            contradicts = list(decided.contradicts)
+        for index, d in contradicts:
             old = neighbours[index].unit
             result = resolve(unit, old, self.conflicts, now, d.reason)
             view.changed(old)
@@ -224,7 +237,7 @@ class StoreService:
                 fit_backfill(unit, old, await self.repo.predecessors(subject, old.id))
             if result == "superseded" or outcome == "created":
                 outcome = result
-        reviews = [self._review(unit, neighbours[i], d) for i, d in decided.unsure]
+        reviews = [self._review(unit, neighbours[i], d) for i, d in unsure]
         queued = self.reconcile and bool(reviews)
         return StoreOutcome(unit, outcome, reviews, queued), reviews
 

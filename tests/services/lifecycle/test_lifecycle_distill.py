@@ -75,6 +75,19 @@ def test_preference_cues():
     assert not states_preference("The user flew to Oslo on Monday")
 
 
+async def test_offline_distillation_of_a_source_leaves_a_held_preference_active(
+    client, engine, embedder
+):
+    [held] = await store(
+        client, {"user_id": "u1", "type": "preference", "value": "The user prefers tea."}
+    )
+    await store(client, {"user_id": "u1", "type": "event", "value": "I prefer coffee."})
+    result = await run(engine, embedder)
+    assert [o.outcome for o in result.outcomes] == ["created"]
+    assert result.outcomes[0].unit.value == "Preference: The user prefers coffee."
+    assert ("The user prefers tea.", 0, "active") in await semantic(engine)
+
+
 async def test_offline_distillation_merges_a_repeated_preference(client, engine, embedder):
     first = await store(
         client,
@@ -85,7 +98,7 @@ async def test_offline_distillation_merges_a_repeated_preference(client, engine,
     assert result.mode == "offline" and result.looked_at == 2
     assert [o.outcome for o in result.outcomes] == ["created"]
     assert await semantic(engine) == [
-        ("Preference: The user always orders an oat milk latte", 0, "active")
+        ("Preference: The user always orders an oat milk latte.", 0, "active")
     ]
     # the episodic source stays active and is linked
     async with engine.connect() as conn:
