@@ -61,7 +61,7 @@ from app.services.extraction.units import Candidate, Extraction, ExtractionConte
 
 _EN_CLAUSE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+|,?\s+but\s+|,\s+and\s+(?=i\b)|\s+and\s+(?=i\b)",
                               re.IGNORECASE)  # fmt: skip
-_ZH_CLAUSE_SPLIT = re.compile(r"[。！？；;!?\n]+")
+_ZH_CLAUSE_SPLIT = re.compile(r"(?<=[？?])|[。！；;!\n]+")  # a question keeps its mark
 _QUESTION_START = re.compile(
     r"^(?:do|does|did|can|could|would|will|should|is|are|was|what|how|why|where|when|which|"
     r"who|shall|may)\b",
