@@ -78,7 +78,7 @@ async def test_scheduled_jobs_run_log_and_count(client, database_url, engine, em
     assert (await client.get(f"/memories/{expired['id']}")).json()["status"] == "archived"
     r = await client.get("/memories", params={"user_id": "u1", "types": ["preference"]})
     assert [m["value"] for m in r.json()["memories"]] == [
-        "Preference: The user always cycles to work"
+        "Preference: The user always cycles to work."
     ]
     assert "1 expired unit(s) archived" in caplog.text
     assert "1 subject(s) distilled" in caplog.text
