@@ -89,7 +89,8 @@ async def reject_unknown_query(request: Request) -> None:
     known, repeatable = declared_query(route)
     keys = [k for k, _ in request.query_params.multi_items()]
     unknown = list(dict.fromkeys(k for k in keys if k not in known))
-    twice = [k for k in dict.fromkeys(keys) if keys.count(k) > 1 and k in known - repeatable]
+    single = known - repeatable
+    twice = [k for k in dict.fromkeys(keys) if k in single and keys.count(k) > 1]
     if unknown or twice:
         raise RequestValidationError(
             [

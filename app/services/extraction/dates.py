@@ -33,12 +33,11 @@ from zoneinfo import ZoneInfo
 
 import dateparser
 
+from app.core.zh_numbers import zh_number
 from app.services.extraction.tense import idiom_spans, is_past, recurring_spans, sentence_around
 
 _EN_DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _ZH_DAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
-_ZH_NUM = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
-           "九": 9, "十": 10}  # fmt: skip
 
 _EN_WEEKDAY = re.compile(
     r"\b(?:(next|this|coming|last|on)\s+)?(" + "|".join(_EN_DAYS) + r")\b", re.IGNORECASE
@@ -164,18 +163,6 @@ def _dateparser_day(phrase: str, base: datetime, languages: list[str]) -> date |
     return parsed.date() if parsed is not None else None
 
 
-def _zh_number(text: str) -> int | None:
-    if text.isdigit():
-        return int(text)
-    if text in _ZH_NUM:
-        return _ZH_NUM[text]
-    if len(text) == 2 and text[0] == "十":
-        return 10 + _ZH_NUM.get(text[1], 0)
-    if len(text) in (2, 3) and text[1] == "十":
-        return _ZH_NUM.get(text[0], 0) * 10 + (_ZH_NUM.get(text[2], 0) if len(text) == 3 else 0)
-    return None
-
-
 def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
     """Time phrases in ``text`` resolved against ``now_local`` (the speaker's local time),
     in order of appearance, overlapping matches removed (the earlier, longer one wins)."""
@@ -241,7 +228,7 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
         fixed = {"明早": "明天", "明晚": "明天", "今晚": "今天"}.get(phrase, phrase)
         unit = "day"
         if m.group(1):
-            zh_count = _zh_number(m.group(1))
+            zh_count = zh_number(m.group(1))
             if zh_count is None:
                 continue
             zh_unit = next(u for u in ("天", "月", "年", "周") if u in phrase or u == "周")
@@ -250,7 +237,7 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
             fixed = f"{zh_count}{'个月' if zh_unit == '月' else zh_unit}{'前' if back else '后'}"
         relative = _dateparser_day(fixed, base, ["zh"])
         if relative is None and m.group(1):
-            weeks_or_days = _zh_number(m.group(1)) or 0
+            weeks_or_days = zh_number(m.group(1)) or 0
             step = (
                 timedelta(days=weeks_or_days) if "天" in phrase else timedelta(weeks=weeks_or_days)
             )
@@ -270,7 +257,7 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
     for m in _ZH_REL_MONTH_DAY.finditer(text):
         which = m.group(1).rstrip("个") if m.group(1) in ("下个", "上个") else m.group(1)
         first = _period_start(today, which, "月")
-        number = _zh_number(m.group(2))
+        number = zh_number(m.group(2))
         try:
             day = first.replace(day=number or 0)
         except ValueError:

@@ -19,6 +19,7 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Literal
 
+from app.core.zh_numbers import zh_number
 from app.services.extraction.dates import find_dates
 
 Unit = Literal["day", "week", "weekend", "month", "year"]
@@ -34,8 +35,6 @@ _COUNT = (
 _COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
            "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
            "a couple of": 2, "a few": 3}  # fmt: skip
-_ZH_NUM = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
-           "九": 9, "十": 10}  # fmt: skip
 _EN_UNITS: dict[str, Unit] = {"day": "day", "week": "week", "month": "month", "year": "year"}
 
 # Spotting patterns (kind, pattern), placed by time_hint before its own relative ones: 上周五
@@ -92,18 +91,6 @@ def _ahead(n: int, unit: Unit, today: date) -> tuple[date, Unit]:
     return date(today.year + n, 1, 1), unit
 
 
-def _zh_number(text: str) -> int | None:
-    if text.isdigit():
-        return int(text)
-    if text in _ZH_NUM:
-        return _ZH_NUM[text]
-    if len(text) == 2 and text[0] == "十":
-        return 10 + _ZH_NUM.get(text[1], 0)
-    if len(text) in (2, 3) and text[1] == "十":
-        return _ZH_NUM.get(text[0], 0) * 10 + (_ZH_NUM.get(text[2], 0) if len(text) == 3 else 0)
-    return None
-
-
 def resolve(kind: str, m: re.Match[str], query: str, local: datetime) -> tuple[date, Unit] | None:
     """The date a phrase of ``kind`` names, said at ``local`` (the subject's wall-clock
     time), and its granularity; None when it names none (a habit: "every Friday", 每周五)."""
@@ -118,7 +105,7 @@ def resolve(kind: str, m: re.Match[str], query: str, local: datetime) -> tuple[d
         month = _MONTH_NUMBERS[m.group(1).lower()[:3]]
         return date(today.year + (month <= today.month), month, 1), "month"
     if kind == "zh_ahead":
-        zh_n = _zh_number(m.group(1))
+        zh_n = zh_number(m.group(1))
         g = m.group(2)
         unit: Unit = (
             "day" if g == "天" else "month" if "月" in g else "year" if g == "年" else "week"

@@ -33,6 +33,7 @@ from zoneinfo import ZoneInfo
 
 from dateparser.date import DateDataParser
 
+from app.core.zh_numbers import zh_number
 from app.services.recall import time_ahead
 
 Unit = Literal["day", "week", "weekend", "month", "year"]
@@ -51,8 +52,6 @@ _NUM_WORDS = {
     "seven": 7, "eight": 8, "nine": 9, "ten": 10, "a couple of": 2, "a few": 3,
 }  # fmt: skip
 _AGO_UNITS: dict[str, Unit] = {"day": "day", "week": "week", "month": "month", "year": "year"}
-_ZH_NUM = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
-           "九": 9, "十": 10}  # fmt: skip
 
 # A full date: "7 May 2023", "May 7, 2023", "May 7th", "2023-05-07", "2023年5月7日", "5月7号".
 _EN_DAY = (
@@ -180,19 +179,6 @@ def _month_number(word: str) -> int:
     return next(i for i, name in enumerate(_MONTHS, 1) if name.startswith(word[:3]))
 
 
-def _zh_number(text: str) -> int | None:
-    if text.isdigit():
-        return int(text)
-    if text in _ZH_NUM:
-        return _ZH_NUM[text]
-    if len(text) == 2 and text[0] == "十":
-        return 10 + _ZH_NUM.get(text[1], 0)
-    if len(text) in (2, 3) and text[1] == "十":
-        tens = _ZH_NUM.get(text[0], 0) * 10
-        return tens + (_ZH_NUM.get(text[2], 0) if len(text) == 3 else 0)
-    return None
-
-
 @functools.lru_cache(maxsize=1024)
 def _parse(phrase: str, today: date) -> tuple[date, Unit] | None:
     """``dateparser``'s reading of ``phrase`` said on ``today``: the date and its granularity.
@@ -279,7 +265,7 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> tuple[date, Unit] | No
         parsed = _parse(f"{n} {unit}s ago", today)
         return (parsed[0], unit) if parsed else None
     if kind == "zh_ago":
-        zh_n = _zh_number(m.group(1))
+        zh_n = zh_number(m.group(1))
         if zh_n is None:
             return None
         n = zh_n
