@@ -203,6 +203,21 @@ async def new_database(engine: AsyncEngine, database_url: str, prefix: str) -> A
             await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
+async def truncate_queue(engine: AsyncEngine) -> None:
+    """Empty the worker's job queue. pgqueuer's tables are not the app's models, so
+    ``clean_tables`` leaves them: tests that count, run or race the jobs their requests
+    enqueue start from this."""
+    async with engine.begin() as conn:
+        await conn.execute(text("TRUNCATE pgqueuer, pgqueuer_log"))
+
+
+@pytest.fixture
+async def empty_queue(engine: AsyncEngine) -> None:
+    """An empty job queue before the test (:func:`truncate_queue`); a module that needs it
+    for every test says ``pytestmark = pytest.mark.usefixtures("empty_queue")``."""
+    await truncate_queue(engine)
+
+
 async def count_rows(engine: AsyncEngine, table: str = "memory_units") -> int:
     async with engine.connect() as conn:
         return int((await conn.execute(text(f"SELECT count(*) FROM {table}"))).scalar_one())

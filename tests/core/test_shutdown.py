@@ -118,12 +118,6 @@ async def _queue_status(engine, job_id: str) -> list[str]:  # type: ignore[no-un
         return [str(r[0]) for r in rows]
 
 
-@pytest.fixture
-async def empty_queue(engine):  # type: ignore[no-untyped-def]
-    async with engine.begin() as conn:
-        await conn.execute(text("TRUNCATE pgqueuer, pgqueuer_log"))
-
-
 async def test_worker_hands_back_a_long_job_at_once_on_sigterm(
     client, engine, database_url, fake_llm, empty_queue
 ):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from sqlalchemy import text
 
-from tests.conftest import count_rows
+from tests.conftest import count_rows, truncate_queue
 from tests.fake_llm import FakeLLM, Reply, units_json
 from tests.processes import terminate
 
@@ -70,8 +70,7 @@ async def wait_for(predicate, timeout_s: float, what: str) -> None:  # type: ign
 async def test_sigkilled_worker_job_completes_after_restart_exactly_once(
     client, engine, database_url, fake_llm
 ):
-    async with engine.begin() as conn:
-        await conn.execute(text("TRUNCATE pgqueuer, pgqueuer_log"))
+    await truncate_queue(engine)
     # The first LLM call hangs (the worker will die during it); later calls answer at once.
     fake_llm.push(Reply(content=units_json(*UNITS), delay_s=60))
     fake_llm.default = Reply(content=units_json(*UNITS))

@@ -8,7 +8,6 @@ import asyncio
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import text
 
 from app.core.config import Settings, WorkerSettings
 from app.services.wiring import Resources
@@ -38,15 +37,7 @@ FIXTURE_ZH = [
 ]
 
 
-async def truncate_queue(engine) -> None:  # type: ignore[no-untyped-def]
-    async with engine.begin() as conn:
-        await conn.execute(text("TRUNCATE pgqueuer, pgqueuer_log"))
-
-
-@pytest.fixture(autouse=True)
-async def _empty_queue(engine):  # type: ignore[no-untyped-def]
-    await truncate_queue(engine)
-    yield
+pytestmark = pytest.mark.usefixtures("empty_queue")
 
 
 def by_value(units: list[dict]) -> dict[str, dict]:

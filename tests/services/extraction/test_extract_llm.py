@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import text
 
 from app.core.config import LLMSettings, Settings, WorkerSettings
-from tests.conftest import count_rows, running_app
+from tests.conftest import count_rows, running_app, truncate_queue
 from tests.fake_llm import Reply, units_json
 
 MESSAGES = [
@@ -40,8 +40,7 @@ BERLIN = {
 
 @pytest.fixture
 async def llm(llm_app, fake_llm, engine):  # type: ignore[no-untyped-def]
-    async with engine.begin() as conn:
-        await conn.execute(text("TRUNCATE pgqueuer, pgqueuer_log"))
+    await truncate_queue(engine)
     return llm_app
 
 

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from sqlalchemy import text
 
-from tests.conftest import count_rows
+from tests.conftest import count_rows, truncate_queue
 from tests.fake_llm import Reply, units_json
 
 # Wednesday 2026-11-25, 10:00 in Berlin / 17:00 in Shanghai.
@@ -209,8 +208,7 @@ async def test_units_about_a_named_user_carry_the_name(client, said, name, query
 
 @pytest.fixture
 async def llm(llm_app, fake_llm, engine):  # type: ignore[no-untyped-def]
-    async with engine.begin() as conn:
-        await conn.execute(text("TRUNCATE pgqueuer, pgqueuer_log"))
+    await truncate_queue(engine)
     return llm_app
 
 

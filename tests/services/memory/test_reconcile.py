@@ -24,7 +24,7 @@ from app.core.db import create_session_factory
 from app.repositories.memory.reviews import PairReviewRepository
 from app.services.memory.conflict_judge import LLMPairJudge
 from app.services.memory.reconcile import ReconcileRunner
-from tests.conftest import running_app
+from tests.conftest import running_app, truncate_queue
 from tests.fake_llm import FakeLLM, Reply
 from tests.processes import terminate
 from tests.worker.test_worker import start_worker, wait_for
@@ -55,8 +55,7 @@ async def llm_client(database_url, fake_llm_server) -> AsyncIterator[httpx.Async
 
 @pytest.fixture
 async def runner(engine, database_url, fake_llm) -> AsyncIterator[ReconcileRunner]:  # type: ignore[no-untyped-def]
-    async with engine.begin() as conn:
-        await conn.execute(text("TRUNCATE pgqueuer, pgqueuer_log"))
+    await truncate_queue(engine)
     settings = judge_settings(database_url, fake_llm, max_attempts=2)
     client = create_llm(settings.llm)
     assert client is not None
@@ -243,8 +242,7 @@ async def test_a_sigkilled_worker_process_mid_decision_two_workers_after_restart
     is answering; two restarted workers race for the stale entry and the others; every pair
     is decided exactly once."""
     fake_llm.reset()
-    async with engine.begin() as conn:
-        await conn.execute(text("TRUNCATE pgqueuer, pgqueuer_log"))
+    await truncate_queue(engine)
     pairs = [await unsure_pair(llm_client, user=f"w{k}") for k in range(3)]
     reviews = [new["pending"][0]["review_id"] for _old, new in pairs]
     fake_llm.push(Reply(content='{"verdict": "same"}', delay_s=60))  # the first call hangs

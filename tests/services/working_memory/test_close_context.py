@@ -5,14 +5,8 @@ answers, as the same five messages closed once do. English and Chinese."""
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import text
 
-
-@pytest.fixture(autouse=True)
-async def _empty_queue(engine):  # type: ignore[no-untyped-def]
-    async with engine.begin() as conn:
-        await conn.execute(text("TRUNCATE pgqueuer, pgqueuer_log"))
-    yield
+pytestmark = pytest.mark.usefixtures("empty_queue")
 
 
 async def close(wm, session: str, *messages: dict) -> dict:  # type: ignore[no-untyped-def]

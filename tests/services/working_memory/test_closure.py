@@ -103,11 +103,7 @@ def test_two_of_three(signals, closes):
 # ---- through the API ---------------------------------------------------------------------
 
 
-@pytest.fixture(autouse=True)
-async def _empty_queue(engine):  # type: ignore[no-untyped-def]
-    async with engine.begin() as conn:
-        await conn.execute(text("TRUNCATE pgqueuer, pgqueuer_log"))
-    yield
+pytestmark = pytest.mark.usefixtures("empty_queue")
 
 
 async def append(wm, session: str, *messages: dict) -> None:  # type: ignore[no-untyped-def]

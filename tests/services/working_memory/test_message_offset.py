@@ -9,7 +9,6 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import text
 
 from app.services.extraction.dates import local_midnight, zone
 from app.services.working_memory.closure import session_timezone
@@ -17,11 +16,7 @@ from app.services.working_memory.closure import session_timezone
 SAID = "2026-12-01T07:00:00+08:00"  # Tuesday 1 Dec in Shanghai, Monday 30 Nov 23:00 UTC
 
 
-@pytest.fixture(autouse=True)
-async def _empty_queue(engine):  # type: ignore[no-untyped-def]
-    async with engine.begin() as conn:
-        await conn.execute(text("TRUNCATE pgqueuer, pgqueuer_log"))
-    yield
+pytestmark = pytest.mark.usefixtures("empty_queue")
 
 
 async def close_and_run(wm, session: str, content: str, **close) -> tuple[dict, list[dict]]:  # type: ignore[no-untyped-def]
