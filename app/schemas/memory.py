@@ -114,9 +114,10 @@ class MemoryRead(ResponseModel):
     occurred_at: datetime
     valid_to: datetime | None = Field(
         default=None,
-        description="Valid time: when a superseded unit stopped being true (the `occurred_at` "
-        "of the next version in event time: its successor's, or for a value stored late, "
-        "the version after it); null while nothing has superseded it.",
+        description="Valid time: when a superseded unit stopped being true (when the next "
+        "version became true: its successor's `valid_from`, or for a value stored late, the "
+        "`occurred_at` of the version after it in event time); null while nothing has "
+        "superseded it.",
     )
     created_at: datetime
     last_confirmed_at: datetime

@@ -49,6 +49,7 @@ from app.services.lifecycle.summarizers import (
     group_by_entity,
     summarizer_for,
 )
+from app.services.memory.resolution import valid_from
 from app.services.memory.store import StoreOutcome, StoreService
 from app.services.memory.time_range import effective_range
 
@@ -213,11 +214,11 @@ class SummarizeService:
     @staticmethod
     def _supersede(old: MemoryUnit, new: MemoryUnit, now: datetime) -> None:
         """``old`` gives way to the newer contradicting value ``new`` (kept for history; true
-        until ``new`` happened)."""
+        until ``new`` became true, :func:`~app.services.memory.resolution.valid_from`)."""
         by = new.id
         old.status = UnitStatus.SUPERSEDED
         old.superseded_by = by
-        old.valid_to = new.occurred_at
+        old.valid_to = max(valid_from(new), valid_from(old))
         old.updated_at = now
         audit = {"reason": "summarize_newest_of_conflict", "at": now.isoformat(), "by": str(by)}
         old.metadata_ = {**old.metadata_, "superseded": audit}

@@ -78,14 +78,24 @@ def fit_backfill(
     return changed
 
 
+def valid_from(unit: MemoryUnit) -> datetime:
+    """When ``unit`` became true: its ``occurred_at``, or its ``created_at`` when that is
+    earlier (a plan or a date to come stated today holds, as a statement, from today on; the
+    repository's ``valid_from_clause``, which ``as_of`` reads)."""
+    created = unit.created_at
+    return min(unit.occurred_at, created) if created is not None else unit.occurred_at
+
+
 def supersede(new: MemoryUnit, old: MemoryUnit, factor: float, now: datetime, reason: str) -> None:
     """``new`` replaces ``old`` (both mutated in place): ``old`` becomes ``superseded`` by it,
-    true until ``new.occurred_at``, its confidence multiplied by ``factor``; kept for history
+    true until ``new`` became true (:func:`valid_from`: "the flight moved to Friday", said on
+    Monday, ends the Thursday flight on Monday, so that ``as_of`` any instant shows one
+    version), its confidence multiplied by ``factor``; kept for history
     (``GET /memories/{id}/history``)."""
     audit = {"reason": reason, "at": now.isoformat()}
     old.status = UnitStatus.SUPERSEDED
     old.superseded_by = new.id
-    old.valid_to = max(new.occurred_at, old.occurred_at)  # true until its successor happened
+    old.valid_to = max(valid_from(new), valid_from(old))  # true until its successor was
     old.confidence = round(old.confidence * factor, 4)
     old.updated_at = now
     old.metadata_ = {**old.metadata_, "superseded": {**audit, "by": str(new.id)}}

@@ -1,5 +1,5 @@
-"""Valid time and "as of" reads: a superseded unit is true until its successor's
-``occurred_at`` (``valid_to``); ``/recall`` and ``GET /memories`` with ``as_of`` return the
+"""Valid time and "as of" reads: a superseded unit is true until its successor became
+true (``valid_to``: the successor's ``occurred_at``, or when it was stored if that is earlier); ``/recall`` and ``GET /memories`` with ``as_of`` return the
 units true at that moment; ``as_of`` without an offset is a 422 that changes nothing."""
 
 from __future__ import annotations
@@ -144,3 +144,35 @@ async def test_a_unit_about_a_date_to_come_is_true_from_when_it_was_stored(clien
     # before it was stated, nothing was known
     before = (datetime.now(UTC) - timedelta(days=1)).isoformat()
     assert (await client.post("/recall", json={**query, "as_of": before})).json()["memories"] == []
+
+
+def test_a_successor_about_a_date_to_come_ends_the_old_value_when_it_was_stated():
+    # "The flight moved to Friday", said on Monday about Thursday's flight: the Thursday value
+    # ends on Monday (when the successor became true), not on Friday, so that as_of Wednesday
+    # shows one version.
+    monday = T0
+    old = unit("The user's flight leaves on Thursday.", monday + timedelta(days=3))
+    old.created_at = monday - timedelta(days=1)
+    new = unit("The user's flight moved to Friday.", monday + timedelta(days=4))
+    new.created_at = monday
+    assert resolve(new, old, ConflictSettings(), monday, "slot") == "superseded"
+    assert old.valid_to == monday
+
+
+async def test_as_of_shows_one_version_when_the_successor_names_a_date_to_come(client):
+    now = datetime.now(UTC)
+    first = await store(client, "The user lives in Shanghai.",
+                        (now - timedelta(days=10)).isoformat(), entities=["Shanghai"])  # fmt: skip
+    second = await store(client, "The user moved to Beijing and now lives there.",
+                         (now + timedelta(days=30)).isoformat(), entities=["Beijing"])  # fmt: skip
+    assert second["outcome"] == "superseded"
+    old = (await client.get(f"/memories/{first['id']}")).json()
+    new = (await client.get(f"/memories/{second['id']}")).json()
+    assert old["valid_to"] == new["valid_from"] == new["created_at"]
+    query = {"query": "where does the user live?", "user_id": "u1", "top_k": 5}
+    soon = (now + timedelta(days=1)).isoformat()
+    hits = (await client.post("/recall", json={**query, "as_of": soon})).json()["memories"]
+    assert [h["id"] for h in hits] == [second["id"]]
+    before = (now - timedelta(days=1)).isoformat()
+    hits = (await client.post("/recall", json={**query, "as_of": before})).json()["memories"]
+    assert [h["id"] for h in hits] == [first["id"]]
