@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import warnings
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 import typer
 
@@ -46,6 +46,7 @@ def serve(
     from app.main import create_app
 
     _quiet_logs()
+    lock = _serve_lock()
     url, server = database_url()
     settings = get_settings().model_copy(update={"database_url": url, "listen_host": host})
     logging.getLogger("hindsight").warning(auth_mode(settings, active_keys(url)))
@@ -69,6 +70,24 @@ def serve(
         if server is not None:
             server.stop()
             logging.getLogger("hindsight").warning("embedded PostgreSQL stopped")
+        if lock is not None:
+            lock.close()
+
+
+def _serve_lock() -> IO[str] | None:
+    """With the embedded database and in-process working memory (neither DATABASE_URL nor
+    REDIS_URL set), the data directory's serve lock (app/core/serve_lock.py); exits 1 with
+    what to do when another server holds it."""
+    from app.core import serve_lock
+
+    settings = get_settings()
+    if settings.database_url or settings.redis_url:
+        return None
+    try:
+        return serve_lock.hold(settings.data_dir)
+    except serve_lock.DataDirInUse as busy:
+        typer.echo(f"error: {busy}", err=True)
+        raise typer.Exit(1) from None
 
 
 def auth_mode(settings: Settings, keys: int) -> str:
