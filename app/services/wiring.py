@@ -229,7 +229,12 @@ class Services:
 
     def summarize(self) -> SummarizeService:
         s = self.settings
-        summarizer = summarizer_for(self.resources.llm, s.llm.parse_retries)
+        summarizer = summarizer_for(
+            self.resources.llm,
+            s.llm.parse_retries,
+            self.resources.model_tokens,
+            s.limits.text_tokens,
+        )
         store = self.store()
         return SummarizeService(self.lifecycle, self.memories, store, summarizer, s.lifecycle)
 

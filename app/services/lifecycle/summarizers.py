@@ -17,6 +17,7 @@ from typing import Protocol
 
 from app.clients.llm import ChatMessage, LLMClient
 from app.clients.llm_reply import ReplyParseError, parse_json_object
+from app.clients.model_tokens import ModelTokens
 from app.core.entity_names import entity_key
 from app.core.text import has_cjk, normalize
 from app.core.vocabulary import SemanticType, is_semantic_type
@@ -98,10 +99,20 @@ def group_by_entity(
 
 
 class OfflineSummarizer:
-    """Deterministic digest (module docstring), cut at ``LIMITS__VALUE_CHARS`` (sources
-    whose claims do not fit stay active)."""
+    """Deterministic digest (module docstring), cut at ``LIMITS__VALUE_CHARS`` and, given the
+    embedding model's ``tokens``, at ``max_tokens`` (``LIMITS__TEXT_TOKENS``: what ``/store``
+    accepts and the model embeds; tester finding B8: a 514-token digest was embedded by its
+    first 384 tokens, so the claims after them could not be recalled while their sources were
+    archived). Sources whose claims do not fit stay active."""
 
     mode: SummaryMode = "offline"
+
+    def __init__(self, tokens: ModelTokens | None = None, max_tokens: int = 384) -> None:
+        self.tokens = tokens
+        self.max_tokens = max_tokens
+
+    def _fits(self, lines: list[str]) -> bool:
+        return self.tokens is None or self.tokens.count("\n".join(lines)) <= self.max_tokens
 
     async def summarize(self, entity: str, units: list[MemoryUnit]) -> Summary:
         """``"<entity>:\\n- <claim>\\n- <claim>…"``; the query names the entity."""
@@ -115,6 +126,8 @@ class OfflineSummarizer:
             if key in keys[:i] or any(key in k and key != k for k in keys):
                 continue
             if length + len(claim) + 3 > limits.current().value_chars:
+                break
+            if not self._fits([*lines, f"- {claim}"]):
                 break
             lines.append(f"- {claim}")
             length += len(claim) + 3
@@ -220,6 +233,14 @@ class LLMSummarizer:
         )
 
 
-def summarizer_for(client: LLMClient | None, parse_retries: int = 2) -> Summarizer:
-    """The LLM summariser when a client is configured, else the offline one."""
-    return OfflineSummarizer() if client is None else LLMSummarizer(client, parse_retries)
+def summarizer_for(
+    client: LLMClient | None,
+    parse_retries: int = 2,
+    tokens: ModelTokens | None = None,
+    max_tokens: int = 384,
+) -> Summarizer:
+    """The LLM summariser when a client is configured, else the offline one (its digest cut
+    at ``max_tokens`` of the embedding model's ``tokens``)."""
+    if client is None:
+        return OfflineSummarizer(tokens, max_tokens)
+    return LLMSummarizer(client, parse_retries)

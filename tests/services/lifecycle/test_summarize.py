@@ -239,3 +239,33 @@ async def test_summary_keeps_constraints_and_only_the_newest_preference(client, 
     assert "The user is allergic to peanuts" in standing
     assert "The user prefers window seats" in standing
     assert "The user prefers aisle seats" not in r.json()["text"]
+
+
+async def test_offline_digest_fits_what_the_model_embeds(client, engine):
+    # Tester B8: a digest of 514 model tokens was stored and embedded by its first 384 tokens
+    # only, so the claims after them could not be recalled while their sources were archived.
+    # The digest now stops at LIMITS__TEXT_TOKENS; the sources it could not hold stay active.
+    places = ["Lisbon", "Porto", "Madrid", "Seville", "Valencia", "Bilbao", "Granada", "Malaga",
+              "Toledo", "Cordoba", "Girona", "Cadiz", "Segovia", "Salamanca", "Zaragoza",
+              "Pamplona", "Coimbra", "Braga", "Faro", "Evora"]  # fmt: skip
+    facts = [
+        {"user_id": "u1", "entities": ["Caroline"],
+         "value": f"Caroline spent a long weekend in {p} with her cousins in month {k + 1} and "
+                  f"wrote down every restaurant they tried near the old harbour of {p}."}
+        for k, p in enumerate(places)
+    ]  # fmt: skip
+    sources = await store(client, *facts)
+    r = await client.post("/summarize", json={"user_id": "u1"})
+    assert r.status_code == 200, r.text
+    [summary] = r.json()["summaries"]
+    digest = summary["memory"]["value"]
+    assert len(digest) < 2000  # the character limit alone would have let it run on
+    tokens = client._transport.app.state.resources.model_tokens  # the service's own tokenizer
+    assert tokens.count(digest) <= 384
+    held = set(summary["source_ids"])
+    assert 0 < len(held) < len(sources)
+    st = await statuses(engine)
+    for fact, source in zip(facts, sources, strict=True):
+        assert st[fact["value"]] == ("archived" if source["id"] in held else "active")
+        if source["id"] not in held:
+            assert fact["value"].split(" in ")[1].split(" with")[0] not in digest
