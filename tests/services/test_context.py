@@ -297,3 +297,23 @@ async def test_constraints_come_before_preferences_in_the_standing_part(wm):
     assert r.status_code == 200, r.text
     ctx = (await wm.client.get("/context", params={"user_id": "u7", "query": "lunch"})).json()
     assert ctx["parts"]["preferences"][0]["value"] == "The user cannot eat gluten."
+
+
+async def test_many_strong_preferences_do_not_crowd_out_a_weaker_constraint(wm):
+    # CONTEXT__MAX_PREFERENCES (10) picks the standing units: constraints first, then the
+    # strongest preferences (it used to pick by confidence alone, so eleven sure preferences
+    # left an allergy stated once with less confidence out of the block).
+    likes = ["jazz", "green tea", "hiking", "chess", "sushi", "sci-fi novels", "cycling",
+             "board games", "opera", "gardening", "photography", "sailing"]  # fmt: skip
+    memories = [
+        {"user_id": "u8", "type": "preference", "value": f"The user likes {x}.",
+         "confidence": 0.95}
+        for x in likes
+    ]  # fmt: skip
+    allergy = "The user is allergic to peanuts."
+    memories.append({"user_id": "u8", "type": "constraint", "value": allergy, "confidence": 0.6})
+    r = await wm.client.post("/store", json={"memories": memories})
+    assert r.status_code == 200, r.text
+    ctx = (await wm.client.get("/context", params={"user_id": "u8"})).json()
+    shown = [p["value"] for p in ctx["parts"]["preferences"]]
+    assert shown[0] == allergy and len(shown) == 10

@@ -59,7 +59,8 @@ class ContextSettings(BaseModel):
     share_preferences: float = Field(default=0.2, ge=0)
     share_memories: float = Field(default=0.3, ge=0)
     share_window: float = Field(default=0.5, ge=0)
-    # Recalled units asked from /recall, and strongest preferences/constraints looked at.
+    # Recalled units asked from /recall, and standing units looked at (constraints first,
+    # then the strongest preferences).
     top_k: int = Field(default=8, ge=1, le=100)
     max_preferences: int = Field(default=10, ge=0, le=100)
 

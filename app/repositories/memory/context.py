@@ -28,9 +28,11 @@ class ContextRepository:
         types: Sequence[str] = ("constraint", "preference"),
         limit: int = 10,
     ) -> list[MemoryUnit]:
-        """The subject's active, unexpired units of ``types``, strongest first: highest
-        confidence, then most recently confirmed. With ``agent_id``, only that agent's
-        units of the user (as a read's filter: units without an agent are left out)."""
+        """The subject's active, unexpired units of ``types``: constraints first (so that
+        ``limit`` strong preferences never leave an allergy out), then strongest first:
+        highest confidence, then most recently confirmed. With ``agent_id``, only that
+        agent's units of the user (as a read's filter: units without an agent are left
+        out)."""
         if limit <= 0:
             return []
         agent = [] if agent_id is None else [MemoryUnit.agent_id == agent_id]
@@ -45,6 +47,7 @@ class ContextRepository:
                 or_(MemoryUnit.expires_at.is_(None), MemoryUnit.expires_at > now),
             )
             .order_by(
+                (MemoryUnit.type == "constraint").desc(),
                 MemoryUnit.confidence.desc(),
                 MemoryUnit.last_confirmed_at.desc(),
                 MemoryUnit.id,
