@@ -34,6 +34,7 @@ from app.api.routers import (
     reviews,
     working_memory,
 )
+from app.api.strict_body import reject_duplicate_keys
 from app.api.strict_query import reject_unknown_query
 from app.api.url_encoding import Utf8Url
 from app.clients.embeddings import Embedder, InstrumentedEmbedder, create_embedder
@@ -69,7 +70,8 @@ DESCRIPTION = """Long-term memory for LLM agents. Store memory units (`/store`),
 that matter by hybrid scoring (`/recall`). Errors are RFC 9457 problem+json with a stable
 `code`. Bodies and query strings are strict: an unknown field or query parameter is a 422
 (`query.<name>: unknown field`) on every operation, and changes nothing; so is a parameter
-that takes one value given twice (`query.<name>: given more than once`)."""
+that takes one value given twice (`query.<name>: given more than once`), and a key given
+twice in one object of a JSON body (`memories.0.user_id: given more than once …`)."""
 
 
 async def _warm_up(settings: Settings, embedder: Embedder) -> None:
@@ -208,8 +210,9 @@ def create_app(
         version=__version__,
         description=DESCRIPTION,
         lifespan=lifespan,
-        # Unknown query parameters are a 422 on every route (app/api/strict_query.py).
-        dependencies=[Depends(reject_unknown_query)],
+        # Unknown query parameters (app/api/strict_query.py) and keys given twice in a JSON
+        # body (app/api/strict_body.py) are a 422 on every route.
+        dependencies=[Depends(reject_unknown_query), Depends(reject_duplicate_keys)],
     )
     app.state.embedded_pg = embedded
     errors.install(app)

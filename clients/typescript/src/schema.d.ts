@@ -1614,7 +1614,7 @@ export interface components {
             readonly valid_from: string;
             /**
              * Valid To
-             * @description Valid time: when a superseded unit stopped being true (the `occurred_at` of the next version in event time: its successor's, or for a value stored late, the version after it); null while nothing has superseded it.
+             * @description Valid time: when a superseded unit stopped being true (when the next version became true: its successor's `valid_from`, or for a value stored late, the `occurred_at` of the version after it in event time); null while nothing has superseded it.
              */
             valid_to?: string | null;
             /** Value */
@@ -1751,7 +1751,7 @@ export interface components {
             readonly valid_from: string;
             /**
              * Valid To
-             * @description Valid time: when a superseded unit stopped being true (the `occurred_at` of the next version in event time: its successor's, or for a value stored late, the version after it); null while nothing has superseded it.
+             * @description Valid time: when a superseded unit stopped being true (when the next version became true: its successor's `valid_from`, or for a value stored late, the `occurred_at` of the version after it in event time); null while nothing has superseded it.
              */
             valid_to?: string | null;
             /** Value */
@@ -2165,7 +2165,7 @@ export interface components {
             readonly valid_from: string;
             /**
              * Valid To
-             * @description Valid time: when a superseded unit stopped being true (the `occurred_at` of the next version in event time: its successor's, or for a value stored late, the version after it); null while nothing has superseded it.
+             * @description Valid time: when a superseded unit stopped being true (when the next version became true: its successor's `valid_from`, or for a value stored late, the `occurred_at` of the version after it in event time); null while nothing has superseded it.
              */
             valid_to?: string | null;
             /** Value */
