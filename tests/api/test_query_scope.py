@@ -167,6 +167,11 @@ async def test_user_id_scopes_the_operations_on_a_session(client, engine):
         body = assert_problem(r, 404, "not_found", missing)
         assert "alice" not in r.text and "Tokyo" not in r.text, (method, path)
         assert body["detail"] == missing
+    # A message naming its user, no ?user_id=: the same 404 (tester C3: a 409 named the
+    # owner, an oracle from session id to user_id).
+    r = await _append(client, "scope-wm1", "bob")
+    assert_problem(r, 404, "not_found", missing)
+    assert "alice" not in r.text
     # The subject of a close or an extraction is a scope too (no ?user_id= there).
     r = await client.post("/working_memory/scope-wm1/close", json={"user_id": "bob"})
     assert_problem(r, 404, "not_found", missing)

@@ -32,12 +32,16 @@ def check_owner(
     scope: str | None = None,
     previous_owner: str | None = None,
 ) -> None:
-    """Raises NotFoundError (404) when the append is scoped to another user than the owner
-    the session had before it (``previous_owner``), ConflictError (409) when one of
-    ``messages`` names a ``user_id`` other than ``owner``, the session's owner after the
-    append took its seqs, or when the scope is not the owner the append itself gave the
-    session (the caller's transaction then rolls back: nothing of the append is kept)."""
+    """Raises NotFoundError (404) when the append is scoped to, or one of ``messages`` names,
+    another user than the owner the session had before it (``previous_owner``; tester
+    finding C3: a 409 here named the owner), ConflictError (409) when the append is at odds
+    with itself on a session it gives its first owner: one of ``messages`` names a
+    ``user_id`` other than ``owner``, the session's owner after the append took its seqs, or
+    the scope is not that owner (the caller's transaction then rolls back: nothing of the
+    append is kept)."""
     check_scope(session_id, previous_owner, scope)
+    for m in messages:  # a message naming its user speaks for that user, as a scope does
+        check_scope(session_id, previous_owner, m.user_id)
     if scope is not None and owner is not None and owner != scope:
         raise ConflictError(
             f"A message names user_id {owner!r}, but the request's user_id is {scope!r}: "
@@ -46,9 +50,9 @@ def check_owner(
     others = sorted({m.user_id for m in messages if m.user_id and m.user_id != owner})
     if others:
         raise ConflictError(
-            f"Session {session_id!r} belongs to user_id {owner!r}; a message names user_id "
-            f"{others[0]!r}. Nothing was appended: its statements would be extracted as that "
-            "owner's memories. Use a session per user."
+            f"The messages name user_id {owner!r} and {others[0]!r}; a session has one user, "
+            "whose memories its statements become. Nothing was appended. Use a session per "
+            "user."
         )
 
 
