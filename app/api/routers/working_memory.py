@@ -107,8 +107,9 @@ async def append_messages(
     body) returns the first answer (header `Idempotent-Replayed: true`) and appends nothing;
     the same key with another append is a 422 `idempotency_key_reused`.
     Errors: 422 bad input (nothing written), 404 `not_found` when the session is another
-    user's than the `?user_id=` scope, 409 `conflict` when a message's `user_id` is not the
-    session's owner or the scope (nothing written either way), 429 `rate_limited`
+    user's than the `?user_id=` scope or a message's `user_id`, 409 `conflict` when the
+    append is at odds with itself on a new session (its messages name two users, or one
+    that is not the scope; nothing written either way), 429 `rate_limited`
     past the caller's embedding limits (nothing written), 503 Redis
     unavailable with `Retry-After` (nothing written: Redis is asked before the transcript is
     written, so a retry appends once). If Redis fails only after the transcript committed,
