@@ -98,3 +98,31 @@ async def test_an_unknown_time_zone_is_reported_at_its_field(client):
     )
     body = assert_problem(r, 422, "invalid_request", "timezone: unknown IANA time zone")
     assert body["errors"][0]["loc"] == ["body", "timezone"]
+
+
+async def test_a_restatement_with_a_later_expiry_extends_the_unit_it_merges_into(client):
+    # Tester C4: the same fact stored again with ttl_days 3650 (an agent pinning it) merged
+    # and kept the event's 30-day expiry; the asked expiry was dropped without a word.
+    fact = {"user_id": "kim", "type": "event", "value": "Kim starts a new job at Acme"}
+    first = (await client.post("/store", json={"memories": [fact]})).json()["results"][0]
+    default = datetime.fromisoformat(first["memory"]["expires_at"])
+    assert default < datetime.now(UTC) + timedelta(days=31)
+
+    pinned = {**fact, "value": "Kim starts a new job at Acme.", "ttl_days": 3650}
+    again = (await client.post("/store", json={"memories": [pinned]})).json()["results"][0]
+    assert (again["outcome"], again["id"]) == ("merged", first["id"])
+    ten_years = datetime.fromisoformat(again["memory"]["expires_at"])
+    assert ten_years > datetime.now(UTC) + timedelta(days=3649)
+    unit = (await client.get(f"/memories/{first['id']}")).json()
+    assert unit["expires_at"] == again["memory"]["expires_at"]
+
+    until = "2040-01-01T00:00:00Z"
+    later = {**fact, "value": "Kim starts a new job at Acme!", "expires_at": until}
+    third = (await client.post("/store", json={"memories": [later]})).json()["results"][0]
+    assert third["outcome"] == "merged"
+    assert datetime.fromisoformat(third["memory"]["expires_at"]) == datetime(2040, 1, 1, tzinfo=UTC)
+    # A shorter expiry never shortens it (PATCH does that).
+    short = {**fact, "ttl_days": 1}
+    fourth = (await client.post("/store", json={"memories": [short]})).json()["results"][0]
+    assert fourth["outcome"] == "merged"
+    assert fourth["memory"]["expires_at"] == third["memory"]["expires_at"]

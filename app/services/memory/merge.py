@@ -80,7 +80,8 @@ class Restatement:
 
     ``query_embedding`` is adopted with ``query`` when the survivor has no query;
     ``source`` (with ``metadata``) is recorded in the survivor's ``metadata["sources"]``
-    when given."""
+    when given; ``fixed_expiry``: the expiry the restatement's writer gave (``ttl_days`` /
+    ``expires_at``), None when it gave none."""
 
     confidence: float
     raw_ref: Sequence[str] = ()
@@ -89,14 +90,23 @@ class Restatement:
     query_embedding: Any = None
     source: str | None = None
     metadata: Mapping[str, Any] = field(default_factory=dict)
+    fixed_expiry: datetime | None = None
 
 
 def merge_into(survivor: MemoryUnit, restatement: Restatement, now: datetime) -> None:
     """Fold ``restatement`` into ``survivor`` (mutated in place): confidence by noisy-OR,
     confirmed and updated now, one more merge, raw references and entities united (order
     kept, no repeats), the query adopted when the survivor has none, the keyword text
-    rebuilt."""
+    rebuilt. An expiry the restatement's writer gave applies when it is later than the
+    survivor's (a merge never shortens a unit's life; a unit that never expires stays so),
+    and is then the writer's (``expiry_fixed``: recalls do not extend it). Tester finding
+    C4: it was dropped, so a fact pinned again with ``ttl_days: 3650`` still expired on its
+    old date."""
     r = restatement
+    fixed, current = r.fixed_expiry, survivor.expires_at
+    if fixed is not None and current is not None and current < fixed:
+        survivor.expires_at = fixed
+        survivor.expiry_fixed = True
     survivor.confidence = noisy_or(survivor.confidence, r.confidence)
     survivor.last_confirmed_at = now
     survivor.updated_at = now

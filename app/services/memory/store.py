@@ -15,7 +15,7 @@ links, reviews and queue entries commit together."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import numpy as np
 import uuid_utils.compat as uuid7
@@ -191,7 +191,7 @@ class StoreService:
     ) -> tuple[StoreOutcome, list[PairReview]]:
         exact = view.exact(subject, hashed)
         if exact is not None:
-            merge_into(exact, _restatement(item, query_vector), now)
+            merge_into(exact, _restatement(item, query_vector, now), now)
             view.changed(exact)
             return StoreOutcome(exact, "merged"), []
         neighbours = view.neighbours(subject, before, vector, query_vector)
@@ -216,7 +216,7 @@ class StoreService:
         )
         if decided.merge_into is not None:
             survivor = neighbours[decided.merge_into].unit
-            merge_into(survivor, _restatement(item, query_vector), now)
+            merge_into(survivor, _restatement(item, query_vector, now), now)
             view.changed(survivor)
             return StoreOutcome(survivor, "merged"), []
 
@@ -313,8 +313,12 @@ def _subject_of(namespace: str, item: MemoryCreate) -> Subject:
     return Subject(namespace, item.user_id, item.agent_id)
 
 
-def _restatement(item: MemoryCreate, query_vector: np.ndarray | None) -> Restatement:
-    """What an input unit brings to the unit it restates (its query with that vector)."""
+def _restatement(item: MemoryCreate, query_vector: np.ndarray | None, now: datetime) -> Restatement:
+    """What an input unit brings to the unit it restates (its query with that vector, and
+    the expiry its writer gave: ``expires_at``, or ``ttl_days`` from ``now``)."""
+    fixed = item.expires_at
+    if fixed is None and item.ttl_days is not None:
+        fixed = now + timedelta(days=item.ttl_days)
     return Restatement(
         item.confidence,
         item.raw_ref or [],
@@ -323,4 +327,5 @@ def _restatement(item: MemoryCreate, query_vector: np.ndarray | None) -> Restate
         query_vector,
         source=item.source,
         metadata=item.metadata,
+        fixed_expiry=fixed,
     )
