@@ -109,6 +109,10 @@ class ClosureSettings(BaseModel):
 
     # Seconds without a new message after which a session counts as silent.
     silence_s: float = Field(default=300, gt=0)
+    # Seconds without a new message after which silence alone closes a task that holds a user
+    # message (most chats end with the agent's answer and no "thanks"); 0: never, two signals
+    # are needed.
+    idle_s: float = Field(default=1800, ge=0)
     # Seconds between the worker's scans for silent sessions; 0 disables the scan.
     scan_interval_s: float = Field(default=30, ge=0)
     # A user message that is (or ends with) one of these confirms the task; case-insensitive.

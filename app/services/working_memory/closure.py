@@ -12,8 +12,11 @@ Three signals, over the messages no extraction job has taken yet:
 - ``silence`` — nothing was appended for ``CLOSURE__SILENCE_S`` (default 300 s), found by
   the worker's periodic scan.
 
-Two of three close the task; ``POST /working_memory/{id}/close`` always does. Closing submits
-the session's new messages for extraction once (see ExtractionService.submit_session).
+Two of three close the task; ``POST /working_memory/{id}/close`` always does, and so does
+``idle`` — nothing appended for ``CLOSURE__IDLE_S`` (default 1800 s; 0: never) to messages
+that hold a user turn: a chat that ends with the agent's answer and no confirmation (most do)
+would otherwise never be remembered (tester finding C5). Closing submits the session's new
+messages for extraction once (see ExtractionService.submit_session).
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ log = logging.getLogger(__name__)
 TOOL_TERMINAL = "tool_terminal"
 USER_CONFIRMED = "user_confirmed"
 SILENCE = "silence"
+IDLE = "idle"
 EXPLICIT = "explicit"
 
 _NEGATION = re.compile(r"\b(?:not|no|don't|dont|never|but|wait)\b|不|没|别|但|等")
@@ -123,8 +127,8 @@ def closure_signals(
     last_activity: datetime | None = None,
 ) -> set[str]:
     """The closure signals present in ``messages`` (the not yet extracted ones, oldest
-    first). ``silence`` needs ``now`` and the time of the last activity (default: the newest
-    message's ``created_at``)."""
+    first). ``silence`` and ``idle`` need ``now`` and the time of the last activity
+    (default: the newest message's ``created_at``); ``idle`` also a user turn."""
     signals: set[str] = set()
     if any(is_tool_terminal(m, settings.terminal_states) for m in messages):
         signals.add(TOOL_TERMINAL)
@@ -137,8 +141,12 @@ def closure_signals(
         last = last_activity
         if last is None and messages:
             last = _field(messages[-1], "created_at")
-        if isinstance(last, datetime) and now - last >= timedelta(seconds=settings.silence_s):
-            signals.add(SILENCE)
+        if isinstance(last, datetime):
+            quiet = now - last
+            if quiet >= timedelta(seconds=settings.silence_s):
+                signals.add(SILENCE)
+            if settings.idle_s > 0 and user_turns and quiet >= timedelta(seconds=settings.idle_s):
+                signals.add(IDLE)
     return signals
 
 
@@ -175,8 +183,10 @@ def _named_zone(messages: list[Any]) -> str | None:
 
 
 def closes_task(signals: set[str]) -> bool:
-    """Two of the three signals, or an explicit close."""
-    return EXPLICIT in signals or len(signals & {TOOL_TERMINAL, USER_CONFIRMED, SILENCE}) >= 2
+    """Two of the three signals, an explicit close, or ``idle``."""
+    if EXPLICIT in signals or IDLE in signals:
+        return True
+    return len(signals & {TOOL_TERMINAL, USER_CONFIRMED, SILENCE}) >= 2
 
 
 @dataclass(frozen=True)
@@ -318,11 +328,13 @@ class ClosureService:
 
 
 class SilenceScanner:
-    """Finds sessions that fell silent and closes their task when a second signal holds.
+    """Finds sessions that fell silent and closes their task when a second signal holds,
+    or when they stayed silent for ``CLOSURE__IDLE_S``.
 
     Each scan looks at sessions whose last append lies between its cursor and
     ``now - CLOSURE__SILENCE_S``, so every session is evaluated about once per silence (a
-    new append moves it back into view)."""
+    new append moves it back into view); a second cursor does the same at
+    ``now - CLOSURE__IDLE_S``."""
 
     def __init__(
         self,
@@ -333,14 +345,29 @@ class SilenceScanner:
         self.session_factory = session_factory
         self.closure_service = closure_service
         self.settings = settings
-        self.cursor = datetime.now(UTC) - timedelta(seconds=settings.silence_s, days=1)
+        start = datetime.now(UTC) - timedelta(days=1)
+        self.cursor = start - timedelta(seconds=settings.silence_s)
+        self.idle_cursor = start - timedelta(seconds=settings.idle_s)
 
     async def scan(self, now: datetime | None = None, limit: int = 200) -> int:
         """One scan; returns how many sessions it closed."""
         now = now or datetime.now(UTC)
-        before = now - timedelta(seconds=self.settings.silence_s)
+        closed, self.cursor = await self._pass(now, self.settings.silence_s, self.cursor, limit)
+        if self.settings.idle_s > 0:
+            idle, self.idle_cursor = await self._pass(
+                now, self.settings.idle_s, self.idle_cursor, limit
+            )
+            closed += idle
+        return closed
+
+    async def _pass(
+        self, now: datetime, quiet_s: float, cursor: datetime, limit: int
+    ) -> tuple[int, datetime]:
+        """Evaluate the sessions quiet for ``quiet_s`` whose last append is after ``cursor``;
+        returns how many closed and the cursor moved past them."""
+        before = now - timedelta(seconds=quiet_s)
         async with self.session_factory() as session, session.begin():
-            marks = await self.closure_service(session).silent_sessions(before, self.cursor, limit)
+            marks = await self.closure_service(session).silent_sessions(before, cursor, limit)
         closed = 0
         for mark in marks:  # one transaction per session, owned here
             async with self.session_factory() as session, session.begin():
@@ -348,7 +375,7 @@ class SilenceScanner:
                     mark.namespace, mark.session_id, now=now
                 )
             closed += int(result.submitted is not None and result.submitted.created)
-            self.cursor = max(self.cursor, mark.updated_at)
+            cursor = max(cursor, mark.updated_at)
         if len(marks) < limit:
-            self.cursor = max(self.cursor, before - timedelta(seconds=1))
-        return closed
+            cursor = max(cursor, before - timedelta(seconds=1))
+        return closed, cursor

@@ -13,6 +13,7 @@ from app.core.config import ClosureSettings
 from app.services.wiring import Services
 from app.services.working_memory.closure import (
     EXPLICIT,
+    IDLE,
     SILENCE,
     TOOL_TERMINAL,
     USER_CONFIRMED,
@@ -83,6 +84,18 @@ def test_silence_signal():
     assert closure_signals(messages, s, now=start + timedelta(seconds=300)) == {SILENCE}
 
 
+def test_idle_signal_needs_a_user_turn():
+    s = ClosureSettings(silence_s=300, idle_s=1800)
+    start = datetime(2026, 11, 25, 10, 0, tzinfo=UTC)
+    chat = [msg("user", "I am allergic to shellfish."), msg("assistant", "Noted.")]
+    assert closure_signals(chat, s, now=start + timedelta(seconds=1799)) == {SILENCE}
+    assert closure_signals(chat, s, now=start + timedelta(seconds=1800)) == {SILENCE, IDLE}
+    tool_only = [msg("assistant", "Checking the weather.")]
+    assert IDLE not in closure_signals(tool_only, s, now=start + timedelta(days=1))
+    off = ClosureSettings(silence_s=300, idle_s=0)
+    assert IDLE not in closure_signals(chat, off, now=start + timedelta(days=1))
+
+
 @pytest.mark.parametrize(
     ("signals", "closes"),
     [
@@ -94,6 +107,8 @@ def test_silence_signal():
         ({SILENCE}, False),
         (set(), False),
         ({EXPLICIT}, True),
+        ({IDLE, SILENCE}, True),
+        ({IDLE}, True),
     ],
 )
 def test_two_of_three(signals, closes):
@@ -248,6 +263,27 @@ async def test_silence_alone_does_not_close(wm, engine):
     await append(wm, "s7", user("I have two cats."))
     assert await scan_later(wm) == 0
     assert await jobs(engine) == []
+
+
+async def test_a_chat_that_just_stops_closes_after_the_idle_time(wm, engine):
+    # Tester C5: a chat ending with the agent's answer (no "thanks", no tool) had only the
+    # silence signal and was never extracted, however long it stayed silent.
+    await append(wm, "s8", user("I am allergic to shellfish."),
+                 {"role": "assistant", "content": "Noted, I will avoid shellfish."})  # fmt: skip
+    await append(wm, "s9", {"role": "assistant", "content": "Anything else?", "user_id": "u1"})
+    resources = wm.app.state.resources
+    scanner = SilenceScanner(
+        wm.app.state.session_factory,
+        lambda session: Services(resources, session).closure(),
+        wm.settings.closure,
+    )
+    assert wm.settings.closure.idle_s == 1800
+    assert await scanner.scan(now=datetime.now(UTC) + timedelta(seconds=301)) == 0
+    assert await scanner.scan(now=datetime.now(UTC) + timedelta(seconds=1801)) == 1
+    (job,) = await jobs(engine)
+    assert (job["session_id"], job["trigger_detail"]) == ("s8", [IDLE, SILENCE])
+    # once: a later scan finds nothing new
+    assert await scanner.scan(now=datetime.now(UTC) + timedelta(seconds=3700)) == 0
 
 
 def test_session_timezone_comes_from_message_metadata():
