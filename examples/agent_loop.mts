@@ -97,17 +97,43 @@ async function turn(
   return reply;
 }
 
+const USAGE = `usage: node examples/agent_loop.mjs [options]
+
+An agent loop on Hindsight: two sessions with one user; the second recalls what the first said.
+
+options:
+  --url URL          the service (HINDSIGHT_URL; default http://127.0.0.1:8000)
+  --key KEY          an API key (HINDSIGHT_API_KEY; none on a loopback-only service)
+  --user ID          the user_id (default bob)
+  --run NAME         suffix of the two session ids (default demo)
+  --llm-url URL      an OpenAI-compatible chat endpoint (LLM__BASE_URL; default: offline stand-in)
+  --llm-model NAME   its model (LLM__MODEL; default gpt-4o-mini)
+  -h, --help         this text`;
+
 async function main(): Promise<void> {
-  const { values: args } = parseArgs({
-    options: {
-      url: { type: "string", default: process.env.HINDSIGHT_URL || "http://127.0.0.1:8000" },
-      key: { type: "string", default: process.env.HINDSIGHT_API_KEY || "" },
-      user: { type: "string", default: "bob" },
-      run: { type: "string", default: "demo" }, // suffix of the two session ids
-      "llm-url": { type: "string", default: process.env.LLM__BASE_URL || "" },
-      "llm-model": { type: "string", default: process.env.LLM__MODEL || "gpt-4o-mini" },
-    },
-  });
+  let parsed;
+  try {
+    parsed = parseArgs({
+      options: {
+        url: { type: "string", default: process.env.HINDSIGHT_URL || "http://127.0.0.1:8000" },
+        key: { type: "string", default: process.env.HINDSIGHT_API_KEY || "" },
+        user: { type: "string", default: "bob" },
+        run: { type: "string", default: "demo" }, // suffix of the two session ids
+        "llm-url": { type: "string", default: process.env.LLM__BASE_URL || "" },
+        "llm-model": { type: "string", default: process.env.LLM__MODEL || "gpt-4o-mini" },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    });
+  } catch (error) {
+    // An unknown option: say which and how to use it, not a stack trace (tester C2).
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  const args = parsed.values;
+  if (args.help) {
+    console.log(USAGE);
+    return;
+  }
   const api = createHindsight({ baseUrl: args.url, apiKey: args.key || null });
   const answer = makeModel(args["llm-url"], process.env.LLM__API_KEY, args["llm-model"]);
   console.log(`model: ${args["llm-url"] || "offline stand-in (set --llm-url or LLM__BASE_URL)"}`);

@@ -123,3 +123,16 @@ async def test_the_agent_loop_example_with_a_model(compiled_loop, api_url, make_
     assert llm.requests[-1]["messages"][-1] == {
         "role": "user", "content": "Can you pick a snack for my flight?"}  # fmt: skip
     assert out.rstrip().endswith("assistant: Noted, I will keep that in mind.")
+
+
+def test_the_agent_loop_example_says_how_to_use_it(compiled_loop):
+    # Tester C2: --help died with a node stack trace (ERR_PARSE_ARGS_UNKNOWN_OPTION).
+    out = run_loop("--help")
+    assert out.startswith("usage: node examples/agent_loop.mjs") and "--url URL" in out
+    wrong = subprocess.run(
+        [NODE or "node", str(compiled_loop), "--prot", "9000"], cwd=ROOT, capture_output=True,
+        text=True, timeout=60,
+    )  # fmt: skip
+    assert wrong.returncode == 2
+    assert "Unknown option '--prot'" in wrong.stderr and "usage:" in wrong.stderr
+    assert "at parseArgs" not in wrong.stderr  # no stack trace
