@@ -14,6 +14,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from app.api.messages import friendly
+from app.api.strict_body import NotUtf8Error, content_encoding
 from app.core.errors import DatastoreUnavailableError, HindsightError
 from app.core.outage import DATASTORE_ERRORS, outage_of
 from app.schemas.common import MAX_JSON_DEPTH, Problem
@@ -100,6 +101,12 @@ def _body_problem(exc: StarletteHTTPException) -> tuple[str, str] | None:
             f"body is not valid UTF-8 (byte 0x{cause.object[cause.start]:02x} at offset "
             f"{cause.start}): send JSON encoded as UTF-8",
         )
+    if isinstance(cause, NotUtf8Error):
+        return (
+            "Malformed JSON",
+            "body is not valid UTF-8 (it reads as JSON in UTF-16 or UTF-32): send JSON "
+            "encoded as UTF-8",
+        )
     if isinstance(cause, RecursionError):
         return (
             "Malformed JSON",
@@ -182,6 +189,10 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        encoding = content_encoding(request)
+        if exc.status_code == 400 and encoding is not None:  # a compressed body (tester C6)
+            detail = f"Content-Encoding {encoding!r} is not accepted: send the body uncompressed"
+            return problem(request, 415, "Unsupported media type", detail, "unsupported_media_type")
         body = _body_problem(exc) if exc.status_code == 400 else None
         if body is not None:
             return problem(request, 400, *body, "malformed_json")
@@ -230,12 +241,15 @@ def _err(description: str) -> dict[str, Any]:
 
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    400: _err("Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`)."),
+    400: _err(
+        "Malformed JSON, a body not in UTF-8 (UTF-16 and UTF-32 included) or too deep nesting "
+        "(`malformed_json`)."
+    ),
     401: _err("No API key (`missing_api_key`) or an unknown or revoked one (`invalid_api_key`)."),
     413: _err("Request body larger than MAX_BODY_BYTES (`payload_too_large`)."),
     415: _err(
-        "A body sent without `Content-Type: application/json` (none, or another media type: "
-        "`unsupported_media_type`)."
+        "A body sent without `Content-Type: application/json` (none, or another media type), "
+        "or compressed (a `Content-Encoding`): `unsupported_media_type`."
     ),
     422: _err("Invalid request (`invalid_request`): `errors` lists each field's problem."),
     429: _err(

@@ -42,3 +42,24 @@ async def test_a_key_given_twice_in_a_body_is_refused_not_the_last_taken(client,
     # The same key in two objects is no duplicate.
     ok = b'{"memories": [{"user_id": "bob", "value": "runs"}, {"user_id": "bob", "value": "x"}]}'
     assert (await client.post("/store", content=ok, headers=H)).status_code == 200
+
+
+async def test_a_body_is_utf8_and_uncompressed(client, engine):
+    # Tester C6: a UTF-16 body was decoded and acted on (json.loads on bytes takes UTF-16/32),
+    # out of sight of a filter that reads UTF-8; a gzip body was called "not valid UTF-8".
+    text = '{"memories": [{"user_id": "z", "value": "utf16 test"}]}'
+    for encoded in (text.encode("utf-16"), text.encode("utf-16-le"), text.encode("utf-32")):
+        r = await client.post("/store", content=encoded, headers=H)
+        body = assert_problem(r, 400, "malformed_json", "body is not valid UTF-8")
+        assert "UTF-8" in body["detail"]
+    assert await count_rows(engine) == 0
+    import gzip
+
+    r = await client.post(
+        "/store", content=gzip.compress(text.encode()), headers={**H, "content-encoding": "gzip"}
+    )
+    assert_problem(r, 415, "unsupported_media_type", "Content-Encoding 'gzip' is not accepted")
+    assert await count_rows(engine) == 0
+    # A UTF-8 byte order mark is tolerated.
+    r = await client.post("/store", content=b"\xef\xbb\xbf" + text.encode(), headers=H)
+    assert r.status_code == 200, r.text

@@ -3144,7 +3144,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContextResponse"];
                 };
             };
-            /** @description Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`). */
+            /** @description Malformed JSON, a body not in UTF-8 (UTF-16 and UTF-32 included) or too deep nesting (`malformed_json`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3180,7 +3180,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type), or compressed (a `Content-Encoding`): `unsupported_media_type`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3276,7 +3276,7 @@ export interface operations {
                     "application/json": components["schemas"]["EntityPage"];
                 };
             };
-            /** @description Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`). */
+            /** @description Malformed JSON, a body not in UTF-8 (UTF-16 and UTF-32 included) or too deep nesting (`malformed_json`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3303,7 +3303,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type), or compressed (a `Content-Encoding`): `unsupported_media_type`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3382,7 +3382,7 @@ export interface operations {
                     "application/json": components["schemas"]["EntityProfile"];
                 };
             };
-            /** @description Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`). */
+            /** @description Malformed JSON, a body not in UTF-8 (UTF-16 and UTF-32 included) or too deep nesting (`malformed_json`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3418,7 +3418,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type), or compressed (a `Content-Encoding`): `unsupported_media_type`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3496,7 +3496,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobPage"];
                 };
             };
-            /** @description Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`). */
+            /** @description Malformed JSON, a body not in UTF-8 (UTF-16 and UTF-32 included) or too deep nesting (`malformed_json`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3523,7 +3523,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type), or compressed (a `Content-Encoding`): `unsupported_media_type`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3607,7 +3607,7 @@ export interface operations {
                     "application/json": components["schemas"]["ExtractJobRead"];
                 };
             };
-            /** @description Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`). */
+            /** @description Malformed JSON, a body not in UTF-8 (UTF-16 and UTF-32 included) or too deep nesting (`malformed_json`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3643,7 +3643,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type), or compressed (a `Content-Encoding`): `unsupported_media_type`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3710,7 +3710,7 @@ export interface operations {
                     "application/json": components["schemas"]["ExtractJobRead"];
                 };
             };
-            /** @description Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`). */
+            /** @description Malformed JSON, a body not in UTF-8 (UTF-16 and UTF-32 included) or too deep nesting (`malformed_json`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3746,7 +3746,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type), or compressed (a `Content-Encoding`): `unsupported_media_type`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3813,7 +3813,7 @@ export interface operations {
                     "application/json": components["schemas"]["ExtractJobRead"];
                 };
             };
-            /** @description Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`). */
+            /** @description Malformed JSON, a body not in UTF-8 (UTF-16 and UTF-32 included) or too deep nesting (`malformed_json`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3858,7 +3858,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type), or compressed (a `Content-Encoding`): `unsupported_media_type`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3983,7 +3983,7 @@ export interface operations {
                     "application/json": components["schemas"]["MemoryPage"];
                 };
             };
-            /** @description Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`). */
+            /** @description Malformed JSON, a body not in UTF-8 (UTF-16 and UTF-32 included) or too deep nesting (`malformed_json`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4010,7 +4010,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type), or compressed (a `Content-Encoding`): `unsupported_media_type`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4080,7 +4080,7 @@ export interface operations {
                     "application/json": components["schemas"]["ForgetReceipt"];
                 };
             };
-            /** @description Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`). */
+            /** @description Malformed JSON, a body not in UTF-8 (UTF-16 and UTF-32 included) or too deep nesting (`malformed_json`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4107,7 +4107,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type), or compressed (a `Content-Encoding`): `unsupported_media_type`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4177,7 +4177,7 @@ export interface operations {
                     "application/json": components["schemas"]["MemoryDetail"];
                 };
             };
-            /** @description Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`). */
+            /** @description Malformed JSON, a body not in UTF-8 (UTF-16 and UTF-32 included) or too deep nesting (`malformed_json`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4213,7 +4213,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type), or compressed (a `Content-Encoding`): `unsupported_media_type`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4283,7 +4283,7 @@ export interface operations {
                     "application/json": components["schemas"]["ForgetReceipt"];
                 };
             };
-            /** @description Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`). */
+            /** @description Malformed JSON, a body not in UTF-8 (UTF-16 and UTF-32 included) or too deep nesting (`malformed_json`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4319,7 +4319,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type), or compressed (a `Content-Encoding`): `unsupported_media_type`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4393,7 +4393,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateResult"];
                 };
             };
-            /** @description Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`). */
+            /** @description Malformed JSON, a body not in UTF-8 (UTF-16 and UTF-32 included) or too deep nesting (`malformed_json`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4438,7 +4438,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type), or compressed (a `Content-Encoding`): `unsupported_media_type`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4526,7 +4526,7 @@ export interface operations {
                     "application/json": components["schemas"]["MemoryHistory"];
                 };
             };
-            /** @description Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`). */
+            /** @description Malformed JSON, a body not in UTF-8 (UTF-16 and UTF-32 included) or too deep nesting (`malformed_json`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4562,7 +4562,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type), or compressed (a `Content-Encoding`): `unsupported_media_type`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4678,7 +4678,7 @@ export interface operations {
                     "application/json": components["schemas"]["RecallResponse"];
                 };
             };
-            /** @description Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`). */
+            /** @description Malformed JSON, a body not in UTF-8 (UTF-16 and UTF-32 included) or too deep nesting (`malformed_json`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4705,7 +4705,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type), or compressed (a `Content-Encoding`): `unsupported_media_type`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4789,7 +4789,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReviewPage"];
                 };
             };
-            /** @description Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`). */
+            /** @description Malformed JSON, a body not in UTF-8 (UTF-16 and UTF-32 included) or too deep nesting (`malformed_json`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4816,7 +4816,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type), or compressed (a `Content-Encoding`): `unsupported_media_type`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4883,7 +4883,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReviewRead"];
                 };
             };
-            /** @description Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`). */
+            /** @description Malformed JSON, a body not in UTF-8 (UTF-16 and UTF-32 included) or too deep nesting (`malformed_json`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4919,7 +4919,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type), or compressed (a `Content-Encoding`): `unsupported_media_type`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4990,7 +4990,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReviewDecided"];
                 };
             };
-            /** @description Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`). */
+            /** @description Malformed JSON, a body not in UTF-8 (UTF-16 and UTF-32 included) or too deep nesting (`malformed_json`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5035,7 +5035,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type), or compressed (a `Content-Encoding`): `unsupported_media_type`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5105,7 +5105,7 @@ export interface operations {
                     "application/json": components["schemas"]["StatsResponse"];
                 };
             };
-            /** @description Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`). */
+            /** @description Malformed JSON, a body not in UTF-8 (UTF-16 and UTF-32 included) or too deep nesting (`malformed_json`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5132,7 +5132,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type), or compressed (a `Content-Encoding`): `unsupported_media_type`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5204,7 +5204,7 @@ export interface operations {
                     "application/json": components["schemas"]["StoreResponse"];
                 };
             };
-            /** @description Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`). */
+            /** @description Malformed JSON, a body not in UTF-8 (UTF-16 and UTF-32 included) or too deep nesting (`malformed_json`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5240,7 +5240,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type), or compressed (a `Content-Encoding`): `unsupported_media_type`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5334,7 +5334,7 @@ export interface operations {
                     "application/json": components["schemas"]["SubjectPage"];
                 };
             };
-            /** @description Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`). */
+            /** @description Malformed JSON, a body not in UTF-8 (UTF-16 and UTF-32 included) or too deep nesting (`malformed_json`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5361,7 +5361,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type), or compressed (a `Content-Encoding`): `unsupported_media_type`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5430,7 +5430,7 @@ export interface operations {
                     "application/json": components["schemas"]["SummarizeResponse"];
                 };
             };
-            /** @description Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`). */
+            /** @description Malformed JSON, a body not in UTF-8 (UTF-16 and UTF-32 included) or too deep nesting (`malformed_json`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5457,7 +5457,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type), or compressed (a `Content-Encoding`): `unsupported_media_type`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5552,7 +5552,7 @@ export interface operations {
                     "application/json": components["schemas"]["WindowResponse"];
                 };
             };
-            /** @description Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`). */
+            /** @description Malformed JSON, a body not in UTF-8 (UTF-16 and UTF-32 included) or too deep nesting (`malformed_json`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5588,7 +5588,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type), or compressed (a `Content-Encoding`): `unsupported_media_type`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5679,7 +5679,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClearResponse"];
                 };
             };
-            /** @description Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`). */
+            /** @description Malformed JSON, a body not in UTF-8 (UTF-16 and UTF-32 included) or too deep nesting (`malformed_json`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5715,7 +5715,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type), or compressed (a `Content-Encoding`): `unsupported_media_type`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5790,7 +5790,7 @@ export interface operations {
                     "application/json": components["schemas"]["CloseResponse"];
                 };
             };
-            /** @description Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`). */
+            /** @description Malformed JSON, a body not in UTF-8 (UTF-16 and UTF-32 included) or too deep nesting (`malformed_json`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5826,7 +5826,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type), or compressed (a `Content-Encoding`): `unsupported_media_type`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5904,7 +5904,7 @@ export interface operations {
                     "application/json": components["schemas"]["AppendResponse"];
                 };
             };
-            /** @description Malformed JSON, invalid UTF-8 or too deep nesting (`malformed_json`). */
+            /** @description Malformed JSON, a body not in UTF-8 (UTF-16 and UTF-32 included) or too deep nesting (`malformed_json`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5940,7 +5940,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A body sent without `Content-Type: application/json` (none, or another media type: `unsupported_media_type`). */
+            /** @description A body sent without `Content-Type: application/json` (none, or another media type), or compressed (a `Content-Encoding`): `unsupported_media_type`. */
             415: {
                 headers: {
                     [name: string]: unknown;
