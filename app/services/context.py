@@ -15,8 +15,9 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, date, datetime
 from typing import Any
+from zoneinfo import ZoneInfoNotFoundError
 
 from app.clients.tokenizer import Tokenizer
 from app.core.config import ContextSettings
@@ -26,6 +27,7 @@ from app.repositories.recall.sql import RecalledUnit
 from app.schemas.context import QuerySource
 from app.schemas.recall import RecallRequest
 from app.schemas.working_memory import MAX_QUERY_CHARS
+from app.services.extraction.dates import zone
 from app.services.recall.service import RecallService
 from app.services.working_memory.owner import check_scope
 from app.services.working_memory.ranking import Chosen, Selection
@@ -63,8 +65,22 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+def unit_day(unit: MemoryUnit | RecalledUnit) -> date:
+    """The day of the unit's ``occurred_at`` in the zone its dates were resolved in (an
+    extracted unit's ``metadata.timezone``), else in UTC. Tester finding C12: a unit
+    extracted in Asia/Shanghai about the 16th was listed as of the 15th (its UTC day),
+    contradicting its own text."""
+    tz = unit.metadata_.get("timezone") if isinstance(unit.metadata_, dict) else None
+    if isinstance(tz, str) and tz:
+        try:
+            return unit.occurred_at.astimezone(zone(tz)).date()
+        except (ZoneInfoNotFoundError, ValueError):
+            pass
+    return unit.occurred_at.astimezone(UTC).date()
+
+
 def _unit_line(unit: MemoryUnit | RecalledUnit) -> str:
-    return f"- [{unit.type}, {unit.occurred_at.date().isoformat()}] {_one_line(unit.value)}"
+    return f"- [{unit.type}, {unit_day(unit).isoformat()}] {_one_line(unit.value)}"
 
 
 def speaker(role: str, metadata: dict[str, Any]) -> str:

@@ -317,3 +317,23 @@ async def test_many_strong_preferences_do_not_crowd_out_a_weaker_constraint(wm):
     ctx = (await wm.client.get("/context", params={"user_id": "u8"})).json()
     shown = [p["value"] for p in ctx["parts"]["preferences"]]
     assert shown[0] == allergy and len(shown) == 10
+
+
+async def test_a_unit_is_dated_in_the_zone_it_was_extracted_in(wm):
+    # Tester C12: a unit extracted in Asia/Shanghai about the 7th was listed as of the 6th
+    # (its UTC day: local midnight is 16:00 UTC the day before), contradicting its own text.
+    said = "2026-12-06T10:00:00+08:00"
+    r = await wm.client.post(
+        "/extract?wait=true",
+        json={"user_id": "tz1", "timezone": "Asia/Shanghai", "now": said, "messages": [
+            {"role": "user", "content": "Tomorrow I fly to Tokyo for a conference."}]},
+    )  # fmt: skip
+    assert r.status_code == 200, r.text
+    [hit] = [u for u in r.json()["units"] if "Tokyo" in u["value"]]
+    unit = (await wm.client.get(f"/memories/{hit['memory_id']}")).json()
+    assert unit["metadata"]["timezone"] == "Asia/Shanghai"
+    assert unit["occurred_at"].startswith("2026-12-06T16:00:00")  # midnight of the 7th, local
+    ctx = (await wm.client.get("/context", params={"user_id": "tz1", "query": "Tokyo"})).json()
+    line = next(x for x in ctx["text"].splitlines() if "Tokyo" in x)
+    assert line.startswith("- [event, 2026-12-07]"), line
+    assert "2026-12-07" in line.split("]", 1)[1]  # the text's own date agrees

@@ -140,7 +140,8 @@ def to_memory(
         occurred_at=occurred,
         expires_at=_aware(cand.expires_at, job.timezone) if cand.expires_at else None,
         raw_ref=[t.ref for t in sources] or None,
-        metadata={"job_id": str(job.id), "extractor": extractor},
+        # The zone its dates were resolved in: /context prints its day there (tester C12).
+        metadata={"job_id": str(job.id), "extractor": extractor, "timezone": job.timezone},
     )
     # The job's session was checked when the job was made; one queued before /extract
     # refused ids a path cannot name ("conv/1") keeps it (schemas.common.addressable_session).
