@@ -46,23 +46,35 @@ class ForgetService:
         self, namespace: str, unit_id: uuid.UUID, user_id: str | None = None
     ) -> Removed:
         """Delete one unit and every row naming it; its entry in extraction-job outcomes is
-        removed. Raises NotFoundError (also for another namespace's unit, and, with
-        ``user_id``, for another user's)."""
+        removed. The id of a unit merged into another names the fact it went into, as on
+        ``GET`` and ``PATCH``: that unit is deleted, with every unit merged into it (tester
+        finding C14: only the hidden merged row went, and the fact stayed recalled). Raises
+        NotFoundError (also for another namespace's unit, and, with ``user_id``, for another
+        user's)."""
         owner = await self.repo.owner_of(namespace, unit_id)
         if owner is None or user_id not in (None, owner[0]):
             raise NotFoundError(f"no memory unit {unit_id}")
         removed = Removed()
+        target = await self._survivor(namespace, unit_id)
         # Job rows before the subject's write lock: an extraction writing for this subject
         # locks its job row first, then the subject (the same order, so no deadlock).
-        removed.job_outcomes_redacted += await self.repo.redact_job_outcomes(namespace, unit_id)
+        for named in dict.fromkeys([unit_id, target]):
+            removed.job_outcomes_redacted += await self.repo.redact_job_outcomes(namespace, named)
         await self.memories.lock_subject(Subject(namespace, owner[0], owner[1]))
         if await self.repo.owner_of(namespace, unit_id, lock=True) is None:
             raise NotFoundError(f"no memory unit {unit_id}")
-        removed.idempotency_records += await self.repo.delete_idempotency_naming_unit(
-            namespace, unit_id
-        )
-        await self.repo.delete_units(namespace, [unit_id], removed)
+        target = await self._survivor(namespace, unit_id)  # a merge decided meanwhile
+        for named in dict.fromkeys([unit_id, target]):
+            removed.idempotency_records += await self.repo.delete_idempotency_naming_unit(
+                namespace, named
+            )
+        await self.repo.delete_units(namespace, [target], removed)
         return removed
+
+    async def _survivor(self, namespace: str, unit_id: uuid.UUID) -> uuid.UUID:
+        """The id of the unit ``unit_id`` was merged into (following merges), else itself."""
+        unit = await self.memories.get(namespace, unit_id)
+        return unit_id if unit is None else (await self.memories.resolve_merged(unit)).id
 
     async def forget_subject(
         self, namespace: str, user_id: str | None, agent_id: str | None

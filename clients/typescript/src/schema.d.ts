@@ -287,9 +287,11 @@ export interface paths {
          * Forget Memory
          * @description Forget one unit for real (hard delete): the row with its vectors and keyword index
          *     entry, its access log, its summary/distillation links, the references other units hold
-         *     to it, and stored `Idempotency-Key` responses that contain it. Answers with a receipt of
-         *     counts per kind. 404 `not_found` for an unknown id or another namespace's unit (with
-         *     `user_id`, also another user's: nothing is deleted).
+         *     to it, and stored `Idempotency-Key` responses that contain it, with every unit merged into
+         *     it (the same fact). The id of a unit merged into another names the fact it went into, as
+         *     on `GET` and `PATCH`: that fact is forgotten. Answers with a receipt of counts per kind.
+         *     404 `not_found` for an unknown id or another namespace's unit (with `user_id`, also
+         *     another user's: nothing is deleted).
          */
         delete: operations["forget_memory"];
         options?: never;

@@ -123,6 +123,27 @@ async def test_forget_one_unit(client, engine):
     assert r.headers.get("Idempotent-Replayed") == "false"
 
 
+async def test_forget_by_a_merged_id_forgets_the_fact_it_went_into(client, engine):
+    # Tester C14: DELETE of a merged unit's id removed only the hidden merged row, while GET
+    # and PATCH of that id act on the survivor: the fact the caller saw stayed recalled.
+    first = {"user_id": USER, "value": "Nora likes hiking in the Alps.", "entities": ["Nora"]}
+    other = {"user_id": USER, "value": "Nora plays chess on Sundays.", "entities": ["Nora"]}
+    r = await client.post("/store", json={"memories": [first, other]})
+    survivor, merged = (u["id"] for u in r.json()["results"])
+    r = await client.patch(f"/memories/{merged}", json={"value": first["value"]})
+    assert (r.json()["outcome"], r.json()["id"]) == ("merged", survivor)
+    assert (await client.get(f"/memories/{merged}")).json()["id"] == survivor
+
+    r = await client.delete(f"/memories/{merged}")
+    assert r.status_code == 200, r.text
+    assert r.json()["removed"]["memory_units"] == 2  # the survivor and the row merged into it
+    for uid in (survivor, merged):
+        assert (await client.get(f"/memories/{uid}")).status_code == 404
+        assert await traces(engine, uid) == {}
+    r = await client.post("/recall", json={"query": "Does Nora like hiking?", "user_id": USER})
+    assert r.json()["memories"] == []
+
+
 async def test_forget_a_summary_source_removes_its_links(client, engine):
     ids = await seed(client)
     source = ids["zorblax"][0]
