@@ -96,10 +96,22 @@ def supersede(new: MemoryUnit, old: MemoryUnit, factor: float, now: datetime, re
     old.status = UnitStatus.SUPERSEDED
     old.superseded_by = new.id
     old.valid_to = max(valid_from(new), valid_from(old))  # true until its successor was
+    outlive(new, old)
     old.confidence = round(old.confidence * factor, 4)
     old.updated_at = now
     old.metadata_ = {**old.metadata_, "superseded": {**audit, "by": str(new.id)}}
     new.metadata_ = {**new.metadata_, "supersedes": _ids(new.metadata_, "supersedes", old.id)}
+
+
+def outlive(new: MemoryUnit, old: MemoryUnit) -> None:
+    """The successor lives at least as long as what it superseded (tester finding C17: "quit
+    Deloitte and joined Spotify", a 30-day event, superseded the 180-day "works at
+    Deloitte"; a month later the user had no employer at all). Its expiry becomes the later
+    of the two (none: never), unless its writer fixed it (``expiry_fixed``)."""
+    if new.expiry_fixed or new.expires_at is None:
+        return
+    if old.expires_at is None or old.expires_at > new.expires_at:
+        new.expires_at = old.expires_at
 
 
 def _ids(metadata: dict[str, object], key: str, add: uuid.UUID) -> list[str]:

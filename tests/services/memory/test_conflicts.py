@@ -151,3 +151,26 @@ async def test_extraction_supersedes_an_earlier_extraction(client):
     # "last month" is kept in the value (tester T16)
     moved = "The user moved to Beijing in June 2026 and now lives there."
     assert [h["value"] for h in active] == [moved]
+
+
+async def test_a_successor_lives_at_least_as_long_as_what_it_superseded(client):
+    # Tester C17: a 30-day event ("quit Deloitte and joined Spotify") superseded a 180-day
+    # fact; a month later the user had no employer at all.
+    now = datetime.now(UTC)
+    before = (now - timedelta(days=60)).isoformat()
+    first = await store(client, "The user lives in Shanghai.", before, type="fact",
+                        entities=["Shanghai"])  # fmt: skip
+    second = await store(client, "The user moved to Beijing and now lives there.",
+                         now.isoformat(), type="event", entities=["Beijing"])  # fmt: skip
+    assert second["outcome"] == "superseded"
+    old = (await client.get(f"/memories/{first['id']}")).json()
+    new = (await client.get(f"/memories/{second['id']}")).json()
+    assert new["expires_at"] == old["expires_at"]
+    assert datetime.fromisoformat(new["expires_at"]) > now + timedelta(days=100)
+    # An expiry its writer gave stays as given.
+    third = await store(client, "The user moved to Hangzhou and now lives there.",
+                        (now + timedelta(minutes=1)).isoformat(), type="event",
+                        entities=["Hangzhou"], ttl_days=3)  # fmt: skip
+    assert third["outcome"] == "superseded"
+    fixed = (await client.get(f"/memories/{third['id']}")).json()
+    assert datetime.fromisoformat(fixed["expires_at"]) < now + timedelta(days=4)
