@@ -49,7 +49,7 @@ from app.services.lifecycle.summarizers import (
     group_by_entity,
     summarizer_for,
 )
-from app.services.memory.resolution import valid_from
+from app.services.memory.resolution import outlive, valid_from
 from app.services.memory.store import StoreOutcome, StoreService
 from app.services.memory.time_range import effective_range
 
@@ -219,6 +219,7 @@ class SummarizeService:
         old.status = UnitStatus.SUPERSEDED
         old.superseded_by = by
         old.valid_to = max(valid_from(new), valid_from(old))
+        outlive(new, old)
         old.updated_at = now
         audit = {"reason": "summarize_newest_of_conflict", "at": now.isoformat(), "by": str(by)}
         old.metadata_ = {**old.metadata_, "superseded": audit}
