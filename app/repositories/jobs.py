@@ -72,10 +72,18 @@ class JobRepository:
         )
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
-    async def enqueue(self, job_id: uuid.UUID, delay_s: float = 0.0) -> int:
+    async def enqueue(self, job_id: uuid.UUID, delay_s: float = 0.0, priority: int = 0) -> int:
         """Put a queue entry for ``job_id`` in this transaction (it commits with the job
-        row); returns pgqueuer's id."""
-        return await enqueue(self.session, EXTRACT_ENTRYPOINT, str(job_id), delay_s)
+        row); returns pgqueuer's id. Higher ``priority`` entries are taken first."""
+        return await enqueue(self.session, EXTRACT_ENTRYPOINT, str(job_id), delay_s, priority)
+
+    async def pending_count(self, namespace: str) -> int:
+        """The namespace's unfinished jobs: queued, running or retrying."""
+        unfinished = (*CLAIMABLE, JobStatus.RUNNING)
+        stmt = select(func.count()).where(
+            ExtractionJob.namespace == namespace, ExtractionJob.status.in_(unfinished)
+        )
+        return int((await self.session.execute(stmt)).scalar_one())
 
     async def claim(self, job_id: uuid.UUID, lease_s: float) -> ExtractionJob | None:
         """Start an attempt: queued/retrying jobs, or running ones whose lease ran out (their

@@ -15,14 +15,23 @@ from app.core.db import driver_of
 
 
 async def enqueue(
-    session: AsyncSession, entrypoint: str, payload: str, delay_s: float = 0.0
+    session: AsyncSession,
+    entrypoint: str,
+    payload: str,
+    delay_s: float = 0.0,
+    priority: int = 0,
 ) -> int:
-    """Put a queue entry for ``entrypoint`` in this transaction; returns pgqueuer's id."""
-    return (await enqueue_many(session, entrypoint, [payload], delay_s))[0]
+    """Put a queue entry for ``entrypoint`` in this transaction; returns pgqueuer's id.
+    pgqueuer hands out the highest ``priority`` first, then the oldest."""
+    return (await enqueue_many(session, entrypoint, [payload], delay_s, priority))[0]
 
 
 async def enqueue_many(
-    session: AsyncSession, entrypoint: str, payloads: Sequence[str], delay_s: float = 0.0
+    session: AsyncSession,
+    entrypoint: str,
+    payloads: Sequence[str],
+    delay_s: float = 0.0,
+    priority: int = 0,
 ) -> list[int]:
     """Put one queue entry per payload for ``entrypoint`` in this transaction (one
     statement); returns pgqueuer's ids.
@@ -43,7 +52,7 @@ async def enqueue_many(
         ids = await Queries(AsyncpgDriver(driver)).enqueue(
             [entrypoint] * len(payloads),
             [p.encode() for p in payloads],
-            [0] * len(payloads),
+            [priority] * len(payloads),
             [after] * len(payloads),
         )
     return [int(i) for i in ids]

@@ -102,6 +102,9 @@ class ExtractionSettings(BaseModel):
     window_tokens: int = Field(default=6000, ge=100, le=1_000_000)
     # `POST /extract?wait=true` waits at most this long (seconds), then answers 202.
     wait_timeout_s: float = Field(default=300, gt=0)
+    # Unfinished jobs (queued, running, retrying) one namespace may have before `POST /extract`
+    # of a transcript is a 429: one caller cannot queue hours of extraction ahead of others.
+    max_pending_per_namespace: int = Field(default=20, ge=1, le=100_000)
 
 
 class ClosureSettings(BaseModel):

@@ -17,7 +17,7 @@ from typing import Any
 import uuid_utils.compat as uuid7
 
 from app.core.config import ExtractionSettings, WorkerSettings
-from app.core.errors import ConflictError, NotFoundError
+from app.core.errors import ConflictError, NotFoundError, RateLimitedError
 from app.core.vocabulary import JobStatus
 from app.models import ExtractionJob, TranscriptMessage
 from app.repositories.jobs import JobFilters, JobRepository
@@ -70,6 +70,10 @@ def _snapshot(messages: list[ExtractMessage]) -> list[dict[str, Any]]:
 # Messages before a session job's range, read as context (tester B19: "Yes, it expires on…"
 # after a close answers the question asked before it).
 CONTEXT_MESSAGES = 2
+# The lowest queue priority a job gets (minus the namespace's unfinished jobs, at most this).
+MAX_SHARE = 10_000
+# Seconds a caller over EXTRACTION__MAX_PENDING_PER_NAMESPACE is told to wait.
+RETRY_AFTER_S = 30
 
 
 def _session_snapshot(
@@ -114,6 +118,22 @@ class ExtractionService:
         self.extraction = extraction
         self.worker = worker
 
+    async def _priority(self, namespace: str, cap: int | None = None) -> int:
+        """The queue priority of the namespace's next job: minus its unfinished jobs, so the
+        worker takes every namespace's first job before any namespace's second (pgqueuer
+        takes the highest priority first, then the oldest). Tester finding C13: one API key's
+        queued transcripts held up every other namespace's extraction for minutes. With
+        ``cap``, raises RateLimitedError (429) once the namespace has that many."""
+        pending = await self.jobs.pending_count(namespace)
+        if cap is not None and pending >= cap:
+            raise RateLimitedError(
+                f"{pending} extraction jobs of this namespace are still waiting or running "
+                f"(at most {cap}, EXTRACTION__MAX_PENDING_PER_NAMESPACE): retry when they "
+                "finish (GET /extract?status=queued lists them)",
+                retry_after_s=RETRY_AFTER_S,
+            )
+        return -min(pending, MAX_SHARE)
+
     def _job(self, scope: Scope, snapshot: list[dict[str, Any]], **fields: Any) -> dict[str, Any]:
         now = datetime.now(UTC)
         return {
@@ -143,7 +163,11 @@ class ExtractionService:
         now: datetime | None,
         queue_delay_s: float = 0.0,
     ) -> Submitted:
-        """A job for a transcript given in the request (newest ``max_messages`` kept)."""
+        """A job for a transcript given in the request (newest ``max_messages`` kept).
+        Raises RateLimitedError (429) when the namespace already has
+        ``EXTRACTION__MAX_PENDING_PER_NAMESPACE`` unfinished jobs."""
+        cap = self.extraction.max_pending_per_namespace
+        priority = await self._priority(scope.namespace, cap)
         snapshot = _snapshot(messages[-self.extraction.max_messages :])
         values = self._job(
             scope,
@@ -154,7 +178,7 @@ class ExtractionService:
             conversation_now=conversation_clock(snapshot, now),
         )
         await self.jobs.insert(values)  # one INSERT (no ORM flush): the ack path is hot
-        await self.jobs.enqueue(values["id"], queue_delay_s)
+        await self.jobs.enqueue(values["id"], queue_delay_s, priority)
         return Submitted(ExtractionJob(**values), True)
 
     async def submit_session(
@@ -214,6 +238,7 @@ class ExtractionService:
             transcript_to=int(rows[-1].seq),
             session_epoch=epoch,
         )
+        priority = await self._priority(scope.namespace)
         job_id = await self.jobs.insert_session_job(values)
         if job_id is None:  # lost a race with another closer of the same range
             existing = await self.jobs.session_job(
@@ -221,7 +246,7 @@ class ExtractionService:
             )
             assert existing is not None
             return Submitted(existing, False)
-        await self.jobs.enqueue(job_id, queue_delay_s)
+        await self.jobs.enqueue(job_id, queue_delay_s, priority)
         job = await self.jobs.get(scope.namespace, job_id)
         assert job is not None
         return Submitted(job, True)
@@ -256,8 +281,9 @@ class ExtractionService:
             raise NotFoundError(f"no extraction job {job_id}")
         if job.status != JobStatus.FAILED:
             raise JobNotRetryableError(f"job {job_id} is {job.status}; only failed jobs retry")
+        priority = await self._priority(namespace)
         await self.jobs.reset_for_retry(job)
-        await self.jobs.enqueue(job.id)
+        await self.jobs.enqueue(job.id, priority=priority)
         return job
 
 

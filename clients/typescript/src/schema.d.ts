@@ -135,7 +135,11 @@ export interface paths {
          *     the existing job. Relative dates resolve against `now` (default: the last message's
          *     time) in `timezone`. Errors: 422 invalid body, or a session with no messages to extract
          *     (an unknown session is an empty one) or no user; 404 `not_found` for a session owned by
-         *     another user than `user_id`, with or without `messages` (no job is made).
+         *     another user than `user_id`, with or without `messages` (no job is made); 429
+         *     `rate_limited` with `Retry-After` for `messages` when the namespace already has
+         *     `EXTRACTION__MAX_PENDING_PER_NAMESPACE` (20) jobs queued, running or retrying (no job is
+         *     made). Jobs are queued fairly: the worker takes every namespace's first waiting job
+         *     before any namespace's second.
          *
          *     With an `Idempotency-Key` header a retry of the same request (body and `wait`) answers
          *     the first answer — the job as it was then, with its status code and `Location` (header
