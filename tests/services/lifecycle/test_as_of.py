@@ -1,6 +1,7 @@
-"""Valid time and "as of" reads: a superseded unit is true until its successor became
-true (``valid_to``: the successor's ``occurred_at``, or when it was stored if that is earlier); ``/recall`` and ``GET /memories`` with ``as_of`` return the
-units true at that moment; ``as_of`` without an offset is a 422 that changes nothing."""
+"""Valid time and "as of" reads: a superseded unit is true until its successor became true
+(``valid_to``: the successor's ``occurred_at``, or when it was stored if that is earlier);
+``/recall`` and ``GET /memories`` with ``as_of`` return the units true at that moment;
+``as_of`` without an offset is a 422 that changes nothing."""
 
 from __future__ import annotations
 
