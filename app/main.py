@@ -20,6 +20,7 @@ from app.api import errors, limits
 from app.api.caller_gate import RequireCaller
 from app.api.catch_all import CatchAll
 from app.api.observability import RequestContextMiddleware
+from app.api.redoc import add_redoc
 from app.api.routers import (
     console,
     context,
@@ -203,9 +204,11 @@ def create_app(
             await engine.dispose()
 
     # /docs (Swagger UI) and /redoc from the files fastapi-offline ships, served by this
-    # process: no CDN, so the docs work on a machine without internet.
+    # process: no CDN, so the docs work on a machine without internet (/redoc is ours:
+    # app/api/redoc.py keeps ReDoc's credit from loading its logo off the internet).
     app = FastAPIOffline(
         static_url=DOCS_ASSETS,
+        redoc_url=None,
         title="Hindsight",
         version=__version__,
         description=DESCRIPTION,
@@ -214,6 +217,7 @@ def create_app(
         # body (app/api/strict_body.py) are a 422 on every route.
         dependencies=[Depends(reject_unknown_query), Depends(reject_duplicate_keys)],
     )
+    add_redoc(app, DOCS_ASSETS)
     app.state.embedded_pg = embedded
     errors.install(app)
     app.add_middleware(limits.BodySizeLimit, max_bytes=settings.max_body_bytes)
