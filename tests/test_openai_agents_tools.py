@@ -60,6 +60,14 @@ async def test_the_tools_and_their_schemas(api):
         "fact", "preference", "constraint", "action", "result", "event"]  # fmt: skip
     assert "user_id" not in json.dumps(schemas)  # the model never picks whose memory
     assert "situation" in schemas["store_memory"]["properties"]["when_relevant"]["description"]
+    # Tester C21f: the description said "(1-20)" and the schema had no bounds, so a model's
+    # 500 became 20 without a word; the bounds are in the schema, and a call outside them
+    # tells the model to fix its arguments.
+    top_k = schemas["recall_memory"]["properties"]["top_k"]
+    assert (top_k["minimum"], top_k["maximum"], top_k["type"]) == (1, 20, "integer")
+    for wrong in (0, 500):
+        out = await invoke(tools, "recall_memory", query="x", top_k=wrong, types=None)
+        assert out.startswith("Invalid JSON input for tool recall_memory. The arguments must")
 
 
 async def test_store_recall_extract_and_append_as_the_sdk_calls_them(api):

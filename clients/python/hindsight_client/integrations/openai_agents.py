@@ -15,7 +15,9 @@ openai-agents 0.24.0)::
 The tools (``FunctionTool``s, strict JSON schemas, each call one request of the API):
 
 - ``recall_memory(query, top_k, types)`` → ``POST /recall``: the best units as numbered
-  lines with their type and relevance (0..1), or "No memories found.";
+  lines with their type and relevance (0..1), or "No memories found."; ``top_k`` is 1..20
+  (``minimum`` / ``maximum`` in its schema; a call outside them is refused, and the model
+  reads that its arguments must fit the schema, instead of getting 20 without a word);
 - ``store_memory(value, type, when_relevant, entities)`` → ``POST /store``: says whether the
   unit was created or merged into one already known (and superseded/conflict);
 - ``extract_memories(conversation)`` → ``POST /extract?wait=true``: a conversation (or, when
@@ -36,16 +38,17 @@ SDK's own fixed message.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 try:
     from agents import FunctionTool, RunContextWrapper, function_tool
+    from agents.exceptions import ModelBehaviorError
     from agents.tool import default_tool_error_function
 except ImportError as exc:  # pragma: no cover - the extra is missing
     raise ImportError(
         'memory_tools needs the OpenAI Agents SDK: pip install "hindsight-client[openai-agents]"'
     ) from exc
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from hindsight_client.client import AsyncHindsight
 from hindsight_client.errors import HindsightError
@@ -59,10 +62,16 @@ class MissingSubjectError(ValueError):
 
 
 def tool_error(ctx: RunContextWrapper[Any], error: Exception) -> str:
-    """What the model reads when a tool fails: the API's ``code: detail``; a missing subject
+    """What the model reads when a tool fails: the API's ``code: detail``; arguments the
+    tool's schema refuses (``top_k`` 500), the SDK's words and what to fix; a missing subject
     is the application's error and is raised; anything else, the SDK's fixed message."""
     if isinstance(error, HindsightError):
         return str(error)
+    if isinstance(error, ModelBehaviorError):
+        return (
+            f"{error}. The arguments must fit the tool's JSON schema (types, enums, minimum "
+            "and maximum): call it again with arguments that do."
+        )
     if isinstance(error, MissingSubjectError):
         raise error
     return default_tool_error_function(ctx, error)
@@ -108,7 +117,7 @@ def memory_tools(
     async def recall_memory(
         ctx: RunContextWrapper[Any],
         query: str,
-        top_k: int = 5,
+        top_k: Annotated[int, Field(ge=1, le=20)] = 5,
         types: list[UnitType] | None = None,
     ) -> str:
         """Look up what you remember about the user that bears on a question or situation.
@@ -120,7 +129,7 @@ def memory_tools(
         """
         s = subject(ctx)
         found = await client.recall(
-            query, top_k=max(1, min(top_k, 20)), types=types,
+            query, top_k=top_k, types=types,
             user_id=s["user_id"], agent_id=s.get("agent_id"),
         )  # fmt: skip
         if not found.memories:
