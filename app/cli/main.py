@@ -57,6 +57,14 @@ def serve(
         supervisor = EmbeddedSupervisor(server).start()
     try:
         app = create_app(settings, embedded=supervisor)
+        from app.services.auth import is_loopback
+
+        if is_loopback(host):  # a web page's DNS rebinding (app/api/host_guard.py)
+            from app.api.host_guard import HostGuard
+            from app.mcp.server import IN_PROCESS_BASE_URL
+
+            in_process = IN_PROCESS_BASE_URL.split("//", 1)[1]  # /mcp's calls to the API
+            app.add_middleware(HostGuard, allowed=[in_process, *settings.allowed_hosts])
 
         def stop_worker() -> None:  # the in-process worker drains while requests do
             runtime = getattr(app.state, "extraction", None)

@@ -80,6 +80,9 @@ class Settings(BaseSettings):
     # The address the API listens on; `hindsight serve --host` sets it. With AUTH__REQUIRED=auto
     # a non-loopback address makes API keys required.
     listen_host: str = "127.0.0.1"
+    # Host names besides localhost, 127.0.0.1 and [::1] that `hindsight serve` on a loopback
+    # address answers (any other Host is a 421: a guard against DNS rebinding).
+    allowed_hosts: list[str] = Field(default_factory=list)
     # Log lines as JSON objects (one per line, with the request id) or as plain text.
     log_format: Literal["json", "text"] = "json"
     log_level: str = "INFO"

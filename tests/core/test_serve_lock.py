@@ -49,3 +49,15 @@ def test_a_second_server_on_the_same_data_dir_refuses_to_start(data_dir: Path):
             assert "embedded PostgreSQL + pgvector in" not in log  # it joined nothing
         # the first one is untouched
         assert httpx.get(first.url + "/health", timeout=5).status_code == 200
+        # and on loopback it answers only requests addressed to this machine (tester C23)
+        r = httpx.get(first.url + "/health", headers={"host": "attacker.example"}, timeout=5)
+        assert r.status_code == 421 and r.json()["code"] == "misdirected_request"
+        mcp = httpx.post(
+            first.url + "/mcp",
+            json={"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+                "name": "memory_recall", "arguments": {
+                    "what_am_i_looking_for": "anything", "user_id": "u1"}}},
+            headers={"accept": "application/json, text/event-stream"},
+            timeout=30,
+        )  # fmt: skip
+        assert mcp.status_code == 200 and '"isError":false' in mcp.text.replace(" ", ""), mcp.text
