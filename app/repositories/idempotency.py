@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import IdempotencyRecord
@@ -42,3 +43,11 @@ class IdempotencyRepository:
             )
         )
         await self.session.flush()
+
+    async def prune(self, before: datetime) -> int:
+        """Delete the records stored before ``before``; returns how many. The table holds
+        only the retention's worth of keys, so the statement scans a small table."""
+        result = await self.session.execute(
+            delete(IdempotencyRecord).where(IdempotencyRecord.created_at < before)
+        )
+        return int(getattr(result, "rowcount", 0) or 0)

@@ -249,7 +249,13 @@ class Services:
 
     def archiver(self) -> Archiver:
         s = self.settings
-        return Archiver(self.lifecycle, AccessLogRepository(self.session), s.ttl, s.lifecycle)
+        return Archiver(
+            self.lifecycle,
+            AccessLogRepository(self.session),
+            s.ttl,
+            s.lifecycle,
+            IdempotencyRepository(self.session),
+        )
 
     def window_store(self) -> WindowStore:
         """The hot windows in Redis (API process)."""

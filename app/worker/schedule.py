@@ -91,17 +91,21 @@ def lifecycle_tasks(
             closed = await services.reviews_service().sweep(now, lifecycle.review_max_age_days)
         LIFECYCLE_ITEMS.labels("archived_units").inc(report.archived)
         LIFECYCLE_ITEMS.labels("access_log_pruned").inc(report.access_log_pruned)
+        LIFECYCLE_ITEMS.labels("idempotency_pruned").inc(report.idempotency_pruned)
         LIFECYCLE_ITEMS.labels("reviews_closed").inc(closed)
         log.info(
             "lifecycle.archive: %d expired unit(s) archived, %d access-log row(s) pruned, "
-            "%d old pair review(s) closed as keep_both",
+            "%d stored Idempotency-Key answer(s) pruned, %d old pair review(s) closed as "
+            "keep_both",
             report.archived,
             report.access_log_pruned,
+            report.idempotency_pruned,
             closed,
         )
         return {
             "archived": report.archived,
             "access_log_pruned": report.access_log_pruned,
+            "idempotency_pruned": report.idempotency_pruned,
             "reviews_closed": closed,
         }
 

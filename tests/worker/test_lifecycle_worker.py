@@ -116,3 +116,32 @@ async def test_periodic_loop_runs_the_jobs(client, database_url, engine, embedde
     finally:
         worker.request_stop()
         await asyncio.wait_for(loop, 5)
+
+
+async def test_the_archive_job_prunes_idempotency_answers_past_their_retention(
+    client, database_url, engine, embedder, caplog
+):
+    # Tester C27: every client write's first answer was kept forever (the clients send an
+    # Idempotency-Key on each write). Past TTL__IDEMPOTENCY_RETENTION_HOURS (48) they go.
+    for key in ("old-1", "new-1"):
+        r = await client.post(
+            "/store",
+            json={"memories": [{"user_id": "u1", "value": f"The user's locker is {key}."}]},
+            headers={"Idempotency-Key": key},
+        )
+        assert r.status_code == 200, r.text
+    async with engine.begin() as conn:
+        await conn.execute(
+            text("UPDATE idempotency_keys SET created_at = :t WHERE key = 'old-1'"),
+            {"t": datetime.now(UTC) - timedelta(hours=49)},
+        )
+    worker = worker_for(database_url, engine, embedder)
+    tasks = {p.name: p for p in worker.periodic}
+    before = metric("hindsight_lifecycle_items_total", kind="idempotency_pruned")
+    with caplog.at_level(logging.INFO, logger="hindsight.worker"):
+        await tasks["lifecycle.archive"].run()
+    assert "1 stored Idempotency-Key answer(s) pruned" in caplog.text
+    assert metric("hindsight_lifecycle_items_total", kind="idempotency_pruned") == before + 1
+    async with engine.connect() as conn:
+        keys = (await conn.execute(text("SELECT key FROM idempotency_keys"))).scalars().all()
+    assert keys == ["new-1"]

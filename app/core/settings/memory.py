@@ -182,6 +182,9 @@ class TtlSettings(BaseModel):
     extend_on_access_days: float = Field(default=30, ge=0)
     # Access-log rows older than this are pruned by the archival job.
     access_log_retention_days: float = Field(default=90, gt=0)
+    # Stored first answers of requests sent with an Idempotency-Key are kept at least this many
+    # hours, then pruned by the archival job (a retry within it replays; after it, runs again).
+    idempotency_retention_hours: float = Field(default=48, gt=0)
 
 
 class LifecycleSettings(BaseModel):

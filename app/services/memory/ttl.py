@@ -29,6 +29,7 @@ from datetime import UTC, datetime, timedelta
 
 from app.core.config import LifecycleSettings, TtlSettings
 from app.core.errors import BadRequestError
+from app.repositories.idempotency import IdempotencyRepository
 from app.repositories.memory.access_log import AccessLogRepository
 from app.repositories.memory.lifecycle import LifecycleRepository
 
@@ -113,6 +114,7 @@ class ArchiveReport:
     access_log_pruned: int
     accesses_folded: int = 0  # access-log rows applied to their units
     units_touched: int = 0  # units whose last_accessed_at / expiry the fold changed
+    idempotency_pruned: int = 0  # stored Idempotency-Key answers past their retention
 
 
 class Archiver:
@@ -124,9 +126,11 @@ class Archiver:
         access_log: AccessLogRepository,
         ttl: TtlSettings,
         lifecycle: LifecycleSettings,
+        idempotency: IdempotencyRepository | None = None,
     ) -> None:
         self.repo = repo
         self.access_log = access_log
+        self.idempotency = idempotency
         self.ttl = ttl
         self.lifecycle = lifecycle
 
@@ -134,7 +138,9 @@ class Archiver:
         """Fold the access log into the units (so a unit recalled since the last sweep is
         extended before it could be archived), archive every active unit with
         ``expires_at <= now`` (in batches of ``LIFECYCLE__ARCHIVE_BATCH``) and prune old
-        access-log rows. Runs in the caller's transaction; the caller commits."""
+        access-log rows and stored Idempotency-Key answers (tester finding C27: kept forever,
+        a copy of every client write's answer). Runs in the caller's transaction; the caller
+        commits."""
         days = self.ttl.extend_on_access_days
         folded, touched = await self.access_log.fold(timedelta(days=days) if days > 0 else None)
         batch = self.lifecycle.archive_batch
@@ -147,9 +153,14 @@ class Archiver:
         pruned = await self.access_log.prune(
             now - timedelta(days=self.ttl.access_log_retention_days)
         )
+        keys = 0
+        if self.idempotency is not None:
+            hours = self.ttl.idempotency_retention_hours
+            keys = await self.idempotency.prune(now - timedelta(hours=hours))
         return ArchiveReport(
             archived=archived,
             access_log_pruned=pruned,
             accesses_folded=folded,
             units_touched=touched,
+            idempotency_pruned=keys,
         )
