@@ -423,3 +423,21 @@ async def test_migration_backfills_the_graph_from_stored_units(engine, database_
                 ]
         finally:
             await eng.dispose()
+
+
+async def test_edges_are_counted_among_a_units_first_ten_entities(client, engine) -> None:
+    # Tester C28: 60 units of 50 entities each wrote 73,500 co-occurrence edges (one 63 kB
+    # /store, 33 s of database work). Every entity is still linked; edges come from a unit's
+    # first ten: 45 per unit.
+    names = [f"Ent{i:02d}" for i in range(50)]
+    units = [{"user_id": "ent", "value": f"u{j}", "entities": names} for j in range(3)]
+    r = await client.post("/store", json={"memories": units})
+    assert r.status_code == 200, r.text
+    async with engine.connect() as conn:
+        links = (await conn.execute(text("SELECT count(*) FROM unit_entities"))).scalar_one()
+    assert links == 150
+    found = await edges(engine)
+    assert len(found) == 45
+    first = {name.lower() for name in names[:10]}
+    assert all(a in first and b in first for a, b in found)
+    assert set(found.values()) == {3}  # three units each
