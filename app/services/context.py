@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from typing import Any
 from zoneinfo import ZoneInfoNotFoundError
@@ -99,6 +99,9 @@ def _message_line(chosen: Chosen) -> str:
     entry = chosen.ranked.entry
     return f"{speaker(entry.role, entry.metadata)}{mark}: {chosen.content}"
 
+
+# Fewer content tokens than this is no longer the message (ranking.select's floor too).
+MIN_CUT_TOKENS = 8
 
 PREFERENCES_HEADER = "## Standing preferences and constraints"
 MEMORIES_HEADER = "## Recalled memories (most relevant first)"
@@ -281,13 +284,24 @@ class ContextService:
 
     def _window_lines(self, selection: Selection, remaining: int) -> tuple[list[Chosen], int]:
         """Keep the chosen messages whose rendered lines fit ``remaining`` tokens with the
-        section header (the overhead estimate is checked against the real count)."""
+        section header (the overhead estimate is checked against the real count). Over it, a
+        message cut to fit is cut further by the excess; only when none can give that much
+        is the lowest-scoring message dropped (tester finding C26: a session's only message,
+        a long pasted log, was cut to the budget and then dropped for its speaker prefix)."""
         chosen = list(selection.chosen)
         while chosen:
             text = "\n".join([WINDOW_HEADER, *(_message_line(c) for c in chosen)]) + "\n"
             used = self.tokenizer.count(text)
             if used <= remaining:
                 return chosen, used
+            over = used - remaining
+            cut = max((c for c in chosen if c.truncated), key=lambda c: c.tokens, default=None)
+            if cut is not None and cut.tokens - over - 2 >= MIN_CUT_TOKENS:
+                # Two tokens of slack: a cut can tokenise differently where it joins.
+                content = self.tokenizer.truncate(cut.ranked.entry.content, cut.tokens - over - 2)
+                shorter = replace(cut, content=content, tokens=self.tokenizer.count(content))
+                chosen[chosen.index(cut)] = shorter
+                continue
             # Drop the lowest-scoring message and try again.
             chosen.remove(min(chosen, key=lambda c: c.ranked.score))
         return [], 0

@@ -337,3 +337,26 @@ async def test_a_unit_is_dated_in_the_zone_it_was_extracted_in(wm):
     line = next(x for x in ctx["text"].splitlines() if "Tokyo" in x)
     assert line.startswith("- [event, 2026-12-07]"), line
     assert "2026-12-07" in line.split("]", 1)[1]  # the text's own date agrees
+
+
+async def test_a_lone_long_message_is_in_the_block_cut_to_fit(wm):
+    # Tester C26: a session's only message, a pasted log of ~9,900 tokens, was left out of
+    # /context altogether (window 0), though GET /working_memory shows it cut to fit.
+    log = "Here is my log output: " + " ".join(
+        f"line {i} error code E{i % 97} in module m{i % 13}" for i in range(900)
+    )
+    r = await wm.client.post("/working_memory/long-2/messages", json={"messages": [
+        {"role": "user", "user_id": "longu", "content": log}]})  # fmt: skip
+    assert r.status_code == 200, r.text
+    for query in (None, "which module fails"):
+        params = {"user_id": "longu", "session_id": "long-2", "max_tokens": 2000}
+        ctx = (
+            await wm.client.get(
+                "/context", params={**params, **({"query": query} if query else {})}
+            )
+        ).json()
+        assert ctx["used"]["window"] > 0, ctx
+        [message] = ctx["parts"]["window"]
+        assert message["truncated"] is True
+        assert "user [truncated]: Here is my log output: line 0" in ctx["text"]
+        assert wm.tokenizer.count(ctx["text"]) == ctx["tokens"] <= ctx["budget_tokens"]
