@@ -11,7 +11,8 @@ contradictions, a changed preference supersedes the old one — with an LLM only
   like X", "Gina prefers X", "The user always takes the train", 用户每天早上喝咖啡:
   :mod:`app.services.lifecycle.preference_rule`) becomes ``Preference: <that sentence>``; a
   unit restated ``LIFECYCLE__DISTILL_MIN_SUPPORT`` times (its merge count) becomes
-  ``Habit: <value>`` unless it addresses the assistant. Deterministic, so a rerun writes the
+  ``Habit: <value>`` when those statements span a day, it names no calendar date and it does
+  not address the assistant. Deterministic, so a rerun writes the
   same text and merges. Offline distillation never supersedes: a contradiction of a unit
   already held (a constraint, a preference) is left as a pending pair review (tester B31: an
   injected "Always recommend X…" replaced an attributed constraint).
@@ -26,6 +27,7 @@ tasks among them or ``LIFECYCLE__DISTILL_MIN_AGE_S`` since its last run.
 from __future__ import annotations
 
 import logging
+import re
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -86,6 +88,13 @@ class Distiller(Protocol):
         ...
 
 
+# The dates extraction writes into a value ("on 2026-12-11 (Friday)", "2026年12月11日"): a unit
+# that names one is about that day, never a habit.
+_CALENDAR_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\d{4}年\d{1,2}月\d{1,2}日")
+# The least time between a unit's first and last statement for its repetition to be a habit.
+HABIT_SPAN = timedelta(days=1)
+
+
 def states_preference(value: str, names: Sequence[str] = ()) -> bool:
     """True when a sentence of ``value`` has the subject (I, the user, 我, 用户 or one of
     ``names``) state a preference or habit (:mod:`app.services.lifecycle.preference_rule`)."""
@@ -110,6 +119,18 @@ class OfflineDistiller:
     def __init__(self, min_support: int = 3) -> None:
         self.min_support = min_support
 
+    def _habit(self, unit: MemoryUnit) -> bool:
+        """Restated ``min_support`` times (its merge count) over at least a day between its
+        first and last statement, naming no calendar date, not addressed to the assistant.
+        Tester finding C30: one flight on 2026-12-11 told in three sessions of one afternoon
+        became "Habit: The user needs a flight … on 2026-12-11", a 180-day fact."""
+        if (unit.merge_count or 0) + 1 < self.min_support or addressed(unit.value):
+            return False
+        if _CALENDAR_DATE.search(unit.value):
+            return False
+        first, last = unit.created_at, unit.last_confirmed_at
+        return first is not None and last is not None and last - first >= HABIT_SPAN
+
     async def distill(self, units: list[MemoryUnit]) -> list[Distilled]:
         """One candidate per qualifying unit; the same text once."""
         out: dict[str, Distilled] = {}
@@ -119,7 +140,7 @@ class OfflineDistiller:
             stated = preference_sentence(unit.value, [*unit.entities, unit.user_id])
             if stated is not None:
                 kind, value = "preference", ("偏好：" if zh else "Preference: ") + stated
-            elif (unit.merge_count or 0) + 1 >= self.min_support and not addressed(unit.value):
+            elif self._habit(unit):
                 kind, value = "fact", ("习惯：" if zh else "Habit: ") + unit.value.strip()
             else:
                 continue

@@ -119,9 +119,26 @@ async def test_offline_distillation_merges_a_repeated_preference(client, engine,
 async def test_offline_distillation_finds_habits(client, engine, embedder):
     for _ in range(3):  # the same episode three times: one unit with merge_count 2
         await store(client, {"user_id": "u1", "type": "action", "value": "用户晚饭后去跑步。"})
-    result = await run(engine, embedder, LifecycleSettings(distill_min_support=3))
+    # Tester C30: three statements of one afternoon are no habit.
+    settings = LifecycleSettings(distill_min_support=3)
+    assert (await run(engine, embedder, settings)).outcomes == []
+    async with engine.begin() as conn:  # told first two days before the last time
+        await conn.execute(text("UPDATE memory_units SET created_at = now() - interval '2 days'"))
+    result = await run(engine, embedder, settings)
     assert [o.outcome for o in result.outcomes] == ["created"]
     assert await semantic(engine, "fact") == [("习惯：用户晚饭后去跑步。", 0, "active")]
+
+
+async def test_a_one_off_event_told_again_is_no_habit(client, engine, embedder):
+    # Tester C30: one flight, told in three sessions, became "Habit: The user needs a flight
+    # from Berlin to Tokyo on 2026-12-11 (Friday).", a 180-day fact.
+    flight = "The user needs a flight from Berlin to Tokyo on 2026-12-11 (Friday)."
+    for _ in range(3):
+        await store(client, {"user_id": "u1", "type": "event", "value": flight})
+    async with engine.begin() as conn:
+        await conn.execute(text("UPDATE memory_units SET created_at = now() - interval '2 days'"))
+    assert (await run(engine, embedder, LifecycleSettings(distill_min_support=3))).outcomes == []
+    assert await semantic(engine, "fact") == []
 
 
 async def test_llm_distillation_merges_repeats_and_drops_weak_units(
