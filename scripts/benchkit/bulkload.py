@@ -184,7 +184,10 @@ class BulkLoader:
                 uuid7.uuid7(),
                 self.namespace,
                 subject,
-                f"{t.conversation}/{t.session}/{copy}",
+                # Each subject's sessions its own, as a client's session ids are (one
+                # conversation of one user): the same id in every subject made a seed
+                # session's mates in the other subjects read and dropped by the second hop.
+                f"{subject}/{t.conversation}/{t.session}/{copy}",
                 types[kinds[k]],
                 value,
                 query,

@@ -98,6 +98,13 @@ async def test_loader_fills_every_subject_and_rebuilds_hnsw(bench, engine, datab
             )
         )
         assert repeated == 0  # every row of a subject is a distinct statement
+        shared = await conn.scalar(
+            text(
+                "SELECT count(*) FROM (SELECT session_id FROM memory_units "
+                "GROUP BY 1 HAVING count(DISTINCT user_id) > 1) s"
+            )
+        )
+        assert shared == 0  # a session belongs to one subject, as a client's sessions do
         indexes = set(
             (await conn.execute(text("SELECT indexname FROM pg_indexes"))).scalars().all()
         )
