@@ -92,7 +92,12 @@ async function turn(
   const reply = await answer(systemPrompt(memories), messages, memories);
   await api.append(sessionId, [{ role: "assistant", content: reply }]);
   console.log(`user:      ${text}`);
-  for (const hit of recalled) console.log(`  recalled ${hit.score.toFixed(2)}  ${hit.value}`);
+  // score orders this answer's hits (its scale depends on the other candidates); relevance,
+  // 0..1, is comparable across turns (how likely the unit answers the turn by its own words)
+  for (const hit of recalled) {
+    const figures = `score ${hit.score.toFixed(2)}  relevance ${hit.relevance.toFixed(2)}`;
+    console.log(`  recalled  ${figures}  ${hit.value}`);
+  }
   console.log(`assistant: ${reply}`);
   return reply;
 }

@@ -97,8 +97,10 @@ def turn(api: Any, model: Model, session_id: str, user_id: str, text: str) -> st
     answer = model.answer(system_prompt(memories), messages, memories)
     api.append(session_id, [{"role": "assistant", "content": answer}])
     print(f"user:      {text}")
+    # score orders this answer's hits (its scale depends on the other candidates); relevance,
+    # 0..1, is comparable across turns (how likely the unit answers the turn by its own words)
     for hit in recalled:
-        print(f"  recalled {hit.score:.2f}  {hit.value}")
+        print(f"  recalled  score {hit.score:.2f}  relevance {hit.relevance:.2f}  {hit.value}")
     print(f"assistant: {answer}")
     return answer
 

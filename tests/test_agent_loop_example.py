@@ -6,6 +6,7 @@ a model the loop runs offline and quotes what memory said."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -65,4 +66,8 @@ async def test_agent_loop_offline(api_url, make_api_key):
     assert "preference  The user prefers a window seat." in first
     assert "Window seat, please" not in first.split("closed:")[1]
     assert "recalled" in second and "allergic to peanuts" in second
+    # Tester C21c: each recalled unit with its relevance (0..1, comparable across turns)
+    # beside the score, which only orders one answer.
+    line = r"\n  recalled  score \d\.\d\d  relevance 0\.\d\d  The user is allergic to peanuts"
+    assert re.search(line, second), second
     assert "assistant: Keeping in mind what I remember:" in second

@@ -118,6 +118,21 @@ async def test_search_goes_through_recall_and_covers_the_prefix(api):
     assert store.list_namespaces(limit=1, offset=1) == [("alice", "travel")]
 
 
+async def test_a_search_score_can_pass_one_as_the_docs_say(api):
+    # Tester C21b: documented as 0..1, a search scored 1.05: recall's time signal adds on top
+    # of weights that sum to 1. The docs give the real range (up to 1.35 with the defaults).
+    import hindsight_client.integrations.langgraph as module
+
+    store = HindsightStore(api)
+    store.put(("ruth",), "stock", {"text": "用户持有贵州茅台（600519）的股票。"})
+    [hit] = store.search(("ruth",), query="600519 今天涨了吗", limit=1)
+    assert hit.score is not None and 1 < hit.score <= 1.35
+    doc = " ".join((module.__doc__ or "").split())
+    assert "up to 1.35 with the defaults" in doc and "not 0..1" in doc
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert "score 0..1" not in readme and "up to 1.35 with the default weights" in readme
+
+
 async def test_items_the_service_merges_keep_their_own_values(api):
     store = HindsightStore(api)
     ns = ("carol",)

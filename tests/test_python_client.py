@@ -387,3 +387,19 @@ async def test_a_split_append_that_fails_part_way_says_what_it_wrote(api_url, ma
     stored = failed.value.written
     assert isinstance(stored, models.StoreResponse) and 0 < len(stored.results) < len(facts)
     assert hc.Hindsight.append.__doc__ and "written" in hc.Hindsight.append.__doc__
+
+
+def test_the_python_client_paragraph_says_where_the_errors_are():
+    # Tester C21a: "one exception class per error code (NotFoundError, …)" and
+    # `from hindsight_client import NotFoundError` was an ImportError.
+    import importlib
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Python client")[1].split("\n## ")[0]
+    where = re.search(r"`from (hindsight_client[\w.]*) import (\w+Error)`", section)
+    assert where, "the README shows the import of an error class"
+    module = importlib.import_module(where.group(1))
+    for name in {where.group(2), *re.findall(r"`(\w+Error)`", section)}:
+        assert issubclass(getattr(module, name), hc.HindsightError), name
+    # Its example prints what compares across queries (C21c): relevance, not score alone.
+    assert "hit.relevance" in section.split("```python")[1].split("```")[0]

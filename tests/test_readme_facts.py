@@ -52,3 +52,17 @@ def test_readme_starts_with_the_two_commands():
     ]
     assert ".venv/bin/hindsight" in README and "pip install -e ." in README
     assert "--namespace default" in README
+
+
+def test_the_try_it_example_and_the_agent_loops_use_other_users():
+    # Tester C21h: both used bob, so after the curl example the agent loop's first turn
+    # recalled the passport and its printed output no longer matched the README's.
+    root = Path(__file__).resolve().parents[1]
+    try_it = README.split("## Try it")[1].split("\n## ")[0]
+    users = set(re.findall(r'"user_id": "([^"]+)"', try_it))
+    examples = root / "examples"
+    python = re.search(r'"--user", default="([^"]+)"', (examples / "agent_loop.py").read_text())
+    ts = re.search(r'user: \{ type: "string", default: "([^"]+)"',
+                   (examples / "agent_loop.mts").read_text())  # fmt: skip
+    assert python and ts and python.group(1) == ts.group(1) == "bob"
+    assert users and "bob" not in users, users

@@ -13,6 +13,7 @@ packages (package-lock.json) from the npm registry."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -105,6 +106,9 @@ async def test_the_agent_loop_example_offline(compiled_loop, api_url, make_api_k
     first, second = out.split("== session trip-ts-offline-2")
     assert "closed: extraction job succeeded" in first and "allergic to peanuts" in first
     assert "recalled" in second and "allergic to peanuts" in second
+    # Tester C21c: the relevance (comparable across turns) beside the score (an order).
+    line = r"\n  recalled  score \d\.\d\d  relevance 0\.\d\d  The user is allergic to peanuts"
+    assert re.search(line, second), second
     assert "assistant: Keeping in mind what I remember:" in second
 
 

@@ -29,9 +29,11 @@ How LangGraph's model maps onto Hindsight's:
   still reads superseded units; ``search`` returns what recall returns (superseded units
   leave it unless ``include_superseded=True`` is given to the store).
 - **search** with a ``query`` is ``POST /recall``: in recall's order with the hit's hybrid
-  ``score`` (0..1, scaled within that recall); when the prefix spans several subjects, one
-  recall each, merged by the hits' ``relevance`` (0..1, comparable across recalls), which is
-  then the ``score``. Without a query, the items newest first (``GET /memories``).
+  ``score`` (scaled within that recall: it orders one search, from 0 to the sum of recall's
+  weights — up to 1.35 with the defaults, where the time and answer-type signals add on top
+  of weights that sum to 1 — not 0..1); when the prefix spans several subjects, one recall
+  each, merged by the hits' ``relevance`` (0..1, comparable across recalls), which is then
+  the ``score``. Without a query, the items newest first (``GET /memories``).
   ``filter`` compares value fields (equality or ``$eq``, ``$ne``, ``$gt``, ``$gte``, ``$lt``,
   ``$lte``) after the fetch.
 - **get / put / delete** find an item by listing its subject's units (one request per 200
