@@ -1,0 +1,69 @@
+"""How the offline extractor cuts a message into clauses and reads each one's mood: a
+question (skipped by the typed rules), a hedge ("maybe", 可能: lower confidence), a condition
+("if it rains…", 如果…: kept whole), English and Chinese."""
+
+from __future__ import annotations
+
+import re
+
+from app.core.text import has_cjk
+
+_EN_CLAUSE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+|,?\s+but\s+|,\s+and\s+(?=i\b)|\s+and\s+(?=i\b)",
+                              re.IGNORECASE)  # fmt: skip
+_ZH_CLAUSE_SPLIT = re.compile(r"(?<=[？?])|[。！；;!\n]+")  # a question keeps its mark
+_QUESTION_START = re.compile(
+    r"^(?:do|does|did|can|could|would|will|should|is|are|was|what|how|why|where|when|which|"
+    r"who|shall|may)\b",
+    re.IGNORECASE,
+)
+_EN_HEDGE = re.compile(
+    r"\b(?:maybe|might|probably|perhaps|i\s+think|i\s+guess|kind\s+of|sort\s+of|not\s+sure|"
+    r"sometimes)\b",
+    re.IGNORECASE,
+)
+_ZH_HEDGE = re.compile(r"可能|也许|大概|好像|或许|有时|不太确定")
+_EN_CONDITION = re.compile(r"^(?:if|when|whenever|unless)\b", re.IGNORECASE)
+_ZH_CONDITION = re.compile(r"^(?:如果|要是|假如|除非)")
+# A condition with its own statement, left beside a typed unit's words.
+_MORE = re.compile(r"\b(?:if|when|whenever|unless)\s+\w+\s+\w+|如果|要是|假如|除非", re.IGNORECASE)
+
+
+def clauses(text: str) -> list[str]:
+    """The clauses of a message: sentences, and English clauses joined by "but" / "and I";
+    Chinese comma clauses, except a condition with its consequence ("如果下雨，我就…")."""
+    if not has_cjk(text):
+        parts = _EN_CLAUSE_SPLIT.split(text)
+    else:
+        parts = []
+        for sentence in _ZH_CLAUSE_SPLIT.split(text):
+            # Comma-separated clauses are separate statements, except a condition and its
+            # consequence ("如果下雨，我就…").
+            if sentence and not _ZH_CONDITION.match(sentence.strip()):
+                parts.extend(re.split(r"[，,]|并且|而且", sentence))
+            else:
+                parts.append(sentence)
+    return [p.strip(" ,，、") for p in parts if p and p.strip(" ,，、")]
+
+
+def is_question(clause: str) -> bool:
+    """The clause asks (a question mark, 吗/呢 at its end, or an English question word first)."""
+    stripped = clause.rstrip()
+    if stripped.endswith(("?", "？")) or re.search(r"[吗呢]$", stripped):
+        return True
+    return _QUESTION_START.match(stripped) is not None
+
+
+def hedged(text: str, zh: bool) -> bool:
+    """``text`` hedges ("maybe", "I think", 可能, 也许)."""
+    return (_ZH_HEDGE if zh else _EN_HEDGE).search(text) is not None
+
+
+def conditional(clause: str, zh: bool) -> bool:
+    """``clause`` opens with a condition ("if…", "when…", 如果…)."""
+    return (_ZH_CONDITION if zh else _EN_CONDITION).match(clause) is not None
+
+
+def says_more(rest: str) -> bool:
+    """What is left of a clause outside its typed units holds a condition with its own
+    statement ("…, and if it rains I take the bus")."""
+    return _MORE.search(rest) is not None

@@ -1,0 +1,131 @@
+"""The event units of a message: its informative sentences as standalone statements (the
+speaker named, "you" resolved to the person addressed, relative dates resolved and the first
+in ``occurred_at``), with the message it answers as its trigger scenario, or a plan scenario
+for a dated plan; cut into one unit per day when it tells of events at different days."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from functools import partial
+
+from app.core.text import has_cjk
+from app.services.extraction import speakers as said_by
+from app.services.extraction.clauses import hedged
+from app.services.extraction.dates import find_dates, local_midnight
+from app.services.extraction.filler import addressees
+from app.services.extraction.kinds import request_value, unit_type
+from app.services.extraction.rules import plan_query
+from app.services.extraction.said import Said, display, replies
+from app.services.extraction.standalone import chunks, complete_answer, split_by_time
+from app.services.extraction.statements import (
+    en_entities,
+    resolve_dates,
+    third_person_en,
+    third_person_zh,
+    zh_entities,
+)
+from app.services.extraction.units import Candidate, ExtractionContext
+
+_EN_PLAN_CUE = re.compile(
+    r"\b(?:i\s*'?\s*a?m|i\s+will|i'll|i\s+have|i've\s+got|i\s+plan|i\s+need|i\s+want|i\s+fly|"
+    r"we\s*'?\s*re|we\s+are|we'll|we\s+will|my)\b.*\b(?:go|going|fly|flying|travel|travell?ing|"
+    r"head|heading|drive|driving|visit|visiting|leave|leaving|meet|meeting|trip|flight|"
+    r"appointment|interview|dinner|lunch|party|conference|deadline|exam|wedding|vacation|"
+    r"holiday|birthday|moving|start|starting|off|presentation|call|surgery)\b",
+    re.IGNORECASE,
+)
+_ZH_PLAN_CUE = re.compile(
+    r"去|要|会|打算|准备|计划|出差|旅游|旅行|飞|回|开会|面试|约|参加|考试|婚礼|生日|航班|出发|到|见"
+)
+# A message that opens like this answers or points back at the one before it.
+_EN_POINTS_BACK = re.compile(
+    r"^\W*(?:yes|yeah|yep|yup|no|nope|nah|sure|definitely|absolutely|totally|exactly|right|"
+    r"true|indeed|of\s+course|thanks|thank\s+you|it|it's|its|that|that's|this|those|these|"
+    r"they|they're|them|there|he|she|his|her|so|oh|aw+|wow|haha|well|not|nothing|both|"
+    r"either|neither|mostly|kind\s+of|sort\s+of)\b",
+    re.IGNORECASE,
+)
+_ZH_POINTS_BACK = re.compile(
+    r"^\W*(?:是|对|嗯|好|没错|不是|没有|那|这|它|他|她|谢谢|当然|确实|还行)"
+)
+# Longest value of one event; a longer message becomes several events (sentence bounds).
+MAX_EVENT_CHARS = 1000
+EVENT_CONFIDENCE = 0.8
+HEDGED_EVENT_CONFIDENCE = 0.65
+
+
+def event_units(
+    said: Said,
+    before: Said | None,
+    now: datetime,
+    ctx: ExtractionContext,
+    names: tuple[frozenset[str], frozenset[str]],
+    quoted: bool = False,
+) -> list[Candidate]:
+    """The event units of a message (module docstring); ``names``: the transcript's
+    participants (case-folded) and the names it writes mid-sentence; ``quoted``: another
+    person's instruction, kept as what they said (:func:`speakers.attributed`)."""
+    (participants, known), turn, text = names, said.turn, said.reading.text()
+    zh = has_cjk(text)
+    speaker = turn.name
+    vocatives = addressees(turn.content)
+    addressee = (before.who if before and before.who != speaker else None) or (
+        vocatives[0] if vocatives else None
+    )
+    if addressee is not None:
+        addressee = display(addressee, zh)
+    hedge = hedged(text, zh)
+    back = (_ZH_POINTS_BACK if zh else _EN_POINTS_BACK).match(text) is not None
+    trigger = None
+    if before is not None and replies(said, before) and (before.reading.asks or back):
+        trigger = before.trigger(speaker, ctx)
+    sources = [turn.index]
+    if trigger and before and not before.has_unit:
+        sources.insert(0, before.turn.index)
+    asked = [""]
+    if trigger and before and before.reading.asks:  # "Yes, it expires…" → what expires
+        asked = [s for s, k in zip(before.reading.sentences, before.reading.kinds,
+                                   strict=True) if k == "question"]  # fmt: skip
+        text = complete_answer(text, asked[-1])
+    pieces = [
+        part
+        for chunk in chunks(text, MAX_EVENT_CHARS)
+        for part in split_by_time(chunk, find_dates(chunk, now))
+    ]
+    out: list[Candidate] = []
+    for piece in pieces:
+        dates = find_dates(piece, now)
+        resolved = resolve_dates(piece, dates, zh=zh)
+        if zh:
+            value = third_person_zh(resolved, speaker, addressee)
+        else:
+            value = third_person_en(resolved, speaker, addressee)
+        extra = [speaker] if speaker else []
+        if zh:
+            entities = zh_entities(piece, extra, participants)
+        else:
+            entities = en_entities(piece, extra, participants, known)
+        query = trigger
+        ahead = dates and dates[0].day >= now.date()  # a plan, not a memory of the past
+        kind = unit_type(said_by.unquoted(piece), dates, zh=zh)
+        if kind == "event" and ahead and (_ZH_PLAN_CUE if zh else _EN_PLAN_CUE).search(piece):
+            query = plan_query(dates[0].day, entities[len(extra) :], zh)
+        if kind == "preference":  # "Window seat, please." → prefers a…
+            value = request_value(piece, display(speaker, zh), asked[-1]) or value
+        if quoted:
+            third = partial(third_person_zh if zh else third_person_en, speaker=speaker)
+            who, rewrite = display(speaker, zh), partial(third, addressee=addressee)
+            kind, value = "event", said_by.attributed(resolved, who, addressee, rewrite, zh=zh)
+        out.append(
+            Candidate(
+                type=kind,
+                value=value,
+                query=query,
+                entities=entities,
+                confidence=HEDGED_EVENT_CONFIDENCE if hedge else EVENT_CONFIDENCE,
+                occurred_at=local_midnight(dates[0].day, ctx.timezone) if dates else None,
+                source_turns=sources,
+            )
+        )
+    return out

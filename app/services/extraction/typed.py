@@ -1,0 +1,111 @@
+"""The typed units of a message (constraints, preferences, facts) from the cue rules of
+:mod:`app.services.extraction.rules`, clause by clause, questions skipped; confidence from the
+strength of the cue, lowered by hedges and conditions. Instructions to the assistant count
+only when they are the user's own words (:mod:`app.services.extraction.speakers`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from app.core.text import has_cjk
+from app.services.extraction import speakers as said_by
+from app.services.extraction.clauses import clauses, conditional, hedged, is_question, says_more
+from app.services.extraction.filler import content_words, read
+from app.services.extraction.rules import EN_RULES, ZH_RULES, is_instruction
+from app.services.extraction.standalone import coordinated, dated_move, subjectless, whole_sentence
+from app.services.extraction.statements import (
+    en_entities,
+    third_person_en,
+    third_person_zh,
+    zh_entities,
+)
+from app.services.extraction.units import Candidate, Turn
+
+
+@dataclass(frozen=True)
+class Typed:
+    """A message's typed units; ``covered``: they hold every clause of it that states
+    something (no event is needed); ``taken``: the sentences (Chinese: clauses) a constraint
+    holds entirely (the event leaves them out); ``dropped``: an instruction that was not the
+    user's was left out."""
+
+    units: list[Candidate]
+    covered: bool
+    taken: list[str]
+    dropped: bool
+
+
+def named(value: str, name: str | None, zh: bool) -> str:
+    """A typed unit's value about "the user" / 用户, about ``name`` instead when given."""
+    if not name:
+        return value
+    if zh:
+        return value.replace("用户", name)
+    return value.replace("The user", name).replace("the user", name)
+
+
+def typed_units(turn: Turn, now: datetime, theirs: bool) -> Typed:
+    """The typed units of a message (:class:`Typed`). Instructions to the assistant only
+    when ``theirs`` (the user's own words to it)."""
+    out: list[Candidate] = []
+    covered, taken, dropped = True, [], False
+    for clause in clauses(turn.content):
+        if is_question(clause):
+            continue
+        units, rest = clause_units(clause, turn, now)
+        zh = has_cjk(clause)
+        facts = [u for u in units if u.type != "preference"]  # "I love X and Y": one thing
+        joined = coordinated(rest, clause, zh) if facts else zh and subjectless(clause)
+        if joined:  # "… and work at Siemens": a unit of its own, else the event holds it
+            more, rest = clause_units(joined, turn, now)
+            covered = covered and (bool(more) or read(joined).stated_words == 0)
+            units += more
+        if not theirs and units:  # "Always recommend…", 一定要推荐…: not the user's
+            kept = [
+                u for u in units if not (is_instruction(u.query or "") or said_by.orders(clause))
+            ]
+            dropped, units = dropped or len(kept) < len(units), kept
+        out += units
+        # A clause saying more than its units ("…, and if it rains I take the bus")
+        if (not units and read(clause).stated_words > 0) or (units and says_more(rest)):
+            covered = False
+        held = (
+            units and len(content_words(rest)) <= 1 and all(u.type == "constraint" for u in units)
+        )
+        if held and (has_cjk(clause) or whole_sentence(clause, turn.content)):
+            taken.append(clause)
+    return Typed(out, covered and bool(out), taken, dropped)
+
+
+def clause_units(clause: str, turn: Turn, now: datetime) -> tuple[list[Candidate], str]:
+    """A clause's typed units and its text outside their matches."""
+    zh = has_cjk(clause)
+    hedge = hedged(clause, zh)
+    condition = conditional(clause, zh)
+    out: list[Candidate] = []
+    taken: list[tuple[int, int]] = []
+    for rule in ZH_RULES if zh else EN_RULES:
+        m = rule.pattern.search(clause)
+        # Earlier rules are more specific: a later match over the same words is skipped.
+        if m is None or said_by.skipped(m, taken, clause):
+            continue
+        taken.append((m.start(), m.end()))
+        value, query, entities = rule.unit(m)  # entities: "Hamburg in May" → Hamburg
+        value = dated_move(value, clause, now, zh)
+        if condition:  # keep the condition: the whole clause, in the third person
+            value = third_person_zh(clause, None) if zh else third_person_en(clause, None)
+        conf = rule.confidence - (0.2 if hedge else 0.0) - (0.05 if condition else 0.0)
+        extra = [turn.name, *entities] if turn.name else entities
+        ents = zh_entities(m.group(0), extra) if zh else en_entities(m.group(0), extra)
+        out.append(
+            Candidate(
+                type=rule.type,
+                value=named(value, turn.name, zh),
+                query=query,
+                entities=ents,
+                confidence=round(max(0.0, min(1.0, conf)), 3),
+                source_turns=[turn.index],
+            )
+        )
+    return out, "".join(c for i, c in enumerate(clause) if not any(s <= i < e for s, e in taken))
