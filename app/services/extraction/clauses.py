@@ -10,7 +10,8 @@ from app.core.text import has_cjk
 
 _EN_CLAUSE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+|,?\s+but\s+|,\s+and\s+(?=i\b)|\s+and\s+(?=i\b)",
                               re.IGNORECASE)  # fmt: skip
-_ZH_CLAUSE_SPLIT = re.compile(r"(?<=[？?])|[。！；;!\n]+")  # a question keeps its mark
+# A question keeps its mark; the English in a Chinese message ends its sentences with ". ".
+_ZH_CLAUSE_SPLIT = re.compile(r"(?<=[？?])|[。！；;!\n]+|(?<=\.)\s+")
 _QUESTION_START = re.compile(
     r"^(?:do|does|did|can|could|would|will|should|is|are|was|what|how|why|where|when|which|"
     r"who|shall|may)\b",
@@ -67,3 +68,17 @@ def says_more(rest: str) -> bool:
     """What is left of a clause outside its typed units holds a condition with its own
     statement ("…, and if it rains I take the bus")."""
     return _MORE.search(rest) is not None
+
+
+# A Chinese clause that opens with its predicate ("也对花生过敏", "要离地铁近的").
+_ZH_PREDICATE = re.compile(
+    r"^(?:要|想|也|还|都|又|能|会|可以|不|没|刚|已经|在|对|正在|经常|一直|从来|很|非常|特别|比较|"
+    r"只|就|才|必须|喜欢|爱|讨厌|打算|准备|计划|希望|觉得)"
+)
+
+
+def predicate_first(clause: str) -> bool:
+    """A Chinese clause that opens with its predicate: its subject, the speaker, was left out
+    (tester C9: "要离地铁近的" is "用户要离地铁近的", not "用户：要离地铁近的"); other texts
+    are the speaker's words ("用户：季度报告…截止")."""
+    return _ZH_PREDICATE.match(clause) is not None

@@ -14,8 +14,8 @@ from app.services.extraction import speakers as said_by
 from app.services.extraction.clauses import hedged
 from app.services.extraction.dates import find_dates, local_midnight
 from app.services.extraction.filler import addressees
-from app.services.extraction.kinds import request_value, unit_type
-from app.services.extraction.rules import plan_query
+from app.services.extraction.kinds import by_type, choice, employer, request_value, unit_type
+from app.services.extraction.rules import Q_WORK_EN, Q_WORK_ZH, plan_query
 from app.services.extraction.said import Said, display, replies
 from app.services.extraction.standalone import chunks, complete_answer, split_by_time
 from app.services.extraction.statements import (
@@ -49,6 +49,10 @@ _EN_POINTS_BACK = re.compile(
 _ZH_POINTS_BACK = re.compile(
     r"^\W*(?:是|对|嗯|好|没错|不是|没有|那|这|它|他|她|谢谢|当然|确实|还行)"
 )
+# A conjunction left at the start when a typed unit took the clause before it.
+_CONNECTIVE = re.compile(
+    r"^(?:(?:and|also|plus)\s+(?=\w)|(?:而且|并且|还有|另外)[，,]?)", re.IGNORECASE
+)
 # Longest value of one event; a longer message becomes several events (sentence bounds).
 MAX_EVENT_CHARS = 1000
 EVENT_CONFIDENCE = 0.8
@@ -66,7 +70,8 @@ def event_units(
     """The event units of a message (module docstring); ``names``: the transcript's
     participants (case-folded) and the names it writes mid-sentence; ``quoted``: another
     person's instruction, kept as what they said (:func:`speakers.attributed`)."""
-    (participants, known), turn, text = names, said.turn, said.reading.text()
+    (participants, known), turn = names, said.turn
+    text = _CONNECTIVE.sub("", said.reading.text())  # "And my cat…" after a held clause
     zh = has_cjk(text)
     speaker = turn.name
     vocatives = addressees(turn.content)
@@ -84,21 +89,29 @@ def event_units(
     if trigger and before and not before.has_unit:
         sources.insert(0, before.turn.index)
     asked = [""]
+    out: list[Candidate] = []
     if trigger and before and before.reading.asks:  # "Yes, it expires…" → what expires
         asked = [s for s, k in zip(before.reading.sentences, before.reading.kinds,
                                    strict=True) if k == "question"]  # fmt: skip
-        text = complete_answer(text, asked[-1])
+        picked = choice(text, asked[-1], display(speaker, zh)) if zh else None
+        if picked:  # 晚上的 after 早上还是晚上？→ 用户想要晚上的航班。
+            out.append(Candidate(type="preference", value=picked[0], query=trigger,
+                                 entities=[speaker] if speaker else [],
+                                 confidence=EVENT_CONFIDENCE, source_turns=sources))  # fmt: skip
+            text = picked[1]
+        text = complete_answer(text, asked[-1]) if text else text
     pieces = [
-        part
+        group
         for chunk in chunks(text, MAX_EVENT_CHARS)
         for part in split_by_time(chunk, find_dates(chunk, now))
+        for group in by_type(part, now, zh=zh)
     ]
-    out: list[Candidate] = []
-    for piece in pieces:
+    for piece in pieces if text else []:
         dates = find_dates(piece, now)
         resolved = resolve_dates(piece, dates, zh=zh)
         if zh:
             value = third_person_zh(resolved, speaker, addressee)
+            value = value[:1].upper() + value[1:]  # "The user's cat 豆豆…"
         else:
             value = third_person_en(resolved, speaker, addressee)
         extra = [speaker] if speaker else []
@@ -128,4 +141,9 @@ def event_units(
                 source_turns=sources,
             )
         )
+        job = None if quoted else employer(piece, display(speaker, zh), zh=zh)
+        if job:  # "started a new job at Siemens" → "… works at Siemens." (tester C8)
+            out.append(Candidate(type="fact", value=job, query=Q_WORK_ZH if zh else Q_WORK_EN,
+                                 entities=entities, confidence=EVENT_CONFIDENCE,
+                                 source_turns=sources))  # fmt: skip
     return out

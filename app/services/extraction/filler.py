@@ -15,15 +15,19 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
 import rjieba
 
 from app.core.text import has_cjk
+from app.services.extraction.tense import is_past
 
 _EN_SENTENCE = re.compile(r"(?<=[.!?…])\s+|\n+")
-_ZH_SENTENCE = re.compile(r"[。！？!?～~…\n]+")
+# Chinese sentences keep their final mark: joined again, they stay apart (tester C9: "每晚不超过
+# 500元 用户…刚换了工作" glued two statements with a space).
+_ZH_SENTENCE = re.compile(r"(?<=[。！？!?～~…])(?![。！？!?～~…])|(?<=\.)\s+|\n+")
 _EN_WORD = re.compile(r"[a-z]+(?:['’][a-z]+)?")
 # "Thanks, Maria!" / "Wow, Mel." / "Hey Tim!": a capitalised name set off as an address.
 _VOCATIVE = re.compile(
@@ -121,6 +125,12 @@ _EN_REACTION_FRAME = re.compile(
     r"seems?|must|what\s+a|how|so|such)\b",
     re.IGNORECASE,
 )
+# A feeling about what the other party said, opening the sentence.
+_EN_GLAD = re.compile(
+    r"^\W*(?:so\s+|really\s+|just\s+)?(?:glad|happy|great|good|nice)\s+(?:to\s+(?:hear|see|know)|"
+    r"(?:that\s+)?(?:i|we|you)\b)",
+    re.IGNORECASE,
+)
 # A capitalised word after the first one that is not an address ("Thanks, Maria!").
 _EN_NAME = re.compile(r"(?<=[\w\"'”’)]\s)[A-Z][\w'’-]+|(?<=[-–—:]\s)[A-Z][\w'’-]+")
 _TRAILING_NAME = re.compile(r"\s[A-Z][a-z]+\W*$")
@@ -140,9 +150,24 @@ _ZH_CHEER = re.compile(r"^(?:祝你|祝您|加油|恭喜|辛苦|期待|保重|�
 
 
 def sentences(text: str) -> list[str]:
-    """The sentences of ``text`` (English: after . ! ? …; Chinese: 。！？ and line breaks)."""
+    """The sentences of ``text`` (English: after . ! ? …; Chinese: after 。！？, which they
+    keep, after ". " of the English in it, and at line breaks)."""
     pattern = _ZH_SENTENCE if has_cjk(text) else _EN_SENTENCE
-    return [s.strip() for s in pattern.split(text) if s and s.strip(" ,，、")]
+    return [s.strip() for s in pattern.split(text) if s and s.strip(" ,，、。！？!?～~…")]
+
+
+# A greeting that opens a sentence before what it says ("Hi, 我叫Lena, …", "Hey, I moved…"):
+# no part of the statement (tester C9).
+_GREETING = re.compile(
+    r"^(?:hi|hey|hello|hiya|heya|yo|good\s+(?:morning|afternoon|evening)|你好|您好|嗨|哈喽|哈罗)"
+    r"(?:\s+there|\s+(?-i:[A-Z][a-z]+))?\s*[,，!！]\s*(?=\S)",
+    re.IGNORECASE,
+)
+
+
+def without_greeting(sentence: str) -> str:
+    """``sentence`` without a greeting that opens it ("Hi, I'm Lena." → "I'm Lena.")."""
+    return _GREETING.sub("", sentence, count=1)
 
 
 def _strip_symbols(text: str) -> str:
@@ -184,8 +209,9 @@ def is_filler(sentence: str) -> bool:
 
 
 def informative(text: str) -> list[str]:
-    """The sentences of ``text`` that are not filler, in order."""
-    return [s for s in sentences(text) if not is_filler(s)]
+    """The sentences of ``text`` that are not filler, in order, without a greeting that
+    opens them."""
+    return [without_greeting(s) for s in sentences(text) if not is_filler(s)]
 
 
 Kind = Literal["question", "self", "reaction", "statement"]
@@ -199,6 +225,8 @@ def sentence_kind(sentence: str) -> Kind:
     if _is_question(sentence):
         return "question"
     zh = has_cjk(sentence)
+    if not zh and _EN_GLAD.match(sentence) and not is_past(sentence, zh=False):
+        return "reaction"  # "Glad I can be part of this journey!" (tester C11)
     if (_ZH_FIRST if zh else _EN_FIRST).search(sentence):
         return "self"
     words = content_words(sentence)
@@ -248,12 +276,46 @@ class Reading:
         return "question" in self.kinds
 
     def text(self) -> str:
-        """The informative sentences from the first to the last one that states or asks
-        something (reactions in between are kept, filler around them dropped)."""
-        keep = [i for i, k in enumerate(self.kinds) if k != "reaction"]
+        """The informative sentences from the first to the last one that states something
+        (reactions in between are kept, filler around them dropped), without its questions:
+        a question is no memory of its own (tester C11: "Got any tips for marketing?" ended
+        26 units); it lives on as the trigger scenario of its answer. A one-word echo
+        ("Paris?!") stays: what follows may point at it."""
+        keep = [
+            i
+            for i, k in enumerate(self.kinds)
+            if k != "reaction" and (k != "question" or _echo(self.sentences[i]))
+        ]
         if not keep:
             return ""
-        return " ".join(self.sentences[keep[0] : keep[-1] + 1])
+        kept = self.sentences[keep[0] : keep[-1] + 1]
+        kinds = self.kinds[keep[0] : keep[-1] + 1]
+        return join(s for s, k in zip(kept, kinds, strict=True) if k != "question" or _echo(s))
+
+    @property
+    def asks_only(self) -> bool:
+        """Its questions are all it says beyond reactions: they live in no unit of its own."""
+        return self.asks and not self.text()
+
+
+def _echo(sentence: str) -> bool:
+    """A question of one word that names something ("Paris?!"), no question of its own."""
+    words = sentence.split()
+    return (
+        len(words) == 1
+        and words[0][:1].isupper()
+        and not _EN_QUESTION_WORDS.intersection([words[0].strip("?!").lower()])
+    )
+
+
+def join(parts: Iterable[str]) -> str:
+    """Sentences joined again: with a space in English, as they are in Chinese (they keep
+    their marks, :func:`sentences`)."""
+    out = ""
+    for part in parts:
+        glue = "" if not out or has_cjk(out[-1]) or out[-1] in "。！？" else " "
+        out += glue + part
+    return out
 
 
 def read(text: str) -> Reading:

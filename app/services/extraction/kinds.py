@@ -9,13 +9,23 @@ The rules, on the message's own words (first person, before the rewrite):
 1. a limit or an allergy (budget, max, no more than, allergic; 预算, 不超过, 最多, 过敏) →
    ``constraint``; an expiry or validity (expires, valid until; 到期, 有效期) or a yearly day
    ("my birthday is…", 纪念日是) → ``fact``, whatever the tense;
-2. a habit on recurring days ("I go to the gym every Tuesday", 我每周二去健身房) → ``fact``;
+2. a habit on recurring days ("I go to the gym every Tuesday", "I usually jog on Sunday
+   mornings", 我每周二去健身房, 我通常周日跑步) and an aim with no time ("I want to open a
+   dance studio", 我打算学日语) → ``fact``;
 3. otherwise a statement of something that happened or will happen — a past verb, a future
-   marker, a resolved day ("yesterday", "on Saturday") — stays an ``event``;
+   marker, a resolved day ("yesterday", "on Saturday") — stays an ``event`` (a past that only
+   dates a state, "since I was a kid", does not count);
 4. otherwise a liking or a request ("I love hiking", "I'm keen on counseling", "Window seat,
    please"; 喜欢, 偏好, 能…就…) → ``preference``; a state of the speaker (I am a…, I have…,
    my X is…, works at, lives in, have known … for years; 是, 叫, 在…工作, 住在, 有) → ``fact``;
-5. anything else stays an ``event``.
+5. otherwise what the speaker says holds of them with no time ("Dance is my stress relief",
+   "I'm after Marley flooring", "I've been into dancing since I was a kid"; 是我的, 今年七岁)
+   → ``fact`` (tester C11);
+6. anything else stays an ``event``.
+
+A message whose sentences are of different types is cut where the type changes
+(:func:`by_type`); a new job also gives the employer as a fact (:func:`employer`); a Chinese
+answer that picks one of a question's two options is the preference it picks (:func:`choice`).
 """
 
 from __future__ import annotations
@@ -27,6 +37,7 @@ from app.core import zh_past
 from app.core.text import has_cjk
 from app.core.vocabulary import MemoryType
 from app.services.extraction.dates import TimeMatch, find_dates, local_midnight
+from app.services.extraction.filler import join, sentences
 from app.services.extraction.statements import resolve_dates, third_person_en, third_person_zh
 from app.services.extraction.tense import is_past, recurring_spans
 from app.services.extraction.units import Candidate
@@ -75,6 +86,54 @@ _ZH_STATE = re.compile(r"我(?:是|叫|有)|在.{1,15}(?:工作|上班|任职|�
 def unit_type(text: str, dates: list[TimeMatch], *, zh: bool) -> MemoryType:
     """The type of the event unit stated by ``text`` (the module docstring's rules);
     ``dates`` are the time phrases resolved in it."""
+    return cue_type(text, dates, zh=zh) or _lasting_state(text, dates, zh) or "event"
+
+
+# What the speaker says holds of them, with no time: "Dance is my stress relief", "I'm after
+# Marley flooring", "I've been into dancing since I was a kid", 我女儿今年七岁.
+_EN_LASTING = re.compile(
+    r"(?<!here)(?<!there)(?<!where)(?<!what)(?<!that)\b(?:is|are|'s)\s+(?:(?:pretty\s+much|just|really|definitely|totally|also|still|"
+    r"always)\s+)?(?:my|our)\s+(?!own\b|way\b|turn\b)\w+|^\W*my\s+\w+(?:\s+\w+)?\s+(?:is|are)\b|"
+    r"\bi\s*(?:'m|\s+am)\s+(?:really\s+|totally\s+|just\s+|still\s+)?(?:after|into|from|"
+    r"a\s+(?:big\s+|huge\s+)?fan)\b|\bi\s*(?:'ve|\s+have)\s+(?:always\s+)?been\s+(?:into|a\s+fan|"
+    r"in\s+love\s+with|passionate)\b|\bi\s+(?:can't|cannot)\s+(?:imagine|picture)\s+(?:my\s+)?life\s+"
+    r"without\b",
+    re.IGNORECASE,
+)
+_ZH_LASTING = re.compile(
+    r"是我的|今年[\d一二三四五六七八九十两]+岁|我(?:一直|从小)(?:都)?(?:喜欢|爱|是|在)|我的[^，。！？]{1,6}(?:是|叫)"
+)
+# A past that only dates a state ("since I was a kid", "when I was younger") is no event.
+_EN_SINCE = re.compile(
+    r"\b(?:since|ever\s+since|when)\s+i\s+was\s+(?:a\s+)?(?:kid|child|little|young|younger|"
+    r"teen(?:ager)?|small|\d+)\b",
+    re.IGNORECASE,
+)
+
+
+def _lasting_state(text: str, dates: list[TimeMatch], zh: bool) -> MemoryType | None:
+    """``fact`` for what the speaker says holds of them (:data:`_EN_LASTING`; tester C11:
+    254 of 263 units were 30-day events, "Dance is Gina's stress relief" among them), None
+    at a time (``dates``: "下个月要去成都") or for anything else."""
+    if dates:
+        return None
+    return "fact" if (_ZH_LASTING if zh else _EN_LASTING).search(text) else None
+
+
+# An aim or a plan of the speaker's, with no time: it holds until it is done (tester C11).
+_EN_AIM = re.compile(
+    r"\bi\s+(?:really\s+|still\s+|also\s+)?(?:want|plan|hope|intend|aim|mean)\s+to\b|"
+    r"\bi\s*(?:'m|\s+am)\s+(?:planning|hoping|aiming)\s+to\b|\bmy\s+(?:goal|dream|plan|aim)\s+is\b",
+    re.IGNORECASE,
+)
+_ZH_AIM = re.compile(
+    r"我(?:一直)?(?:想|打算|计划|希望|准备)(?!.{0,4}(?:了|过))|我的(?:目标|梦想|计划)是"
+)
+
+
+def cue_type(text: str, dates: list[TimeMatch], *, zh: bool) -> MemoryType | None:
+    """The type a cue of ``text`` gives (rules 1–4 of the module docstring), None when it has
+    none."""
     if (_ZH_LIMIT if zh else _EN_LIMIT).search(text):
         return "constraint"
     if (_ZH_VALIDITY if zh else _EN_VALIDITY).search(text):
@@ -83,18 +142,52 @@ def unit_type(text: str, dates: list[TimeMatch], *, zh: bool) -> MemoryType:
         return "fact"
     if recurring_spans(text) and not is_past(text, zh=zh):  # a habit: every Tuesday, 每周二
         return "fact"
+    if not dates and (_ZH_AIM if zh else _EN_AIM).search(text) and not is_past(text, zh=zh):
+        return "fact"  # a plan with no time: "I want to open a dance studio", 我打算学日语
     dated = any(d.unit in ("day", "weekend") for d in dates)
     if zh:
         happened = dated or _ZH_EVENT.search(text) is not None
     else:
-        happened = dated or is_past(text, zh=False) or _EN_FUTURE.search(text) is not None
+        tense = _EN_SINCE.sub("", text)
+        happened = dated or is_past(tense, zh=False) or _EN_FUTURE.search(tense) is not None
     if happened:
         return "event"
     if (_ZH_LIKING if zh else _EN_LIKING).search(text.strip()):
         return "preference"
     if (_ZH_STATE if zh else _EN_STATE).search(text.strip()):
         return "fact"
-    return "event"
+    return None
+
+
+# A sentence that opens with a pronoun is about the one before it.
+_POINTS_BACK = re.compile(
+    r"^\W*(?:he|she|it|they|this|that|these|those|him|her|them|his|its|their)\b|^\W*[他她它这那]",
+    re.IGNORECASE,
+)
+
+
+def by_type(text: str, now: datetime, *, zh: bool) -> list[str]:
+    """``text`` cut at sentence bounds where what it says changes type: "每晚不超过500元。我上周
+    刚换了工作" is a limit and an event, "Dance is my stress relief. I lost my job yesterday."
+    a fact and an event (tester C9, C11: one unit of one type held both). A sentence with no
+    type of its own (a reaction, a feeling, "It keeps me going") stays with the one before
+    it (the first: with the next); one piece when nothing changes."""
+    parts = sentences(text)
+    if len(parts) < 2:
+        return [text]
+    groups: list[tuple[MemoryType | None, list[str]]] = []
+    for part in parts:
+        dates = find_dates(part, now)
+        kind = cue_type(part, dates, zh=zh) or _lasting_state(part, dates, zh)
+        if kind == "preference":  # a liking and a state of the speaker hold alike
+            kind = "fact"
+        if _POINTS_BACK.match(part):  # "He is my best friend": about the sentence before
+            kind = None
+        if groups and (kind is None or groups[-1][0] in (None, kind)):
+            groups[-1] = (groups[-1][0] or kind, [*groups[-1][1], part])
+        else:
+            groups.append((kind, [part]))
+    return [join(g) for _, g in groups]
 
 
 _EN_REQUEST = re.compile(r"^(?:(an?|the)\s+)?([\w' -]{1,40}?),?\s+please[.!]*$", re.IGNORECASE)
@@ -164,3 +257,52 @@ def result_unit(text: str, now: datetime, tz: str, index: int) -> Candidate | No
         type="result", value=value, confidence=0.8, source_turns=[index],
         occurred_at=local_midnight(dates[0].day, tz) if dates else None,
     )  # fmt: skip
+
+
+# "I started a new job at Siemens as an engineer": the employer from now on is a fact, the
+# start an event (tester C8: the employer expired with the event after 30 days).
+_EN_NEW_JOB = re.compile(
+    r"\bI\s*(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:started|began|got|landed|"
+    r"accepted|taken|took)\s+(?:a\s+|my\s+)?(?:new\s+)?(?:job|position|role)\s+(?:at|with)\s+"
+    r"([A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*)*)(?:\s+as\s+(?:an?\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*)?))?"
+    r"(?=[.,;!?]|\s+(?:and|but|so|last|this|yesterday|today|on|in|since)\b|$)"
+)
+_ZH_NEW_JOB = re.compile(
+    r"(?:换了?|找到了?|开始了?)(?:新|一份|份)?(?:新)?工作[^。！？]{0,8}?[，,]\s*(?:我)?(?:现在|目前)?在"
+    r"([^，。！？,.!?]{1,12}?)(?:上班|工作)?(?=[，。！？,.!?]|$)|入职了?([^，。！？,.!?]{1,12})"
+)
+
+
+def employer(text: str, who: str, *, zh: bool) -> str | None:
+    """The lasting fact in a new job ("The user works at Siemens as an engineer.",
+    用户现在在腾讯工作。), written about ``who``; None when ``text`` starts no job."""
+    if zh:
+        z = _ZH_NEW_JOB.search(text)
+        return f"{who}现在在{z.group(1) or z.group(2)}工作。" if z else None
+    m = _EN_NEW_JOB.search(text)
+    if m is None:
+        return None
+    role = f" as {'an' if m.group(2)[:1] in 'aeiou' else 'a'} {m.group(2)}" if m.group(2) else ""
+    return f"{who[:1].upper()}{who[1:]} works at {m.group(1)}{role}."
+
+
+# "你的航班想要早上还是晚上？" — "晚上的，…": the answer picks one of two (tester C9).
+_ZH_CHOICE = re.compile(
+    r"(?:你|您)的?([^，。！？\s]{1,6}?)(?:想要|想|要|喜欢|选|订)([^，。！？\s]{1,6}?)还是"
+    r"([^，。！？\s]{1,6}?)(?:呢|的)?[？?]"
+)
+
+
+def choice(answer: str, question: str, who: str) -> tuple[str, str] | None:
+    """The preference an answer picks from a question's two options ("晚上的" after
+    "你的航班想要早上还是晚上？" → "用户想要晚上的航班。") and the rest of the answer; None
+    when the question offers none or the answer opens with neither."""
+    m = _ZH_CHOICE.search(question)
+    if m is None:
+        return None
+    thing, options = m.group(1), (m.group(2), m.group(3))
+    head, _, rest = re.sub(r"^[是要选]", "", answer.strip()).partition("，")
+    picked = next((o for o in options if head.rstrip("的吧。！!").strip() == o), None)
+    if picked is None:
+        return None
+    return f"{who}想要{picked}的{thing}。", rest.strip()

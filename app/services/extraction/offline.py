@@ -35,6 +35,7 @@ from app.services.extraction.dates import local_now
 from app.services.extraction.events import event_units
 from app.services.extraction.filler import addressees, read
 from app.services.extraction.kinds import request_value, result_unit
+from app.services.extraction.repeats import without_repeats
 from app.services.extraction.said import Said, replies
 from app.services.extraction.standalone import (
     about_user,
@@ -89,11 +90,12 @@ class OfflineExtractor:
                         not theirs and said_by.names_the_assistant(rest.reading.text())
                     )
                     units += event_units(rest, before, now, ctx, (participants, known), quoted)
-                for cand in units:
+                for cand in without_repeats(units):
                     key = normalize(cand.value)
                     if key not in found or found[key].confidence < cand.confidence:
                         found[key] = cand
-                said.has_unit = bool(units)
+                # A question is in no unit of its own: its answer cites it (filler.Reading.text)
+                said.has_unit = bool(units) and not said.reading.asks
             elif done := result_unit(turn.content, now, ctx.timezone, turn.index):
                 found.setdefault(normalize(done.value), done)  # "I booked…": what it did
             before = said

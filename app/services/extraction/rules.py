@@ -83,7 +83,7 @@ class Rule:
 def _obj(text: str) -> str:
     text = text.strip().strip("\"'“”‘’")
     text = _TRAILING.sub("", text)
-    text = re.sub(r"\bmy\b", "their", text, flags=re.IGNORECASE)
+    text = re.sub(r"\bmy\b", "the user's", text, flags=re.IGNORECASE)  # C11: not "their"
     text = re.sub(r"\bme\b", "them", text, flags=re.IGNORECASE)
     return text.strip()
 
@@ -107,7 +107,8 @@ _ZH_TIME_BEFORE = re.compile(
 
 _EN_NOT_A_THING = re.compile(r"^(?:it|that|them|what|how|when|not|\w+ing)\b", re.IGNORECASE)
 _EN_DETERMINER = re.compile(
-    r"^(?:(?:your|their|his|her|our|my|the|a|an|this|these|those|all|some)\s+)+", re.IGNORECASE
+    r"^(?:(?:the\s+user['’]s|your|their|his|her|our|my|the|a|an|this|these|those|all|some)\s+)+",
+    re.IGNORECASE,
 )
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from app.core.text import has_cjk
 from app.services.extraction.dates import find_dates, local_now
-from app.services.extraction.filler import Reading
+from app.services.extraction.filler import Reading, join
 from app.services.extraction.statements import resolve_dates, third_person_en, third_person_zh
 from app.services.extraction.units import ExtractionContext, Turn
 
@@ -34,7 +34,7 @@ class Said:
 
     def trigger(self, addressee: str | None, ctx: ExtractionContext) -> str | None:
         """This message as a trigger scenario for its reply (its dates resolved too)."""
-        text = " ".join(self.reading.sentences)
+        text = join(self.reading.sentences)
         if not text:
             return None
         if len(text) > MAX_TRIGGER_CHARS:

@@ -1,6 +1,5 @@
 """Writing a message as a standalone statement: first person → the speaker's name (or "the
-user" / 用户), "you" → the person addressed when known, relative dates → absolute ones, and
-the entities it names.
+user" / 用户), "you" → the person addressed, relative dates → absolute ones, its entities.
 
 English verbs after "I" get the third person ("I love" → "Caroline loves"); past tenses,
 modals and adverbs are left alone ("I just went" → "Caroline just went").
@@ -14,6 +13,7 @@ from collections.abc import Callable
 import rjieba
 import simplemma
 
+from app.services.extraction.clauses import predicate_first
 from app.services.extraction.dates import TimeMatch
 from app.services.extraction.mixed import english_runs
 from app.services.extraction.tense import is_past_verb
@@ -292,9 +292,9 @@ def third_person_zh(text: str, speaker: str | None, addressee: str | None = None
     if addressee:
         out = out.replace("你们", f"{addressee}等人").replace("您", addressee)
         out = out.replace("你", addressee)
-    if who not in out:
-        out = who + "：" + out
-    if not out.endswith(("。", "！", "？", "?", "!")):
+    if who not in out and (speaker or "the user") not in out.casefold():
+        out = who + ("" if predicate_first(out) else "：") + out
+    if not out.endswith(("。", "！", "？", "?", "!", ".")):  # no ".。" after English (C9)
         out += "。"
     return _restore_quotes(out, quotes)
 

@@ -20,7 +20,19 @@ _EN_RECURRING = re.compile(
     rf"(?:\s*(?:,|and|or|&|,\s*and)\s*{_DAYS})*",
     re.IGNORECASE,
 )
+# "I usually jog on Sunday mornings", "on Sundays", "most Fridays": a habit too (tester C8:
+# it was dated the coming Sunday).
+_EN_HABIT = re.compile(
+    r"\b(?:usually|always|often|normally|typically|generally|regularly|tend\s+to|used\s+to)\b"
+    rf"[^.!?;]{{0,40}}?\b(?:on|at|every)\s+{_DAYS}|\b(?:on|most)\s+"
+    r"(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends)\b",
+    re.IGNORECASE,
+)
 _ZH_DAY = r"(?:周|星期|礼拜)[一二三四五六日天]"
+_ZH_HABIT = re.compile(
+    rf"(?:通常|一般|经常|总是|平时|常常|习惯)[^。！？，,]{{0,8}}?(?:{_ZH_DAY}|周末)"
+    rf"|(?:{_ZH_DAY}|周末)(?:通常|一般|经常|总是|都)"
+)
 _ZH_RECURRING = re.compile(
     rf"每(?:个|一个|逢)?(?:{_ZH_DAY}|周末|(?:周|星期|礼拜)(?=[一二三四五六日天]))"
     rf"(?:[和、或跟及与/]{_ZH_DAY}|[和、或跟及与/][一二三四五六日天])*"
@@ -92,9 +104,10 @@ def is_past_verb(word: str) -> bool:
 
 
 def recurring_spans(text: str) -> list[tuple[int, int]]:
-    """Where ``text`` names a recurring day ("every Tuesday and Thursday", 每周二, 每个周末)."""
-    spans = [m.span() for m in _EN_RECURRING.finditer(text)]
-    return spans + [m.span() for m in _ZH_RECURRING.finditer(text)]
+    """Where ``text`` names a recurring day ("every Tuesday and Thursday", 每周二, 每个周末,
+    "usually … on Sunday mornings", "on Sundays", 我通常周日…)."""
+    spans = [m.span() for p in (_EN_RECURRING, _EN_HABIT) for m in p.finditer(text)]
+    return spans + [m.span() for p in (_ZH_RECURRING, _ZH_HABIT) for m in p.finditer(text)]
 
 
 def idiom_spans(text: str) -> list[tuple[int, int]]:

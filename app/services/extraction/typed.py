@@ -5,6 +5,7 @@ only when they are the user's own words (:mod:`app.services.extraction.speakers`
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -50,11 +51,27 @@ def typed_units(turn: Turn, now: datetime, theirs: bool) -> Typed:
     when ``theirs`` (the user's own words to it)."""
     out: list[Candidate] = []
     covered, taken, dropped = True, [], False
-    for clause in clauses(turn.content):
+    parts = clauses(turn.content)
+    for i, clause in enumerate(parts):
         if is_question(clause):
             continue
-        units, rest = clause_units(clause, turn, now)
         zh = has_cjk(clause)
+        units, rest = clause_units(_with_subject(clause, parts[:i], zh), turn, now)
+        exception = (
+            (
+                clause if _EXCEPTION_INSIDE.search(rest) else None  # "…, except roasted ones"
+            )
+            or _exception(turn.content, clause, parts[i + 1 : i + 2])
+        )
+        if exception and any(u.type == "constraint" for u in units):
+            # "I'm vegetarian, but I eat eggs": the constraint keeps its exception (C8, C9)
+            mixed = has_cjk(exception)
+            whole = third_person_zh(exception, None) if mixed else third_person_en(exception, None)
+            for u in units:
+                if u.type == "constraint":
+                    u.value = named(whole, turn.name, mixed)
+            if mixed or whole_sentence(exception, turn.content):
+                taken.append(exception)
         facts = [u for u in units if u.type != "preference"]  # "I love X and Y": one thing
         joined = coordinated(rest, clause, zh) if facts else zh and subjectless(clause)
         if joined:  # "… and work at Siemens": a unit of its own, else the event holds it
@@ -76,6 +93,46 @@ def typed_units(turn: Turn, now: datetime, theirs: bool) -> Typed:
         if held and (has_cjk(clause) or whole_sentence(clause, turn.content)):
             taken.append(clause)
     return Typed(out, covered and bool(out), taken, dropped)
+
+
+# What opens a clause that excepts from the one before it.
+_EXCEPTION = re.compile(
+    r"^\s*[,，;；]?\s*(?:but|except(?:\s+for)?|apart\s+from|other\s+than|但是|但|不过|可是|只是|除了)",
+    re.IGNORECASE,
+)
+_EXCEPTION_INSIDE = re.compile(
+    r"[,，;；]\s*(?:but|except|apart\s+from|other\s+than|但是|但|不过|可是|只是|除了)",
+    re.IGNORECASE,
+)
+# A Chinese clause that goes on about the speaker of the clause before it ("我不吃辣，也对花生
+# 过敏"): its subject was left out.
+_ZH_GOES_ON = re.compile(r"^(?:也|还|又|并且|而且|同时)(?!是)")
+
+
+def _exception(text: str, clause: str, following: list[str]) -> str | None:
+    """``clause`` with the clause that follows it in ``text`` when that one excepts from it
+    ("I'm vegetarian, but I eat eggs", 我是素食者，但是我吃鸡蛋), as written; else None."""
+    start = text.find(clause)
+    if not following or start < 0:
+        return None
+    end = text.find(following[0], start + len(clause))
+    if (
+        end < 0
+        or text[start + len(clause) : end].strip(" ,，;；")
+        and not _EXCEPTION.match(text[start + len(clause) : end])
+    ):
+        return None
+    if not _EXCEPTION.match(text[start + len(clause) : end + len(following[0])]):
+        return None
+    return text[start : end + len(following[0])]
+
+
+def _with_subject(clause: str, before: list[str], zh: bool) -> str:
+    """A Chinese clause that goes on about the speaker (也对花生过敏 after 我不吃辣) with its
+    subject 我 again, for the cue rules; any other clause as it is."""
+    if zh and _ZH_GOES_ON.match(clause) and "我" not in clause and before and "我" in before[-1]:
+        return "我" + _ZH_GOES_ON.sub("", clause)
+    return clause
 
 
 def clause_units(clause: str, turn: Turn, now: datetime) -> tuple[list[Candidate], str]:

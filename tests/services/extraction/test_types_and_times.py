@@ -42,7 +42,7 @@ def typed(*messages: tuple[str, str]) -> list[tuple[str, str]]:
         ("预算每晚不超过800元。", ("constraint", "用户：预算每晚不超过800元。")),
         ("I'm really keen on counseling and mental health work.",
          ("preference", "The user is really keen on counseling and mental health work.")),
-        ("能坐高铁就坐高铁。", ("preference", "用户：能坐高铁就坐高铁。")),
+        ("能坐高铁就坐高铁。", ("preference", "用户能坐高铁就坐高铁。")),
         ("I go to the gym every Tuesday and Thursday.",
          ("fact", "The user goes to the gym every Tuesday and Thursday.")),
         ("我每周二和周四去健身房。", ("fact", "用户每周二和周四去健身房。")),
@@ -253,7 +253,7 @@ def test_a_request_to_be_reminded_is_kept(said, stored):
          "The assistant booked Nobu for two on 2026-12-02 (Wednesday) at 20:00, confirmation "
          "number NB-4821."),
         ("帮我订明天晚上8点的两人桌。", "好的，已经帮你订好了明天晚上8点的两人桌，确认号NB-4821。",
-         "助手：已经帮用户订好了2026年12月2日（周三）晚上8点的两人桌，确认号NB-4821。"),
+         "助手已经帮用户订好了2026年12月2日（周三）晚上8点的两人桌，确认号NB-4821。"),
     ],
 )  # fmt: skip
 def test_what_the_assistant_booked_is_a_result(asked, done, stored):
