@@ -99,18 +99,26 @@ async def test_mcp_doc_block_starts_and_lists_tools(label, keyless_url, keyed_ur
             # API the way the user's environment would not need to.
             entry["env"] = {**entry.get("env", {}), "MCP__API_BASE_URL": keyed_url if keyed
                             else keyless_url}  # fmt: skip
+    pinned = " pinned" in label  # pinned to user-42: the tools take no user_id
+    subject = {} if pinned else {"user_id": "doc"}
     async with connect(entry) as session:
-        names = {t.name for t in (await session.list_tools()).tools}
-        assert names == TOOLS
+        tools = (await session.list_tools()).tools
+        assert {t.name for t in tools} == TOOLS
+        assert pinned == all("user_id" not in t.input_schema["properties"] for t in tools)
         if keyed:
             stored = await session.call_tool(
-                "memory_store", {"what_to_remember": f"{label} works", "user_id": "doc"}
+                "memory_store", {"what_to_remember": f"{label} works", **subject}
             )
             assert not stored.is_error, stored.content
             found = await session.call_tool(
-                "memory_recall", {"what_am_i_looking_for": f"does {label} work?", "user_id": "doc"}
+                "memory_recall", {"what_am_i_looking_for": f"does {label} work?", **subject}
             )
             assert found.structured_content["memories"][0]["id"] == stored.structured_content["id"]
+            if pinned:
+                other = await session.call_tool(
+                    "memory_recall", {"what_am_i_looking_for": "anything", "user_id": "doc"}
+                )
+                assert other.structured_content["error"]["code"] == "pinned_user"
 
 
 @pytest.mark.parametrize("headers", [{}, {"Authorization": "Bearer hs_not-a-key"}])

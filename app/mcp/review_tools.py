@@ -1,6 +1,7 @@
-"""The MCP tools of the review list (docs/DEDUPE.md, "Working the review list"): list the
-pairs of memories Hindsight could not tell apart, and decide one. Thin clients of
-``GET /reviews`` and ``POST /reviews/{id}``, like every tool (app/mcp/tools.py)."""
+"""The base of the MCP tools (a REST client, the caller's key, the pinned user:
+app/mcp/pin.py), and the tools of the review list (docs/DEDUPE.md, "Working the review
+list"): list the pairs of memories Hindsight could not tell apart, and decide one. Thin
+clients of ``GET /reviews`` and ``POST /reviews/{id}``, like every tool (app/mcp/tools.py)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,14 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
 
-from app.mcp.client import ApiError
+from app.mcp.client import ApiError, RestApi
 from app.mcp.params import AgentId, PairDecision, ReviewId, ReviewKind, ReviewsHowMany, UserId
+from app.mcp.pin import context_headers, pinned_user, scope
 from app.mcp.results import (
     PairToReview,
     ReviewDecisionOutput,
     ReviewsOutput,
+    caller_key,
     drop_none,
     error_result,
     id_path,
@@ -22,11 +25,25 @@ from app.mcp.results import (
 )
 
 
-class ReviewTools:
-    """Mixed into :class:`app.mcp.tools.HindsightTools` (which provides ``_call``)."""
+class BoundTools:
+    """Tools bound to one REST API client and, over stdio, to the user ``MCP__USER_ID``
+    pins (``pin``; over HTTP the request's header pins: :func:`app.mcp.pin.pinned_user`)."""
+
+    def __init__(self, api: RestApi, pin: str | None = None) -> None:
+        self.api = api
+        self.pin = pin or None
 
     async def _call(self, ctx: Context | None, method: str, path: str, **kwargs: Any) -> Any:
-        raise NotImplementedError
+        return await self.api.call(method, path, api_key=caller_key(ctx), **kwargs)
+
+    def _scope(self, ctx: Context | None) -> dict[str, str] | None:
+        """``{"user_id": <pin>}`` for a call by id on a pinned connection, else None (the
+        server checked the header before the call: app/mcp/server.py)."""
+        return scope(pinned_user(context_headers(ctx), self.pin))
+
+
+class ReviewTools(BoundTools):
+    """The review tools; :class:`app.mcp.tools.HindsightTools` adds the others."""
 
     async def memory_reviews(
         self,
@@ -76,7 +93,11 @@ class ReviewTools:
         way twice is harmless, deciding a pair already decided otherwise is an error."""
         try:
             answer = await self._call(
-                ctx, "POST", id_path("/reviews", review_id), json={"action": decision}
+                ctx,
+                "POST",
+                id_path("/reviews", review_id),
+                json={"action": decision},
+                params=self._scope(ctx),
             )
         except ApiError as exc:
             return error_result(exc)

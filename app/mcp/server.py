@@ -6,6 +6,7 @@ import inspect
 import logging
 import os
 import signal
+from collections.abc import Mapping
 from typing import Any
 
 import httpx
@@ -13,6 +14,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
+from mcp.types import ListToolsResult
 from pydantic import ValidationError
 from starlette.types import ASGIApp
 
@@ -29,19 +31,58 @@ from app.mcp.arguments import (
     unknown,
 )
 from app.mcp.client import RestApi
+from app.mcp.pin import (
+    PIN_HEADER,
+    PinError,
+    context_headers,
+    headers_of,
+    pinned_user,
+    unpinned_argument,
+    without_user_id,
+)
 from app.mcp.tools import TOOLS, HindsightTools
 
 log = logging.getLogger("hindsight.mcp")
 
 INSTRUCTIONS = """Long-term memory for this conversation's user. Recall (memory_recall) before
 answering questions about the user or acting for them; store (memory_store) durable facts,
-preferences and constraints the user states. Memories are scoped by user_id."""
+preferences and constraints the user states. Memories are scoped by user_id (a server
+pinned to one user takes no user_id: every call acts for that user)."""
 
 
 class HindsightMCPServer(MCPServer):
     """MCPServer whose wrong, missing or unknown tool arguments get the code-prefixed tool
     error of app/mcp/arguments.py instead of a raw validation dump, and whose API refusals
-    (422) name the tool's arguments, not the REST fields."""
+    (422) name the tool's arguments, not the REST fields. On a connection pinned to one user
+    (app/mcp/pin.py: ``pin`` over stdio, the request's header over HTTP) the tools are
+    listed without ``user_id`` and every call acts for that user."""
+
+    def __init__(self, *args: Any, pin: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.pin = pin or None
+        # Tool → its description without the argument summary (written again when pinned).
+        self.described: dict[str, str] = {}
+
+    def _pinned(self, headers: Mapping[str, str] | None) -> bool:
+        try:
+            return pinned_user(headers, self.pin) is not None
+        except PinError:
+            return True  # its calls fail (invalid_pin); list what a pinned caller sees
+
+    def _schema(self, parameters: dict[str, Any], pin: str | None) -> dict[str, Any]:
+        return without_user_id(parameters) if pin else parameters
+
+    async def _handle_list_tools(self, ctx: Any, params: Any) -> ListToolsResult:
+        listed = await super()._handle_list_tools(ctx, params)
+        if not self._pinned(headers_of(getattr(ctx, "request", None))):
+            return listed
+        tools = []
+        for tool in listed.tools:
+            schema = without_user_id(tool.input_schema)
+            description = f"{self.described.get(tool.name, '')} {summary(schema)}".strip()
+            tools.append(tool.model_copy(update={"input_schema": schema,
+                                                 "description": description}))  # fmt: skip
+        return ListToolsResult(tools=tools)
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         tool = self._tool_manager.get_tool(name)
@@ -50,15 +91,25 @@ class HindsightMCPServer(MCPServer):
             return tool_error(
                 "unknown_tool", 404, "Unknown tool", f"no tool {name!r}; tools: {names}"
             )
+        try:
+            pin = pinned_user(context_headers(context), self.pin)
+        except PinError as exc:
+            return tool_error("invalid_pin", 400, "Invalid user pin", f"{name}: {exc}")
+        if pin is not None and "user_id" in tool.parameters.get("properties", {}):
+            refused = unpinned_argument(arguments.get("user_id"), pin)
+            if refused is not None:
+                return tool_error("pinned_user", 403, "Pinned to one user", f"{name}: {refused}")
+            arguments = {**arguments, "user_id": pin}
+        schema = self._schema(tool.parameters, pin)
         messages = unknown(name, tool.parameters, arguments)
         if messages:
-            return invalid_arguments(name, messages, tool.parameters)
+            return invalid_arguments(name, messages, schema)
         try:
             return in_tool_terms(name, await super().call_tool(name, arguments, context))
         except ToolError as exc:
             if isinstance(exc.__cause__, ValidationError):
                 found = problems(exc.__cause__.errors())
-                return invalid_arguments(name, found, tool.parameters)
+                return invalid_arguments(name, found, schema)
             raise
 
 
@@ -72,21 +123,33 @@ def lent_key(settings: McpSettings) -> str | None:
     return settings.api_key.get_secret_value() or None
 
 
+def stdio_pin(settings: McpSettings) -> str | None:
+    """The user ``MCP__USER_ID`` pins every call to, over stdio only (app/mcp/pin.py): over
+    streamable HTTP each caller pins its own calls with the ``X-Hindsight-User-Id`` header."""
+    if settings.transport != "stdio":
+        return None
+    return settings.user_id or None
+
+
 def build_server(settings: McpSettings, api: RestApi | None = None) -> MCPServer:
     """An MCPServer whose tools call the REST API at ``settings.api_base_url``, with
-    :func:`lent_key` as the default key."""
+    :func:`lent_key` as the default key and :func:`stdio_pin` as the pinned user (neither
+    when ``api`` is given: the API's own in-process ``/mcp``, an HTTP server)."""
+    pin = stdio_pin(settings) if api is None else None
     api = api or RestApi(settings.api_base_url, lent_key(settings), settings.timeout_s)
-    server: MCPServer = HindsightMCPServer(
+    server = HindsightMCPServer(
         name="hindsight",
         title="Hindsight memory",
         instructions=INSTRUCTIONS,
         version=__version__,
+        pin=pin,
     )
-    tools = HindsightTools(api)
+    tools = HindsightTools(api, pin)
     for name, hints in TOOLS.items():
         fn = getattr(tools, name)
         # The docstring, on one line, is the description the model reads.
         description = " ".join((inspect.getdoc(fn) or "").split())
+        server.described[name] = description
         server.add_tool(fn, name=name, description=description, annotations=hints)
         tool = server._tool_manager.get_tool(name)
         assert tool is not None
@@ -171,6 +234,12 @@ def run(settings: McpSettings, shutdown_timeout_s: float = 8.0) -> None:
     server.custom_route("/health", methods=["GET"], include_in_schema=False)(health)
     if settings.api_key.get_secret_value():
         log.warning("MCP__API_KEY is ignored over streamable HTTP: each caller sends its own key")
+    if settings.user_id:
+        log.warning(
+            "MCP__USER_ID is ignored over streamable HTTP: each caller pins its user with the "
+            "%s header",
+            PIN_HEADER,
+        )
 
     app = server.streamable_http_app(
         stateless_http=True,

@@ -12,13 +12,13 @@ parameters go in ``app/mcp/params.py``, its output model in ``app/mcp/results.py
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
-from app.mcp.client import ApiError, RestApi
+from app.mcp.client import ApiError
 from app.mcp.params import (
     AboutHowMany,
     AboutNamedThing,
@@ -68,7 +68,6 @@ from app.mcp.results import (
     SummarizeOutput,
     Summary,
     UpdatedMemory,
-    caller_key,
     drop_none,
     error_result,
     extract_output,
@@ -81,13 +80,7 @@ from app.mcp.review_tools import ReviewTools
 
 
 class HindsightTools(ReviewTools):
-    """The tools, bound to one REST API client (the review list's in ReviewTools)."""
-
-    def __init__(self, api: RestApi) -> None:
-        self.api = api
-
-    async def _call(self, ctx: Context | None, method: str, path: str, **kwargs: Any) -> Any:
-        return await self.api.call(method, path, api_key=caller_key(ctx), **kwargs)
+    """The tools, bound to one REST API client and pin (the review list's in ReviewTools)."""
 
     async def memory_store(
         self,
@@ -210,7 +203,8 @@ class HindsightTools(ReviewTools):
             }
         )
         try:
-            answer = await self._call(ctx, "PATCH", id_path("/memories", memory_id), json=body)
+            path = id_path("/memories", memory_id)
+            answer = await self._call(ctx, "PATCH", path, json=body, params=self._scope(ctx))
         except ApiError as exc:
             return error_result(exc)
         memory = answer["memory"]
@@ -232,7 +226,8 @@ class HindsightTools(ReviewTools):
         (a password, a secret). To mark a memory as wrong but keep the record, use
         memory_update with mark_as='invalid' instead."""
         try:
-            answer = await self._call(ctx, "DELETE", id_path("/memories", memory_id))
+            path = id_path("/memories", memory_id)
+            answer = await self._call(ctx, "DELETE", path, params=self._scope(ctx))
         except ApiError as exc:
             return error_result(exc)
         return ok_result(ForgetOutput(forgotten=memory_id, removed=answer["removed"]))
@@ -255,7 +250,8 @@ class HindsightTools(ReviewTools):
         later. Pass only job_id to check on an earlier call."""
         try:
             if job_id:
-                job = await self._call(ctx, "GET", id_path("/extract", job_id))
+                path = id_path("/extract", job_id)
+                job = await self._call(ctx, "GET", path, params=self._scope(ctx))
                 return ok_result(extract_output(job))
             body = drop_none(
                 {

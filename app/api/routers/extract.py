@@ -17,6 +17,7 @@ from app.api.deps import (
 )
 from app.api.errors import ERROR_RESPONSES, NOT_FOUND, PROBLEM_JSON, SESSION_NOT_FOUND
 from app.api.idempotent import IdempotencyKey, once
+from app.api.scope import JobScope
 from app.api.wire import job_read
 from app.core.errors import BadRequestError
 from app.core.vocabulary import JOB_ENDED
@@ -146,14 +147,17 @@ async def list_extraction_jobs(
     responses={**ERROR_RESPONSES, **NOT_FOUND},
 )
 async def get_extraction_job(
-    job_id: uuid.UUID, namespace: NamespaceDep, service: ExtractionServiceDep
+    job_id: uuid.UUID,
+    namespace: NamespaceDep,
+    service: ExtractionServiceDep,
+    user_id: JobScope = None,
 ) -> ExtractJobRead:
     """An extraction job: `status` (`queued`, `running`, `retrying`, `succeeded`, `failed`),
     `attempts`, the last `error` / `error_code` and every attempt's error in
     `error_history`, and, once succeeded, `units`: per extracted unit its outcome
     (`created`, `merged`, `superseded`, `conflict`, `dropped`, `rejected`) and memory id.
-    A job of another namespace is a 404."""
-    return job_read(await service.get(namespace, job_id))
+    A job of another namespace (with `user_id`, of another user) is a 404."""
+    return job_read(await service.get(namespace, job_id, user_id))
 
 
 @router.post(

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Query
 
 from app.api.deps import NamespaceDep, ReviewServiceDep
 from app.api.errors import ERROR_RESPONSES, NOT_FOUND, PROBLEM_JSON
+from app.api.scope import ReviewScope
 from app.schemas.common import Problem
 from app.schemas.reviews import (
     ReviewDecide,
@@ -81,11 +82,15 @@ async def list_reviews(
     responses={**ERROR_RESPONSES, **NOT_FOUND},
 )
 async def get_review(
-    review_id: uuid.UUID, service: ReviewServiceDep, namespace: NamespaceDep
+    review_id: uuid.UUID,
+    service: ReviewServiceDep,
+    namespace: NamespaceDep,
+    user_id: ReviewScope = None,
 ) -> Any:
     """One pair review with both units as stored now (open or decided: `decision`,
-    `decided_by`). 404 `not_found` for an unknown id or another namespace's review."""
-    return _read(await service.get(namespace, review_id))
+    `decided_by`). 404 `not_found` for an unknown id or another namespace's review (with
+    `user_id`, also another user's)."""
+    return _read(await service.get(namespace, review_id, user_id))
 
 
 @router.post(
@@ -95,7 +100,11 @@ async def get_review(
     responses={**ERROR_RESPONSES, **NOT_FOUND, **DECIDED_OTHERWISE},
 )
 async def decide_review(
-    review_id: uuid.UUID, body: ReviewDecide, service: ReviewServiceDep, namespace: NamespaceDep
+    review_id: uuid.UUID,
+    body: ReviewDecide,
+    service: ReviewServiceDep,
+    namespace: NamespaceDep,
+    user_id: ReviewScope = None,
 ) -> Any:
     """Decide a pair with `{"action": …}` (or `{"decision": …}`, its other name, as the MCP
     tool `memory_review_decide` and the review's own `decision` field call it): `merge` (the
@@ -103,8 +112,9 @@ async def decide_review(
     resolving to it), `supersede` (the newer unit replaces the existing one, which stays
     readable as `superseded`) or `keep_both` (two facts). History is kept
     (`GET /memories/{id}/history`). Deciding again the same way changes nothing
-    (`changed: false`). Errors: 404 `not_found` (unknown id or another namespace's review),
+    (`changed: false`). Errors: 404 `not_found` (unknown id or another namespace's review;
+    with `user_id`, also another user's: nothing changes),
     409 `conflict` (already decided otherwise — by a person, the LLM or the sweep, or closed
     as stale — a merge that is ruled out for the pair, or a unit no longer active)."""
-    decided = await service.decide(namespace, review_id, body.chosen, datetime.now(UTC))
+    decided = await service.decide(namespace, review_id, body.chosen, datetime.now(UTC), user_id)
     return ReviewDecided(review=_read(decided.view), changed=decided.changed)

@@ -41,6 +41,10 @@ class McpSettings(BaseModel):
     # used (each caller's own Authorization or X-API-Key header passes through).
     api_key: SecretStr = SecretStr("")
     transport: Literal["stdio", "streamable-http"] = "stdio"
+    # Over stdio only: every tool call acts for this user (no user_id in the tool schemas;
+    # calls by id scoped with ?user_id=). Empty: the model names the user (any user of the
+    # key's namespace). Over streamable HTTP each caller sends X-Hindsight-User-Id instead.
+    user_id: str = Field(default="", max_length=256)
     # Address and port of the streamable HTTP transport (path /mcp).
     host: str = "127.0.0.1"
     port: int = Field(default=8001, ge=1, le=65535)

@@ -251,10 +251,12 @@ class ExtractionService:
         assert job is not None
         return Submitted(job, True)
 
-    async def get(self, namespace: str, job_id: uuid.UUID) -> ExtractionJob:
-        """A job of this namespace. Raises NotFoundError."""
+    async def get(
+        self, namespace: str, job_id: uuid.UUID, user_id: str | None = None
+    ) -> ExtractionJob:
+        """A job of this namespace (with ``user_id``, of that user). Raises NotFoundError."""
         job = await self.jobs.get(namespace, job_id)
-        if job is None:
+        if job is None or (user_id is not None and job.user_id != user_id):
             raise NotFoundError(f"no extraction job {job_id}")
         return job
 

@@ -136,23 +136,31 @@ class ReviewService:
         cursor = encode_keyset(rows[-1].created_at, rows[-1].id, filters) if more else None
         return ReviewPage(views, cursor)
 
-    async def get(self, namespace: str, review_id: uuid.UUID) -> ReviewView:
+    async def get(
+        self, namespace: str, review_id: uuid.UUID, user_id: str | None = None
+    ) -> ReviewView:
         """One review of the namespace with its units. Raises NotFoundError (also for
-        another namespace's review)."""
+        another namespace's review and, with ``user_id``, another user's)."""
         review = await self.reviews.get(namespace, review_id)
-        if review is None:
+        if review is None or (user_id is not None and review.user_id != user_id):
             raise NotFoundError(f"no pair review {review_id}")
         [view] = await self._views(namespace, [review])
         return view
 
     async def decide(
-        self, namespace: str, review_id: uuid.UUID, decision: Decision, now: datetime
+        self,
+        namespace: str,
+        review_id: uuid.UUID,
+        decision: Decision,
+        now: datetime,
+        user_id: str | None = None,
     ) -> Decided:
         """Apply ``decision`` to an open review (see the module docstring). Raises
-        NotFoundError (404) and ConflictError (409: decided otherwise, a merge ruled out,
-        or a unit of the pair no longer active)."""
+        NotFoundError (404, also another user's review with ``user_id``: nothing changes) and
+        ConflictError (409: decided otherwise, a merge ruled out, or a unit of the pair no
+        longer active)."""
         found = await self.reviews.get(namespace, review_id)
-        if found is None:
+        if found is None or (user_id is not None and found.user_id != user_id):
             raise NotFoundError(f"no pair review {review_id}")
         await self.memories.lock_subject(Subject(namespace, found.user_id, found.agent_id))
         review = await self.reviews.lock(review_id)

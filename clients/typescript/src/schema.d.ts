@@ -166,7 +166,7 @@ export interface paths {
          *     `attempts`, the last `error` / `error_code` and every attempt's error in
          *     `error_history`, and, once succeeded, `units`: per extracted unit its outcome
          *     (`created`, `merged`, `superseded`, `conflict`, `dropped`, `rejected`) and memory id.
-         *     A job of another namespace is a 404.
+         *     A job of another namespace (with `user_id`, of another user) is a 404.
          */
         get: operations["get_extraction_job"];
         put?: never;
@@ -482,7 +482,8 @@ export interface paths {
         /**
          * Get Review
          * @description One pair review with both units as stored now (open or decided: `decision`,
-         *     `decided_by`). 404 `not_found` for an unknown id or another namespace's review.
+         *     `decided_by`). 404 `not_found` for an unknown id or another namespace's review (with
+         *     `user_id`, also another user's).
          */
         get: operations["get_review"];
         put?: never;
@@ -494,7 +495,8 @@ export interface paths {
          *     resolving to it), `supersede` (the newer unit replaces the existing one, which stays
          *     readable as `superseded`) or `keep_both` (two facts). History is kept
          *     (`GET /memories/{id}/history`). Deciding again the same way changes nothing
-         *     (`changed: false`). Errors: 404 `not_found` (unknown id or another namespace's review),
+         *     (`changed: false`). Errors: 404 `not_found` (unknown id or another namespace's review;
+         *     with `user_id`, also another user's: nothing changes),
          *     409 `conflict` (already decided otherwise — by a person, the LLM or the sweep, or closed
          *     as stale — a merge that is ruled out for the pair, or a unit no longer active).
          */
@@ -3698,7 +3700,10 @@ export interface operations {
     };
     get_extraction_job: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only if the job is this user's: another user's job is a 404 `not_found` (the answer for an unknown id) and nothing changes. */
+                user_id?: string | null;
+            };
             header?: never;
             path: {
                 job_id: string;
@@ -4871,7 +4876,10 @@ export interface operations {
     };
     get_review: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only if the pair is this user's: another user's review is a 404 `not_found` (the answer for an unknown id) and nothing changes. */
+                user_id?: string | null;
+            };
             header?: never;
             path: {
                 review_id: string;
@@ -4974,7 +4982,10 @@ export interface operations {
     };
     decide_review: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only if the pair is this user's: another user's review is a 404 `not_found` (the answer for an unknown id) and nothing changes. */
+                user_id?: string | null;
+            };
             header?: never;
             path: {
                 review_id: string;
