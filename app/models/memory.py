@@ -58,6 +58,9 @@ class MemoryUnit(Base):
     superseded_by: Mapped[uuid.UUID | None] = mapped_column(UUID(as_uuid=True))
     # Status "merged": the unit this one was folded into (its id keeps resolving to it).
     merged_into: Mapped[uuid.UUID | None] = mapped_column(UUID(as_uuid=True))
+    # The other sessions whose statements were merged into this unit (at write time, or a
+    # merged row's): a session filter matches them too (migration 0018, tester finding C15).
+    sessions: Mapped[list[str]] = mapped_column(ARRAY(Text), server_default="{}")
     conflicts_with: Mapped[list[uuid.UUID]] = mapped_column(
         ARRAY(UUID(as_uuid=True)), server_default="{}"
     )
@@ -92,6 +95,14 @@ class MemoryUnit(Base):
         Index("ix_memory_units_value_hash", "namespace", "user_id", "value_hash"),
         Index(
             "ix_memory_units_expires_at", "expires_at", postgresql_where=text("status = 'active'")
+        ),
+        # Partial: only survivors that hold another session's statement (a few), so ordinary
+        # writes never touch it; a session filter says "cardinality(sessions) > 0" to use it.
+        Index(
+            "ix_memory_units_sessions",
+            "sessions",
+            postgresql_using="gin",
+            postgresql_where=text("cardinality(sessions) > 0"),
         ),
         Index(
             "ix_memory_units_merged_into",

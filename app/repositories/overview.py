@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, Select, func, literal, select
+from sqlalchemy import ColumnElement, Select, func, literal, literal_column, select, true
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
 
@@ -38,6 +38,7 @@ class SubjectRow:
     messages: int | None = None
     tokens: int | None = None
     last_message_at: datetime | None = None
+    merged_units: int | None = None
 
 
 def _like_prefix(prefix: str) -> str:
@@ -49,7 +50,9 @@ def _like_prefix(prefix: str) -> str:
 SubjectColumn = InstrumentedAttribute[str] | InstrumentedAttribute[str | None]
 
 
-def _narrow(column: SubjectColumn, f: SubjectFilters) -> list[ColumnElement[bool]]:
+def _narrow(
+    column: SubjectColumn | ColumnElement[str], f: SubjectFilters
+) -> list[ColumnElement[bool]]:
     clauses: list[ColumnElement[bool]] = [column.is_not(None)]
     if f.prefix:
         clauses.append(column.like(_like_prefix(f.prefix), escape="\\"))
@@ -72,6 +75,27 @@ def _unit_groups(
     if f.user_id is not None:
         stmt = stmt.where(MemoryUnit.user_id == f.user_id)
     return stmt.group_by(column)
+
+
+def _merged_groups(f: SubjectFilters) -> Select[str, int, str]:
+    """Per session: the units of other sessions its statements were merged into (their
+    ``sessions`` name it)."""
+    named = func.unnest(MemoryUnit.sessions).table_valued("id").render_derived("s")
+    stmt = (
+        select(
+            named.c.id, func.count().label("units"), func.min(MemoryUnit.user_id).label("user_id")
+        )
+        .select_from(MemoryUnit)
+        .join(named, true())
+        .where(
+            MemoryUnit.namespace == f.namespace,
+            func.cardinality(MemoryUnit.sessions) > literal_column("0"),
+            *_narrow(named.c.id, f),
+        )
+    )
+    if f.user_id is not None:
+        stmt = stmt.where(MemoryUnit.user_id == f.user_id)
+    return stmt.group_by(named.c.id)
 
 
 class OverviewRepository:
@@ -136,7 +160,8 @@ class OverviewRepository:
     async def subjects(self, f: SubjectFilters, limit: int) -> list[SubjectRow]:
         """Up to ``limit`` subjects of kind ``f.kind`` with ids after ``f.after``, by id.
         Users and agents are the ones named by stored units; sessions are those named by
-        units or holding a transcript (a full outer join of both)."""
+        units (their own, or merged into another session's: ``merged_units``) or holding a
+        transcript (a full outer join of the three)."""
         if f.kind == "session":
             return await self._sessions(f, limit)
         column = MemoryUnit.user_id if f.kind == "user" else MemoryUnit.agent_id
@@ -148,6 +173,7 @@ class OverviewRepository:
 
     async def _sessions(self, f: SubjectFilters, limit: int) -> list[SubjectRow]:
         units = _unit_groups(MemoryUnit.session_id, f).subquery("u")
+        merged = _merged_groups(f).subquery("m")
         transcripts = select(
             WorkingMemorySession.session_id.label("id"),
             WorkingMemorySession.user_id,
@@ -161,19 +187,25 @@ class OverviewRepository:
         if f.user_id is not None:
             transcripts = transcripts.where(WorkingMemorySession.user_id == f.user_id)
         t = transcripts.subquery("t")
-        sid = func.coalesce(units.c.id, t.c.id)
+        ut = func.coalesce(units.c.id, t.c.id)
+        sid = func.coalesce(units.c.id, t.c.id, merged.c.id)
         stmt = (
             select(
                 sid.label("id"),
                 func.coalesce(units.c.units, literal(0)).label("units"),
                 func.coalesce(units.c.active_units, literal(0)).label("active_units"),
                 units.c.last_stored_at,
-                func.coalesce(t.c.user_id, units.c.user_id).label("user_id"),
+                func.coalesce(t.c.user_id, units.c.user_id, merged.c.user_id).label("user_id"),
                 t.c.message_count,
                 t.c.token_count,
                 t.c.updated_at,
+                func.coalesce(merged.c.units, literal(0)).label("merged_units"),
             )
-            .select_from(units.outerjoin(t, units.c.id == t.c.id, full=True))
+            .select_from(
+                units.outerjoin(t, units.c.id == t.c.id, full=True).outerjoin(
+                    merged, merged.c.id == ut, full=True
+                )
+            )
             .order_by(sid)
             .limit(limit)
         )
@@ -187,6 +219,7 @@ class OverviewRepository:
                 messages=None if r.message_count is None else int(r.message_count),
                 tokens=None if r.token_count is None else int(r.token_count),
                 last_message_at=r.updated_at,
+                merged_units=int(r.merged_units),
             )
             for r in await self.session.execute(stmt)
         ]

@@ -23,7 +23,9 @@ class EntityListQuery(QueryModel):
         default=None, description="Only this agent's units (default: every agent of the user)."
     )
     session_id: Identifier | None = Field(
-        default=None, description="Only entities named by this session's units."
+        default=None,
+        description="Only entities named by units holding what this session said (its own, "
+        "and those its statements were merged into).",
     )
     mentioned_in: Annotated[Text, Field(max_length=2000)] | None = Field(
         default=None,
@@ -45,7 +47,11 @@ class EntityProfileQuery(QueryModel):
     agent_id: Identifier | None = Field(
         default=None, description="Only this agent's units (default: every agent of the user)."
     )
-    session_id: Identifier | None = Field(default=None, description="Only this session's units.")
+    session_id: Identifier | None = Field(
+        default=None,
+        description="Only units holding what this session said: its own, and those of "
+        "other sessions that its statements were merged into (a restatement).",
+    )
     limit: Annotated[int, MaxValue("list_page")] = Field(
         default=50, ge=1, description="At most this many units: the newest, in time order."
     )

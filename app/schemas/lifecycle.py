@@ -42,7 +42,11 @@ class MemoryListQuery(QueryModel):
 
     user_id: Identifier | None = Field(default=None, description="Only this user's units.")
     agent_id: Identifier | None = Field(default=None, description="Only this agent's units.")
-    session_id: Identifier | None = Field(default=None, description="Only this session's units.")
+    session_id: Identifier | None = Field(
+        default=None,
+        description="Only units holding what this session said: its own, and those of "
+        "other sessions that its statements were merged into (a restatement).",
+    )
     types: list[MemoryType] | None = Field(default=None, description="Only these unit types.")
     entities: list[Annotated[Text, Field(max_length=200)]] | None = Field(
         default=None, max_length=50, description="Only units naming at least one of these."

@@ -84,6 +84,12 @@ class SubjectRead(ResponseModel):
     last_message_at: datetime | None = Field(
         default=None, description="Sessions: when the last message was appended."
     )
+    merged_units: int | None = Field(
+        default=None,
+        description="Sessions: units of other sessions that hold what this one said (its "
+        "restatements were merged into them); not in `units`. A `session_id` filter "
+        "(`/recall`, `GET /memories`) finds them too.",
+    )
 
 
 class SubjectPage(ResponseModel):

@@ -75,7 +75,11 @@ class RecallRequest(RequestModel):
         "(recall once without `agent_id` for everything the user said). Alone: the agent's "
         "units of every user.",
     )
-    session_id: Identifier | None = None
+    session_id: Identifier | None = Field(
+        default=None,
+        description="Only units holding what this session said: its own, and those of "
+        "other sessions that its statements were merged into (a restatement).",
+    )
     types: list[MemoryType] | None = Field(
         default=None,
         min_length=1,

@@ -102,7 +102,8 @@ class LinkedUnit:
 # Units that count: active and not expired (by the clock passed in, as recall does).
 _IN_SCOPE = """
     u.status = 'active' AND (u.expires_at IS NULL OR u.expires_at > :now)
-    AND (CAST(:session AS text) IS NULL OR u.session_id = :session)
+    AND (CAST(:session AS text) IS NULL OR u.session_id = :session
+         OR (cardinality(u.sessions) > 0 AND u.sessions @> ARRAY[CAST(:session AS text)]))
 """
 _SUBJECT = """
     e.namespace = :ns AND e.user_id = :user

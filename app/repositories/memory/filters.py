@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import ColumnElement, func, or_, select
+from sqlalchemy import ColumnElement, Text, and_, cast, func, literal_column, or_, select
+from sqlalchemy.dialects.postgresql import array
 
 from app.core.vocabulary import REVIEW_OPEN, UnitStatus
 from app.models import MemoryUnit, PairReview
@@ -46,6 +48,16 @@ def agent_clause(agent_id: str | None) -> ColumnElement[bool]:
     return MemoryUnit.agent_id.is_(None) if agent_id is None else MemoryUnit.agent_id == agent_id
 
 
+def session_clause(session_id: Any) -> ColumnElement[bool]:
+    """Units holding what a session said: its own units, and those of other sessions its
+    statements were merged into (``sessions``, GIN-indexed; tester finding C15)."""
+    held = MemoryUnit.sessions.contains(array([cast(session_id, Text)]))
+    # The partial index's predicate, inline (a bound 0 would not prove it): +0.2 ms p50 on a
+    # session-filtered read of 40,000 units against the session_id index alone.
+    merged_in = func.cardinality(MemoryUnit.sessions) > literal_column("0")
+    return or_(MemoryUnit.session_id == session_id, and_(merged_in, held))
+
+
 def alive_clause(now: datetime) -> ColumnElement[bool]:
     """Units not expired by ``now`` (no ``expires_at``, or one after it): a unit past its
     expiry that the archival sweep has not reached yet is gone for recall, and so no merge
@@ -70,7 +82,7 @@ def filter_clauses(f: UnitFilters) -> list[ColumnElement[bool]]:
     if f.agent_id is not None or f.exact_agent:
         clauses.append(agent_clause(f.agent_id))
     if f.session_id is not None:
-        clauses.append(MemoryUnit.session_id == f.session_id)
+        clauses.append(session_clause(f.session_id))
     if f.types:
         clauses.append(MemoryUnit.type.in_(list(f.types)))
     if f.entity_keys:

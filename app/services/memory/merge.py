@@ -81,7 +81,8 @@ class Restatement:
     ``query_embedding`` is adopted with ``query`` when the survivor has no query;
     ``source`` (with ``metadata``) is recorded in the survivor's ``metadata["sources"]``
     when given; ``fixed_expiry``: the expiry the restatement's writer gave (``ttl_days`` /
-    ``expires_at``), None when it gave none."""
+    ``expires_at``), None when it gave none; ``sessions`` (the restatement's session and those
+    merged into it) in the survivor's ``sessions`` when other than its own."""
 
     confidence: float
     raw_ref: Sequence[str] = ()
@@ -91,12 +92,13 @@ class Restatement:
     source: str | None = None
     metadata: Mapping[str, Any] = field(default_factory=dict)
     fixed_expiry: datetime | None = None
+    sessions: Sequence[str | None] = ()
 
 
 def merge_into(survivor: MemoryUnit, restatement: Restatement, now: datetime) -> None:
     """Fold ``restatement`` into ``survivor`` (mutated in place): confidence by noisy-OR,
-    confirmed and updated now, one more merge, raw references and entities united (order
-    kept, no repeats), the query adopted when the survivor has none, the keyword text
+    confirmed and updated now, one more merge, raw references, entities and sessions united
+    (order kept, no repeats), the query adopted when the survivor has none, the keyword text
     rebuilt. An expiry the restatement's writer gave applies when it is later than the
     survivor's (a merge never shortens a unit's life; a unit that never expires stays so),
     and is then the writer's (``expiry_fixed``: recalls do not extend it). Tester finding
@@ -114,6 +116,9 @@ def merge_into(survivor: MemoryUnit, restatement: Restatement, now: datetime) ->
     survivor.raw_ref = list(dict.fromkeys([*survivor.raw_ref, *r.raw_ref]))
     survivor.entities = list(dict.fromkeys([*survivor.entities, *r.entities]))
     survivor.entity_keys = entity_keys(survivor.entities)
+    carried = [s for s in r.sessions if s and s != survivor.session_id]
+    if carried:  # what another session said stays findable by its session (C15)
+        survivor.sessions = list(dict.fromkeys([*(survivor.sessions or []), *carried]))
     if r.query and not survivor.query:
         survivor.query = r.query
         if r.query_embedding is not None:
@@ -137,6 +142,7 @@ def absorb(survivor: MemoryUnit, unit: MemoryUnit, now: datetime, reason: str) -
         unit.query_embedding,
         source=unit.source,
         metadata={k: v for k, v in unit.metadata_.items() if k != "sources"},
+        sessions=(unit.session_id, *(unit.sessions or ())),
     )
     merge_into(survivor, restatement, now)
     unit.status = UnitStatus.MERGED

@@ -302,6 +302,7 @@ class StoreService:
             expires_at=expires,
             expiry_fixed=item.ttl_days is not None or item.expires_at is not None,
             merge_count=0,
+            sessions=[],
             embedding_model=self.embedder.model,
             value_embedding=vector,
             query_embedding=query_vector,
@@ -328,4 +329,5 @@ def _restatement(item: MemoryCreate, query_vector: np.ndarray | None, now: datet
         source=item.source,
         metadata=item.metadata,
         fixed_expiry=fixed,
+        sessions=(item.session_id,),
     )

@@ -1292,6 +1292,10 @@ class SubjectRead(BaseModel):
     """
     created_at of its newest unit (null without units).
     """
+    merged_units: Annotated[int | None, Field(title="Merged Units")] = None
+    """
+    Sessions: units of other sessions that hold what this one said (its restatements were merged into them); not in `units`. A `session_id` filter (`/recall`, `GET /memories`) finds them too.
+    """
     messages: Annotated[int | None, Field(title="Messages")] = None
     """
     Sessions: messages in the durable transcript (null: no transcript).

@@ -2266,7 +2266,10 @@ export interface components {
              * @description How many of the best hybrid candidates the LLM orders (omitted: `RECALL__RERANK_CANDIDATES`, default 20).
              */
             rerank_candidates?: number | null;
-            /** Session Id */
+            /**
+             * Session Id
+             * @description Only units holding what this session said: its own, and those of other sessions that its statements were merged into (a restatement).
+             */
             session_id?: string | null;
             /**
              * Since
@@ -2729,6 +2732,11 @@ export interface components {
              * @description created_at of its newest unit (null without units).
              */
             last_stored_at: string | null;
+            /**
+             * Merged Units
+             * @description Sessions: units of other sessions that hold what this one said (its restatements were merged into them); not in `units`. A `session_id` filter (`/recall`, `GET /memories`) finds them too.
+             */
+            merged_units?: number | null;
             /**
              * Messages
              * @description Sessions: messages in the durable transcript (null: no transcript).
@@ -3260,7 +3268,7 @@ export interface operations {
                 user_id: string;
                 /** @description Only this agent's units (default: every agent of the user). */
                 agent_id?: string | null;
-                /** @description Only entities named by this session's units. */
+                /** @description Only entities named by units holding what this session said (its own, and those its statements were merged into). */
                 session_id?: string | null;
                 /** @description A text (a question): only the entities whose name or alias it mentions, longest name first; one page, no cursor. */
                 mentioned_in?: string | null;
@@ -3365,7 +3373,7 @@ export interface operations {
                 user_id: string;
                 /** @description Only this agent's units (default: every agent of the user). */
                 agent_id?: string | null;
-                /** @description Only this session's units. */
+                /** @description Only units holding what this session said: its own, and those of other sessions that its statements were merged into (a restatement). */
                 session_id?: string | null;
                 /** @description At most this many units: the newest, in time order. */
                 limit?: number;
@@ -3952,7 +3960,7 @@ export interface operations {
                 user_id?: string | null;
                 /** @description Only this agent's units. */
                 agent_id?: string | null;
-                /** @description Only this session's units. */
+                /** @description Only units holding what this session said: its own, and those of other sessions that its statements were merged into (a restatement). */
                 session_id?: string | null;
                 /** @description Only these unit types. */
                 types?: ("fact" | "preference" | "constraint" | "action" | "result" | "event")[] | null;
