@@ -338,7 +338,9 @@ def render(
         "and on the unit page, and opens beyond `DEDUPE__MAX_UNSURE`; both units stay "
         'active until it is decided. The figures count it as flagged ("flagged for '
         'review"), beside contradictions superseded or flagged on the units (`resolution.py`: '
-        "`conflicts_with` when the order is unclear).",
+        "`conflicts_with` when the order is unclear; that pair, too, opens a review of kind "
+        "`contradiction` for a person, never the LLM's queue, and `/context` marks both "
+        "sides until it is decided).",
         "",
         "## Result",
         "",

@@ -24,7 +24,7 @@ class StoredMemory(BaseModel):
     outcome: str = Field(
         description="created (new), merged (it restated a known memory), superseded "
         "(it replaced an older, contradicting one) or conflict (kept beside one it "
-        "contradicts)."
+        "contradicts, which holds is unknown: memory_reviews lists the pair to decide)."
     )
     value: str
     type: str

@@ -65,6 +65,12 @@ class ContextUnit(ResponseModel):
     confidence: float
     occurred_at: datetime
     score: float | None = Field(default=None, description="Recall score (recalled units only).")
+    conflicts_with: list[uuid.UUID] = Field(
+        default_factory=list,
+        description="Active units this one contradicts, stored so close in time that which "
+        "holds is unknown (an open review of kind `contradiction`: `GET /reviews?memory_id=`). "
+        "Its line in `text` quotes the other side and says which is newer.",
+    )
 
 
 class ContextParts(ResponseModel):

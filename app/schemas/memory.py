@@ -165,7 +165,9 @@ class MemoryDetail(MemoryRead):
 class PendingDecision(ResponseModel):
     """An existing unit the write path could not decide on for this one (the *unsure* zone,
     docs/DEDUPE.md): the LLM reconciles it after the answer (``queued``) or, without an LLM,
-    it stays listed by ``GET /memories?review=pending`` (``review``)."""
+    it stays listed by ``GET /memories?review=pending`` (``review``). A contradiction kept
+    beside this one (outcome ``conflict``: their order unclear) is listed too, as a
+    ``contradiction`` for a person (``review``: ``POST /reviews/{id}``)."""
 
     review_id: uuid.UUID
     candidate_id: uuid.UUID = Field(description="The existing unit it may restate or change.")
@@ -174,8 +176,8 @@ class PendingDecision(ResponseModel):
     kind: Literal["duplicate", "contradiction"] = Field(
         description="`duplicate`: it may restate the existing unit (a merge is possible); "
         "`contradiction`: a merge is ruled out, it may change or correct the existing unit "
-        "(a negation, other values, a past event told with another day) — both stay active "
-        "until the review is decided."
+        "(a negation, other values, a past event told with another day, or a contradiction "
+        "whose order in time is unclear) — both stay active until the review is decided."
     )
     status: Literal["queued", "review"]
 

@@ -8,12 +8,17 @@ memories → window, so a subject with no stored units gets a longer window, and
 memories and the window leave unused goes back to the standing preferences and constraints
 (constraints first) before any of them is left out. Without a query
 the session's latest user message stands in for it; with neither, nothing is recalled.
+
+A placed unit flagged as contradicting another still active (``conflicts_with``: stored close
+in time, no one has decided which holds) is marked on its line — the other side quoted, and
+which of the two is newer — so an agent does not take both as true (tester B16).
 """
 
 from __future__ import annotations
 
 import math
 import time
+import uuid
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from typing import Any
@@ -59,6 +64,12 @@ class ContextResult:
     used_window: int = 0
     degraded: bool = False
     took_ms: float = 0.0
+    # Per placed unit, the active units it is flagged as contradicting (``conflicts_with``).
+    conflicts: dict[uuid.UUID, list[MemoryUnit]] = field(default_factory=dict)
+
+    def conflict_ids(self, unit_id: uuid.UUID) -> list[uuid.UUID]:
+        """The ids of the active units ``unit_id`` is flagged as contradicting."""
+        return [u.id for u in self.conflicts.get(unit_id, [])]
 
 
 def _one_line(text: str) -> str:
@@ -79,8 +90,32 @@ def unit_day(unit: MemoryUnit | RecalledUnit) -> date:
     return unit.occurred_at.astimezone(UTC).date()
 
 
-def _unit_line(unit: MemoryUnit | RecalledUnit) -> str:
-    return f"- [{unit.type}, {unit_day(unit).isoformat()}] {_one_line(unit.value)}"
+Placed = MemoryUnit | RecalledUnit
+# How much of the other side's value a conflict mark quotes (characters).
+QUOTE_CHARS = 80
+
+
+def _order(unit: Placed) -> tuple[datetime, datetime]:
+    return (unit.occurred_at, unit.created_at)
+
+
+def _conflict_mark(unit: Placed, other: MemoryUnit) -> str:
+    """The mark on a unit flagged as contradicting ``other`` (tester B16: "likes X" and
+    "hates X" side by side, unmarked, read as both true): the other side quoted, its date,
+    and which of the two was stated later."""
+    value = _one_line(other.value)
+    if len(value) > QUOTE_CHARS:
+        value = value[: QUOTE_CHARS - 1].rstrip() + "…"
+    later = "that one" if _order(other) > _order(unit) else "this one"
+    said = unit_day(other).isoformat()
+    return f' [unresolved conflict with "{value}" ({said}); {later} is newer]'
+
+
+def _unit_line(unit: Placed, conflicts: dict[uuid.UUID, list[MemoryUnit]] | None = None) -> str:
+    line = f"- [{unit.type}, {unit_day(unit).isoformat()}] {_one_line(unit.value)}"
+    for other in (conflicts or {}).get(unit.id, []):
+        line += _conflict_mark(unit, other)
+    return line
 
 
 def speaker(role: str, metadata: dict[str, Any]) -> str:
@@ -110,13 +145,14 @@ WINDOW_HEADER = "## Current conversation (selected messages, oldest first)"
 
 def _render(result: ContextResult) -> str:
     sections: list[str] = []
+    c = result.conflicts
     if result.preferences:
         sections.append(
-            "\n".join([PREFERENCES_HEADER, *(_unit_line(p.unit) for p in result.preferences)])
+            "\n".join([PREFERENCES_HEADER, *(_unit_line(p.unit, c) for p in result.preferences)])
         )
     if result.memories:
         sections.append(
-            "\n".join([MEMORIES_HEADER, *(_unit_line(p.unit) for p in result.memories)])
+            "\n".join([MEMORIES_HEADER, *(_unit_line(p.unit, c) for p in result.memories)])
         )
     if result.window:
         sections.append("\n".join([WINDOW_HEADER, *(_message_line(c) for c in result.window)]))
@@ -230,14 +266,17 @@ class ContextService:
             shown = {u.id for u in preferences}
             recalled = [PlacedUnit(u, r.score) for u, r in hits.hits if u.id not in shown]
 
+        result.conflicts = await self._conflicts(
+            namespace, user_id, [*preferences, *(p.unit for p in recalled)], now
+        )
         budget = math.floor(usable * s.share_preferences / shares)
-        standing = [_unit_line(u) for u in preferences]
+        standing = [_unit_line(u, result.conflicts) for u in preferences]
         taken, used = self._fit_lines(PREFERENCES_HEADER, standing, budget)
         result.preferences = [PlacedUnit(preferences[i]) for i in taken]
         result.used_preferences = used
 
         budget = budget - used + math.floor(usable * s.share_memories / shares)
-        lines = [_unit_line(p.unit) for p in recalled]
+        lines = [_unit_line(p.unit, result.conflicts) for p in recalled]
         taken, used = self._fit_lines(MEMORIES_HEADER, lines, budget)
         result.memories = [recalled[i] for i in taken]
         result.used_memories = used
@@ -265,6 +304,23 @@ class ContextService:
             result.tokens = self.tokenizer.count(result.text)
         result.took_ms = (time.perf_counter() - start) * 1000.0
         return result
+
+    async def _conflicts(
+        self, namespace: str, user_id: str, units: list[Placed], now: datetime
+    ) -> dict[uuid.UUID, list[MemoryUnit]]:
+        """Per unit of ``units`` flagged as contradicting others (``conflicts_with``: their
+        order was unclear when stored, no one has decided the pair yet), those others still
+        active, oldest first; one read for all."""
+        wanted = {i for u in units for i in u.conflicts_with}
+        if not wanted:
+            return {}
+        found = await self.repo.active_among(namespace, user_id, list(wanted), now)
+        others = {u.id: u for u in sorted(found, key=_order)}
+        return {
+            u.id: [others[i] for i in others if i in u.conflicts_with]
+            for u in units
+            if any(i in others for i in u.conflicts_with)
+        }
 
     def _standing_takes_the_rest(
         self, result: ContextResult, units: list[MemoryUnit], lines: list[str], usable: int

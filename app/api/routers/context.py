@@ -17,13 +17,13 @@ from app.schemas.context import (
     ContextResponse,
     ContextUnit,
 )
-from app.services.context import PlacedUnit
+from app.services.context import ContextResult, PlacedUnit
 from app.services.embedding_budget import Text
 
 router = APIRouter(tags=["context"])
 
 
-def _unit(placed: PlacedUnit) -> ContextUnit:
+def _unit(placed: PlacedUnit, result: ContextResult) -> ContextUnit:
     u = placed.unit
     return ContextUnit(
         id=u.id,
@@ -32,6 +32,7 @@ def _unit(placed: PlacedUnit) -> ContextUnit:
         confidence=u.confidence,
         occurred_at=u.occurred_at,
         score=None if placed.score is None else round(placed.score, 6),
+        conflicts_with=result.conflict_ids(u.id),
     )
 
 
@@ -65,7 +66,10 @@ async def get_context(
     not ready are embedded here as long as they and the query come to at most
     `LIMITS__REQUEST_TOKENS` model tokens; those this process is still embedding after
     their append are waited for, at most `WORKING_MEMORY__EMBED_WAIT_MS` in all; the others
-    are ranked without relevance (their `why` says so)."""
+    are ranked without relevance (their `why` says so). A unit that contradicts another
+    still active, stored so close in time that which holds is unknown (`conflicts_with`, an
+    open review of kind `contradiction`), is marked on its line: `[unresolved conflict with
+    "…" (date); this one is newer]` (or `that one`), so the two are not read as both true."""
     spent = 0
     if params.query:
         counts = await budget.check([Text(("query",), params.query, query=True)], source="query")
@@ -95,8 +99,8 @@ async def get_context(
             window=result.used_window,
         ),
         parts=ContextParts(
-            preferences=[_unit(p) for p in result.preferences],
-            memories=[_unit(p) for p in result.memories],
+            preferences=[_unit(p, result) for p in result.preferences],
+            memories=[_unit(p, result) for p in result.memories],
             window=[to_window_message(c) for c in result.window],
         ),
         degraded=result.degraded,

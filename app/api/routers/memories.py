@@ -67,12 +67,13 @@ async def store_memories(
     pair decision of docs/DEDUPE.md: no new row, its confidence raised by noisy-OR,
     `last_confirmed_at` refreshed, `raw_ref` and sources kept); `superseded` (it replaces a
     unit it contradicts, which stays for history) or `conflict` (both stay, flagged in
-    `conflicts_with`, when their order in time is unclear). Pairs the local decision is unsure
-    of are listed in `pending`: with an LLM configured a job decides them after this answer
-    (`queued`; a merge then folds this unit into the other, and its id keeps resolving to
-    it), else they stay distinct and are listed by `GET /memories?review=pending`. No LLM is
-    called inside this request. Identical stores, or paraphrases the local decision merges,
-    sent at the same moment leave one row.
+    `conflicts_with`, when their order in time is unclear; the pair is in `pending` as a
+    review of kind `contradiction` for a person to decide, `POST /reviews/{id}`). Pairs the
+    local decision is unsure of are listed in `pending`: with an LLM configured a job
+    decides them after this answer (`queued`; a merge then folds this unit into the other,
+    and its id keeps resolving to it), else they stay distinct and are listed by
+    `GET /memories?review=pending`. No LLM is called inside this request. Identical
+    stores, or paraphrases the local decision merges, sent at the same moment leave one row.
 
     With an `Idempotency-Key` header a retry with the same body returns the first response
     (header `Idempotent-Replayed: true`); the same key with another body is a 422
@@ -122,9 +123,9 @@ async def store_memories(
                         cosine=r.cosine,
                         reason=r.reason,
                         kind="duplicate" if r.merge_allowed else "contradiction",
-                        status="queued" if o.queued else "review",
+                        status="queued" if o.queued and r in o.reviews else "review",
                     )
-                    for r in o.reviews
+                    for r in [*o.reviews, *o.flagged]
                 ],
             )
             for o in outcomes

@@ -110,10 +110,12 @@ async def decide_review(
     tool `memory_review_decide` and the review's own `decision` field call it): `merge` (the
     newer unit is merged into the existing one, its id keeps
     resolving to it), `supersede` (the newer unit replaces the existing one, which stays
-    readable as `superseded`) or `keep_both` (two facts). History is kept
-    (`GET /memories/{id}/history`). Deciding again the same way changes nothing
-    (`changed: false`). Errors: 404 `not_found` (unknown id or another namespace's review;
-    with `user_id`, also another user's: nothing changes),
+    readable as `superseded`) or `keep_both` (two facts). A contradiction `/store` kept beside
+    the unit it contradicts (outcome `conflict`: both active, each in the other's
+    `conflicts_with`) is such a pair too, of kind `contradiction`: `supersede` or `keep_both`
+    ends the `conflicts_with` link. History is kept (`GET /memories/{id}/history`). Deciding
+    again the same way changes nothing (`changed: false`). Errors: 404 `not_found` (unknown
+    id or another namespace's review; with `user_id`, also another user's: nothing changes),
     409 `conflict` (already decided otherwise — by a person, the LLM or the sweep, or closed
     as stale — a merge that is ruled out for the pair, or a unit no longer active)."""
     decided = await service.decide(namespace, review_id, body.chosen, datetime.now(UTC), user_id)

@@ -1,7 +1,9 @@
-"""SQL for ``GET /context``: a subject's strongest standing preferences and constraints."""
+"""SQL for ``GET /context``: a subject's strongest standing preferences and constraints, and
+the units a placed unit is flagged as contradicting."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -53,5 +55,21 @@ class ContextRepository:
                 MemoryUnit.id,
             )
             .limit(limit)
+        )
+        return list((await self.session.scalars(stmt)).all())
+
+    async def active_among(
+        self, namespace: str, user_id: str, ids: Sequence[uuid.UUID], now: datetime
+    ) -> list[MemoryUnit]:
+        """The units of ``ids`` that are the user's, active and unexpired (the other side of
+        a placed unit's ``conflicts_with``)."""
+        if not ids:
+            return []
+        stmt = select(MemoryUnit).where(
+            MemoryUnit.namespace == namespace,
+            MemoryUnit.user_id == user_id,
+            MemoryUnit.id.in_(list(ids)),
+            MemoryUnit.status == UnitStatus.ACTIVE,
+            or_(MemoryUnit.expires_at.is_(None), MemoryUnit.expires_at > now),
         )
         return list((await self.session.scalars(stmt)).all())

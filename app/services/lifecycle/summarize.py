@@ -190,6 +190,8 @@ class SummarizeService:
             log.info("summarize: %d group(s) changed meanwhile, skipped", len(written) - len(kept))
         for old, new in stale:
             self._supersede(fresh[old.id], new, now)
+        # their open reviews (the conflict's own among them) no longer stand
+        await self.store.reviews.close_open_of([old.id for old, _ in stale], now)
 
         archived = await self.repo.set_status(
             [u.id for _, _, src in kept for u in src], UnitStatus.ARCHIVED, now

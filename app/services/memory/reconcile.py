@@ -11,7 +11,8 @@ Exactly once, also across restarts and two workers:
 3. apply, in ONE transaction under the subject's lock: re-read the review (still ours?) and
    both units (still active?), then merge / supersede / flag / keep apart, and mark the review
    ``decided`` with the verdict — so a crash before the commit applies nothing and the next
-   run starts over, and a second run finds the review decided and does nothing.
+   run starts over, and a second run finds the review decided and does nothing. A flag
+   (both kept, their order unclear) opens a review of kind ``contradiction`` for a person.
 
 A pair whose units changed meanwhile (merged, superseded, forgotten) is closed as ``stale``.
 An LLM failure retries with backoff; after ``WORKER__MAX_ATTEMPTS`` the review goes back to
@@ -41,7 +42,7 @@ from app.services.entities.upkeep import EntityGraphKeeper
 from app.services.memory.conflict_judge import PairJudge
 from app.services.memory.merge import absorb
 from app.services.memory.pairs.decision import PairDecision, Verdict, reconciled
-from app.services.memory.resolution import fit_backfill, resolve
+from app.services.memory.resolution import conflict_review, fit_backfill, resolve
 
 log = logging.getLogger(__name__)
 
@@ -191,7 +192,10 @@ class ReconcileRunner:
                 chain = await MemoryRepository(session).predecessors(subject, old.id)
                 fit_backfill(new, old, chain)
             gone = [u.id for u in (new, old) if u.status != UnitStatus.ACTIVE]
-            await PairReviewRepository(session).close_open_of(gone, now, keep=review.id)
+            reviews = PairReviewRepository(session)
+            await reviews.close_open_of(gone, now, keep=review.id)
+            if outcome == "conflict":  # both kept, order unclear: a person decides (B16)
+                reviews.add(conflict_review(new, old, review.cosine, f"llm:{review.reason}"))
             return outcome  # superseded | conflict
         new.metadata_ = {**new.metadata_, "reconciled": {**audit, "distinct_from": str(old.id)}}
         return "distinct"

@@ -7,7 +7,9 @@ more than ``CONFLICTS__ORDER_WINDOW_S`` apart or the new one says it is a change
 "now", "no longer", "anymore", "搬到", "现在", "不再", "改"); a new unit that describes an older
 state (a backfill) is the superseded one, fitted into the chain by event time
 (:func:`fit_backfill`); otherwise both stay active, each listing the other in
-``conflicts_with``. The older unit's confidence is multiplied by
+``conflicts_with``, and the pair becomes a review of kind ``contradiction``
+(:func:`conflict_review`) that a person decides (``POST /reviews/{id}``: ``supersede`` the older,
+or ``keep_both``; either ends the link). The older unit's confidence is multiplied by
 ``CONFLICTS__CONTRADICTED_CONFIDENCE_FACTOR``.
 """
 
@@ -18,9 +20,11 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Literal
 
+import uuid_utils.compat as uuid7
+
 from app.core.config import ConflictSettings
-from app.core.vocabulary import UnitStatus
-from app.models import MemoryUnit
+from app.core.vocabulary import ReviewStatus, UnitStatus
+from app.models import MemoryUnit, PairReview
 from app.services.memory.pairs.rules import says_change
 
 # What a contradiction did: the older unit superseded, or both kept as a conflict.
@@ -56,6 +60,36 @@ def resolve(
     old.confidence = round(old.confidence * factor, 4)
     old.updated_at = now
     return "conflict"
+
+
+def conflict_review(new: MemoryUnit, old: MemoryUnit, cosine: float, reason: str) -> PairReview:
+    """The pending review of a contradiction :func:`resolve` kept as a ``conflict`` (tester
+    B16: nobody could decide it): kind ``contradiction`` (a merge is ruled out), for a person,
+    never the LLM's queue — the LLM already said, or the rules did, that the two contradict;
+    what is unknown is which holds now."""
+    return PairReview(
+        id=uuid7.uuid7(),
+        namespace=new.namespace,
+        user_id=new.user_id,
+        agent_id=new.agent_id,
+        unit_id=new.id,
+        candidate_id=old.id,
+        cosine=round(cosine, 6),
+        reason=reason[:64],
+        p_same=0.0,
+        merge_allowed=False,
+        status=ReviewStatus.PENDING,
+        attempts=0,
+    )
+
+
+def unlink_conflict(a: MemoryUnit, b: MemoryUnit) -> None:
+    """End the ``conflicts_with`` link between ``a`` and ``b`` (both mutated; no-op when
+    none): their pair was decided."""
+    if b.id in a.conflicts_with:
+        a.conflicts_with = [i for i in a.conflicts_with if i != b.id]
+    if a.id in b.conflicts_with:
+        b.conflicts_with = [i for i in b.conflicts_with if i != a.id]
 
 
 def fit_backfill(

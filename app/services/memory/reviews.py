@@ -11,6 +11,10 @@ under the subject's lock (the store's and the reconciliation job's lock):
 - ``supersede``: the newer unit replaces the older (``superseded``, ``superseded_by``);
 - ``keep_both``: two facts; both stay active.
 
+A contradiction the write path kept beside its older side (``conflicts_with``: their order
+was unclear) is such a review too (kind ``contradiction``); ``supersede`` or ``keep_both``
+ends the link, so ``/context`` no longer marks the pair.
+
 History is kept (``GET /memories/{id}/history``). Deciding again the same way changes nothing
 (idempotent); a review already decided otherwise — by a person, the LLM, the sweep, or closed
 as ``stale`` because a unit of the pair changed meanwhile — is a 409, and so is a pair whose
@@ -34,7 +38,7 @@ from app.repositories.memory.units import MemoryRepository, Subject
 from app.services.cursors import decode_keyset, encode_keyset
 from app.services.entities.upkeep import EntityGraphKeeper
 from app.services.memory.merge import absorb
-from app.services.memory.resolution import supersede
+from app.services.memory.resolution import supersede, unlink_conflict
 
 Decision = Literal["merge", "supersede", "keep_both"]
 # What a decision is recorded as in ``pair_reviews.action`` (the reconciliation job's words).
@@ -210,8 +214,10 @@ class ReviewService:
         elif decision == "supersede":
             factor = self.conflicts.contradicted_confidence_factor
             supersede(new, old, factor, now, reason)
+            unlink_conflict(new, old)
             await self.reviews.close_open_of([old.id], now, keep=review.id)
         else:
+            unlink_conflict(new, old)  # two facts: no longer marked as contradicting
             audit = {"review": str(review.id), "by": "api", "at": now.isoformat()}
             new.metadata_ = {**new.metadata_, "reconciled": {**audit, "distinct_from": str(old.id)}}
 

@@ -33,7 +33,7 @@ from app.services.entities.upkeep import EntityGraphKeeper
 from app.services.memory.batch_view import BatchView
 from app.services.memory.merge import Restatement, decide_against, merge_into, thresholds
 from app.services.memory.pairs.decision import PairDecision
-from app.services.memory.resolution import fit_backfill, resolve
+from app.services.memory.resolution import conflict_review, fit_backfill, resolve
 from app.services.memory.ttl import expiry_for
 from app.services.stages import StageClock
 
@@ -41,12 +41,15 @@ from app.services.stages import StageClock
 @dataclass(frozen=True)
 class StoreOutcome:
     """What happened to one input unit; ``reviews``: pairs left open for it, ``queued``
-    true when the LLM will decide them after the response."""
+    true when the LLM will decide them after the response; ``flagged``: the contradictions
+    it was stored beside (``conflict``: both kept, their order unclear), each a review of
+    kind ``contradiction`` for a person (never queued: the LLM cannot tell the order)."""
 
     unit: MemoryUnit
     outcome: Outcome
     reviews: list[PairReview] = field(default_factory=list)
     queued: bool = False
+    flagged: list[PairReview] = field(default_factory=list)
 
 
 class StoreService:
@@ -224,6 +227,7 @@ class StoreService:
         self.repo.add(unit)
         view.created(unit)
         outcome: Outcome = "created"
+        flagged: list[PairReview] = []
         unsure = list(decided.unsure)
         if not supersede:
             unsure, contradicts = unsure + list(decided.contradicts), []
@@ -237,9 +241,11 @@ class StoreService:
                 fit_backfill(unit, old, await self.repo.predecessors(subject, old.id))
             if result == "superseded" or outcome == "created":
                 outcome = result
+            if result == "conflict":  # both kept: a person decides (tester B16)
+                flagged.append(conflict_review(unit, old, neighbours[index].cosine, d.reason))
         reviews = [self._review(unit, neighbours[i], d) for i, d in unsure]
         queued = self.reconcile and bool(reviews)
-        return StoreOutcome(unit, outcome, reviews, queued), reviews
+        return StoreOutcome(unit, outcome, reviews, queued, flagged), [*reviews, *flagged]
 
     @staticmethod
     def _review(unit: MemoryUnit, neighbour: Neighbour, d: PairDecision) -> PairReview:

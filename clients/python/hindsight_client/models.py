@@ -134,6 +134,10 @@ class ContextUnit(BaseModel):
         extra="ignore",
     )
     confidence: Annotated[float, Field(title="Confidence")]
+    conflicts_with: Annotated[list[UUID] | None, Field(title="Conflicts With")] = None
+    """
+    Active units this one contradicts, stored so close in time that which holds is unknown (an open review of kind `contradiction`: `GET /reviews?memory_id=`). Its line in `text` quotes the other side and says which is newer.
+    """
     id: Annotated[UUID, Field(title="Id")]
     occurred_at: Annotated[AwareDatetime, Field(title="Occurred At")]
     score: Annotated[float | None, Field(title="Score")] = None
@@ -905,7 +909,9 @@ class PendingDecision(BaseModel):
     """
     An existing unit the write path could not decide on for this one (the *unsure* zone,
     docs/DEDUPE.md): the LLM reconciles it after the answer (``queued``) or, without an LLM,
-    it stays listed by ``GET /memories?review=pending`` (``review``).
+    it stays listed by ``GET /memories?review=pending`` (``review``). A contradiction kept
+    beside this one (outcome ``conflict``: their order unclear) is listed too, as a
+    ``contradiction`` for a person (``review``: ``POST /reviews/{id}``).
     """
 
     model_config = ConfigDict(
@@ -921,7 +927,7 @@ class PendingDecision(BaseModel):
     """
     kind: Annotated[Literal["duplicate", "contradiction"], Field(title="Kind")]
     """
-    `duplicate`: it may restate the existing unit (a merge is possible); `contradiction`: a merge is ruled out, it may change or correct the existing unit (a negation, other values, a past event told with another day) — both stay active until the review is decided.
+    `duplicate`: it may restate the existing unit (a merge is possible); `contradiction`: a merge is ruled out, it may change or correct the existing unit (a negation, other values, a past event told with another day, or a contradiction whose order in time is unclear) — both stay active until the review is decided.
     """
     reason: Annotated[str, Field(title="Reason")]
     """

@@ -31,7 +31,10 @@ export interface paths {
          *     not ready are embedded here as long as they and the query come to at most
          *     `LIMITS__REQUEST_TOKENS` model tokens; those this process is still embedding after
          *     their append are waited for, at most `WORKING_MEMORY__EMBED_WAIT_MS` in all; the others
-         *     are ranked without relevance (their `why` says so).
+         *     are ranked without relevance (their `why` says so). A unit that contradicts another
+         *     still active, stored so close in time that which holds is unknown (`conflicts_with`, an
+         *     open review of kind `contradiction`), is marked on its line: `[unresolved conflict with
+         *     "…" (date); this one is newer]` (or `that one`), so the two are not read as both true.
          */
         get: operations["get_context"];
         put?: never;
@@ -493,10 +496,12 @@ export interface paths {
          *     tool `memory_review_decide` and the review's own `decision` field call it): `merge` (the
          *     newer unit is merged into the existing one, its id keeps
          *     resolving to it), `supersede` (the newer unit replaces the existing one, which stays
-         *     readable as `superseded`) or `keep_both` (two facts). History is kept
-         *     (`GET /memories/{id}/history`). Deciding again the same way changes nothing
-         *     (`changed: false`). Errors: 404 `not_found` (unknown id or another namespace's review;
-         *     with `user_id`, also another user's: nothing changes),
+         *     readable as `superseded`) or `keep_both` (two facts). A contradiction `/store` kept beside
+         *     the unit it contradicts (outcome `conflict`: both active, each in the other's
+         *     `conflicts_with`) is such a pair too, of kind `contradiction`: `supersede` or `keep_both`
+         *     ends the `conflicts_with` link. History is kept (`GET /memories/{id}/history`). Deciding
+         *     again the same way changes nothing (`changed: false`). Errors: 404 `not_found` (unknown
+         *     id or another namespace's review; with `user_id`, also another user's: nothing changes),
          *     409 `conflict` (already decided otherwise — by a person, the LLM or the sweep, or closed
          *     as stale — a merge that is ruled out for the pair, or a unit no longer active).
          */
@@ -551,12 +556,13 @@ export interface paths {
          *     pair decision of docs/DEDUPE.md: no new row, its confidence raised by noisy-OR,
          *     `last_confirmed_at` refreshed, `raw_ref` and sources kept); `superseded` (it replaces a
          *     unit it contradicts, which stays for history) or `conflict` (both stay, flagged in
-         *     `conflicts_with`, when their order in time is unclear). Pairs the local decision is unsure
-         *     of are listed in `pending`: with an LLM configured a job decides them after this answer
-         *     (`queued`; a merge then folds this unit into the other, and its id keeps resolving to
-         *     it), else they stay distinct and are listed by `GET /memories?review=pending`. No LLM is
-         *     called inside this request. Identical stores, or paraphrases the local decision merges,
-         *     sent at the same moment leave one row.
+         *     `conflicts_with`, when their order in time is unclear; the pair is in `pending` as a
+         *     review of kind `contradiction` for a person to decide, `POST /reviews/{id}`). Pairs the
+         *     local decision is unsure of are listed in `pending`: with an LLM configured a job
+         *     decides them after this answer (`queued`; a merge then folds this unit into the other,
+         *     and its id keeps resolving to it), else they stay distinct and are listed by
+         *     `GET /memories?review=pending`. No LLM is called inside this request. Identical
+         *     stores, or paraphrases the local decision merges, sent at the same moment leave one row.
          *
          *     With an `Idempotency-Key` header a retry with the same body returns the first response
          *     (header `Idempotent-Replayed: true`); the same key with another body is a 422
@@ -982,6 +988,11 @@ export interface components {
         ContextUnit: {
             /** Confidence */
             confidence: number;
+            /**
+             * Conflicts With
+             * @description Active units this one contradicts, stored so close in time that which holds is unknown (an open review of kind `contradiction`: `GET /reviews?memory_id=`). Its line in `text` quotes the other side and says which is newer.
+             */
+            conflicts_with?: string[];
             /**
              * Id
              * Format: uuid
@@ -1971,7 +1982,9 @@ export interface components {
          * PendingDecision
          * @description An existing unit the write path could not decide on for this one (the *unsure* zone,
          *     docs/DEDUPE.md): the LLM reconciles it after the answer (``queued``) or, without an LLM,
-         *     it stays listed by ``GET /memories?review=pending`` (``review``).
+         *     it stays listed by ``GET /memories?review=pending`` (``review``). A contradiction kept
+         *     beside this one (outcome ``conflict``: their order unclear) is listed too, as a
+         *     ``contradiction`` for a person (``review``: ``POST /reviews/{id}``).
          */
         PendingDecision: {
             /**
@@ -1987,7 +2000,7 @@ export interface components {
             cosine: number;
             /**
              * Kind
-             * @description `duplicate`: it may restate the existing unit (a merge is possible); `contradiction`: a merge is ruled out, it may change or correct the existing unit (a negation, other values, a past event told with another day) — both stay active until the review is decided.
+             * @description `duplicate`: it may restate the existing unit (a merge is possible); `contradiction`: a merge is ruled out, it may change or correct the existing unit (a negation, other values, a past event told with another day, or a contradiction whose order in time is unclear) — both stay active until the review is decided.
              * @enum {string}
              */
             kind: "duplicate" | "contradiction";

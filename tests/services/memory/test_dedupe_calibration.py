@@ -175,8 +175,12 @@ async def test_the_store_path_agrees_with_the_decision(client, offline):
     ]
     assert disagree == []
     for j, o in zip(offline, outcomes, strict=True):
-        opens = j.final == "unsure" and _worthy(j)
+        # a contradiction kept beside the old unit (their order unclear) is a person's
+        # review of kind contradiction (tester B16)
+        opens = (j.final == "unsure" and _worthy(j)) or o["outcome"] == "conflict"
         assert bool(o["pending"]) == opens, (j.pair.old, j.pair.new)
+        if o["outcome"] == "conflict":
+            assert [p["kind"] for p in o["pending"]] == ["contradiction"], o["pending"]
         assert all(p["status"] == "review" for p in o["pending"])  # no LLM: listed for review
 
 

@@ -145,11 +145,38 @@ async def test_a_negation_never_merges_whatever_the_llm_answers(
     # call), never merged: both stay, flagged as conflicting (the same time).
     c = await store(llm_client, "用户喜欢香菜", user="u2")
     d = await store(llm_client, "The user doesn't like cilantro", user="u2")
-    assert d["id"] != c["id"] and d["pending"] == [] and not fake_llm.requests, d
+    assert d["id"] != c["id"] and d["outcome"] == "conflict" and not fake_llm.requests, d
+    # the conflict is a person's review (B16), never the LLM's queue
+    assert [(p["kind"], p["status"]) for p in d["pending"]] == [("contradiction", "review")]
+    assert await scalar(engine, "SELECT count(*) FROM pgqueuer") == 0
     for unit in (c, d):
         assert (await llm_client.get(f"/memories/{unit['id']}")).json()["id"] == unit["id"]
     assert await scalar(engine, "SELECT count(*) FROM memory_units WHERE user_id = 'u2' "
                         "AND status = 'active'") == 2  # fmt: skip
+
+
+async def test_a_conflict_the_llm_flags_is_left_for_a_person(llm_client, runner, fake_llm):
+    # Stored a moment apart, so when the LLM says they contradict, their order is unclear:
+    # both stay (``conflict``), and a review of kind contradiction opens for a person (B16).
+    a = await store(llm_client, "The user works in Shanghai", user="u3")
+    b = await store(llm_client, "用户在北京工作", user="u3")
+    [unsure] = b["pending"]
+    assert (unsure["kind"], unsure["status"]) == ("duplicate", "queued"), b
+    fake_llm.push(CONTRADICTS)
+    result = await runner.run_once(unsure["review_id"])
+    assert (result.status, result.action) == ("decided", "conflict")
+    listed = (await llm_client.get("/reviews", params={"user_id": "u3"})).json()["reviews"]
+    [open_] = listed
+    assert open_["id"] != unsure["review_id"] and open_["kind"] == "contradiction"
+    assert (open_["unit_id"], open_["candidate_id"]) == (b["id"], a["id"])
+    closed = (await llm_client.get(f"/reviews/{unsure['review_id']}")).json()
+    assert (closed["decision"], closed["decided_by"]) == ("conflict", "llm")
+    r = await llm_client.post(f"/reviews/{open_['id']}", json={"action": "supersede"})
+    assert r.status_code == 200, r.text
+    old = (await llm_client.get(f"/memories/{a['id']}")).json()
+    assert old["status"] == "superseded" and old["superseded_by"] == b["id"]
+    assert (await llm_client.get(f"/memories/{b['id']}")).json()["conflicts_with"] == []
+    assert len(fake_llm.requests) == 1
 
 
 async def test_two_workers_racing_decide_once(llm_client, runner, fake_llm, engine):
