@@ -281,7 +281,13 @@ def render(
         "and Chinese the rest must agree through the dictionaries (step 5's matching): a "
         "negation when one side's words are all matched and half the other's, other values "
         "or another slot value (its CC-CEDICT glosses do not name the other side's) when "
-        "every other word is matched. A guarded pair never merges, whatever the LLM answers.",
+        "every other word is matched. Another kind of the one thing a sentence is about "
+        "(`frames.py`: one word right before the same noun replaced, no synonym of it — "
+        "coconut / almond milk, Marley / hardwood flooring, green / black tea; not after an "
+        'article, "has a black cat" / "a white cat", nor in a taste, "likes Italian food" / '
+        '"Chinese food", nor two past events; "plays the piano" / "the guitar" swaps the '
+        "noun itself) → `unsure` as `kind_changed`, flagged as a possible contradiction "
+        "(step 6). A guarded pair never merges, whatever the LLM answers.",
         "4. **Classifier**: a logistic P(same) over features cosine lacks (word overlap after "
         "canonical forms, stemming, CJK characters and synonym folding; containment; the same "
         "words in an order that keeps roles). "
@@ -332,7 +338,8 @@ def render(
         'sweep closes them (see "Working the review list"). The tables below are the pair '
         "decision before this gate (a labelled pair is always a candidate of its own). An "
         "unsure pair whose merge is ruled out and whose review always opens (a past event "
-        "with its day changed, a slot across languages, a negation across languages: "
+        "with its day changed, another kind of one thing, a slot across languages, a "
+        "negation across languages: "
         "`gate.flags_contradiction`) is **flagged as a possible contradiction**: its review "
         "has `kind` `contradiction` in `GET /reviews`, in the `/store` answer's `pending` "
         "and on the unit page, and opens beyond `DEDUPE__MAX_UNSURE`; both units stay "

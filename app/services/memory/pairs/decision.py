@@ -31,11 +31,10 @@ scripts/eval_dedupe_unseen.py --fit (grouped k-fold CV). Pure: no I/O (word list
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from typing import Literal
 
-from app.services.memory.pairs import across, definition, lexical, referents, rules
+from app.services.memory.pairs import across, definition, frames, lexical, referents, rules
 from app.services.memory.pairs.canonical import canonical
 from app.services.memory.pairs.features import Features, Statement, features, statement
 from app.services.memory.pairs.gate import flags_contradiction, review_worthy, subject_words
@@ -161,6 +160,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         return unsure("voice_differs", merge_allowed=True)
     if f.exclusive and f.one_word_swap:
         return contradicts("exclusive_swap")
+    if not new.cjk and not old.cjk and frames.kind_swapped(new.value, old.value):
+        return unsure("kind_changed")  # coconut / almond milk: flagged, never merged
     return None
 
 
@@ -244,7 +245,7 @@ def aligned(new: Statement, old: Statement, cosine: float, t: Thresholds) -> boo
         and not old.cjk
         and a.unmatched_a
         and a.unmatched_b
-        and _one_slot_swapped(new, old)
+        and frames.one_slot_swapped(new.value, old.value)
     ):
         # The same sentence frame with one or two words swapped for others the dictionaries
         # do not match ("bought" / "sold a house", "leaves from" / "arrives at", "wifi" /
@@ -254,27 +255,6 @@ def aligned(new: Statement, old: Statement, cosine: float, t: Thresholds) -> boo
     if full is not None and cosine >= full and a.low >= 1.0:
         return True  # every content word matched both ways
     return cosine >= floor and a.low >= (t.align_cover if same_language else t.align_cover_xl)
-
-
-_WORD = re.compile(r"\w+")
-
-
-def _one_slot_swapped(new: Statement, old: Statement, width: int = 2) -> bool:
-    r"""Whether the two values are one sentence frame with at most ``width`` words in one place
-    replaced on each side (the words before and after it the same); for text written with
-    spaces between words (a Chinese sentence is one ``\w+`` run)."""
-    a = _WORD.findall(new.value.casefold())
-    b = _WORD.findall(old.value.casefold())
-    start = 0
-    while start < min(len(a), len(b)) and a[start] == b[start]:
-        start += 1
-    end = 0
-    while end < min(len(a), len(b)) - start and a[-1 - end] == b[-1 - end]:
-        end += 1
-    mid_a, mid_b = len(a) - start - end, len(b) - start - end
-    # A different opening is the subject told another way ("I'm" / "Caroline is looking
-    # into adoption agencies"), which the person-shift pairs merge.
-    return start > 0 and 0 < mid_a <= width and 0 < mid_b <= width
 
 
 Verdict = Literal["same", "contradicts", "unrelated"]

@@ -110,6 +110,18 @@ def is_thing(word: str) -> bool:
     return _wordnet_pos().get(word, 1) in THING_POS  # unknown lower-case words are not
 
 
+def main_pos(word: str) -> int | None:
+    """WordNet's main part of speech of an English lemma (0 noun, 1 verb, 2 adjective, 3
+    adverb: the one with most senses, a noun only when it outnumbers every other), or None
+    when WordNet does not know it (a name)."""
+    return _wordnet_pos().get(word)
+
+
+def is_compound(word: str) -> bool:
+    """Whether WordNet knows a compound (lemmas joined by ``_``: green_tea)."""
+    return "_" in word and word in _wordnet()
+
+
 CEDICT_FILE = "cedict_1_0_ts_utf-8_mdbg.txt"
 """CC-CEDICT as MDBG publishes it (its header names the licence and the date, 2020-12-21)."""
 
