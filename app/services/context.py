@@ -80,7 +80,10 @@ def unit_day(unit: MemoryUnit | RecalledUnit) -> date:
 
 
 def _unit_line(unit: MemoryUnit | RecalledUnit) -> str:
-    return f"- [{unit.type}, {unit_day(unit).isoformat()}] {_one_line(unit.value)}"
+    day = unit_day(unit).isoformat()
+    if (unit.metadata_ or {}).get("time_anchor") == "unknown":  # "a while back" (B27)
+        day = f"date unknown, said {day}"
+    return f"- [{unit.type}, {day}] {_one_line(unit.value)}"
 
 
 def speaker(role: str, metadata: dict[str, Any]) -> str:

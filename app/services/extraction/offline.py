@@ -36,6 +36,7 @@ from app.services.extraction.events import event_units
 from app.services.extraction.filler import addressees, read
 from app.services.extraction.kinds import request_value, result_unit
 from app.services.extraction.repeats import without_repeats
+from app.services.extraction.retractions import corrected, negative_answer, take_back
 from app.services.extraction.said import Said, replies
 from app.services.extraction.standalone import (
     about_user,
@@ -62,6 +63,7 @@ class OfflineExtractor:
         known = frozenset(n for t in turns for n in mid_sentence_names(t.content))
         found: dict[str, Candidate] = {}
         before: Said | None = None
+        last: dict[str | None, int] = {}  # each speaker's latest message
         for turn in ctx.preceding[-1:]:
             before = Said(turn, read(turn.content), has_unit=True)
         for turn in turns:
@@ -69,7 +71,14 @@ class OfflineExtractor:
                 continue
             if turn.role == "user":  # "Reminder: …", "FYI", 顺便说一下: the fact itself
                 content = said_by.without_injections(strip_lead_ins(turn.content))  # B11
+                content, takes_back = take_back(content)  # "Just kidding", 开玩笑的 (B10)
+                if takes_back and turn.name in last:  # …the speaker's previous message
+                    found = {
+                        k: c for k, c in found.items() if last[turn.name] not in c.source_turns
+                    }
+                content = _answered(corrected(content), before, turn)
                 turn = replace(turn, content=content)
+                last[turn.name] = turn.index
             said = Said(turn, read(turn.content))
             now = local_now(turn.created_at or ctx.now, ctx.timezone)
             if turn.role == "user" and turn.content:
@@ -100,6 +109,16 @@ class OfflineExtractor:
                 found.setdefault(normalize(done.value), done)  # "I booked…": what it did
             before = said
         return Extraction(_name_the_user(list(found.values()), turns))
+
+
+def _answered(content: str, before: Said | None, turn: Turn) -> str:
+    """``content``, or the statement a bare negative answer makes of the question before it
+    ("No." after "Any allergies?" → "I don't have any allergies.")."""
+    if before is None or not before.reading.asks or not replies(Said(turn, read(content)), before):
+        return content
+    asked = [s for s, k in zip(before.reading.sentences, before.reading.kinds, strict=True)
+             if k == "question"]  # fmt: skip
+    return negative_answer(content, asked[-1]) or content
 
 
 def _name_the_user(units: list[Candidate], turns: list[Turn]) -> list[Candidate]:
