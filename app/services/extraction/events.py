@@ -26,6 +26,7 @@ from app.services.extraction.statements import (
     zh_entities,
 )
 from app.services.extraction.units import Candidate, ExtractionContext
+from app.services.extraction.we import resolve_we
 
 _EN_PLAN_CUE = re.compile(
     r"\b(?:i\s*'?\s*a?m|i\s+will|i'll|i\s+have|i've\s+got|i\s+plan|i\s+need|i\s+want|i\s+fly|"
@@ -109,11 +110,12 @@ def event_units(
     for piece in pieces if text else []:
         dates = find_dates(piece, now)
         resolved = resolve_dates(piece, dates, zh=zh)
+        ours = resolve_we(resolved, display(speaker, zh), asked[-1], zh=zh)  # "we" (B5)
         if zh:
-            value = third_person_zh(resolved, speaker, addressee)
+            value = third_person_zh(ours, speaker, addressee)
             value = value[:1].upper() + value[1:]  # "The user's cat 豆豆…"
         else:
-            value = third_person_en(resolved, speaker, addressee)
+            value = third_person_en(ours, speaker, addressee)
         extra = [speaker] if speaker else []
         if zh:
             entities = zh_entities(piece, extra, participants)
