@@ -102,9 +102,12 @@ _ZH_REL_MONTH_DAY = re.compile(
     r"(下个?|本|这个?|上个?)月(\d{1,2}|[一二三四五六七八九十]{1,3})[日号]"
 )
 # 2028年5月 (no day), "May 2028", "in March, 2027": a month written out
-_ZH_YEAR_MONTH = re.compile(r"(\d{4})年(\d{1,2})月(?![\d一二三四五六七八九十]{1,3}[日号])")
+_ZH_YEAR_MONTH = re.compile(
+    r"(?:(\d{4})年|(明年|今年|去年))(\d{1,2})月(?![\d一二三四五六七八九十]{1,3}[日号])"
+)  # …and 明年3月: March of next year
 
 
+_ZH_YEARS = {"后年": 2, "明年": 1, "今年": 0, "去年": -1, "前年": -2}
 TimeUnit = Literal["day", "week", "weekend", "month", "year"]
 # The units _EN_PERIOD matches (lower-cased), as TimeMatch units.
 _EN_PERIOD_UNITS: dict[str, TimeUnit] = {"week": "week", "month": "month", "year": "year"}
@@ -228,9 +231,7 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
         found.append(TimeMatch(m.start(), m.end(), m.group(0), day))
     for m in _ZH_PERIOD.finditer(text):
         if m.group(3):
-            year = (
-                today.year + {"后年": 2, "明年": 1, "今年": 0, "去年": -1, "前年": -2}[m.group(3)]
-            )
+            year = today.year + _ZH_YEARS[m.group(3)]
             found.append(TimeMatch(m.start(), m.end(), m.group(0), date(year, 1, 1), "year"))
         else:
             which = m.group(1).rstrip("个") if m.group(1) != "这个" else m.group(1)
@@ -284,8 +285,9 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
             continue
         found.append(TimeMatch(m.start(), m.end(), m.group(0), day))
     for m in _ZH_YEAR_MONTH.finditer(text):
-        if 1 <= int(m.group(2)) <= 12:
-            day = date(int(m.group(1)), int(m.group(2)), 1)
+        year = int(m.group(1)) if m.group(1) else today.year + _ZH_YEARS[m.group(2)]
+        if 1 <= int(m.group(3)) <= 12:
+            day = date(year, int(m.group(3)), 1)
             found.append(TimeMatch(m.start(), m.end(), m.group(0), day, "month", absolute=True))
 
     # A habit ("every Tuesday", 每周二) and an idiom ("feels like just yesterday") are no date.
