@@ -241,8 +241,11 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
     for m in _ZH_WEEKEND.finditer(text):
         which = (m.group(1) or "这").rstrip("个") if m.group(1) != "这个" else "这"
         day = _period_start(today, which, "周") + timedelta(days=5)
-        if not m.group(1) and day < today:  # bare 周末: the coming one
-            day += timedelta(days=7)
+        past = is_past(sentence_around(text, m.start(), m.end()), zh=True)
+        if not m.group(1) and day < today and not past:  # bare 周末: the coming one…
+            day += timedelta(days=7)  # …unless it is over (周末过得怎么样？ said on Sunday)
+        elif not m.group(1) and day > today and past:  # 周末我去爬山了 said on a Wednesday
+            day -= timedelta(days=7)
         found.append(TimeMatch(m.start(), m.end(), m.group(0), day, "weekend"))
     for m in _ZH_RELATIVE.finditer(text):
         phrase = m.group(0)

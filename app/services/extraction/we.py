@@ -62,7 +62,7 @@ _OPENER = re.compile(
 )
 _SUBORDINATE = re.compile(
     r"\b(?:that|what|which|who|when|if|because|how|where|since|while|whether|sure|make|"
-    r"say|said|think|guess|i|i'd|i'm|you|he|she|they|[\"“])\b",
+    r"say|said|think|guess|i|i'd|i'm|you|he|she|they)\b|[\"“]",
     re.IGNORECASE,
 )
 _CLAUSE_END = re.compile(
@@ -85,9 +85,9 @@ def companions(text: str, question: str, who: str, *, zh: bool) -> str | None:
         )
     for pattern, text_of in ((_EN_MINE, text), (_EN_YOURS, question)):
         for m in pattern.finditer(text_of):
-            groups = [g for g in m.groups()]
-            name = next((g for g in groups if g and g[0].isupper() and g not in _NOT_NAMES), None)
-            rel = next((g for g in groups if g and not g[0].isupper()), None)
+            found = [g for g in m.groups() if g]
+            name = next((g for g in found if g[0].isupper() and g not in _NOT_NAMES), None)
+            rel = next((g for g in found if not g[0].isupper()), None)
             if name:
                 return name
             if rel:
@@ -151,9 +151,7 @@ def _alone(text: str) -> str:
 _ZH_WE = re.compile(
     r"(?<![帮给让叫请和跟带陪对告诉邀请送])(?:我们|咱们)(?!都|是|很|真|太|应该|可以|会|能|要|需要|得|一直|总是|也|还|俩|两|之间|的|一起|大家)"
 )
-_ZH_CLAUSE_END = re.compile(
-    r"\s+and\s+(?=(?:the|it|they|he|she|i|that|this|there|his|her|their)\b)|" r"[，。！？；,.!?;]|$"
-)
+_ZH_CLAUSE_END = re.compile(r"[，。！？；,.!?;]|$")
 
 
 def _alone_zh(text: str) -> str:

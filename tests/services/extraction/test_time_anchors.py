@@ -37,9 +37,11 @@ async def memories(client: httpx.AsyncClient, user_id: str) -> list[dict]:
 @pytest.mark.parametrize(
     ("content", "expected", "day"),
     [
-        ("我们上周一起去爬山了。", "2026年11月23日那一周一起去爬山了", "2026-11-23"),
+        ("我们上周一起去爬山了。", "2026年11月23日那一周和其他人一起去爬山了", "2026-11-23"),
         ("上上周我去了北京。", "2026年11月16日那一周", "2026-11-16"),
         ("我大前天去了医院。", "用户2026年12月3日（周四）去了医院。", "2026-12-03"),
+        # A bare 周末 in the past tense is the one that is over, not the coming one.
+        ("周末我去爬山了。", "2026年12月5日那个周末", "2026-12-05"),
         ("I met Anna at a conference the week before last.",
          "in the week of 2026-11-16", "2026-11-16"),
     ],

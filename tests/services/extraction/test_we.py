@@ -39,15 +39,14 @@ async def values(client: httpx.AsyncClient, messages: list[dict]) -> list[str]:
          "Jon and Gina loved it"),
         ([said("小王", "周末过得怎么样？"), said("小李", "我们上周末去露营了。")],
          "小李2026年11月28日那个周末去露营了（和其他人一起）。"),
-        ([said("小王", "周末过得怎么样？"), said("小李", "我和安娜上周末去露营了，我们玩得很开心。")],
+        ([said("小王", "周末过得怎么样？"),
+          said("小李", "我和安娜上周末去露营了，我们玩得很开心。")],
          "小李和安娜玩得很开心"),
         ([said("小王", "最近忙吗？"), said("小李", "我们上周一起去爬山了。")],
          "小李2026年11月23日那一周和其他人一起去爬山了。"),
     ],
 )  # fmt: skip
-async def test_we_is_who_the_transcript_says_or_the_speaker_with_others(
-    client, messages, expected
-):
+async def test_we_is_who_the_transcript_says_or_the_speaker_with_others(client, messages, expected):
     units = await values(client, messages)
     assert [v for v in units if expected in v], units
     assert not [v for v in units if "and others" in v or "等人" in v], units
