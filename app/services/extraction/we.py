@@ -108,15 +108,34 @@ def resolve_we(text: str, who: str, question: str = "", *, zh: bool) -> str:
     if not re.search(r"\b(?:we|us|our|we're|we've|we'll|we'd)\b", text, re.IGNORECASE):
         return text
     group = companions(text, question, who, zh=False)
-    if group:
-        both = f"{who} and {group}"
-        text = re.sub(r"\bwe're\b|\bwe\s+are\b", f"{both} are", text, flags=re.IGNORECASE)
-        text = re.sub(r"\bwe've\b", f"{both} have", text, flags=re.IGNORECASE)
-        text = re.sub(r"\bwe'll\b", f"{both} will", text, flags=re.IGNORECASE)
-        text = re.sub(r"\bwe'd\b", f"{both} would", text, flags=re.IGNORECASE)
-        text = re.sub(r"\bour\b", f"{both}'s", text, flags=re.IGNORECASE)
-        return re.sub(r"\b(?:we|us)\b", both, text, flags=re.IGNORECASE)
-    return _alone(text)
+    if group is None:
+        return _alone(text)
+    both = f"{who} and {group}"  # "we hiked … with my sister": the clause names them itself
+    said_with = rf"\bwe\b[^,;.!?]*\bwith\s+(?:my\s+)?\w*\s*{group.split()[-1]}\b"
+    return "".join(
+        _as_one(part) if re.search(said_with, part, re.IGNORECASE) else _as_two(part, both)
+        for part in re.split(r"(?<=[.!?])(?=\s)", text)
+    )
+
+
+def _as_two(text: str, both: str) -> str:
+    """ "we" / "us" / "our" as the speaker and the companion ("Jon and Anna")."""
+    text = re.sub(r"\bwe're\b|\bwe\s+are\b", f"{both} are", text, flags=re.IGNORECASE)
+    text = re.sub(r"\bwe've\b", f"{both} have", text, flags=re.IGNORECASE)
+    text = re.sub(r"\bwe'll\b", f"{both} will", text, flags=re.IGNORECASE)
+    text = re.sub(r"\bwe'd\b", f"{both} would", text, flags=re.IGNORECASE)
+    text = re.sub(r"\bour\b", f"{both}'s", text, flags=re.IGNORECASE)
+    return re.sub(r"\b(?:we|us)\b", both, text, flags=re.IGNORECASE)
+
+
+def _as_one(text: str) -> str:
+    """A sentence that says "with Anna" itself: its "we" is the speaker ("We hiked … with my
+    sister" → "I hiked … with my sister"), not "Jon and Jon's sister … with Jon's sister"."""
+    for plural, mine in ((r"\bwe're\b|\bwe\s+are\b", "I am"), (r"\bwe\s+were\b", "I was"),
+                         (r"\bwe've\b", "I've"), (r"\bwe'll\b", "I'll"), (r"\bwe'd\b", "I'd"),
+                         (r"\bwe\b", "I"), (r"\bus\b", "me"), (r"\bour\b", "my")):  # fmt: skip
+        text = re.sub(plural, mine, text, flags=re.IGNORECASE)
+    return text
 
 
 def _alone(text: str) -> str:
