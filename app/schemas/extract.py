@@ -74,7 +74,14 @@ class ExtractRequest(RequestModel):
     messages: (
         Annotated[list[ExtractMessage], Field(min_length=1), MaxItems("extract_messages")] | None
     ) = Field(default=None, description="The transcript.")
-    timezone: str = Field(default="UTC", max_length=64, description="IANA zone for relative dates.")
+    timezone: str | None = Field(
+        default=None,
+        max_length=64,
+        description="IANA zone relative dates resolve in. Default: the newest zone a "
+        'message\'s metadata names (`{"timezone": "Asia/Shanghai"}`), else the UTC offset the '
+        "newest message was given with (its `metadata.utc_offset`, else the offset of its "
+        "`created_at`) as a fixed zone, else UTC.",
+    )
     now: AwareDatetime | None = Field(
         default=None,
         description="The conversation's clock: 'tomorrow' resolves against it. Default: the "
@@ -86,8 +93,8 @@ class ExtractRequest(RequestModel):
 
     @field_validator("timezone")
     @classmethod
-    def _check_zone(cls, value: str) -> str:
-        return _zone(value)
+    def _check_zone(cls, value: str | None) -> str | None:
+        return None if value is None else _zone(value)
 
     @model_validator(mode="after")
     def _transcript_source(self) -> ExtractRequest:

@@ -112,7 +112,10 @@ def _conflict_mark(unit: Placed, other: MemoryUnit) -> str:
 
 
 def _unit_line(unit: Placed, conflicts: dict[uuid.UUID, list[MemoryUnit]] | None = None) -> str:
-    line = f"- [{unit.type}, {unit_day(unit).isoformat()}] {_one_line(unit.value)}"
+    day = unit_day(unit).isoformat()
+    if (unit.metadata_ or {}).get("time_anchor") == "unknown":  # "a while back" (B27)
+        day = f"date unknown, said {day}"
+    line = f"- [{unit.type}, {day}] {_one_line(unit.value)}"
     for other in (conflicts or {}).get(unit.id, []):
         line += _conflict_mark(unit, other)
     return line

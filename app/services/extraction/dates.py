@@ -20,6 +20,8 @@ Conventions (weeks start on Monday, as in ISO 8601 and Chinese usage):
   "去年": its 1 January — each :class:`TimeMatch` says its granularity (``unit``), so a
   value reads "in 2022", not "on 2022-01-01";
 - "last weekend" / "上周末": the Saturday of last week ("this"/"next" alike);
+- "the week before last" / 上上周, "the month after next" / 下下个月, 上上周末: two back or
+  ahead; 大前天: three days ago; 上周一起… is last week (一起, "together"), not last Monday;
 - "3 days ago", "two weeks ago", "a year ago", "3天前": counted back from the message.
 """
 
@@ -42,8 +44,15 @@ _ZH_DAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6
 _EN_WEEKDAY = re.compile(
     r"\b(?:(next|this|coming|last|on)\s+)?(" + "|".join(_EN_DAYS) + r")\b", re.IGNORECASE
 )
-_EN_PERIOD = re.compile(r"\b(next|this|last)\s+(week|month|year)\b", re.IGNORECASE)
-_EN_WEEKEND = re.compile(r"\b(next|this|last|the\s+past)\s+weekend\b", re.IGNORECASE)
+_EN_PERIOD = re.compile(
+    r"\b(?:(next|this|last)\s+(week|month|year)|the\s+(week|month|year)\s+(before\s+last|"
+    r"after\s+next))\b",
+    re.IGNORECASE,
+)
+_EN_WEEKEND = re.compile(
+    r"\b(?:(next|this|last|the\s+past)\s+weekend|the\s+weekend\s+(before\s+last|after\s+next))\b",
+    re.IGNORECASE,
+)
 _EN_AGO = re.compile(
     r"\b(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+couple\s+of)\s+"
     r"(days?|weeks?|months?|years?)\s+ago\b",
@@ -69,15 +78,22 @@ _EN_ABSOLUTE = re.compile(
     r"\d{4}-\d{2}-\d{2})\b",
     re.IGNORECASE,
 )
+# A weekday's numeral, not the first character of a word: 上周一起去爬山 is "went hiking
+# together last week" (一起), not last Monday (tester B26); 这周三天 is three days this week.
+_ZH_DAY_NUMERAL = (
+    r"(?:一(?!起(?!床|飞)|直|下|样|定|些|般|共|次|切|个|家|同|块|道|边|致|向|再|连|路|整|半|会)"
+    r"|[二三四五六](?![个次位名家十百千万]|天(?!气))|[日天])"
+)
 _ZH_WEEKDAY = re.compile(
-    r"(下下|下个|下一个|下|上个|上|这个|这|本)?(?:周|星期|礼拜)([一二三四五六日天])"
+    rf"(下下|上上|下个|下一个|下|上个|上|这个|这|本)?(?:周|星期|礼拜)({_ZH_DAY_NUMERAL})"
 )
 _ZH_PERIOD = re.compile(
-    r"(下个?|本|这个?|上个?)(周|星期|礼拜|月)(?![一二三四五六日天末])|(明年|今年|去年|前年|后年)"
+    rf"(下下个?|上上个?|下个?|本|这个?|上个?)(周|星期|礼拜|月)(?!{_ZH_DAY_NUMERAL}|末)"
+    r"|(明年|今年|去年|前年|后年)"
 )
-_ZH_WEEKEND = re.compile(r"(下个?|本|这个?|上个?)?(?:周末|礼拜天)")
+_ZH_WEEKEND = re.compile(r"(下下个?|上上个?|下个?|本|这个?|上个?)?(?:周末|礼拜天)")
 _ZH_RELATIVE = re.compile(
-    r"大后天|后天|明天|明早|明晚|今天|今晚|昨天|前天|"
+    r"大后天|大前天|后天|明天|明早|明晚|今天|今晚|昨天|前天|"
     r"(\d+|[一两二三四五六七八九十]+)(?:天|个?星期|周|个月|年)(?:后|以后|之后|前|以前|之前)"
 )
 _ZH_MONTH_DAY = re.compile(r"(?:(\d{4})年)?(\d{1,2})月(\d{1,2})[日号]")
@@ -86,9 +102,12 @@ _ZH_REL_MONTH_DAY = re.compile(
     r"(下个?|本|这个?|上个?)月(\d{1,2}|[一二三四五六七八九十]{1,3})[日号]"
 )
 # 2028年5月 (no day), "May 2028", "in March, 2027": a month written out
-_ZH_YEAR_MONTH = re.compile(r"(\d{4})年(\d{1,2})月(?![\d一二三四五六七八九十]{1,3}[日号])")
+_ZH_YEAR_MONTH = re.compile(
+    r"(?:(\d{4})年|(明年|今年|去年))(\d{1,2})月(?![\d一二三四五六七八九十]{1,3}[日号])"
+)  # …and 明年3月: March of next year
 
 
+_ZH_YEARS = {"后年": 2, "明年": 1, "今年": 0, "去年": -1, "前年": -2}
 TimeUnit = Literal["day", "week", "weekend", "month", "year"]
 # The units _EN_PERIOD matches (lower-cased), as TimeMatch units.
 _EN_PERIOD_UNITS: dict[str, TimeUnit] = {"week": "week", "month": "month", "year": "year"}
@@ -121,6 +140,8 @@ def _weekday_date(
         return this_week + timedelta(days=7)
     if which in ("下下",):
         return this_week + timedelta(days=14)
+    if which in ("上上",):
+        return this_week - timedelta(days=14)
     if which in ("last", "上", "上个"):
         return this_week - timedelta(days=7)
     if which in ("this", "本", "这", "这个"):
@@ -141,7 +162,8 @@ def _weekday_date(
 
 def _period_start(today: date, which: str, unit: str) -> date:
     step = {"next": 1, "下": 1, "下个": 1, "this": 0, "本": 0, "这": 0, "这个": 0,
-            "last": -1, "上": -1, "上个": -1}[which.lower()]  # fmt: skip
+            "last": -1, "上": -1, "上个": -1, "下下": 2, "上上": -2,
+            "before last": -2, "after next": 2}[which.lower()]  # fmt: skip
     if unit in ("week", "周", "星期", "礼拜"):
         return _monday(today) + timedelta(days=7 * step)
     if unit in ("month", "月"):
@@ -181,11 +203,12 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
             day = date(int(m.group(2)), month.month, 1)
             found.append(TimeMatch(m.start(), m.end(), m.group(0), day, "month", absolute=True))
     for m in _EN_PERIOD.finditer(text):
-        unit = _EN_PERIOD_UNITS[m.group(2).lower()]
-        day = _period_start(today, m.group(1), unit)
+        unit = _EN_PERIOD_UNITS[(m.group(2) or m.group(3)).lower()]
+        day = _period_start(today, m.group(1) or " ".join(m.group(4).split()), unit)
         found.append(TimeMatch(m.start(), m.end(), m.group(0), day, unit))
     for m in _EN_WEEKEND.finditer(text):
-        which = "last" if m.group(1).lower().startswith("the") else m.group(1)
+        which = " ".join((m.group(1) or m.group(2)).split())
+        which = "last" if which.lower().startswith("the") else which
         day = _period_start(today, which, "week") + timedelta(days=5)
         found.append(TimeMatch(m.start(), m.end(), m.group(0), day, "weekend"))
     for m in _EN_AGO.finditer(text):
@@ -208,20 +231,21 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
         found.append(TimeMatch(m.start(), m.end(), m.group(0), day))
     for m in _ZH_PERIOD.finditer(text):
         if m.group(3):
-            year = (
-                today.year + {"后年": 2, "明年": 1, "今年": 0, "去年": -1, "前年": -2}[m.group(3)]
-            )
+            year = today.year + _ZH_YEARS[m.group(3)]
             found.append(TimeMatch(m.start(), m.end(), m.group(0), date(year, 1, 1), "year"))
         else:
-            which = m.group(1).rstrip("个") if m.group(1) in ("下个", "上个") else m.group(1)
+            which = m.group(1).rstrip("个") if m.group(1) != "这个" else m.group(1)
             day = _period_start(today, which, m.group(2))
             unit = "month" if m.group(2) == "月" else "week"
             found.append(TimeMatch(m.start(), m.end(), m.group(0), day, unit))
     for m in _ZH_WEEKEND.finditer(text):
         which = (m.group(1) or "这").rstrip("个") if m.group(1) != "这个" else "这"
         day = _period_start(today, which, "周") + timedelta(days=5)
-        if not m.group(1) and day < today:  # bare 周末: the coming one
-            day += timedelta(days=7)
+        past = is_past(sentence_around(text, m.start(), m.end()), zh=True)
+        if not m.group(1) and day < today and not past:  # bare 周末: the coming one…
+            day += timedelta(days=7)  # …unless it is over (周末过得怎么样？ said on Sunday)
+        elif not m.group(1) and day > today and past:  # 周末我去爬山了 said on a Wednesday
+            day -= timedelta(days=7)
         found.append(TimeMatch(m.start(), m.end(), m.group(0), day, "weekend"))
     for m in _ZH_RELATIVE.finditer(text):
         phrase = m.group(0)
@@ -264,8 +288,9 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
             continue
         found.append(TimeMatch(m.start(), m.end(), m.group(0), day))
     for m in _ZH_YEAR_MONTH.finditer(text):
-        if 1 <= int(m.group(2)) <= 12:
-            day = date(int(m.group(1)), int(m.group(2)), 1)
+        year = int(m.group(1)) if m.group(1) else today.year + _ZH_YEARS[m.group(2)]
+        if 1 <= int(m.group(3)) <= 12:
+            day = date(year, int(m.group(3)), 1)
             found.append(TimeMatch(m.start(), m.end(), m.group(0), day, "month", absolute=True))
 
     # A habit ("every Tuesday", 每周二) and an idiom ("feels like just yesterday") are no date.

@@ -11,21 +11,31 @@ from functools import partial
 
 from app.core.text import has_cjk
 from app.services.extraction import speakers as said_by
+from app.services.extraction.about_other import (
+    OTHERS_WORD,
+    REPORTED_WORD,
+    about_addressee,
+    congrats_value,
+    congratulated,
+    reported,
+)
 from app.services.extraction.clauses import hedged
 from app.services.extraction.dates import find_dates, local_midnight
-from app.services.extraction.filler import addressees
+from app.services.extraction.filler import content_words
 from app.services.extraction.kinds import by_type, choice, employer, request_value, unit_type
 from app.services.extraction.rules import Q_WORK_EN, Q_WORK_ZH, plan_query
-from app.services.extraction.said import Said, display, replies
+from app.services.extraction.said import Said, addressee_of, display, replies
 from app.services.extraction.standalone import chunks, complete_answer, split_by_time
 from app.services.extraction.statements import (
     en_entities,
     resolve_dates,
     third_person_en,
     third_person_zh,
+    unique,
     zh_entities,
 )
 from app.services.extraction.units import Candidate, ExtractionContext
+from app.services.extraction.we import resolve_we
 
 _EN_PLAN_CUE = re.compile(
     r"\b(?:i\s*'?\s*a?m|i\s+will|i'll|i\s+have|i've\s+got|i\s+plan|i\s+need|i\s+want|i\s+fly|"
@@ -64,22 +74,22 @@ def event_units(
     before: Said | None,
     now: datetime,
     ctx: ExtractionContext,
-    names: tuple[frozenset[str], frozenset[str]],
+    names: tuple[frozenset[str], frozenset[str], frozenset[str]],
     quoted: bool = False,
 ) -> list[Candidate]:
     """The event units of a message (module docstring); ``names``: the transcript's
-    participants (case-folded) and the names it writes mid-sentence; ``quoted``: another
+    participants (case-folded), the names it writes mid-sentence and its speakers' names
+    (a statement about the person addressed is their unit, :mod:`about_other`); ``quoted``: another
     person's instruction, kept as what they said (:func:`speakers.attributed`)."""
-    (participants, known), turn = names, said.turn
+    (participants, known, named), turn = names, said.turn
     text = _CONNECTIVE.sub("", said.reading.text())  # "And my cat…" after a held clause
     zh = has_cjk(text)
     speaker = turn.name
-    vocatives = addressees(turn.content)
-    addressee = (before.who if before and before.who != speaker else None) or (
-        vocatives[0] if vocatives else None
-    )
+    addressee = addressee_of(said, before, named)
     if addressee is not None:
         addressee = display(addressee, zh)
+    # Someone else's word about the person addressed (B6): in a chat of named speakers.
+    other = speaker is not None and addressee not in (None, "the assistant", "助手", speaker)
     hedge = hedged(text, zh)
     back = (_ZH_POINTS_BACK if zh else _EN_POINTS_BACK).match(text) is not None
     trigger = None
@@ -107,14 +117,23 @@ def event_units(
         for group in by_type(part, now, zh=zh)
     ]
     for piece in pieces if text else []:
+        about, confidence = False, HEDGED_EVENT_CONFIDENCE if hedge else EVENT_CONFIDENCE
+        if other:  # "You told me you moved to Boston" → "Jon moved to Boston", Jon's unit
+            told_piece, told = reported(piece, zh)
+            if about_addressee(told_piece, zh):
+                piece, about = told_piece, True
+                confidence = min(confidence, REPORTED_WORD if told else OTHERS_WORD)
         dates = find_dates(piece, now)
         resolved = resolve_dates(piece, dates, zh=zh)
-        if zh:
-            value = third_person_zh(resolved, speaker, addressee)
+        ours = resolve_we(resolved, display(speaker, zh), asked[-1], zh=zh)  # "we" (B5)
+        if zh:  # about the person addressed: no "小王：" before their own news
+            value = third_person_zh(ours, addressee if about else speaker, addressee)
             value = value[:1].upper() + value[1:]  # "The user's cat 豆豆…"
         else:
-            value = third_person_en(resolved, speaker, addressee)
+            value = third_person_en(ours, speaker, addressee)
         extra = [speaker] if speaker else []
+        if about and addressee:
+            extra = [addressee, *extra]
         if zh:
             entities = zh_entities(piece, extra, participants)
         else:
@@ -136,7 +155,7 @@ def event_units(
                 value=value,
                 query=query,
                 entities=entities,
-                confidence=HEDGED_EVENT_CONFIDENCE if hedge else EVENT_CONFIDENCE,
+                confidence=confidence,
                 occurred_at=local_midnight(dates[0].day, ctx.timezone) if dates else None,
                 source_turns=sources,
             )
@@ -147,3 +166,26 @@ def event_units(
                                  entities=entities, confidence=EVENT_CONFIDENCE,
                                  source_turns=sources))  # fmt: skip
     return out
+
+
+def congrats_unit(said: Said, addressee: str | None) -> Candidate | None:
+    """A named speaker's "Congrats on the new job at Acme!" / 恭喜你在阿里巴巴找到新工作 as a
+    unit about the person congratulated, at the confidence of another's word (B6); None when
+    the message congratulates nobody on anything."""
+    zh = has_cjk(said.turn.content)
+    speaker = said.turn.name
+    if speaker is None or addressee in (None, "assistant", speaker):
+        return None
+    what = congratulated(said.turn.content, zh)
+    if what is None or not content_words(what):
+        return None
+    assert addressee is not None
+    value = congrats_value(speaker, addressee, what, zh)
+    names = zh_entities(what, []) if zh else en_entities(what, [], frozenset(), frozenset())
+    return Candidate(
+        type="event",
+        value=value,
+        entities=unique([addressee, *names, speaker]),
+        confidence=OTHERS_WORD,
+        source_turns=[said.turn.index],
+    )

@@ -178,7 +178,8 @@ def _strip_symbols(text: str) -> str:
 
 def _is_question(sentence: str) -> bool:
     return (
-        sentence.rstrip().endswith(("?", "？")) or re.search(r"[吗呢么]\W*$", sentence) is not None
+        sentence.rstrip().endswith(("?", "？"))
+        or re.search(r"(?:[吗呢么]|对吧|是吧|对不对|是不是)\W*$", sentence) is not None
     )
 
 

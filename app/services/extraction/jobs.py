@@ -24,6 +24,7 @@ from app.repositories.jobs import JobFilters, JobRepository
 from app.repositories.working_memory.transcript import TranscriptRepository
 from app.schemas.extract import ExtractMessage, JobListQuery
 from app.services import cursors
+from app.services.extraction.zones import transcript_zone
 
 
 @dataclass(frozen=True)
@@ -159,16 +160,19 @@ class ExtractionService:
         scope: Scope,
         messages: list[ExtractMessage],
         *,
-        timezone: str,
+        timezone: str | None,
         now: datetime | None,
         queue_delay_s: float = 0.0,
     ) -> Submitted:
-        """A job for a transcript given in the request (newest ``max_messages`` kept).
-        Raises RateLimitedError (429) when the namespace already has
+        """A job for a transcript given in the request (newest ``max_messages`` kept);
+        ``timezone`` None: the messages' own (:func:`zones.transcript_zone`). Raises
+        RateLimitedError (429) when the namespace already has
         ``EXTRACTION__MAX_PENDING_PER_NAMESPACE`` unfinished jobs."""
         cap = self.extraction.max_pending_per_namespace
         priority = await self._priority(scope.namespace, cap)
-        snapshot = _snapshot(messages[-self.extraction.max_messages :])
+        messages = messages[-self.extraction.max_messages :]
+        timezone = timezone or transcript_zone(messages, own_times=True)
+        snapshot = _snapshot(messages)
         values = self._job(
             scope,
             snapshot,
@@ -185,13 +189,14 @@ class ExtractionService:
         self,
         scope: Scope,
         *,
-        timezone: str,
+        timezone: str | None,
         now: datetime | None,
         trigger: str,
         signals: list[str],
         queue_delay_s: float = 0.0,
     ) -> Submitted | None:
-        """A job for the session's messages no earlier job took. Returns the existing job
+        """A job for the session's messages no earlier job took (``timezone`` None: theirs,
+        :func:`zones.transcript_zone`). Returns the existing job
         when there is nothing new (idempotent), None when the session has no job and no
         messages (an unknown session is an empty one: None). Raises NotFoundError (404) when
         the session's owner is another user than ``scope.user_id``."""
@@ -232,7 +237,7 @@ class ExtractionService:
             snapshot,
             trigger=trigger,
             trigger_detail=sorted(signals),
-            timezone=timezone,
+            timezone=timezone or transcript_zone(rows),
             conversation_now=conversation_clock(snapshot, now),
             transcript_from=int(rows[0].seq),
             transcript_to=int(rows[-1].seq),

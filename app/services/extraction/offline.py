@@ -31,12 +31,14 @@ from dataclasses import replace
 
 from app.core.text import normalize
 from app.services.extraction import speakers as said_by
+from app.services.extraction.about_other import confirmed
 from app.services.extraction.dates import local_now
-from app.services.extraction.events import event_units
+from app.services.extraction.events import congrats_unit, event_units
 from app.services.extraction.filler import addressees, read
 from app.services.extraction.kinds import request_value, result_unit
 from app.services.extraction.repeats import without_repeats
-from app.services.extraction.said import Said, replies
+from app.services.extraction.retractions import corrected, negative_answer, take_back
+from app.services.extraction.said import Said, addressee_of, replies
 from app.services.extraction.standalone import (
     about_user,
     name_the_user,
@@ -57,11 +59,13 @@ class OfflineExtractor:
     async def extract(self, turns: list[Turn], ctx: ExtractionContext) -> Extraction:
         """Candidate units from the user's turns (see the module docstring); turns in
         ``ctx.preceding`` are read as context only."""
-        participants = frozenset(t.name.casefold() for t in turns if t.name)
+        named = frozenset(t.name for t in [*ctx.preceding, *turns] if t.name)
+        participants = frozenset(n.casefold() for t in turns if (n := t.name))
         own = said_by.subjects([*ctx.preceding, *turns], ctx.user_id)
         known = frozenset(n for t in turns for n in mid_sentence_names(t.content))
         found: dict[str, Candidate] = {}
         before: Said | None = None
+        last: dict[str | None, int] = {}  # each speaker's latest message
         for turn in ctx.preceding[-1:]:
             before = Said(turn, read(turn.content), has_unit=True)
         for turn in turns:
@@ -69,7 +73,14 @@ class OfflineExtractor:
                 continue
             if turn.role == "user":  # "Reminder: …", "FYI", 顺便说一下: the fact itself
                 content = said_by.without_injections(strip_lead_ins(turn.content))  # B11
+                content, takes_back = take_back(content)  # "Just kidding", 开玩笑的 (B10)
+                if takes_back and turn.name in last:  # …the speaker's previous message
+                    found = {
+                        k: c for k, c in found.items() if last[turn.name] not in c.source_turns
+                    }
+                content = _answered(corrected(content), before, turn)
                 turn = replace(turn, content=content)
+                last[turn.name] = turn.index
             said = Said(turn, read(turn.content))
             now = local_now(turn.created_at or ctx.now, ctx.timezone)
             if turn.role == "user" and turn.content:
@@ -89,7 +100,10 @@ class OfflineExtractor:
                     quoted = typed.dropped or (
                         not theirs and said_by.names_the_assistant(rest.reading.text())
                     )
-                    units += event_units(rest, before, now, ctx, (participants, known), quoted)
+                    names = (participants, known, named)
+                    units += event_units(rest, before, now, ctx, names, quoted)
+                elif congrats := congrats_unit(said, addressee_of(said, before, named)):
+                    units.append(congrats)  # "Congrats on the new job at Acme!" (B6)
                 for cand in without_repeats(units):
                     key = normalize(cand.value)
                     if key not in found or found[key].confidence < cand.confidence:
@@ -100,6 +114,17 @@ class OfflineExtractor:
                 found.setdefault(normalize(done.value), done)  # "I booked…": what it did
             before = said
         return Extraction(_name_the_user(list(found.values()), turns))
+
+
+def _answered(content: str, before: Said | None, turn: Turn) -> str:
+    """``content``, or the statement a bare answer makes of the question before it ("No."
+    after "Any allergies?" → "I don't have any allergies."; "Yes." after "You moved to Boston
+    in May, right?" → "I moved to Boston in May.")."""
+    if before is None or not before.reading.asks or not replies(Said(turn, read(content)), before):
+        return content
+    asked = [s for s, k in zip(before.reading.sentences, before.reading.kinds, strict=True)
+             if k == "question"]  # fmt: skip
+    return negative_answer(content, asked[-1]) or confirmed(content, asked[-1]) or content
 
 
 def _name_the_user(units: list[Candidate], turns: list[Turn]) -> list[Candidate]:

@@ -154,6 +154,14 @@ _JOBS = (
 )
 
 EN_RULES: list[Rule] = [
+    # No allergy is a standing fact a food agent needs (tester B10), before "allergic to".
+    _r(r"\bi\s+(?:don't|do\s+not)\s+have\s+any\s+(?:known\s+)?(?:food\s+)?allerg(?:y|ies)\b|"
+       r"\bi\s+have\s+no\s+(?:known\s+)?(?:food\s+)?allerg(?:y|ies)\b|"
+       r"\bi\s*'?\s*a?m\s+not\s+allergic\s+to\s+any(?:thing|\s+food)\b", "fact", 0.85,
+       lambda m: ("The user has no allergies.", Q_FOOD_EN.format(x="allergens"), [])),
+    _r(rf"\bi\s*'?\s*a?m\s+not\s+allergic\s+to\s+{_X}{_END}", "fact", 0.85,
+       lambda m: (f"The user is not allergic to {_obj(m.group(1))}.",
+                  Q_FOOD_EN.format(x=_obj(m.group(1))), [_obj(m.group(1))])),
     _r(rf"\b(i\s*'?\s*a?m|my\s+(?:{_RELATIONS}))\s+(?:is\s+)?(?:(?:very|severely|highly|extremely|"
        rf"deathly|really|quite|a\s+bit|slightly|mildly)\s+)?allergic\s+to\s+{_X}{_END}",
        "constraint", 0.95,
@@ -253,6 +261,11 @@ _ZH_REL = r"儿子|女儿|老婆|妻子|丈夫|老公|孩子|妈妈|爸爸|母�
 _ZH_VERB = r"(吃|喝|看|听|玩|用|穿)?"
 
 ZH_RULES: list[Rule] = [
+    _z(r"我(?:没有|没|并没有)(?:任何|什么)?(?:食物)?过敏|我对(?:什么|任何东西|任何食物)都不过敏",
+       "fact", 0.85, lambda m: ("用户没有过敏。", Q_FOOD_ZH.format(x="过敏原"), [])),
+    _z(rf"我对{_ZX}(?:并)?不过敏", "fact", 0.85,
+       lambda m: (f"用户对{_zobj(m.group(1))}不过敏。",
+                  Q_FOOD_ZH.format(x=_zobj(m.group(1))), [_zobj(m.group(1))])),
     _z(rf"(我的?(?:{_ZH_REL})|我)(?:对)?{_ZX}(?:严重|有点|轻微)?过敏", "constraint", 0.95,
        lambda m: (f"{_zsubject(m.group(1))}对{_zobj(m.group(2))}过敏。",
                   Q_FOOD_ZH.format(x=_zobj(m.group(2))), [_zobj(m.group(2))])),

@@ -49,6 +49,7 @@ from app.services.extraction.units import (
     Extractor,
     Turn,
 )
+from app.services.extraction.vague import vague_time
 from app.services.memory.store import StoreService
 
 log = logging.getLogger(__name__)
@@ -121,12 +122,16 @@ def to_memory(
     """The ``/store`` form of a candidate (raises ValidationError when it does not fit)."""
     by_index = {t.index: t for t in turns}
     sources = [by_index[i] for i in cand.source_turns if i in by_index]
+    # The zone its dates were resolved in: /context prints its day there (tester C12).
+    metadata: dict[str, Any] = {"job_id": str(job.id), "extractor": extractor,
+                                "timezone": job.timezone}  # fmt: skip
     if cand.occurred_at is not None:
         occurred = _aware(cand.occurred_at, job.timezone)
-    elif sources and sources[0].created_at is not None:
-        occurred = sources[0].created_at
-    else:
-        occurred = job.conversation_now
+    else:  # when it was said; a time phrase no rule places leaves the anchor unknown (B27)
+        occurred = sources[0].created_at if sources and sources[0].created_at else None
+        occurred = occurred or job.conversation_now
+        if (phrase := vague_time(cand.value)) is not None:
+            metadata |= {"time_anchor": "unknown", "time_phrase": phrase}
     unit = MemoryCreate(
         user_id=job.user_id,
         agent_id=job.agent_id,
@@ -140,8 +145,7 @@ def to_memory(
         occurred_at=occurred,
         expires_at=_aware(cand.expires_at, job.timezone) if cand.expires_at else None,
         raw_ref=[t.ref for t in sources] or None,
-        # The zone its dates were resolved in: /context prints its day there (tester C12).
-        metadata={"job_id": str(job.id), "extractor": extractor, "timezone": job.timezone},
+        metadata=metadata,
     )
     # The job's session was checked when the job was made; one queued before /extract
     # refused ids a path cannot name ("conv/1") keeps it (schemas.common.addressable_session).

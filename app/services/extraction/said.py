@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from app.core.text import has_cjk
 from app.services.extraction.dates import find_dates, local_now
-from app.services.extraction.filler import Reading, join
+from app.services.extraction.filler import Reading, addressees, join
 from app.services.extraction.statements import resolve_dates, third_person_en, third_person_zh
 from app.services.extraction.units import ExtractionContext, Turn
 
@@ -62,3 +62,16 @@ def display(who: str | None, zh: bool) -> str:
     if zh:
         return "助手" if who == "assistant" else "用户"
     return "the assistant" if who == "assistant" else "the user"
+
+
+def addressee_of(said: Said, before: Said | None, named: frozenset[str]) -> str | None:
+    """Whom ``said`` speaks to: the speaker of the message before (someone else), else a
+    name it calls ("Thanks, Maria!"), else the one other speaker of a two-person chat."""
+    speaker = said.turn.name
+    if before is not None and before.who != speaker and before.who is not None:
+        return before.who
+    vocatives = addressees(said.turn.content)
+    if vocatives:
+        return vocatives[0]
+    others = named - {speaker}
+    return next(iter(others)) if speaker and len(others) == 1 else None

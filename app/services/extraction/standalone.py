@@ -113,8 +113,8 @@ def _question_np(question: str) -> str | None:
         for i, (word, _) in enumerate(tags[:-1]):
             if word in ("你", "您") and tags[i + 1][0] == "的":
                 nouns = []
-                for w, tag in tags[i + 2 :]:
-                    if tag not in _ZH_NP_TAGS:
+                for w, tag in tags[i + 2 :]:  # after 你的 a verb's tag is a noun's (签证)
+                    if tag not in _ZH_NP_TAGS and (nouns or tag[:1] not in "va"):
                         break
                     nouns.append(w)
                 if nouns:
@@ -145,6 +145,15 @@ def _plural(np: str) -> bool:
     return str(simplemma.lemmatize(head, lang="en")).lower() != head
 
 
+# A yes/no question about a thing's state, and an answer that only adds when or how long.
+_BE_QUESTION = re.compile(r"^\W*(is|are|was|were)\s+(?=(?:your|the)\s)", re.IGNORECASE)
+_FRAGMENT = re.compile(
+    r"^(?:until|till|through|since|from|by|on|in|at|for|till|next|last|this|tomorrow|"
+    r"yesterday|\d)\b",
+    re.IGNORECASE,
+)
+
+
 def complete_answer(answer: str, question: str, owner: str | None = None) -> str:
     """``answer`` (the reply to ``question``, first person; about ``owner`` when given, as
     an LLM writes it) as a statement of its own: the answer particle dropped, a leading
@@ -158,6 +167,11 @@ def complete_answer(answer: str, question: str, owner: str | None = None) -> str
     if np is None:
         return stripped[:1].upper() + stripped[1:] if not zh else stripped
     mine = _owned(np, owner)
+    said = _BE_QUESTION.match(question)
+    if not zh and said and _FRAGMENT.match(stripped):  # "Is your passport still valid?" /
+        rest = question[said.end() :].strip().rstrip("?").strip()  # "Yep, until 2027-03-14."
+        if rest.lower().startswith(np.lower()):
+            return f"{mine} {said.group(1).lower()}{rest[len(np) :]} {stripped}"
     if zh:
         if stripped.startswith("它"):
             return mine + stripped[1:]

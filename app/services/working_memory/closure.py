@@ -28,7 +28,6 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -38,6 +37,7 @@ from app.core.text import has_cjk
 from app.repositories.jobs import JobRepository, SessionMark
 from app.repositories.working_memory.transcript import TranscriptRepository
 from app.services.extraction.jobs import ExtractionService, Scope, Submitted
+from app.services.extraction.zones import transcript_zone
 from app.services.working_memory.owner import check_scope
 
 log = logging.getLogger(__name__)
@@ -150,36 +150,12 @@ def closure_signals(
     return signals
 
 
-_OFFSET = re.compile(r"^[+-](?:0\d|1[0-4]):[0-5]\d$")
-
-
 def session_timezone(messages: list[Any]) -> str:
-    """The newest valid IANA zone a message's metadata names (``{"timezone": "Asia/Shanghai"}``),
-    else the fixed offset the newest message was sent with ("UTC+08:00", from its
-    ``created_at``: ``metadata.utc_offset``), else UTC: relative dates of a task closed
-    without a ``timezone`` resolve in it (tester B20)."""
-    zone = _named_zone(messages)
-    if zone is not None:
-        return zone
-    for message in reversed(messages):
-        meta = _field(message, "metadata") or {}
-        offset = meta.get("utc_offset") if isinstance(meta, Mapping) else None
-        if isinstance(offset, str) and _OFFSET.match(offset):
-            return "UTC" if offset in ("+00:00", "-00:00") else "UTC" + offset
-    return "UTC"
-
-
-def _named_zone(messages: list[Any]) -> str | None:
-    for message in reversed(messages):
-        meta = _field(message, "metadata") or {}
-        zone = meta.get("timezone") if isinstance(meta, Mapping) else None
-        if isinstance(zone, str) and zone:
-            try:
-                ZoneInfo(zone)
-            except (ZoneInfoNotFoundError, ValueError):
-                continue
-            return zone
-    return None
+    """The zone relative dates of a task closed without a ``timezone`` resolve in: the
+    newest IANA zone a message's metadata names, else the newest message's
+    ``metadata.utc_offset`` as "UTC+08:00", else UTC (tester B20;
+    :func:`app.services.extraction.zones.transcript_zone`)."""
+    return transcript_zone(messages)
 
 
 def closes_task(signals: set[str]) -> bool:

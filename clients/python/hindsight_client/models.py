@@ -316,9 +316,9 @@ class ExtractRequest(BaseModel):
     Without `messages`: extract this session's transcript (the messages no earlier job took). With `messages`: recorded as the units' session.
     """
     task_id: Annotated[TaskId | None, Field(title="Task Id")] = None
-    timezone: Annotated[str | None, Field(max_length=64, title="Timezone")] = "UTC"
+    timezone: Annotated[str | None, Field(max_length=64, title="Timezone")] = None
     """
-    IANA zone for relative dates.
+    IANA zone relative dates resolve in. Default: the newest zone a message's metadata names (`{"timezone": "Asia/Shanghai"}`), else the UTC offset the newest message was given with (its `metadata.utc_offset`, else the offset of its `created_at`) as a fixed zone, else UTC.
     """
     user_id: Annotated[
         str,

@@ -136,7 +136,8 @@ export interface paths {
          *     `EXTRACTION__WAIT_TIMEOUT_S`) and the answer is **200** with the outcome per unit (202 if
          *     it is still running then). A session whose messages were all extracted answers 200 with
          *     the existing job. Relative dates resolve against `now` (default: the last message's
-         *     time) in `timezone`. Errors: 422 invalid body, or a session with no messages to extract
+         *     time) in `timezone` (default: the zone or UTC offset the messages were written in, else
+         *     UTC). Errors: 422 invalid body, or a session with no messages to extract
          *     (an unknown session is an empty one) or no user; 404 `not_found` for a session owned by
          *     another user than `user_id`, with or without `messages` (no job is made); 429
          *     `rate_limited` with `Retry-After` for `messages` when the namespace already has
@@ -1297,10 +1298,9 @@ export interface components {
             task_id?: string | null;
             /**
              * Timezone
-             * @description IANA zone for relative dates.
-             * @default UTC
+             * @description IANA zone relative dates resolve in. Default: the newest zone a message's metadata names (`{"timezone": "Asia/Shanghai"}`), else the UTC offset the newest message was given with (its `metadata.utc_offset`, else the offset of its `created_at`) as a fixed zone, else UTC.
              */
-            timezone?: string;
+            timezone?: string | null;
             /**
              * User Id
              * @description The subject the units are about.

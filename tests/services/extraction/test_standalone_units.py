@@ -73,11 +73,32 @@ async def test_a_short_answer_is_stored_with_what_it_answers(client, question, a
     assert r.json()["memories"][0]["id"] == passport["memory_id"]
 
 
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        # The answer has no verb: the yes/no question's own statement carries it.
+        ("Is your passport still valid?", "Yep, until 2027-03-14.",
+         "The user's passport is still valid until 2027-03-14."),
+        # A Chinese question without 吗 is a question too (its ？ was dropped with the
+        # sentence split), 签证 is what it asks about, 明年3月 is a month.
+        ("你的签证什么时候到期？", "明年3月到期。", "用户的签证2027年3月到期。"),
+    ],
+)  # fmt: skip
+async def test_an_answer_without_a_subject_names_what_it_answers(
+    client, question, answer, expected
+):
+    job = await extract(client, [assistant(question), user(answer)])
+    values = [u["value"] for u in job["units"]]
+    assert expected in values, values
+    unit = next(u for u in job["units"] if u["value"] == expected)
+    assert (await memory(client, unit))["query"].endswith((f'"{question}"', f"“{question}”"))
+
+
 async def test_an_answer_to_a_question_that_names_nothing_keeps_its_words(client):
     job = await extract(client, [assistant("How was the weekend?"),
                                  user("Yes, we hiked up the Brocken with my sister.")])  # fmt: skip
     assert [u["value"] for u in job["units"]] == [
-        "The user and others hiked up the Brocken with the user's sister."
+        "The user hiked up the Brocken with the user's sister."  # "we" named (B5)
     ]
 
 
