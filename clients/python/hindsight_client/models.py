@@ -251,7 +251,7 @@ class ExtractMessage(BaseModel):
     ]
     created_at: Annotated[AwareDatetime | None, Field(title="Created At")] = None
     """
-    When it was said (ISO 8601 with its offset).
+    When it was said (ISO 8601 with its offset), at most 5 minutes ahead of the server's clock (else a 422).
     """
     metadata: Annotated[dict[str, Any] | None, Field(title="Metadata")] = None
     """
@@ -522,9 +522,9 @@ class TaskId2(RootModel[str]):
 
 
 class TtlDays(RootModel[float]):
-    root: Annotated[float, Field(gt=0.0, le=36500.0, title="Ttl Days")]
+    root: Annotated[float, Field(ge=0.0006944444444444445, le=36500.0, title="Ttl Days")]
     """
-    Expire after N days.
+    Expire after N days (at least one minute: 1/1440).
     """
 
 
@@ -584,7 +584,7 @@ class MemoryCreate(BaseModel):
     """
     ttl_days: Annotated[TtlDays | None, Field(title="Ttl Days")] = None
     """
-    Expire after N days.
+    Expire after N days (at least one minute: 1/1440).
     """
     type: Annotated[
         Literal["fact", "preference", "constraint", "action", "result", "event"] | None,
@@ -774,9 +774,11 @@ class MemoryUpdate(BaseModel):
     """
     `invalid` marks the unit as known wrong (out of recall, still readable); `archived` makes it cold; `active` restores an archived or invalid unit.
     """
-    ttl_days: Annotated[float | None, Field(gt=0.0, le=36500.0, title="Ttl Days")] = None
+    ttl_days: Annotated[
+        float | None, Field(ge=0.0006944444444444445, le=36500.0, title="Ttl Days")
+    ] = None
     """
-    Expire this many days from now.
+    Expire this many days from now (at least one minute: 1/1440).
     """
     type: Annotated[
         Literal["fact", "preference", "constraint", "action", "result", "event"] | None,
@@ -848,7 +850,7 @@ class MessageCreate(BaseModel):
     """
     created_at: Annotated[AwareDatetime | None, Field(title="Created At")] = None
     """
-    When it was said (ISO 8601 with its offset). Default: now.
+    When it was said (ISO 8601 with its offset), at most 5 minutes ahead of the server's clock (else a 422). Default: now.
     """
     metadata: Annotated[dict[str, Any] | None, Field(title="Metadata")] = None
     """
@@ -1920,7 +1922,7 @@ class RecallHit(BaseModel):
     """
     score: Annotated[float, Field(title="Score")]
     """
-    The hybrid score (weighted sum of `scores`, less `redundancy` for a hit whose value nearly repeats a better-placed hit's, cosine above 0.9): orders the hits of this answer; its scale depends on the other candidates.
+    The hybrid score (weighted sum of `scores`, less `redundancy` for a hit whose value nearly repeats a better-placed hit's, cosine above 0.9): orders the hits of this answer; its scale depends on the other candidates. From 0 to the sum of the applied `weights`, not to 1: 1.35 with `long_term`'s defaults (its six signals' weights sum to 1; `time` and `answer_type` add on top when the question calls for them), 1 with `short_term`. `relevance` is the 0..1 figure.
     """
     scores: Scores
     session_id: Annotated[str | None, Field(title="Session Id")]

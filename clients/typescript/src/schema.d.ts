@@ -137,10 +137,12 @@ export interface paths {
          *     it is still running then). A session whose messages were all extracted answers 200 with
          *     the existing job. Relative dates resolve against `now` (default: the last message's
          *     time) in `timezone` (default: the zone or UTC offset the messages were written in, else
-         *     UTC). Errors: 422 invalid body, or a session with no messages to extract
-         *     (an unknown session is an empty one) or no user; 404 `not_found` for a session owned by
-         *     another user than `user_id`, with or without `messages` (no job is made); 429
-         *     `rate_limited` with `Retry-After` for `messages` when the namespace already has
+         *     UTC). Errors: 422 invalid body (also a message's `created_at` more than 5 minutes ahead
+         *     of the server's clock, "created_at is in the future"), or a session with no messages to
+         *     extract (an unknown session is an empty one) or no user; 404 `not_found` for a session
+         *     owned by another user than `user_id`, with or without `messages` (no job is made; with
+         *     `messages`, a `session_id` nobody owns yet becomes `user_id`'s, as on a first append);
+         *     429 `rate_limited` with `Retry-After` for `messages` when the namespace already has
          *     `EXTRACTION__MAX_PENDING_PER_NAMESPACE` (20) jobs queued, running or retrying (no job is
          *     made). Jobs are queued fairly: the worker takes every namespace's first waiting job
          *     before any namespace's second.
@@ -582,7 +584,9 @@ export interface paths {
          *     A unit whose `session_id` names a working-memory session owned by another user than its
          *     `user_id` is a 404 `not_found` ("no working-memory session 'S' of user_id 'U'") and
          *     nothing of the batch is written, as an append naming another user is refused: a recall
-         *     of that session would serve the unit among its owner's memories.
+         *     of that session would serve the unit among its owner's memories. A session nobody owns
+         *     yet becomes the `user_id`'s of the first unit naming it, as on a first append, so a
+         *     later append or unit of another user in it is refused the same way.
          */
         post: operations["store_memories"];
         delete?: never;
@@ -754,11 +758,13 @@ export interface paths {
          *     With an `Idempotency-Key` header a retry of the same append (same session, scope and
          *     body) returns the first answer (header `Idempotent-Replayed: true`) and appends nothing;
          *     the same key with another append is a 422 `idempotency_key_reused`.
-         *     Errors: 422 bad input (nothing written), 404 `not_found` when the session is another
-         *     user's than the `?user_id=` scope or a message's `user_id`, 409 `conflict` when the
-         *     append is at odds with itself on a new session (its messages name two users, or one
-         *     that is not the scope; nothing written either way), 429 `rate_limited`
-         *     past the caller's embedding limits (nothing written), 503 Redis
+         *     Errors: 422 bad input (nothing written; also a `created_at` more than 5 minutes ahead of
+         *     the server's clock, "created_at is in the future", which names the server's time), 404
+         *     `not_found` when the session is another user's than the `?user_id=` scope or a
+         *     message's `user_id`, 409 `conflict` when the append is at odds with itself on a new
+         *     session (its messages name two users, or one that is not the scope; nothing written
+         *     either way), 429 `rate_limited` past the caller's embedding limits (nothing written),
+         *     503 Redis
          *     unavailable with `Retry-After` (nothing written: Redis is asked before the transcript is
          *     written, so a retry appends once). If Redis fails only after the transcript committed,
          *     the answer is still 200 (the messages are durable): the window is marked stale and they
@@ -1242,7 +1248,7 @@ export interface components {
             content: string;
             /**
              * Created At
-             * @description When it was said (ISO 8601 with its offset).
+             * @description When it was said (ISO 8601 with its offset), at most 5 minutes ahead of the server's clock (else a 422).
              */
             created_at?: string | null;
             /**
@@ -1291,7 +1297,7 @@ export interface components {
             now?: string | null;
             /**
              * Session Id
-             * @description No `/`, not `.` or `..` (a working-memory path must be able to name it). Without `messages`: extract this session's transcript (the messages no earlier job took; a session owned by another user than `user_id` is a 404 `not_found`). With `messages`: recorded as the units' session (one owned by another user than `user_id` is the same 404: no job is made).
+             * @description No `/`, not `.` or `..` (a working-memory path must be able to name it). Without `messages`: extract this session's transcript (the messages no earlier job took; a session owned by another user than `user_id` is a 404 `not_found`). With `messages`: recorded as the units' session (one owned by another user than `user_id` is the same 404: no job is made; one nobody owns yet becomes `user_id`'s, as on a first append).
              */
             session_id?: string | null;
             /** Task Id */
@@ -1519,7 +1525,7 @@ export interface components {
             task_id?: string | null;
             /**
              * Ttl Days
-             * @description Expire after N days.
+             * @description Expire after N days (at least one minute: 1/1440).
              */
             ttl_days?: number | null;
             /**
@@ -1808,7 +1814,7 @@ export interface components {
             status?: "active" | "archived" | "invalid";
             /**
              * Ttl Days
-             * @description Expire this many days from now.
+             * @description Expire this many days from now (at least one minute: 1/1440).
              */
             ttl_days?: number;
             /**
@@ -1834,7 +1840,7 @@ export interface components {
             content: string;
             /**
              * Created At
-             * @description When it was said (ISO 8601 with its offset). Default: now.
+             * @description When it was said (ISO 8601 with its offset), at most 5 minutes ahead of the server's clock (else a 422). Default: now.
              */
             created_at?: string | null;
             /**
@@ -2158,7 +2164,7 @@ export interface components {
             rerank_position?: number | null;
             /**
              * Score
-             * @description The hybrid score (weighted sum of `scores`, less `redundancy` for a hit whose value nearly repeats a better-placed hit's, cosine above 0.9): orders the hits of this answer; its scale depends on the other candidates.
+             * @description The hybrid score (weighted sum of `scores`, less `redundancy` for a hit whose value nearly repeats a better-placed hit's, cosine above 0.9): orders the hits of this answer; its scale depends on the other candidates. From 0 to the sum of the applied `weights`, not to 1: 1.35 with `long_term`'s defaults (its six signals' weights sum to 1; `time` and `answer_type` add on top when the question calls for them), 1 with `short_term`. `relevance` is the 0..1 figure.
              */
             score: number;
             scores: components["schemas"]["Scores"];
