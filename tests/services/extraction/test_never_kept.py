@@ -111,9 +111,11 @@ async def test_a_message_asking_not_to_be_remembered_makes_no_unit(client, engin
         ("I forgot my password again, so I reset it.", "password"),
     ],
 )  # fmt: skip
-async def test_statements_about_remembering_are_still_kept(client, said, kept):
-    await extract(client, said)
-    assert any(kept in v for v in await values(client))
+async def test_statements_about_remembering_are_still_kept(client, engine, said, kept):
+    await extract(client, said, "Please don't save this: my locker code is 4321.")
+    stored = await values(client)
+    assert any(kept in v for v in stored), stored  # only the message that asked is withheld
+    assert await rows_holding(engine, "locker") == []
 
 
 @pytest.mark.parametrize(
