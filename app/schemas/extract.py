@@ -139,7 +139,8 @@ class UnitResult(ResponseModel):
     )
     outcome: UnitOutcome = Field(
         description="`created`, `merged`, `superseded`, `conflict`, or `dropped` (confidence "
-        "below the minimum) / `rejected` (failed the schema)."
+        "below the minimum, a secret never kept, a message that asked not to be remembered, "
+        "a request to forget: `reason` says which) / `rejected` (failed the schema)."
     )
     type: str | None = None
     value: str | None = None

@@ -69,6 +69,14 @@ def _snapshot(messages: list[ExtractMessage]) -> list[dict[str, Any]]:
     ]
 
 
+def without_text(snapshot: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A succeeded job's snapshot: each message's place (``index``, ``seq``, ``role``,
+    ``created_at``) without its words, metadata or speaker name (tester C25: a forgotten
+    unit's secret stayed in the job row). ``transcript_messages`` still counts them."""
+    kept = ("index", "seq", "role", "created_at")
+    return [{k: m[k] for k in kept if k in m} for m in snapshot]
+
+
 # Messages before a session job's range, read as context (tester B19: "Yes, it expires on…"
 # after a close answers the question asked before it).
 CONTEXT_MESSAGES = 2

@@ -2,7 +2,7 @@
 only what changes the agent's later behaviour; ``query`` as a trigger scenario (a good and a bad
 example); negations and conditions kept; the source's language; values that stand alone (what
 a short answer answers, one event per time, no "Reminder:" lead-ins, the user's name in the
-entities); a JSON object out."""
+entities); no secrets nor requests to forget; a JSON object out."""
 
 from __future__ import annotations
 
@@ -26,6 +26,8 @@ preferences and dislikes, constraints (allergies, "never", "must", 不要, 必�
 the user (where they live, work, family), plans with a date, and outcomes worth remembering.
 Skip small talk, one-off requests already handled, and anything the assistant said that the
 user did not confirm. Most conversations yield 0-5 memories; an empty list is a fine answer.
+Never keep secrets (card numbers, security codes, passwords, PINs, one-time codes, keys, id
+numbers; "[withheld: …]" marks one already taken out) nor a request to forget something.
 
 Each memory:
 - "type": one of "fact", "preference", "constraint", "action", "result", "event"

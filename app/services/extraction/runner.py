@@ -37,8 +37,9 @@ from app.core.vocabulary import JOB_ENDED, JobStatus
 from app.models import ExtractionJob
 from app.repositories.jobs import JobRepository
 from app.schemas.memory import MemoryCreate
+from app.services.extraction import withhold
 from app.services.extraction.dates import zone
-from app.services.extraction.jobs import ExtractionService, Submitted
+from app.services.extraction.jobs import ExtractionService, Submitted, without_text
 from app.services.extraction.llm import LLMExtractor
 from app.services.extraction.offline import OfflineExtractor
 from app.services.extraction.slices import slices
@@ -256,9 +257,10 @@ class JobRunner:
     async def _extract(self, job: ExtractionJob) -> Extraction:
         """Every slice of the transcript through the extractor, in order (one LLM call or
         one offline pass per slice, see :mod:`app.services.extraction.slices`)."""
-        out = Extraction()
         limits = self.settings.extraction
-        turns = turns_of(job)
+        screened = withhold.screen(turns_of(job))  # tester C25: never read, never kept
+        out = Extraction(dropped=screened.dropped)
+        turns = screened.turns
         context = tuple(t for t in turns if t.index < 0)  # before the range (B19)
         mine = [t for t in turns if t.index >= 0]
         for piece in slices(mine, self.tokenizer, limits.window_tokens):
@@ -281,8 +283,15 @@ class JobRunner:
              "value": None, "confidence": None}
             for r in extraction.rejected
         ]  # fmt: skip
+        skipped += extraction.dropped
         floor = self.settings.extraction.min_confidence
-        for cand in extraction.units:
+        for found in extraction.units:
+            cand, why = withhold.screen_unit(found)
+            if cand is None:  # its words are not echoed in the outcome either
+                skipped.append({"memory_id": None, "type": found.type, "value": None,
+                                "confidence": found.confidence, "outcome": "dropped",
+                                "reason": why})  # fmt: skip
+                continue
             entry = {"memory_id": None, "type": cand.type, "value": cand.value,
                      "confidence": cand.confidence}  # fmt: skip
             if cand.confidence < floor:
@@ -316,6 +325,8 @@ class JobRunner:
                     )  # fmt: skip
             now = datetime.now(UTC)
             current.status = JobStatus.SUCCEEDED
+            # Its units are stored: the messages' text is not kept beyond them (tester C25).
+            current.transcript = without_text(current.transcript)
             current.outcome = results + skipped
             current.extractor = self.extractor.name
             current.error = current.error_code = None

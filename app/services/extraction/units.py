@@ -117,10 +117,13 @@ class Candidate(BaseModel):
 
 @dataclass
 class Extraction:
-    """An extractor's answer: valid units, and the ones it rejected with why."""
+    """An extractor's answer: valid units, and the ones it rejected with why; ``dropped``:
+    outcome entries of what was withheld before the extractor read it
+    (:mod:`app.services.extraction.withhold`)."""
 
     units: list[Candidate] = field(default_factory=list)
     rejected: list[dict[str, Any]] = field(default_factory=list)
+    dropped: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Extractor(Protocol):

@@ -1488,7 +1488,7 @@ class UnitResult(BaseModel):
         Field(title="Outcome"),
     ]
     """
-    `created`, `merged`, `superseded`, `conflict`, or `dropped` (confidence below the minimum) / `rejected` (failed the schema).
+    `created`, `merged`, `superseded`, `conflict`, or `dropped` (confidence below the minimum, a secret never kept, a message that asked not to be remembered, a request to forget: `reason` says which) / `rejected` (failed the schema).
     """
     reason: Annotated[str | None, Field(title="Reason")] = None
     type: Annotated[str | None, Field(title="Type")] = None

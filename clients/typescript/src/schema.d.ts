@@ -2934,7 +2934,7 @@ export interface components {
             memory_id: string | null;
             /**
              * Outcome
-             * @description `created`, `merged`, `superseded`, `conflict`, or `dropped` (confidence below the minimum) / `rejected` (failed the schema).
+             * @description `created`, `merged`, `superseded`, `conflict`, or `dropped` (confidence below the minimum, a secret never kept, a message that asked not to be remembered, a request to forget: `reason` says which) / `rejected` (failed the schema).
              * @enum {string}
              */
             outcome: "created" | "merged" | "superseded" | "conflict" | "dropped" | "rejected";

@@ -1,0 +1,196 @@
+"""Secrets that extraction never keeps (tester finding C25), found in English and Chinese:
+
+- **payment card numbers**: a run of 13–19 digits (single spaces or dashes between groups
+  allowed) that passes the Luhn check and opens like a card (2–6) or follows a card word
+  ("card number", 卡号, 信用卡…); after a card word any 12–19 digits count, checked or not;
+- **card security codes**: CVV/CVC/CVV2/CID/"security code"/安全码 and the 3–4 digits after;
+- **passwords, PINs, one-time codes, API keys and tokens stated as such**: the word
+  (password, passcode, PIN, one-time/verification code, OTP, API key, access token, 密码,
+  口令, 验证码, 动态码, 密钥…) then "is"/":"/"="/是/为 and the value; well-known key shapes
+  (``sk-…``, ``AKIA…``, ``ghp_…``, ``xoxb-…``, ``AIza…``, a PEM private key) without a word;
+- **national ids**: a US social security number (``ddd-dd-dddd`` with a valid area and group,
+  or any 9 digits after "SSN"/"social security number") and a Chinese resident id (18
+  characters with a valid birth date and ISO 7064 check digit, or any 15–18 after 身份证).
+
+:func:`find` returns the spans; :func:`mask` puts :data:`PLACEHOLDER` in their place. The
+checks are a few lines each (Luhn, the id's check digit, the SSN's area rules): see
+docs/EXTRACTION.md "What is never kept" for why no PII library is used.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+PLACEHOLDER = "[withheld: {kind}]"
+PLACEHOLDER_RE = re.compile(r"\[withheld: ([^\]]+)\]")
+
+CARD, CVV, PASSWORD, NATIONAL_ID, KEY = (
+    "a payment card number",
+    "a card security code",
+    "a password, PIN or one-time code",
+    "a national id number",
+    "an API key or token",
+)
+
+
+@dataclass(frozen=True)
+class Secret:
+    """One secret in a text: ``text[start:end]`` is the value, ``kind`` what it is."""
+
+    start: int
+    end: int
+    kind: str
+
+
+def luhn(digits: str) -> bool:
+    """The Luhn (mod 10) check of a string of digits (payment cards, ISO/IEC 7812)."""
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        n = int(ch) * (2 if i % 2 else 1)
+        total += n - 9 if n > 9 else n
+    return total % 10 == 0
+
+
+def chinese_id_ok(value: str) -> bool:
+    """An 18-character Chinese resident id's check digit (GB 11643, ISO 7064 MOD 11-2)."""
+    body, check = value[:17], value[17:].upper()
+    total = sum(int(c) * (2 ** (17 - i) % 11) for i, c in enumerate(body))
+    return "10X98765432"[total % 11] == check
+
+
+_CARD_WORD = re.compile(
+    r"(?:credit|debit|bank|payment|visa|master\s*card|amex)\s*card|card\s*(?:number|no\b|#)"
+    r"|卡号|银行卡|信用卡|借记卡|储蓄卡",
+    re.IGNORECASE,
+)
+# Digit groups joined by at most one space or dash: "4111 1111 1111 1111", "3782-822463-10005".
+_DIGIT_RUN = re.compile(r"(?<![\d+])\d+(?:[ -]\d+)*(?!\d)")
+_CVV = re.compile(
+    r"(?:\b(?:CVV2?|CVC2?|CID|CSC|card\s+(?:security|verification)\s+(?:code|value|number)"
+    r"|security\s+code)\b|安全码|校验码|CVV码)"
+    r"[^\d\n]{0,12}?(?<!\d)(\d{3,4})(?!\d)",
+    re.IGNORECASE,
+)
+_SECRET_WORD = (
+    r"pass\s?words?|passcodes?|passphrases?|pwd|pins?(?:\s+(?:code|number))?"
+    r"|(?:one[-\s]time|verification|confirmation|security|login|sign[-\s]in|2fa|two[-\s]factor"
+    r"|auth(?:entication)?|sms|otp|mfa|recovery|backup)\s+(?:code|pin|password|key|phrase)s?"
+    r"|otp|api[-\s]?(?:key|token|secret)s?|(?:access|auth|bearer|secret|private|refresh)"
+    r"\s+(?:token|key)s?|seed\s+phrase"
+)
+# "<word> [for the bank | to my email] is|was|:|= <value>"
+_STATED = re.compile(
+    rf"\b(?:{_SECRET_WORD})\b(?:\s+(?:for|to|of|on|at|in)\s+(?:my\s+|the\s+|our\s+|your\s+)?"
+    r"[\w'’.-]+(?:\s+(?:account|app|card|login))?)?"
+    r"\s*(?:\bis\b|\bwas\b|\bare\b|['’]s\b|=|:|-)\s*(?:now\s+|still\s+|just\s+|actually\s+)?"
+    r"[\"'“‘]?([^\s\"'”’]+)",
+    re.IGNORECASE,
+)
+_PIN_DIGITS = re.compile(
+    r"\b(?:PIN|OTP|2FA)(?:\s+(?:code|number))?\s*[:#]?\s*(\d{4,8})\b", re.IGNORECASE
+)
+_ZH_STATED = re.compile(
+    r"(?:密码|口令|验证码|动态码|短信码|取件码|PIN码|pin码|密钥|秘钥|令牌)"
+    r"(?:\s*(?:是|为|：|:|=)\s*[\"“‘]?([^\s，。,；;！!？?、”’]+)"
+    r"|\s*([0-9A-Za-z][0-9A-Za-z!@#$%^&*_\-.]{2,}))"
+)
+_ZH_NOT_A_VALUE = ("什么", "多少", "啥", "几", "对的", "错", "正确", "一样", "不对", "忘", "改")
+_NOT_A_VALUE = {
+    "wrong", "incorrect", "expired", "invalid", "too", "not", "required", "needed", "correct",
+    "right", "weak", "strong", "secure", "safe", "different", "same", "changed", "reset",
+    "locked", "easy", "hard", "long", "short", "what", "stored", "saved", "written", "case",
+    "sent", "missing", "forgotten", "lost", "there", "here",
+}  # fmt: skip
+_KEY_SHAPES = re.compile(
+    r"\b(?:sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}"
+    r"|xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{35}|glpat-[A-Za-z0-9_-]{20,})"
+    r"|-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)"
+)
+_SSN = re.compile(r"(?<![\d-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\d-])")
+_SSN_STATED = re.compile(
+    r"\b(?:SSN|social\s+security(?:\s+(?:number|no\.?|#))?)\b[^\d\n]{0,15}?"
+    r"(?<!\d)(\d{3}[- ]?\d{2}[- ]?\d{4})(?!\d)",
+    re.IGNORECASE,
+)
+_CN_ID = re.compile(
+    r"(?<![0-9A-Za-z])[1-9]\d{5}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])"
+    r"\d{3}[\dXx](?![0-9A-Za-z])"
+)
+_CN_ID_STATED = re.compile(r"身份证(?:号码|号)?[^\d\n]{0,6}?(?<!\d)(\d{14,17}[\dXx])(?![\dA-Za-z])")
+
+
+def _cards(text: str) -> list[Secret]:
+    out: list[Secret] = []
+    for run in _DIGIT_RUN.finditer(text):
+        groups = list(re.finditer(r"\d+", run.group()))
+        worded = _CARD_WORD.search(text[max(0, run.start() - 40) : run.start()]) is not None
+        i = 0
+        while i < len(groups):
+            best = None
+            for j in range(i, len(groups)):
+                digits = "".join(g.group() for g in groups[i : j + 1])
+                if len(digits) > 19:
+                    break
+                card_like = len(digits) >= 13 and digits[0] in "23456" and luhn(digits)
+                if card_like or (worded and len(digits) >= 12):
+                    best = j
+            if best is None:
+                i += 1
+                continue
+            start, end = run.start() + groups[i].start(), run.start() + groups[best].end()
+            out.append(Secret(start, end, CARD))
+            i = best + 1
+    return out
+
+
+def _group(pattern: re.Pattern[str], text: str, kind: str, group: int = 1) -> list[Secret]:
+    return [Secret(m.start(group), m.end(group), kind) for m in pattern.finditer(text)]
+
+
+def _stated(text: str) -> list[Secret]:
+    out: list[Secret] = []
+    for m in _STATED.finditer(text):
+        value = m.group(1).rstrip(".,;:!?)")
+        if not value or value.lower() in _NOT_A_VALUE or not re.search(r"\w", value):
+            continue
+        if m.group(0).lower().startswith("pin") and not value.isdigit():
+            continue  # "the pin is on the map"
+        out.append(Secret(m.start(1), m.start(1) + len(value), PASSWORD))
+    for m in _ZH_STATED.finditer(text):
+        group = 1 if m.group(1) is not None else 2
+        if not m.group(group).startswith(_ZH_NOT_A_VALUE):
+            out.append(Secret(m.start(group), m.end(group), PASSWORD))
+    return out
+
+
+def find(text: str) -> list[Secret]:
+    """Every secret in ``text`` (see the module docstring), ordered, overlaps merged."""
+    found = [
+        *_cards(text),
+        *_group(_CVV, text, CVV),
+        *_stated(text),
+        *_group(_PIN_DIGITS, text, PASSWORD),
+        *_group(_KEY_SHAPES, text, KEY, 0),
+        *_group(_SSN, text, NATIONAL_ID, 0),
+        *_group(_SSN_STATED, text, NATIONAL_ID),
+        *[s for s in _group(_CN_ID, text, NATIONAL_ID, 0) if chinese_id_ok(text[s.start : s.end])],
+        *_group(_CN_ID_STATED, text, NATIONAL_ID),
+    ]
+    merged: list[Secret] = []
+    for s in sorted(found, key=lambda s: (s.start, -s.end)):
+        if merged and s.start < merged[-1].end:
+            last = merged[-1]
+            merged[-1] = Secret(last.start, max(last.end, s.end), last.kind)
+        else:
+            merged.append(s)
+    return merged
+
+
+def mask(text: str) -> tuple[str, list[str]]:
+    """``text`` with every secret replaced by :data:`PLACEHOLDER` naming its kind ("[withheld:
+    a payment card number]"), and the kinds replaced."""
+    secrets = find(text)
+    for s in reversed(secrets):
+        text = text[: s.start] + PLACEHOLDER.format(kind=s.kind) + text[s.end :]
+    return text, [s.kind for s in secrets]
