@@ -211,9 +211,9 @@ def test_check_digits():
     assert not secrets.chinese_id_ok("110105194912310020")
 
 
-async def test_migration_0018_cuts_the_text_of_jobs_that_succeeded_before(engine, database_url):
+async def test_migration_0019_cuts_the_text_of_jobs_that_succeeded_before(engine, database_url):
     async with new_database(engine, database_url, "jt") as url:
-        await asyncio.to_thread(migrate.upgrade, url, "0017")
+        await asyncio.to_thread(migrate.upgrade, url, "0018")
         mine = create_async_engine(url)
         said = [{"index": 0, "role": "user", "content": "My PIN is 4321.", "created_at": None,
                  "metadata": {}, "name": "Ann"},
@@ -230,7 +230,7 @@ async def test_migration_0018_cuts_the_text_of_jobs_that_succeeded_before(engine
                         ),
                         {"id": uuid.uuid4(), "status": status, "t": json.dumps(said)},
                     )
-            await asyncio.to_thread(migrate.upgrade, url, "0018")
+            await asyncio.to_thread(migrate.upgrade, url, "0019")
             async with mine.connect() as conn:
                 rows = await conn.execute(text("SELECT status, transcript FROM extraction_jobs"))
                 got = {r[0]: r[1] for r in rows}

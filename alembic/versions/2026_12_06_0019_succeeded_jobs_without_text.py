@@ -4,8 +4,8 @@ snapshot to each message's place when the job succeeds (``jobs.without_text``); 
 same to the jobs that succeeded before. Failed and unfinished jobs keep their text (a retry
 reads it). No downgrade: the text is gone.
 
-Revision ID: 0018
-Revises: 0017
+Revision ID: 0019
+Revises: 0018
 Create Date: 2026-12-06
 """
 
@@ -13,8 +13,8 @@ from collections.abc import Sequence
 
 from alembic import op
 
-revision: str = "0018"
-down_revision: str | None = "0017"
+revision: str = "0019"
+down_revision: str | None = "0018"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
