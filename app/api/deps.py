@@ -39,10 +39,10 @@ from app.services.memory.store import StoreService
 from app.services.overview import OverviewService
 from app.services.recall.access import AccessLog
 from app.services.recall.service import RecallService
+from app.services.session_owner import SessionOwners
 from app.services.wiring import Resources, Services
 from app.services.working_memory.after_commit import AfterCommitQueue
 from app.services.working_memory.closure import ClosureService
-from app.services.working_memory.owner import SessionOwners
 from app.services.working_memory.window import WorkingMemoryService
 
 

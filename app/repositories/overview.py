@@ -151,8 +151,11 @@ class OverviewRepository:
         return int((await self.session.execute(stmt)).scalar_one())
 
     async def session_count(self, namespace: str, user_id: str | None) -> int:
-        """Working-memory sessions with a durable transcript."""
-        stmt = select(func.count()).where(WorkingMemorySession.namespace == namespace)
+        """Working-memory sessions with a durable transcript (a session only claimed by a
+        stored unit has none)."""
+        stmt = select(func.count()).where(
+            WorkingMemorySession.namespace == namespace, WorkingMemorySession.message_count > 0
+        )
         if user_id is not None:
             stmt = stmt.where(WorkingMemorySession.user_id == user_id)
         return int((await self.session.execute(stmt)).scalar_one())
@@ -216,9 +219,10 @@ class OverviewRepository:
                 active_units=int(r.active_units),
                 last_stored_at=r.last_stored_at,
                 user_id=r.user_id,
-                messages=None if r.message_count is None else int(r.message_count),
-                tokens=None if r.token_count is None else int(r.token_count),
-                last_message_at=r.updated_at,
+                # A session only claimed by a stored unit has no transcript yet.
+                messages=int(r.message_count) if r.message_count else None,
+                tokens=int(r.token_count) if r.message_count else None,
+                last_message_at=r.updated_at if r.message_count else None,
                 merged_units=int(r.merged_units),
             )
             for r in await self.session.execute(stmt)

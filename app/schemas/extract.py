@@ -47,7 +47,9 @@ class ExtractMessage(RequestModel):
     )
     content: Annotated[Text, MaxChars("message_chars")]
     created_at: AwareDatetime | None = Field(
-        default=None, description="When it was said (ISO 8601 with its offset)."
+        default=None,
+        description="When it was said (ISO 8601 with its offset), at most 5 minutes ahead of "
+        "the server's clock (else a 422).",
     )
     metadata: JsonObject = Field(
         default_factory=dict,
@@ -68,7 +70,8 @@ class ExtractRequest(RequestModel):
         "it). Without `messages`: extract this session's transcript (the messages no "
         "earlier job took; a session owned by another user than `user_id` is a 404 "
         "`not_found`). With `messages`: recorded as the units' session (one owned by "
-        "another user than `user_id` is the same 404: no job is made).",
+        "another user than `user_id` is the same 404: no job is made; one nobody owns yet "
+        "becomes `user_id`'s, as on a first append).",
     )
     task_id: Identifier | None = None
     messages: (

@@ -58,7 +58,9 @@ class MessageCreate(RequestModel):
         description="The message text (1..100,000 characters, no NUL bytes)."
     )
     created_at: AwareDatetime | None = Field(
-        default=None, description="When it was said (ISO 8601 with its offset). Default: now."
+        default=None,
+        description="When it was said (ISO 8601 with its offset), at most 5 minutes ahead of "
+        "the server's clock (else a 422). Default: now.",
     )
     user_id: Identifier | None = Field(
         default=None,

@@ -29,7 +29,7 @@ from app.schemas.recall import RecallRequest
 from app.schemas.working_memory import MAX_QUERY_CHARS
 from app.services.extraction.dates import zone
 from app.services.recall.service import RecallService
-from app.services.working_memory.owner import check_scope
+from app.services.session_owner import check_scope
 from app.services.working_memory.ranking import Chosen, Selection
 from app.services.working_memory.window import WorkingMemoryService
 
@@ -180,7 +180,7 @@ class ContextService:
         # One deadline for the request's waits on the background's embeddings.
         deadline = self.working_memory.embed_deadline()
         if session_id is not None:
-            # Another user's session is a 404, as another user's unit is (owner.py); asked
+            # Another user's session is a 404, as another user's unit is (session_owner.py); asked
             # of the transcript, which outlives the window.
             await self.working_memory.check_scope(namespace, session_id, user_id)
             # Stored vectors first (no waiting: deadline 0); what the read may embed itself

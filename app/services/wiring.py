@@ -60,9 +60,9 @@ from app.services.recall.caches import RecallCaches
 from app.services.recall.rerank import LLMReranker
 from app.services.recall.service import RecallService
 from app.services.recall.subject_indexes import SubjectIndexer
+from app.services.session_owner import SessionOwners
 from app.services.working_memory.after_commit import AfterCommit
 from app.services.working_memory.closure import ClosureService
-from app.services.working_memory.owner import SessionOwners
 from app.services.working_memory.window import WorkingMemoryRuntime, WorkingMemoryService
 
 

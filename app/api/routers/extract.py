@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
@@ -12,7 +13,6 @@ from app.api.deps import (
     IdempotencyServiceDep,
     JobRunnerDep,
     NamespaceDep,
-    SessionOwnersDep,
     SettingsDep,
 )
 from app.api.errors import ERROR_RESPONSES, NOT_FOUND, PROBLEM_JSON, SESSION_NOT_FOUND
@@ -29,6 +29,7 @@ from app.schemas.extract import (
     JobPage,
 )
 from app.services.extraction.jobs import ExtractionService, Scope, Submitted
+from app.services.said_at import refuse_future_messages
 
 router = APIRouter(tags=["extraction"])
 
@@ -64,7 +65,6 @@ async def extract_memories(
     runner: JobRunnerDep,
     settings: SettingsDep,
     idempotency: IdempotencyServiceDep,
-    owners: SessionOwnersDep,
     wait: Annotated[
         bool, Query(description="Run synchronously: answer when the job has ended.")
     ] = False,
@@ -79,13 +79,15 @@ async def extract_memories(
     `EXTRACTION__WAIT_TIMEOUT_S`) and the answer is **200** with the outcome per unit (202 if
     it is still running then). A session whose messages were all extracted answers 200 with
     the existing job. Relative dates resolve against `now` (default: the last message's
-    time) in `timezone`. Errors: 422 invalid body, or a session with no messages to extract
-    (an unknown session is an empty one) or no user; 404 `not_found` for a session owned by
-    another user than `user_id`, with or without `messages` (no job is made); 429
-    `rate_limited` with `Retry-After` for `messages` when the namespace already has
-    `EXTRACTION__MAX_PENDING_PER_NAMESPACE` (20) jobs queued, running or retrying (no job is
-    made). Jobs are queued fairly: the worker takes every namespace's first waiting job
-    before any namespace's second.
+    time) in `timezone`. Errors: 422 invalid body (also a message's `created_at` more than 5
+    minutes ahead of the server's clock, "created_at is in the future"), or a session with
+    no messages to extract (an unknown session is an empty one) or no user; 404 `not_found`
+    for a session owned by another user than `user_id`, with or without `messages` (no job
+    is made; with `messages`, a `session_id` nobody owns yet becomes `user_id`'s, as on a
+    first append); 429 `rate_limited` with `Retry-After` for `messages` when the namespace
+    already has `EXTRACTION__MAX_PENDING_PER_NAMESPACE` (20) jobs queued, running or
+    retrying (no job is made). Jobs are queued fairly: the worker takes every namespace's
+    first waiting job before any namespace's second.
 
     With an `Idempotency-Key` header a retry of the same request (body and `wait`) answers
     the first answer — the job as it was then, with its status code and `Location` (header
@@ -105,8 +107,9 @@ async def extract_memories(
         )  # fmt: skip
 
     async def action() -> tuple[dict[str, Any], int]:
-        if body.messages is not None:  # the units' session: its owner's only (owner.py)
-            await owners.check(namespace, [(body.session_id, body.user_id)])
+        if body.messages is not None:
+            times = [m.created_at for m in body.messages]
+            refuse_future_messages(times, datetime.now(UTC), "messages.{i}.created_at")
         if sync:
             submitted = await runner.submit_and_wait(submit, settings.extraction.wait_timeout_s)
         else:

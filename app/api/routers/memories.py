@@ -91,7 +91,9 @@ async def store_memories(
     A unit whose `session_id` names a working-memory session owned by another user than its
     `user_id` is a 404 `not_found` ("no working-memory session 'S' of user_id 'U'") and
     nothing of the batch is written, as an append naming another user is refused: a recall
-    of that session would serve the unit among its owner's memories."""
+    of that session would serve the unit among its owner's memories. A session nobody owns
+    yet becomes the `user_id`'s of the first unit naming it, as on a first append, so a
+    later append or unit of another user in it is refused the same way."""
 
     await budget.check(
         [
@@ -106,7 +108,7 @@ async def store_memories(
         start = time.perf_counter()
         now = datetime.now(UTC)
         refuse_past_expiry([m.expires_at for m in body.memories], now, "memories.{i}.expires_at")
-        await owners.check(namespace, [(m.session_id, m.user_id) for m in body.memories])
+        await owners.claim(namespace, [(m.session_id, m.user_id) for m in body.memories])
         outcomes = await service.store(namespace, body.memories, now)
         total = (time.perf_counter() - start) * 1000.0
         response.headers["Server-Timing"] = server_timing(service.stages_ms, total)

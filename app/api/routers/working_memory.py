@@ -31,6 +31,7 @@ from app.schemas.working_memory import (
     WindowResponse,
 )
 from app.services.embedding_budget import Text
+from app.services.said_at import refuse_future_messages
 
 # Per-route tags: closing a session is filed under extraction (the job it creates).
 router = APIRouter(prefix="/working_memory")
@@ -106,11 +107,13 @@ async def append_messages(
     With an `Idempotency-Key` header a retry of the same append (same session, scope and
     body) returns the first answer (header `Idempotent-Replayed: true`) and appends nothing;
     the same key with another append is a 422 `idempotency_key_reused`.
-    Errors: 422 bad input (nothing written), 404 `not_found` when the session is another
-    user's than the `?user_id=` scope or a message's `user_id`, 409 `conflict` when the
-    append is at odds with itself on a new session (its messages name two users, or one
-    that is not the scope; nothing written either way), 429 `rate_limited`
-    past the caller's embedding limits (nothing written), 503 Redis
+    Errors: 422 bad input (nothing written; also a `created_at` more than 5 minutes ahead of
+    the server's clock, "created_at is in the future", which names the server's time), 404
+    `not_found` when the session is another user's than the `?user_id=` scope or a
+    message's `user_id`, 409 `conflict` when the append is at odds with itself on a new
+    session (its messages name two users, or one that is not the scope; nothing written
+    either way), 429 `rate_limited` past the caller's embedding limits (nothing written),
+    503 Redis
     unavailable with `Retry-After` (nothing written: Redis is asked before the transcript is
     written, so a retry appends once). If Redis fails only after the transcript committed,
     the answer is still 200 (the messages are durable): the window is marked stale and they
@@ -121,9 +124,11 @@ async def append_messages(
     )
 
     async def action() -> tuple[dict[str, Any], int]:
-        result = await service.append(
-            namespace, session_id, body.messages, datetime.now(UTC), scope=user_id
+        now = datetime.now(UTC)
+        refuse_future_messages(
+            [m.created_at for m in body.messages], now, "messages.{i}.created_at"
         )
+        result = await service.append(namespace, session_id, body.messages, now, scope=user_id)
         # Task closure: two of three signals (only evaluated when this append can change them).
         await closure.after_append(
             namespace, session_id, body.messages, owner_changed=result.owner_changed

@@ -163,6 +163,34 @@ class TranscriptRepository:
         )
         return {r.session_id: r.user_id for r in (await self.session.execute(stmt)).all()}
 
+    async def claim(self, namespace: str, claims: Sequence[tuple[str, str]]) -> dict[str, str]:
+        """Make each (session_id, user_id) of ``claims`` the session's owner when it has none
+        yet (the first claim of a session in ``claims`` wins), as a first append does; returns
+        every named session's owner afterwards. A session that already has an owner is only
+        read; the others are upserted in one statement, by session id, so two claimers of a
+        new session queue on its row and the second reads the first's owner. Its row stays
+        locked until the transaction ends (and a rollback undoes the claim)."""
+        owners = await self.owners(namespace, [s for s, _ in claims])
+        first: dict[str, str] = {}
+        for session_id, user_id in claims:
+            if owners.get(session_id) is None:
+                first.setdefault(session_id, user_id)
+        result = {s: u for s, u in owners.items() if u is not None}
+        if first:
+            table = WorkingMemorySession.__table__
+            upsert = pg_insert(WorkingMemorySession).values(
+                [
+                    {"namespace": namespace, "session_id": s, "user_id": first[s]}
+                    for s in sorted(first)
+                ]
+            )
+            stmt = upsert.on_conflict_do_update(
+                index_elements=[table.c.namespace, table.c.session_id],
+                set_={"user_id": func.coalesce(table.c.user_id, upsert.excluded.user_id)},
+            ).returning(table.c.session_id, table.c.user_id)
+            result.update({r.session_id: r.user_id for r in await self.session.execute(stmt)})
+        return result
+
     async def window_tail(
         self, namespace: str, session_id: str, after_seq: int, max_messages: int, max_tokens: int
     ) -> list[TranscriptMessage]:

@@ -24,6 +24,7 @@ from app.repositories.jobs import JobFilters, JobRepository
 from app.repositories.working_memory.transcript import TranscriptRepository
 from app.schemas.extract import ExtractMessage, JobListQuery
 from app.services import cursors
+from app.services.session_owner import SessionOwners, check_scope
 
 
 @dataclass(frozen=True)
@@ -163,11 +164,17 @@ class ExtractionService:
         now: datetime | None,
         queue_delay_s: float = 0.0,
     ) -> Submitted:
-        """A job for a transcript given in the request (newest ``max_messages`` kept).
-        Raises RateLimitedError (429) when the namespace already has
+        """A job for a transcript given in the request (newest ``max_messages`` kept). Its
+        units' session, ``scope.session_id``, becomes ``scope.user_id``'s when nobody owns it
+        yet, in this transaction (:class:`SessionOwners`); another user's session raises
+        NotFoundError (404). Raises RateLimitedError (429) when the namespace already has
         ``EXTRACTION__MAX_PENDING_PER_NAMESPACE`` unfinished jobs."""
         cap = self.extraction.max_pending_per_namespace
         priority = await self._priority(scope.namespace, cap)
+        if scope.session_id is not None:
+            await SessionOwners(self.transcripts).claim(
+                scope.namespace, [(scope.session_id, scope.user_id)]
+            )
         snapshot = _snapshot(messages[-self.extraction.max_messages :])
         values = self._job(
             scope,
@@ -201,12 +208,8 @@ class ExtractionService:
         if session is None:
             return None
         # Its messages are extracted as its owner's memories only; another user's session
-        # is a 404, as another user's unit is, in the words of working_memory/owner.py
-        # (not imported: working memory's closure imports this module).
-        if session.user_id is not None and scope.user_id != session.user_id:
-            raise NotFoundError(
-                f"no working-memory session {scope.session_id!r} of user_id {scope.user_id!r}"
-            )
+        # is a 404, as another user's unit is.
+        check_scope(scope.session_id, session.user_id, scope.user_id)
         epoch = session.created_at
         last = await self.jobs.last_extracted_seq(scope.namespace, scope.session_id, epoch)
         if session.last_seq <= last:

@@ -38,7 +38,7 @@ from app.core.text import has_cjk
 from app.repositories.jobs import JobRepository, SessionMark
 from app.repositories.working_memory.transcript import TranscriptRepository
 from app.services.extraction.jobs import ExtractionService, Scope, Submitted
-from app.services.working_memory.owner import check_scope
+from app.services.session_owner import check_scope
 
 log = logging.getLogger(__name__)
 
@@ -238,7 +238,7 @@ class ClosureService:
         an empty one (docs/WORKING_MEMORY.md, "Unknown sessions"): nothing to close, no job.
         Raises BadRequestError when no user is known, NotFoundError when the session's owner
         is another user than ``scope_user`` (a request's ``?user_id=``) or ``user_id``
-        (owner.py), ConflictError when ``user_id`` and ``scope_user`` differ."""
+        (session_owner.py), ConflictError when ``user_id`` and ``scope_user`` differ."""
         session = await self.transcripts.get_session(namespace, session_id)
         if session is None:
             return CloseResult(False, {EXPLICIT}, None)

@@ -35,10 +35,10 @@ from app.repositories.working_memory.window import (
 )
 from app.schemas.working_memory import MessageCreate
 from app.services.recall.query_embeddings import QueryEmbeddingCache
+from app.services.session_owner import check_owner, check_scope
 from app.services.working_memory.after_commit import AfterCommit
 from app.services.working_memory.embedding import WindowEmbeddings
 from app.services.working_memory.message_windows import MessageWindows
-from app.services.working_memory.owner import check_owner, check_scope
 from app.services.working_memory.ranking import (
     Selection,
     Weights,
@@ -172,8 +172,8 @@ class WorkingMemoryService:
         window, without embeddings (queued, computed after the answer: embedding.py). Raises
         DatastoreUnavailableError when Redis is down before the transcript is written,
         NotFoundError when the session is another user's than ``scope``, ConflictError for
-        another user's message (owner.py): nothing written. Redis failing after the commit marks
-        the window stale (written back when Redis answers: stale.py)."""
+        another user's message (session_owner.py): nothing written. Redis failing after the
+        commit marks the window stale (written back when Redis answers: stale.py)."""
         contents = [m.content for m in messages]
         tokens = await self._count(contents)
         restored = await self._restore_if_lost(namespace, session_id, now)
@@ -235,7 +235,7 @@ class WorkingMemoryService:
 
     async def check_scope(self, namespace: str, session_id: str, user_id: str | None) -> None:
         """With ``user_id`` (a request's ``?user_id=`` scope): NotFoundError (404) when the
-        session belongs to another user (owner.py); an unknown session passes (it is an
+        session belongs to another user (session_owner.py); an unknown session passes (it is an
         empty one)."""
         if user_id is not None:
             session = await self.transcript.get_session(namespace, session_id)

@@ -247,7 +247,7 @@ class ExtractMessage(BaseModel):
     ]
     created_at: Annotated[AwareDatetime | None, Field(title="Created At")] = None
     """
-    When it was said (ISO 8601 with its offset).
+    When it was said (ISO 8601 with its offset), at most 5 minutes ahead of the server's clock (else a 422).
     """
     metadata: Annotated[dict[str, Any] | None, Field(title="Metadata")] = None
     """
@@ -844,7 +844,7 @@ class MessageCreate(BaseModel):
     """
     created_at: Annotated[AwareDatetime | None, Field(title="Created At")] = None
     """
-    When it was said (ISO 8601 with its offset). Default: now.
+    When it was said (ISO 8601 with its offset), at most 5 minutes ahead of the server's clock (else a 422). Default: now.
     """
     metadata: Annotated[dict[str, Any] | None, Field(title="Metadata")] = None
     """

@@ -133,13 +133,15 @@ export interface paths {
          *     `EXTRACTION__WAIT_TIMEOUT_S`) and the answer is **200** with the outcome per unit (202 if
          *     it is still running then). A session whose messages were all extracted answers 200 with
          *     the existing job. Relative dates resolve against `now` (default: the last message's
-         *     time) in `timezone`. Errors: 422 invalid body, or a session with no messages to extract
-         *     (an unknown session is an empty one) or no user; 404 `not_found` for a session owned by
-         *     another user than `user_id`, with or without `messages` (no job is made); 429
-         *     `rate_limited` with `Retry-After` for `messages` when the namespace already has
-         *     `EXTRACTION__MAX_PENDING_PER_NAMESPACE` (20) jobs queued, running or retrying (no job is
-         *     made). Jobs are queued fairly: the worker takes every namespace's first waiting job
-         *     before any namespace's second.
+         *     time) in `timezone`. Errors: 422 invalid body (also a message's `created_at` more than 5
+         *     minutes ahead of the server's clock, "created_at is in the future"), or a session with
+         *     no messages to extract (an unknown session is an empty one) or no user; 404 `not_found`
+         *     for a session owned by another user than `user_id`, with or without `messages` (no job
+         *     is made; with `messages`, a `session_id` nobody owns yet becomes `user_id`'s, as on a
+         *     first append); 429 `rate_limited` with `Retry-After` for `messages` when the namespace
+         *     already has `EXTRACTION__MAX_PENDING_PER_NAMESPACE` (20) jobs queued, running or
+         *     retrying (no job is made). Jobs are queued fairly: the worker takes every namespace's
+         *     first waiting job before any namespace's second.
          *
          *     With an `Idempotency-Key` header a retry of the same request (body and `wait`) answers
          *     the first answer — the job as it was then, with its status code and `Location` (header
@@ -575,7 +577,9 @@ export interface paths {
          *     A unit whose `session_id` names a working-memory session owned by another user than its
          *     `user_id` is a 404 `not_found` ("no working-memory session 'S' of user_id 'U'") and
          *     nothing of the batch is written, as an append naming another user is refused: a recall
-         *     of that session would serve the unit among its owner's memories.
+         *     of that session would serve the unit among its owner's memories. A session nobody owns
+         *     yet becomes the `user_id`'s of the first unit naming it, as on a first append, so a
+         *     later append or unit of another user in it is refused the same way.
          */
         post: operations["store_memories"];
         delete?: never;
@@ -747,11 +751,13 @@ export interface paths {
          *     With an `Idempotency-Key` header a retry of the same append (same session, scope and
          *     body) returns the first answer (header `Idempotent-Replayed: true`) and appends nothing;
          *     the same key with another append is a 422 `idempotency_key_reused`.
-         *     Errors: 422 bad input (nothing written), 404 `not_found` when the session is another
-         *     user's than the `?user_id=` scope or a message's `user_id`, 409 `conflict` when the
-         *     append is at odds with itself on a new session (its messages name two users, or one
-         *     that is not the scope; nothing written either way), 429 `rate_limited`
-         *     past the caller's embedding limits (nothing written), 503 Redis
+         *     Errors: 422 bad input (nothing written; also a `created_at` more than 5 minutes ahead of
+         *     the server's clock, "created_at is in the future", which names the server's time), 404
+         *     `not_found` when the session is another user's than the `?user_id=` scope or a
+         *     message's `user_id`, 409 `conflict` when the append is at odds with itself on a new
+         *     session (its messages name two users, or one that is not the scope; nothing written
+         *     either way), 429 `rate_limited` past the caller's embedding limits (nothing written),
+         *     503 Redis
          *     unavailable with `Retry-After` (nothing written: Redis is asked before the transcript is
          *     written, so a retry appends once). If Redis fails only after the transcript committed,
          *     the answer is still 200 (the messages are durable): the window is marked stale and they
@@ -1230,7 +1236,7 @@ export interface components {
             content: string;
             /**
              * Created At
-             * @description When it was said (ISO 8601 with its offset).
+             * @description When it was said (ISO 8601 with its offset), at most 5 minutes ahead of the server's clock (else a 422).
              */
             created_at?: string | null;
             /**
@@ -1279,7 +1285,7 @@ export interface components {
             now?: string | null;
             /**
              * Session Id
-             * @description No `/`, not `.` or `..` (a working-memory path must be able to name it). Without `messages`: extract this session's transcript (the messages no earlier job took; a session owned by another user than `user_id` is a 404 `not_found`). With `messages`: recorded as the units' session (one owned by another user than `user_id` is the same 404: no job is made).
+             * @description No `/`, not `.` or `..` (a working-memory path must be able to name it). Without `messages`: extract this session's transcript (the messages no earlier job took; a session owned by another user than `user_id` is a 404 `not_found`). With `messages`: recorded as the units' session (one owned by another user than `user_id` is the same 404: no job is made; one nobody owns yet becomes `user_id`'s, as on a first append).
              */
             session_id?: string | null;
             /** Task Id */
@@ -1823,7 +1829,7 @@ export interface components {
             content: string;
             /**
              * Created At
-             * @description When it was said (ISO 8601 with its offset). Default: now.
+             * @description When it was said (ISO 8601 with its offset), at most 5 minutes ahead of the server's clock (else a 422). Default: now.
              */
             created_at?: string | null;
             /**

@@ -5,7 +5,8 @@ speaks for another user — scoped (``?user_id=``) to one, or naming one as its 
 
 ``/store`` of a unit and ``/extract`` of inline ``messages`` that name a session of another
 user are refused the same way (:class:`SessionOwners`, tester finding B21): the unit would be
-served by a recall of that session among its owner's memories.
+served by a recall of that session among its owner's memories. A session they name that has
+no owner yet becomes theirs, as on a first append (tester finding C20).
 
 Another user's session answers as another user's unit does: 404 ``not_found``, and the
 detail names neither its owner nor anything else of it (tester finding: ``GET /context`` of
@@ -64,18 +65,27 @@ def check_scope(session_id: str, owner: str | None, scope: str | None) -> None:
 
 
 class SessionOwners:
-    """Checks writes that name a session (``/store``, ``/extract`` of ``messages``) against
-    the session's owner, read from the transcript (a window expired from Redis still counts)."""
+    """Claims and checks the sessions that writes name (``/store``, ``/extract`` of
+    ``messages``): a session nobody owns yet becomes the writer's, as on a first append, and
+    another user's is refused. Owners are read from the transcript's counters (a window
+    expired from Redis still counts)."""
 
     def __init__(self, transcripts: TranscriptRepository) -> None:
         self.transcripts = transcripts
 
-    async def check(self, namespace: str, claims: Iterable[tuple[str | None, str]]) -> None:
+    async def claim(self, namespace: str, claims: Iterable[tuple[str | None, str]]) -> None:
         """``claims``: (session_id, user_id) pairs, a unit of ``user_id`` from ``session_id``
-        (None: no session). Raises NotFoundError (404, :func:`not_theirs`) for the first
-        pair whose session is owned by another user; a session without an owner, or never
-        appended to, passes. One statement for all the sessions named."""
+        (None: no session). A session without an owner, or never appended to, becomes the
+        first pair's ``user_id``'s (tester finding C20: a unit planted under a session id
+        before its owner's first append was served by a recall of that session, among the
+        owner's memories; the owner's append is now refused instead, as in any other
+        user's session). Raises NotFoundError (404, :func:`not_theirs`) for the first pair
+        whose session is another user's. Race-free: the claim is one upsert that keeps an
+        owner another transaction gave the session first (its row lock), and a rollback of
+        the caller's transaction undoes it."""
         named = [(s, u) for s, u in claims if s is not None]
-        owners = await self.transcripts.owners(namespace, [s for s, _ in named])
+        if not named:
+            return
+        owners = await self.transcripts.claim(namespace, named)
         for session_id, user_id in named:
             check_scope(session_id, owners.get(session_id), user_id)
