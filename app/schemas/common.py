@@ -112,6 +112,31 @@ def _aware(value: datetime) -> datetime:
     return value
 
 
+# The shortest ``ttl_days`` a write takes: one minute (tester finding C21d: ``1e-300`` wrote a
+# unit that expired as it was written and was never recalled, the case a past ``expires_at``
+# is refused for).
+MIN_TTL_DAYS = 1 / 1440
+MIN_TTL_DAYS_SHOWN = "0.000695"  # rounded up: a caller who sends it is not refused
+
+
+def _ttl_days(value: float) -> float:
+    if value < MIN_TTL_DAYS:
+        raise ValueError(
+            f"ttl_days is under one minute ({value:g} days; the least is 1/1440 ≈ "
+            f"{MIN_TTL_DAYS_SHOWN}): a unit written already expired would never be recalled; "
+            "send a longer ttl_days, or a future expires_at, or neither (the type's default TTL)"
+        )
+    return value
+
+
+# Days until a unit expires, at least one minute (:data:`MIN_TTL_DAYS`), at most 100 years.
+TtlDays = Annotated[
+    float,
+    Field(le=36500, json_schema_extra={"minimum": MIN_TTL_DAYS}),
+    AfterValidator(_ttl_days),
+]
+
+
 def identifier(value: str) -> str:
     """An id refuses control, bidi, invisible and noncharacters, naming the first one and its
     position (app/core/identifiers.py); values keep them."""

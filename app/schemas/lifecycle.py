@@ -19,6 +19,7 @@ from app.schemas.common import (
     RequestModel,
     ResponseModel,
     Text,
+    TtlDays,
 )
 from app.schemas.limits import MaxChars, MaxValue
 from app.schemas.memory import MemoryRead, Outcome
@@ -175,8 +176,9 @@ class MemoryUpdate(RequestModel):
     )
     confidence: float | None = Field(default=None, ge=0.0, le=1.0)
     type: MemoryType | None = None
-    ttl_days: float | None = Field(
-        default=None, gt=0, le=36500, description="Expire this many days from now."
+    ttl_days: TtlDays | None = Field(
+        default=None,
+        description="Expire this many days from now (at least one minute: 1/1440).",
     )
     expires_at: AwareDatetime | None = Field(
         default=None, description="Absolute expiry; null means never."

@@ -19,6 +19,7 @@ from app.schemas.common import (
     ResponseModel,
     SessionId,
     Text,
+    TtlDays,
 )
 from app.schemas.limits import MaxChars, MaxItems
 
@@ -56,7 +57,9 @@ class MemoryCreate(RequestModel):
     occurred_at: AwareDatetime | None = Field(
         default=None, description="Time anchor (ISO 8601 with its offset). Default: now."
     )
-    ttl_days: float | None = Field(default=None, gt=0, le=36500, description="Expire after N days.")
+    ttl_days: TtlDays | None = Field(
+        default=None, description="Expire after N days (at least one minute: 1/1440)."
+    )
     expires_at: AwareDatetime | None = Field(default=None, description="Absolute expiry.")
     raw_ref: list[Annotated[Text, Field(max_length=500)]] | None = Field(
         default=None,

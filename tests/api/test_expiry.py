@@ -126,3 +126,22 @@ async def test_a_restatement_with_a_later_expiry_extends_the_unit_it_merges_into
     fourth = (await client.post("/store", json={"memories": [short]})).json()["results"][0]
     assert fourth["outcome"] == "merged"
     assert fourth["memory"]["expires_at"] == third["memory"]["expires_at"]
+
+
+async def test_a_ttl_under_one_minute_is_refused_like_a_past_expiry(client, engine):
+    """Tester finding C21d: `ttl_days: 1e-300` wrote a unit whose expires_at was its
+    created_at (already expired, never recalled), the case a past expires_at is refused for."""
+    short = "ttl_days is under one minute (1e-300 days; the least is 1/1440 ≈ 0.000695)"
+    r = await client.post("/store", json={"memories": [_unit(), _unit(ttl_days=1e-300)]})
+    body = assert_problem(r, 422, "invalid_request", f"memories.1.ttl_days: {short}")
+    assert "a unit written already expired would never be recalled" in body["detail"]
+    assert await count_rows(engine) == 0
+    # One minute (the rounded figure the message gives) is the least that is taken.
+    r = await client.post("/store", json={"memories": [_unit(ttl_days=0.000695)]})
+    memory = r.json()["results"][0]["memory"]
+    created, expires = (datetime.fromisoformat(memory[k]) for k in ("created_at", "expires_at"))
+    assert timedelta(seconds=60) <= expires - created < timedelta(seconds=61)
+    r = await client.patch(f"/memories/{memory['id']}", json={"ttl_days": 1e-9})
+    assert_problem(r, 422, "invalid_request", "ttl_days: ttl_days is under one minute (1e-09")
+    got = (await client.get(f"/memories/{memory['id']}")).json()
+    assert got["expires_at"] == memory["expires_at"]

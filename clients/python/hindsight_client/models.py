@@ -518,9 +518,9 @@ class TaskId2(RootModel[str]):
 
 
 class TtlDays(RootModel[float]):
-    root: Annotated[float, Field(gt=0.0, le=36500.0, title="Ttl Days")]
+    root: Annotated[float, Field(ge=0.0006944444444444445, le=36500.0, title="Ttl Days")]
     """
-    Expire after N days.
+    Expire after N days (at least one minute: 1/1440).
     """
 
 
@@ -580,7 +580,7 @@ class MemoryCreate(BaseModel):
     """
     ttl_days: Annotated[TtlDays | None, Field(title="Ttl Days")] = None
     """
-    Expire after N days.
+    Expire after N days (at least one minute: 1/1440).
     """
     type: Annotated[
         Literal["fact", "preference", "constraint", "action", "result", "event"] | None,
@@ -770,9 +770,11 @@ class MemoryUpdate(BaseModel):
     """
     `invalid` marks the unit as known wrong (out of recall, still readable); `archived` makes it cold; `active` restores an archived or invalid unit.
     """
-    ttl_days: Annotated[float | None, Field(gt=0.0, le=36500.0, title="Ttl Days")] = None
+    ttl_days: Annotated[
+        float | None, Field(ge=0.0006944444444444445, le=36500.0, title="Ttl Days")
+    ] = None
     """
-    Expire this many days from now.
+    Expire this many days from now (at least one minute: 1/1440).
     """
     type: Annotated[
         Literal["fact", "preference", "constraint", "action", "result", "event"] | None,

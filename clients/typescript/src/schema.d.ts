@@ -1514,7 +1514,7 @@ export interface components {
             task_id?: string | null;
             /**
              * Ttl Days
-             * @description Expire after N days.
+             * @description Expire after N days (at least one minute: 1/1440).
              */
             ttl_days?: number | null;
             /**
@@ -1803,7 +1803,7 @@ export interface components {
             status?: "active" | "archived" | "invalid";
             /**
              * Ttl Days
-             * @description Expire this many days from now.
+             * @description Expire this many days from now (at least one minute: 1/1440).
              */
             ttl_days?: number;
             /**
