@@ -66,3 +66,16 @@ def test_the_try_it_example_and_the_agent_loops_use_other_users():
                    (examples / "agent_loop.mts").read_text())  # fmt: skip
     assert python and ts and python.group(1) == ts.group(1) == "bob"
     assert users and "bob" not in users, users
+
+
+def test_the_score_range_the_docs_give_is_the_default_weights():
+    # Tester C21b: `score` was called 0..1 (the LangGraph store); the time and answer-type
+    # signals add on top of weights that sum to 1. The figure the docs give is their sum.
+    from app.schemas.recall import RecallHit
+
+    recall = RecallSettings()
+    signals = ("context", "semantic", "entity", "keyword", "recency", "confidence", "time",
+               "answer_type")  # fmt: skip
+    top = f"{sum(getattr(recall, f'weight_{s}') for s in signals):g}"
+    assert top == "1.35"
+    assert f"{top} with `long_term`'s defaults" in str(RecallHit.model_fields["score"].description)

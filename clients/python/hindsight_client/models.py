@@ -1916,7 +1916,7 @@ class RecallHit(BaseModel):
     """
     score: Annotated[float, Field(title="Score")]
     """
-    The hybrid score (weighted sum of `scores`, less `redundancy` for a hit whose value nearly repeats a better-placed hit's, cosine above 0.9): orders the hits of this answer; its scale depends on the other candidates.
+    The hybrid score (weighted sum of `scores`, less `redundancy` for a hit whose value nearly repeats a better-placed hit's, cosine above 0.9): orders the hits of this answer; its scale depends on the other candidates. From 0 to the sum of the applied `weights`, not to 1: 1.35 with `long_term`'s defaults (its six signals' weights sum to 1; `time` and `answer_type` add on top when the question calls for them), 1 with `short_term`. `relevance` is the 0..1 figure.
     """
     scores: Scores
     session_id: Annotated[str | None, Field(title="Session Id")]
