@@ -156,7 +156,8 @@ QUERY_OPS: list[tuple[str, str, dict[str, str], dict[str, str]]] = [
     ("GET", "/working_memory/fz-s", {"query": "q"}, {}),
     ("GET", "/memories", {"user_id": "u", "agent_id": "a", "session_id": "s", "entities": "e"},
      {"cursor": "c"}),
-    ("GET", "/context", {"user_id": "u", "session_id": "s", "query": "q"}, {}),
+    # The body pass stored units of fz-user_id in each session id case (its sessions now).
+    ("GET", "/context", {"user_id": "fz-user_id", "session_id": "s", "query": "q"}, {}),
     ("GET", "/subjects", {"kind": "session", "prefix": "p"}, {"user_id": "u", "cursor": "c"}),
     ("GET", "/stats", {"user_id": "u", "agent_id": "a"}, {}),
     ("GET", "/extract", {"user_id": "u", "session_id": "s"}, {"cursor": "c"}),
@@ -165,7 +166,7 @@ PATH_OPS = [
     ("POST", "/working_memory/{}/messages", '{"messages": [{"role": "user", "content": "hi"}]}'),
     ("GET", "/working_memory/{}", None),
     ("DELETE", "/working_memory/{}", None),
-    ("POST", "/working_memory/{}/close", '{"user_id": "fz-u"}'),
+    ("POST", "/working_memory/{}/close", '{"user_id": "fz-user_id"}'),  # the body pass's user
 ]
 
 
@@ -225,9 +226,12 @@ async def unicode_pass(p: Probe, unit_id: str, cases: list[str] | None = None) -
             for i, (name, case) in enumerate(chosen.items()):
                 values = {f: jstr(DEFAULTS.get(f, f"fz-{f}")) for f in fields}
                 values[field] = jstr(case)
-                # A session belongs to the first user_id appended (another one is a 409): a
-                # user_id case appends to, and closes, a session of its own.
+                # A session belongs to the first user_id appended or stored with it (another
+                # one is refused): a user_id case appends to, closes and stores in a session
+                # of its own.
                 to = url.replace("fz-s", f"fz-s-u{i}") if field == "user_id" else url
+                if field == "user_id" and "session_id" in values:
+                    values["session_id"] = jstr(f"fz-session_id-u{i}")
                 await p.send("Unicode in body strings", method, to, content=fill(template, values),
                              expect=expected(field, case, False),
                              label=f"{field}={name}")  # fmt: skip

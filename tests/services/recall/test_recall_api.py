@@ -168,7 +168,7 @@ async def test_session_and_agent_scopes(client):
         },
         {
             "user_id": "v",
-            "session_id": "s1",
+            "session_id": "s3",  # s1 is u's (a session is one user's: tester C20)
             "agent_id": "a1",
             "value": "The user asked for a discount",
         },
