@@ -112,7 +112,7 @@ def _question_np(question: str) -> str | None:
         tags = list(rjieba.tag(question))
         for i, (word, _) in enumerate(tags[:-1]):
             if word in ("你", "您") and tags[i + 1][0] == "的":
-                nouns = []
+                nouns: list[str] = []
                 for w, tag in tags[i + 2 :]:  # after 你的 a verb's tag is a noun's (签证)
                     if tag not in _ZH_NP_TAGS and (nouns or tag[:1] not in "va"):
                         break

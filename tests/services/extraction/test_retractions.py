@@ -32,7 +32,7 @@ def user(content: str) -> dict:
         ([user("I'm allergic to peanuts. Just kidding!")], "peanut", None),
         ([user("我对花生过敏。开玩笑的！")], "花生", None),
         ([user("I quit my job today."), user("Just kidding, I love my job at Acme.")],
-         "quit", "The user loves their job at Acme."),
+         "quit", "The user loves the user's job at Acme."),
         ([user("我辞职了。"), user("开玩笑的，我还在阿里巴巴上班，很喜欢这份工作。")],
          "辞职", "用户还在阿里巴巴上班，很喜欢这份工作。"),
     ],
