@@ -15,8 +15,7 @@ Conventions (weeks start on Monday, as in ISO 8601 and Chinese usage):
   周五我跑了步; :mod:`app.services.extraction.tense`) the last one;
 - "every Friday", 每周五, 每个周末 (a habit), "feels like just yesterday" (an idiom): no date;
 - 下个月3号: that day; "May 2028" / 2028年5月: that month;
-- "last Friday": the most recent Friday before today (said on a Sunday, two days back);
-  "上周五": the Friday of last week;
+- "last Friday" / "上周五": the Friday of last week;
 - "next week" / "下周": its Monday; "next month" / "下个月": its first day; "last year" /
   "去年": its 1 January — each :class:`TimeMatch` says its granularity (``unit``), so a
   value reads "in 2022", not "on 2022-01-01";
@@ -143,13 +142,8 @@ def _weekday_date(
         return this_week + timedelta(days=14)
     if which in ("上上",):
         return this_week - timedelta(days=14)
-    if which in ("上", "上个"):  # 上周五: the Friday of last week
+    if which in ("last", "上", "上个"):
         return this_week - timedelta(days=7)
-    if which == "last":
-        # "last Friday": the most recent Friday before today (tester C10: said on a Sunday it
-        # is two days back, not nine; LoCoMo's answers read it so: "The Friday before 22
-        # October 2023"). The same as the Friday of last week unless said on the weekend.
-        return today - timedelta(days=(today.weekday() - weekday) % 7 or 7)
     if which in ("this", "本", "这", "这个"):
         # "I have an exam this Saturday" said on a Sunday: the week's Saturday has passed, so
         # a sentence not in the past tense means the coming one (tester B25: dated two days
