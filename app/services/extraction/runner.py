@@ -129,8 +129,8 @@ def to_memory(
     if cand.occurred_at is not None:
         occurred = _aware(cand.occurred_at, job.timezone)
     else:  # when it was said; a time phrase no rule places leaves the anchor unknown (B27)
-        occurred = sources[0].created_at if sources and sources[0].created_at else None
-        occurred = occurred or job.conversation_now
+        said = sources[0].created_at if sources else None
+        occurred = said if said is not None else job.conversation_now
         if (phrase := vague_time(cand.value)) is not None:
             metadata |= {"time_anchor": "unknown", "time_phrase": phrase}
     unit = MemoryCreate(
