@@ -11,13 +11,13 @@ other address API keys are required, which a rebinding page does not have.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-PROBLEM_JSON = "application/problem+json"
+from app.api.url_encoding import send_problem
+
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 
 
@@ -44,22 +44,9 @@ class HostGuard:
         if host_name(given) in self.allowed:
             await self.app(scope, receive, send)
             return
-        body = json.dumps(
-            {
-                "type": "about:blank",
-                "title": "Misdirected request",
-                "status": 421,
-                "detail": f"Host {given[:100]!r} is not this server: on a loopback address the "
-                "API answers requests to localhost, 127.0.0.1 or [::1] (a guard against DNS "
-                "rebinding); add a name with ALLOWED_HOSTS",
-                "code": "misdirected_request",
-                "instance": scope.get("path", ""),
-                "request_id": scope.get("state", {}).get("request_id"),
-            }
-        ).encode()
-        headers = [
-            (b"content-type", PROBLEM_JSON.encode()),
-            (b"content-length", str(len(body)).encode()),
-        ]
-        await send({"type": "http.response.start", "status": 421, "headers": headers})
-        await send({"type": "http.response.body", "body": body})
+        detail = (
+            f"Host {given[:100]!r} is not this server: on a loopback address the API answers "
+            "requests to localhost, 127.0.0.1 or [::1] (a guard against DNS rebinding); add a "
+            "name with ALLOWED_HOSTS"
+        )
+        await send_problem(scope, send, 421, "Misdirected request", detail, "misdirected_request")

@@ -40,22 +40,30 @@ class Utf8Url:
         if part is None:
             await self.app(scope, receive, send)
             return
-        body = json.dumps(
-            {
-                "type": "about:blank",
-                "title": "Bad request",
-                "status": 400,
-                "detail": f"the {part} is not valid UTF-8 once percent-decoded: "
-                "percent-encode text as UTF-8",
-                "code": "bad_request",
-                "instance": scope.get("path", ""),
-                # Set by app.api.observability (outside this middleware).
-                "request_id": scope.get("state", {}).get("request_id"),
-            }
-        ).encode()
-        headers = [
-            (b"content-type", PROBLEM_JSON.encode()),
-            (b"content-length", str(len(body)).encode()),
-        ]
-        await send({"type": "http.response.start", "status": 400, "headers": headers})
-        await send({"type": "http.response.body", "body": body})
+        detail = f"the {part} is not valid UTF-8 once percent-decoded: percent-encode text as UTF-8"
+        await send_problem(scope, send, 400, "Bad request", detail, "bad_request")
+
+
+async def send_problem(
+    scope: Scope, send: Send, status: int, title: str, detail: str, code: str
+) -> None:
+    """Answer with a problem+json body from a pure ASGI middleware (nothing routed): the
+    shape app/api/errors.py gives every other error."""
+    body = json.dumps(
+        {
+            "type": "about:blank",
+            "title": title,
+            "status": status,
+            "detail": detail,
+            "code": code,
+            "instance": scope.get("path", ""),
+            # Set by app.api.observability (outside these middlewares).
+            "request_id": scope.get("state", {}).get("request_id"),
+        }
+    ).encode()
+    headers = [
+        (b"content-type", PROBLEM_JSON.encode()),
+        (b"content-length", str(len(body)).encode()),
+    ]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
