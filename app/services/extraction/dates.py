@@ -15,7 +15,10 @@ Conventions (weeks start on Monday, as in ISO 8601 and Chinese usage):
   周五我跑了步; :mod:`app.services.extraction.tense`) the last one;
 - "every Friday", 每周五, 每个周末 (a habit), "feels like just yesterday" (an idiom): no date;
 - 下个月3号: that day; "May 2028" / 2028年5月: that month;
-- "last Friday" / "上周五": the Friday of last week;
+- "last Friday": the most recent Friday before the message's day (said on a Sunday, two days
+  back; said on a Friday, a week back), as English speakers use it and LoCoMo's answers read
+  it ("the Friday before 22 October 2023"); "上周五" / "上星期五": the Friday of last week, as
+  Chinese says it (上周 is the week);
 - "next week" / "下周": its Monday; "next month" / "下个月": its first day; "last year" /
   "去年": its 1 January — each :class:`TimeMatch` says its granularity (``unit``), so a
   value reads "in 2022", not "on 2022-01-01";
@@ -142,7 +145,9 @@ def _weekday_date(
         return this_week + timedelta(days=14)
     if which in ("上上",):
         return this_week - timedelta(days=14)
-    if which in ("last", "上", "上个"):
+    if which == "last":  # the most recent one before today
+        return today - timedelta(days=(today.weekday() - weekday) % 7 or 7)
+    if which in ("上", "上个"):
         return this_week - timedelta(days=7)
     if which in ("this", "本", "这", "这个"):
         # "I have an exam this Saturday" said on a Sunday: the week's Saturday has passed, so

@@ -83,6 +83,31 @@ def test_a_past_tense_weekday_is_the_last_one(said, expected):
 
 
 @pytest.mark.parametrize(
+    ("now", "said", "expected"),
+    [
+        # LoCoMo's own answers: "the Friday before 15 July 2023" (a Saturday), "the Tuesday
+        # before 20 July 2023" (a Thursday), "the Friday before 22 October 2023" (a Sunday).
+        (datetime(2023, 7, 15, 13, 0), "Last Friday I went to a council meeting for adoption.",
+         date(2023, 7, 14)),
+        (datetime(2023, 7, 20, 13, 0), "I joined a new activist group last Tuesday.",
+         date(2023, 7, 18)),
+        (datetime(2023, 10, 22, 9, 55), "I passed the adoption agency interviews last Friday!",
+         date(2023, 10, 20)),
+        # said on the day itself: a week back; 上周五 is the Friday of last week (上周: the week)
+        (datetime(2023, 7, 14, 13, 0), "Last Friday I went to a pottery workshop.",
+         date(2023, 7, 7)),
+        (datetime(2023, 7, 15, 13, 0), "上周五我去参加了收养说明会。", date(2023, 7, 7)),
+        (datetime(2023, 10, 22, 9, 55), "上星期五我通过了面试。", date(2023, 10, 13)),
+    ],
+)  # fmt: skip
+def test_last_weekday_is_the_most_recent_one_in_english(now, said, expected):
+    """Tester C10: "last Friday" said on a Sunday was dated nine days back (the Friday of the
+    previous Monday–Sunday week); English means the Friday just gone."""
+    [unit] = extract(("user", said), now=now)
+    assert unit.occurred_at is not None and unit.occurred_at.date() == expected, unit.value
+
+
+@pytest.mark.parametrize(
     "said",
     ["I go to the gym every Tuesday and Thursday.", "Every Monday I call my mother.",
      "我每周二和周四去健身房。", "我每个周末都去爬山。", "We hike each weekend.",

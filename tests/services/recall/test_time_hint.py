@@ -194,7 +194,9 @@ async def test_a_chinese_relative_day_makes_a_unit_dated(client, dated):
         ("两个月后", ("两个月后", "2024-05-01", "2024-06-01", "month")),
         ("下个月3号做什么", ("下个月3号", "2024-04-03", "2024-04-04", "day")),
         # and weekdays behind: the day, not its week
-        ("what did I do last Friday", ("last Friday", "2024-03-01", "2024-03-02", "day")),
+        # "last Friday" asked on Sunday the 10th is the 8th (the Friday just gone, as the
+        # extraction dates it); 上周五 is the Friday of last week
+        ("what did I do last Friday", ("last Friday", "2024-03-08", "2024-03-09", "day")),
         ("上周五做了什么", ("上周五", "2024-03-01", "2024-03-02", "day")),
     ],
 )
