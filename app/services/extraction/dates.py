@@ -22,7 +22,9 @@ Conventions (weeks start on Monday, as in ISO 8601 and Chinese usage):
 - "next week" / "下周": its Monday; "next month" / "下个月": its first day; "last year" /
   "去年": its 1 January — each :class:`TimeMatch` says its granularity (``unit``), so a
   value reads "in 2022", not "on 2022-01-01";
-- "last weekend" / "上周末": the Saturday of last week ("this"/"next" alike);
+- "last weekend" / "this past weekend" / "上周末": the Saturday of last week ("this"/"next"
+  alike); "two weekends ago": the one before;
+- "last Fri", "on Tues", "this past Thurs.": abbreviations after such a word, as the day;
 - "the week before last" / 上上周, "the month after next" / 下下个月, 上上周末: two back or
   ahead; 大前天: three days ago; 上周一起… is last week (一起, "together"), not last Monday;
 - "3 days ago", "two weeks ago", "a year ago", "3天前": counted back from the message.
@@ -45,7 +47,16 @@ _EN_DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", 
 _ZH_DAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 
 _EN_WEEKDAY = re.compile(
-    r"\b(?:(next|this|coming|last|on)\s+)?(" + "|".join(_EN_DAYS) + r")\b", re.IGNORECASE
+    r"\b(?:(next|this\s+past|this|coming|last|on)\s+)?(" + "|".join(_EN_DAYS) + r")\b",
+    re.IGNORECASE,
+)
+# "last Fri", "on Tues", "next Thurs.": an abbreviation only after a word that makes it a day
+# (alone, "sat", "sun" and "wed" are other words).
+_EN_DAY_ABBREVIATIONS = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3,
+                         "thurs": 3, "fri": 4, "sat": 5, "sun": 6}  # fmt: skip
+_EN_WEEKDAY_ABBREVIATED = re.compile(
+    r"\b(next|this\s+past|this|coming|last|on)\s+(mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\b\.?",
+    re.IGNORECASE,
 )
 _EN_PERIOD = re.compile(
     r"\b(?:(next|this|last)\s+(week|month|year)|the\s+(week|month|year)\s+(before\s+last|"
@@ -53,12 +64,13 @@ _EN_PERIOD = re.compile(
     re.IGNORECASE,
 )
 _EN_WEEKEND = re.compile(
-    r"\b(?:(next|this|last|the\s+past)\s+weekend|the\s+weekend\s+(before\s+last|after\s+next))\b",
+    r"\b(?:(next|this\s+past|this|last|the\s+past)\s+weekend|"
+    r"the\s+weekend\s+(before\s+last|after\s+next))\b",
     re.IGNORECASE,
 )
 _EN_AGO = re.compile(
     r"\b(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+couple\s+of)\s+"
-    r"(days?|weeks?|months?|years?)\s+ago\b",
+    r"(days?|weeks?|weekends?|months?|years?)\s+ago\b",
     re.IGNORECASE,
 )
 _EN_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
@@ -137,7 +149,7 @@ def _monday(d: date) -> date:
 def _weekday_date(
     today: date, which: str | None, weekday: int, *, zh: bool, past: bool = False
 ) -> date:
-    which = (which or "").lower()
+    which = " ".join((which or "").lower().split())
     this_week = _monday(today) + timedelta(days=weekday)
     if which in ("next", "下", "下个", "下一个"):
         return this_week + timedelta(days=7)
@@ -145,7 +157,7 @@ def _weekday_date(
         return this_week + timedelta(days=14)
     if which in ("上上",):
         return this_week - timedelta(days=14)
-    if which == "last":  # the most recent one before today
+    if which in ("last", "this past"):  # the most recent one before today
         return today - timedelta(days=(today.weekday() - weekday) % 7 or 7)
     if which in ("上", "上个"):
         return this_week - timedelta(days=7)
@@ -197,11 +209,15 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
     base = now_local.replace(tzinfo=None)
     found: list[TimeMatch] = []
 
-    for m in _EN_WEEKDAY.finditer(text):
-        wd = _EN_DAYS.index(m.group(2).lower())
-        past = is_past(sentence_around(text, m.start(), m.end()), zh=False)
-        day = _weekday_date(today, m.group(1), wd, zh=False, past=past)
-        found.append(TimeMatch(m.start(), m.end(), m.group(0), day))
+    for pattern in (_EN_WEEKDAY, _EN_WEEKDAY_ABBREVIATED):
+        for m in pattern.finditer(text):
+            name = m.group(2).lower()
+            wd = _EN_DAYS.index(name) if name in _EN_DAYS else _EN_DAY_ABBREVIATIONS[name]
+            # the tense without the phrase itself: "on Sat." is no past "sat"
+            blanked = text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :]
+            past = is_past(sentence_around(blanked, m.start(), m.end()), zh=False)
+            day = _weekday_date(today, m.group(1), wd, zh=False, past=past)
+            found.append(TimeMatch(m.start(), m.end(), m.group(0), day))
     for m in _EN_MONTH_YEAR.finditer(text):
         month = dateparser.parse(m.group(1), languages=["en"])
         if month is not None:
@@ -213,13 +229,17 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
         found.append(TimeMatch(m.start(), m.end(), m.group(0), day, unit))
     for m in _EN_WEEKEND.finditer(text):
         which = " ".join((m.group(1) or m.group(2)).split())
-        which = "last" if which.lower().startswith("the") else which
+        which = "last" if which.lower().startswith(("the", "this past")) else which
         day = _period_start(today, which, "week") + timedelta(days=5)
         found.append(TimeMatch(m.start(), m.end(), m.group(0), day, "weekend"))
     for m in _EN_AGO.finditer(text):
         count = m.group(1).lower()
         n = int(count) if count.isdigit() else _EN_NUMBERS.get(count, 2)  # "a couple of"
         ago = m.group(2).lower().rstrip("s")
+        if ago == "weekend":  # "two weekends ago": the Saturday of the weekend before last
+            day = _period_start(today, "last", "week") + timedelta(days=5 - 7 * (n - 1))
+            found.append(TimeMatch(m.start(), m.end(), m.group(0), day, "weekend"))
+            continue
         parsed = _dateparser_day(f"{n} {ago}s ago", base, ["en"])
         if parsed is not None:
             found.append(TimeMatch(m.start(), m.end(), m.group(0), parsed, _ago_unit(ago)))

@@ -98,6 +98,16 @@ def test_a_past_tense_weekday_is_the_last_one(said, expected):
          date(2023, 7, 7)),
         (datetime(2023, 7, 15, 13, 0), "上周五我去参加了收养说明会。", date(2023, 7, 7)),
         (datetime(2023, 10, 22, 9, 55), "上星期五我通过了面试。", date(2023, 10, 13)),
+        # tester D2 (LoCoMo conv-26): abbreviations after "last"/"on", "this past weekend",
+        # "two weekends ago" were kept as said and dated on the day they were said
+        (datetime(2023, 7, 15, 13, 51), "Last Fri I finally took my kids to a pottery workshop.",
+         date(2023, 7, 14)),
+        (datetime(2023, 7, 20, 13, 0), "I just joined a new LGBTQ activist group last Tues.",
+         date(2023, 7, 18)),
+        (datetime(2023, 10, 20, 13, 0), "That roadtrip this past weekend was insane!",
+         date(2023, 10, 14)),
+        (datetime(2023, 7, 17, 13, 0), "I went camping with my fam two weekends ago.",
+         date(2023, 7, 8)),
     ],
 )  # fmt: skip
 def test_last_weekday_is_the_most_recent_one_in_english(now, said, expected):
@@ -105,6 +115,14 @@ def test_last_weekday_is_the_most_recent_one_in_english(now, said, expected):
     previous Monday–Sunday week); English means the Friday just gone."""
     [unit] = extract(("user", said), now=now)
     assert unit.occurred_at is not None and unit.occurred_at.date() == expected, unit.value
+    assert expected.isoformat() in unit.value or "年" in unit.value, unit.value
+
+
+def test_a_weekday_abbreviation_needs_a_word_that_makes_it_a_day():
+    monday = datetime(2023, 7, 17, 13, 0)
+    assert find_dates("I sat on the sun deck; we wed in a small chapel.", monday) == []
+    [found] = find_dates("See you on Sat. at noon", monday)
+    assert (found.phrase, found.day) == ("on Sat.", date(2023, 7, 22))
 
 
 @pytest.mark.parametrize(
