@@ -24,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.clients.model_runtime import EMBEDDING_CALLER
 from app.clients.tokenizer import Tokenizer
 from app.core.config import Settings
+from app.core.errors import InvalidApiKeyError
 from app.services.auth import AuthService, Caller
 from app.services.context import ContextService
 from app.services.embedding_budget import EmbeddingBudget
@@ -100,7 +101,13 @@ async def get_caller(
     api_key: Annotated[str | None, Depends(_api_key_header)],
 ) -> Caller:
     """The authenticated caller (401 `missing_api_key` / `invalid_api_key`, 429
-    `rate_limited`). The key comes from `Authorization: Bearer` or `X-API-Key`."""
+    `rate_limited`). The key comes from `Authorization: Bearer` or `X-API-Key`; both with
+    two different keys is a 401 `invalid_api_key` (a proxy's key and the app's would act in
+    a namespace nobody chose; tester D13)."""
+    if bearer is not None and api_key is not None and bearer.credentials.strip() != api_key.strip():
+        raise InvalidApiKeyError(
+            "two different API keys were sent (`Authorization: Bearer` and `X-API-Key`): send one"
+        )
     key = bearer.credentials if bearer is not None else api_key
     caller = await service.authenticate(key.strip() if key else None)
     request.state.caller = caller

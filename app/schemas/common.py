@@ -32,17 +32,26 @@ def _clean(value: str) -> str:
     return value
 
 
+# Characters that show as nothing and count as blank beside whitespace: zero-width space,
+# non-joiner and joiner, word joiner, the byte-order mark (tester D8: a value of only these
+# was stored, one nobody could see or find).
+_ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
+
+
 def not_blank(value: str) -> str:
-    if not value.strip():
-        raise ValueError("must not be empty or whitespace only")
+    if not value.translate(_ZERO_WIDTH).strip():
+        raise ValueError(
+            "must not be empty or whitespace only (zero-width characters count as none)"
+        )
     return value
 
 
 # What :func:`not_blank` enforces, as JSON Schema says it: at least one character that is not
-# whitespace to Python's ``str.strip`` (spelled out: ECMA-262's \S differs on a few).
+# whitespace to Python's ``str.strip`` (spelled out: ECMA-262's \S differs on a few) nor a
+# zero-width one.
 NOT_BLANK_PATTERN = (
-    "[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a"
-    "\\u2028\\u2029\\u202f\\u205f\\u3000]"
+    "[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d"
+    "\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]"
 )
 
 
@@ -139,10 +148,16 @@ TtlDays = Annotated[
 
 def identifier(value: str) -> str:
     """An id refuses control, bidi, invisible and noncharacters, naming the first one and its
-    position (app/core/identifiers.py); values keep them."""
+    position (app/core/identifiers.py); values keep them. Nor may it begin or end with
+    whitespace: " alice" would be a second subject nobody finds again (tester D12)."""
     problem = identifier_problem(value)
     if problem is not None:
         raise ValueError(problem)
+    if value != value.strip():
+        raise ValueError(
+            f"must not begin or end with whitespace ({value!r} and {value.strip()!r} would be "
+            "two different ids)"
+        )
     return value
 
 

@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field, field_validator, model_validator
 
+from app.schemas import limits
 from app.schemas.common import (
     AwareDatetime,
     CleanStr,
@@ -76,7 +77,12 @@ class ExtractRequest(RequestModel):
     task_id: Identifier | None = None
     messages: (
         Annotated[list[ExtractMessage], Field(min_length=1), MaxItems("extract_messages")] | None
-    ) = Field(default=None, description="The transcript.")
+    ) = Field(
+        default=None,
+        description="The transcript: at most `LIMITS__EXTRACT_CHARS` (50,000) characters of "
+        "`content` in all (the job embeds every unit it makes); past it a 422 says the count "
+        "and asks to split the transcript into several requests.",
+    )
     timezone: str | None = Field(
         default=None,
         max_length=64,
@@ -103,6 +109,17 @@ class ExtractRequest(RequestModel):
     def _transcript_source(self) -> ExtractRequest:
         if self.messages is None and self.session_id is None:
             raise ValueError("give messages (a transcript) or a session_id")
+        if self.messages is not None:
+            total, limit = (
+                sum(len(m.content) for m in self.messages),
+                limits.current().extract_chars,
+            )
+            if total > limit:
+                raise ValueError(
+                    f"messages hold {total:,} characters in all, more than one /extract takes "
+                    f"(LIMITS__EXTRACT_CHARS = {limit:,}): split the transcript into several "
+                    "requests"
+                )
         return self
 
 

@@ -85,6 +85,19 @@ async def test_key_maps_to_its_namespace_by_either_header(strict, engine, make_a
     assert key.startswith(stored.prefix) and stored.prefix.startswith("hs_")
 
 
+async def test_two_different_keys_in_one_request_are_401(strict, engine, make_api_key):
+    """Tester D13: Bearer K1 with X-API-Key K2 acted in K1's namespace, X-API-Key ignored."""
+    first, second = await make_api_key("acme"), await make_api_key("globex")
+    for other in (second, "hs_bad"):
+        r = await strict.post("/store", json=UNIT, headers={**bearer(first), "X-API-Key": other})
+        assert_problem(r, 401, "invalid_api_key")
+        assert "two different API keys" in r.json()["detail"]
+    assert await count_rows(engine) == 0
+    # the same key in both headers is one key
+    r = await strict.post("/store", json=UNIT, headers={**bearer(first), "X-API-Key": first})
+    assert r.status_code == 200, r.text
+
+
 async def test_revoked_key_is_401(strict, engine, make_api_key):
     key = await make_api_key("acme")
     assert (await strict.post("/store", json=UNIT, headers=bearer(key))).status_code == 200

@@ -42,6 +42,8 @@ def assert_problem(r: httpx.Response, status: int, code: str, *in_detail: str) -
 STORE_CASES = [
     ("empty value", [unit(value="")], "memories.0.value"),
     ("whitespace value", [unit(value=" \n\t\u3000 ")], "empty or whitespace"),
+    # tester D8: zero-width space, joiner, BOM and word joiner alone were stored
+    ("zero-width value", [unit(value="\u200b\u200d \ufeff\u2060")], "empty or whitespace"),
     ("NUL byte in value", [unit(value="peanut\x00allergy")], "NUL"),
     ("2001 characters", [unit(value="x" * 2001)], "at most 2,000 characters, got 2,001"),
     ("2001 CJK characters", [unit(value="用" * 2001)], "at most 2,000 characters, got 2,001"),
@@ -52,6 +54,9 @@ STORE_CASES = [
     ("missing user_id", [{"value": "The user likes tea"}], "memories.0.user_id"),
     ("blank user_id", [unit(user_id="  ")], "memories.0.user_id"),
     ("NUL in user_id", [unit(user_id="u\x001")], "NUL"),
+    # tester D12: " alice" was a second subject nobody finds again
+    ("user_id with a leading space", [unit(user_id=" u1")], "begin or end with whitespace"),
+    ("user_id with a trailing space", [unit(user_id="u1 ")], "begin or end with whitespace"),
     ("user_id too long", [unit(user_id="u" * 257)], "memories.0.user_id"),
     ("confidence above 1", [unit(confidence=1.5)], "memories.0.confidence"),
     ("ttl and expiry", [unit(ttl_days=3, expires_at="2030-01-01T00:00:00Z")], "not both"),
@@ -263,3 +268,26 @@ async def test_body_just_under_the_limit_is_parsed(seeded, engine):
     r = await seeded.post("/store", content=body, headers={"content-type": "application/json"})
     assert_problem(r, 422, "invalid_request", "pad")
     assert await count_rows(engine) == 1
+
+
+async def test_a_transcript_over_the_character_limit_is_422_and_queues_nothing(seeded, engine):
+    """Tester D10: ten messages of 90,000 characters (under every other limit) made one job
+    that embedded for 20+ minutes in the background, where nothing could refuse it."""
+    messages = [{"role": "user", "content": "I walked my dog today. " * 1200} for _ in range(2)]
+    r = await seeded.post("/extract", json={"user_id": "u1", "messages": messages})
+    body = assert_problem(r, 422, "invalid_request", "55,200 characters", "LIMITS__EXTRACT_CHARS")
+    assert "split the transcript" in body["detail"]
+    assert await count_rows(engine, "extraction_jobs") == 0
+    assert await count_rows(engine) == 1
+
+
+def test_a_transcript_at_the_character_limit_is_valid():
+    from app.schemas.extract import ExtractRequest
+
+    def request(chars: int) -> dict[str, Any]:
+        return {"user_id": "u1", "messages": [{"role": "user", "content": "x" * (chars - 10)},
+                                              {"role": "user", "content": "y" * 10}]}  # fmt: skip
+
+    assert ExtractRequest.model_validate(request(50_000)).messages is not None
+    with pytest.raises(ValueError, match="50,001 characters"):
+        ExtractRequest.model_validate(request(50_001))
