@@ -34,7 +34,7 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from app.services.memory.pairs import across, definition, frames, lexical, referents, rules
+from app.services.memory.pairs import across, definition, diet, frames, lexical, referents, rules
 from app.services.memory.pairs.canonical import canonical
 from app.services.memory.pairs.features import Features, Statement, features, statement
 from app.services.memory.pairs.gate import flags_contradiction, review_worthy, subject_words
@@ -118,6 +118,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         if reason == "other_event_day" and _only_the_day_differs(f):
             reason = "event_day_changed"  # a corrected date or the same thing done again
         return PairDecision(action, reason, 0.0, merge_allowed)
+    if diet.excludes(new.value, old.value):
+        return unsure("diet_excludes")  # vegetarian now / loves steak: flagged, never merged
     if f.polarity_differs:
         if f.cross_lingual:
             if across.negation_matches(new, old):  # words matched through the dictionaries

@@ -24,10 +24,11 @@ class Decided(Protocol):
 # Unsure reasons that name a real candidate whatever the cosine: words cannot be compared
 # across languages, a merge held back only by entities or types, the same exclusive slot, one
 # past event told with another day (a corrected date, or the same thing done again), another
-# kind of the one thing a sentence is about (coconut / almond milk: .frames.kind_swapped).
+# kind of the one thing a sentence is about (coconut / almond milk: .frames.kind_swapped), a
+# diet against a food it rules out (vegetarian now / loves steak: .diet.excludes).
 _ALWAYS_REVIEWED = ("other_language", "negation_other_language", "entities_differ",
                     "type_differs", "slot_differs", "event_day_changed",
-                    "kind_changed")  # fmt: skip
+                    "kind_changed", "diet_excludes")  # fmt: skip
 # The share of content words (beyond the subject's) two statements must have in common.
 _REVIEW_OVERLAP = 0.5
 

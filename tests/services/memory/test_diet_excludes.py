@@ -1,0 +1,66 @@
+"""A diet against a food it rules out (tester C18): "The user stopped eating meat and is
+vegetarian now" beside "The user loves steak" was neither superseded nor flagged — no sentence
+frame or slot in common. Now the pair is flagged as a possible contradiction: never merged, a
+review of kind ``contradiction``, both units kept until a person or the LLM decides
+(docs/DEDUPE.md). A dish named for the diet, a food it allows, a negated liking and other
+interests are not flagged. English and Chinese."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.services.memory.pairs.decision import decide
+from app.services.memory.pairs.diet import excludes
+from app.services.memory.pairs.features import statement
+from app.services.memory.pairs.gate import flags_contradiction
+
+EXCLUDED = [
+    ("The user loves steak.", "The user stopped eating meat and is vegetarian now."),
+    ("The user's favourite food is cheese pizza.", "The user is vegan."),
+    ("The user orders lamb every Friday.", "The user gave up meat."),
+    ("The user eats eggs for breakfast.", "The user went vegan last year."),
+    ("用户很喜欢吃牛排。", "用户现在吃素了。"),
+    ("用户最爱吃红烧肉。", "用户不吃肉。"),
+]
+ALLOWED = [
+    ("The user loves salmon.", "The user is pescatarian."),
+    ("The user likes tofu.", "The user is vegetarian."),
+    ("The user loves board games.", "The user is vegetarian."),
+    ("The user doesn't like steak.", "The user is vegetarian."),
+    ("The user loves steak.", "The user is not vegetarian."),
+    ("Nate loves steak.", "Nate makes vegan ice cream."),
+    ("用户喜欢吃豆腐。", "用户吃素。"),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), EXCLUDED)
+def test_a_diet_against_a_food_it_rules_out_is_flagged(old, new):
+    assert excludes(new, old) and excludes(old, new)
+    d = decide(statement(new), statement(old), 0.9)
+    assert (d.action, d.reason, d.merge_allowed) == ("unsure", "diet_excludes", False)
+    assert flags_contradiction(d)
+
+
+@pytest.mark.parametrize(("old", "new"), ALLOWED)
+def test_allowed_foods_and_dishes_are_not_flagged(old, new):
+    assert not excludes(new, old)
+    assert decide(statement(new), statement(old), 0.9).reason != "diet_excludes"
+
+
+@pytest.mark.parametrize(("old", "new"), [EXCLUDED[0], EXCLUDED[4]])
+async def test_through_store_both_stay_and_a_contradiction_review_opens(client, old, new):
+    user = f"diet-{len(old)}"
+    results = []
+    for value in (old, new):
+        r = await client.post("/store", json={"memories": [{"user_id": user, "value": value}]})
+        assert r.status_code == 200, r.text
+        results.append(r.json()["results"][0])
+    first, second = results
+    assert second["outcome"] == "created" and second["id"] != first["id"]
+    [pending] = second["pending"]
+    assert (pending["candidate_id"], pending["kind"], pending["reason"]) == (
+        first["id"], "contradiction", "diet_excludes")  # fmt: skip
+    for unit in results:
+        assert (await client.get(f"/memories/{unit['id']}")).json()["status"] == "active"
+    listed = await client.get("/reviews", params={"user_id": user, "kind": "contradiction"})
+    assert [r["id"] for r in listed.json()["reviews"]] == [pending["review_id"]]
