@@ -241,9 +241,13 @@ EN_RULES: list[Rule] = [
        lambda m: (f"The user works as {_article(_obj(m.group(1)))}.", Q_WORK_EN, [])),
     _r(rf"\bi\s*'?\s*a?m\s+an?\s+((?:[\w-]+\s+){{0,2}}(?:{_JOBS}))\b", "fact", 0.8,
        lambda m: (f"The user is {_article(m.group(1).lower())}.", Q_WORK_EN, [])),
-    _r(r"\b(?:my\s+name\s+is|call\s+me)\s+([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)", "fact", 0.9,
+    # A name is capitalised ((?-i:…) inside the rules' IGNORECASE): "my husband is now
+    # retired" named him "now" (tester D15); an adverb before the name is not part of it.
+    _r(r"\b(?:my\s+name\s+is|call\s+me)\s+(?:(?:actually|really|still|just)\s+)?"
+       r"((?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)?)", "fact", 0.9,
        lambda m: (f"The user's name is {m.group(1)}.", Q_NAME_EN, [m.group(1)])),
-    _r(rf"\bmy\s+({_RELATIONS})(?:'s\s+name)?\s+is\s+(?:called\s+|named\s+)?([A-Z][\w'’-]+)",
+    _r(rf"\bmy\s+({_RELATIONS})(?:'s\s+name)?\s+is\s+(?:(?:actually|really|still|now)\s+)?"
+       r"(?:called\s+|named\s+)?((?-i:[A-Z])[\w'’-]+)\b(?!\s+(?:years?|months?)\b)",
        "fact", 0.85,
        lambda m: (f"The user's {m.group(1).lower()} is named {m.group(2)}.", Q_FAMILY_EN,
                   [m.group(2)])),
@@ -251,7 +255,7 @@ EN_RULES: list[Rule] = [
        r"brothers?|sisters?|siblings?|grandchildren)\b", "fact", 0.85,
        lambda m: (f"The user has {m.group(1).lower()} {m.group(2).lower()}.", Q_FAMILY_EN, [])),
     _r(rf"\bi\s+(?:also\s+)?(?:have|own)\s+((?:a|an|one|two|three|\d+)\s+(?:{_PETS})s?\s+"
-       r"(?:named|called)\s+[A-Z][\w'’-]+)", "fact", 0.85,
+       r"(?:named|called)\s+(?-i:[A-Z])[\w'’-]+)", "fact", 0.85,
        lambda m: (f"The user has {m.group(1)}.", Q_FAMILY_EN, [m.group(1).split()[-1]])),
     _r(r"\bi\s*'?\s*a?m\s+(married|single|divorced|engaged|pregnant|retired)\b", "fact", 0.85,
        lambda m: (f"The user is {m.group(1).lower()}.", Q_FAMILY_EN, [])),
