@@ -287,7 +287,14 @@ def render(
         'article, "has a black cat" / "a white cat", nor in a taste, "likes Italian food" / '
         '"Chinese food", nor two past events; "plays the piano" / "the guitar" swaps the '
         "noun itself) → `unsure` as `kind_changed`, flagged as a possible contradiction "
-        "(step 6). A guarded pair never merges, whatever the LLM answers.",
+        '(step 6). A diet against a food it rules out (`diet.py`, tester C18: "is vegetarian '
+        'now" / "loves steak", "went vegan" / "eats eggs for breakfast", 吃素 / 爱吃牛排: a '
+        "liking or habit of a food whose WordNet sense falls under meat, poultry, fish, "
+        "seafood, dairy or eggs as food — or an animal whose later sense is its meat, lamb, "
+        'turkey —, or a Chinese dish word; not a dish named for the diet, "makes vegan ice '
+        'cream", nor a food it allows, pescatarian / salmon) → `unsure` as `diet_excludes`, '
+        "flagged as a possible contradiction. A guarded pair never merges, whatever the LLM "
+        "answers.",
         "4. **Classifier**: a logistic P(same) over features cosine lacks (word overlap after "
         "canonical forms, stemming, CJK characters and synonym folding; containment; the same "
         "words in an order that keeps roles). "
@@ -338,8 +345,8 @@ def render(
         'sweep closes them (see "Working the review list"). The tables below are the pair '
         "decision before this gate (a labelled pair is always a candidate of its own). An "
         "unsure pair whose merge is ruled out and whose review always opens (a past event "
-        "with its day changed, another kind of one thing, a slot across languages, a "
-        "negation across languages: "
+        "with its day changed, another kind of one thing, a diet against a food it rules "
+        "out, a slot across languages, a negation across languages: "
         "`gate.flags_contradiction`) is **flagged as a possible contradiction**: its review "
         "has `kind` `contradiction` in `GET /reviews`, in the `/store` answer's `pending` "
         "and on the unit page, and opens beyond `DEDUPE__MAX_UNSURE`; both units stay "

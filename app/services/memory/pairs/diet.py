@@ -45,7 +45,7 @@ _EN_LABEL = re.compile(
 )
 _EN_AVOIDS = re.compile(
     r"\b(?:stopped|quit|gave\s+up|give\s+up|cut\s+out|no\s+longer\s+eats?|doesn't\s+eat|"
-    r"does\s+not\s+eat|don't\s+eat|do\s+not\s+eat|never\s+eats?|avoids?)\s+"
+    r"does\s+not\s+eat|don't\s+eat|do\s+not\s+eat|never\s+eats?|eats?\s+no|avoids?)\s+"
     r"(?:eating\s+)?(?:any\s+|all\s+)?(red\s+meat|meat|fish|seafood|dairy|eggs|animal\s+products)\b",
     re.IGNORECASE,
 )
@@ -53,7 +53,7 @@ _EN_NOT_LABEL = re.compile(r"\b(?:not|n't|no\s+longer|never|stopped\s+being)\s+(
 _EN_LIKES = re.compile(
     r"\b(?:loves?|likes?|enjoys?|adores?|favou?rite|eats?|craves?|orders?|grills?)\b", re.I
 )
-_EN_NEGATED = re.compile(r"\b(?:not|never|no\s+longer|stopped|quit|gave\s+up)\b|n't\b", re.I)
+_EN_NEGATED = re.compile(r"\b(?:not|no|never|stopped|quit|gave\s+up)\b|n't\b", re.I)
 
 _ZH_LABEL = re.compile(r"吃素|素食主义者|素食者|纯素")
 _ZH_AVOIDS = re.compile(r"(?:不|不再|戒了?|戒掉了?)(?:吃)?(?:任何)?(肉类|肉|荤|海鲜|鱼)")
