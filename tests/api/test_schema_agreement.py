@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from app.schemas.common import NOT_BLANK_PATTERN
+from app.schemas.common import NOT_BLANK_PATTERN, not_blank
 from tests.api.test_validation import assert_problem, unit
 from tests.conftest import count_rows
 
@@ -31,11 +31,17 @@ def _string_schema(prop: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_the_not_blank_pattern_is_exactly_the_validators_rule():
-    # Every code point: the pattern finds a character iff str.strip() leaves one.
+    # Every code point: the pattern finds a character iff not_blank accepts it (str.strip()
+    # leaves one and it is not a zero-width character: tester D8).
     pattern = re.compile(NOT_BLANK_PATTERN)
     for code in range(sys.maxunicode + 1):
         char = chr(code)
-        assert (pattern.search(char) is not None) == bool(char.strip()), hex(code)
+        try:
+            accepted = bool(not_blank(char))
+        except ValueError:
+            accepted = False
+        assert (pattern.search(char) is not None) == accepted, hex(code)
+    assert not pattern.search("\u200b \ufeff\u2060")
 
 
 BLANK_FIELDS = [
