@@ -52,7 +52,8 @@ _NO_S = frozenset(
 _ADVERBS = (
     r"just|really|also|always|never|still|finally|recently|actually|totally|definitely|"
     r"usually|often|sometimes|already|even|only|truly|absolutely|now|currently|kinda|"
-    r"especially|mostly|rarely|seriously|honestly|literally|sort\s+of|kind\s+of"
+    r"especially|mostly|rarely|seriously|honestly|literally|sort\s+of|kind\s+of|"
+    r"no\s+longer|no\s+more|hardly|seldom|barely|once|first|then"  # "noes longer": D26
 )
 # "Can I take…", "did I tell…", "to let I…": the verb after "I" stays as it is.
 _AUXILIARY = re.compile(

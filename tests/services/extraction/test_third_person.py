@@ -35,6 +35,10 @@ from app.services.extraction.statements import resolve_dates, third_person_en, t
         ("I learnt a lot", "Jon learnt a lot."),
         ("I feed the cat", "Jon feeds the cat."),
         ("I am here", "Jon is here."),
+        # Tester D26: "I no longer work at Siemens" became "The user noes longer work …".
+        ("I no longer work at Siemens", "Jon no longer works at Siemens."),
+        ("I hardly sleep", "Jon hardly sleeps."),
+        ("I once lived in Paris", "Jon once lived in Paris."),
         # Title-cased text (tester: "I Don't" became "Jon Don't"): the verb keeps its capital.
         ("I Don't Know", "Jon Doesn't Know."),
         ("I Love Pizza", "Jon Loves Pizza."),
