@@ -8,8 +8,10 @@ Whether two units are the same memory is decided by the pair decision
 survivor keeps: its id and value; its confidence raised by noisy-OR (two independent
 confirmations: 1-(1-a)(1-b)), ``last_confirmed_at`` refreshed, ``merge_count`` bumped, and
 references, entities, sources and a missing trigger scenario carried over
-(:func:`merge_into`). A stored unit merged into another (:func:`absorb`) becomes ``merged``
-with ``merged_into`` = the survivor: kept for history, its id resolves to the survivor.
+(:func:`merge_into`); a restatement worded otherwise is kept in ``metadata["restated_as"]``
+(the last ten), so a wrong merge loses no accepted text. A stored unit merged into another
+(:func:`absorb`) becomes ``merged`` with ``merged_into`` = the survivor: kept for history,
+its id resolves to the survivor.
 """
 
 from __future__ import annotations
@@ -93,6 +95,12 @@ class Restatement:
     metadata: Mapping[str, Any] = field(default_factory=dict)
     fixed_expiry: datetime | None = None
     sessions: Sequence[str | None] = ()
+    value: str | None = None
+
+
+# Restatements worded otherwise than the survivor kept in its ``metadata["restated_as"]``
+# (the newest last): a merge the pair decision got wrong loses no accepted text (tester D31).
+RESTATED_KEPT = 10
 
 
 def merge_into(survivor: MemoryUnit, restatement: Restatement, now: datetime) -> None:
@@ -127,6 +135,12 @@ def merge_into(survivor: MemoryUnit, restatement: Restatement, now: datetime) ->
         known = survivor.metadata_.get("sources", [survivor.source])
         sources = list(dict.fromkeys([*known, r.source]))
         survivor.metadata_ = {**r.metadata, **survivor.metadata_, "sources": sources}
+    if r.value is not None and r.value != survivor.value:
+        said = [v for v in survivor.metadata_.get("restated_as", []) if v != r.value]
+        survivor.metadata_ = {
+            **survivor.metadata_,
+            "restated_as": [*said, r.value][-RESTATED_KEPT:],
+        }
     survivor.search_text = search_text(survivor.value, survivor.query, " ".join(survivor.entities))
 
 

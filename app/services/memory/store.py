@@ -336,4 +336,5 @@ def _restatement(item: MemoryCreate, query_vector: np.ndarray | None, now: datet
         metadata=item.metadata,
         fixed_expiry=fixed,
         sessions=(item.session_id,),
+        value=item.value,
     )

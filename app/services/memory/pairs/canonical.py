@@ -43,6 +43,8 @@ _ZH_DIGITS = "零〇一二两三四五六七八九十百千万亿"
 _ZH_AFTER = (
     "个只岁年月日号点分秒元块位本次天周楼层杯瓶公里千米公斤斤米人口家件张台辆条倍小时分钟"
     "届期遍趟顿套双对名所间场首部"
+    # doses and portions (tester D31: 两片药 / 三片药 merged, the second dose lost)
+    "片粒颗支根盒袋碗份剂罐壶盘节篇封头匹棵朵克升毫"
 )
 _ZH_NUMERAL = re.compile(rf"(?<=第)[{_ZH_DIGITS}]+|[{_ZH_DIGITS}]+(?=[{_ZH_AFTER}])")
 _ZH_IDIOMS = (

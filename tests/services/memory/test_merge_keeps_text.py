@@ -1,0 +1,42 @@
+"""Tester D31: a merge kept only the first text — "用户每天吃两片药" then "用户每天吃三片药" came
+back ``merged`` and the second dose was gone (两/三 before 片 were not read as numbers), and
+"Alice likes hot dogs" merged into "Alice likes dogs". Now a numeral before a dose's measure
+word is a value (the pair is a conflict, both kept), and a restatement worded otherwise is kept
+in the survivor's ``metadata.restated_as``, so no accepted text is lost to a merge."""
+
+from __future__ import annotations
+
+import pytest
+
+
+async def store(client, user: str, value: str) -> dict:
+    r = await client.post("/store", json={"memories": [{"user_id": user, "value": value}]})
+    assert r.status_code == 200, r.text
+    return r.json()["results"][0]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("用户每天吃两片药。", "用户每天吃三片药。"), ("用户每天吃两粒药。", "用户每天吃三粒药。"),
+     ("用户每天喝一罐可乐。", "用户每天喝两罐可乐。")],
+)  # fmt: skip
+async def test_a_dose_in_chinese_numerals_is_a_value(client, first, second):
+    user = f"dose-{len(first)}-{second[5]}"
+    await store(client, user, first)
+    result = await store(client, user, second)
+    assert result["outcome"] != "merged", result
+    r = await client.get("/memories", params={"user_id": user, "include_superseded": "true"})
+    assert {m["value"] for m in r.json()["memories"]} == {first, second}
+
+
+async def test_a_merged_restatement_keeps_its_own_words(client):
+    first = await store(client, "restated", "The user prefers window seats on flights")
+    second = await store(client, "restated", "The user prefers window seats on flights.")
+    third = await store(client, "restated", "On flights the user prefers window seats")
+    assert second["outcome"] == third["outcome"] == "merged", (second, third)
+    unit = (await client.get(f"/memories/{first['id']}")).json()
+    assert unit["value"] == "The user prefers window seats on flights"
+    assert unit["metadata"]["restated_as"] == [
+        "The user prefers window seats on flights.",
+        "On flights the user prefers window seats",
+    ]
