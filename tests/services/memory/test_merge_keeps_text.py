@@ -40,3 +40,17 @@ async def test_a_merged_restatement_keeps_its_own_words(client):
         "The user prefers window seats on flights.",
         "On flights the user prefers window seats",
     ]
+
+
+async def test_a_never_clause_sharing_only_the_name_and_a_verb_supersedes_nothing(client):
+    """Tester D30 (LoCoMo conv-41): "John never give up." superseded "John is doing kickboxing
+    and it's giving John so much energy." as a negation flip — the shorter side lay inside the
+    longer by the name and one verb. A real flip ("John doesn't like coffee") still is one."""
+    first = await store(
+        client, "d30", "John is doing kickboxing and it's giving John so much energy."
+    )
+    await store(client, "d30", "John never give up.")
+    assert (await client.get(f"/memories/{first['id']}")).json()["status"] == "active"
+    liked = await store(client, "d30b", "John likes coffee.")
+    await store(client, "d30b", "John doesn't like coffee.")
+    assert (await client.get(f"/memories/{liked['id']}")).json()["status"] != "active"

@@ -125,7 +125,7 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
             if across.negation_matches(new, old):  # words matched through the dictionaries
                 return contradicts("negation_flip_other_language")
             return unsure("negation_other_language")
-        if f.overlap >= 0.5 or f.containment >= 0.8:
+        if f.overlap >= 0.5 or (f.containment >= 0.8 and _shared_beyond_names(new, old) >= 2):
             return contradicts("negation_flip")
     if f.values_differ:
         if f.frame_equal and not f.cross_lingual:
@@ -165,6 +165,15 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
     if not new.cjk and not old.cjk and frames.kind_swapped(new.value, old.value):
         return unsure("kind_changed")  # coconut / almond milk: flagged, never merged
     return None
+
+
+def _shared_beyond_names(new: Statement, old: Statement) -> int:
+    """Content words the two statements share other than the names both give (a shorter
+    side inside the longer one by its subject's name and one verb is no negation of it:
+    "John never give up" / "John is doing kickboxing and it's giving John energy", tester
+    D30)."""
+    names = {n.casefold() for n in new.names | old.names}
+    return len((set(new.words) & set(old.words)) - names)
 
 
 def _only_the_day_differs(f: Features) -> bool:
