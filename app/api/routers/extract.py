@@ -172,11 +172,15 @@ async def get_extraction_job(
     responses={**ERROR_RESPONSES, **NOT_FOUND, **CONFLICT},
 )
 async def retry_extraction_job(
-    job_id: uuid.UUID, response: Response, namespace: NamespaceDep, service: ExtractionServiceDep
+    job_id: uuid.UUID,
+    response: Response,
+    namespace: NamespaceDep,
+    service: ExtractionServiceDep,
+    user_id: JobScope = None,
 ) -> ExtractJobRead:
     """Queue a `failed` job again with a fresh attempt budget (its transcript was kept;
     earlier errors stay in `error_history`). 202 with the job; 409 `job_not_retryable` when
-    the job has not failed; 404 when unknown."""
-    job = await service.retry(namespace, job_id)
+    the job has not failed; 404 when unknown (with `user_id`, when another user's)."""
+    job = await service.retry(namespace, job_id, user_id)
     response.headers["Location"] = f"/extract/{job.id}"
     return job_read(job)

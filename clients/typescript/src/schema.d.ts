@@ -196,7 +196,7 @@ export interface paths {
          * Retry Extraction Job
          * @description Queue a `failed` job again with a fresh attempt budget (its transcript was kept;
          *     earlier errors stay in `error_history`). 202 with the job; 409 `job_not_retryable` when
-         *     the job has not failed; 404 when unknown.
+         *     the job has not failed; 404 when unknown (with `user_id`, when another user's).
          */
         post: operations["retry_extraction_job"];
         delete?: never;
@@ -3833,7 +3833,10 @@ export interface operations {
     };
     retry_extraction_job: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only if the job is this user's: another user's job is a 404 `not_found` (the answer for an unknown id) and nothing changes. */
+                user_id?: string | null;
+            };
             header?: never;
             path: {
                 job_id: string;
