@@ -269,7 +269,12 @@ def render(
         '"hopes to become" — is unsure and may merge); one past event told with only its '
         'day changed (the same words and values but for the days: "went to a fair on 24 '
         'April" / "on 14 April") → `unsure` as `event_day_changed`, flagged as a possible '
-        "contradiction (step 6). Then a negation of the same "
+        "contradiction (step 6); one more event of a kind a person has many of, on days "
+        "with none in common ("
+        '`plans.py`: "a dentist appointment on 10 January" / "on 20 June", 有牙医预约) → '
+        "`unsure` as `other_plan_day`, both kept; the same event moved to another day "
+        '("was moved to", "rescheduled", "postponed", "instead", 改到, 推迟) → `contradicts` '
+        "as `event_moved` (tester C29). Then a negation of the same "
         "statement, other canonical values in the same sentence frame, an antonym swap, "
         "roles that changed sides, "
         "another value of an exclusive slot (`rules.py`: residence, employer, school, name, "

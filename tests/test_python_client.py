@@ -210,6 +210,75 @@ async def test_reviews_listed_and_decided_by_both_clients(api_url, make_api_key)
         assert (await aapi.get_review(str(pending.review_id))).decision == "keep_both"
 
 
+def test_every_call_by_id_with_a_user_id_scope_takes_it_on_both_clients():
+    """An operation on one thing by id whose OpenAPI names a ``user_id`` query parameter
+    (the scope: another user's thing is a 404) has a ``user_id`` argument on both clients
+    (or ``**params`` that go to the query)."""
+    scoped = {
+        op["operationId"]
+        for path, ops in SPEC["paths"].items()
+        for op in ops.values()
+        if "{" in path and any(p["name"] == "user_id" and p["in"] == "query"
+                               for p in op.get("parameters", []))
+    }  # fmt: skip
+    assert {"get_review", "decide_review", "get_extraction_job", "retry_extraction_job"} <= scoped
+    for op_id in scoped:
+        name = hc.OPERATIONS[op_id][2]
+        for cls in (hc.Hindsight, hc.AsyncHindsight):
+            params = inspect.signature(getattr(cls, name)).parameters
+            keywords = [p for p in params.values() if p.kind is p.VAR_KEYWORD]
+            assert "user_id" in params or keywords, (cls, name)  # entity(**params) passes it
+
+
+async def test_calls_by_id_are_scoped_to_a_user(api_url, make_api_key):
+    key = await make_api_key("py-scope")
+    with hc.Hindsight(api_url, key) as api:
+        api.store([{"user_id": "u1", "value": "The user is bilingual in English and French"}])
+        new = api.store([{"user_id": "u1", "value": "The user speaks English and French fluently"}])
+        [pending] = new.results[0].pending
+        review, unit = str(pending.review_id), str(new.results[0].id)
+        with pytest.raises(errors.NotFoundError):
+            api.get_review(review, user_id="u2")
+        with pytest.raises(errors.NotFoundError):
+            api.decide_review(review, "keep_both", user_id="u2")
+        assert api.get_review(review, user_id="u1").status == "pending"  # nothing changed
+        for call in (lambda: api.update_memory(unit, user_id="u2", value="The user speaks Greek"),
+                     lambda: api.forget_memory(unit, user_id="u2"),
+                     lambda: api.memory_history(unit, user_id="u2")):  # fmt: skip
+            with pytest.raises(errors.NotFoundError):
+                call()
+        assert api.get_memory(unit, user_id="u1").value.endswith("French fluently")
+        assert api.memory_history(unit, user_id="u1").memories
+        assert api.decide_review(review, "keep_both", user_id="u1").changed
+
+        job = api.extract(wait=True, user_id="u1",
+                          messages=[{"role": "user", "content": "I am vegetarian."}])  # fmt: skip
+        job_id = str(job.id)
+        with pytest.raises(errors.NotFoundError):
+            api.extraction_job(job_id, user_id="u2")
+        with pytest.raises(errors.NotFoundError):
+            api.retry_extraction_job(job_id, user_id="u2")
+        assert api.wait_for_job(job_id, user_id="u1", timeout_s=5).status == "succeeded"
+        with pytest.raises(errors.ConflictError):  # u1's job, found: it has not failed
+            api.retry_extraction_job(job_id, user_id="u1")
+
+        said = [{"role": "user", "user_id": "u1", "content": "I fly to Oslo on Friday."}]
+        api.append("scope-s1", said, user_id="u1")
+        for call in (lambda: api.window("scope-s1", user_id="u2"),
+                     lambda: api.append("scope-s1", said, user_id="u2"),
+                     lambda: api.clear_window("scope-s1", user_id="u2"),
+                     lambda: api.close_session("scope-s1", user_id="u2")):  # fmt: skip
+            with pytest.raises(errors.NotFoundError):
+                call()
+        assert len(api.window("scope-s1", user_id="u1").messages) == 1  # nothing changed
+    async with hc.AsyncHindsight(api_url, key, timeout=30) as aapi:
+        with pytest.raises(errors.NotFoundError):
+            await aapi.extraction_job(job_id, user_id="u2")
+        with pytest.raises(errors.NotFoundError):
+            await aapi.get_review(review, user_id="u2")
+        assert (await aapi.extraction_job(job_id, user_id="u1")).status == "succeeded"
+
+
 async def test_a_write_keeps_its_idempotency_key_across_retries(api_url, make_api_key):
     key = await make_api_key("py-idem")
     body = [{"user_id": "u1", "value": "The user's locker code is 4711"}]

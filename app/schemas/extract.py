@@ -94,7 +94,9 @@ class ExtractRequest(RequestModel):
     now: AwareDatetime | None = Field(
         default=None,
         description="The conversation's clock: 'tomorrow' resolves against it. Default: the "
-        "last message's time, else the request time.",
+        "last message's time, else the request time. From 1900-01-01T00:00:00Z to at most 5 "
+        "minutes ahead of the server's clock (else a 422 `now is out of range`, nothing "
+        "queued).",
     )
     mode: Literal["async", "sync"] = Field(
         default="async", description="`sync` = `?wait=true`: answer when the job has ended."
@@ -140,7 +142,12 @@ class CloseRequest(RequestModel):
         'message\'s metadata names (`{"timezone": "Asia/Shanghai"}`), else the UTC offset '
         "the newest message's `created_at` was given with (a fixed zone), else UTC.",
     )
-    now: AwareDatetime | None = None
+    now: AwareDatetime | None = Field(
+        default=None,
+        description="The conversation's clock relative dates resolve against. Default: the "
+        "last message's time. From 1900-01-01T00:00:00Z to at most 5 minutes ahead of the "
+        "server's clock (else a 422 `now is out of range`, nothing closed).",
+    )
 
     @field_validator("timezone")
     @classmethod

@@ -29,7 +29,7 @@ from app.schemas.extract import (
     JobPage,
 )
 from app.services.extraction.jobs import ExtractionService, Scope, Submitted
-from app.services.said_at import refuse_future_messages
+from app.services.said_at import refuse_far_now, refuse_future_messages
 
 router = APIRouter(tags=["extraction"])
 
@@ -81,7 +81,8 @@ async def extract_memories(
     the existing job. Relative dates resolve against `now` (default: the last message's
     time) in `timezone` (default: the zone or UTC offset the messages were written in, else
     UTC). Errors: 422 invalid body (also a message's `created_at` more than 5 minutes ahead
-    of the server's clock, "created_at is in the future"), or a session with no messages to
+    of the server's clock, "created_at is in the future", and a `now` before 1900 or more
+    than 5 minutes ahead, "now is out of range"), or a session with no messages to
     extract (an unknown session is an empty one) or no user; 404 `not_found` for a session
     owned by another user than `user_id`, with or without `messages` (no job is made; with
     `messages`, a `session_id` nobody owns yet becomes `user_id`'s, as on a first append);
@@ -108,6 +109,7 @@ async def extract_memories(
         )  # fmt: skip
 
     async def action() -> tuple[dict[str, Any], int]:
+        refuse_far_now(body.now, datetime.now(UTC))
         if body.messages is not None:
             times = [m.created_at for m in body.messages]
             refuse_future_messages(times, datetime.now(UTC), "messages.{i}.created_at")
@@ -172,11 +174,15 @@ async def get_extraction_job(
     responses={**ERROR_RESPONSES, **NOT_FOUND, **CONFLICT},
 )
 async def retry_extraction_job(
-    job_id: uuid.UUID, response: Response, namespace: NamespaceDep, service: ExtractionServiceDep
+    job_id: uuid.UUID,
+    response: Response,
+    namespace: NamespaceDep,
+    service: ExtractionServiceDep,
+    user_id: JobScope = None,
 ) -> ExtractJobRead:
     """Queue a `failed` job again with a fresh attempt budget (its transcript was kept;
     earlier errors stay in `error_history`). 202 with the job; 409 `job_not_retryable` when
-    the job has not failed; 404 when unknown."""
-    job = await service.retry(namespace, job_id)
+    the job has not failed; 404 when unknown (with `user_id`, when another user's)."""
+    job = await service.retry(namespace, job_id, user_id)
     response.headers["Location"] = f"/extract/{job.id}"
     return job_read(job)

@@ -31,7 +31,7 @@ from app.schemas.working_memory import (
     WindowResponse,
 )
 from app.services.embedding_budget import Text
-from app.services.said_at import refuse_future_messages
+from app.services.said_at import refuse_far_now, refuse_future_messages
 
 # Per-route tags: closing a session is filed under extraction (the job it creates).
 router = APIRouter(prefix="/working_memory")
@@ -257,10 +257,12 @@ async def close_session(
     (queued; poll `GET /extract/{job.id}`). Idempotent: closing again with no new messages
     returns the same job with `created: false`. The subject is `user_id` or the session's
     own. An unknown session is an empty one, as everywhere in working memory: `closed:
-    false`, `job: null` (nothing to extract). Errors: 422 when neither names a user; 404
+    false`, `job: null` (nothing to extract). Errors: 422 when neither names a user (or
+    `now` lies before 1900 or more than 5 minutes ahead of the server's clock); 404
     `not_found` when the session is another user's than the body's `user_id` or the
     `?user_id=` scope, 409 `conflict` when those two differ: no job is made."""
     body = body or CloseRequest()
+    refuse_far_now(body.now, datetime.now(UTC))
     result = await service.close(
         namespace,
         session_id,

@@ -291,11 +291,14 @@ class ExtractionService:
         cursor = cursors.encode_keyset(last.created_at, last.id, filters) if last else None
         return JobPage(rows, cursor)
 
-    async def retry(self, namespace: str, job_id: uuid.UUID) -> ExtractionJob:
-        """Queue a failed job again with a fresh attempt budget. Raises NotFoundError, and
-        JobNotRetryableError (409) unless the job is ``failed``."""
+    async def retry(
+        self, namespace: str, job_id: uuid.UUID, user_id: str | None = None
+    ) -> ExtractionJob:
+        """Queue a failed job again with a fresh attempt budget. Raises NotFoundError (also
+        for another user's job when ``user_id`` is given), and JobNotRetryableError (409)
+        unless the job is ``failed``."""
         job = await self.jobs.lock(job_id)
-        if job is None or job.namespace != namespace:
+        if job is None or job.namespace != namespace or user_id not in (None, job.user_id):
             raise NotFoundError(f"no extraction job {job_id}")
         if job.status != JobStatus.FAILED:
             raise JobNotRetryableError(f"job {job_id} is {job.status}; only failed jobs retry")

@@ -49,6 +49,7 @@ from app.services.extraction.standalone import (
 from app.services.extraction.statements import mid_sentence_names
 from app.services.extraction.typed import typed_units
 from app.services.extraction.units import Candidate, Extraction, ExtractionContext, Turn
+from app.services.extraction.yes_no import yes_no_answer
 
 
 class OfflineExtractor:
@@ -119,12 +120,18 @@ class OfflineExtractor:
 def _answered(content: str, before: Said | None, turn: Turn) -> str:
     """``content``, or the statement a bare answer makes of the question before it ("No."
     after "Any allergies?" → "I don't have any allergies."; "Yes." after "You moved to Boston
-    in May, right?" → "I moved to Boston in May.")."""
+    in May, right?" → "I moved to Boston in May."; "No." after "Are you vegetarian?" → "I am
+    not vegetarian.", tester C24)."""
     if before is None or not before.reading.asks or not replies(Said(turn, read(content)), before):
         return content
     asked = [s for s, k in zip(before.reading.sentences, before.reading.kinds, strict=True)
              if k == "question"]  # fmt: skip
-    return negative_answer(content, asked[-1]) or confirmed(content, asked[-1]) or content
+    return (
+        negative_answer(content, asked[-1])
+        or confirmed(content, asked[-1])
+        or yes_no_answer(content, asked[-1])
+        or content
+    )
 
 
 def _name_the_user(units: list[Candidate], turns: list[Turn]) -> list[Candidate]:

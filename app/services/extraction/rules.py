@@ -287,7 +287,8 @@ ZH_RULES: list[Rule] = [
     _z(rf"我(?:只|只能)(吃|喝){_ZX}{_ZEND}", "constraint", 0.85,
        lambda m: (f"用户只{m.group(1)}{_zobj(m.group(2))}。",
                   Q_CONSTRAINT_ZH.format(x="饮食"), [_zobj(m.group(2))])),
-    _z(rf"(我的?(?:{_ZH_REL})|我)(?:也|从来|一直|就|可|倒是)?不(吃|喝|碰){_ZX}{_ZEND}",
+    # 我不吃素 (not vegetarian) keeps nothing out of the meals: no constraint (tester C24)
+    _z(rf"(我的?(?:{_ZH_REL})|我)(?:也|从来|一直|就|可|倒是)?不(吃|喝|碰)(?!素(?:[。！!，,]|$)){_ZX}{_ZEND}",
        "constraint", 0.85,
        lambda m: (f"{_zsubject(m.group(1))}不{m.group(2)}{_zobj(m.group(3))}。",
                   Q_FOOD_ZH.format(x=_zobj(m.group(3))), [_zobj(m.group(3))])),

@@ -10,7 +10,9 @@ losing what the agent must keep obeying.
   it, kept for history.
 - **The other units** (facts, events, …), grouped by entity, become one digest per group
   (:mod:`app.services.lifecycle.summarizers`: one claim per line, deduplicated; or the LLM's
-  summary) whose sources are archived.
+  summary) whose sources are archived. A digest is dated by its sources, not by the run: its
+  ``occurred_at`` is the earliest ``valid_from`` of its sources (so ``as_of`` any moment of
+  their span shows it), ``metadata.span`` their first and last ``occurred_at``.
 
 Order of work, so that a failure loses nothing:
 
@@ -240,12 +242,17 @@ class SummarizeService:
             entities=entities[:50],
             confidence=round(sum(u.confidence for u in sources) / len(sources), 4),
             source="system",
-            occurred_at=max(u.occurred_at for u in sources),
+            # The span of its sources (tester C22): true from the first of them on.
+            occurred_at=min(valid_from(u) for u in sources),
             raw_ref=raw_ref[:100] or None,
             metadata={
                 "kind": "summary",
                 "entity": group.entity,
                 "source_count": len(sources),
                 "summarizer": self.summarizer.mode,
+                "span": {
+                    "from": min(u.occurred_at for u in sources).isoformat(),
+                    "to": max(u.occurred_at for u in sources).isoformat(),
+                },
             },
         )

@@ -185,30 +185,37 @@ def get_memory(memory_id: str, user_id: str | None) -> Call[m.MemoryDetail]:
     return Call("GET", f"/memories/{_seg(memory_id)}", m.MemoryDetail, params=params)
 
 
-def update_memory(memory_id: str, fields: dict[str, Any]) -> Call[m.UpdateResult]:
+def update_memory(
+    memory_id: str, fields: dict[str, Any], user_id: str | None = None
+) -> Call[m.UpdateResult]:
     # Every field given is sent, None too: ``expires_at=None`` pins the unit (never expires).
     body = {k: _dump(v) for k, v in fields.items()}
-    return Call("PATCH", f"/memories/{_seg(memory_id)}", m.UpdateResult, json=body)
+    path, params = f"/memories/{_seg(memory_id)}", _query({"user_id": user_id})
+    return Call("PATCH", path, m.UpdateResult, params=params, json=body)
 
 
-def forget_memory(memory_id: str) -> Call[m.ForgetReceipt]:
-    return Call("DELETE", f"/memories/{_seg(memory_id)}", m.ForgetReceipt)
+def forget_memory(memory_id: str, user_id: str | None = None) -> Call[m.ForgetReceipt]:
+    params = _query({"user_id": user_id})
+    return Call("DELETE", f"/memories/{_seg(memory_id)}", m.ForgetReceipt, params=params)
 
 
 def list_reviews(filters: dict[str, Any]) -> Call[m.ReviewPage]:
     return Call("GET", "/reviews", m.ReviewPage, params=_query(filters))
 
 
-def get_review(review_id: str) -> Call[m.ReviewRead]:
-    return Call("GET", f"/reviews/{_seg(review_id)}", m.ReviewRead)
+def get_review(review_id: str, user_id: str | None = None) -> Call[m.ReviewRead]:
+    params = _query({"user_id": user_id})
+    return Call("GET", f"/reviews/{_seg(review_id)}", m.ReviewRead, params=params)
 
 
-def decide_review(review_id: str, action: str) -> Call[m.ReviewDecided]:
-    return Call("POST", f"/reviews/{_seg(review_id)}", m.ReviewDecided, json={"action": action})
+def decide_review(review_id: str, action: str, user_id: str | None = None) -> Call[m.ReviewDecided]:
+    path, params = f"/reviews/{_seg(review_id)}", _query({"user_id": user_id})
+    return Call("POST", path, m.ReviewDecided, params=params, json={"action": action})
 
 
-def memory_history(memory_id: str) -> Call[m.MemoryHistory]:
-    return Call("GET", f"/memories/{_seg(memory_id)}/history", m.MemoryHistory)
+def memory_history(memory_id: str, user_id: str | None = None) -> Call[m.MemoryHistory]:
+    params = _query({"user_id": user_id})
+    return Call("GET", f"/memories/{_seg(memory_id)}/history", m.MemoryHistory, params=params)
 
 
 def summarize(fields: dict[str, Any]) -> Call[m.SummarizeResponse]:
@@ -224,9 +231,12 @@ def stats(user_id: str | None, agent_id: str | None) -> Call[m.StatsResponse]:
     return Call("GET", "/stats", m.StatsResponse, params=params)
 
 
-def append(session_id: str, messages: list[Any]) -> Call[m.AppendResponse]:
-    path = f"/working_memory/{_seg(session_id)}/messages"
-    return Call("POST", path, m.AppendResponse, json={"messages": _dump(list(messages))})
+def append(
+    session_id: str, messages: list[Any], user_id: str | None = None
+) -> Call[m.AppendResponse]:
+    path, params = f"/working_memory/{_seg(session_id)}/messages", _query({"user_id": user_id})
+    body = {"messages": _dump(list(messages))}
+    return Call("POST", path, m.AppendResponse, params=params, json=body)
 
 
 def join_appends(answers: list[m.AppendResponse]) -> m.AppendResponse:
@@ -260,14 +270,21 @@ def window(session_id: str, params: dict[str, Any]) -> Call[m.WindowResponse]:
     return Call("GET", path, m.WindowResponse, params=_query(params))
 
 
-def clear_window(session_id: str, purge: bool | None) -> Call[m.ClearResponse]:
+def clear_window(
+    session_id: str, purge: bool | None, user_id: str | None = None
+) -> Call[m.ClearResponse]:
     path = f"/working_memory/{_seg(session_id)}"
-    return Call("DELETE", path, m.ClearResponse, params=_query({"purge": purge}))
+    params = _query({"purge": purge, "user_id": user_id})
+    return Call("DELETE", path, m.ClearResponse, params=params)
 
 
 def close_session(session_id: str, fields: dict[str, Any]) -> Call[m.CloseResponse]:
-    path = f"/working_memory/{_seg(session_id)}/close"
-    return Call("POST", path, m.CloseResponse, json=drop_none(fields))
+    # ``user_id`` is the subject of the extraction (body) and the session's scope (query).
+    path, params = (
+        f"/working_memory/{_seg(session_id)}/close",
+        _query({"user_id": fields.get("user_id")}),
+    )
+    return Call("POST", path, m.CloseResponse, params=params, json=drop_none(fields))
 
 
 def extract(fields: dict[str, Any], wait: bool | None) -> Call[m.ExtractJobRead]:
@@ -280,12 +297,14 @@ def list_extraction_jobs(params: dict[str, Any]) -> Call[m.JobPage]:
     return Call("GET", "/extract", m.JobPage, params=_query(params))
 
 
-def extraction_job(job_id: str) -> Call[m.ExtractJobRead]:
-    return Call("GET", f"/extract/{_seg(job_id)}", m.ExtractJobRead)
+def extraction_job(job_id: str, user_id: str | None = None) -> Call[m.ExtractJobRead]:
+    params = _query({"user_id": user_id})
+    return Call("GET", f"/extract/{_seg(job_id)}", m.ExtractJobRead, params=params)
 
 
-def retry_extraction_job(job_id: str) -> Call[m.ExtractJobRead]:
-    return Call("POST", f"/extract/{_seg(job_id)}/retry", m.ExtractJobRead)
+def retry_extraction_job(job_id: str, user_id: str | None = None) -> Call[m.ExtractJobRead]:
+    params = _query({"user_id": user_id})
+    return Call("POST", f"/extract/{_seg(job_id)}/retry", m.ExtractJobRead, params=params)
 
 
 def context(params: dict[str, Any]) -> Call[m.ContextResponse]:

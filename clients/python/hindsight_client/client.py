@@ -158,33 +158,45 @@ class Hindsight(_Base):
         ``max_age_days``, ``limit``, ``cursor``)."""
         return self._send(ops.list_reviews(filters))
 
-    def get_review(self, review_id: str) -> m.ReviewRead:
-        """``GET /reviews/{id}``: one pair review with both units."""
-        return self._send(ops.get_review(review_id))
+    def get_review(self, review_id: str, *, user_id: str | None = None) -> m.ReviewRead:
+        """``GET /reviews/{id}``: one pair review with both units; ``user_id``: only if the
+        pair is that user's (another user's is a NotFoundError, as an unknown id)."""
+        return self._send(ops.get_review(review_id, user_id))
 
-    def decide_review(self, review_id: str, action: str) -> m.ReviewDecided:
+    def decide_review(
+        self, review_id: str, action: str, *, user_id: str | None = None
+    ) -> m.ReviewDecided:
         """``POST /reviews/{id}``: ``merge``, ``supersede`` or ``keep_both`` (the same
-        decision again changes nothing; ConflictError when decided otherwise)."""
-        return self._send(ops.decide_review(review_id, action))
+        decision again changes nothing; ConflictError when decided otherwise); ``user_id``:
+        only if the pair is that user's (else NotFoundError, nothing changes)."""
+        return self._send(ops.decide_review(review_id, action, user_id))
 
     def get_memory(self, memory_id: str, *, user_id: str | None = None) -> m.MemoryDetail:
         """``GET /memories/{id}`` (a merged-away id resolves to the unit it joined)."""
         return self._send(ops.get_memory(memory_id, user_id))
 
     def update_memory(
-        self, memory_id: str, *, idempotency_key: str | None = None, **fields: Any
+        self,
+        memory_id: str,
+        *,
+        user_id: str | None = None,
+        idempotency_key: str | None = None,
+        **fields: Any,
     ) -> m.UpdateResult:
         """``PATCH /memories/{id}``: correct value, query, entities, confidence, type, …;
-        ``expires_at=None`` pins the unit (it never expires), ``ttl_days=N`` sets N days."""
-        return self._send(ops.update_memory(memory_id, fields), idempotency_key)
+        ``expires_at=None`` pins the unit (it never expires), ``ttl_days=N`` sets N days;
+        ``user_id``: only if the unit is that user's (else NotFoundError, nothing changes)."""
+        return self._send(ops.update_memory(memory_id, fields, user_id), idempotency_key)
 
-    def forget_memory(self, memory_id: str) -> m.ForgetReceipt:
-        """``DELETE /memories/{id}``: forget one unit for real."""
-        return self._send(ops.forget_memory(memory_id))
+    def forget_memory(self, memory_id: str, *, user_id: str | None = None) -> m.ForgetReceipt:
+        """``DELETE /memories/{id}``: forget one unit for real; ``user_id``: only if it is
+        that user's (else NotFoundError, nothing is forgotten)."""
+        return self._send(ops.forget_memory(memory_id, user_id))
 
-    def memory_history(self, memory_id: str) -> m.MemoryHistory:
-        """``GET /memories/{id}/history``: the supersede chain, oldest first."""
-        return self._send(ops.memory_history(memory_id))
+    def memory_history(self, memory_id: str, *, user_id: str | None = None) -> m.MemoryHistory:
+        """``GET /memories/{id}/history``: the supersede chain, oldest first; ``user_id``:
+        only if the unit is that user's (else NotFoundError)."""
+        return self._send(ops.memory_history(memory_id, user_id))
 
     def forget_subject(
         self, *, user_id: str | None = None, agent_id: str | None = None
@@ -222,6 +234,7 @@ class Hindsight(_Base):
         messages: Sequence[m.MessageCreate | dict[str, Any]],
         *,
         split: bool = True,
+        user_id: str | None = None,
     ) -> m.AppendResponse:
         """``POST /working_memory/{session_id}/messages``: 1..100 messages.
 
@@ -233,10 +246,11 @@ class Hindsight(_Base):
         once per part, as the service counts it. Not atomic: a part that fails raises, and the
         parts before it stay appended; the error's ``written`` is their joined answer (their
         ``seqs``; None when none was appended), so append only the rest again.
-        ``split=False`` raises the 422 as it is."""
+        ``split=False`` raises the 422 as it is. ``user_id``: only if the session is not
+        another user's (else NotFoundError, nothing appended)."""
         items = list(messages)
         try:
-            return self._send(ops.append(session_id, items))
+            return self._send(ops.append(session_id, items, user_id))
         except errors.InvalidRequestError as exc:
             parts = ops.token_parts(items, exc.errors, "content") if split else None
             if parts is None:
@@ -244,7 +258,7 @@ class Hindsight(_Base):
         answers: list[m.AppendResponse] = []
         for part in parts:
             try:
-                answers.append(self.append(session_id, part))
+                answers.append(self.append(session_id, part, user_id=user_id))
             except errors.HindsightError as exc:
                 ops.partly_written(exc, answers, ops.join_appends)
                 raise
@@ -257,17 +271,25 @@ class Hindsight(_Base):
         query: str | None = None,
         max_tokens: int | None = None,
         include_omitted: bool | None = None,
+        user_id: str | None = None,
     ) -> m.WindowResponse:
-        """``GET /working_memory/{session_id}``: the window for ``query`` within a budget."""
+        """``GET /working_memory/{session_id}``: the window for ``query`` within a budget;
+        ``user_id``: only if the session is not another user's (else NotFoundError)."""
         params = dict(query=query, max_tokens=max_tokens, include_omitted=include_omitted)
+        params["user_id"] = user_id
         return self._send(ops.window(session_id, params))
 
-    def clear_window(self, session_id: str, *, purge: bool | None = None) -> m.ClearResponse:
-        """``DELETE /working_memory/{session_id}`` (``purge``: the transcript too)."""
-        return self._send(ops.clear_window(session_id, purge))
+    def clear_window(
+        self, session_id: str, *, purge: bool | None = None, user_id: str | None = None
+    ) -> m.ClearResponse:
+        """``DELETE /working_memory/{session_id}`` (``purge``: the transcript too; ``user_id``:
+        only if the session is not another user's, else NotFoundError)."""
+        return self._send(ops.clear_window(session_id, purge, user_id))
 
     def close_session(self, session_id: str, **fields: Any) -> m.CloseResponse:
-        """``POST /working_memory/{session_id}/close``: queue hindsight extraction (once)."""
+        """``POST /working_memory/{session_id}/close``: queue hindsight extraction (once);
+        ``user_id``, the subject, is the session's scope too (another user's session is a
+        NotFoundError)."""
         return self._send(ops.close_session(session_id, fields))
 
     # --- extraction --------------------------------------------------------------------------
@@ -275,9 +297,10 @@ class Hindsight(_Base):
         """``POST /extract``: a transcript or session → units (``wait``: answer when done)."""
         return self._send(ops.extract(fields, wait))
 
-    def extraction_job(self, job_id: str) -> m.ExtractJobRead:
-        """``GET /extract/{job_id}``."""
-        return self._send(ops.extraction_job(job_id))
+    def extraction_job(self, job_id: str, *, user_id: str | None = None) -> m.ExtractJobRead:
+        """``GET /extract/{job_id}``; ``user_id``: only if the job is that user's (another
+        user's job is a NotFoundError, as an unknown id)."""
+        return self._send(ops.extraction_job(job_id, user_id))
 
     def list_extraction_jobs(self, **params: Any) -> m.JobPage:
         """``GET /extract``: one page of jobs."""
@@ -293,17 +316,24 @@ class Hindsight(_Base):
                 return
             cursor = page.next_cursor
 
-    def retry_extraction_job(self, job_id: str) -> m.ExtractJobRead:
-        """``POST /extract/{job_id}/retry`` (a failed job)."""
-        return self._send(ops.retry_extraction_job(job_id))
+    def retry_extraction_job(self, job_id: str, *, user_id: str | None = None) -> m.ExtractJobRead:
+        """``POST /extract/{job_id}/retry`` (a failed job); ``user_id``: only if the job is
+        that user's (else NotFoundError, nothing is queued)."""
+        return self._send(ops.retry_extraction_job(job_id, user_id))
 
     def wait_for_job(
-        self, job_id: str, *, timeout_s: float = 60.0, poll_s: float = 0.5
+        self,
+        job_id: str,
+        *,
+        user_id: str | None = None,
+        timeout_s: float = 60.0,
+        poll_s: float = 0.5,
     ) -> m.ExtractJobRead:
-        """Poll a job until it succeeded or failed; TimeoutError_ after ``timeout_s``."""
+        """Poll a job until it succeeded or failed; TimeoutError_ after ``timeout_s``;
+        ``user_id`` as in :meth:`extraction_job`."""
         deadline = time.monotonic() + timeout_s
         while True:
-            job = self.extraction_job(job_id)
+            job = self.extraction_job(job_id, user_id=user_id)
             if job.status in DONE:
                 return job
             if time.monotonic() > deadline:
@@ -447,25 +477,34 @@ class AsyncHindsight(_Base):
     async def list_reviews(self, **filters: Any) -> m.ReviewPage:
         return await self._send(ops.list_reviews(filters))
 
-    async def get_review(self, review_id: str) -> m.ReviewRead:
-        return await self._send(ops.get_review(review_id))
+    async def get_review(self, review_id: str, *, user_id: str | None = None) -> m.ReviewRead:
+        return await self._send(ops.get_review(review_id, user_id))
 
-    async def decide_review(self, review_id: str, action: str) -> m.ReviewDecided:
-        return await self._send(ops.decide_review(review_id, action))
+    async def decide_review(
+        self, review_id: str, action: str, *, user_id: str | None = None
+    ) -> m.ReviewDecided:
+        return await self._send(ops.decide_review(review_id, action, user_id))
 
     async def get_memory(self, memory_id: str, *, user_id: str | None = None) -> m.MemoryDetail:
         return await self._send(ops.get_memory(memory_id, user_id))
 
     async def update_memory(
-        self, memory_id: str, *, idempotency_key: str | None = None, **fields: Any
+        self,
+        memory_id: str,
+        *,
+        user_id: str | None = None,
+        idempotency_key: str | None = None,
+        **fields: Any,
     ) -> m.UpdateResult:
-        return await self._send(ops.update_memory(memory_id, fields), idempotency_key)
+        return await self._send(ops.update_memory(memory_id, fields, user_id), idempotency_key)
 
-    async def forget_memory(self, memory_id: str) -> m.ForgetReceipt:
-        return await self._send(ops.forget_memory(memory_id))
+    async def forget_memory(self, memory_id: str, *, user_id: str | None = None) -> m.ForgetReceipt:
+        return await self._send(ops.forget_memory(memory_id, user_id))
 
-    async def memory_history(self, memory_id: str) -> m.MemoryHistory:
-        return await self._send(ops.memory_history(memory_id))
+    async def memory_history(
+        self, memory_id: str, *, user_id: str | None = None
+    ) -> m.MemoryHistory:
+        return await self._send(ops.memory_history(memory_id, user_id))
 
     async def forget_subject(
         self, *, user_id: str | None = None, agent_id: str | None = None
@@ -499,11 +538,12 @@ class AsyncHindsight(_Base):
         messages: Sequence[m.MessageCreate | dict[str, Any]],
         *,
         split: bool = True,
+        user_id: str | None = None,
     ) -> m.AppendResponse:
         """As :meth:`Hindsight.append` (``split`` included)."""
         items = list(messages)
         try:
-            return await self._send(ops.append(session_id, items))
+            return await self._send(ops.append(session_id, items, user_id))
         except errors.InvalidRequestError as exc:
             parts = ops.token_parts(items, exc.errors, "content") if split else None
             if parts is None:
@@ -511,7 +551,7 @@ class AsyncHindsight(_Base):
         answers: list[m.AppendResponse] = []
         for part in parts:
             try:
-                answers.append(await self.append(session_id, part))
+                answers.append(await self.append(session_id, part, user_id=user_id))
             except errors.HindsightError as exc:
                 ops.partly_written(exc, answers, ops.join_appends)
                 raise
@@ -524,12 +564,16 @@ class AsyncHindsight(_Base):
         query: str | None = None,
         max_tokens: int | None = None,
         include_omitted: bool | None = None,
+        user_id: str | None = None,
     ) -> m.WindowResponse:
         params = dict(query=query, max_tokens=max_tokens, include_omitted=include_omitted)
+        params["user_id"] = user_id
         return await self._send(ops.window(session_id, params))
 
-    async def clear_window(self, session_id: str, *, purge: bool | None = None) -> m.ClearResponse:
-        return await self._send(ops.clear_window(session_id, purge))
+    async def clear_window(
+        self, session_id: str, *, purge: bool | None = None, user_id: str | None = None
+    ) -> m.ClearResponse:
+        return await self._send(ops.clear_window(session_id, purge, user_id))
 
     async def close_session(self, session_id: str, **fields: Any) -> m.CloseResponse:
         return await self._send(ops.close_session(session_id, fields))
@@ -537,8 +581,8 @@ class AsyncHindsight(_Base):
     async def extract(self, *, wait: bool | None = None, **fields: Any) -> m.ExtractJobRead:
         return await self._send(ops.extract(fields, wait))
 
-    async def extraction_job(self, job_id: str) -> m.ExtractJobRead:
-        return await self._send(ops.extraction_job(job_id))
+    async def extraction_job(self, job_id: str, *, user_id: str | None = None) -> m.ExtractJobRead:
+        return await self._send(ops.extraction_job(job_id, user_id))
 
     async def list_extraction_jobs(self, **params: Any) -> m.JobPage:
         return await self._send(ops.list_extraction_jobs(params))
@@ -553,15 +597,22 @@ class AsyncHindsight(_Base):
                 return
             cursor = page.next_cursor
 
-    async def retry_extraction_job(self, job_id: str) -> m.ExtractJobRead:
-        return await self._send(ops.retry_extraction_job(job_id))
+    async def retry_extraction_job(
+        self, job_id: str, *, user_id: str | None = None
+    ) -> m.ExtractJobRead:
+        return await self._send(ops.retry_extraction_job(job_id, user_id))
 
     async def wait_for_job(
-        self, job_id: str, *, timeout_s: float = 60.0, poll_s: float = 0.5
+        self,
+        job_id: str,
+        *,
+        user_id: str | None = None,
+        timeout_s: float = 60.0,
+        poll_s: float = 0.5,
     ) -> m.ExtractJobRead:
         deadline = time.monotonic() + timeout_s
         while True:
-            job = await self.extraction_job(job_id)
+            job = await self.extraction_job(job_id, user_id=user_id)
             if job.status in DONE:
                 return job
             if time.monotonic() > deadline:

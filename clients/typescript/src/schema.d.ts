@@ -138,7 +138,8 @@ export interface paths {
          *     the existing job. Relative dates resolve against `now` (default: the last message's
          *     time) in `timezone` (default: the zone or UTC offset the messages were written in, else
          *     UTC). Errors: 422 invalid body (also a message's `created_at` more than 5 minutes ahead
-         *     of the server's clock, "created_at is in the future"), or a session with no messages to
+         *     of the server's clock, "created_at is in the future", and a `now` before 1900 or more
+         *     than 5 minutes ahead, "now is out of range"), or a session with no messages to
          *     extract (an unknown session is an empty one) or no user; 404 `not_found` for a session
          *     owned by another user than `user_id`, with or without `messages` (no job is made; with
          *     `messages`, a `session_id` nobody owns yet becomes `user_id`'s, as on a first append);
@@ -196,7 +197,7 @@ export interface paths {
          * Retry Extraction Job
          * @description Queue a `failed` job again with a fresh attempt budget (its transcript was kept;
          *     earlier errors stay in `error_history`). 202 with the job; 409 `job_not_retryable` when
-         *     the job has not failed; 404 when unknown.
+         *     the job has not failed; 404 when unknown (with `user_id`, when another user's).
          */
         post: operations["retry_extraction_job"];
         delete?: never;
@@ -716,7 +717,8 @@ export interface paths {
          *     (queued; poll `GET /extract/{job.id}`). Idempotent: closing again with no new messages
          *     returns the same job with `created: false`. The subject is `user_id` or the session's
          *     own. An unknown session is an empty one, as everywhere in working memory: `closed:
-         *     false`, `job: null` (nothing to extract). Errors: 422 when neither names a user; 404
+         *     false`, `job: null` (nothing to extract). Errors: 422 when neither names a user (or
+         *     `now` lies before 1900 or more than 5 minutes ahead of the server's clock); 404
          *     `not_found` when the session is another user's than the body's `user_id` or the
          *     `?user_id=` scope, 409 `conflict` when those two differ: no job is made.
          */
@@ -872,7 +874,10 @@ export interface components {
         CloseRequest: {
             /** Agent Id */
             agent_id?: string | null;
-            /** Now */
+            /**
+             * Now
+             * @description The conversation's clock relative dates resolve against. Default: the last message's time. From 1900-01-01T00:00:00Z to at most 5 minutes ahead of the server's clock (else a 422 `now is out of range`, nothing closed).
+             */
             now?: string | null;
             /** Task Id */
             task_id?: string | null;
@@ -1292,7 +1297,7 @@ export interface components {
             mode?: "async" | "sync";
             /**
              * Now
-             * @description The conversation's clock: 'tomorrow' resolves against it. Default: the last message's time, else the request time.
+             * @description The conversation's clock: 'tomorrow' resolves against it. Default: the last message's time, else the request time. From 1900-01-01T00:00:00Z to at most 5 minutes ahead of the server's clock (else a 422 `now is out of range`, nothing queued).
              */
             now?: string | null;
             /**
@@ -3833,7 +3838,10 @@ export interface operations {
     };
     retry_extraction_job: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only if the job is this user's: another user's job is a 404 `not_found` (the answer for an unknown id) and nothing changes. */
+                user_id?: string | null;
+            };
             header?: never;
             path: {
                 job_id: string;

@@ -229,3 +229,21 @@ async def test_a_long_transcript_goes_to_the_llm_in_slices(llm, fake_llm, engine
     berlin = next(u for u in job["units"] if "Berlin" in u["value"])
     mem = (await llm.get(f"/memories/{berlin['memory_id']}")).json()
     assert mem["raw_ref"] == [f"job:{job['id']}#2"]
+
+
+async def test_retry_of_another_users_job_is_a_404_and_changes_nothing(llm, fake_llm, engine):
+    """``POST /extract/{id}/retry`` takes the ``user_id`` scope its siblings take (it was a
+    422 unknown parameter): another user's job is the 404 of an unknown job, still failed."""
+    fake_llm.default = Reply(content=units_json(PEANUT)[:-40])
+    job = await extract(llm, user="alice")
+    assert job["status"] == "failed", job
+    missing = "00000000-0000-0000-0000-000000000000"
+    for job_id in (job["id"], missing):
+        r = await llm.post(f"/extract/{job_id}/retry", params={"user_id": "bob"})
+        assert r.status_code == 404, r.text
+        problem = r.json()
+        assert problem["code"] == "not_found" and problem["detail"] == f"no extraction job {job_id}"
+    got = (await llm.get(f"/extract/{job['id']}", params={"user_id": "alice"})).json()
+    assert got["status"] == "failed" and got["attempts"] == job["attempts"]
+    r = await llm.post(f"/extract/{job['id']}/retry", params={"user_id": "alice"})
+    assert r.status_code == 202 and r.json()["status"] == "queued", r.text

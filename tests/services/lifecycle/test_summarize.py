@@ -269,3 +269,32 @@ async def test_offline_digest_fits_what_the_model_embeds(client, engine):
         assert st[fact["value"]] == ("archived" if source["id"] in held else "active")
         if source["id"] not in held:
             assert fact["value"].split(" in ")[1].split(" with")[0] not in digest
+
+
+async def test_a_summary_is_dated_by_the_span_of_its_sources(client):
+    """Tester C22: the digest was anchored at its newest source (in practice the time of the
+    run: sources stored without a date are dated by their write), so recall ``as_of`` a
+    moment of the sources' span found nothing once they were archived. Its ``occurred_at`` is
+    now the earliest of its sources; ``metadata.span`` their first and last dates."""
+    april = [
+        {**KYOTO[0], "occurred_at": "2024-04-10T00:00:00Z"},
+        {**KYOTO[1], "occurred_at": "2024-04-12T00:00:00Z"},
+        {**KYOTO[2], "occurred_at": "2024-05-01T00:00:00Z"},
+    ]
+    await store(client, *april)
+    r = await client.post("/summarize", json={"user_id": "u1"})
+    assert r.status_code == 200, r.text
+    [summary] = r.json()["summaries"]
+    memory = (await client.get(f"/memories/{summary['id']}")).json()
+    assert memory["occurred_at"] == memory["valid_from"] == "2024-04-10T00:00:00Z", memory
+    assert memory["metadata"]["span"] == {
+        "from": "2024-04-10T00:00:00+00:00",
+        "to": "2024-05-01T00:00:00+00:00",
+    }
+    assert memory["created_at"] > "2026"  # written now, dated by its sources
+    r = await client.post(
+        "/recall",
+        json={"query": "Kyoto", "user_id": "u1", "top_k": 5, "as_of": "2024-04-20T00:00:00Z"},
+    )
+    assert r.status_code == 200, r.text
+    assert [m["id"] for m in r.json()["memories"]] == [summary["id"]]

@@ -6,8 +6,9 @@ visited, 去过) and, for a past event, on which day.
 Two statements that differ in one of these are two facts however many words they share, so
 the pair decision (:mod:`.decision`) never merges them and never lets one supersede the other
 on its own (:func:`apart`): another person, identifier, ordinal or direction → ``distinct``;
-another modality or tense, or a past event on another day → ``unsure`` (a person or the LLM
-may call it a change: "might move" / "moved", a corrected date).
+another modality or tense, a past event on another day or one more event of a kind on another
+day (:mod:`.plans`) → ``unsure`` (a person or the LLM may call it a change: "might move" /
+"moved", a corrected date); an event moved to another day ("rescheduled to") → ``contradicts``.
 
 English and Chinese, by patterns, WordNet and CC-CEDICT (:mod:`.lexicon`). Pure, cached."""
 
@@ -20,6 +21,7 @@ from typing import Literal
 import rjieba
 
 from app.core import text, zh_past
+from app.services.memory.pairs import plans
 from app.services.memory.pairs.canonical import canonical
 
 # ---- whose fact: a person or animal after a possessive ------------------------------------
@@ -331,12 +333,17 @@ def _dates(value: str) -> frozenset[str]:
 # ---- the guard ------------------------------------------------------------------------------
 
 
-def apart(new: str, old: str) -> tuple[Literal["distinct", "unsure"], str, bool] | None:
+def apart(
+    new: str, old: str
+) -> tuple[Literal["distinct", "unsure", "contradicts"], str, bool] | None:
     """Whether two statements are kept apart: ``(action, reason, merge_allowed)`` — another
     thing, person or direction is ``distinct`` (``other_identifier``, ``other_ordinal``,
     ``other_person``, ``direction_differs``); a plan, wish or possibility
     against what happened (``modality_differs``, ``tense_differs``) or a past event on another
-    day (``other_event_day``) is ``unsure`` and never merged; a wish or possibility against a
+    day (``other_event_day``) or one more event of a kind on another day (``other_plan_day``:
+    "a dentist appointment on 10 January" / "on 20 June") is ``unsure`` and never merged; an
+    event moved to another day ("was rescheduled to 20 June", 改到) ``contradicts`` the old
+    day (``event_moved``); a wish or possibility against a
     plain present is ``unsure`` and may merge ("wants a career in counselling" / "hopes to
     become a counsellor"). None when nothing here tells them apart."""
     ia, ib = identifiers(new), identifiers(old)
@@ -356,6 +363,8 @@ def apart(new: str, old: str) -> tuple[Literal["distinct", "unsure"], str, bool]
         goal_b and not source_b and source_a and not goal_a
     ):
         return "distinct", "direction_differs", False  # the way out and the way back
+    if plans.moved(new, old, _dates(new), _dates(old)):  # rescheduled to 20 June / 10 January
+        return "contradicts", "event_moved", False
     ma, mb = moods(new), moods(old)
     for x, y in ((ma, mb), (mb, ma)):
         if x & _IRREALIS and "past" not in x and "past" in y and not y & _IRREALIS:
@@ -365,6 +374,8 @@ def apart(new: str, old: str) -> tuple[Literal["distinct", "unsure"], str, bool]
         return "unsure", "modality_differs", True
     if "past" in ma and "past" in mb and not (ma | mb) & _IRREALIS and _other_day(new, old):
         return "unsure", "other_event_day", False  # ran 5 km on Saturday / 10 km on Sunday
+    if _other_day(new, old) and plans.another_one(new, old):
+        return "unsure", "other_plan_day", False  # a dentist appointment in January / in June
     return None
 
 

@@ -1,0 +1,172 @@
+"""A short answer to a yes/no question about the one who answers (tester C24), English and
+Chinese: the answer alone ("Yes.", "No.", "Shellfish.", 是的, 不) says nothing; with the
+question it is a statement in the answerer's first person, which the extractor then reads as
+any other message (typed units, events):
+
+- "Yes." / "No." after "Are you vegetarian?" → "I am vegetarian." / "I am not vegetarian.";
+  after "Do you eat meat?" → "I eat meat." / "I don't eat meat."; also "Have you …?",
+  "Were you …?" ("Can you …?" is more often a request than a question about them);
+- a short answer that names what "anything" / "something" asks for: "Shellfish." after "Are
+  you allergic to anything?" → "I am allergic to shellfish."; after "Do you have any
+  allergies?" → "I am allergic to shellfish."; after "Do you have any pets?" → "I have pets:
+  two cats.";
+- Chinese: "是的" / "对" / "吃" after 你吃素吗？ or 你吃不吃素？ → 我吃素。; "不" / "不吃" →
+  我不吃素。; 你是素食者吗？ → 我是素食者。 / 我不是素食者。; 你结婚了吗？ "没有" → 我没有结婚。;
+  "海鲜" after 你对什么过敏吗？ → 我对海鲜过敏。
+
+Only a question put to "you" about them makes a statement: an open question ("What should I
+cook?" "Pasta."), an offer ("Do you want me to book it?"), a question about the asker or a
+third party, one about what the answerer knows or thinks ("Do you know…", 你觉得…) or small
+talk about the moment ("Are you ready?", "Do you want to continue?", 你准备好了吗) makes
+none (:func:`yes_no_answer` is None), nor does a bare "Yes." to "anything" (it names nothing).
+"""
+
+from __future__ import annotations
+
+import re
+
+_EN_LEAD = (
+    r"^\W*(?:(?:so|and|also|oh|ok|okay|great|alright|btw|by\s+the\s+way|quick\s+question)\W+)*"
+)
+_EN_QUESTION = re.compile(
+    _EN_LEAD + r"(are|were|do|have)\s+you\s+(?!know\b|think\b|mean\b|see\b|understand\b|"
+    r"remember\b|mind\b|agree\b|guess\b|suppose\b|recall\b|need\s+(?:help|anything)\b)"
+    r"([^?]*?[a-z][^?]*?)\s*\?\s*$",
+    re.IGNORECASE,
+)
+# Small talk about the moment, not the person: "Are you ready?", "Do you want to continue?".
+_EN_MOMENT = re.compile(
+    r"^(?:still\s+)?(?:ready|kidding|joking|serious|sure|there|here|ok|okay|alright|all\s+right|"
+    r"done|finished|awake|good|fine|following|with\s+me|satisfied|happy\s+with\s+(?:it|that|this))"
+    r"\b|^(?:want|like)\s+to\s+(?:continue|proceed|go\s+on|start|stop|try|see|know|hear)\b|"
+    r"^(?:have|got)\s+(?:a\s+)?(?:minute|moment|second|sec)\b",
+    re.IGNORECASE,
+)
+# The asker or a third person in the question: an offer or a question about someone else.
+_EN_OTHERS = re.compile(
+    r"\b(?:i|me|my|mine|we|us|our|he|she|him|her|they|them|their)\b|\bi['’]", re.IGNORECASE
+)
+_EN_YES = re.compile(
+    r"^\W*(?:(?:yes|yeah|yep|yup|sure|definitely|absolutely|of\s+course|correct|indeed|"
+    r"that['’]s\s+right)(?:[\s,!.]+(?:i\s+(?:am|do|have|can|was)|very\s+much|please))?|"
+    r"i\s+(?:am|do|have|was))\W*$",
+    re.IGNORECASE,
+)
+_EN_NO = re.compile(
+    r"^\W*(?:(?:no|nope|nah|not\s+really|not\s+at\s+all|never|i\s*['’]?m\s+not|i\s+am\s+not|"
+    r"i\s+(?:don['’]t|do\s+not|haven['’]t|have\s+not|wasn['’]t|was\s+not))"
+    r"\b[\s,!.]*)+\W*$",
+    re.IGNORECASE,
+)
+# "anything", "something", "any allergies": what a short answer names.
+_EN_ANY = re.compile(r"\b(?:anything|something|(?:any|some)\s+([a-z]+(?:\s+[a-z]+)?))\s*$",
+                     re.IGNORECASE)  # fmt: skip
+_EN_PARTICLE = re.compile(r"^\W*(?:yes|yeah|yep|yup|sure)\b[\s,!.:;–—-]*", re.IGNORECASE)
+# Words that make an answer more than a name: a clause, a hedge, a refusal.
+_EN_NOT_A_NAME = re.compile(
+    r"\b(?:i|i['’]m|i['’]ve|me|my|we|you|it|it['’]s|that|this|they|is|are|am|was|were|do|does|"
+    r"did|have|has|will|would|can|could|should|not|no|don['’]t|maybe|perhaps|think|guess|"
+    r"sure|idea|know|nothing|none|anything|something)\b",
+    re.IGNORECASE,
+)
+_EN_FORMS = {  # auxiliary → (yes, no) in the first person
+    "are": ("I am", "I am not"),
+    "were": ("I was", "I was not"),
+    "do": ("I", "I don't"),
+    "have": ("I have", "I have not"),
+}
+_EN_YOU_AS_I = (
+    (r"\byourself\b", "myself"),
+    (r"\byours\b", "mine"),
+    (r"\byour\b", "my"),
+    (r"\byou\b", "me"),
+)
+
+_ZH_QUESTION = re.compile(
+    r"^(?:那|那么|请问|对了|另外|还有)?[，,\s]*(?:你|您)(?!们)(.+?)(?:吗|么|嘛)[？?]?\s*$"
+)
+# 你吃不吃素？ / 你是不是素食者？: the verb, 不, the verb again.
+_ZH_A_NOT_A = re.compile(
+    r"^(?:那|那么|请问|对了)?[，,\s]*(?:你|您)(?!们)(.)不\1(.*?)(?:呢)?[？?]\s*$"
+)
+_ZH_NOT_ABOUT_THEM = re.compile(
+    r"我|咱|他|她|它|^(?:知道|觉得|认为|确定|明白|记得|介意|需要|要不要|想让|能帮|可以帮|能不能|"
+    r"可不可以|准备好|还在|在吗|在线|听懂|懂|满意|继续|没事)|哪|谁|怎么|为什么|几|多少"
+)
+_ZH_YES = re.compile(r"^\W*(?:是的?|是啊|是呀|对的?|对啊|对呀|嗯+|当然|没错|确实|有的?|会的?|"
+                     r"能|可以|喜欢|要的?)[。！!，,～~\s]*$")  # fmt: skip
+_ZH_NO = re.compile(
+    r"^\W*(?:不|不是|没有|没|当然不|并不|从不|不会|不能|不要|不喜欢)[。！!，,～~\s]*$"
+)
+_ZH_WHAT = re.compile(r"什么(?:东西|食物)?")
+_ZH_NOT_A_NAME = re.compile(r"[我你他她它是不没有吗呢吧？?]|什么|可能|也许|知道")
+
+
+def yes_no_answer(answer: str, question: str) -> str | None:
+    """The first-person statement that ``answer`` makes with the yes/no ``question`` it
+    answers (module docstring), e.g. "No." + "Are you vegetarian?" → "I am not vegetarian.";
+    None when the question is not a yes/no question about the one who answers, or the answer
+    is not a bare yes, a bare no, or a short name of what "anything" asks for."""
+    if re.search(r"[\u4e00-\u9fff]", question):
+        return _zh(answer.strip(), question.strip())
+    return _en(answer.strip(), question.strip())
+
+
+def _en(answer: str, question: str) -> str | None:
+    m = _EN_QUESTION.match(question)
+    if m is None:
+        return None
+    aux, rest = m.group(1).lower(), m.group(2).strip()
+    if _EN_OTHERS.search(rest) or _EN_MOMENT.match(rest):
+        return None
+    for pattern, mine in _EN_YOU_AS_I:
+        rest = re.sub(pattern, mine, rest, flags=re.IGNORECASE)
+    yes, no = _EN_FORMS[aux]
+    some = _EN_ANY.search(rest)
+    if _EN_NO.match(answer):
+        return f"{no} {rest}."
+    if _EN_YES.match(answer):
+        return None if some else f"{yes} {rest}."
+    named = _EN_PARTICLE.sub("", answer).strip().rstrip(".!").strip()
+    if some is None or not named or len(named.split()) > 4 or _EN_NOT_A_NAME.search(named):
+        return None
+    if not re.fullmatch(r"[\w'’ ,&-]+", named):
+        return None
+    named = named[:1].lower() + named[1:] if named[1:2].islower() else named
+    thing = some.group(1)
+    if thing and re.fullmatch(r"(?:food\s+)?allerg(?:y|ies)", thing, re.IGNORECASE):
+        return f"I am allergic to {named}."  # "Do you have any allergies?" "Shellfish."
+    if thing:
+        return f"{yes} {rest[: some.start()]}{thing}: {named}."
+    return f"{yes} {rest[: some.start()]}{named}."
+
+
+def _zh(answer: str, question: str) -> str | None:
+    last = re.split(r"(?<=[。！!；;])", question)[-1].strip()
+    a_not_a = _ZH_A_NOT_A.match(last)
+    m = a_not_a or _ZH_QUESTION.match(last)
+    if m is None:
+        return None
+    verb = (m.group(1) + m.group(2)) if a_not_a else m.group(1)
+    verb = verb.strip("，, ")
+    what = _ZH_WHAT.search(verb)
+    if not verb or _ZH_NOT_ABOUT_THEM.search(verb):
+        return None
+    said = answer.rstrip("。！!～~ ")
+    if what is not None:  # 你对什么过敏吗？ "海鲜。"
+        if a_not_a or not said or len(said) > 8 or _ZH_NOT_A_NAME.search(said):
+            return None
+        if not re.fullmatch(r"[\u4e00-\u9fffA-Za-z0-9、和跟与]+", said):
+            return None
+        if verb.startswith("有") and verb.endswith("过敏"):
+            return f"我对{said}过敏。"
+        return f"我{verb[: what.start()]}{said}{verb[what.end() :]}。"
+    head = verb[:1]
+    if _ZH_YES.match(said) or said in (head, head + "的", verb):
+        return f"我{verb}。"
+    if _ZH_NO.match(said) or said in ("不" + head, "没" + head):
+        if verb.endswith("了") or verb.startswith(("已经", "有")):
+            core = verb.removeprefix("已经").removesuffix("了").removeprefix("有")
+            return f"我没有{core}。"
+        return f"我不{verb}。"
+    return None

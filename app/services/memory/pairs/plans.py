@@ -1,0 +1,80 @@
+"""One event of a kind a person may have many of — "a dentist appointment", "a meeting with
+Bob", 有牙医预约 — and the words that move one to another day ("moved to", "rescheduled",
+"postponed", "instead", 改到, 推迟) (tester C29). Read by the referents guard
+(:func:`.referents.apart`): two such events on other days with no word of change may both
+hold (``unsure``); with one, the new day replaces the old (``contradicts``). English and
+Chinese, by patterns. Pure."""
+
+from __future__ import annotations
+
+import re
+
+# The kinds of event a person has many of, after an indefinite article (English) or 有
+# (Chinese), with the word before the kind ("dentist appointment", 牙医预约).
+_EVENT_EN = (r"appointment|meeting|interview|exam|class|lesson|session|check-?up|call|party|"
+             r"reservation|surgery|haircut|shift|flight|trip|dinner|lunch")  # fmt: skip
+_EVENT_ZH = r"预约|会议|面试|考试|课|检查|手术|聚会|约会|航班|饭局"
+_ONE_OF_MANY = re.compile(
+    rf"\b(?:a|an|another)\s+(?:[\w'’-]+\s+){{0,2}}?({_EVENT_EN})s?\b"
+    rf"|有(?:个|一个|一次|一场)?[^，。,的]{{0,6}}?({_EVENT_ZH})",
+    re.IGNORECASE,
+)
+# The same kinds with any determiner, and the word before them ("the dentist appointment").
+_KIND = re.compile(
+    rf"(?:([a-z][\w'’-]*)\s+)?\b({_EVENT_EN})s?\b|([\u4e00-\u9fff]{{0,2}})({_EVENT_ZH})",
+    re.IGNORECASE,
+)
+_CHANGE = re.compile(
+    r"\b(?:moved|rescheduled|postponed|pushed\s+back|brought\s+forward|delayed|changed|instead|"
+    r"put\s+off)\b|改到|改成|改为|改在|改期|推迟|延期|提前到|延后|换到",
+    re.IGNORECASE,
+)
+_DETERMINERS = frozenset("a an the another my his her their our your user's".split())
+# Capitalised words that are no name: days, months, a sentence's first word.
+_NOT_NAMES = frozenset(
+    """the a an monday tuesday wednesday thursday friday saturday sunday january february march
+    april may june july august september october november december""".split()
+)
+
+
+def another_one(new: str, old: str) -> bool:
+    """Both statements have one event of the same kind ("a dentist appointment", 有牙医预约)
+    and the new one says no word of change: on other days, both may hold."""
+    return _CHANGE.search(new) is None and bool(_one_of_many(new) & _one_of_many(old))
+
+
+def moved(new: str, old: str, new_days: frozenset[str], old_days: frozenset[str]) -> bool:
+    """The new statement moves the old one's event ("The user's dentist appointment was
+    moved to 20 June." / "The user has a dentist appointment on 10 January."; 改到, 推迟) to
+    a day the old one does not name: the same kind of event, the same names, a word of
+    change. ``*_days``: each statement's days (canonical values)."""
+    if not (new_days and old_days and new_days - old_days) or _CHANGE.search(new) is None:
+        return False
+    return _names(new) == _names(old) and bool(_kinds(new) & _kinds(old))
+
+
+def _one_of_many(value: str) -> frozenset[str]:
+    """The kinds of event a statement has one of ("The user has a dentist appointment on 10
+    January." → {"appointment"}; 用户1月10日有牙医预约 → {"预约"})."""
+    return frozenset((m[0] or m[1]).casefold() for m in _ONE_OF_MANY.findall(value))
+
+
+def _kinds(value: str) -> frozenset[str]:
+    """The events a statement names with the word before each ("dentist appointment",
+    "appointment" when a determiner comes before it; 牙医预约), for a change to match its event."""
+    out: set[str] = set()
+    for m in _KIND.finditer(value):
+        if m.group(2):
+            before = (m.group(1) or "").casefold()
+            mine = before in _DETERMINERS or before.endswith(("'s", "’s")) or not before
+            out.add(m.group(2).casefold() if mine
+                    else f"{before} {m.group(2).casefold()}")  # fmt: skip
+        else:
+            out.add(m.group(3)[-2:] + m.group(4))
+    return frozenset(out)
+
+
+def _names(value: str) -> frozenset[str]:
+    """The capitalised words past a statement's first, days and months set aside ("Bob")."""
+    words = re.findall(r"[A-Za-z][\w'’-]*", value)[1:]
+    return frozenset(w for w in words if w[:1].isupper() and w.casefold() not in _NOT_NAMES)
