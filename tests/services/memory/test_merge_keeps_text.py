@@ -9,8 +9,9 @@ from __future__ import annotations
 import pytest
 
 
-async def store(client, user: str, value: str) -> dict:
-    r = await client.post("/store", json={"memories": [{"user_id": user, "value": value}]})
+async def store(client, user: str, value: str, **more: str) -> dict:
+    unit = {"user_id": user, "value": value, **more}
+    r = await client.post("/store", json={"memories": [unit]})
     assert r.status_code == 200, r.text
     return r.json()["results"][0]
 
@@ -46,10 +47,9 @@ async def test_a_never_clause_sharing_only_the_name_and_a_verb_supersedes_nothin
     """Tester D30 (LoCoMo conv-41): "John never give up." superseded "John is doing kickboxing
     and it's giving John so much energy." as a negation flip — the shorter side lay inside the
     longer by the name and one verb. A real flip ("John doesn't like coffee") still is one."""
-    first = await store(
-        client, "d30", "John is doing kickboxing and it's giving John so much energy."
-    )
-    await store(client, "d30", "John never give up.")
+    kickboxing = "John is doing kickboxing and it's giving John so much energy."
+    first = await store(client, "d30", kickboxing, occurred_at="2022-12-17T11:01:00Z")
+    await store(client, "d30", "John never give up.", occurred_at="2022-12-22T18:10:00Z")
     assert (await client.get(f"/memories/{first['id']}")).json()["status"] == "active"
     await store(client, "d30b", "John likes coffee.")
     flipped = await store(client, "d30b", "John doesn't like coffee.")
