@@ -79,7 +79,7 @@ class ExtractRequest(RequestModel):
         Annotated[list[ExtractMessage], Field(min_length=1), MaxItems("extract_messages")] | None
     ) = Field(
         default=None,
-        description="The transcript: at most `LIMITS__EXTRACT_CHARS` (50,000) characters of "
+        description="The transcript: at most `LIMITS__EXTRACT_CHARS` (100,000) characters of "
         "`content` in all (the job embeds every unit it makes); past it a 422 says the count "
         "and asks to split the transcript into several requests.",
     )

@@ -273,9 +273,9 @@ async def test_body_just_under_the_limit_is_parsed(seeded, engine):
 async def test_a_transcript_over_the_character_limit_is_422_and_queues_nothing(seeded, engine):
     """Tester D10: ten messages of 90,000 characters (under every other limit) made one job
     that embedded for 20+ minutes in the background, where nothing could refuse it."""
-    messages = [{"role": "user", "content": "I walked my dog today. " * 1200} for _ in range(2)]
+    messages = [{"role": "user", "content": "I walked my dog today. " * 2300} for _ in range(2)]
     r = await seeded.post("/extract", json={"user_id": "u1", "messages": messages})
-    body = assert_problem(r, 422, "invalid_request", "55,200 characters", "LIMITS__EXTRACT_CHARS")
+    body = assert_problem(r, 422, "invalid_request", "105,800 characters", "LIMITS__EXTRACT_CHARS")
     assert "split the transcript" in body["detail"]
     assert await count_rows(engine, "extraction_jobs") == 0
     assert await count_rows(engine) == 1
@@ -288,6 +288,6 @@ def test_a_transcript_at_the_character_limit_is_valid():
         return {"user_id": "u1", "messages": [{"role": "user", "content": "x" * (chars - 10)},
                                               {"role": "user", "content": "y" * 10}]}  # fmt: skip
 
-    assert ExtractRequest.model_validate(request(50_000)).messages is not None
-    with pytest.raises(ValueError, match="50,001 characters"):
-        ExtractRequest.model_validate(request(50_001))
+    assert ExtractRequest.model_validate(request(100_000)).messages is not None
+    with pytest.raises(ValueError, match="100,001 characters"):
+        ExtractRequest.model_validate(request(100_001))

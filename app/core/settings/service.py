@@ -88,11 +88,12 @@ class LimitsSettings(BaseModel):
     message_batch: int = Field(default=100, ge=1, le=10_000)
     message_chars: int = Field(default=100_000, ge=1, le=10_000_000)
     extract_messages: int = Field(default=500, ge=1, le=100_000)
-    # Characters of one /extract's messages together: the job embeds every unit it makes
-    # (~1 s of the bundled model per 2,500 characters of transcript on 2 idle cores), in the
-    # background where no 422 or 429 can stop it, so the transcript itself is bounded; past
-    # it a 422 asks to split it (docs/RELIABILITY.md "Cost at the limits").
-    extract_chars: int = Field(default=50_000, ge=1, le=100_000_000)
+    # Characters of one /extract's messages together (as much as one message may hold): the
+    # job embeds every unit it makes (offline, ~1 s of the bundled model per 2,500 characters
+    # of prose on 2 idle cores), in the background where no 422 or 429 can stop it, so the
+    # transcript itself is bounded; past it a 422 asks to split it (docs/RELIABILITY.md,
+    # "Cost at the limits").
+    extract_chars: int = Field(default=100_000, ge=1, le=100_000_000)
     list_page: int = Field(default=200, ge=1, le=10_000)
     # ---- the embedder's cost, in its own tokens (app/services/embedding_budget.py) ----
     # Model tokens of one text a request has embedded in the foreground (a unit's value or

@@ -1285,7 +1285,7 @@ export interface components {
             agent_id?: string | null;
             /**
              * Messages
-             * @description The transcript: at most `LIMITS__EXTRACT_CHARS` (50,000) characters of `content` in all (the job embeds every unit it makes); past it a 422 says the count and asks to split the transcript into several requests.
+             * @description The transcript: at most `LIMITS__EXTRACT_CHARS` (100,000) characters of `content` in all (the job embeds every unit it makes); past it a 422 says the count and asks to split the transcript into several requests.
              */
             messages?: components["schemas"]["ExtractMessage"][] | null;
             /**

@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from app.clients.tokenizer import create_tokenizer
-from app.core.config import ExtractionSettings, Settings, WorkerSettings
+from app.core.config import ExtractionSettings, LimitsSettings, Settings, WorkerSettings
 from tests.conftest import count_rows, running_app
 
 # Wednesday 2026-11-25, 10:00 in Shanghai (the conversation's clock).
@@ -202,11 +202,13 @@ TOTAL_TOKENS = 200_000
 
 @pytest.fixture(scope="module")
 async def big_client(database_url: str) -> AsyncIterator[httpx.AsyncClient]:
-    """The app with a request body limit that fits a 200k-token transcript (~1 MB)."""
+    """The app with a request body limit and a transcript limit (LIMITS__EXTRACT_CHARS)
+    that fit a 200k-token transcript (~1 MB)."""
     settings = Settings(
         database_url=database_url,
         redis_url=None,
         max_body_bytes=4 * 1024 * 1024,
+        limits=LimitsSettings(extract_chars=2_000_000),
         extraction=ExtractionSettings(window_tokens=6000),
         worker=WorkerSettings(in_process=False),
     )
