@@ -22,6 +22,7 @@ from app.services.extraction.about_other import (
 from app.services.extraction.clauses import hedged
 from app.services.extraction.dates import find_dates, local_midnight
 from app.services.extraction.filler import content_words
+from app.services.extraction.joined import split_joined
 from app.services.extraction.kinds import by_type, choice, employer, request_value, unit_type
 from app.services.extraction.rules import Q_WORK_EN, Q_WORK_ZH, plan_query
 from app.services.extraction.said import Said, addressee_of, display, replies
@@ -111,10 +112,11 @@ def event_units(
             text = picked[1]
         text = complete_answer(text, asked[-1]) if text else text
     pieces = [
-        group
+        piece
         for chunk in chunks(text, MAX_EVENT_CHARS)
         for part in split_by_time(chunk, find_dates(chunk, now))
         for group in by_type(part, now, zh=zh)
+        for piece in split_joined(group, zh)  # "My door code is … and my sister …" (D3)
     ]
     for piece in pieces if text else []:
         about, confidence = False, HEDGED_EVENT_CONFIDENCE if hedge else EVENT_CONFIDENCE

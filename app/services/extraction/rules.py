@@ -17,6 +17,12 @@ from app.core.vocabulary import MemoryType
 from app.services.extraction.statements import third_person_verb as _third
 
 _END = r"(?=\s+(?:and|but|so|because|since|though|although|for\s+(?:any|the|my))\b|[.,;:!?]|$)"
+# A liking's "and" joins the things liked ("I like tea and coffee", "action and sci-fi
+# movies"); it ends the object only before a clause of its own ("and I…", "and it's…").
+_LIKE_END = (
+    r"(?=\s+(?:and\s+(?:i|i'm|my|we|our|it|it's|they|he|she|you|then|also|so)\b|but|so|because|"
+    r"since|though|although|for\s+(?:any|the|my))\b|[.,;:!?]|$)"
+)
 _X = r"([^.,;:!?]{1,80}?)"
 _ZX = r"([^，。！？,.!?；;：:]{1,20}?)"
 _ZEND = r"(?=[，。！？,.!?；;：:]|$)"
@@ -212,7 +218,7 @@ EN_RULES: list[Rule] = [
     _r(rf"\bi\s+must\s+{_X}{_END}", "constraint", 0.8,
        lambda m: (f"The user must {_obj(m.group(1))}.",
                   Q_CONSTRAINT_EN.format(x=_obj(m.group(1))), [])),
-    _r(rf"\bi\s+(?:really\s+)?(?:hate|dislike|detest|loathe|can't\s+stand|cannot\s+stand)\s+{_X}{_END}",
+    _r(rf"\bi\s+(?:really\s+)?(?:hate|dislike|detest|loathe|can't\s+stand|cannot\s+stand)\s+{_X}{_LIKE_END}",
        "preference", 0.85,
        lambda m: (f"The user dislikes {_obj(m.group(1))}.",
                   Q_LIKE_EN.format(x=_obj(m.group(1))), [_obj(m.group(1))])),
@@ -228,7 +234,7 @@ EN_RULES: list[Rule] = [
        lambda m: (f"The user's favourite {m.group(1).lower()} is {_obj(m.group(2))}.",
                   Q_LIKE_EN.format(x=m.group(1).lower()), [_obj(m.group(2))])),
     _r(rf"\bi\s+(?:really\s+|absolutely\s+|do\s+)?(prefer|love|adore|enjoy|like)\s+"
-       rf"{_NO_LIKED_THING}{_X}{_END}",
+       rf"{_NO_LIKED_THING}{_X}{_LIKE_END}",
        "preference", 0.75,
        lambda m: (f"The user {_third(m.group(1).lower())} {_obj(m.group(2))}.",
                   Q_LIKE_EN.format(x=_obj(m.group(2))), [_obj(m.group(2))])),
