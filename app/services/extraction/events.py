@@ -21,6 +21,7 @@ from app.services.extraction.about_other import (
 )
 from app.services.extraction.clauses import hedged
 from app.services.extraction.dates import find_dates, local_midnight
+from app.services.extraction.dropped_subject import with_subject
 from app.services.extraction.filler import content_words
 from app.services.extraction.joined import split_joined
 from app.services.extraction.kinds import by_type, choice, employer, request_value, unit_type
@@ -131,8 +132,8 @@ def event_units(
         if zh:  # about the person addressed: no "小王：" before their own news
             value = third_person_zh(ours, addressee if about else speaker, addressee)
             value = value[:1].upper() + value[1:]  # "The user's cat 豆豆…"
-        else:
-            value = third_person_en(ours, speaker, addressee)
+        else:  # "Got the tattoo…" → "Gina got the tattoo…" (D11)
+            value = third_person_en(ours if about else with_subject(ours), speaker, addressee)
         extra = [speaker] if speaker else []
         if about and addressee:
             extra = [addressee, *extra]

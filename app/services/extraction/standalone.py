@@ -39,7 +39,8 @@ _EN_LEAD_IN = re.compile(
     r"|just\s+to\s+remind\s+you|as\s+a\s+reminder|fyi|f\.y\.i\.?|btw|by\s+the\s+way|heads[\s-]+up"
     r"|just\s+so\s+you\s+know|for\s+the\s+record|note|psa|actually|as\s+i\s+(?:said|mentioned|told\s+you)"
     r"(?:\s+(?:before|earlier))?|(?:don't\s+forget|remember)(?=\s*[:,–—-]|\s+that\b))"
-    r"(?:\s*[:,;–—!.-]+\s*|\s+that\s+|\s+(?=[A-Za-z]))",
+    # "A reminder to follow my passions" is the sentence's subject, not a lead-in (D11).
+    r"(?:\s*[:,;–—!.-]+\s*|\s+that\s+|\s+(?=[A-Za-z])(?!(?:to|of|for|about|from|is|was)\b))",
     re.IGNORECASE,
 )
 _ZH_LEAD_IN = re.compile(
