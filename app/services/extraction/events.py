@@ -21,7 +21,9 @@ from app.services.extraction.about_other import (
 )
 from app.services.extraction.clauses import hedged
 from app.services.extraction.dates import find_dates, local_midnight
+from app.services.extraction.dropped_subject import with_subject
 from app.services.extraction.filler import content_words
+from app.services.extraction.joined import split_joined
 from app.services.extraction.kinds import by_type, choice, employer, request_value, unit_type
 from app.services.extraction.rules import Q_WORK_EN, Q_WORK_ZH, plan_query
 from app.services.extraction.said import Said, addressee_of, display, replies
@@ -111,10 +113,11 @@ def event_units(
             text = picked[1]
         text = complete_answer(text, asked[-1]) if text else text
     pieces = [
-        group
+        piece
         for chunk in chunks(text, MAX_EVENT_CHARS)
         for part in split_by_time(chunk, find_dates(chunk, now))
         for group in by_type(part, now, zh=zh)
+        for piece in split_joined(group, zh)  # "My door code is … and my sister …" (D3)
     ]
     for piece in pieces if text else []:
         about, confidence = False, HEDGED_EVENT_CONFIDENCE if hedge else EVENT_CONFIDENCE
@@ -129,8 +132,8 @@ def event_units(
         if zh:  # about the person addressed: no "小王：" before their own news
             value = third_person_zh(ours, addressee if about else speaker, addressee)
             value = value[:1].upper() + value[1:]  # "The user's cat 豆豆…"
-        else:
-            value = third_person_en(ours, speaker, addressee)
+        else:  # "Got the tattoo…" → "Gina got the tattoo…" (D11)
+            value = third_person_en(ours if about else with_subject(ours), speaker, addressee)
         extra = [speaker] if speaker else []
         if about and addressee:
             extra = [addressee, *extra]

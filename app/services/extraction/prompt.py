@@ -27,7 +27,8 @@ the user (where they live, work, family), plans with a date, and outcomes worth 
 Skip small talk, one-off requests already handled, and anything the assistant said that the
 user did not confirm. Most conversations yield 0-5 memories; an empty list is a fine answer.
 Never keep secrets (card numbers, security codes, passwords, PINs, one-time codes, keys, id
-numbers; "[withheld: …]" marks one already taken out) nor a request to forget something.
+numbers, door/alarm/garage/safe access codes; "[withheld: …]" marks one already taken out) nor
+a request to forget something.
 
 Each memory:
 - "type": one of "fact", "preference", "constraint", "action", "result", "event"

@@ -17,6 +17,12 @@ from app.core.vocabulary import MemoryType
 from app.services.extraction.statements import third_person_verb as _third
 
 _END = r"(?=\s+(?:and|but|so|because|since|though|although|for\s+(?:any|the|my))\b|[.,;:!?]|$)"
+# A liking's "and" joins the things liked ("I like tea and coffee", "action and sci-fi
+# movies"); it ends the object only before a clause of its own ("and I…", "and it's…").
+_LIKE_END = (
+    r"(?=\s+(?:and\s+(?:i|i'm|my|we|our|it|it's|they|he|she|you|then|also|so)\b|but|so|because|"
+    r"since|though|although|for\s+(?:any|the|my))\b|[.,;:!?]|$)"
+)
 _X = r"([^.,;:!?]{1,80}?)"
 _ZX = r"([^，。！？,.!?；;：:]{1,20}?)"
 _ZEND = r"(?=[，。！？,.!?；;：:]|$)"
@@ -159,10 +165,14 @@ EN_RULES: list[Rule] = [
        r"\bi\s+have\s+no\s+(?:known\s+)?(?:food\s+)?allerg(?:y|ies)\b|"
        r"\bi\s*'?\s*a?m\s+not\s+allergic\s+to\s+any(?:thing|\s+food)\b", "fact", 0.85,
        lambda m: ("The user has no allergies.", Q_FOOD_EN.format(x="allergens"), [])),
+    # A correction of an allergy (tester D9): "no longer" says it was so and is not now.
+    _r(rf"\bi\s*'?\s*a?m\s+(?:now\s+)?no\s+longer\s+allergic\s+to\s+{_X}{_END}", "fact", 0.85,
+       lambda m: (f"The user is no longer allergic to {_obj(m.group(1))}.",
+                  Q_FOOD_EN.format(x=_obj(m.group(1))), [_obj(m.group(1))])),
     _r(rf"\bi\s*'?\s*a?m\s+not\s+allergic\s+to\s+{_X}{_END}", "fact", 0.85,
        lambda m: (f"The user is not allergic to {_obj(m.group(1))}.",
                   Q_FOOD_EN.format(x=_obj(m.group(1))), [_obj(m.group(1))])),
-    _r(rf"\b(i\s*'?\s*a?m|my\s+(?:{_RELATIONS}))\s+(?:is\s+)?(?:(?:very|severely|highly|extremely|"
+    _r(rf"\b(i\s*'?\s*a?m|my\s+(?:{_RELATIONS}))\s+(?:is\s+)?(?:still\s+|also\s+)?(?:(?:very|severely|highly|extremely|"
        rf"deathly|really|quite|a\s+bit|slightly|mildly)\s+)?allergic\s+to\s+{_X}{_END}",
        "constraint", 0.95,
        lambda m: (f"{_subject(m.group(1))} allergic to {_obj(m.group(2))}.",
@@ -195,7 +205,8 @@ EN_RULES: list[Rule] = [
        rf"drive|travel|work|do|stand)\s+{_X}{_END}", "constraint", 0.85,
        lambda m: (f"The user cannot {m.group(1).lower()} {_obj(m.group(2))}.",
                   Q_CONSTRAINT_EN.format(x=_obj(m.group(2))), [_obj(m.group(2))])),
-    _r(rf"\bi\s+(?:don't|do\s+not)\s+(eat|drink)\s+{_X}{_END}", "constraint", 0.85,
+    _r(rf"\bi\s+(?:still\s+|also\s+|just\s+)?(?:don't|do\s+not)\s+(eat|drink)\s+{_X}{_END}",
+       "constraint", 0.85,
        lambda m: (f"The user does not {m.group(1).lower()} {_obj(m.group(2))}.",
                   Q_FOOD_EN.format(x=_obj(m.group(2))), [_obj(m.group(2))])),
     _r(rf"\bi\s+(?:only|just)\s+(eat|drink)\s+{_X}{_END}", "constraint", 0.85,
@@ -207,7 +218,7 @@ EN_RULES: list[Rule] = [
     _r(rf"\bi\s+must\s+{_X}{_END}", "constraint", 0.8,
        lambda m: (f"The user must {_obj(m.group(1))}.",
                   Q_CONSTRAINT_EN.format(x=_obj(m.group(1))), [])),
-    _r(rf"\bi\s+(?:really\s+)?(?:hate|dislike|detest|loathe|can't\s+stand|cannot\s+stand)\s+{_X}{_END}",
+    _r(rf"\bi\s+(?:really\s+)?(?:hate|dislike|detest|loathe|can't\s+stand|cannot\s+stand)\s+{_X}{_LIKE_END}",
        "preference", 0.85,
        lambda m: (f"The user dislikes {_obj(m.group(1))}.",
                   Q_LIKE_EN.format(x=_obj(m.group(1))), [_obj(m.group(1))])),
@@ -223,7 +234,7 @@ EN_RULES: list[Rule] = [
        lambda m: (f"The user's favourite {m.group(1).lower()} is {_obj(m.group(2))}.",
                   Q_LIKE_EN.format(x=m.group(1).lower()), [_obj(m.group(2))])),
     _r(rf"\bi\s+(?:really\s+|absolutely\s+|do\s+)?(prefer|love|adore|enjoy|like)\s+"
-       rf"{_NO_LIKED_THING}{_X}{_END}",
+       rf"{_NO_LIKED_THING}{_X}{_LIKE_END}",
        "preference", 0.75,
        lambda m: (f"The user {_third(m.group(1).lower())} {_obj(m.group(2))}.",
                   Q_LIKE_EN.format(x=_obj(m.group(2))), [_obj(m.group(2))])),
@@ -267,10 +278,17 @@ _ZH_VERB = r"(吃|喝|看|听|玩|用|穿)?"
 ZH_RULES: list[Rule] = [
     _z(r"我(?:没有|没|并没有)(?:任何|什么)?(?:食物)?过敏|我对(?:什么|任何东西|任何食物)都不过敏",
        "fact", 0.85, lambda m: ("用户没有过敏。", Q_FOOD_ZH.format(x="过敏原"), [])),
+    # A correction of an allergy (tester D9): 我已经不对海鲜过敏了, 我对海鲜已经不过敏了.
+    _z(rf"我(?:现在)?(?:已经不再|已经不|不再)(?:对)?{_ZX}过敏|我对{_ZX}(?:已经|现在)(?:不再|不)过敏",
+       "fact", 0.85,
+       lambda m: (f"用户不再对{_zobj(m.group(1) or m.group(2))}过敏。",
+                  Q_FOOD_ZH.format(x=_zobj(m.group(1) or m.group(2))),
+                  [_zobj(m.group(1) or m.group(2))])),
     _z(rf"我对{_ZX}(?:并)?不过敏", "fact", 0.85,
        lambda m: (f"用户对{_zobj(m.group(1))}不过敏。",
                   Q_FOOD_ZH.format(x=_zobj(m.group(1))), [_zobj(m.group(1))])),
-    _z(rf"(我的?(?:{_ZH_REL})|我)(?:对)?{_ZX}(?:严重|有点|轻微)?过敏", "constraint", 0.95,
+    _z(rf"(我的?(?:{_ZH_REL})|我)(?:对)?([^，。！？,.!?；;：:不没]{{1,20}}?)(?:严重|有点|轻微)?过敏",
+       "constraint", 0.95,
        lambda m: (f"{_zsubject(m.group(1))}对{_zobj(m.group(2))}过敏。",
                   Q_FOOD_ZH.format(x=_zobj(m.group(2))), [_zobj(m.group(2))])),
     _z(r"我(?:是素食者|吃素|是纯素食者)", "constraint", 0.9,
@@ -288,7 +306,8 @@ ZH_RULES: list[Rule] = [
        lambda m: (f"用户只{m.group(1)}{_zobj(m.group(2))}。",
                   Q_CONSTRAINT_ZH.format(x="饮食"), [_zobj(m.group(2))])),
     # 我不吃素 (not vegetarian) keeps nothing out of the meals: no constraint (tester C24)
-    _z(rf"(我的?(?:{_ZH_REL})|我)(?:也|从来|一直|就|可|倒是)?不(吃|喝|碰)(?!素(?:[。！!，,]|$)){_ZX}{_ZEND}",
+    _z(rf"(我的?(?:{_ZH_REL})|我)(?:也|从来|一直|就|可|倒是|还是|还|依然|仍然|仍)?不(吃|喝|碰)"
+       rf"(?!素(?:[。！!，,]|$)){_ZX}{_ZEND}",
        "constraint", 0.85,
        lambda m: (f"{_zsubject(m.group(1))}不{m.group(2)}{_zobj(m.group(3))}。",
                   Q_FOOD_ZH.format(x=_zobj(m.group(3))), [_zobj(m.group(3))])),

@@ -8,6 +8,13 @@
   (password, passcode, PIN, one-time/verification code, OTP, API key, access token, 密码,
   口令, 验证码, 动态码, 密钥…) then "is"/":"/"="/是/为 and the value; well-known key shapes
   (``sk-…``, ``AKIA…``, ``ghp_…``, ``xoxb-…``, ``AIza…``, a PEM private key) without a word;
+  a password right after a login without the word ("my bank login is jdoe and it's
+  Sunshine99!", "username: bob, pw: hunter2": a value with a digit, an inner capital or symbol);
+- **access codes** (tester D4), as durable as a PIN: a door, gate, alarm, garage, safe, lock or
+  building code or combination and a value with a digit ("The alarm code for the house is
+  5521.", "Our garage code is 9090", "The safe combination is 12-34-56.", "the code to the
+  front door is 4321"), 门禁码/开门码/车库/报警器/保险箱… + digits (门禁码是1234); "my locker
+  number is 4417", "door 4" and "the alarm code is broken" are no secret;
 - **national ids**: a US social security number (``ddd-dd-dddd`` with a valid area and group,
   or any 9 digits after "SSN"/"social security number") and a Chinese resident id (18
   characters with a valid birth date and ISO 7064 check digit, or any 15–18 after 身份证).
@@ -25,12 +32,13 @@ from dataclasses import dataclass
 PLACEHOLDER = "[withheld: {kind}]"
 PLACEHOLDER_RE = re.compile(r"\[withheld: ([^\]]+)\]")
 
-CARD, CVV, PASSWORD, NATIONAL_ID, KEY = (
+CARD, CVV, PASSWORD, NATIONAL_ID, KEY, ACCESS = (
     "a payment card number",
     "a card security code",
     "a password, PIN or one-time code",
     "a national id number",
     "an API key or token",
+    "an access code (door, gate, alarm, garage or safe)",
 )
 
 
@@ -73,7 +81,7 @@ _CVV = re.compile(
     re.IGNORECASE,
 )
 _SECRET_WORD = (
-    r"pass\s?words?|passcodes?|passphrases?|pwd|pins?(?:\s+(?:code|number))?"
+    r"pass\s?words?|passcodes?|passphrases?|pwd?|pins?(?:\s+(?:code|number))?"
     r"|(?:one[-\s]time|verification|confirmation|security|login|sign[-\s]in|2fa|two[-\s]factor"
     r"|auth(?:entication)?|sms|otp|mfa|recovery|backup)\s+(?:code|pin|password|key|phrase)s?"
     r"|otp|api[-\s]?(?:key|token|secret)s?|(?:access|auth|bearer|secret|private|refresh)"
@@ -85,6 +93,32 @@ _STATED = re.compile(
     r"[\w'’.-]+(?:\s+(?:account|app|card|login))?)?"
     r"\s*(?:\bis\b|\bwas\b|\bare\b|['’]s\b|=|:|-)\s*(?:now\s+|still\s+|just\s+|actually\s+)?"
     r"[\"'“‘]?([^\s\"'”’]+)",
+    re.IGNORECASE,
+)
+# What an access code opens (tester D4: "The alarm code for the house is 5521.", "Our garage
+# code is 9090", "The safe combination is 12-34-56.", 门禁码是1234): as durable as a PIN.
+_OPENS = (
+    r"(?:front\s+|back\s+|main\s+)?(?:door|gate|garage(?:\s+door)?|alarm|building|entry|"
+    r"entrance|keypad|lock|lockbox|key\s*box|safe|vault|locker|house|apartment|flat|office)"
+)
+_ACCESS_STATED = re.compile(
+    rf"\b(?:{_OPENS}\s+(?:access\s+|entry\s+|security\s+)?(?:code|combination|combo|pin)"
+    rf"|(?:access|entry|door|gate)\s+code|(?:code|combination|combo)\s+(?:for|to|of|on)\s+"
+    rf"(?:the\s+|my\s+|our\s+|your\s+)?{_OPENS})s?\b"
+    r"(?:\s+(?:for|to|of|on|at)\s+(?:the\s+|my\s+|our\s+|your\s+)?[\w'’-]+)?"
+    r"\s*(?:\bis\b|\bwas\b|['’]s\b|=|:|-)?\s*(?:now\s+|still\s+|just\s+)?"
+    r"[\"'“‘#]?((?=[\w*#-]*\d)[\w*#]+(?:-[\w*#]+)*)",
+    re.IGNORECASE,
+)
+_ZH_ACCESS = re.compile(
+    r"(?:门禁|门锁|开门|大门|单元门|车库门?|报警器?|警报器?|保险箱|保险柜|密码锁|密码箱)的?"
+    r"(?:码|密码|号码|口令|密码锁)?(?:是|为|：|:)?\s*([0-9][0-9A-Za-z#*-]{2,})"
+)
+# A password after a login without the word: "My bank login is jdoe and it's Sunshine99!"
+_AFTER_LOGIN = re.compile(
+    r"\b(?:log[-\s]?in|username|user\s*name|user\s*id|account)\s*(?:\bis\b|=|:)\s*[^\s,;]+"
+    r"\s*(?:,|and|;)\s*(?:the\s+pass(?:word)?\s+is|pass(?:word)?\s*(?:is|:)|pw\s*(?:is|:)"
+    r"|it['’]s|it\s+is)\s+[\"'“‘]?([^\s\"'”’]+)",
     re.IGNORECASE,
 )
 _PIN_DIGITS = re.compile(
@@ -164,6 +198,18 @@ def _stated(text: str) -> list[Secret]:
     return out
 
 
+def _after_login(text: str) -> list[Secret]:
+    """The password after a login ("… login is jdoe and it's Sunshine99!"): a value with a
+    digit, a capital inside or a symbol between letters, not a word ("and it's fine")."""
+    out: list[Secret] = []
+    for m in _AFTER_LOGIN.finditer(text):
+        value = m.group(1).rstrip(".,;:!?)")
+        if value.lower() in _NOT_A_VALUE or not re.search(r"\d|\w[A-Z]|\w[^\w\s]\w", value):
+            continue
+        out.append(Secret(m.start(1), m.start(1) + len(value), PASSWORD))
+    return out
+
+
 def find(text: str) -> list[Secret]:
     """Every secret in ``text`` (see the module docstring), ordered, overlaps merged."""
     found = [
@@ -171,6 +217,9 @@ def find(text: str) -> list[Secret]:
         *_group(_CVV, text, CVV),
         *_stated(text),
         *_group(_PIN_DIGITS, text, PASSWORD),
+        *_after_login(text),
+        *_group(_ACCESS_STATED, text, ACCESS),
+        *_group(_ZH_ACCESS, text, ACCESS),
         *_group(_KEY_SHAPES, text, KEY, 0),
         *_group(_SSN, text, NATIONAL_ID, 0),
         *_group(_SSN_STATED, text, NATIONAL_ID),

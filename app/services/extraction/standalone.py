@@ -37,9 +37,10 @@ _EN_LEAD_IN = re.compile(
     _SENTENCE_START
     + r"\s*(?:(?:just\s+)?(?:a\s+|one\s+more\s+)?(?:quick\s+|friendly\s+|gentle\s+)?reminder"
     r"|just\s+to\s+remind\s+you|as\s+a\s+reminder|fyi|f\.y\.i\.?|btw|by\s+the\s+way|heads[\s-]+up"
-    r"|just\s+so\s+you\s+know|for\s+the\s+record|note|psa|as\s+i\s+(?:said|mentioned|told\s+you)"
+    r"|just\s+so\s+you\s+know|for\s+the\s+record|note|psa|actually|as\s+i\s+(?:said|mentioned|told\s+you)"
     r"(?:\s+(?:before|earlier))?|(?:don't\s+forget|remember)(?=\s*[:,–—-]|\s+that\b))"
-    r"(?:\s*[:,;–—!.-]+\s*|\s+that\s+|\s+(?=[A-Za-z]))",
+    # "A reminder to follow my passions" is the sentence's subject, not a lead-in (D11).
+    r"(?:\s*[:,;–—!.-]+\s*|\s+that\s+|\s+(?=[A-Za-z])(?!(?:to|of|for|about|from|is|was)\b))",
     re.IGNORECASE,
 )
 _ZH_LEAD_IN = re.compile(
@@ -99,8 +100,8 @@ def strip_lead_ins(text: str) -> str:
         text = _ZH_REMIND.sub(lambda m: "请" + m.group(1) + "。", text)
     else:
         text = _EN_REMIND.sub(lambda m: "I want to be reminded" + m.group(1)[9:] + ".", text)
-    pattern = _ZH_LEAD_IN if has_cjk(text) else _EN_LEAD_IN
-    out = pattern.sub("", text).strip()
+    out = _EN_LEAD_IN.sub("", text).strip()  # a Chinese message may hold English sentences
+    out = _ZH_LEAD_IN.sub("", out).strip() if has_cjk(text) else out
     if not out or not re.search(r"\w", out):
         return text
     return out[:1].upper() + out[1:] if not has_cjk(out[:1]) else out

@@ -52,17 +52,26 @@ def typed_units(turn: Turn, now: datetime, theirs: bool) -> Typed:
     out: list[Candidate] = []
     covered, taken, dropped = True, [], False
     parts = clauses(turn.content)
+    correcting = False  # the sentence so far corrects a stored fact ("no longer", 不再)
     for i, clause in enumerate(parts):
         if is_question(clause):
             continue
         zh = has_cjk(clause)
         units, rest = clause_units(_with_subject(clause, parts[:i], zh), turn, now)
+        if correcting and not units and _same_sentence(turn.content, parts[i - 1], clause):
+            taken.append(clause)  # "…, it was a misdiagnosis": why, held by the correction
+            continue
+        correcting = any(_CORRECTS.search(u.value) for u in units)
+        if correcting:
+            taken.append(clause)
+        following = parts[i + 1 : i + 2]
+        if following and any(
+            u.type == "constraint" for u in clause_units(following[0], turn, now)[0]
+        ):
+            following = []  # "…. But I still don't eat spicy food.": a constraint of its own
         exception = (
-            (
-                clause if _EXCEPTION_INSIDE.search(rest) else None  # "…, except roasted ones"
-            )
-            or _exception(turn.content, clause, parts[i + 1 : i + 2])
-        )
+            clause if _EXCEPTION_INSIDE.search(rest) else None  # "…, except roasted ones"
+        ) or _exception(turn.content, clause, following)
         if exception and any(u.type == "constraint" for u in units):
             # "I'm vegetarian, but I eat eggs": the constraint keeps its exception (C8, C9)
             mixed = has_cjk(exception)
@@ -104,6 +113,17 @@ _EXCEPTION_INSIDE = re.compile(
     r"[,，;；]\s*(?:but|except|apart\s+from|other\s+than|但是|但|不过|可是|只是|除了)",
     re.IGNORECASE,
 )
+# A unit that corrects a stored one (tester D9: "The user is no longer allergic to seafood.").
+_CORRECTS = re.compile(r"\bno\s+longer\b|不再")
+
+
+def _same_sentence(text: str, before: str, clause: str) -> bool:
+    """``clause`` goes on the sentence of ``before`` in ``text`` (no sentence end between)."""
+    start = text.find(before)
+    end = text.find(clause, start + len(before)) if start >= 0 else -1
+    return end >= 0 and re.search(r"[.!?。！？]", text[start + len(before) : end]) is None
+
+
 # A Chinese clause that goes on about the speaker of the clause before it ("我不吃辣，也对花生
 # 过敏"): its subject was left out.
 _ZH_GOES_ON = re.compile(r"^(?:也|还|又|并且|而且|同时)(?!是)")

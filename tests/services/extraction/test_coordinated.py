@@ -47,3 +47,45 @@ async def test_a_joined_clause_no_rule_reads_keeps_the_sentence(client):
     [unit] = r.json()["units"]
     assert unit["value"].startswith("The user lives in Berlin and ")
     assert "rowing on the Spree" in unit["value"] and unit["type"] == "fact"
+
+
+async def values_of(client, user_id: str, said: str) -> list[str]:  # type: ignore[no-untyped-def]
+    body = {"user_id": user_id, "now": NOW, "messages": [{"role": "user", "content": said}]}
+    r = await client.post("/extract?wait=true", json=body)
+    assert r.status_code == 200, r.text
+    assert r.json()["status"] == "succeeded"
+    page = await client.get("/memories", params={"user_id": user_id})
+    return [m["value"] for m in page.json()["memories"]]
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("My locker number is 4417 and my gym is on Main Street.",
+         {"The user's locker number is 4417.", "The user's gym is on Main Street."}),
+        ("My car is red and my sister Jane lives in Oslo.",
+         {"The user's car is red.", "The user's sister Jane lives in Oslo."}),
+        ("我的储物柜号码是4417，我妹妹住在奥斯陆。",
+         {"用户的储物柜号码是4417。", "用户的妹妹住在奥斯陆。"}),
+        ("我的储物柜号码是4417，而且我的健身房在主街。",
+         {"用户的储物柜号码是4417。", "用户的健身房在主街。"}),
+    ],
+)  # fmt: skip
+async def test_two_statements_about_different_things_are_two_units(client, said, expected):
+    """Tester D3: "My door code is 4417 and my sister Jane lives in Oslo." was one unit."""
+    assert set(await values_of(client, "d3", said)) == expected
+
+
+@pytest.mark.parametrize(
+    ("said", "whole"),
+    [
+        ("I like tea and coffee.", "The user likes tea and coffee."),
+        ("I love action and sci-fi movies.", "The user loves action and sci-fi movies."),
+        ("I went to the park and my kids loved it.",
+         "The user went to the park and the user's kids loved it."),
+    ],
+)  # fmt: skip
+async def test_one_statements_and_is_not_cut(client, said, whole):
+    """ "and" joining the things liked, or a clause that points back, stays one unit (the liking
+    kept only its first thing: "The user likes tea.")."""
+    assert await values_of(client, "d3", said) == [whole]

@@ -63,6 +63,32 @@ async def values(client: httpx.AsyncClient, user: str = "p1") -> list[str]:
     ],
 )  # fmt: skip
 async def test_a_secret_is_never_stored(client, engine, said, secret, kind):
+    await _never_stored(client, engine, said, secret, kind)
+
+
+ACCESS = "an access code (door, gate, alarm, garage or safe)"
+
+
+@pytest.mark.parametrize(
+    ("said", "secret", "kind"),
+    [
+        ("My bank login is jdoe and it's Sunshine99!", "Sunshine99",
+         "a password, PIN or one-time code"),
+        ("username: bob, pw: hunter2", "hunter2", "a password, PIN or one-time code"),
+        ("The alarm code for the house is 5521.", "is 5521", ACCESS),
+        ("Our garage code is 9090, use it when you deliver.", "is 9090", ACCESS),
+        ("The safe combination is 12-34-56.", "12-34-56", ACCESS),
+        ("门禁码是1234，记一下。", "是1234", ACCESS),
+        ("我家车库的开门码：860412。", "860412", ACCESS),
+    ],
+)  # fmt: skip
+async def test_a_secret_not_called_one_is_never_stored(client, engine, said, secret, kind):
+    """Tester D4: a password after a login without the word, and access codes (door, alarm,
+    garage, safe, 门禁码) were kept; the safe combination made no unit and no outcome."""
+    await _never_stored(client, engine, said, secret, kind)
+
+
+async def _never_stored(client, engine, said, secret, kind):  # type: ignore[no-untyped-def]client, engine, said, secret, kind):
     job = await extract(client, said)
     assert await values(client) == []
     assert [u["outcome"] for u in job["units"]] == ["dropped"]
@@ -199,6 +225,9 @@ async def test_the_llm_is_never_shown_a_secret_and_its_units_are_checked(llm_app
         ("身份证 110105194912310021，验证码 482913。",
          ["a national id number", "a password, PIN or one-time code"]),
         ("我忘了密码是多少。密码学很有意思。", []),
+        ("The alarm code is broken. My door number is 4. My login is jdoe and it's fine.", []),
+        ("The gate code for the building is 4417#.", [ACCESS]),
+        ("我家门锁坏了3天了，车库门在修。", []),
     ],
 )  # fmt: skip
 def test_what_counts_as_a_secret(said, kinds):

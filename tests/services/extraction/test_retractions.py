@@ -81,3 +81,48 @@ async def test_no_allergies_is_a_standing_fact_for_a_food_agent(client, messages
     )
     assert r.status_code == 200, r.text
     assert expected in r.json()["text"]
+
+
+async def statuses(client: httpx.AsyncClient, user_id: str) -> dict[str, str]:
+    r = await client.get(
+        "/memories", params={"user_id": user_id, "include_superseded": "true", "limit": 50}
+    )
+    assert r.status_code == 200, r.text
+    return {m["value"]: m["status"] for m in r.json()["memories"]}
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "retracted", "correction", "reaffirmed"),
+    [
+        ("I'm allergic to seafood. I don't eat spicy food.",
+         "Actually I'm no longer allergic to seafood, it was a misdiagnosis. "
+         "But I still don't eat spicy food.",
+         "The user is allergic to seafood.", "The user is no longer allergic to seafood.",
+         "The user does not eat spicy food."),
+        ("我对海鲜过敏，另外我不吃辣。", "其实我已经不对海鲜过敏了，医生说是误诊。但我还是不吃辣。",
+         "用户对海鲜过敏。", "用户不再对海鲜过敏。", "用户不吃辣。"),
+        ("我对海鲜过敏，另外我不吃辣。",
+         "Actually I'm no longer allergic to seafood, the doctor said it was a misdiagnosis. "
+         "但我还是不吃辣。",
+         "用户对海鲜过敏。", "The user is no longer allergic to seafood.", "用户不吃辣。"),
+    ],
+)  # fmt: skip
+async def test_a_correction_supersedes_what_it_corrects_not_what_it_reaffirms(
+    client, first, second, retracted, correction, reaffirmed
+):
+    """Tester D9: "no longer allergic to X … but I still don't eat Y" is two units; the
+    correction supersedes the allergy, the reaffirmed constraint stays active (merged)."""
+    await units_of(client, "d9", [user(first)])
+    r = await client.post(
+        "/extract?wait=true", json={"user_id": "d9", "messages": [user(second)], "now": NOW}
+    )
+    assert r.status_code == 200, r.text
+    outcomes = {u["value"]: u["outcome"] for u in r.json()["units"]}
+    assert outcomes.get(correction) == "superseded", outcomes
+    assert outcomes.get(reaffirmed) == "merged", outcomes
+    assert len(outcomes) == 2, outcomes  # no third unit holding both ("Actually The user …")
+    seen = await statuses(client, "d9")
+    assert seen[retracted] == "superseded", seen
+    assert seen[reaffirmed] == "active", seen
+    assert seen[correction] == "active", seen
+    assert not [v for v in seen if "Actually" in v or "对已经" in v], seen

@@ -348,3 +348,23 @@ async def test_the_readme_s_offline_example_recalls_the_passport_for_when_it_exp
     hit = r.json()["memories"][0]
     assert hit["value"] == "The user's passport expires on 2027-03-14.", hit
     assert hit["scores"]["time"] > 0
+
+
+@pytest.mark.parametrize(
+    ("said", "parts"),
+    [
+        ("Thanks! Got the tattoo a few years ago, it stands for freedom - dancing without "
+         "worrying what people think. A reminder to follow my passions and express myself.",
+         ["Gina got the tattoo a few years ago", ". A reminder to follow Gina's passions"]),
+        ("Hi! Just finished my first marathon. Got any tips for recovery?",
+         ["Gina just finished Gina's first marathon."]),
+        ("谢谢！几年前纹的这个纹身，提醒我追随自己的热情。", ["纹身，提醒Gina追随自己的热情"]),
+    ],
+)  # fmt: skip
+async def test_a_sentence_keeps_its_head_and_its_subject(client, said, parts):
+    """Tester D11: "A reminder to follow my passions" lost "A reminder" (read as a lead-in),
+    and "Got the tattoo…" had no subject: the unit names the speaker who did it."""
+    job = await extract(client, [user(said, name="Gina")])
+    values = [u["value"] for u in job["units"]]
+    assert any(all(p in v for p in parts) for v in values), values
+    assert not [v for v in values if ". to follow" in v or "Gina got any" in v], values
