@@ -6,6 +6,7 @@ encoding it whole would."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any
 
@@ -56,6 +57,16 @@ def whole_text_cut(text: str, max_tokens: int) -> str:
     return cut
 
 
+async def settle(wm: Any) -> None:
+    """Wait until the background has embedded what the test's appends and reads queued (the
+    shared app's shutdown drains its queue for a few seconds only)."""
+    embeddings = wm.app.state.resources.working_memory.embeddings
+    for _ in range(1200):
+        if not embeddings.backlog:
+            return
+        await asyncio.sleep(0.05)
+
+
 def record_cuts(wm: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[RecordingEncoding, list]:
     """The app's working-memory tokenizer, recording what it encodes and every cut it
     makes (text, max_tokens, cut)."""
@@ -100,10 +111,12 @@ async def test_read_with_a_query_does_not_tokenise_whole_long_messages(wm, monke
     assert r.status_code == 200, r.text
     assert TRUNCATION_MARK in r.json()["text"]
     assert recording.chars and max(recording.chars) < 20_000, recording.chars
+    await settle(wm)
     # The same cuts as encoding each message whole.
     assert len(cuts) >= 2
     for text, max_tokens, cut in cuts:
         assert cut == whole_text_cut(text, max_tokens)
+    await settle(wm)
 
 
 @pytest.mark.parametrize("max_tokens", [40, 300])
@@ -121,3 +134,48 @@ async def test_a_cut_is_the_whole_message_cut(wm, monkeypatch, max_tokens):
     assert max(recording.chars) < len(output) // 4
     for text, limit, cut in cuts:
         assert cut == whole_text_cut(text, limit)
+
+
+@pytest.mark.parametrize("old_entries", [False, True])
+async def test_first_windows_are_counted_at_append_not_by_each_read(wm, monkeypatch, old_entries):
+    """A read with a query counts what embedding each message still without a vector would
+    cost (its first window's model tokens): counted at append and kept with the window entry,
+    never again by a read; entries written before they were kept (old Redis entries) are
+    counted by the read as before, with the same answer."""
+    wm.configure(embed_wait_ms=0)
+    embeddings = wm.app.state.resources.working_memory.embeddings
+    windows = embeddings.windows
+    assert windows.tokens is not None  # the model's own tokenizer
+    # Nobody here embeds them (as when another process appended them): every read must
+    # decide which it can afford to embed itself.
+    monkeypatch.setattr(embeddings, "embedder", None)
+    if old_entries:
+
+        async def not_kept(texts: list[str]) -> list[None]:
+            return [None for _ in texts]
+
+        monkeypatch.setattr(windows, "first_windows", not_kept)
+    rng = random.Random(4)
+    outputs = [" ".join(rng.choice(WORDS) for _ in range(15000)) for _ in range(2)]
+    for i, output in enumerate(outputs):
+        await append(wm, "kept", msg(output, role="tool", **({"user_id": "k"} if i == 0 else {})))
+    monkeypatch.undo()
+    wm.configure(embed_wait_ms=0)
+    counted: list[int] = []
+    count = windows.count
+
+    def recording(text: str) -> int:
+        counted.append(len(text))
+        return int(count(text))
+
+    monkeypatch.setattr(windows, "count", recording)
+    window = (
+        await wm.client.get(
+            "/working_memory/kept", params={"query": "error 500", "max_tokens": 2000}
+        )
+    ).json()
+    # 384-token windows do not fit what the read may embed beside its query: all ranked
+    # without relevance, left to the background.
+    assert window["unembedded_seqs"] == [1, 2]
+    assert counted == ([len(o) for o in reversed(outputs)] if old_entries else [])
+    await settle(wm)
