@@ -13,6 +13,7 @@ import base64
 import gzip
 import hashlib
 import importlib.resources
+import re
 from functools import lru_cache
 from typing import Protocol, TypedDict
 
@@ -59,6 +60,23 @@ _ENCODINGS: dict[str, _EncodingSpec] = {
 }
 
 TRUNCATION_MARK = " … [truncated] … "
+
+# A place where tiktoken's split patterns (both encodings) always end a piece: after a letter
+# or digit, before whitespace or an ASCII or CJK punctuation mark or symbol other than the
+# apostrophe (it may start a contraction that belongs to the word: "'s"), none of them a
+# letter, digit or combining mark that would continue the word. Every piece before it ends
+# there and is chosen from characters before it and that stop, so a prefix cut there encodes
+# to the first ids of the whole text, and the suffix from there to its last ids (no pattern
+# looks behind).
+_PIECE_END = re.compile(r"(?<=[^\W_])(?=[\s!-&(-/:-@\[-`{-~，。、；：？！（）《》「」『』【】…])")
+# A truncation looks for its head and tail first in this many characters per token of
+# ``max_tokens`` at each end (then four times more, ...): a cut costs about as much as the
+# budget it fills, not as the message (a window read cuts messages of up to
+# LIMITS__MESSAGE_CHARS on every call).
+_CHARS_PER_TOKEN = 8
+# How far past the span an end of a piece is looked for (texts without one, such as a run of
+# emoji or of spaces, which are a single piece, are encoded whole).
+_PIECE_REACH = 2000
 
 
 class Tokenizer(Protocol):
@@ -138,19 +156,49 @@ class TiktokenTokenizer:
         # A cut can split a multi-byte character (Chinese): drop the partial bytes.
         return self._enc.decode_bytes(ids).decode("utf-8", errors="ignore")
 
+    def _ends(self, text: str, max_tokens: int) -> tuple[list[int], list[int]] | None:
+        """The ids of a prefix and of a suffix of ``text`` that do not overlap, each at least
+        ``max_tokens`` long, exactly the first and the last ids of the whole text (each cut
+        where a piece of the split pattern ends, :data:`_PIECE_END`); None when ``text`` is
+        too short for that or has no such place near the cut (then it is encoded whole)."""
+        span = max(64, max_tokens) * _CHARS_PER_TOKEN
+        while 2 * span < len(text):
+            head_end = _PIECE_END.search(text, span, span + _PIECE_REACH)
+            start = len(text) - span
+            tail_start = _PIECE_END.search(text, max(0, start - _PIECE_REACH), start)
+            if head_end is None or tail_start is None:
+                return None
+            # The last such place before ``start``: the tail then covers at least ``span``.
+            *_, last = _PIECE_END.finditer(text, tail_start.start(), start)
+            if head_end.start() > last.start():
+                return None
+            head = self._enc.encode_ordinary(text[: head_end.start()])
+            tail = self._enc.encode_ordinary(text[last.start() :])
+            if len(head) >= max_tokens and len(tail) >= max_tokens:
+                return head, tail
+            span *= 4
+        return None
+
     def truncate(self, text: str, max_tokens: int) -> str:
-        """At most ``max_tokens`` tokens of ``text``: head (2/3) + mark + tail (1/3)."""
+        """At most ``max_tokens`` tokens of ``text``: head (2/3) + mark + tail (1/3). A long
+        text is not encoded whole: its head and tail are taken from the ids of a prefix and a
+        suffix (exactly the whole text's first and last ids, :meth:`_ends`), so the cut is
+        the same and costs about the budget's tokens, not the text's."""
         if max_tokens <= 0:
             return ""
-        ids = self._enc.encode_ordinary(text)
-        if len(ids) <= max_tokens:
-            return text
+        ends = self._ends(text, max_tokens)
+        if ends is None:
+            ids = self._enc.encode_ordinary(text)
+            if len(ids) <= max_tokens:
+                return text
+            ends = ids, ids
+        first, last = ends
         room = max_tokens - self._mark_tokens
         if room < 8:
-            cut = self._decode(ids[:max_tokens])
+            cut = self._decode(first[:max_tokens])
         else:
             head, tail = (room * 2) // 3, room - (room * 2) // 3
-            cut = self._decode(ids[:head]) + TRUNCATION_MARK + self._decode(ids[-tail:])
+            cut = self._decode(first[:head]) + TRUNCATION_MARK + self._decode(last[-tail:])
         # Re-encoding a joined string can merge differently; shave until it fits.
         while cut and self.count(cut) > max_tokens:
             cut = cut[: max(0, len(cut) - max(1, len(cut) // 20))]

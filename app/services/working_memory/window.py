@@ -176,6 +176,7 @@ class WorkingMemoryService:
         commit marks the window stale (written back when Redis answers: stale.py)."""
         contents = [m.content for m in messages]
         tokens = await self._count(contents)
+        first_windows = await self.embeddings.windows.first_windows(contents)
         restored = await self._restore_if_lost(namespace, session_id, now)
         owner = next((m.user_id for m in messages if m.user_id), None)
         block = await self.transcript.allocate(
@@ -208,8 +209,9 @@ class WorkingMemoryService:
                 density=information_density(r.content),
                 standing=standing_kind(r.role, r.content),
                 filler=is_filler(r.content),
+                first_window=first_windows[i],
             )
-            for r in rows
+            for i, r in enumerate(rows)
         ]
 
         async def to_window() -> None:

@@ -88,3 +88,21 @@ async def test_add_is_idempotent_by_seq_and_trims_oldest(redis_prefix):
     snap = await s.read("ns", "s", with_embeddings=False)
     assert [e.seq for e in snap.entries] == [2, 3, 4]
     assert snap.entries[0].metadata == {"i": 2}
+
+
+async def test_first_window_count_is_kept_and_old_entries_still_read(redis_prefix):
+    """An entry keeps its first window's model-token count (tester D18); an entry written
+    before that was kept (no ``"w"`` in its JSON: the blob of the old code) reads as
+    before, without one."""
+    from dataclasses import replace
+
+    r, prefix = redis_prefix
+    s = store(r, prefix, cache=False)
+    kept = replace(entry(1, "one"), first_window=(5, 384, "multilingual-e5-small"))
+    await s.add("ns", "s", [kept, entry(2, "two")], None)
+    _, data, _, _ = s.keys("ns", "s")
+    old_blob = (await r.hget(data, "2")).decode()
+    assert '"w"' not in old_blob and old_blob.startswith('1\n{"r":')
+    entries = (await s.read("ns", "s", with_embeddings=False)).entries
+    assert [e.first_window for e in entries] == [(5, 384, "multilingual-e5-small"), None]
+    assert [e.content for e in entries] == ["one", "two"]
