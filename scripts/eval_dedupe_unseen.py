@@ -2,7 +2,7 @@
 (``tests/dedupe_pairs_unseen.py``, issue 28 step 1), offline.
 
     .venv/bin/python scripts/eval_dedupe_unseen.py [--folds 5] [--fit]
-        [--held-back | --next-held-back]
+        [--held-back | --first-held-back | --next-held-back]
 
 Figures per kind:
 
@@ -18,8 +18,9 @@ Fitting picks (``align_cosine``, ``align_cover``) on a grid, then ``align_cosine
 lower cosine from which pairs with every content word matched both ways merge): zero false
 merges on the training pairs first, then the most merges, then the most conservative
 (highest cosine, then highest cover). ``--fit`` prints the thresholds fitted on every
-development pair. ``--held-back`` adds the held-back groups (scored once, at the end:
-shipped, and fitted on every development pair).
+development pair. ``--held-back`` adds the unspent held-back part
+(``tests/dedupe_pairs_held_back.py``, scored once, at the end: shipped, and fitted on every
+development pair); ``--first-held-back`` and ``--next-held-back`` score the two spent ones.
 """
 
 from __future__ import annotations
@@ -43,7 +44,9 @@ from app.services.memory import merge  # noqa: E402
 from app.services.memory.pairs import decision, definition, features, gate, lexical  # noqa: E402
 from app.services.memory.pairs.decision import Thresholds  # noqa: E402
 from tests.dedupe_pairs import PAIRS, Pair  # noqa: E402
-from tests.dedupe_pairs_unseen import development, held_back, next_held_back  # noqa: E402
+from tests.dedupe_pairs_held_back import held_back  # noqa: E402
+from tests.dedupe_pairs_unseen import development, next_held_back  # noqa: E402
+from tests.dedupe_pairs_unseen import held_back as first_held_back  # noqa: E402
 
 Vectors = dict[str, np.ndarray]
 
@@ -359,7 +362,8 @@ def table(title: str, rows: dict[tuple[str, str], Row]) -> str:
 
 async def amain(args: argparse.Namespace) -> None:
     dev = development()
-    back = held_back() if args.held_back else next_held_back() if args.next_held_back else []
+    back = (held_back() if args.held_back else first_held_back() if args.first_held_back
+            else next_held_back() if args.next_held_back else [])  # fmt: skip
     vectors, model = await embed([*PAIRS, *(p for _, p in dev), *(p for _, p in back)])
     s = get_settings()
     t = merge.thresholds(s.dedupe, s.conflicts, model)
@@ -419,10 +423,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--fit", action="store_true", help="Print the thresholds fitted on all.")
-    parser.add_argument("--held-back", action="store_true", help="Score the held-back groups.")
+    parser.add_argument("--held-back", action="store_true",
+                        help="Score the unspent held-back part (tests/dedupe_pairs_held_back.py), "
+                        "once, at the end of a session.")  # fmt: skip
+    parser.add_argument("--first-held-back", action="store_true",
+                        help="Score the first held-back part (spent: tests/dedupe_pairs_unseen.py "
+                        "HELD_BACK).")  # fmt: skip
     parser.add_argument("--next-held-back", action="store_true",
-                        help="Score the next held-back part instead (tests/dedupe_pairs_unseen.py "
-                        "NEXT_GROUPS), once, at the end of a session.")  # fmt: skip
+                        help="Score the next held-back part (spent: tests/dedupe_pairs_unseen.py "
+                        "NEXT_GROUPS).")  # fmt: skip
     asyncio.run(amain(parser.parse_args()))
 
 

@@ -4,6 +4,8 @@ calibration set, grouped by source fact, and partly held back (docs/DEDUPE.md)."
 from __future__ import annotations
 
 from tests.dedupe_pairs import PAIRS
+from tests.dedupe_pairs_held_back import HELD_BACK_GROUPS
+from tests.dedupe_pairs_held_back import held_back as fresh_held_back
 from tests.dedupe_pairs_unseen import (
     FIRST_GROUPS,
     GROUPS,
@@ -48,4 +50,22 @@ def test_the_next_held_back_part_is_apart():
         "distinct",
     }
     for group in NEXT_GROUPS:
+        assert any(p.expect == "same" for p in group)
+
+
+def test_the_unspent_held_back_part_is_apart():
+    """The third held-back part (tests/dedupe_pairs_held_back.py) shares no pair with the
+    calibration set, the unseen groups or the spent next part, and its group numbers with
+    none of theirs; each group has a duplicate, and the part has every kind of label."""
+    seen = {(p.old, p.new) for p in PAIRS}
+    seen |= {(p.old, p.new) for g in (*GROUPS, *NEXT_GROUPS) for p in g}
+    seen |= {(b, a) for a, b in seen}
+    part = fresh_held_back()
+    assert not [p for _, p in part if (p.old, p.new) in seen]
+    numbers = {g for g, _ in part}
+    assert numbers.isdisjoint({g for g, _ in development()} | {g for g, _ in next_held_back()})
+    assert len(HELD_BACK_GROUPS) >= 20 and len(part) >= 60
+    assert {p.expect for _, p in part} == {"same", "contradicts", "distinct"}
+    assert {p.lang for _, p in part} == {"en", "zh", "mixed"}
+    for group in HELD_BACK_GROUPS:
         assert any(p.expect == "same" for p in group)
