@@ -125,7 +125,7 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
             if across.negation_matches(new, old):  # words matched through the dictionaries
                 return contradicts("negation_flip_other_language")
             return unsure("negation_other_language")
-        if f.overlap >= 0.5 or (f.containment >= 0.8 and _shared_beyond_names(new, old) >= 2):
+        if f.overlap >= 0.5 or (f.containment >= 0.8 and _little_else_said(new, old)):
             return contradicts("negation_flip")
     if f.values_differ:
         if f.frame_equal and not f.cross_lingual:
@@ -167,13 +167,14 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
     return None
 
 
-def _shared_beyond_names(new: Statement, old: Statement) -> int:
-    """Content words the two statements share other than the names both give (a shorter
-    side inside the longer one by its subject's name and one verb is no negation of it:
-    "John never give up" / "John is doing kickboxing and it's giving John energy", tester
-    D30)."""
+def _little_else_said(new: Statement, old: Statement) -> bool:
+    """Whether, the names both give set aside, the two statements share a content word and
+    say at most two others between them: "The user is vegan" / "is not vegan any more" is a
+    negation; "John never give up" inside "John is doing kickboxing and it's giving John so
+    much energy" (one verb shared, four other words) is not (tester D30)."""
     names = {n.casefold() for n in new.names | old.names}
-    return len((set(new.words) & set(old.words)) - names)
+    a, b = set(new.words) - names, set(old.words) - names
+    return bool(a & b) and len(a ^ b) <= 2
 
 
 def _only_the_day_differs(f: Features) -> bool:
