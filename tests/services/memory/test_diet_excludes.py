@@ -13,6 +13,7 @@ from app.services.memory.pairs.decision import decide
 from app.services.memory.pairs.diet import excludes
 from app.services.memory.pairs.features import statement
 from app.services.memory.pairs.gate import flags_contradiction
+from tests.services.memory.flagged import store_flagged_pair
 
 EXCLUDED = [
     ("The user loves steak.", "The user stopped eating meat and is vegetarian now."),
@@ -50,17 +51,6 @@ def test_allowed_foods_and_dishes_are_not_flagged(old, new):
 @pytest.mark.parametrize(("old", "new"), [EXCLUDED[0], EXCLUDED[4]])
 async def test_through_store_both_stay_and_a_contradiction_review_opens(client, old, new):
     user = f"diet-{len(old)}"
-    results = []
-    for value in (old, new):
-        r = await client.post("/store", json={"memories": [{"user_id": user, "value": value}]})
-        assert r.status_code == 200, r.text
-        results.append(r.json()["results"][0])
-    first, second = results
-    assert second["outcome"] == "created" and second["id"] != first["id"]
-    [pending] = second["pending"]
-    assert (pending["candidate_id"], pending["kind"], pending["reason"]) == (
-        first["id"], "contradiction", "diet_excludes")  # fmt: skip
-    for unit in results:
-        assert (await client.get(f"/memories/{unit['id']}")).json()["status"] == "active"
+    pending = await store_flagged_pair(client, user, old, new, "diet_excludes")
     listed = await client.get("/reviews", params={"user_id": user, "kind": "contradiction"})
     assert [r["id"] for r in listed.json()["reviews"]] == [pending["review_id"]]

@@ -14,6 +14,7 @@ from app.services.memory.pairs.decision import decide
 from app.services.memory.pairs.features import statement
 from app.services.memory.pairs.frames import kind_swapped
 from app.services.memory.pairs.gate import flags_contradiction
+from tests.services.memory.flagged import store_flagged_pair
 
 KIND_CHANGED = [
     ("Nate makes his ice cream with coconut milk", "Nate makes his ice cream with almond milk"),
@@ -57,18 +58,6 @@ def test_other_swaps_are_not_a_kind_changed(old, new):
 
 @pytest.mark.parametrize(("old", "new"), [KIND_CHANGED[0], KIND_CHANGED[2]])
 async def test_through_store_the_pair_is_a_contradiction_review_and_both_stay(client, old, new):
-    user = f"kind-{len(old)}"
-    results = []
-    for value in (old, new):
-        r = await client.post("/store", json={"memories": [{"user_id": user, "value": value}]})
-        assert r.status_code == 200, r.text
-        results.append(r.json()["results"][0])
-    first, second = results
-    assert second["outcome"] == "created" and second["id"] != first["id"]
-    [pending] = second["pending"]
-    assert (pending["candidate_id"], pending["kind"], pending["reason"]) == (
-        first["id"], "contradiction", "kind_changed")  # fmt: skip
-    for unit in results:
-        assert (await client.get(f"/memories/{unit['id']}")).json()["status"] == "active"
+    pending = await store_flagged_pair(client, f"kind-{len(old)}", old, new, "kind_changed")
     refused = await client.post(f"/reviews/{pending['review_id']}", json={"action": "merge"})
     assert refused.status_code == 409
