@@ -69,11 +69,11 @@ DOCS_ASSETS = "/docs-assets"  # Swagger UI's and ReDoc's JavaScript and CSS
 
 # The cyclic collector's young-generation threshold (Python's default: 700). A recall allocates
 # thousands of tracked objects that reference counting frees within the request; at 700 the
-# collector ran ~1.2 times per recall, walking the request's live temporaries and promoting
-# them to the older generations (whose collections then walk them again): 0.7 ms of CPU per
-# recall on average, and a full collection (~50 ms) every few hundred recalls. At 50,000 it
-# ran no collection in 300 recalls; cyclic garbage waits longer (at most ~50,000 objects).
-# Measured in docs/BENCHMARKS.md ("Where the aims stand").
+# collector ran ~1.5 times per recall, walking the request's live temporaries and promoting
+# them to the older generations (whose collections then walk them again): 1.15 ms of CPU per
+# recall, and a full collection of 23–76 ms every ~90 recalls. At 50,000 it ran none in 441
+# recalls; cyclic garbage waits longer (at most ~50,000 objects). Measured in
+# docs/BENCHMARKS.md ("Recall and the cyclic collector").
 GC_YOUNG_THRESHOLD = 50_000
 
 DESCRIPTION = """Long-term memory for LLM agents. Store memory units (`/store`), recall the few
