@@ -67,15 +67,6 @@ log = logging.getLogger("hindsight")
 
 DOCS_ASSETS = "/docs-assets"  # Swagger UI's and ReDoc's JavaScript and CSS
 
-# The cyclic collector's young-generation threshold (Python's default: 700). A recall allocates
-# thousands of tracked objects that reference counting frees within the request; at 700 the
-# collector ran ~1.5 times per recall, walking the request's live temporaries and promoting
-# them to the older generations (whose collections then walk them again): 1.15 ms of CPU per
-# recall, and a full collection of 23–76 ms every ~90 recalls. At 50,000 it ran none in 441
-# recalls; cyclic garbage waits longer (at most ~50,000 objects). Measured in
-# docs/BENCHMARKS.md ("Recall and the cyclic collector").
-GC_YOUNG_THRESHOLD = 50_000
-
 DESCRIPTION = """Long-term memory for LLM agents. Store memory units (`/store`), recall the few
 that matter by hybrid scoring (`/recall`). Errors are RFC 9457 problem+json with a stable
 `code`. Bodies and query strings are strict: an unknown field or query parameter is a 422
@@ -190,7 +181,6 @@ def create_app(
             if gc.get_freeze_count() == 0:  # once per process (tests build many apps)
                 gc.collect()
                 gc.freeze()
-                gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
             # MCP at /mcp on this port: a new manager per start (a manager runs only once).
             app.state.mcp = mcp_in_process(app, settings.mcp, settings.listen_host)
             async with app.state.mcp.run():
