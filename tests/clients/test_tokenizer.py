@@ -76,7 +76,7 @@ _PIECES = [
 ]  # fmt: skip
 
 
-def _whole_text_cut(tok: TiktokenTokenizer, text: str, max_tokens: int) -> str:
+def whole_text_cut(tok: TiktokenTokenizer, text: str, max_tokens: int) -> str:
     """The cut made from the ids of the whole text."""
     ids = tok.encode(text)
     if len(ids) <= max_tokens:
@@ -93,7 +93,7 @@ def _whole_text_cut(tok: TiktokenTokenizer, text: str, max_tokens: int) -> str:
 
 
 @pytest.mark.parametrize("encoding", ["o200k_base", "cl100k_base"])
-def test_truncating_a_long_text_from_its_ends_is_the_whole_text_cut(encoding):
+def test_truncating_a_long_text_from_its_ends_is_thewhole_text_cut(encoding):
     """A long text's cut is taken from the ids of a prefix and a suffix: exactly the cut of
     the whole text's ids, for texts of every kind of join (tester finding D18)."""
     tok = TiktokenTokenizer(encoding)
@@ -114,7 +114,7 @@ def test_truncating_a_long_text_from_its_ends_is_the_whole_text_cut(encoding):
         alphabet = rng.sample(_PIECES, k=rng.choice([5, 20, len(_PIECES)]))
         text = "".join(rng.choice(alphabet) for _ in range(rng.choice([300, 6000, 20000])))
         limit = rng.choice([1, 9, 30, 200, 700])
-        expected = _whole_text_cut(tok, text, limit)
+        expected = whole_text_cut(tok, text, limit)
         encoded.clear()
         tok._enc = Counting()  # type: ignore[assignment]
         try:

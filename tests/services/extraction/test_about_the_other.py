@@ -6,24 +6,13 @@ the user's own statement. English and Chinese, through /extract."""
 
 from __future__ import annotations
 
-import httpx
 import pytest
 
-NOW = "2026-12-06T10:00:00Z"
+from tests.services.extraction.extracted import units_of
 
 
 def said(name: str, content: str) -> dict:
     return {"role": "user", "name": name, "content": content}
-
-
-async def units_of(client: httpx.AsyncClient, user_id: str, messages: list[dict]) -> dict:
-    body = {"user_id": user_id, "messages": messages, "now": NOW}
-    r = await client.post("/extract?wait=true", json=body)
-    assert r.status_code == 200, r.text
-    assert r.json()["status"] == "succeeded", r.json()
-    r = await client.get("/memories", params={"user_id": user_id, "limit": 50})
-    assert r.status_code == 200, r.text
-    return {m["value"]: m for m in r.json()["memories"]}
 
 
 @pytest.mark.parametrize(

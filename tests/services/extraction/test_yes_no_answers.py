@@ -7,20 +7,9 @@ about the user. English and Chinese, through offline /extract."""
 
 from __future__ import annotations
 
-import httpx
 import pytest
 
-NOW = "2026-12-06T10:00:00Z"
-
-
-async def units_of(client: httpx.AsyncClient, user_id: str, messages: list[dict]) -> dict:
-    body = {"user_id": user_id, "messages": messages, "now": NOW}
-    r = await client.post("/extract?wait=true", json=body)
-    assert r.status_code == 200, r.text
-    assert r.json()["status"] == "succeeded", r.json()
-    r = await client.get("/memories", params={"user_id": user_id, "limit": 50})
-    assert r.status_code == 200, r.text
-    return {m["value"]: m for m in r.json()["memories"]}
+from tests.services.extraction.extracted import units_of
 
 
 def asked(question: str, answer: str) -> list[dict]:

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from app.clients.tokenizer import TRUNCATION_MARK, TiktokenTokenizer
+from tests.clients.test_tokenizer import whole_text_cut as tokenizer_whole_text_cut
 from tests.services.working_memory.test_working_memory import append, msg
 
 WORDS = (
@@ -42,19 +43,7 @@ class RecordingEncoding:
 
 def whole_text_cut(text: str, max_tokens: int) -> str:
     """The cut as the tokenizer made it by encoding the whole text (before D18)."""
-    tok = TiktokenTokenizer("o200k_base")
-    ids = tok.encode(text)
-    if len(ids) <= max_tokens:
-        return text
-    room = max_tokens - tok.count(TRUNCATION_MARK)
-    if room < 8:
-        cut = tok._decode(ids[:max_tokens])
-    else:
-        head, tail = (room * 2) // 3, room - (room * 2) // 3
-        cut = tok._decode(ids[:head]) + TRUNCATION_MARK + tok._decode(ids[-tail:])
-    while cut and tok.count(cut) > max_tokens:
-        cut = cut[: max(0, len(cut) - max(1, len(cut) // 20))]
-    return cut
+    return tokenizer_whole_text_cut(TiktokenTokenizer("o200k_base"), text, max_tokens)
 
 
 async def settle(wm: Any) -> None:
