@@ -7,9 +7,14 @@ every unit before it is stored:
   that says only that withholds the same speaker's message before it too ("My PIN is 4321."
   / "Actually, don't remember that.");
 - **a request to forget** ("Forget what I said about my address.", 把我的地址忘掉,
-  忘掉我刚才说的) is cut out of its message: it is an instruction, not a fact. Nothing is
-  forgotten by it (the service does not delete by query): the job's outcome lists it
-  (``dropped``, with the sentence and what the caller should do);
+  忘掉我刚才说的) is cut out of its message: it is an instruction, not a fact. What it names
+  earlier in the same transcript is not read either (tester D29,
+  :mod:`app.services.extraction.forget_requests`): the clauses of the speaker's earlier
+  messages about the topic ("address": "I live at 12 Elm Street"), the speaker's previous
+  message for "Forget that.", every earlier message of theirs for "Forget everything I
+  said.". Units stored by earlier jobs are not touched (the service does not delete by
+  query): the job's outcome lists the request (``dropped``, with the sentence, what was not
+  read, and what the caller should do for stored units);
 - **secrets** (:mod:`app.services.extraction.secrets`) are replaced by a placeholder in the
   turns, and a unit's sentence holding a secret or the placeholder is dropped (the unit when
   nothing else is left: ``dropped``, the reason naming the kind, never the value).
@@ -23,6 +28,7 @@ from typing import Any
 
 from app.core.text import has_cjk
 from app.services.extraction import secrets
+from app.services.extraction.forget_requests import EVERYTHING, forget_topic, without_topic
 from app.services.extraction.units import Candidate, Turn
 
 _LEAD = r"(?:^|[,;:(—–-]\s*|\b(?:but|and|so|also|oh|okay|ok|actually|please|just)\s+)"
@@ -56,11 +62,22 @@ _FORGET = re.compile(
     r"|把.{1,30}(?:忘掉|忘了吧|忘记|删掉|删除|抹掉)",
     re.IGNORECASE,
 )
+# "Don't remember my phone number.", 别记我的手机号: a request to forget that names its topic
+_DONT_KEEP_MY = re.compile(
+    r"(?:don['’]?t|do\s+not|never)\s+(?:remember|save|store|keep|record)\s+my\b"
+    r"|(?:别|不要|不用)(?:记住?|保存|存)我的",
+    re.IGNORECASE,
+)
 _SPLIT = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
 
 FORGET_REASON = (
     "a request to forget is an instruction, not a memory: nothing was stored or forgotten by "
     "it (find the units with POST /recall or GET /memories and DELETE /memories/{id})"
+)
+FORGOTTEN_REASON = (
+    "a request to forget is an instruction, not a memory: what it names earlier in this "
+    "transcript was not read ({parts}); units stored before are not touched (find them with "
+    "POST /recall or GET /memories and DELETE /memories/{{id}})"
 )
 
 
@@ -107,7 +124,8 @@ def screen(turns: list[Turn]) -> Screened:
     out = Screened([])
     for turn in turns:
         sentences = _sentences(turn.content)
-        if turn.role == "user" and asks_not_to_keep(turn.content):
+        names_topic = any(_DONT_KEEP_MY.search(s) and forget_topic(s) for s in sentences)
+        if turn.role == "user" and asks_not_to_keep(turn.content) and not names_topic:
             earlier = [t for t in out.turns if t.role == "user" and t.name == turn.name]
             if _only_asks(turn.content) and earlier:  # "Don't remember that.": the one before
                 out.turns.remove(earlier[-1])
@@ -118,16 +136,56 @@ def screen(turns: list[Turn]) -> Screened:
             continue
         keep = sentences
         if turn.role == "user":
-            asks = [s for s in sentences if _FORGET.search(s)]
-            keep = [s for s in sentences if s not in asks]
-            if turn.index >= 0:
-                out.dropped += [_entry(secrets.mask(s)[0], FORGET_REASON) for s in asks]
+            keep = []
+            for sentence in sentences:
+                if not (_FORGET.search(sentence) or _DONT_KEEP_MY.search(sentence)):
+                    keep.append(sentence)
+                    continue
+                parts = _forget_earlier(out, turn, keep, forget_topic(sentence))
+                if turn.index >= 0:
+                    why = FORGOTTEN_REASON.format(parts=", ".join(parts)) if parts else None
+                    out.dropped.append(_entry(secrets.mask(sentence)[0], why or FORGET_REASON))
             if not keep:
                 continue
         content = turn.content if keep == sentences else _join(keep)
         masked, _ = secrets.mask(content)
         out.turns.append(replace(turn, content=masked) if masked != turn.content else turn)
     return out
+
+
+def _forget_earlier(
+    out: Screened, turn: Turn, before: list[str], terms: tuple[str, ...] | None
+) -> list[str]:
+    """Withhold what a request to forget in ``turn`` names (``terms`` of
+    :func:`~app.services.extraction.forget_requests.forget_topic`) from the speaker's earlier
+    turns in ``out`` and from ``before`` (the sentences of ``turn`` before the request, edited
+    in place); what was withheld, said for the job's outcome (never the words)."""
+    if terms is None:
+        return []
+    earlier = [t for t in out.turns if t.role == "user" and t.name == turn.name]
+    if not terms or terms == EVERYTHING:
+        gone = earlier[-1:] if not terms else earlier
+        for t in gone:
+            out.turns.remove(t)
+        if terms == EVERYTHING:
+            before.clear()
+        return [f"message {t.index}" for t in gone if t.index >= 0]
+    parts: list[str] = []
+    for t in earlier:
+        content, count = without_topic(t.content, terms)
+        if count:
+            i = out.turns.index(t)
+            if content:
+                out.turns[i] = replace(t, content=content)
+            else:
+                del out.turns[i]
+            if t.index >= 0:
+                parts.append(f"{count} part(s) of message {t.index}")
+    kept = [c for s in before if (c := without_topic(s, terms)[0])]
+    if len(kept) != len(before) or kept != before:
+        parts.append(f"part of message {turn.index}")
+        before[:] = kept
+    return parts
 
 
 def _asked(index: int, by: int) -> str:

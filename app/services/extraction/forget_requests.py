@@ -1,0 +1,115 @@
+"""What a request to forget names (tester D29), English and Chinese: the topic of "Forget what
+I said about my address.", "Please don't remember my phone number.", 忘掉我刚才说的地址吧,
+别记我的手机号, and the parts of earlier messages that speak of it. "Forget that." / 忘了吧
+(no topic) names the speaker's previous message. :mod:`app.services.extraction.withhold`
+acts on it before any extractor reads the transcript.
+
+A topic matches a clause that holds one of the topic's words (English lemmas) or a word the
+topic is usually said with ("address": live, street; 地址: 住在, 住址).
+"""
+
+from __future__ import annotations
+
+import re
+
+import simplemma
+
+from app.core.text import has_cjk
+
+_EN_REQUEST = re.compile(
+    r"^\W*(?:(?:actually|oh|and|also|ok|okay|hmm|wait|so|on\s+second\s+thought)\W+)*"
+    r"(?:(?:can|could|would)\s+you\s+)?(?:please\s+)?"
+    r"(?:forget|disregard|ignore|delete|erase|don'?t\s+(?:remember|keep|store|save)|"
+    r"do\s+not\s+(?:remember|keep|store|save))\b"
+    r"(?:\s+(?:what|anything)\s+i\s+(?:just\s+)?(?:said|told\s+you|mentioned|wrote))?"
+    r"(?:\s+(?:about|regarding))?(?:\s+(?:my|the))?(?P<topic>(?:\s+[\w'-]+){0,3}?)"
+    r"(?:\s+i\s+(?:just\s+)?(?:said|told\s+you|mentioned|wrote))?"
+    r"(?:,?\s+please)?\s*[.!]*\s*$",
+    re.IGNORECASE,
+)
+_ZH_REQUEST = re.compile(
+    r"^\W*(?:其实|那|那就|还是|算了[，,]?)?(?:请|麻烦)?(?:你)?"
+    r"(?:忘掉|忘了|忘记|别记住?|不要记住?|别记录|删掉|删除)"
+    r"(?:我的|我)?(?:刚才|之前|刚刚)?(?:说的|讲的|提到的|告诉你的)?(?:关于)?(?:我的)?"
+    r"(?P<topic>[^，。！？,.!?\s]{0,8}?)(?:的事|的事情|这件事)?(?:吧|啊|哦|呀)?[。！!.]*$"
+)
+_ZH_BA = re.compile(  # 把我的地址忘掉
+    r"^\W*(?:其实|那|那就|还是)?(?:请|麻烦)?(?:你)?把(?:我的|我)?(?:刚才|之前|刚刚)?"
+    r"(?:说的|讲的|提到的|告诉你的)?(?P<topic>[^，。！？,.!?\s]{0,8}?)(?:给我)?"
+    r"(?:忘掉|忘了|忘记|删掉|删除|抹掉)(?:吧|啊|哦|呀)?[。！!.]*$"
+)
+_PREVIOUS = {"", "that", "it", "this", "what", "那个", "这个", "它", "话", "的话", "这句话"}
+_ALL = {"everything", "all", "all of it", "all of that", "全部", "所有", "一切", "所有的话"}
+EVERYTHING = ("*",)  # "Forget everything I said.": every earlier message of the speaker
+# Words a topic is usually said with, when the unit does not name the topic itself.
+_EN_SAID_WITH: dict[str, tuple[str, ...]] = {
+    "address": ("live", "street", "road", "avenue", "apartment", "apt"),
+    "home": ("live", "street", "road", "avenue", "apartment"),
+    "phone": ("number", "cell", "mobile"),
+    "number": ("phone", "cell", "mobile"),
+    "birthday": ("born",),
+    "email": ("e-mail", "mail"),
+}
+_ZH_SAID_WITH: dict[str, tuple[str, ...]] = {
+    "地址": ("住在", "住址", "家在", "住的"),
+    "住址": ("住在", "地址", "家在"),
+    "手机号": ("手机", "电话", "号码"),
+    "手机": ("电话", "号码"),
+    "电话": ("手机", "号码"),
+    "生日": ("出生",),
+    "邮箱": ("邮件", "email"),
+}
+_EN_CLAUSE = re.compile(
+    r"(?:;\s*|,?\s+(?:and|but)\s+)(?=(?:i|i'm|i've|my|we|our)\b)", re.IGNORECASE
+)
+_ZH_CLAUSE = re.compile(r"(?<=[，,；;])")
+
+
+def forget_topic(sentence: str) -> tuple[str, ...] | None:
+    """The words a request to forget names: () for "that" (the speaker's previous message),
+    None when the sentence is no request this module reads."""
+    zh = has_cjk(sentence)
+    m = (_ZH_REQUEST if zh else _EN_REQUEST).match(sentence.strip())
+    if m is None and zh:
+        m = _ZH_BA.match(sentence.strip())
+    if m is None:
+        return None
+    return _terms(m.group("topic").strip().lower(), zh)
+
+
+def _terms(topic: str, zh: bool) -> tuple[str, ...]:
+    if topic in _PREVIOUS:
+        return ()
+    if topic in _ALL:
+        return EVERYTHING
+    if zh:
+        return (topic, *_ZH_SAID_WITH.get(topic, ()))
+    words = [str(simplemma.lemmatize(w, lang="en")).lower() for w in topic.split()]
+    words = [w for w in words if w not in _PREVIOUS and len(w) > 1]
+    return tuple(dict.fromkeys([*words, *(t for w in words for t in _EN_SAID_WITH.get(w, ()))]))
+
+
+def names_topic(value: str, terms: tuple[str, ...]) -> bool:
+    """Whether a unit's value speaks of the request's topic (``terms`` of
+    :func:`forget_request`)."""
+    if has_cjk(value) or any(has_cjk(t) for t in terms):
+        return any(t in value for t in terms)
+    lemmas = {str(simplemma.lemmatize(w, lang="en")).lower() for w in re.findall(r"[\w'-]+", value)}
+    return any(t in lemmas for t in terms)
+
+
+def without_topic(text: str, terms: tuple[str, ...]) -> tuple[str, int]:
+    """``text`` without its clauses that speak of the topic, and how many went ("My phone
+    number is 555-0134 and I'm vegetarian." → "I'm vegetarian.")."""
+    zh = has_cjk(text)
+    clauses = [c for c in (_ZH_CLAUSE if zh else _EN_CLAUSE).split(text) if c and c.strip()]
+    keep = [c for c in clauses if not names_topic(c, terms)]
+    if len(keep) == len(clauses):
+        return text, 0
+    joined = ("" if zh else " ").join(c.strip() for c in keep).strip().rstrip("，,；;")
+    if joined and not zh:
+        joined = joined[:1].upper() + joined[1:]
+        joined += "" if re.search(r"[.!?]$", joined) else "."
+    elif joined and not re.search(r"[。！？]$", joined):
+        joined += "。"
+    return joined, len(clauses) - len(keep)

@@ -1,0 +1,60 @@
+"""A request in the transcript to forget what the user said (tester D29) is honoured by the
+extraction of that transcript: "Forget what I said about my address." after the address makes
+no unit of the address, nor of the request; "forget that" takes back the user's previous
+message. Other facts of the same transcript stay. English and Chinese, through /extract."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.services.extraction.extracted import units_of
+
+
+def user(content: str) -> dict:
+    return {"role": "user", "content": content}
+
+
+@pytest.mark.parametrize(
+    ("messages", "absent", "kept"),
+    [
+        ([user("I live at 12 Elm Street, Springfield."), user("I work as a nurse at St. Mary's."),
+          user("Actually, forget what I said about my address.")],
+         ("elm", "address", "forget"), "nurse"),
+        ([user("My phone number is 555-0134 and I'm vegetarian."),
+          user("Please don't remember my phone number.")],
+         ("555", "phone", "remember"), "vegetarian"),
+        ([user("I'm allergic to cats."), user("I just adopted a dog named Rex."),
+          user("Forget that.")],
+         ("rex", "forget"), "cats"),
+        ([user("我住在北京市朝阳区建国路88号。"), user("我是一名护士。"),
+          user("忘掉我刚才说的地址吧。")],
+         ("建国路", "地址", "忘"), "护士"),
+        ([user("我的手机号是13800138000。"), user("我吃素。"), user("别记我的手机号。")],
+         ("13800138000", "手机号"), "吃素"),
+    ],
+)  # fmt: skip
+async def test_a_forget_request_drops_what_it_names(client, messages, absent, kept):
+    units = await units_of(client, "forgetful", messages)
+    for word in absent:
+        assert not [v for v in units if word in v.lower()], (word, units)
+    assert [v for v in units if kept in v.lower()], units
+
+
+async def test_a_forget_request_for_something_not_said_keeps_everything(client):
+    units = await units_of(
+        client, "forgetful2",
+        [user("I live in Denver."), user("Forget what I said about my phone number.")],
+    )  # fmt: skip
+    assert [v for v in units if "denver" in v.lower()], units
+    assert not [v for v in units if "forget" in v.lower()], units
+
+
+async def test_the_outcome_says_what_was_not_read_and_never_echoes_it(client):
+    said = [user("I live at 12 Elm Street."), user("Forget what I said about my address.")]
+    body = {"user_id": "forgetful3", "now": "2026-12-06T10:00:00Z", "messages": said}
+    r = await client.post("/extract?wait=true", json=body)
+    assert r.status_code == 200, r.text
+    dropped = [u for u in r.json()["units"] if u["outcome"] == "dropped"]
+    assert len(dropped) == 1, dropped
+    assert "not read (1 part(s) of message 0)" in dropped[0]["reason"], dropped
+    assert "Elm" not in r.text
