@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
+import simplemma
+
 from app.core.text import has_cjk
 from app.core.vocabulary import MemoryType
 from app.services.extraction.statements import third_person_verb as _third
@@ -84,6 +86,14 @@ class Rule:
         """Value, query and entities (the things its objects name, :func:`entity_head`)."""
         value, query, objects = self.build(m)
         return value, query, [h for o in objects if (h := entity_head(o))]
+
+
+def _base(verb: str) -> str:
+    """ "bringing up" → "bring up", "suggesting" → "suggest", "call me" → "call the user" (an
+    imperative's verb, the user named)."""
+    words = verb.lower().split()
+    words[0] = str(simplemma.lemmatize(words[0], lang="en")).lower()
+    return " ".join("the user" if w == "me" else w for w in words)
 
 
 def _obj(text: str) -> str:
@@ -187,6 +197,14 @@ EN_RULES: list[Rule] = [
        "constraint", 0.85,
        lambda m: (f"The user asked the assistant never to {_obj(m.group(1))}.",
                   Q_INSTRUCTION_EN.format(x=_obj(m.group(1))), [])),
+    # "Don't bring up my divorce.", "Please don't mention allergies.", "Stop suggesting X"
+    # (tester D24): what the assistant is asked not to do, a standing instruction.
+    _r(rf"^(?:please\s+)?(?:(?:don't|do\s+not)\s+|stop\s+)(mention(?:ing)?|bring(?:ing)?\s+up|"
+       rf"talk(?:ing)?\s+(?:to\s+me\s+)?about|ask(?:ing)?\s+(?:me\s+)?about|remind(?:ing)?\s+me\s+"
+       rf"(?:of|about)|suggest(?:ing)?|recommend(?:ing)?|call(?:ing)?\s+me)\s+{_X}{_END}",
+       "constraint", 0.85,
+       lambda m: (f"The user asked the assistant not to {_base(m.group(1))} {_obj(m.group(2))}.",
+                  Q_INSTRUCTION_EN.format(x=f"{_base(m.group(1))} {_obj(m.group(2))}"), [])),
     _r(rf"^(?:please\s+)?always\s+{_NOT_IMPERATIVE}{_X}{_END}", "constraint", 0.8,
        lambda m: (f"The user asked the assistant to always {_obj(m.group(1))}.",
                   Q_INSTRUCTION_EN.format(x=_obj(m.group(1))), [])),

@@ -55,7 +55,11 @@ _FORGET = re.compile(
     r"|i\s+(?:want|need|would\s+like|['’]d\s+like)\s+you\s+to\s+)?"
     r"(?:forget\s+(?!(?:it|about\s+it)\b)\S"
     r"|(?:delete|erase|remove|wipe|scrub)\b.*(?:what\s+I\s+(?:said|told|mentioned|shared)"
-    r"|from\s+(?:your\s+)?memory|\bmy\s+(?:data|information|info)\b))"
+    r"|from\s+(?:your\s+)?memory|\bmy\s+(?:data|information|info)\b)"
+    # "Delete her peanut allergy" (tester D33): a stored fact to delete, not a fact
+    r"|(?:delete|erase|remove|wipe)\s+(?:her|his|their|my|the|[A-Z]\w+['’]s)\s+(?:[\w-]+\s+){0,2}"
+    r"(?:allerg(?:y|ies)|address|(?:phone\s+)?number|birthday|e-?mail|info(?:rmation)?|data|"
+    r"details|records?|memor(?:y|ies)|notes?|preferences?|diet)\b)"
     r"|^(?:请你?|麻烦你?|你|帮我)*(?:忘掉|忘记|忘了|删掉|删除|抹掉|清除)"
     r"(?=.*(?:我(?:刚才|之前|上次|说|讲|提|告诉)|关于|有关|记忆))"
     r"|^(?:请你?|麻烦你?|你|帮我)+(?:忘掉|忘记|删掉|删除|抹掉)"
