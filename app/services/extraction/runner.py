@@ -133,6 +133,10 @@ def to_memory(
         occurred = said if said is not None else job.conversation_now
         if (phrase := vague_time(cand.value)) is not None:
             metadata |= {"time_anchor": "unknown", "time_phrase": phrase}
+    expires = _aware(cand.expires_at, job.timezone) if cand.expires_at else None
+    if expires is not None and expires <= job.conversation_now:  # tester D25: never stored
+        metadata["expires_at_ignored"] = expires.isoformat()  # expired; the type's TTL applies
+        expires = None
     unit = MemoryCreate(
         user_id=job.user_id,
         agent_id=job.agent_id,
@@ -144,7 +148,7 @@ def to_memory(
         confidence=cand.confidence,
         source="extraction",
         occurred_at=occurred,
-        expires_at=_aware(cand.expires_at, job.timezone) if cand.expires_at else None,
+        expires_at=expires,
         raw_ref=[t.ref for t in sources] or None,
         metadata=metadata,
     )

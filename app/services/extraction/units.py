@@ -100,6 +100,7 @@ class Candidate(BaseModel):
         for item in value:
             if not isinstance(item, str):
                 raise ValueError("entities must be strings")
+            item = item.replace("\x00", "")  # a NUL-only entity is none (tester D25)
             item = _clean_text(item) if item.strip() else ""
             if item and len(item) <= 200 and item not in out:
                 out.append(item)

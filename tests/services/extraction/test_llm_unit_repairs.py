@@ -1,0 +1,47 @@
+"""What an LLM's unit may hold that the store cannot (tester D25): an `expires_at` before the
+conversation's clock is ignored (the unit is stored with the type's default TTL and the
+ignored value in its metadata, not stored already expired), and an entity of NUL characters
+only is dropped (the job failed on it). Through /extract with the scripted LLM server."""
+
+from __future__ import annotations
+
+from tests.conftest import truncate_queue
+from tests.fake_llm import Reply, units_json
+
+SAID = [{"role": "user", "content": "My gym membership runs until March. I like rowing."}]
+
+
+async def extract(client, user: str) -> dict:  # type: ignore[no-untyped-def]
+    body = {"user_id": user, "messages": SAID, "now": "2026-11-25T09:00:00Z"}
+    r = await client.post("/extract?wait=true", json=body)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+async def test_a_past_expiry_is_ignored_not_stored(llm_app, fake_llm, engine):
+    await truncate_queue(engine)
+    gym = {"type": "fact", "value": "The user's gym membership runs until March.",
+           "confidence": 0.9, "expires_at": "2020-03-31", "source_turns": [0]}  # fmt: skip
+    fake_llm.push(Reply(content=units_json(gym)))
+    job = await extract(llm_app, "d25a")
+    assert job["status"] == "succeeded", job
+    [entry] = job["units"]
+    assert entry["outcome"] == "created", entry
+    unit = (await llm_app.get(f"/memories/{entry['memory_id']}")).json()
+    assert unit["expires_at"] is None or unit["expires_at"] > "2026-11-25", unit
+    assert unit["metadata"]["expires_at_ignored"].startswith("2020-03-31"), unit
+    r = await llm_app.post("/recall", json={"user_id": "d25a", "query": "gym membership"})
+    assert [h["id"] for h in r.json()["memories"]] == [entry["memory_id"]], r.json()
+
+
+async def test_a_nul_entity_is_dropped_and_the_job_succeeds(llm_app, fake_llm, engine):
+    await truncate_queue(engine)
+    rowing = {"type": "preference", "value": "The user likes rowing.", "confidence": 0.9,
+              "entities": ["\u0000", "rowing", "\u0000\u0000"], "source_turns": [0]}  # fmt: skip
+    fake_llm.push(Reply(content=units_json(rowing)))
+    job = await extract(llm_app, "d25b")
+    assert job["status"] == "succeeded", job
+    [entry] = job["units"]
+    assert entry["outcome"] == "created", entry
+    unit = (await llm_app.get(f"/memories/{entry['memory_id']}")).json()
+    assert unit["entities"] == ["rowing"], unit
