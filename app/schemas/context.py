@@ -41,7 +41,9 @@ class ContextQuery(QueryModel):
     ) = Field(default=None, description="The live session whose window to include.")
     query: Annotated[Text, Field(max_length=MAX_QUERY_CHARS)] | None = Field(
         default=None,
-        description="What the turn is about. Default: the session's latest user message.",
+        description="What the turn is about. Default: the session's latest user message "
+        "(also for an empty or whitespace-only `query`; `POST /recall`, where it is required, "
+        "answers 422 for one).",
     )
     max_tokens: int | None = Field(
         default=None,

@@ -235,7 +235,10 @@ class WindowQuery(QueryModel):
     """Query parameters of a window read (validated like a body)."""
 
     query: Annotated[Text, Field(max_length=MAX_QUERY_CHARS)] | None = Field(
-        default=None, description="The current question; ranks messages by relevance to it."
+        default=None,
+        description="The current question; ranks messages by relevance to it. Optional, so "
+        "an empty or whitespace-only `query` is no query (`POST /recall`, where it is "
+        "required, answers 422 for one).",
     )
     max_tokens: int | None = Field(
         default=None,
