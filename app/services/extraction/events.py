@@ -9,7 +9,7 @@ import re
 from datetime import datetime
 from functools import partial
 
-from app.core.text import has_cjk
+from app.core.text import has_cjk, normalize
 from app.services.extraction import speakers as said_by
 from app.services.extraction.about_other import (
     OTHERS_WORD,
@@ -24,8 +24,8 @@ from app.services.extraction.dates import find_dates, local_midnight
 from app.services.extraction.dropped_subject import with_subject
 from app.services.extraction.filler import content_words
 from app.services.extraction.joined import split_joined
-from app.services.extraction.kinds import by_type, choice, employer, request_value, unit_type
-from app.services.extraction.rules import Q_WORK_EN, Q_WORK_ZH, plan_query
+from app.services.extraction.kinds import by_type, choice, employer, pet, request_value, unit_type
+from app.services.extraction.rules import Q_PET_EN, Q_PET_ZH, Q_WORK_EN, Q_WORK_ZH, plan_query
 from app.services.extraction.said import Said, addressee_of, display, replies
 from app.services.extraction.standalone import chunks, complete_answer, split_by_time
 from app.services.extraction.statements import (
@@ -166,6 +166,11 @@ def event_units(
         job = None if quoted else employer(piece, display(speaker, zh), zh=zh)
         if job:  # "started a new job at Siemens" → "… works at Siemens." (tester C8)
             out.append(Candidate(type="fact", value=job, query=Q_WORK_ZH if zh else Q_WORK_EN,
+                                 entities=entities, confidence=EVENT_CONFIDENCE,
+                                 source_turns=sources))  # fmt: skip
+        owned = None if quoted else pet(piece, display(speaker, zh), zh=zh)
+        if owned and normalize(owned) != normalize(value):  # "adopted a cat named Luna" (E2)
+            out.append(Candidate(type="fact", value=owned, query=Q_PET_ZH if zh else Q_PET_EN,
                                  entities=entities, confidence=EVENT_CONFIDENCE,
                                  source_turns=sources))  # fmt: skip
     return out

@@ -28,7 +28,7 @@ _EN_SENTENCE = re.compile(r"(?<=[.!?…])\s+|\n+")
 # Chinese sentences keep their final mark: joined again, they stay apart (tester C9: "每晚不超过
 # 500元 用户…刚换了工作" glued two statements with a space).
 _ZH_SENTENCE = re.compile(r"(?<=[。！？!?～~…])(?![。！？!?～~…])|(?<=\.)\s+|\n+")
-_EN_WORD = re.compile(r"[a-z]+(?:['’][a-z]+)?")
+_EN_WORD = re.compile(r"[a-z]+(?:['’][a-z]+)?|\d+")
 # "Thanks, Maria!" / "Wow, Mel." / "Hey Tim!": a capitalised name set off as an address.
 _VOCATIVE = re.compile(
     r"(?:^\s*(?:hey|hi|hello|thanks|thank\s+you|bye|oh|wow|yeah|yes|no|sure|congrats|"
@@ -190,7 +190,8 @@ def content_words(sentence: str) -> list[str]:
         return [w for w in words if w and w not in _ZH_EMPTY and not w.isspace()]
     text = _VOCATIVE.sub(" ", sentence)
     words = _EN_WORD.findall(_strip_symbols(text).lower().replace("’", "'"))
-    return [w for w in words if w not in _EN_EMPTY and len(w) > 1]
+    # a number carries the topic's value ("My birthday is May 3.", tester E2: no unit)
+    return [w for w in words if (w not in _EN_EMPTY and len(w) > 1) or w.isdigit()]
 
 
 def is_filler(sentence: str) -> bool:

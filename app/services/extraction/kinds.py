@@ -54,6 +54,21 @@ _EN_VALIDITY = re.compile(
 # A yearly day (a birthday, an anniversary) holds every year: a fact.
 _EN_YEARLY = re.compile(r"\b(?:birthday|anniversary)\s+(?:is|falls)\b", re.IGNORECASE)
 _ZH_YEARLY = re.compile(r"(?:生日|纪念日)是")
+# Lasting all the same (tester E2: each was a 30-day event that expired before what it corrected).
+_EN_BORN = re.compile(r"\b(?:i\s+was|i'm|i\s+am)\s+born\s+(?:on|in)\b", re.IGNORECASE)
+_ZH_BORN = re.compile(r"我(?:是)?[^，。！？]{0,16}出生的?|我的?出生(?:日期|年月)?是")
+_EN_CHANGED = re.compile(
+    r"\bi\s*(?:'m|\s+am)\s+(?:\w+\s+)?not\s+[\w-]+(?:\s+[\w-]+)?\s+any\s?more\b|"
+    r"\bi\s*(?:'m|\s+am)\s+no\s+longer\b|\bi\s+(?:no\s+longer|don't\s+\w+\s+\w+\s+any\s?more)\b",
+    re.IGNORECASE,
+)
+_ZH_CHANGED = re.compile(r"我(?:已经)?不再|我(?:现在)?(?:已经)?不[吃喝抽用][^，。！？]{1,6}了")
+_EN_DAILY = re.compile(
+    r"\b(?:every|each)\s+(?:single\s+)?(?:morning|day|night|evening|afternoon|weekday|week)\b|"
+    r"\b(?:daily|nightly)\b",
+    re.IGNORECASE,
+)
+_ZH_DAILY = re.compile(r"每(?:天|晚|日|周|个?星期|个?礼拜)")
 _EN_FUTURE = re.compile(
     r"\b(?:will|'ll|going\s+to|gonna|plan(?:ning)?\s+to|about\s+to|tomorrow|tonight|next)\b",
     re.IGNORECASE,
@@ -63,12 +78,16 @@ _EN_LIKING = re.compile(
     r"were|how|when|what|the\s+way)\b)\w|\bfavou?rite\b|"
     r"\bi\s*'?\s*a?m\s+(?:\w+\s+)?(?:keen\s+on|fond\s+of|passionate\s+about|into|"
     r"a\s+(?:big\s+|huge\s+)?fan\s+of)\b|\bi'?d\s+rather\b|"
-    r"^[\w' -]{1,40},?\s+please[.!]*$",
+    r"^[\w' -]{1,40},?\s+please[.!]*$|"
+    r"^my\s+\w+(?:\s+[A-Z]\w+)?\s+(?:\w+\s+)?(?:loves|likes|enjoys|prefers|adores|hates)\b",
     re.IGNORECASE,
 )
 _EN_STATE = re.compile(
-    r"\bi\s*'?\s*a?m\s+(?:a|an)\s|\bi\s+(?:have|own)\s+(?:a|an|two|three|four|\d+)\s|"
-    r"^my\s+\w+(?:\s+\w+)?\s+(?:is|are)\b|\bi\s+(?:work|live|study|teach|speak)\b|"
+    r"\bi\s*'?\s*a?m\s+(?:now\s+|currently\s+|still\s+|also\s+|actually\s+)?(?:a|an)\s|"
+    r"\bi\s+(?:have|own)\s+(?:a|an|two|three|four|\d+)\s|"
+    r"^my\s+\w+(?:\s+\w+){0,2}\s+(?:is|are)\b|\bi\s+(?:work|live|study|teach|speak)\b|"
+    # a relative's lasting state (tester E2): "My sister Anna lives in Denver"
+    r"^my\s+\w+(?:\s+[A-Z]\w+)?\s+(?:lives|works|studies|teaches)\b|"
     r"\bname\s+is\b|\bi\s*(?:'ve|\s+have)\s+(?:been|known|had|lived|worked)\b.*"
     r"\bfor\s+(?:\d+|a|an|two|three|four|five|several|many)\s+(?:years?|months?)\b",
     re.IGNORECASE,
@@ -140,6 +159,12 @@ def cue_type(text: str, dates: list[TimeMatch], *, zh: bool) -> MemoryType | Non
         return "fact"
     if (_ZH_YEARLY if zh else _EN_YEARLY).search(text):
         return "fact"
+    if (_ZH_BORN if zh else _EN_BORN).search(text):  # a birth date holds (tester E2)
+        return "fact"
+    if (_ZH_CHANGED if zh else _EN_CHANGED).search(text):  # "not vegetarian anymore"
+        return "fact"
+    if (_ZH_DAILY if zh else _EN_DAILY).search(text) and not is_past(text, zh=zh):
+        return "fact"  # a daily habit: "I drink two cups of coffee every morning", 我每天…
     if recurring_spans(text) and not is_past(text, zh=zh):  # a habit: every Tuesday, 每周二
         return "fact"
     if not dates and (_ZH_AIM if zh else _EN_AIM).search(text) and not is_past(text, zh=zh):
@@ -284,6 +309,37 @@ def employer(text: str, who: str, *, zh: bool) -> str | None:
         return None
     role = f" as {'an' if m.group(2)[:1] in 'aeiou' else 'a'} {m.group(2)}" if m.group(2) else ""
     return f"{who[:1].upper()}{who[1:]} works at {m.group(1)}{role}."
+
+
+# "I adopted a cat named Luna": the pet from now on is a fact, the adoption an event (tester
+# E2: the pet left memory with the event after 30 days).
+_PET = (
+    r"dog|cat|puppy|kitten|parrot|rabbit|bunny|hamster|turtle|tortoise|fish|bird|horse|lizard|snake"
+)
+_EN_PET = re.compile(
+    r"\b(?:I|we)\s*(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|also\s+)?(?:adopted|got|rescued|"
+    rf"bought|brought\s+home)\s+(?:a|an|another)\s+(?:new\s+)?((?:[\w-]+\s+){{0,2}}(?:{_PET}))\s*,?\s+"
+    r"(?:named|called)\s+([A-Z][\w'’-]*)",
+    re.IGNORECASE,
+)
+_ZH_PET = re.compile(
+    r"(?:领养|收养|养|买|捡)了?(?:一|两|三)?(?:只|条|匹)([^，。！？\s]{0,4}?(?:狗|猫|鹦鹉|兔子|兔|仓鼠|乌龟|鱼|鸟|马))"
+    r"[，,]?\s*(?:名字)?叫(?:做)?([^，。！？,.!?\s]{1,8})"
+)
+
+
+def pet(text: str, who: str, *, zh: bool) -> str | None:
+    """The lasting fact in a new pet ("The user has a cat named Luna.", 用户有一只叫露娜的猫。),
+    written about ``who``; None when ``text`` adopts no named pet."""
+    if zh:
+        z = _ZH_PET.search(text)
+        return f"{who}有一只叫{z.group(2)}的{z.group(1)}。" if z else None
+    m = _EN_PET.search(text)
+    if m is None:
+        return None
+    kind = m.group(1).lower()
+    article = "an" if kind[:1] in "aeiou" else "a"
+    return f"{who[:1].upper()}{who[1:]} has {article} {kind} named {m.group(2)}."
 
 
 # "你的航班想要早上还是晚上？" — "晚上的，…": the answer picks one of two (tester C9).

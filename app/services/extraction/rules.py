@@ -65,6 +65,8 @@ Q_HOME_EN = (
 Q_HOME_ZH = "当任务取决于用户住在哪里（天气、出行、本地服务、时区）时"
 Q_WORK_EN = "When a task involves the user's job, employer or work schedule"
 Q_WORK_ZH = "当任务涉及用户的工作、雇主或工作安排时"
+Q_PET_EN = "When a task involves the user's pets (care, travel, housing, gifts)"
+Q_PET_ZH = "当任务涉及用户的宠物（照顾、出行、住房、礼物）时"
 Q_NAME_EN = "When addressing the user or filling in their name"
 Q_NAME_ZH = "当称呼用户或填写用户姓名时"
 Q_FAMILY_EN = "When a task involves the user's family (gifts, plans, schedules)"
@@ -258,7 +260,7 @@ EN_RULES: list[Rule] = [
                   Q_LIKE_EN.format(x=_obj(m.group(2))), [_obj(m.group(2))])),
     _r(rf"\bi\s+(?:currently\s+|now\s+)?(?:live|reside)\s+in\s+{_X}{_END}", "fact", 0.9,
        lambda m: (f"The user lives in {_obj(m.group(1))}.", Q_HOME_EN, [_obj(m.group(1))])),
-    _r(rf"\bi\s*(?:'ve|\s+have)?\s+(?:just\s+|recently\s+)?(?:moved|relocated)\s+to\s+{_X}{_END}",
+    _r(rf"\b(?:i|we)\s*(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+to\s+{_X}{_END}",
        "fact", 0.9,
        lambda m: (f"The user moved to {_obj(m.group(1))} and now lives there.", Q_HOME_EN,
                   [_obj(m.group(1))])),

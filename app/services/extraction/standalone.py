@@ -38,6 +38,8 @@ _EN_LEAD_IN = re.compile(
     + r"\s*(?:(?:just\s+)?(?:a\s+|one\s+more\s+)?(?:quick\s+|friendly\s+|gentle\s+)?reminder"
     r"|just\s+to\s+remind\s+you|as\s+a\s+reminder|fyi|f\.y\.i\.?|btw|by\s+the\s+way|heads[\s-]+up"
     r"|just\s+so\s+you\s+know|for\s+the\s+record|note|psa|actually|as\s+i\s+(?:said|mentioned|told\s+you)"
+    # "Update: actually I'm not vegetarian anymore" (tester E1), only before a colon
+    r"|(?:(?:a\s+)?(?:quick|small|little|small)\s+)?(?:update|correction)(?=\s*:)"
     r"(?:\s+(?:before|earlier))?|(?:don't\s+forget|remember)(?=\s*[:,–—-]|\s+that\b))"
     # "A reminder to follow my passions" is the sentence's subject, not a lead-in (D11).
     r"(?:\s*[:,;–—!.-]+\s*|\s+that\s+|\s+(?=[A-Za-z])(?!(?:to|of|for|about|from|is|was)\b))",
@@ -100,7 +102,9 @@ def strip_lead_ins(text: str) -> str:
         text = _ZH_REMIND.sub(lambda m: "请" + m.group(1) + "。", text)
     else:
         text = _EN_REMIND.sub(lambda m: "I want to be reminded" + m.group(1)[9:] + ".", text)
-    out = _EN_LEAD_IN.sub("", text).strip()  # a Chinese message may hold English sentences
+    out = text
+    for _ in range(2):  # "Update: actually I'm…": two lead-ins in a row
+        out = _EN_LEAD_IN.sub("", out).strip()  # a Chinese message may hold English sentences
     out = _ZH_LEAD_IN.sub("", out).strip() if has_cjk(text) else out
     if not out or not re.search(r"\w", out):
         return text

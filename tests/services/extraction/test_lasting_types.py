@@ -1,0 +1,52 @@
+"""Lasting statements are facts, preferences or constraints, not 30-day events (tester E2:
+a correction, a new job, a new city, a pet, a relative's home, a daily habit, a birth date and
+a new phone number were events that expired after a month while what they corrected stayed
+for six). English and Chinese, through /extract."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.services.extraction.extracted import units_of
+
+
+def user(content: str) -> dict:
+    return {"role": "user", "content": content}
+
+
+@pytest.mark.parametrize(
+    ("said", "words", "kind"),
+    [
+        ("Update: actually I'm not vegetarian anymore, I eat fish now.", "not vegetarian", "fact"),
+        ("I got a new job! I'm now a software tester at Acme Corp.", "software tester", "fact"),
+        ("We moved to Seattle last week!", "lives there", "fact"),
+        ("I also adopted a cat named Luna.", "has a cat named Luna", "fact"),
+        ("My sister Anna lives in Denver.", "Denver", "fact"),
+        ("My wife Maria loves sushi.", "sushi", "preference"),
+        ("I drink two cups of coffee every morning.", "coffee", "fact"),
+        ("I was born on 29 February 1996.", "born", "fact"),
+        ("My new phone number is 555-9876.", "555-9876", "fact"),
+        ("我领养了一只猫，叫露娜。", "露娜", "fact"),
+        ("我不再吃素了，现在吃鱼。", "不再吃素", "fact"),
+        ("我每天早上喝两杯咖啡。", "咖啡", "fact"),
+        ("我是1996年2月29日出生的。", "出生", "fact"),
+    ],
+)  # fmt: skip
+async def test_a_lasting_statement_is_not_an_event(client, said, words, kind):
+    units = await units_of(client, "lasting", [user(said)])
+    typed = [u["type"] for v, u in units.items() if words in v]
+    assert kind in typed, units
+    assert "event" not in typed or len(typed) > 1, units
+
+
+@pytest.mark.parametrize(
+    ("said", "words"),
+    [
+        ("I went to the gym this morning.", "gym"),
+        ("We had dinner at Nobu last night.", "Nobu"),
+        ("我昨天去了健身房。", "健身房"),
+    ],
+)  # fmt: skip
+async def test_what_happened_stays_an_event(client, said, words):
+    units = await units_of(client, "happened", [user(said)])
+    assert [u["type"] for v, u in units.items() if words in v] == ["event"], units
