@@ -9,6 +9,9 @@ Chinese:
   Cambridge", 我的生日是3月3日，不对，是3月13日) keeps the corrected words only: the new date
   replaces the last date before it, else the new words replace as many words (Chinese: the
   last word) before it, else a whole new clause replaces the old one (:func:`corrected`);
+- **"I meant X, not Y"** in the message after (tester E15: "I'm allergic to cats." / "Wait, I
+  meant dogs, not cats."; 我说的是狗，不是猫) rewrites the speaker's previous message, Y for X,
+  and makes no unit of its own (:func:`meant_instead`);
 - **a bare negative answer** to "Do you have any X?" ("No.", "None.", "No allergies.", 没有)
   is the statement "I don't have any X." / 我没有X。 (:func:`negative_answer`): a negative
   standing fact ("The user has no allergies.") that a food agent needs.
@@ -17,12 +20,14 @@ Chinese:
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime
 
 import rjieba
 
 from app.core.text import has_cjk
 from app.services.extraction.dates import find_dates
+from app.services.extraction.units import Turn
 
 _EN_RETRACT = re.compile(
     r"^\W*(?:(?:haha|lol|ha)\W+)?(?:(?:just|only)\s+(?:kidding|joking|messing\s+with\s+you)|"
@@ -40,10 +45,14 @@ _ZH_SENTENCE = re.compile(r"(?<=[。！？!?～~…，,])")
 # "I was late, sorry, the traffic…" correct nothing).
 _EN_CORRECTION = re.compile(
     r"\s*(?:[,;–—-]+\s*|\.\s+|\s+)(?:(no\s+wait|wait,?\s+no|correction|scratch\s+that|"
-    r"i\s+meant)|(?:oh\s+)?(?:sorry|oops)|i\s+mean)\s*[,:]?\s+(?:(i\s+mean|i\s+meant)\b,?\s*)?(?=\S)",
+    r"i\s+meant|(?:actually,?\s+)?no,?\s+(?:sorry|wait)|actually,?\s+no)|(?:oh\s+)?(?:sorry|oops)"
+    r"|i\s+mean)"
+    r"\s*[,:]?\s+(?:(i\s+mean|i\s+meant)\b,?\s*)?(?=\S)",
     re.IGNORECASE,
 )
-_ZH_CORRECTION = re.compile(r"[，,、\s]*(?:不对|说错了|我是说|哦不|啊不)[，,、\s]*(应该是|是)?")
+_ZH_CORRECTION = re.compile(
+    r"[。，,、\s]*(?:(?:不对|(?:我)?说错了|我是说|哦不|啊不)[，,、\s]*)+(应该是|是)?"
+)
 _EN_WEAK_FIX = re.compile(r"^(?:\d[\w:.]*|[A-Z][\w'’-]*)(?:\s+[\w:.'’-]+){0,2}$")
 _EN_CLAUSE_START = re.compile(r"^(?:i|i'm|i've|my|we|our)\b", re.IGNORECASE)
 _FIXED_NOW = datetime(2000, 1, 1)  # spans only: any clock finds the same phrases
@@ -75,6 +84,12 @@ def take_back(text: str) -> tuple[str, bool]:
     return joined.rstrip("，,") if zh else joined, opens
 
 
+def _zh_heads(fix: str) -> list[str]:
+    """The fix's first word, then its first character: where it may restate the old words."""
+    words = [w for w in rjieba.cut(fix) if w.strip()]
+    return [w for w in dict.fromkeys(words[:1] + [fix[:1]]) if w and w not in "我你他她它的了是"]
+
+
 def corrected(text: str) -> str:
     """``text`` with each "X — sorry, Y" correction applied (module docstring)."""
     zh = has_cjk(text)
@@ -92,7 +107,12 @@ def corrected(text: str) -> str:
         last = old_dates[-1]
         return corrected(old[: last.start] + fix + old[last.end :] + after)
     if zh:
+        old = old.rstrip("。")
         words = list(rjieba.cut(old))
+        # "我对猫过敏。不对，是对狗过敏": the fix restates from a word of the old ("对…")
+        start = next((old.rfind(w) for w in _zh_heads(fix) if old.rfind(w) > 0), -1)
+        if start > 0 and len(fix) <= 20:
+            return corrected(old[:start] + fix + after)
         if m.group(1) is None or len(fix) > 10 or len(words) < 2:
             return text
         return corrected("".join(words[:-1]) + fix + after)
@@ -129,3 +149,46 @@ def negative_answer(text: str, question: str) -> str | None:
         return None
     thing = said.group(1) if said.group(1) and said.group(1).lower() != "thanks" else asked.group(1)
     return f"I don't have any {thing.strip()}."
+
+
+_EN_MEANT = re.compile(
+    r"^\W*(?:(?:wait|sorry|oops|oh|no|actually|hmm)\b[\s,!.:;–—-]*)*i\s+meant\s+(?P<new>[^,.;!?]{1,40}?)"
+    r"\s*,?\s+(?:and\s+)?not\s+(?P<old>[^,.;!?]{1,40}?)[\s.!]*$",
+    re.IGNORECASE,
+)
+_ZH_MEANT = re.compile(
+    r"^\W*(?:(?:等等|等一下|不对|抱歉|哦)[，,\s]*)*(?:我)?(?:是)?(?:说的|想说的|指的)是(?P<new>[^，。！？,!?]{1,12}?)"
+    r"[，,]\s*(?:而)?不是(?P<old>[^，。！？,!?]{1,12}?)[。！!]*$"
+)
+
+
+def meant_instead(turns: list[Turn]) -> list[Turn]:
+    """``turns`` with each "I meant X, not Y" / 我说的是X，不是Y applied to the same speaker's
+    previous message that holds Y (Y replaced by X), the correcting message taken out; a
+    correction that finds no Y is left as said."""
+    out: list[Turn] = []
+    for turn in turns:
+        m = (_ZH_MEANT if has_cjk(turn.content) else _EN_MEANT).match(turn.content.strip())
+        if turn.role == "user" and m is not None:
+            mine = [i for i, t in enumerate(out) if t.role == "user" and t.name == turn.name]
+            fixed = (
+                _swap(out[mine[-1]].content, m["old"].strip(), m["new"].strip()) if mine else None
+            )
+            if fixed is not None:
+                out[mine[-1]] = replace(out[mine[-1]], content=fixed)
+                continue
+        out.append(turn)
+    return out
+
+
+def _swap(text: str, old: str, new: str) -> str | None:
+    """``text`` with its last ``old`` (a whole word in English) replaced by ``new``; None
+    when ``text`` does not hold ``old``."""
+    if has_cjk(old):
+        at = text.rfind(old)
+        return None if at < 0 else text[:at] + new + text[at + len(old) :]
+    found = list(re.finditer(rf"\b{re.escape(old)}\b", text, re.IGNORECASE))
+    if not found:
+        return None
+    last = found[-1]
+    return text[: last.start()] + new + text[last.end() :]

@@ -51,6 +51,29 @@ _NO_LIKED_THING = (
 
 Q_FOOD_EN = "When suggesting food, recipes, restaurants or products that might contain {x}"
 Q_FOOD_ZH = "当推荐食物、菜谱、餐厅或可能含有{x}的产品时"
+# An allergen that is no food (tester E15's cats): the trigger is where it is met, not a menu.
+Q_ALLERGEN_EN = (
+    "When a task involves {x} (visits, travel, outdoor plans, pets, medication or products)"
+)
+Q_ALLERGEN_ZH = "当任务涉及{x}（拜访、出行、户外安排、宠物、药物或产品）时"
+_NOT_FOOD = re.compile(
+    r"\b(?:cats?|dogs?|pets?|animals?|horses?|rabbits?|hamsters?|birds?|feathers?|fur|dander|"
+    r"pollen|hay|grass|dust|mites?|mold|mould|latex|nickel|bees?|wasps?|stings?|insects?|"
+    r"penicillin|antibiotics?|aspirin|ibuprofen|sulfa|codeine|morphine|perfume|fragrances?)\b"
+    r"|猫|狗|宠物|动物|花粉|尘螨|灰尘|霉菌|乳胶|蜜蜂|黄蜂|青霉素|抗生素|阿司匹林|布洛芬|香水",
+    re.IGNORECASE,
+)
+
+
+def allergy_query(thing: str) -> str:
+    """The trigger scenario of an allergy to ``thing``: food, or where a non-food allergen is
+    met (cats, pollen, penicillin; 猫, 花粉, 青霉素)."""
+    zh = has_cjk(thing)
+    if _NOT_FOOD.search(thing):
+        return (Q_ALLERGEN_ZH if zh else Q_ALLERGEN_EN).format(x=thing)
+    return (Q_FOOD_ZH if zh else Q_FOOD_EN).format(x=thing)
+
+
 Q_STYLE_EN = "When deciding how long and detailed a reply to the user should be"
 Q_STYLE_ZH = "当决定给用户的回答写多长、多详细时"
 Q_LIKE_EN = "When recommending or choosing {x} or something similar for the user"
@@ -180,18 +203,18 @@ EN_RULES: list[Rule] = [
     # A correction of an allergy (tester D9): "no longer" says it was so and is not now.
     _r(rf"\bi\s*'?\s*a?m\s+(?:now\s+)?no\s+longer\s+allergic\s+to\s+{_X}{_END}", "fact", 0.85,
        lambda m: (f"The user is no longer allergic to {_obj(m.group(1))}.",
-                  Q_FOOD_EN.format(x=_obj(m.group(1))), [_obj(m.group(1))])),
+                  allergy_query(_obj(m.group(1))), [_obj(m.group(1))])),
     _r(rf"\bi\s*'?\s*a?m\s+not\s+allergic\s+to\s+{_X}{_END}", "fact", 0.85,
        lambda m: (f"The user is not allergic to {_obj(m.group(1))}.",
-                  Q_FOOD_EN.format(x=_obj(m.group(1))), [_obj(m.group(1))])),
+                  allergy_query(_obj(m.group(1))), [_obj(m.group(1))])),
     _r(rf"\b(i\s*'?\s*a?m|my\s+(?:{_RELATIONS}))\s+(?:is\s+)?(?:still\s+|also\s+)?(?:(?:very|severely|highly|extremely|"
        rf"deathly|really|quite|a\s+bit|slightly|mildly)\s+)?allergic\s+to\s+{_X}{_END}",
        "constraint", 0.95,
        lambda m: (f"{_subject(m.group(1))} allergic to {_obj(m.group(2))}.",
-                  Q_FOOD_EN.format(x=_obj(m.group(2))), [_obj(m.group(2))])),
+                  allergy_query(_obj(m.group(2))), [_obj(m.group(2))])),
     _r(rf"\bi\s+have\s+(?:an?\s+|a\s+severe\s+)?{_X}\s+allergy\b", "constraint", 0.95,
        lambda m: (f"The user is allergic to {_obj(m.group(1))}.",
-                  Q_FOOD_EN.format(x=_obj(m.group(1))), [_obj(m.group(1))])),
+                  allergy_query(_obj(m.group(1))), [_obj(m.group(1))])),
     _r(r"\bi\s*'?\s*a?m\s+(?:a\s+)?(vegetarian|vegan|pescatarian)\b", "constraint", 0.9,
        lambda m: (f"The user is {m.group(1).lower()}.", Q_FOOD_EN.format(x="meat"),
                   [m.group(1).lower()])),
@@ -306,11 +329,11 @@ ZH_RULES: list[Rule] = [
                   [_zobj(m.group(1) or m.group(2))])),
     _z(rf"我对{_ZX}(?:并)?不过敏", "fact", 0.85,
        lambda m: (f"用户对{_zobj(m.group(1))}不过敏。",
-                  Q_FOOD_ZH.format(x=_zobj(m.group(1))), [_zobj(m.group(1))])),
+                  allergy_query(_zobj(m.group(1))), [_zobj(m.group(1))])),
     _z(rf"(我的?(?:{_ZH_REL})|我)(?:对)?([^，。！？,.!?；;：:不没]{{1,20}}?)(?:严重|有点|轻微)?过敏",
        "constraint", 0.95,
        lambda m: (f"{_zsubject(m.group(1))}对{_zobj(m.group(2))}过敏。",
-                  Q_FOOD_ZH.format(x=_zobj(m.group(2))), [_zobj(m.group(2))])),
+                  allergy_query(_zobj(m.group(2))), [_zobj(m.group(2))])),
     _z(r"我(?:是素食者|吃素|是纯素食者)", "constraint", 0.9,
        lambda m: ("用户吃素。", Q_FOOD_ZH.format(x="肉"), [])),
     _z(r"(?:回答|回复|答案|解释)(?:请|要|尽量|最好|都)?(?:写得?)?(简洁|简短|简单|精炼|详细|具体|详尽)"

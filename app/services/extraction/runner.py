@@ -42,6 +42,7 @@ from app.services.extraction.dates import zone
 from app.services.extraction.jobs import ExtractionService, Submitted, without_text
 from app.services.extraction.llm import LLMExtractor
 from app.services.extraction.offline import OfflineExtractor
+from app.services.extraction.retractions import meant_instead
 from app.services.extraction.slices import slices
 from app.services.extraction.units import (
     Candidate,
@@ -264,7 +265,7 @@ class JobRunner:
         limits = self.settings.extraction
         screened = withhold.screen(turns_of(job))  # tester C25: never read, never kept
         out = Extraction(dropped=screened.dropped)
-        turns = screened.turns
+        turns = meant_instead(screened.turns)  # "Wait, I meant dogs, not cats." (E15)
         context = tuple(t for t in turns if t.index < 0)  # before the range (B19)
         mine = [t for t in turns if t.index >= 0]
         for piece in slices(mine, self.tokenizer, limits.window_tokens):
