@@ -49,6 +49,7 @@ from app.services.extraction.standalone import (
 from app.services.extraction.statements import mid_sentence_names
 from app.services.extraction.typed import typed_units
 from app.services.extraction.units import Candidate, Extraction, ExtractionContext, Turn
+from app.services.extraction.wh_answers import wh_answer
 from app.services.extraction.yes_no import yes_no_answer
 
 
@@ -130,6 +131,7 @@ def _answered(content: str, before: Said | None, turn: Turn) -> str:
         negative_answer(content, asked[-1])
         or confirmed(content, asked[-1])
         or yes_no_answer(content, asked[-1])
+        or wh_answer(content, asked[-1])
         or content
     )
 
