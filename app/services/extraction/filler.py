@@ -332,6 +332,17 @@ def _names_something(sentence: str) -> bool:
     return any(not m.group(0).startswith("I") for m in _EN_NAME.finditer(text))
 
 
+# Greetings and interjections that open a message as a name would ("Hi, I'm Dana", tester E4:
+# "so you can help me" became "so Hi can help the user").
+_NOT_ADDRESSEES = frozenset(
+    "hi hello hey hiya howdy yo thanks thank cheers ok okay sure yes yeah yep no nope wow oh ah "
+    "hmm well great cool nice sorry please morning evening afternoon bye goodbye welcome dear "
+    "congrats congratulations".split()
+)
+
+
 def addressees(text: str) -> list[str]:
-    """Names the message addresses ("Thanks, Maria!", "Hey Tim!")."""
-    return [m.group(1) for m in _ADDRESS.finditer(text)]
+    """Names the message addresses ("Thanks, Maria!", "Hey Tim!"), never a greeting."""
+    return [
+        m.group(1) for m in _ADDRESS.finditer(text) if m.group(1).lower() not in _NOT_ADDRESSEES
+    ]

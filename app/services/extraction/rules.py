@@ -300,6 +300,14 @@ EN_RULES: list[Rule] = [
     _r(r"\b(?:my\s+name\s+is|call\s+me)\s+(?:(?:actually|really|still|just)\s+)?"
        r"((?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)?)", "fact", 0.9,
        lambda m: (f"The user's name is {m.group(1)}.", Q_NAME_EN, [m.group(1)])),
+    # "Hi, I'm Dana." / "I'm Dana, by the way." (tester E4: no unit held the name)
+    _r(r"^\W*(?:(?:hi|hello|hey|hiya)(?:\s+there)?[\s,!.]+)?i\s*['’]?\s*a?m\s+"
+       r"(?!(?-i:Sorry|Fine|Good|Great|Okay|Here|Back|Home|Ready|Done|Tired|Sure|Busy|Happy|Glad|"
+       r"Late|Free|Not|Still|Just|Also|Really|Alright|Well|Excited|Lost|Confused|Curious|Hungry)\b)"
+       r"((?-i:[A-Z])[a-z'’-]+(?:\s+(?-i:[A-Z])[a-z'’-]+)?)"
+       r"(?=\s*(?:[.,!;]|$|\s+(?:by\s+the\s+way|here)\b))",
+       "fact", 0.85,
+       lambda m: (f"The user's name is {m.group(1)}.", Q_NAME_EN, [m.group(1)])),
     _r(rf"\bmy\s+({_RELATIONS})(?:'s\s+name)?\s+is\s+(?:(?:actually|really|still|now)\s+)?"
        r"(?:called\s+|named\s+)?((?-i:[A-Z])[\w'’-]+)\b(?!\s+(?:years?|months?)\b)",
        "fact", 0.85,
