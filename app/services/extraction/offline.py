@@ -103,7 +103,8 @@ class OfflineExtractor:
                         not theirs and said_by.names_the_assistant(rest.reading.text())
                     )
                     names = (participants, known, named)
-                    units += event_units(rest, before, now, ctx, names, quoted)
+                    events = event_units(rest, before, now, ctx, names, quoted)
+                    units += _not_restated(events, units)
                 elif congrats := congrats_unit(said, addressee_of(said, before, named)):
                     units.append(congrats)  # "Congrats on the new job at Acme!" (B6)
                 for cand in without_repeats(units):
@@ -134,6 +135,14 @@ def _answered(content: str, before: Said | None, turn: Turn) -> str:
         or wh_answer(content, asked[-1])
         or content
     )
+
+
+def _not_restated(events: list[Candidate], typed: list[Candidate]) -> list[Candidate]:
+    """``events`` without the lasting facts a typed unit of the message already states in its
+    own words (tester E7: 我换工作了，现在在字节跳动做测试工程师 made the typed job, the event and
+    a third "用户现在在字节跳动做测试工程师工作。")."""
+    said = {u.query for u in typed if u.query and u.type == "fact"}
+    return [e for e in events if not (e.type == "fact" and e.query and e.query in said)]
 
 
 def _name_the_user(units: list[Candidate], turns: list[Turn]) -> list[Candidate]:

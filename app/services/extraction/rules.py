@@ -29,7 +29,8 @@ _X = r"([^.,;:!?]{1,80}?)"
 _ZX = r"([^，。！？,.!?；;：:]{1,20}?)"
 _ZEND = r"(?=[，。！？,.!?；;：:]|$)"
 _TRAILING = re.compile(
-    r"\s+(?:too|either|anymore|any\s+more|at\s+all|please|though|really|very\s+much|a\s+lot|"
+    r"\s+(?:too|either|anymore|now|currently|these\s+days|nowadays|at\s+the\s+moment|any\s+more|"
+    r"at\s+all|please|though|really|very\s+much|a\s+lot|"
     r"(?:last|this|next)\s+(?:week|month|year)|yesterday|today|tomorrow|recently|lately|"
     r"(?:in|since)\s+\d{4}|\d+\s+(?:days?|weeks?|months?|years?)\s+ago)$",
     re.IGNORECASE,

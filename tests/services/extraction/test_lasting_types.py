@@ -50,3 +50,9 @@ async def test_a_lasting_statement_is_not_an_event(client, said, words, kind):
 async def test_what_happened_stays_an_event(client, said, words):
     units = await units_of(client, "happened", [user(said)])
     assert [u["type"] for v, u in units.items() if words in v] == ["event"], units
+
+
+async def test_a_new_job_said_once_is_one_job_fact(client):
+    units = await units_of(client, "jobber", [user("我换工作了，现在在字节跳动做测试工程师。")])
+    jobs = [v for v, u in units.items() if u["type"] == "fact" and "字节跳动" in v]
+    assert jobs == ["用户在字节跳动做测试工程师。"], units
