@@ -126,7 +126,7 @@ def _same_sentence(text: str, before: str, clause: str) -> bool:
 
 # A Chinese clause that goes on about the speaker of the clause before it ("我不吃辣，也对花生
 # 过敏"): its subject was left out.
-_ZH_GOES_ON = re.compile(r"^(?:也|还|又|并且|而且|同时)(?!是)")
+_ZH_GOES_ON = re.compile(r"^(?:也|还|又|并且|而且|同时)(?!是)|^(?=对[^，。！？]{1,12}过敏)")
 
 
 def _exception(text: str, clause: str, following: list[str]) -> str | None:

@@ -56,3 +56,12 @@ async def test_a_new_job_said_once_is_one_job_fact(client):
     units = await units_of(client, "jobber", [user("我换工作了，现在在字节跳动做测试工程师。")])
     jobs = [v for v, u in units.items() if u["type"] == "fact" and "字节跳动" in v]
     assert jobs == ["用户在字节跳动做测试工程师。"], units
+
+
+async def test_chinese_units_keep_their_subject_and_no_speaker_label(client):
+    units = await units_of(client, "wanglei", [
+        user("我叫王磊，我吃素，而且对花生过敏。"), user("帮我约下周二下午三点看牙医。"),
+        {"role": "assistant", "content": "已预约：下周二下午三点，牙医。"}])  # fmt: skip
+    assert {"用户叫王磊。", "用户吃素。", "用户对花生过敏。"} <= set(units), units
+    assert not [v for v in units if "：，" in v or v.startswith("助手：")], units
+    assert [v for v in units if v.startswith("助手已预约")], units
