@@ -88,6 +88,13 @@ _EN_REMIND = re.compile(
     r"(?:^|(?<=[.!?]\s))(?:can|could|would|will)\s+you\s+(?:please\s+)?(remind\s+me\b[^?]*)\?",
     re.IGNORECASE,
 )
+# "Can you move the dentist appointment to Thursday instead?" asks for a change of plan: a
+# request, not a question (tester E3: it made no unit and the old day stayed first).
+_EN_CHANGE_REQUEST = re.compile(
+    r"(?:^|(?<=[.!?]\s))(?:can|could|would|will)\s+you\s+(?:please\s+)?((?:move|reschedule|"
+    r"push|postpone|cancel|change|switch|bring\s+forward)\b[^?]*)\?",
+    re.IGNORECASE,
+)
 _ZH_REMIND = re.compile(
     r"(?:你|您)?(?:能不能|能|可以|可不可以)?(?:帮我)?(提醒我[^？?。]*?)(?:吗|好吗|可以吗|好不好)?[？?]"
 )
@@ -102,6 +109,7 @@ def strip_lead_ins(text: str) -> str:
         text = _ZH_REMIND.sub(lambda m: "请" + m.group(1) + "。", text)
     else:
         text = _EN_REMIND.sub(lambda m: "I want to be reminded" + m.group(1)[9:] + ".", text)
+        text = _EN_CHANGE_REQUEST.sub(lambda m: "Please " + m.group(1) + ".", text)
     out = text
     for _ in range(2):  # "Update: actually I'm…": two lead-ins in a row
         out = _EN_LEAD_IN.sub("", out).strip()  # a Chinese message may hold English sentences

@@ -333,8 +333,10 @@ def resolve_dates(text: str, dates: list[TimeMatch], *, zh: bool) -> str:
     last = 0
     for when in dates:
         prefix = text[last : when.start]
-        after = re.search(
-            r"\b(?:on|by|until|till|before|after|since|for|from|through)\s*$", prefix, re.IGNORECASE
+        after = re.search(  # "to on Thursday" (tester E3): no "on" after a preposition
+            r"\b(?:on|by|until|till|before|after|since|for|from|through|to)\s*$",
+            prefix,
+            re.IGNORECASE,
         )
         if not zh and when.unit != "day":  # "in last year" → "in 2022", not "in in 2022"
             prefix = re.sub(r"\b(?:in|on|during)\s*$", "", prefix, flags=re.IGNORECASE)
