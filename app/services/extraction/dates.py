@@ -12,7 +12,8 @@ Conventions (weeks start on Monday, as in ISO 8601 and Chinese usage):
   the coming Friday, unless the sentence is in the past tense;
 - "Friday" / "on Friday" / "coming Friday" / "周五": the next Friday after today
   ("周五" said on or before Friday is this week's); in the past tense ("I ran on Friday",
-  周五我跑了步; :mod:`app.services.extraction.tense`) the last one;
+  周五我跑了步; :mod:`app.services.extraction.tense`) the last one, but for the day something
+  was moved to ("I moved the dentist to Thursday", 我把牙医改到周四了: the coming one, E25);
 - "every Friday", 每周五, 每个周末 (a habit), "feels like just yesterday" (an idiom): no date;
 - 下个月3号: that day; "May 2028" / 2028年5月: that month;
 - "last Friday": the most recent Friday before the message's day (said on a Sunday, two days
@@ -202,6 +203,16 @@ def _dateparser_day(phrase: str, base: datetime, languages: list[str]) -> date |
     return parsed.date() if parsed is not None else None
 
 
+# The day something was moved to is ahead, whatever the tense ("I moved the dentist to
+# Thursday", 我把牙医改到周四了; tester E25: dated the Thursday before).
+_EN_MOVED_TO = re.compile(
+    r"\b(?:moved|rescheduled|postponed|pushed(?:\s+back)?|changed|switched|brought\s+forward|"
+    r"delayed|put\s+off)\b[^.!?]{0,60}?\b(?:to|until|till)\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
+_ZH_MOVED_TO = re.compile(r"(?:改到|改成|改为|改在|推迟到|延期到|延后到|提前到|换到|挪到)$")
+
+
 def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
     """Time phrases in ``text`` resolved against ``now_local`` (the speaker's local time),
     in order of appearance, overlapping matches removed (the earlier, longer one wins)."""
@@ -216,6 +227,7 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
             # the tense without the phrase itself: "on Sat." is no past "sat"
             blanked = text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :]
             past = is_past(sentence_around(blanked, m.start(), m.end()), zh=False)
+            past = past and not _EN_MOVED_TO.search(text[: m.start()])
             day = _weekday_date(today, m.group(1), wd, zh=False, past=past)
             found.append(TimeMatch(m.start(), m.end(), m.group(0), day))
     for m in _EN_MONTH_YEAR.finditer(text):
@@ -252,6 +264,7 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
                 found.append(TimeMatch(m.start(), m.end(), m.group(0), parsed, "day", absolute))
     for m in _ZH_WEEKDAY.finditer(text):
         past = is_past(sentence_around(text, m.start(), m.end()), zh=True)
+        past = past and not _ZH_MOVED_TO.search(text[: m.start()])
         day = _weekday_date(today, m.group(1), _ZH_DAYS[m.group(2)], zh=True, past=past)
         found.append(TimeMatch(m.start(), m.end(), m.group(0), day))
     for m in _ZH_PERIOD.finditer(text):

@@ -24,3 +24,21 @@ async def test_a_reschedule_request_supersedes_the_booking(client):
     assert [m["value"] for m in r.json()["memories"] if "2026-12-08 (Tuesday)" in m["value"]], (
         r.json()
     )
+
+
+async def test_the_day_an_appointment_was_moved_to_is_ahead(client):
+    """Tester E25: "I moved the dentist appointment to Thursday." was dated the Thursday before
+    and then superseded by the very appointment it replaced."""
+    await units_of(client, "mover2", [user("I have a dentist appointment on Tuesday at 3pm.")])
+    units = await units_of(client, "mover2", [user("I moved the dentist appointment to Thursday.")])
+    moved = units["The user moved the dentist appointment to 2026-12-10 (Thursday)."]
+    assert moved["status"] == "active", moved
+    r = await client.get("/memories", params={"user_id": "mover2", "status": "superseded"})
+    assert [m["value"] for m in r.json()["memories"]] == [
+        "The user has a dentist appointment on 2026-12-08 (Tuesday) at 3pm."
+    ], r.json()
+
+
+async def test_a_chinese_move_is_ahead_too(client):
+    units = await units_of(client, "mover3", [user("我把牙医改到周四了。")])
+    assert "用户把牙医改到2026年12月10日（周四）了。" in units, units
