@@ -114,6 +114,11 @@ class Rule:
         return value, query, [h for o in objects if (h := entity_head(o))]
 
 
+def _zh_named(name: str | None, names: str | None) -> str:
+    """叫小美 / ：小美和小明 after 用户有一个女儿 (tester E23: the names were lost)."""
+    return f"叫{name}" if name else f"：{names}" if names else ""
+
+
 def _base(verb: str) -> str:
     """ "bringing up" → "bring up", "suggesting" → "suggest", "call me" → "call the user" (an
     imperative's verb, the user named)."""
@@ -314,12 +319,19 @@ EN_RULES: list[Rule] = [
        "fact", 0.85,
        lambda m: (f"The user's {m.group(1).lower()} is named {m.group(2)}.", Q_FAMILY_EN,
                   [m.group(2)])),
+    # ... with the name when it follows (tester E23: "I have a daughter called Mia." kept only
+    # "The user has a daughter.", the name gone for good)
     _r(r"\bi\s+have\s+(\d+|a|an|one|two|three|four|five|six)\s+(kids?|children|sons?|daughters?|"
-       r"brothers?|sisters?|siblings?|grandchildren)\b", "fact", 0.85,
-       lambda m: (f"The user has {m.group(1).lower()} {m.group(2).lower()}.", Q_FAMILY_EN, [])),
+       r"brothers?|sisters?|siblings?|grandchildren)\b(?:\s*,?\s*(?:called|named|(?:and\s+)?(?:his|her)"
+       r"\s+name\s+is)\s+((?-i:[A-Z])[\w'’-]+))?", "fact", 0.85,
+       lambda m: (f"The user has {m.group(1).lower()} {m.group(2).lower()}"
+                  + (f" named {m.group(3)}." if m.group(3) else "."), Q_FAMILY_EN,
+                  [m.group(3)] if m.group(3) else [])),
     _r(rf"\bi\s+(?:also\s+)?(?:have|own)\s+((?:a|an|one|two|three|\d+)\s+(?:{_PETS})s?\s+"
-       r"(?:named|called)\s+(?-i:[A-Z])[\w'’-]+)", "fact", 0.85,
-       lambda m: (f"The user has {m.group(1)}.", Q_FAMILY_EN, [m.group(1).split()[-1]])),
+       r"(?:named|called)\s+(?-i:[A-Z])[\w'’-]+)(?:\s*,\s*(?:he|she|it)\s*(?:'s|’s|\s+is)\s+"
+       r"(an?\s+[\w-]+(?:\s+(?!and\b|but\b)[\w-]+)?))?", "fact", 0.85,
+       lambda m: (f"The user has {m.group(1)}" + (f", {m.group(2)}." if m.group(2) else "."),
+                  Q_PET_EN, [m.group(1).split()[-1]])),
     _r(r"\bi\s*'?\s*a?m\s+(married|single|divorced|engaged|pregnant|retired)\b", "fact", 0.85,
        lambda m: (f"The user is {m.group(1).lower()}.", Q_FAMILY_EN, [])),
 ]  # fmt: skip
@@ -398,8 +410,11 @@ ZH_RULES: list[Rule] = [
        lambda m: (f"用户是{m.group(1)}。", Q_WORK_ZH, [])),
     _z(r"(?:我叫|我的名字是)([^，。！？,.!?\s]{1,10})", "fact", 0.9,
        lambda m: (f"用户叫{m.group(1)}。", Q_NAME_ZH, [m.group(1)])),
-    _z(r"我有(\d+|[一两二三四五六])个(孩子|儿子|女儿|兄弟|姐妹|哥哥|姐姐|弟弟|妹妹)", "fact", 0.85,
-       lambda m: (f"用户有{m.group(1)}个{m.group(2)}。", Q_FAMILY_ZH, [])),
+    _z(r"我有(\d+|[一两二三四五六])个(孩子|儿子|女儿|兄弟|姐妹|哥哥|姐姐|弟弟|妹妹)"
+       r"(?:[，,]?(?:名字)?叫([^，。！？,.!?\s]{1,6})|[：:]([^，。！？,.!?\s]{1,20}))?",
+       "fact", 0.85,
+       lambda m: (f"用户有{m.group(1)}个{m.group(2)}{_zh_named(m.group(3), m.group(4))}。",
+                  Q_FAMILY_ZH, [n for n in (m.group(3),) if n])),
     _z(r"我(?:还|也)?(?:有|养了?)((?:一|两|[三四五六]|\d+)(?:只|条|个)叫([^，。！？,.!?\s的]{1,6})的"
        r"(?:狗|猫|兔子|鹦鹉|仓鼠|狗狗|猫咪))", "fact", 0.85,
        lambda m: (f"用户有{m.group(1)}。", Q_FAMILY_ZH, [m.group(2)])),
