@@ -160,7 +160,8 @@ class ReviewService:
         user_id: str | None = None,
     ) -> Decided:
         """Apply ``decision`` to an open review (see the module docstring). Raises
-        NotFoundError (404, also another user's review with ``user_id``: nothing changes) and
+        NotFoundError (404, also another user's review with ``user_id``, and a review whose
+        unit was forgotten while the decision waited: nothing changes) and
         ConflictError (409: decided otherwise, a merge ruled out, or a unit of the pair no
         longer active)."""
         found = await self.reviews.get(namespace, review_id)
@@ -168,7 +169,8 @@ class ReviewService:
             raise NotFoundError(f"no pair review {review_id}")
         await self.memories.lock_subject(Subject(namespace, found.user_id, found.agent_id))
         review = await self.reviews.lock(review_id)
-        assert review is not None  # a review goes only with its units, under this lock
+        if review is None:  # a unit of the pair was forgotten meanwhile (tester E20: a 500)
+            raise NotFoundError(f"no pair review {review_id}: a unit of the pair was forgotten")
         if review.status == ReviewStatus.DECIDED:
             done = decision_of(review)
             if done == decision:
