@@ -169,7 +169,7 @@ class ForgetRepository:
         alias goes with the unit that declared it); add the counts to ``removed``."""
         if not ids:
             return
-        id_list = await self._with_merged(namespace, list(ids))
+        id_list = await self.with_merged(namespace, list(ids))
         stats = (
             await self.session.execute(
                 select(func.count(), _VECTORS, _KEYWORD).where(
@@ -206,7 +206,7 @@ class ForgetRepository:
         removed.entity_links += sum(linked.values())
         removed.entities += await self.graph.settle(list(linked))
 
-    async def _with_merged(self, namespace: str, ids: list[uuid.UUID]) -> list[uuid.UUID]:
+    async def with_merged(self, namespace: str, ids: list[uuid.UUID]) -> list[uuid.UUID]:
         """``ids`` and, transitively, every unit whose ``merged_into`` names one of them."""
         found = dict.fromkeys(ids)
         frontier = list(ids)

@@ -58,7 +58,10 @@ class ForgetService:
         target = await self._survivor(namespace, unit_id)
         # Job rows before the subject's write lock: an extraction writing for this subject
         # locks its job row first, then the subject (the same order, so no deadlock).
-        for named in dict.fromkeys([unit_id, target]):
+        # ...with the entries of every unit merged into it (tester E10: another job's entry of a
+        # merged unit kept its words).
+        merged = await self.repo.with_merged(namespace, [target])
+        for named in dict.fromkeys([unit_id, target, *merged]):
             removed.job_outcomes_redacted += await self.repo.redact_job_outcomes(namespace, named)
         await self.memories.lock_subject(Subject(namespace, owner[0], owner[1]))
         if await self.repo.owner_of(namespace, unit_id, lock=True) is None:

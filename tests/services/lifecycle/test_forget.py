@@ -377,3 +377,26 @@ async def test_forget_leaves_another_users_session_that_a_unit_names(wm, engine)
             )
         ).scalar_one()
     assert turns == 3
+
+
+async def test_forget_redacts_the_job_outcomes_of_the_units_merged_into_it(client, engine):
+    # Tester E10: a unit of another job, merged into the forgotten one afterwards (a review's
+    # merge, here an edit), kept its words in that job's outcome (GET /extract/{id}).
+    jobs = []
+    for said in ("I am allergic to latex gloves.", "I own a teal kayak named Wavelet."):
+        body = {"user_id": USER, "now": "2026-12-06T10:00:00Z",
+                "messages": [{"role": "user", "content": said}]}  # fmt: skip
+        r = await client.post("/extract?wait=true", json=body)
+        assert r.status_code == 200, r.text
+        jobs.append(r.json())
+    [first] = [u for u in jobs[0]["units"] if u["outcome"] == "created"]
+    [second] = [u for u in jobs[1]["units"] if u["outcome"] == "created"]
+    r = await client.patch(f"/memories/{second['memory_id']}", json={"value": first["value"]})
+    assert (r.json()["outcome"], r.json()["id"]) == ("merged", first["memory_id"]), r.json()
+    r = await client.delete(f"/memories/{first['memory_id']}")
+    assert r.status_code == 200, r.text
+    assert r.json()["removed"]["job_outcomes_redacted"] == 2
+    for job in jobs:
+        read = await client.get(f"/extract/{job['id']}")
+        assert "latex" not in read.text and "Wavelet" not in read.text, read.json()
+    assert await traces(engine, "Wavelet") == {}
