@@ -96,7 +96,8 @@ class ExtractionSettings(BaseModel):
 
     # Units below this confidence are dropped (the seeds' 0.6, docs/EXTRACTION.md).
     min_confidence: float = Field(default=0.6, ge=0, le=1)
-    # Largest transcript of one job (messages; longer keeps the newest): bounds the snapshot.
+    # Largest transcript of one job (messages): a session's longer pending part is cut into
+    # one job per part, oldest first; a transcript given to /extract keeps its newest.
     max_messages: int = Field(default=5000, ge=1, le=100_000)
     # Content tokens per slice of a transcript (one LLM call each; offline, one pass each).
     window_tokens: int = Field(default=6000, ge=100, le=1_000_000)

@@ -231,7 +231,7 @@ class ExtractionService:
         rows = await self.transcripts.list_transcript(
             scope.namespace, scope.session_id, after_seq=last
         )
-        rows = [r for r in rows if r.seq <= session.last_seq][-self.extraction.max_messages :]
+        rows = [r for r in rows if r.seq <= session.last_seq]
         if not rows:
             return None
         context = []
@@ -242,7 +242,38 @@ class ExtractionService:
                 after_seq=max(0, last - CONTEXT_MESSAGES),
                 limit=CONTEXT_MESSAGES,
             )
-        snapshot = _session_snapshot(rows, [r for r in context if r.seq <= last])
+            context = [r for r in context if r.seq <= last]
+        # More than EXTRACTION__MAX_MESSAGES pending: one job per part, oldest first, each
+        # queued (tester E17: the older ones were skipped for good); the newest is answered.
+        size = self.extraction.max_messages
+        submitted: Submitted | None = None
+        for start in range(0, len(rows), size):
+            part = rows[start : start + size]
+            submitted = await self._session_part(
+                scope, part, context, epoch, timezone=timezone, now=now, trigger=trigger,
+                signals=signals, queue_delay_s=queue_delay_s,
+            )  # fmt: skip
+            context = part[-CONTEXT_MESSAGES:]
+        return submitted
+
+    async def _session_part(
+        self,
+        scope: Scope,
+        rows: list[Any],
+        context: list[Any],
+        epoch: datetime,
+        *,
+        timezone: str | None,
+        now: datetime | None,
+        trigger: str,
+        signals: list[str],
+        queue_delay_s: float,
+    ) -> Submitted:
+        """The job of consecutive session messages ``rows`` (``context``: the messages just
+        before them, read as context only), queued; the existing one when another closer
+        made it first."""
+        assert scope.session_id is not None
+        snapshot = _session_snapshot(rows, context)
         values = self._job(
             scope,
             snapshot,
