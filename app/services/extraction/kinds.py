@@ -274,15 +274,12 @@ def result_unit(text: str, now: datetime, tz: str, index: int) -> Candidate | No
     said = _DONE_LEAD.sub("", " ".join(sentences).strip())
     dates = find_dates(said, now)
     resolved = resolve_dates(said, dates, zh=zh)
-    if zh and re.match(
-        r"(?:已|已经)", resolved
-    ):  # 已预约：… → 助手已预约：… (not 助手：已预约, E7)
-        value = "助手" + resolved
-    else:
-        value = (
-            third_person_zh(resolved, "助手", "用户") if zh
-            else third_person_en(resolved, "the assistant", "the user")
-        )  # fmt: skip
+    value = (
+        third_person_zh(resolved, "助手", "用户") if zh
+        else third_person_en(resolved, "the assistant", "the user")
+    )  # fmt: skip
+    if zh and value.startswith("助手："):  # 助手已预约：…, not 助手：已预约 (tester E7)
+        value = "助手" + value[len("助手：") :]
     return Candidate(
         type="result", value=value, confidence=0.8, source_turns=[index],
         occurred_at=local_midnight(dates[0].day, tz) if dates else None,
