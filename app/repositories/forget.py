@@ -97,6 +97,11 @@ _CLEAR_REFERENCES = text(
     UPDATE memory_units
        SET superseded_by = CASE WHEN superseded_by = ANY(CAST(:ids AS uuid[])) THEN NULL
                                 ELSE superseded_by END,
+           -- superseded by a forgotten unit: nothing that remains replaces it (tester E21)
+           status = CASE WHEN status = 'superseded' AND superseded_by = ANY(CAST(:ids AS uuid[]))
+                         THEN 'active' ELSE status END,
+           valid_to = CASE WHEN status = 'superseded' AND superseded_by = ANY(CAST(:ids AS uuid[]))
+                           THEN NULL ELSE valid_to END,
            conflicts_with = ARRAY(SELECT c FROM unnest(conflicts_with) AS c
                                    WHERE c <> ALL(CAST(:ids AS uuid[])))
      WHERE namespace = :ns

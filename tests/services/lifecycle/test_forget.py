@@ -400,3 +400,19 @@ async def test_forget_redacts_the_job_outcomes_of_the_units_merged_into_it(clien
         read = await client.get(f"/extract/{job['id']}")
         assert "latex" not in read.text and "Wavelet" not in read.text, read.json()
     assert await traces(engine, "Wavelet") == {}
+
+
+async def test_forgetting_the_unit_that_superseded_another_restores_it(client):
+    # Tester E21: the older unit stayed `superseded` (superseded_by null) after the unit that
+    # replaced it was forgotten, out of every default recall for good.
+    old = {"user_id": USER, "value": "The user works at Google."}
+    new = {"user_id": USER, "value": "The user now works at Microsoft."}
+    first = (await client.post("/store", json={"memories": [old]})).json()["results"][0]
+    second = (await client.post("/store", json={"memories": [new]})).json()["results"][0]
+    assert second["outcome"] == "superseded", second
+    assert (await client.get(f"/memories/{first['id']}")).json()["status"] == "superseded"
+    assert (await client.delete(f"/memories/{second['id']}")).status_code == 200
+    unit = (await client.get(f"/memories/{first['id']}")).json()
+    assert (unit["status"], unit["superseded_by"], unit["valid_to"]) == ("active", None, None)
+    r = await client.post("/recall", json={"query": "Where does the user work?", "user_id": USER})
+    assert [h["id"] for h in r.json()["memories"]][:1] == [first["id"]], r.json()
