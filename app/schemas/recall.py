@@ -73,7 +73,9 @@ class RecallRequest(RequestModel):
         description="Only this agent's units. With `user_id`: that user's units stored with "
         "this agent, not the user's units of other agents nor those stored without an agent "
         "(recall once without `agent_id` for everything the user said). Alone: the agent's "
-        "units of every user.",
+        "units of **every user** of the namespace — an agent that serves several users must "
+        "pass `user_id` too, or its prompt gets other users' memories (the MCP server pins "
+        "one user per caller: docs/MCP.md).",
     )
     session_id: Identifier | None = Field(
         default=None,
