@@ -379,7 +379,8 @@ ZH_RULES: list[Rule] = [
        "constraint", 0.8,
        lambda m: (f"用户要求不要{m.group(1) or ''}{_zobj(m.group(2))}。",
                   Q_INSTRUCTION_ZH.format(x=_zobj(m.group(2))), [])),
-    _z(rf"(?:我)?(?:必须|一定要|务必){_ZX}{_ZEND}", "constraint", 0.8,
+    # Not "你一定要去清水寺" said to another (tester E19: the speaker's constraint)
+    _z(rf"(?<![你您他她])(?:我)?(?:必须|一定要|务必){_ZX}{_ZEND}", "constraint", 0.8,
        lambda m: (f"用户必须{_zobj(m.group(1))}。",
                   Q_CONSTRAINT_ZH.format(x=_zobj(m.group(1))), [])),
     _z(rf"我最喜欢的([^，。是]{{1,8}})是{_ZX}{_ZEND}", "preference", 0.85,

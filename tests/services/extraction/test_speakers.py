@@ -135,3 +135,17 @@ async def test_quoted_words_of_someone_else_are_not_the_users(client, content, a
     assert all("“" in v or '"' in v for v in others), units
     if kept is not None:
         assert units.get(kept) == "preference", units
+
+
+async def test_advice_to_another_speaker_is_not_the_speakers_constraint(client):
+    # Tester E19: 小李 told 小王 "你一定要去清水寺" and it was stored as 小李's constraint.
+    said = [
+        {"role": "user", "name": "小王", "content": "小李，我下个月要去日本旅游了！"},
+        {"role": "user", "name": "小李", "content": "真好！我去年去过京都，你一定要去清水寺。"},
+    ]
+    body = {"user_id": "zhgrp", "now": "2026-11-10T12:00:00Z", "messages": said}
+    r = await client.post("/extract?wait=true", json=body)
+    assert r.status_code == 200, r.text
+    values = {u["value"]: u["type"] for u in r.json()["units"] if u["value"]}
+    assert "小李必须去清水寺。" not in values, values
+    assert [v for v in values if "小王一定要去清水寺" in v], values
