@@ -42,3 +42,17 @@ async def test_the_day_an_appointment_was_moved_to_is_ahead(client):
 async def test_a_chinese_move_is_ahead_too(client):
     units = await units_of(client, "mover3", [user("我把牙医改到周四了。")])
     assert "用户把牙医改到2026年12月10日（周四）了。" in units, units
+
+
+async def test_two_plans_on_two_days_both_stay(client):
+    """Tester E24: 我周一要开会 then 我周二要开会 superseded the Monday meeting (nothing says it
+    moved); two plans on two days are two facts (a review may ask)."""
+    for said, at in (("我周一要开会。", "2026-11-01T10:00:00+08:00"),
+                     ("我周二要开会。", "2026-11-02T10:00:00+08:00")):  # fmt: skip
+        body = {"user_id": "meetings", "messages": [
+            {"role": "user", "content": said, "created_at": at}]}  # fmt: skip
+        r = await client.post("/extract?wait=true", json=body)
+        assert r.status_code == 200, r.text
+    r = await client.get("/memories", params={"user_id": "meetings"})
+    days = sorted(m["value"] for m in r.json()["memories"] if m["status"] == "active")
+    assert days == ["用户2026年11月2日（周一）要开会。", "用户2026年11月3日（周二）要开会。"], days

@@ -376,6 +376,8 @@ def apart(
         return "unsure", "other_event_day", False  # ran 5 km on Saturday / 10 km on Sunday
     if _other_day(new, old) and plans.another_one(new, old):
         return "unsure", "other_plan_day", False  # a dentist appointment in January / in June
+    if "future" in ma and "future" in mb and _other_day(new, old):
+        return "unsure", "other_plan_day", False  # 周一要开会 / 周二要开会 (tester E24)
     return None
 
 
