@@ -327,10 +327,27 @@ def date_label(when: TimeMatch, *, zh: bool, after_preposition: bool = False) ->
     return label.split(" ", 1)[1] if after_preposition else label
 
 
+# A day that comes back every year: its date is said without one (tester E6: "Anna's birthday
+# is on March 3." was "on 2027-03-03", wrong from 2028 on).
+_YEARLY = re.compile(
+    r"\b(?:birthday|anniversary)\s+(?:is|falls)\b|(?:生日|纪念日)是", re.IGNORECASE
+)
+
+
+def _yearly_label(when: TimeMatch, *, zh: bool, after_preposition: bool) -> str:
+    """ "on March 3" / 3月3日: a yearly day without its year."""
+    day = when.day
+    if zh:
+        return f"{day.month}月{day.day}日"
+    label = f"{_EN_MONTHS[day.month - 1]} {day.day}"
+    return label if after_preposition else "on " + label
+
+
 def resolve_dates(text: str, dates: list[TimeMatch], *, zh: bool) -> str:
     """``text`` with each resolved phrase of ``dates`` replaced by its :func:`date_label`."""
     out: list[str] = []
     last = 0
+    yearly = _YEARLY.search(text) is not None
     for when in dates:
         prefix = text[last : when.start]
         after = re.search(  # "to on Thursday" (tester E3): no "on" after a preposition
@@ -341,6 +358,13 @@ def resolve_dates(text: str, dates: list[TimeMatch], *, zh: bool) -> str:
         if not zh and when.unit != "day":  # "in last year" → "in 2022", not "in in 2022"
             prefix = re.sub(r"\b(?:in|on|during)\s*$", "", prefix, flags=re.IGNORECASE)
         label = date_label(when, zh=zh, after_preposition=after is not None)
+        if (
+            yearly
+            and when.absolute
+            and when.unit == "day"
+            and not re.search(r"\d{4}|年", when.phrase)
+        ):
+            label = _yearly_label(when, zh=zh, after_preposition=after is not None)
         if not zh and re.search(r"(?:^|[.!?]\s+)$", "".join(out) + prefix):
             label = label[:1].upper() + label[1:]  # "Last week was…" → "In the week of…"
         out += [prefix, label]

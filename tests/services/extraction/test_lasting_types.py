@@ -65,3 +65,17 @@ async def test_chinese_units_keep_their_subject_and_no_speaker_label(client):
     assert {"用户叫王磊。", "用户吃素。", "用户对花生过敏。"} <= set(units), units
     assert not [v for v in units if "：，" in v or v.startswith("助手：")], units
     assert [v for v in units if v.startswith("助手已预约")], units
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("Anna's birthday is on March 3.", "Anna's birthday is on March 3."),
+        ("我的生日是3月3日。", "用户的生日是3月3日。"),
+    ],
+)  # fmt: skip
+async def test_a_birthday_is_every_year(client, said, expected):
+    """Tester E6: "Anna's birthday is on March 3." said in 2026 was "on 2027-03-03"."""
+    units = await units_of(client, "yearly", [user(said)])
+    assert expected in units, units
+    assert units[expected]["type"] == "fact"

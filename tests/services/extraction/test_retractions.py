@@ -38,8 +38,8 @@ async def test_a_retracted_statement_makes_no_unit(client, messages, absent, kep
     ("content", "expected", "wrong"),
     [
         ("My birthday is March 3 — sorry, March 13.",
-         "The user's birthday is on 2027-03-13.", "2027-03-03"),
-        ("我的生日是3月3日，不对，是3月13日。", "用户的生日是2027年3月13日。", "3月3日"),
+         "The user's birthday is on March 13.", "March 3."),
+        ("我的生日是3月3日，不对，是3月13日。", "用户的生日是3月13日。", "是3月3日"),
         ("I live in Boston, sorry, I mean Cambridge.", "The user lives in Cambridge.", "Boston"),
         ("我住在波士顿，不对，是剑桥。", "用户住在剑桥。", "波士顿"),
     ],
