@@ -7,8 +7,9 @@ passport is valid until May 2028", "我在杭州的阿里巴巴做产品经理",
 The rules, on the message's own words (first person, before the rewrite):
 
 1. a limit or an allergy (budget, max, no more than, allergic; 预算, 不超过, 最多, 过敏) →
-   ``constraint``; an expiry or validity (expires, valid until; 到期, 有效期) or a yearly day
-   ("my birthday is…", 纪念日是) → ``fact``, whatever the tense;
+   ``constraint``; an expiry or validity (expires, valid until; 到期, 有效期), a yearly day
+   ("my birthday is…", 纪念日是), a birth date, a change of state ("not vegetarian anymore",
+   不再) or a daily habit ("every morning", 每天) → ``fact``, whatever the tense (tester E2);
 2. a habit on recurring days ("I go to the gym every Tuesday", "I usually jog on Sunday
    mornings", 我每周二去健身房, 我通常周日跑步) and an aim with no time ("I want to open a
    dance studio", 我打算学日语) → ``fact``;
