@@ -59,9 +59,11 @@ _EN_WEEKDAY_ABBREVIATED = re.compile(
     r"\b(next|this\s+past|this|coming|last|on)\s+(mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\b\.?",
     re.IGNORECASE,
 )
+# Not "in the last month" (the past 30 days, tester E14: "in the in June 2023") nor "this
+# week's been busy" (a subject, not a time: "In the week of …'s been").
 _EN_PERIOD = re.compile(
-    r"\b(?:(next|this|last)\s+(week|month|year)|the\s+(week|month|year)\s+(before\s+last|"
-    r"after\s+next))\b",
+    r"\b(?:(?<!\bthe\s)(next|this|last)\s+(week|month|year)(?!['’]s\b)|the\s+(week|month|year)\s+"
+    r"(before\s+last|after\s+next))\b",
     re.IGNORECASE,
 )
 _EN_WEEKEND = re.compile(

@@ -79,3 +79,18 @@ async def test_a_birthday_is_every_year(client, said, expected):
     units = await units_of(client, "yearly", [user(said)])
     assert expected in units, units
     assert units[expected]["type"] == "fact"
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("So much has happened in the last month - on and off the court.",
+         "So much has happened in the last month - on and off the court."),
+        ("This week's been really busy for me.", "This week's been really busy for the user."),
+    ],
+)  # fmt: skip
+async def test_a_period_that_is_no_calendar_one_stays_as_said(client, said, expected):
+    """Tester E14: "in the last month" (the past 30 days) became "in the in June 2023", and
+    "This week's been busy" "In the week of 2023-08-21's been busy"."""
+    units = await units_of(client, "periods", [user(said)])
+    assert expected in units, units
