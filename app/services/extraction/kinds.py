@@ -234,15 +234,20 @@ def request_value(text: str, who: str, asked: str = "") -> str | None:
     if zh:
         return f"{who or '用户'}想要{zh.group(1) or zh.group(2)}。"
     m = _EN_REQUEST.match(text.strip())
-    if m is None or m.group(2).lower().startswith(("yes", "no", "ok", "thank", "sure")):
+    if m is None:
         return None
-    thing = m.group(2).strip()
+    thing = re.sub(r"^(?:so|and|but|then|also)\s+", "", m.group(2).strip(), flags=re.IGNORECASE)
+    subject = who[:1].upper() + who[1:]
+    refused = re.match(r"no\s+(?!thanks?\b)([a-z][\w' -]*)$", thing, re.IGNORECASE)
+    if refused and not m.group(1):  # "No onions, please.", "…, so no pasta please" (E22)
+        return f"{subject} does not want {refused.group(1).strip()}."
+    if thing.lower().startswith(("yes", "no", "ok", "thank", "sure")):
+        return None
     kind = re.search(r"\b(\w+)\s+(?:preference|preferred)\b", asked, re.IGNORECASE)
     if kind and kind.group(1).lower() not in ("any", "a", "your") and " " not in thing:
         thing += " " + kind.group(1).lower()
     thing = thing[:1].lower() + thing[1:] if not thing[1:2].isupper() else thing
     article = m.group(1) or ("" if thing.endswith("s") else "an" if thing[:1] in "aeiou" else "a")
-    subject = who[:1].upper() + who[1:]
     return f"{subject} prefers {article + ' ' if article else ''}{thing}."
 
 

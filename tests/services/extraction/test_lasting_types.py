@@ -94,3 +94,11 @@ async def test_a_period_that_is_no_calendar_one_stays_as_said(client, said, expe
     "This week's been busy" "In the week of 2023-08-21's been busy"."""
     units = await units_of(client, "periods", [user(said)])
     assert expected in units, units
+
+
+async def test_a_refusal_please_is_what_the_user_does_not_want(client):
+    """Tester E22: "BTW 我对 gluten 过敏, so no pasta please." also gave "The user prefers a
+    so no pasta."."""
+    units = await units_of(client, "pasta", [user("BTW 我对 gluten 过敏, so no pasta please.")])
+    assert "The user does not want pasta." in units, units
+    assert not [v for v in units if "prefers a so" in v], units
