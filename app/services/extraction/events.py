@@ -20,22 +20,22 @@ from app.services.extraction.about_other import (
     reported,
 )
 from app.services.extraction.clauses import hedged
+from app.services.extraction.date_labels import resolve_dates
 from app.services.extraction.dates import find_dates, local_midnight
 from app.services.extraction.dropped_subject import with_subject
 from app.services.extraction.filler import content_words
 from app.services.extraction.joined import split_joined
 from app.services.extraction.kinds import by_type, choice, employer, pet, request_value, unit_type
-from app.services.extraction.rules import Q_PET_EN, Q_PET_ZH, Q_WORK_EN, Q_WORK_ZH, plan_query
 from app.services.extraction.said import Said, addressee_of, display, replies
 from app.services.extraction.standalone import chunks, complete_answer, split_by_time
 from app.services.extraction.statements import (
     en_entities,
-    resolve_dates,
     third_person_en,
     third_person_zh,
     unique,
     zh_entities,
 )
+from app.services.extraction.triggers import Q_PET_EN, Q_PET_ZH, Q_WORK_EN, Q_WORK_ZH, plan_query
 from app.services.extraction.units import Candidate, ExtractionContext
 from app.services.extraction.we import resolve_we
 

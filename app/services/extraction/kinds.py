@@ -37,9 +37,10 @@ from datetime import datetime
 from app.core import zh_past
 from app.core.text import has_cjk
 from app.core.vocabulary import MemoryType
+from app.services.extraction.date_labels import resolve_dates
 from app.services.extraction.dates import TimeMatch, find_dates, local_midnight
 from app.services.extraction.filler import join, sentences
-from app.services.extraction.statements import resolve_dates, third_person_en, third_person_zh
+from app.services.extraction.statements import third_person_en, third_person_zh
 from app.services.extraction.tense import is_past, recurring_spans
 from app.services.extraction.units import Candidate
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date
 
 import simplemma
 
 from app.core.text import has_cjk
 from app.core.vocabulary import MemoryType
+from app.services.extraction import triggers as t
 from app.services.extraction.statements import third_person_verb as _third
 
 _END = r"(?=\s+(?:and|but|so|because|since|though|although|for\s+(?:any|the|my))\b|[.,;:!?]|$)"
@@ -49,54 +49,6 @@ _NO_LIKED_THING = (
     rf"(?!(?:it|that|this|them|these|those)(?:\s+(?:so\s+much|a\s+lot))?{_END})"
     r"(?!(?:is|was|are|were|has|had|will|would|can|could|makes?|made)\b)"
 )
-
-Q_FOOD_EN = "When suggesting food, recipes, restaurants or products that might contain {x}"
-Q_FOOD_ZH = "当推荐食物、菜谱、餐厅或可能含有{x}的产品时"
-# An allergen that is no food (tester E15's cats): the trigger is where it is met, not a menu.
-Q_ALLERGEN_EN = (
-    "When a task involves {x} (visits, travel, outdoor plans, pets, medication or products)"
-)
-Q_ALLERGEN_ZH = "当任务涉及{x}（拜访、出行、户外安排、宠物、药物或产品）时"
-_NOT_FOOD = re.compile(
-    r"\b(?:cats?|dogs?|pets?|animals?|horses?|rabbits?|hamsters?|birds?|feathers?|fur|dander|"
-    r"pollen|hay|grass|dust|mites?|mold|mould|latex|nickel|bees?|wasps?|stings?|insects?|"
-    r"penicillin|antibiotics?|aspirin|ibuprofen|sulfa|codeine|morphine|perfume|fragrances?)\b"
-    r"|猫|狗|宠物|动物|花粉|尘螨|灰尘|霉菌|乳胶|蜜蜂|黄蜂|青霉素|抗生素|阿司匹林|布洛芬|香水",
-    re.IGNORECASE,
-)
-
-
-def allergy_query(thing: str) -> str:
-    """The trigger scenario of an allergy to ``thing``: food, or where a non-food allergen is
-    met (cats, pollen, penicillin; 猫, 花粉, 青霉素)."""
-    zh = has_cjk(thing)
-    if _NOT_FOOD.search(thing):
-        return (Q_ALLERGEN_ZH if zh else Q_ALLERGEN_EN).format(x=thing)
-    return (Q_FOOD_ZH if zh else Q_FOOD_EN).format(x=thing)
-
-
-Q_STYLE_EN = "When deciding how long and detailed a reply to the user should be"
-Q_STYLE_ZH = "当决定给用户的回答写多长、多详细时"
-Q_LIKE_EN = "When recommending or choosing {x} or something similar for the user"
-Q_LIKE_ZH = "当为用户推荐或选择{x}之类的东西时"
-Q_CONSTRAINT_EN = "When planning or suggesting anything that involves {x}"
-Q_CONSTRAINT_ZH = "当安排或建议涉及{x}的事情时"
-Q_INSTRUCTION_EN = "Whenever the assistant is about to act in a way that involves {x}"
-Q_INSTRUCTION_ZH = "每当助手要做涉及{x}的事情时"
-Q_HOME_EN = (
-    "When a task depends on where the user lives (weather, travel, local services, time zone)"
-)
-Q_HOME_ZH = "当任务取决于用户住在哪里（天气、出行、本地服务、时区）时"
-Q_WORK_EN = "When a task involves the user's job, employer or work schedule"
-Q_WORK_ZH = "当任务涉及用户的工作、雇主或工作安排时"
-Q_PET_EN = "When a task involves the user's pets (care, travel, housing, gifts)"
-Q_PET_ZH = "当任务涉及用户的宠物（照顾、出行、住房、礼物）时"
-Q_NAME_EN = "When addressing the user or filling in their name"
-Q_NAME_ZH = "当称呼用户或填写用户姓名时"
-Q_FAMILY_EN = "When a task involves the user's family (gifts, plans, schedules)"
-Q_FAMILY_ZH = "当任务涉及用户的家人（礼物、安排、日程）时"
-Q_PLAN_EN = "When the user asks about plans, schedule or availability around {d}{about}"
-Q_PLAN_ZH = "当用户询问{d}前后的安排、行程或空闲时间{about}时"
 
 
 @dataclass(frozen=True)
@@ -205,29 +157,29 @@ EN_RULES: list[Rule] = [
     _r(r"\bi\s+(?:don't|do\s+not)\s+have\s+any\s+(?:known\s+)?(?:food\s+)?allerg(?:y|ies)\b|"
        r"\bi\s+have\s+no\s+(?:known\s+)?(?:food\s+)?allerg(?:y|ies)\b|"
        r"\bi\s*'?\s*a?m\s+not\s+allergic\s+to\s+any(?:thing|\s+food)\b", "fact", 0.85,
-       lambda m: ("The user has no allergies.", Q_FOOD_EN.format(x="allergens"), [])),
+       lambda m: ("The user has no allergies.", t.Q_FOOD_EN.format(x="allergens"), [])),
     # A correction of an allergy (tester D9): "no longer" says it was so and is not now.
     _r(rf"\bi\s*'?\s*a?m\s+(?:now\s+)?no\s+longer\s+allergic\s+to\s+{_X}{_END}", "fact", 0.85,
        lambda m: (f"The user is no longer allergic to {_obj(m.group(1))}.",
-                  allergy_query(_obj(m.group(1))), [_obj(m.group(1))])),
+                  t.allergy_query(_obj(m.group(1))), [_obj(m.group(1))])),
     _r(rf"\bi\s*'?\s*a?m\s+not\s+allergic\s+to\s+{_X}{_END}", "fact", 0.85,
        lambda m: (f"The user is not allergic to {_obj(m.group(1))}.",
-                  allergy_query(_obj(m.group(1))), [_obj(m.group(1))])),
+                  t.allergy_query(_obj(m.group(1))), [_obj(m.group(1))])),
     _r(rf"\b(i\s*'?\s*a?m|my\s+(?:{_RELATIONS}))\s+(?:is\s+)?(?:still\s+|also\s+)?(?:(?:very|severely|highly|extremely|"
        rf"deathly|really|quite|a\s+bit|slightly|mildly)\s+)?allergic\s+to\s+{_X}{_END}",
        "constraint", 0.95,
        lambda m: (f"{_subject(m.group(1))} allergic to {_obj(m.group(2))}.",
-                  allergy_query(_obj(m.group(2))), [_obj(m.group(2))])),
+                  t.allergy_query(_obj(m.group(2))), [_obj(m.group(2))])),
     _r(rf"\bi\s+have\s+(?:an?\s+|a\s+severe\s+)?{_X}\s+allergy\b", "constraint", 0.95,
        lambda m: (f"The user is allergic to {_obj(m.group(1))}.",
-                  allergy_query(_obj(m.group(1))), [_obj(m.group(1))])),
+                  t.allergy_query(_obj(m.group(1))), [_obj(m.group(1))])),
     _r(r"\bi\s*'?\s*a?m\s+(?:a\s+)?(vegetarian|vegan|pescatarian)\b", "constraint", 0.9,
-       lambda m: (f"The user is {m.group(1).lower()}.", Q_FOOD_EN.format(x="meat"),
+       lambda m: (f"The user is {m.group(1).lower()}.", t.Q_FOOD_EN.format(x="meat"),
                   [m.group(1).lower()])),
     _r(rf"^(?:please\s+)?(?:never|don't\s+ever|do\s+not\s+ever)\s+{_NOT_IMPERATIVE}{_X}{_END}",
        "constraint", 0.85,
        lambda m: (f"The user asked the assistant never to {_obj(m.group(1))}.",
-                  Q_INSTRUCTION_EN.format(x=_obj(m.group(1))), [])),
+                  t.Q_INSTRUCTION_EN.format(x=_obj(m.group(1))), [])),
     # "Don't bring up my divorce.", "Please don't mention allergies.", "Stop suggesting X"
     # (tester D24): what the assistant is asked not to do, a standing instruction.
     _r(rf"^(?:please\s+)?(?:(?:don't|do\s+not)\s+|stop\s+)(mention(?:ing)?|bring(?:ing)?\s+up|"
@@ -235,77 +187,78 @@ EN_RULES: list[Rule] = [
        rf"(?:of|about)|suggest(?:ing)?|recommend(?:ing)?|call(?:ing)?\s+me)\s+{_X}{_END}",
        "constraint", 0.85,
        lambda m: (f"The user asked the assistant not to {_base(m.group(1))} {_obj(m.group(2))}.",
-                  Q_INSTRUCTION_EN.format(x=f"{_base(m.group(1))} {_obj(m.group(2))}"), [])),
+                  t.Q_INSTRUCTION_EN.format(x=f"{_base(m.group(1))} {_obj(m.group(2))}"), [])),
     _r(rf"^(?:please\s+)?always\s+{_NOT_IMPERATIVE}{_X}{_END}", "constraint", 0.8,
        lambda m: (f"The user asked the assistant to always {_obj(m.group(1))}.",
-                  Q_INSTRUCTION_EN.format(x=_obj(m.group(1))), [])),
+                  t.Q_INSTRUCTION_EN.format(x=_obj(m.group(1))), [])),
     _r(r"\b(?:keep|make)\s+(?:it|things|them|your\s+(?:answers?|replies|responses)|"
        r"the\s+(?:answers?|replies|responses))\s+(?:short|brief|concise|succinct|to\s+the\s+point)",
        "preference", 0.85,
-       lambda m: ("The user prefers concise answers.", Q_STYLE_EN, [])),
+       lambda m: ("The user prefers concise answers.", t.Q_STYLE_EN, [])),
     _r(r"\bi\s+(?:really\s+)?(?:prefer|like|want|love)\s+(short|brief|concise|succinct|detailed|"
        r"long|thorough|in-depth)(?:\s+and\s+\w+)?\s+(answers?|replies|responses|explanations?)",
        "preference", 0.9,
-       lambda m: (f"The user prefers {m.group(1).lower()} {m.group(2).lower()}.", Q_STYLE_EN, [])),
+       lambda m: (f"The user prefers {m.group(1).lower()} {m.group(2).lower()}.",
+                  t.Q_STYLE_EN, [])),
     _r(rf"\bi\s+(?:never|don't\s+ever|do\s+not\s+ever)\s+{_X}{_END}", "constraint", 0.85,
        lambda m: (f"The user never {_obj(m.group(1))}.",
-                  Q_CONSTRAINT_EN.format(x=_obj(m.group(1))), [])),
+                  t.Q_CONSTRAINT_EN.format(x=_obj(m.group(1))), [])),
     _r(rf"\bi\s+(?:can't|cannot|can\s+not|mustn't|must\s+not)\s+(eat|drink|have|take|use|fly|"
        rf"drive|travel|work|do|stand)\s+{_X}{_END}", "constraint", 0.85,
        lambda m: (f"The user cannot {m.group(1).lower()} {_obj(m.group(2))}.",
-                  Q_CONSTRAINT_EN.format(x=_obj(m.group(2))), [_obj(m.group(2))])),
+                  t.Q_CONSTRAINT_EN.format(x=_obj(m.group(2))), [_obj(m.group(2))])),
     _r(rf"\bi\s+(?:still\s+|also\s+|just\s+)?(?:don't|do\s+not)\s+(eat|drink)\s+{_X}{_END}",
        "constraint", 0.85,
        lambda m: (f"The user does not {m.group(1).lower()} {_obj(m.group(2))}.",
-                  Q_FOOD_EN.format(x=_obj(m.group(2))), [_obj(m.group(2))])),
+                  t.Q_FOOD_EN.format(x=_obj(m.group(2))), [_obj(m.group(2))])),
     _r(rf"\bi\s+(?:only|just)\s+(eat|drink)\s+{_X}{_END}", "constraint", 0.85,
        lambda m: (f"The user only {m.group(1).lower()}s {_obj(m.group(2))}.",
-                  Q_CONSTRAINT_EN.format(x="food or drink"), [_obj(m.group(2))])),
+                  t.Q_CONSTRAINT_EN.format(x="food or drink"), [_obj(m.group(2))])),
     _r(rf"\bi\s+(eat|drink)\s+{_X}\s+only\b", "constraint", 0.85,
        lambda m: (f"The user only {m.group(1).lower()}s {_obj(m.group(2))}.",
-                  Q_CONSTRAINT_EN.format(x="food or drink"), [_obj(m.group(2))])),
+                  t.Q_CONSTRAINT_EN.format(x="food or drink"), [_obj(m.group(2))])),
     _r(rf"\bi\s+must\s+{_X}{_END}", "constraint", 0.8,
        lambda m: (f"The user must {_obj(m.group(1))}.",
-                  Q_CONSTRAINT_EN.format(x=_obj(m.group(1))), [])),
+                  t.Q_CONSTRAINT_EN.format(x=_obj(m.group(1))), [])),
     _r(rf"\bi\s+(?:really\s+)?(?:hate|dislike|detest|loathe|can't\s+stand|cannot\s+stand)\s+{_X}{_LIKE_END}",
        "preference", 0.85,
        lambda m: (f"The user dislikes {_obj(m.group(1))}.",
-                  Q_LIKE_EN.format(x=_obj(m.group(1))), [_obj(m.group(1))])),
+                  t.Q_LIKE_EN.format(x=_obj(m.group(1))), [_obj(m.group(1))])),
     _r(rf"\bi\s+(?:really\s+)?(?:don't|do\s+not|didn't)\s+(?:really\s+)?(?:like|enjoy|care\s+for)\s+{_X}{_END}",
        "preference", 0.8,
        lambda m: (f"The user does not like {_obj(m.group(1))}.",
-                  Q_LIKE_EN.format(x=_obj(m.group(1))), [_obj(m.group(1))])),
+                  t.Q_LIKE_EN.format(x=_obj(m.group(1))), [_obj(m.group(1))])),
     _r(rf"\bi\s*'?\s*a?m\s+not\s+(?:a\s+(?:big\s+|huge\s+)?fan\s+of|into|keen\s+on)\s+{_X}{_END}",
        "preference", 0.75,
        lambda m: (f"The user is not a fan of {_obj(m.group(1))}.",
-                  Q_LIKE_EN.format(x=_obj(m.group(1))), [_obj(m.group(1))])),
+                  t.Q_LIKE_EN.format(x=_obj(m.group(1))), [_obj(m.group(1))])),
     _r(rf"\bmy\s+favou?rite\s+(\w+(?:\s+\w+)?)\s+is\s+{_X}{_END}", "preference", 0.85,
        lambda m: (f"The user's favourite {m.group(1).lower()} is {_obj(m.group(2))}.",
-                  Q_LIKE_EN.format(x=m.group(1).lower()), [_obj(m.group(2))])),
+                  t.Q_LIKE_EN.format(x=m.group(1).lower()), [_obj(m.group(2))])),
     _r(rf"\bi\s+(?:really\s+|absolutely\s+|do\s+)?(prefer|love|adore|enjoy|like)\s+"
        rf"{_NO_LIKED_THING}{_X}{_LIKE_END}",
        "preference", 0.75,
        lambda m: (f"The user {_third(m.group(1).lower())} {_obj(m.group(2))}.",
-                  Q_LIKE_EN.format(x=_obj(m.group(2))), [_obj(m.group(2))])),
+                  t.Q_LIKE_EN.format(x=_obj(m.group(2))), [_obj(m.group(2))])),
     _r(rf"\bi\s+(?:currently\s+|now\s+)?(?:live|reside)\s+in\s+{_X}{_END}", "fact", 0.9,
-       lambda m: (f"The user lives in {_obj(m.group(1))}.", Q_HOME_EN, [_obj(m.group(1))])),
+       lambda m: (f"The user lives in {_obj(m.group(1))}.", t.Q_HOME_EN, [_obj(m.group(1))])),
     _r(rf"\b(?:i|we)\s*(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+to\s+{_X}{_END}",
        "fact", 0.9,
-       lambda m: (f"The user moved to {_obj(m.group(1))} and now lives there.", Q_HOME_EN,
+       lambda m: (f"The user moved to {_obj(m.group(1))} and now lives there.", t.Q_HOME_EN,
                   [_obj(m.group(1))])),
     _r(rf"\bi\s*'?\s*a?m\s+(?:based|living)\s+in\s+{_X}{_END}", "fact", 0.85,
-       lambda m: (f"The user lives in {_obj(m.group(1))}.", Q_HOME_EN, [_obj(m.group(1))])),
+       lambda m: (f"The user lives in {_obj(m.group(1))}.", t.Q_HOME_EN, [_obj(m.group(1))])),
     _r(rf"\bi\s+(?:work|am\s+working|'m\s+working)\s+(?:at|for)\s+{_X}{_END}", "fact", 0.85,
-       lambda m: (f"The user works at {_obj(m.group(1))}.", Q_WORK_EN, [_obj(m.group(1))])),
+       lambda m: (f"The user works at {_obj(m.group(1))}.", t.Q_WORK_EN, [_obj(m.group(1))])),
     _r(rf"\bi\s+work\s+as\s+(?:an?\s+)?{_X}{_END}", "fact", 0.85,
-       lambda m: (f"The user works as {_article(_obj(m.group(1)))}.", Q_WORK_EN, [])),
+       lambda m: (f"The user works as {_article(_obj(m.group(1)))}.", t.Q_WORK_EN, [])),
     _r(rf"\bi\s*'?\s*a?m\s+an?\s+((?:[\w-]+\s+){{0,2}}(?:{_JOBS}))\b", "fact", 0.8,
-       lambda m: (f"The user is {_article(m.group(1).lower())}.", Q_WORK_EN, [])),
+       lambda m: (f"The user is {_article(m.group(1).lower())}.", t.Q_WORK_EN, [])),
     # A name is capitalised ((?-i:…) inside the rules' IGNORECASE): "my husband is now
     # retired" named him "now" (tester D15); an adverb before the name is not part of it.
     _r(r"\b(?:my\s+name\s+is|call\s+me)\s+(?:(?:actually|really|still|just)\s+)?"
        r"((?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)?)", "fact", 0.9,
-       lambda m: (f"The user's name is {m.group(1)}.", Q_NAME_EN, [m.group(1)])),
+       lambda m: (f"The user's name is {m.group(1)}.", t.Q_NAME_EN, [m.group(1)])),
     # "Hi, I'm Dana." / "I'm Dana, by the way." (tester E4: no unit held the name)
     _r(r"^\W*(?:(?:hi|hello|hey|hiya)(?:\s+there)?[\s,!.]+)?i\s*['’]?\s*a?m\s+"
        r"(?!(?-i:Sorry|Fine|Good|Great|Okay|Here|Back|Home|Ready|Done|Tired|Sure|Busy|Happy|Glad|"
@@ -313,11 +266,11 @@ EN_RULES: list[Rule] = [
        r"((?-i:[A-Z])[a-z'’-]+(?:\s+(?-i:[A-Z])[a-z'’-]+)?)"
        r"(?=\s*(?:[.,!;]|$|\s+(?:by\s+the\s+way|here)\b))",
        "fact", 0.85,
-       lambda m: (f"The user's name is {m.group(1)}.", Q_NAME_EN, [m.group(1)])),
+       lambda m: (f"The user's name is {m.group(1)}.", t.Q_NAME_EN, [m.group(1)])),
     _r(rf"\bmy\s+({_RELATIONS})(?:'s\s+name)?\s+is\s+(?:(?:actually|really|still|now)\s+)?"
        r"(?:called\s+|named\s+)?((?-i:[A-Z])[\w'’-]+)\b(?!\s+(?:years?|months?)\b)",
        "fact", 0.85,
-       lambda m: (f"The user's {m.group(1).lower()} is named {m.group(2)}.", Q_FAMILY_EN,
+       lambda m: (f"The user's {m.group(1).lower()} is named {m.group(2)}.", t.Q_FAMILY_EN,
                   [m.group(2)])),
     # ... with the name when it follows (tester E23: "I have a daughter called Mia." kept only
     # "The user has a daughter.", the name gone for good)
@@ -325,15 +278,15 @@ EN_RULES: list[Rule] = [
        r"brothers?|sisters?|siblings?|grandchildren)\b(?:\s*,?\s*(?:called|named|(?:and\s+)?(?:his|her)"
        r"\s+name\s+is)\s+((?-i:[A-Z])[\w'’-]+))?", "fact", 0.85,
        lambda m: (f"The user has {m.group(1).lower()} {m.group(2).lower()}"
-                  + (f" named {m.group(3)}." if m.group(3) else "."), Q_FAMILY_EN,
+                  + (f" named {m.group(3)}." if m.group(3) else "."), t.Q_FAMILY_EN,
                   [m.group(3)] if m.group(3) else [])),
     _r(rf"\bi\s+(?:also\s+)?(?:have|own)\s+((?:a|an|one|two|three|\d+)\s+(?:{_PETS})s?\s+"
        r"(?:named|called)\s+(?-i:[A-Z])[\w'’-]+)(?:\s*,\s*(?:he|she|it)\s*(?:'s|’s|\s+is)\s+"
        r"(an?\s+[\w-]+(?:\s+(?!and\b|but\b)[\w-]+)?))?", "fact", 0.85,
        lambda m: (f"The user has {m.group(1)}" + (f", {m.group(2)}." if m.group(2) else "."),
-                  Q_PET_EN, [m.group(1).split()[-1]])),
+                  t.Q_PET_EN, [m.group(1).split()[-1]])),
     _r(r"\bi\s*'?\s*a?m\s+(married|single|divorced|engaged|pregnant|retired)\b", "fact", 0.85,
-       lambda m: (f"The user is {m.group(1).lower()}.", Q_FAMILY_EN, [])),
+       lambda m: (f"The user is {m.group(1).lower()}.", t.Q_FAMILY_EN, [])),
 ]  # fmt: skip
 
 _ZH_REL = r"儿子|女儿|老婆|妻子|丈夫|老公|孩子|妈妈|爸爸|母亲|父亲"
@@ -341,102 +294,87 @@ _ZH_VERB = r"(吃|喝|看|听|玩|用|穿)?"
 
 ZH_RULES: list[Rule] = [
     _z(r"我(?:没有|没|并没有)(?:任何|什么)?(?:食物)?过敏|我对(?:什么|任何东西|任何食物)都不过敏",
-       "fact", 0.85, lambda m: ("用户没有过敏。", Q_FOOD_ZH.format(x="过敏原"), [])),
+       "fact", 0.85, lambda m: ("用户没有过敏。", t.Q_FOOD_ZH.format(x="过敏原"), [])),
     # A correction of an allergy (tester D9): 我已经不对海鲜过敏了, 我对海鲜已经不过敏了.
     _z(rf"我(?:现在)?(?:已经不再|已经不|不再)(?:对)?{_ZX}过敏|我对{_ZX}(?:已经|现在)(?:不再|不)过敏",
        "fact", 0.85,
        lambda m: (f"用户不再对{_zobj(m.group(1) or m.group(2))}过敏。",
-                  Q_FOOD_ZH.format(x=_zobj(m.group(1) or m.group(2))),
+                  t.Q_FOOD_ZH.format(x=_zobj(m.group(1) or m.group(2))),
                   [_zobj(m.group(1) or m.group(2))])),
     _z(rf"我对{_ZX}(?:并)?不过敏", "fact", 0.85,
        lambda m: (f"用户对{_zobj(m.group(1))}不过敏。",
-                  allergy_query(_zobj(m.group(1))), [_zobj(m.group(1))])),
+                  t.allergy_query(_zobj(m.group(1))), [_zobj(m.group(1))])),
     _z(rf"(我的?(?:{_ZH_REL})|我)(?:对)?([^，。！？,.!?；;：:不没]{{1,20}}?)(?:严重|有点|轻微)?过敏",
        "constraint", 0.95,
        lambda m: (f"{_zsubject(m.group(1))}对{_zobj(m.group(2))}过敏。",
-                  allergy_query(_zobj(m.group(2))), [_zobj(m.group(2))])),
+                  t.allergy_query(_zobj(m.group(2))), [_zobj(m.group(2))])),
     _z(r"我(?:是素食者|吃素|是纯素食者)", "constraint", 0.9,
-       lambda m: ("用户吃素。", Q_FOOD_ZH.format(x="肉"), [])),
+       lambda m: ("用户吃素。", t.Q_FOOD_ZH.format(x="肉"), [])),
     _z(r"(?:回答|回复|答案|解释)(?:请|要|尽量|最好|都)?(?:写得?)?(简洁|简短|简单|精炼|详细|具体|详尽)"
        r"|(简洁|简短|详细)(?:一点|一些|些)?(?:地)?(?:回答|回复)", "preference", 0.85,
-       lambda m: (f"用户希望回答{m.group(1) or m.group(2)}。", Q_STYLE_ZH, [])),
+       lambda m: (f"用户希望回答{m.group(1) or m.group(2)}。", t.Q_STYLE_ZH, [])),
     _z(rf"我(?:从不|从来不|绝不|决不){_ZX}{_ZEND}", "constraint", 0.85,
        lambda m: (f"用户从不{_zobj(m.group(1))}。",
-                  Q_CONSTRAINT_ZH.format(x=_zobj(m.group(1))), [])),
+                  t.Q_CONSTRAINT_ZH.format(x=_zobj(m.group(1))), [])),
     _z(rf"我(?:不能|不可以|没法)(吃|喝|碰|用|坐|开){_ZX}{_ZEND}", "constraint", 0.85,
        lambda m: (f"用户不能{m.group(1)}{_zobj(m.group(2))}。",
-                  Q_CONSTRAINT_ZH.format(x=_zobj(m.group(2))), [_zobj(m.group(2))])),
+                  t.Q_CONSTRAINT_ZH.format(x=_zobj(m.group(2))), [_zobj(m.group(2))])),
     _z(rf"我(?:只|只能)(吃|喝){_ZX}{_ZEND}", "constraint", 0.85,
        lambda m: (f"用户只{m.group(1)}{_zobj(m.group(2))}。",
-                  Q_CONSTRAINT_ZH.format(x="饮食"), [_zobj(m.group(2))])),
+                  t.Q_CONSTRAINT_ZH.format(x="饮食"), [_zobj(m.group(2))])),
     # 我不吃素 (not vegetarian) keeps nothing out of the meals: no constraint (tester C24)
     _z(rf"(我的?(?:{_ZH_REL})|我)(?:也|从来|一直|就|可|倒是|还是|还|依然|仍然|仍)?不(吃|喝|碰)"
        rf"(?!素(?:[。！!，,]|$)){_ZX}{_ZEND}",
        "constraint", 0.85,
        lambda m: (f"{_zsubject(m.group(1))}不{m.group(2)}{_zobj(m.group(3))}。",
-                  Q_FOOD_ZH.format(x=_zobj(m.group(3))), [_zobj(m.group(3))])),
+                  t.Q_FOOD_ZH.format(x=_zobj(m.group(3))), [_zobj(m.group(3))])),
     _z(rf"(?:请|千万|一定)?(?:不要|别|勿)(?:再)?(?:给我|为我|帮我|跟我)?(推荐|安排|发|用|点|订|买|加|放)?{_ZX}{_ZEND}",
        "constraint", 0.8,
        lambda m: (f"用户要求不要{m.group(1) or ''}{_zobj(m.group(2))}。",
-                  Q_INSTRUCTION_ZH.format(x=_zobj(m.group(2))), [])),
+                  t.Q_INSTRUCTION_ZH.format(x=_zobj(m.group(2))), [])),
     # Not "你一定要去清水寺" said to another (tester E19: the speaker's constraint)
     _z(rf"(?<![你您他她])(?:我)?(?:必须|一定要|务必){_ZX}{_ZEND}", "constraint", 0.8,
        lambda m: (f"用户必须{_zobj(m.group(1))}。",
-                  Q_CONSTRAINT_ZH.format(x=_zobj(m.group(1))), [])),
+                  t.Q_CONSTRAINT_ZH.format(x=_zobj(m.group(1))), [])),
     _z(rf"我最喜欢的([^，。是]{{1,8}})是{_ZX}{_ZEND}", "preference", 0.85,
        lambda m: (f"用户最喜欢的{m.group(1)}是{_zobj(m.group(2))}。",
-                  Q_LIKE_ZH.format(x=m.group(1)), [_zobj(m.group(2))])),
+                  t.Q_LIKE_ZH.format(x=m.group(1)), [_zobj(m.group(2))])),
     _z(rf"我(?:很|非常|特别|真的|一点也|一点都)?(不喜欢|不爱|讨厌|不想要|受不了|反感|不太喜欢){_ZH_VERB}{_ZX}{_ZEND}",
        "preference", 0.8,
        lambda m: (f"用户{'讨厌' if m.group(1) == '讨厌' else '不喜欢'}{m.group(2) or ''}"
                   f"{_zobj(m.group(3))}。",
-                  Q_LIKE_ZH.format(x=_zobj(m.group(3))), [_zobj(m.group(3))])),
+                  t.Q_LIKE_ZH.format(x=_zobj(m.group(3))), [_zobj(m.group(3))])),
     _z(rf"我(?:倒是|倒|也|还|就)?(?:很|非常|最|特别|比较|挺|真的|更|还是更)?(?:喜欢|爱|偏爱|偏好|钟爱){_ZH_VERB}{_ZX}{_ZEND}",
        "preference", 0.8,
        lambda m: (f"用户喜欢{m.group(1) or ''}{_zobj(m.group(2))}。",
-                  Q_LIKE_ZH.format(x=_zobj(m.group(2))), [_zobj(m.group(2))])),
+                  t.Q_LIKE_ZH.format(x=_zobj(m.group(2))), [_zobj(m.group(2))])),
     _z(rf"我(?:现在|目前)?(?:住在|定居在|定居于|生活在){_ZX}{_ZEND}", "fact", 0.9,
-       lambda m: (f"用户住在{_zobj(m.group(1))}。", Q_HOME_ZH, [_zobj(m.group(1))])),
+       lambda m: (f"用户住在{_zobj(m.group(1))}。", t.Q_HOME_ZH, [_zobj(m.group(1))])),
     _z(rf"我(?:去年|今年|前年|上个?月|最近|已经|刚刚?|才)*(?:从[^，。！？,]{{1,10}}?)?(?:搬到|搬去|搬来)了?"
        rf"{_ZX}{_ZEND}", "fact", 0.9,
-       lambda m: (f"用户搬到了{_zobj(m.group(1))}，现在住在那里。", Q_HOME_ZH,
+       lambda m: (f"用户搬到了{_zobj(m.group(1))}，现在住在那里。", t.Q_HOME_ZH,
                   [_zobj(m.group(1))])),
     _z(r"(?:^|我)(?:现在|目前)?在([^，。！？,.!?]{1,15}?)(?:工作|上班|任职|(做|当)([^，。！？,.!?]{0,6}"
        r"(?:经理|工程师|程序员|设计师|老师|教师|医生|护士|律师|会计|研究员|顾问|分析师|厨师|销售|运营)))",
        "fact", 0.85,
        lambda m: (f"用户在{_zobj(m.group(1))}{m.group(2) + m.group(3) if m.group(2) else '工作'}。",
-                  Q_WORK_ZH, [_zobj(m.group(1))])),
+                  t.Q_WORK_ZH, [_zobj(m.group(1))])),
     _z(r"我(?:是|当)(?:一名|一个|一位)?([^，。！？]{0,8}(?:工程师|程序员|设计师|老师|教师|医生|护士|"
        r"学生|经理|律师|会计|研究员|作家|顾问|分析师|厨师|创业者))", "fact", 0.8,
-       lambda m: (f"用户是{m.group(1)}。", Q_WORK_ZH, [])),
+       lambda m: (f"用户是{m.group(1)}。", t.Q_WORK_ZH, [])),
     _z(r"(?:我叫|我的名字是)([^，。！？,.!?\s]{1,10})", "fact", 0.9,
-       lambda m: (f"用户叫{m.group(1)}。", Q_NAME_ZH, [m.group(1)])),
+       lambda m: (f"用户叫{m.group(1)}。", t.Q_NAME_ZH, [m.group(1)])),
     _z(r"我有(\d+|[一两二三四五六])个(孩子|儿子|女儿|兄弟|姐妹|哥哥|姐姐|弟弟|妹妹)"
        r"(?:[，,]?(?:名字)?叫([^，。！？,.!?\s]{1,6})|[：:]([^，。！？,.!?\s]{1,20}))?",
        "fact", 0.85,
        lambda m: (f"用户有{m.group(1)}个{m.group(2)}{_zh_named(m.group(3), m.group(4))}。",
-                  Q_FAMILY_ZH, [n for n in (m.group(3),) if n])),
+                  t.Q_FAMILY_ZH, [n for n in (m.group(3),) if n])),
     _z(r"我(?:还|也)?(?:有|养了?)((?:一|两|[三四五六]|\d+)(?:只|条|个)叫([^，。！？,.!?\s的]{1,6})的"
        r"(?:狗|猫|兔子|鹦鹉|仓鼠|狗狗|猫咪))", "fact", 0.85,
-       lambda m: (f"用户有{m.group(1)}。", Q_FAMILY_ZH, [m.group(2)])),
+       lambda m: (f"用户有{m.group(1)}。", t.Q_FAMILY_ZH, [m.group(2)])),
     _z(rf"我的?({_ZH_REL})叫([^，。！？,.!?\s]{{1,6}})", "fact", 0.85,
-       lambda m: (f"用户的{m.group(1)}叫{m.group(2)}。", Q_FAMILY_ZH, [m.group(2)])),
+       lambda m: (f"用户的{m.group(1)}叫{m.group(2)}。", t.Q_FAMILY_ZH, [m.group(2)])),
 ]  # fmt: skip
-
-
-def plan_query(day: date, entities: list[str], zh: bool) -> str:
-    """The trigger scenario of a dated plan: around its day, or about what it names."""
-    if zh:
-        about = f"或{entities[0]}" if entities else ""
-        return Q_PLAN_ZH.format(d=f"{day.month}月{day.day}日", about=about)
-    about = f", or about {entities[0]}" if entities else ""
-    return Q_PLAN_EN.format(d=day.strftime("%B %-d, %Y"), about=about)
-
-
-def is_instruction(query: str) -> bool:
-    """A rule's unit with this ``query`` tells the assistant what to do (or how to answer)."""
-    heads = (Q_INSTRUCTION_EN, Q_INSTRUCTION_ZH, Q_STYLE_EN, Q_STYLE_ZH)
-    return query.startswith(tuple(h.split("{")[0] for h in heads))
 
 
 def _subject(text: str) -> str:

@@ -7,9 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.core.text import has_cjk
+from app.services.extraction.date_labels import resolve_dates
 from app.services.extraction.dates import find_dates, local_now
 from app.services.extraction.filler import Reading, addressees, join
-from app.services.extraction.statements import resolve_dates, third_person_en, third_person_zh
+from app.services.extraction.statements import third_person_en, third_person_zh
 from app.services.extraction.units import ExtractionContext, Turn
 
 # Longest trigger scenario taken from the previous message (its end, where a question is).

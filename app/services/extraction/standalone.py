@@ -28,8 +28,8 @@ import rjieba
 import simplemma
 
 from app.core.text import has_cjk
+from app.services.extraction.date_labels import date_label
 from app.services.extraction.dates import TimeMatch, find_dates
-from app.services.extraction.statements import date_label
 from app.services.memory.pairs.lexicon import names_people
 
 _SENTENCE_START = r"(?:^|(?<=[.!?。！？]\s)|(?<=[.!?]\s\s)|(?<=[。！？\n]))"

@@ -13,7 +13,7 @@ from app.core.text import has_cjk
 from app.services.extraction import speakers as said_by
 from app.services.extraction.clauses import clauses, conditional, hedged, is_question, says_more
 from app.services.extraction.filler import content_words, read
-from app.services.extraction.rules import EN_RULES, ZH_RULES, is_instruction
+from app.services.extraction.rules import EN_RULES, ZH_RULES
 from app.services.extraction.standalone import coordinated, dated_move, subjectless, whole_sentence
 from app.services.extraction.statements import (
     en_entities,
@@ -21,6 +21,7 @@ from app.services.extraction.statements import (
     third_person_zh,
     zh_entities,
 )
+from app.services.extraction.triggers import is_instruction
 from app.services.extraction.units import Candidate, Turn
 
 

@@ -5,8 +5,9 @@ from datetime import datetime
 
 import pytest
 
+from app.services.extraction.date_labels import resolve_dates
 from app.services.extraction.dates import find_dates
-from app.services.extraction.statements import resolve_dates, third_person_en, third_person_zh
+from app.services.extraction.statements import third_person_en, third_person_zh
 
 
 @pytest.mark.parametrize(
