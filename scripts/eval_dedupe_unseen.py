@@ -2,7 +2,8 @@
 (``tests/dedupe_pairs_unseen.py``, issue 28 step 1), offline.
 
     .venv/bin/python scripts/eval_dedupe_unseen.py [--folds 5] [--fit]
-        [--held-back | --third-held-back | --next-held-back | --first-held-back]
+        [--held-back | --third-held-back | --next-held-back | --first-held-back
+         | --fifth-held-back]
 
 Figures per kind:
 
@@ -22,7 +23,9 @@ development pair. ``--held-back`` adds the unspent held-back part, the fourth
 (``tests/dedupe_pairs_held_back_4.py``, scored once, at the end: shipped, and fitted on every
 development pair); ``--third-held-back`` (``tests/dedupe_pairs_held_back.py``, the part
 ``--held-back`` scored until the fourth was written), ``--next-held-back`` and
-``--first-held-back`` score the earlier ones.
+``--first-held-back`` score the earlier ones. ``--fifth-held-back``
+(``tests/dedupe_pairs_held_back_5.py``) is kept for a later session: it refuses to run unless
+``HINDSIGHT_SPEND_FIFTH=1`` is set.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import os
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -48,6 +52,7 @@ from app.services.memory.pairs.decision import Thresholds  # noqa: E402
 from tests.dedupe_pairs import PAIRS, Pair  # noqa: E402
 from tests.dedupe_pairs_held_back import held_back as third_held_back  # noqa: E402
 from tests.dedupe_pairs_held_back_4 import fourth_held_back  # noqa: E402
+from tests.dedupe_pairs_held_back_5 import fifth_held_back  # noqa: E402
 from tests.dedupe_pairs_unseen import development, next_held_back  # noqa: E402
 from tests.dedupe_pairs_unseen import held_back as first_held_back  # noqa: E402
 
@@ -426,6 +431,7 @@ PARTS: dict[str, Callable[[], list[tuple[int, Pair]]]] = {
     "third_held_back": third_held_back,
     "next_held_back": next_held_back,
     "first_held_back": first_held_back,
+    "fifth_held_back": fifth_held_back,
 }
 """Each held-back flag (its ``argparse`` destination) → the (group, pair) of its part."""
 
@@ -438,8 +444,14 @@ def held_back_part(args: argparse.Namespace) -> list[tuple[int, Pair]]:
     return []
 
 
+SPEND_FIFTH = "HINDSIGHT_SPEND_FIFTH"
+"""The environment variable that must be ``1`` for ``--fifth-held-back`` to run."""
+
+
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
-    """The command line (``argv``, else ``sys.argv[1:]``); at most one held-back part."""
+    """The command line (``argv``, else ``sys.argv[1:]``); at most one held-back part.
+    ``--fifth-held-back`` exits (status 2) unless the environment has
+    ``HINDSIGHT_SPEND_FIFTH=1``: that part is kept for a later session."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--fit", action="store_true", help="Print the thresholds fitted on all.")
@@ -456,7 +468,14 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     part.add_argument("--first-held-back", action="store_true",
                       help="Score the first held-back part (spent: tests/dedupe_pairs_unseen.py "
                       "HELD_BACK).")  # fmt: skip
-    return parser.parse_args(argv)
+    part.add_argument("--fifth-held-back", action="store_true",
+                      help="Score the fifth held-back part (tests/dedupe_pairs_held_back_5.py), "
+                      "kept for a later session; needs HINDSIGHT_SPEND_FIFTH=1.")  # fmt: skip
+    args = parser.parse_args(argv)
+    if args.fifth_held_back and os.environ.get(SPEND_FIFTH) != "1":
+        parser.error(f"the fifth held-back part is kept for a later session: set "
+                     f"{SPEND_FIFTH}=1 to spend it (once, at the end of that session)")  # fmt: skip
+    return args
 
 
 def main() -> None:

@@ -1,12 +1,14 @@
 """The fourth held-back part of the pair decision's unseen pairs (issue 28, step 1): written
-2026-12-07 00:50–01:45 UTC by a helper session that had **not seen the decision's features**
+2026-12-07, 00:45–00:55 UTC, by a helper session that had **not seen the decision's features**
 (it did not read ``app/services/memory/``, ``docs/DEDUPE.md`` or
 ``scripts/calibrate_dedupe.py``), and **never scored until the end** of the session that
 receives it (``scripts/eval_dedupe_unseen.py --fit --held-back``).
 
-The first three held-back parts (``tests/dedupe_pairs_unseen.py`` ``HELD_BACK`` and
-``NEXT_GROUPS``, ``tests/dedupe_pairs_held_back.py``) are spent. Each group here starts from
-one source fact — a LoCoMo dev fact (``../shared/datasets/locomo-dev``: the question, its
+The earlier held-back parts (``tests/dedupe_pairs_unseen.py`` ``HELD_BACK`` and
+``NEXT_GROUPS``, ``tests/dedupe_pairs_held_back.py``) are scored with ``--first-held-back``,
+``--next-held-back`` and ``--third-held-back``; the fifth
+(``tests/dedupe_pairs_held_back_5.py``) is kept for a later session. Each group here starts from
+one source fact — a LoCoMo fact (the dev split of the LoCoMo conversations: the question, its
 answer and the evidence turns, reworded; facts no other labelled pair uses) or an everyday
 agent-memory fact (diet, allergies, employer, city, family, pets, schedules, tools and
 languages) — and holds its duplicates (``same``: little shared wording, a label and its
@@ -15,7 +17,8 @@ English / Chinese, code-mixed, Chinese restated with other words and a measure w
 values (``contradicts``: another place, person, colour, number, date, employer, pet's name,
 diet or allergy, "no longer", relationship, a move) and other facts about the same person
 (``distinct``, with hard ones: the same frame with another compatible thing, ``same_frame``,
-and a word inside a compound, ``compound_head``: "hot dogs" / "dogs", "熊猫" / "猫").
+and a word inside a compound, ``compound_head``: "iced tea" / "tea", "热狗" / a dog, "熊猫" /
+"猫", "花生酱" / "花生").
 Written as users say things, not toward the decision's features.
 """
 

@@ -9,6 +9,7 @@ from tests.dedupe_pairs import PAIRS
 from tests.dedupe_pairs_held_back import HELD_BACK_GROUPS
 from tests.dedupe_pairs_held_back import held_back as fresh_held_back
 from tests.dedupe_pairs_held_back_4 import FIRST_FOURTH_GROUP, FOURTH_GROUPS, fourth_held_back
+from tests.dedupe_pairs_held_back_5 import FIFTH_GROUPS, FIRST_FIFTH_GROUP, fifth_held_back
 from tests.dedupe_pairs_unseen import (
     FIRST_GROUPS,
     GROUPS,
@@ -75,10 +76,11 @@ def test_the_third_held_back_part_is_apart():
 
 
 def _apart(groups, part) -> None:  # type: ignore[no-untyped-def]
-    """``part`` (its (group, pair) list) shares no pair, either way round, with the
-    calibration set or an earlier unseen part, and no group number with them; each group
-    has a duplicate and a second text; the part has every label and every language."""
-    earlier = [*GROUPS, *NEXT_GROUPS, *HELD_BACK_GROUPS, *groups[:-1]]
+    """The last of ``groups`` (parts' groups, oldest first; ``part`` is its (group, pair)
+    list) shares no pair, either way round, with the calibration set or an earlier unseen
+    part, and no group number with them; each group has a duplicate and a second text; the
+    part has every label, enough of each, and every language."""
+    earlier = [*GROUPS, *NEXT_GROUPS, *HELD_BACK_GROUPS, *(g for part in groups[:-1] for g in part)]
     seen = {(p.old, p.new) for p in PAIRS} | {(p.old, p.new) for g in earlier for p in g}
     seen |= {(b, a) for a, b in seen}
     this = groups[-1]
@@ -105,3 +107,11 @@ def test_the_fourth_held_back_part_is_apart():
     assert {g for g, _ in fourth_held_back()} == set(
         range(FIRST_FOURTH_GROUP, FIRST_FOURTH_GROUP + len(FOURTH_GROUPS))
     )
+
+
+def test_the_fifth_held_back_part_is_apart():
+    """The fifth part (tests/dedupe_pairs_held_back_5.py, kept for a later session) is apart
+    from the fourth too."""
+    _apart([FOURTH_GROUPS, FIFTH_GROUPS], fifth_held_back())
+    assert {g for g, _ in fifth_held_back()}.isdisjoint({g for g, _ in fourth_held_back()})
+    assert min(g for g, _ in fifth_held_back()) == FIRST_FIFTH_GROUP
