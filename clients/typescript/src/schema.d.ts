@@ -2218,7 +2218,7 @@ export interface components {
         RecallRequest: {
             /**
              * Agent Id
-             * @description Only this agent's units. With `user_id`: that user's units stored with this agent, not the user's units of other agents nor those stored without an agent (recall once without `agent_id` for everything the user said). Alone: the agent's units of every user.
+             * @description Only this agent's units. With `user_id`: that user's units stored with this agent, not the user's units of other agents nor those stored without an agent (recall once without `agent_id` for everything the user said). Alone: the agent's units of **every user** of the namespace — an agent that serves several users must pass `user_id` too, or its prompt gets other users' memories (the MCP server pins one user per caller: docs/MCP.md).
              */
             agent_id?: string | null;
             /**
@@ -3164,7 +3164,7 @@ export interface operations {
                 agent_id?: string | null;
                 /** @description The live session whose window to include. */
                 session_id?: string | null;
-                /** @description What the turn is about. Default: the session's latest user message. */
+                /** @description What the turn is about. Default: the session's latest user message (also for an empty or whitespace-only `query`; `POST /recall`, where it is required, answers 422 for one). */
                 query?: string | null;
                 /** @description Token budget of the block (20% of it is left free for the answer). */
                 max_tokens?: number | null;
@@ -5577,7 +5577,7 @@ export interface operations {
     get_working_memory: {
         parameters: {
             query?: {
-                /** @description The current question; ranks messages by relevance to it. */
+                /** @description The current question; ranks messages by relevance to it. Optional, so an empty or whitespace-only `query` is no query (`POST /recall`, where it is required, answers 422 for one). */
                 query?: string | null;
                 /** @description Token budget of the window (20% of it is left free for the answer). */
                 max_tokens?: number | null;
