@@ -34,7 +34,7 @@ from app.services.extraction import speakers as said_by
 from app.services.extraction.about_other import confirmed
 from app.services.extraction.dates import local_now
 from app.services.extraction.events import congrats_unit, event_units
-from app.services.extraction.filler import addressees, read
+from app.services.extraction.filler import addressees, content_words, read
 from app.services.extraction.kinds import request_value, result_unit
 from app.services.extraction.repeats import without_repeats
 from app.services.extraction.retractions import corrected, negative_answer, take_back
@@ -142,7 +142,18 @@ def _not_restated(events: list[Candidate], typed: list[Candidate]) -> list[Candi
     own words (tester E7: 我换工作了，现在在字节跳动做测试工程师 made the typed job, the event and
     a third "用户现在在字节跳动做测试工程师工作。")."""
     said = {u.query for u in typed if u.query and u.type == "fact"}
-    return [e for e in events if not (e.type == "fact" and e.query and e.query in said)]
+    words = [set(content_words(u.value.casefold())) for u in typed if u.type == "fact"]
+
+    def restated(
+        e: Candidate,
+    ) -> bool:  # "is now a tester at Acme" beside "works as a tester at Acme"
+        mine = set(content_words(e.value.casefold())) - {"user", "now", "用户", "现在"}
+        return any(mine and mine <= w for w in words)
+
+    return [
+        e for e in events
+        if not (e.type == "fact" and ((e.query and e.query in said) or restated(e)))
+    ]  # fmt: skip
 
 
 def _name_the_user(units: list[Candidate], turns: list[Turn]) -> list[Candidate]:

@@ -11,11 +11,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import simplemma
-
 from app.core.text import has_cjk
 from app.core.vocabulary import MemoryType
 from app.services.extraction import triggers as t
+from app.services.extraction.statements import imperative_verb as _imperative
+from app.services.extraction.statements import names_after as _names_after
 from app.services.extraction.statements import third_person_verb as _third
 
 _END = r"(?=\s+(?:and|but|so|because|since|though|although|for\s+(?:any|the|my))\b|[.,;:!?]|$)"
@@ -66,17 +66,9 @@ class Rule:
         return value, query, [h for o in objects if (h := entity_head(o))]
 
 
-def _zh_named(name: str | None, names: str | None) -> str:
-    """叫小美 / ：小美和小明 after 用户有一个女儿 (tester E23: the names were lost)."""
-    return f"叫{name}" if name else f"：{names}" if names else ""
-
-
-def _base(verb: str) -> str:
-    """ "bringing up" → "bring up", "suggesting" → "suggest", "call me" → "call the user" (an
-    imperative's verb, the user named)."""
-    words = verb.lower().split()
-    words[0] = str(simplemma.lemmatize(words[0], lang="en")).lower()
-    return " ".join("the user" if w == "me" else w for w in words)
+def _not_to(m: re.Match[str]) -> str:
+    """What the user asks the assistant not to do: "bring up the user's divorce"."""
+    return f"{_imperative(m.group(1))} {_obj(m.group(2))}"
 
 
 def _obj(text: str) -> str:
@@ -186,8 +178,8 @@ EN_RULES: list[Rule] = [
        rf"talk(?:ing)?\s+(?:to\s+me\s+)?about|ask(?:ing)?\s+(?:me\s+)?about|remind(?:ing)?\s+me\s+"
        rf"(?:of|about)|suggest(?:ing)?|recommend(?:ing)?|call(?:ing)?\s+me)\s+{_X}{_END}",
        "constraint", 0.85,
-       lambda m: (f"The user asked the assistant not to {_base(m.group(1))} {_obj(m.group(2))}.",
-                  t.Q_INSTRUCTION_EN.format(x=f"{_base(m.group(1))} {_obj(m.group(2))}"), [])),
+       lambda m: (f"The user asked the assistant not to {_not_to(m)}.",
+                  t.Q_INSTRUCTION_EN.format(x=_not_to(m)), [])),
     _r(rf"^(?:please\s+)?always\s+{_NOT_IMPERATIVE}{_X}{_END}", "constraint", 0.8,
        lambda m: (f"The user asked the assistant to always {_obj(m.group(1))}.",
                   t.Q_INSTRUCTION_EN.format(x=_obj(m.group(1))), [])),
@@ -206,6 +198,10 @@ EN_RULES: list[Rule] = [
     _r(rf"\bi\s+(?:can't|cannot|can\s+not|mustn't|must\s+not)\s+(eat|drink|have|take|use|fly|"
        rf"drive|travel|work|do|stand)\s+{_X}{_END}", "constraint", 0.85,
        lambda m: (f"The user cannot {m.group(1).lower()} {_obj(m.group(2))}.",
+                  t.Q_CONSTRAINT_EN.format(x=_obj(m.group(2))), [_obj(m.group(2))])),
+    _r(r"\bi\s+(?:don't|do\s+not)\s+(eat|drink|smoke|use|drive|own|have)\s+([^.,;:!?]{1,60}?)\s+"
+       r"any\s?more\b", "fact", 0.85,
+       lambda m: (f"The user no longer {_third(m.group(1).lower())} {_obj(m.group(2))}.",
                   t.Q_CONSTRAINT_EN.format(x=_obj(m.group(2))), [_obj(m.group(2))])),
     _r(rf"\bi\s+(?:still\s+|also\s+|just\s+)?(?:don't|do\s+not)\s+(eat|drink)\s+{_X}{_END}",
        "constraint", 0.85,
@@ -252,6 +248,12 @@ EN_RULES: list[Rule] = [
        lambda m: (f"The user works at {_obj(m.group(1))}.", t.Q_WORK_EN, [_obj(m.group(1))])),
     _r(rf"\bi\s+work\s+as\s+(?:an?\s+)?{_X}{_END}", "fact", 0.85,
        lambda m: (f"The user works as {_article(_obj(m.group(1)))}.", t.Q_WORK_EN, [])),
+    # "I'm now a software tester at Acme Corp." (E1): a role at an employer; "don't … anymore"
+    _r(rf"\bi\s*'?\s*a?m\s+(?:now\s+|currently\s+)?an?\s+((?:[a-z][\w-]*\s+){{0,2}}(?:{_JOBS}|nurse|"
+       r"clerk|(?!member\b)[a-z]{2,}(?:er|or|ist|ian|ant|ent|ect|ive)))\s+(?:at|for|with)\s+"
+       r"((?-i:[A-Z])[\w&'’-]*(?:\.(?=\w))?(?:\s+(?-i:[A-Z])[\w&'’-]*)*)", "fact", 0.85,
+       lambda m: (f"The user works as {_article(m.group(1).lower())} at {m.group(2)}.",
+                  t.Q_WORK_EN, [m.group(2)])),
     _r(rf"\bi\s*'?\s*a?m\s+an?\s+((?:[\w-]+\s+){{0,2}}(?:{_JOBS}))\b", "fact", 0.8,
        lambda m: (f"The user is {_article(m.group(1).lower())}.", t.Q_WORK_EN, [])),
     # A name is capitalised ((?-i:…) inside the rules' IGNORECASE): "my husband is now
@@ -367,7 +369,7 @@ ZH_RULES: list[Rule] = [
     _z(r"我有(\d+|[一两二三四五六])个(孩子|儿子|女儿|兄弟|姐妹|哥哥|姐姐|弟弟|妹妹)"
        r"(?:[，,]?(?:名字)?叫([^，。！？,.!?\s]{1,6})|[：:]([^，。！？,.!?\s]{1,20}))?",
        "fact", 0.85,
-       lambda m: (f"用户有{m.group(1)}个{m.group(2)}{_zh_named(m.group(3), m.group(4))}。",
+       lambda m: (f"用户有{m.group(1)}个{m.group(2)}{_names_after(m.group(3), m.group(4))}。",
                   t.Q_FAMILY_ZH, [n for n in (m.group(3),) if n])),
     _z(r"我(?:还|也)?(?:有|养了?)((?:一|两|[三四五六]|\d+)(?:只|条|个)叫([^，。！？,.!?\s的]{1,6})的"
        r"(?:狗|猫|兔子|鹦鹉|仓鼠|狗狗|猫咪))", "fact", 0.85,

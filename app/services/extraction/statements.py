@@ -87,12 +87,28 @@ _EN_SPOKEN = (
 
 
 def third_person_verb(verb: str) -> str:
-    """The third person singular: "love" → "loves", "go" → "goes", "try" → "tries"."""
+    """The third person singular: "love" → "loves", "go" → "goes", "try" → "tries", "have"
+    → "has"."""
+    if verb == "have":
+        return "has"
     if verb.endswith(("s", "sh", "ch", "x", "o")):
         return verb + "es"
     if verb.endswith("y") and verb[-2:-1] not in "aeiou":
         return verb[:-1] + "ies"
     return verb + "s"
+
+
+def imperative_verb(verb: str) -> str:
+    """An imperative's verb, the user named: "bringing up" → "bring up", "suggesting" →
+    "suggest", "call me" → "call the user" ("Don't bring up my divorce", tester D24)."""
+    words = verb.lower().split()
+    words[0] = str(simplemma.lemmatize(words[0], lang="en")).lower()
+    return " ".join("the user" if w == "me" else w for w in words)
+
+
+def names_after(name: str | None, names: str | None) -> str:
+    """叫小美 / ：小美和小明 after 用户有一个女儿 (tester E23: the names were lost)."""
+    return f"叫{name}" if name else f"：{names}" if names else ""
 
 
 def _inflected(verb: str) -> bool:
