@@ -119,7 +119,7 @@ WITH c AS MATERIALIZED (
     SELECT row_number() OVER () AS rn, i.* FROM ({inner}) AS i
 ),
 t AS (
-    SELECT c.rn, h.lex, h.ord FROM c, unnest(c._hits) WITH ORDINALITY AS h(lex, ord)
+    SELECT c.rn, c._dl, h.lex, h.ord FROM c, unnest(c._hits) WITH ORDINALITY AS h(lex, ord)
 ),
 st AS (
     SELECT count(*) AS n,
@@ -144,10 +144,10 @@ kw AS (
            sum(df.idf * ({p[k1]} + CAST(1.0 AS float8))
                / (CAST(1.0 AS float8)
                   + {p[k1]} * (CAST(1.0 AS float8) - {p[b]}
-                               + {p[b]} * CAST(greatest(c._dl, 1) AS float8) / st.avg_len))
+                               + {p[b]} * CAST(greatest(t._dl, 1) AS float8) / st.avg_len))
                ORDER BY t.ord) AS bm25,
            sum(df.idf ORDER BY t.ord) AS idf_sum
-      FROM t JOIN df ON df.lex = t.lex JOIN c ON c.rn = t.rn, st
+      FROM t JOIN df ON df.lex = t.lex, st
      GROUP BY t.rn
 ),
 kmax AS (SELECT coalesce(max(kw.bm25), CAST(0.0 AS float8)) AS m FROM kw),
@@ -185,16 +185,16 @@ x AS (
            CASE WHEN m.session_id IS NULL THEN m.mix
                 ELSE CAST(0.5 AS float8)
                      * coalesce(greatest(lag(m.mix) OVER s, lead(m.mix) OVER s), m.mix)
-                     + CAST(0.5 AS float8) * max(m.mix) OVER p END AS ctx,
+                     + CAST(0.5 AS float8) * max(m.mix) OVER a END AS ctx,
            CASE WHEN m.session_id IS NULL THEN m.cos
                 ELSE CAST(0.5 AS float8)
                      * coalesce(greatest(lag(m.cos) OVER s, lead(m.cos) OVER s), m.cos)
-                     + CAST(0.5 AS float8) * max(m.cos) OVER p END AS ctx_cos,
+                     + CAST(0.5 AS float8) * max(m.cos) OVER a END AS ctx_cos,
            CASE WHEN m.rec_x < CAST(-708.0 AS float8) THEN CAST(0.0 AS float8)
                 ELSE exp(m.rec_x) END AS rec
       FROM m
-    WINDOW p AS (PARTITION BY m.session_id),
-           s AS (PARTITION BY m.session_id ORDER BY m.occurred_at, m.id)
+    WINDOW s AS (PARTITION BY m.session_id COLLATE "C" ORDER BY m.occurred_at, m.id),
+           a AS (s ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
 ),
 top AS MATERIALIZED (
     SELECT x.*,

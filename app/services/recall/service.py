@@ -168,6 +168,11 @@ class RecallService:
         (one statement: the head's answer columns and close pairs; then the duplicate
         collapse and the diversity step), ``access`` (the access log) unless
         ``record_access=false`` or ``defer_access`` (then ``RecallResult.access``).
+        A subject scored exactly, without the answer-type signal, an LLM rerank or a
+        ``min_score`` / ``min_relevance`` cut (:meth:`_spec`), is ranked by the candidates
+        statement itself, which returns only the head with its answer columns and close
+        pairs: ``candidates`` is then that one statement, ``score`` the head's result
+        objects and ``collapse`` the duplicate collapse and diversity step alone.
 
         Within ``budget_ms``: if the query embedding is not ready in time, the answer is
         ranked without the semantic signal and marked ``degraded``; so is an answer whose
