@@ -43,7 +43,6 @@ from app.repositories.recall.answers import answer_processors
 from app.repositories.recall.driver import fetch, positional
 from app.repositories.recall.duplicates import HEAD_SQL, ClosePair, pairs_of
 from app.repositories.recall.exact import exact_rows
-from app.repositories.recall.ranked import RankedCandidates, RankSpec, ranked_rows
 from app.repositories.recall.rows import (
     Candidates,
     CandidateScore,
@@ -60,14 +59,7 @@ from app.repositories.recall.sql import (
 )
 from app.repositories.recall.statements import RecallStatements
 
-__all__ = [
-    "CandidateScore",
-    "Candidates",
-    "RankSpec",
-    "RankedCandidates",
-    "RecallRepository",
-    "SubjectProfile",
-]
+__all__ = ["CandidateScore", "Candidates", "RecallRepository", "SubjectProfile"]
 
 _COMMON_LEXEMES_SQL = text(
     """
@@ -300,52 +292,6 @@ class RecallRepository:
         # Core execution: the ORM's row loading is not needed for plain columns.
         rows = (await (await self.session.connection()).execute(stmt)).all()
         return candidates_of(rows, ents, predicted, values)
-
-    async def ranked(
-        self,
-        f: UnitFilters,
-        embedding: np.ndarray | None,
-        keyword_text: str,
-        entity_candidates: Sequence[str],
-        spec: RankSpec,
-        *,
-        keyword_skip: Sequence[str] = (),
-        entity_names: Sequence[str] | None = None,
-        dated: str | None = None,
-    ) -> RankedCandidates | None:
-        """The exact path's candidates (:meth:`candidates` with ``exact=True``, the same
-        arguments) ranked by the hybrid score in the database and only the best
-        ``spec.limit`` returned, with what :meth:`head` reads for them: one statement
-        (app.repositories.recall.ranked; the same scores, bit for bit, as
-        app.services.recall.scoring over :meth:`candidates`). None when the filters have no
-        cached statement shape or the driver is not asyncpg: then :meth:`candidates`."""
-        ents = list(dict.fromkeys(entity_candidates))
-        predicted = sorted(set(entity_names)) if entity_names is not None and ents else None
-        conn = await self.session.connection()
-        head = await ranked_rows(
-            conn,
-            f,
-            embedding,
-            keyword_text,
-            ents,
-            keyword_skip,
-            self.statements,
-            spec,
-            dated,
-            predicted,
-        )
-        if head is None:
-            return None
-        found = set(predicted or ()) if head.known is None else set(head.known)
-        known = [k for k in ents if k in found] if head.size else []
-        return RankedCandidates(
-            head.size,
-            known,
-            head.ranked,
-            head.named,
-            self._recalled(head.rows),
-            pairs_of(head.rows),
-        )
 
     async def units(self, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, RecalledUnit]:
         """The answer columns (``UNIT_COLUMNS``) of the units ``ids`` that still exist, by id,

@@ -107,11 +107,6 @@ class Candidates:
     known: list[str] = field(default_factory=list)
     values: dict[uuid.UUID, str] | None = None
 
-    @property
-    def size(self) -> int:
-        """How many candidates."""
-        return self.columns.size
-
     @cached_property
     def scores(self) -> list[CandidateScore]:
         """The candidates as CandidateScores, in order."""

@@ -43,7 +43,6 @@ from operator import methodcaller
 import numpy as np
 
 from app.core.config import RecallSettings
-from app.repositories.recall.ranked import RankedRow, RankSpec
 from app.repositories.recall.repository import CandidateScore
 from app.repositories.recall.rows import ScoreColumns
 from app.services.recall import relevance as calibrated
@@ -318,61 +317,6 @@ def rank(
         rel_i = float(relevance[i]) if relevance is not None else 0.0
         how = via(own, wx * x_i if x_i > rel_i else 0.0, we * scores["entity"])
         ranked.append(Ranked(ids[i], float(totals[i]), scores, rel, how, raw))
-    return ranked
-
-
-def rank_spec(
-    weighting: Weighting,
-    now: datetime,
-    limit: int,
-    window: tuple[datetime, datetime] | None,
-    asks_when: bool,
-    max_distance: float,
-) -> RankSpec:
-    """:func:`rank`'s parameters for the database's ranking
-    (``RecallRepository.ranked``: the same scores as :func:`rank` with ``limit``, computed
-    where the candidates are), and the head's pair distance ``max_distance``."""
-    w = weighting.weights
-    ws, wk, wr, wc, we, wx, wt = (float(w.get(name, 0.0)) for name in SIGNALS[:7])
-    return RankSpec(
-        (ws, wk, wr, wc, we, wx, wt),
-        float(weighting.recency_lambda),
-        now,
-        window,
-        DATED_VALUE if asks_when and window is None else None,
-        BM25_K1,
-        BM25_B,
-        limit,
-        max_distance,
-    )
-
-
-def ranked_rows(rows: Sequence[RankedRow], weighting: Weighting, named: bool) -> list[Ranked]:
-    """The Ranked of the database's ranking's rows (best first, ``RecallRepository.ranked``)
-    as :func:`rank` builds them from the same signals: the score breakdown, relevance
-    (``named``: some candidate names an entity the query names) and ``via``."""
-    w = weighting.weights
-    ws, wk, we, wx = (w.get(name, 0.0) for name in ("semantic", "keyword", "entity", "context"))
-    ranked: list[Ranked] = []
-    for r in rows:
-        entity = 1.0 if r.entity else 0.0
-        scores = {
-            "semantic": r.semantic,
-            "keyword": r.keyword,
-            "recency": r.recency,
-            "confidence": r.confidence,
-            "entity": entity,
-            "context": r.context,
-            "time": r.time,
-            "answer_type": 0.0,  # set by app.services.recall.answer_type, for the head only
-        }
-        raw = {"cosine": r.cosine, "coverage": r.coverage, "context_cosine": r.context_cosine}
-        rel = calibrated.relevance(
-            r.cosine, r.coverage, bool(r.entity) if named else None, r.context_cosine
-        )
-        own = ws * r.semantic + wk * r.keyword
-        how = via(own, wx * r.context if r.context > r.mix else 0.0, we * entity)
-        ranked.append(Ranked(r.id, r.total, scores, rel, how, raw))
     return ranked
 
 

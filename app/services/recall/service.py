@@ -22,12 +22,7 @@ from app.clients.embeddings import Embedder
 from app.core.config import RecallSettings
 from app.core.text import stems, tokenize
 from app.repositories.memory.filters import UnitFilters
-from app.repositories.recall.repository import (
-    Candidates,
-    RankedCandidates,
-    RankSpec,
-    RecallRepository,
-)
+from app.repositories.recall.repository import Candidates, RecallRepository
 from app.repositories.recall.sql import DATED_TSQUERY, RecalledUnit
 from app.schemas.recall import RecallRequest
 from app.services.memory.filters import request_filters
@@ -39,15 +34,7 @@ from app.services.recall.collapse import MARGIN, collapse, head_of, pair_floor
 from app.services.recall.expansion import Hop, Outcome, expand, named_via
 from app.services.recall.query_embeddings import QueryEmbeddingCache, strip_names
 from app.services.recall.rerank import LLMReranker, RerankOutcome, rerank_mode
-from app.services.recall.scoring import (
-    SIGNALS,
-    Ranked,
-    Weighting,
-    profile_weights,
-    rank,
-    rank_spec,
-    ranked_rows,
-)
+from app.services.recall.scoring import SIGNALS, Ranked, Weighting, profile_weights, rank
 from app.services.recall.subjects import SubjectCache, scope_key
 from app.services.recall.time_hint import TimeHint, asks_when, find_time_hint, query_zone
 from app.services.stages import StageClock
@@ -111,8 +98,6 @@ class _Plan:
     embedding: np.ndarray | None = None  # the query embedding (set by _find)
     asks_when: bool = False  # the query asks for a time ("when…", "什么时候")
     kind: answer_type.AnswerType | None = None  # what a "which X" question asks for
-    # The database ranks and returns the head (RecallRepository.ranked): its parameters.
-    spec: RankSpec | None = None
 
 
 class RecallService:
@@ -168,11 +153,6 @@ class RecallService:
         (one statement: the head's answer columns and close pairs; then the duplicate
         collapse and the diversity step), ``access`` (the access log) unless
         ``record_access=false`` or ``defer_access`` (then ``RecallResult.access``).
-        A subject scored exactly, without the answer-type signal, an LLM rerank or a
-        ``min_score`` / ``min_relevance`` cut (:meth:`_spec`), is ranked by the candidates
-        statement itself, which returns only the head with its answer columns and close
-        pairs: ``candidates`` is then that one statement, ``score`` the head's result
-        objects and ``collapse`` the duplicate collapse and diversity step alone.
 
         Within ``budget_ms``: if the query embedding is not ready in time, the answer is
         ranked without the semantic signal and marked ``degraded``; so is an answer whose
@@ -196,7 +176,6 @@ class RecallService:
         result.weighting = list_questions.weighting(req, result.weighting, timed)
         if result.weighting.weights.get("answer_type", 0.0) > 0:  # "which cities…"
             plan.kind = answer_type.answer_type(req.query)
-        plan.spec = self._spec(req, plan, result.weighting, now)
         found = await self._find(req, plan, start + budget, result, clock)
         result.hits = await self._rank(
             namespace, req, found, result, start + budget, now, wall_now, clock, plan
@@ -205,27 +184,6 @@ class RecallService:
         if result.took_ms > self.settings.budget_ms:
             result.degraded = True
         return result
-
-    def _spec(
-        self, req: RecallRequest, plan: _Plan, weighting: Weighting, now: datetime
-    ) -> RankSpec | None:
-        """The database's ranking's parameters when it can rank this recall in the candidates
-        statement and return only the head (RecallRepository.ranked): a subject scored
-        exactly, and nothing after the ranking that reads past the head — no answer-type
-        signal (it rescores the best 50), no LLM rerank, no ``min_score`` / ``min_relevance``
-        cut (the head is read after it). Else None: the candidates come back and
-        :func:`rank` ranks them (the same ranking)."""
-        if (
-            not plan.exact
-            or plan.kind is not None
-            or rerank_mode(req, self.settings, self.reranker is not None) == "llm"
-            or req.min_score is not None
-            or req.min_relevance is not None
-        ):
-            return None
-        window = (plan.time_hint.start, plan.time_hint.end) if plan.time_hint else None
-        floor = pair_floor(self.pairs, True)
-        return rank_spec(weighting, now, req.top_k + MARGIN, window, plan.asks_when, 1.0 - floor)
 
     async def _plan(self, req: RecallRequest, f: UnitFilters, clock: StageClock) -> _Plan:
         """How to look for candidates: the subject's size class (exact scan or candidate
@@ -267,7 +225,7 @@ class RecallService:
         deadline: float,
         result: RecallResult,
         clock: StageClock,
-    ) -> Candidates | RankedCandidates:
+    ) -> Candidates:
         """Embed the query (names predicted known stripped) and run the candidates
         statement; stages ``embed`` and ``candidates``.
 
@@ -276,8 +234,9 @@ class RecallService:
         text, the keyword skip list or (large subjects) the entity source depended on them,
         the two steps run once more with the right names — a stale cache costs time, never
         a different answer."""
-        key, cap, exact, autocommit = plan.key, plan.cap, plan.exact, plan.autocommit
-        entities, known, skip, pair = plan.entities, plan.known, plan.skip, plan.pair
+        f, key, cap, exact, autocommit = plan.f, plan.key, plan.cap, plan.exact, plan.autocommit
+        entities, keyword_text = plan.entities, plan.keyword_text
+        known, skip, pair = plan.known, plan.skip, plan.pair
         for _attempt in range(2):
             # The connection checkout (pool ping, BEGIN) overlaps the model call.
             embed_task = asyncio.create_task(
@@ -291,9 +250,22 @@ class RecallService:
             embedding = await embed_task
             plan.embedding = embedding
             clock.mark("embed")
-            found = await self._candidates(req, plan, embedding, known, skip, pair)
+            found = await self.repo.candidates(
+                f,
+                embedding,
+                keyword_text,
+                entities,
+                exact=exact,
+                per_source=max(self.settings.min_candidates, 4 * req.top_k),
+                ef_search=max(self.settings.hnsw_ef_search, 4 * req.top_k),
+                keyword_skip=sorted(skip),
+                keyword_pair=sorted(pair - skip),
+                entity_names=known,
+                dated=DATED_TSQUERY if plan.asks_when else None,
+                values=plan.kind is not None,  # the texts the answer-type signal reads
+            )
             clock.mark("candidates")
-            if not found.size or set(found.known) == set(known):
+            if not found.columns.size or set(found.known) == set(known):
                 break
             # The cached names were stale (a unit naming someone new arrived): remember the
             # right ones and, if the embedded text, the keyword candidates or (large
@@ -314,47 +286,6 @@ class RecallService:
             if not redo:
                 break
         return found
-
-    async def _candidates(
-        self,
-        req: RecallRequest,
-        plan: _Plan,
-        embedding: np.ndarray | None,
-        known: list[str],
-        skip: frozenset[str],
-        pair: frozenset[str],
-    ) -> Candidates | RankedCandidates:
-        """The candidates statement: ranked in the database, only the head back, when
-        ``plan.spec`` says it can (RecallRepository.ranked), else every candidate's signals."""
-        f, keyword_text, entities = plan.f, plan.keyword_text, plan.entities
-        dated = DATED_TSQUERY if plan.asks_when else None
-        if plan.spec is not None:
-            ranked = await self.repo.ranked(
-                f,
-                embedding,
-                keyword_text,
-                entities,
-                plan.spec,
-                keyword_skip=sorted(skip),
-                entity_names=known,
-                dated=dated,
-            )
-            if ranked is not None:
-                return ranked
-        return await self.repo.candidates(
-            f,
-            embedding,
-            keyword_text,
-            entities,
-            exact=plan.exact,
-            per_source=max(self.settings.min_candidates, 4 * req.top_k),
-            ef_search=max(self.settings.hnsw_ef_search, 4 * req.top_k),
-            keyword_skip=sorted(skip),
-            keyword_pair=sorted(pair - skip),
-            entity_names=known,
-            dated=dated,
-            values=plan.kind is not None,  # the texts the answer-type signal reads
-        )
 
     async def _predict_known(
         self,
@@ -397,7 +328,7 @@ class RecallService:
         self,
         namespace: str,
         req: RecallRequest,
-        found: Candidates | RankedCandidates,
+        found: Candidates,
         result: RecallResult,
         deadline: float,
         now: datetime,
@@ -406,10 +337,7 @@ class RecallService:
         plan: _Plan,
     ) -> list[tuple[RecalledUnit, Ranked]]:
         """Score, filter by ``min_score``, rerank or diversify, cut to ``top_k`` (one statement:
-        the head's answer columns and close pairs), then log the access at ``wall_now``.
-        ``found`` ranked by the database already (``plan.spec``): its head, no statement."""
-        if isinstance(found, RankedCandidates):
-            return await self._ranked_head(req, found, result, wall_now, clock, plan)
+        the head's answer columns and close pairs), then log the access at ``wall_now``."""
         rerank = rerank_mode(req, self.settings, self.reranker is not None)
         # Only the best that can reach the answer become result objects: the rerank head, or
         # the collapse's (``top_k`` + MARGIN; ``min_score`` keeps a prefix of the ranking).
@@ -458,40 +386,6 @@ class RecallService:
         units, pairs = await self.repo.head([r.id for r in top], pair_floor(self.pairs, diverse))
         best, result.duplicates = collapse(top, pairs, req.top_k, self.pairs, diverse)
         clock.mark("collapse")
-        return await self._logged(req, best, units, result, wall_now, clock, plan)
-
-    async def _ranked_head(
-        self,
-        req: RecallRequest,
-        found: RankedCandidates,
-        result: RecallResult,
-        wall_now: datetime,
-        clock: StageClock,
-        plan: _Plan,
-    ) -> list[tuple[RecalledUnit, Ranked]]:
-        """:meth:`_rank` of a head the database ranked (``RecallRepository.ranked``): the
-        same steps where they apply (``_spec`` leaves out the others), no statement."""
-        ranked = ranked_rows(found.ranked, result.weighting, found.named)
-        clock.mark("score")
-        result.expansion = ("off" if not req.expand else "not_needed", 0, None)
-        result.best_relevance = max((r.relevance for r in ranked), default=None)
-        top = head_of(ranked, req.top_k)
-        best, result.duplicates = collapse(top, found.pairs, req.top_k, self.pairs, True)
-        clock.mark("collapse")
-        return await self._logged(req, best, found.units, result, wall_now, clock, plan)
-
-    async def _logged(
-        self,
-        req: RecallRequest,
-        best: list[Ranked],
-        units: dict[uuid.UUID, RecalledUnit],
-        result: RecallResult,
-        wall_now: datetime,
-        clock: StageClock,
-        plan: _Plan,
-    ) -> list[tuple[RecalledUnit, Ranked]]:
-        """The hits (``best`` whose unit still exists, with its answer columns) and their
-        access, logged at ``wall_now`` (stage ``access``) or left to the caller."""
         best = [r for r in best if r.id in units]
         if req.record_access and self.access is not None and best:
             access = Access([r.id for r in best], wall_now, self.access.extend_to(wall_now))

@@ -1,9 +1,9 @@
-"""The recall's exact path fetches through asyncpg itself (app.core.db.driver_fetch), either
-of its candidates statements. A connection whose backend went away just before that fetch
-(PostgreSQL stopping under traffic) is a 503 ``datastore_unavailable``, as through
-SQLAlchemy's layer, and the pool replaces the connection: the next recalls answer 200.
-Before, asyncpg's ``InternalClientError`` ("cannot switch to state 12; another operation (2)
-is in progress") came out raw: a 500 (the PostgreSQL-restart reliability test's one 500)."""
+"""The recall's exact path fetches through asyncpg itself (app.core.db.driver_fetch). A
+connection whose backend went away just before that fetch (PostgreSQL stopping under traffic)
+is a 503 ``datastore_unavailable``, as through SQLAlchemy's layer, and the pool replaces the
+connection: the next recalls answer 200. Before, asyncpg's ``InternalClientError`` ("cannot
+switch to state 12; another operation (2) is in progress") came out raw: a 500 (the
+PostgreSQL-restart reliability test's one 500)."""
 
 from __future__ import annotations
 
@@ -25,14 +25,11 @@ async def killer(database_url: str) -> AsyncIterator[asyncpg.Connection]:
     await conn.close()
 
 
-# ranked_rows: the statement that ranks in the database (the default); exact_rows: the one
-# whose rows Python ranks (a ``min_score`` cut reads past the head)
-@pytest.mark.parametrize("fetch", ["ranked_rows", "exact_rows"])
 @pytest.mark.parametrize("case", ["cold", "warm", "warm_unprepared"])
 async def test_a_backend_gone_before_the_exact_fetch_is_a_503_then_recovers(
-    settings, killer, monkeypatch, case, fetch
+    settings, killer, monkeypatch, case
 ):
-    real = getattr(recall_repository, fetch)
+    real = recall_repository.exact_rows
     armed: list[bool] = []
     pids: list[int] = []
 
@@ -44,14 +41,12 @@ async def test_a_backend_gone_before_the_exact_fetch_is_a_503_then_recovers(
             await killer.execute("SELECT pg_terminate_backend($1)", pids[-1])
         return await real(conn, *args, **kwargs)
 
-    monkeypatch.setattr(recall_repository, fetch, terminated_first)
+    monkeypatch.setattr(recall_repository, "exact_rows", terminated_first)
     async with running_app(settings.model_copy(update={"db_pool_size": 1})) as (app, c):
         unit = {"user_id": "cl", "value": "门禁密码是 4711"}
         r = await c.post("/store", json={"memories": [unit]})
         assert r.status_code == 200, r.text
-        body: dict[str, Any] = {"user_id": "cl", "query": "门禁密码是多少"}
-        if fetch == "exact_rows":
-            body["min_score"] = 0.0
+        body = {"user_id": "cl", "query": "门禁密码是多少"}
         if case != "cold":  # the subject's profile cached: the fetch is the first statement
             assert (await c.post("/recall", json=body)).status_code == 200
         if case == "warm_unprepared":  # new connections: the statement is prepared anew
