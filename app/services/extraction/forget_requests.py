@@ -40,6 +40,9 @@ _ZH_BA = re.compile(  # 把我的地址忘掉
 )
 _PREVIOUS = {"", "that", "it", "this", "what", "那个", "这个", "它", "话", "的话", "这句话"}
 _ALL = {"everything", "all", "all of it", "all of that", "全部", "所有", "一切", "所有的话"}
+_FUNCTION = frozenset(
+    "her his their your our its my the a an of about all any some him them".split()
+)
 EVERYTHING = ("*",)  # "Forget everything I said.": every earlier message of the speaker
 # Words a topic is usually said with, when the unit does not name the topic itself.
 _EN_SAID_WITH: dict[str, tuple[str, ...]] = {
@@ -74,7 +77,11 @@ def forget_topic(sentence: str) -> tuple[str, ...] | None:
         m = _ZH_BA.match(sentence.strip())
     if m is None:
         return None
-    return _terms(m.group("topic").strip().lower(), zh)
+    terms = _terms(m.group("topic").strip().lower(), zh)
+    # Only what the speaker said of their own: "Delete her peanut allergy" forgets no clause
+    # of the user's ("I'm allergic to peanuts" stays).
+    own = "我" in sentence if zh else re.search(r"\b(?:my|i)\b", sentence, re.IGNORECASE)
+    return terms if not terms or terms == EVERYTHING or own else None
 
 
 def _terms(topic: str, zh: bool) -> tuple[str, ...]:
@@ -85,13 +92,13 @@ def _terms(topic: str, zh: bool) -> tuple[str, ...]:
     if zh:
         return (topic, *_ZH_SAID_WITH.get(topic, ()))
     words = [str(simplemma.lemmatize(w, lang="en")).lower() for w in topic.split()]
-    words = [w for w in words if w not in _PREVIOUS and len(w) > 1]
+    words = [w for w in words if w not in _PREVIOUS and w not in _FUNCTION and len(w) > 1]
     return tuple(dict.fromkeys([*words, *(t for w in words for t in _EN_SAID_WITH.get(w, ()))]))
 
 
 def names_topic(value: str, terms: tuple[str, ...]) -> bool:
     """Whether a unit's value speaks of the request's topic (``terms`` of
-    :func:`forget_request`)."""
+    :func:`forget_topic`)."""
     if has_cjk(value) or any(has_cjk(t) for t in terms):
         return any(t in value for t in terms)
     lemmas = {str(simplemma.lemmatize(w, lang="en")).lower() for w in re.findall(r"[\w'-]+", value)}
