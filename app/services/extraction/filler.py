@@ -146,6 +146,15 @@ MIN_CONTENT_WORDS = 3
 # …or this many in sentences about the speaker ("I adopted a cat").
 MIN_OWN_WORDS = 2
 
+# What the speaker has, takes or does as a matter of course: one content word is a fact
+# ("I have diabetes.", "I take insulin.", "I'm 34."; tester E31: no unit at all).
+_SELF_STATE = re.compile(
+    r"^\W*(?:i\s+(?:also\s+|still\s+)?(?:have|own|take|use|drive|play|wear|smoke|speak|"
+    r"study|need)\s+(?!(?:been|to|got|had|no|nothing|it|that|this|them)\b)|"
+    r"i\s*(?:'m|\s+am)\s+(?:\d+|diabetic|asthmatic|epileptic|deaf|blind|pregnant|"
+    r"left-handed|right-handed|colou?r-?blind)\b)|^我(?:有|在吃|在用|戴|坐|抽|是)",
+    re.IGNORECASE,
+)
 _ZH_CHEER = re.compile(r"^(?:祝你|祝您|加油|恭喜|辛苦|期待|保重|一路顺风|玩得开心|注意安全)")
 
 
@@ -271,6 +280,8 @@ class Reading:
         if self.stated_words >= MIN_CONTENT_WORDS:
             return True
         own = [s for s, k in zip(self.sentences, self.kinds, strict=True) if k == "self"]
+        if any(_SELF_STATE.match(s) and content_words(s) for s in own):
+            return True  # "I have diabetes.", "I drive a Tesla.", 我有糖尿病 (tester E31)
         return sum(len(content_words(s)) for s in own) >= MIN_OWN_WORDS
 
     @property

@@ -19,8 +19,9 @@ from app.core.text import has_cjk
 _EN_REQUEST = re.compile(
     r"^\W*(?:(?:actually|oh|and|also|ok|okay|hmm|wait|so|on\s+second\s+thought)\W+)*"
     r"(?:(?:can|could|would)\s+you\s+)?(?:please\s+)?"
-    r"(?:forget|disregard|ignore|delete|erase|don'?t\s+(?:remember|keep|store|save)|"
-    r"do\s+not\s+(?:remember|keep|store|save))\b"
+    r"(?:forget|disregard|ignore|delete|erase|remove|stop\s+remembering|"
+    r"don'?t\s+(?:remember|keep|store|save)|do\s+not\s+(?:remember|keep|store|save))\b"
+    r"(?:\s+(?:the\s+)?(?:note|notes|memory|memories|anything|what\s+you\s+know))?"
     r"(?:\s+(?:what|anything)\s+i\s+(?:just\s+)?(?:said|told\s+you|mentioned|wrote))?"
     r"(?:\s+(?:about|regarding))?(?:\s+(?:my|the))?(?P<topic>(?:\s+[\w'-]+){0,3}?)"
     r"(?:\s+i\s+(?:just\s+)?(?:said|told\s+you|mentioned|wrote))?"
@@ -40,6 +41,12 @@ _ZH_BA = re.compile(  # 把我的地址忘掉
 )
 _PREVIOUS = {"", "that", "it", "this", "what", "那个", "这个", "它", "话", "的话", "这句话"}
 _ALL = {"everything", "all", "all of it", "all of that", "全部", "所有", "一切", "所有的话"}
+_FUNCTION = frozenset(
+    "her his their your our its my the a an of about all any some him them anymore where what "
+    "who when how i".split()
+)
+# "Forget it." / "forget about it": never mind, no request (as withhold's _FORGET reads it)
+_NEVER_MIND = re.compile(r"^\W*(?:oh\W+|ok\W+|okay\W+)?forget\s+(?:about\s+)?it\b", re.IGNORECASE)
 EVERYTHING = ("*",)  # "Forget everything I said.": every earlier message of the speaker
 # Words a topic is usually said with, when the unit does not name the topic itself.
 _EN_SAID_WITH: dict[str, tuple[str, ...]] = {
@@ -69,12 +76,18 @@ def forget_topic(sentence: str) -> tuple[str, ...] | None:
     """The words a request to forget names: () for "that" (the speaker's previous message),
     None when the sentence is no request this module reads."""
     zh = has_cjk(sentence)
+    if _NEVER_MIND.match(sentence):
+        return None
     m = (_ZH_REQUEST if zh else _EN_REQUEST).match(sentence.strip())
     if m is None and zh:
         m = _ZH_BA.match(sentence.strip())
     if m is None:
         return None
-    return _terms(m.group("topic").strip().lower(), zh)
+    terms = _terms(m.group("topic").strip().lower(), zh)
+    # Only what the speaker said of their own: "Delete her peanut allergy" forgets no clause
+    # of the user's ("I'm allergic to peanuts" stays).
+    own = "我" in sentence if zh else re.search(r"\b(?:my|i)\b", sentence, re.IGNORECASE)
+    return terms if not terms or terms == EVERYTHING or own else None
 
 
 def _terms(topic: str, zh: bool) -> tuple[str, ...]:
@@ -85,13 +98,13 @@ def _terms(topic: str, zh: bool) -> tuple[str, ...]:
     if zh:
         return (topic, *_ZH_SAID_WITH.get(topic, ()))
     words = [str(simplemma.lemmatize(w, lang="en")).lower() for w in topic.split()]
-    words = [w for w in words if w not in _PREVIOUS and len(w) > 1]
+    words = [w for w in words if w not in _PREVIOUS and w not in _FUNCTION and len(w) > 1]
     return tuple(dict.fromkeys([*words, *(t for w in words for t in _EN_SAID_WITH.get(w, ()))]))
 
 
 def names_topic(value: str, terms: tuple[str, ...]) -> bool:
     """Whether a unit's value speaks of the request's topic (``terms`` of
-    :func:`forget_request`)."""
+    :func:`forget_topic`)."""
     if has_cjk(value) or any(has_cjk(t) for t in terms):
         return any(t in value for t in terms)
     lemmas = {str(simplemma.lemmatize(w, lang="en")).lower() for w in re.findall(r"[\w'-]+", value)}

@@ -234,7 +234,7 @@ class ExtractionService:
         rows = [r for r in rows if r.seq <= session.last_seq]
         if not rows:
             return None
-        context = []
+        context: list[TranscriptMessage] = []
         if last > 0:  # the previous job's last messages: what the new ones may answer
             context = await self.transcripts.list_transcript(
                 scope.namespace,
@@ -259,8 +259,8 @@ class ExtractionService:
     async def _session_part(
         self,
         scope: Scope,
-        rows: list[Any],
-        context: list[Any],
+        rows: list[TranscriptMessage],
+        context: list[TranscriptMessage],
         epoch: datetime,
         *,
         timezone: str | None,

@@ -86,7 +86,10 @@ _EN_LIKING = re.compile(
 )
 _EN_STATE = re.compile(
     r"\bi\s*'?\s*a?m\s+(?:now\s+|currently\s+|still\s+|also\s+|actually\s+)?(?:a|an)\s|"
-    r"\bi\s+(?:have|own)\s+(?:a|an|two|three|four|\d+)\s|\bi\s*(?:'m|\s+am)\s+\d+\s+years?\s+old\b|"
+    r"\bi\s+(?:have|own)\s+(?:a|an|two|three|four|\d+)\s|\bi\s*(?:'m|\s+am)\s+\d+(?:\s+years?\s+old)?\b|"
+    # what the speaker has, takes or does as a matter of course (tester E31)
+    r"^\W*i\s+(?:also\s+|still\s+)?(?:have|take|use|drive|play|wear|speak|study)\s+"
+    r"(?!(?:been|to|got|had|no|a\s+(?:question|meeting|call)|an?\s+idea)\b)|"
     r"^my\s+\w+(?:\s+\w+){0,2}\s+(?:is|are)\b|\bi\s+(?:work|live|study|teach|speak)\b|"
     # a relative's lasting state (tester E2): "My sister Anna lives in Denver"
     r"^my\s+\w+(?:\s+[A-Z]\w+)?\s+(?:lives|works|studies|teaches)\b|"

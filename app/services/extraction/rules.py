@@ -264,7 +264,9 @@ EN_RULES: list[Rule] = [
     # "Hi, I'm Dana." / "I'm Dana, by the way." (tester E4: no unit held the name)
     _r(r"^\W*(?:(?:hi|hello|hey|hiya)(?:\s+there)?[\s,!.]+)?i\s*['’]?\s*a?m\s+"
        r"(?!(?-i:Sorry|Fine|Good|Great|Okay|Here|Back|Home|Ready|Done|Tired|Sure|Busy|Happy|Glad|"
-       r"Late|Free|Not|Still|Just|Also|Really|Alright|Well|Excited|Lost|Confused|Curious|Hungry)\b)"
+       r"Late|Free|Not|Still|Just|Also|Really|Alright|Well|Excited|Lost|Confused|Curious|Hungry|"
+       r"American|Canadian|British|Indian|Mexican|Brazilian|Australian|Russian|Polish|Jewish|Muslim|"
+       r"Catholic|Christian|Buddhist|Hindu|Vegan|Vegetarian|Single|Married|[A-Z][a-z]+(?:ese|ish))\b)"
        r"((?-i:[A-Z])[a-z'’-]+(?:\s+(?-i:[A-Z])[a-z'’-]+)?)"
        r"(?=\s*(?:[.,!;]|$|\s+(?:by\s+the\s+way|here)\b))",
        "fact", 0.85,

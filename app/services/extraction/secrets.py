@@ -9,7 +9,9 @@
   口令, 验证码, 动态码, 密钥…) then "is"/":"/"="/是/为 and the value; well-known key shapes
   (``sk-…``, ``AKIA…``, ``ghp_…``, ``xoxb-…``, ``AIza…``, a PEM private key) without a word;
   a password right after a login without the word ("my bank login is jdoe and it's
-  Sunshine99!", "username: bob, pw: hunter2": a value with a digit, an inner capital or symbol);
+  Sunshine99!", "username: bob, pw: hunter2": a value with a digit, an inner capital or symbol),
+  also with no "is" ("pw Sunshine99", "login jdoe / Sunshine99", an e-mail then a password;
+  tester E27);
 - **access codes** (tester D4), as durable as a PIN: a door, gate, alarm, garage, safe, lock or
   building code or combination and a value with a digit ("The alarm code for the house is
   5521.", "Our garage code is 9090", "The safe combination is 12-34-56.", "the code to the
@@ -90,7 +92,7 @@ _SECRET_WORD = (
 # "<word> [for the bank | to my email] is|was|:|= <value>"
 _STATED = re.compile(
     rf"\b(?:{_SECRET_WORD})\b(?:\s+(?:for|to|of|on|at|in)\s+(?:my\s+|the\s+|our\s+|your\s+)?"
-    r"[\w'’.-]+(?:\s+(?:account|app|card|login))?)?"
+    r"[\w'’.-]+(?:\s+(?:account|app|card|login|lock))?)?"
     r"\s*(?:\bis\b|\bwas\b|\bare\b|['’]s\b|=|:|-)\s*(?:now\s+|still\s+|just\s+|actually\s+)?"
     r"[\"'“‘]?([^\s\"'”’]+)",
     re.IGNORECASE,
@@ -104,7 +106,7 @@ _OPENS = (
 _ACCESS_STATED = re.compile(
     rf"\b(?:{_OPENS}\s+(?:access\s+|entry\s+|security\s+)?(?:code|combination|combo|pin)"
     rf"|(?:access|entry|door|gate)\s+code|(?:code|combination|combo)\s+(?:for|to|of|on)\s+"
-    rf"(?:the\s+|my\s+|our\s+|your\s+)?{_OPENS})s?\b"
+    rf"(?:the\s+|my\s+|our\s+|your\s+)?(?:[\w-]+\s+)?{_OPENS})s?\b"
     r"(?:\s+(?:for|to|of|on|at)\s+(?:the\s+|my\s+|our\s+|your\s+)?[\w'’-]+)?"
     r"\s*(?:\bis\b|\bwas\b|['’]s\b|=|:|-)?\s*(?:now\s+|still\s+|just\s+)?"
     r"[\"'“‘#]?((?=[\w*#-]*\d)[\w*#]+(?:-[\w*#]+)*)",
@@ -121,6 +123,17 @@ _AFTER_LOGIN = re.compile(
     r"|it['’]s|it\s+is)\s+[\"'“‘]?([^\s\"'”’]+)",
     re.IGNORECASE,
 )
+# Without "is" or a colon (tester E27): "…, pw Sunshine99", "login jdoe / Sunshine99",
+# "Netflix: anna@example.com Tr0ub4dor" — a value shaped like a password (checked as above).
+_BARE = tuple(
+    re.compile(p, re.IGNORECASE)
+    for p in (
+        r"\b(?:pw|pwd|pass(?:word)?|passcode)\s+[\"'“‘]?([^\s\"'”’]+)",
+        r"\b(?:log[-\s]?in|username|user\s*name|account)\s*(?:\bis\b|=|:)?\s*[^\s,;/]+\s*/\s*"
+        r"([^\s]+)",
+        r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+\s*(?:/|,|\s)\s*([^\s@]{6,})",
+    )
+)
 _PIN_DIGITS = re.compile(
     r"\b(?:PIN|OTP|2FA)(?:\s+(?:code|number))?\s*[:#]?\s*(\d{4,8})\b", re.IGNORECASE
 )
@@ -134,7 +147,8 @@ _NOT_A_VALUE = {
     "wrong", "incorrect", "expired", "invalid", "too", "not", "required", "needed", "correct",
     "right", "weak", "strong", "secure", "safe", "different", "same", "changed", "reset",
     "locked", "easy", "hard", "long", "short", "what", "stored", "saved", "written", "case",
-    "sent", "missing", "forgotten", "lost", "there", "here",
+    "sent", "missing", "forgotten", "lost", "there", "here", "in", "on", "at", "under", "inside",
+    "somewhere", "the", "a", "my", "your", "also", "still", "now", "gone", "fine", "ok", "okay",
 }  # fmt: skip
 _KEY_SHAPES = re.compile(
     r"\b(?:sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}"
@@ -210,6 +224,20 @@ def _after_login(text: str) -> list[Secret]:
     return out
 
 
+def _bare(text: str) -> list[Secret]:
+    """A password with no "is" before it (:data:`_BARE`), shaped like one (as
+    :func:`_after_login`'s): never a word ("pw reset", "email me at a@b.com tomorrow")."""
+    out: list[Secret] = []
+    for pattern in _BARE:
+        for m in pattern.finditer(text):
+            value = m.group(1).rstrip(".,;:!?)")
+            shaped = re.search(r"\d|\w[A-Z]|\w[^\w\s]\w", value) and re.search(r"[^\W\d]", value)
+            if value.lower() in _NOT_A_VALUE or not shaped:
+                continue
+            out.append(Secret(m.start(1), m.start(1) + len(value), PASSWORD))
+    return out
+
+
 def find(text: str) -> list[Secret]:
     """Every secret in ``text`` (see the module docstring), ordered, overlaps merged."""
     found = [
@@ -218,6 +246,7 @@ def find(text: str) -> list[Secret]:
         *_stated(text),
         *_group(_PIN_DIGITS, text, PASSWORD),
         *_after_login(text),
+        *_bare(text),
         *_group(_ACCESS_STATED, text, ACCESS),
         *_group(_ZH_ACCESS, text, ACCESS),
         *_group(_KEY_SHAPES, text, KEY, 0),

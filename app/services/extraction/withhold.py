@@ -142,7 +142,13 @@ def screen(turns: list[Turn]) -> Screened:
         if turn.role == "user":
             keep = []
             for sentence in sentences:
-                if not (_FORGET.search(sentence) or _DONT_KEEP_MY.search(sentence)):
+                if not (
+                    _FORGET.search(sentence)
+                    or _DONT_KEEP_MY.search(sentence)
+                    or forget_topic(
+                        sentence
+                    )  # 忘掉我的地址, "Stop remembering where I work." (E31)
+                ):
                     keep.append(sentence)
                     continue
                 parts = _forget_earlier(out, turn, keep, forget_topic(sentence))

@@ -58,3 +58,19 @@ async def test_the_outcome_says_what_was_not_read_and_never_echoes_it(client):
     assert len(dropped) == 1, dropped
     assert "not read (1 part(s) of message 0)" in dropped[0]["reason"], dropped
     assert "Elm" not in r.text
+
+
+@pytest.mark.parametrize(
+    "request_to_forget",
+    ["忘掉我的地址。", "Stop remembering where I work.", "Don't keep my address anymore.",
+     "Remove the note about my ex."],
+)  # fmt: skip
+async def test_other_wordings_of_a_request_to_forget_are_no_memory(client, request_to_forget):
+    """Tester E31: each was stored as a memory ("忘掉用户的地址。")."""
+    units = await units_of(client, "forgetful4", [user(request_to_forget)])
+    assert units == {}, units
+
+
+async def test_forget_it_is_never_mind(client):
+    units = await units_of(client, "nevermind", [user("I'm vegetarian."), user("Forget it.")])
+    assert "The user is vegetarian." in units, units

@@ -44,3 +44,10 @@ async def test_a_request_to_delete_a_fact_is_no_unit(client, said):
 async def test_statements_with_the_same_verbs_are_kept(client):
     units = await units_of(client, "teller", [user("I had to remove my old notes from the desk.")])
     assert [v for v in units if "notes" in v], units
+
+
+async def test_a_request_to_delete_anothers_fact_forgets_nothing_of_the_users(client):
+    units = await units_of(
+        client, "deleter2", [user("I'm allergic to peanuts."), user("Delete her peanut allergy.")]
+    )
+    assert "The user is allergic to peanuts." in units, units

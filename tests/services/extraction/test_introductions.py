@@ -23,7 +23,9 @@ async def test_an_introduction_names_the_user_and_a_greeting_is_no_one(client):
     assert not [v for v in units if "Hi " in v or "background" in v], units
 
 
-@pytest.mark.parametrize("said", ["I'm Sorry.", "I'm Hungry!", "I'm Back."])
+@pytest.mark.parametrize(
+    "said", ["I'm Sorry.", "I'm Hungry!", "I'm Back.", "I'm Canadian.", "I'm Japanese."]
+)
 async def test_a_capitalised_state_is_no_name(client, said):
     units = await units_of(client, "moody", [user(said)])
     assert not [v for v in units if "name is" in v], units

@@ -102,3 +102,27 @@ async def test_a_refusal_please_is_what_the_user_does_not_want(client):
     units = await units_of(client, "pasta", [user("BTW 我对 gluten 过敏, so no pasta please.")])
     assert "The user does not want pasta." in units, units
     assert not [v for v in units if "prefers a so" in v], units
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("I have diabetes.", "The user has diabetes."),
+        ("I take insulin.", "The user takes insulin."),
+        ("I drive a Tesla.", "The user drives a Tesla."),
+        ("I have a dog.", "The user has a dog."),
+        ("I have 2 cats.", "The user has 2 cats."),
+        ("我有糖尿病。", "用户有糖尿病。"),
+    ],
+)  # fmt: skip
+async def test_a_plain_self_statement_is_a_fact(client, said, expected):
+    """Tester E31: "I have diabetes." made no unit at all (one content word was too few)."""
+    units = await units_of(client, "plain", [user(said)])
+    assert expected in units, units
+    assert units[expected]["type"] == "fact", units[expected]
+
+
+async def test_dont_remember_my_address_keeps_nothing_of_it(client):
+    """Tester E28: "Don't remember my address: 12 Elm Street." was stored with the address."""
+    units = await units_of(client, "private", [user("Don't remember my address: 12 Elm Street.")])
+    assert not [v for v in units if "Elm" in v], units

@@ -267,3 +267,26 @@ async def test_migration_0019_cuts_the_text_of_jobs_that_succeeded_before(engine
             assert got["failed"] == said  # a retry reads it
         finally:
             await mine.dispose()
+
+
+@pytest.mark.parametrize(
+    ("said", "secret"),
+    [
+        ("My Gmail is jdoe@gmail.com, pw Sunshine99", "Sunshine99"),
+        ("login jdoe / Sunshine99", "Sunshine99"),
+        ("The Netflix login is anna@example.com / Tr0ub4dor", "Tr0ub4dor"),
+        ("Netflix: anna@example.com Tr0ub4dor", "Tr0ub4dor"),
+        ("my pin number for the bike lock is 0000", "0000"),
+        ("the code to my bike lock is 0417", "0417"),
+    ],
+)  # fmt: skip
+async def test_a_password_or_code_without_is_is_never_kept(client, engine, said, secret):
+    """Tester E27: each of these was stored with its password or code."""
+    await extract(client, said)
+    assert not [v for v in await values(client) if secret in v]
+    assert await rows_holding(engine, secret) == []
+
+
+async def test_where_a_password_is_kept_is_no_password(client):
+    await extract(client, "The password is in the drawer by the door.")
+    assert [v for v in await values(client) if "drawer" in v]
