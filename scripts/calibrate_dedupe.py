@@ -258,7 +258,10 @@ def render(
         "(`referents.py`, tester T22 and T11): another person — a relative, a friend or an "
         "animal after a possessive (the user / the user's husband, 用户 / 用户的丈夫, my wife; "
         "WordNet persons, CC-CEDICT kin words), another name as the subject (Alice / Bob, "
-        "张三 / 李四) —, another identifier (flight LH716 / LH717, order 1001 / 1002, 订单, "
+        "张三 / 李四), another holder the statement opens with (the user / the user's folks, "
+        "family or in-laws, 用户 / 爸妈, 家人, 公婆, tester D32; the user / a name is `unsure`, "
+        "never merged: the user may be called that) —, another identifier (flight LH716 / "
+        "LH717, order 1001 / 1002, 订单, "
         '航班; not a code after "is": that is a value) or ordinal (first / second meeting, '
         '第一次 / 第二次; not "7th floor") or a direction swapped (to / from, into / out of, '
         "去 / 从…回来) → `distinct`; a plan, wish or possibility against what happened "

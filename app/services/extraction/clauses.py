@@ -7,9 +7,12 @@ from __future__ import annotations
 import re
 
 from app.core.text import has_cjk
+from app.services.extraction.joined import EN_PERSON_CLAUSE
 
-_EN_CLAUSE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+|,?\s+but\s+|,\s+and\s+(?=i\b)|\s+and\s+(?=i\b)",
-                              re.IGNORECASE)  # fmt: skip
+# Also before "my parents moved…" after a comma (tester D32: "I live in Chicago, my parents
+# moved to Florida" lost the parents' move beside the user's home).
+_EN_CLAUSE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+|,?\s+but\s+|,\s+and\s+(?=i\b)|\s+and\s+(?=i\b)|"
+                              rf",\s+(?={EN_PERSON_CLAUSE})", re.IGNORECASE)  # fmt: skip
 # A question keeps its mark; the English in a Chinese message ends its sentences with ". ".
 _ZH_CLAUSE_SPLIT = re.compile(r"(?<=[？?])|[。！；;!\n]+|(?<=\.)\s+")
 _QUESTION_START = re.compile(
