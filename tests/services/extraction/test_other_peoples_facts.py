@@ -125,3 +125,29 @@ def test_the_users_own_move_still_supersedes():
     d = decide(statement("The user moved to Boston."), statement("The user lives in Chicago."),
                0.857, thresholds=Thresholds())  # fmt: skip
     assert d.action == "contradicts", d
+
+
+@pytest.mark.parametrize(
+    ("content", "expected", "wrong"),
+    [
+        # Tester D35: "用户对朋友小王对坚果过敏" read as the user's allergy.
+        ("我朋友小王对坚果过敏", "用户的朋友小王对坚果过敏。", "用户对"),
+        ("我的同事小李对海鲜过敏。", "用户的同事小李对海鲜过敏。", "用户对"),
+        # …and "…, loves Minecraft" was taken for a name addressed ("Thanks, Maria!").
+        ("My son, who is 12, loves Minecraft.", "The user's son, who is 12, loves Minecraft.",
+         "The user loves"),
+        ("My friend Sam is allergic to nuts.", "The user's friend Sam is allergic to nuts.",
+         "The user is allergic"),
+    ],
+)  # fmt: skip
+async def test_a_relatives_fact_names_them(client, content, expected, wrong):
+    units = await units_of(client, "d35", [user(content)])
+    assert expected in units, units
+    assert not [v for v in units if v.startswith(wrong)], units
+
+
+async def test_a_friends_allergy_is_no_allergy_of_the_user(client):
+    """The friend's allergy keeps its own entity, and the user's own allergy stays apart."""
+    units = await units_of(client, "d35b", [user("我对花生过敏。"), user("我朋友小王对坚果过敏。")])
+    assert {"用户对花生过敏。", "用户的朋友小王对坚果过敏。"} <= set(units), units
+    assert "坚果" in units["用户的朋友小王对坚果过敏。"]["entities"], units
