@@ -301,7 +301,12 @@ def render(
         "seafood, dairy or eggs as food — or an animal whose later sense is its meat, lamb, "
         'turkey —, or a Chinese dish word; not a dish named for the diet, "makes vegan ice '
         'cream", nor a food it allows, pescatarian / salmon) → `unsure` as `diet_excludes`, '
-        "flagged as a possible contradiction. A guarded pair never merges, whatever the LLM "
+        "flagged as a possible contradiction. A relationship said to have ended against one "
+        'held ("is no longer in a relationship" / "is dating Sam", 分手 / 女朋友; tester D26: '
+        "no partner named) → `unsure` as `relationship_ended`, flagged. Other values in a "
+        'frame that differs only by words of change or count ("has two cats" / "has just one '
+        'cat now", 现在只有) in a statement that says a change → `contradicts` as '
+        "`values_changed` (tester D26). A guarded pair never merges, whatever the LLM "
         "answers.",
         "4. **Classifier**: a logistic P(same) over features cosine lacks (word overlap after "
         "canonical forms, stemming, CJK characters and synonym folding; containment; the same "
