@@ -12,7 +12,7 @@ from collections.abc import Callable
 import rjieba
 import simplemma
 
-from app.services.extraction.clauses import predicate_first
+from app.services.extraction.clauses import joiner
 from app.services.extraction.dates import TimeMatch
 from app.services.extraction.mixed import english_runs
 from app.services.extraction.tense import is_past_verb
@@ -279,11 +279,6 @@ _ZH_KIN = re.compile(r"我(?=(?:女儿|儿子|老婆|妻子|丈夫|老公|孩子
                      r"|父亲|哥哥|姐姐|弟弟|妹妹)(?![子们]))")  # fmt: skip
 
 
-# A text that opens with a relative and no owner: the speaker's relative.
-_ZH_KIN_FIRST = re.compile(r"^(?:爸妈|父母|爸爸|妈妈|老爸|老妈|老婆|老公|妻子|丈夫|儿子|女儿|孩子|"
-                           r"哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|外公|外婆|公婆|岳父母|家人)")
-
-
 def third_person_zh(text: str, speaker: str | None, addressee: str | None = None) -> str:
     """``text`` (first person) about ``speaker`` (用户 when unnamed); 你 → ``addressee``; a
     quotation or title (“…”, "…", 「…」, 《…》) is kept as written."""
@@ -298,10 +293,7 @@ def third_person_zh(text: str, speaker: str | None, addressee: str | None = None
         out = out.replace("你们", f"{addressee}等人").replace("您", addressee)
         out = out.replace("你", addressee)
     if who not in out and (speaker or "the user") not in out.casefold():
-        if _ZH_KIN_FIRST.match(out):  # 爸妈搬到了上海 → 用户的爸妈… (tester D32)
-            out = f"{who}的{out}"
-        else:
-            out = who + ("" if predicate_first(out) else "：") + out
+        out = who + joiner(out) + out  # 用户的爸妈…, 用户要…, 用户：季度报告…
     if not out.endswith(("。", "！", "？", "?", "!", ".")):  # no ".。" after English (C9)
         out += "。"
     return _restore_quotes(out, quotes)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from app.services.memory.pairs import referents
+from app.services.memory.pairs import holders
 from app.services.memory.pairs.decision import Thresholds, decide
 from app.services.memory.pairs.features import statement
 from tests.services.extraction.extracted import NOW, units_of
@@ -97,7 +97,7 @@ async def test_a_later_fact_about_someone_else_does_not_supersede_the_users(
     ],
 )  # fmt: skip
 def test_whose_fact_a_statement_opens_with(value, holder):
-    assert referents.holder(value) == holder
+    assert holders.holder(value) == holder
 
 
 @pytest.mark.parametrize(

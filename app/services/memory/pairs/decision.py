@@ -38,6 +38,7 @@ from app.services.memory.pairs import across, definition, diet, frames, lexical,
 from app.services.memory.pairs.canonical import canonical
 from app.services.memory.pairs.features import Features, Statement, features, statement
 from app.services.memory.pairs.gate import flags_contradiction, review_worthy, subject_words
+from app.services.memory.pairs.holders import apart as held_apart
 
 Action = Literal["merge", "contradicts", "distinct", "unsure"]
 
@@ -118,6 +119,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         if reason == "other_event_day" and _only_the_day_differs(f):
             reason = "event_day_changed"  # a corrected date or the same thing done again
         return PairDecision(action, reason, 0.0, merge_allowed)
+    if (held := held_apart(new.value, old.value)) is not None:  # tester D32
+        return PairDecision(held, "other_holder", 0.0, False)  # the user / a name: unsure
     if diet.excludes(new.value, old.value):
         return unsure("diet_excludes")  # vegetarian now / loves steak: flagged, never merged
     if f.polarity_differs:
