@@ -258,7 +258,10 @@ def render(
         "(`referents.py`, tester T22 and T11): another person — a relative, a friend or an "
         "animal after a possessive (the user / the user's husband, 用户 / 用户的丈夫, my wife; "
         "WordNet persons, CC-CEDICT kin words), another name as the subject (Alice / Bob, "
-        "张三 / 李四) —, another identifier (flight LH716 / LH717, order 1001 / 1002, 订单, "
+        "张三 / 李四), another holder the statement opens with (the user / the user's folks, "
+        "family or in-laws, 用户 / 爸妈, 家人, 公婆, tester D32; the user / a name is `unsure`, "
+        "never merged: the user may be called that) —, another identifier (flight LH716 / "
+        "LH717, order 1001 / 1002, 订单, "
         '航班; not a code after "is": that is a value) or ordinal (first / second meeting, '
         '第一次 / 第二次; not "7th floor") or a direction swapped (to / from, into / out of, '
         "去 / 从…回来) → `distinct`; a plan, wish or possibility against what happened "
@@ -298,7 +301,12 @@ def render(
         "seafood, dairy or eggs as food — or an animal whose later sense is its meat, lamb, "
         'turkey —, or a Chinese dish word; not a dish named for the diet, "makes vegan ice '
         'cream", nor a food it allows, pescatarian / salmon) → `unsure` as `diet_excludes`, '
-        "flagged as a possible contradiction. A guarded pair never merges, whatever the LLM "
+        "flagged as a possible contradiction. A relationship said to have ended against one "
+        'held ("is no longer in a relationship" / "is dating Sam", 分手 / 女朋友; tester D26: '
+        "no partner named) → `unsure` as `relationship_ended`, flagged. Other values in a "
+        'frame that differs only by words of change or count ("has two cats" / "has just one '
+        'cat now", 现在只有) in a statement that says a change → `contradicts` as '
+        "`values_changed` (tester D26). A guarded pair never merges, whatever the LLM "
         "answers.",
         "4. **Classifier**: a logistic P(same) over features cosine lacks (word overlap after "
         "canonical forms, stemming, CJK characters and synonym folding; containment; the same "

@@ -7,9 +7,12 @@ from __future__ import annotations
 import re
 
 from app.core.text import has_cjk
+from app.services.extraction.joined import EN_PERSON_CLAUSE
 
-_EN_CLAUSE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+|,?\s+but\s+|,\s+and\s+(?=i\b)|\s+and\s+(?=i\b)",
-                              re.IGNORECASE)  # fmt: skip
+# Also before "my parents moved…" after a comma (tester D32: "I live in Chicago, my parents
+# moved to Florida" lost the parents' move beside the user's home).
+_EN_CLAUSE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+|,?\s+but\s+|,\s+and\s+(?=i\b)|\s+and\s+(?=i\b)|"
+                              rf",\s+(?={EN_PERSON_CLAUSE})", re.IGNORECASE)  # fmt: skip
 # A question keeps its mark; the English in a Chinese message ends its sentences with ". ".
 _ZH_CLAUSE_SPLIT = re.compile(r"(?<=[？?])|[。！；;!\n]+|(?<=\.)\s+")
 _QUESTION_START = re.compile(
@@ -82,3 +85,19 @@ def predicate_first(clause: str) -> bool:
     (tester C9: "要离地铁近的" is "用户要离地铁近的", not "用户：要离地铁近的"); other texts
     are the speaker's words ("用户：季度报告…截止")."""
     return _ZH_PREDICATE.match(clause) is not None
+
+
+# A text that opens with a relative and no owner: the speaker's relative (tester D32).
+_ZH_KIN_FIRST = re.compile(
+    r"^(?:爸妈|父母|爸爸|妈妈|老爸|老妈|老婆|老公|妻子|丈夫|儿子|女儿|孩子|"
+    r"哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|外公|外婆|公婆|岳父母|家人)"
+)
+
+
+def joiner(clause: str) -> str:
+    """What goes between the speaker and a Chinese text that names no one: 的 before a
+    relative (爸妈搬到了上海 → 用户的爸妈…), nothing before a predicate (:func:`predicate_first`),
+    else "：" (the speaker's words)."""
+    if _ZH_KIN_FIRST.match(clause):
+        return "的"
+    return "" if predicate_first(clause) else "："

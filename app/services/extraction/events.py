@@ -19,6 +19,7 @@ from app.services.extraction.about_other import (
     congratulated,
     reported,
 )
+from app.services.extraction.changes import state_changes
 from app.services.extraction.clauses import hedged
 from app.services.extraction.date_labels import resolve_dates
 from app.services.extraction.dates import find_dates, local_midnight
@@ -173,6 +174,9 @@ def event_units(
             out.append(Candidate(type="fact", value=owned, query=Q_PET_ZH if zh else Q_PET_EN,
                                  entities=entities, confidence=EVENT_CONFIDENCE,
                                  source_turns=sources))  # fmt: skip
+        for state in [] if quoted or about else state_changes(piece, display(speaker, zh), zh=zh):
+            out.append(Candidate(type="fact", value=state, entities=entities,
+                                 confidence=EVENT_CONFIDENCE, source_turns=sources))  # fmt: skip
     return out
 
 

@@ -32,7 +32,9 @@ _EN_WORD = re.compile(r"[a-z]+(?:['’][a-z]+)?|\d+")
 # "Thanks, Maria!" / "Wow, Mel." / "Hey Tim!": a capitalised name set off as an address.
 _VOCATIVE = re.compile(
     r"(?:^\s*(?:hey|hi|hello|thanks|thank\s+you|bye|oh|wow|yeah|yes|no|sure|congrats|"
-    r"congratulations|aw+|haha)\s+|(?<=[,!.?])\s*)[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\s*(?=[,!.?]|$)",
+    r"congratulations|aw+|haha)\s+|(?<=[,!.?])\s*)"
+    # the name capitalised (tester D35: ", loves Minecraft." was read as one)
+    r"(?-i:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s*(?=[,!.?]|$)",
     re.IGNORECASE,
 )
 _ADDRESS = re.compile(r"(?:^|,)\s*([A-Z][a-z]+)\s*(?=[,!.?]|$)")

@@ -310,15 +310,30 @@ _ZH_NEW_JOB = re.compile(
 )
 
 
+# A job changed with no "new job at" (tester D26): "I switched jobs, I'm at Stripe now", "I
+# changed jobs and joined Stripe", 我跳槽到字节了 — the employer from now on.
+_EN_SWITCHED = re.compile(
+    r"\bI\s*(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:switched|changed)\s+"
+    r"(?:jobs?|employers?|companies)\b[^.!?]*?(?:\bI\s*(?:'m|\s+am)\s+(?:now\s+)?(?:at|with)|"
+    r"\b(?:joined|to)|\bI\s+(?:now\s+)?work\s+(?:at|for))\s+"
+    r"((?-i:[A-Z])[\w&.'’-]*(?:\s+(?-i:[A-Z])[\w&.'’-]*)*)(?=[.,;!?]|\s|$)",
+    re.IGNORECASE,
+)
+_ZH_SWITCHED = re.compile(r"跳槽(?:到|去)了?([^，。！？,.!?了啦]{1,12})")
+
+
 def employer(text: str, who: str, *, zh: bool) -> str | None:
     """The lasting fact in a new job ("The user works at Siemens as an engineer.",
     用户现在在腾讯工作。), written about ``who``; None when ``text`` starts no job."""
     if zh:
         z = _ZH_NEW_JOB.search(text)
+        if z is None and (s := _ZH_SWITCHED.search(text)) is not None:
+            return f"{who}现在在{s.group(1)}工作。"  # 我跳槽到字节了 (tester D26)
         return f"{who}现在在{z.group(1) or z.group(2)}工作。" if z else None
     m = _EN_NEW_JOB.search(text)
     if m is None:
-        return None
+        s = _EN_SWITCHED.search(text)
+        return f"{who[:1].upper()}{who[1:]} now works at {s.group(1).rstrip('.')}." if s else None
     role = f" as {'an' if m.group(2)[:1] in 'aeiou' else 'a'} {m.group(2)}" if m.group(2) else ""
     return f"{who[:1].upper()}{who[1:]} works at {m.group(1)}{role}."
 

@@ -29,16 +29,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from app.core.text import normalize
+from app.core.text import has_cjk, normalize
 from app.services.extraction import speakers as said_by
 from app.services.extraction.about_other import confirmed
+from app.services.extraction.changes import state_changes
 from app.services.extraction.dates import local_now
-from app.services.extraction.events import congrats_unit, event_units
+from app.services.extraction.events import EVENT_CONFIDENCE, congrats_unit, event_units
 from app.services.extraction.filler import addressees, content_words, read
 from app.services.extraction.kinds import request_value, result_unit
 from app.services.extraction.repeats import without_repeats
 from app.services.extraction.retractions import corrected, negative_answer, take_back
-from app.services.extraction.said import Said, addressee_of, replies
+from app.services.extraction.said import Said, addressee_of, display, replies
 from app.services.extraction.standalone import (
     about_user,
     name_the_user,
@@ -107,6 +108,8 @@ class OfflineExtractor:
                     units += _not_restated(events, units)
                 elif congrats := congrats_unit(said, addressee_of(said, before, named)):
                     units.append(congrats)  # "Congrats on the new job at Acme!" (B6)
+                else:  # "We broke up.", "Just one cat now.": too short for an event (D26)
+                    units += _changes(rest, turn)
                 for cand in without_repeats(units):
                     key = normalize(cand.value)
                     if key not in found or found[key].confidence < cand.confidence:
@@ -117,6 +120,22 @@ class OfflineExtractor:
                 found.setdefault(normalize(done.value), done)  # "I booked…": what it did
             before = said
         return Extraction(_name_the_user(list(found.values()), turns))
+
+
+def _changes(said: Said, turn: Turn) -> list[Candidate]:
+    """The states a short message's changes leave (:mod:`app.services.extraction.changes`)."""
+    text = said.reading.text()
+    zh = has_cjk(text)
+    return [
+        Candidate(
+            type="fact",
+            value=value,
+            entities=[turn.name] if turn.name else [],
+            confidence=EVENT_CONFIDENCE,
+            source_turns=[turn.index],
+        )  # fmt: skip
+        for value in state_changes(text, display(turn.name, zh), zh=zh)
+    ]
 
 
 def _answered(content: str, before: Said | None, turn: Turn) -> str:

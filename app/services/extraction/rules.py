@@ -295,6 +295,8 @@ EN_RULES: list[Rule] = [
 
 _ZH_REL = r"儿子|女儿|老婆|妻子|丈夫|老公|孩子|妈妈|爸爸|母亲|父亲"
 _ZH_VERB = r"(吃|喝|看|听|玩|用|穿)?"
+# Other people a Chinese rule's subject may name after 我 (a name may follow: 我朋友小王).
+_ZH_OTHERS = r"男朋友|女朋友|朋友|好友|闺蜜|同事|室友|老板|邻居|爸妈|父母|哥哥|姐姐|弟弟|妹妹"
 
 ZH_RULES: list[Rule] = [
     _z(r"我(?:没有|没|并没有)(?:任何|什么)?(?:食物)?过敏|我对(?:什么|任何东西|任何食物)都不过敏",
@@ -308,7 +310,9 @@ ZH_RULES: list[Rule] = [
     _z(rf"我对{_ZX}(?:并)?不过敏", "fact", 0.85,
        lambda m: (f"用户对{_zobj(m.group(1))}不过敏。",
                   t.allergy_query(_zobj(m.group(1))), [_zobj(m.group(1))])),
-    _z(rf"(我的?(?:{_ZH_REL})|我)(?:对)?([^，。！？,.!?；;：:不没]{{1,20}}?)(?:严重|有点|轻微)?过敏",
+    # 我朋友小王对坚果过敏: the friend's allergy (tester D35: "用户对朋友小王对坚果过敏")
+    _z(rf"(我的?(?:{_ZH_REL}|{_ZH_OTHERS})(?:[\u4e00-\u9fff]{{1,3}}?(?=对))?|我)(?:对)?"
+       rf"([^，。！？,.!?；;：:不没对]{{1,20}}?)(?:严重|有点|轻微)?过敏",
        "constraint", 0.95,
        lambda m: (f"{_zsubject(m.group(1))}对{_zobj(m.group(2))}过敏。",
                   t.allergy_query(_zobj(m.group(2))), [_zobj(m.group(2))])),

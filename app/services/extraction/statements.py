@@ -12,7 +12,7 @@ from collections.abc import Callable
 import rjieba
 import simplemma
 
-from app.services.extraction.clauses import predicate_first
+from app.services.extraction.clauses import joiner
 from app.services.extraction.mixed import english_runs
 from app.services.extraction.tense import is_past_verb
 
@@ -305,7 +305,7 @@ def third_person_zh(text: str, speaker: str | None, addressee: str | None = None
         out = out.replace("你们", f"{addressee}等人").replace("您", addressee)
         out = out.replace("你", addressee)
     if who not in out and (speaker or "the user") not in out.casefold():
-        out = who + ("" if predicate_first(out) else "：") + out
+        out = who + joiner(out) + out  # 用户的爸妈…, 用户要…, 用户：季度报告…
     if not out.endswith(("。", "！", "？", "?", "!", ".")):  # no ".。" after English (C9)
         out += "。"
     return _restore_quotes(out, quotes)

@@ -14,6 +14,13 @@ any other message (typed units, events):
   我不吃素。; 你是素食者吗？ → 我是素食者。 / 我不是素食者。; 你结婚了吗？ "没有" → 我没有结婚。;
   "海鲜" after 你对什么过敏吗？ → 我对海鲜过敏。
 
+A yes with more words (tester D28): "Yes, I do. Two dogs." after "Do you have pets?" → "I
+have two dogs."; "Yes, to shellfish." after "Any allergies?" (a question without "do you": "Any
+X?" is "Do you have any X?") → "I am allergic to shellfish."; 对，花生 after 你对花生过敏吗？
+(the answer repeats the question's words) → 我对花生过敏。; and a short answer that picks one
+of a choice put to "you": "Lufthansa, always." after "Which airline do you prefer?" → "I
+prefer Lufthansa." (你更喜欢哪家航空公司？ "汉莎。" → 我更喜欢汉莎。).
+
 Only a question put to "you" about them makes a statement: an open question ("What should I
 cook?" "Pasta."), an offer ("Do you want me to book it?"), a question about the asker or a
 third party, one about what the answerer knows or thinks ("Do you know…", 你觉得…) or small
@@ -102,14 +109,126 @@ _ZH_WHAT = re.compile(r"什么(?:东西|食物)?")
 _ZH_NOT_A_NAME = re.compile(r"[我你他她它是不没有吗呢吧？?]|什么|可能|也许|知道")
 
 
+# "Any allergies?", "Got any pets?": "Do you have any …?" with its opening left out.
+_EN_BARE_ANY = re.compile(_EN_LEAD + r"(?:got\s+)?any\s+([a-z][a-z ]{1,40}?)\s*\?\s*$",
+                          re.IGNORECASE)  # fmt: skip
+# A yes, then more words ("Yes, I do. Two dogs.", "Yes, to shellfish.", "Yeah — two cats").
+_EN_YES_LEAD = re.compile(
+    r"^\W*(?:yes|yeah|yep|yup|sure|i\s+do|i\s+have|i\s+am)\b(?:[\s,!.;:–—-]+(?:i\s+(?:do|have|am))\b)?"
+    r"[\s,!.;:–—-]+",
+    re.IGNORECASE,
+)
+_EN_COUNT = re.compile(
+    r"^(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+|a\s+few|several|some)\s",
+    re.IGNORECASE,
+)
+# "Which airline do you prefer?", "What coffee do you usually drink?": a choice put to them.
+_EN_CHOICE = re.compile(
+    _EN_LEAD + r"(?:which|what)\s+([a-z]+(?:\s+[a-z]+)?)\s+(?:do|would)\s+you\s+"
+    r"(?:usually\s+|normally\s+|generally\s+)?(prefer|like|use|fly|drive|drink|eat|want)"
+    r"(?:\s+(?:best|most|the\s+most|to\s+\w+))?\s*\?\s*$",
+    re.IGNORECASE,
+)
+# "Which do you prefer, tea or coffee?": the pick is one of the two named.
+_EN_EITHER = re.compile(
+    _EN_LEAD + r"(?:which|what)(?:\s+one)?\s+(?:do|would)\s+you\s+(prefer|like|want)"
+    r"(?:\s+(?:more|better|best))?\s*[,:]?\s+([^?]+?)\s+or\s+([^?]+?)\s*\?\s*$",
+    re.IGNORECASE,
+)
+# Words that only underline a pick ("Lufthansa, always.", "Definitely Lufthansa").
+_EN_FIRM = re.compile(
+    r"\b(?:always|definitely|absolutely|for\s+sure|every\s+time|of\s+course|hands\s+down|"
+    r"all\s+the\s+way|usually|mostly|by\s+far|no\s+question)\b",
+    re.IGNORECASE,
+)
+_ZH_CHOICE = re.compile(
+    r"(?:你|您)(?!们)(?:一般|通常|平时)?(更|最|比较)?(喜欢|偏好|爱|常)(用|坐|喝|吃|开|穿|去)?"
+    r"(?:哪|什么)(?:一)?(?:个|家|种|款|类|样的?)?([^？?，,。]{0,8}?)(?:呢)?[？?]\s*$"
+)
+_ZH_YES_LEAD = re.compile(r"^\W*(?:是的?|是啊|对的?|对啊|嗯+|没错|有的?)[，,、\s]+")
+
+
 def yes_no_answer(answer: str, question: str) -> str | None:
     """The first-person statement that ``answer`` makes with the yes/no ``question`` it
     answers (module docstring), e.g. "No." + "Are you vegetarian?" → "I am not vegetarian.";
     None when the question is not a yes/no question about the one who answers, or the answer
     is not a bare yes, a bare no, or a short name of what "anything" asks for."""
     if re.search(r"[\u4e00-\u9fff]", question):
-        return _zh(answer.strip(), question.strip())
-    return _en(answer.strip(), question.strip())
+        return _zh(answer.strip(), question.strip()) or _zh_choice(answer.strip(), question)
+    question = _EN_BARE_ANY.sub(r"Do you have any \1?", question.strip())
+    return (
+        _en(answer.strip(), question)
+        or _en_yes_and_more(answer.strip(), question)
+        or _en_choice(answer.strip(), question)
+    )
+
+
+def _en_yes_and_more(answer: str, question: str) -> str | None:
+    """A yes and the thing it names: "Yes, I do. Two dogs." after "Do you have pets?" → "I
+    have two dogs."; "Yes, to shellfish." after "Do you have any allergies?" → "I am allergic
+    to shellfish."; "Yes, peanuts." after "Are you allergic to peanuts?" → "I am allergic to
+    peanuts." (the question's own words); else None."""
+    lead = _EN_YES_LEAD.match(answer)
+    if lead is None:
+        return None
+    more = answer[lead.end() :].strip()
+    named = re.sub(r"^(?:to|of)\s+", "", more.rstrip(".!").strip(), flags=re.IGNORECASE)
+    if not named:
+        return None
+    m = _EN_QUESTION.match(question)
+    if m is None or _EN_OTHERS.search(m.group(2)) or _EN_MOMENT.match(m.group(2)):
+        return None
+    asked = m.group(2)
+    if named.casefold() in asked.casefold():  # the question's own words: a plain yes
+        return _en("Yes.", question)
+    if len(named.split()) > 4 or _EN_NOT_A_NAME.search(named):
+        return None
+    if not re.fullmatch(r"[\w'’ ,&-]+", named):
+        return None
+    named = named[:1].lower() + named[1:] if named[1:2].islower() else named
+    have = re.fullmatch(r"(?:have|got)\s+(?:any\s+)?([a-z]+(?:\s+[a-z]+)?)", asked, re.IGNORECASE)
+    if m.group(1).lower() == "do" and have:
+        thing = have.group(1)
+        if re.fullmatch(r"(?:food\s+)?allerg(?:y|ies)", thing, re.IGNORECASE):
+            return f"I am allergic to {named}."
+        return f"I have {named}." if _EN_COUNT.match(named + " ") else f"I have {thing}: {named}."
+    return _en(named, question)  # "Yes, shellfish." to "Are you allergic to anything?"
+
+
+def _en_choice(answer: str, question: str) -> str | None:
+    """The pick a short answer makes of a choice put to "you": "Lufthansa, always." after
+    "Which airline do you prefer?" → "I prefer Lufthansa."; else None."""
+    m = _EN_CHOICE.match(question)
+    either = _EN_EITHER.match(question) if m is None else None
+    if m is None and either is None:
+        return None
+    named = _EN_FIRM.sub("", _EN_PARTICLE.sub("", answer)).strip(" ,.!;:–—-")
+    named = re.sub(r"\s*,\s*(?=,|$)|^\s*,\s*", "", named).strip(" ,")
+    if not named or len(named.split()) > 4 or _EN_NOT_A_NAME.search(named):
+        return None
+    if not re.fullmatch(r"[\w'’ &-]+", named):
+        return None
+    if either is not None:  # one of the two it names, in the question's words
+        picked = [o.strip() for o in either.group(2, 3) if o.strip().casefold() == named.casefold()]
+        return f"I prefer {picked[0]}." if picked else None
+    assert m is not None
+    verb = m.group(2).lower()
+    return f"I {'prefer' if verb in ('want', 'like') else verb} {named}."
+
+
+def _zh_choice(answer: str, question: str) -> str | None:
+    """A short pick after a choice put to 你: 你更喜欢哪家航空公司？ "汉莎。" → 我更喜欢汉莎。"""
+    last = re.split(r"(?<=[。！!；;])", question.strip())[-1].strip()
+    m = _ZH_CHOICE.search(last)
+    if m is None:
+        return None
+    said = re.sub(r"[，,]?\s*(?:一直都?是|一直|总是|当然|肯定)[的。！!]*$", "", answer)
+    said = said.rstrip("。！!～~ ").strip()
+    if not said or len(said) > 8 or _ZH_NOT_A_NAME.search(said) or "哪" in said:
+        return None
+    if not re.fullmatch(r"[\u4e00-\u9fffA-Za-z0-9 ]+", said):
+        return None
+    return f"我{m.group(1) or ''}{m.group(2)}{m.group(3) or ''}{said}。"
 
 
 def _en(answer: str, question: str) -> str | None:
@@ -128,6 +247,7 @@ def _en(answer: str, question: str) -> str | None:
     if _EN_YES.match(answer):
         return None if some else f"{yes} {rest}."
     named = _EN_PARTICLE.sub("", answer).strip().rstrip(".!").strip()
+    named = re.sub(r"^(?:to|of)\s+", "", named, flags=re.IGNORECASE)  # "Yes, to shellfish."
     if some is None or not named or len(named.split()) > 4 or _EN_NOT_A_NAME.search(named):
         return None
     if not re.fullmatch(r"[\w'’ ,&-]+", named):
@@ -163,6 +283,9 @@ def _zh(answer: str, question: str) -> str | None:
         return f"我{verb[: what.start()]}{said}{verb[what.end() :]}。"
     head = verb[:1]
     if _ZH_YES.match(said) or said in (head, head + "的", verb):
+        return f"我{verb}。"
+    lead = _ZH_YES_LEAD.match(said)
+    if lead is not None and said[lead.end() :].strip() in verb:  # 对，花生 (tester D28)
         return f"我{verb}。"
     if _ZH_NO.match(said) or said in ("不" + head, "没" + head):
         if verb.endswith("了") or verb.startswith(("已经", "有")):

@@ -77,3 +77,44 @@ async def test_an_answer_to_an_open_question_is_no_fact_about_the_user(client, m
     ], units  # fmt: skip
     about_user = ("The user is", "The user has", "The user wants", "用户对", "用户是", "用户准备")
     assert not [v for v in units if v.startswith(about_user)], units
+
+
+@pytest.mark.parametrize(
+    ("messages", "expected", "kind"),
+    [
+        # Tester D28: a yes with more words, a pick of a choice, an answer that echoes.
+        (asked("Which airline do you prefer?", "Lufthansa, always."),
+         "The user prefers Lufthansa.", "preference"),
+        (asked("Which do you prefer, tea or coffee?", "Coffee."),
+         "The user prefers coffee.", "preference"),
+        (asked("Do you have pets?", "Yes, I do. Two dogs."), "The user has two dogs.", "fact"),
+        (asked("Any allergies?", "Yes, to shellfish."),
+         "The user is allergic to shellfish.", "constraint"),
+        (asked("Are you allergic to peanuts?", "Yes, peanuts."),
+         "The user is allergic to peanuts.", "constraint"),
+        (asked("你对花生过敏吗？", "对，花生"), "用户对花生过敏。", "constraint"),
+        (asked("你更喜欢哪家航空公司？", "汉莎，一直都是。"), "用户喜欢汉莎。", "preference"),
+    ],
+)  # fmt: skip
+async def test_a_short_answer_with_more_words_is_the_users_statement(
+    client, messages, expected, kind
+):
+    units = await units_of(client, "yesmore", messages)
+    assert expected in units, units
+    assert units[expected]["type"] == kind, units[expected]
+    # The bare answer is no unit of its own ("Lufthansa, always.", "Two dogs.", "用户：花生。").
+    assert len(units) == 1, units
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        asked("Which one should I pick?", "The blue one."),
+        asked("Which do you prefer, tea or coffee?", "Neither."),
+        asked("Do you want me to book it?", "Yes, please."),
+        asked("你觉得哪个好？", "蓝色的。"),
+    ],
+)  # fmt: skip
+async def test_a_pick_that_is_no_choice_of_the_user_is_no_preference(client, messages):
+    units = await units_of(client, "nopick", messages)
+    assert not [v for v, u in units.items() if u["type"] == "preference"], units

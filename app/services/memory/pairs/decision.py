@@ -38,6 +38,7 @@ from app.services.memory.pairs import across, definition, diet, frames, lexical,
 from app.services.memory.pairs.canonical import canonical
 from app.services.memory.pairs.features import Features, Statement, features, statement
 from app.services.memory.pairs.gate import flags_contradiction, review_worthy, subject_words
+from app.services.memory.pairs.holders import apart as held_apart
 
 Action = Literal["merge", "contradicts", "distinct", "unsure"]
 
@@ -118,6 +119,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         if reason == "other_event_day" and _only_the_day_differs(f):
             reason = "event_day_changed"  # a corrected date or the same thing done again
         return PairDecision(action, reason, 0.0, merge_allowed)
+    if (held := held_apart(new.value, old.value)) is not None:  # tester D32
+        return PairDecision(held, "other_holder", 0.0, False)  # the user / a name: unsure
     if diet.excludes(new.value, old.value):
         return unsure("diet_excludes")  # vegetarian now / loves steak: flagged, never merged
     if f.polarity_differs:
@@ -132,6 +135,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
             return contradicts("values_differ")
         if f.cross_lingual and across.only_values_differ(new, old):
             return contradicts("values_differ_other_language")  # June 5 / 7月5日
+        if not f.cross_lingual and rules.says_change(new.value) and _only_change_words(new, old):
+            return contradicts("values_changed")  # two cats / just one cat now (tester D26)
         return unsure("values_differ_elsewhere")
     if f.cross_lingual:
         differs = across.slot_differs(new, old)  # lives in Hangzhou / 住在苏州
@@ -164,7 +169,17 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         return contradicts("exclusive_swap")
     if not new.cjk and not old.cjk and frames.kind_swapped(new.value, old.value):
         return unsure("kind_changed")  # coconut / almond milk: flagged, never merged
+    if rules.relationship_ended(new.value, old.value):
+        return unsure("relationship_ended")  # dating Sam / broke up: flagged (tester D26)
     return None
+
+
+def _only_change_words(new: Statement, old: Statement) -> bool:
+    """The two frames (role words without values) differ only by words that mark a change or
+    a count ("now", "just", "only", 现在, 只): "has two cats" / "has just one cat now"."""
+    from app.services.memory.pairs.features import frame_of
+
+    return (frame_of(new) ^ frame_of(old)) <= rules.CHANGE_WORDS
 
 
 def _little_else_said(new: Statement, old: Statement) -> bool:

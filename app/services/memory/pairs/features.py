@@ -256,6 +256,11 @@ def features(new: Statement, old: Statement, cosine: float, type_equal: bool = T
     )
 
 
+def frame_of(s: Statement) -> frozenset[str]:
+    """A statement's role words without its values (:func:`_frame`)."""
+    return _frame(s)
+
+
 def _frame(s: Statement) -> frozenset[str]:
     """A statement's role words without its values — the tokens with digits, whatever the
     stemmer made of them ("checks in on" ≠ "checks out on")."""

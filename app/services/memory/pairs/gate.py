@@ -28,7 +28,7 @@ class Decided(Protocol):
 # diet against a food it rules out (vegetarian now / loves steak: .diet.excludes).
 _ALWAYS_REVIEWED = ("other_language", "negation_other_language", "entities_differ",
                     "type_differs", "slot_differs", "event_day_changed",
-                    "kind_changed", "diet_excludes")  # fmt: skip
+                    "kind_changed", "diet_excludes", "relationship_ended")  # fmt: skip
 # The share of content words (beyond the subject's) two statements must have in common.
 _REVIEW_OVERLAP = 0.5
 

@@ -338,22 +338,21 @@ def apart(
 ) -> tuple[Literal["distinct", "unsure", "contradicts"], str, bool] | None:
     """Whether two statements are kept apart: ``(action, reason, merge_allowed)`` — another
     thing, person or direction is ``distinct`` (``other_identifier``, ``other_ordinal``,
-    ``other_person``, ``direction_differs``); a plan, wish or possibility
-    against what happened (``modality_differs``, ``tense_differs``) or a past event on another
-    day (``other_event_day``) or one more event of a kind on another day (``other_plan_day``:
-    "a dentist appointment on 10 January" / "on 20 June") is ``unsure`` and never merged; an
-    event moved to another day ("was rescheduled to 20 June", 改到) ``contradicts`` the old
-    day (``event_moved``); a wish or possibility against a
-    plain present is ``unsure`` and may merge ("wants a career in counselling" / "hopes to
-    become a counsellor"). None when nothing here tells them apart."""
+    ``other_person``, ``direction_differs``; another holder: :mod:`.holders`); a plan, wish
+    or possibility against what happened (``modality_differs``, ``tense_differs``) or a past
+    event on another day (``other_event_day``) or one more event of a kind on another day
+    (``other_plan_day``: "a dentist appointment on 10 January" / "on 20 June") is ``unsure``
+    and never merged; an event moved to another day ("was rescheduled to 20 June", 改到)
+    ``contradicts`` the old day (``event_moved``); a wish or possibility against a plain
+    present is ``unsure`` and may merge ("wants a career in counselling" / "hopes to become a
+    counsellor"). None when nothing here tells them apart."""
     ia, ib = identifiers(new), identifiers(old)
     if ia and ib and ia != ib:
         return "distinct", "other_identifier", False
     oa, ob = ordinals(new), ordinals(old)
     if oa and ob and oa != ob:
         return "distinct", "other_ordinal", False
-    # Another person's fact ("the user's husband"), unless both name that person elsewhere
-    # ("the son is older than the daughter" / "the daughter is older than the son").
+    # Another person's fact ("the user's husband"), unless both name them ("the son is older…")
     if (people(new) ^ people(old)) - (_mentioned(new) & _mentioned(old)):
         return "distinct", "other_person", False
     if _other_subject(new, old):

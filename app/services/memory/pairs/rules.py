@@ -296,6 +296,32 @@ def names_a_relation(words: frozenset[str]) -> bool:
     return any(w in _RELATIONS or (len(w) == 1 and w in _RELATION_CHARS) for w in words)
 
 
+# Words that only mark a change or a count beside another value (stems; Chinese characters):
+# "has just one cat now" against "has two cats" is the same frame (tester D26).
+CHANGE_WORDS = frozenset("now just onli still current anymor 现 在 只 了 剩 下 就 目 前".split())
+# A relationship said to have ended, and one an old statement holds (tester D26: "We broke up"
+# against "The user is dating Sam": the partner is not named, so it is flagged, not superseded).
+_ENDED = re.compile(
+    r"\bno\s+longer\s+(?:in\s+a\s+relationship|dating|together)\b|\b(?:broke|split)\s+up\b|"
+    r"不再在?谈恋爱|分手",
+    re.IGNORECASE,
+)
+_TOGETHER = re.compile(
+    r"\b(?:dating|girlfriend|boyfriend|in\s+a\s+relationship|seeing\s+someone|together\s+with)\b|"
+    r"谈恋爱|男朋友|女朋友|男友|女友|交往|对象",
+    re.IGNORECASE,
+)
+
+
+def relationship_ended(new: str, old: str) -> bool:
+    """True when ``new`` says a relationship ended and ``old`` holds one (module comment)."""
+    return (
+        _ENDED.search(new) is not None
+        and _TOGETHER.search(old) is not None
+        and _ENDED.search(old) is None
+    )
+
+
 def says_change(value: str) -> bool:
     """True when a statement announces a change ("moved to", "no longer", "现在", "不再")."""
     return _CHANGE_CUE.search(value) is not None

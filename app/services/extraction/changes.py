@@ -1,0 +1,61 @@
+"""A change of state said without "no longer" (tester D26): "I sold my car", "We broke up",
+"Just one cat now", 我把车卖了, 我们分手了, 现在只有一只猫了 — the event says what happened, and
+this module writes the state it leaves as a fact of its own, in words the pair decision can
+set against the old state (docs/DEDUPE.md): "The user no longer owns a car." (a negation of
+"The user owns a car."), "The user is no longer in a relationship." (flagged against "The user
+is dating Sam.", :mod:`app.services.memory.pairs.rules`), "The user has just one cat now."
+(another value of "The user has two cats."). A job changed is
+:func:`app.services.extraction.kinds.employer`'s. English and Chinese; pure."""
+
+from __future__ import annotations
+
+import re
+
+_THINGS_EN = r"car|bike|motorbike|motorcycle|scooter|house|flat|apartment|condo|boat|truck|van"
+_EN_SOLD = re.compile(
+    rf"\bI\s*(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+)?(?:sold|gave\s+away|got\s+rid\s+of)"
+    rf"\s+(?:my|our)\s+(?:old\s+)?({_THINGS_EN})\b",
+    re.IGNORECASE,
+)
+_THINGS_ZH = r"车|汽车|摩托车|自行车|房子|房"
+_ZH_SOLD = re.compile(
+    rf"我(?:们)?(?:已经|刚|刚刚|最近)?(?:把(?:我的)?({_THINGS_ZH})卖了|卖(?:掉)?了(?:我的)?({_THINGS_ZH}))"
+)
+_EN_BROKE_UP = re.compile(
+    r"^\W*(?:so\s+|well,?\s+|yeah,?\s+)?(?:we|i)\s*(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?"
+    r"(?:broke\s+up|split\s+up|separated|called\s+it\s+quits)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+_ZH_BROKE_UP = re.compile(r"(?:^|[。！？，,])\s*我(?:们)?(?:已经|刚|刚刚)?分手了")
+_PETS_EN = r"dog|cat|kid|child|rabbit|parrot|hamster|fish|horse|turtle"
+_EN_JUST_NOW = re.compile(
+    rf"(?:^|[.!?]\s+)(?:(?:it's|it\s+is|we're\s+down\s+to|I'm\s+down\s+to|down\s+to)\s+)?"
+    rf"(?:just|only)\s+(one|two|three|four|five|\d+)\s+((?:{_PETS_EN})s?|children)\s+now\b",
+    re.IGNORECASE,
+)
+_ZH_JUST_NOW = re.compile(
+    r"现在(?:只有|只剩下?|就)(一|两|二|三|四|五|\d+)(只|条|个)(猫|狗|孩子|兔子|鹦鹉)"
+)
+
+
+def state_changes(text: str, who: str, *, zh: bool) -> list[str]:
+    """The states a message's changes leave, about ``who`` (module docstring); [] when it
+    says no such change."""
+    out: list[str] = []
+    if zh:
+        if (m := _ZH_SOLD.search(text)) is not None:
+            thing = m.group(1) or m.group(2)
+            out.append(f"{who}不再有{'车' if thing == '汽车' else thing}了。")
+        if _ZH_BROKE_UP.search(text):
+            out.append(f"{who}不再在谈恋爱了。")
+        if (m := _ZH_JUST_NOW.search(text)) is not None:
+            out.append(f"{who}现在只有{m.group(1)}{m.group(2)}{m.group(3)}。")
+        return out
+    subject = who[:1].upper() + who[1:]
+    if (m := _EN_SOLD.search(text)) is not None:
+        out.append(f"{subject} no longer owns a {m.group(1).lower()}.")
+    if _EN_BROKE_UP.search(text):
+        out.append(f"{subject} is no longer in a relationship.")
+    if (m := _EN_JUST_NOW.search(text)) is not None:
+        out.append(f"{subject} has just {m.group(1).lower()} {m.group(2).lower()} now.")
+    return out
