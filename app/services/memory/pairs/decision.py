@@ -37,7 +37,12 @@ from typing import Literal
 from app.services.memory.pairs import across, definition, diet, frames, lexical, referents, rules
 from app.services.memory.pairs.canonical import canonical
 from app.services.memory.pairs.features import Features, Statement, features, statement
-from app.services.memory.pairs.gate import flags_contradiction, review_worthy, subject_words
+from app.services.memory.pairs.gate import (
+    flags_contradiction,
+    merge_ruled_out,
+    review_worthy,
+    subject_words,
+)
 
 Action = Literal["merge", "contradicts", "distinct", "unsure"]
 
@@ -351,14 +356,25 @@ def plan(
             contradicts.append((k, d))
         elif d.action == "unsure" and (len(unsure) < max_unsure or flags_contradiction(d)):
             new = new or statement(value)
+            old = statement(c.value)
+            d = _honest(d, new, old)
             common = common or _common(new, entity_keys, candidates)
             shared = _named_in_both(value, c.value, (entity_keys & c.entity_keys) - common[1])
-            if review_worthy(d, new, statement(c.value), c.cosine, shared, common[0],
+            if review_worthy(d, new, old, c.cosine, shared, common[0],
                              t.review_cosine):  # fmt: skip
                 unsure.append((k, d))
             else:
                 skipped += 1
     return Plan(None, contradicts, unsure, skipped)
+
+
+def _honest(d: PairDecision, new: Statement, old: Statement) -> PairDecision:
+    """An unsure pair whose merge would lose a fact (:func:`.gate.merge_ruled_out`: two names
+    given, a correction) says so: ``merge_allowed`` false (a review of kind
+    ``contradiction``; the LLM's ``same`` keeps both), the reason its own."""
+    if not d.merge_allowed or (why := merge_ruled_out(new, old)) is None:
+        return d
+    return PairDecision("unsure", why, d.p_same, False)
 
 
 def _named_in_both(a: str, b: str, keys: frozenset[str]) -> bool:
