@@ -15,6 +15,17 @@ from typing import Any
 import httpx
 import pytest
 
+# Two unrelated turns of conv-43 (E13's replay), each stored with the entities extraction gave.
+UNRELATED = [
+    (("Been discussing collaborations for a Harry Potter fan project Tim is working on - "
+      "super excited!", ["Tim", "Harry Potter"]),
+     ("Tim decorated this tree themselves, going all out with a Harry Potter theme! It was a "
+      "blast! [shares a photo: a photo of a christmas tree with a harry potter theme].",
+      ["Tim", "Harry Potter"])),
+    (("John was congratulated by Tim on the new team.", ["John", "Tim"]),
+     ("Let Tim know if John needs any tips for visiting.", ["Tim", "John"])),
+]  # fmt: skip
+
 # Tester E8's pairs (older, newer): two pets with two names; an allergy and its correction.
 NO_MERGE = [
     ("用户养了一只狗，叫豆豆。", "用户等人还领养了一只猫，叫咪咪。"),
@@ -23,11 +34,26 @@ NO_MERGE = [
 ]
 
 
-async def store(client: httpx.AsyncClient, user: str, value: str) -> dict[str, Any]:
+async def store(
+    client: httpx.AsyncClient, user: str, value: str, entities: list[str] | None = None
+) -> dict[str, Any]:
     unit: dict[str, Any] = {"user_id": user, "value": value}
+    if entities is not None:
+        unit["entities"] = entities
     r = await client.post("/store", json={"memories": [unit]})
     assert r.status_code == 200, r.text
     return r.json()["results"][0]
+
+
+@pytest.mark.parametrize("pair", UNRELATED, ids=["harry-potter", "tim-john"])
+async def test_an_unrelated_pair_naming_one_entity_opens_no_review(client, pair):
+    user = f"e13-{UNRELATED.index(pair)}"
+    (old, old_entities), (new, new_entities) = pair
+    first = await store(client, user, old, old_entities)
+    second = await store(client, user, new, new_entities)
+    assert second["outcome"] == "created" and second["id"] != first["id"], second
+    assert second["pending"] == [], second["pending"]
+    assert (await client.get("/reviews", params={"user_id": user})).json()["reviews"] == []
 
 
 @pytest.mark.parametrize("pair", NO_MERGE, ids=["dog-cat-zh", "dog-cat-en", "allergy-zh"])

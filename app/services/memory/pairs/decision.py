@@ -38,6 +38,7 @@ from app.services.memory.pairs import across, definition, diet, frames, lexical,
 from app.services.memory.pairs.canonical import canonical
 from app.services.memory.pairs.features import Features, Statement, features, statement
 from app.services.memory.pairs.gate import (
+    REVIEW_P,
     flags_contradiction,
     merge_ruled_out,
     review_worthy,
@@ -62,6 +63,9 @@ class Thresholds:
     # An unsure pair opens a review only when it is a real candidate (:func:`review_worthy`):
     # this cosine or above, or the same slot, entity or wording beyond the subject.
     review_cosine: float = 0.95
+    # ... or, for a pair whose only tie is an entity both name, a P(same) of at least this
+    # (:data:`.gate.REVIEW_P`, fitted with grouped k-fold CV by scripts/eval_dedupe_unseen.py).
+    review_p: float = REVIEW_P
     # Content-word alignment (:mod:`.lexical`): a same-language pair the guards let through
     # merges at cosine ≥ ``align_cosine`` when each side has ≥ ``align_cover`` of its content
     # words matched and neither names a thing the other does not. Fitted with grouped k-fold
@@ -360,8 +364,9 @@ def plan(
             d = _honest(d, new, old)
             common = common or _common(new, entity_keys, candidates)
             shared = _named_in_both(value, c.value, (entity_keys & c.entity_keys) - common[1])
-            if review_worthy(d, new, old, c.cosine, shared, common[0],
-                             t.review_cosine):  # fmt: skip
+            p = d.p_same or p_same(features(new, old, c.cosine, type_ == c.type))
+            if review_worthy(d, new, old, c.cosine, shared, common[0], t.review_cosine, p,
+                             t.review_p):  # fmt: skip
                 unsure.append((k, d))
             else:
                 skipped += 1

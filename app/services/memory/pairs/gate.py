@@ -32,6 +32,13 @@ _ALWAYS_REVIEWED = ("other_language", "negation_other_language", "entities_diffe
                     "kind_changed", "diet_excludes")  # fmt: skip
 # The share of content words (beyond the subject's) two statements must have in common.
 _REVIEW_OVERLAP = 0.5
+# An entity both name (beyond the subject's) makes a pair a real candidate only when the
+# classifier's P(same) of the pair reaches this (tester E13: on a replayed conversation, "Tim"
+# or "Harry Potter" named in two unrelated turns opened ~29 reviews per 100 stores at P(same)
+# 0.29-0.39). Fitted with grouped k-fold CV by scripts/eval_dedupe_unseen.py (docs/DEDUPE.md,
+# "The entity clause, checked with the same grouped CV").
+REVIEW_P = 0.36
+
 # A correction said as one ("correction:", "I meant", "纠正一下", "说错了", "不是 A，是 B", "not A
 # but B"): with a negation on one side only, the newer unit corrects the older, never restates it.
 _CORRECTION = re.compile(
@@ -87,13 +94,16 @@ def review_worthy(
     shared_entities: bool = False,
     subject_words: frozenset[str] = frozenset(),
     review_cosine: float = 0.95,
+    p_same: float = 1.0,
+    review_p: float = REVIEW_P,
 ) -> bool:
     """Whether an ``unsure`` pair is a real candidate worth a review (the LLM's or a
     person's); otherwise it stays ``distinct`` and opens nothing (docs/DEDUPE.md, "Which
     unsure pairs open a review"). A real candidate: a reason of :data:`_ALWAYS_REVIEWED`, two
     languages, ``cosine`` at or above ``review_cosine`` (the band where the decision is truly
-    unsure), an entity both name beyond the subject's (``shared_entities``), the same
-    exclusive slot, or — once ``subject_words`` (the words a subject's every
+    unsure), an entity both name beyond the subject's (``shared_entities``) when the pair's
+    classifier P(same) (``p_same``, computed also for a guarded pair) reaches ``review_p``,
+    the same exclusive slot, or — once ``subject_words`` (the words a subject's every
     statement carries: its name) are set aside — one content word swapped in the same frame,
     or at least half their content words in common. Two names given to two things
     (``names_differ``) are two facts unless they fill the same slot."""
@@ -101,7 +111,7 @@ def review_worthy(
         return bool(new.slots.keys() & old.slots.keys())
     if d.reason.startswith(_ALWAYS_REVIEWED) or new.cjk != old.cjk:
         return True
-    if cosine >= review_cosine or shared_entities:
+    if cosine >= review_cosine or (shared_entities and p_same >= review_p):
         return True
     if new.slots.keys() & old.slots.keys():
         differ = frozenset(new.words) ^ frozenset(old.words)
