@@ -71,3 +71,14 @@ async def test_two_names_or_a_correction_never_offer_a_merge(client, pair):
         assert r.status_code == 409, r.text
     for unit in (first, second):
         assert (await client.get(f"/memories/{unit['id']}")).json()["status"] == "active"
+
+
+def test_one_name_in_two_scripts_is_not_two_names():
+    from app.services.memory.pairs.features import statement
+    from app.services.memory.pairs.gate import merge_ruled_out
+
+    melanie = statement("The user has a friend named Melanie.")
+    assert merge_ruled_out(statement("用户有个朋友叫梅兰妮。"), melanie) is None
+    assert merge_ruled_out(statement("The user has a friend named Anna."), melanie) == (
+        "names_differ"
+    )

@@ -69,6 +69,11 @@ def given_names(value: str) -> frozenset[str]:
     return frozenset((m.group(1) or m.group(2)).casefold() for m in _GIVEN_NAME.finditer(value))
 
 
+def _script(names: frozenset[str]) -> frozenset[bool]:
+    """Whether each name is written in Chinese characters."""
+    return frozenset(any("\u4e00" <= ch <= "\u9fff" for ch in n) for n in names)
+
+
 def merge_ruled_out(new: Statement, old: Statement) -> str | None:
     """Why a merge of an ``unsure`` pair would lose a fact, or None: each gives another name
     (``names_differ``: "a dog named Rex" / "a cat named Tom", "叫豆豆" / "叫咪咪"), or the newer
@@ -79,7 +84,7 @@ def merge_ruled_out(new: Statement, old: Statement) -> str | None:
     "never drinks alcohol" is one fact (on the labelled pairs, contradictions aside, 17 of the
     19 with a negation on one side only are restatements)."""
     a, b = given_names(new.value), given_names(old.value)
-    if a and b and not a & b:
+    if a and b and not a & b and _script(a) == _script(b):  # Melanie / 梅兰妮 may be one
         return "names_differ"
     if new.polarity != old.polarity and _CORRECTION.search(new.value):
         return "corrects"
