@@ -344,8 +344,8 @@ def tied_rows(v: Vectors, pairs: Sequence[Pair], t: Thresholds) -> list[Tied]:
         c, same_type = _cos(v, p), p.old_type == p.new_type
         d = decision.decide(new, old, c, type_equal=same_type, thresholds=t)
         if d.action == "unsure":
-            honest = decision._honest(d, new, old)
-            ruled_out = honest.reason if honest is not d else None
+            ruled_out = gate.merge_ruled_out(new, old) if d.merge_allowed else None
+            honest = decision.PairDecision("unsure", ruled_out, d.p_same, False) if ruled_out else d
             ps = d.p_same or decision.p_same(features.features(new, old, c, same_type))
             other = gate.review_worthy(honest, new, old, c, review_cosine=t.review_cosine)
             out.append(Tied(p, ps, other, ruled_out))

@@ -361,7 +361,8 @@ def plan(
         elif d.action == "unsure" and (len(unsure) < max_unsure or flags_contradiction(d)):
             new = new or statement(value)
             old = statement(c.value)
-            d = _honest(d, new, old)
+            if d.merge_allowed and (why := merge_ruled_out(new, old)):  # it would lose a fact
+                d = PairDecision("unsure", why, d.p_same, False)  # kind contradiction
             common = common or _common(new, entity_keys, candidates)
             shared = _named_in_both(value, c.value, (entity_keys & c.entity_keys) - common[1])
             p = d.p_same or p_same(features(new, old, c.cosine, type_ == c.type))
@@ -371,15 +372,6 @@ def plan(
             else:
                 skipped += 1
     return Plan(None, contradicts, unsure, skipped)
-
-
-def _honest(d: PairDecision, new: Statement, old: Statement) -> PairDecision:
-    """An unsure pair whose merge would lose a fact (:func:`.gate.merge_ruled_out`: two names
-    given, a correction) says so: ``merge_allowed`` false (a review of kind
-    ``contradiction``; the LLM's ``same`` keeps both), the reason its own."""
-    if not d.merge_allowed or (why := merge_ruled_out(new, old)) is None:
-        return d
-    return PairDecision("unsure", why, d.p_same, False)
 
 
 def _named_in_both(a: str, b: str, keys: frozenset[str]) -> bool:
