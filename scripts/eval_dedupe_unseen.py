@@ -321,6 +321,104 @@ def review_band(v: Vectors, dev: Sequence[tuple[int, Pair]], t: Thresholds, fold
           f"alone {alone}")  # fmt: skip
 
 
+# ---- the entity clause -------------------------------------------------------------------
+
+REVIEW_PS = tuple(round(0.25 + 0.01 * k, 2) for k in range(61))  # 0.25 … 0.85
+
+
+@dataclasses.dataclass(frozen=True)
+class Tied:
+    """An unsure pair as the entity clause of :func:`gate.review_worthy` sees it: the
+    classifier's P(same) (computed also for a guarded pair), and whether it opens a review
+    without an entity both name (two languages, a slot, one word swapped, half the words in
+    common, the band…). The labelled pairs carry no entities: each is taken as if both
+    sides named one (the worst case: in a conversation between two people, nearly every
+    pair does)."""
+
+    pair: Pair
+    p: float
+    other_reason: bool
+    ruled_out: str | None = None  # why a merge is ruled out (gate.merge_ruled_out), if it is
+
+    @property
+    def real(self) -> bool:
+        return self.pair.expect != "distinct"
+
+
+def tied_rows(v: Vectors, pairs: Sequence[Pair], t: Thresholds) -> list[Tied]:
+    out = []
+    for p in pairs:
+        new, old = features.statement(p.new), features.statement(p.old)
+        c, same_type = _cos(v, p), p.old_type == p.new_type
+        d = decision.decide(new, old, c, type_equal=same_type, thresholds=t)
+        if d.action == "unsure":
+            ruled_out = gate.merge_ruled_out(new, old) if d.merge_allowed else None
+            honest = decision.PairDecision("unsure", ruled_out, d.p_same, False) if ruled_out else d
+            ps = d.p_same or decision.p_same(features.features(new, old, c, same_type))
+            other = gate.review_worthy(honest, new, old, c, review_cosine=t.review_cosine)
+            out.append(Tied(p, ps, other, ruled_out))
+    return out
+
+
+def fit_review_p(rows: Sequence[Tied]) -> float:
+    """The lowest P(same) from which the pairs the entity clause alone sends to review (no
+    other reason) are at least :data:`BAND_PRECISION` real candidates — there and at every
+    higher threshold."""
+    ok = REVIEW_PS[-1]
+    for x in reversed(REVIEW_PS):
+        opened = [r for r in rows if not r.other_reason and r.p >= x]
+        if opened and sum(r.real for r in opened) / len(opened) < BAND_PRECISION:
+            break
+        ok = x
+    return ok
+
+
+def tied_line(rows: Sequence[Tied], at: float) -> str:
+    """What the entity clause opens at ``at`` (the CV's rows carry -1 when their fold's
+    threshold closed them)."""
+    alone = [r for r in rows if not r.other_reason]
+    opened = [r for r in alone if r.p >= at]
+    return (f"unsure pairs without another reason {len(alone)} (real {sum(r.real for r in alone)}"
+            f", of them contradictions {sum(r.pair.expect == 'contradicts' for r in alone)}): "
+            f"the clause opens real {sum(r.real for r in opened)} (contradictions "
+            f"{sum(r.pair.expect == 'contradicts' for r in opened)}), distinct "
+            f"{sum(not r.real for r in opened)}")  # fmt: skip
+
+
+def review_p_cv(v: Vectors, dev: Sequence[tuple[int, Pair]], t: Thresholds, folds: int) -> None:
+    """Fit the entity clause's P(same) in-sample and with grouped k-fold CV; print what it
+    opens on the development groups (every pair taken as naming a shared entity)."""
+    calibration = tied_rows(v, PAIRS, t)
+    rows = {id(r.pair): r for r in tied_rows(v, [p for _, p in dev], t)}
+    fitted = fit_review_p([*calibration, *rows.values()])
+    print(f"\n### Entity clause (shipped review_p {t.review_p})\n")
+    print(f"- shipped {t.review_p}, development groups: "
+          f"{tied_line(list(rows.values()), t.review_p)}")  # fmt: skip
+    print(f"- old gate (an entity both name always opens), development groups: "
+          f"{tied_line(list(rows.values()), 0.0)}")  # fmt: skip
+    print(f"- in-sample, fitted on every development pair: {fitted}; "
+          f"{tied_line(list(rows.values()), fitted)}")  # fmt: skip
+    groups = sorted({g for g, _ in dev})
+    tested: list[Tied] = []
+    fits = []
+    for k in range(folds):
+        fold = set(groups[k::folds])
+        train = [*calibration, *(rows[id(p)] for g, p in dev if g not in fold and id(p) in rows)]
+        x = fit_review_p(train)
+        fits.append(x)
+        test = [rows[id(p)] for g, p in dev if g in fold and id(p) in rows]
+        tested += [r for r in test if r.other_reason or r.p >= x]
+        tested += [dataclasses.replace(r, p=-1.0) for r in test if not r.other_reason and r.p < x]
+    print(f"- {folds}-fold CV grouped by source fact (review_p {fits}): "
+          f"{tied_line(tested, 0.0)}")  # fmt: skip
+    for name, group in (("calibration set", calibration), ("development groups", [*rows.values()])):
+        out = [r for r in group if r.ruled_out]
+        by = ", ".join(f"{e} {sum(r.pair.expect == e for r in out)}"
+                       for e in ("same", "contradicts", "distinct"))  # fmt: skip
+        print(f"- merge ruled out on unsure pairs once allowed (names_differ, corrects),"
+              f" {name}: {len(out)} of {len(group)} unsure pairs: {by}")  # fmt: skip
+
+
 @dataclasses.dataclass
 class Row:
     """Counts of one kind (or all): pairs, merged, false merges, contradictions found
@@ -410,6 +508,7 @@ async def amain(args: argparse.Namespace) -> None:
     print()
     print(table(f"{args.folds}-fold CV grouped by source fact", cv))
     review_band(vectors, dev, t, args.folds)
+    review_p_cv(vectors, dev, t, args.folds)
     if back:
         kept: dict[tuple[str, str], Row] = defaultdict(Row)
         again: dict[tuple[str, str], Row] = defaultdict(Row)

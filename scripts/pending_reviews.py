@@ -8,7 +8,11 @@ every review the write path opens stays ``pending``):
 - *profile*: the 50 unrelated facts about one person of ``tests/profile_facts.py``, stored
   one ``/store`` at a time (no two restate or contradict each other: every review is noise);
 - *locomo*: the LoCoMo dev ingest as ``scripts/eval_locomo.py`` stores it (each turn one unit,
-  ``Speaker: text``, batches of 100).
+  ``Speaker: text``, batches of 100);
+- *extract*: sessions 1-10 of LoCoMo dev ``conv-41`` and ``conv-43`` closed through
+  ``POST /extract?wait=true`` as ``scripts/eval_locomo_extraction.py`` sends them (a group chat,
+  ``now`` = the session's time), the offline extractor's units stored by the write path; a
+  store is an extracted unit, the reviews are those ``GET /reviews`` lists open afterwards.
 
 Prints reviews opened per 100 stores, the units with at least one, and the reasons.
 ``--checkout DIR`` measures another checkout's app (e.g. ``/work/main``) with the same
@@ -33,6 +37,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "DEDUPE.md"
 DEFAULT_DATASET = ROOT / ".." / "shared" / "datasets" / "locomo-dev"
+WORKLOADS = ("profile", "locomo", "extract")
 
 
 @dataclass
@@ -65,26 +70,74 @@ def _count(rate: Rate, results: list[dict[str, Any]]) -> None:
         rate.reasons.update(p["reason"] for p in r["pending"])
 
 
-async def measure(dataset: Path) -> dict[str, Rate]:
-    """Both workloads on this process's ``app`` package (see ``--checkout``)."""
+async def measure(dataset: Path, only: str | None = None) -> dict[str, Rate]:
+    """The workloads (``only``: that one) on this process's ``app`` package (see
+    ``--checkout``)."""
     sys.path.insert(1, str(ROOT / "scripts"))
     from eval_locomo import batches, in_process_client, read_dataset, turn_unit
 
-    out = {"profile": Rate(), "locomo": Rate()}
+    out = {w: Rate() for w in WORKLOADS if only in (None, w)}
     async with in_process_client(None) as client:
-        for value in _profile():
+        for value in _profile() if "profile" in out else ():
             body = {"memories": [{"user_id": "dana", "value": value}]}
             r = await client.post("/store", json=body, timeout=120)
             r.raise_for_status()
             _count(out["profile"], r.json()["results"])
-        turns, _ = read_dataset(dataset)
+        turns, _ = read_dataset(dataset) if "locomo" in out else ([], [])
         turns = sorted(turns, key=lambda t: (t["conversation_id"], t["order"]))
         units = [turn_unit(t, t["conversation_id"]) for t in turns]
         for chunk in batches(units, 100):
             r = await client.post("/store", json={"memories": chunk}, timeout=600)
             r.raise_for_status()
             _count(out["locomo"], r.json()["results"])
+        if "extract" in out:
+            await _extract(client, dataset, out["extract"])
     return out
+
+
+EXTRACT_CONVERSATIONS = ("conv-41", "conv-43")
+EXTRACT_SESSIONS = 10
+DUMP: list[dict[str, Any]] | None = None  # --dump: the extract workload's reviews
+
+
+async def _extract(client: Any, dataset: Path, rate: Rate) -> None:
+    """The *extract* workload (module docstring) into ``rate``."""
+    from eval_locomo import read_dataset
+    from eval_locomo_extraction import sessions_of, transcript
+
+    turns, _ = read_dataset(dataset, ",".join(EXTRACT_CONVERSATIONS))
+    turns = [t for t in turns if t["session_index"] <= EXTRACT_SESSIONS]
+    for (conv, sid), session in sessions_of(turns).items():
+        subject = f"extract:{conv}"
+        body = {"user_id": subject, "session_id": f"{subject}:{sid}",
+                "messages": transcript(session),
+                "now": session[-1]["session_datetime_iso"] + "Z"}  # fmt: skip
+        r = await client.post("/extract?wait=true", json=body, timeout=600)
+        r.raise_for_status()
+        stored = ("created", "merged", "superseded", "conflict")
+        rate.stores += sum(u["outcome"] in stored for u in r.json()["units"])
+    for conv in EXTRACT_CONVERSATIONS:
+        units: set[str] = set()
+        cursor = None
+        while True:
+            params: dict[str, Any] = {"user_id": f"extract:{conv}", "limit": 200}
+            if cursor:
+                params["cursor"] = cursor
+            r = await client.get("/reviews", params=params)
+            r.raise_for_status()
+            page = r.json()
+            for review in page["reviews"]:
+                rate.reviews += 1
+                rate.reasons[review["reason"]] += 1
+                units.add(review["unit_id"])
+                if DUMP is not None:
+                    DUMP.append({k: review[k] for k in ("kind", "reason", "p_same", "cosine")}
+                                | {"unit": review["unit"]["value"],
+                                   "candidate": review["candidate"]["value"]})  # fmt: skip
+            cursor = page["next_cursor"]
+            if not cursor:
+                break
+        rate.units_with_review += len(units)
 
 
 def _line(name: str, rate: Rate) -> str:
@@ -108,17 +161,27 @@ def render(now: dict[str, Rate], before: dict[str, Rate] | None, meta: dict[str,
         f"{meta['date']}, {meta['load']}. Offline (no LLM: every review stays pending); "
         "*profile*: `tests/profile_facts.py`, 50 unrelated facts about one person, one "
         "`/store` each; *locomo*: the LoCoMo dev ingest of `scripts/eval_locomo.py` (2,760 "
-        "turns, batches of 100).\n\n" + "\n".join(rows)
+        "turns, batches of 100); *extract*: sessions 1-10 of `conv-41` and `conv-43` closed "
+        "through `POST /extract?wait=true` (offline extractor), a store = an extracted unit, "
+        "reviews = those `GET /reviews` lists open afterwards.\n\n" + "\n".join(rows)
     )
 
 
-def _run_child(checkout: Path, dataset: Path) -> dict[str, Rate]:
+def _run_child(checkout: Path, dataset: Path, only: str | None) -> dict[str, Rate]:
     """This script's measurement against ``checkout``'s app, in a child process."""
     python = checkout / ".venv" / "bin" / "python"
     if not python.exists():
         python = ROOT / ".venv" / "bin" / "python"
     out = subprocess.run(
-        [str(python), __file__, "--child", str(checkout), "--dataset", str(dataset)],
+        [
+            str(python),
+            __file__,
+            "--child",
+            str(checkout),
+            "--dataset",
+            str(dataset),
+            *(["--only", only] if only else []),
+        ],
         check=True,
         capture_output=True,
         text=True,
@@ -133,17 +196,21 @@ def main() -> None:
     parser.add_argument("--dataset", default=str(DEFAULT_DATASET))
     parser.add_argument("--checkout", help="also measure this checkout (before)")
     parser.add_argument("--write-doc", action="store_true")
+    parser.add_argument("--only", choices=WORKLOADS, help="measure this workload alone")
+    parser.add_argument("--dump", help="write the extract workload's reviews (JSON) here")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     dataset = Path(args.dataset)
     if args.child:  # measure another checkout's app package: it comes first on the path
         sys.path.insert(0, args.child)
-        rates = asyncio.run(measure(dataset))
+        rates = asyncio.run(measure(dataset, args.only))
         print(json.dumps({k: {**asdict(v), "reasons": dict(v.reasons)} for k, v in rates.items()}))
         return
     sys.path.insert(0, str(ROOT))
-    before = _run_child(Path(args.checkout), dataset) if args.checkout else None
-    now = asyncio.run(measure(dataset))
+    global DUMP
+    DUMP = [] if args.dump else None
+    before = _run_child(Path(args.checkout), dataset, args.only) if args.checkout else None
+    now = asyncio.run(measure(dataset, args.only))
     sys.path.insert(0, str(ROOT / "scripts"))
     from benchkit import docsection, timing
 
@@ -153,6 +220,8 @@ def main() -> None:
         "load": timing.uptime_line(),
         "before": args.checkout or "",
     }
+    if args.dump:
+        Path(args.dump).write_text(json.dumps(DUMP, ensure_ascii=False, indent=1))
     body = render(now, before, meta)
     print(body)
     if args.write_doc:

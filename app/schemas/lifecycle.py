@@ -102,7 +102,8 @@ class PairReviewRead(ResponseModel):
     reason: str = Field(description="Why the local decision was unsure (a stable code).")
     p_same: float = Field(description="The local classifier's P(same), 0..1.")
     merge_allowed: bool = Field(
-        description="False when a merge is ruled out (a negation, other values, swapped roles)."
+        description="False when a merge is ruled out (a negation, other values, swapped "
+        "roles, two names given: a dog named Rex and a cat named Tom)."
     )
     status: ReviewStatus = Field(
         description="`pending` (waiting for the LLM or a person; back here when the LLM kept "

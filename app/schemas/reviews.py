@@ -35,7 +35,8 @@ class ReviewListQuery(QueryModel):
     kind: Literal["duplicate", "contradiction"] | None = Field(
         default=None,
         description="`duplicate`: the pair may be one fact (a merge is possible); "
-        "`contradiction`: a merge is ruled out (a negation, other values, swapped roles).",
+        "`contradiction`: a merge is ruled out (a negation, other values, swapped roles, "
+        "two names given: a dog named Rex and a cat named Tom).",
     )
     min_age_days: float | None = Field(
         default=None, ge=0, le=36500, description="Only pairs opened at least this long ago."
@@ -89,7 +90,10 @@ class ReviewRead(ResponseModel):
     cosine: float = Field(description="Cosine similarity of the two values (-1..1).")
     reason: str = Field(description="Why the local decision was unsure (a stable code).")
     p_same: float = Field(description="The local classifier's P(same), 0..1.")
-    merge_allowed: bool
+    merge_allowed: bool = Field(
+        description="False when a merge is ruled out (a negation, other values, swapped "
+        "roles, two names given: a dog named Rex and a cat named Tom): `merge` answers 409."
+    )
     status: Literal["pending", "running", "decided"]
     decision: ClosedAs | None = Field(description="What it was closed as; null while open.")
     decided_by: DecidedBy | None = Field(

@@ -10,8 +10,9 @@ memories and the window leave unused goes back to the standing preferences and c
 the session's latest user message stands in for it; with neither, nothing is recalled.
 
 A placed unit flagged as contradicting another still active (``conflicts_with``: stored close
-in time, no one has decided which holds) is marked on its line — the other side quoted, and
-which of the two is newer — so an agent does not take both as true (tester B16).
+in time; or an open review of kind ``contradiction``: no one has decided which holds) is
+marked on its line — the other side quoted, and which of the two is newer, or that both were
+said at the same time — so an agent does not take both as true (tester B16, E16).
 """
 
 from __future__ import annotations
@@ -102,12 +103,17 @@ def _order(unit: Placed) -> tuple[datetime, datetime]:
 def _conflict_mark(unit: Placed, other: MemoryUnit) -> str:
     """The mark on a unit flagged as contradicting ``other`` (tester B16: "likes X" and
     "hates X" side by side, unmarked, read as both true): the other side quoted, its date,
-    and which of the two was stated later."""
+    and which of the two was stated later — or, when both have the same ``occurred_at`` and
+    ``created_at`` (one message: "I live in Denver. Actually no, I live in Boulder."),
+    that they were said at the same time (tester E16: each side said "this one is newer")."""
     value = _one_line(other.value)
     if len(value) > QUOTE_CHARS:
         value = value[: QUOTE_CHARS - 1].rstrip() + "…"
-    later = "that one" if _order(other) > _order(unit) else "this one"
     said = unit_day(other).isoformat()
+    mine, theirs = _order(unit), _order(other)
+    if mine == theirs:
+        return f' [unresolved conflict with "{value}" ({said}); said at the same time]'
+    later = "that one" if theirs > mine else "this one"
     return f' [unresolved conflict with "{value}" ({said}); {later} is newer]'
 
 
@@ -311,18 +317,26 @@ class ContextService:
     async def _conflicts(
         self, namespace: str, user_id: str, units: list[Placed], now: datetime
     ) -> dict[uuid.UUID, list[MemoryUnit]]:
-        """Per unit of ``units`` flagged as contradicting others (``conflicts_with``: their
-        order was unclear when stored, no one has decided the pair yet), those others still
-        active, oldest first; one read for all."""
-        wanted = {i for u in units for i in u.conflicts_with}
+        """Per unit of ``units`` flagged as contradicting others — ``conflicts_with`` (their
+        order was unclear when stored) or an open review of kind ``contradiction`` (tester
+        E16: "prefers window seats" / "prefers aisle seats", pending, went unmarked); no one
+        has decided the pair yet — those others still active, oldest first; two reads for
+        all."""
+        sides: dict[uuid.UUID, set[uuid.UUID]] = {u.id: set(u.conflicts_with) for u in units}
+        pairs = await self.repo.open_contradictions(namespace, user_id, list(sides))
+        for a, b in pairs:
+            for this, other in ((a, b), (b, a)):
+                if this in sides:
+                    sides[this].add(other)
+        wanted = set().union(*sides.values()) if sides else set()
         if not wanted:
             return {}
         found = await self.repo.active_among(namespace, user_id, list(wanted), now)
         others = {u.id: u for u in sorted(found, key=_order)}
         return {
-            u.id: [others[i] for i in others if i in u.conflicts_with]
-            for u in units
-            if any(i in others for i in u.conflicts_with)
+            uid: [others[i] for i in others if i in linked]
+            for uid, linked in sides.items()
+            if any(i in others for i in linked)
         }
 
     def _standing_takes_the_rest(

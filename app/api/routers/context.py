@@ -69,7 +69,9 @@ async def get_context(
     are ranked without relevance (their `why` says so). A unit that contradicts another
     still active, stored so close in time that which holds is unknown (`conflicts_with`, an
     open review of kind `contradiction`), is marked on its line: `[unresolved conflict with
-    "…" (date); this one is newer]` (or `that one`), so the two are not read as both true."""
+    "…" (date); this one is newer]` (or `that one`; `said at the same time` when both have
+    one `occurred_at` and were stored together, e.g. from one message), so the two are not
+    read as both true; the other side is listed in the part's `conflicts_with`."""
     spent = 0
     if params.query:
         counts = await budget.check([Text(("query",), params.query, query=True)], source="query")

@@ -1,5 +1,6 @@
 """SQL for ``GET /context``: a subject's strongest standing preferences and constraints, and
-the units a placed unit is flagged as contradicting."""
+the units a placed unit is flagged as contradicting (``conflicts_with``, or an open review of
+kind ``contradiction``)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from datetime import datetime
 from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.vocabulary import UnitStatus
-from app.models import MemoryUnit
+from app.core.vocabulary import REVIEW_OPEN, UnitStatus
+from app.models import MemoryUnit, PairReview
 
 
 class ContextRepository:
@@ -73,3 +74,21 @@ class ContextRepository:
             or_(MemoryUnit.expires_at.is_(None), MemoryUnit.expires_at > now),
         )
         return list((await self.session.scalars(stmt)).all())
+
+    async def open_contradictions(
+        self, namespace: str, user_id: str, ids: Sequence[uuid.UUID]
+    ) -> list[tuple[uuid.UUID, uuid.UUID]]:
+        """The ``(unit_id, candidate_id)`` pairs of the user's open reviews of kind
+        ``contradiction`` (``merge_allowed`` false, pending or running) with a unit of
+        ``ids`` on either side."""
+        if not ids:
+            return []
+        wanted = list(ids)
+        stmt = select(PairReview.unit_id, PairReview.candidate_id).where(
+            PairReview.namespace == namespace,
+            PairReview.user_id == user_id,
+            PairReview.merge_allowed.is_(False),
+            PairReview.status.in_(REVIEW_OPEN),
+            or_(PairReview.unit_id.in_(wanted), PairReview.candidate_id.in_(wanted)),
+        )
+        return [(a, b) for a, b in (await self.session.execute(stmt)).all()]

@@ -34,7 +34,9 @@ export interface paths {
          *     are ranked without relevance (their `why` says so). A unit that contradicts another
          *     still active, stored so close in time that which holds is unknown (`conflicts_with`, an
          *     open review of kind `contradiction`), is marked on its line: `[unresolved conflict with
-         *     "…" (date); this one is newer]` (or `that one`), so the two are not read as both true.
+         *     "…" (date); this one is newer]` (or `that one`; `said at the same time` when both have
+         *     one `occurred_at` and were stored together, e.g. from one message), so the two are not
+         *     read as both true; the other side is listed in the part's `conflicts_with`.
          */
         get: operations["get_context"];
         put?: never;
@@ -1964,7 +1966,7 @@ export interface components {
             id: string;
             /**
              * Merge Allowed
-             * @description False when a merge is ruled out (a negation, other values, swapped roles).
+             * @description False when a merge is ruled out (a negation, other values, swapped roles, two names given: a dog named Rex and a cat named Tom).
              */
             merge_allowed: boolean;
             /**
@@ -2529,7 +2531,10 @@ export interface components {
              * @enum {string}
              */
             kind: "duplicate" | "contradiction";
-            /** Merge Allowed */
+            /**
+             * Merge Allowed
+             * @description False when a merge is ruled out (a negation, other values, swapped roles, two names given: a dog named Rex and a cat named Tom): `merge` answers 409.
+             */
             merge_allowed: boolean;
             /**
              * P Same
@@ -4809,7 +4814,7 @@ export interface operations {
                 memory_id?: string | null;
                 /** @description `open` (`pending` or `running`, the default), `decided`, `all`; or one status as a review shows it (`pending`, `running`). */
                 status?: "open" | "pending" | "running" | "decided" | "all";
-                /** @description `duplicate`: the pair may be one fact (a merge is possible); `contradiction`: a merge is ruled out (a negation, other values, swapped roles). */
+                /** @description `duplicate`: the pair may be one fact (a merge is possible); `contradiction`: a merge is ruled out (a negation, other values, swapped roles, two names given: a dog named Rex and a cat named Tom). */
                 kind?: ("duplicate" | "contradiction") | null;
                 /** @description Only pairs opened at least this long ago. */
                 min_age_days?: number | null;

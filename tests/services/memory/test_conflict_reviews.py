@@ -98,3 +98,52 @@ async def test_keep_both_ends_the_mark(client):
     assert set(lines_of(block)) == {LIKES, HATES}
     assert "unresolved conflict" not in block["text"]
     assert all(u["conflicts_with"] == [] for u in block["parts"]["preferences"])
+
+
+def marks(block: dict[str, Any], value: str) -> str:
+    """The block's line of the unit whose value is ``value``."""
+    lines = [ln for ln in block["text"].splitlines() if ln.startswith("- [")]
+    [line] = [ln for ln in lines if ln.split("] ", 1)[1].startswith(value)]
+    return line
+
+
+async def test_a_conflict_said_in_one_message_is_said_at_the_same_time(client):
+    # Tester E16: "I live in Denver. Actually no, sorry, I live in Boulder." — two units with
+    # one occurred_at, kept as a conflict; each line said "this one is newer".
+    denver, boulder = "The user lives in Denver.", "The user lives in Boulder."
+    at = "2026-11-21T09:00:00Z"
+    r = await client.post("/store", json={"memories": [
+        {"user_id": "e16-same", "value": v, "type": "fact", "occurred_at": at}
+        for v in (denver, boulder)]})  # fmt: skip
+    assert r.status_code == 200, r.text
+    first, second = r.json()["results"]
+    assert second["outcome"] == "conflict", second
+    block = (await client.get("/context", params={
+        "user_id": "e16-same", "query": "where does the user live?"})).json()  # fmt: skip
+    for value, other in ((denver, boulder), (boulder, denver)):
+        line = marks(block, value)
+        assert f'[unresolved conflict with "{other}"' in line, block["text"]
+        assert "said at the same time]" in line and "newer" not in line, line
+
+
+async def test_an_open_contradiction_review_marks_both_lines(client):
+    # Tester E16: an open review of kind contradiction between two preferences (no
+    # conflicts_with link) left both lines of the standing block unmarked.
+    aisle, window = "The user prefers aisle seats on flights.", "The user prefers window seats."
+    await store(client, "e16-seat", aisle)
+    new = await store(client, "e16-seat", window)
+    assert new["outcome"] == "created" and new["memory"]["conflicts_with"] == [], new
+    [pending] = new["pending"]
+    assert pending["kind"] == "contradiction", pending
+    block = (await client.get("/context", params={
+        "user_id": "e16-seat", "query": "which seat should I book?"})).json()  # fmt: skip
+    assert f'[unresolved conflict with "{window}"' in marks(block, aisle), block["text"]
+    assert f'[unresolved conflict with "{aisle}"' in marks(block, window), block["text"]
+    parts = {u["id"]: u["conflicts_with"] for u in block["parts"]["preferences"]}
+    assert parts[new["id"]] == [pending["candidate_id"]], parts
+    # decided: the mark goes
+    r = await client.post(f"/reviews/{pending['review_id']}", json={"action": "keep_both"})
+    assert r.status_code == 200, r.text
+    after = (await client.get("/context", params={
+        "user_id": "e16-seat", "query": "which seat should I book?"})).json()  # fmt: skip
+    assert "unresolved conflict" not in after["text"]

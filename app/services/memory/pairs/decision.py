@@ -37,7 +37,13 @@ from typing import Literal
 from app.services.memory.pairs import across, definition, diet, frames, lexical, referents, rules
 from app.services.memory.pairs.canonical import canonical
 from app.services.memory.pairs.features import Features, Statement, features, statement
-from app.services.memory.pairs.gate import flags_contradiction, review_worthy, subject_words
+from app.services.memory.pairs.gate import (
+    REVIEW_P,
+    flags_contradiction,
+    merge_ruled_out,
+    review_worthy,
+    subject_words,
+)
 from app.services.memory.pairs.holders import apart as held_apart
 
 Action = Literal["merge", "contradicts", "distinct", "unsure"]
@@ -58,6 +64,9 @@ class Thresholds:
     # An unsure pair opens a review only when it is a real candidate (:func:`review_worthy`):
     # this cosine or above, or the same slot, entity or wording beyond the subject.
     review_cosine: float = 0.95
+    # ... or, for a pair whose only tie is an entity both name, a P(same) of at least this
+    # (:data:`.gate.REVIEW_P`, fitted with grouped k-fold CV by scripts/eval_dedupe_unseen.py).
+    review_p: float = REVIEW_P
     # Content-word alignment (:mod:`.lexical`): a same-language pair the guards let through
     # merges at cosine ≥ ``align_cosine`` when each side has ≥ ``align_cover`` of its content
     # words matched and neither names a thing the other does not. Fitted with grouped k-fold
@@ -366,10 +375,14 @@ def plan(
             contradicts.append((k, d))
         elif d.action == "unsure" and (len(unsure) < max_unsure or flags_contradiction(d)):
             new = new or statement(value)
+            old = statement(c.value)
+            if d.merge_allowed and (why := merge_ruled_out(new, old)):  # it would lose a fact
+                d = PairDecision("unsure", why, d.p_same, False)  # kind contradiction
             common = common or _common(new, entity_keys, candidates)
             shared = _named_in_both(value, c.value, (entity_keys & c.entity_keys) - common[1])
-            if review_worthy(d, new, statement(c.value), c.cosine, shared, common[0],
-                             t.review_cosine):  # fmt: skip
+            p = d.p_same or p_same(features(new, old, c.cosine, type_ == c.type))
+            if review_worthy(d, new, old, c.cosine, shared, common[0], t.review_cosine, p,
+                             t.review_p):  # fmt: skip
                 unsure.append((k, d))
             else:
                 skipped += 1

@@ -4,6 +4,7 @@ candidate for the LLM or a person — and which are flagged as a possible contra
 
 from __future__ import annotations
 
+import re
 from typing import Protocol
 
 from app.services.memory.pairs import rules
@@ -31,6 +32,27 @@ _ALWAYS_REVIEWED = ("other_language", "negation_other_language", "entities_diffe
                     "kind_changed", "diet_excludes", "relationship_ended")  # fmt: skip
 # The share of content words (beyond the subject's) two statements must have in common.
 _REVIEW_OVERLAP = 0.5
+# An entity both name (beyond the subject's) makes a pair a real candidate only when the
+# classifier's P(same) of the pair reaches this (tester E13: on a replayed conversation, "Tim"
+# or "Harry Potter" named in two unrelated turns opened ~29 reviews per 100 stores at P(same)
+# 0.29-0.39). Fitted with grouped k-fold CV by scripts/eval_dedupe_unseen.py (docs/DEDUPE.md,
+# "The entity clause, checked with the same grouped CV").
+REVIEW_P = 0.36
+
+# A correction said as one ("correction:", "I meant", "纠正一下", "说错了", "不是 A，是 B", "not A
+# but B"): with a negation on one side only, the newer unit corrects the older, never restates it.
+_CORRECTION = re.compile(
+    r"\b(?:correction|corrected|correcting|I\s+meant)\b|\bnot\b[^.;!?]{1,60}?\bbut\b"
+    r"|纠正|更正|说错|不是[^。；！？]{1,30}?(?:而|，|,)\s*是",
+    re.IGNORECASE,
+)
+# A name given to someone or something ("a dog named Rex", "一只猫，叫咪咪"): two different
+# ones are two pets, people or things, never one fact (tester E8: a merge of the cat into
+# the dog was offered).
+_GIVEN_NAME = re.compile(
+    r"\b(?:named|called)\s+([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)"
+    r"|(?:名叫|叫做|叫|名字是|名字叫)([\u4e00-\u9fff]{1,4}?)(?=[，。,.！!；;、\s]|$)"
+)
 
 
 def flags_contradiction(d: Decided) -> bool:
@@ -41,6 +63,34 @@ def flags_contradiction(d: Decided) -> bool:
     return d.action == "unsure" and not d.merge_allowed and d.reason.startswith(_ALWAYS_REVIEWED)
 
 
+def given_names(value: str) -> frozenset[str]:
+    """The names a statement gives to someone or something ("named Rex", "叫咪咪"),
+    case-folded."""
+    return frozenset((m.group(1) or m.group(2)).casefold() for m in _GIVEN_NAME.finditer(value))
+
+
+def _script(names: frozenset[str]) -> frozenset[bool]:
+    """Whether each name is written in Chinese characters."""
+    return frozenset(any("\u4e00" <= ch <= "\u9fff" for ch in n) for n in names)
+
+
+def merge_ruled_out(new: Statement, old: Statement) -> str | None:
+    """Why a merge of an ``unsure`` pair would lose a fact, or None: each gives another name
+    (``names_differ``: "a dog named Rex" / "a cat named Tom", "叫豆豆" / "叫咪咪"), or the newer
+    corrects the older — a negation on one side only, said as a correction (``corrects``:
+    "纠正一下，用户不是对花生过敏，是对芒果过敏" / "对花生过敏") — a change or another fact,
+    never one fact told twice (tester E8: one click on ``merge`` folded the cat into the dog, the
+    corrected allergy into the old one). A negation alone is not enough: "is a teetotaler" /
+    "never drinks alcohol" is one fact (on the labelled pairs, contradictions aside, 17 of the
+    19 with a negation on one side only are restatements)."""
+    a, b = given_names(new.value), given_names(old.value)
+    if a and b and not a & b and _script(a) == _script(b):  # Melanie / 梅兰妮 may be one
+        return "names_differ"
+    if new.polarity != old.polarity and _CORRECTION.search(new.value):
+        return "corrects"
+    return None
+
+
 def review_worthy(
     d: Decided,
     new: Statement,
@@ -49,18 +99,24 @@ def review_worthy(
     shared_entities: bool = False,
     subject_words: frozenset[str] = frozenset(),
     review_cosine: float = 0.95,
+    p_same: float = 1.0,
+    review_p: float = REVIEW_P,
 ) -> bool:
     """Whether an ``unsure`` pair is a real candidate worth a review (the LLM's or a
     person's); otherwise it stays ``distinct`` and opens nothing (docs/DEDUPE.md, "Which
     unsure pairs open a review"). A real candidate: a reason of :data:`_ALWAYS_REVIEWED`, two
     languages, ``cosine`` at or above ``review_cosine`` (the band where the decision is truly
-    unsure), an entity both name beyond the subject's (``shared_entities``), the same
-    exclusive slot, or — once ``subject_words`` (the words a subject's every statement
-    carries: its name) are set aside — one content word swapped in the same frame, or at
-    least half their content words in common."""
+    unsure), an entity both name beyond the subject's (``shared_entities``) when the pair's
+    classifier P(same) (``p_same``, computed also for a guarded pair) reaches ``review_p``,
+    the same exclusive slot, or — once ``subject_words`` (the words a subject's every
+    statement carries: its name) are set aside — one content word swapped in the same frame,
+    or at least half their content words in common. Two names given to two things
+    (``names_differ``) are two facts unless they fill the same slot."""
+    if d.reason == "names_differ":
+        return bool(new.slots.keys() & old.slots.keys())
     if d.reason.startswith(_ALWAYS_REVIEWED) or new.cjk != old.cjk:
         return True
-    if cosine >= review_cosine or shared_entities:
+    if cosine >= review_cosine or (shared_entities and p_same >= review_p):
         return True
     if new.slots.keys() & old.slots.keys():
         differ = frozenset(new.words) ^ frozenset(old.words)
