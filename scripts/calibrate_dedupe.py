@@ -298,8 +298,15 @@ def render(
         "seafood, dairy or eggs as food — or an animal whose later sense is its meat, lamb, "
         'turkey —, or a Chinese dish word; not a dish named for the diet, "makes vegan ice '
         'cream", nor a food it allows, pescatarian / salmon) → `unsure` as `diet_excludes`, '
-        "flagged as a possible contradiction. A guarded pair never merges, whatever the LLM "
-        "answers.",
+        "flagged as a possible contradiction. One name, place or colour swapped for another "
+        'in the same sentence, the rest word for word the same (`swaps.py`: "went to yoga '
+        'with Rob" / "with Mike", "recommended Barcelona" / "Lisbon", "red and purple" / '
+        '"blue and green lighting", 和约翰 / 和迈克开会, 红色 / 蓝色; a name is capitalised and '
+        "a given name, a WordNet person or no WordNet noun, a place a WordNet location or "
+        "jieba's `ns`; not the subject, another one of several after an article or a count, "
+        'a taste, nor a word qualifying a noun, "Italian food") → `unsure` as '
+        "`thing_swapped:<kind>`, flagged as a possible contradiction, both kept. A guarded "
+        "pair never merges, whatever the LLM answers.",
         "4. **Classifier**: a logistic P(same) over features cosine lacks (word overlap after "
         "canonical forms, stemming, CJK characters and synonym folding; containment; the same "
         "words in an order that keeps roles). "
@@ -351,7 +358,8 @@ def render(
         "decision before this gate (a labelled pair is always a candidate of its own). An "
         "unsure pair whose merge is ruled out and whose review always opens (a past event "
         "with its day changed, another kind of one thing, a diet against a food it rules "
-        "out, a slot across languages, a negation across languages: "
+        "out, one name, place or colour swapped, a slot across languages, a negation across "
+        "languages: "
         "`gate.flags_contradiction`) is **flagged as a possible contradiction**: its review "
         "has `kind` `contradiction` in `GET /reviews`, in the `/store` answer's `pending` "
         "and on the unit page, and opens beyond `DEDUPE__MAX_UNSURE`; both units stay "

@@ -14,7 +14,10 @@ decides each pair from :mod:`~app.services.memory.pairs.features` (docs/DEDUPE.m
    an antonym swap, roles that changed sides, another value of an exclusive slot, an
    exclusive one-word swap — are ``contradicts`` when the rest of the sentence agrees (across
    languages: every other word matched through the dictionaries, :mod:`.across`), else
-   ``unsure``; a guarded pair never merges, whatever the LLM answers (``merge_allowed``);
+   ``unsure``; another kind of one thing (:mod:`.frames`), a diet against a food it rules out
+   (:mod:`.diet`), one name, place or colour swapped for another (:mod:`.swaps`) are
+   ``unsure`` and flagged as possible contradictions (:func:`.gate.flags_contradiction`); a
+   guarded pair never merges, whatever the LLM answers (``merge_allowed``);
 4. a pair in two languages → ``merge`` when its content words align (step 5's rule with the
    ``*_xl`` thresholds), else ``unsure``;
 5. otherwise a logistic score P(same) (word overlap after canonical forms, stemming, CJK
@@ -34,7 +37,16 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from app.services.memory.pairs import across, definition, diet, frames, lexical, referents, rules
+from app.services.memory.pairs import (
+    across,
+    definition,
+    diet,
+    frames,
+    lexical,
+    referents,
+    rules,
+    swaps,
+)
 from app.services.memory.pairs.canonical import canonical
 from app.services.memory.pairs.features import Features, Statement, features, statement
 from app.services.memory.pairs.gate import flags_contradiction, review_worthy, subject_words
@@ -164,6 +176,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         return contradicts("exclusive_swap")
     if not new.cjk and not old.cjk and frames.kind_swapped(new.value, old.value):
         return unsure("kind_changed")  # coconut / almond milk: flagged, never merged
+    if (kind := swaps.thing_swapped(new.value, old.value)) is not None:
+        return unsure(f"thing_swapped:{kind}")  # yoga with Rob / with Mike: flagged, kept
     return None
 
 
