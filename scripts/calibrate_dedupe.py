@@ -342,8 +342,17 @@ def render(
         "(its first senses and their hypernyms, with the synonyms they list; the polarity "
         "must agree; most of the things it names must be there) merges from "
         f"`define_cover` = {t.define_cover} at a cosine ≥ `define_cosine` = "
-        f"{t.define_cosine}. Thresholds fitted with grouped 5-fold "
-        "CV by `scripts/eval_dedupe_unseen.py --fit` (below).",
+        f"{t.define_cosine}. A rewording that shares few words (`reword.py`, tenth run: "
+        '"Max became part of Nate\'s family" / "Nate welcomed Max into his home", 用户的母亲去年'
+        "去世了 / 用户的妈妈去年走了) merges on the embedding alone from `reword_cosine` = "
+        f"{t.reword_cosine} with at most {t.reword_things} things unmatched on a side "
+        f"(Chinese: `reword_cosine_zh` = {t.reword_cosine_zh} with {t.reword_cover_zh} of "
+        "the words matched both ways) — a cosine above every training pair of other facts "
+        "with no slot swapped — when the names (people, places, companies) and the canonical "
+        "values agree, no one or two words are swapped, it is not two past events with "
+        "other actions and things, and an English pair has a content word in common; the "
+        "survivor keeps the other wording in `metadata.restated_as`. Thresholds fitted with "
+        "grouped 5-fold CV by `scripts/eval_dedupe_unseen.py --fit` (below).",
         "6. **Unsure** pairs (at most `DEDUPE__MAX_UNSURE` per unit) become pair reviews when "
         "they are real candidates (`review_worthy`, `gate.py`: two languages, a guard that "
         "names a slot, entities or types, a past event with its day changed, a cosine ≥ "

@@ -23,12 +23,15 @@ decides each pair from :mod:`~app.services.memory.pairs.features` (docs/DEDUPE.m
 5. otherwise a logistic score P(same) (word overlap after canonical forms, stemming, CJK
    characters and synonyms; containment; the same words in an order that keeps roles):
    ≥ ``merge_p`` → ``merge``; below it, content-word alignment (:func:`aligned`: lemmas,
-   synonyms, glosses, values, both ways; ``align_*``) or a label and its definition
-   (:mod:`.definition`, ``define_*``) → ``merge`` (``unsure`` when the types differ);
+   synonyms, glosses, values, both ways; ``align_*``), a label and its definition
+   (:mod:`.definition`, ``define_*``) or a rewording the embedding alone tells, names and
+   values agreeing (:func:`reworded`, :mod:`.reword`, ``reword_*``) → ``merge`` (``unsure``
+   when the types differ);
    ≥ ``unsure_p`` → ``unsure``, else ``distinct``.
 
-Weights: scripts/calibrate_dedupe.py on tests/dedupe_pairs.py; ``align_*``, ``define_*``:
-scripts/eval_dedupe_unseen.py --fit (grouped k-fold CV). Pure: no I/O (word lists: packages).
+Weights: scripts/calibrate_dedupe.py on tests/dedupe_pairs.py; ``align_*``, ``define_*``,
+``reword_*``: scripts/eval_dedupe_unseen.py --fit (grouped k-fold CV). Pure: no I/O (word
+lists: packages).
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from app.services.memory.pairs import (
     frames,
     lexical,
     referents,
+    reword,
     rules,
     swaps,
 )
@@ -86,6 +90,15 @@ class Thresholds:
     # A label and its definition (:func:`.definition.merges`), fitted by the same CV; None: off.
     define_cosine: float | None = 0.835
     define_cover: float = 0.5
+    # A rewording told by the embedding alone (:mod:`.reword`: names, values agree, no slot
+    # swapped, not two events): English from ``reword_cosine`` with at most ``reword_things``
+    # unmatched things on a side, Chinese from ``reword_cosine_zh`` with ``reword_cover_zh``
+    # of the words matched both ways. Fitted by the same CV above every training pair of
+    # other facts; None: off.
+    reword_cosine: float | None = 0.955
+    reword_things: int = 3
+    reword_cosine_zh: float | None = 0.97
+    reword_cover_zh: float = 0.6
 
 
 @dataclass(frozen=True)
@@ -235,6 +248,7 @@ def decide(
     p = p_same(f, weights)
     reason = "classifier" if p >= t.merge_p else "aligned" if aligned(new, old, cosine, t) else ""
     reason = reason or ("defined" if definition.merges(new.value, old.value, cosine, t) else "")
+    reason = reason or ("reworded" if reworded(new, old, cosine, t) else "")
     if reason:
         if not f.type_equal:
             return PairDecision("unsure", "type_differs", p, True)
@@ -281,6 +295,20 @@ def aligned(new: Statement, old: Statement, cosine: float, t: Thresholds) -> boo
     if full is not None and cosine >= full and a.low >= 1.0:
         return True  # every content word matched both ways
     return cosine >= floor and a.low >= (t.align_cover if same_language else t.align_cover_xl)
+
+
+def reworded(new: Statement, old: Statement, cosine: float, t: Thresholds) -> bool:
+    """The rewording rule of :class:`Thresholds` (``reword_*``): a same-language pair above
+    its language's cosine that :func:`.reword.safe` lets through (names and values agree, no
+    slot swapped, not two events), with few things unmatched (English) or most words matched
+    both ways (Chinese)."""
+    floor = t.reword_cosine_zh if new.cjk else t.reword_cosine
+    if floor is None or cosine < floor or new.cjk != old.cjk:
+        return False
+    a = reword.safe(new, old)
+    if a is None:
+        return False
+    return a.low >= t.reword_cover_zh if new.cjk else a.things <= t.reword_things
 
 
 Verdict = Literal["same", "contradicts", "unrelated"]
