@@ -350,7 +350,9 @@ def render(
         "the words matched both ways) — a cosine above every training pair of other facts "
         "with no slot swapped — when the names (people, places, companies) and the canonical "
         "values agree, no one or two words are swapped, it is not two past events with "
-        "other actions and things, and an English pair has a content word in common; the "
+        "other actions and things, the moods (past, plan, wish) and the person a sentence "
+        'opens with ("the user\'s sister") agree, and an English pair has a content word '
+        "in common; the "
         "survivor keeps the other wording in `metadata.restated_as`. Thresholds fitted with "
         "grouped 5-fold CV by `scripts/eval_dedupe_unseen.py --fit` (below).",
         "6. **Unsure** pairs (at most `DEDUPE__MAX_UNSURE` per unit) become pair reviews when "

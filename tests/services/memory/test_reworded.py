@@ -33,6 +33,9 @@ NOT_REWORDED = [
     ("Caroline went to an LGBTQ support group on 7 May 2023",
      "Caroline gave a talk at a school on 7 May 2023"),
     ("用户每天骑自行车上班", "用户每天骑自行车去健身房"),
+    # another mood, another person opening the sentence (e5 cosines 0.969 and 0.985)
+    ("John is training for a marathon", "John ran a marathon"),
+    ("The user's sister lives in Boston", "The user lives near his sister in Boston"),
 ]  # fmt: skip
 
 

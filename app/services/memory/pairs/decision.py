@@ -95,7 +95,7 @@ class Thresholds:
     # unmatched things on a side, Chinese from ``reword_cosine_zh`` with ``reword_cover_zh``
     # of the words matched both ways. Fitted by the same CV above every training pair of
     # other facts; None: off.
-    reword_cosine: float | None = 0.955
+    reword_cosine: float | None = 0.96
     reword_things: int = 3
     reword_cosine_zh: float | None = 0.97
     reword_cover_zh: float = 0.6

@@ -15,7 +15,10 @@ concert" (0.956) — only when what would make them two facts is ruled out here 
 - not two events: two past events whose actions and things are not matched (a support group
   / a talk at a school on the same day);
 - in English, a content word in common beyond the names (not "can't swim" / "can't ride a
-  bike").
+  bike");
+- the same moods (past, plan, wish, possibility: not "is training for a marathon" / "ran a
+  marathon") and the same person opening both ("The user's sister lives in Boston" / "The
+  user lives near his sister in Boston").
 
 The cosine is fitted above every training pair of other facts with no slot swapped, whether
 or not these checks would stop it: they are extra safety, never a reason for a lower cosine.
@@ -65,15 +68,40 @@ def shaped(new: Statement, old: Statement) -> lexical.Alignment | None:
 
 def agree(new: Statement, old: Statement, a: lexical.Alignment) -> bool:
     """The extra safety, which never lowers the fitted cosine: the same names and canonical
-    values, not two events, and in English a content word in common beyond the names ("can't
-    swim" / "can't ride a bike", "is self-employed" / "works from home": none)."""
+    values, in English a content word in common beyond the names ("can't swim" / "can't ride
+    a bike", "is self-employed" / "works from home": none), the same moods
+    (:func:`.referents.moods`: "is training for a marathon" / "ran a marathon"), the same
+    person opening both
+    ("The user's sister lives in Boston" / "The user lives near his sister in Boston"), and
+    not two events."""
     if new.canonical.values != old.canonical.values:
         return False
     if _names(new.value, old.value) != _names(old.value, new.value):
         return False
     if not new.cjk and a.low <= 0.0:
         return False
+    if referents.moods(new.value) != referents.moods(old.value):
+        return False
+    if _subject_person(new.value) != _subject_person(old.value):
+        return False
     return not _two_events(new.value, old.value, a)
+
+
+_EN_OPENING = re.compile(
+    r"^\s*(?:the\s+user['’]s|my|his|her|their|our|[A-Z][a-z]+['’]s)\s+"
+    r"(?:(?:older|younger|elder|little|big|best|new|old)\s+)?([a-z-]+)",
+    re.IGNORECASE,
+)
+
+
+def _subject_person(value: str) -> str | None:
+    """The person a statement opens with after a possessive ("The user's sister lives …",
+    用户的妈妈…): whose fact it is, when not the subject's own; None otherwise."""
+    m = _EN_OPENING.match(value)
+    if m is not None:
+        return referents._person_en(m.group(1))
+    people = referents.people(value[:8]) if text.has_cjk(value) else frozenset()
+    return min(people) if people else None
 
 
 def _names(value: str, other: str) -> frozenset[str]:
