@@ -71,9 +71,8 @@ def agree(new: Statement, old: Statement, a: lexical.Alignment) -> bool:
     values, in English a content word in common beyond the names ("can't swim" / "can't ride
     a bike", "is self-employed" / "works from home": none), the same moods
     (:func:`.referents.moods`: "is training for a marathon" / "ran a marathon"), the same
-    person opening both
-    ("The user's sister lives in Boston" / "The user lives near his sister in Boston"), and
-    not two events."""
+    person opening both ("The user's sister lives in Boston" / "The user lives near his
+    sister in Boston"), and not two events."""
     if new.canonical.values != old.canonical.values:
         return False
     if _names(new.value, old.value) != _names(old.value, new.value):
