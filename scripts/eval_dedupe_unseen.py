@@ -2,7 +2,7 @@
 (``tests/dedupe_pairs_unseen.py``, issue 28 step 1), offline.
 
     .venv/bin/python scripts/eval_dedupe_unseen.py [--folds 5] [--fit]
-        [--held-back | --first-held-back | --next-held-back]
+        [--held-back | --third-held-back | --next-held-back | --first-held-back]
 
 Figures per kind:
 
@@ -20,9 +20,11 @@ merges on the training pairs first, then the most merges, then the most conserva
 (highest cosine, then highest cover); then the definition rule (``define_*``) and the
 rewording rule (``reword_*``: its cosine above every training pair of other facts with no
 slot swapped, English and Chinese apart). ``--fit`` prints the thresholds fitted on every
-development pair. ``--held-back`` adds the unspent held-back part
-(``tests/dedupe_pairs_held_back.py``, scored once, at the end: shipped, and fitted on every
-development pair); ``--first-held-back`` and ``--next-held-back`` score the two spent ones.
+development pair. ``--held-back`` adds the unspent held-back part, the fourth
+(``tests/dedupe_pairs_held_back_4.py``, scored once, at the end: shipped, and fitted on every
+development pair); ``--third-held-back`` (``tests/dedupe_pairs_held_back.py``, the part
+``--held-back`` scored until the fourth was written), ``--next-held-back`` and
+``--first-held-back`` score the earlier ones.
 """
 
 from __future__ import annotations
@@ -53,7 +55,8 @@ from app.services.memory.pairs import (  # noqa: E402
 )
 from app.services.memory.pairs.decision import Thresholds  # noqa: E402
 from tests.dedupe_pairs import PAIRS, Pair  # noqa: E402
-from tests.dedupe_pairs_held_back import held_back  # noqa: E402
+from tests.dedupe_pairs_held_back import held_back as third_held_back  # noqa: E402
+from tests.dedupe_pairs_held_back_4 import fourth_held_back  # noqa: E402
 from tests.dedupe_pairs_unseen import development, next_held_back  # noqa: E402
 from tests.dedupe_pairs_unseen import held_back as first_held_back  # noqa: E402
 
@@ -442,8 +445,7 @@ def table(title: str, rows: dict[tuple[str, str], Row]) -> str:
 
 async def amain(args: argparse.Namespace) -> None:
     dev = development()
-    back = (held_back() if args.held_back else first_held_back() if args.first_held_back
-            else next_held_back() if args.next_held_back else [])  # fmt: skip
+    back = held_back_part(args)
     vectors, model = await embed([*PAIRS, *(p for _, p in dev), *(p for _, p in back)])
     s = get_settings()
     t = merge.thresholds(s.dedupe, s.conflicts, model)
@@ -499,20 +501,46 @@ async def amain(args: argparse.Namespace) -> None:
         print(table("Held back: fitted on every development pair", again))
 
 
-def main() -> None:
+PARTS: dict[str, Callable[[], list[tuple[int, Pair]]]] = {
+    "held_back": fourth_held_back,
+    "third_held_back": third_held_back,
+    "next_held_back": next_held_back,
+    "first_held_back": first_held_back,
+}
+"""Each held-back flag (its ``argparse`` destination) → the (group, pair) of its part."""
+
+
+def held_back_part(args: argparse.Namespace) -> list[tuple[int, Pair]]:
+    """(group, pair) of the held-back part the flags in ``args`` name; [] when none does."""
+    for flag, part in PARTS.items():
+        if getattr(args, flag):
+            return part()
+    return []
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """The command line (``argv``, else ``sys.argv[1:]``); at most one held-back part."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--fit", action="store_true", help="Print the thresholds fitted on all.")
-    parser.add_argument("--held-back", action="store_true",
-                        help="Score the unspent held-back part (tests/dedupe_pairs_held_back.py), "
-                        "once, at the end of a session.")  # fmt: skip
-    parser.add_argument("--first-held-back", action="store_true",
-                        help="Score the first held-back part (spent: tests/dedupe_pairs_unseen.py "
-                        "HELD_BACK).")  # fmt: skip
-    parser.add_argument("--next-held-back", action="store_true",
-                        help="Score the next held-back part (spent: tests/dedupe_pairs_unseen.py "
-                        "NEXT_GROUPS).")  # fmt: skip
-    asyncio.run(amain(parser.parse_args()))
+    part = parser.add_mutually_exclusive_group()
+    part.add_argument("--held-back", action="store_true",
+                      help="Score the unspent held-back part, the fourth (tests/"
+                      "dedupe_pairs_held_back_4.py), once, at the end of a session.")  # fmt: skip
+    part.add_argument("--third-held-back", action="store_true",
+                      help="Score the third held-back part (tests/dedupe_pairs_held_back.py; "
+                      "--held-back until the fourth part was written).")  # fmt: skip
+    part.add_argument("--next-held-back", action="store_true",
+                      help="Score the next held-back part (spent: tests/dedupe_pairs_unseen.py "
+                      "NEXT_GROUPS).")  # fmt: skip
+    part.add_argument("--first-held-back", action="store_true",
+                      help="Score the first held-back part (spent: tests/dedupe_pairs_unseen.py "
+                      "HELD_BACK).")  # fmt: skip
+    return parser.parse_args(argv)
+
+
+def main() -> None:
+    asyncio.run(amain(parse_args()))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """The third held-back part of the pair decision's unseen pairs (issue 28, step 1): written
 2026-12-06 21:45 UTC by a session that had not yet changed the decision, before any feature
 of that session was built, and **never scored until the end of it**
-(``scripts/eval_dedupe_unseen.py --fit --held-back``).
+(``scripts/eval_dedupe_unseen.py --fit --third-held-back``; ``--held-back`` until the fourth
+part, ``tests/dedupe_pairs_held_back_4.py``, was written on 2026-12-07).
 
 The first held-back part (``tests/dedupe_pairs_unseen.py`` ``HELD_BACK``) and the next one
 (``NEXT_GROUPS``) were scored by earlier sessions and are spent. Each group here starts from
@@ -116,7 +117,7 @@ HELD_BACK_GROUPS: tuple[tuple[Pair, ...], ...] = tuple(
            ("neighbour", D, "The user spent about 300 euros on a new bike", "The user sold their old bike for 100 euros")),
     )
 )  # fmt: skip
-"""The unspent held-back part (24 groups): in neither the development groups nor the spent
+"""The third held-back part (24 groups): in neither the development groups nor the first two
 held-back parts; scored once, at the end of the session that wrote it."""
 
 FIRST_HELD_BACK_GROUP = len(GROUPS) + len(NEXT_GROUPS)

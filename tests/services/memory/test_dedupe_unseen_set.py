@@ -3,9 +3,12 @@ calibration set, grouped by source fact, and partly held back (docs/DEDUPE.md)."
 
 from __future__ import annotations
 
+from collections import Counter
+
 from tests.dedupe_pairs import PAIRS
 from tests.dedupe_pairs_held_back import HELD_BACK_GROUPS
 from tests.dedupe_pairs_held_back import held_back as fresh_held_back
+from tests.dedupe_pairs_held_back_4 import FIRST_FOURTH_GROUP, FOURTH_GROUPS, fourth_held_back
 from tests.dedupe_pairs_unseen import (
     FIRST_GROUPS,
     GROUPS,
@@ -53,7 +56,7 @@ def test_the_next_held_back_part_is_apart():
         assert any(p.expect == "same" for p in group)
 
 
-def test_the_unspent_held_back_part_is_apart():
+def test_the_third_held_back_part_is_apart():
     """The third held-back part (tests/dedupe_pairs_held_back.py) shares no pair with the
     calibration set, the unseen groups or the spent next part, and its group numbers with
     none of theirs; each group has a duplicate, and the part has every kind of label."""
@@ -69,3 +72,36 @@ def test_the_unspent_held_back_part_is_apart():
     assert {p.lang for _, p in part} == {"en", "zh", "mixed"}
     for group in HELD_BACK_GROUPS:
         assert any(p.expect == "same" for p in group)
+
+
+def _apart(groups, part) -> None:  # type: ignore[no-untyped-def]
+    """``part`` (its (group, pair) list) shares no pair, either way round, with the
+    calibration set or an earlier unseen part, and no group number with them; each group
+    has a duplicate and a second text; the part has every label and every language."""
+    earlier = [*GROUPS, *NEXT_GROUPS, *HELD_BACK_GROUPS, *groups[:-1]]
+    seen = {(p.old, p.new) for p in PAIRS} | {(p.old, p.new) for g in earlier for p in g}
+    seen |= {(b, a) for a, b in seen}
+    this = groups[-1]
+    assert not [p for g in this for p in g if (p.old, p.new) in seen]
+    numbers = {g for g, _ in part}
+    assert numbers.isdisjoint(
+        {g for g, _ in development()}
+        | {g for g, _ in held_back()}
+        | {g for g, _ in next_held_back()}
+        | {g for g, _ in fresh_held_back()}
+    )
+    assert len(this) >= 35 and len(part) >= 125
+    labels = Counter(p.expect for _, p in part)
+    assert labels["same"] >= 55 and labels["contradicts"] >= 35 and labels["distinct"] >= 35
+    assert {p.lang for _, p in part} == {"en", "zh", "mixed"}
+    for group in this:
+        assert any(p.expect == "same" for p in group)
+        assert len({p.old for p in group} | {p.new for p in group}) >= 2
+
+
+def test_the_fourth_held_back_part_is_apart():
+    """The fourth part (tests/dedupe_pairs_held_back_4.py, what ``--held-back`` scores)."""
+    _apart([FOURTH_GROUPS], fourth_held_back())
+    assert {g for g, _ in fourth_held_back()} == set(
+        range(FIRST_FOURTH_GROUP, FIRST_FOURTH_GROUP + len(FOURTH_GROUPS))
+    )
