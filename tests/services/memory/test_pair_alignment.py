@@ -136,7 +136,7 @@ def test_a_week_of_a_month_is_one_value_in_english_and_chinese():
     ],
 )  # fmt: skip
 def test_the_decision_merges_aligned_pairs_only(old, new, cosine, action):
-    # the alignment rule alone: the rewording rule (test_reworded.py) merges the two cats
+    # the alignment rule alone (the rewording rule: test_reworded.py)
     d = decide(statement(new), statement(old), cosine, thresholds=T_ALIGN)
     assert d.action == action, d
     if action == "merge":
