@@ -306,8 +306,16 @@ def render(
         "no partner named) → `unsure` as `relationship_ended`, flagged. Other values in a "
         'frame that differs only by words of change or count ("has two cats" / "has just one '
         'cat now", 现在只有) in a statement that says a change → `contradicts` as '
-        "`values_changed` (tester D26). A guarded pair never merges, whatever the LLM "
-        "answers.",
+        "`values_changed` (tester D26). "
+        "One name, place or colour swapped for another "
+        'in the same sentence, the rest word for word the same (`swaps.py`: "went to yoga '
+        'with Rob" / "with Mike", "recommended Barcelona" / "Lisbon", "red and purple" / '
+        '"blue and green lighting", 和约翰 / 和迈克开会, 红色 / 蓝色; a name is capitalised and '
+        "a given name, a WordNet person or no WordNet noun, a place a WordNet location or "
+        "jieba's `ns`; not the subject, another one of several after an article or a count, "
+        'a taste, nor a word qualifying a noun, "Italian food") → `unsure` as '
+        "`thing_swapped:<kind>`, flagged as a possible contradiction, both kept. A guarded "
+        "pair never merges, whatever the LLM answers.",
         "4. **Classifier**: a logistic P(same) over features cosine lacks (word overlap after "
         "canonical forms, stemming, CJK characters and synonym folding; containment; the same "
         "words in an order that keeps roles). "
@@ -343,8 +351,19 @@ def render(
         "(its first senses and their hypernyms, with the synonyms they list; the polarity "
         "must agree; most of the things it names must be there) merges from "
         f"`define_cover` = {t.define_cover} at a cosine ≥ `define_cosine` = "
-        f"{t.define_cosine}. Thresholds fitted with grouped 5-fold "
-        "CV by `scripts/eval_dedupe_unseen.py --fit` (below).",
+        f"{t.define_cosine}. A rewording that shares few words (`reword.py`, tenth run: "
+        '"Max became part of Nate\'s family" / "Nate welcomed Max into his home", 用户的母亲去年'
+        "去世了 / 用户的妈妈去年走了) merges on the embedding alone from `reword_cosine` = "
+        f"{t.reword_cosine} with at most {t.reword_things} things unmatched on a side "
+        f"(Chinese: `reword_cosine_zh` = {t.reword_cosine_zh} with {t.reword_cover_zh} of "
+        "the words matched both ways) — a cosine above every training pair of other facts "
+        "with no slot swapped — when the names (people, places, companies) and the canonical "
+        "values agree, no one or two words are swapped, it is not two past events with "
+        "other actions and things, the moods (past, plan, wish) and the person a sentence "
+        'opens with ("the user\'s sister") agree, and an English pair has a content word '
+        "in common; the "
+        "survivor keeps the other wording in `metadata.restated_as`. Thresholds fitted with "
+        "grouped 5-fold CV by `scripts/eval_dedupe_unseen.py --fit` (below).",
         "6. **Unsure** pairs (at most `DEDUPE__MAX_UNSURE` per unit) become pair reviews when "
         "they are real candidates (`review_worthy`, `gate.py`: two languages, a guard that "
         "names a slot, entities or types, a past event with its day changed, a cosine ≥ "
@@ -359,7 +378,8 @@ def render(
         "decision before this gate (a labelled pair is always a candidate of its own). An "
         "unsure pair whose merge is ruled out and whose review always opens (a past event "
         "with its day changed, another kind of one thing, a diet against a food it rules "
-        "out, a slot across languages, a negation across languages: "
+        "out, one name, place or colour swapped, a slot across languages, a negation across "
+        "languages: "
         "`gate.flags_contradiction`) is **flagged as a possible contradiction**: its review "
         "has `kind` `contradiction` in `GET /reviews`, in the `/store` answer's `pending` "
         "and on the unit page, and opens beyond `DEDUPE__MAX_UNSURE`; both units stay "

@@ -18,10 +18,12 @@ Figures per kind:
 Fitting picks (``align_cosine``, ``align_cover``) on a grid, then ``align_cosine_full`` (the
 lower cosine from which pairs with every content word matched both ways merge): zero false
 merges on the training pairs first, then the most merges, then the most conservative
-(highest cosine, then highest cover). ``--fit`` prints the thresholds fitted on every
-development pair. ``--held-back`` adds the unspent held-back part, the fourth
-(``tests/dedupe_pairs_held_back_4.py``, scored once, at the end: shipped, and fitted on every
-development pair); ``--third-held-back`` (``tests/dedupe_pairs_held_back.py``, the part
+(highest cosine, then highest cover); then the definition rule (``define_*``) and the
+rewording rule (``reword_*``: its cosine above every training pair of other facts with no
+slot swapped, English and Chinese apart). ``--fit`` prints the thresholds fitted on every
+development pair. ``--held-back`` adds the fourth held-back part
+(``tests/dedupe_pairs_held_back_4.py``, spent by docs/DEDUPE.md's tenth run: shipped, and
+fitted on every development pair); ``--third-held-back`` (``tests/dedupe_pairs_held_back.py``, the part
 ``--held-back`` scored until the fourth was written), ``--next-held-back`` and
 ``--first-held-back`` score the earlier ones. ``--fifth-held-back``
 (``tests/dedupe_pairs_held_back_5.py``) is kept for a later session: it refuses to run unless
@@ -47,7 +49,14 @@ sys.path.insert(0, str(ROOT))
 from app.clients.embeddings import create_embedder  # noqa: E402
 from app.core.config import get_settings  # noqa: E402
 from app.services.memory import merge  # noqa: E402
-from app.services.memory.pairs import decision, definition, features, gate, lexical  # noqa: E402
+from app.services.memory.pairs import (  # noqa: E402
+    decision,
+    definition,
+    features,
+    gate,
+    lexical,
+    reword,
+)
 from app.services.memory.pairs.decision import Thresholds  # noqa: E402
 from tests.dedupe_pairs import PAIRS, Pair  # noqa: E402
 from tests.dedupe_pairs_held_back import held_back as third_held_back  # noqa: E402
@@ -103,6 +112,10 @@ class Eligible:
     cross: bool  # the two are in two languages (their own thresholds)
     things: int = 0  # unmatched things on the side that has them
     define: float | None = None  # a label and its definition: the share defined (else None)
+    # The rewording rule (:mod:`app.services.memory.pairs.reword`): (lower coverage, things,
+    # whether its extra checks let it through: ``reword.agree``) for a same-language pair of
+    # a rewording's shape (``reword.shaped``) that reaches the rule, else None.
+    reword: tuple[float, int, bool] | None = None
 
 
 def eligible(v: Vectors, pairs: Sequence[Pair], t: Thresholds) -> list[Eligible]:
@@ -111,6 +124,8 @@ def eligible(v: Vectors, pairs: Sequence[Pair], t: Thresholds) -> list[Eligible]
                                 align_cover_xl=0.0, align_things=99,
                                 align_cosine_full=None)  # fmt: skip
     defining = dataclasses.replace(off, define_cosine=0.0, define_cover=0.0)
+    rewording = dataclasses.replace(off, reword_cosine=0.0, reword_things=99,
+                                    reword_cosine_zh=0.0, reword_cover_zh=0.0)  # fmt: skip
     out = []
     for p in pairs:
         new, old = features.statement(p.new), features.statement(p.old)
@@ -122,14 +137,22 @@ def eligible(v: Vectors, pairs: Sequence[Pair], t: Thresholds) -> list[Eligible]
                                         thresholds=defining)  # fmt: skip
         share = (definition.defines(p.new, p.old) if by_definition.reason == "defined"
                  else None)  # fmt: skip
+        by_reword = decision.decide(new, old, _cos(v, p), type_equal=p.old_type == p.new_type,
+                                    thresholds=rewording)  # fmt: skip
+        reaches = by_reword.reason in ("reworded", "classifier") and new.cjk == old.cjk
+        shaped = reword.shaped(new, old) if reaches else None
+        ra = None if shaped is None else (shaped.low, shaped.things,
+                                          by_reword.reason == "reworded")  # fmt: skip
         out.append(Eligible(p, decide(v, p, off), _cos(v, p), cover, new.cjk != old.cjk,
-                            a.things, share))  # fmt: skip
+                            a.things, share, ra))  # fmt: skip
     return out
 
 
 def OFF(t: Thresholds) -> Thresholds:  # noqa: N802 - reads as a constant
-    """``t`` without content-word alignment nor definitions (the decision before them)."""
-    return dataclasses.replace(t, align_cosine=None, align_cosine_xl=None, define_cosine=None)
+    """``t`` without content-word alignment, definitions nor rewordings (the decision
+    before them)."""
+    return dataclasses.replace(t, align_cosine=None, align_cosine_xl=None, define_cosine=None,
+                               reword_cosine=None, reword_cosine_zh=None)  # fmt: skip
 
 
 def _gain(merged: Sequence[Eligible]) -> int | None:
@@ -221,17 +244,74 @@ def fit(t: Thresholds, rows: Sequence[Eligible]) -> Thresholds:
         if best is None or (n + nf + nx, -things) > best[:2]:
             best = (n + nf + nx, -things, tt)
     assert best is not None
-    if t.define_cosine is None and not DEFINE:
-        return best[2]
-    _, cd, cover_d = _fit_define(rows)
-    return dataclasses.replace(best[2], define_cosine=cd, define_cover=cover_d)
+    tt = best[2]
+    if t.define_cosine is not None or DEFINE:
+        _, cd, cover_d = _fit_define(rows)
+        tt = dataclasses.replace(tt, define_cosine=cd, define_cover=cover_d)
+    return fit_reword(tt, rows) if REWORD else tt
+
+
+def _reword_gain(rows: Sequence[Eligible]) -> int | None:
+    """Duplicates :func:`reword.agree` lets through among ``rows``; None when ``rows`` holds
+    a pair of other facts, let through or not."""
+    if any(r.pair.expect != "same" for r in rows):
+        return None
+    return sum(r.reword is not None and r.reword[2] for r in rows)
+
+
+REWORD = True  # fit the rewording rule (:mod:`app.services.memory.pairs.reword`)
+REWORD_THINGS = (0, 1, 2, 3)
+
+
+def fit_reword(t: Thresholds, rows: Sequence[Eligible]) -> Thresholds:
+    """``t`` with the rewording rule's thresholds fitted on ``rows``, English and Chinese
+    apart: the cosine above every training pair of other facts of a rewording's shape
+    (:func:`reword.shaped`) that reaches the rule with the language's word condition met
+    (things ≤ ``reword_things``; Chinese: coverage ≥ ``reword_cover_zh``) — whether or not
+    :func:`reword.agree` would stop it (names, values, two events): extra safety, never a
+    reason for a lower cosine (the ninth run's false merge) —, then the most merges beyond what
+    ``t`` merges already, then the most conservative (highest cosine, fewest things,
+    highest cover); off where nothing gains."""
+    off = dataclasses.replace(t, reword_cosine=None, reword_cosine_zh=None)
+    open_rows = []
+    for r in rows:
+        if r.reword is None or r.cross:
+            continue
+        new, old = features.statement(r.pair.new), features.statement(r.pair.old)
+        d = decision.decide(new, old, r.cosine, type_equal=r.pair.old_type == r.pair.new_type,
+                            thresholds=off)  # fmt: skip
+        if d.action != "merge":
+            open_rows.append((r, new.cjk))
+    best_en: tuple[int, float, int] | None = None
+    best_zh: tuple[int, float, float] | None = None
+    for c in COSINES:
+        for k in REWORD_THINGS:
+            n = _reword_gain([r for r, cjk in open_rows if not cjk and r.reword is not None
+                              and r.cosine >= c and r.reword[1] <= k])  # fmt: skip
+            if n and (best_en is None or (n, c, -k) > (best_en[0], best_en[1], -best_en[2])):
+                best_en = (n, c, k)
+        for cover in COVERS:
+            n = _reword_gain([r for r, cjk in open_rows if cjk and r.reword is not None
+                              and r.cosine >= c and r.reword[0] >= cover])  # fmt: skip
+            if n and (best_zh is None or (n, c, cover) > best_zh):
+                best_zh = (n, c, cover)
+    return dataclasses.replace(
+        off,
+        reword_cosine=None if best_en is None else best_en[1],
+        reword_things=3 if best_en is None else best_en[2],
+        reword_cosine_zh=None if best_zh is None else best_zh[1],
+        reword_cover_zh=0.6 if best_zh is None else best_zh[2],
+    )
 
 
 def _named(t: Thresholds) -> str:
     return (f"align_cosine={t.align_cosine}, align_cover={t.align_cover}, "
             f"align_cosine_xl={t.align_cosine_xl}, align_cover_xl={t.align_cover_xl}, "
             f"align_things={t.align_things}, align_cosine_full={t.align_cosine_full}, "
-            f"define_cosine={t.define_cosine}, define_cover={t.define_cover}")  # fmt: skip
+            f"define_cosine={t.define_cosine}, define_cover={t.define_cover}, "
+            f"reword_cosine={t.reword_cosine}, reword_things={t.reword_things}, "
+            f"reword_cosine_zh={t.reword_cosine_zh}, "
+            f"reword_cover_zh={t.reword_cover_zh}")  # fmt: skip
 
 
 # ---- the review band ---------------------------------------------------------------------

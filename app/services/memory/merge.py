@@ -3,7 +3,7 @@ used by the write path (``/store``, extraction, distillation, consolidation), by
 (a ``PATCH`` that makes a unit a duplicate of another) and by the reconciliation job.
 
 Whether two units are the same memory is decided by the pair decision
-(:func:`app.services.memory.pairs.decision.plan`, pure); :func:`decide_against` and
+(:func:`app.services.memory.pairs.plan.plan`, pure); :func:`decide_against` and
 :func:`first_duplicate` put it to a unit's neighbours. This module then says what the
 survivor keeps: its id and value; its confidence raised by noisy-OR (two independent
 confirmations: 1-(1-a)(1-b)), ``last_confirmed_at`` refreshed, ``merge_count`` bumped, and
@@ -26,7 +26,8 @@ from app.core.text import entity_keys, search_text
 from app.core.vocabulary import UnitStatus
 from app.models import MemoryUnit
 from app.repositories.memory.units import Neighbour
-from app.services.memory.pairs.decision import Candidate, Plan, Thresholds, plan
+from app.services.memory.pairs.decision import Thresholds
+from app.services.memory.pairs.plan import Candidate, Plan, plan
 from app.services.memory.resolution import candidate_gate
 
 

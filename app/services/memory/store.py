@@ -4,7 +4,7 @@ per subject the units with the batch's value hashes and every unit's neighbours 
 and by trigger scenario; for one unit, with their rows) in one statement each (the lock's
 also sets the neighbour read's HNSW scan), then per unit in input order — seeing the
 units before it in the batch (:class:`~app.services.memory.batch_view.BatchView`) — decide
-every pair (:func:`app.services.memory.pairs.decision.plan`, pure), and merge into a
+every pair (:func:`app.services.memory.pairs.plan.plan`, pure), and merge into a
 duplicate, or create and supersede / flag what it contradicts; the new rows are written in
 one INSERT at the end, and their entities linked in the entity graph in one statement
 (:mod:`app.services.entities.upkeep`). Pairs the decision is unsure of become pair reviews:

@@ -1,6 +1,6 @@
 """Recall never shows the same fact twice (docs/ARCHITECTURE.md, "The life of a /recall"):
 the final ``top_k`` collapses units the pair decision calls duplicates
-(:func:`app.services.memory.pairs.decision.plan`: the same canonical form, or a merge by the
+(:func:`app.services.memory.pairs.plan.plan`: the same canonical form, or a merge by the
 classifier with agreeing entities) into the best-ranked of them, which lists the others in
 ``duplicates`` — an agent's context is not filled with paraphrases that the write path left
 apart (stored before the decision could merge them, or by an older version).
@@ -28,7 +28,8 @@ import uuid
 from collections.abc import Sequence
 
 from app.repositories.recall.duplicates import ClosePair
-from app.services.memory.pairs.decision import Candidate, Thresholds, plan
+from app.services.memory.pairs.decision import Thresholds
+from app.services.memory.pairs.plan import Candidate, plan
 from app.services.recall.scoring import Ranked
 
 # Extra candidates read beyond top_k, so a collapsed hit's place is filled by the next one

@@ -209,7 +209,9 @@ async def test_a_batch_embeds_once_and_sends_a_fixed_number_of_statements(engine
     assert [s[: len(e)] for s, e in zip(many, expected, strict=True)] == expected
     # a subject with units: a batch reads the distinct neighbours once more; one unit's
     # neighbours come with their rows in the neighbour statement
-    more = [{"user_id": "u3", "value": f"{f}, said someone else"} for f in facts[:3]]
+    # (a name one side only: "X, said someone else" is X restated, which the rewording rule
+    # may merge; these must be created to count the statements)
+    more = [{"user_id": "u3", "value": f"{f}, said Greta"} for f in facts[:3]]
     with_rows = many[:3] + ["SELECT memory_units.id, memory_units.nam"] + many[3:]
     assert await store_counted(engine, embedder, more) == with_rows
     one = [{"user_id": "u3", "value": "Frank repairs old bicycles"}]

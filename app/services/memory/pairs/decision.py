@@ -14,18 +14,24 @@ decides each pair from :mod:`~app.services.memory.pairs.features` (docs/DEDUPE.m
    an antonym swap, roles that changed sides, another value of an exclusive slot, an
    exclusive one-word swap — are ``contradicts`` when the rest of the sentence agrees (across
    languages: every other word matched through the dictionaries, :mod:`.across`), else
-   ``unsure``; a guarded pair never merges, whatever the LLM answers (``merge_allowed``);
+   ``unsure``; another kind of one thing (:mod:`.frames`), a diet against a food it rules out
+   (:mod:`.diet`), one name, place or colour swapped for another (:mod:`.swaps`) are
+   ``unsure`` and flagged as possible contradictions (:func:`.gate.flags_contradiction`); a
+   guarded pair never merges, whatever the LLM answers (``merge_allowed``);
 4. a pair in two languages → ``merge`` when its content words align (step 5's rule with the
    ``*_xl`` thresholds), else ``unsure``;
 5. otherwise a logistic score P(same) (word overlap after canonical forms, stemming, CJK
    characters and synonyms; containment; the same words in an order that keeps roles):
    ≥ ``merge_p`` → ``merge``; below it, content-word alignment (:func:`aligned`: lemmas,
-   synonyms, glosses, values, both ways; ``align_*``) or a label and its definition
-   (:mod:`.definition`, ``define_*``) → ``merge`` (``unsure`` when the types differ);
+   synonyms, glosses, values, both ways; ``align_*``), a label and its definition
+   (:mod:`.definition`, ``define_*``) or a rewording the embedding alone tells, names and
+   values agreeing (:func:`reworded`, :mod:`.reword`, ``reword_*``) → ``merge`` (``unsure``
+   when the types differ);
    ≥ ``unsure_p`` → ``unsure``, else ``distinct``.
 
-Weights: scripts/calibrate_dedupe.py on tests/dedupe_pairs.py; ``align_*``, ``define_*``:
-scripts/eval_dedupe_unseen.py --fit (grouped k-fold CV). Pure: no I/O (word lists: packages).
+Weights: scripts/calibrate_dedupe.py on tests/dedupe_pairs.py; ``align_*``, ``define_*``,
+``reword_*``: scripts/eval_dedupe_unseen.py --fit (grouped k-fold CV). Pure: no I/O (word
+lists: packages).
 """
 
 from __future__ import annotations
@@ -34,15 +40,20 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from app.services.memory.pairs import across, definition, diet, frames, lexical, referents, rules
-from app.services.memory.pairs.canonical import canonical
+from app.services.memory.pairs import (
+    across,
+    definition,
+    diet,
+    frames,
+    lexical,
+    referents,
+    reword,
+    rules,
+    swaps,
+)
 from app.services.memory.pairs.features import Features, Statement, features, statement
 from app.services.memory.pairs.gate import (
     REVIEW_P,
-    flags_contradiction,
-    merge_ruled_out,
-    review_worthy,
-    subject_words,
 )
 from app.services.memory.pairs.holders import apart as held_apart
 
@@ -84,6 +95,15 @@ class Thresholds:
     # A label and its definition (:func:`.definition.merges`), fitted by the same CV; None: off.
     define_cosine: float | None = 0.835
     define_cover: float = 0.5
+    # A rewording told by the embedding alone (:mod:`.reword`: names, values agree, no slot
+    # swapped, not two events): English from ``reword_cosine`` with at most ``reword_things``
+    # unmatched things on a side, Chinese from ``reword_cosine_zh`` with ``reword_cover_zh``
+    # of the words matched both ways. Fitted by the same CV above every training pair of
+    # other facts; None: off.
+    reword_cosine: float | None = 0.96
+    reword_things: int = 3
+    reword_cosine_zh: float | None = 0.97
+    reword_cover_zh: float = 0.6
 
 
 @dataclass(frozen=True)
@@ -180,6 +200,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         return unsure("kind_changed")  # coconut / almond milk: flagged, never merged
     if rules.relationship_ended(new.value, old.value):
         return unsure("relationship_ended")  # dating Sam / broke up: flagged (tester D26)
+    if (kind := swaps.thing_swapped(new.value, old.value)) is not None:
+        return unsure(f"thing_swapped:{kind}")  # yoga with Rob / with Mike: flagged, kept
     return None
 
 
@@ -245,6 +267,7 @@ def decide(
     p = p_same(f, weights)
     reason = "classifier" if p >= t.merge_p else "aligned" if aligned(new, old, cosine, t) else ""
     reason = reason or ("defined" if definition.merges(new.value, old.value, cosine, t) else "")
+    reason = reason or ("reworded" if reworded(new, old, cosine, t) else "")
     if reason:
         if not f.type_equal:
             return PairDecision("unsure", "type_differs", p, True)
@@ -293,6 +316,20 @@ def aligned(new: Statement, old: Statement, cosine: float, t: Thresholds) -> boo
     return cosine >= floor and a.low >= (t.align_cover if same_language else t.align_cover_xl)
 
 
+def reworded(new: Statement, old: Statement, cosine: float, t: Thresholds) -> bool:
+    """The rewording rule of :class:`Thresholds` (``reword_*``): a same-language pair above
+    its language's cosine that :func:`.reword.safe` lets through (names and values agree, no
+    slot swapped, not two events), with few things unmatched (English) or most words matched
+    both ways (Chinese)."""
+    floor = t.reword_cosine_zh if new.cjk else t.reword_cosine
+    if floor is None or cosine < floor or new.cjk != old.cjk:
+        return False
+    a = reword.safe(new, old)
+    if a is None:
+        return False
+    return a.low >= t.reword_cover_zh if new.cjk else a.things <= t.reword_things
+
+
 Verdict = Literal["same", "contradicts", "unrelated"]
 
 
@@ -305,107 +342,3 @@ def reconciled(decision: PairDecision, verdict: Verdict | None) -> Action:
     if verdict == "contradicts":
         return "contradicts"
     return "distinct"
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """An existing unit as the decision sees it: value, type, case-folded entities and the
-    cosine similarity of its value to the new one."""
-
-    value: str
-    type: str
-    entity_keys: frozenset[str]
-    cosine: float
-
-
-@dataclass(frozen=True)
-class Plan:
-    """What to do with a new unit given its neighbours (indexes into the candidates):
-    ``merge_into`` (or None), the ones it ``contradicts`` and the ``unsure`` ones that are
-    real candidates (:func:`review_worthy`; at most ``max_unsure``, most similar first, and
-    every possible contradiction: :func:`~.gate.flags_contradiction`), each
-    with its :class:`PairDecision`; ``not_reviewed``: unsure pairs left ``distinct``."""
-
-    merge_into: int | None
-    contradicts: list[tuple[int, PairDecision]]
-    unsure: list[tuple[int, PairDecision]]
-    not_reviewed: int = 0
-
-
-def plan(
-    value: str,
-    type_: str,
-    entity_keys: frozenset[str],
-    candidates: list[Candidate],
-    thresholds: Thresholds | None = None,
-    max_unsure: int = 3,
-) -> Plan:
-    """Decide a new unit against every neighbour (most similar first). The first ``merge``
-    wins and nothing else is applied; two units naming disjoint entities never merge
-    offline (``unsure``)."""
-    t = thresholds or Thresholds()
-    key = canonical(value).key
-    new: Statement | None = None  # built when a pair needs more than the canonical form
-    contradicts: list[tuple[int, PairDecision]] = []
-    unsure: list[tuple[int, PairDecision]] = []
-    skipped = 0
-    common: tuple[frozenset[str], frozenset[str]] | None = None  # the subject's words, keys
-    for k in sorted(range(len(candidates)), key=lambda i: -candidates[i].cosine):
-        c = candidates[k]
-        # decide()'s first two steps on the canonical forms alone (no stemming, no slots):
-        # the same result, and most neighbours of a chat turn stop here.
-        if key == canonical(c.value).key:
-            d = PairDecision("merge", "canonical_equal", 1.0, True)
-        elif c.cosine < t.candidate_cosine:
-            d = PairDecision("distinct", "below_candidate_cosine", 0.0, True)
-        else:
-            new = new or statement(value)
-            d = decide(new, statement(c.value), c.cosine, type_equal=type_ == c.type,
-                       thresholds=t)  # fmt: skip
-        if (
-            d.action == "merge"
-            and entity_keys
-            and c.entity_keys
-            and not entity_keys & c.entity_keys
-        ):
-            d = PairDecision("unsure", "entities_differ", d.p_same, True)
-        if d.action == "merge":
-            return Plan(k, [], [])
-        if d.action == "contradicts":
-            contradicts.append((k, d))
-        elif d.action == "unsure" and (len(unsure) < max_unsure or flags_contradiction(d)):
-            new = new or statement(value)
-            old = statement(c.value)
-            if d.merge_allowed and (why := merge_ruled_out(new, old)):  # it would lose a fact
-                d = PairDecision("unsure", why, d.p_same, False)  # kind contradiction
-            common = common or _common(new, entity_keys, candidates)
-            shared = _named_in_both(value, c.value, (entity_keys & c.entity_keys) - common[1])
-            p = d.p_same or p_same(features(new, old, c.cosine, type_ == c.type))
-            if review_worthy(d, new, old, c.cosine, shared, common[0], t.review_cosine, p,
-                             t.review_p):  # fmt: skip
-                unsure.append((k, d))
-            else:
-                skipped += 1
-    return Plan(None, contradicts, unsure, skipped)
-
-
-def _named_in_both(a: str, b: str, keys: frozenset[str]) -> bool:
-    """Whether some entity of ``keys`` is named in both texts past their first word (a
-    transcript's "Speaker: …" names the speaker of every turn)."""
-    rest_a, rest_b = a.casefold().partition(" ")[2], b.casefold().partition(" ")[2]
-    return any(k in rest_a and k in rest_b for k in keys)
-
-
-def _common(
-    new: Statement, keys: frozenset[str], candidates: list[Candidate]
-) -> tuple[frozenset[str], frozenset[str]]:
-    """The subject's words (:func:`subject_words`) and the entity keys the new unit shares
-    with at least half of its neighbours (two at least: the speaker of every turn)."""
-    words = subject_words(new, [statement(c.value) for c in candidates])
-    if len(candidates) < 2:
-        return words, frozenset()
-    counts: dict[str, int] = {}
-    for c in candidates:
-        for k in keys & c.entity_keys:
-            counts[k] = counts.get(k, 0) + 1
-    return words, frozenset(k for k, n in counts.items() if 2 * n >= len(candidates))

@@ -26,10 +26,13 @@ class Decided(Protocol):
 # across languages, a merge held back only by entities or types, the same exclusive slot, one
 # past event told with another day (a corrected date, or the same thing done again), another
 # kind of the one thing a sentence is about (coconut / almond milk: .frames.kind_swapped), a
-# diet against a food it rules out (vegetarian now / loves steak: .diet.excludes).
+# diet against a food it rules out (vegetarian now / loves steak: .diet.excludes), one name,
+# place or colour swapped for another in the same sentence (yoga with Rob / with Mike:
+# .swaps.thing_swapped).
 _ALWAYS_REVIEWED = ("other_language", "negation_other_language", "entities_differ",
                     "type_differs", "slot_differs", "event_day_changed",
-                    "kind_changed", "diet_excludes", "relationship_ended")  # fmt: skip
+                    "kind_changed", "diet_excludes", "relationship_ended",
+                    "thing_swapped")  # fmt: skip
 # The share of content words (beyond the subject's) two statements must have in common.
 _REVIEW_OVERLAP = 0.5
 # An entity both name (beyond the subject's) makes a pair a real candidate only when the

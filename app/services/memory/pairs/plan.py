@@ -1,0 +1,121 @@
+"""The write path's plan for a new unit against all its neighbours (most similar first): the
+first ``merge`` wins; else the contradictions to apply and the unsure pairs that open a review
+(:func:`plan`). Each pair is decided by :mod:`.decision`. Pure: no I/O."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.services.memory.pairs.canonical import canonical
+from app.services.memory.pairs.decision import PairDecision, Thresholds, decide, p_same
+from app.services.memory.pairs.features import Statement, features, statement
+from app.services.memory.pairs.gate import (
+    flags_contradiction,
+    merge_ruled_out,
+    review_worthy,
+    subject_words,
+)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """An existing unit as the decision sees it: value, type, case-folded entities and the
+    cosine similarity of its value to the new one."""
+
+    value: str
+    type: str
+    entity_keys: frozenset[str]
+    cosine: float
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What to do with a new unit given its neighbours (indexes into the candidates):
+    ``merge_into`` (or None), the ones it ``contradicts`` and the ``unsure`` ones that are
+    real candidates (:func:`review_worthy`; at most ``max_unsure``, most similar first, and
+    every possible contradiction: :func:`~.gate.flags_contradiction`), each
+    with its :class:`PairDecision`; ``not_reviewed``: unsure pairs left ``distinct``."""
+
+    merge_into: int | None
+    contradicts: list[tuple[int, PairDecision]]
+    unsure: list[tuple[int, PairDecision]]
+    not_reviewed: int = 0
+
+
+def plan(
+    value: str,
+    type_: str,
+    entity_keys: frozenset[str],
+    candidates: list[Candidate],
+    thresholds: Thresholds | None = None,
+    max_unsure: int = 3,
+) -> Plan:
+    """Decide a new unit against every neighbour (most similar first). The first ``merge``
+    wins and nothing else is applied; two units naming disjoint entities never merge
+    offline (``unsure``)."""
+    t = thresholds or Thresholds()
+    key = canonical(value).key
+    new: Statement | None = None  # built when a pair needs more than the canonical form
+    contradicts: list[tuple[int, PairDecision]] = []
+    unsure: list[tuple[int, PairDecision]] = []
+    skipped = 0
+    common: tuple[frozenset[str], frozenset[str]] | None = None  # the subject's words, keys
+    for k in sorted(range(len(candidates)), key=lambda i: -candidates[i].cosine):
+        c = candidates[k]
+        # decide()'s first two steps on the canonical forms alone (no stemming, no slots):
+        # the same result, and most neighbours of a chat turn stop here.
+        if key == canonical(c.value).key:
+            d = PairDecision("merge", "canonical_equal", 1.0, True)
+        elif c.cosine < t.candidate_cosine:
+            d = PairDecision("distinct", "below_candidate_cosine", 0.0, True)
+        else:
+            new = new or statement(value)
+            d = decide(new, statement(c.value), c.cosine, type_equal=type_ == c.type,
+                       thresholds=t)  # fmt: skip
+        if (
+            d.action == "merge"
+            and entity_keys
+            and c.entity_keys
+            and not entity_keys & c.entity_keys
+        ):
+            d = PairDecision("unsure", "entities_differ", d.p_same, True)
+        if d.action == "merge":
+            return Plan(k, [], [])
+        if d.action == "contradicts":
+            contradicts.append((k, d))
+        elif d.action == "unsure" and (len(unsure) < max_unsure or flags_contradiction(d)):
+            new = new or statement(value)
+            old = statement(c.value)
+            if d.merge_allowed and (why := merge_ruled_out(new, old)):  # it would lose a fact
+                d = PairDecision("unsure", why, d.p_same, False)  # kind contradiction
+            common = common or _common(new, entity_keys, candidates)
+            shared = _named_in_both(value, c.value, (entity_keys & c.entity_keys) - common[1])
+            p = d.p_same or p_same(features(new, old, c.cosine, type_ == c.type))
+            if review_worthy(d, new, old, c.cosine, shared, common[0], t.review_cosine, p,
+                             t.review_p):  # fmt: skip
+                unsure.append((k, d))
+            else:
+                skipped += 1
+    return Plan(None, contradicts, unsure, skipped)
+
+
+def _named_in_both(a: str, b: str, keys: frozenset[str]) -> bool:
+    """Whether some entity of ``keys`` is named in both texts past their first word (a
+    transcript's "Speaker: …" names the speaker of every turn)."""
+    rest_a, rest_b = a.casefold().partition(" ")[2], b.casefold().partition(" ")[2]
+    return any(k in rest_a and k in rest_b for k in keys)
+
+
+def _common(
+    new: Statement, keys: frozenset[str], candidates: list[Candidate]
+) -> tuple[frozenset[str], frozenset[str]]:
+    """The subject's words (:func:`subject_words`) and the entity keys the new unit shares
+    with at least half of its neighbours (two at least: the speaker of every turn)."""
+    words = subject_words(new, [statement(c.value) for c in candidates])
+    if len(candidates) < 2:
+        return words, frozenset()
+    counts: dict[str, int] = {}
+    for c in candidates:
+        for k in keys & c.entity_keys:
+            counts[k] = counts.get(k, 0) + 1
+    return words, frozenset(k for k, n in counts.items() if 2 * n >= len(candidates))
