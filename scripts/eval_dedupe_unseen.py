@@ -23,8 +23,9 @@ rewording rule (``reword_*``: its cosine above every training pair of other fact
 slot swapped, English and Chinese apart). ``--fit`` prints the thresholds fitted on every
 development pair. ``--held-back`` adds the fourth held-back part
 (``tests/dedupe_pairs_held_back_4.py``, spent by docs/DEDUPE.md's tenth run: shipped, and
-fitted on every development pair); ``--third-held-back`` (``tests/dedupe_pairs_held_back.py``, the part
-``--held-back`` scored until the fourth was written), ``--next-held-back`` and
+fitted on every development pair); ``--third-held-back``
+(``tests/dedupe_pairs_held_back.py``, the part ``--held-back`` scored until the fourth was
+written), ``--next-held-back`` and
 ``--first-held-back`` score the earlier ones. ``--fifth-held-back``
 (``tests/dedupe_pairs_held_back_5.py``) is kept for a later session: it refuses to run unless
 ``HINDSIGHT_SPEND_FIFTH=1`` is set.
