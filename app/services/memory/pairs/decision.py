@@ -25,7 +25,7 @@ decides each pair from :mod:`~app.services.memory.pairs.features` (docs/DEDUPE.m
    ≥ ``merge_p`` → ``merge``; below it, content-word alignment (:func:`aligned`: lemmas,
    synonyms, glosses, values, both ways; ``align_*``), a label and its definition
    (:mod:`.definition`, ``define_*``) or a rewording the embedding alone tells, names and
-   values agreeing (:func:`reworded`, :mod:`.reword`, ``reword_*``) → ``merge`` (``unsure``
+   values agreeing (:func:`.reword.merges`, ``reword_*``) → ``merge`` (``unsure``
    when the types differ);
    ≥ ``unsure_p`` → ``unsure``, else ``distinct``.
 
@@ -40,22 +40,12 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from app.services.memory.pairs import (
-    across,
-    definition,
-    diet,
-    frames,
-    lexical,
-    referents,
-    reword,
-    rules,
-    swaps,
-)
+from app.services.memory.pairs import across, definition, diet, frames, lexical, referents, rules
 from app.services.memory.pairs.features import Features, Statement, features, statement
-from app.services.memory.pairs.gate import (
-    REVIEW_P,
-)
+from app.services.memory.pairs.gate import REVIEW_P
 from app.services.memory.pairs.holders import apart as held_apart
+from app.services.memory.pairs.reword import merges as reworded
+from app.services.memory.pairs.swaps import thing_swapped
 
 Action = Literal["merge", "contradicts", "distinct", "unsure"]
 
@@ -95,11 +85,8 @@ class Thresholds:
     # A label and its definition (:func:`.definition.merges`), fitted by the same CV; None: off.
     define_cosine: float | None = 0.835
     define_cover: float = 0.5
-    # A rewording told by the embedding alone (:mod:`.reword`: names, values agree, no slot
-    # swapped, not two events): English from ``reword_cosine`` with at most ``reword_things``
-    # unmatched things on a side, Chinese from ``reword_cosine_zh`` with ``reword_cover_zh``
-    # of the words matched both ways. Fitted by the same CV above every training pair of
-    # other facts; None: off.
+    # A rewording told by the embedding alone (:func:`.reword.merges`), fitted by the same CV
+    # above every training pair of other facts; None: off.
     reword_cosine: float | None = 0.96
     reword_things: int = 3
     reword_cosine_zh: float | None = 0.97
@@ -200,7 +187,7 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         return unsure("kind_changed")  # coconut / almond milk: flagged, never merged
     if rules.relationship_ended(new.value, old.value):
         return unsure("relationship_ended")  # dating Sam / broke up: flagged (tester D26)
-    if (kind := swaps.thing_swapped(new.value, old.value)) is not None:
+    if (kind := thing_swapped(new.value, old.value)) is not None:
         return unsure(f"thing_swapped:{kind}")  # yoga with Rob / with Mike: flagged, kept
     return None
 
@@ -314,20 +301,6 @@ def aligned(new: Statement, old: Statement, cosine: float, t: Thresholds) -> boo
     if full is not None and cosine >= full and a.low >= 1.0:
         return True  # every content word matched both ways
     return cosine >= floor and a.low >= (t.align_cover if same_language else t.align_cover_xl)
-
-
-def reworded(new: Statement, old: Statement, cosine: float, t: Thresholds) -> bool:
-    """The rewording rule of :class:`Thresholds` (``reword_*``): a same-language pair above
-    its language's cosine that :func:`.reword.safe` lets through (names and values agree, no
-    slot swapped, not two events), with few things unmatched (English) or most words matched
-    both ways (Chinese)."""
-    floor = t.reword_cosine_zh if new.cjk else t.reword_cosine
-    if floor is None or cosine < floor or new.cjk != old.cjk:
-        return False
-    a = reword.safe(new, old)
-    if a is None:
-        return False
-    return a.low >= t.reword_cover_zh if new.cjk else a.things <= t.reword_things
 
 
 Verdict = Literal["same", "contradicts", "unrelated"]

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Protocol
 
 import rjieba
 
@@ -46,6 +47,33 @@ _DATES = frozenset(
 )
 _ZH_NAMED = frozenset({"nr", "nrt", "nrfg", "ns", "nt", "nz"})
 _ZH_LATIN_NAME = re.compile(r"\b[A-Z][A-Za-z]+\b")
+
+
+class Limits(Protocol):
+    """The thresholds the rule reads (the decision's ``Thresholds``)."""
+
+    @property
+    def reword_cosine(self) -> float | None: ...
+    @property
+    def reword_things(self) -> int: ...
+    @property
+    def reword_cosine_zh(self) -> float | None: ...
+    @property
+    def reword_cover_zh(self) -> float: ...
+
+
+def merges(new: Statement, old: Statement, cosine: float, t: Limits) -> bool:
+    """The decision's rewording rule: a same-language pair at or above its language's cosine
+    (``t.reword_cosine``, Chinese ``t.reword_cosine_zh``; None: off) that :func:`safe` lets
+    through, with at most ``t.reword_things`` things unmatched on a side (English) or at least
+    ``t.reword_cover_zh`` of the words matched both ways (Chinese)."""
+    floor = t.reword_cosine_zh if new.cjk else t.reword_cosine
+    if floor is None or cosine < floor or new.cjk != old.cjk:
+        return False
+    a = safe(new, old)
+    if a is None:
+        return False
+    return a.low >= t.reword_cover_zh if new.cjk else a.things <= t.reword_things
 
 
 def safe(new: Statement, old: Statement) -> lexical.Alignment | None:
