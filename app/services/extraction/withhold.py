@@ -142,16 +142,11 @@ def screen(turns: list[Turn]) -> Screened:
         if turn.role == "user":
             keep = []
             for sentence in sentences:
-                if not (
-                    _FORGET.search(sentence)
-                    or _DONT_KEEP_MY.search(sentence)
-                    or forget_topic(
-                        sentence
-                    )  # 忘掉我的地址, "Stop remembering where I work." (E31)
-                ):
+                topic = forget_topic(sentence)  # 忘掉我的地址, "Stop remembering where I work."
+                if not (topic or _FORGET.search(sentence) or _DONT_KEEP_MY.search(sentence)):
                     keep.append(sentence)
                     continue
-                parts = _forget_earlier(out, turn, keep, forget_topic(sentence))
+                parts = _forget_earlier(out, turn, keep, topic)
                 if turn.index >= 0:
                     why = FORGOTTEN_REASON.format(parts=", ".join(parts)) if parts else None
                     out.dropped.append(_entry(secrets.mask(sentence)[0], why or FORGET_REASON))

@@ -8,6 +8,11 @@ import httpx
 NOW = "2026-12-06T10:00:00Z"
 
 
+def user(content: str) -> dict:
+    """A message of the user (role ``user``)."""
+    return {"role": "user", "content": content}
+
+
 async def units_of(client: httpx.AsyncClient, user_id: str, messages: list[dict]) -> dict:
     """The units of ``user_id`` after extracting ``messages`` (said at :data:`NOW`), by value."""
     body = {"user_id": user_id, "messages": messages, "now": NOW}

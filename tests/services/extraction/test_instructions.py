@@ -7,11 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.services.extraction.extracted import units_of
-
-
-def user(content: str) -> dict:
-    return {"role": "user", "content": content}
+from tests.services.extraction.extracted import units_of, user
 
 
 @pytest.mark.parametrize(

@@ -14,11 +14,7 @@ import pytest
 from app.services.memory.pairs import holders
 from app.services.memory.pairs.decision import Thresholds, decide
 from app.services.memory.pairs.features import statement
-from tests.services.extraction.extracted import NOW, units_of
-
-
-def user(content: str) -> dict:
-    return {"role": "user", "content": content}
+from tests.services.extraction.extracted import NOW, units_of, user
 
 
 @pytest.mark.parametrize(

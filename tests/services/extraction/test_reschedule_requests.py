@@ -4,11 +4,7 @@ Tuesday first). Through /extract: the move supersedes the booking, history kept.
 
 from __future__ import annotations
 
-from tests.services.extraction.extracted import units_of
-
-
-def user(content: str) -> dict:
-    return {"role": "user", "content": content}
+from tests.services.extraction.extracted import units_of, user
 
 
 async def test_a_reschedule_request_supersedes_the_booking(client):

@@ -9,11 +9,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.services.extraction.extracted import NOW, units_of
-
-
-def user(content: str) -> dict:
-    return {"role": "user", "content": content}
+from tests.services.extraction.extracted import NOW, units_of, user
 
 
 @pytest.mark.parametrize(

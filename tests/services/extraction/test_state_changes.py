@@ -13,11 +13,7 @@ import pytest
 
 from app.services.memory.pairs.decision import Thresholds, decide
 from app.services.memory.pairs.features import statement
-from tests.services.extraction.extracted import NOW, units_of
-
-
-def user(content: str) -> dict:
-    return {"role": "user", "content": content}
+from tests.services.extraction.extracted import NOW, units_of, user
 
 
 async def listed(client: httpx.AsyncClient, user_id: str) -> dict[str, dict]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from tests.services.extraction.extracted import user
+
 # Sunday 2026-12-06, 12:00 UTC.
 NOW = "2026-12-06T12:00:00Z"
 
@@ -25,10 +27,6 @@ async def extract(client: httpx.AsyncClient, messages: list[dict]) -> list[dict]
         if unit.get("memory_id"):
             out.append((await client.get(f"/memories/{unit['memory_id']}")).json())
     return out
-
-
-def user(content: str) -> dict:
-    return {"role": "user", "content": content}
 
 
 def assistant(content: str) -> dict:

@@ -4,11 +4,7 @@ values, no review, the stale one ranked first). Through /extract, two conversati
 
 from __future__ import annotations
 
-from tests.services.extraction.extracted import units_of
-
-
-def user(content: str) -> dict:
-    return {"role": "user", "content": content}
+from tests.services.extraction.extracted import units_of, user
 
 
 async def test_a_move_a_new_job_and_a_changed_diet_update_the_old_values(client):
