@@ -31,6 +31,7 @@ from dataclasses import replace
 
 from app.core.text import has_cjk, normalize
 from app.services.extraction import speakers as said_by
+from app.services.extraction.abbreviations import protect, restored
 from app.services.extraction.about_other import confirmed
 from app.services.extraction.changes import state_changes
 from app.services.extraction.dates import local_now
@@ -62,6 +63,8 @@ class OfflineExtractor:
     async def extract(self, turns: list[Turn], ctx: ExtractionContext) -> Extraction:
         """Candidate units from the user's turns (see the module docstring); turns in
         ``ctx.preceding`` are read as context only."""
+        turns = [protect(t) for t in turns]  # "Dr. Smith", "Mt. Rainier" (tester E30)
+        ctx = replace(ctx, preceding=tuple(protect(t) for t in ctx.preceding))
         named = frozenset(t.name for t in [*ctx.preceding, *turns] if t.name)
         participants = frozenset(n.casefold() for t in turns if (n := t.name))
         own = said_by.subjects([*ctx.preceding, *turns], ctx.user_id)
@@ -119,7 +122,7 @@ class OfflineExtractor:
             elif done := result_unit(turn.content, now, ctx.timezone, turn.index):
                 found.setdefault(normalize(done.value), done)  # "I booked…": what it did
             before = said
-        return Extraction(_name_the_user(list(found.values()), turns))
+        return Extraction([restored(u) for u in _name_the_user(list(found.values()), turns)])
 
 
 def _changes(said: Said, turn: Turn) -> list[Candidate]:

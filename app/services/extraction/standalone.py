@@ -38,6 +38,10 @@ _EN_LEAD_IN = re.compile(
     + r"\s*(?:(?:just\s+)?(?:a\s+|one\s+more\s+)?(?:quick\s+|friendly\s+|gentle\s+)?reminder"
     r"|just\s+to\s+remind\s+you|as\s+a\s+reminder|fyi|f\.y\.i\.?|btw|by\s+the\s+way|heads[\s-]+up"
     r"|just\s+so\s+you\s+know|for\s+the\s+record|note|psa|actually|as\s+i\s+(?:said|mentioned|told\s+you)"
+    # "Keep this private: …", "Between you and me, …": how to hold it, not what it says
+    r"|(?:just\s+)?between\s+(?:you\s+and\s+me|us)|off\s+the\s+record|in\s+confidence|confidentially"
+    r"|(?:please\s+)?keep\s+(?:this|it|that)\s+(?:private|confidential|secret|between\s+us|to\s+yourself)"
+    r"|to\s+be\s+(?:honest|frank)|honestly|frankly|tbh"
     # "Update: actually I'm not vegetarian anymore" (tester E1), only before a colon
     r"|(?:(?:a\s+)?(?:quick|small|little|small)\s+)?(?:update|correction)(?=\s*:)"
     r"(?:\s+(?:before|earlier))?|(?:don't\s+forget|remember)(?=\s*[:,–—-]|\s+that\b))"
@@ -48,7 +52,7 @@ _EN_LEAD_IN = re.compile(
 _ZH_LEAD_IN = re.compile(
     _SENTENCE_START + r"\s*(?:顺便(?:说|提|讲)(?:一下|一句)?|顺带(?:说|提)(?:一下|一句)?"
     r"|(?:再|先)?提醒(?:你|您)?一下|友情提(?:示|醒)|温馨提(?:示|醒)|再说一(?:遍|次)|重申一下|备注|提醒|对了|顺便|别忘了"
-    r"|你好|您好|嗨|其实|另外)"
+    r"|你好|您好|嗨|其实|另外|说实话|老实说|悄悄(?:告诉|跟)你(?:说)?|(?:我)?私下(?:跟你)?说|别告诉别人)"
     r"[：:，,、！!。\s]*"
 )
 _EN_PARTICLE = re.compile(

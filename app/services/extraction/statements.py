@@ -18,12 +18,14 @@ from app.services.extraction.tense import is_past_verb
 
 # fmt: skip
 
-_CAPITALISED = re.compile(r"\b([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)")
+# U+2024 is the protected period of "Dr. Smith" (abbreviations.py): part of the name.
+_CAPITALISED = re.compile(r"\b([A-Z][\w'’\u2024-]*(?:\s+[A-Z][\w'’\u2024-]*)*)")
 _NOT_NAMES = {
     "i", "i'm", "i've", "i'll", "i'd", "the", "a", "an", "and", "but", "please", "my", "we",
     "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
     "february", "march", "april", "may", "june", "july", "august", "september", "october",
-    "november", "december", "ok", "okay", "thanks", "hi", "hello", "hey", "also", "quick",
+    "november", "december", "mondays", "tuesdays", "wednesdays", "thursdays", "fridays",
+    "saturdays", "sundays", "ok", "okay", "thanks", "hi", "hello", "hey", "also", "quick",
     "just", "so", "oh", "yes", "no", "sure", "great", "next", "this", "on", "in", "wow",
     "yeah", "it", "it's", "that", "that's", "what", "how", "when", "where", "why", "who",
     "you", "your", "they", "he", "she", "his", "her", "our", "there", "here", "if", "for",
