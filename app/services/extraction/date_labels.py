@@ -78,7 +78,7 @@ def resolve_dates(text: str, dates: list[TimeMatch], *, zh: bool) -> str:
     for when in dates:
         prefix = text[last : when.start]
         after = re.search(  # "to on Thursday" (tester E3): no "on" after a preposition
-            r"\b(?:on|by|until|till|before|after|since|for|from|through|to)\s*$",
+            r"\b(?:on|by|until|till|before|after|since|for|from|through|to|of|early|late|mid)[\s-]*$",
             prefix,
             re.IGNORECASE,
         )

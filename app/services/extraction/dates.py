@@ -42,6 +42,7 @@ from zoneinfo import ZoneInfo
 import dateparser
 
 from app.core.zh_numbers import zh_number
+from app.services.extraction.months import months_alone
 from app.services.extraction.tense import idiom_spans, is_past, recurring_spans, sentence_around
 
 _EN_DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
@@ -332,6 +333,9 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
         if 1 <= int(m.group(3)) <= 12:
             day = date(year, int(m.group(3)), 1)
             found.append(TimeMatch(m.start(), m.end(), m.group(0), day, "month", absolute=True))
+
+    for start, end, phrase, first in months_alone(text, today):  # "in May", 五月 (months.py)
+        found.append(TimeMatch(start, end, phrase, first, "month"))
 
     # A habit ("every Tuesday", 每周二) and an idiom ("feels like just yesterday") are no date.
     undated = recurring_spans(text) + idiom_spans(text)

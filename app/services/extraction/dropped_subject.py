@@ -26,7 +26,21 @@ _DROPPED = re.compile(
 )
 
 
+# "Moving to Austin in March.", "Heading home tomorrow": a plan on the move ("Going to be
+# fun" is no move).
+_ON_THE_MOVE = re.compile(
+    r"(?:^|(?<=[.!?]\s))((?:just|also|finally|soon)\s+)?(moving|heading|flying|going|"
+    r"travell?ing|relocating)(?=\s+(?:back\s+)?(?:to|abroad|home|out)\b)"
+    r"(?!\s+to\s+(?:be|have|do|get|make|need|try|say|take|go|see|keep)\b)",
+    re.IGNORECASE,
+)
+
+
 def with_subject(text: str) -> str:
     """``text`` with "I" before each sentence that opens with a past-tense verb (module
-    docstring): "Got the tattoo a few years ago." → "I got the tattoo a few years ago."."""
-    return _DROPPED.sub(lambda m: "I " + (m.group(1) or "").lower() + m.group(2).lower(), text)
+    docstring): "Got the tattoo a few years ago." → "I got the tattoo a few years ago.";
+    "I'm" before one that opens with a move ("Moving to Austin in March.")."""
+    text = _DROPPED.sub(lambda m: "I " + (m.group(1) or "").lower() + m.group(2).lower(), text)
+    return _ON_THE_MOVE.sub(
+        lambda m: "I'm " + (m.group(1) or "").lower() + m.group(2).lower(), text
+    )

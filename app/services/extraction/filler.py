@@ -154,7 +154,13 @@ _SELF_STATE = re.compile(
     r"^\W*(?:i\s+(?:also\s+|still\s+)?(?:have|own|take|use|drive|play|wear|smoke|speak|"
     r"study|need)\s+(?!(?:been|to|got|had|no|nothing|it|that|this|them)\b)|"
     r"i\s*(?:'m|\s+am)\s+(?:\d+|diabetic|asthmatic|epileptic|deaf|blind|pregnant|"
-    r"left-handed|right-handed|colou?r-?blind)\b)|^我(?:有|在吃|在用|戴|坐|抽|是)",
+    r"left-handed|right-handed|colou?r-?blind|sick|ill|unemployed|engaged|(?:originally\s+)?"
+    r"from\s+\w+|in\s+(?-i:[A-Z])\w+|(?-i:[A-Z][a-z]+(?:ese|ian|an|ish|ch|i))\b))"
+    # life events and abilities: "I got promoted.", "I can't swim." (one content word)
+    r"|^\W*i\s+(?:just\s+)?got\s+(?:promoted|engaged|married|divorced|fired|hired|laid\s+off|"
+    r"accepted|admitted|elected|sick|injured|dumped|pregnant|vaccinated)\b"
+    r"|^\W*i\s+(?:can't|cannot|can\s+not|can)\s+(?:swim|drive|cook|read|ski|dance|sing)\b"
+    r"|^我(?:有|在吃|在用|戴|坐|抽|是|怀孕|退休|结婚|离婚|订婚|升职|失业|辞职|毕业|生病|感冒)",
     re.IGNORECASE,
 )
 _ZH_CHEER = re.compile(r"^(?:祝你|祝您|加油|恭喜|辛苦|期待|保重|一路顺风|玩得开心|注意安全)")
@@ -194,6 +200,15 @@ def _is_question(sentence: str) -> bool:
     )
 
 
+# Words the empty list holds for their other sense ("so moving", "keep going", "may") that
+# carry the topic here: "I'm moving to Denver in May." made no unit at all.
+_TOPICAL = re.compile(
+    r"\b(?:[Mm]oving|[Gg]oing|[Hh]eading|[Ff]lying|[Tt]ravell?ing)(?=\s+(?:back\s+)?to\s+(?:the\s+)?"
+    r"[A-Z])|\b(?:[Mm]oving|[Rr]elocating)(?=\s+(?:abroad|away|out|in|house|home|back)\b)"
+    r"|(?<=\bin\s)May\b"
+)
+
+
 def content_words(sentence: str) -> list[str]:
     """The words of ``sentence`` that carry a topic (see the module docstring)."""
     if has_cjk(sentence):
@@ -202,7 +217,8 @@ def content_words(sentence: str) -> list[str]:
     text = _VOCATIVE.sub(" ", sentence)
     words = _EN_WORD.findall(_strip_symbols(text).lower().replace("’", "'"))
     # a number carries the topic's value ("My birthday is May 3.", tester E2: no unit)
-    return [w for w in words if (w not in _EN_EMPTY and len(w) > 1) or w.isdigit()]
+    kept = [w for w in words if (w not in _EN_EMPTY and len(w) > 1) or w.isdigit()]
+    return kept + [m.group(0).lower() for m in _TOPICAL.finditer(text)]
 
 
 def is_filler(sentence: str) -> bool:

@@ -121,7 +121,8 @@ _EN_LASTING = re.compile(
     r"\bi\s*(?:'m|\s+am)\s+(?:really\s+|totally\s+|just\s+|still\s+)?(?:after|into|from|"
     r"a\s+(?:big\s+|huge\s+)?fan)\b|\bi\s*(?:'ve|\s+have)\s+(?:always\s+)?been\s+(?:into|a\s+fan|"
     r"in\s+love\s+with|passionate)\b|\bi\s+(?:can't|cannot)\s+(?:imagine|picture)\s+(?:my\s+)?life\s+"
-    r"without\b",
+    r"without\b|\bi\s*(?:'m|\s+am)\s+(?-i:[A-Z][a-z]+(?:ese|ian|an|ish|ch|i))\b|"  # Canadian
+    r"\bi\s+(?:can't|cannot|can\s+not)\s+(?:swim|drive|cook|read|ski|dance|sing)\b",
     re.IGNORECASE,
 )
 _ZH_LASTING = re.compile(

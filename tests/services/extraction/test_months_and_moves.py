@@ -1,0 +1,48 @@
+"""A move and a month said alone (a new user's "I'm moving to Denver in May." made no unit at
+all: "moving" and "May" were read as the reaction "so moving" and the modal "may"; "in June"
+stayed undated). Through /extract, offline, said on Sunday 2026-12-06."""
+
+from __future__ import annotations
+
+from tests.services.extraction.extracted import units_of, user
+
+
+async def test_a_move_in_a_month_is_a_dated_plan(client):
+    said = [user("I'm moving to Denver in May."), user("I'm going to Paris.")]
+    units = await units_of(client, "mover", said)
+    unit = units["The user is moving to Denver in May 2027."]
+    assert unit["occurred_at"].startswith("2027-05-01"), unit
+    assert "Denver" in unit["entities"], unit
+    assert "The user is going to Paris." in units, units
+
+
+async def test_a_month_alone_follows_the_tense(client):
+    said = [user("I started running in early March."), user("I have been vegan since June."),
+            user("Next June we fly to Rome.")]  # fmt: skip
+    units = await units_of(client, "months", said)
+    assert "The user started running in early March 2026." in units, units
+    assert units["The user started running in early March 2026."]["occurred_at"].startswith(
+        "2026-03-01"
+    )
+    assert any("since June 2026" in v for v in units), units
+    assert any(u["occurred_at"].startswith("2027-06-01") for u in units.values()), units
+
+
+async def test_a_month_alone_in_chinese(client):
+    units = await units_of(client, "banjia", [user("我五月要搬到丹佛。")])
+    [(value, unit)] = units.items()
+    assert value == "用户2027年5月要搬到丹佛。", value
+    assert unit["occurred_at"].startswith("2027-05-01"), unit
+
+
+async def test_a_move_without_its_subject(client):
+    units = await units_of(client, "terse", [user("Moving to Austin in March.")])
+    assert "The user is moving to Austin in March 2027." in units, units
+
+
+async def test_may_the_modal_and_a_moving_story_are_no_dates_or_moves(client):
+    said = [user("I may move to Denver."), user("That film was so moving.")]
+    units = await units_of(client, "modal", said)
+    assert "The user may move to Denver." in units, units
+    assert all(u["occurred_at"].startswith("2026-12-06") for u in units.values()), units
+    assert not [v for v in units if "film" in v], units

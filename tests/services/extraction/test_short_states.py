@@ -1,0 +1,33 @@
+"""Short statements of a life event, an origin or an ability made no unit at all (one content
+word: "I got promoted.", "I'm Canadian.", "I'm from Brazil.", "I can't swim.", 我怀孕了).
+Through /extract, offline."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.services.extraction.extracted import units_of, user
+
+
+@pytest.mark.parametrize(
+    ("said", "value", "kind"),
+    [
+        ("I got promoted.", "The user got promoted.", "event"),
+        ("I got engaged!", "The user got engaged!", "event"),
+        ("I'm Canadian.", "The user is Canadian.", "fact"),
+        ("I'm from Brazil.", "The user is from Brazil.", "fact"),
+        ("I can't swim.", "The user can't swim.", "fact"),
+        ("I'm in London.", "The user is in London.", "event"),
+        ("我怀孕了。", "用户怀孕了。", "event"),
+        ("我退休了。", "用户退休了。", "event"),
+    ],
+)
+async def test_a_short_state_is_kept(client, said, value, kind):
+    units = await units_of(client, "short", [user(said)])
+    assert list(units) == [value], units
+    assert units[value]["type"] == kind, units[value]
+
+
+@pytest.mark.parametrize("said", ["I'm Sorry.", "I'm Back.", "That was so moving.", "Keep going!"])
+async def test_a_reaction_is_still_no_unit(client, said):
+    assert await units_of(client, "reacts", [user(said)]) == {}
