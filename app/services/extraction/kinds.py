@@ -336,7 +336,7 @@ def employer(text: str, who: str, *, zh: bool) -> str | None:
         s = _EN_SWITCHED.search(text)
         return f"{who[:1].upper()}{who[1:]} now works at {s.group(1).rstrip('.')}." if s else None
     role = f" as {'an' if m.group(2)[:1] in 'aeiou' else 'a'} {m.group(2)}" if m.group(2) else ""
-    return f"{who[:1].upper()}{who[1:]} works at {m.group(1)}{role}."
+    return f"{who[:1].upper()}{who[1:]} works at {m.group(1).rstrip('.')}{role}."  # "Google.""
 
 
 # "I adopted a cat named Luna": the pet from now on is a fact, the adoption an event (tester

@@ -252,10 +252,10 @@ EN_RULES: list[Rule] = [
     _r(rf"\bi\s*'?\s*a?m\s+(?:now\s+|currently\s+)?an?\s+((?:[a-z][\w-]*\s+){{0,2}}(?:{_JOBS}|nurse|"
        r"clerk|(?!member\b)[a-z]{2,}(?:er|or|ist|ian|ant|ent|ect|ive)))\s+(?:at|for|with)\s+"
        r"((?-i:[A-Z])[\w&'’-]*(?:\.(?=\w))?(?:\s+(?-i:[A-Z])[\w&'’-]*)*)", "fact", 0.85,
-       lambda m: (f"The user works as {_article(m.group(1).lower())} at {m.group(2)}.",
+       lambda m: (f"The user works as {_article(m.group(1))} at {m.group(2)}.",
                   t.Q_WORK_EN, [m.group(2)])),
     _r(rf"\bi\s*'?\s*a?m\s+an?\s+((?:[\w-]+\s+){{0,2}}(?:{_JOBS}))\b", "fact", 0.8,
-       lambda m: (f"The user is {_article(m.group(1).lower())}.", t.Q_WORK_EN, [])),
+       lambda m: (f"The user is {_article(m.group(1))}.", t.Q_WORK_EN, [])),  # "a Python developer"
     # A name is capitalised ((?-i:…) inside the rules' IGNORECASE): "my husband is now
     # retired" named him "now" (tester D15); an adverb before the name is not part of it.
     _r(r"\b(?:my\s+name\s+is|call\s+me)\s+(?:(?:actually|really|still|just)\s+)?"

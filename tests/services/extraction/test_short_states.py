@@ -31,3 +31,12 @@ async def test_a_short_state_is_kept(client, said, value, kind):
 @pytest.mark.parametrize("said", ["I'm Sorry.", "I'm Back.", "That was so moving.", "Keep going!"])
 async def test_a_reaction_is_still_no_unit(client, said):
     assert await units_of(client, "reacts", [user(said)]) == {}
+
+
+async def test_a_job_keeps_its_names_as_written(client):
+    """An employer kept its period ("The user works at Google..") and "Python" was lower-cased."""
+    said = [user("I got a new job at Google."), user("I'm a Python developer.")]
+    units = await units_of(client, "coder", said)
+    assert "The user works at Google." in units, units
+    assert "The user is a Python developer." in units, units
+    assert not [v for v in units if ".." in v], units
