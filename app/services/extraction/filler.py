@@ -155,7 +155,8 @@ _SELF_STATE = re.compile(
     r"study|need)\s+(?!(?:been|to|got|had|no|nothing|it|that|this|them)\b)|"
     r"i\s*(?:'m|\s+am)\s+(?:\d+|diabetic|asthmatic|epileptic|deaf|blind|pregnant|"
     r"left-handed|right-handed|colou?r-?blind|sick|ill|unemployed|engaged|(?:originally\s+)?"
-    r"from\s+\w+|in\s+(?-i:[A-Z])\w+|(?-i:[A-Z][a-z]+(?:ese|ian|an|ish|ch|i))\b))"
+    r"from\s+\w+|in\s+(?-i:[A-Z])\w+|(?-i:[A-Z][a-z]+(?:ese|ian|an|ish|ch|i))|in\s+(?:the\s+)?"
+    r"(?:hospital|icu|er|rehab|labou?r)|getting\s+(?:a\s+)?(?:divorced?|married|surgery))\b)"
     # life events and abilities: "I got promoted.", "I can't swim." (one content word)
     r"|^\W*i\s+(?:just\s+)?got\s+(?:promoted|engaged|married|divorced|fired|hired|laid\s+off|"
     r"accepted|admitted|elected|sick|injured|dumped|pregnant|vaccinated)\b"

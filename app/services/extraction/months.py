@@ -23,7 +23,7 @@ _EN_NAMES = (
 # Capitalised and after a word that makes it a time ("in May", not "May I…" nor "Mark"),
 # never before a day or a year (those are full dates, resolved in dates.py).
 _EN_AFTER = ("in", "by", "until", "till", "since", "during", "through", "early", "late",
-             "mid", "next", "last", "this", "of")  # fmt: skip
+             "mid", "next", "last", "this", "of", "before", "after", "around")  # fmt: skip
 _EN_MONTH = re.compile(
     r"\b(" + "|".join(rf"(?:{w}|{w.capitalize()})" for w in _EN_AFTER) + r")[\s-]+"
     r"(?:(?:early|late|mid)[\s-]+)?"

@@ -8,12 +8,15 @@ from tests.services.extraction.extracted import units_of, user
 
 
 async def test_a_move_in_a_month_is_a_dated_plan(client):
-    said = [user("I'm moving to Denver in May."), user("I'm going to Paris.")]
+    said = [user("I'm moving to Denver in May."), user("I'm going to Paris."),
+            user("I need to renew my passport before March.")]  # fmt: skip
     units = await units_of(client, "mover", said)
     unit = units["The user is moving to Denver in May 2027."]
     assert unit["occurred_at"].startswith("2027-05-01"), unit
     assert "Denver" in unit["entities"], unit
     assert "The user is going to Paris." in units, units
+    passport = units["The user needs to renew the user's passport before March 2027."]
+    assert passport["occurred_at"].startswith("2027-03-01"), passport
 
 
 async def test_a_month_alone_follows_the_tense(client):

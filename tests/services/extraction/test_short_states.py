@@ -18,6 +18,8 @@ from tests.services.extraction.extracted import units_of, user
         ("I'm from Brazil.", "The user is from Brazil.", "fact"),
         ("I can't swim.", "The user can't swim.", "fact"),
         ("I'm in London.", "The user is in London.", "event"),
+        ("I'm in the hospital.", "The user is in the hospital.", "event"),
+        ("I'm getting a divorce.", "The user is getting a divorce.", "event"),
         ("我怀孕了。", "用户怀孕了。", "event"),
         ("我退休了。", "用户退休了。", "event"),
     ],
