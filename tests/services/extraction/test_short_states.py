@@ -22,6 +22,8 @@ from tests.services.extraction.extracted import units_of, user
         ("I'm getting a divorce.", "The user is getting a divorce.", "event"),
         ("我怀孕了。", "用户怀孕了。", "event"),
         ("我退休了。", "用户退休了。", "event"),
+        ("我搬家了。", "用户搬家了。", "event"),
+        ("我戒烟了。", "用户戒烟了。", "event"),
     ],
 )
 async def test_a_short_state_is_kept(client, said, value, kind):
