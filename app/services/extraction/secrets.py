@@ -134,6 +134,27 @@ _BARE = tuple(
         r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+\s*(?:/|,|\s)\s*([^\s@]{6,})",
     )
 )
+# A password named by what it is used as (tester hbreak5 F14): "I always use Hunter2! as my
+# password", "For my bank I use the password Hunter2!", "I set my laptop password to
+# Hunter2!", "The password I use for everything is Hunter2!", "I use the same password
+# everywhere: Hunter2!", "the wifi is called Home and its key is tulip-77" (checked as _BARE's).
+_PW = r"(?:pass\s?words?|passcodes?|passphrases?|pins?)"
+_USED = tuple(
+    re.compile(p, re.IGNORECASE)
+    for p in (
+        rf"\b(?:use|used|using|uses|chose|picked|pick|choose)\s+[\"'“‘]?([^\s\"'”’]+)[\"'”’]?\s+as\s+"
+        rf"(?:my|the|our|a|his|her|their)\s+(?:[\w-]+\s+){{0,2}}{_PW}\b",
+        rf"\b(?:use|used|using|uses|chose|picked|set)\s+(?:the|a|my)\s+{_PW}\s+"
+        r"(?!(?:is|was|for|to|of|on|at|in|that|which|everywhere|again)\b)[\"'“‘]?([^\s\"'”’]+)",
+        rf"\b(?:set|changed|change|reset|updated|update)\s+(?:my|the|our|his|her|their)\s+"
+        rf"(?:[\w-]+\s+){{0,2}}{_PW}\s+to\s+[\"'“‘]?([^\s\"'”’]+)",
+        rf"\b{_PW}\s+(?:that\s+)?(?:i|we|he|she|they)\s+(?:use|used|have|pick|set)\b[^.!?:\n]{{0,40}}?"
+        r"(?:\s(?:is|was|are)\s+|:\s*)[\"'“‘]?([^\s\"'”’]+)",
+        rf"\b{_PW}\b[^.!?:\n]{{1,30}}:\s*[\"'“‘]?([^\s\"'”’]+)",
+        r"\b(?:wi-?fi|wlan|network|router)\b[^.!?\n]{0,40}?\b(?:key|pass(?:word)?|code)\s*"
+        r"(?:is|:|=)\s*[\"'“‘]?([^\s\"'”’]+)",
+    )
+)
 _PIN_DIGITS = re.compile(
     r"\b(?:PIN|OTP|2FA)(?:\s+(?:code|number))?\s*[:#]?\s*(\d{4,8})\b", re.IGNORECASE
 )
@@ -238,6 +259,22 @@ def _bare(text: str) -> list[Secret]:
     return out
 
 
+_VALUE_MARKS = re.compile(r"[!?.]+(?=\s+[a-z])")
+
+
+def _used(text: str) -> list[Secret]:
+    """A password named by what it is used as (:data:`_USED`), shaped like one."""
+    out: list[Secret] = []
+    for pattern in _USED:
+        for m in pattern.finditer(text):
+            value = m.group(1).rstrip(".,;:!?)")
+            shaped = re.search(r"\d|\w[A-Z]|\w[^\w\s]\w", value) and re.search(r"[^\W\d]", value)
+            if value.lower() in _NOT_A_VALUE or not (shaped or value.isdigit()):
+                continue
+            out.append(Secret(m.start(1), m.start(1) + len(value), PASSWORD))
+    return out
+
+
 def find(text: str) -> list[Secret]:
     """Every secret in ``text`` (see the module docstring), ordered, overlaps merged."""
     found = [
@@ -247,6 +284,7 @@ def find(text: str) -> list[Secret]:
         *_group(_PIN_DIGITS, text, PASSWORD),
         *_after_login(text),
         *_bare(text),
+        *_used(text),
         *_group(_ACCESS_STATED, text, ACCESS),
         *_group(_ZH_ACCESS, text, ACCESS),
         *_group(_KEY_SHAPES, text, KEY, 0),
@@ -257,6 +295,9 @@ def find(text: str) -> list[Secret]:
     ]
     merged: list[Secret] = []
     for s in sorted(found, key=lambda s: (s.start, -s.end)):
+        # "use Hunter2! as my password": a mark the sentence goes on after is the value's
+        if tail := _VALUE_MARKS.match(text, s.end):
+            s = Secret(s.start, tail.end(), s.kind)
         if merged and s.start < merged[-1].end:
             last = merged[-1]
             merged[-1] = Secret(last.start, max(last.end, s.end), last.kind)

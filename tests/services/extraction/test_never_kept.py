@@ -290,3 +290,27 @@ async def test_a_password_or_code_without_is_is_never_kept(client, engine, said,
 async def test_where_a_password_is_kept_is_no_password(client):
     await extract(client, "The password is in the drawer by the door.")
     assert [v for v in await values(client) if "drawer" in v]
+
+
+@pytest.mark.parametrize(
+    ("said", "secret"),
+    [
+        ("I always use Hunter2! as my password.", "Hunter2"),
+        ("The password I use for everything is Hunter2!", "Hunter2"),
+        ("For my bank I use the password Hunter2!", "Hunter2"),
+        ("I set my laptop password to Zebra#42.", "Zebra#42"),
+        ("The wifi is called Home and its key is tulip-77.", "tulip-77"),
+        ("I use the same password everywhere: Hunter2!", "Hunter2"),
+    ],
+)  # fmt: skip
+async def test_a_password_named_by_its_use_is_never_kept(client, engine, said, secret):
+    """Tester hbreak5 F14: each of these was stored (and printed by /context); "I always use
+    Hunter2! as my password." also left the unit "as the user's password."."""
+    await extract(client, said, "I'm allergic to peanuts.")
+    assert await values(client) == ["The user is allergic to peanuts."]
+    assert await rows_holding(engine, secret) == []
+
+
+async def test_a_password_manager_is_no_password(client):
+    await extract(client, "I use the password manager 1Password.")
+    assert [v for v in await values(client) if "1Password" in v]
