@@ -122,7 +122,8 @@ _ZH_REL_MONTH_DAY = re.compile(
 )
 # 2028年5月 (no day), "May 2028", "in March, 2027": a month written out
 _ZH_YEAR_MONTH = re.compile(
-    r"(?:(\d{4})年|(明年|今年|去年))(\d{1,2})月(?![\d一二三四五六七八九十]{1,3}[日号])"
+    r"(?:(\d{4})年|(明年|今年|去年))(\d{1,2}|十[一二]?|[一二三四五六七八九])月"
+    r"(?![\d一二三四五六七八九十]{1,3}[日号])"
 )  # …and 明年3月: March of next year
 
 
@@ -330,8 +331,9 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
         found.append(TimeMatch(m.start(), m.end(), m.group(0), day))
     for m in _ZH_YEAR_MONTH.finditer(text):
         year = int(m.group(1)) if m.group(1) else today.year + _ZH_YEARS[m.group(2)]
-        if 1 <= int(m.group(3)) <= 12:
-            day = date(year, int(m.group(3)), 1)
+        month = int(m.group(3)) if m.group(3).isdigit() else zh_number(m.group(3)) or 0
+        if 1 <= month <= 12:  # 明年三月 as 明年3月 (tester hbreak5 F12: it was January)
+            day = date(year, month, 1)
             found.append(TimeMatch(m.start(), m.end(), m.group(0), day, "month", absolute=True))
 
     for start, end, phrase, first in months_alone(text, today):  # "in May", 五月 (months.py)

@@ -49,3 +49,14 @@ async def test_may_the_modal_and_a_moving_story_are_no_dates_or_moves(client):
     assert "The user may move to Denver." in units, units
     assert all(u["occurred_at"].startswith("2026-12-06") for u in units.values()), units
     assert not [v for v in units if "film" in v], units
+
+
+async def test_next_march_and_the_end_of_next_month(client):
+    """Tester hbreak5 F12: "next March" stayed undated (the unit expired in January), 明年三月
+    was January, and "the end of next month" read "at the end of in January 2027"."""
+    said = [user("I will change jobs next March."), user("My lease ends at the end of next month.")]
+    units = await units_of(client, "plans", said)
+    assert units["The user will change jobs in March 2027."]["occurred_at"].startswith("2027-03")
+    assert "The user's lease ends at the end of January 2027." in units, units
+    units = await units_of(client, "jihua", [user("明年三月我要换工作。")])
+    assert units["2027年3月用户要换工作。"]["occurred_at"].startswith("2027-03-01"), units
