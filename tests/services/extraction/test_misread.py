@@ -63,3 +63,17 @@ async def test_never_liked_is_a_dislike_not_a_rule(client):
         unit = units[f"The user does not like {thing}."]
         assert unit["type"] == "preference" and unit["entities"] == [thing], unit
     assert [u["type"] for u in units.values()] == ["preference", "preference"], units
+
+
+async def test_a_move_leaves_the_job_said_with_the_old_home(client):
+    """Tester hbreak5 F2: "St." ended the sentence, so the job rule missed it and an event held
+    both facts ("…works as a nurse at St. Mary's Hospital, and the user lives in Boston."); the
+    move then superseded it whole and no active unit said where the user works."""
+    said = "I work as a nurse at St. Mary's Hospital, and I live in Boston."
+    await units_of(client, "nurse", [user(said)])
+    units = await units_of(client, "nurse", [user("I moved to Seattle.")])
+    r = await client.get("/memories", params={"user_id": "nurse", "limit": 50})
+    active = [m["value"] for m in r.json()["memories"] if m["status"] == "active"]
+    assert "The user works as a nurse at St. Mary's Hospital." in active, units
+    assert "The user lives in Boston." not in active, active
+    assert not [v for v in active if "Boston" in v], active
