@@ -90,8 +90,27 @@ def _zh_heads(fix: str) -> list[str]:
     return [w for w in dict.fromkeys(words[:1] + [fix[:1]]) if w and w not in "我你他她它的了是"]
 
 
+# "I'm not allergic to shellfish at all, only to shrimp." (tester hbreak5 F1: the shrimp
+# allergy was lost): two statements, the denial and the allergy.
+_EN_NOT_BUT = re.compile(
+    r"\b(I\s*(?:'m|\s+am))\s+not\s+(allergic|intolerant|sensitive)\s+to\s+([^,.;!?]+?)"
+    r"(?:\s+at\s+all)?\s*,?\s+(?:only|just|but(?:\s+only)?|rather)\s+(?:to\s+)?([^,.;!?]+)",
+    re.IGNORECASE,
+)
+_ZH_NOT_BUT = re.compile(
+    r"我(?:并)?不是对([^，,。！？]{1,12})过敏[，,]\s*(?:我)?(?:只|而是|是|只是)对([^，,。！？]{1,12})过敏"
+)
+
+
+def _not_but(text: str) -> str:
+    text = _EN_NOT_BUT.sub(lambda m: f"{m[1]} not {m[2]} to {m[3]}. {m[1]} {m[2]} to {m[4]}", text)
+    return _ZH_NOT_BUT.sub(lambda m: f"我对{m[1]}不过敏。我对{m[2]}过敏", text)
+
+
 def corrected(text: str) -> str:
-    """``text`` with each "X — sorry, Y" correction applied (module docstring)."""
+    """``text`` with each "X — sorry, Y" correction applied (module docstring); "not allergic
+    to X, only to Y" as two statements."""
+    text = _not_but(text)
     zh = has_cjk(text)
     m = (_ZH_CORRECTION if zh else _EN_CORRECTION).search(text)
     if m is None or m.start() == 0:

@@ -48,7 +48,7 @@ async def test_how_to_hold_a_fact_is_not_part_of_it(client):
             user("说实话，我不喜欢吃香菜。")]  # fmt: skip
     units = await units_of(client, "confider", said)
     assert "The user's salary is 120k." in units, units
-    assert "The user is planning to quit the user's job in March." in units, units
+    assert "The user is planning to quit the user's job in March 2027." in units, units
     assert "用户不喜欢吃香菜。" in units, units
     assert not [v for v in units if "private" in v or "etween" in v or "说实话" in v], units
 
@@ -77,3 +77,15 @@ async def test_a_move_leaves_the_job_said_with_the_old_home(client):
     assert "The user works as a nurse at St. Mary's Hospital." in active, units
     assert "The user lives in Boston." not in active, active
     assert not [v for v in active if "Boston" in v], active
+
+
+async def test_not_allergic_to_one_thing_only_to_another(client):
+    """Tester hbreak5 F1: "I'm not allergic to shellfish at all, only to shrimp." kept only
+    "The user is not allergic to shellfish."; the shrimp allergy was never stored."""
+    await units_of(client, "shrimp", [user("I'm allergic to shellfish.")])
+    said = "Correction: I'm not allergic to shellfish at all, only to shrimp."
+    units = await units_of(client, "shrimp", [user(said)])
+    assert units["The user is allergic to shrimp."]["type"] == "constraint", units
+    assert "The user is not allergic to shellfish." in units, units
+    units = await units_of(client, "xia", [user("我不是对海鲜过敏，只对虾过敏。")])
+    assert units["用户对虾过敏。"]["type"] == "constraint", units
