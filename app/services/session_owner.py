@@ -43,15 +43,22 @@ def check_owner(
     check_scope(session_id, previous_owner, scope)
     for m in messages:  # a message naming its user speaks for that user, as a scope does
         check_scope(session_id, previous_owner, m.user_id)
+    named = sorted({m.user_id for m in messages if m.user_id})
+    if owner is not None and owner not in named and owner != scope:
+        # Another request's first append won the race for the new session (tester hbreak5
+        # F9: a 409 named that other user): another user's session, as after it.
+        mine = scope if scope is not None else named[0] if named else None
+        if mine is not None and (len(named) < 2 or scope is not None):
+            raise not_theirs(session_id, mine)
     if scope is not None and owner is not None and owner != scope:
         raise ConflictError(
             f"A message names user_id {owner!r}, but the request's user_id is {scope!r}: "
             "nothing was appended."
         )
-    others = sorted({m.user_id for m in messages if m.user_id and m.user_id != owner})
-    if others:
+    if len(named) > 1 or (named and owner is not None and named[0] != owner):
+        first, other = (named[0], named[1]) if len(named) > 1 else (owner, named[0])
         raise ConflictError(
-            f"The messages name user_id {owner!r} and {others[0]!r}; a session has one user, "
+            f"The messages name user_id {first!r} and {other!r}; a session has one user, "
             "whose memories its statements become. Nothing was appended. Use a session per "
             "user."
         )
