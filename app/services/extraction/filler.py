@@ -161,6 +161,7 @@ _SELF_STATE = re.compile(
     r"|^\W*i\s+(?:just\s+)?got\s+(?:promoted|engaged|married|divorced|fired|hired|laid\s+off|"
     r"accepted|admitted|elected|sick|injured|dumped|pregnant|vaccinated)\b"
     r"|^\W*i\s+(?:can't|cannot|can\s+not|can)\s+(?:swim|drive|cook|read|ski|dance|sing)\b"
+    r"|^\W*i\s+(?:don't|do\s+not)\s+(?:have|own)\s+(?:an?|any)\s+\w"
     r"|^我(?:有|在吃|在用|戴|坐|抽|是|怀孕|退休|结婚|离婚|订婚|升职|失业|辞职|离职|毕业|生病|感冒|搬家|"
     r"戒烟|戒酒|分手)",
     re.IGNORECASE,

@@ -122,7 +122,10 @@ _EN_LASTING = re.compile(
     r"a\s+(?:big\s+|huge\s+)?fan)\b|\bi\s*(?:'ve|\s+have)\s+(?:always\s+)?been\s+(?:into|a\s+fan|"
     r"in\s+love\s+with|passionate)\b|\bi\s+(?:can't|cannot)\s+(?:imagine|picture)\s+(?:my\s+)?life\s+"
     r"without\b|\bi\s*(?:'m|\s+am)\s+(?-i:[A-Z][a-z]+(?:ese|ian|an|ish|ch|i))\b|"  # Canadian
-    r"\bi\s+(?:can't|cannot|can\s+not)\s+(?:swim|drive|cook|read|ski|dance|sing)\b",
+    r"\bi\s+(?:can't|cannot|can\s+not)\s+(?:swim|drive|cook|read|ski|dance|sing)\b|"
+    r"\bi\s*(?:'m|\s+am)\s+(?:(?:very|so|really)\s+)?(?:afraid|scared|terrified)\s+of\b|"
+    r"\bi\s*(?:'m|\s+am)\s+(?:not\s+)?an?\s+(?:morning|night|people|dog|cat)\s+person\b|"
+    r"\bi\s*(?:'m|\s+am)\s+colou?r-?blind\b|\bi\s+(?:don't|do\s+not)\s+(?:have|own)\s+(?:an?|any)\b",
     re.IGNORECASE,
 )
 _ZH_LASTING = re.compile(

@@ -14,6 +14,9 @@ from dataclasses import dataclass
 from app.core.text import has_cjk
 from app.core.vocabulary import MemoryType
 from app.services.extraction import triggers as t
+from app.services.extraction.phrasing import article as _article
+from app.services.extraction.phrasing import subject_is as _subject
+from app.services.extraction.phrasing import zh_subject as _zsubject
 from app.services.extraction.statements import imperative_verb as _imperative
 from app.services.extraction.statements import names_after as _names_after
 from app.services.extraction.statements import third_person_verb as _third
@@ -176,7 +179,8 @@ EN_RULES: list[Rule] = [
     # (tester D24): what the assistant is asked not to do, a standing instruction.
     _r(rf"^(?:please\s+)?(?:(?:don't|do\s+not)\s+|stop\s+)(mention(?:ing)?|bring(?:ing)?\s+up|"
        rf"talk(?:ing)?\s+(?:to\s+me\s+)?about|ask(?:ing)?\s+(?:me\s+)?about|remind(?:ing)?\s+me\s+"
-       rf"(?:of|about)|suggest(?:ing)?|recommend(?:ing)?|call(?:ing)?\s+me)\s+{_X}{_END}",
+       rf"(?:of|about)|suggest(?:ing)?|recommend(?:ing)?|call(?:ing)?\s+me|us(?:e|ing)|includ(?:e|ing)|"
+       rf"add(?:ing)?|send(?:ing)?|put(?:ting)?|spoil(?:ing)?|shar(?:e|ing))\s+{_X}{_END}",
        "constraint", 0.85,
        lambda m: (f"The user asked the assistant not to {_not_to(m)}.",
                   t.Q_INSTRUCTION_EN.format(x=_not_to(m)), [])),
@@ -383,18 +387,3 @@ ZH_RULES: list[Rule] = [
     _z(rf"我的?({_ZH_REL})叫([^，。！？,.!?\s]{{1,6}})", "fact", 0.85,
        lambda m: (f"用户的{m.group(1)}叫{m.group(2)}。", t.Q_FAMILY_ZH, [m.group(2)])),
 ]  # fmt: skip
-
-
-def _subject(text: str) -> str:
-    text = text.strip().lower()
-    if text.startswith("my"):
-        return f"The user's {text.split()[-1]} is"
-    return "The user is"
-
-
-def _zsubject(text: str) -> str:
-    return "用户" if text == "我" else "用户的" + text.lstrip("我").lstrip("的")
-
-
-def _article(noun: str) -> str:
-    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun

@@ -23,9 +23,14 @@ from tests.services.extraction.extracted import units_of, user
         ("我怀孕了。", "用户怀孕了。", "event"),
         ("我退休了。", "用户退休了。", "event"),
         ("我搬家了。", "用户搬家了。", "event"),
+        ("I don't have a car.", "The user doesn't have a car.", "fact"),
+        ("I'm afraid of heights.", "The user is afraid of heights.", "fact"),
+        ("I'm not a morning person.", "The user is not a morning person.", "fact"),
+        ("Please don't use emojis.", "The user asked the assistant not to use emojis.",
+         "constraint"),
         ("我戒烟了。", "用户戒烟了。", "event"),
     ],
-)
+)  # fmt: skip
 async def test_a_short_state_is_kept(client, said, value, kind):
     units = await units_of(client, "short", [user(said)])
     assert list(units) == [value], units

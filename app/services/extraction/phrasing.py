@@ -1,0 +1,21 @@
+"""Small phrase builders of the offline rules (:mod:`app.services.extraction.rules`)."""
+
+from __future__ import annotations
+
+
+def subject_is(text: str) -> str:
+    """ "I'm" → "The user is"; "my sister" → "The user's sister is"."""
+    text = text.strip().lower()
+    if text.startswith("my"):
+        return f"The user's {text.split()[-1]} is"
+    return "The user is"
+
+
+def zh_subject(text: str) -> str:
+    """我 → 用户; 我妈妈 / 我的妈妈 → 用户的妈妈."""
+    return "用户" if text == "我" else "用户的" + text.lstrip("我").lstrip("的")
+
+
+def article(noun: str) -> str:
+    """``noun`` with "a" or "an" before it ("an engineer", "a nurse")."""
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
