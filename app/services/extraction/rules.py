@@ -188,7 +188,9 @@ EN_RULES: list[Rule] = [
        lambda m: (f"The user asked the assistant to always {_obj(m.group(1))}.",
                   t.Q_INSTRUCTION_EN.format(x=_obj(m.group(1))), [])),
     _r(r"\b(?:keep|make)\s+(?:it|things|them|your\s+(?:answers?|replies|responses)|"
-       r"the\s+(?:answers?|replies|responses))\s+(?:short|brief|concise|succinct|to\s+the\s+point)",
+       r"the\s+(?:answers?|replies|responses))\s+(?:short|brief|concise|succinct|to\s+the\s+point)"
+       r"|\b(?:write|give\s+me|send\s+me)\s+(?:shorter|short|brief|briefer|concise|succinct)\s+"
+       r"(?:answers?|replies|responses)",
        "preference", 0.85,
        lambda m: ("The user prefers concise answers.", t.Q_STYLE_EN, [])),
     _r(r"\bi\s+(?:really\s+)?(?:prefer|like|want|love)\s+(short|brief|concise|succinct|detailed|"

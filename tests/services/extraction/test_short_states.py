@@ -25,6 +25,7 @@ from tests.services.extraction.extracted import units_of, user
         ("我搬家了。", "用户搬家了。", "event"),
         ("I don't have a car.", "The user doesn't have a car.", "fact"),
         ("I'm afraid of heights.", "The user is afraid of heights.", "fact"),
+        ("Write shorter answers please.", "The user prefers concise answers.", "preference"),
         ("I'm not a morning person.", "The user is not a morning person.", "fact"),
         ("Please don't use emojis.", "The user asked the assistant not to use emojis.",
          "constraint"),
