@@ -30,6 +30,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from app.core.text import has_cjk, normalize
+from app.services.extraction import kin_pronouns
 from app.services.extraction import speakers as said_by
 from app.services.extraction.abbreviations import protect, restored
 from app.services.extraction.about_other import confirmed
@@ -79,6 +80,7 @@ class OfflineExtractor:
                 continue
             if turn.role == "user":  # "Reminder: …", "FYI", 顺便说一下: the fact itself
                 content = said_by.without_injections(strip_lead_ins(turn.content))  # B11
+                content = kin_pronouns.resolved(content)  # "…my son? He's 7" → "My son is 7"
                 content, takes_back = take_back(content)  # "Just kidding", 开玩笑的 (B10)
                 if takes_back and turn.name in last:  # …the speaker's previous message
                     found = {
