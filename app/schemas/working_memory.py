@@ -65,7 +65,9 @@ class MessageCreate(RequestModel):
     user_id: Identifier | None = Field(
         default=None,
         description="The subject (user) of the session; the first one seen owns it. A message "
-        "naming another user_id is refused (409 conflict, nothing appended).",
+        "naming another user_id than the session's owner is refused as another user's session "
+        "is (404 not_found naming only this user_id, nothing appended); an append whose "
+        "messages name two users is a 409 conflict (nothing appended).",
     )
     metadata: dict[str, Any] = Field(
         default_factory=dict,

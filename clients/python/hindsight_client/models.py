@@ -58,7 +58,7 @@ class AgentId(RootModel[str]):
         Field(
             max_length=256,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]",
+            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]",
             title="Agent Id",
         ),
     ]
@@ -70,10 +70,17 @@ class TaskId(RootModel[str]):
         Field(
             max_length=256,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]",
+            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]",
             title="Task Id",
         ),
     ]
+
+
+class Timezone(RootModel[str]):
+    root: Annotated[str, Field(max_length=64, title="Timezone")]
+    """
+    IANA zone relative dates resolve in. Default: the newest zone a message's metadata names (`{"timezone": "Asia/Shanghai"}`), else the UTC offset the newest message's `created_at` was given with (a fixed zone), else UTC.
+    """
 
 
 class UserId(RootModel[str]):
@@ -82,12 +89,12 @@ class UserId(RootModel[str]):
         Field(
             max_length=256,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]",
+            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]",
             title="User Id",
         ),
     ]
     """
-    The subject; default: the session's user_id.
+    The subject; default: the session's user_id. A session owned by another user is a 404 `not_found` (nothing closed).
     """
 
 
@@ -101,14 +108,17 @@ class CloseRequest(BaseModel):
     )
     agent_id: Annotated[AgentId | None, Field(title="Agent Id")] = None
     now: Annotated[AwareDatetime | None, Field(title="Now")] = None
+    """
+    The conversation's clock relative dates resolve against. Default: the last message's time. From 1900-01-01T00:00:00Z to at most 5 minutes ahead of the server's clock (else a 422 `now is out of range`, nothing closed).
+    """
     task_id: Annotated[TaskId | None, Field(title="Task Id")] = None
-    timezone: Annotated[str | None, Field(max_length=64, title="Timezone")] = None
+    timezone: Annotated[Timezone | None, Field(title="Timezone")] = None
     """
     IANA zone relative dates resolve in. Default: the newest zone a message's metadata names (`{"timezone": "Asia/Shanghai"}`), else the UTC offset the newest message's `created_at` was given with (a fixed zone), else UTC.
     """
     user_id: Annotated[UserId | None, Field(title="User Id")] = None
     """
-    The subject; default: the session's user_id.
+    The subject; default: the session's user_id. A session owned by another user is a 404 `not_found` (nothing closed).
     """
 
 
@@ -223,7 +233,7 @@ class Name(RootModel[str]):
         Field(
             max_length=64,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]",
+            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]",
             title="Name",
         ),
     ]
@@ -245,7 +255,7 @@ class ExtractMessage(BaseModel):
         Field(
             max_length=100000,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]",
+            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]",
             title="Content",
         ),
     ]
@@ -270,7 +280,7 @@ class ExtractMessage(BaseModel):
 class Messages(RootModel[list[ExtractMessage]]):
     root: Annotated[list[ExtractMessage], Field(max_length=500, min_length=1, title="Messages")]
     """
-    The transcript.
+    The transcript: at most `LIMITS__EXTRACT_CHARS` (100,000) characters of `content` in all (the job embeds every unit it makes); past it a 422 says the count and asks to split the transcript into several requests.
     """
 
 
@@ -280,12 +290,19 @@ class SessionId(RootModel[str]):
         Field(
             max_length=256,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]",
+            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]",
             title="Session Id",
         ),
     ]
     """
-    Without `messages`: extract this session's transcript (the messages no earlier job took). With `messages`: recorded as the units' session.
+    No `/`, not `.` or `..` (a working-memory path must be able to name it). Without `messages`: extract this session's transcript (the messages no earlier job took; a session owned by another user than `user_id` is a 404 `not_found`). With `messages`: recorded as the units' session (one owned by another user than `user_id` is the same 404: no job is made; one nobody owns yet becomes `user_id`'s, as on a first append).
+    """
+
+
+class Timezone1(RootModel[str]):
+    root: Annotated[str, Field(max_length=64, title="Timezone")]
+    """
+    IANA zone relative dates resolve in. Default: the newest zone a message's metadata names (`{"timezone": "Asia/Shanghai"}`), else the UTC offset the newest message was given with (its `metadata.utc_offset`, else the offset of its `created_at`) as a fixed zone, else UTC.
     """
 
 
@@ -301,7 +318,7 @@ class ExtractRequest(BaseModel):
     agent_id: Annotated[AgentId | None, Field(title="Agent Id")] = None
     messages: Annotated[Messages | None, Field(title="Messages")] = None
     """
-    The transcript.
+    The transcript: at most `LIMITS__EXTRACT_CHARS` (100,000) characters of `content` in all (the job embeds every unit it makes); past it a 422 says the count and asks to split the transcript into several requests.
     """
     mode: Annotated[Literal["async", "sync"] | None, Field(title="Mode")] = "async"
     """
@@ -309,14 +326,14 @@ class ExtractRequest(BaseModel):
     """
     now: Annotated[AwareDatetime | None, Field(title="Now")] = None
     """
-    The conversation's clock: 'tomorrow' resolves against it. Default: the last message's time, else the request time.
+    The conversation's clock: 'tomorrow' resolves against it. Default: the last message's time, else the request time. From 1900-01-01T00:00:00Z to at most 5 minutes ahead of the server's clock (else a 422 `now is out of range`, nothing queued).
     """
     session_id: Annotated[SessionId | None, Field(title="Session Id")] = None
     """
-    Without `messages`: extract this session's transcript (the messages no earlier job took). With `messages`: recorded as the units' session.
+    No `/`, not `.` or `..` (a working-memory path must be able to name it). Without `messages`: extract this session's transcript (the messages no earlier job took; a session owned by another user than `user_id` is a 404 `not_found`). With `messages`: recorded as the units' session (one owned by another user than `user_id` is the same 404: no job is made; one nobody owns yet becomes `user_id`'s, as on a first append).
     """
     task_id: Annotated[TaskId | None, Field(title="Task Id")] = None
-    timezone: Annotated[str | None, Field(max_length=64, title="Timezone")] = None
+    timezone: Annotated[Timezone1 | None, Field(title="Timezone")] = None
     """
     IANA zone relative dates resolve in. Default: the newest zone a message's metadata names (`{"timezone": "Asia/Shanghai"}`), else the UTC offset the newest message was given with (its `metadata.utc_offset`, else the offset of its `created_at`) as a fixed zone, else UTC.
     """
@@ -325,7 +342,7 @@ class ExtractRequest(BaseModel):
         Field(
             max_length=256,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]",
+            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]",
             title="User Id",
         ),
     ]
@@ -428,8 +445,7 @@ class Health(BaseModel):
     Only with the embedded PostgreSQL: `up`; `restarting` (it died and the service is starting it again, requests answer 503 meanwhile); `down` (it did not start again).
     """
     llm: Annotated[
-        Literal["checking", "reachable", "unauthorized", "unreachable"] | None,
-        Field(title="Llm"),
+        Literal["checking", "reachable", "unauthorized", "unreachable"] | None, Field(title="Llm")
     ] = None
     """
     Only with an LLM configured (`LLM__BASE_URL`): whether it answered the last probe (`GET {base_url}/models`, at most once a minute, in the background; `checking` until the first answer): `reachable`; `unauthorized` (401/403: the key is refused); `unreachable` (no connection, a timeout, or a 5xx of its gateway). Reported only: `status` stays `ok` (extraction jobs retry, a rerank falls back).
@@ -446,7 +462,7 @@ class AgentId2(RootModel[str]):
         Field(
             max_length=256,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]",
+            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]",
             title="Agent Id",
         ),
     ]
@@ -461,7 +477,7 @@ class Entity(RootModel[str]):
         Field(
             max_length=200,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]",
+            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]",
         ),
     ]
 
@@ -479,7 +495,7 @@ class RawRefItem(RootModel[str]):
         Field(
             max_length=500,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]",
+            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]",
         ),
     ]
 
@@ -497,12 +513,12 @@ class SessionId1(RootModel[str]):
         Field(
             max_length=256,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]",
+            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]",
             title="Session Id",
         ),
     ]
     """
-    Session it came from.
+    Session it came from (no `/`, not `.` or `..`: a working-memory path must be able to name it).
     """
 
 
@@ -512,7 +528,7 @@ class TaskId2(RootModel[str]):
         Field(
             max_length=256,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]",
+            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]",
             title="Task Id",
         ),
     ]
@@ -570,7 +586,7 @@ class MemoryCreate(BaseModel):
     """
     session_id: Annotated[SessionId1 | None, Field(title="Session Id")] = None
     """
-    Session it came from.
+    Session it came from (no `/`, not `.` or `..`: a working-memory path must be able to name it).
     """
     source: Annotated[
         Literal["user", "agent", "tool", "system", "extraction"] | None, Field(title="Source")
@@ -598,7 +614,7 @@ class MemoryCreate(BaseModel):
         Field(
             max_length=256,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]",
+            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]",
             title="User Id",
         ),
     ]
@@ -610,7 +626,7 @@ class MemoryCreate(BaseModel):
         Field(
             max_length=2000,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]",
+            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]",
             title="Value",
         ),
     ]
@@ -670,11 +686,11 @@ class MemoryDetail(BaseModel):
     user_id: Annotated[str, Field(title="User Id")]
     valid_from: Annotated[AwareDatetime, Field(title="Valid From")]
     """
-    Valid time: when the unit became true (its `occurred_at`).
+    Valid time: when the unit became true: its `occurred_at`, or its `created_at` when that is earlier (a plan or an expiry date stated today is true, as a statement, from today on; `as_of` reads this).
     """
     valid_to: Annotated[AwareDatetime | None, Field(title="Valid To")] = None
     """
-    Valid time: when a superseded unit stopped being true (the `occurred_at` of the next version in event time: its successor's, or for a value stored late, the version after it); null while nothing has superseded it.
+    Valid time: when a superseded unit stopped being true (when the next version became true: its successor's `valid_from`, or for a value stored late, the `occurred_at` of the version after it in event time); null while nothing has superseded it.
     """
     value: Annotated[str, Field(title="Value")]
 
@@ -732,11 +748,11 @@ class MemoryRead(BaseModel):
     user_id: Annotated[str, Field(title="User Id")]
     valid_from: Annotated[AwareDatetime, Field(title="Valid From")]
     """
-    Valid time: when the unit became true (its `occurred_at`).
+    Valid time: when the unit became true: its `occurred_at`, or its `created_at` when that is earlier (a plan or an expiry date stated today is true, as a statement, from today on; `as_of` reads this).
     """
     valid_to: Annotated[AwareDatetime | None, Field(title="Valid To")] = None
     """
-    Valid time: when a superseded unit stopped being true (the `occurred_at` of the next version in event time: its successor's, or for a value stored late, the version after it); null while nothing has superseded it.
+    Valid time: when a superseded unit stopped being true (when the next version became true: its successor's `valid_from`, or for a value stored late, the `occurred_at` of the version after it in event time); null while nothing has superseded it.
     """
     value: Annotated[str, Field(title="Value")]
 
@@ -789,7 +805,7 @@ class MemoryUpdate(BaseModel):
         Field(
             max_length=2000,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]",
+            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]",
             title="Value",
         ),
     ] = None
@@ -804,7 +820,7 @@ class Name1(RootModel[str]):
         Field(
             max_length=64,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]",
+            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]",
             title="Name",
         ),
     ]
@@ -819,12 +835,12 @@ class UserId1(RootModel[str]):
         Field(
             max_length=256,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]",
+            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]",
             title="User Id",
         ),
     ]
     """
-    The subject (user) of the session; the first one seen owns it.
+    The subject (user) of the session; the first one seen owns it. A message naming another user_id than the session's owner is refused as another user's session is (404 not_found naming only this user_id, nothing appended); an append whose messages name two users is a 409 conflict (nothing appended).
     """
 
 
@@ -841,7 +857,7 @@ class MessageCreate(BaseModel):
         Field(
             max_length=100000,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]",
+            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]",
             title="Content",
         ),
     ]
@@ -866,7 +882,7 @@ class MessageCreate(BaseModel):
     """
     user_id: Annotated[UserId1 | None, Field(title="User Id")] = None
     """
-    The subject (user) of the session; the first one seen owns it.
+    The subject (user) of the session; the first one seen owns it. A message naming another user_id than the session's owner is refused as another user's session is (404 not_found naming only this user_id, nothing appended); an append whose messages name two users is a 409 conflict (nothing appended).
     """
 
 
@@ -890,7 +906,7 @@ class PairReviewRead(BaseModel):
     id: Annotated[UUID, Field(title="Id")]
     merge_allowed: Annotated[bool, Field(title="Merge Allowed")]
     """
-    False when a merge is ruled out (a negation, other values, swapped roles).
+    False when a merge is ruled out (a negation, other values, swapped roles, two names given: a dog named Rex and a cat named Tom).
     """
     p_same: Annotated[float, Field(title="P Same")]
     """
@@ -987,10 +1003,13 @@ class AgentId3(RootModel[str]):
         Field(
             max_length=256,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]",
+            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]",
             title="Agent Id",
         ),
     ]
+    """
+    Only this agent's units. With `user_id`: that user's units stored with this agent, not the user's units of other agents nor those stored without an agent (recall once without `agent_id` for everything the user said). Alone: the agent's units of **every user** of the namespace — an agent that serves several users must pass `user_id` too, or its prompt gets other users' memories (the MCP server pins one user per caller: docs/MCP.md).
+    """
 
 
 class Entities(RootModel[list[Entity]]):
@@ -1027,13 +1046,16 @@ class SessionId2(RootModel[str]):
         Field(
             max_length=256,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]",
+            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]",
             title="Session Id",
         ),
     ]
+    """
+    Only units holding what this session said: its own, and those of other sessions that its statements were merged into (a restatement).
+    """
 
 
-class Timezone(RootModel[str]):
+class Timezone2(RootModel[str]):
     root: Annotated[str, Field(max_length=64, min_length=1, title="Timezone")]
     """
     The subject's IANA time zone (`Asia/Shanghai`), in which the query's time phrases ("last May", "yesterday", "上个月") are read; default: the offset of `now` when given, else UTC. An unknown zone is a 422.
@@ -1058,7 +1080,7 @@ class UserId2(RootModel[str]):
         Field(
             max_length=256,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]",
+            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]",
             title="User Id",
         ),
     ]
@@ -1328,7 +1350,7 @@ class AgentId4(RootModel[str]):
         Field(
             max_length=256,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]",
+            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]",
             title="Agent Id",
         ),
     ]
@@ -1343,7 +1365,7 @@ class Entity3(RootModel[str]):
         Field(
             max_length=200,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]",
+            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]",
             title="Entity",
         ),
     ]
@@ -1402,7 +1424,7 @@ class SummarizeRequest(BaseModel):
         Field(
             max_length=256,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]",
+            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]",
             title="User Id",
         ),
     ]
@@ -1937,11 +1959,11 @@ class RecallHit(BaseModel):
     user_id: Annotated[str, Field(title="User Id")]
     valid_from: Annotated[AwareDatetime, Field(title="Valid From")]
     """
-    Valid time: when the unit became true (its `occurred_at`).
+    Valid time: when the unit became true: its `occurred_at`, or its `created_at` when that is earlier (a plan or an expiry date stated today is true, as a statement, from today on; `as_of` reads this).
     """
     valid_to: Annotated[AwareDatetime | None, Field(title="Valid To")] = None
     """
-    Valid time: when a superseded unit stopped being true (the `occurred_at` of the next version in event time: its successor's, or for a value stored late, the version after it); null while nothing has superseded it.
+    Valid time: when a superseded unit stopped being true (when the next version became true: its successor's `valid_from`, or for a value stored late, the `occurred_at` of the version after it in event time); null while nothing has superseded it.
     """
     value: Annotated[str, Field(title="Value")]
     via: Annotated[str | None, Field(title="Via")] = "direct"
@@ -1960,6 +1982,9 @@ class RecallRequest(BaseModel):
         extra="ignore",
     )
     agent_id: Annotated[AgentId3 | None, Field(title="Agent Id")] = None
+    """
+    Only this agent's units. With `user_id`: that user's units stored with this agent, not the user's units of other agents nor those stored without an agent (recall once without `agent_id` for everything the user said). Alone: the agent's units of **every user** of the namespace — an agent that serves several users must pass `user_id` too, or its prompt gets other users' memories (the MCP server pins one user per caller: docs/MCP.md).
+    """
     as_of: Annotated[AwareDatetime | None, Field(title="As Of")] = None
     """
     Valid time: only the units true at this moment (ISO 8601 with a UTC offset, else 422): `valid_from <= as_of < valid_to`. A value superseded later is returned, one that became true after it is not (superseded units count without `include_superseded`).
@@ -1997,7 +2022,7 @@ class RecallRequest(BaseModel):
         Field(
             max_length=2000,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]",
+            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]",
             title="Query",
         ),
     ]
@@ -2006,7 +2031,7 @@ class RecallRequest(BaseModel):
     """
     record_access: Annotated[bool | None, Field(title="Record Access")] = True
     """
-    Count this recall as an access of the units returned (access log, `last_accessed_at`, TTL extension). `false` for inspection and evaluation: nothing is written.
+    Count this recall as an access of the units returned (access log, `last_accessed_at`, TTL extension of units whose expiry was not given by `ttl_days` / `expires_at`). `false` for inspection and evaluation: nothing is written.
     """
     rerank: Annotated[Literal["none", "llm"] | None, Field(title="Rerank")] = None
     """
@@ -2017,6 +2042,9 @@ class RecallRequest(BaseModel):
     How many of the best hybrid candidates the LLM orders (omitted: `RECALL__RERANK_CANDIDATES`, default 20).
     """
     session_id: Annotated[SessionId2 | None, Field(title="Session Id")] = None
+    """
+    Only units holding what this session said: its own, and those of other sessions that its statements were merged into (a restatement).
+    """
     since: Annotated[AwareDatetime | None, Field(title="Since")] = None
     """
     occurred_at ≥ since.
@@ -2027,7 +2055,7 @@ class RecallRequest(BaseModel):
     """
     Only units whose occurred_at lies in this window before now.
     """
-    timezone: Annotated[Timezone | None, Field(title="Timezone")] = None
+    timezone: Annotated[Timezone2 | None, Field(title="Timezone")] = None
     """
     The subject's IANA time zone (`Asia/Shanghai`), in which the query's time phrases ("last May", "yesterday", "上个月") are read; default: the offset of `now` when given, else UTC. An unknown zone is a 422.
     """
@@ -2139,6 +2167,9 @@ class ReviewRead(BaseModel):
     `contradiction` when a merge is ruled out, else `duplicate`.
     """
     merge_allowed: Annotated[bool, Field(title="Merge Allowed")]
+    """
+    False when a merge is ruled out (a negation, other values, swapped roles, two names given: a dog named Rex and a cat named Tom): `merge` answers 409.
+    """
     p_same: Annotated[float, Field(title="P Same")]
     """
     The local classifier's P(same), 0..1.

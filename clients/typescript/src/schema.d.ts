@@ -1870,7 +1870,7 @@ export interface components {
             role: "user" | "assistant" | "tool" | "system";
             /**
              * User Id
-             * @description The subject (user) of the session; the first one seen owns it. A message naming another user_id is refused (409 conflict, nothing appended).
+             * @description The subject (user) of the session; the first one seen owns it. A message naming another user_id than the session's owner is refused as another user's session is (404 not_found naming only this user_id, nothing appended); an append whose messages name two users is a 409 conflict (nothing appended).
              */
             user_id?: string | null;
         };
