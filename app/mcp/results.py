@@ -105,11 +105,17 @@ class ExtractedUnit(BaseModel):
 
     memory_id: str | None = None
     outcome: str = Field(
-        description="created, merged, superseded, conflict, dropped (not confident enough) "
-        "or rejected (malformed)."
+        description="created, merged, superseded, conflict, dropped (not kept: `reason` says "
+        "why) or rejected (malformed)."
     )
     type: str | None = None
     value: str | None = None
+    reason: str | None = Field(
+        default=None,
+        description="Why a memory was dropped or rejected. A request to forget in the "
+        "conversation is dropped with what to do: find the stored memories it names "
+        "(memory_recall) and forget them (memory_forget).",
+    )
 
 
 class ExtractOutput(BaseModel):
@@ -239,6 +245,7 @@ def extract_output(job: dict[str, Any]) -> ExtractOutput:
                 outcome=u["outcome"],
                 type=u.get("type"),
                 value=u.get("value"),
+                reason=u.get("reason"),
             )
             for u in job.get("units") or []
         ],

@@ -247,7 +247,9 @@ class HindsightTools(ReviewTools):
         remembering, without storing each fact yourself. Call this when a task is done or
         the conversation ends: pass the conversation (or the session_id whose transcript the
         service holds). The service picks the facts, preferences and constraints that matter
-        later. Pass only job_id to check on an earlier call."""
+        later. Pass only job_id to check on an earlier call. A statement asking to forget
+        something comes back dropped with a `reason`: find the memories it names and call
+        memory_forget on them."""
         try:
             if job_id:
                 path = id_path("/extract", job_id)

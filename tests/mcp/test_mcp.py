@@ -309,6 +309,22 @@ async def test_review_tools_list_and_decide_a_pair(api_url, make_api_key):
                 ).structured_content["pairs"] == []  # fmt: skip
 
 
+async def test_extract_says_why_a_statement_was_dropped(api_url, make_api_key):
+    """Tester hbreak5 F26: memory_extract left out the `reason` REST gives a dropped
+    statement, so the model never learnt that a forget request asks it to act."""
+    key = await make_api_key("tenant-forget")
+    async with stdio_session(api_url, key) as session:
+        said = "Forget what I said about my dentist appointment. Also I like jazz."
+        args = {"user_id": "u1", "conversation": [{"role": "user", "content": said}],
+                "wait_for_result": True}  # fmt: skip
+        extracted = await session.call_tool("memory_extract", args)
+        assert not extracted.is_error, extracted.content
+        units = extracted.structured_content["memories"]
+        [dropped] = [u for u in units if u["outcome"] == "dropped"]
+        assert "DELETE /memories/{id}" in dropped["reason"] or "forget" in dropped["reason"]
+        assert [u["reason"] for u in units if u["outcome"] == "created"] == [None]
+
+
 async def test_streamable_http_passes_each_callers_key(mcp_http_url, engine, make_api_key):
     key_a = await make_api_key("tenant-a")
     key_b = await make_api_key("tenant-b")
