@@ -145,8 +145,8 @@ async def update_memory(
     and re-indexed in this transaction and re-checked for duplicates: when it restates
     another active unit of the same subject, that unit absorbs it (`outcome: merged`, `id` =
     the survivor; the corrected unit becomes `merged` into it). Errors: 404 `not_found`,
-    409 `conflict` (changing a superseded unit's status, or reactivating an expired one
-    without a new expiry),
+    409 `conflict` (changing a superseded unit's status or value — it is history: correct
+    the unit that superseded it —, or reactivating an expired one without a new expiry),
     422 `invalid_request` (nothing changed; also an `expires_at` that is not after the
     request's arrival, "expires_at is in the past", as on `/store`; or a value or trigger
     scenario over `LIMITS__TEXT_TOKENS` model tokens), 429 `rate_limited` past the caller's

@@ -225,6 +225,12 @@ class CatalogService:
             raise ConflictError(
                 f"unit {unit_id} was superseded by {unit.superseded_by}; correct that one"
             )
+        if new_value is not None and unit.status == UnitStatus.SUPERSEDED:
+            # Its value is what `as_of` and the history serve (tester hbreak5 F29).
+            raise ConflictError(
+                f"unit {unit_id} was superseded by {unit.superseded_by}: its value is history; "
+                "correct that one"
+            )
         if status != unit.status and unit.status == UnitStatus.MERGED:
             raise ConflictError(
                 f"unit {unit_id} was merged into {unit.merged_into}; correct that one"

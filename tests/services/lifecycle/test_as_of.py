@@ -177,3 +177,17 @@ async def test_as_of_shows_one_version_when_the_successor_names_a_date_to_come(c
     before = (now - timedelta(days=1)).isoformat()
     hits = (await client.post("/recall", json={**query, "as_of": before})).json()["memories"]
     assert [h["id"] for h in hits] == [first["id"]]
+
+
+async def test_a_superseded_value_is_history_a_patch_cannot_rewrite(client):
+    """Tester hbreak5 F29: PATCH {"value": …} of a superseded unit answered 200 and the
+    history (`as_of`, `include_superseded`, /history) then said the user lived somewhere they
+    never did; its status change was already a 409."""
+    first, second = await _moved(client)
+    r = await client.patch(f"/memories/{first['id']}", json={"value": "The user lives in Xi'an."})
+    assert r.status_code == 409, r.text
+    assert second["id"] in r.json()["detail"] and "history" in r.json()["detail"]
+    old = (await client.get(f"/memories/{first['id']}")).json()
+    assert old["value"] == "The user lives in Shanghai." and old["status"] == "superseded"
+    r = await client.patch(f"/memories/{first['id']}", json={"confidence": 0.5})
+    assert r.status_code == 200, r.text  # what the value says is left as it was
