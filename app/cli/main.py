@@ -11,6 +11,7 @@ import typer
 
 from app.cli.database import database_url
 from app.cli.keys import active_keys, keys_cli
+from app.cli.settings_check import checked_settings, misspelt
 from app.core.config import get_settings
 from app.core.logging import configure_logging
 
@@ -32,6 +33,19 @@ warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
 
 cli = typer.Typer(help="Hindsight: long-term memory service for LLM agents.", no_args_is_help=True)
 cli.add_typer(keys_cli, name="keys")
+
+
+@cli.callback()
+def _settings_first() -> None:
+    """Every command reads the settings first: an invalid one is a line per variable on
+    stderr and exit 2, a misspelt one a warning (app/cli/settings_check.py)."""
+    for line in misspelt(os.environ):
+        typer.echo(f"warning: {line}", err=True)
+    found = checked_settings()
+    if isinstance(found, list):
+        for line in found:
+            typer.echo(f"invalid setting {line}", err=True)
+        raise typer.Exit(2)
 
 
 @cli.command()
