@@ -331,9 +331,9 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
         found.append(TimeMatch(m.start(), m.end(), m.group(0), day))
     for m in _ZH_YEAR_MONTH.finditer(text):
         year = int(m.group(1)) if m.group(1) else today.year + _ZH_YEARS[m.group(2)]
-        month = int(m.group(3)) if m.group(3).isdigit() else zh_number(m.group(3)) or 0
-        if 1 <= month <= 12:  # 明年三月 as 明年3月 (tester hbreak5 F12: it was January)
-            day = date(year, month, 1)
+        number = int(m.group(3)) if m.group(3).isdigit() else zh_number(m.group(3)) or 0
+        if 1 <= number <= 12:  # 明年三月 as 明年3月 (tester hbreak5 F12: it was January)
+            day = date(year, number, 1)
             found.append(TimeMatch(m.start(), m.end(), m.group(0), day, "month", absolute=True))
 
     for start, end, phrase, first in months_alone(text, today):  # "in May", 五月 (months.py)

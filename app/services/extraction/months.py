@@ -63,9 +63,9 @@ def months_alone(text: str, today: date) -> list[tuple[int, int, str, date]]:
         start = m.start(1) if which in ("next", "last", "this") else m.start(2)  # "next May"
         out.append((start, m.end(2), text[start : m.end(2)], day))
     for m in _ZH_MONTH.finditer(text):
-        month = zh_number(m.group(1)) if not m.group(1).isdigit() else int(m.group(1))
-        if month is None or not 1 <= month <= 12:
+        number = zh_number(m.group(1)) if not m.group(1).isdigit() else int(m.group(1))
+        if number is None or not 1 <= number <= 12:
             continue
         past = is_past(sentence_around(text, m.start(), m.end()), zh=True)
-        out.append((m.start(), m.end(), m.group(0), _which(today, month, "", past)))
+        out.append((m.start(), m.end(), m.group(0), _which(today, number, "", past)))
     return out

@@ -28,7 +28,7 @@ import rjieba
 import simplemma
 
 from app.core.text import has_cjk
-from app.services.extraction.date_labels import date_label
+from app.services.extraction.date_labels import date_label, resolve_dates
 from app.services.extraction.dates import TimeMatch, find_dates
 from app.services.memory.pairs.lexicon import names_people
 
@@ -371,6 +371,8 @@ def dated_move(value: str, clause: str, now: datetime, zh: bool) -> str:
     dates = find_dates(clause, now)
     if not dates:
         return value
+    if dates[0].phrase in value:  # "moved to Boston in May": the place took its time along
+        return resolve_dates(value, find_dates(value, now), zh=zh)
     label = date_label(dates[0], zh=zh)
     if zh:
         return value.replace("用户搬到", f"用户{label}搬到", 1)

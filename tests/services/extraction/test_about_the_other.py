@@ -20,11 +20,11 @@ def said(name: str, content: str) -> dict:
     [
         ([said("Jon", "Hey Maria, long time!"),
           said("Maria", "You told me you moved to Boston in May. How is it going?")],
-         "Jon moved to Boston in May.", "Jon", 0.7),
+         "Jon moved to Boston in May 2026.", "Jon", 0.7),
         ([said("Jon", "Hi!"), said("Maria", "Congrats on the new job at Acme!")],
          "Jon was congratulated by Maria on the new job at Acme.", "Jon", 0.65),
         ([said("小李", "好久不见！"), said("小王", "你说过你五月搬到了波士顿。")],
-         "小李五月搬到了波士顿。", "小李", 0.7),
+         "小李2026年5月搬到了波士顿。", "小李", 0.7),
         ([said("小李", "好久不见！"), said("小王", "恭喜你在阿里巴巴找到新工作！")],
          "小李在阿里巴巴找到新工作，小王表示祝贺。", "小李", 0.65),
     ],
@@ -45,10 +45,10 @@ async def test_a_statement_about_the_other_speaker_is_their_unit(
     [
         ([{"role": "assistant", "content": "You told me you moved to Boston in May, right?"},
           {"role": "user", "content": "Yes."}],
-         "The user moved to Boston in May and now lives there."),
+         "The user moved to Boston in May 2026 and now lives there."),
         ([{"role": "assistant", "content": "你五月搬到了波士顿，对吧？"},
           {"role": "user", "content": "对。"}],
-         "用户五月搬到了波士顿。"),
+         "用户2026年5月搬到了波士顿。"),
     ],
 )  # fmt: skip
 async def test_a_yes_confirms_what_the_assistant_said_about_the_user(client, messages, expected):
