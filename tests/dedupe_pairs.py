@@ -265,6 +265,9 @@ PAIRS: tuple[Pair, ...] = tuple(
     )
     + _kind("single_valued", "contradicts",
         ("The user's main language is Python", "The user's main language is Go"),
+        # tester hbreak5 F25: merged silently (the sign was dropped from the canonical key)
+        ("The user's blood type is A+.", "The user's blood type is A-."),
+        ("The user's blood type is O+.", "The user's blood type is O-."),
         ("The user lives in Berlin", "The user lives in Munich"),
         ("The user lives in Shanghai", "The user moved to Beijing and now lives there"),
         ("The user works at Acme Corp", "The user works at Globex"),
@@ -367,6 +370,11 @@ PAIRS: tuple[Pair, ...] = tuple(
     + _kind("related_distinct", "distinct",
         ("The user's outbound flight to Tokyo leaves on May 3",
          "The user's return flight from Tokyo leaves on May 10"),
+        # tester hbreak5 F25: merged by alignment (red_wine / white_wine by their head) and
+        # by the rewording rule (the merge kept "piano" and lost "violin")
+        ("The user likes red wine.", "The user likes white wine."),
+        ("The user likes dark chocolate.", "The user likes milk chocolate."),
+        ("The user's daughter plays piano.", "The user's daughter plays piano and violin."),
         ("The user is allergic to peanuts", "The user is allergic to shellfish"),
         ("The user likes coffee", "The user likes tea"),
         ("The user lives in Shanghai", "The user works in Shanghai"),

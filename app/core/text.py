@@ -76,7 +76,9 @@ def normalize(text: str) -> str:
 
     What changes a number's value is kept: punctuation between digits ("3.5" is not "35",
     "10:30", "2024-05-03"), a sign before a digit ("-5" is not "5"), currency symbols and
-    ``%`` ("$500" is not "¥500"). "SKU-42" and "sku 42" stay equal (the dash follows a letter).
+    ``%`` ("$500" is not "¥500"). "SKU-42" and "sku 42" stay equal (the dash follows a letter);
+    a sign that ends a word is kept ("A+" is not "A-": blood types, grades; tester hbreak5 F25
+    saw them merged).
     """
     folded = unicodedata.normalize("NFKC", text).casefold()
     out: list[str] = []
@@ -97,6 +99,8 @@ def normalize(text: str) -> str:
             out.append(ch)
         elif ch in "-−+" and nxt.isdigit() and not prev.isalnum():
             out.append("+" if ch == "+" else "-")
+        elif ch in "-−+" and prev.isalnum() and not nxt.isalnum() and not prev.isdigit():
+            out.append("+" if ch == "+" else "-")  # "A+" is not "A-" (blood type, grade, C++)
     return "".join(out)
 
 

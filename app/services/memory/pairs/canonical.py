@@ -294,7 +294,11 @@ def _amounts(s: str) -> str:
 
 # ---- the canonical form ----------------------------------------------------------------------
 
-_VALUE = re.compile(r"\b(?:tm\d{4}|dt\d{4}(?:\d{4})?|dm\d{6}|wd\d|wk\d{3})\b|\d+(?:\.\d+)?[a-z]*")
+# …and a short code that ends in a sign: a blood type or a grade ("a+", "ab-", "o-").
+_VALUE = re.compile(
+    r"\b(?:tm\d{4}|dt\d{4}(?:\d{4})?|dm\d{6}|wd\d|wk\d{3})\b|\d+(?:\.\d+)?[a-z]*"
+    r"|(?<![\w+-])[a-z]{1,2}[+-](?![\w+-])"
+)
 
 
 @dataclass(frozen=True)

@@ -163,8 +163,10 @@ def _matched(k: int, a: Words, b: Words) -> bool:
     if _DIGIT.search(w):
         return False  # values match only when equal
     parts = w.split("_")
-    if len(parts) > 1 and (parts[-1] in b.words or any(parts[-1] in v.split("_") for v in b.words)):
-        return True  # a compound by its head: video_game / game
+    if len(parts) > 1 and (
+        parts[-1] in b.words or any(set(parts) <= set(v.split("_")) for v in b.words)
+    ):  # a compound by its head: video_game / game; not red_wine / white_wine (tester F25)
+        return True
     if len(parts) > 1 and _parts_matched(w, b):
         return True  # by all its parts: software_engineer / 软件 工程师
     if any(
