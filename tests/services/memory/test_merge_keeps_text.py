@@ -6,6 +6,8 @@ in the survivor's ``metadata.restated_as``, so no accepted text is lost to a mer
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 
 
@@ -54,3 +56,23 @@ async def test_a_never_clause_sharing_only_the_name_and_a_verb_supersedes_nothin
     await store(client, "d30b", "John likes coffee.")
     flipped = await store(client, "d30b", "John doesn't like coffee.")
     assert flipped["outcome"] in ("conflict", "superseded"), flipped
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("The user's blood type is A+.", "The user's blood type is A-."),
+     ("The user's blood type is O+.", "The user's blood type is O-."),
+     ("The user likes red wine.", "The user likes white wine."),
+     ("The user likes dark chocolate.", "The user likes milk chocolate."),
+     ("The user's daughter plays piano.", "The user's daughter plays piano and violin.")],
+)  # fmt: skip
+async def test_another_value_is_never_merged(client, first, second):
+    """Tester hbreak5 F25: each second value came back `merged` and recall served only the
+    first (A- into A+: the sign was not part of the key; red / white wine by the compound's
+    head; "piano and violin" by the rewording rule, which kept "piano")."""
+    user = "value-" + hashlib.sha1(second.encode()).hexdigest()[:10]
+    await store(client, user, first)
+    result = await store(client, user, second)
+    assert result["outcome"] != "merged", result
+    r = await client.get("/memories", params={"user_id": user, "include_superseded": "true"})
+    assert {m["value"] for m in r.json()["memories"]} == {first, second}
