@@ -11,8 +11,11 @@ from app.services.extraction.joined import EN_PERSON_CLAUSE
 
 # Also before "my parents moved…" after a comma (tester D32: "I live in Chicago, my parents
 # moved to Florida" lost the parents' move beside the user's home).
+# …and before "so no X" / "so never give me X" after a comma ("I take warfarin, so never give
+# me aspirin": the drug and what it rules out, tester hbreak5 F28).
 _EN_CLAUSE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+|,?\s+but\s+|,\s+and\s+(?=i\b)|\s+and\s+(?=i\b)|"
-                              rf",\s+(?={EN_PERSON_CLAUSE})", re.IGNORECASE)  # fmt: skip
+                              rf",\s+(?={EN_PERSON_CLAUSE})|,\s+(?=so\s+(?:no|never|avoid)\s)",
+                              re.IGNORECASE)  # fmt: skip
 # A question keeps its mark; the English in a Chinese message ends its sentences with ". ".
 _ZH_CLAUSE_SPLIT = re.compile(r"(?<=[？?])|[。！；;!\n]+|(?<=\.)\s+")
 _QUESTION_START = re.compile(

@@ -61,7 +61,8 @@ _EN_BORN = re.compile(r"\b(?:i\s+was|i'm|i\s+am)\s+born\s+(?:on|in)\b", re.IGNOR
 _ZH_BORN = re.compile(r"我(?:是)?[^，。！？]{0,16}出生的?|我的?出生(?:日期|年月)?是")
 _EN_CHANGED = re.compile(
     r"\bi\s*(?:'m|\s+am)\s+(?:\w+\s+)?not\s+[\w-]+(?:\s+[\w-]+)?\s+any\s?more\b|"
-    r"\bi\s*(?:'m|\s+am)\s+no\s+longer\b|\bi\s+(?:no\s+longer|don't\s+\w+\s+\w+\s+any\s?more)\b",
+    r"\bi\s*(?:'m|\s+am)\s+no\s+longer\b|\bi\s+(?:no\s+longer|don't\s+\w+\s+\w+\s+any\s?more)\b|"
+    r"\bi\s+used\s+to\s+be\b.*\b(?:outgrew|outgrown|grew\s+out\s+of|not\s+any\s?more)\b",
     re.IGNORECASE,
 )
 _ZH_CHANGED = re.compile(r"我(?:已经)?不再|我(?:现在)?(?:已经)?不[吃喝抽用][^，。！？]{1,6}了")
@@ -162,6 +163,8 @@ _ZH_AIM = re.compile(
 def cue_type(text: str, dates: list[TimeMatch], *, zh: bool) -> MemoryType | None:
     """The type a cue of ``text`` gives (rules 1–4 of the module docstring), None when it has
     none."""
+    if (_ZH_CHANGED if zh else _EN_CHANGED).search(text):  # "not vegetarian anymore", "outgrew"
+        return "fact"
     if (_ZH_LIMIT if zh else _EN_LIMIT).search(text):
         return "constraint"
     if (_ZH_VALIDITY if zh else _EN_VALIDITY).search(text):
@@ -169,8 +172,6 @@ def cue_type(text: str, dates: list[TimeMatch], *, zh: bool) -> MemoryType | Non
     if (_ZH_YEARLY if zh else _EN_YEARLY).search(text):
         return "fact"
     if (_ZH_BORN if zh else _EN_BORN).search(text):  # a birth date holds (tester E2)
-        return "fact"
-    if (_ZH_CHANGED if zh else _EN_CHANGED).search(text):  # "not vegetarian anymore"
         return "fact"
     if (_ZH_DAILY if zh else _EN_DAILY).search(text) and not is_past(text, zh=zh):
         return "fact"  # a daily habit: "I drink two cups of coffee every morning", 我每天…

@@ -15,6 +15,7 @@ from app.core.text import has_cjk
 from app.core.vocabulary import MemoryType
 from app.services.extraction import triggers as t
 from app.services.extraction.phrasing import article as _article
+from app.services.extraction.phrasing import avoid, makes_sick
 from app.services.extraction.phrasing import subject_is as _subject
 from app.services.extraction.phrasing import zh_subject as _zsubject
 from app.services.extraction.statements import imperative_verb as _imperative
@@ -213,6 +214,12 @@ EN_RULES: list[Rule] = [
        "constraint", 0.85,
        lambda m: (f"The user does not {m.group(1).lower()} {_obj(m.group(2))}.",
                   t.Q_FOOD_EN.format(x=_obj(m.group(2))), [_obj(m.group(2))])),
+    # "I'm pregnant, so no alcohol or raw fish." (tester hbreak5 F28: only "pregnant" was kept)
+    _r(rf"(?:^|(?<=,\s))(?![^.!?]*\bplease\b)so\s+(?:no|never\s+(?:give|offer|serve)\s+me|avoid)\s+(?!(?:worries|worry|problem|"
+       rf"big\s+deal|need|rush|pressure|hurry|idea|clue|way|wonder|matter|thanks)\b){_X}{_END}",
+       "constraint", 0.85, lambda m: avoid(_obj(m.group(1)))),
+    _r(rf"^\W*{_X}\s+(?:always\s+)?makes?\s+me\s+(sick|ill|nauseous|throw\s+up|break\s+out|bloated)\b",
+       "constraint", 0.85, lambda m: makes_sick(_obj(m.group(1)), m.group(2))),
     _r(rf"\bi\s+(?:only|just)\s+(eat|drink)\s+{_X}{_END}", "constraint", 0.85,
        lambda m: (f"The user only {m.group(1).lower()}s {_obj(m.group(2))}.",
                   t.Q_CONSTRAINT_EN.format(x="food or drink"), [_obj(m.group(2))])),
