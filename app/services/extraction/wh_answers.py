@@ -75,12 +75,45 @@ _NAMED = re.compile(r"live in|from|work at|name is")
 _ZH_SENTENCE = re.compile(r"[我你他她它们]|是|不|没|有|吗|呢|吧")
 
 
+# A choice between two (tester hbreak5 F24): "Which seat do you prefer, aisle or window?"
+# "Aisle, always." → "I prefer an aisle seat."; "Do you prefer tea or coffee?" "Coffee,
+# definitely." → "I prefer coffee." (both were the events "Aisle, always." / "Coffee, …").
+_EN_CHOICE = re.compile(
+    r"\b(?:(?:which|what)\s+(?:kind\s+of\s+)?(\w+)\s+(?:do|would)\s+you\s+(?:prefer|like|want)"
+    r"|(?:do|would)\s+you\s+(?:prefer|like|want))\s*,?\s*(?:an?\s+|the\s+)?([\w' -]+?)\s+or\s+"
+    r"(?:an?\s+|the\s+)?([\w' -]+?)\s*\?",
+    re.IGNORECASE,
+)
+_EN_EMPHASIS = re.compile(
+    r"[\s,]*\b(?:always|definitely|please|for\s+sure|of\s+course|obviously|thanks|i\s+guess|"
+    r"every\s+time|by\s+far)\b[\s,.!]*",
+    re.IGNORECASE,
+)
+
+
 def wh_answer(answer: str, question: str) -> str | None:
     """The answerer's statement that a short ``answer`` to ``question`` makes (module
     docstring), or None."""
     if has_cjk(question):
         return _zh(answer.strip(), question)
-    return _en(answer.strip(), question)
+    return _choice(answer.strip(), question) or _en(answer.strip(), question)
+
+
+def _choice(answer: str, question: str) -> str | None:
+    """ "I prefer an aisle seat." for "Aisle, always." after "Which seat do you prefer, aisle
+    or window?"; None when the answer is not one of the two options."""
+    m = _EN_CHOICE.search(question)
+    if m is None:
+        return None
+    said = _EN_EMPHASIS.sub(" ", _EN_LEAD.sub("", answer)).strip(" ,.!").casefold()
+    options = [m.group(2).strip(), m.group(3).strip()]
+    chosen = next((o for o in options if said in (o.casefold(), f"the {o.casefold()}")), None)
+    if chosen is None:
+        return None
+    noun = (m.group(1) or "").lower()
+    if noun and not chosen.lower().endswith(noun):
+        return f"I prefer {_article(chosen.lower() + ' ' + noun)}."
+    return f"I prefer {chosen[:1].lower() + chosen[1:] if not chosen[1:2].isupper() else chosen}."
 
 
 def _en(answer: str, question: str) -> str | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.services.extraction.extracted import units_of
+from tests.services.extraction.extracted import units_of, user
 
 
 def asked(question: str, answer: str) -> list[dict]:
@@ -43,3 +43,15 @@ async def test_a_short_answer_is_the_users_statement(client, question, answer, e
 async def test_an_open_question_completes_nothing(client, question, answer):
     units = await units_of(client, "chooser", asked(question, answer))
     assert not [v for v in units if v.startswith(("The user is", "The user lives", "用户住"))]
+
+
+@pytest.mark.parametrize(
+    ("asked", "said", "expected"),
+    [("Which seat do you prefer, aisle or window?", "Aisle, always.",
+      "The user prefers an aisle seat."),
+     ("Do you prefer tea or coffee?", "Coffee, definitely.", "The user prefers coffee.")],
+)  # fmt: skip
+async def test_a_choice_between_two_is_a_preference(client, asked, said, expected):
+    """Tester hbreak5 F24: each answer was the event "Aisle, always." / "Coffee, definitely."."""
+    units = await units_of(client, "chooser", [{"role": "assistant", "content": asked}, user(said)])
+    assert units[expected]["type"] == "preference", units

@@ -39,3 +39,17 @@ async def test_an_answer_after_a_close_keeps_its_question(wm, first, then, expec
     answer = [v for v in values if expected in v]
     assert answer and ("passport" in answer[0] or "护照" in answer[0]), values
     assert not [u for u in two["units"] if u["value"] in {x["value"] for x in one["units"]}]
+
+
+async def test_a_choice_answered_after_a_close_is_a_preference(wm):
+    """Tester hbreak5 F24: "Aisle, always." answered after the session was closed became the
+    event "Aisle, always."; a choice between the two options the question named is a
+    preference, in one session or two."""
+    asked = "Sure. Which seat do you prefer, aisle or window?"
+    said = "Can you book my usual train to Hamburg?"
+    await close(wm, "seat-1", {"role": "user", "user_id": "seatu", "content": said},
+                {"role": "assistant", "content": asked})  # fmt: skip
+    two = await close(wm, "seat-1", {"role": "user", "content": "Aisle, always."})
+    assert [(u["type"], u["value"]) for u in two["units"]] == [
+        ("preference", "The user prefers an aisle seat.")
+    ], two["units"]
