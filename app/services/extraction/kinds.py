@@ -265,7 +265,8 @@ def request_value(text: str, who: str, asked: str = "") -> str | None:
 # booking and its number were lost, only the user's request was kept).
 _EN_DONE = re.compile(
     r"\bI(?:'ve|\s+have)?\s+(?:just\s+|now\s+)?(?:booked|reserved|scheduled|rescheduled|ordered|"
-    r"cancell?ed|paid|sent|renewed|set\s+up)\b|\bconfirmation\s+(?:number|code)\b|"
+    r"cancell?ed|paid|sent|renewed|set\s+up)\b|\bconfirmation\s+(?:number|code)\b|^\W*(?:booked|"
+    r"reserved|ordered|rescheduled|cancell?ed|renewed)\b|"  # "Booked TP553 on …" (tester F23)
     r"\bbooking\s+(?:reference|number)\b",
     re.IGNORECASE,
 )
@@ -286,7 +287,9 @@ def result_unit(text: str, now: datetime, tz: str, index: int) -> Candidate | No
     sentences = [s for s in re.split(r"(?<=[.!?。！？])\s*", text) if done.search(s)][:2]
     if not sentences:
         return None
-    said = _DONE_LEAD.sub("", " ".join(sentences).strip())
+    said = re.sub(r"^(booked|reserved|ordered|rescheduled|cancell?ed|renewed)\b",
+                  lambda m: "I " + m[1].lower(), _DONE_LEAD.sub("", " ".join(sentences).strip()),
+                  flags=re.IGNORECASE)  # fmt: skip
     dates = find_dates(said, now)
     resolved = resolve_dates(said, dates, zh=zh)
     value = (

@@ -27,6 +27,7 @@ Values are in the language of the message they came from.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from app.core.text import has_cjk, normalize
@@ -124,7 +125,8 @@ class OfflineExtractor:
             elif done := result_unit(turn.content, now, ctx.timezone, turn.index):
                 found.setdefault(normalize(done.value), done)  # "I booked…": what it did
             before = said
-        return Extraction([restored(u) for u in _name_the_user(list(found.values()), turns)])
+        units = _handled(list(found.values()))
+        return Extraction([restored(u) for u in _name_the_user(units, turns)])
 
 
 def _changes(said: Said, turn: Turn) -> list[Candidate]:
@@ -159,6 +161,20 @@ def _answered(content: str, before: Said | None, turn: Turn) -> str:
         or wh_answer(content, asked[-1])
         or content
     )
+
+
+# A request the assistant carried out in the same transcript ("Book me the cheapest flight…"
+# then "Booked TP553 on 2026-12-20…"): the result holds what happened; the request read later
+# is an instruction to book again (tester hbreak5 F23).
+_REQUEST = re.compile(
+    r"^(?:Book|Find|Reserve|Order|Schedule|Get|Buy|Cancel|Renew|Arrange)\s+(?:the\s+user|me)\b"
+)
+
+
+def _handled(units: list[Candidate]) -> list[Candidate]:
+    if not any(u.type == "result" for u in units):
+        return units
+    return [u for u in units if u.type != "event" or not _REQUEST.match(u.value)]
 
 
 def _not_restated(events: list[Candidate], typed: list[Candidate]) -> list[Candidate]:
