@@ -69,7 +69,7 @@ _FORGET = re.compile(
 # "Don't remember my phone number.", 别记我的手机号: a request to forget that names its topic
 _DONT_KEEP_MY = re.compile(
     r"(?:don['’]?t|do\s+not|never)\s+(?:remember|save|store|keep|record)\s+my\b"
-    r"|(?:别|不要|不用)(?:记住?|保存|存)我的",
+    r"|(?:别|不要|不用)(?:记住?|保存|存)我(?:的|在|住|是|叫|家)",  # 别记住我在哪里工作 (F6)
     re.IGNORECASE,
 )
 _SPLIT = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")

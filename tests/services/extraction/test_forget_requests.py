@@ -70,3 +70,13 @@ async def test_other_wordings_of_a_request_to_forget_are_no_memory(client, reque
 async def test_forget_it_is_never_mind(client):
     units = await units_of(client, "nevermind", [user("I'm vegetarian."), user("Forget it.")])
     assert "The user is vegetarian." in units, units
+
+
+async def test_dont_remember_where_i_work_is_a_request_to_forget(client):
+    """Tester hbreak5 F6: 别记住我在哪里工作。 was "don't save this message" (nothing to do),
+    not a request to forget, so an agent never learnt to delete the stored employer."""
+    body = {"user_id": "forgetful5", "messages": [user("别记住我在哪里工作。")],
+            "now": "2026-12-06T10:00:00Z"}  # fmt: skip
+    r = await client.post("/extract?wait=true", json=body)
+    [dropped] = [u for u in r.json()["units"] if u["outcome"] == "dropped"]
+    assert "DELETE /memories/{id}" in dropped["reason"], dropped
