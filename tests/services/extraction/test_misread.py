@@ -89,3 +89,10 @@ async def test_not_allergic_to_one_thing_only_to_another(client):
     assert "The user is not allergic to shellfish." in units, units
     units = await units_of(client, "xia", [user("我不是对海鲜过敏，只对虾过敏。")])
     assert units["用户对虾过敏。"]["type"] == "constraint", units
+
+
+async def test_a_weekday_abbreviation_is_no_entity(client):
+    """Tester hbreak5 F10: "Fri" was an entity of the graph."""
+    units = await units_of(client, "gym", [user("I'm meeting Tom at the gym on Fri.")])
+    [(value, unit)] = units.items()
+    assert unit["entities"] == ["Tom"], (value, unit["entities"])
