@@ -59,7 +59,8 @@ class GracefulServer(uvicorn.Server):
             return
         self.received = signal.Signals(sig)
         log.warning(
-            "received %s: draining (at most %s s)",
+            "received %s: draining (in-flight requests and jobs get at most %s s; closing the "
+            "stores and the embedded database follows)",
             self.received.name,
             self.config.timeout_graceful_shutdown,
         )
