@@ -177,6 +177,8 @@ class TtlSettings(BaseModel):
     action_days: float = Field(default=30, ge=0)
     result_days: float = Field(default=30, ge=0)
     event_days: float = Field(default=30, ge=0)
+    # An event anchored more than a day before its write: what happened, kept like a fact.
+    past_event_days: float = Field(default=180, ge=0)
     # Each recall that returns a unit pushes its expiry to at least now + this many days
     # (never shortening it); 0 disables the extension.
     extend_on_access_days: float = Field(default=30, ge=0)

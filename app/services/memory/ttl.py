@@ -8,7 +8,11 @@ Rules (settings ``TTL__*``):
   (``occurred_at``). Defaults from docs/LIFECYCLE.md: constraint and fact 180 d, preference 90 d,
   action and result 30 d, event 30 d. So an upcoming event or time-bound fact expires that many
   days past its anchor, and a past event stored late (a backfill) is not expired on arrival —
-  counting from the anchor alone would hide it from recall immediately. 0 = never expires.
+  counting from the anchor alone would hide it from recall immediately. An event anchored more
+  than a day before its write (what happened: "went to a support group on 2023-05-07") lives
+  ``TTL__PAST_EVENT_DAYS`` (180 d) from the write, as a fact: on the 30-day clock of plans and
+  appointments a replayed history was 90% gone from recall a month later (tester hbreak5
+  F35). 0 = never expires.
 - Each recall that returns a unit logs the access; the archival sweep then sets the unit's
   ``last_accessed_at`` and pushes the expiry of an active, expiring unit whose writer did not
   give it (``expiry_fixed``: ``ttl_days`` / ``expires_at`` at /store or PATCH) to at least
@@ -39,12 +43,19 @@ def ttl_days(memory_type: str, settings: TtlSettings) -> float:
     return float(getattr(settings, f"{memory_type}_days", settings.fact_days))
 
 
+# An event anchored more than a day before its write happened (not a plan, not today's).
+_PAST = timedelta(days=1)
+
+
 def default_expiry(
     memory_type: str, occurred_at: datetime | None, now: datetime, settings: TtlSettings
 ) -> datetime | None:
     """When a unit of this type written at ``now`` with time anchor ``occurred_at`` expires
-    by default: ``max(now, occurred_at) + TTL(type)``; None when the type never expires."""
+    by default: ``max(now, occurred_at) + TTL(type)``, with ``TTL__PAST_EVENT_DAYS`` for an
+    event anchored more than a day before ``now``; None when the type never expires."""
     days = ttl_days(memory_type, settings)
+    if memory_type == "event" and occurred_at is not None and occurred_at < now - _PAST:
+        days = settings.past_event_days  # what happened is part of a life (tester F35)
     if days <= 0:
         return None
     anchor = max(now, occurred_at) if occurred_at is not None else now

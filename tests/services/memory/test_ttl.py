@@ -32,7 +32,7 @@ DAY = timedelta(days=1)
     ],
 )
 def test_default_expiry_per_type(kind, days):
-    assert default_expiry(kind, NOW - 3 * DAY, NOW, TtlSettings()) == NOW + days * DAY
+    assert default_expiry(kind, NOW, NOW, TtlSettings()) == NOW + days * DAY
 
 
 def archiver(session, lifecycle: LifecycleSettings | None = None):  # type: ignore[no-untyped-def]
@@ -45,8 +45,11 @@ def test_time_bound_units_expire_after_their_anchor():
     trip = NOW + 10 * DAY
     assert default_expiry("event", trip, NOW, settings) == trip + 30 * DAY
     assert default_expiry("fact", trip, NOW, settings) == trip + 180 * DAY
-    # a past event stored late (a backfill) is not expired on arrival
-    assert default_expiry("event", NOW - 365 * DAY, NOW, settings) == NOW + 30 * DAY
+    # a past event stored late (a backfill) is not expired on arrival, and what happened
+    # lives as a fact does (tester hbreak5 F35: a replayed history was gone a month later)
+    assert default_expiry("event", NOW - 365 * DAY, NOW, settings) == NOW + 180 * DAY
+    assert default_expiry("event", NOW - 2 * DAY, NOW, settings) == NOW + 180 * DAY
+    assert default_expiry("event", NOW - DAY / 2, NOW, settings) == NOW + 30 * DAY  # today's
     assert default_expiry("fact", None, NOW, settings) == NOW + 180 * DAY
 
 
