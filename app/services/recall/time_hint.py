@@ -15,7 +15,9 @@ week, a month or a year), and only what it cannot read is finished here: "last M
 June" (the latest such month not after ``now``), "2023年" (read as year 1), Chinese numerals
 before 天前 / 周前 / 个月前 / 年前, and "the week before / after <date>" (a week next to a
 resolved date). Conventions: weeks start on Monday (ISO 8601); a bare month or month-day
-without a year is the latest one not after ``now`` (questions ask about the past).
+without a year is the latest one not after ``now`` (questions ask about the past), unless the
+question asks what is coming ("What am I doing on December 20?", "Anything planned in
+January?", 一月有什么安排): then the coming one.
 
 Phrases that point ahead ("next Friday", "tomorrow", "in two weeks", "next June", 下周五, 明天,
 下个月, 三天后) and weekdays are spotted and resolved in ``time_ahead.py``, as the extractor
@@ -290,6 +292,30 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> tuple[date, Unit] | No
     return day, unit
 
 
+# A question about what is coming takes the coming month or day, not last year's (tester
+# hbreak5 F38: "What am I doing on December 20?" asked on 2026-12-07 read 2025-12-20).
+_YEARLESS = ("day", "month_bare", "zh_month")
+_AHEAD = re.compile(
+    r"\b(?:will|going\s+to|planned|planning|plans?|scheduled|upcoming|coming\s+up|am\s+i\s+doing|"
+    r"do\s+i\s+have|anything\s+(?:on|in|for))\b|打算|计划|安排|要去",
+    re.IGNORECASE,
+)
+_BACK = re.compile(r"\b(?:did|was|were|went|had|ago|last)\b|了|过", re.IGNORECASE)
+
+
+def _asks_ahead(query: str, phrase: str) -> bool:
+    return (
+        not re.search(r"\d{4}", phrase) and bool(_AHEAD.search(query)) and not _BACK.search(query)
+    )
+
+
+def _coming(day: date, today: date, unit: Unit) -> date:
+    """``day`` (read as the latest one) moved a year on when it lies before today's day or
+    month: the coming one."""
+    first = today.replace(day=1) if unit == "month" else today
+    return day.replace(year=day.year + 1) if day < first else day
+
+
 def find_time_hint(query: str, now: datetime, tz: str | tzinfo = "UTC") -> TimeHint | None:
     """The first time phrase of ``query`` that resolves, as a window in zone ``tz`` around
     ``now`` (aware); None when the query names no time."""
@@ -314,6 +340,8 @@ def find_time_hint(query: str, now: datetime, tz: str | tzinfo = "UTC") -> TimeH
                 span = (*_window(*ahead), ahead[1]) if ahead else None
             else:
                 point = _resolve(kind, m, today)
+                if point and kind in _YEARLESS and _asks_ahead(query, m.group(0)):
+                    point = (_coming(point[0], today, point[1]), point[1])
                 span = (*_window(*point), point[1]) if point else None
         except (ValueError, OverflowError, StopIteration):
             span = None

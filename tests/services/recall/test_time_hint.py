@@ -4,7 +4,7 @@ answer, the in-window unit ranked first by the time signal, never a filter."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
 
@@ -257,3 +257,18 @@ async def test_a_plan_extracted_for_next_friday_is_found_by_next_friday(
     assert first["occurred_at"].startswith("2024-03-22"), first
     assert first["scores"]["time"] == 1.0
     assert all(h["scores"]["time"] == 0.0 for h in data["memories"][1:])
+
+
+@pytest.mark.parametrize(
+    ("query", "start"),
+    [("What am I doing on December 20?", date(2026, 12, 20)),
+     ("Anything planned in January?", date(2027, 1, 1)),
+     ("What do I have on January 5?", date(2027, 1, 5)),
+     ("What did I do on December 20?", date(2025, 12, 20)),
+     ("When did Caroline go to the support group in May?", date(2026, 5, 1))],
+)  # fmt: skip
+def test_a_question_about_what_is_coming_takes_the_coming_date(query, start):
+    """Tester hbreak5 F38: asked on 2026-12-07, "What am I doing on December 20?" read
+    2025-12-20 (a month or day without a year was always the latest one)."""
+    hint = find_time_hint(query, datetime(2026, 12, 7, 10, tzinfo=UTC))
+    assert hint is not None and hint.start.date() == start, hint
