@@ -57,6 +57,8 @@ async def edges(engine: AsyncEngine) -> dict[tuple[str, str], int]:
 def test_keys_fold_case_width_space_and_bidi_but_keep_cjk() -> None:
     assert entity_key("  ＶＳ　Code ") == entity_key("vs code") == "vs code"
     assert entity_key("Caroline\u200f") == entity_key("CAROLINE") == "caroline"
+    # a zero-width space is no part of a name (tester hbreak5 F39: "\u200bpeanuts")
+    assert entity_key("\u200bpeanuts") == entity_key("pea\u200dnuts\ufeff") == "peanuts"
     assert entity_key("北京大学") == "北京大学" and entity_key("北京大学") != entity_key("北大")
     assert entity_key("C#") != entity_key("C")
     assert entity_key("\u202e\u200f ") == ""
