@@ -46,7 +46,8 @@ from app.services.extraction.units import Candidate
 
 _EN_LIMIT = re.compile(
     r"\b(?:budget|(?-i:max(?:imum)?)|at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to\s+[$€£¥]|"
-    r"can't\s+afford|allerg(?:ic|y|ies)|intolerant)\b",
+    r"can't\s+afford|allerg(?:ic|y|ies)|intolerant|gluten-free|(?:vegan|vegetarian|keto|paleo|"
+    r"kosher|halal|low-carb|gluten-free)\s+diet)\b",  # a diet rules food out (tester F37)
     re.IGNORECASE,
 )
 _EN_VALIDITY = re.compile(
@@ -98,7 +99,7 @@ _EN_STATE = re.compile(
     r"\bfor\s+(?:\d+|a|an|two|three|four|five|several|many)\s+(?:years?|months?)\b",
     re.IGNORECASE,
 )
-_ZH_LIMIT = re.compile(r"预算|不超过|不要超过|最多|以内|过敏|忌口")
+_ZH_LIMIT = re.compile(r"预算|不超过|不要超过|最多|以内|过敏|忌口|吃(?:纯)?素|素食")
 _ZH_VALIDITY = re.compile(r"到期|有效期|过期")
 # Something that happened (app.core.zh_past) or is planned for a time.
 _ZH_EVENT = re.compile(rf"{zh_past.PAST.pattern}|明天|后天|打算|准备|计划|将要|下周")

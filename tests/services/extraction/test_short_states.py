@@ -24,6 +24,8 @@ from tests.services.extraction.extracted import units_of, user
         ("我退休了。", "用户退休了。", "event"),
         ("我搬家了。", "用户搬家了。", "event"),
         ("I don't have a car.", "The user doesn't have a car.", "fact"),
+        ("I follow a vegan diet.", "The user follows a vegan diet.", "constraint"),  # F37
+        ("我吃纯素。", "用户吃纯素。", "constraint"),
         ("I'm afraid of heights.", "The user is afraid of heights.", "fact"),
         ("Write shorter answers please.", "The user prefers concise answers.", "preference"),
         ("I'm not a morning person.", "The user is not a morning person.", "fact"),
