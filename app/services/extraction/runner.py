@@ -58,6 +58,8 @@ log = logging.getLogger(__name__)
 
 # Units embedded and written per store call of a job (all in the job's one transaction).
 STORE_BATCH = 100
+# An extractor's time anchor further ahead than this is no date (an LLM's 2999-01-01).
+FAR_AHEAD = timedelta(days=100 * 366)
 
 
 class JobServices(Protocol):
@@ -127,9 +129,11 @@ def to_memory(
     # The zone its dates were resolved in: /context prints its day there (tester C12).
     metadata: dict[str, Any] = {"job_id": str(job.id), "extractor": extractor,
                                 "timezone": job.timezone}  # fmt: skip
-    if cand.occurred_at is not None:
-        occurred = _aware(cand.occurred_at, job.timezone)
-    else:  # when it was said; a time phrase no rule places leaves the anchor unknown (B27)
+    occurred = _aware(cand.occurred_at, job.timezone) if cand.occurred_at is not None else None
+    if occurred is not None and occurred > job.conversation_now + FAR_AHEAD:  # tester F20: 2999
+        metadata["occurred_at_ignored"] = occurred.isoformat()  # it would never expire
+        occurred = None
+    if occurred is None:  # when it was said; a time phrase no rule places: unknown (B27)
         said = sources[0].created_at if sources else None
         occurred = said if said is not None else job.conversation_now
         if (phrase := vague_time(cand.value)) is not None:

@@ -45,3 +45,19 @@ async def test_a_nul_entity_is_dropped_and_the_job_succeeds(llm_app, fake_llm, e
     assert entry["outcome"] == "created", entry
     unit = (await llm_app.get(f"/memories/{entry['memory_id']}")).json()
     assert unit["entities"] == ["rowing"], unit
+
+
+async def test_a_null_confidence_and_a_year_2999_anchor(llm_app, fake_llm, engine):
+    """Tester hbreak5 F20: a unit with `"confidence": null` was rejected (the job failed when
+    it was the only one), and an `occurred_at` of 2999-01-01 was stored (expiring in 2999)."""
+    await truncate_queue(engine)
+    gym = {"type": "fact", "value": "The user's gym membership runs until March.",
+           "confidence": None, "occurred_at": "2999-01-01", "source_turns": [0]}  # fmt: skip
+    fake_llm.push(Reply(content=units_json(gym)))
+    job = await extract(llm_app, "f20")
+    assert job["status"] == "succeeded", job
+    [entry] = job["units"]
+    assert entry["outcome"] == "created" and entry["confidence"] == 0.8, entry
+    unit = (await llm_app.get(f"/memories/{entry['memory_id']}")).json()
+    assert unit["occurred_at"] < "2030" and unit["expires_at"] < "2030", unit
+    assert unit["metadata"]["occurred_at_ignored"].startswith("2999-01-01"), unit
