@@ -12,6 +12,8 @@ from datetime import datetime
 from functools import cached_property
 from typing import Any, NamedTuple
 
+from app.repositories.recall.sql import KEY_SEPARATOR
+
 # The term_freqs of every candidate that contains no query lexeme (read-only by contract).
 _NO_TERMS: Mapping[str, int] = {}
 
@@ -138,12 +140,12 @@ def candidates_of(
     return Candidates(columns, [k for k in ents if k in found_known], texts)
 
 
-def candidates_of_columns(
-    row: Sequence[Any], ents: list[str], predicted: list[str] | None = None, values: bool = False
-) -> Candidates:
+def candidates_of_columns(row: Sequence[Any], ents: list[str], values: bool = False) -> Candidates:
     """:func:`candidates_of` for the statement's rows as one row of arrays (the exact path,
     ``exact.as_columns``): the same columns, in the same order; ``_hits`` one string per
-    unit, its lexemes joined by a space; ``_known`` once."""
+    unit, its lexemes joined by a space; ``_known`` the entity keys of the units naming an
+    entity candidate, joined by ``sql.KEY_SEPARATOR`` (NULL: none), of which the known names
+    are those in ``ents``."""
     ids = row[0]
     if not ids:
         return Candidates(ScoreColumns.of([]), [], {} if values else None)
@@ -151,7 +153,7 @@ def candidates_of_columns(
     fromkeys, none = dict.fromkeys, _NO_TERMS
     tfs = [fromkeys(h.split(" "), 1) if h else none for h in hits]
     columns = ScoreColumns(ids, sv, sq, tfs, dl, ent, session_id, occurred_at, confidence, dated)
-    found = row[-1]
-    found_known = set(predicted or ()) if found is None else set(found)
+    keys = row[-1]
+    found_known = set(keys.split(KEY_SEPARATOR)) if keys else set()
     texts = dict(zip(ids, row[10], strict=True)) if values else None
     return Candidates(columns, [k for k in ents if k in found_known], texts)
