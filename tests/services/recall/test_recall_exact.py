@@ -16,6 +16,7 @@ from app.repositories.memory.filters import UnitFilters
 from app.repositories.recall import exact as recall_exact
 from app.repositories.recall import repository as recall_repo
 from app.repositories.recall.repository import RecallRepository
+from app.repositories.recall.rows import from_micros
 from app.repositories.recall.sql import KEY_SEPARATOR
 from app.repositories.recall.statements import RecallStatements
 from tests.services.recall.test_recall_api import recall, store
@@ -250,7 +251,8 @@ async def test_the_cached_statement_sends_columns_aligned_with_every_signal(clie
     hits = {}
     for i, unit_id in enumerate(row[0]):
         s = by_id[unit_id]
-        assert (s.session_id, s.occurred_at, s.entity_match) == (row[1][i], row[2][i], row[8][i])
+        assert (s.session_id, s.entity_match) == (row[1][i], row[8][i])
+        assert s.occurred_at == from_micros(row[2][i])  # microseconds since the epoch
         assert s.semantic_value == row[4][i] and s.dated == row[9][i]
         hits[s.entity_match] = hits.get(s.entity_match, []) + [sorted(s.term_freqs)]
     assert hits[True] == [["orchestra"]]  # Bo's unit
