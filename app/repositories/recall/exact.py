@@ -24,14 +24,14 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from pgvector.sqlalchemy import Vector
-from sqlalchemy import Select, Text, bindparam, cast, func, select
+from sqlalchemy import BigInteger, Select, Text, bindparam, cast, func, select
 from sqlalchemy.dialects.postgresql import ARRAY, REAL, TSQUERY
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.models import MemoryUnit
 from app.repositories.memory.filters import UnitFilters, filter_clauses
 from app.repositories.recall.driver import fetch, positional
-from app.repositories.recall.sql import exact_select, query_lexemes
+from app.repositories.recall.sql import KEY_SEPARATOR, exact_select, query_lexemes
 from app.repositories.recall.statements import RecallStatements
 
 
@@ -103,11 +103,9 @@ def _values(
     skip: Sequence[str],
     ents: list[str],
     dated: str | None = None,
-    predicted: list[str] | None = None,
 ) -> dict[str, Any]:
     """The bind values of one recall, by the names :func:`_placeholders` and
-    :func:`_statement` give them (``predicted``: the sorted known names the caller expects,
-    ``signals_select``)."""
+    :func:`_statement` give them."""
     values: dict[str, Any] = {
         "f_ns": f.namespace,
         "f_user": f.user_id,
@@ -122,7 +120,6 @@ def _values(
         "ents": ents,
         "emb": embedding,
         "dated": dated,
-        "predicted": predicted,
     }
     for i, status in enumerate(f.statuses):
         values[f"f_status{i}"] = status
@@ -143,29 +140,37 @@ def _query_vector() -> Any:
 def _statement(f: UnitFilters, has_embedding: bool, has_entities: bool, values: bool) -> Any:
     """The exact path's statement for the placeholders ``f``: the columns and raw signals of
     every unit matching the filters (RecallRepository.candidates with ``exact=True``), the
-    known names read off those rows (``sql.exact_select``); ``values``: with ``_value``."""
+    entity keys of the units naming an entity candidate (``sql.exact_select``); ``values``:
+    with ``_value``."""
     q = query_lexemes("", (), None)  # binds "kw" and "skip", valued per recall
     emb = _query_vector() if has_embedding else None
     ents = bindparam("ents", type_=ARRAY(Text)) if has_entities else None
     dated = bindparam("dated", type_=TSQUERY)
-    predicted = bindparam("predicted", type_=ARRAY(Text)) if has_entities else None
-    return as_columns(exact_select(filter_clauses(f), q, emb, ents, dated, predicted, values))
+    return as_columns(exact_select(filter_clauses(f), q, emb, ents, dated, values), has_entities)
 
 
-def as_columns(stmt: Select[Any]) -> Select[Any]:
+def as_columns(stmt: Select[Any], keys: bool = True) -> Select[Any]:
     """``stmt``'s rows as one row of arrays, a column each (``array_agg`` over its rows, all
     in one pass, so the arrays are aligned; no rows: NULLs): asyncpg decodes the same values
-    without a record and a message per unit. ``_hits`` (a ``text[]`` per unit) comes as one
-    string per unit, its lexemes joined by a space (a lexeme of the keyword index holds
-    none); ``_known`` (the same on every row) once."""
+    without a record and a message per unit. ``occurred_at`` in microseconds since the Unix
+    epoch (a ``bigint``: decoded several times faster than a ``timestamptz``); ``_hits`` (a
+    ``text[]`` per unit) as one string per unit, its lexemes joined by a space (a lexeme of
+    the keyword index holds none); ``_known`` (per unit, its entity keys joined by
+    ``sql.KEY_SEPARATOR`` or NULL) as one string of every non-NULL one, joined the same way
+    (NULL when none; without ``keys``, the statement's ``_known`` is a NULL of every row,
+    read once)."""
     t = stmt.subquery("t")
     cols: list[Any] = []
     for col in t.c:
         name = col.key
         if name == "_hits":
             cols.append(func.array_agg(func.array_to_string(col, " ")).label(name))
+        elif name == "occurred_at":  # microseconds since the epoch, exact (rows.MicroTimes)
+            micros = cast(func.extract("epoch", col) * 1_000_000, BigInteger)
+            cols.append(func.array_agg(micros).label(name))
         elif name == "_known":
-            cols.append(func.max(col).label(name))
+            agg = func.string_agg(col, KEY_SEPARATOR) if keys else func.max(col)
+            cols.append(agg.label(name))
         else:
             cols.append(func.array_agg(col).label(name))
     return select(*cols)
@@ -198,14 +203,12 @@ async def exact_rows(
     skip: Sequence[str],
     statements: RecallStatements,
     dated: str | None = None,
-    predicted: list[str] | None = None,
     values: bool = False,
 ) -> Sequence[Any] | None:
     """The exact path's statement's rows as one row of arrays (:func:`as_columns`; columns
     as :func:`_statement` selects them), or None when ``f`` has no cached shape. ``statements``
     keeps the statements compiled so far, by (dialect, shape). ``dated``: the tsquery of the
-    ``_dated`` column (None: NULL). ``predicted``: the sorted known names expected (``_known``
-    is NULL when they are the ones found). ``values``: each row also has the unit's value
+    ``_dated`` column (None: NULL). ``values``: each row also has the unit's value
     (``_value``, before ``_known``)."""
     key = shape(f, embedding is not None, bool(ents), values)
     if key is None:
@@ -216,7 +219,7 @@ async def exact_rows(
     if compiled is None:
         compiled = _compile(f, embedding is not None, bool(ents), values, dialect)
         statements.exact[cache_key] = compiled
-    binds = _values(f, embedding, keyword_text, skip, ents, dated, predicted)
+    binds = _values(f, embedding, keyword_text, skip, ents, dated)
     # The driver's own fetch (app.repositories.recall.driver): one read-only statement.
     rows = await fetch(conn, compiled.sql, _params(compiled, binds))
     row: Sequence[Any] = rows[0]  # one row whatever the units (array_agg)

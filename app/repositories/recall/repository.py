@@ -214,11 +214,10 @@ class RecallRepository:
                 keyword_skip,
                 self.statements,
                 dated,
-                predicted,
                 values,
             )
             if found is not None:
-                return candidates_of_columns(found, ents, predicted, values)
+                return candidates_of_columns(found, ents, values)
         clauses = filter_clauses(f)
         ent_param = bindparam("ents", ents, type_=ARRAY(Text))
         emb = bindparam("emb", embedding, type_=Vector()) if embedding is not None else None

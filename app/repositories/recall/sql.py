@@ -15,7 +15,6 @@ from sqlalchemy import (
     CompoundSelect,
     Select,
     Text,
-    any_,
     bindparam,
     case,
     func,
@@ -251,45 +250,40 @@ def signals_select(
     return stmt.add_cte(known) if known is not None else stmt
 
 
+# Joins the entity keys of the exact path's rows (``_known`` of :func:`exact_select`): a key
+# never holds it (app.core.entity_names.entity_key folds every whitespace character, this
+# one included, into a space), so splitting the joined text gives the keys back.
+KEY_SEPARATOR = "\x1f"
+
+
 def exact_select(
     clauses: Sequence[ColumnElement[bool]],
     q: CTE,
     emb: ColumnElement[Any] | None,
     ents: BindParameter[Any] | None,
     dated: BindParameter[Any] | None = None,
-    predicted: BindParameter[Any] | None = None,
     values: bool = False,
 ) -> Select[*tuple[Any, ...]]:
     """:func:`signals_select` for the exact path, whose rows are every unit matching
-    ``clauses``: the known names (``_known``) are read off those rows — the keys of ``ents``
-    in the ``entity_keys`` of a row with ``_ent`` — not probed with :func:`known_select`'s
-    ``EXISTS`` per entity candidate (a GIN lookup each: ~0.5 ms of the statement's ~1.5 ms
-    at LoCoMo size, ~30 candidates). The same names: both look at the units matching
-    ``clauses``. The rows go through a MATERIALIZED CTE ``s`` read twice."""
+    ``clauses``: the known names are read off those rows, not probed with
+    :func:`known_select`'s ``EXISTS`` per entity candidate (a GIN lookup each: ~0.5 ms of
+    the statement's ~1.5 ms at LoCoMo size, ~30 candidates). ``_known`` is, per row, the
+    unit's ``entity_keys`` joined by :data:`KEY_SEPARATOR` when they overlap ``ents`` (the
+    row's ``_ent``), else NULL: the caller keeps the keys of ``ents`` among them
+    (``rows.candidates_of_columns``). The same names as the probes: both look at the units
+    matching ``clauses``. One pass over the rows (it was a MATERIALIZED CTE read twice, the
+    second time to collect the keys: ~0.4 ms more at LoCoMo size)."""
     if ents is None:
-        return signals_select(clauses, q, emb, None, None, dated, predicted, values)
-    rows = (
-        select(*_signal_columns(q, emb, ents, dated, values), MemoryUnit.entity_keys.label("_keys"))
-        .where(*clauses)
-        .cte("s")
-        .prefix_with("MATERIALIZED")
+        return signals_select(clauses, q, emb, None, None, dated, None, values)
+    u = MemoryUnit
+    keys = case(
+        (u.entity_keys.overlap(ents), func.array_to_string(u.entity_keys, KEY_SEPARATOR)),
+        else_=null(),
     )
-    key = func.unnest(rows.c._keys).table_valued("key").render_derived("k")
-    known = (
-        select(key.c.key)
-        .distinct()
-        .select_from(rows)
-        .join(key, literal(True))
-        .where(rows.c._ent, key.c.key == any_(ents))
-        .cte("known")
-    )
-    names = (*SCORING_COLUMNS, "_sv", "_sq", "_hits", "_dl", "_ent", "_dated")
-    names += ("_value",) if values else ()
     return (
-        select(*(rows.c[n] for n in names), _known_column(known, predicted))
+        select(*_signal_columns(q, emb, ents, dated, values), keys.label("_known"))
+        .where(*clauses)
         .add_cte(q)
-        .add_cte(rows)
-        .add_cte(known)
     )
 
 

@@ -11,6 +11,8 @@ from operator import attrgetter
 
 import numpy as np
 
+from app.repositories.recall.rows import MicroTimes, from_micros
+
 _UUID_BYTES = attrgetter("bytes")
 
 
@@ -20,6 +22,12 @@ class Times:
     session's units often share one), and ``index`` orders the candidates by time."""
 
     def __init__(self, occurred: Sequence[datetime]) -> None:
+        if isinstance(occurred, MicroTimes):  # the exact path's: sorted as integers
+            micros = np.fromiter(occurred.micros, np.int64, len(occurred))
+            distinct, index = np.unique(micros, return_inverse=True)
+            self.distinct = list(map(from_micros, distinct.tolist()))
+            self.index = index.astype(np.int64, copy=False).reshape(-1)
+            return
         self.distinct = sorted(dict.fromkeys(occurred))
         place = {t: i for i, t in enumerate(self.distinct)}
         self.index = np.fromiter(map(place.__getitem__, occurred), np.int64, len(occurred))

@@ -10,11 +10,14 @@ import numpy as np
 import pytest
 
 from app.core.db import create_session_factory
+from app.core.text import entity_keys
 from app.core.vocabulary import UnitStatus
 from app.repositories.memory.filters import UnitFilters
 from app.repositories.recall import exact as recall_exact
 from app.repositories.recall import repository as recall_repo
 from app.repositories.recall.repository import RecallRepository
+from app.repositories.recall.rows import from_micros
+from app.repositories.recall.sql import KEY_SEPARATOR
 from app.repositories.recall.statements import RecallStatements
 from tests.services.recall.test_recall_api import recall, store
 
@@ -143,28 +146,48 @@ def test_a_filter_on_entities_or_reviews_has_no_cached_shape() -> None:
 
 
 async def test_the_known_names_are_read_off_the_subjects_rows(client, engine) -> None:
-    """The exact statement reads the known names off the units it scores (sql.exact_select):
-    a name two units hold counts once, a prediction that is right comes back as NULL, and a
-    name only another subject holds is not known."""
+    """The exact statement reads the known names off the units it scores, in the same pass
+    (sql.exact_select): ``_known`` holds, once for the statement, the entity keys of the
+    units naming an entity candidate; the known names are the candidates among them — a name
+    two units hold counts once, a key that is no candidate ("lisbon") is not one, a name only
+    another subject holds is not known — whatever the caller predicted."""
     await store(
         client,
         {"user_id": "u1", "value": "Ana plays the cello", "entities": ["Ana"]},
-        {"user_id": "u1", "value": "Ana and Bo went to Lisbon", "entities": ["Ana", "Bo"]},
+        {
+            "user_id": "u1",
+            "value": "Ana and Bo went to Lisbon",
+            "entities": ["Ana", "Bo", "Lisbon"],
+        },
+        {"user_id": "u1", "value": "Cy stayed at home", "entities": ["Cy"]},
         {"user_id": "u2", "value": "Zed is u2's brother", "entities": ["Zed"]},
     )
     ents = ["ana", "bo", "zed", "cello"]
     f = UnitFilters(namespace="default", user_id="u1")
-    # (the caller's prediction, the statement's _known): NULL when the prediction is right
-    cases = ((["ana", "bo"], None), (["ana"], ["ana", "bo"]), (None, ["ana", "bo"]))
-    for predicted, raw_known in cases:
-        async with create_session_factory(engine)() as session, session.begin():
-            conn = await session.connection()
-            row = await recall_exact.exact_rows(
-                conn, f, None, "cello", ents, (), RecallStatements(), None, predicted
-            )
-        assert row is not None and len(row[0]) == 2  # one row of arrays: two units
-        known = row[-1]  # once, not per unit
-        assert (sorted(known) if known is not None else None) == raw_known
+    async with create_session_factory(engine)() as session, session.begin():
+        conn = await session.connection()
+        row = await recall_exact.exact_rows(conn, f, None, "cello", ents, (), RecallStatements())
+        none = await recall_exact.exact_rows(
+            conn, f, None, "cello", ["zed"], (), RecallStatements()
+        )
+        known = {}
+        for predicted in (["ana", "bo"], ["ana"], ["zed"], None):
+            repo = RecallRepository(session, RecallStatements())
+            found = await repo.candidates(
+                f, None, "cello", ents, exact=True, per_source=40, ef_search=40,
+                entity_names=predicted,
+            )  # fmt: skip
+            known[str(predicted)] = found.known
+    assert row is not None and len(row[0]) == 3  # one row of arrays: three units
+    assert sorted(row[-1].split(KEY_SEPARATOR)) == ["ana", "ana", "bo", "lisbon"]  # not Cy's
+    assert none is not None and none[-1] is None  # no unit names a candidate
+    assert set(map(tuple, known.values())) == {("ana", "bo")}
+
+
+def test_the_key_separator_is_never_part_of_an_entity_key() -> None:
+    """The statement joins a unit's entity keys by KEY_SEPARATOR and the known names are read
+    by splitting on it: no key can hold it (entity_key folds it into a space)."""
+    assert entity_keys([f"Ana{KEY_SEPARATOR}Bo", KEY_SEPARATOR]) == ["ana bo"]
 
 
 @pytest.mark.parametrize("cached", [True, False])
@@ -211,7 +234,7 @@ async def test_the_cached_statement_sends_columns_aligned_with_every_signal(clie
     async with create_session_factory(engine)() as session, session.begin():
         conn = await session.connection()
         row = await recall_exact.exact_rows(
-            conn, f, embedding, query, ["bo"], (), RecallStatements(), "'orchestra'", None
+            conn, f, embedding, query, ["bo"], (), RecallStatements(), "'orchestra'"
         )
         repo = RecallRepository(session, RecallStatements())
         found = await repo.candidates(
@@ -228,7 +251,8 @@ async def test_the_cached_statement_sends_columns_aligned_with_every_signal(clie
     hits = {}
     for i, unit_id in enumerate(row[0]):
         s = by_id[unit_id]
-        assert (s.session_id, s.occurred_at, s.entity_match) == (row[1][i], row[2][i], row[8][i])
+        assert (s.session_id, s.entity_match) == (row[1][i], row[8][i])
+        assert s.occurred_at == from_micros(row[2][i])  # microseconds since the epoch
         assert s.semantic_value == row[4][i] and s.dated == row[9][i]
         hits[s.entity_match] = hits.get(s.entity_match, []) + [sorted(s.term_freqs)]
     assert hits[True] == [["orchestra"]]  # Bo's unit

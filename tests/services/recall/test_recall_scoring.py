@@ -13,8 +13,9 @@ import pytest
 from app.core.config import RecallSettings
 from app.repositories.memory.filters import UnitFilters
 from app.repositories.recall.repository import CandidateScore, RecallRepository
-from app.repositories.recall.rows import ScoreColumns, candidates_of
+from app.repositories.recall.rows import EPOCH, MicroTimes, ScoreColumns, candidates_of
 from app.services.recall.scoring import SHORT_TERM, SIGNALS, Weighting, bm25, context, rank
+from app.services.recall.sessions import Times
 
 T0 = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 
@@ -447,3 +448,36 @@ async def test_keyword_matches_codes_and_chinese_words(client) -> None:
         assert hits[0]["value"] == expected, query
         assert hits[0]["scores"]["keyword"] == pytest.approx(1.0)
         assert [h["scores"]["keyword"] for h in hits[1:]] == [0.0] * (len(hits) - 1)
+
+
+def test_times_in_microseconds_rank_as_datetimes() -> None:
+    """The exact path's times come as microseconds since the epoch (rows.MicroTimes): the
+    same datetimes read back (before 1970 too), the same distinct times and places
+    (sessions.Times) and the same ranking, bit for bit, as from the datetimes."""
+    rng = random.Random(11)
+    at = [T0 + timedelta(microseconds=rng.choice([0, 1, 7, 3_600_000_000])) for _ in range(40)]
+    at += [datetime(1969, 12, 31, 23, 59, 59, 999_999, tzinfo=UTC), T0 - timedelta(days=400)]
+    micros = [(t - EPOCH) // timedelta(microseconds=1) for t in at]
+    times = MicroTimes(micros)
+    assert list(times) == at and times[3] == at[3] and times[1:4] == at[1:4]
+    assert times[0].tzinfo is UTC and len(times) == len(at)
+    a, b = Times(times), Times(at)
+    assert a.distinct == b.distinct and a.index.tolist() == b.index.tolist()
+    cols = ScoreColumns.of(
+        [
+            cand(
+                session=rng.choice([None, "a", "b"]),
+                sem=rng.random(),
+                tf=rng.choice([{}, {"tea": 1}]),
+                at=t,
+                n=rng.getrandbits(127),
+            )
+            for t in at
+        ]
+    )
+    fields = list(cols.fields())
+    fields[7] = MicroTimes([(t - EPOCH) // timedelta(microseconds=1) for t in cols.occurred_at])
+    w = Weighting({name: 1.0 for name in SIGNALS}, 0.01)
+    window = (T0, T0 + timedelta(hours=1))
+    for limit in (None, 5):
+        assert rank(ScoreColumns(*fields), w, T0, limit, window) == rank(cols, w, T0, limit, window)
