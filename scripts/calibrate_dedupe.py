@@ -368,7 +368,10 @@ def render(
         "they are real candidates (`review_worthy`, `gate.py`: two languages, a guard that "
         "names a slot, entities or types, a past event with its day changed, a cosine ≥ "
         "`DEDUPE__REVIEW_COSINE_BY_MODEL` = "
-        f"{t.review_cosine}, an entity or exclusive slot both name, one word swapped in the "
+        f"{t.review_cosine} when neither side is a question and neither has more than "
+        f"`REVIEW_UNMATCHED` = {t.review_unmatched} content words the other does not match "
+        '(chit-chat turns of a transcript: "The band\'s words" below), an entity or '
+        "exclusive slot both name, one word swapped in the "
         "same frame, or half the content words beyond the subject's in common); the others "
         "stay distinct. With an LLM configured a job on the worker's queue asks it after the "
         "`/store` answer and merges, supersedes, flags or keeps both (history kept; a merged "

@@ -42,7 +42,7 @@ from typing import Literal
 
 from app.services.memory.pairs import across, definition, diet, frames, lexical, referents, rules
 from app.services.memory.pairs.features import Features, Statement, features, statement
-from app.services.memory.pairs.gate import REVIEW_P
+from app.services.memory.pairs.gate import REVIEW_P, REVIEW_UNMATCHED
 from app.services.memory.pairs.holders import apart as held_apart
 from app.services.memory.pairs.reword import merges as reworded
 from app.services.memory.pairs.swaps import thing_swapped
@@ -68,6 +68,9 @@ class Thresholds:
     # ... or, for a pair whose only tie is an entity both name, a P(same) of at least this
     # (:data:`.gate.REVIEW_P`, fitted with grouped k-fold CV by scripts/eval_dedupe_unseen.py).
     review_p: float = REVIEW_P
+    # ... and the band alone only for two statements (no question) with at most this many
+    # content words unmatched on a side (:data:`.gate.REVIEW_UNMATCHED`); None: any.
+    review_unmatched: int | None = REVIEW_UNMATCHED
     # Content-word alignment (:mod:`.lexical`): a same-language pair the guards let through
     # merges at cosine ≥ ``align_cosine`` when each side has ≥ ``align_cover`` of its content
     # words matched and neither names a thing the other does not. Fitted with grouped k-fold

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
-from app.services.memory.pairs import rules
+from app.services.memory.pairs import lexical, rules
 from app.services.memory.pairs.features import Statement
 
 
@@ -41,6 +41,17 @@ _REVIEW_OVERLAP = 0.5
 # 0.29-0.39). Fitted with grouped k-fold CV by scripts/eval_dedupe_unseen.py (docs/DEDUPE.md,
 # "The entity clause, checked with the same grouped CV").
 REVIEW_P = 0.36
+# The band (a cosine at or above the review cosine, no other reason) opens a review only for
+# two statements that say little the other does not: at most this many content words
+# unmatched on either side (:func:`.lexical.align`; a name both give is set aside). On a
+# transcript ingested turn by turn, chit-chat ("Thanks, Maria! Your support means a lot" /
+# "Sure thing, Maria. Thanks for the support!") sits at cosine 0.95-0.99 with many words on
+# each side the other lacks: ~18 of 20 reviews per 100 stores were such pairs, opened by the
+# band alone. Fitted on LoCoMo conversations, reported on the others by
+# scripts/fit_review_band.py (docs/DEDUPE.md, "The band's words").
+REVIEW_UNMATCHED = 4
+# A question asks; it states no fact to restate or change ("What's up? Anything new?").
+_QUESTION = re.compile(r"[?？]")
 
 # A correction said as one ("correction:", "I meant", "纠正一下", "说错了", "不是 A，是 B", "not A
 # but B"): with a negation on one side only, the newer unit corrects the older, never restates it.
@@ -104,6 +115,7 @@ def review_worthy(
     review_cosine: float = 0.95,
     p_same: float = 1.0,
     review_p: float = REVIEW_P,
+    review_unmatched: int | None = REVIEW_UNMATCHED,
 ) -> bool:
     """Whether an ``unsure`` pair is a real candidate worth a review (the LLM's or a
     person's); otherwise it stays ``distinct`` and opens nothing (docs/DEDUPE.md, "Which
@@ -114,12 +126,17 @@ def review_worthy(
     the same exclusive slot, or — once ``subject_words`` (the words a subject's every
     statement carries: its name) are set aside — one content word swapped in the same frame,
     or at least half their content words in common. Two names given to two things
-    (``names_differ``) are two facts unless they fill the same slot."""
+    (``names_differ``) are two facts unless they fill the same slot. The band alone opens
+    a review only for two statements, neither a question, with at most
+    ``review_unmatched`` content words unmatched on either side (:func:`in_band`; None:
+    any)."""
     if d.reason == "names_differ":
         return bool(new.slots.keys() & old.slots.keys())
     if d.reason.startswith(_ALWAYS_REVIEWED) or new.cjk != old.cjk:
         return True
-    if cosine >= review_cosine or (shared_entities and p_same >= review_p):
+    if in_band(new, old, cosine, review_cosine, review_unmatched):
+        return True
+    if shared_entities and p_same >= review_p:
         return True
     if new.slots.keys() & old.slots.keys():
         differ = frozenset(new.words) ^ frozenset(old.words)
@@ -134,6 +151,27 @@ def review_worthy(
     if len(a - b) == 1 and len(b - a) == 1 and a & b:
         return True  # one word swapped in the same frame: a change of value, or a restatement
     return bool(a and b) and len(a & b) / len(a | b) >= _REVIEW_OVERLAP
+
+
+def in_band(
+    new: Statement,
+    old: Statement,
+    cosine: float,
+    review_cosine: float = 0.95,
+    review_unmatched: int | None = REVIEW_UNMATCHED,
+) -> bool:
+    """Whether a pair is a real candidate by its cosine alone: at or above ``review_cosine``,
+    neither side a question, and at most ``review_unmatched`` content words on either side
+    that the other does not match (None: no limit) — one fact told twice, not two turns of
+    a chat that share its tone."""
+    if cosine < review_cosine:
+        return False
+    if review_unmatched is None:
+        return True
+    if _QUESTION.search(new.value) or _QUESTION.search(old.value):
+        return False
+    a = lexical.align(new.value, old.value)
+    return max(len(a.unmatched_a), len(a.unmatched_b)) <= review_unmatched
 
 
 def subject_words(new: Statement, olds: list[Statement]) -> frozenset[str]:

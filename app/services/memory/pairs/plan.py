@@ -92,7 +92,7 @@ def plan(
             shared = _named_in_both(value, c.value, (entity_keys & c.entity_keys) - common[1])
             p = d.p_same or p_same(features(new, old, c.cosine, type_ == c.type))
             if review_worthy(d, new, old, c.cosine, shared, common[0], t.review_cosine, p,
-                             t.review_p):  # fmt: skip
+                             t.review_p, t.review_unmatched):  # fmt: skip
                 unsure.append((k, d))
             else:
                 skipped += 1
