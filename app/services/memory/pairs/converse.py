@@ -109,10 +109,22 @@ def apart(new: str, old: str) -> tuple[Action, str] | None:
                 return "contradicts", "opposite_verb"  # nothing else differs
             if _about_one_thing(new, old, pair):
                 return "unsure", "opposite_verb_elsewhere"
-    attempt = (_ATTEMPT.search(new) is None) != (_ATTEMPT.search(old) is None)
-    if attempt and _about_one_thing(new, old, ()):  # "looking for a bigger flat" / "moved to"
-        return "unsure", "attempt_differs"
+    if _attempt_differs(new, old) and _about_one_thing(new, old, ()):
+        return "unsure", "attempt_differs"  # "looking for a bigger flat" / "moved to" it
     return None
+
+
+def _attempt_differs(new: str, old: str) -> bool:
+    """An attempt (:data:`_ATTEMPT`) on one side only, whose verb the other side does not say
+    ("is learning to swim" / "is learning Spanish" are two things learnt)."""
+    a, b = _ATTEMPT.search(new), _ATTEMPT.search(old)
+    if (a is None) == (b is None):
+        return False
+    found, other = (a, old) if a is not None else (b, new)
+    assert found is not None
+    said = found.group()
+    key = "learn" if "学" in said else "try" if text.has_cjk(said) else lemma(said.split()[0])
+    return key not in verbs(other)
 
 
 def _about_one_thing(new: str, old: str, pair: tuple[str, ...]) -> bool:
