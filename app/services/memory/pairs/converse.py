@@ -93,6 +93,13 @@ _LIGHT = frozenset("be have do get".split())
 _WORD = re.compile(r"[a-z]+(?:'s)?|[\u4e00-\u9fff]+")
 
 
+def load() -> None:
+    """Load the WordNet tables now (start-up, :mod:`.warm`; else on first use)."""
+    _opposite()
+    _verb_index()
+    _irregular()
+
+
 def apart(new: str, old: str) -> tuple[Action, str] | None:
     """The decision (action, reason) of this guard for two statements, or None when it has
     nothing to say (module docstring)."""
