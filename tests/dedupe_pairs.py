@@ -546,7 +546,7 @@ PAIRS: tuple[Pair, ...] = tuple(
         ("The user sent a parcel to Lisa", "The user received a parcel from Lisa"),
         ("The user gave Lisa a birthday present", "The user received a birthday present from Lisa"),
         ("Caroline hosted a charity dinner", "Caroline attended a charity dinner"),
-        ("Tim is writing a fantasy novel", "Tim is reading a fantasy novel"),
+        ("The user wrote a review of the new café", "The user read a review of the new café"),
         ("The user cooked pasta for the kids", "The user ate pasta with the kids"),
         ("Melanie organised a pottery workshop", "Melanie attended a pottery workshop"),
         ("The user's daughter started university this year", "The user's daughter graduated from university this year"),
