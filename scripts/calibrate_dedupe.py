@@ -314,8 +314,23 @@ def render(
         "a given name, a WordNet person or no WordNet noun, a place a WordNet location or "
         "jieba's `ns`; not the subject, another one of several after an article or a count, "
         'a taste, nor a word qualifying a noun, "Italian food") → `unsure` as '
-        "`thing_swapped:<kind>`, flagged as a possible contradiction, both kept. A guarded "
-        "pair never merges, whatever the LLM answers.",
+        "`thing_swapped:<kind>`, flagged as a possible contradiction, both kept. "
+        "Converse and opposite verbs (`converse.py`, issue 28), when both statements open "
+        "with the same subject and are about one thing (half the content words of one side "
+        "matched, or nothing else unmatched): another role in one act (a short documented "
+        'list, buy / sell, lend / borrow, teach / learn, make / eat, win / organise, "started" '
+        '/ "graduated from university", 买 / 卖, 借 / 还, 上大学 / 毕业, 做饭 / 吃饭) → '
+        "`distinct` as `converse_verb`; an opposite verb (WordNet's verb antonyms among a "
+        "verb's first three senses — rise / fall, increase / decrease, win / lose, start / "
+        "stop — and gain / lose, join / leave, 胖 / 瘦, 涨 / 降, 开始 / 停止, 加入 / 离开) → "
+        '`contradicts` as `opposite_verb` when nothing else differs ("lost" / "gained 5 kg '
+        'last month"), else `unsure`, flagged; "is looking for", "is learning to", "is '
+        'trying to", 在找 on one side only ("is looking for a bigger apartment" / "moved to '
+        'a bigger apartment") → `unsure` as `attempt_differs`, never merged; roles swapped '
+        'around a possessive ("Maria\'s church friends helped her move" / "Maria helped '
+        'her church friends move", 玛丽亚的教会朋友帮她搬家 / 玛丽亚帮她的教会朋友搬家) → '
+        "`distinct` as `possessive_roles`. A guarded pair never merges, whatever the LLM "
+        "answers.",
         "4. **Classifier**: a logistic P(same) over features cosine lacks (word overlap after "
         "canonical forms, stemming, CJK characters and synonym folding; containment; the same "
         "words in an order that keeps roles). "

@@ -74,6 +74,8 @@ DISTINCT_KINDS = (
     "related_distinct", "same_value_other_slot", "unrelated",
     # tester T22 and T11: what a statement is about (app/services/memory/pairs/referents.py)
     "direction_swap", "other_person", "modality", "other_identifier", "other_event_day",
+    # issue 28: converse verbs, roles swapped around a possessive (pairs/converse.py)
+    "converse_verb", "possessive_roles",
 )  # fmt: skip
 KINDS = SAME_KINDS + CONTRADICT_KINDS + DISTINCT_KINDS
 
@@ -200,6 +202,32 @@ PAIRS: tuple[Pair, ...] = tuple(
         ("Flight LH716 departs at 10:00.", "Flight LH716 leaves at 10am."),
         ("用户的丈夫喜欢靠过道的座位", "用户老公喜欢靠过道的座位"),
         ("用户想去日本旅游。", "用户很想去日本旅游。"),
+    )
+    + _kind("paraphrase", "same",
+        # a verb said another way beside converse and opposite verbs (issue 28: the seven
+        # false merges of converse and antonym verbs; pairs that must still merge)
+        ("Jon lost 5 kg last month", "Jon dropped 5 kg last month"),
+        ("The user bought a car", "The user purchased a car"),
+        ("The user quit smoking", "The user stopped smoking"),
+        ("The user made dinner for the family", "The user cooked dinner for the family"),
+        ("Jon is looking for a bigger apartment", "Jon is searching for a bigger apartment"),
+        ("The user lent Sam a book", "The user loaned a book to Sam"),
+        ("The user started running in 2020", "The user began running in 2020"),
+        ("The user joined the chess club", "The user became a member of the chess club"),
+        ("Jon gained 5 kg last month", "Jon put on 5 kg last month"),
+        ("The user's rent went up last month", "The user's rent increased last month"),
+        ("Maria's church friends helped her move", "Maria's friends from church helped her move"),
+        ("The user received a parcel from Lisa", "The user got a parcel from Lisa"),
+        ("Nate is learning to cook Thai food", "Nate is learning how to cook Thai food"),
+        ("Nate won a video game tournament", "Nate came first in a video game tournament"),
+        ("用户买了车", "用户购买了汽车"),
+        ("用户卖了房子", "用户把房子卖掉了"),
+        ("用户开始学日语了", "用户开始学习日语了"),
+        ("用户的女儿大学毕业了", "用户的女儿从大学毕业了"),
+        ("用户借了一本书给张三", "用户把一本书借给了张三"),
+        ("用户赢了篮球比赛", "用户在篮球比赛中获胜了"),
+        ("用户瘦了5公斤", "用户减了5公斤"),
+        ("用户在找新工作", "用户在寻找新工作"),
     )
     + _kind("little_overlap", "same",
         ("The user is allergic to peanuts", "Peanuts trigger an allergic reaction in the user"),
@@ -359,6 +387,18 @@ PAIRS: tuple[Pair, ...] = tuple(
         ("用户早上跑步", "用户晚上跑步"),
         ("用户总是坐火车", "用户偶尔坐火车"),
         ("用户喜欢热水澡", "用户喜欢冷水澡"),
+        # an opposite verb on the same thing and time (issue 28)
+        ("Jon lost weight last year", "Jon gained weight last year"),
+        ("Jon lost 5 kg last month.", "Jon gained 5 kg last month."),
+        ("The user's rent increased last month", "The user's rent decreased last month"),
+        ("Nate won the final", "Nate lost the final"),
+        ("The company's stock rose yesterday", "The company's stock fell yesterday"),
+        ("The user joined the chess club", "The user left the chess club"),
+        ("用户胖了5公斤", "用户瘦了5公斤"),
+        ("用户开始学日语了", "用户停止学日语了"),
+        ("用户加入了读书会", "用户离开了读书会"),
+        ("用户的房租涨了", "用户的房租降了"),
+        ("The user gained 5 kg last month", "用户上个月瘦了5公斤"),
     )
     + _kind("cross_lingual_change", "contradicts",
         ("The user lives in Shanghai", "用户住在北京"),
@@ -475,6 +515,13 @@ PAIRS: tuple[Pair, ...] = tuple(
         ("用户打算搬到加拿大", "用户搬到了加拿大"),
         ("用户明年要去巴黎", "用户去年去了巴黎"),
         ("用户可能会换工作", "用户换了工作"),
+        # looking for or learning against done (issue 28)
+        ("Jon moved to a bigger apartment", "Jon is looking for a bigger apartment"),
+        ("Nate is learning to cook Thai food", "Nate often cooks Thai food"),
+        ("The user is looking for a new job", "The user found a new job"),
+        ("The user is trying to quit smoking", "The user quit smoking"),
+        ("用户在找新工作", "用户找到了新工作"),
+        ("用户在学做饭", "用户经常做饭"),
     )
     + _kind("other_identifier", "distinct",
         ("Flight LH716 departs at 10:00.", "Flight LH717 departs at 18:30."),
@@ -494,6 +541,39 @@ PAIRS: tuple[Pair, ...] = tuple(
         ("用户周六跑了5公里。", "用户周日跑了10公里。"),
         ("用户周一去看了牙医", "用户周四去看了牙医"),
         ("用户6月3日游了2公里", "用户6月10日游了1公里"),
+    )
+    + _kind("converse_verb", "distinct",
+        # the same thing, another role in it (issue 28: converse verbs)
+        ("Maria made dinner for the family.", "Maria ate dinner with the family."),
+        ("Nate won a video game tournament", "Nate organised a video game tournament"),
+        ("The user took a yoga class", "The user taught a yoga class"),
+        ("The user bought a car last year", "The user sold a car last year"),
+        ("Jon sold his car", "Jon bought a car"),
+        ("The user borrowed a book from Sam", "The user lent a book to Sam"),
+        ("The user is learning Spanish", "The user teaches Spanish"),
+        ("The user sent a parcel to Lisa", "The user received a parcel from Lisa"),
+        ("The user gave Lisa a birthday present", "The user received a birthday present from Lisa"),
+        ("Caroline hosted a charity dinner", "Caroline attended a charity dinner"),
+        ("The user wrote a review of the new café", "The user read a review of the new café"),
+        ("The user cooked pasta for the kids", "The user ate pasta with the kids"),
+        ("Melanie organised a pottery workshop", "Melanie attended a pottery workshop"),
+        ("The user's daughter started university this year", "The user's daughter graduated from university this year"),
+        ("用户的女儿上大学了", "用户的女儿大学毕业了"),
+        ("用户买了一辆车", "用户卖了一辆车"),
+        ("用户借了张三一本书", "用户还了张三一本书"),
+        ("用户在教钢琴", "用户在学钢琴"),
+        ("用户给家人做了晚饭", "用户和家人吃了晚饭"),
+        ("用户主办了一场篮球比赛", "用户赢了一场篮球比赛"),
+        ("用户寄了一个包裹给妈妈", "用户收到了妈妈寄的包裹"),
+        ("The user bought a car", "用户卖了一辆车"),
+    )
+    + _kind("possessive_roles", "distinct",
+        # roles swapped around a possessive: who helped whom (issue 28)
+        ("Maria's church friends helped her move", "Maria helped her church friends move"),
+        ("The user's neighbour helped the user fix the roof", "The user helped the user's neighbour fix the roof"),
+        ("John's brother taught him to drive", "John taught his brother to drive"),
+        ("玛丽亚的教会朋友帮她搬家", "玛丽亚帮她的教会朋友搬家"),
+        ("用户的邻居帮用户修屋顶", "用户帮邻居修屋顶"),
     )
     + _kind("unrelated", "distinct",
         ("The user lives in Shanghai", "The user is allergic to peanuts"),

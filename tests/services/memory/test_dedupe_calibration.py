@@ -195,7 +195,8 @@ def test_every_unsure_contradiction_still_opens_a_review(offline):
     """The review gate never hides a contradiction from the LLM or a person: every unsure
     contradiction of the set is a real candidate; of the distinct pairs at most half are —
     apart from those that may be a change (a plan against what happened, a past event on
-    another day: "might move" / "moved", a corrected date), reviewed as contradictions are."""
+    another day: "might move" / "moved", a corrected date; an attempt against done: "is
+    looking for a bigger apartment" / "moved to one"), reviewed as contradictions are."""
     unsure = [j for j in offline if j.final == "unsure"]
     contradictions = [j for j in unsure if j.pair.expect == "contradicts"]
     assert contradictions and all(_worthy(j) for j in contradictions)
@@ -205,6 +206,7 @@ def test_every_unsure_contradiction_still_opens_a_review(offline):
         "other_event_day",
         "event_day_changed",
         "other_plan_day",
+        "attempt_differs",  # "is looking for a bigger apartment" / "moved to a bigger apartment"
     )
     distinct = [j for j in unsure if j.pair.expect == "distinct"
                 and j.decision.reason not in may_change]  # fmt: skip

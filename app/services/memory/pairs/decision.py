@@ -40,7 +40,16 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from app.services.memory.pairs import across, definition, diet, frames, lexical, referents, rules
+from app.services.memory.pairs import (
+    across,
+    converse,
+    definition,
+    diet,
+    frames,
+    lexical,
+    referents,
+    rules,
+)
 from app.services.memory.pairs.features import Features, Statement, features, statement
 from app.services.memory.pairs.gate import REVIEW_P, REVIEW_UNMATCHED
 from app.services.memory.pairs.holders import apart as held_apart
@@ -157,6 +166,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         if not f.cross_lingual and rules.says_change(new.value) and _only_change_words(new, old):
             return contradicts("values_changed")  # two cats / just one cat now (tester D26)
         return unsure("values_differ_elsewhere")
+    if f.cross_lingual and (turned := _converse(new, old)) is not None:
+        return turned  # bought a car / 卖了一辆车
     if f.cross_lingual:
         differs = across.slot_differs(new, old)  # lives in Hangzhou / 住在苏州
         if differs is None:
@@ -192,7 +203,14 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         return unsure("relationship_ended")  # dating Sam / broke up: flagged (tester D26)
     if (kind := thing_swapped(new.value, old.value)) is not None:
         return unsure(f"thing_swapped:{kind}")  # yoga with Rob / with Mike: flagged, kept
-    return None
+    return _converse(new, old)
+
+
+def _converse(new: Statement, old: Statement) -> PairDecision | None:
+    """Converse or opposite verbs, an attempt against done, roles around a possessive
+    (:mod:`.converse`): never merged."""
+    found = converse.apart(new.value, old.value)
+    return None if found is None else PairDecision(found[0], found[1], 0.0, False)
 
 
 def _only_change_words(new: Statement, old: Statement) -> bool:

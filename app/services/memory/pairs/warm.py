@@ -9,7 +9,7 @@ lifespan calls :func:`load` on a worker thread before the first request instead.
 
 from __future__ import annotations
 
-from app.services.memory.pairs import definition, lexicon, names, taxonomy
+from app.services.memory.pairs import converse, definition, lexicon, names, taxonomy
 from app.services.memory.pairs.decision import decide
 from app.services.memory.pairs.features import statement
 
@@ -32,5 +32,6 @@ def load() -> None:
     taxonomy.load()
     definition.load()
     names.readings()
+    converse.load()
     for a, b in _PAIRS:
         decide(statement(a), statement(b), 0.95)
