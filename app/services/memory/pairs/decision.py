@@ -40,7 +40,16 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from app.services.memory.pairs import across, definition, diet, frames, lexical, referents, rules
+from app.services.memory.pairs import (
+    across,
+    definition,
+    diet,
+    frames,
+    lexical,
+    objects,
+    referents,
+    rules,
+)
 from app.services.memory.pairs.features import Features, Statement, features, statement
 from app.services.memory.pairs.gate import REVIEW_P
 from app.services.memory.pairs.holders import apart as held_apart
@@ -139,7 +148,11 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         return PairDecision(held, "other_holder", 0.0, False)  # the user / a name: unsure
     if diet.excludes(new.value, old.value):
         return unsure("diet_excludes")  # vegetarian now / loves steak: flagged, never merged
+    if objects.preference_flipped(new, old):  # tea over coffee / coffee (tester F4, F19)
+        return contradicts("preference_flipped")
     if f.polarity_differs:
+        if (apart := _apart(new, old)) is not None:  # not allergic to shellfish / to shrimp
+            return apart
         if f.cross_lingual:
             if across.negation_matches(new, old):  # words matched through the dictionaries
                 return contradicts("negation_flip_other_language")
@@ -154,6 +167,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         if not f.cross_lingual and rules.says_change(new.value) and _only_change_words(new, old):
             return contradicts("values_changed")  # two cats / just one cat now (tester D26)
         return unsure("values_differ_elsewhere")
+    if f.cross_lingual and (apart := _apart(new, old)) is not None:
+        return apart  # allergic to shellfish / 对花生过敏 (tester F19)
     if f.cross_lingual:
         differs = across.slot_differs(new, old)  # lives in Hangzhou / 住在苏州
         if differs is None:
@@ -189,6 +204,16 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         return unsure("relationship_ended")  # dating Sam / broke up: flagged (tester D26)
     if (kind := thing_swapped(new.value, old.value)) is not None:
         return unsure(f"thing_swapped:{kind}")  # yoga with Rob / with Mike: flagged, kept
+    return _apart(new, old)
+
+
+def _apart(new: Statement, old: Statement) -> PairDecision | None:
+    """Two facts a merge would lose one of (:mod:`.objects`, tester F4, F15, F19): the same
+    statement about another thing, or an allergy beside "eats no" the same thing."""
+    if objects.same_avoidance(new, old):
+        return PairDecision("distinct", "same_avoidance", 0.0, False)
+    if objects.other_thing(new, old):
+        return PairDecision("distinct", "other_thing", 0.0, False)
     return None
 
 

@@ -1,0 +1,159 @@
+"""What a statement is about, where a merge would lose a fact (tester F4, F15, F19): the pair
+decision (:mod:`.decision`) reads three things here that no other guard sees.
+
+- :func:`other_thing`: the same statement about two different things — every content word
+  of one side matched by the other (lemmas, WordNet synonyms, CC-CEDICT glosses: the
+  alignment of :mod:`.lexical`) but for one or two nouns on each side that nothing matches
+  ("is allergic to peanuts" / "to kiwi", "is allergic to shellfish" / 用户对花生过敏, "is not
+  allergic to shellfish" / "is allergic to shrimp", "has a dog" / "a cat"). Two facts: a merge
+  would drop one (one "same" from a weak LLM, or one click on ``merge``, deleted an allergy),
+  and a negation of one thing is no contradiction of the other. ``distinct``, never merged.
+- :func:`same_avoidance`: a negation on one side only where the positive side says the
+  subject keeps away from the thing the other side does not take — an allergy, an intolerance
+  or an avoidance (WordNet's synonyms and derived forms of allergic, intolerant, avoid,
+  abstain; a Chinese word whose CC-CEDICT glosses say so: 过敏, 忌口) — "Alice eats no
+  peanuts" / "Alice is allergic to peanuts" agree (README's two examples: a false conflict).
+  ``distinct``: both kept, never merged (the merge would drop the allergy).
+- :func:`preference_flipped`: a preference for one thing against one for the thing it was
+  preferred over ("prefers tea over coffee" / "prefers coffee", "prefers tea" / "now prefers
+  coffee instead of tea", 更喜欢茶而不是咖啡 / 更喜欢咖啡): a contradiction, superseded or
+  flagged by time (:mod:`app.services.memory.resolution`), never a rewording to merge.
+
+Pure: word lists from :mod:`.lexicon` (WordNet 3.0, CC-CEDICT) and :mod:`.lexical`.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from app.core import text
+from app.services.memory.pairs import lexical, lexicon
+from app.services.memory.pairs.features import Statement
+
+# At most this many unmatched nouns on a side: "allergic to peanuts" / "to tree nuts".
+_MAX_THINGS = 2
+
+# Words whose WordNet synonyms and derived forms (or, for Chinese, CC-CEDICT glosses) say the
+# subject keeps away from something.
+_AVOID_SEEDS = ("allergic", "allergy", "intolerant", "intolerance", "avoid", "abstain")
+
+
+def other_thing(new: Statement, old: Statement) -> bool:
+    """Whether ``new`` and ``old`` say the same about different things (module docstring):
+    each side has 1..2 content words the other does not match, all of them nouns (no number,
+    no name: :mod:`.swaps` and the values' guards read those), no two of them related in
+    WordNet or CC-CEDICT, and at least one other content word matched on each side."""
+    a = lexical.align(new.value, old.value)
+    ua, ub = a.unmatched_a, a.unmatched_b
+    if not (0 < len(ua) <= _MAX_THINGS and 0 < len(ub) <= _MAX_THINGS):
+        return False
+    if a.n_a <= len(ua) or a.n_b <= len(ub):
+        return False  # nothing said in common beyond the subject
+    if not all(_noun(w) for w in (*ua, *ub)):
+        return False
+    return not any(_related(x, y) for x in ua for y in ub)
+
+
+def _noun(word: str) -> bool:
+    """A common noun: WordNet's main part of speech of the lemma (a compound by its head), or
+    jieba's ``n`` tag for a Chinese word known to CC-CEDICT; never a number or a name."""
+    if any(ch.isdigit() for ch in word):
+        return False
+    if text.has_cjk(word):
+        return lexicon.is_thing(word) and bool(lexicon.glosses(word))
+    return lexicon.main_pos(word.rsplit("_", 1)[-1]) == 0
+
+
+def _related(a: str, b: str) -> bool:
+    """Two words that may name one thing: synonyms (:func:`.lexicon.synonyms`), one inside
+    the other (a compound and its head: tree_nut / nut), or a Chinese word glossed by a word
+    WordNet relates to the English one."""
+    if lexicon.synonyms(a, b) or a in b or b in a:
+        return True
+    zh, en = (a, b) if text.has_cjk(a) else (b, a)
+    if text.has_cjk(zh) and not text.has_cjk(en):
+        return any(lexicon.synonyms(g, en) for g in lexicon.glosses(zh))
+    return False
+
+
+@lru_cache(maxsize=4096)
+def _keeps_away(word: str) -> bool:
+    """Whether a content word says the subject keeps away from something (module docstring)."""
+    if text.has_cjk(word):
+        return bool(lexicon.glosses(word) & frozenset(_AVOID_SEEDS))
+    return any(lexicon.synonyms(word, seed) for seed in _AVOID_SEEDS)
+
+
+def same_avoidance(new: Statement, old: Statement) -> bool:
+    """Whether a pair with a negation on one side only agrees (module docstring): the
+    positive side has a word of avoidance the negative side lacks, and the two name the same
+    things (no noun unmatched on either side)."""
+    if new.polarity == old.polarity:
+        return False
+    pos, neg = (new, old) if new.polarity < old.polarity else (old, new)  # 0: affirmative
+    wp, wn = lexical.content_words(pos.value).words, lexical.content_words(neg.value).words
+    if not any(_keeps_away(w) for w in wp) or any(_keeps_away(w) for w in wn):
+        return False
+    a = lexical.align(pos.value, neg.value)
+    things = [w for w in (*a.unmatched_a, *a.unmatched_b) if _noun(w) or lexicon.is_thing(w)]
+    return not [w for w in things if not _keeps_away(w)] and a.n_a > len(a.unmatched_a)
+
+
+# "prefers X over / to / rather than / instead of / more than Y", "would rather X than Y",
+# "likes X more / better than Y"; Chinese 更喜欢 / 偏好 / 宁愿 X 而不是 / 胜过 / 多于 Y,
+# 比起 Y 更喜欢 X.
+_EN_PREFER = re.compile(
+    r"\b(?:prefers?|preferred|preferring|would\s+rather|'d\s+rather|likes?\s+(?=.+?\b(?:more|"
+    r"better)\s+than\b))\s+(?P<x>[^.;,!?]+?)(?:\s+(?:more|better))?(?:\s+(?:over|to|rather\s+than|"
+    r"instead\s+of|than)\s+(?P<y>[^.;,!?]+?))?\s*(?:[.;,!?]|$)",
+    re.IGNORECASE,
+)
+_EN_INSTEAD = re.compile(r"\binstead\s+of\s+(?P<y>[^.;,!?]+?)\s*(?:[.;,!?]|$)", re.IGNORECASE)
+_ZH_PREFER = re.compile(
+    r"(?:比起(?P<y0>[^，。,.；;！!？?]+?)[，,]?\s*(?:用户|我|他|她)?)?"
+    r"(?:更喜欢|更爱|偏好|更偏爱|偏爱|宁愿|宁可|更想要)(?P<x>[^，。,.；;！!？?]+?)"
+    r"(?:[，,]?\s*(?:而不是|而非|不是|胜过|多于|多过)(?P<y>[^，。,.；;！!？?]+?))?(?=[，。,.；;！!？?]|$)"
+)
+
+
+def _preference(value: str) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The content words of what a statement prefers and of what it is preferred over (empty
+    when unsaid), or None when it states no preference."""
+    m = _EN_PREFER.search(value)
+    if m is not None:
+        x, y = m.group("x"), m.group("y")
+        if y is None and (i := _EN_INSTEAD.search(value)) is not None:
+            y = i.group("y")
+            x = x[: x.casefold().find(" instead of")] if " instead of" in x.casefold() else x
+    else:
+        z = _ZH_PREFER.search(value)
+        if z is None:
+            return None
+        x, y = z.group("x"), z.group("y") or z.group("y0")
+    return _words(x), _words(y) if y else frozenset()
+
+
+def _words(phrase: str) -> frozenset[str]:
+    return frozenset(lexical.content_words(phrase).words)
+
+
+def _matches(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Whether every word of the smaller set is matched by a word of the other (the same lemma,
+    a synonym, a gloss across English and Chinese)."""
+    if not a or not b:
+        return False
+    small, large = (a, b) if len(a) <= len(b) else (b, a)
+    return all(any(x == y or lexicon.synonyms(x, y) for y in large) for x in small)
+
+
+def preference_flipped(new: Statement, old: Statement) -> bool:
+    """Whether one side prefers what the other side prefers something over, and the two do not
+    prefer the same thing (module docstring)."""
+    pn, po = _preference(new.value), _preference(old.value)
+    if pn is None or po is None:
+        return False
+    (xn, yn), (xo, yo) = pn, po
+    if not xn or not xo or _matches(xn, xo):
+        return False
+    return _matches(xn, yo) or _matches(xo, yn)
