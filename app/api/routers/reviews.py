@@ -29,8 +29,8 @@ DECIDED_OTHERWISE: dict[int | str, dict[str, Any]] = {
     409: {
         "model": Problem,
         "description": "The pair was already decided otherwise (by a person, the LLM or the "
-        "sweep, or closed as stale), a merge is ruled out for it, or a unit of the pair is no "
-        "longer active; nothing changed.",
+        "sweep, or closed as stale), a merge is ruled out for it (it would lose a fact), or a "
+        "`merge` / `supersede` of a pair whose unit is no longer active; nothing changed.",
         "content": {PROBLEM_JSON: {}},
     },
 }

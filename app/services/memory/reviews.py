@@ -38,6 +38,7 @@ from app.repositories.memory.units import MemoryRepository, Subject
 from app.services.cursors import decode_keyset, encode_keyset
 from app.services.entities.upkeep import EntityGraphKeeper
 from app.services.memory.merge import absorb
+from app.services.memory.pairs.objects import merge_loses_fact
 from app.services.memory.resolution import supersede, unlink_conflict
 
 Decision = Literal["merge", "supersede", "keep_both"]
@@ -197,6 +198,13 @@ class ReviewService:
             )
         new = await self.memories.get(namespace, review.unit_id)
         old = await self.memories.get(namespace, review.candidate_id)
+        if decision == "merge" and new is not None and old is not None:
+            lost = merge_loses_fact(new.value, old.value)  # a review opened before the guard
+            if lost is not None:
+                raise ConflictError(
+                    f"pair review {review_id}: a merge is ruled out ({lost}): it would lose a "
+                    "fact; supersede or keep_both"
+                )
         if not _active(new) or not _active(old):
             if decision == "keep_both":  # both already apart: the pair is closed as stale
                 await self.reviews.close_stale(namespace, now, review_id=review_id)

@@ -160,3 +160,41 @@ async def test_an_llm_that_always_says_same_merges_no_fact_away(
         rows = await conn.execute(text("SELECT value, status FROM memory_units"))
         statuses = {value: status for value, status in rows}
     assert "merged" not in statuses.values() and statuses[new] == "active", statuses
+
+
+async def rewrite(engine, unit_id: str, value: str) -> None:  # type: ignore[no-untyped-def]
+    async with engine.begin() as conn:
+        await conn.execute(text("UPDATE memory_units SET value = :v WHERE id = :i"),
+                           {"v": value, "i": unit_id})  # fmt: skip
+
+
+async def test_a_review_opened_before_the_guard_cannot_merge_a_fact_away(client, engine):
+    # A pending review whose pair is, as stored now, two allergies (as in a database written
+    # before this guard): merge_allowed says true, the merge still answers 409.
+    old = await store(client, LABEL, "old")
+    new = await store(client, DEFINITION, "old")
+    [pending] = new["pending"]
+    assert pending["kind"] == "duplicate"
+    await rewrite(engine, old["id"], "The user is allergic to peanuts.")
+    await rewrite(engine, new["id"], "The user is allergic to kiwi.")
+    r = await client.post(f"/reviews/{pending['review_id']}", json={"action": "merge"})
+    assert r.status_code == 409 and "other_thing" in r.json()["detail"], r.text
+    assert len(await active(client, "old")) == 2
+
+
+async def test_the_llm_cannot_merge_a_fact_away_through_an_older_review(
+    llm_client, engine, database_url, fake_llm
+):
+    old = await store(llm_client, LABEL, "j2")
+    new = await store(llm_client, DEFINITION, "j2")
+    [pending] = new["pending"]
+    await rewrite(engine, old["id"], "The user is allergic to shellfish.")
+    await rewrite(engine, new["id"], "用户对花生过敏。")
+    fake_llm.push(SAME)
+    settings = judge_settings(database_url, fake_llm)
+    llm = create_llm(settings.llm)
+    assert llm is not None
+    runner = ReconcileRunner(create_session_factory(engine), LLMPairJudge(llm), settings)
+    result = await runner.run_once(pending["review_id"])
+    await llm.aclose()
+    assert (result.status, result.action) == ("decided", "distinct"), result

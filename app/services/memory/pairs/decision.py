@@ -167,12 +167,10 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         if not f.cross_lingual and rules.says_change(new.value) and _only_change_words(new, old):
             return contradicts("values_changed")  # two cats / just one cat now (tester D26)
         return unsure("values_differ_elsewhere")
-    if f.cross_lingual and (apart := _apart(new, old)) is not None:
-        return apart  # allergic to shellfish / 对花生过敏 (tester F19)
     if f.cross_lingual:
         differs = across.slot_differs(new, old)  # lives in Hangzhou / 住在苏州
-        if differs is None:
-            return None  # words cannot be compared across languages
+        if differs is None:  # words cannot be compared across languages, but for another
+            return _apart(new, old)  # thing: allergic to shellfish / 对花生过敏 (tester F19)
         name, every_other_word_matched = differs
         if every_other_word_matched:
             return contradicts(f"slot_differs_other_language:{name}")

@@ -27,9 +27,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+import rjieba
+
 from app.core import text
 from app.services.memory.pairs import lexical, lexicon
-from app.services.memory.pairs.features import Statement
+from app.services.memory.pairs.features import Statement, statement
 
 # At most this many unmatched nouns on a side: "allergic to peanuts" / "to tree nuts".
 _MAX_THINGS = 2
@@ -50,18 +52,29 @@ def other_thing(new: Statement, old: Statement) -> bool:
         return False
     if a.n_a <= len(ua) or a.n_b <= len(ub):
         return False  # nothing said in common beyond the subject
-    if not all(_noun(w) for w in (*ua, *ub)):
+    if not all(_noun(w, new.value) for w in ua) or not all(_noun(w, old.value) for w in ub):
         return False
     return not any(_related(x, y) for x in ua for y in ub)
 
 
-def _noun(word: str) -> bool:
-    """A common noun: WordNet's main part of speech of the lemma (a compound by its head), or
-    jieba's ``n`` tag for a Chinese word known to CC-CEDICT; never a number or a name."""
+def _noun(word: str, value: str) -> bool:
+    """A common noun of ``value``: WordNet's main part of speech of the lemma (a compound by
+    its head) and not capitalised there, or jieba's plain ``n`` tag for a Chinese word known
+    to CC-CEDICT; never a number, a name or a place (another city may be a change: "works in
+    Hangzhou" / 在苏州工作, read by the slots and the LLM)."""
     if any(ch.isdigit() for ch in word):
         return False
-    if text.has_cjk(word):
-        return lexicon.is_thing(word) and bool(lexicon.glosses(word))
+    if text.has_cjk(word):  # jieba may tag a thing as a place (海鲜: ns); CC-CEDICT writes
+        tags = rjieba.tag(word)  # a place or a name with a capital (苏州: Suzhou)
+        first = next(iter(lexicon._cedict().get(word, ())), "")
+        return (
+            len(tags) == 1
+            and tags[0][1].startswith("n")
+            and not tags[0][1].startswith("nr")
+            and first[:1].islower()
+        )
+    if re.search(rf"\b{re.escape(word.split('_')[0][:4])}", value) is None:
+        return False  # written with a capital (a name, a place) or not found as written
     return lexicon.main_pos(word.rsplit("_", 1)[-1]) == 0
 
 
@@ -96,7 +109,7 @@ def same_avoidance(new: Statement, old: Statement) -> bool:
     if not any(_keeps_away(w) for w in wp) or any(_keeps_away(w) for w in wn):
         return False
     a = lexical.align(pos.value, neg.value)
-    things = [w for w in (*a.unmatched_a, *a.unmatched_b) if _noun(w) or lexicon.is_thing(w)]
+    things = [w for w in (*a.unmatched_a, *a.unmatched_b) if lexicon.is_thing(w)]
     return not [w for w in things if not _keeps_away(w)] and a.n_a > len(a.unmatched_a)
 
 
@@ -157,3 +170,18 @@ def preference_flipped(new: Statement, old: Statement) -> bool:
     if not xn or not xo or _matches(xn, xo):
         return False
     return _matches(xn, yo) or _matches(xo, yn)
+
+
+def merge_loses_fact(new_value: str, old_value: str) -> str | None:
+    """Why merging ``new_value`` into ``old_value`` would lose a fact — ``preference_flipped``,
+    ``same_avoidance``, ``other_thing`` (module docstring) — or None. Checked again when a
+    merge is applied (``POST /reviews/{id}``, the reconciliation job), so a review opened
+    before these guards existed cannot merge such a pair either."""
+    new, old = statement(new_value), statement(old_value)
+    if preference_flipped(new, old):
+        return "preference_flipped"
+    if same_avoidance(new, old):
+        return "same_avoidance"
+    if other_thing(new, old):
+        return "other_thing"
+    return None
