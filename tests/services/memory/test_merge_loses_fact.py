@@ -18,6 +18,8 @@ from sqlalchemy import text
 from app.clients.llm import create_llm
 from app.core.db import create_session_factory
 from app.services.memory.conflict_judge import LLMPairJudge
+from app.services.memory.pairs.decision import decide
+from app.services.memory.pairs.features import statement
 from app.services.memory.reconcile import ReconcileRunner
 from tests.conftest import running_app
 from tests.fake_llm import Reply
@@ -198,3 +200,25 @@ async def test_the_llm_cannot_merge_a_fact_away_through_an_older_review(
     result = await runner.run_once(pending["review_id"])
     await llm.aclose()
     assert (result.status, result.action) == ("decided", "distinct"), result
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "action", "reason"),
+    [
+        ("用户更喜欢茶而不是咖啡", "用户更喜欢咖啡", "contradicts", "preference_flipped"),
+        ("The user would rather drink tea than coffee", "The user prefers coffee",
+         "contradicts", "preference_flipped"),
+        ("The user prefers tea over coffee", "用户更喜欢咖啡", "contradicts", "preference_flipped"),
+        ("用户更喜欢茶而不是咖啡", "用户更喜欢茶", "unsure", "classifier"),  # 而不是: no negation
+        ("The user prefers tea", "The user no longer prefers tea", "contradicts", "negation_flip"),
+        ("The user likes dogs", "The user likes cats", "distinct", "other_thing"),
+        ("The user works in Shanghai", "The user works in Beijing", "unsure",
+         "thing_swapped:place"),  # a place may be a change: flagged, not another thing
+        ("The user is allergic to peanuts", "The user is not allergic to peanuts",
+         "contradicts", "negation_flip"),
+    ],
+)  # fmt: skip
+def test_what_a_merge_would_lose_is_read_from_the_words(old, new, action, reason):
+    d = decide(statement(new), statement(old), 0.9)
+    assert (d.action, d.reason) == (action, reason), d
+    assert not d.merge_allowed or action == "unsure"

@@ -150,7 +150,7 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         return unsure("diet_excludes")  # vegetarian now / loves steak: flagged, never merged
     if objects.preference_flipped(new, old):  # tea over coffee / coffee (tester F4, F19)
         return contradicts("preference_flipped")
-    if f.polarity_differs:
+    if f.polarity_differs and not objects.same_preference(new, old):  # 而不是: no negation
         if (apart := _apart(new, old)) is not None:  # not allergic to shellfish / to shrimp
             return apart
         if f.cross_lingual:

@@ -172,6 +172,27 @@ def preference_flipped(new: Statement, old: Statement) -> bool:
     return _matches(xn, yo) or _matches(xo, yn)
 
 
+def same_preference(new: Statement, old: Statement) -> bool:
+    """Whether both prefer the same thing and neither prefers what the other prefers it over:
+    the 不 of 而不是 ("更喜欢茶而不是咖啡" / "更喜欢茶") negates nothing both say."""
+    pn, po = _preference(new.value), _preference(old.value)
+    if pn is None or po is None:
+        return False
+    if text.negation_polarity(_unopposed(new.value)) != text.negation_polarity(
+        _unopposed(old.value)
+    ):
+        return False  # "no longer prefers tea": a negation of the preference itself
+    return _matches(pn[0], po[0]) and not preference_flipped(new, old)
+
+
+def _unopposed(value: str) -> str:
+    """A preference without what it is preferred over (its 不 is no negation)."""
+    m = _EN_PREFER.search(value) or _ZH_PREFER.search(value)
+    if m is None or m.group("y") is None:
+        return value
+    return value[: m.end("x")] + value[m.end("y") :]  # the connector too: 而不是
+
+
 def merge_loses_fact(new_value: str, old_value: str) -> str | None:
     """Why merging ``new_value`` into ``old_value`` would lose a fact — ``preference_flipped``,
     ``same_avoidance``, ``other_thing`` (module docstring) — or None. Checked again when a
