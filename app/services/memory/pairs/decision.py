@@ -211,6 +211,10 @@ def _apart(new: Statement, old: Statement) -> PairDecision | None:
     if objects.same_avoidance(new, old):
         return PairDecision("distinct", "same_avoidance", 0.0, False)
     if objects.other_thing(new, old):
+        if "past" in referents.moods(new.value) & referents.moods(old.value):
+            # two past events with another thing ("hurt his ankle" / "his knee"): maybe a
+            # correction — unsure for the LLM or a person, never merged
+            return PairDecision("unsure", "other_thing", 0.0, False)
         return PairDecision("distinct", "other_thing", 0.0, False)
     return None
 

@@ -30,7 +30,7 @@ from functools import lru_cache
 import rjieba
 
 from app.core import text
-from app.services.memory.pairs import lexical, lexicon
+from app.services.memory.pairs import frames, lexical, lexicon
 from app.services.memory.pairs.features import Statement, statement
 
 # At most this many unmatched nouns on a side: "allergic to peanuts" / "to tree nuts".
@@ -43,18 +43,54 @@ _AVOID_SEEDS = ("allergic", "allergy", "intolerant", "intolerance", "avoid", "ab
 
 def other_thing(new: Statement, old: Statement) -> bool:
     """Whether ``new`` and ``old`` say the same about different things (module docstring):
-    each side has 1..2 content words the other does not match, all of them nouns (no number,
-    no name: :mod:`.swaps` and the values' guards read those), no two of them related in
-    WordNet or CC-CEDICT, and at least one other content word matched on each side."""
-    a = lexical.align(new.value, old.value)
+    one sentence frame with one slot filled otherwise (negation words aside; across English
+    and Chinese, where no frame can be compared: one word each), each side's words there
+    common nouns the other does not match (no number, no name, no place: :mod:`.swaps` and
+    the values' guards read those), no two of them related in WordNet or CC-CEDICT, and at
+    least one other content word matched on each side."""
+    a = _align(new.value, old.value)
     ua, ub = a.unmatched_a, a.unmatched_b
-    if not (0 < len(ua) <= _MAX_THINGS and 0 < len(ub) <= _MAX_THINGS):
+    width = 1 if new.cjk != old.cjk else _MAX_THINGS
+    if not (0 < len(ua) <= width and 0 < len(ub) <= width):
         return False
     if a.n_a <= len(ua) or a.n_b <= len(ub):
         return False  # nothing said in common beyond the subject
     if not all(_noun(w, new.value) for w in ua) or not all(_noun(w, old.value) for w in ub):
         return False
+    if new.cjk == old.cjk and not _one_slot(new, old, ua, ub):
+        return False  # "paints in her free time" / "painting is her hobby": other frames
     return not any(_related(x, y) for x in ua for y in ub)
+
+
+@lru_cache(maxsize=4096)
+def _align(a: str, b: str) -> lexical.Alignment:
+    return lexical.align(a, b)
+
+
+_NEGATION = re.compile(r"\b(?:not|no|never|n't)\b|n't\b|[不没]", re.IGNORECASE)
+
+
+def _one_slot(new: Statement, old: Statement, ua: tuple[str, ...], ub: tuple[str, ...]) -> bool:
+    """Whether the two values, negation words removed, are one frame with one place filled
+    otherwise (:func:`.frames.one_slot_swapped`; Chinese: the characters around the unmatched
+    words the same)."""
+    a, b = _NEGATION.sub(" ", new.value), _NEGATION.sub(" ", old.value)
+    if not new.cjk:
+        return frames.one_slot_swapped(a, b)
+    a, b = re.sub(r"[\s。，,.!！?？]", "", a), re.sub(r"[\s。，,.!！?？]", "", b)
+    start = 0
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < min(len(a), len(b)) - start and a[-1 - end] == b[-1 - end]:
+        end += 1
+    mid_a, mid_b = a[start : len(a) - end], b[start : len(b) - end]
+    return (
+        start > 0
+        and all(w in a for w in ua)
+        and all(w in b for w in ub)
+        and (0 < len(mid_a) <= 4 and 0 < len(mid_b) <= 4)
+    )
 
 
 def _noun(word: str, value: str) -> bool:
@@ -85,8 +121,8 @@ def _related(a: str, b: str) -> bool:
     if lexicon.synonyms(a, b) or a in b or b in a:
         return True
     zh, en = (a, b) if text.has_cjk(a) else (b, a)
-    if text.has_cjk(zh) and not text.has_cjk(en):
-        return any(lexicon.synonyms(g, en) for g in lexicon.glosses(zh))
+    if text.has_cjk(zh) and not text.has_cjk(en):  # 银行 (bank) / banker
+        return any(lexicon.synonyms(g, en) or g in en or en in g for g in lexicon.glosses(zh))
     return False
 
 
@@ -108,7 +144,7 @@ def same_avoidance(new: Statement, old: Statement) -> bool:
     wp, wn = lexical.content_words(pos.value).words, lexical.content_words(neg.value).words
     if not any(_keeps_away(w) for w in wp) or any(_keeps_away(w) for w in wn):
         return False
-    a = lexical.align(pos.value, neg.value)
+    a = _align(pos.value, neg.value)
     things = [w for w in (*a.unmatched_a, *a.unmatched_b) if lexicon.is_thing(w)]
     return not [w for w in things if not _keeps_away(w)] and a.n_a > len(a.unmatched_a)
 
