@@ -325,7 +325,7 @@ def render(
         '("allergic to peanuts" / "to kiwi", "allergic to shellfish" / 用户对花生过敏, "not '
         'allergic to shellfish" / "allergic to shrimp": no negation of the same statement) '
         "— → `distinct` as `other_thing` (two past events: `unsure`, maybe a correction, "
-        '"hurt his ankle" / "his knee"); a negation on one side only whose positive side "
+        '"hurt his ankle" / "his knee"); a negation on one side only whose positive side '
         "keeps away from the same thing (an allergy, an intolerance, an avoidance: WordNet "
         'synonyms of allergic, intolerant, avoid, abstain; 过敏 through CC-CEDICT) — "eats no '
         'peanuts" / "is allergic to peanuts" agree — → `distinct` as `same_avoidance`; '
