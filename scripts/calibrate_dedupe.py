@@ -329,8 +329,23 @@ def render(
         'a bigger apartment") → `unsure` as `attempt_differs`, never merged; roles swapped '
         'around a possessive ("Maria\'s church friends helped her move" / "Maria helped '
         'her church friends move", 玛丽亚的教会朋友帮她搬家 / 玛丽亚帮她的教会朋友搬家) → '
-        "`distinct` as `possessive_roles`. A guarded pair never merges, whatever the LLM "
-        "answers.",
+        "`distinct` as `possessive_roles`. What a merge would lose (`objects.py`, tester "
+        "F4, F15, F19): a preference for what the "
+        'other preferred something over ("prefers tea over coffee" / "prefers coffee", '
+        '"prefers tea" / "now prefers coffee instead of tea", 更喜欢茶而不是咖啡) → '
+        "`contradicts` as `preference_flipped`; the same statement about another thing — "
+        "one sentence frame (negation words aside) with one slot filled by one or two common "
+        "nouns on each side that neither WordNet nor CC-CEDICT relates, every other content "
+        "word matched, no name, place or number (across English and Chinese: one noun each) "
+        '("allergic to peanuts" / "to kiwi", "allergic to shellfish" / 用户对花生过敏, "not '
+        'allergic to shellfish" / "allergic to shrimp": no negation of the same statement) '
+        "— → `distinct` as `other_thing` (two past events: `unsure`, maybe a correction, "
+        '"hurt his ankle" / "his knee"); a negation on one side only whose positive side '
+        "keeps away from the same thing (an allergy, an intolerance, an avoidance: WordNet "
+        'synonyms of allergic, intolerant, avoid, abstain; 过敏 through CC-CEDICT) — "eats no '
+        'peanuts" / "is allergic to peanuts" agree — → `distinct` as `same_avoidance`; '
+        "neither is ever merged. A guarded "
+        "pair never merges, whatever the LLM answers.",
         "4. **Classifier**: a logistic P(same) over features cosine lacks (word overlap after "
         "canonical forms, stemming, CJK characters and synonym folding; containment; the same "
         "words in an order that keeps roles). "

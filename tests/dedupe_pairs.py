@@ -590,6 +590,21 @@ PAIRS: tuple[Pair, ...] = tuple(
         ("用户喜欢爵士乐", "用户养了一只狗"),
         ("The user lives in Shanghai", "用户对花生过敏"),
     )
+    # tester F4, F15, F19 (2026-12-07): a merge of these loses a fact (an allergy, the newer
+    # preference): two constraints about different things, a negation of one thing beside an
+    # allergy to another, "eats no" beside an allergy to the same thing (they agree), and a
+    # preference for what the other preferred something over.
+    + _kind("related_distinct", "distinct",
+        ("The user is allergic to peanuts.", "The user is allergic to kiwi."),
+        ("The user is not allergic to shellfish.", "The user is allergic to shrimp."),
+        ("The user is allergic to shellfish.", "用户对花生过敏。"),
+        ("The user is not allergic to shellfish.", "用户对花生过敏。"),
+        ("Alice eats no peanuts", "Alice is allergic to peanuts"),
+    )
+    + _kind("single_valued", "contradicts",
+        ("The user prefers tea over coffee.", "The user prefers coffee."),
+        ("The user prefers tea.", "The user now prefers coffee instead of tea."),
+    )
 )  # fmt: skip
 
 

@@ -13,6 +13,7 @@ from sqlalchemy.orm import InstrumentedAttribute
 
 from app.core.vocabulary import REVIEW_OPEN, JobStatus, UnitStatus
 from app.models import ExtractionJob, MemoryUnit, PairReview, WorkingMemorySession
+from app.repositories.memory.reviews import both_active
 
 
 @dataclass(frozen=True)
@@ -140,9 +141,10 @@ class OverviewRepository:
     async def open_review_count(
         self, namespace: str, user_id: str | None, agent_id: str | None
     ) -> int:
-        """Pair reviews still open (pending or running)."""
+        """Pair reviews still open (pending or running) whose two units are both still active
+        (one whose unit left is stale: closed as such when next read, never counted)."""
         stmt = select(func.count()).where(
-            PairReview.namespace == namespace, PairReview.status.in_(REVIEW_OPEN)
+            PairReview.namespace == namespace, PairReview.status.in_(REVIEW_OPEN), both_active()
         )
         if user_id is not None:
             stmt = stmt.where(PairReview.user_id == user_id)

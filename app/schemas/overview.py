@@ -35,7 +35,8 @@ class StatsResponse(ResponseModel):
     )
     sessions: int = Field(description="Working-memory sessions with a durable transcript.")
     open_reviews: int = Field(
-        description="Pair reviews still open (pending or running): `GET /reviews`."
+        description="Pair reviews still open (pending or running) whose two units are both "
+        "still active: `GET /reviews` (a pair whose unit left `active` is stale, never counted)."
     )
 
 

@@ -29,8 +29,8 @@ DECIDED_OTHERWISE: dict[int | str, dict[str, Any]] = {
     409: {
         "model": Problem,
         "description": "The pair was already decided otherwise (by a person, the LLM or the "
-        "sweep, or closed as stale), a merge is ruled out for it, or a unit of the pair is no "
-        "longer active; nothing changed.",
+        "sweep, or closed as stale), a merge is ruled out for it (it would lose a fact), or a "
+        "`merge` / `supersede` of a pair whose unit is no longer active; nothing changed.",
         "content": {PROBLEM_JSON: {}},
     },
 }
@@ -68,7 +68,9 @@ async def list_reviews(
     alone, the statuses a review shows), `kind` (`duplicate` or `contradiction`),
     `min_age_days` / `max_age_days` (how long ago the pair was opened). `limit` 1..200
     (default 50). Cursor pagination: pass `next_cursor` back as `cursor` with the same
-    filters until it is null (keyset on `(created_at, id)`). Errors: 422 `invalid_request`
+    filters until it is null (keyset on `(created_at, id)`). An open pair whose unit is no
+    longer active (superseded, merged, archived) is closed as `stale` before the list is
+    read, so it is never listed as open. Errors: 422 `invalid_request`
     (bad filter, or a cursor made with other filters)."""
     query = ReviewQuery(**q.model_dump())
     page = await service.page(namespace, query, datetime.now(UTC))
@@ -88,9 +90,10 @@ async def get_review(
     user_id: ReviewScope = None,
 ) -> Any:
     """One pair review with both units as stored now (open or decided: `decision`,
-    `decided_by`). 404 `not_found` for an unknown id or another namespace's review (with
-    `user_id`, also another user's)."""
-    return _read(await service.get(namespace, review_id, user_id))
+    `decided_by`); an open one whose unit is no longer active (superseded, merged, archived)
+    is closed as `stale` first. 404 `not_found` for an unknown id or another namespace's
+    review (with `user_id`, also another user's)."""
+    return _read(await service.get(namespace, review_id, user_id, datetime.now(UTC)))
 
 
 @router.post(
@@ -117,6 +120,9 @@ async def decide_review(
     again the same way changes nothing (`changed: false`). Errors: 404 `not_found` (unknown
     id or another namespace's review; with `user_id`, also another user's: nothing changes),
     409 `conflict` (already decided otherwise — by a person, the LLM or the sweep, or closed
-    as stale — a merge that is ruled out for the pair, or a unit no longer active)."""
+    as stale — a merge that is ruled out for the pair because it would lose a fact, or a
+    `merge` / `supersede` of a pair whose unit is no longer active). `keep_both` on a pair
+    whose unit is no longer active (a stale pair) is no error: it answers the review closed
+    as `stale` with `changed: false`."""
     decided = await service.decide(namespace, review_id, body.chosen, datetime.now(UTC), user_id)
     return ReviewDecided(review=_read(decided.view), changed=decided.changed)

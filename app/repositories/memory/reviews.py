@@ -10,11 +10,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, func, or_, select, true, tuple_, update
+from sqlalchemy import ColumnElement, Exists, and_, func, or_, select, true, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import InstrumentedAttribute
 
-from app.core.vocabulary import RECONCILE_ENTRYPOINT, REVIEW_OPEN, ReviewStatus
-from app.models import PairReview
+from app.core.vocabulary import RECONCILE_ENTRYPOINT, REVIEW_OPEN, ReviewStatus, UnitStatus
+from app.models import MemoryUnit, PairReview
 from app.repositories.queue import enqueue_many
 from app.repositories.results import rowcount
 
@@ -136,6 +137,43 @@ class PairReviewRepository:
             .execution_options(synchronize_session=False)
         )
 
+    async def close_stale(
+        self,
+        namespace: str,
+        now: datetime,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        review_id: uuid.UUID | None = None,
+    ) -> int:
+        """Close as ``stale`` (``decided_by`` ``system``) the open reviews of the namespace (of
+        one subject, or one review) whose unit or candidate is no longer ``active``
+        (superseded, merged, archived): the pair no longer stands (tester F18). Returns how
+        many."""
+        conds = [
+            PairReview.namespace == namespace,
+            PairReview.status.in_(REVIEW_OPEN),
+            ~both_active(),
+        ]
+        if user_id is not None:
+            conds.append(PairReview.user_id == user_id)
+        if agent_id is not None:
+            conds.append(PairReview.agent_id == agent_id)
+        if review_id is not None:
+            conds.append(PairReview.id == review_id)
+        result = await self.session.execute(
+            update(PairReview)
+            .where(*conds)
+            .values(
+                status=ReviewStatus.DECIDED,
+                action="stale",
+                decided_by="system",
+                decided_at=now,
+                lease_until=None,
+            )
+            .execution_options(synchronize_session=False)
+        )
+        return rowcount(result)
+
     async def get(self, namespace: str, review_id: uuid.UUID) -> PairReview | None:
         """One review of the namespace (any status), or None."""
         stmt = select(PairReview).where(
@@ -203,6 +241,21 @@ class PairReviewRepository:
             .execution_options(synchronize_session=False)
         )
         return rowcount(result)
+
+
+def _active(unit_id: InstrumentedAttribute[uuid.UUID]) -> Exists:
+    """The condition that the unit ``unit_id`` names is ``active``."""
+    return (
+        select(MemoryUnit.id)
+        .where(MemoryUnit.id == unit_id, MemoryUnit.status == UnitStatus.ACTIVE)
+        .exists()
+    )
+
+
+def both_active() -> ColumnElement[bool]:
+    """The condition that both units of a review are ``active`` (an open review whose unit
+    left is stale, whether or not it was closed yet)."""
+    return and_(_active(PairReview.unit_id), _active(PairReview.candidate_id))
 
 
 @dataclass(frozen=True)

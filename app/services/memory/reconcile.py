@@ -42,6 +42,7 @@ from app.services.entities.upkeep import EntityGraphKeeper
 from app.services.memory.conflict_judge import PairJudge
 from app.services.memory.merge import absorb
 from app.services.memory.pairs.decision import PairDecision, Verdict, reconciled
+from app.services.memory.pairs.objects import merge_loses_fact
 from app.services.memory.resolution import conflict_review, fit_backfill, resolve
 
 log = logging.getLogger(__name__)
@@ -158,6 +159,8 @@ class ReconcileRunner:
                 review.decided_by = "system"
                 return ReconcileResult(ReviewStatus.DECIDED, "stale")
             action = reconciled(_decision(review), verdict)
+            if action == "merge" and merge_loses_fact(new.value, old.value) is not None:
+                action = "distinct"  # a review opened before the guard (tester F19)
             review.decided_by = "llm"
             review.action = await self._act(action, new, old, review, now, session)
             log.info(

@@ -38,6 +38,7 @@ from app.repositories.memory.units import MemoryRepository, Subject
 from app.services.cursors import decode_keyset, encode_keyset
 from app.services.entities.upkeep import EntityGraphKeeper
 from app.services.memory.merge import absorb
+from app.services.memory.pairs.objects import merge_loses_fact
 from app.services.memory.resolution import supersede, unlink_conflict
 
 Decision = Literal["merge", "supersede", "keep_both"]
@@ -134,6 +135,9 @@ class ReviewService:
         Raises BadRequestError (422) on a cursor made with other filters."""
         filters = _fingerprint(q)
         after = decode_keyset(q.cursor, filters, "GET /reviews") if q.cursor else None
+        # A pair whose unit left ``active`` no longer stands: closed as stale before it is
+        # listed (tester F18: it sat in the queue with every action refused).
+        await self.reviews.close_stale(namespace, now, q.user_id, q.agent_id)
         rows = await self.reviews.list_page(namespace, _filters(q, now), after, q.limit + 1)
         more, rows = len(rows) > q.limit, rows[: q.limit]
         views = await self._views(namespace, rows)
@@ -141,13 +145,24 @@ class ReviewService:
         return ReviewPage(views, cursor)
 
     async def get(
-        self, namespace: str, review_id: uuid.UUID, user_id: str | None = None
+        self,
+        namespace: str,
+        review_id: uuid.UUID,
+        user_id: str | None = None,
+        now: datetime | None = None,
     ) -> ReviewView:
-        """One review of the namespace with its units. Raises NotFoundError (also for
+        """One review of the namespace with its units; an open one whose unit left
+        ``active`` is closed as stale first (``now``: when). Raises NotFoundError (also for
         another namespace's review and, with ``user_id``, another user's)."""
         review = await self.reviews.get(namespace, review_id)
         if review is None or (user_id is not None and review.user_id != user_id):
             raise NotFoundError(f"no pair review {review_id}")
+        if (
+            now is not None
+            and review.status != ReviewStatus.DECIDED
+            and await self.reviews.close_stale(namespace, now, review_id=review_id)
+        ):
+            review = await self.reviews.lock(review_id) or review
         [view] = await self._views(namespace, [review])
         return view
 
@@ -173,18 +188,32 @@ class ReviewService:
             raise NotFoundError(f"no pair review {review_id}: a unit of the pair was forgotten")
         if review.status == ReviewStatus.DECIDED:
             done = decision_of(review)
-            if done == decision:
+            if done == decision or (done == "stale" and decision == "keep_both"):
                 return Decided((await self._views(namespace, [review]))[0], changed=False)
             raise ConflictError(f"pair review {review_id} was already decided: {done}")
         if decision == "merge" and not review.merge_allowed:
             raise ConflictError(
-                f"pair review {review_id}: a merge is ruled out ({review.reason}); "
-                "supersede or keep_both"
+                f"pair review {review_id}: a merge is ruled out ({review.reason}): it would "
+                "lose a fact; supersede or keep_both"
             )
         new = await self.memories.get(namespace, review.unit_id)
         old = await self.memories.get(namespace, review.candidate_id)
+        if decision == "merge" and new is not None and old is not None:
+            lost = merge_loses_fact(new.value, old.value)  # a review opened before the guard
+            if lost is not None:
+                raise ConflictError(
+                    f"pair review {review_id}: a merge is ruled out ({lost}): it would lose a "
+                    "fact; supersede or keep_both"
+                )
         if not _active(new) or not _active(old):
-            raise ConflictError(f"pair review {review_id}: a unit of the pair is no longer active")
+            if decision == "keep_both":  # both already apart: the pair is closed as stale
+                await self.reviews.close_stale(namespace, now, review_id=review_id)
+                review = await self.reviews.lock(review_id) or review
+                return Decided(ReviewView(review, new, old), changed=False)
+            raise ConflictError(
+                f"pair review {review_id}: a unit of the pair is no longer active (the "
+                "review is stale and closes as such); nothing changed"
+            )
         assert new is not None and old is not None
         await self._apply(decision, review, new, old, now)
         review.status = ReviewStatus.DECIDED

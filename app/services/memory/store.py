@@ -14,6 +14,7 @@ links, reviews and queue entries commit together."""
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -91,6 +92,8 @@ class StoreService:
         # embed, lock, read (hashes and neighbours), decide, write (the INSERT, the entity
         # graph, reviews, queue). The transaction's commit comes after, in the request's session.
         self.stages_ms: dict[str, float] = {}
+        # The units the last store() superseded (their open reviews are closed as stale).
+        self._left: set[uuid.UUID] = set()
 
     async def store(
         self,
@@ -112,6 +115,7 @@ class StoreService:
         Raises ProviderError/ProviderTimeoutError when embedding fails (nothing written).
         """
         self.stages_ms = {}
+        self._left = set()
         clock = StageClock(self.stages_ms)
         values, queries = await self._embed(items)
         clock.mark("embed")
@@ -153,6 +157,13 @@ class StoreService:
             pending.extend(reviews)
         clock.mark("decide")
         await self.repo.flush()  # one INSERT for the new rows, then the reviews point at them
+        left = {o.unit.id for o in outcomes if o.unit.status != UnitStatus.ACTIVE} | self._left
+        if left:  # a pair whose unit was superseded no longer stands (tester F18)
+            await self.reviews.close_open_of(list(left), now)
+            pending = [r for r in pending if not {r.unit_id, r.candidate_id} & left]
+            for o in outcomes:
+                for kept in (o.reviews, o.flagged):
+                    kept[:] = [r for r in kept if not {r.unit_id, r.candidate_id} & left]
         if self.graph is not None:  # one statement: entities, links, co-occurrence edges
             await self.graph.written([o.unit for o in outcomes])
         for review in pending:
@@ -237,6 +248,8 @@ class StoreService:
             old = neighbours[index].unit
             result = resolve(unit, old, self.conflicts, now, d.reason)
             view.changed(old)
+            if old.status != UnitStatus.ACTIVE:
+                self._left.add(old.id)
             if unit.superseded_by == old.id:  # a backfill: its place in old's chain
                 fit_backfill(unit, old, await self.repo.predecessors(subject, old.id))
             if result == "superseded" or outcome == "created":

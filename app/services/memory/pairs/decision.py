@@ -47,6 +47,7 @@ from app.services.memory.pairs import (
     diet,
     frames,
     lexical,
+    objects,
     referents,
     rules,
 )
@@ -151,7 +152,11 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         return PairDecision(held, "other_holder", 0.0, False)  # the user / a name: unsure
     if diet.excludes(new.value, old.value):
         return unsure("diet_excludes")  # vegetarian now / loves steak: flagged, never merged
-    if f.polarity_differs:
+    if objects.preference_flipped(new, old):  # tea over coffee / coffee (tester F4, F19)
+        return contradicts("preference_flipped")
+    if f.polarity_differs and not objects.same_preference(new, old):  # 而不是: no negation
+        if (apart := _apart(new, old)) is not None:  # not allergic to shellfish / to shrimp
+            return apart
         if f.cross_lingual:
             if across.negation_matches(new, old):  # words matched through the dictionaries
                 return contradicts("negation_flip_other_language")
@@ -170,8 +175,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         return turned  # bought a car / 卖了一辆车
     if f.cross_lingual:
         differs = across.slot_differs(new, old)  # lives in Hangzhou / 住在苏州
-        if differs is None:
-            return None  # words cannot be compared across languages
+        if differs is None:  # words cannot be compared across languages, but for another
+            return _apart(new, old)  # thing: allergic to shellfish / 对花生过敏 (tester F19)
         name, every_other_word_matched = differs
         if every_other_word_matched:
             return contradicts(f"slot_differs_other_language:{name}")
@@ -203,7 +208,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         return unsure("relationship_ended")  # dating Sam / broke up: flagged (tester D26)
     if (kind := thing_swapped(new.value, old.value)) is not None:
         return unsure(f"thing_swapped:{kind}")  # yoga with Rob / with Mike: flagged, kept
-    return _converse(new, old)
+    turned = _converse(new, old)
+    return turned if turned is not None else _apart(new, old)
 
 
 def _converse(new: Statement, old: Statement) -> PairDecision | None:
@@ -211,6 +217,20 @@ def _converse(new: Statement, old: Statement) -> PairDecision | None:
     (:mod:`.converse`): never merged."""
     found = converse.apart(new.value, old.value)
     return None if found is None else PairDecision(found[0], found[1], 0.0, False)
+
+
+def _apart(new: Statement, old: Statement) -> PairDecision | None:
+    """Two facts a merge would lose one of (:mod:`.objects`, tester F4, F15, F19): the same
+    statement about another thing, or an allergy beside "eats no" the same thing."""
+    if objects.same_avoidance(new, old):
+        return PairDecision("distinct", "same_avoidance", 0.0, False)
+    if objects.other_thing(new, old):
+        if "past" in referents.moods(new.value) & referents.moods(old.value):
+            # two past events with another thing ("hurt his ankle" / "his knee"): maybe a
+            # correction — unsure for the LLM or a person, never merged
+            return PairDecision("unsure", "other_thing", 0.0, False)
+        return PairDecision("distinct", "other_thing", 0.0, False)
+    return None
 
 
 def _only_change_words(new: Statement, old: Statement) -> bool:
