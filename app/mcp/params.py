@@ -195,7 +195,8 @@ IncludeOutdated = Annotated[
     bool,
     Field(
         description="Also return memories replaced by newer ones (for history "
-        "questions like 'where did the user live before?')."
+        "questions like 'where did the user live before?'); each is listed after the "
+        "memory that replaced it."
     ),
 ]
 Rerank = Annotated[

@@ -98,6 +98,12 @@ class ForgetOutput(BaseModel):
 
     forgotten: str = Field(description="The id that was forgotten.")
     removed: dict[str, int] = Field(description="What was deleted, per kind.")
+    still_in_conversation: list[str] = Field(
+        default_factory=list,
+        description="Messages of the conversation the memory came from that still hold its "
+        "words (`session:<id>#<seq>`): forgetting a memory does not edit the conversation; "
+        "they go when that session is purged (DELETE /working_memory/{id}?purge=true).",
+    )
 
 
 class ExtractedUnit(BaseModel):

@@ -230,7 +230,10 @@ class HindsightTools(ReviewTools):
             answer = await self._call(ctx, "DELETE", path, params=self._scope(ctx))
         except ApiError as exc:
             return error_result(exc)
-        return ok_result(ForgetOutput(forgotten=memory_id, removed=answer["removed"]))
+        kept = answer.get("sources_kept") or []
+        return ok_result(
+            ForgetOutput(forgotten=memory_id, removed=answer["removed"], still_in_conversation=kept)
+        )
 
     async def memory_extract(
         self,

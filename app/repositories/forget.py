@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlalchemy import (
     ColumnElement,
@@ -20,6 +20,7 @@ from sqlalchemy import (
     or_,
     select,
     text,
+    tuple_,
 )
 from sqlalchemy.dialects.postgresql import JSONPATH
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -58,6 +59,8 @@ class Removed:
     jobs: int = 0
     queue_entries: int = 0
     job_outcomes_redacted: int = 0
+    # Not a count: the session messages a forgotten unit came from that stay (kept_sources).
+    sources_kept: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -224,6 +227,30 @@ class ForgetRepository:
             frontier = [i for i in rows.all() if i not in found]
             found.update(dict.fromkeys(frontier))
         return list(found)
+
+    async def kept_sources(self, namespace: str, ids: Sequence[uuid.UUID]) -> list[str]:
+        """The ``raw_ref`` pointers of the units ``ids`` that name a session message still in
+        its transcript (``session:<id>#<seq>``), in session and message order: the words a
+        unit forget leaves in the conversation (tester F8)."""
+        refs = await self.session.scalars(
+            select(MemoryUnit.raw_ref).where(
+                MemoryUnit.namespace == namespace, MemoryUnit.id.in_(list(ids))
+            )
+        )
+        wanted: dict[tuple[str, int], str] = {}
+        for ref in (r for row in refs.all() for r in row or ()):
+            session_id, _, seq = ref.removeprefix("session:").rpartition("#")
+            if ref.startswith("session:") and session_id and seq.isdigit():
+                wanted[(session_id, int(seq))] = ref
+        if not wanted:
+            return []
+        rows = await self.session.execute(
+            select(TranscriptMessage.session_id, TranscriptMessage.seq).where(
+                TranscriptMessage.namespace == namespace,
+                tuple_(TranscriptMessage.session_id, TranscriptMessage.seq).in_(list(wanted)),
+            )
+        )
+        return [wanted[key] for key in sorted((r.session_id, r.seq) for r in rows)]
 
     async def _clear_references(self, namespace: str, ids: list[uuid.UUID]) -> int:
         result = await self.session.execute(_CLEAR_REFERENCES, {"ns": namespace, "ids": ids})

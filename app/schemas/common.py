@@ -73,6 +73,16 @@ NotBlank = AfterValidator(not_blank)
 
 MAX_JSON_DEPTH = 20
 
+# ``POST /recall``'s ``include_superseded`` (app.services.recall.history).
+SUPERSEDED_HISTORY = (
+    "Also return superseded units (history: `status` `superseded`, `superseded_by` the unit "
+    "that replaced it). A superseded hit never ranks above the unit that replaced it when "
+    "that unit is among the best `top_k` + 5 candidates: its `score` is capped at its "
+    "successor's, so it is listed after it (one whose successor is not among them keeps its "
+    "own score). Scores are scaled over the candidates, so the current units' scores differ "
+    "from an answer without the flag."
+)
+
 
 def clean_json(value: Any, depth: int = 0) -> Any:
     """Every string (keys too) clean, numbers finite, nesting bounded: PostgreSQL's JSONB

@@ -245,6 +245,15 @@ class ForgetReceipt(ResponseModel):
     """Proof of a hard delete: counts per kind. Nothing of it is readable afterwards."""
 
     removed: ForgetCounts
+    sources_kept: list[str] = Field(
+        default_factory=list,
+        description="The session messages the forgotten unit was extracted from that are "
+        "still in their session (`raw_ref` pointers `session:<id>#<seq>`): a unit forget "
+        "does not touch the conversation, whose transcript and window (`GET /working_memory/"
+        "{id}`, `/context`'s conversation part) still show them. "
+        "`DELETE /working_memory/{id}?purge=true` deletes a session's transcript and window; "
+        "the subject's forget deletes all its sessions. Always empty for a subject's forget.",
+    )
     took_ms: float
 
 

@@ -11,6 +11,7 @@ from pydantic import Field, field_validator, model_validator
 
 from app.core.vocabulary import MemoryType
 from app.schemas.common import (
+    SUPERSEDED_HISTORY,
     AwareDatetime,
     Identifier,
     OffsetDatetime,
@@ -130,7 +131,7 @@ class RecallRequest(RequestModel):
         'time phrases ("last May", "yesterday", "上个月") are read; default: the offset of '
         "`now` when given, else UTC. An unknown zone is a 422.",
     )
-    include_superseded: bool = False
+    include_superseded: bool = Field(default=False, description=SUPERSEDED_HISTORY)
     include_archived: bool = False
     as_of: OffsetDatetime | None = Field(
         default=None,
@@ -253,11 +254,12 @@ class RecallHit(MemoryRead):
 
     score: float = Field(
         description="The hybrid score (weighted sum of `scores`, less `redundancy` for a hit "
-        "whose value nearly repeats a better-placed hit's, cosine above 0.9): "
-        "orders the hits of this answer; its scale depends on the other candidates. From 0 "
-        "to the sum of the applied `weights`, not to 1: 1.35 with `long_term`'s defaults "
-        "(its six signals' weights sum to 1; `time` and `answer_type` add on top when the "
-        "question calls for them), 1 with `short_term`. `relevance` is the 0..1 figure."
+        "whose value nearly repeats a better-placed hit's, cosine above 0.9; a superseded "
+        "hit's at most that of the unit that replaced it): orders the hits of this answer; "
+        "its scale depends on the other candidates. From 0 to the sum of the applied "
+        "`weights`, not to 1: 1.35 with `long_term`'s defaults (its six signals' weights sum "
+        "to 1; `time`, `answer_type` add on top when the question calls for them), 1 with "
+        "`short_term`. `relevance` is the 0..1 figure."
     )
     relevance: float = Field(
         description="How likely this unit holds what the query asks for, 0..1, from its own "

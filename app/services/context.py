@@ -11,8 +11,12 @@ the session's latest user message stands in for it; with neither, nothing is rec
 
 A placed unit flagged as contradicting another still active (``conflicts_with``: stored close
 in time; or an open review of kind ``contradiction``: no one has decided which holds) is
-marked on its line — the other side quoted, and which of the two is newer, or that both were
-said at the same time — so an agent does not take both as true (tester B16, E16).
+marked on its line (app.services.context_lines) so an agent does not take both as true.
+
+The standing constraints come first (tester F16): they may take the memories' share too, a
+constraint left out keeps every preference out of the standing part, a conflict mark that
+does not fit is shortened rather than the constraint dropped, and a standing unit that is
+not placed there may still be placed among the recalled memories.
 """
 
 from __future__ import annotations
@@ -21,9 +25,7 @@ import math
 import time
 import uuid
 from dataclasses import dataclass, field, replace
-from datetime import UTC, date, datetime
-from typing import Any
-from zoneinfo import ZoneInfoNotFoundError
+from datetime import datetime
 
 from app.clients.tokenizer import Tokenizer
 from app.core.config import ContextSettings
@@ -33,7 +35,18 @@ from app.repositories.recall.sql import RecalledUnit
 from app.schemas.context import QuerySource
 from app.schemas.recall import RecallRequest
 from app.schemas.working_memory import MAX_QUERY_CHARS
-from app.services.extraction.dates import zone
+from app.services.context_lines import (
+    MEMORIES_HEADER,
+    PREFERENCES_HEADER,
+    WINDOW_HEADER,
+    Conflicts,
+    Fit,
+    Placed,
+    fit_standing,
+    message_line,
+    said_order,
+    unit_line,
+)
 from app.services.recall.service import RecallService
 from app.services.session_owner import check_scope
 from app.services.working_memory.ranking import Chosen, Selection
@@ -46,6 +59,7 @@ class PlacedUnit:
 
     unit: MemoryUnit | RecalledUnit
     score: float | None = None
+    compact: bool = False  # its conflict marks shortened to fit (context_lines.conflict_mark)
 
 
 @dataclass
@@ -73,98 +87,26 @@ class ContextResult:
         return [u.id for u in self.conflicts.get(unit_id, [])]
 
 
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
-def unit_day(unit: MemoryUnit | RecalledUnit) -> date:
-    """The day of the unit's ``occurred_at`` in the zone its dates were resolved in (an
-    extracted unit's ``metadata.timezone``), else in UTC. Tester finding C12: a unit
-    extracted in Asia/Shanghai about the 16th was listed as of the 15th (its UTC day),
-    contradicting its own text."""
-    tz = unit.metadata_.get("timezone") if isinstance(unit.metadata_, dict) else None
-    if isinstance(tz, str) and tz:
-        try:
-            return unit.occurred_at.astimezone(zone(tz)).date()
-        except (ZoneInfoNotFoundError, ValueError):
-            pass
-    return unit.occurred_at.astimezone(UTC).date()
-
-
-Placed = MemoryUnit | RecalledUnit
-# How much of the other side's value a conflict mark quotes (characters).
-QUOTE_CHARS = 80
-
-
-def _order(unit: Placed) -> tuple[datetime, datetime]:
-    return (unit.occurred_at, unit.created_at)
-
-
-def _conflict_mark(unit: Placed, other: MemoryUnit) -> str:
-    """The mark on a unit flagged as contradicting ``other`` (tester B16: "likes X" and
-    "hates X" side by side, unmarked, read as both true): the other side quoted, its date,
-    and which of the two was stated later — or, when both have the same ``occurred_at`` and
-    ``created_at`` (one message: "I live in Denver. Actually no, I live in Boulder."),
-    that they were said at the same time (tester E16: each side said "this one is newer")."""
-    value = _one_line(other.value)
-    if len(value) > QUOTE_CHARS:
-        value = value[: QUOTE_CHARS - 1].rstrip() + "…"
-    said = unit_day(other).isoformat()
-    mine, theirs = _order(unit), _order(other)
-    if mine == theirs:
-        return f' [unresolved conflict with "{value}" ({said}); said at the same time]'
-    later = "that one" if theirs > mine else "this one"
-    return f' [unresolved conflict with "{value}" ({said}); {later} is newer]'
-
-
-def _unit_line(unit: Placed, conflicts: dict[uuid.UUID, list[MemoryUnit]] | None = None) -> str:
-    day = unit_day(unit).isoformat()
-    if (unit.metadata_ or {}).get("time_anchor") == "unknown":  # "a while back" (B27)
-        day = f"date unknown, said {day}"
-    line = f"- [{unit.type}, {day}] {_one_line(unit.value)}"
-    for other in (conflicts or {}).get(unit.id, []):
-        line += _conflict_mark(unit, other)
-    return line
-
-
-def speaker(role: str, metadata: dict[str, Any]) -> str:
-    """Who said a message, for the block: ``Caroline (user)`` when the message carries a
-    speaker's name (``MessageCreate.name``, kept as ``metadata.name``: several people speak
-    as ``user`` in a group chat), else the role alone. The name is put on one line and cut
-    to 64 characters, the limit of ``name``, so no metadata reshapes the block."""
-    name = metadata.get("name")
-    if isinstance(name, str) and (name := _one_line(name)[:64].strip()):
-        return f"{name} ({role})"
-    return role
-
-
-def _message_line(chosen: Chosen) -> str:
-    mark = " [truncated]" if chosen.truncated else ""
-    entry = chosen.ranked.entry
-    return f"{speaker(entry.role, entry.metadata)}{mark}: {chosen.content}"
+def _placed(units: list[MemoryUnit], fit: Fit) -> list[PlacedUnit]:
+    return [PlacedUnit(units[i], compact=fit.compact[i]) for i in fit.taken]
 
 
 # Fewer content tokens than this is no longer the message (ranking.select's floor too).
 MIN_CUT_TOKENS = 8
 
-PREFERENCES_HEADER = "## Standing preferences and constraints"
-MEMORIES_HEADER = "## Recalled memories (most relevant first)"
-WINDOW_HEADER = "## Current conversation (selected messages, oldest first)"
-
 
 def _render(result: ContextResult) -> str:
     sections: list[str] = []
     c = result.conflicts
-    if result.preferences:
-        sections.append(
-            "\n".join([PREFERENCES_HEADER, *(_unit_line(p.unit, c) for p in result.preferences)])
-        )
-    if result.memories:
-        sections.append(
-            "\n".join([MEMORIES_HEADER, *(_unit_line(p.unit, c) for p in result.memories)])
-        )
+    for header, part in (
+        (PREFERENCES_HEADER, result.preferences),
+        (MEMORIES_HEADER, result.memories),
+    ):
+        if part:
+            lines = (unit_line(p.unit, c, p.compact) for p in part)
+            sections.append("\n".join([header, *lines]))
     if result.window:
-        sections.append("\n".join([WINDOW_HEADER, *(_message_line(c) for c in result.window)]))
+        sections.append("\n".join([WINDOW_HEADER, *(message_line(c) for c in result.window)]))
     return "\n\n".join(sections)
 
 
@@ -185,17 +127,18 @@ class ContextService:
         self.tokenizer = tokenizer
         self.settings = settings
 
-    def _fit_lines(self, header: str, lines: list[str], budget: int) -> tuple[list[int], int]:
-        """Indexes of ``lines`` that fit under ``header`` in ``budget`` tokens (in order,
-        skipping lines too long), and the tokens used (0 when none fits)."""
-        used = self.tokenizer.count(header + "\n")
-        taken: list[int] = []
-        for i, line in enumerate(lines):
-            cost = self.tokenizer.count(line + "\n")
-            if used + cost <= budget:
-                taken.append(i)
-                used += cost
-        return (taken, used) if taken else ([], 0)
+    def _fit_memories(self, units: list[Placed], conflicts: Conflicts, budget: int) -> Fit:
+        """The recalled units that fit under their header in ``budget`` tokens, in order, each
+        with its full conflict marks, else the compact ones, else skipped."""
+        used = self.tokenizer.count(MEMORIES_HEADER + "\n")
+        compact: dict[int, bool] = {}
+        for i, unit in enumerate(units):
+            for short in (False, True):
+                cost = self.tokenizer.count(unit_line(unit, conflicts, short) + "\n")
+                if used + cost <= budget:
+                    compact[i], used = short, used + cost
+                    break
+        return Fit(sorted(compact), compact, used) if compact else Fit([], {}, 0)
 
     async def build(
         self,
@@ -264,7 +207,7 @@ class ContextService:
         )
         # Constraints (an allergy, a medication) before preferences; strongest first in each.
         preferences.sort(key=lambda u: u.type != "constraint")
-        recalled: list[PlacedUnit] = []
+        recalled: list[PlacedUnit] = []  # standing units too: placed below only if not above
         if query:
             hits = await self.recall.recall(
                 namespace,
@@ -272,23 +215,22 @@ class ContextService:
                 now,
             )
             result.degraded = hits.degraded
-            shown = {u.id for u in preferences}
-            recalled = [PlacedUnit(u, r.score) for u, r in hits.hits if u.id not in shown]
+            recalled = [PlacedUnit(u, r.score) for u, r in hits.hits]
 
-        result.conflicts = await self._conflicts(
-            namespace, user_id, [*preferences, *(p.unit for p in recalled)], now
-        )
+        result.conflicts = await self._conflicts(namespace, user_id, preferences, recalled, now)
         budget = math.floor(usable * s.share_preferences / shares)
-        standing = [_unit_line(u, result.conflicts) for u in preferences]
-        taken, used = self._fit_lines(PREFERENCES_HEADER, standing, budget)
-        result.preferences = [PlacedUnit(preferences[i]) for i in taken]
-        result.used_preferences = used
+        # Constraints may take the recalled memories' share too: they come first (F16).
+        both = budget + math.floor(usable * s.share_memories / shares)
+        count = self.tokenizer.count
+        fit = fit_standing(preferences, result.conflicts, count, budget, both if budget else 0)
+        result.preferences = _placed(preferences, fit)
+        result.used_preferences = fit.used
 
-        budget = budget - used + math.floor(usable * s.share_memories / shares)
-        lines = [_unit_line(p.unit, result.conflicts) for p in recalled]
-        taken, used = self._fit_lines(MEMORIES_HEADER, lines, budget)
-        result.memories = [recalled[i] for i in taken]
-        result.used_memories = used
+        shown = {p.unit.id for p in result.preferences}
+        recalled = [p for p in recalled if p.unit.id not in shown]
+        fit = self._fit_memories([p.unit for p in recalled], result.conflicts, both - fit.used)
+        result.memories = [replace(recalled[i], compact=fit.compact[i]) for i in fit.taken]
+        result.used_memories = fit.used
 
         # Two tokens per section break ("\n\n") are kept aside for the joins.
         remaining = usable - result.used_preferences - result.used_memories - 4
@@ -296,7 +238,7 @@ class ContextService:
         if entries and remaining > header_cost:
             selection = await self.working_memory.choose(entries, query, remaining - header_cost)
             result.window, result.used_window = self._window_lines(selection, remaining)
-        self._standing_takes_the_rest(result, preferences, standing, usable)
+        self._standing_takes_the_rest(result, preferences, usable)
 
         result.text = _render(result)
         result.tokens = self.tokenizer.count(result.text)
@@ -315,13 +257,19 @@ class ContextService:
         return result
 
     async def _conflicts(
-        self, namespace: str, user_id: str, units: list[Placed], now: datetime
-    ) -> dict[uuid.UUID, list[MemoryUnit]]:
-        """Per unit of ``units`` flagged as contradicting others — ``conflicts_with`` (their
-        order was unclear when stored) or an open review of kind ``contradiction`` (tester
-        E16: "prefers window seats" / "prefers aisle seats", pending, went unmarked); no one
-        has decided the pair yet — those others still active, oldest first; two reads for
-        all."""
+        self,
+        namespace: str,
+        user_id: str,
+        standing: list[MemoryUnit],
+        recalled: list[PlacedUnit],
+        now: datetime,
+    ) -> Conflicts:
+        """Per unit of ``standing`` and ``recalled`` flagged as contradicting others —
+        ``conflicts_with`` (their order was unclear when stored) or an open review of kind
+        ``contradiction`` (tester E16: "prefers window seats" / "prefers aisle seats",
+        pending, went unmarked); no one has decided the pair yet — those others still
+        active, oldest first; two reads for all."""
+        units: list[Placed] = [*standing, *(p.unit for p in recalled)]
         sides: dict[uuid.UUID, set[uuid.UUID]] = {u.id: set(u.conflicts_with) for u in units}
         pairs = await self.repo.open_contradictions(namespace, user_id, list(sides))
         for a, b in pairs:
@@ -332,7 +280,7 @@ class ContextService:
         if not wanted:
             return {}
         found = await self.repo.active_among(namespace, user_id, list(wanted), now)
-        others = {u.id: u for u in sorted(found, key=_order)}
+        others = {u.id: u for u in sorted(found, key=said_order)}
         return {
             uid: [others[i] for i in others if i in linked]
             for uid, linked in sides.items()
@@ -340,20 +288,33 @@ class ContextService:
         }
 
     def _standing_takes_the_rest(
-        self, result: ContextResult, units: list[MemoryUnit], lines: list[str], usable: int
+        self, result: ContextResult, units: list[MemoryUnit], usable: int
     ) -> None:
         """Tokens the recalled memories and the window left unused go back to the standing
         part (tester finding B30: 2 of 5 constraints shown with 311 of 400 tokens unused);
-        its share is what it gets when the others need theirs. A share of 0 keeps it off."""
-        if self.settings.share_preferences <= 0 or len(result.preferences) == len(units):
+        its share is what it gets when the others need theirs. A share of 0 keeps it off.
+        A unit it takes leaves the recalled memories (tokens counted twice until then)."""
+        now = result.preferences
+        complete = len(now) == len(units) and not any(p.compact for p in now)
+        if self.settings.share_preferences <= 0 or complete:
             return
         spare = usable - result.used_preferences - result.used_memories - result.used_window - 4
         if spare <= 0:
             return
-        taken, used = self._fit_lines(PREFERENCES_HEADER, lines, result.used_preferences + spare)
-        if len(taken) > len(result.preferences):
-            result.preferences = [PlacedUnit(units[i]) for i in taken]
-            result.used_preferences = used
+        fit = fit_standing(
+            units, result.conflicts, self.tokenizer.count, result.used_preferences + spare
+        )
+        index = {u.id: i for i, u in enumerate(units)}
+        held = Fit([index[p.unit.id] for p in now], {index[p.unit.id]: p.compact for p in now}, 0)
+        if fit.rank(units) > held.rank(units):
+            result.preferences = _placed(units, fit)
+            result.used_preferences = fit.used
+            shown = {p.unit.id for p in result.preferences}
+            if any(p.unit.id in shown for p in result.memories):
+                result.memories = [p for p in result.memories if p.unit.id not in shown]
+                lines = [unit_line(p.unit, result.conflicts, p.compact) for p in result.memories]
+                text = "\n".join([MEMORIES_HEADER, *lines]) + "\n"
+                result.used_memories = self.tokenizer.count(text) if lines else 0
 
     def _window_lines(self, selection: Selection, remaining: int) -> tuple[list[Chosen], int]:
         """Keep the chosen messages whose rendered lines fit ``remaining`` tokens with the
@@ -363,7 +324,7 @@ class ContextService:
         a long pasted log, was cut to the budget and then dropped for its speaker prefix)."""
         chosen = list(selection.chosen)
         while chosen:
-            text = "\n".join([WINDOW_HEADER, *(_message_line(c) for c in chosen)]) + "\n"
+            text = "\n".join([WINDOW_HEADER, *(message_line(c) for c in chosen)]) + "\n"
             used = self.tokenizer.count(text)
             if used <= remaining:
                 return chosen, used

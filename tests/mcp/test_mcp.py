@@ -197,6 +197,7 @@ async def test_stdio_store_recall_and_errors(api_url, engine, make_api_key):
         forgotten = await session.call_tool("memory_forget", {"memory_id": memory_id})
         assert not forgotten.is_error, forgotten.content
         assert forgotten.structured_content["removed"]["memory_units"] == 1
+        assert forgotten.structured_content["still_in_conversation"] == []  # stored directly
         assert await count_rows(engine) == 0
         again = await session.call_tool(
             "memory_recall", {"what_am_i_looking_for": "allergies", "user_id": "u1"}

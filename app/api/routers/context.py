@@ -59,7 +59,11 @@ async def get_context(
     4000) minus 20% headroom, split 20/30/50 between the three parts (settings
     `CONTEXT__SHARE_*`; a part's unused tokens pass on, and what the recalled units and the
     window leave unused goes back to the standing part, constraints first, before any of
-    them is left out). A session owned by another user
+    them is left out). Constraints come first: they may take the recalled units' share too,
+    no preference is placed while a constraint is left out, a constraint's conflict mark is
+    shortened (`[unresolved conflict with a newer unit]`) before the constraint is left
+    out, and a standing unit left out may still be placed among the recalled units. A
+    session owned by another user
     is a 404 `not_found`, as another user's unit is. A `query` over `LIMITS__TEXT_TOKENS`
     model tokens is a 422 (the session's latest user message, taken as the query by
     default, is cut to its first `LIMITS__TEXT_TOKENS`). Window messages whose embedding is

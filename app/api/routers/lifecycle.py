@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 import uuid
-from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -180,12 +179,19 @@ async def forget_memory(
     to it, and stored `Idempotency-Key` responses that contain it, with every unit merged into
     it (the same fact). The id of a unit merged into another names the fact it went into, as
     on `GET` and `PATCH`: that fact is forgotten. Answers with a receipt of counts per kind.
+    The conversation stays: the session messages the unit was extracted from are listed in
+    `sources_kept` (`session:<id>#<seq>`) — their transcript and window still show them
+    (`GET /working_memory/{id}`, `/context`'s conversation part) until
+    `DELETE /working_memory/{id}?purge=true` deletes that session's transcript and window,
+    or the subject's forget (`DELETE /memories?user_id=…`) deletes all of its sessions.
     404 `not_found` for an unknown id or another namespace's unit (with `user_id`, also
     another user's: nothing is deleted)."""
     start = time.perf_counter()
     removed = await service.forget_unit(namespace, memory_id, user_id)
     return ForgetReceipt(
-        removed=ForgetCounts(**asdict(removed)), took_ms=(time.perf_counter() - start) * 1000
+        removed=ForgetCounts.model_validate(removed, from_attributes=True),
+        sources_kept=removed.sources_kept,
+        took_ms=(time.perf_counter() - start) * 1000,
     )
 
 
@@ -215,7 +221,8 @@ async def forget_subject(
     start = time.perf_counter()
     removed = await service.forget_subject(namespace, user_id, agent_id)
     return ForgetReceipt(
-        removed=ForgetCounts(**asdict(removed)), took_ms=(time.perf_counter() - start) * 1000
+        removed=ForgetCounts.model_validate(removed, from_attributes=True),
+        took_ms=(time.perf_counter() - start) * 1000,
     )
 
 

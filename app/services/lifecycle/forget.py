@@ -46,8 +46,10 @@ class ForgetService:
         self, namespace: str, unit_id: uuid.UUID, user_id: str | None = None
     ) -> Removed:
         """Delete one unit and every row naming it; its entry in extraction-job outcomes is
-        removed. The id of a unit merged into another names the fact it went into, as on
-        ``GET`` and ``PATCH``: that unit is deleted, with every unit merged into it (tester
+        removed. ``sources_kept``: the session messages it was extracted from, which stay in
+        their transcript and window (``DELETE /working_memory/{id}?purge=true`` removes them).
+        The id of a unit merged into another names the fact it went into, as on ``GET`` and
+        ``PATCH``: that unit is deleted, with every unit merged into it (tester
         finding C14: only the hidden merged row went, and the fact stayed recalled). Raises
         NotFoundError (also for another namespace's unit, and, with ``user_id``, for another
         user's)."""
@@ -71,6 +73,8 @@ class ForgetService:
             removed.idempotency_records += await self.repo.delete_idempotency_naming_unit(
                 namespace, named
             )
+        units = await self.repo.with_merged(namespace, [target])
+        removed.sources_kept = await self.repo.kept_sources(namespace, units)
         await self.repo.delete_units(namespace, [target], removed)
         return removed
 

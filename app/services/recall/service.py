@@ -32,6 +32,7 @@ from app.services.recall import answer_type, list_questions
 from app.services.recall.access import Access
 from app.services.recall.collapse import MARGIN, collapse, head_of, pair_floor
 from app.services.recall.expansion import Hop, Outcome, expand, named_via
+from app.services.recall.history import after_successors
 from app.services.recall.query_embeddings import QueryEmbeddingCache, strip_names
 from app.services.recall.rerank import LLMReranker, RerankOutcome, rerank_mode
 from app.services.recall.scoring import SIGNALS, Ranked, Weighting, profile_weights, rank
@@ -384,6 +385,7 @@ class RecallService:
         diverse = result.rerank is None  # an LLM's order stands: no diversity step
         top = head_of(ranked, req.top_k)
         units, pairs = await self.repo.head([r.id for r in top], pair_floor(self.pairs, diverse))
+        top = after_successors(top, units, req.include_superseded)  # history after its successor
         best, result.duplicates = collapse(top, pairs, req.top_k, self.pairs, diverse)
         clock.mark("collapse")
         best = [r for r in best if r.id in units]

@@ -425,6 +425,10 @@ class ForgetReceipt(BaseModel):
         extra="ignore",
     )
     removed: ForgetCounts
+    sources_kept: Annotated[list[str] | None, Field(title="Sources Kept")] = None
+    """
+    The session messages the forgotten unit was extracted from that are still in their session (`raw_ref` pointers `session:<id>#<seq>`): a unit forget does not touch the conversation, whose transcript and window (`GET /working_memory/{id}`, `/context`'s conversation part) still show them. `DELETE /working_memory/{id}?purge=true` deletes a session's transcript and window; the subject's forget deletes all its sessions. Always empty for a subject's forget.
+    """
     took_ms: Annotated[float, Field(title="Took Ms")]
 
 

@@ -24,7 +24,11 @@ export interface paths {
          *     4000) minus 20% headroom, split 20/30/50 between the three parts (settings
          *     `CONTEXT__SHARE_*`; a part's unused tokens pass on, and what the recalled units and the
          *     window leave unused goes back to the standing part, constraints first, before any of
-         *     them is left out). A session owned by another user
+         *     them is left out). Constraints come first: they may take the recalled units' share too,
+         *     no preference is placed while a constraint is left out, a constraint's conflict mark is
+         *     shortened (`[unresolved conflict with a newer unit]`) before the constraint is left
+         *     out, and a standing unit left out may still be placed among the recalled units. A
+         *     session owned by another user
          *     is a 404 `not_found`, as another user's unit is. A `query` over `LIMITS__TEXT_TOKENS`
          *     model tokens is a 422 (the session's latest user message, taken as the query by
          *     default, is cut to its first `LIMITS__TEXT_TOKENS`). Window messages whose embedding is
@@ -303,6 +307,11 @@ export interface paths {
          *     to it, and stored `Idempotency-Key` responses that contain it, with every unit merged into
          *     it (the same fact). The id of a unit merged into another names the fact it went into, as
          *     on `GET` and `PATCH`: that fact is forgotten. Answers with a receipt of counts per kind.
+         *     The conversation stays: the session messages the unit was extracted from are listed in
+         *     `sources_kept` (`session:<id>#<seq>`) — their transcript and window still show them
+         *     (`GET /working_memory/{id}`, `/context`'s conversation part) until
+         *     `DELETE /working_memory/{id}?purge=true` deletes that session's transcript and window,
+         *     or the subject's forget (`DELETE /memories?user_id=…`) deletes all of its sessions.
          *     404 `not_found` for an unknown id or another namespace's unit (with `user_id`, also
          *     another user's: nothing is deleted).
          */
@@ -1425,6 +1434,11 @@ export interface components {
          */
         ForgetReceipt: {
             removed: components["schemas"]["ForgetCounts"];
+            /**
+             * Sources Kept
+             * @description The session messages the forgotten unit was extracted from that are still in their session (`raw_ref` pointers `session:<id>#<seq>`): a unit forget does not touch the conversation, whose transcript and window (`GET /working_memory/{id}`, `/context`'s conversation part) still show them. `DELETE /working_memory/{id}?purge=true` deletes a session's transcript and window; the subject's forget deletes all its sessions. Always empty for a subject's forget.
+             */
+            sources_kept?: string[];
             /** Took Ms */
             took_ms: number;
         };
@@ -2171,7 +2185,7 @@ export interface components {
             rerank_position?: number | null;
             /**
              * Score
-             * @description The hybrid score (weighted sum of `scores`, less `redundancy` for a hit whose value nearly repeats a better-placed hit's, cosine above 0.9): orders the hits of this answer; its scale depends on the other candidates. From 0 to the sum of the applied `weights`, not to 1: 1.35 with `long_term`'s defaults (its six signals' weights sum to 1; `time` and `answer_type` add on top when the question calls for them), 1 with `short_term`. `relevance` is the 0..1 figure.
+             * @description The hybrid score (weighted sum of `scores`, less `redundancy` for a hit whose value nearly repeats a better-placed hit's, cosine above 0.9; a superseded hit's at most that of the unit that replaced it): orders the hits of this answer; its scale depends on the other candidates. From 0 to the sum of the applied `weights`, not to 1: 1.35 with `long_term`'s defaults (its six signals' weights sum to 1; `time`, `answer_type` add on top when the question calls for them), 1 with `short_term`. `relevance` is the 0..1 figure.
              */
             score: number;
             scores: components["schemas"]["Scores"];
@@ -2246,6 +2260,7 @@ export interface components {
             include_archived?: boolean;
             /**
              * Include Superseded
+             * @description Also return superseded units (history: `status` `superseded`, `superseded_by` the unit that replaced it). A superseded hit never ranks above the unit that replaced it when that unit is among the best `top_k` + 5 candidates: its `score` is capped at its successor's, so it is listed after it (one whose successor is not among them keeps its own score). Scores are scaled over the candidates, so the current units' scores differ from an answer without the flag.
              * @default false
              */
             include_superseded?: boolean;
