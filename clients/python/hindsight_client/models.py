@@ -1255,7 +1255,7 @@ class StatsResponse(BaseModel):
     """
     open_reviews: Annotated[int, Field(title="Open Reviews")]
     """
-    Pair reviews still open (pending or running): `GET /reviews`.
+    Pair reviews still open (pending or running) whose two units are both still active: `GET /reviews` (a pair whose unit left `active` is stale, never counted).
     """
     sessions: Annotated[int, Field(title="Sessions")]
     """
@@ -1948,7 +1948,7 @@ class RecallHit(BaseModel):
     """
     score: Annotated[float, Field(title="Score")]
     """
-    The hybrid score (weighted sum of `scores`, less `redundancy` for a hit whose value nearly repeats a better-placed hit's, cosine above 0.9): orders the hits of this answer; its scale depends on the other candidates. From 0 to the sum of the applied `weights`, not to 1: 1.35 with `long_term`'s defaults (its six signals' weights sum to 1; `time` and `answer_type` add on top when the question calls for them), 1 with `short_term`. `relevance` is the 0..1 figure.
+    The hybrid score (weighted sum of `scores`, less `redundancy` for a hit whose value nearly repeats a better-placed hit's, cosine above 0.9; a superseded hit's at most that of the unit that replaced it): orders the hits of this answer; its scale depends on the other candidates. From 0 to the sum of the applied `weights`, not to 1: 1.35 with `long_term`'s defaults (its six signals' weights sum to 1; `time`, `answer_type` add on top when the question calls for them), 1 with `short_term`. `relevance` is the 0..1 figure.
     """
     scores: Scores
     session_id: Annotated[str | None, Field(title="Session Id")]
@@ -2003,6 +2003,9 @@ class RecallRequest(BaseModel):
     """
     include_archived: Annotated[bool | None, Field(title="Include Archived")] = False
     include_superseded: Annotated[bool | None, Field(title="Include Superseded")] = False
+    """
+    Also return superseded units (history: `status` `superseded`, `superseded_by` the unit that replaced it). A superseded hit never ranks above the unit that replaced it when that unit is among the best `top_k` + 5 candidates: its `score` is capped at its successor's, so it is listed after it (one whose successor is not among them keeps its own score). Scores are scaled over the candidates, so the current units' scores differ from an answer without the flag.
+    """
     min_relevance: Annotated[MinRelevance | None, Field(title="Min Relevance")] = None
     """
     Drop hits whose `relevance` is below (0..1; not set: no cut). A cut drops answers too (LoCoMo dev, cross-validated): at 0.005 the evidence of 2% of the answerable questions that had it in their top 10, at 0.03 (the `best_relevance` line) 20%, at 0.1 44%: leave it unset when the hits feed an answer (docs/EVAL.md, "Relevance").
