@@ -99,7 +99,7 @@ _EN_STATE = re.compile(
     r"\bfor\s+(?:\d+|a|an|two|three|four|five|several|many)\s+(?:years?|months?)\b",
     re.IGNORECASE,
 )
-_ZH_LIMIT = re.compile(r"预算|不超过|不要超过|最多|以内|过敏|忌口|吃(?:纯)?素|素食")
+_ZH_LIMIT = re.compile(r"预算|不超过|不要超过|最多|以内|过敏|忌口|(?<![不没])吃纯?素|(?<!不是)素食")
 _ZH_VALIDITY = re.compile(r"到期|有效期|过期")
 # Something that happened (app.core.zh_past) or is planned for a time.
 _ZH_EVENT = re.compile(rf"{zh_past.PAST.pattern}|明天|后天|打算|准备|计划|将要|下周")
