@@ -17,8 +17,12 @@ ends the link, so ``/context`` no longer marks the pair.
 
 History is kept (``GET /memories/{id}/history``). Deciding again the same way changes nothing
 (idempotent); a review already decided otherwise — by a person, the LLM, the sweep, or closed
-as ``stale`` because a unit of the pair changed meanwhile — is a 409, and so is a pair whose
-units are no longer both active. The sweep closes reviews pending longer than
+as ``stale`` because a unit of the pair changed meanwhile — is a 409, and so is a ``merge``
+or ``supersede`` of a pair whose units are no longer both active; such a pair is closed as
+``stale`` when it is read (``GET /reviews``, ``GET /reviews/{id}``), and ``keep_both`` on it
+answers the stale review unchanged (tester F18). A merge that would lose a fact
+(:func:`.pairs.objects.merge_loses_fact`) is refused even when the stored review allows it.
+The sweep closes reviews pending longer than
 ``LIFECYCLE__REVIEW_MAX_AGE_DAYS`` as ``keep_both`` with ``decided_by`` ``sweep``.
 """
 

@@ -16,8 +16,11 @@ decides each pair from :mod:`~app.services.memory.pairs.features` (docs/DEDUPE.m
    languages: every other word matched through the dictionaries, :mod:`.across`), else
    ``unsure``; another kind of one thing (:mod:`.frames`), a diet against a food it rules out
    (:mod:`.diet`), one name, place or colour swapped for another (:mod:`.swaps`) are
-   ``unsure`` and flagged as possible contradictions (:func:`.gate.flags_contradiction`); a
-   guarded pair never merges, whatever the LLM answers (``merge_allowed``);
+   ``unsure`` and flagged as possible contradictions (:func:`.gate.flags_contradiction`);
+   what a merge would lose (:mod:`.objects`): a preference for what the other preferred
+   something over → ``contradicts``; the same statement about another thing, or an allergy
+   beside "eats no" the same thing → ``distinct``; a guarded pair never merges, whatever
+   the LLM answers (``merge_allowed``);
 4. a pair in two languages → ``merge`` when its content words align (step 5's rule with the
    ``*_xl`` thresholds), else ``unsure``;
 5. otherwise a logistic score P(same) (word overlap after canonical forms, stemming, CJK
