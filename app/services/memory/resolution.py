@@ -4,7 +4,8 @@ both stay active flagged as conflicting when their order is unclear (docs/DEDUPE
 A contradiction is resolved by time (:func:`resolve`): the newer unit supersedes the older
 (status ``superseded``, ``superseded_by``; kept for history) when their ``occurred_at`` are
 more than ``CONFLICTS__ORDER_WINDOW_S`` apart or the new one says it is a change ("moved",
-"now", "no longer", "anymore", "搬到", "现在", "不再", "改"); a new unit that describes an older
+"now", "no longer", "anymore", "cancelled", "搬到", "现在", "不再", "改", "取消"), also of a
+plan still ahead (tester E25); a new unit that describes an older
 state (a backfill) is the superseded one, fitted into the chain by event time
 (:func:`fit_backfill`); otherwise both stay active, each listing the other in
 ``conflicts_with``, and the pair becomes a review of kind ``contradiction``
@@ -45,7 +46,10 @@ def resolve(
     gap = (new.occurred_at - old.occurred_at).total_seconds()
     factor = settings.contradicted_confidence_factor
     audit = {"reason": reason, "at": now.isoformat()}
-    if gap > settings.order_window_s or (gap >= 0 and says_change(new.value)):
+    # A plan still ahead is changed by what is said now ("The dentist appointment got
+    # cancelled" after "… on Friday", tester E25): not a backfill of an older state.
+    ahead = old.occurred_at > now >= new.occurred_at
+    if gap > settings.order_window_s or ((gap >= 0 or ahead) and says_change(new.value)):
         supersede(new, old, factor, now, reason)
         return "superseded"
     if -gap > settings.order_window_s:  # the new unit describes an older state (a backfill)

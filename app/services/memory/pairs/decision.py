@@ -247,6 +247,8 @@ def decide(
     guarded = _guard(f, new, old)
     if guarded is not None:
         return guarded
+    if diet.other_allergens(new.value, old.value):
+        return PairDecision("distinct", "other_allergen", 0.0, True)  # shellfish / peanuts
     if f.cross_lingual:
         if aligned(new, old, cosine, t) and f.type_equal:
             return PairDecision("merge", "aligned_other_language", t.merge_p, True)
