@@ -17,7 +17,8 @@ decides each pair from :mod:`~app.services.memory.pairs.features` (docs/DEDUPE.m
    ``unsure``; another kind of one thing (:mod:`.frames`), a diet against a food it rules out
    (:mod:`.diet`), one name, place or colour swapped for another (:mod:`.swaps`) are
    ``unsure`` and flagged as possible contradictions (:func:`.gate.flags_contradiction`); a
-   guarded pair never merges, whatever the LLM answers (``merge_allowed``);
+   guarded pair never merges, whatever the LLM answers (``merge_allowed``); two allergies of
+   one subject (:func:`.diet.other_allergens`) are ``distinct``;
 4. a pair in two languages → ``merge`` when its content words align (step 5's rule with the
    ``*_xl`` thresholds), else ``unsure``;
 5. otherwise a logistic score P(same) (word overlap after canonical forms, stemming, CJK
