@@ -135,6 +135,13 @@ _ZH_GOES_ON = re.compile(
 )
 
 
+# The clause before is about someone of the speaker's (我妈妈, 我朋友小王), not the speaker.
+_ZH_SOMEONE_ELSE = re.compile(
+    r"我的?(?:妈妈|爸爸|母亲|父亲|爸妈|父母|老婆|老公|妻子|丈夫|儿子|女儿|孩子|哥哥|姐姐|弟弟|妹妹|"
+    r"朋友|好友|同事|室友|老板|邻居|男朋友|女朋友|闺蜜)"
+)
+
+
 def _exception(text: str, clause: str, following: list[str]) -> str | None:
     """``clause`` with the clause that follows it in ``text`` when that one excepts from it
     ("I'm vegetarian, but I eat eggs", 我是素食者，但是我吃鸡蛋), as written; else None."""
@@ -157,6 +164,8 @@ def _with_subject(clause: str, before: list[str], zh: bool) -> str:
     """A Chinese clause that goes on about the speaker (也对花生过敏 after 我不吃辣) with its
     subject 我 again, for the cue rules; any other clause as it is."""
     if zh and _ZH_GOES_ON.match(clause) and "我" not in clause and before and "我" in before[-1]:
+        if _ZH_SOMEONE_ELSE.search(before[-1]):  # 我妈妈是老师，住在杭州: the mother's home
+            return clause
         return "我" + _ZH_GOES_ON.sub("", clause)
     return clause
 

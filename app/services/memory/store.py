@@ -202,7 +202,8 @@ class StoreService:
         if exact is not None:
             merge_into(exact, _restatement(item, query_vector, now), now)
             view.changed(exact)
-            await self._restated(view, exact, item.occurred_at or now, now)
+            if supersede:
+                await self._restated(view, exact, item.occurred_at or now, now)
             return StoreOutcome(exact, "merged"), []
         neighbours = view.neighbours(subject, before, vector, query_vector)
         if neighbours is None:  # a neighbour read before the batch is gone: read afresh
@@ -228,7 +229,8 @@ class StoreService:
             survivor = neighbours[decided.merge_into].unit
             merge_into(survivor, _restatement(item, query_vector, now), now)
             view.changed(survivor)
-            await self._restated(view, survivor, item.occurred_at or now, now)
+            if supersede:  # offline distillation never supersedes
+                await self._restated(view, survivor, item.occurred_at or now, now)
             return StoreOutcome(survivor, "merged"), []
 
         unit = self._new_unit(subject.namespace, item, hashed, vector, query_vector, now)
