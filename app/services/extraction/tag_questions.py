@@ -79,12 +79,13 @@ def confirmed(answer: str, question: str) -> str | None:
     if zh:
         mine = statement.replace("您", "我").replace("你", "我").rstrip("，,")
         if yes:
-            return mine + "。"
+            return _ZH_STILL.sub("", mine).removesuffix("的") + "。"
         ended = re.search(r"已经|不再|了", said) or _ZH_STILL.search(mine)
         return _zh_denied(mine, bool(ended))
     for pattern, first in _EN_YOU_AS_I:
         statement = re.sub(pattern, first, statement, flags=re.IGNORECASE)
-    if yes:
+    if yes:  # "still" adds nothing the confirmation keeps ("I am vegetarian": a constraint)
+        statement = _EN_STILL.sub("", statement)
         return statement[:1].upper() + statement[1:] + "."
     ended = _EN_ENDED.search(said) or re.search(r"\bstill\b", statement, re.IGNORECASE)
     return _en_denied(statement, bool(ended))

@@ -19,6 +19,9 @@ from tests.services.extraction.closed import close_task, memories, recalled
         ("那你是素食者，住在杭州，对吧？", "对。", {"用户吃素。", "用户住在杭州。"}),
         ("Do you have kids?", "Yes, two.", {"The user has two kids."}),
         ("你有孩子吗？", "有，两个。", {"用户有两个孩子。"}),
+        # "still" adds nothing the confirmation keeps: the typed constraint
+        ("You are still vegetarian, right?", "Yes.", {"The user is vegetarian."}),
+        ("你还是吃素的，对吧？", "对。", {"用户吃素。"}),
     ],
 )  # fmt: skip
 async def test_a_yes_confirms_each_part_of_the_question(wm, question, answer, expected):
