@@ -7,6 +7,8 @@ the API, distilled as the worker does."""
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from app.services.lifecycle.preference_rule import preference_sentence
@@ -75,3 +77,22 @@ async def test_a_habit_another_unit_ends_is_not_distilled(client, engine, embedd
     assert "I always have an espresso after lunch." in held, held  # not superseded: both held
     await distill(engine, embedder, "e32")
     assert await preferences(client) == ["Preference: The user always cycles to work."]
+
+
+async def test_a_state_that_ended_is_no_habit() -> None:
+    """Said three times over two days, "I don't drink coffee anymore." was "Habit: …"; a
+    habit the user keeps still is one."""
+    from datetime import UTC, datetime, timedelta
+
+    from app.models import MemoryUnit
+    from app.services.lifecycle.distill import OfflineDistiller
+
+    first = datetime(2026, 12, 1, tzinfo=UTC)
+    units = [
+        MemoryUnit(id=uuid.uuid4(), value=v, type="event", merge_count=2, created_at=first,
+                   last_confirmed_at=first + timedelta(days=2), entities=[], user_id="e32",
+                   confidence=0.8, occurred_at=first, raw_ref=[])
+        for v in ("I don't drink coffee anymore.", "I swim in the lake before work.")
+    ]  # fmt: skip
+    distilled = await OfflineDistiller(3).distill(units)
+    assert [d.value for d in distilled] == ["Habit: I swim in the lake before work."]
