@@ -277,7 +277,10 @@ def render(
         '`plans.py`: "a dentist appointment on 10 January" / "on 20 June", 有牙医预约) → '
         "`unsure` as `other_plan_day`, both kept; the same event moved to another day "
         '("was moved to", "rescheduled", "postponed", "instead", 改到, 推迟) → `contradicts` '
-        "as `event_moved` (tester C29). Then a negation of the same "
+        'as `event_moved` (tester C29), and one called off ("cancelled", "called off", '
+        "取消: the same kind of event, no other name or day) → `contradicts` as "
+        "`event_cancelled`, which supersedes the plan whatever the dates (tester E25). "
+        "Then a negation of the same "
         "statement, other canonical values in the same sentence frame, an antonym swap, "
         "roles that changed sides, "
         "another value of an exclusive slot (`rules.py`: residence, employer, school, name, "
@@ -344,8 +347,10 @@ def render(
         "keeps away from the same thing (an allergy, an intolerance, an avoidance: WordNet "
         'synonyms of allergic, intolerant, avoid, abstain; 过敏 through CC-CEDICT) — "eats no '
         'peanuts" / "is allergic to peanuts" agree — → `distinct` as `same_avoidance`; '
-        "neither is ever merged. A guarded "
-        "pair never merges, whatever the LLM answers.",
+        "neither is ever merged. Two allergies of one subject with no word in common "
+        '("allergic to shellfish" / "to peanuts", 对海鲜过敏 / 对花生过敏) → `distinct` as '
+        "`other_allergen`: one may have many (`diet.py`). A guarded pair never merges, "
+        "whatever the LLM answers.",
         "4. **Classifier**: a logistic P(same) over features cosine lacks (word overlap after "
         "canonical forms, stemming, CJK characters and synonym folding; containment; the same "
         "words in an order that keeps roles). "

@@ -29,6 +29,9 @@ from app.repositories.memory.filters import UnitFilters, agent_clause, filter_cl
 from app.repositories.memory.units import Neighbour, Subject, live_units
 from app.repositories.results import rowcount
 
+# Words that say a state or habit ended (a PostgreSQL regular expression, case-insensitive).
+_ENDED = r"no longer|any ?more|\m(quit|stopped|gave up|given up)\M|不再|戒了|戒掉|已经不"
+
 EPISODIC_TYPES = ("event", "action", "result")
 
 
@@ -318,6 +321,23 @@ class LifecycleRepository:
         units = list((await self.session.scalars(stmt)).all())
         units.reverse()
         return units
+
+    async def ended_values(self, subject: Subject, limit: int = 200) -> list[str]:
+        """Values of the subject's active units that say something ended ("no longer",
+        "anymore", "quit", "gave up", 不再, 戒了), newest first, at most ``limit``."""
+        stmt = (
+            select(MemoryUnit.value)
+            .where(
+                MemoryUnit.namespace == subject.namespace,
+                MemoryUnit.user_id == subject.user_id,
+                agent_clause(subject.agent_id),
+                MemoryUnit.status == UnitStatus.ACTIVE,
+                MemoryUnit.value.op("~*")(_ENDED),
+            )
+            .order_by(MemoryUnit.occurred_at.desc())
+            .limit(limit)
+        )
+        return list((await self.session.scalars(stmt)).all())
 
     async def save_distillation(self, subject: Subject, watermark: datetime, at: datetime) -> None:
         """Record a distillation run of ``subject`` (the watermark never moves back)."""

@@ -8,8 +8,8 @@ only the other speaker's word. English and Chinese.
 - :func:`about_addressee`: a statement whose subject is "you" / 你 and that says nothing of
   the speaker ("You moved to Boston in May!");
 - :func:`congratulated`: "Congrats on X" / "Congratulations on X" / 恭喜你X / 祝贺你X → X;
-- :func:`confirmed`: "Yes." to "You moved to Boston in May, right?" (你五月搬到了波士顿，对吧？)
-  is the answerer's own "I moved to Boston in May." (我五月搬到了波士顿。).
+- a yes or no to "You moved to Boston in May, right?" (你五月搬到了波士顿，对吧？) is the
+  answerer's own statement: :mod:`app.services.extraction.tag_questions`.
 """
 
 from __future__ import annotations
@@ -77,45 +77,3 @@ def congrats_value(who: str, addressee: str, what: str, zh: bool) -> str:
     what = re.sub(r"\byour\b", f"{addressee}'s", what, flags=re.IGNORECASE)
     what = re.sub(r"\byou\b", addressee, what, flags=re.IGNORECASE)
     return f"{addressee} was congratulated by {who} on {what}."
-
-
-_EN_YES = re.compile(
-    r"^\W*(?:yes|yeah|yep|yup|right|correct|exactly|indeed|that's\s+right|that's\s+correct|"
-    r"sure|true)\W*$",
-    re.IGNORECASE,
-)
-_ZH_YES = re.compile(r"^\W*(?:是的|是啊|是|对|对的|对啊|没错|嗯|嗯嗯|确实)\W*$")
-_EN_TAG = re.compile(
-    r"\s*,?\s*(?:right|correct|is\s+that\s+right|isn't\s+it|didn't\s+you|don't\s+you|"
-    r"aren't\s+you|weren't\s+you|haven't\s+you|no)\s*\?\s*$",
-    re.IGNORECASE,
-)
-_ZH_TAG = re.compile(r"[，,]?\s*(?:对吧|是吧|对吗|是吗|对不对|是不是|没错吧)[？?]?\s*$")
-_EN_YOU_AS_I = (
-    (r"\byou're\b|\byou\s+are\b", "I am"),
-    (r"\byou\s+were\b", "I was"),
-    (r"\byou've\b", "I've"),
-    (r"\byou'll\b", "I'll"),
-    (r"\byour\b", "my"),
-    (r"\byourself\b", "myself"),
-    (r"\byou\b", "I"),
-)
-
-
-def confirmed(answer: str, question: str) -> str | None:
-    """The statement a bare "Yes." / 对 confirms: a question that states something about the
-    one who answers, with a tag ("…, right?", 对吧？), in their own first person; else None."""
-    zh = bool(re.search(r"[\u4e00-\u9fff]", question))
-    if not (_ZH_YES if zh else _EN_YES).match(answer.strip()):
-        return None
-    tag = (_ZH_TAG if zh else _EN_TAG).search(question)
-    if tag is None:
-        return None
-    statement, _ = reported(question[: tag.start()].strip(), zh)
-    if not about_addressee(statement, zh):
-        return None
-    if zh:
-        return statement.replace("您", "我").replace("你", "我").rstrip("，,") + "。"
-    for pattern, mine in _EN_YOU_AS_I:
-        statement = re.sub(pattern, mine, statement, flags=re.IGNORECASE)
-    return statement[:1].upper() + statement[1:] + "."

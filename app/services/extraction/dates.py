@@ -13,7 +13,8 @@ Conventions (weeks start on Monday, as in ISO 8601 and Chinese usage):
 - "Friday" / "on Friday" / "coming Friday" / "周五": the next Friday after today
   ("周五" said on or before Friday is this week's); in the past tense ("I ran on Friday",
   周五我跑了步; :mod:`app.services.extraction.tense`) the last one, but for the day something
-  was moved to ("I moved the dentist to Thursday", 我把牙医改到周四了: the coming one, E25);
+  was moved to ("I moved the dentist to Thursday", 我把牙医改到周四了: the coming one, E25)
+  or called off ("The meeting on Friday was called off", 周五的会取消了);
 - "every Friday", 每周五, 每个周末 (a habit), "feels like just yesterday" (an idiom): no date;
 - 下个月3号: that day; "May 2028" / 2028年5月: that month;
 - "last Friday": the most recent Friday before the message's day (said on a Sunday, two days
@@ -215,6 +216,8 @@ _EN_MOVED_TO = re.compile(
     re.IGNORECASE,
 )
 _ZH_MOVED_TO = re.compile(r"(?:改到|改成|改为|改在|推迟到|延期到|延后到|提前到|换到|挪到)$")
+# ... and so is the day of what was called off ("The meeting on Friday was called off").
+_CALLED_OFF = re.compile(r"\b(?:cancel(?:l?ed)|called\s+off|scrapped)\b|取消", re.IGNORECASE)
 
 
 def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
@@ -230,7 +233,8 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
             wd = _EN_DAYS.index(name) if name in _EN_DAYS else _EN_DAY_ABBREVIATIONS[name]
             # the tense without the phrase itself: "on Sat." is no past "sat"
             blanked = text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :]
-            past = is_past(sentence_around(blanked, m.start(), m.end()), zh=False)
+            sentence = sentence_around(blanked, m.start(), m.end())
+            past = is_past(sentence, zh=False) and not _CALLED_OFF.search(sentence)
             past = past and not _EN_MOVED_TO.search(text[: m.start()])
             day = _weekday_date(today, m.group(1), wd, zh=False, past=past)
             found.append(TimeMatch(m.start(), m.end(), m.group(0), day))
@@ -267,7 +271,8 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
                 absolute = pattern is _EN_ABSOLUTE
                 found.append(TimeMatch(m.start(), m.end(), m.group(0), parsed, "day", absolute))
     for m in _ZH_WEEKDAY.finditer(text):
-        past = is_past(sentence_around(text, m.start(), m.end()), zh=True)
+        sentence = sentence_around(text, m.start(), m.end())
+        past = is_past(sentence, zh=True) and not _CALLED_OFF.search(sentence)
         past = past and not _ZH_MOVED_TO.search(text[: m.start()])
         day = _weekday_date(today, m.group(1), _ZH_DAYS[m.group(2)], zh=True, past=past)
         found.append(TimeMatch(m.start(), m.end(), m.group(0), day))

@@ -34,7 +34,6 @@ from app.core.text import has_cjk, normalize
 from app.services.extraction import kin_pronouns
 from app.services.extraction import speakers as said_by
 from app.services.extraction.abbreviations import protect, restored
-from app.services.extraction.about_other import confirmed
 from app.services.extraction.changes import state_changes
 from app.services.extraction.dates import local_now
 from app.services.extraction.events import EVENT_CONFIDENCE, congrats_unit, event_units
@@ -51,6 +50,7 @@ from app.services.extraction.standalone import (
     without_clauses,
 )
 from app.services.extraction.statements import mid_sentence_names
+from app.services.extraction.tag_questions import confirmed
 from app.services.extraction.typed import typed_units
 from app.services.extraction.units import Candidate, Extraction, ExtractionContext, Turn
 from app.services.extraction.wh_answers import wh_answer

@@ -13,7 +13,8 @@ from app.core.text import has_cjk
 from app.services.extraction import speakers as said_by
 from app.services.extraction.clauses import clauses, conditional, hedged, is_question, says_more
 from app.services.extraction.filler import content_words, read
-from app.services.extraction.rules import EN_RULES, ZH_RULES
+from app.services.extraction.rules import EN_RULES
+from app.services.extraction.rules_zh import ZH_RULES
 from app.services.extraction.standalone import coordinated, dated_move, subjectless, whole_sentence
 from app.services.extraction.statements import (
     en_entities,
@@ -127,7 +128,18 @@ def _same_sentence(text: str, before: str, clause: str) -> bool:
 
 # A Chinese clause that goes on about the speaker of the clause before it ("我不吃辣，也对花生
 # 过敏"): its subject was left out.
-_ZH_GOES_ON = re.compile(r"^(?:也|还|又|并且|而且|同时)(?!是)|^(?=对[^，。！？]{1,12}过敏)")
+# 住在杭州 after 我是素食者 (tester E26: 用户：住在杭州): where they live or work goes on too.
+_ZH_GOES_ON = re.compile(
+    r"^(?:也|还|又|并且|而且|同时)(?!是)|^(?=对[^，。！？]{1,12}过敏)"
+    r"|^(?=(?:现在|目前)?(?:住在|定居在|生活在|在[^，。！？]{1,12}(?:工作|上班)))"
+)
+
+
+# The clause before is about someone of the speaker's (我妈妈, 我朋友小王), not the speaker.
+_ZH_SOMEONE_ELSE = re.compile(
+    r"我的?(?:妈妈|爸爸|母亲|父亲|爸妈|父母|老婆|老公|妻子|丈夫|儿子|女儿|孩子|哥哥|姐姐|弟弟|妹妹|"
+    r"朋友|好友|同事|室友|老板|邻居|男朋友|女朋友|闺蜜)"
+)
 
 
 def _exception(text: str, clause: str, following: list[str]) -> str | None:
@@ -152,6 +164,8 @@ def _with_subject(clause: str, before: list[str], zh: bool) -> str:
     """A Chinese clause that goes on about the speaker (也对花生过敏 after 我不吃辣) with its
     subject 我 again, for the cue rules; any other clause as it is."""
     if zh and _ZH_GOES_ON.match(clause) and "我" not in clause and before and "我" in before[-1]:
+        if _ZH_SOMEONE_ELSE.search(before[-1]):  # 我妈妈是老师，住在杭州: the mother's home
+            return clause
         return "我" + _ZH_GOES_ON.sub("", clause)
     return clause
 
@@ -169,21 +183,23 @@ def clause_units(clause: str, turn: Turn, now: datetime) -> tuple[list[Candidate
         if m is None or said_by.skipped(m, taken, clause):
             continue
         taken.append((m.start(), m.end()))
-        value, query, entities = rule.unit(m)  # entities: "Hamburg in May" → Hamburg
-        value = dated_move(value, clause, now, zh)
-        if condition:  # keep the condition: the whole clause, in the third person
-            value = third_person_zh(clause, None) if zh else third_person_en(clause, None)
         conf = rule.confidence - (0.2 if hedge else 0.0) - (0.05 if condition else 0.0)
-        extra = [turn.name, *entities] if turn.name else entities
-        ents = zh_entities(m.group(0), extra) if zh else en_entities(m.group(0), extra)
-        out.append(
-            Candidate(
-                type=rule.type,
-                value=named(value, turn.name, zh),
-                query=query,
-                entities=ents,
-                confidence=round(max(0.0, min(1.0, conf)), 3),
-                source_turns=[turn.index],
+        # One unit per thing a list names ("allergic to shellfish and peanuts": two)
+        for one in rule.matches(m):
+            value, query, entities = rule.unit(one)  # entities: "Hamburg in May" → Hamburg
+            value = dated_move(value, clause, now, zh)
+            if condition:  # keep the condition: the whole clause, in the third person
+                value = third_person_zh(clause, None) if zh else third_person_en(clause, None)
+            extra = [turn.name, *entities] if turn.name else entities
+            names = zh_entities(one.group(0), extra) if zh else en_entities(one.group(0), extra)
+            out.append(
+                Candidate(
+                    type=rule.type,
+                    value=named(value, turn.name, zh),
+                    query=query,
+                    entities=names,
+                    confidence=round(max(0.0, min(1.0, conf)), 3),
+                    source_turns=[turn.index],
+                )
             )
-        )
     return out, "".join(c for i, c in enumerate(clause) if not any(s <= i < e for s, e in taken))

@@ -19,7 +19,9 @@ have two dogs."; "Yes, to shellfish." after "Any allergies?" (a question without
 X?" is "Do you have any X?") → "I am allergic to shellfish."; 对，花生 after 你对花生过敏吗？
 (the answer repeats the question's words) → 我对花生过敏。; and a short answer that picks one
 of a choice put to "you": "Lufthansa, always." after "Which airline do you prefer?" → "I
-prefer Lufthansa." (你更喜欢哪家航空公司？ "汉莎。" → 我更喜欢汉莎。).
+prefer Lufthansa." (你更喜欢哪家航空公司？ "汉莎。" → 我更喜欢汉莎。); a count names how many
+of what is asked: "Yes, two." after "Do you have kids?" → "I have two kids." (有，两个 →
+我有两个孩子。, tester E26).
 
 Only a question put to "you" about them makes a statement: an open question ("What should I
 cook?" "Pasta."), an offer ("Do you want me to book it?"), a question about the asker or a
@@ -122,6 +124,10 @@ _EN_COUNT = re.compile(
     r"^(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+|a\s+few|several|some)\s",
     re.IGNORECASE,
 )
+_EN_COUNT_ONLY = re.compile(
+    r"^(?:one|two|three|four|five|six|seven|eight|nine|ten|\d+|a\s+few|several)$", re.IGNORECASE
+)
+_ZH_COUNT = re.compile(r"^(?:\d+|[一两二三四五六七八九十]+)(个|只|条|位|辆|套|本|台)?$")
 # "Which airline do you prefer?", "What coffee do you usually drink?": a choice put to them.
 _EN_CHOICE = re.compile(
     _EN_LEAD + r"(?:which|what)\s+([a-z]+(?:\s+[a-z]+)?)\s+(?:do|would)\s+you\s+"
@@ -191,7 +197,9 @@ def _en_yes_and_more(answer: str, question: str) -> str | None:
         thing = have.group(1)
         if re.fullmatch(r"(?:food\s+)?allerg(?:y|ies)", thing, re.IGNORECASE):
             return f"I am allergic to {named}."
-        return f"I have {named}." if _EN_COUNT.match(named + " ") else f"I have {thing}: {named}."
+        if _EN_COUNT.match(named + " "):  # "Yes, two." to "Do you have kids?" (tester E26)
+            return f"I have {named} {thing}." if _EN_COUNT_ONLY.match(named) else f"I have {named}."
+        return f"I have {thing}: {named}."
     return _en(named, question)  # "Yes, shellfish." to "Are you allergic to anything?"
 
 
@@ -256,6 +264,8 @@ def _en(answer: str, question: str) -> str | None:
     thing = some.group(1)
     if thing and re.fullmatch(r"(?:food\s+)?allerg(?:y|ies)", thing, re.IGNORECASE):
         return f"I am allergic to {named}."  # "Do you have any allergies?" "Shellfish."
+    if thing and _EN_COUNT_ONLY.match(named):  # "Two." to "Do you have any kids?"
+        return f"{yes} {rest[: some.start()]}{named} {thing}."
     if thing:
         return f"{yes} {rest[: some.start()]}{thing}: {named}."
     return f"{yes} {rest[: some.start()]}{named}."
@@ -287,6 +297,9 @@ def _zh(answer: str, question: str) -> str | None:
     lead = _ZH_YES_LEAD.match(said)
     if lead is not None and said[lead.end() :].strip() in verb:  # 对，花生 (tester D28)
         return f"我{verb}。"
+    count = _ZH_COUNT.match(said[lead.end() :].strip()) if lead is not None else None
+    if count is not None and verb.startswith("有") and len(verb) > 1:  # 有，两个 (tester E26)
+        return f"我有{count.group(0)}{'' if count.group(1) else '个'}{verb[1:]}。"
     if _ZH_NO.match(said) or said in ("不" + head, "没" + head):
         if verb.endswith("了") or verb.startswith(("已经", "有")):
             core = verb.removeprefix("已经").removesuffix("了").removeprefix("有")

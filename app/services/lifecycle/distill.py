@@ -49,7 +49,12 @@ from app.schemas import limits
 from app.schemas.memory import MemoryCreate
 from app.services.extraction.llm import BadReplyError
 from app.services.extraction.parse import parse_reply
-from app.services.lifecycle.preference_rule import addressed, preference_sentence
+from app.services.lifecycle.preference_rule import (
+    addressed,
+    ended_by,
+    given_up,
+    preference_sentence,
+)
 from app.services.memory.store import StoreOutcome, StoreService
 
 log = logging.getLogger(__name__)
@@ -125,6 +130,8 @@ class OfflineDistiller:
         Tester finding C30: one flight on 2026-12-11 told in three sessions of one afternoon
         became "Habit: The user needs a flight … on 2026-12-11", a 180-day fact."""
         if (unit.merge_count or 0) + 1 < self.min_support or addressed(unit.value):
+            return False
+        if given_up(unit.value, unit.value):  # "no longer drinks coffee" is no habit (E32)
             return False
         if _CALENDAR_DATE.search(unit.value):
             return False
@@ -252,6 +259,9 @@ class DistillService:
         units = await self.repo.episodic_units(subject, since, self.settings.distill_max_units)
         result = DistillResult(looked_at=len(units), mode=self.distiller.mode)
         candidates = await self.distiller.distill(units) if units else []
+        if candidates:  # not a liking or habit the subject since gave up (tester E32)
+            ended = await self.repo.ended_values(subject)
+            candidates = [c for c in candidates if not ended_by(c.value, ended)]
         if candidates:
             items = [self._item(subject, c, now) for c in candidates]
             # offline, nothing held is superseded: a contradiction waits for review (B31)

@@ -4,9 +4,10 @@ both stay active flagged as conflicting when their order is unclear (docs/DEDUPE
 A contradiction is resolved by time (:func:`resolve`): the newer unit supersedes the older
 (status ``superseded``, ``superseded_by``; kept for history) when their ``occurred_at`` are
 more than ``CONFLICTS__ORDER_WINDOW_S`` apart or the new one says it is a change ("moved",
-"now", "no longer", "anymore", "搬到", "现在", "不再", "改"); a new unit that describes an older
-state (a backfill) is the superseded one, fitted into the chain by event time
-(:func:`fit_backfill`); otherwise both stay active, each listing the other in
+"now", "no longer", "anymore", "cancelled", "搬到", "现在", "不再", "改", "取消"), and a plan
+moved or called off always (tester E25: the cancellation is dated before the plan's day); a
+new unit that describes an older state (a backfill) is the superseded one, fitted into the
+chain by event time (:func:`fit_backfill`); otherwise both stay active, each listing the other in
 ``conflicts_with``, and the pair becomes a review of kind ``contradiction``
 (:func:`conflict_review`) that a person decides (``POST /reviews/{id}``: ``supersede`` the older,
 or ``keep_both``; either ends the link). The older unit's confidence is multiplied by
@@ -27,6 +28,8 @@ from app.core.vocabulary import ReviewStatus, UnitStatus
 from app.models import MemoryUnit, PairReview
 from app.services.memory.pairs.rules import says_change
 
+# The pair decision's reasons for a plan changed: moved to another day, or called off.
+PLAN_CHANGES = frozenset({"event_moved", "event_cancelled"})
 # What a contradiction did: the older unit superseded, or both kept as a conflict.
 Resolution = Literal["superseded", "conflict"]
 
@@ -45,7 +48,10 @@ def resolve(
     gap = (new.occurred_at - old.occurred_at).total_seconds()
     factor = settings.contradicted_confidence_factor
     audit = {"reason": reason, "at": now.isoformat()}
-    if gap > settings.order_window_s or (gap >= 0 and says_change(new.value)):
+    # A plan moved or called off is changed by the statement, dated before the plan's own day
+    # ("The dentist appointment got cancelled" after "… on Friday", tester E25): no backfill.
+    planned = reason in PLAN_CHANGES
+    if gap > settings.order_window_s or ((gap >= 0 or planned) and says_change(new.value)):
         supersede(new, old, factor, now, reason)
         return "superseded"
     if -gap > settings.order_window_s:  # the new unit describes an older state (a backfill)

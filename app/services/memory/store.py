@@ -34,7 +34,13 @@ from app.services.entities.upkeep import EntityGraphKeeper
 from app.services.memory.batch_view import BatchView
 from app.services.memory.merge import Restatement, decide_against, merge_into, thresholds
 from app.services.memory.pairs.decision import PairDecision
-from app.services.memory.resolution import conflict_review, fit_backfill, resolve
+from app.services.memory.resolution import (
+    conflict_review,
+    fit_backfill,
+    resolve,
+    supersede,
+    unlink_conflict,
+)
 from app.services.memory.ttl import expiry_for
 from app.services.stages import StageClock
 
@@ -207,6 +213,8 @@ class StoreService:
         if exact is not None:
             merge_into(exact, _restatement(item, query_vector, now), now)
             view.changed(exact)
+            if supersede:
+                await self._restated(view, exact, item.occurred_at or now, now)
             return StoreOutcome(exact, "merged"), []
         neighbours = view.neighbours(subject, before, vector, query_vector)
         if neighbours is None:  # a neighbour read before the batch is gone: read afresh
@@ -232,6 +240,8 @@ class StoreService:
             survivor = neighbours[decided.merge_into].unit
             merge_into(survivor, _restatement(item, query_vector, now), now)
             view.changed(survivor)
+            if supersede:  # offline distillation never supersedes
+                await self._restated(view, survivor, item.occurred_at or now, now)
             return StoreOutcome(survivor, "merged"), []
 
         unit = self._new_unit(subject.namespace, item, hashed, vector, query_vector, now)
@@ -259,6 +269,25 @@ class StoreService:
         reviews = [self._review(unit, neighbours[i], d) for i, d in unsure]
         queued = self.reconcile and bool(reviews)
         return StoreOutcome(unit, outcome, reviews, queued, flagged), [*reviews, *flagged]
+
+    async def _restated(
+        self, view: BatchView, survivor: MemoryUnit, said_at: datetime, now: datetime
+    ) -> None:
+        """A restatement merged into a unit kept beside a contradiction (``conflict``: their
+        order was unclear) decides it: said after the other side, the restated unit holds now
+        and supersedes it, its open review closed (tester E29: aisle, window, aisle again
+        within the hour left window active beside aisle)."""
+        if not survivor.conflicts_with:
+            return
+        for other in await self.repo.get_many(survivor.namespace, survivor.conflicts_with):
+            if other.status != UnitStatus.ACTIVE or said_at < other.occurred_at:
+                continue
+            factor = self.conflicts.contradicted_confidence_factor
+            supersede(survivor, other, factor, now, "restated")
+            other.valid_to = max(other.valid_to or said_at, said_at)
+            unlink_conflict(survivor, other)
+            view.changed(other)
+            await self.reviews.close_open_of([other.id], now)
 
     @staticmethod
     def _review(unit: MemoryUnit, neighbour: Neighbour, d: PairDecision) -> PairReview:

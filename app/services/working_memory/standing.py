@@ -19,7 +19,8 @@ from typing import Literal
 
 from app.core.text import has_cjk
 from app.services.extraction.filler import informative
-from app.services.extraction.rules import EN_RULES, ZH_RULES
+from app.services.extraction.rules import EN_RULES
+from app.services.extraction.rules_zh import ZH_RULES
 
 Standing = Literal["constraint", "preference", "decision"]
 

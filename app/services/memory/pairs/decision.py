@@ -19,7 +19,8 @@ decides each pair from :mod:`~app.services.memory.pairs.features` (docs/DEDUPE.m
    ``unsure`` and flagged as possible contradictions (:func:`.gate.flags_contradiction`);
    what a merge would lose (:mod:`.objects`): a preference for what the other preferred
    something over → ``contradicts``; the same statement about another thing, or an allergy
-   beside "eats no" the same thing → ``distinct``; a guarded pair never merges, whatever
+   beside "eats no" the same thing → ``distinct``; two allergies of one subject
+   (:func:`.diet.other_allergens`) are ``distinct``; a guarded pair never merges, whatever
    the LLM answers (``merge_allowed``);
 4. a pair in two languages → ``merge`` when its content words align (step 5's rule with the
    ``*_xl`` thresholds), else ``unsure``;
@@ -291,6 +292,8 @@ def decide(
     guarded = _guard(f, new, old)
     if guarded is not None:
         return guarded
+    if diet.other_allergens(new.value, old.value):
+        return PairDecision("distinct", "other_allergen", 0.0, True)  # shellfish / peanuts
     if f.cross_lingual:
         if aligned(new, old, cosine, t) and f.type_equal:
             return PairDecision("merge", "aligned_other_language", t.merge_p, True)

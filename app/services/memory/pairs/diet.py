@@ -120,3 +120,23 @@ def excludes(a: str, b: str) -> bool:
         if ruled_out and not _diet(food_side) and ruled_out & _foods_liked(food_side):
             return True
     return False
+
+
+# "X is allergic to A." / "X is allergic to B." (X对A过敏 / X对B过敏): one may have many allergies.
+_EN_ALLERGY = re.compile(r"^(.{1,60}?)\s+(?:is|am|are)\s+allergic\s+to\s+([^.,;!?]{1,60})[.!]?$")
+_ZH_ALLERGY = re.compile(r"^([^，。对]{1,20}?)对([^，。]{1,20})过敏[。！]?$")
+
+
+def other_allergens(new: str, old: str) -> bool:
+    """Both say the same subject is allergic to something, with no word of the allergens in
+    common ("allergic to shellfish" / "to peanuts", 对海鲜过敏 / 对花生过敏): two allergies,
+    two facts (an allergy list is kept as a unit per allergen, none of them a change)."""
+    for pattern in (_EN_ALLERGY, _ZH_ALLERGY):
+        a, b = pattern.match(new.strip()), pattern.match(old.strip())
+        if a is not None and b is not None:
+            if a.group(1).casefold() != b.group(1).casefold():
+                return False
+            if pattern is _ZH_ALLERGY:
+                return not set(a.group(2)) & set(b.group(2))
+            return not set(a.group(2).casefold().split()) & set(b.group(2).casefold().split())
+    return False

@@ -2,8 +2,9 @@
 Bob", 有牙医预约 — and the words that move one to another day ("moved to", "rescheduled",
 "postponed", "instead", 改到, 推迟) (tester C29). Read by the referents guard
 (:func:`.referents.apart`): two such events on other days with no word of change may both
-hold (``unsure``); with one, the new day replaces the old (``contradicts``). English and
-Chinese, by patterns. Pure."""
+hold (``unsure``); with one, the new day replaces the old (``contradicts``); an event called
+off ("cancelled", "called off", 取消) ends the one it names (``contradicts``, tester E25).
+English and Chinese, by patterns. Pure."""
 
 from __future__ import annotations
 
@@ -29,6 +30,15 @@ _CHANGE = re.compile(
     r"put\s+off)\b|改到|改成|改为|改在|改期|推迟|延期|提前到|延后|换到",
     re.IGNORECASE,
 )
+# An event called off (tester E25: "My dentist appointment got cancelled.", 周五的会取消了 left
+# the appointment active).
+CALLED_OFF = re.compile(
+    r"\b(?:cancel(?:l?ed|s|ling)?|called\s+off|calls?\s+off|scrapped|is\s+off|are\s+off|"
+    r"(?:won't|will\s+not)\s+(?:happen|take\s+place))\b|取消|不开了|黄了|泡汤",
+    re.IGNORECASE,
+)
+# 开会 / 的会 (before a change) are a meeting: 会 alone is mostly "will".
+_ZH_MEETING = re.compile(r"开会|会议|的会(?=[^，。,]{0,3}(?:取消|改|推迟|延期|不开|黄|泡汤))")
 _DETERMINERS = frozenset("a an the another my his her their our your user's".split())
 # Capitalised words that are no name: days, months, a sentence's first word.
 _NOT_NAMES = frozenset(
@@ -53,6 +63,18 @@ def moved(new: str, old: str, new_days: frozenset[str], old_days: frozenset[str]
     return _names(new) == _names(old) and bool(_kinds(new) & _kinds(old))
 
 
+def called_off(new: str, old: str, new_days: frozenset[str], old_days: frozenset[str]) -> bool:
+    """The new statement calls off the old one's event ("The user's dentist appointment got
+    cancelled." / "The user has a dentist appointment on 2026-12-11 (Friday) at 3pm."; 周五的会
+    取消了 / 周五要开会): the same kind of event, no name the old one does not give, no other
+    day, a word of cancelling in the new statement and none in the old."""
+    if CALLED_OFF.search(new) is None or CALLED_OFF.search(old) is not None:
+        return False
+    if new_days and old_days and not new_days & old_days:
+        return False
+    return _names(new) <= _names(old) and bool(_kinds(new) & _kinds(old))
+
+
 def _one_of_many(value: str) -> frozenset[str]:
     """The kinds of event a statement has one of ("The user has a dentist appointment on 10
     January." → {"appointment"}; 用户1月10日有牙医预约 → {"预约"})."""
@@ -71,6 +93,8 @@ def _kinds(value: str) -> frozenset[str]:
                     else f"{before} {m.group(2).casefold()}")  # fmt: skip
         else:
             out.add(m.group(3)[-2:] + m.group(4))
+    if _ZH_MEETING.search(value):
+        out.add("会议")
     return frozenset(out)
 
 

@@ -343,9 +343,10 @@ def apart(
     event on another day (``other_event_day``) or one more event of a kind on another day
     (``other_plan_day``: "a dentist appointment on 10 January" / "on 20 June") is ``unsure``
     and never merged; an event moved to another day ("was rescheduled to 20 June", 改到)
-    ``contradicts`` the old day (``event_moved``); a wish or possibility against a plain
-    present is ``unsure`` and may merge ("wants a career in counselling" / "hopes to become a
-    counsellor"). None when nothing here tells them apart."""
+    ``contradicts`` the old day (``event_moved``), one called off its event
+    (``event_cancelled``); a wish or possibility against a plain present is ``unsure`` and may
+    merge ("wants a career in counselling" / "hopes to become a counsellor"). None when
+    nothing here tells them apart."""
     ia, ib = identifiers(new), identifiers(old)
     if ia and ib and ia != ib:
         return "distinct", "other_identifier", False
@@ -362,8 +363,9 @@ def apart(
         goal_b and not source_b and source_a and not goal_a
     ):
         return "distinct", "direction_differs", False  # the way out and the way back
-    if plans.moved(new, old, _dates(new), _dates(old)):  # rescheduled to 20 June / 10 January
-        return "contradicts", "event_moved", False
+    for changed, reason in ((plans.moved, "event_moved"), (plans.called_off, "event_cancelled")):
+        if changed(new, old, _dates(new), _dates(old)):  # moved to 20 June, cancelled (E25)
+            return "contradicts", reason, False
     ma, mb = moods(new), moods(old)
     for x, y in ((ma, mb), (mb, ma)):
         if x & _IRREALIS and "past" not in x and "past" in y and not y & _IRREALIS:

@@ -272,8 +272,8 @@ EXCLUSIVE_CUE = re.compile(
 _CHANGE_CUE = re.compile(
     r"\b(?:moved|relocated|now|no\s+longer|anymore|any\s+more|changed|switched|instead|"
     r"these\s+days|nowadays|used\s+to|rescheduled|updated|quit|postponed|pushed\s+back|"
-    r"brought\s+forward|put\s+off)\b|"
-    r"搬到|搬去|现在|不再|改成|改为|改到|换成|如今|已经不|以前|推迟|延期|改期|延后|提前到",
+    r"brought\s+forward|put\s+off|cancell?ed|called\s+off)\b|"
+    r"搬到|搬去|现在|不再|改成|改为|改到|换成|如今|已经不|以前|推迟|延期|改期|延后|提前到|取消",
     re.IGNORECASE,
 )
 # Words around which two statements may swap sides without changing meaning (A is B).
