@@ -13,11 +13,6 @@ def subject_is(text: str) -> str:
     return "The user is"
 
 
-def zh_subject(text: str) -> str:
-    """我 → 用户; 我妈妈 / 我的妈妈 → 用户的妈妈."""
-    return "用户" if text == "我" else "用户的" + text.lstrip("我").lstrip("的")
-
-
 def article(noun: str) -> str:
     """``noun`` with "a" or "an" before it ("an engineer", "a nurse")."""
     return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
