@@ -308,4 +308,3 @@ def _switched(m: re.Match[str]) -> tuple[str, str, list[str]]:
         return f"The user switched to {thing}.", t.Q_LIKE_EN.format(x=thing), [thing]
     return (f"The user now {_third(gave_up.group(1).lower())} {thing}.",
             t.Q_LIKE_EN.format(x=thing), [thing])  # fmt: skip
-
