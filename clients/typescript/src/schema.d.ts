@@ -469,7 +469,9 @@ export interface paths {
          *     alone, the statuses a review shows), `kind` (`duplicate` or `contradiction`),
          *     `min_age_days` / `max_age_days` (how long ago the pair was opened). `limit` 1..200
          *     (default 50). Cursor pagination: pass `next_cursor` back as `cursor` with the same
-         *     filters until it is null (keyset on `(created_at, id)`). Errors: 422 `invalid_request`
+         *     filters until it is null (keyset on `(created_at, id)`). An open pair whose unit is no
+         *     longer active (superseded, merged, archived) is closed as `stale` before the list is
+         *     read, so it is never listed as open. Errors: 422 `invalid_request`
          *     (bad filter, or a cursor made with other filters).
          */
         get: operations["list_reviews"];
@@ -491,8 +493,9 @@ export interface paths {
         /**
          * Get Review
          * @description One pair review with both units as stored now (open or decided: `decision`,
-         *     `decided_by`). 404 `not_found` for an unknown id or another namespace's review (with
-         *     `user_id`, also another user's).
+         *     `decided_by`); an open one whose unit is no longer active (superseded, merged, archived)
+         *     is closed as `stale` first. 404 `not_found` for an unknown id or another namespace's
+         *     review (with `user_id`, also another user's).
          */
         get: operations["get_review"];
         put?: never;
@@ -509,7 +512,10 @@ export interface paths {
          *     again the same way changes nothing (`changed: false`). Errors: 404 `not_found` (unknown
          *     id or another namespace's review; with `user_id`, also another user's: nothing changes),
          *     409 `conflict` (already decided otherwise — by a person, the LLM or the sweep, or closed
-         *     as stale — a merge that is ruled out for the pair, or a unit no longer active).
+         *     as stale — a merge that is ruled out for the pair because it would lose a fact, or a
+         *     `merge` / `supersede` of a pair whose unit is no longer active). `keep_both` on a pair
+         *     whose unit is no longer active (a stale pair) is no error: it answers the review closed
+         *     as `stale` with `changed: false`.
          */
         post: operations["decide_review"];
         delete?: never;
@@ -2659,7 +2665,7 @@ export interface components {
             namespace: string;
             /**
              * Open Reviews
-             * @description Pair reviews still open (pending or running): `GET /reviews`.
+             * @description Pair reviews still open (pending or running) whose two units are both still active: `GET /reviews` (a pair whose unit left `active` is stale, never counted).
              */
             open_reviews: number;
             /**
@@ -5074,7 +5080,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The pair was already decided otherwise (by a person, the LLM or the sweep, or closed as stale), a merge is ruled out for it, or a unit of the pair is no longer active; nothing changed. */
+            /** @description The pair was already decided otherwise (by a person, the LLM or the sweep, or closed as stale), a merge is ruled out for it (it would lose a fact), or a `merge` / `supersede` of a pair whose unit is no longer active; nothing changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
