@@ -120,21 +120,13 @@ class PairReviewRepository:
         if not unit_ids:
             return
         ids = list(unit_ids)
-        await self.session.execute(
-            update(PairReview)
-            .where(
-                PairReview.status.in_(REVIEW_OPEN),
-                or_(PairReview.unit_id.in_(ids), PairReview.candidate_id.in_(ids)),
-                PairReview.id != keep if keep is not None else true(),
-            )
-            .values(
-                status=ReviewStatus.DECIDED,
-                action="stale",
-                decided_by="system",
-                decided_at=now,
-                lease_until=None,
-            )
-            .execution_options(synchronize_session=False)
+        await self._close(
+            now,
+            "stale",
+            "system",
+            PairReview.status.in_(REVIEW_OPEN),
+            or_(PairReview.unit_id.in_(ids), PairReview.candidate_id.in_(ids)),
+            PairReview.id != keep if keep is not None else true(),
         )
 
     async def close_stale(
@@ -160,19 +152,7 @@ class PairReviewRepository:
             conds.append(PairReview.agent_id == agent_id)
         if review_id is not None:
             conds.append(PairReview.id == review_id)
-        result = await self.session.execute(
-            update(PairReview)
-            .where(*conds)
-            .values(
-                status=ReviewStatus.DECIDED,
-                action="stale",
-                decided_by="system",
-                decided_at=now,
-                lease_until=None,
-            )
-            .execution_options(synchronize_session=False)
-        )
-        return rowcount(result)
+        return await self._close(now, "stale", "system", *conds)
 
     async def get(self, namespace: str, review_id: uuid.UUID) -> PairReview | None:
         """One review of the namespace (any status), or None."""
@@ -228,13 +208,26 @@ class PairReviewRepository:
         """Close every ``pending`` review created before ``cutoff`` as keep-both
         (``action`` ``distinct``, ``decided_by`` ``sweep``); running ones are left to their
         job. Returns how many."""
+        return await self._close(
+            now,
+            "distinct",
+            "sweep",
+            PairReview.status == ReviewStatus.PENDING,
+            PairReview.created_at < cutoff,
+        )
+
+    async def _close(
+        self, now: datetime, action: str, decided_by: str, *where: ColumnElement[bool]
+    ) -> int:
+        """Decide the reviews matching ``where`` as ``action`` by ``decided_by`` at ``now``
+        (one UPDATE, no row loaded); returns how many."""
         result = await self.session.execute(
             update(PairReview)
-            .where(PairReview.status == ReviewStatus.PENDING, PairReview.created_at < cutoff)
+            .where(*where)
             .values(
                 status=ReviewStatus.DECIDED,
-                action="distinct",
-                decided_by="sweep",
+                action=action,
+                decided_by=decided_by,
                 decided_at=now,
                 lease_until=None,
             )

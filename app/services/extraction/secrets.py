@@ -245,34 +245,32 @@ def _after_login(text: str) -> list[Secret]:
     return out
 
 
-def _bare(text: str) -> list[Secret]:
-    """A password with no "is" before it (:data:`_BARE`), shaped like one (as
-    :func:`_after_login`'s): never a word ("pw reset", "email me at a@b.com tomorrow")."""
+def _shaped(patterns: tuple[re.Pattern[str], ...], text: str, digits: bool) -> list[Secret]:
+    """The values ``patterns`` capture that are shaped like a password (a digit, an inner
+    capital or a symbol between letters, and a letter — or only digits, with ``digits``):
+    never a word ("pw reset", "email me at a@b.com tomorrow")."""
     out: list[Secret] = []
-    for pattern in _BARE:
+    for pattern in patterns:
         for m in pattern.finditer(text):
             value = m.group(1).rstrip(".,;:!?)")
             shaped = re.search(r"\d|\w[A-Z]|\w[^\w\s]\w", value) and re.search(r"[^\W\d]", value)
-            if value.lower() in _NOT_A_VALUE or not shaped:
+            if value.lower() in _NOT_A_VALUE or not (shaped or (digits and value.isdigit())):
                 continue
             out.append(Secret(m.start(1), m.start(1) + len(value), PASSWORD))
     return out
+
+
+def _bare(text: str) -> list[Secret]:
+    """A password with no "is" before it (:data:`_BARE`), shaped like one."""
+    return _shaped(_BARE, text, digits=False)
 
 
 _VALUE_MARKS = re.compile(r"[!?.]+(?=\s+[a-z])")
 
 
 def _used(text: str) -> list[Secret]:
-    """A password named by what it is used as (:data:`_USED`), shaped like one."""
-    out: list[Secret] = []
-    for pattern in _USED:
-        for m in pattern.finditer(text):
-            value = m.group(1).rstrip(".,;:!?)")
-            shaped = re.search(r"\d|\w[A-Z]|\w[^\w\s]\w", value) and re.search(r"[^\W\d]", value)
-            if value.lower() in _NOT_A_VALUE or not (shaped or value.isdigit()):
-                continue
-            out.append(Secret(m.start(1), m.start(1) + len(value), PASSWORD))
-    return out
+    """A password named by what it is used as (:data:`_USED`), shaped like one or a PIN."""
+    return _shaped(_USED, text, digits=True)
 
 
 def find(text: str) -> list[Secret]:
