@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import uuid
 
 import httpx
@@ -34,12 +35,15 @@ async def extract(client: httpx.AsyncClient, *contents: str, user: str = "p1") -
 
 
 async def rows_holding(engine, needle: str) -> list[str]:  # type: ignore[no-untyped-def]
-    """The tables whose rows' text holds ``needle`` (units and job rows, outcome included)."""
+    """The tables whose rows' text holds ``needle`` (units and job rows, outcome included) as
+    a word of its own: not inside an id's hex or a timestamp's digits (a job row's UUID or
+    microseconds held "4321" by chance and failed the test once in a few hundred runs)."""
     hits = []
+    pattern = f"(^|[^0-9a-f]){re.escape(needle)}([^0-9a-f]|$)"
     async with engine.connect() as conn:
         for table in ("memory_units", "extraction_jobs"):
-            sql = f"SELECT count(*) FROM {table} t WHERE t::text LIKE :n"
-            if (await conn.execute(text(sql), {"n": f"%{needle}%"})).scalar_one():
+            sql = f"SELECT count(*) FROM {table} t WHERE t::text ~ :n"
+            if (await conn.execute(text(sql), {"n": pattern})).scalar_one():
                 hits.append(table)
     return hits
 

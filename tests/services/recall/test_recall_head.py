@@ -171,7 +171,10 @@ async def test_accesses_gathered_over_the_delay_are_written_together(client, eng
         before = dict((await conn.execute(text("SELECT id, expires_at FROM memory_units"))).all())
     factory = create_session_factory(engine)
     log = AccessLog(factory, delay_s=0.3)
-    t0, t1 = datetime(2026, 12, 6, 8, 0, tzinfo=UTC), datetime(2026, 12, 6, 8, 1, tzinfo=UTC)
+    # Accessed just now: "about to expire" is measured from the access (a fixed date here
+    # made the test fail from 24 h after it, once now + 2 h passed the date + EXPIRY_GUARD).
+    t0 = datetime.now(UTC).replace(microsecond=0) - timedelta(minutes=2)
+    t1 = t0 + timedelta(minutes=1)
     far = datetime.now(UTC) + timedelta(days=30)
     await log.add(Access([first, soon, gone], t0, far))
     await log.add(Access([second, soon, soon], t1, far))  # a unit twice in one answer: once
@@ -220,7 +223,10 @@ async def test_an_access_added_during_a_write_is_written_without_another_recall(
     # Tester F-H: it waited in the queue until the next recall (or the shutdown).
     first, second = await store(client, "u1", "The user speaks Basque", "The user keeps bees")
     log = AccessLog(create_session_factory(engine), delay_s=0.05)
-    t0, t1 = datetime(2026, 12, 6, 8, 0, tzinfo=UTC), datetime(2026, 12, 6, 8, 1, tzinfo=UTC)
+    # Accessed just now: "about to expire" is measured from the access (a fixed date here
+    # made the test fail from 24 h after it, once now + 2 h passed the date + EXPIRY_GUARD).
+    t0 = datetime.now(UTC).replace(microsecond=0) - timedelta(minutes=2)
+    t1 = t0 + timedelta(minutes=1)
     async with engine.connect() as locker:
         held = await locker.begin()
         await locker.execute(text("LOCK TABLE memory_access_log IN SHARE MODE"))
