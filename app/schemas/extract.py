@@ -198,8 +198,14 @@ class ExtractJobRead(ResponseModel):
     max_attempts: int
     error: str | None
     error_code: str | None
-    error_history: list[dict[str, Any]]
-    extractor: str | None = Field(description="`offline` or `llm:<model>`.")
+    error_history: list[dict[str, Any]] = Field(
+        description="One entry per failed attempt: `attempt`, `code`, `error`, `at`; with "
+        "`EXTRACTION__OFFLINE_FALLBACK` the LLM failure the offline extractor stood in for has "
+        '`"fallback": "offline"`.'
+    )
+    extractor: str | None = Field(
+        description="`offline` or `llm:<model>` (`offline` also after an offline fallback)."
+    )
     units: list[UnitResult] = Field(description="One entry per extracted unit.")
     created_at: datetime
     started_at: datetime | None

@@ -106,6 +106,10 @@ class ExtractionSettings(BaseModel):
     # Unfinished jobs (queued, running, retrying) one namespace may have before `POST /extract`
     # of a transcript is a 429: one caller cannot queue hours of extraction ahead of others.
     max_pending_per_namespace: int = Field(default=20, ge=1, le=100_000)
+    # With an LLM configured: a job whose last attempt the LLM failed (error, timeout, no
+    # usable reply) runs the offline extractor instead of failing; the job keeps the LLM's
+    # error in `error_history` (`"fallback": "offline"`) and names `extractor: offline`.
+    offline_fallback: bool = False
 
 
 class ClosureSettings(BaseModel):

@@ -90,7 +90,7 @@ def _session_snapshot(
     rows: list[TranscriptMessage], context: list[TranscriptMessage]
 ) -> list[dict[str, Any]]:
     """The job's messages (index 0…) after the ``context`` messages before its range
-    (negative indexes: read as context only, see runner.turns_of)."""
+    (negative indexes: read as context only, see job_units.turns_of)."""
     return [
         {
             "index": i - len(context),

@@ -23,7 +23,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol, TypeGuard
 
 from pydantic import ValidationError
@@ -32,34 +32,29 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.clients.llm import LLMClient
 from app.clients.tokenizer import create_tokenizer
 from app.core.config import Settings
-from app.core.errors import HindsightError
+from app.core.errors import HindsightError, ProviderError
 from app.core.vocabulary import JOB_ENDED, JobStatus
 from app.models import ExtractionJob
 from app.repositories.jobs import JobRepository
 from app.schemas.memory import MemoryCreate
 from app.services.extraction import withhold
-from app.services.extraction.dates import zone
+from app.services.extraction.job_units import to_memory, turns_of
 from app.services.extraction.jobs import ExtractionService, Submitted, without_text
 from app.services.extraction.llm import LLMExtractor
 from app.services.extraction.offline import OfflineExtractor
 from app.services.extraction.retractions import meant_instead
 from app.services.extraction.slices import slices
 from app.services.extraction.units import (
-    Candidate,
     Extraction,
     ExtractionContext,
     Extractor,
-    Turn,
 )
-from app.services.extraction.vague import vague_time
 from app.services.memory.store import StoreService
 
 log = logging.getLogger(__name__)
 
 # Units embedded and written per store call of a job (all in the job's one transaction).
 STORE_BATCH = 100
-# An extractor's time anchor further ahead than this is no date (an LLM's 2999-01-01).
-FAR_AHEAD = timedelta(days=100 * 366)
 
 
 class JobServices(Protocol):
@@ -84,84 +79,6 @@ def backoff_s(attempt: int, initial: float, cap: float) -> float:
     return min(cap, initial * 2.0 ** max(0, attempt - 1))
 
 
-def _speaker_name(message: dict[str, Any]) -> str | None:
-    """The message's ``name``, else a string ``name`` in its metadata (session messages)."""
-    name = message.get("name") or (message.get("metadata") or {}).get("name")
-    return name.strip() or None if isinstance(name, str) else None
-
-
-def turns_of(job: ExtractionJob) -> list[Turn]:
-    """The job's transcript snapshot as turns (refs point at session seqs or job indexes);
-    a negative index is a message before a session job's range, read as context only."""
-    turns = []
-    for m in job.transcript:
-        created = datetime.fromisoformat(m["created_at"]) if m.get("created_at") else None
-        if "seq" in m and job.session_id:
-            ref = f"session:{job.session_id}#{m['seq']}"
-        else:
-            ref = f"job:{job.id}#{m['index']}"
-        turns.append(
-            Turn(
-                index=int(m["index"]),
-                role=m["role"],
-                content=m["content"],
-                created_at=created,
-                metadata=m.get("metadata") or {},
-                ref=ref,
-                name=_speaker_name(m),
-            )
-        )
-    return turns
-
-
-def _aware(value: datetime | date, tz: str) -> datetime:
-    if isinstance(value, datetime):
-        return value if value.tzinfo else value.replace(tzinfo=zone(tz))
-    return datetime(value.year, value.month, value.day, tzinfo=zone(tz))
-
-
-def to_memory(
-    cand: Candidate, job: ExtractionJob, turns: list[Turn], extractor: str
-) -> MemoryCreate:
-    """The ``/store`` form of a candidate (raises ValidationError when it does not fit)."""
-    by_index = {t.index: t for t in turns}
-    sources = [by_index[i] for i in cand.source_turns if i in by_index]
-    # The zone its dates were resolved in: /context prints its day there (tester C12).
-    metadata: dict[str, Any] = {"job_id": str(job.id), "extractor": extractor,
-                                "timezone": job.timezone}  # fmt: skip
-    occurred = _aware(cand.occurred_at, job.timezone) if cand.occurred_at is not None else None
-    if occurred is not None and occurred > job.conversation_now + FAR_AHEAD:  # tester F20: 2999
-        metadata["occurred_at_ignored"] = occurred.isoformat()  # it would never expire
-        occurred = None
-    if occurred is None:  # when it was said; a time phrase no rule places: unknown (B27)
-        said = sources[0].created_at if sources else None
-        occurred = said if said is not None else job.conversation_now
-        if (phrase := vague_time(cand.value)) is not None:
-            metadata |= {"time_anchor": "unknown", "time_phrase": phrase}
-    expires = _aware(cand.expires_at, job.timezone) if cand.expires_at else None
-    if expires is not None and expires <= job.conversation_now:  # tester D25: never stored
-        metadata["expires_at_ignored"] = expires.isoformat()  # expired; the type's TTL applies
-        expires = None
-    unit = MemoryCreate(
-        user_id=job.user_id,
-        agent_id=job.agent_id,
-        task_id=job.task_id,
-        type=cand.type,
-        value=cand.value,
-        query=cand.query,
-        entities=cand.entities,
-        confidence=cand.confidence,
-        source="extraction",
-        occurred_at=occurred,
-        expires_at=expires,
-        raw_ref=[t.ref for t in sources] or None,
-        metadata=metadata,
-    )
-    # The job's session was checked when the job was made; one queued before /extract
-    # refused ids a path cannot name ("conv/1") keeps it (schemas.common.addressable_session).
-    return unit.model_copy(update={"session_id": job.session_id})
-
-
 def _still_ours(job: ExtractionJob | None, attempt: int) -> TypeGuard[ExtractionJob]:
     """The job is still running the attempt this runner claimed (its lease was not lost)."""
     return job is not None and job.status == JobStatus.RUNNING and job.attempts == attempt
@@ -180,8 +97,9 @@ class JobRunner:
         self.session_factory = session_factory
         self.services = services
         self.settings = settings
+        self.offline = OfflineExtractor()
         self.extractor: Extractor = (
-            LLMExtractor(llm, settings.llm) if llm is not None else OfflineExtractor()
+            LLMExtractor(llm, settings.llm) if llm is not None else self.offline
         )
         self.tokenizer = create_tokenizer(settings.working_memory.encoding)
 
@@ -204,9 +122,11 @@ class JobRunner:
         attempt = job.attempts
         keeper = asyncio.create_task(self._keep_lease(job_id, attempt))
         try:
-            extraction = await self._extract(job)
-            return await self._write(job, attempt, extraction)
+            extraction = await self._extract(job, self.extractor)
+            return await self._write(job, attempt, extraction, self.extractor)
         except Exception as exc:  # noqa: BLE001 - every failure is recorded on the job
+            if self._falls_back(job, attempt, exc):
+                return await self._fall_back(job, attempt, exc)
             return await self._fail(job_id, attempt, exc)
         except asyncio.CancelledError:
             # A shutdown cancelled this attempt: hand the job back now rather than when the
@@ -263,7 +183,31 @@ class JobRunner:
             except Exception:  # noqa: BLE001 - a missed renewal is retried next tick
                 log.warning("could not renew the lease of job %s", job_id, exc_info=True)
 
-    async def _extract(self, job: ExtractionJob) -> Extraction:
+    def _falls_back(self, job: ExtractionJob, attempt: int, exc: Exception) -> bool:
+        """The LLM failed the job's last attempt (``provider_error``, ``provider_timeout``
+        or ``provider_bad_reply``) and ``EXTRACTION__OFFLINE_FALLBACK`` is on: the offline
+        extractor runs instead of failing the job."""
+        return (
+            self.settings.extraction.offline_fallback
+            and self.extractor is not self.offline
+            and attempt >= job.max_attempts
+            and isinstance(exc, ProviderError)
+        )
+
+    async def _fall_back(self, job: ExtractionJob, attempt: int, exc: Exception) -> RunResult:
+        """The last attempt's LLM failure, recorded in ``error_history`` (with
+        ``"fallback": "offline"``), then the transcript through the offline extractor."""
+        code = exc.code if isinstance(exc, HindsightError) else "provider_error"
+        log.warning("job %s: the LLM failed its last attempt (%s); offline fallback", job.id, code)
+        failure = {"attempt": attempt, "code": code, "error": str(exc)[:1000],
+                   "at": datetime.now(UTC).isoformat(), "fallback": self.offline.name}  # fmt: skip
+        try:
+            extraction = await self._extract(job, self.offline)
+            return await self._write(job, attempt, extraction, self.offline, failure)
+        except Exception as fallback_exc:  # noqa: BLE001 - recorded like any failure
+            return await self._fail(job.id, attempt, fallback_exc)
+
+    async def _extract(self, job: ExtractionJob, extractor: Extractor) -> Extraction:
         """Every slice of the transcript through the extractor, in order (one LLM call or
         one offline pass per slice, see :mod:`app.services.extraction.slices`)."""
         limits = self.settings.extraction
@@ -276,13 +220,13 @@ class JobRunner:
             ctx = ExtractionContext(
                 job.user_id, job.conversation_now, job.timezone, piece.preceding or context
             )
-            part = await self.extractor.extract(piece.turns, ctx)
+            part = await extractor.extract(piece.turns, ctx)
             out.units += part.units
             out.rejected += part.rejected
         return out
 
     def _prepare(
-        self, job: ExtractionJob, extraction: Extraction
+        self, job: ExtractionJob, extraction: Extraction, extractor: Extractor
     ) -> tuple[list[MemoryCreate], list[dict[str, Any]]]:
         """Memories to store, and the outcome entries of the units that will not be."""
         turns = turns_of(job)
@@ -308,14 +252,21 @@ class JobRunner:
                                 "reason": f"confidence {cand.confidence} < {floor}"})  # fmt: skip
                 continue
             try:
-                keep.append(to_memory(cand, job, turns, self.extractor.name))
+                keep.append(to_memory(cand, job, turns, extractor.name))
             except ValidationError as exc:
                 msg = exc.errors()[0].get("msg", "invalid")
                 skipped.append({**entry, "outcome": "rejected", "reason": str(msg)})
         return keep, skipped
 
-    async def _write(self, job: ExtractionJob, attempt: int, extraction: Extraction) -> RunResult:
-        memories, skipped = self._prepare(job, extraction)
+    async def _write(
+        self,
+        job: ExtractionJob,
+        attempt: int,
+        extraction: Extraction,
+        extractor: Extractor,
+        failure: dict[str, Any] | None = None,
+    ) -> RunResult:
+        memories, skipped = self._prepare(job, extraction, extractor)
         async with self.session_factory() as session, session.begin():
             repo = JobRepository(session)
             current = await repo.lock(job.id)
@@ -337,8 +288,10 @@ class JobRunner:
             # Its units are stored: the messages' text is not kept beyond them (tester C25).
             current.transcript = without_text(current.transcript)
             current.outcome = results + skipped
-            current.extractor = self.extractor.name
+            current.extractor = extractor.name
             current.error = current.error_code = None
+            if failure is not None:  # the LLM's failure stays on record beside the fallback
+                current.error_history = [*current.error_history, failure]
             current.finished_at = current.updated_at = now
             current.lease_until = None
         return RunResult(JobStatus.SUCCEEDED)

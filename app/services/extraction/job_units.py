@@ -1,0 +1,94 @@
+"""A job's transcript snapshot as extractor turns, and an extracted candidate as the
+``/store`` unit the job writes (its source messages, time anchor, expiry and metadata)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from app.models import ExtractionJob
+from app.schemas.memory import MemoryCreate
+from app.services.extraction.dates import zone
+from app.services.extraction.units import Candidate, Turn
+from app.services.extraction.vague import vague_time
+
+# An extractor's time anchor further ahead than this is no date (an LLM's 2999-01-01).
+FAR_AHEAD = timedelta(days=100 * 366)
+
+
+def _speaker_name(message: dict[str, Any]) -> str | None:
+    """The message's ``name``, else a string ``name`` in its metadata (session messages)."""
+    name = message.get("name") or (message.get("metadata") or {}).get("name")
+    return name.strip() or None if isinstance(name, str) else None
+
+
+def turns_of(job: ExtractionJob) -> list[Turn]:
+    """The job's transcript snapshot as turns (refs point at session seqs or job indexes);
+    a negative index is a message before a session job's range, read as context only."""
+    turns = []
+    for m in job.transcript:
+        created = datetime.fromisoformat(m["created_at"]) if m.get("created_at") else None
+        if "seq" in m and job.session_id:
+            ref = f"session:{job.session_id}#{m['seq']}"
+        else:
+            ref = f"job:{job.id}#{m['index']}"
+        turns.append(
+            Turn(
+                index=int(m["index"]),
+                role=m["role"],
+                content=m["content"],
+                created_at=created,
+                metadata=m.get("metadata") or {},
+                ref=ref,
+                name=_speaker_name(m),
+            )
+        )
+    return turns
+
+
+def _aware(value: datetime | date, tz: str) -> datetime:
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=zone(tz))
+    return datetime(value.year, value.month, value.day, tzinfo=zone(tz))
+
+
+def to_memory(
+    cand: Candidate, job: ExtractionJob, turns: list[Turn], extractor: str
+) -> MemoryCreate:
+    """The ``/store`` form of a candidate (raises ValidationError when it does not fit)."""
+    by_index = {t.index: t for t in turns}
+    sources = [by_index[i] for i in cand.source_turns if i in by_index]
+    # The zone its dates were resolved in: /context prints its day there (tester C12).
+    metadata: dict[str, Any] = {"job_id": str(job.id), "extractor": extractor,
+                                "timezone": job.timezone}  # fmt: skip
+    occurred = _aware(cand.occurred_at, job.timezone) if cand.occurred_at is not None else None
+    if occurred is not None and occurred > job.conversation_now + FAR_AHEAD:  # tester F20: 2999
+        metadata["occurred_at_ignored"] = occurred.isoformat()  # it would never expire
+        occurred = None
+    if occurred is None:  # when it was said; a time phrase no rule places: unknown (B27)
+        said = sources[0].created_at if sources else None
+        occurred = said if said is not None else job.conversation_now
+        if (phrase := vague_time(cand.value)) is not None:
+            metadata |= {"time_anchor": "unknown", "time_phrase": phrase}
+    expires = _aware(cand.expires_at, job.timezone) if cand.expires_at else None
+    if expires is not None and expires <= job.conversation_now:  # tester D25: never stored
+        metadata["expires_at_ignored"] = expires.isoformat()  # expired; the type's TTL applies
+        expires = None
+    unit = MemoryCreate(
+        user_id=job.user_id,
+        agent_id=job.agent_id,
+        task_id=job.task_id,
+        type=cand.type,
+        value=cand.value,
+        query=cand.query,
+        entities=cand.entities,
+        confidence=cand.confidence,
+        source="extraction",
+        occurred_at=occurred,
+        expires_at=expires,
+        raw_ref=[t.ref for t in sources] or None,
+        metadata=metadata,
+    )
+    # The job's session was checked when the job was made; one queued before /extract
+    # refused ids a path cannot name ("conv/1") keeps it (schemas.common.addressable_session).
+    return unit.model_copy(update={"session_id": job.session_id})
