@@ -314,7 +314,7 @@ class RerankInfo(ResponseModel):
         "time budget left, hybrid order; error: the LLM failed or its reply was unusable, "
         "hybrid order; skipped: under two candidates, no call."
     )
-    reason: str | None = Field(default=None, description="Why it was not applied.")
+    reason: str | None = Field(default=None, description="Why not applied; or the LLM named none.")
     candidates: int = Field(description="Candidates given to the LLM.")
     model: str
     prompt_tokens: int | None = Field(

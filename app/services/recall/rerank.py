@@ -186,6 +186,8 @@ class LLMReranker:
         """Apply ``order``, fill ``out.positions`` and count the outcome in /metrics."""
         listed = [i for i in dict.fromkeys(order) if i in out.hybrid_ranks]
         out.positions = {i: k for k, i in enumerate(listed, start=1)}
+        if out.status in ("applied", "cached") and not listed:  # tester hbreak5 F21
+            out.reason = "the LLM named no candidate as helpful: the hybrid order is kept"
         RERANK.labels(out.status).inc()
         for kind, count in (("prompt", out.prompt_tokens), ("completion", out.completion_tokens)):
             if count:

@@ -135,6 +135,21 @@ async def test_unknown_missing_and_duplicate_ids_are_ignored(api, fake_llm):
     assert answer["rerank"]["prompt_tokens"] is None  # the provider reported none
 
 
+async def test_an_empty_order_keeps_the_hybrid_order_and_says_so(api, fake_llm):
+    """The prompt allows "none of these helps": an empty order is applied (the LLM answered)
+    but the answer says it kept the hybrid order (tester hbreak5 F21), also from the cache."""
+    await store(api, "u1", TRIP[:4])
+    hybrid = ids(await recall(api))
+    fake_llm.push(order_reply([]))
+    for status in ("applied", "cached"):
+        answer = await recall(api, rerank="llm")
+        assert ids(answer) == hybrid
+        assert all(m["rerank_position"] is None for m in answer["memories"])
+        assert answer["rerank"]["status"] == status and not answer["degraded"]
+        assert "named no candidate" in answer["rerank"]["reason"]
+    assert len(fake_llm.requests) == 1
+
+
 @pytest.mark.parametrize(
     "content",
     ["Sure! The best memory is the first one.", '{"order": "1, 2"}', '{"order": [7, 8]}', ""],
