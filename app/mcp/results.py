@@ -104,6 +104,11 @@ class ForgetOutput(BaseModel):
         "words (`session:<id>#<seq>`): forgetting a memory does not edit the conversation; "
         "they go when that session is purged (DELETE /working_memory/{id}?purge=true).",
     )
+    current_again: list[str] = Field(
+        default_factory=list,
+        description="Older memories the forgotten one had replaced, which are current again "
+        "(it was their newest version); forget or update them too if they are wrong.",
+    )
 
 
 class ExtractedUnit(BaseModel):

@@ -232,7 +232,12 @@ class HindsightTools(ReviewTools):
             return error_result(exc)
         kept = answer.get("sources_kept") or []
         return ok_result(
-            ForgetOutput(forgotten=memory_id, removed=answer["removed"], still_in_conversation=kept)
+            ForgetOutput(
+                forgotten=memory_id,
+                removed=answer["removed"],
+                still_in_conversation=kept,
+                current_again=answer.get("restored") or [],
+            )
         )
 
     async def memory_extract(

@@ -37,6 +37,7 @@ from app.models import (
     WorkingMemorySession,
 )
 from app.repositories.entities.write import EntityGraphWriter
+from app.repositories.forget_chain import ForgetChains
 
 
 @dataclass
@@ -61,6 +62,8 @@ class Removed:
     job_outcomes_redacted: int = 0
     # Not a count: the session messages a forgotten unit came from that stay (kept_sources).
     sources_kept: list[str] = field(default_factory=list)
+    # Not a count: units a forgotten head had superseded, active again (forget_chain).
+    restored: list[uuid.UUID] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -199,7 +202,9 @@ class ForgetRepository:
                 )
             )
         )
-        # Units that stay but name a deleted one (superseded_by / conflicts_with).
+        # Units that stay but name a deleted one: a chain through it is re-linked past it, a
+        # unit it superseded with nothing after it is active again; conflicts_with cleared.
+        removed.restored += await ForgetChains(self.session).splice(namespace, id_list)
         removed.references_cleared += await self._clear_references(namespace, id_list)
         linked = await self.graph.linked_entities(id_list)
         removed.memory_units += _rowcount(

@@ -254,6 +254,13 @@ class ForgetReceipt(ResponseModel):
         "`DELETE /working_memory/{id}?purge=true` deletes a session's transcript and window; "
         "the subject's forget deletes all its sessions. Always empty for a subject's forget.",
     )
+    restored: list[uuid.UUID] = Field(
+        default_factory=list,
+        description="Units the forgotten unit had superseded that are current (`active`) "
+        "again: it was the newest of their chain, so nothing that remains replaces them "
+        "(`PATCH` or `DELETE` them if they should not be). A forgotten unit in the middle of "
+        "a chain restores nothing: what it superseded stays superseded by the next version.",
+    )
     took_ms: float
 
 

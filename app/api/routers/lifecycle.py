@@ -178,7 +178,10 @@ async def forget_memory(
     entry, its access log, its summary/distillation links, the references other units hold
     to it, and stored `Idempotency-Key` responses that contain it, with every unit merged into
     it (the same fact). The id of a unit merged into another names the fact it went into, as
-    on `GET` and `PATCH`: that fact is forgotten. Answers with a receipt of counts per kind.
+    on `GET` and `PATCH`: that fact is forgotten. A supersede chain through it is re-linked
+    past it (forgetting the middle of "Porto → Lisbon → Madrid" leaves Porto superseded by
+    Madrid); what the newest version of a chain superseded is current again and listed in
+    `restored`. Answers with a receipt of counts per kind.
     The conversation stays: the session messages the unit was extracted from are listed in
     `sources_kept` (`session:<id>#<seq>`) — their transcript and window still show them
     (`GET /working_memory/{id}`, `/context`'s conversation part) until
@@ -191,6 +194,7 @@ async def forget_memory(
     return ForgetReceipt(
         removed=ForgetCounts.model_validate(removed, from_attributes=True),
         sources_kept=removed.sources_kept,
+        restored=removed.restored,
         took_ms=(time.perf_counter() - start) * 1000,
     )
 

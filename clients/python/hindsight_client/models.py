@@ -425,6 +425,10 @@ class ForgetReceipt(BaseModel):
         extra="ignore",
     )
     removed: ForgetCounts
+    restored: Annotated[list[UUID] | None, Field(title="Restored")] = None
+    """
+    Units the forgotten unit had superseded that are current (`active`) again: it was the newest of their chain, so nothing that remains replaces them (`PATCH` or `DELETE` them if they should not be). A forgotten unit in the middle of a chain restores nothing: what it superseded stays superseded by the next version.
+    """
     sources_kept: Annotated[list[str] | None, Field(title="Sources Kept")] = None
     """
     The session messages the forgotten unit was extracted from that are still in their session (`raw_ref` pointers `session:<id>#<seq>`): a unit forget does not touch the conversation, whose transcript and window (`GET /working_memory/{id}`, `/context`'s conversation part) still show them. `DELETE /working_memory/{id}?purge=true` deletes a session's transcript and window; the subject's forget deletes all its sessions. Always empty for a subject's forget.
@@ -1140,7 +1144,7 @@ class RerankInfo(BaseModel):
     """
     reason: Annotated[str | None, Field(title="Reason")] = None
     """
-    Why it was not applied.
+    Why not applied; or the LLM named none.
     """
     status: Annotated[
         Literal["applied", "cached", "timeout", "error", "skipped"], Field(title="Status")
@@ -1757,9 +1761,12 @@ class ExtractJobRead(BaseModel):
     error: Annotated[str | None, Field(title="Error")]
     error_code: Annotated[str | None, Field(title="Error Code")]
     error_history: Annotated[list[dict[str, Any]], Field(title="Error History")]
+    """
+    One entry per failed attempt: `attempt`, `code`, `error`, `at`; with `EXTRACTION__OFFLINE_FALLBACK` the LLM failure the offline extractor stood in for has `"fallback": "offline"`.
+    """
     extractor: Annotated[str | None, Field(title="Extractor")]
     """
-    `offline` or `llm:<model>`.
+    `offline` or `llm:<model>` (`offline` also after an offline fallback).
     """
     finished_at: Annotated[AwareDatetime | None, Field(title="Finished At")]
     id: Annotated[UUID, Field(title="Id")]

@@ -306,7 +306,10 @@ export interface paths {
          *     entry, its access log, its summary/distillation links, the references other units hold
          *     to it, and stored `Idempotency-Key` responses that contain it, with every unit merged into
          *     it (the same fact). The id of a unit merged into another names the fact it went into, as
-         *     on `GET` and `PATCH`: that fact is forgotten. Answers with a receipt of counts per kind.
+         *     on `GET` and `PATCH`: that fact is forgotten. A supersede chain through it is re-linked
+         *     past it (forgetting the middle of "Porto → Lisbon → Madrid" leaves Porto superseded by
+         *     Madrid); what the newest version of a chain superseded is current again and listed in
+         *     `restored`. Answers with a receipt of counts per kind.
          *     The conversation stays: the session messages the unit was extracted from are listed in
          *     `sources_kept` (`session:<id>#<seq>`) — their transcript and window still show them
          *     (`GET /working_memory/{id}`, `/context`'s conversation part) until
@@ -1194,13 +1197,16 @@ export interface components {
             error: string | null;
             /** Error Code */
             error_code: string | null;
-            /** Error History */
+            /**
+             * Error History
+             * @description One entry per failed attempt: `attempt`, `code`, `error`, `at`; with `EXTRACTION__OFFLINE_FALLBACK` the LLM failure the offline extractor stood in for has `"fallback": "offline"`.
+             */
             error_history: {
                 [key: string]: unknown;
             }[];
             /**
              * Extractor
-             * @description `offline` or `llm:<model>`.
+             * @description `offline` or `llm:<model>` (`offline` also after an offline fallback).
              */
             extractor: string | null;
             /** Finished At */
@@ -1440,6 +1446,11 @@ export interface components {
          */
         ForgetReceipt: {
             removed: components["schemas"]["ForgetCounts"];
+            /**
+             * Restored
+             * @description Units the forgotten unit had superseded that are current (`active`) again: it was the newest of their chain, so nothing that remains replaces them (`PATCH` or `DELETE` them if they should not be). A forgotten unit in the middle of a chain restores nothing: what it superseded stays superseded by the next version.
+             */
+            restored?: string[];
             /**
              * Sources Kept
              * @description The session messages the forgotten unit was extracted from that are still in their session (`raw_ref` pointers `session:<id>#<seq>`): a unit forget does not touch the conversation, whose transcript and window (`GET /working_memory/{id}`, `/context`'s conversation part) still show them. `DELETE /working_memory/{id}?purge=true` deletes a session's transcript and window; the subject's forget deletes all its sessions. Always empty for a subject's forget.
@@ -2451,7 +2462,7 @@ export interface components {
             prompt_tokens?: number | null;
             /**
              * Reason
-             * @description Why it was not applied.
+             * @description Why not applied; or the LLM named none.
              */
             reason?: string | null;
             /**

@@ -411,8 +411,38 @@ async def test_forgetting_the_unit_that_superseded_another_restores_it(client):
     second = (await client.post("/store", json={"memories": [new]})).json()["results"][0]
     assert second["outcome"] == "superseded", second
     assert (await client.get(f"/memories/{first['id']}")).json()["status"] == "superseded"
-    assert (await client.delete(f"/memories/{second['id']}")).status_code == 200
+    receipt = await client.delete(f"/memories/{second['id']}")
+    assert receipt.status_code == 200 and receipt.json()["restored"] == [first["id"]]
     unit = (await client.get(f"/memories/{first['id']}")).json()
     assert (unit["status"], unit["superseded_by"], unit["valid_to"]) == ("active", None, None)
     r = await client.post("/recall", json={"query": "Where does the user work?", "user_id": USER})
     assert [h["id"] for h in r.json()["memories"]][:1] == [first["id"]], r.json()
+
+
+async def test_forgetting_the_middle_of_a_chain_leaves_the_oldest_superseded(client):
+    """Tester hbreak6 G8: Porto → Lisbon → Madrid, then Lisbon forgotten: Porto came back as
+    current beside Madrid (and first in /context). It stays superseded, now by Madrid, valid
+    until Madrid began; the history is Porto, Madrid; nothing is restored."""
+    ids = []
+    for city, day in (("Porto", "2026-01-01"), ("Lisbon", "2026-06-01"), ("Madrid", "2026-11-01")):
+        unit = {"user_id": USER, "value": f"The user lives in {city}.",
+                "occurred_at": f"{day}T00:00:00Z"}  # fmt: skip
+        r = await client.post("/store", json={"memories": [unit]})
+        ids.append(r.json()["results"][0]["id"])
+        assert r.json()["results"][0]["outcome"] in ("created", "superseded"), r.json()
+    porto, lisbon, madrid = ids
+    before = (await client.get(f"/memories/{lisbon}")).json()
+    assert (before["status"], before["superseded_by"]) == ("superseded", madrid), before
+
+    receipt = await client.delete(f"/memories/{lisbon}")
+    assert receipt.status_code == 200 and receipt.json()["restored"] == []
+    unit = (await client.get(f"/memories/{porto}")).json()
+    assert (unit["status"], unit["superseded_by"]) == ("superseded", madrid), unit
+    assert unit["valid_to"] == before["valid_to"]
+    history = (await client.get(f"/memories/{madrid}/history")).json()
+    assert [u["id"] for u in history["memories"]] == [porto, madrid], history
+    listed = (await client.get("/memories", params={"user_id": USER})).json()["memories"]
+    assert [u["id"] for u in listed if u["status"] == "active"] == [madrid]
+    r = await client.post("/recall", json={"query": "Where does the user live?", "user_id": USER,
+                                           "as_of": "2026-07-01T00:00:00Z"})  # fmt: skip
+    assert porto in [h["id"] for h in r.json()["memories"]], r.json()
