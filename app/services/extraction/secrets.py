@@ -11,7 +11,8 @@
   a password right after a login without the word ("my bank login is jdoe and it's
   Sunshine99!", "username: bob, pw: hunter2": a value with a digit, an inner capital or symbol),
   also with no "is" ("pw Sunshine99", "login jdoe / Sunshine99", an e-mail then a password;
-  tester E27);
+  tester E27); one referred to by "it" or given in reply to a message that names one ("but
+  now it is …", "What's the new PIN?" → "It's 8842 now"; :func:`find`'s ``context``);
 - **access codes** (tester D4), as durable as a PIN: a door, gate, alarm, garage, safe, lock or
   building code or combination and a value with a digit ("The alarm code for the house is
   5521.", "Our garage code is 9090", "The safe combination is 12-34-56.", "the code to the
@@ -88,13 +89,15 @@ _SECRET_WORD = (
     r"|auth(?:entication)?|sms|otp|mfa|recovery|backup)\s+(?:code|pin|password|key|phrase)s?"
     r"|otp|api[-\s]?(?:key|token|secret)s?|(?:access|auth|bearer|secret|private|refresh)"
     r"\s+(?:token|key)s?|seed\s+phrase"
+    # "user: admin pass: admin123"; "The answer to my security question is Fluffy" (hbreak6 G6)
+    r"|pass(?=\s*[:=])|security\s+answer|answers?\s+to\s+(?:my|the)\s+security\s+questions?"
 )
 # "<word> [for the bank | to my email] is|was|:|= <value>"
 _STATED = re.compile(
     rf"\b(?:{_SECRET_WORD})\b(?:\s+(?:for|to|of|on|at|in)\s+(?:my\s+|the\s+|our\s+|your\s+)?"
     r"[\w'’.-]+(?:\s+(?:account|app|card|login|lock))?)?"
-    r"\s*(?:\bis\b|\bwas\b|\bare\b|['’]s\b|=|:|-)\s*(?:now\s+|still\s+|just\s+|actually\s+)?"
-    r"[\"'“‘]?([^\s\"'”’]+)",
+    r"\s*(?:\bis\b|\bwas\b|\bare\b|['’]s\b|=|:|-|\bused\s+to\s+be\b|\bwill\s+be\b)\s*"
+    r"(?:now\s+|still\s+|just\s+|actually\s+)?[\"'“‘]?([^\s\"'”’]+)",
     re.IGNORECASE,
 )
 # What an access code opens (tester D4: "The alarm code for the house is 5521.", "Our garage
@@ -107,7 +110,7 @@ _ACCESS_STATED = re.compile(
     rf"\b(?:{_OPENS}\s+(?:access\s+|entry\s+|security\s+)?(?:code|combination|combo|pin)"
     rf"|(?:access|entry|door|gate)\s+code|(?:code|combination|combo)\s+(?:for|to|of|on)\s+"
     rf"(?:the\s+|my\s+|our\s+|your\s+)?(?:[\w-]+\s+)?{_OPENS})s?\b"
-    r"(?:\s+(?:for|to|of|on|at)\s+(?:the\s+|my\s+|our\s+|your\s+)?[\w'’-]+)?"
+    r"(?:\s+(?:for|to|of|on|at)\s+(?:the\s+|my\s+|our\s+|your\s+)?(?:[\w'’-]+\s+){0,2}[\w'’-]+)?"
     r"\s*(?:\bis\b|\bwas\b|['’]s\b|=|:|-)?\s*(?:now\s+|still\s+|just\s+)?"
     r"[\"'“‘#]?((?=[\w*#-]*\d)[\w*#]+(?:-[\w*#]+)*)",
     re.IGNORECASE,
@@ -154,6 +157,25 @@ _USED = tuple(
         r"\b(?:wi-?fi|wlan|network|router)\b[^.!?\n]{0,40}?\b(?:key|pass(?:word)?|code)\s*"
         r"(?:is|:|=)\s*[\"'“‘]?([^\s\"'”’]+)",
     )
+)
+# A value that refers back to a secret by "it" or answers a question about one (tester
+# hbreak6 G6): "My password used to be X but now it is Y", "What's the new PIN?" → "It's 8842
+# now", "What should the wifi password be?" → "Let's use SunnyOtter55", the assistant's
+# "Your temporary password is …" → "ok, I changed it to Maple!Leaf42". Only after a secret's
+# word in the same message or the message before; shaped like a password or digits only.
+_SECRET_TOPIC = re.compile(
+    rf"\b(?:{_PW}|pwd|passkey|(?:wi-?fi|network|router)\s+key|(?:access|door|gate|alarm|garage|"
+    r"safe|lock|entry)\s+(?:code|combination))\b|密码|口令|验证码",
+    re.IGNORECASE,
+)
+_REFERRED = (
+    re.compile(
+        r"\b(?:it['’]s|it\s+is|it\s+was|it['’]ll\s+be|it\s+will\s+be|(?:changed|set|reset|"
+        r"switched|updated)\s+it\s+to|let['’]s\s+(?:use|go\s+with|make\s+it)|(?:use|try|make\s+it)"
+        r"|how\s+about|go\s+with)\s+(?:now\s+)?[\"'“‘]?([^\s\"'”’,]+)",
+        re.IGNORECASE,
+    ),
+    re.compile(r"^\W*[\"'“‘]?([^\s\"'”’]+?)[\"'”’]?\W*$"),  # the value alone
 )
 _PIN_DIGITS = re.compile(
     r"\b(?:PIN|OTP|2FA)(?:\s+(?:code|number))?\s*[:#]?\s*(\d{4,8})\b", re.IGNORECASE
@@ -273,9 +295,22 @@ def _used(text: str) -> list[Secret]:
     return _shaped(_USED, text, digits=True)
 
 
-def find(text: str) -> list[Secret]:
-    """Every secret in ``text`` (see the module docstring), ordered, overlaps merged."""
+def _referred(text: str, context: str) -> list[Secret]:
+    """Values :data:`_REFERRED` captures after a secret's word in ``text`` or in ``context``
+    (the message before), shaped like a password or digits only."""
+    topic = _SECRET_TOPIC.search(context)
+    here = _SECRET_TOPIC.search(text)
+    if topic is None and here is None:
+        return []
+    start = 0 if topic is not None else here.end() if here is not None else 0
+    return [s for s in _shaped(_REFERRED, text, digits=True) if s.start >= start]
+
+
+def find(text: str, context: str = "") -> list[Secret]:
+    """Every secret in ``text`` (see the module docstring), ordered, overlaps merged;
+    ``context``: the message before it, which may name the secret ``text`` gives by "it"."""
     found = [
+        *_referred(text, context),
         *_cards(text),
         *_group(_CVV, text, CVV),
         *_stated(text),
@@ -304,10 +339,10 @@ def find(text: str) -> list[Secret]:
     return merged
 
 
-def mask(text: str) -> tuple[str, list[str]]:
+def mask(text: str, context: str = "") -> tuple[str, list[str]]:
     """``text`` with every secret replaced by :data:`PLACEHOLDER` naming its kind ("[withheld:
-    a payment card number]"), and the kinds replaced."""
-    secrets = find(text)
+    a payment card number]"), and the kinds replaced (``context``: as for :func:`find`)."""
+    secrets = find(text, context)
     for s in reversed(secrets):
         text = text[: s.start] + PLACEHOLDER.format(kind=s.kind) + text[s.end :]
     return text, [s.kind for s in secrets]

@@ -36,6 +36,12 @@ _ASK_NOT_TO_KEEP = re.compile(
     _LEAD + r"(?:please\s+|pls\s+)?(?:don['’]?t|do\s+not|never)\s+(?:ever\s+)?"
     r"(?:remember|save|store|record|keep|memori[sz]e|log|note\s+down|write\s+down)\s+"
     r"(?:this|that|it|these|those|any\s+of\s+(?:this|that|it)|the\s+following|what\s+I)\b"
+    # "don't tell anyone or save this", "don't write that down", "don't keep a note of that"
+    r"|\b(?:don['’]?t|do\s+not|never)\s+(?:[\w'’]+\s+){1,3}(?:or|and)\s+"
+    r"(?:remember|save|store|record|keep|write\s+down|note\s+down)\s+(?:this|that|it)\b"
+    r"|\b(?:don['’]?t|do\s+not|never)\s+(?:write|note|jot|put)\s+(?:this|that|it)\s+down\b"
+    r"|\b(?:don['’]?t|do\s+not|never)\s+(?:keep|make|take)\s+(?:a\s+)?notes?\s+"
+    r"(?:of|about|on)\s+(?:this|that|it)\b"
     r"|\byou\s+(?:don['’]t|do\s+not)\s+(?:need|have)\s+to\s+(?:remember|save|store|keep)\s+"
     r"(?:this|that|it)\b"
     r"|\bno\s+need\s+to\s+(?:remember|save|store|keep)\s+(?:this|that|it)\b"
@@ -126,7 +132,9 @@ def _entry(value: str | None, reason: str) -> dict[str, Any]:
 def screen(turns: list[Turn]) -> Screened:
     """``turns`` without what must not be read (see the module docstring), order kept."""
     out = Screened([])
+    previous = ""  # the message before, as said: it may name the secret a reply gives (G6)
     for turn in turns:
+        context, previous = previous, turn.content
         sentences = _sentences(turn.content)
         names_topic = any(_DONT_KEEP_MY.search(s) and forget_topic(s) for s in sentences)
         if turn.role == "user" and asks_not_to_keep(turn.content) and not names_topic:
@@ -153,7 +161,7 @@ def screen(turns: list[Turn]) -> Screened:
             if not keep:
                 continue
         content = turn.content if keep == sentences else _join(keep)
-        masked, _ = secrets.mask(content)
+        masked, _ = secrets.mask(content, context)
         out.turns.append(replace(turn, content=masked) if masked != turn.content else turn)
     return out
 
