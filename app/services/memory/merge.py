@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from app.core.config import ConflictSettings, DedupeSettings
@@ -50,14 +50,29 @@ def decide_against(
     neighbours: Sequence[Neighbour],
     limits: Thresholds,
     max_unsure: int,
+    occurred_at: datetime | None = None,
 ) -> Plan:
     """The pair decision of ``value`` (of ``type_``, with its case-folded entity ``keys``)
-    against ``neighbours``; the plan's indexes point into ``neighbours``."""
+    against ``neighbours``; the plan's indexes point into ``neighbours``. ``occurred_at``:
+    when the new unit's event happened, if its writer said (two events on different days
+    are two occurrences, :func:`~app.services.memory.pairs.plan.plan`)."""
     candidates = [
-        Candidate(n.unit.value, n.unit.type, frozenset(n.unit.entity_keys), n.cosine)
+        Candidate(
+            n.unit.value,
+            n.unit.type,
+            frozenset(n.unit.entity_keys),
+            n.cosine,
+            occurrence_day(n.unit.occurred_at),
+        )  # fmt: skip
         for n in neighbours
     ]
-    return plan(value, type_, frozenset(keys), candidates, limits, max_unsure)
+    day = occurrence_day(occurred_at)
+    return plan(value, type_, frozenset(keys), candidates, limits, max_unsure, day)
+
+
+def occurrence_day(at: datetime | None) -> date | None:
+    """The UTC calendar day of ``at`` (None for None)."""
+    return None if at is None else at.astimezone(UTC).date()
 
 
 def first_duplicate(

@@ -32,8 +32,15 @@ from app.repositories.memory.units import MemoryRepository, Neighbour, Subject
 from app.schemas.memory import MemoryCreate, Outcome
 from app.services.entities.upkeep import EntityGraphKeeper
 from app.services.memory.batch_view import BatchView
-from app.services.memory.merge import Restatement, decide_against, merge_into, thresholds
+from app.services.memory.merge import (
+    Restatement,
+    decide_against,
+    merge_into,
+    occurrence_day,
+    thresholds,
+)
 from app.services.memory.pairs.decision import PairDecision
+from app.services.memory.pairs.plan import other_occurrence
 from app.services.memory.resolution import (
     conflict_review,
     fit_backfill,
@@ -210,6 +217,10 @@ class StoreService:
         supersede: bool = True,
     ) -> tuple[StoreOutcome, list[PairReview]]:
         exact = view.exact(subject, hashed)
+        day = occurrence_day(item.occurred_at)
+        then = occurrence_day(exact.occurred_at) if exact is not None else None
+        if exact and other_occurrence(item.type, day, exact.type, then):
+            exact = None  # the same words on another day: another occurrence (tester G28)
         if exact is not None:
             merge_into(exact, _restatement(item, query_vector, now), now)
             view.changed(exact)
@@ -235,6 +246,7 @@ class StoreService:
             neighbours,
             self.thresholds,
             self.dedupe.max_unsure,
+            item.occurred_at,
         )
         if decided.merge_into is not None:
             survivor = neighbours[decided.merge_into].unit

@@ -5,10 +5,12 @@ first ``merge`` wins; else the contradictions to apply and the unsure pairs that
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 
 from app.services.memory.pairs.canonical import canonical
 from app.services.memory.pairs.decision import PairDecision, Thresholds, decide, p_same
 from app.services.memory.pairs.features import Statement, features, statement
+from app.services.memory.pairs.former import other_time
 from app.services.memory.pairs.gate import (
     flags_contradiction,
     merge_ruled_out,
@@ -26,6 +28,12 @@ class Candidate:
     type: str
     entity_keys: frozenset[str]
     cosine: float
+    occurred: date | None = None  # the day (UTC) it happened, for an event
+
+
+# What keeps two events on different days one event: it moved, was called off, or only its
+# day was told otherwise (a possible correction, flagged).
+ONE_EVENT = frozenset({"event_moved", "event_cancelled", "event_day_changed"})
 
 
 @dataclass(frozen=True)
@@ -49,10 +57,14 @@ def plan(
     candidates: list[Candidate],
     thresholds: Thresholds | None = None,
     max_unsure: int = 3,
+    occurred: date | None = None,
 ) -> Plan:
     """Decide a new unit against every neighbour (most similar first). The first ``merge``
     wins and nothing else is applied; two units naming disjoint entities never merge
-    offline (``unsure``)."""
+    offline (``unsure``). ``occurred``: the day the new unit's event happened, when its writer
+    said so — two events on different days are two occurrences (``distinct`` as
+    ``other_occurrence``: "ran 5 km" on Monday and "ran 8 km" on Tuesday, a second migraine;
+    tester hbreak6 G28) unless the pair says one event moved or was called off."""
     t = thresholds or Thresholds()
     key = canonical(value).key
     new: Statement | None = None  # built when a pair needs more than the canonical form
@@ -79,6 +91,14 @@ def plan(
             and not entity_keys & c.entity_keys
         ):
             d = PairDecision("unsure", "entities_differ", d.p_same, True)
+        if (
+            d.action != "distinct"
+            and d.reason not in ONE_EVENT
+            and other_occurrence(type_, occurred, c.type, c.occurred)
+        ):
+            d = PairDecision("distinct", "other_occurrence", d.p_same, False)
+        if d.action != "distinct" and other_time(value, c.value, d.reason):  # "used to" (G33)
+            d = PairDecision("distinct", "former_value", d.p_same, False)
         if d.action == "merge":
             return Plan(k, [], [])
         if d.action == "contradicts":
@@ -97,6 +117,11 @@ def plan(
             else:
                 skipped += 1
     return Plan(None, contradicts, unsure, skipped)
+
+
+def other_occurrence(type_a: str, day_a: date | None, type_b: str, day_b: date | None) -> bool:
+    """Two events whose days are known and differ: two occurrences, never one unit."""
+    return type_a == "event" == type_b and None not in (day_a, day_b) and day_a != day_b
 
 
 def _named_in_both(a: str, b: str, keys: frozenset[str]) -> bool:
