@@ -281,7 +281,7 @@ async def test_calls_by_id_are_scoped_to_a_user(api_url, make_api_key):
 
 async def test_a_write_keeps_its_idempotency_key_across_retries(api_url, make_api_key):
     key = await make_api_key("py-idem")
-    body = [{"user_id": "u1", "value": "The user's locker code is 4711"}]
+    body = [{"user_id": "u1", "value": "The user's locker number is 4711"}]
     with hc.Hindsight(api_url, key) as api:
         first = api.store(body, idempotency_key="idem-1")
         replay = api.store(body, idempotency_key="idem-1")

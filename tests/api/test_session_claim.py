@@ -90,7 +90,7 @@ async def test_writers_racing_for_a_new_session_never_both_win(client, engine):
     # read "no owner" first; the upsert's row lock orders them).
     for i in range(8):
         session = f"race-{i}"
-        value = f"The user's locker code is {1000 + i}."
+        value = f"The user's locker number is {1000 + i}."
         unit = {"user_id": "victim", "session_id": session, "value": value}
         mallory, victim, append = await asyncio.gather(
             _plant(client, session, value),

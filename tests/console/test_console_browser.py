@@ -25,7 +25,7 @@ if sync_playwright is not None:
 
 pytestmark = needs_browser
 
-OTHER_SECRET = "Bob's locker code is 4711 / 鲍勃的储物柜密码"
+OTHER_SECRET = "Bob's locker number is 4711 / 鲍勃的储物柜号码"
 WRONG_KEY = "hs_this-is-not-a-key"
 
 

@@ -60,7 +60,7 @@ class Carol:
 
     def __init__(self, api: httpx2.Client) -> None:
         self.api = api
-        self.unit = self._store("Carol's door code is 9912")
+        self.unit = self._store("Carol's desk number is 9912")
         self._store("The user is bilingual in English and French")
         self._store("The user speaks English and French fluently")
         reviews = api.get("/reviews", params={"user_id": "carol"}).json()["reviews"]
@@ -77,7 +77,7 @@ class Carol:
 
     def intact(self) -> None:
         unit = self.api.get(f"/memories/{self.unit}")
-        assert unit.status_code == 200 and unit.json()["value"] == "Carol's door code is 9912"
+        assert unit.status_code == 200 and unit.json()["value"] == "Carol's desk number is 9912"
         assert unit.json()["status"] == "active"
         review = self.api.get(f"/reviews/{self.review}").json()
         assert review["status"] == "pending" and review["decision"] is None
@@ -96,7 +96,7 @@ async def _cannot_touch_carol(session: ClientSession, carol: Carol) -> None:
         assert "user_id" not in tool.input_schema.get("required", []), tool.name
         assert "user_id (" not in tool.description, tool.name
     named = await session.call_tool(
-        "memory_recall", {"what_am_i_looking_for": "door code", "user_id": "carol"}
+        "memory_recall", {"what_am_i_looking_for": "desk number", "user_id": "carol"}
     )
     assert _error(named) == "pinned_user"
     assert "pinned to one user" in named.content[0].text
@@ -104,12 +104,12 @@ async def _cannot_touch_carol(session: ClientSession, carol: Carol) -> None:
     for tool, args in (
         ("memory_about", {"who_or_what": "Carol", "user_id": "carol"}),
         ("memory_reviews", {"user_id": "carol"}),
-        ("memory_store", {"what_to_remember": "Carol's door code is 0000", "user_id": "carol"}),
+        ("memory_store", {"what_to_remember": "Carol's desk number is 0000", "user_id": "carol"}),
     ):
         assert _error(await session.call_tool(tool, args)) == "pinned_user", tool
     # By id: the API's 404 for another user's unit, pair and job.
     for tool, args in (
-        ("memory_update", {"memory_id": carol.unit, "corrected_text": "The code is 0000"}),
+        ("memory_update", {"memory_id": carol.unit, "corrected_text": "The desk number is 0000"}),
         ("memory_update", {"memory_id": carol.unit, "mark_as": "invalid"}),
         ("memory_forget", {"memory_id": carol.unit}),
         ("memory_review_decide", {"review_id": carol.review, "decision": "merge"}),
@@ -118,7 +118,7 @@ async def _cannot_touch_carol(session: ClientSession, carol: Carol) -> None:
         assert _error(await session.call_tool(tool, args)) == "not_found", (tool, args)
     # Without user_id: ann's memory only, though the agent's or session's filter alone would
     # have taken every user's.
-    recalled = await session.call_tool("memory_recall", {"what_am_i_looking_for": "door code"})
+    recalled = await session.call_tool("memory_recall", {"what_am_i_looking_for": "desk number"})
     assert not recalled.is_error, recalled.content
     assert carol.unit not in [m["id"] for m in recalled.structured_content["memories"]]
     carol.intact()
@@ -126,17 +126,17 @@ async def _cannot_touch_carol(session: ClientSession, carol: Carol) -> None:
 
 async def _serves_ann(session: ClientSession, api: httpx2.Client) -> None:
     stored = await session.call_tool(
-        "memory_store", {"what_to_remember": "Ann's door code is 4471", "kind": "fact"}
+        "memory_store", {"what_to_remember": "Ann's desk number is 4471", "kind": "fact"}
     )
     assert not stored.is_error, stored.content
     ann = stored.structured_content["id"]
     assert api.get(f"/memories/{ann}").json()["user_id"] == "ann"
     again = await session.call_tool(  # naming the pinned user itself is no error
-        "memory_recall", {"what_am_i_looking_for": "door code", "user_id": "ann"}
+        "memory_recall", {"what_am_i_looking_for": "desk number", "user_id": "ann"}
     )
     assert [m["id"] for m in again.structured_content["memories"]] == [ann]
     updated = await session.call_tool(
-        "memory_update", {"memory_id": ann, "corrected_text": "Ann's door code is 4472"}
+        "memory_update", {"memory_id": ann, "corrected_text": "Ann's desk number is 4472"}
     )
     assert not updated.is_error, updated.content
     forgotten = await session.call_tool("memory_forget", {"memory_id": ann})
@@ -174,13 +174,13 @@ async def test_streamable_http_pinned_by_header(where, api_url, mcp_http_url, te
         recall = next(t for t in (await session.list_tools()).tools if t.name == "memory_recall")
         assert "user_id" in recall.input_schema["properties"]
         named = await session.call_tool(
-            "memory_recall", {"what_am_i_looking_for": "door code", "user_id": "carol"}
+            "memory_recall", {"what_am_i_looking_for": "desk number", "user_id": "carol"}
         )
         assert carol.unit in [m["id"] for m in named.structured_content["memories"]]
     # A header that is there but empty fails closed, not unpinned.
     async with http_pinned(url, key, "") as session:
         refused = await session.call_tool(
-            "memory_recall", {"what_am_i_looking_for": "door code", "user_id": "carol"}
+            "memory_recall", {"what_am_i_looking_for": "desk number", "user_id": "carol"}
         )
         assert _error(refused) == "invalid_pin"
     carol.intact()

@@ -31,6 +31,7 @@ from app.schemas.memory import (
 )
 from app.services.embedding_budget import Text
 from app.services.idempotency import body_hash
+from app.services.memory.never_kept import refuse_secrets
 from app.services.memory.ttl import refuse_past_expiry
 
 router = APIRouter(tags=["memories"])
@@ -80,7 +81,9 @@ async def store_memories(
     `idempotency_key_reused`. Errors: 400 `malformed_json`, 413 `payload_too_large`, 422
     `invalid_request` (nothing is written; also an `expires_at` that is not after the
     request's arrival, "expires_at is in the past", the rule `PATCH /memories/{id}` applies
-    too; or a value or trigger scenario over
+    too; a value or trigger scenario holding a secret — a password, PIN, card number or
+    security code, access code, API key or national id, as extraction never keeps them —
+    "holds … never kept", also on `PATCH`; or a value or trigger scenario over
     `LIMITS__TEXT_TOKENS` model tokens, or all the batch's distinct values and scenarios over
     `LIMITS__REQUEST_TOKENS`, 384 by default each, under 1 s of the bundled embedder: the
     error says the limit and the count, and for a batch `item_tokens`, each unit's tokens,
@@ -109,6 +112,13 @@ async def store_memories(
         start = time.perf_counter()
         now = datetime.now(UTC)
         refuse_past_expiry([m.expires_at for m in body.memories], now, "memories.{i}.expires_at")
+        refuse_secrets(
+            [
+                (f"memories.{i}.{f}", t)
+                for i, m in enumerate(body.memories)
+                for f, t in (("value", m.value), ("query", m.query))
+            ]  # fmt: skip
+        )
         await owners.claim(namespace, [(m.session_id, m.user_id) for m in body.memories])
         outcomes = await service.store(namespace, body.memories, now)
         total = (time.perf_counter() - start) * 1000.0

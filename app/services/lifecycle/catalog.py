@@ -25,6 +25,7 @@ from app.services import cursors
 from app.services.entities.upkeep import EntityGraphKeeper
 from app.services.memory.filters import request_filters
 from app.services.memory.merge import absorb, first_duplicate, thresholds
+from app.services.memory.never_kept import refuse_secrets
 from app.services.memory.ttl import refuse_past_expiry
 
 _CURSOR_FIELDS = (
@@ -187,7 +188,8 @@ class CatalogService:
         units: a duplicate absorbs it (``merged``; the corrected unit becomes ``merged`` into
         the survivor, and its id resolves to it).
 
-        Raises BadRequestError (an ``expires_at`` not after ``now``), NotFoundError (also,
+        Raises BadRequestError (an ``expires_at`` not after ``now``, a value or query
+        holding a secret), NotFoundError (also,
         with ``user_id``, for another user's unit), ConflictError (changing a superseded or
         merged unit's status, or reactivating an expired one without a new expiry),
         ProviderError (embedding failed; nothing written).
@@ -195,6 +197,7 @@ class CatalogService:
         sent = patch.model_fields_set
         if "expires_at" in sent:
             refuse_past_expiry([patch.expires_at], now, "expires_at")  # 422, as /store
+        refuse_secrets([(f, getattr(patch, f)) for f in ("value", "query") if f in sent])
         current = await self.repo.get(namespace, unit_id)
         if current is None or user_id not in (None, current.user_id):
             raise NotFoundError(f"no memory unit {unit_id}")

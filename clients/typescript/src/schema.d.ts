@@ -593,7 +593,9 @@ export interface paths {
          *     `idempotency_key_reused`. Errors: 400 `malformed_json`, 413 `payload_too_large`, 422
          *     `invalid_request` (nothing is written; also an `expires_at` that is not after the
          *     request's arrival, "expires_at is in the past", the rule `PATCH /memories/{id}` applies
-         *     too; or a value or trigger scenario over
+         *     too; a value or trigger scenario holding a secret — a password, PIN, card number or
+         *     security code, access code, API key or national id, as extraction never keeps them —
+         *     "holds … never kept", also on `PATCH`; or a value or trigger scenario over
          *     `LIMITS__TEXT_TOKENS` model tokens, or all the batch's distinct values and scenarios over
          *     `LIMITS__REQUEST_TOKENS`, 384 by default each, under 1 s of the bundled embedder: the
          *     error says the limit and the count, and for a batch `item_tokens`, each unit's tokens,

@@ -34,7 +34,7 @@ test("store, recall, read, page, update and forget", live, async () => {
 
 test("a write replays its Idempotency-Key", live, async () => {
   const api = createHindsight({ baseUrl: url, apiKey: key });
-  const body = [{ user_id: "ts-idem", value: "The user's locker code is 4711" }];
+  const body = [{ user_id: "ts-idem", value: "The user's locker number is 4711" }];
   const first = await api.store(body, { idempotencyKey: "ts-idem-1" });
   const again = await api.store(body, { idempotencyKey: "ts-idem-1" });
   assert.equal(again.results[0].id, first.results[0].id);

@@ -151,7 +151,7 @@ async def test_two_runs_told_in_two_sessions_are_both_kept(client):
 
 SWAPPED = [
     ("The user bought a house in 2020.", "The user sold a house in 2020."),
-    ("The user's wifi password is hunter2.", "The user's email password is hunter2."),
+    ("The user's wifi provider is Comcast.", "The user's email provider is Comcast."),
     ("The user's flight leaves from Terminal 2.", "The user's flight arrives at Terminal 2."),
     ("The user's train leaves from Munich at noon.", "The user's train arrives in Munich at noon."),
 ]

@@ -93,8 +93,8 @@ async def test_store_sets_expiry_by_type(client):
 async def test_expired_units_are_archived(client, engine):
     keep, old = await store(
         client,
-        {"user_id": "u1", "value": "The user's locker code is 4471", "entities": ["locker"]},
-        {"user_id": "u1", "value": "The user's old locker code was 1234", "entities": ["locker"]},
+        {"user_id": "u1", "value": "The user's locker number is 4471", "entities": ["locker"]},
+        {"user_id": "u1", "value": "The user's old locker number was 1234", "entities": ["locker"]},
     )
     past = datetime.now(UTC) - DAY
     async with engine.begin() as conn:
@@ -111,11 +111,11 @@ async def test_expired_units_are_archived(client, engine):
     assert (await client.get(f"/memories/{old['id']}")).json()["status"] == "archived"
     assert (await client.get(f"/memories/{keep['id']}")).json()["status"] == "active"
 
-    r = await client.post("/recall", json={"query": "locker code", "user_id": "u1", "top_k": 10})
+    r = await client.post("/recall", json={"query": "locker number", "user_id": "u1", "top_k": 10})
     assert [m["id"] for m in r.json()["memories"]] == [keep["id"]]
     r = await client.post(
         "/recall",
-        json={"query": "locker code", "user_id": "u1", "top_k": 10, "include_archived": True},
+        json={"query": "locker number", "user_id": "u1", "top_k": 10, "include_archived": True},
     )
     assert {m["id"] for m in r.json()["memories"]} == {keep["id"], old["id"]}
     r = await client.get("/memories", params={"user_id": "u1"})

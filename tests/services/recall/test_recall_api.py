@@ -211,7 +211,7 @@ async def test_expired_units_are_left_out_unless_archived_ones_are_wanted(client
     ids = await store(
         client,
         {"user_id": "u", "value": "The user's parcel code is 4471", "ttl_days": 1},
-        {"user_id": "u", "value": "The user's locker code is 9902", "ttl_days": 30},
+        {"user_id": "u", "value": "The user's locker number is 9902", "ttl_days": 30},
     )
     q = {"query": "code", "user_id": "u"}
     # Asked first (a recall that returns a unit may extend its expiry, TTL__EXTEND_ON_ACCESS).

@@ -43,7 +43,7 @@ async def test_a_backend_gone_before_the_exact_fetch_is_a_503_then_recovers(
 
     monkeypatch.setattr(recall_repository, "exact_rows", terminated_first)
     async with running_app(settings.model_copy(update={"db_pool_size": 1})) as (app, c):
-        unit = {"user_id": "cl", "value": "门禁密码是 4711"}
+        unit = {"user_id": "cl", "value": "门牌号是 4711"}
         r = await c.post("/store", json={"memories": [unit]})
         assert r.status_code == 200, r.text
         body = {"user_id": "cl", "query": "门禁密码是多少"}
@@ -60,7 +60,7 @@ async def test_a_backend_gone_before_the_exact_fetch_is_a_503_then_recovers(
         for _ in range(3):
             again = await c.post("/recall", json=body)
             assert again.status_code == 200, again.text
-            assert again.json()["memories"][0]["value"] == "门禁密码是 4711"
+            assert again.json()["memories"][0]["value"] == "门牌号是 4711"
         # the dead connection left the pool
         alive = await killer.fetchval(
             "SELECT count(*) FROM pg_stat_activity WHERE pid = $1", pids[0]

@@ -159,7 +159,7 @@ async def _log_rows(engine: AsyncEngine) -> list[Any]:
 
 async def test_accesses_gathered_over_the_delay_are_written_together(client, engine) -> None:
     first, second, soon = await store(
-        client, "u1", "The user speaks Basque", "The user keeps bees", "The gate code is 4412"
+        client, "u1", "The user speaks Basque", "The user keeps bees", "The gate number is 4412"
     )
     gone = uuid.uuid4()  # never stored (or deleted meanwhile): skipped, no error
     async with engine.begin() as conn:

@@ -90,10 +90,10 @@ async def test_recall_writes_no_unit_and_the_sweep_folds_the_log(client, engine)
 
 
 async def test_a_unit_about_to_expire_is_extended_by_the_recall(client, engine) -> None:
-    [unit] = await store(client, {"user_id": "u1", "value": "The user's gate code is 4412"})
+    [unit] = await store(client, {"user_id": "u1", "value": "The user's gate number is 4412"})
     async with engine.begin() as conn:
         await conn.execute(text("UPDATE memory_units SET expires_at = now() + interval '2 hours'"))
-    r = await client.post("/recall", json={"query": "gate code", "user_id": "u1"})
+    r = await client.post("/recall", json={"query": "gate number", "user_id": "u1"})
     assert [m["id"] for m in r.json()["memories"]] == [unit["id"]]
     row = await _row(engine, unit["id"])
     assert row.expires_at > datetime.now(UTC) + 29 * DAY and row.last_accessed_at is not None
