@@ -106,6 +106,10 @@ class ExtractionSettings(BaseModel):
     # Unfinished jobs (queued, running, retrying) one namespace may have before `POST /extract`
     # of a transcript is a 429: one caller cannot queue hours of extraction ahead of others.
     max_pending_per_namespace: int = Field(default=20, ge=1, le=100_000)
+    # Pair reviews one job may open (possible duplicates and contradictions, across its store
+    # batches, in unit order); the pairs beyond are left alone and the job's unit entries say
+    # how many (`reason`). DEDUPE__MAX_REVIEWS_PER_UNIT bounds each unit as well.
+    max_reviews_per_job: int = Field(default=20, ge=0, le=10_000)
 
 
 class ClosureSettings(BaseModel):
