@@ -59,7 +59,9 @@ _QUESTION = re.compile(r"[?？]")
 # A transcript turn stored as "Speaker: text" (the LoCoMo ingest, a chat log): its words are
 # the speaker's own ("Maria: Thanks, John. I definitely will!" / "John: Got it! Thanks,
 # Maria. I definitely will.": two people, not one fact told twice).
-_SPEAKER = re.compile(r"^\s*([A-Z][\w'’.-]*(?:\s[A-Z][\w'’.-]*)?|[\u4e00-\u9fff]{1,4})\s*(?::\s|：)")
+_SPEAKER = re.compile(
+    r"^\s*([A-Z][\w'’.-]*(?:\s[A-Z][\w'’.-]*)?|[\u4e00-\u9fff]{1,4})\s*(?::\s|：)"
+)
 
 # A correction said as one ("correction:", "I meant", "纠正一下", "说错了", "不是 A，是 B", "not A
 # but B"): with a negation on one side only, the newer unit corrects the older, never restates it.
