@@ -262,7 +262,9 @@ def render(
         "family or in-laws, 用户 / 爸妈, 家人, 公婆, tester D32; the user / a name is `unsure`, "
         "never merged: the user may be called that) —, another identifier (flight LH716 / "
         "LH717, order 1001 / 1002, 订单, "
-        '航班; not a code after "is": that is a value) or ordinal (first / second meeting, '
+        '航班; a member of a sequence, `sequence.py`, tester F34: "Step 1 finished" / "Step 2 '
+        'finished", chapter, task, epoch, 步骤3 / 第3步 — not a position, "is on step 3", '
+        '读到第7章; not a code after "is": that is a value) or ordinal (first / second meeting, '
         '第一次 / 第二次; not "7th floor") or a direction swapped (to / from, into / out of, '
         "去 / 从…回来) → `distinct`; a plan, wish or possibility against what happened "
         "(will / might / plans to / wants to, 想 / 打算 / 要 / 可能 against visited, moved, "
@@ -425,7 +427,17 @@ def render(
         'review"), beside contradictions superseded or flagged on the units (`resolution.py`: '
         "`conflicts_with` when the order is unclear; that pair, too, opens a review of kind "
         "`contradiction` for a person, never the LLM's queue, and `/context` marks both "
-        "sides until it is decided).",
+        "sides until it is decided). Two transcript turns said by two named speakers "
+        '("Maria: Thanks, John. I definitely will!" / "John: Got it! Thanks, Maria. I '
+        'definitely will."; `gate.other_speakers`: a name, not a label such as "Note:" or '
+        '"User:") open no review but a flagged contradiction: each speaks for themselves. '
+        "Every review, of any kind, is bounded (`review_room.py`, tester F34: 300 progress "
+        "lines of one session opened 2,356): a unit is part of at most "
+        "`DEDUPE__MAX_REVIEWS_PER_UNIT` (3) open reviews, either side — contradictions kept "
+        "beside it first, then the unsure pairs, most similar first — and an extraction job "
+        "opens at most `EXTRACTION__MAX_REVIEWS_PER_JOB` (20); a pair beyond them opens no "
+        "review and is left alone (a contradiction of unclear order is not linked either: "
+        "both stay active, unlinked), and the job's unit entries say how many (`reason`).",
         "",
         "## Result",
         "",

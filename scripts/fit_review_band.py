@@ -63,6 +63,7 @@ class Asked:
     cosine: float
     flagged: bool  # gate.flags_contradiction: opens beyond DEDUPE__MAX_UNSURE
     other: bool  # opens without the band (two languages, slot, entity, swap, shared half…)
+    two_speakers: bool = False  # gate.other_speakers, not flagged: the band opens nothing
 
 
 async def record(dataset: Path) -> tuple[list[Asked], dict[str, int], float, int]:
@@ -93,8 +94,10 @@ async def record(dataset: Path) -> tuple[list[Asked], dict[str, int], float, int
                p: float = 1.0, review_p: float = gate.REVIEW_P,
                review_unmatched: int | None = None) -> bool:  # fmt: skip
         other = real_worthy(d, new, old, cosine, shared, subject, 2.0, p, review_p, None)
+        flagged = gate.flags_contradiction(d)
+        apart = gate.other_speakers(new.value, old.value) and not flagged
         asked.append(Asked(calls[0], conversation.get(new.value, "?"), new, old, cosine,
-                           gate.flags_contradiction(d), other))  # fmt: skip
+                           flagged, other, apart))  # fmt: skip
         return real_worthy(d, new, old, cosine, shared, subject, review_cosine, p, review_p,
                            review_unmatched)  # fmt: skip
 
@@ -117,7 +120,7 @@ def opened(asked: Sequence[Asked], k: int | None, band: float, max_unsure: int) 
     for a in asked:  # in plan order: most similar first within a unit
         if per_unit[a.unit] >= max_unsure and not a.flagged:
             continue
-        if a.other or gate.in_band(a.new, a.old, a.cosine, band, k):
+        if a.other or (not a.two_speakers and gate.in_band(a.new, a.old, a.cosine, band, k)):
             per_unit[a.unit] += 1
             out[a.conversation] += 1
     return out

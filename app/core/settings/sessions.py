@@ -110,6 +110,10 @@ class ExtractionSettings(BaseModel):
     # usable reply) runs the offline extractor instead of failing; the job keeps the LLM's
     # error in `error_history` (`"fallback": "offline"`) and names `extractor: offline`.
     offline_fallback: bool = False
+    # Pair reviews one job may open (possible duplicates and contradictions, across its store
+    # batches, in unit order); the pairs beyond are left alone and the job's unit entries say
+    # how many (`reason`). DEDUPE__MAX_REVIEWS_PER_UNIT bounds each unit as well.
+    max_reviews_per_job: int = Field(default=20, ge=0, le=10_000)
 
 
 class ClosureSettings(BaseModel):

@@ -10,7 +10,18 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, Exists, and_, func, or_, select, true, tuple_, update
+from sqlalchemy import (
+    ColumnElement,
+    Exists,
+    and_,
+    func,
+    or_,
+    select,
+    true,
+    tuple_,
+    union_all,
+    update,
+)
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
 
@@ -111,6 +122,23 @@ class PairReviewRepository:
             .order_by(PairReview.created_at, PairReview.id)
         )
         return list((await self.session.scalars(stmt)).all())
+
+    async def open_counts(self, unit_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, int]:
+        """How many open reviews each of these units is part of (either side; a unit in none
+        is left out), in one statement — without flushing the session first (the write path
+        adds its new units in one INSERT at the end)."""
+        if not unit_ids:
+            return {}
+        ids, is_open = list(unit_ids), PairReview.status.in_(REVIEW_OPEN)
+        sides = union_all(
+            select(PairReview.unit_id.label("u")).where(PairReview.unit_id.in_(ids), is_open),
+            select(PairReview.candidate_id.label("u")).where(
+                PairReview.candidate_id.in_(ids), is_open
+            ),
+        ).subquery()
+        with self.session.no_autoflush:
+            rows = await self.session.execute(select(sides.c.u, func.count()).group_by(sides.c.u))
+        return {u: int(n) for u, n in rows.all()}
 
     async def close_open_of(
         self, unit_ids: Sequence[uuid.UUID], now: datetime, keep: uuid.UUID | None = None

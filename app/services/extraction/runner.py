@@ -49,6 +49,7 @@ from app.services.extraction.units import (
     ExtractionContext,
     Extractor,
 )
+from app.services.memory.review_room import held_back
 from app.services.memory.store import StoreService
 
 log = logging.getLogger(__name__)
@@ -275,13 +276,17 @@ class JobRunner:
                 return RunResult(current.status if current else "missing")
             results: list[dict[str, Any]] = []
             store = self.services(session).store()
+            budget = self.settings.extraction.max_reviews_per_job  # reviews the job may open
             for start in range(0, len(memories), STORE_BATCH):  # bounded embedding batches
                 batch = memories[start : start + STORE_BATCH]
-                outcomes = await store.store(job.namespace, batch, datetime.now(UTC))
+                outcomes = await store.store(job.namespace, batch, datetime.now(UTC),
+                                             max_reviews=budget)  # fmt: skip
+                budget -= sum(len(o.reviews) + len(o.flagged) for o in outcomes)
                 for mem, out in zip(batch, outcomes, strict=True):
                     results.append(
                         {"memory_id": str(out.unit.id), "outcome": out.outcome, "type": mem.type,
-                         "value": mem.value, "confidence": mem.confidence, "reason": None}
+                         "value": mem.value, "confidence": mem.confidence,
+                         "reason": held_back(out.held_back)}
                     )  # fmt: skip
             now = datetime.now(UTC)
             current.status = JobStatus.SUCCEEDED

@@ -11,7 +11,9 @@ question's statement is the answerer's own, in their first person —
   to a statement of two parts ("vegan and live in Austin") denies no part in particular, and
   a past one ("you moved to Boston") is not negated here: no statement (None).
 
-A lead-in before "you" ("So", "And", "Just to confirm") is no part of the statement.
+A lead-in before "you" ("So", "And", "Just to confirm") is no part of the statement. A yes
+may be said several ways in a row, in either language ("Correct.", "Yep, that's right", "Yes,
+that's correct.", 对的, 没错, 对，没错; tester F36: :func:`says_yes`).
 """
 
 from __future__ import annotations
@@ -20,18 +22,24 @@ import re
 
 from app.services.extraction.about_other import about_addressee, reported
 
-_EN_YES = re.compile(
-    r"^\W*(?:yes|yeah|yep|yup|right|correct|exactly|indeed|that's\s+right|that's\s+correct|"
-    r"sure|true)\W*$",
-    re.IGNORECASE,
+# One or more ways of saying yes, in a row ("Yep, that's right", "Correct, yes.", tester F36).
+_EN_YES_WORD = (
+    r"(?:yes|yeah|yep|yup|yes\s+indeed|uh-huh|mm-hmm|right|correct|exactly|indeed|absolutely|"
+    r"definitely|certainly|of\s+course|sure|true|spot\s+on|you\s+got\s+it|"
+    r"(?:that['’]?s|that\s+is|it['’]?s|it\s+is|you['’]re|you\s+are)\s+(?:right|correct|true)|"
+    r"(?:yes|yeah|yep|yup),?\s+i\s+(?:am|do|have|was|did|will|can))"
 )
+_EN_YES = re.compile(rf"^\W*{_EN_YES_WORD}(?:[\s,;.!—–-]+{_EN_YES_WORD})*\W*$", re.IGNORECASE)
 _EN_NO = re.compile(
     r"^\W*(?:(?:no|nope|nah|not\s+any\s?more|no\s+longer|not\s+really|not\s+at\s+all|"
     r"i\s*['’]?m\s+not|i\s+am\s+not|i\s+(?:don['’]t|do\s+not)|i\s+quit|i\s+stopped)\b[\s,!.]*)+$",
     re.IGNORECASE,
 )
 _EN_ENDED = re.compile(r"\b(?:any\s?more|no\s+longer|quit|stopped|gave\s+(?:it\s+)?up)\b", re.I)
-_ZH_YES = re.compile(r"^\W*(?:是的|是啊|是|对|对的|对啊|没错|嗯|嗯嗯|确实)\W*$")
+_ZH_YES_WORD = (
+    r"(?:是的|是啊|是呀|是|对的|对啊|对呀|对|没错儿?|嗯嗯|嗯|确实|就是|是这样的?|正是|当然)"
+)
+_ZH_YES = re.compile(rf"^\W*{_ZH_YES_WORD}(?:[，,、。！!～~\s]*{_ZH_YES_WORD})*\W*$")
 _ZH_NO = re.compile(
     r"^\W*(?:不是|不对|不|没有|没)(?:[，,、\s]*(?:已经|现在)?(?:不再|不|没)[\u4e00-\u9fff]{0,2}了?)?"
     r"[。！!～~\s]*$"
@@ -61,12 +69,19 @@ _EN_STILL = re.compile(r"\s+(?:still|always)\b", re.IGNORECASE)
 _ZH_STILL = re.compile(r"(?<=[我])(?:还是|还|仍然|依然|一直|仍)")
 
 
+def says_yes(answer: str) -> bool:
+    """Whether ``answer`` is only a yes, said one or more ways ("Correct.", "Yep, that's
+    right", 对，没错), in English or Chinese."""
+    said = answer.strip()
+    return (_ZH_YES if re.search(r"[\u4e00-\u9fff]", said) else _EN_YES).match(said) is not None
+
+
 def confirmed(answer: str, question: str) -> str | None:
     """The statement a bare yes or no makes of a tag question about the one who answers (the
     module docstring), in their first person; else None."""
     zh = bool(re.search(r"[\u4e00-\u9fff]", question))
     said = answer.strip()
-    yes = (_ZH_YES if zh else _EN_YES).match(said) is not None
+    yes = says_yes(said)  # either language: "对的" to an English question is a yes
     if not yes and (_ZH_NO if zh else _EN_NO).match(said) is None:
         return None
     tag = (_ZH_TAG if zh else _EN_TAG).search(question)

@@ -34,6 +34,8 @@ from __future__ import annotations
 
 import re
 
+from app.services.extraction.tag_questions import says_yes
+
 _EN_LEAD = (
     r"^\W*(?:(?:so|and|also|oh|ok|okay|great|alright|btw|by\s+the\s+way|quick\s+question)\W+)*"
 )
@@ -252,7 +254,7 @@ def _en(answer: str, question: str) -> str | None:
     some = _EN_ANY.search(rest)
     if _EN_NO.match(answer):
         return f"{no} {rest}."
-    if _EN_YES.match(answer):
+    if _EN_YES.match(answer) or says_yes(answer):  # "Yep, that's right" (tester F36)
         return None if some else f"{yes} {rest}."
     named = _EN_PARTICLE.sub("", answer).strip().rstrip(".!").strip()
     named = re.sub(r"^(?:to|of)\s+", "", named, flags=re.IGNORECASE)  # "Yes, to shellfish."
@@ -292,7 +294,7 @@ def _zh(answer: str, question: str) -> str | None:
             return f"我对{said}过敏。"
         return f"我{verb[: what.start()]}{said}{verb[what.end() :]}。"
     head = verb[:1]
-    if _ZH_YES.match(said) or said in (head, head + "的", verb):
+    if _ZH_YES.match(said) or says_yes(said) or said in (head, head + "的", verb):
         return f"我{verb}。"
     lead = _ZH_YES_LEAD.match(said)
     if lead is not None and said[lead.end() :].strip() in verb:  # 对，花生 (tester D28)

@@ -40,21 +40,32 @@ def candidate_gate(settings: ConflictSettings, model: str) -> float:
     return settings.min_cosine_by_model.get(model, settings.min_cosine)
 
 
+def order(
+    new: MemoryUnit, old: MemoryUnit, settings: ConflictSettings, reason: str
+) -> Literal["newer", "older", "unclear"]:
+    """Which of two contradicting units holds now: ``new`` (it supersedes ``old``), ``old``
+    (``new`` is a backfill) or ``unclear`` (:func:`resolve` keeps both as a ``conflict``)."""
+    gap = (new.occurred_at - old.occurred_at).total_seconds()
+    # A plan moved or called off is changed by the statement, dated before the plan's own day
+    # ("The dentist appointment got cancelled" after "… on Friday", tester E25): no backfill.
+    planned = reason in PLAN_CHANGES
+    if gap > settings.order_window_s or ((gap >= 0 or planned) and says_change(new.value)):
+        return "newer"
+    return "older" if -gap > settings.order_window_s else "unclear"
+
+
 def resolve(
     new: MemoryUnit, old: MemoryUnit, settings: ConflictSettings, now: datetime, reason: str
 ) -> Resolution:
     """Record that ``new`` contradicts ``old`` (both mutated in place); returns
     ``superseded`` or ``conflict`` (see the module docstring)."""
-    gap = (new.occurred_at - old.occurred_at).total_seconds()
     factor = settings.contradicted_confidence_factor
     audit = {"reason": reason, "at": now.isoformat()}
-    # A plan moved or called off is changed by the statement, dated before the plan's own day
-    # ("The dentist appointment got cancelled" after "… on Friday", tester E25): no backfill.
-    planned = reason in PLAN_CHANGES
-    if gap > settings.order_window_s or ((gap >= 0 or planned) and says_change(new.value)):
+    which = order(new, old, settings, reason)
+    if which == "newer":
         supersede(new, old, factor, now, reason)
         return "superseded"
-    if -gap > settings.order_window_s:  # the new unit describes an older state (a backfill)
+    if which == "older":  # the new unit describes an older state (a backfill)
         new.status = UnitStatus.SUPERSEDED
         new.superseded_by = old.id
         new.valid_to = old.occurred_at

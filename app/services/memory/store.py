@@ -48,6 +48,7 @@ from app.services.memory.resolution import (
     supersede,
     unlink_conflict,
 )
+from app.services.memory.review_room import ReviewRoom
 from app.services.memory.ttl import expiry_for
 from app.services.stages import StageClock
 
@@ -57,13 +58,15 @@ class StoreOutcome:
     """What happened to one input unit; ``reviews``: pairs left open for it, ``queued``
     true when the LLM will decide them after the response; ``flagged``: the contradictions
     it was stored beside (``conflict``: both kept, their order unclear), each a review of
-    kind ``contradiction`` for a person (never queued: the LLM cannot tell the order)."""
+    kind ``contradiction`` for a person (never queued: the LLM cannot tell the order);
+    ``held_back``: pairs that opened no review, beyond :class:`ReviewRoom`'s bounds."""
 
     unit: MemoryUnit
     outcome: Outcome
     reviews: list[PairReview] = field(default_factory=list)
     queued: bool = False
     flagged: list[PairReview] = field(default_factory=list)
+    held_back: int = 0
 
 
 class StoreService:
@@ -107,6 +110,7 @@ class StoreService:
         self.stages_ms: dict[str, float] = {}
         # The units the last store() superseded (their open reviews are closed as stale).
         self._left: set[uuid.UUID] = set()
+        self._room = ReviewRoom(reviews, dedupe.max_reviews_per_unit, None)
 
     async def store(
         self,
@@ -115,10 +119,12 @@ class StoreService:
         now: datetime,
         *,
         supersede: bool = True,
+        max_reviews: int | None = None,
     ) -> list[StoreOutcome]:
         """Store ``items`` in input order; returns one outcome per item. ``supersede``
         False (offline distillation): a contradicted unit is left alone and the pair becomes
-        a review instead.
+        a review instead. ``max_reviews``: at most this many reviews opened (an extraction
+        job's budget); each unit is in at most ``DEDUPE__MAX_REVIEWS_PER_UNIT`` open ones.
 
         The outcomes are those of storing the items one at a time (a unit sees the ones
         before it in the batch), from one embedding call (distinct values and scenarios),
@@ -129,6 +135,7 @@ class StoreService:
         """
         self.stages_ms = {}
         self._left = set()
+        self._room = ReviewRoom(self.reviews, self.dedupe.max_reviews_per_unit, max_reviews)
         clock = StageClock(self.stages_ms)
         values, queries = await self._embed(items)
         clock.mark("embed")
@@ -266,6 +273,10 @@ class StoreService:
             unsure, contradicts = unsure + list(decided.contradicts), []
         else:
             contradicts = list(decided.contradicts)
+        # Reviews while the unit, its candidates and the call have room (tester F34).
+        contradicts, unsure, held = await self._room.admit(
+            unit, [n.unit for n in neighbours], contradicts, unsure, self.conflicts
+        )
         for index, d in contradicts:
             old = neighbours[index].unit
             result = resolve(unit, old, self.conflicts, now, d.reason)
@@ -280,7 +291,7 @@ class StoreService:
                 flagged.append(conflict_review(unit, old, neighbours[index].cosine, d.reason))
         reviews = [self._review(unit, neighbours[i], d) for i, d in unsure]
         queued = self.reconcile and bool(reviews)
-        return StoreOutcome(unit, outcome, reviews, queued, flagged), [*reviews, *flagged]
+        return StoreOutcome(unit, outcome, reviews, queued, flagged, held), [*reviews, *flagged]
 
     async def _restated(
         self, view: BatchView, survivor: MemoryUnit, said_at: datetime, now: datetime

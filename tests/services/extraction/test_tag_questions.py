@@ -71,3 +71,55 @@ async def test_a_no_to_two_parts_denies_neither(wm):
     )  # fmt: skip
     values = [u["value"] for u in units]
     assert not [v for v in values if "vegan" in v or "Austin" in v], values
+
+
+# Tester F36: after "You are allergic to latex, right?" the yes said another way, or several
+# ways in a row, confirms the fact as the user's ("Yep, that's right" made no unit; "Yes,
+# that's correct." kept "That's correct."; "Correct, yes." kept "Yes."). English, Chinese and
+# a yes in the other language.
+LATEX = ("The user is allergic to latex.", "用户对乳胶过敏。")
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        ("You are allergic to latex, right?", "Correct.", LATEX[0]),
+        ("You are allergic to latex, right?", "That's right.", LATEX[0]),
+        ("You are allergic to latex, right?", "Exactly.", LATEX[0]),
+        ("You are allergic to latex, right?", "Yep, that's right", LATEX[0]),
+        ("You are allergic to latex, right?", "Yes, that's correct.", LATEX[0]),
+        ("You are allergic to latex, right?", "Correct, yes.", LATEX[0]),
+        ("Just to confirm, you're allergic to latex, correct?", "Absolutely.", LATEX[0]),
+        ("You are allergic to latex, right?", "Yes, I am.", LATEX[0]),
+        ("你对乳胶过敏，对吧？", "对的", LATEX[1]),
+        ("你对乳胶过敏，对吧？", "没错", LATEX[1]),
+        ("你对乳胶过敏，对吧？", "对，没错。", LATEX[1]),
+        ("你对乳胶过敏，是吧？", "嗯，对的", LATEX[1]),
+        ("那你对乳胶过敏，对吗？", "是这样", LATEX[1]),
+        ("你对乳胶过敏，对吧？", "就是。", LATEX[1]),
+        ("You are allergic to latex, right?", "对的", LATEX[0]),
+        ("你对乳胶过敏，对吧？", "Yes, that's right.", LATEX[1]),
+        # the same yes to a plain yes/no question
+        ("Are you allergic to latex?", "Yep, that's right", LATEX[0]),
+        ("你对乳胶过敏吗？", "对，没错", LATEX[1]),
+    ],
+)  # fmt: skip
+async def test_a_yes_said_another_way_confirms_the_fact(wm, question, answer, expected):
+    units = await close_task(wm, "f36-yes", [("assistant", question), ("user", answer)])
+    assert [u["value"] for u in units] == [expected], units
+    assert (await memories(wm))[expected]["status"] == "active"
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("You are allergic to latex, right?", "That's not right."),
+        ("You are allergic to latex, right?", "Not exactly."),
+        ("你对乳胶过敏，对吧？", "不对。"),
+    ],
+)  # fmt: skip
+async def test_what_is_not_a_yes_confirms_nothing(wm, question, answer):
+    units = await close_task(wm, "f36-not", [("assistant", question), ("user", answer)])
+    assert LATEX[0] not in {u["value"] for u in units} and LATEX[1] not in {
+        u["value"] for u in units
+    }, units

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 
 from app.services.memory.pairs.features import statement
-from app.services.memory.pairs.gate import in_band
+from app.services.memory.pairs.gate import in_band, other_speakers
 
 # Turns of one speaker of LoCoMo dev conv-41 that the band alone paired with each other.
 CHIT_CHAT = [
@@ -76,3 +76,48 @@ def test_a_question_is_not_one_fact_told_twice():
     assert in_band(told, statement("Caroline: Hey Melanie! Busy lately. Nothing new."), 0.97)
     assert in_band(asked, again, 0.97, review_unmatched=None)  # the band without its words
     assert not in_band(told, told, 0.94)  # below the band
+
+
+# Issue 28 step 2 (conv-41 and conv-42 held out stayed above 5 reviews per 100 stores): pairs
+# of turns the ingest still sent to review, said by two speakers — each speaks for themselves.
+TWO_SPEAKERS = [
+    ("Maria: Thanks, John. I definitely will!", "John: Got it! Thanks, Maria. I definitely will."),
+    ("John: Sure thing, Maria. Thanks for the support! It means a lot to me.",
+     "Maria: Sure thing, John. Let me know if you need any help."),
+    ("Joanna: Thanks Nate! See you later!", "Nate: Of course! Well see you later Joanna!"),
+    ("Nate: Bye Joanna! Take care!", "Joanna: Later, take care!"),
+]  # fmt: skip
+
+
+def turn(value: str, user: str) -> dict[str, Any]:
+    """A transcript turn as the LoCoMo ingest stores it (the speaker in ``entities``)."""
+    return {"user_id": user, "value": value, "type": "event", "entities": [value.split(":")[0]]}
+
+
+async def test_two_speakers_turns_open_no_review(client):
+    for k, (old, new) in enumerate(TWO_SPEAKERS):
+        user = f"band-speakers-{k}"
+        for value in (old, new):
+            r = await client.post("/store", json={"memories": [turn(value, user)]})
+            assert r.status_code == 200, r.text
+            assert r.json()["results"][0]["outcome"] == "created", r.text
+            assert r.json()["results"][0]["pending"] == [], (old, new, r.text)
+        listed = await client.get("/reviews", params={"user_id": user})
+        assert listed.json()["reviews"] == []
+
+
+async def test_one_speakers_possible_change_still_opens_a_review(client):
+    user = "band-one-speaker"
+    old, new = ("Jon: I'm looking for Marley flooring for my dance studio.",
+                "Jon: I'm looking for hardwood flooring for my dance studio.")  # fmt: skip
+    await client.post("/store", json={"memories": [turn(old, user)]})
+    r = await client.post("/store", json={"memories": [turn(new, user)]})
+    assert [p["kind"] for p in r.json()["results"][0]["pending"]] == ["contradiction"], r.text
+
+
+def test_a_speaker_is_a_name_not_a_label():
+    assert other_speakers("Maria: Thanks, John.", "John: Thanks, Maria.")
+    assert other_speakers("张三：谢谢！", "李四：谢谢！")
+    assert not other_speakers("Nate: Bye!", "Nate: See ya!")
+    assert not other_speakers("Note: the user is vegan.", "Update: the user eats fish.")
+    assert not other_speakers("User: I am vegan.", "Assistant: You are vegan.")

@@ -5,9 +5,13 @@ candidate for the LLM or a person — and which are flagged as a possible contra
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Protocol
 
-from app.services.memory.pairs import lexical, rules
+import rjieba
+
+from app.core import text
+from app.services.memory.pairs import lexical, lexicon, referents, rules
 from app.services.memory.pairs.features import Statement
 
 
@@ -52,6 +56,12 @@ REVIEW_P = 0.36
 REVIEW_UNMATCHED = 4
 # A question asks; it states no fact to restate or change ("What's up? Anything new?").
 _QUESTION = re.compile(r"[?？]")
+# A transcript turn stored as "Speaker: text" (the LoCoMo ingest, a chat log): its words are
+# the speaker's own ("Maria: Thanks, John. I definitely will!" / "John: Got it! Thanks,
+# Maria. I definitely will.": two people, not one fact told twice).
+_SPEAKER = re.compile(
+    r"^\s*([A-Z][\w'’.-]*(?:\s[A-Z][\w'’.-]*)?|[\u4e00-\u9fff]{1,4})\s*(?::\s|：)"
+)
 
 # A correction said as one ("correction:", "I meant", "纠正一下", "说错了", "不是 A，是 B", "not A
 # but B"): with a negation on one side only, the newer unit corrects the older, never restates it.
@@ -75,6 +85,29 @@ def flags_contradiction(d: Decided) -> bool:
     (:data:`_ALWAYS_REVIEWED`) — both units stay active, a person or the LLM supersedes one
     or keeps both."""
     return d.action == "unsure" and not d.merge_allowed and d.reason.startswith(_ALWAYS_REVIEWED)
+
+
+def other_speakers(a: str, b: str) -> bool:
+    """Whether two transcript turns ("Speaker: text") were said by two speakers, each named
+    (:func:`speaker`)."""
+    sa, sb = speaker(a), speaker(b)
+    return sa is not None and sb is not None and sa != sb
+
+
+@lru_cache(maxsize=8192)
+def speaker(value: str) -> str | None:
+    """The name a transcript turn opens with ("Maria: …", "张三：…"), case-folded; None when
+    there is none or the label is a word, not a name ("Note:", "Update:", "User:" — a
+    WordNet noun that no CC-CEDICT entry gives as an English name; Chinese: jieba's ``nr``)."""
+    m = _SPEAKER.match(value)
+    if m is None:
+        return None
+    label = m.group(1)
+    if text.has_cjk(label):
+        return label if rjieba.tag(label) == [(label, "nr")] else None
+    word = label.split()[0].casefold()
+    known = word in lexicon._first_noun_senses() and word not in referents._given_names()
+    return None if known else label.casefold()
 
 
 def given_names(value: str) -> frozenset[str]:
@@ -132,6 +165,8 @@ def review_worthy(
     any)."""
     if d.reason == "names_differ":
         return bool(new.slots.keys() & old.slots.keys())
+    if other_speakers(new.value, old.value) and not flags_contradiction(d):
+        return False  # two turns of two speakers: each says their own (docs/DEDUPE.md)
     if d.reason.startswith(_ALWAYS_REVIEWED) or new.cjk != old.cjk:
         return True
     if in_band(new, old, cosine, review_cosine, review_unmatched):

@@ -21,7 +21,7 @@ from typing import Literal
 import rjieba
 
 from app.core import text, zh_past
-from app.services.memory.pairs import plans
+from app.services.memory.pairs import plans, sequence
 from app.services.memory.pairs.canonical import canonical
 
 # ---- whose fact: a person or animal after a possessive ------------------------------------
@@ -198,10 +198,10 @@ _ORDINAL_ZH = re.compile(
 
 def identifiers(value: str) -> frozenset[str]:
     """Codes and numbers that name a thing — "flight LH716", "order #1001", 订单1001,
-    1001号订单 — not one after a copula ("the user's code is SKU-42": a value)."""
+    1001号订单, a member of a sequence ("step 3": :mod:`.sequence`) — not one after a copula."""
     found = {m.group(1).casefold() for m in _ID_EN.finditer(value)}
     found |= {(m.group(1) or m.group(2)).casefold() for m in _ID_ZH.finditer(value)}
-    return frozenset(found)
+    return frozenset(found) | sequence.numbered(value)
 
 
 def ordinals(value: str) -> frozenset[str]:
