@@ -30,7 +30,7 @@ from functools import lru_cache
 import rjieba
 
 from app.core import text
-from app.services.memory.pairs import frames, lexical, lexicon
+from app.services.memory.pairs import frames, lexical, lexicon, synonymy
 from app.services.memory.pairs.features import Statement, statement
 
 # At most this many unmatched nouns on a side: "allergic to peanuts" / "to tree nuts".
@@ -118,11 +118,11 @@ def _related(a: str, b: str) -> bool:
     """Two words that may name one thing: synonyms (:func:`.lexicon.synonyms`), one inside
     the other (a compound and its head: tree_nut / nut), or a Chinese word glossed by a word
     WordNet relates to the English one."""
-    if lexicon.synonyms(a, b) or a in b or b in a:
+    if synonymy.synonyms(a, b) or a in b or b in a:
         return True
     zh, en = (a, b) if text.has_cjk(a) else (b, a)
     if text.has_cjk(zh) and not text.has_cjk(en):  # 银行 (bank) / banker
-        return any(lexicon.synonyms(g, en) or g in en or en in g for g in lexicon.glosses(zh))
+        return any(synonymy.synonyms(g, en) or g in en or en in g for g in lexicon.glosses(zh))
     return False
 
 
@@ -131,7 +131,7 @@ def _keeps_away(word: str) -> bool:
     """Whether a content word says the subject keeps away from something (module docstring)."""
     if text.has_cjk(word):
         return bool(lexicon.glosses(word) & frozenset(_AVOID_SEEDS))
-    return any(lexicon.synonyms(word, seed) for seed in _AVOID_SEEDS)
+    return any(synonymy.synonyms(word, seed) for seed in _AVOID_SEEDS)
 
 
 def same_avoidance(new: Statement, old: Statement) -> bool:
@@ -193,7 +193,7 @@ def _matches(a: frozenset[str], b: frozenset[str]) -> bool:
     if not a or not b:
         return False
     small, large = (a, b) if len(a) <= len(b) else (b, a)
-    return all(any(x == y or lexicon.synonyms(x, y) for y in large) for x in small)
+    return all(any(x == y or synonymy.synonyms(x, y) for y in large) for x in small)
 
 
 def preference_flipped(new: Statement, old: Statement) -> bool:
