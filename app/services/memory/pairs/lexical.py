@@ -247,8 +247,10 @@ def _transliterated(latin: str, wl: Words, zh: str, wz: Words) -> frozenset[str]
     return frozenset(out)
 
 
+@lru_cache(maxsize=8192)
 def align(a: str, b: str) -> Alignment:
-    """Align the content words of statement ``a`` with those of ``b``, both directions."""
+    """Align the content words of statement ``a`` with those of ``b``, both directions
+    (cached: the guards of one pair decision ask for the same alignment up to four times)."""
     wa, wb = content_words(a), content_words(b)
     # A name both sides give is the subject ("Carol is …" / "… Carol"), as "the user" is:
     # it neither counts for nor against the pair.

@@ -48,7 +48,7 @@ def other_thing(new: Statement, old: Statement) -> bool:
     common nouns the other does not match (no number, no name, no place: :mod:`.swaps` and
     the values' guards read those), no two of them related in WordNet or CC-CEDICT, and at
     least one other content word matched on each side."""
-    a = _align(new.value, old.value)
+    a = lexical.align(new.value, old.value)
     ua, ub = a.unmatched_a, a.unmatched_b
     width = 1 if new.cjk != old.cjk else _MAX_THINGS
     if not (0 < len(ua) <= width and 0 < len(ub) <= width):
@@ -60,11 +60,6 @@ def other_thing(new: Statement, old: Statement) -> bool:
     if new.cjk == old.cjk and not _one_slot(new, old, ua, ub):
         return False  # "paints in her free time" / "painting is her hobby": other frames
     return not any(_related(x, y) for x in ua for y in ub)
-
-
-@lru_cache(maxsize=4096)
-def _align(a: str, b: str) -> lexical.Alignment:
-    return lexical.align(a, b)
 
 
 _NEGATION = re.compile(r"\b(?:not|no|never|n't)\b|n't\b|[不没]", re.IGNORECASE)
@@ -144,7 +139,7 @@ def same_avoidance(new: Statement, old: Statement) -> bool:
     wp, wn = lexical.content_words(pos.value).words, lexical.content_words(neg.value).words
     if not any(_keeps_away(w) for w in wp) or any(_keeps_away(w) for w in wn):
         return False
-    a = _align(pos.value, neg.value)
+    a = lexical.align(pos.value, neg.value)
     things = [w for w in (*a.unmatched_a, *a.unmatched_b) if lexicon.is_thing(w)]
     return not [w for w in things if not _keeps_away(w)] and a.n_a > len(a.unmatched_a)
 
