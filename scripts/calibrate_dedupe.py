@@ -359,7 +359,7 @@ def render(
         f"P ≥ `DEDUPE__MERGE_P` = {t.merge_p} → merge; ≥ `DEDUPE__UNSURE_P` = {t.unsure_p} → "
         "unsure; below → distinct. Weights "
         f"{dict(zip(decision.FEATURE_NAMES, decision.WEIGHTS, strict=True))}.",
-        "5. **Content-word alignment** (`lexical.py`, `lexicon.py`, issue 28): each "
+        "5. **Content-word alignment** (`lexical.py`, `lexicon.py`, `synonymy.py`, issue 28): each "
         "content word of one side is matched, if it can be, by a word of the other — the "
         "same lemma (`simplemma`), a WordNet 3.0 synonym among the first two senses or one "
         "step away (a verb's hypernym, a derived form, a pertainym; never two co-hyponyms, "

@@ -96,8 +96,11 @@ class RecallSettings(BaseModel):
     query_embedding_cache_size: int = Field(default=4096, ge=0)
     # Subjects whose size class and entity names are kept per process; 0 disables.
     subject_cache_size: int = Field(default=10000, ge=0)
-    # Seconds those are reused: a subject crossing exact_scan_limit switches path within
-    # this; a stale name list is corrected by the recall statement itself (no stale answer).
+    # Seconds a larger subject's (over exact_scan_limit) size class and the known-name
+    # lookups are reused (0 disables the cache): a subject shrinking below the limit switches
+    # path within this. A small subject's is kept until a recall's own statement, which reads
+    # all its units, sees more than the limit or other names; a stale name list is corrected
+    # by the recall statement itself (no stale answer).
     subject_cache_ttl_s: float = Field(default=30, ge=0)
     # Subject indexes (app.services.recall.subject_indexes): HNSW indexes of one subject's
     # vectors, built by the worker for subjects with at least this many active units (0

@@ -8,7 +8,8 @@ lives in module globals, so two apps in one process (the tests build many) share
   text seen lately; recall and the working-memory window share it. Never stale: an embedding
   depends only on (model, text).
 - ``subjects`` (``RECALL__SUBJECT_CACHE_SIZE``, TTL ``RECALL__SUBJECT_CACHE_TTL_S``): a
-  subject's size class and known entity names; a stale entry costs a restart of the recall,
+  subject's size class and known entity names (a small subject's until a recall's statement
+  disagrees, app.services.recall.subjects); a stale entry costs a restart of the recall,
   never a different answer.
 - ``rerank`` (``RECALL__RERANK_CACHE_SIZE``, TTL ``RECALL__RERANK_CACHE_TTL_S``): the LLM rerank
   stage's order for a question and candidate set (a changed set is a new key).

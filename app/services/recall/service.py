@@ -266,11 +266,11 @@ class RecallService:
                 values=plan.kind is not None,  # the texts the answer-type signal reads
             )
             clock.mark("candidates")
+            self.subjects.read(key, cap, found.columns.size if exact else None)
             if not found.columns.size or set(found.known) == set(known):
                 break
-            # The cached names were stale (a unit naming someone new arrived): remember the
-            # right ones and, if the embedded text, the keyword candidates or (large
-            # subjects) the entity source depend on them, start over with them.
+            # Stale cached names (a unit naming someone new arrived): remember the right ones;
+            # start over if the embedded text, keyword candidates or entity source depend on them.
             self.subjects.put_known(key, entities, found.known)
             if exact:
                 self.subjects.forget(key, cap)

@@ -7,12 +7,24 @@ recall it stay off the critical path:
   question probes only the words not seen within the TTL, and a subject's frequent names,
   whose probes cost most, are seen soonest).
 
-Entries live ``RECALL__SUBJECT_CACHE_TTL_S`` seconds (``cachetools.TTLCache``). Both are only
-predictions: the recall statement itself reports which names are known, and recall starts over
-with the right names when the prediction was wrong (app.services.recall.service), so a stale
-entry costs time, never a different answer. The size class decides between two ways of
-scoring that give the same top hits (tests/services/recall/test_recall_scoring.py); a
-subject crossing the limit switches within the TTL.
+Both are only predictions: the recall statement itself reports which names are known, and
+recall starts over with the right names when the prediction was wrong
+(app.services.recall.service), so a stale entry costs time, never a different answer. The size
+class decides between two ways of scoring that give the same top hits
+(tests/services/recall/test_recall_scoring.py).
+
+A small subject's profile (at most the exact-scan limit: scored exactly) is kept until a
+recall's own statement disagrees with it (least recently used first when the cache is full,
+never by age): that statement reads every unit of the subject, so each recall checks the
+count (more units than the limit: the entry is dropped, the next recall reads the profile
+again and takes the other path) and the question's names (a name known or unknown against
+the prediction: dropped, and this recall starts over when the embedded text depended on it).
+An agent whose questions come minutes apart would otherwise read the profile before nearly
+every recall (4.7 / 7.9 ms p50 / p95, and that recall's statements in a transaction,
+docs/BENCHMARKS.md). A larger subject's profile and the known-name lookups live
+``RECALL__SUBJECT_CACHE_TTL_S`` seconds (``cachetools.TTLCache``): nothing of a shortlist
+recall reads the whole subject, so a subject that shrank below the limit switches paths within
+that time.
 """
 
 from __future__ import annotations
@@ -20,7 +32,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from cachetools import TTLCache
+from cachetools import LRUCache, TTLCache
 
 from app.repositories.memory.filters import UnitFilters
 from app.repositories.recall.repository import SubjectProfile
@@ -40,20 +52,31 @@ class SubjectCache:
 
     def __init__(self, size: int, ttl_s: float) -> None:
         self._profiles: TTLCache[tuple[str, int], SubjectProfile] | None = None
+        self._small: LRUCache[tuple[str, int], SubjectProfile] | None = None
         self._known: TTLCache[tuple[str, str], bool] | None = None
         if size > 0 and ttl_s > 0:
             self._profiles = TTLCache(maxsize=size, ttl=ttl_s)
+            self._small = LRUCache(maxsize=size)  # checked by every recall, not aged
             # per (subject, word): room for KNOWN_WORDS_PER_SUBJECT words per subject
             self._known = TTLCache(maxsize=size * KNOWN_WORDS_PER_SUBJECT, ttl=ttl_s)
 
     def profile(self, key: str, cap: int) -> SubjectProfile | None:
         """The cached profile of these filters for this exact-scan limit, or None."""
-        return self._profiles.get((key, cap)) if self._profiles is not None else None
+        if self._small is None or self._profiles is None:
+            return None
+        return self._small.get((key, cap)) or self._profiles.get((key, cap))
 
     def put_profile(self, key: str, cap: int, profile: SubjectProfile) -> None:
-        """Remember a profile."""
-        if self._profiles is not None:
+        """Remember a profile: a small subject's (at most ``cap`` units) until a recall's
+        statement disagrees (:meth:`forget`), a larger one's for the TTL."""
+        if self._small is None or self._profiles is None:
+            return
+        if profile.count <= cap:
+            self._small[(key, cap)] = profile
+            self._profiles.pop((key, cap), None)
+        else:
             self._profiles[(key, cap)] = profile
+            self._small.pop((key, cap), None)
 
     def known_part(self, key: str, candidates: Sequence[str]) -> tuple[list[str], list[str]]:
         """``(known, missing)``: the candidates cached as known names, and those not cached
@@ -77,7 +100,15 @@ class SubjectCache:
             for word in candidates:
                 self._known[(key, word)] = word in names
 
+    def read(self, key: str, cap: int, units: int | None) -> None:
+        """A recall's statement read ``units`` units of these filters (None: a shortlist, not
+        every unit): more than ``cap`` drops the profile, the next recall reads it again."""
+        if units is not None and units > cap:
+            self.forget(key, cap)
+
     def forget(self, key: str, cap: int) -> None:
-        """Drop what is cached for these filters (the statement saw other names)."""
-        if self._profiles is not None:
+        """Drop the profile cached for these filters (the statement saw other names, or more
+        units than the exact-scan limit)."""
+        if self._small is not None and self._profiles is not None:
+            self._small.pop((key, cap), None)
             self._profiles.pop((key, cap), None)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from app.services.memory.pairs import lexical, lexicon, referents
+from app.services.memory.pairs import lexical, lexicon, referents, synonymy
 
 _WORD = re.compile(r"\w+")
 
@@ -86,7 +86,7 @@ def kind_swapped(a: str, b: str) -> bool:
         return False
     if any(lexicon.main_pos(w) not in (0, 2, None) for w in (lx, ly)):
         return False  # a verb or an adverb replaced: another action, not another kind
-    return not lexicon.synonyms(lx, ly)
+    return not synonymy.synonyms(lx, ly)
 
 
 def _content(head: str, modifier: str, value: str) -> bool:

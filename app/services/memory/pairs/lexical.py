@@ -15,21 +15,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import rjieba
 
 from app.core import text
 from app.services.memory.pairs import names, rules
 from app.services.memory.pairs.canonical import canonical
-from app.services.memory.pairs.lexicon import (
-    _DIGIT,
-    _LATIN,
-    _wordnet,
-    is_thing,
-    lemma,
-    synonyms,
-)
+from app.services.memory.pairs.lexicon import _DIGIT, _LATIN, _wordnet, is_thing, lemma
+from app.services.memory.pairs.synonymy import Vocabulary, synonyms
 
 __all__ = ["Alignment", "Words", "align", "content_words", "is_thing", "lemma", "synonyms"]
 
@@ -74,6 +68,22 @@ class Words:
     stems: tuple[str, ...]
     cjk_text: str
     names: frozenset[str] = frozenset()
+
+    @cached_property
+    def plain(self) -> Vocabulary:
+        """The words that are no number, to look a synonym up among (numbers match only
+        when equal)."""
+        return Vocabulary(tuple(w for w in self.words if not _DIGIT.search(w)))
+
+    @cached_property
+    def heads(self) -> frozenset[str]:
+        """The last word of each compound that is no number (video_game: game)."""
+        return frozenset(w.split("_")[-1] for w in self.plain.words if "_" in w)
+
+    @cached_property
+    def cjk_chars(self) -> tuple[str, ...]:
+        """The characters of the two-character Chinese words (喝酒: 喝, 酒)."""
+        return tuple(ch for w in self.words if len(w) == 2 and text.has_cjk(w) for ch in w)
 
 
 @lru_cache(maxsize=8192)
@@ -129,10 +139,7 @@ def _joined_verb(m: re.Match[str]) -> str:
 def _parts_matched(compound: str, other: Words) -> bool:
     """Whether every part of an English compound (``software_engineer``) is matched by a word
     of ``other`` (软件 and 工程师; "software" and "engineer")."""
-    return all(
-        any(part == x or (not _DIGIT.search(x) and synonyms(part, x)) for x in other.words)
-        for part in compound.split("_")
-    )
+    return all(part in other.words or other.plain.has_synonym(part) for part in compound.split("_"))
 
 
 def _matched(k: int, a: Words, b: Words) -> bool:
@@ -169,14 +176,10 @@ def _matched(k: int, a: Words, b: Words) -> bool:
         return True
     if len(parts) > 1 and _parts_matched(w, b):
         return True  # by all its parts: software_engineer / 软件 工程师
-    if any(
-        synonyms(w, v) or (len(v.split("_")) > 1 and w == v.split("_")[-1])
-        for v in b.words
-        if not _DIGIT.search(v)
-    ):
-        return True
+    if w in b.heads or b.plain.has_synonym(w):
+        return True  # a compound by its head (game / video_game), or a synonym
     # A character of a Chinese word: 喝酒 (to drink) holds 酒 (alcoholic beverage).
-    return any(synonyms(w, ch) for v in b.words if len(v) == 2 and text.has_cjk(v) for ch in v)
+    return any(synonyms(w, ch) for ch in b.cjk_chars)
 
 
 @dataclass(frozen=True)
@@ -244,8 +247,10 @@ def _transliterated(latin: str, wl: Words, zh: str, wz: Words) -> frozenset[str]
     return frozenset(out)
 
 
+@lru_cache(maxsize=8192)
 def align(a: str, b: str) -> Alignment:
-    """Align the content words of statement ``a`` with those of ``b``, both directions."""
+    """Align the content words of statement ``a`` with those of ``b``, both directions
+    (cached: the guards of one pair decision ask for the same alignment up to four times)."""
     wa, wb = content_words(a), content_words(b)
     # A name both sides give is the subject ("Carol is …" / "… Carol"), as "the user" is:
     # it neither counts for nor against the pair.

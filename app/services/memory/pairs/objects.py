@@ -30,7 +30,7 @@ from functools import lru_cache
 import rjieba
 
 from app.core import text
-from app.services.memory.pairs import frames, lexical, lexicon
+from app.services.memory.pairs import frames, lexical, lexicon, synonymy
 from app.services.memory.pairs.features import Statement, statement
 
 # At most this many unmatched nouns on a side: "allergic to peanuts" / "to tree nuts".
@@ -48,7 +48,7 @@ def other_thing(new: Statement, old: Statement) -> bool:
     common nouns the other does not match (no number, no name, no place: :mod:`.swaps` and
     the values' guards read those), no two of them related in WordNet or CC-CEDICT, and at
     least one other content word matched on each side."""
-    a = _align(new.value, old.value)
+    a = lexical.align(new.value, old.value)
     ua, ub = a.unmatched_a, a.unmatched_b
     width = 1 if new.cjk != old.cjk else _MAX_THINGS
     if not (0 < len(ua) <= width and 0 < len(ub) <= width):
@@ -60,11 +60,6 @@ def other_thing(new: Statement, old: Statement) -> bool:
     if new.cjk == old.cjk and not _one_slot(new, old, ua, ub):
         return False  # "paints in her free time" / "painting is her hobby": other frames
     return not any(_related(x, y) for x in ua for y in ub)
-
-
-@lru_cache(maxsize=4096)
-def _align(a: str, b: str) -> lexical.Alignment:
-    return lexical.align(a, b)
 
 
 _NEGATION = re.compile(r"\b(?:not|no|never|n't)\b|n't\b|[不没]", re.IGNORECASE)
@@ -118,11 +113,11 @@ def _related(a: str, b: str) -> bool:
     """Two words that may name one thing: synonyms (:func:`.lexicon.synonyms`), one inside
     the other (a compound and its head: tree_nut / nut), or a Chinese word glossed by a word
     WordNet relates to the English one."""
-    if lexicon.synonyms(a, b) or a in b or b in a:
+    if synonymy.synonyms(a, b) or a in b or b in a:
         return True
     zh, en = (a, b) if text.has_cjk(a) else (b, a)
     if text.has_cjk(zh) and not text.has_cjk(en):  # 银行 (bank) / banker
-        return any(lexicon.synonyms(g, en) or g in en or en in g for g in lexicon.glosses(zh))
+        return any(synonymy.synonyms(g, en) or g in en or en in g for g in lexicon.glosses(zh))
     return False
 
 
@@ -131,7 +126,7 @@ def _keeps_away(word: str) -> bool:
     """Whether a content word says the subject keeps away from something (module docstring)."""
     if text.has_cjk(word):
         return bool(lexicon.glosses(word) & frozenset(_AVOID_SEEDS))
-    return any(lexicon.synonyms(word, seed) for seed in _AVOID_SEEDS)
+    return any(synonymy.synonyms(word, seed) for seed in _AVOID_SEEDS)
 
 
 def same_avoidance(new: Statement, old: Statement) -> bool:
@@ -144,7 +139,7 @@ def same_avoidance(new: Statement, old: Statement) -> bool:
     wp, wn = lexical.content_words(pos.value).words, lexical.content_words(neg.value).words
     if not any(_keeps_away(w) for w in wp) or any(_keeps_away(w) for w in wn):
         return False
-    a = _align(pos.value, neg.value)
+    a = lexical.align(pos.value, neg.value)
     things = [w for w in (*a.unmatched_a, *a.unmatched_b) if lexicon.is_thing(w)]
     return not [w for w in things if not _keeps_away(w)] and a.n_a > len(a.unmatched_a)
 
@@ -193,7 +188,7 @@ def _matches(a: frozenset[str], b: frozenset[str]) -> bool:
     if not a or not b:
         return False
     small, large = (a, b) if len(a) <= len(b) else (b, a)
-    return all(any(x == y or lexicon.synonyms(x, y) for y in large) for x in small)
+    return all(any(x == y or synonymy.synonyms(x, y) for y in large) for x in small)
 
 
 def preference_flipped(new: Statement, old: Statement) -> bool:
