@@ -253,8 +253,8 @@ def render(
         "`dateparser`, 年月日/号; a range of days, 11-15 Aug 2023, is its two dates), times "
         "(12/24-hour, 上午/下午/晚上), weekdays, amounts with currencies and units, spans "
         "written as words (half an hour, a decade, a dozen) and a race's distance (a 5K run) "
-        "are rewritten into one notation; \"once a week\" is a count (1 times a week), first "
-        "place in a contest a win (\"took first place in 4 tournaments\" / \"won four\", "
+        'are rewritten into one notation; "once a week" is a count (1 times a week), first '
+        'place in a contest a win ("took first place in 4 tournaments" / "won four", '
         "得了第一名: 赢了). The same canonical form merges.",
         "3. **Guards** (`decision.py`). First what each statement is about "
         "(`referents.py`, tester T22 and T11): another person — a relative, a friend or an "
@@ -274,7 +274,8 @@ def render(
         '`unsure`, never merged (a wish against a plain present — "wants a career in" / '
         '"hopes to become" — is unsure and may merge); one past event told with only its '
         'day changed (the same words and values but for the days: "went to a fair on 24 '
-        'April" / "on 14 April") → `unsure` as `event_day_changed`, flagged as a possible '
+        'April" / "on 14 April"; across English and Chinese every other word matched) → '
+        "`unsure` as `event_day_changed`, flagged as a possible "
         "contradiction (step 6); one more event of a kind a person has many of, on days "
         "with none in common ("
         '`plans.py`: "a dentist appointment on 10 January" / "on 20 June", 有牙医预约) → '
@@ -287,9 +288,10 @@ def render(
         "statement, other canonical values in the same sentence frame, an antonym swap, "
         "roles that changed sides, "
         "another value of an exclusive slot (`rules.py`: residence, employer — and an "
-        "employer left, \"left Google\", 从字节跳动离职 —, school, name, "
+        'employer left, "left Google", 从字节跳动离职 —, school, name, '
         "age, a named relative, the name of someone's thing or animal (\"the user's cat is "
-        "called Mochi\", 用户的柯基叫豆豆; not \"has a dog named Shadow\": one of several), "
+        'called Mochi", 用户的柯基叫豆豆, across languages its key matched through CC-CEDICT, '
+        '用户的猫叫 Tofu; not "has a dog named Shadow": one of several), '
         "favourite or main X, answer style; an occupation — after "
         '"works as", or a noun WordNet files under an occupation: nurse, data analyst, 护士 '
         "through CC-CEDICT; a way to commute and a seat, each named one way: 坐地铁 / "
@@ -315,6 +317,9 @@ def render(
         'no partner named; "called off their engagement" / "is engaged to Priya", 离婚), or '
         'single against a relationship in either order ("is single" / 已经结婚了, 单身 / '
         "开始谈恋爱, in one language or two) → `unsure` as `relationship_ended`, flagged. "
+        'What one side does or is on, given up on the other ("is on a keto diet" / "gave up '
+        'keto and eats bread again", 抽烟 / 戒了烟; not when both give it up) → `unsure` as '
+        "`given_up`, flagged. "
         "Other values in a "
         'frame that differs only by words of change or count ("has two cats" / "has just one '
         'cat now", 现在只有) in a statement that says a change → `contradicts` as '

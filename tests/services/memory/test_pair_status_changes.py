@@ -45,6 +45,36 @@ def test_another_name_count_or_employer_contradicts(old, new, cosine, reason):
 
 
 @pytest.mark.parametrize(
+    ("old", "new", "cosine", "reason"),
+    [
+        # another name across languages: the key matched through CC-CEDICT (猫 / cat)
+        ("The user's cat is called Mochi", "用户的猫叫 Tofu", 0.842, "slot_differs:named:猫"),
+        # one past event told in two languages with only its day changed
+        ("Jon lost his job as a banker on 19 January 2023", "Jon 是2023年3月19日丢了 banker 的工作",
+         0.889, "event_day_changed"),
+        # what one side does or is on, given up on the other
+        ("The user is on a keto diet", "The user gave up keto and eats bread and pasta again",
+         0.895, "given_up"),
+        ("用户抽烟", "用户戒了烟", 0.95, "given_up"),
+    ],
+)  # fmt: skip
+def test_a_change_across_wording_is_flagged(old, new, cosine, reason):
+    d = decide(statement(new), statement(old), cosine, thresholds=T)
+    assert (d.action, d.reason) == ("unsure", reason), d
+    assert flags_contradiction(d) and not d.merge_allowed
+
+
+def test_what_both_give_up_or_another_thing_given_up_is_no_change():
+    for old, new in (("The user quit smoking", "The user stopped smoking"),
+                     ("The user likes tea", "The user gave up coffee")):  # fmt: skip
+        assert decide(statement(new), statement(old), 0.95, thresholds=T).reason != "given_up"
+    zh = "Jon 2023年1月19日丢了 banker 的工作"
+    en = "Jon lost his job as a banker on 19 January 2023"
+    same_day = decide(statement(zh), statement(en), 0.9)
+    assert same_day.action == "merge", same_day
+
+
+@pytest.mark.parametrize(
     ("old", "new", "cosine"),
     [
         ("The user is engaged to Priya", "The user and Priya called off their engagement", 0.918),

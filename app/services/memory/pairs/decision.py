@@ -150,7 +150,9 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
 
     if (kept := referents.apart(new.value, old.value)) is not None:  # whose, which, how real
         action, reason, merge_allowed = kept
-        if reason == "other_event_day" and _only_the_day_differs(f):
+        if reason == "other_event_day" and (
+            _only_the_day_differs(f) or (f.cross_lingual and across.only_days_differ(new, old))
+        ):
             reason = "event_day_changed"  # a corrected date or the same thing done again
         return PairDecision(action, reason, 0.0, merge_allowed)
     if (held := held_apart(new.value, old.value)) is not None:  # tester D32
@@ -215,6 +217,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         return unsure("kind_changed")  # coconut / almond milk: flagged, never merged
     if rules.relationship_ended(new.value, old.value):
         return unsure("relationship_ended")  # dating Sam / broke up: flagged (tester D26)
+    if converse.given_up(new.value, old.value):
+        return unsure("given_up")  # on a keto diet / gave up keto: flagged, never merged
     if (kind := thing_swapped(new.value, old.value)) is not None:
         return unsure(f"thing_swapped:{kind}")  # yoga with Rob / with Mike: flagged, kept
     turned = _converse(new, old)
