@@ -317,6 +317,8 @@ def given_up(new: str, old: str) -> bool:
     if m is None or _GAVE_UP.search(old):
         return False
     word = next(g for g in m.groups() if g)
+    if text.is_stop_word(word.casefold()):
+        return False  # "stopped by the bakery", "quit his job": no thing given up named
     if text.has_cjk(word):
         return any(ch in old for ch in word)
     return lemma(word.casefold()) in {lemma(w) for w in re.findall(r"[a-z]+", old.casefold())}
