@@ -141,6 +141,7 @@ def test_paraphrases_the_new_readings_merge(old, new, cosine, reason):
         ("用户养了两只猫", "用户家里有2只猫咪", 0.976, "merge"),  # one thing (家里) on one side
         ("用户每天骑自行车上班", "用户每天骑自行车去健身房", 0.982, "unsure"),  # another place
         ("用户在字节跳动工作", "用户的表哥在字节跳动工作", 0.978, "distinct"),  # another person
+        ("The user visited 故宫博物院", "The user visited MoMA", 0.9, "unsure"),  # MoMA: a name
     ],
 )
 def test_one_thing_a_side_adds_merges_only_as_an_addition(old, new, cosine, action):

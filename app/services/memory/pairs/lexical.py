@@ -61,6 +61,7 @@ _YEAR = re.compile(r"(?<!\d)(\d{4})\s*年(?![\d月])")
 _COUNTED = re.compile(r"^[一两几]?[个只次回本台部辆条张位杯种些件家名场幅首顿趟遍份]$")
 _EVERY = re.compile(r"^每个?(天|日|周|星期|月|年)$")
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+)")  # capitalised, not a sentence's start
+_CAPS_INSIDE = re.compile(r"\b([A-Za-z]+[A-Z][A-Za-z]*)\b")  # MoMA, LinkedIn: a name anywhere
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,7 @@ def content_words(value: str) -> Words:
         cjk_text="".join(ch for ch in zh if text.has_cjk(ch)),
         # Capitalised words past a sentence's start, and at its start those no dictionary
         # knows ("Boris taught …"): a name never aligns with another name.
-        names=frozenset(w.casefold() for w in _NAME.findall(value))
+        names=frozenset(w.casefold() for w in _NAME.findall(value) + _CAPS_INSIDE.findall(value))
         | frozenset(w for w in _capitalised(value) if w not in _wordnet()),
     )
 
