@@ -253,13 +253,16 @@ def render(
         "`dateparser`, 年月日/号; a range of days, 11-15 Aug 2023, is its two dates), times "
         "(12/24-hour, 上午/下午/晚上), weekdays, amounts with currencies and units, spans "
         "written as words (half an hour, a decade, a dozen) and a race's distance (a 5K run) "
-        "are rewritten into one notation. The same canonical form merges.",
+        'are rewritten into one notation; "once a week" is a count (1 times a week), first '
+        'place in a contest a win ("took first place in 4 tournaments" / "won four", '
+        "得了第一名: 赢了). The same canonical form merges.",
         "3. **Guards** (`decision.py`). First what each statement is about "
         "(`referents.py`, tester T22 and T11): another person — a relative, a friend or an "
         "animal after a possessive (the user / the user's husband, 用户 / 用户的丈夫, my wife; "
         "WordNet persons, CC-CEDICT kin words), another name as the subject (Alice / Bob, "
         "张三 / 李四), another holder the statement opens with (the user / the user's folks, "
-        "family or in-laws, 用户 / 爸妈, 家人, 公婆, tester D32; the user / a name is `unsure`, "
+        "family or in-laws, 用户 / 爸妈, 家人, 公婆, tester D32; after 用户的 a word CC-CEDICT "
+        "glosses as a WordNet person, 用户的表哥: a cousin; the user / a name is `unsure`, "
         "never merged: the user may be called that) —, another identifier (flight LH716 / "
         "LH717, order 1001 / 1002, 订单, "
         '航班; a member of a sequence, `sequence.py`, tester F34: "Step 1 finished" / "Step 2 '
@@ -273,7 +276,8 @@ def render(
         '`unsure`, never merged (a wish against a plain present — "wants a career in" / '
         '"hopes to become" — is unsure and may merge); one past event told with only its '
         'day changed (the same words and values but for the days: "went to a fair on 24 '
-        'April" / "on 14 April") → `unsure` as `event_day_changed`, flagged as a possible '
+        'April" / "on 14 April"; across English and Chinese every other word matched) → '
+        "`unsure` as `event_day_changed`, flagged as a possible "
         "contradiction (step 6); one more event of a kind a person has many of, on days "
         "with none in common ("
         '`plans.py`: "a dentist appointment on 10 January" / "on 20 June", 有牙医预约) → '
@@ -285,8 +289,12 @@ def render(
         "Then a negation of the same "
         "statement, other canonical values in the same sentence frame, an antonym swap, "
         "roles that changed sides, "
-        "another value of an exclusive slot (`rules.py`: residence, employer, school, name, "
-        "age, a named relative, favourite or main X, answer style; an occupation — after "
+        "another value of an exclusive slot (`rules.py`: residence, employer — and an "
+        'employer left, "left Google", 从字节跳动离职 —, school, name, '
+        "age, a named relative, the name of someone's thing or animal (\"the user's cat is "
+        'called Mochi", 用户的柯基叫豆豆, across languages its key matched through CC-CEDICT, '
+        '用户的猫叫 Tofu; not "has a dog named Shadow": one of several), '
+        "favourite or main X, answer style; an occupation — after "
         '"works as", or a noun WordNet files under an occupation: nurse, data analyst, 护士 '
         "through CC-CEDICT; a way to commute and a seat, each named one way: 坐地铁 / "
         "subway), an exclusive one-word swap → `contradicts` (superseded or flagged by time, "
@@ -308,7 +316,13 @@ def render(
         'cream", nor a food it allows, pescatarian / salmon) → `unsure` as `diet_excludes`, '
         "flagged as a possible contradiction. A relationship said to have ended against one "
         'held ("is no longer in a relationship" / "is dating Sam", 分手 / 女朋友; tester D26: '
-        "no partner named) → `unsure` as `relationship_ended`, flagged. Other values in a "
+        'no partner named; "called off their engagement" / "is engaged to Priya", 离婚), or '
+        'single against a relationship in either order ("is single" / 已经结婚了, 单身 / '
+        "开始谈恋爱, in one language or two) → `unsure` as `relationship_ended`, flagged. "
+        'What one side does or is on, given up on the other ("is on a keto diet" / "gave up '
+        'keto and eats bread again", 抽烟 / 戒了烟; not when both give it up) → `unsure` as '
+        "`given_up`, flagged. "
+        "Other values in a "
         'frame that differs only by words of change or count ("has two cats" / "has just one '
         'cat now", 现在只有) in a statement that says a change → `contradicts` as '
         "`values_changed` (tester D26). "
@@ -373,8 +387,11 @@ def render(
         "and their licences: the section of that name below). A pair the classifier does "
         f"not merge merges when its cosine is ≥ `align_cosine` = {t.align_cosine} (two "
         f"languages: `align_cosine_xl` = {t.align_cosine_xl}), the lower of the two "
-        f"directions' matched shares is ≥ {t.align_cover} ({t.align_cover_xl}), and no side "
-        "names a thing (a noun, an adjective, a name, a number) the other does not — or, in "
+        f"directions' matched shares is ≥ {t.align_cover} ({t.align_cover_xl}), and at most "
+        f"`align_things` = {t.align_things} thing (a noun, an adjective, a name, a number) "
+        "is named on one side that the other does not match, none on both (用户是护士 / "
+        "用户在医院当护士; a Chinese sentence with one place swapped for a thing, 骑自行车上班 "
+        "/ 骑自行车去健身房, is not a rewording, as an English one is not) — or, in "
         "one language, when every content word is matched both ways and its cosine is ≥ "
         f"`align_cosine_full` = {t.align_cosine_full}; "
         "otherwise a pair in two languages is unsure. A name one side writes in Latin letters "

@@ -125,7 +125,7 @@ def test_a_week_of_a_month_is_one_value_in_english_and_chinese():
     [
         # cosines as multilingual-e5-small gives them (tests/dedupe_pairs_unseen.py)
         ("The user got married in 2019", "The user's wedding was in 2019", 0.983, "merge"),
-        ("用户养了两只猫", "用户家里有2只猫咪", 0.976, "unsure"),  # 家里: a place, one side
+        ("用户养了两只猫", "用户家里有2只猫咪", 0.976, "merge"),  # 家里: one thing, one side
         ("The user lives in Shanghai", "The user works in Shanghai", 0.968, "unsure"),
         ("用户每天喝两杯咖啡", "用户每天喝两杯茶", 0.982, "distinct"),  # another thing (objects.py)
         ("The user might like genre mid", "The user might like genre high", 0.957, "unsure"),
@@ -364,4 +364,6 @@ def test_more_wordings_align(a, b):
 )  # fmt: skip
 def test_the_new_wordings_keep_other_facts_apart(a, b):
     al = lexical.align(a, b)  # the alignment rule refuses: a thing one side names, or too few
-    assert al.things > T.align_things or al.low < T.align_cover, al
+    swapped = lexical.zh_place_swapped(a, b)  # one place filled otherwise (eleventh run)
+    assert al.things > T.align_things or al.low < T.align_cover or swapped, al
+    assert decide(statement(b), statement(a), 0.99, thresholds=T).action != "merge"

@@ -35,17 +35,20 @@ NOT_REWORDED = [
     # another mood, another person opening the sentence (e5 cosines 0.969 and 0.985)
     ("John is training for a marathon", "John ran a marathon"),
     ("The user's sister lives in Boston", "The user lives near his sister in Boston"),
-    # a development duplicate the mood check leaves unmerged (了 one side only): a cost
-    ("用户养了两只猫", "用户家里有2只猫咪"),
+    # (用户养了两只猫 / 用户家里有2只猫咪, a development duplicate the mood check leaves
+    # unmerged here, merges by the alignment's one added thing since the eleventh run)
 ]  # fmt: skip
 
 
 @pytest.mark.parametrize(("old", "new"), REWORDED)
 def test_a_rewording_merges_from_the_fitted_cosine(old, new):
-    d = decide(statement(new), statement(old), 0.975)
+    # the rewording rule alone: no thing one side adds (用户的母亲去年去世了 / 妈妈去年走了 also
+    # aligns with one, align_things = 1, eleventh run)
+    alone = Thresholds(align_things=0)
+    d = decide(statement(new), statement(old), 0.99, thresholds=alone)
     assert (d.action, d.reason) == ("merge", "reworded")
-    off = Thresholds(reword_cosine=None, reword_cosine_zh=None)
-    assert decide(statement(new), statement(old), 0.975, thresholds=off).action != "merge"
+    off = Thresholds(align_things=0, reword_cosine=None, reword_cosine_zh=None)
+    assert decide(statement(new), statement(old), 0.99, thresholds=off).action != "merge"
     below = decide(statement(new), statement(old), 0.95)
     assert below.action != "merge"
 

@@ -50,11 +50,29 @@ def only_values_differ(new: Statement, old: Statement) -> bool:
     return _only_unmatched(new, old, lambda w: any(c.isdigit() for c in w))
 
 
+def only_days_differ(new: Statement, old: Statement) -> bool:
+    """Whether the two differ only by their days (dates, weekdays, months of a year: one
+    event told with another day, "on 19 January 2023" / 2023年3月19日)."""
+    from app.services.memory.pairs.referents import is_day
+
+    return _only_unmatched(new, old, is_day)
+
+
 def slot_differs(new: Statement, old: Statement) -> tuple[str, bool] | None:
     """An exclusive slot both fill with values the dictionary tells apart, and whether every
     other word is matched (a contradiction; else a real candidate for review); None when no
-    slot differs."""
+    slot differs. A keyed slot's key is matched through the dictionary ("the user's cat is
+    called Mochi" / 用户的猫叫 Tofu: named:cat, named:猫), its values in Latin letters as
+    they are written."""
     zh, en = (new, old) if new.cjk else (old, new)
+    for zk, zv in sorted(zh.slots.items()):
+        kind, _, key = zk.partition(":")
+        for ek, ev in sorted(en.slots.items()):
+            other, _, eng = ek.partition(":")
+            if not key or zk == ek or kind != other or not lexicon.synonyms(key, eng):
+                continue
+            if not text.has_cjk(zv) and zv != ev:
+                return zk, _only_unmatched(new, old, (zv + " " + ev).__contains__)
     for slot in sorted(zh.slots.keys() & en.slots.keys()):
         zv, ev = zh.slots[slot], en.slots[slot]
         if not text.has_cjk(zv) or text.has_cjk(ev):

@@ -318,7 +318,11 @@ _THOUSAND_K = re.compile(
     r"(?:(?<=[$€£¥]\d[kK])|(?<=[$€£¥]\d\d[kK])|(?<=[$€£¥]\d\d\d[kK])|"
     r"(?=\s*(?:dollars?|usd|euros?|eur|pounds?|gbp|yuan|rmb|元|美元)\b))(?![\w])"
 )
-_TWICE = re.compile(r"\b(twice|thrice)\b", re.IGNORECASE)
+# "once" as a count only before a span ("once a week", "once every month"; not "once lived").
+_TWICE = re.compile(
+    r"\b(twice|thrice|once(?=\s+(?:a|an|per|every|each)\s+(?:day|week|month|year|fortnight)\b))\b",
+    re.IGNORECASE,
+)
 # Spans written as words ("half an hour", "a decade") in the units numbers give them; a
 # number word joined to its unit ("five-kilometre"); a race's distance in K ("a 5K run").
 _SPANS = (
@@ -340,7 +344,14 @@ _SPANS = (
         r"\1 km",
     ),
 )
-_TIMES = {"twice": "2 times", "thrice": "3 times"}
+# First place in a contest is a win, not the value 1 ("took first place in 4 tournaments" /
+# "won four tournaments", "came first in a tournament"; not "family comes first").
+_FIRST_PLACE = re.compile(
+    r"\b(?:took|came|finished|placed|won|got|take|takes)\s+(?:the\s+)?(?:first|1st)"
+    r"(?:\s+(?:place|prize))?(?=\s+(?:in|at|of)\b)|\b(?:took|won|got)\s+(?:the\s+)?"
+    r"(?:first|1st)\s+(?:place|prize)\b|(?:得了|拿了|获得了?)第一名?"
+)
+_TIMES = {"once": "1 times", "twice": "2 times", "thrice": "3 times"}
 # A number written with thousands separators (1,500; 10,000; 85,000), not a list "3,4".
 _THOUSANDS = re.compile(r"(?<![\d,.])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)")
 
@@ -353,6 +364,7 @@ def canonical(value: str) -> Canonical:
     s = _THOUSAND_K.sub(lambda m: f"{m.group(1)}000", s)  # $85k → $85000
     s = _TWICE.sub(lambda m: _TIMES[m.group(1).casefold()], s)  # twice → 2 times
     s = s.casefold()
+    s = _FIRST_PLACE.sub(lambda m: "赢了" if text.has_cjk(m.group()) else "won", s)
     for pattern, written in _SPANS:
         s = pattern.sub(written, s)
     s = _zh_numbers(_weekdays(s))

@@ -298,3 +298,27 @@ def _irregular() -> dict[str, tuple[str, ...]]:
             form, *bases = line.split()
             out[form] = tuple(bases)
     return out
+
+
+# Given up: "gave up keto", "quit smoking", "stopped eating meat", 戒了烟, 放弃了.
+_GAVE_UP = re.compile(
+    r"\b(?:gave|give|gives|given|giving)\s+up\s+(?:on\s+)?(?:the\s+|a\s+|his\s+|her\s+|their\s+)?"
+    r"([a-z]+)|\b(?:quit|quits|stopped|stops)\s+([a-z]+)|(?:戒掉?了?|放弃了?)([\u4e00-\u9fff]{1,2})",
+    re.IGNORECASE,
+)
+
+
+def given_up(new: str, old: str) -> bool:
+    """``new`` says the subject gave up what ``old`` says they do or are on ("is on a keto
+    diet" / "gave up keto and eats bread again", "smokes" / "quit smoking", 抽烟 / 戒了烟):
+    a change, flagged as a possible contradiction (never merged); not when both give it up
+    ("quit smoking" / "stopped smoking")."""
+    m = _GAVE_UP.search(new)
+    if m is None or _GAVE_UP.search(old):
+        return False
+    word = next(g for g in m.groups() if g)
+    if text.is_stop_word(word.casefold()):
+        return False  # "stopped by the bakery", "quit his job": no thing given up named
+    if text.has_cjk(word):
+        return any(ch in old for ch in word)
+    return lemma(word.casefold()) in {lemma(w) for w in re.findall(r"[a-z]+", old.casefold())}

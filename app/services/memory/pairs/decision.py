@@ -58,6 +58,7 @@ from app.services.memory.pairs import (
 from app.services.memory.pairs.features import Features, Statement, features, statement
 from app.services.memory.pairs.gate import REVIEW_P, REVIEW_UNMATCHED
 from app.services.memory.pairs.holders import apart as held_apart
+from app.services.memory.pairs.reword import _subject_person as opening_person
 from app.services.memory.pairs.reword import merges as reworded
 from app.services.memory.pairs.swaps import thing_swapped
 
@@ -89,25 +90,25 @@ class Thresholds:
     # merges at cosine ≥ ``align_cosine`` when each side has ≥ ``align_cover`` of its content
     # words matched and neither names a thing the other does not. Fitted with grouped k-fold
     # CV by scripts/eval_dedupe_unseen.py --fit (docs/DEDUPE.md); None switches it off.
-    align_cosine: float | None = 0.95
+    align_cosine: float | None = 0.97
     align_cover: float = 0.6
     # The same in two languages (words matched through CC-CEDICT): lower cosines.
     align_cosine_xl: float | None = 0.805
-    align_cover_xl: float = 0.5
+    align_cover_xl: float = 0.3
     # Unmatched things (nouns, names, numbers) allowed on one side, none on the other.
-    align_things: int = 0
+    align_things: int = 1
     # Same language, every content word matched both ways: merges from this cosine (fitted
     # with the same CV; "I work as a nurse" / "The user is a nurse"). None: off.
-    align_cosine_full: float | None = 0.92
+    align_cosine_full: float | None = 0.925
     # A label and its definition (:func:`.definition.merges`), fitted by the same CV; None: off.
     define_cosine: float | None = 0.835
     define_cover: float = 0.5
     # A rewording told by the embedding alone (:func:`.reword.merges`), fitted by the same CV
     # above every training pair of other facts; None: off.
-    reword_cosine: float | None = 0.96
+    reword_cosine: float | None = 0.955
     reword_things: int = 3
-    reword_cosine_zh: float | None = 0.97
-    reword_cover_zh: float = 0.6
+    reword_cosine_zh: float | None = 0.985
+    reword_cover_zh: float = 0.5
 
 
 @dataclass(frozen=True)
@@ -149,7 +150,9 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
 
     if (kept := referents.apart(new.value, old.value)) is not None:  # whose, which, how real
         action, reason, merge_allowed = kept
-        if reason == "other_event_day" and _only_the_day_differs(f):
+        if reason == "other_event_day" and (
+            _only_the_day_differs(f) or (f.cross_lingual and across.only_days_differ(new, old))
+        ):
             reason = "event_day_changed"  # a corrected date or the same thing done again
         return PairDecision(action, reason, 0.0, merge_allowed)
     if (held := held_apart(new.value, old.value)) is not None:  # tester D32
@@ -175,6 +178,10 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         if not f.cross_lingual and rules.says_change(new.value) and _only_change_words(new, old):
             return contradicts("values_changed")  # two cats / just one cat now (tester D26)
         return unsure("values_differ_elsewhere")
+    if rules.left_employer(new.value, old.value):  # works at X / left X, 从X离职
+        return contradicts("slot_differs:employer")
+    if f.cross_lingual and rules.relationship_ended(new.value, old.value):
+        return unsure("relationship_ended")  # "is single" / 已经结婚了: flagged
     if f.cross_lingual and (turned := _converse(new, old)) is not None:
         return turned  # bought a car / 卖了一辆车
     if f.cross_lingual:
@@ -210,6 +217,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         return unsure("kind_changed")  # coconut / almond milk: flagged, never merged
     if rules.relationship_ended(new.value, old.value):
         return unsure("relationship_ended")  # dating Sam / broke up: flagged (tester D26)
+    if converse.given_up(new.value, old.value):
+        return unsure("given_up")  # on a keto diet / gave up keto: flagged, never merged
     if (kind := thing_swapped(new.value, old.value)) is not None:
         return unsure(f"thing_swapped:{kind}")  # yoga with Rob / with Mike: flagged, kept
     turned = _converse(new, old)
@@ -333,17 +342,23 @@ def aligned(new: Statement, old: Statement, cosine: float, t: Thresholds) -> boo
     a = lexical.align(new.value, old.value)
     if a.things_both or a.things > t.align_things:
         return False
+    if a.things and opening_person(new.value) != opening_person(old.value):
+        return False  # a thing one side adds, but whose: "The user's sister lives in Boston"
     if (
-        not new.cjk
-        and not old.cjk
+        new.cjk == old.cjk
         and a.unmatched_a
         and a.unmatched_b
-        and frames.one_slot_swapped(new.value, old.value)
+        and (
+            frames.one_slot_swapped(new.value, old.value)
+            if not new.cjk
+            else a.things and lexical.zh_place_swapped(new.value, old.value)
+        )
     ):
         # The same sentence frame with one or two words swapped for others the dictionaries
         # do not match ("bought" / "sold a house", "leaves from" / "arrives at", "wifi" /
         # "email password"): another fact or a change, not a rewording (tester B9: merged
-        # silently, the second text lost).
+        # silently, the second text lost). In Chinese (jieba's words) when a thing is among
+        # them: 骑自行车上班 / 骑自行车去健身房 (another place).
         return False
     if full is not None and cosine >= full and a.low >= 1.0:
         return True  # every content word matched both ways

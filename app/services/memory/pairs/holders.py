@@ -80,6 +80,8 @@ def holder(value: str) -> str | None:
         if m is not None:
             word = m.group(1)
             return "user:" + (_GROUP_ZH.get(word) or _KIN_ZH[word])
+        if v.startswith("用户的") and (person := _person_zh(v[3:])) is not None:
+            return "user:" + person  # 用户的表哥: CC-CEDICT "older male cousin …"
         if _ZH_USER.match(v):
             return "user"
         m = _ZH_KIN_FIRST.match(v)
@@ -112,6 +114,31 @@ def holder(value: str) -> str | None:
     name = subject_name(v)
     if name is not None and _a_name(name[0]) and not re.match(r"^\w+\s+and\b", v):
         return "name:" + name[0]
+    return None
+
+
+_GLOSS_TAIL = re.compile(r"\s+(?:via|with|of|who|in|on|for|from|at|by|or|and)\b.*$")
+
+
+def _person_zh(rest: str) -> str | None:
+    """The person the first jieba word of ``rest`` names when it is a noun and no kin word of
+    the lists above, through the head of its first CC-CEDICT definition (表哥: "older male
+    cousin via female line" → cousin, a WordNet person; 客户: client), else None."""
+    from app.services.memory.pairs import lexicon
+
+    tags = rjieba.tag(rest)
+    if not tags or not tags[0][1].startswith("n") or not text.has_cjk(tags[0][0]):
+        return None  # a noun (表哥 n), not 主要 ("major": an officer in WordNet)
+    word = tags[0][0]
+    definitions = lexicon._cedict().get(word, ())
+    if word in _KIN_ZH or word in _GROUP_ZH or not definitions:
+        return None
+    head = re.sub(r"\([^)]*\)", "", definitions[0].split(";")[0].split(",")[0]).casefold()
+    words = re.findall(r"[a-z]+", _GLOSS_TAIL.sub("", head.strip()))
+    noun = lexicon.lemma(words[-1]) if words else ""
+    first = lexicon._first_noun_senses().get(noun)  # the first definition's head noun only
+    if first and lexicon._descends(first[0], ("person",)):
+        return _KIN_EN.get(noun, noun)
     return None
 
 

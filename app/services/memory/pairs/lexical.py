@@ -31,7 +31,7 @@ __all__ = ["Alignment", "Words", "align", "content_words", "is_thing", "lemma", 
 # light verbs: they align with anything and say nothing about which fact this is.
 _SUBJECT = frozenset("i me my mine myself user users 用户 我 我的 自己".split())
 _LIGHT = frozenset(
-    "be have do get 是 有 了 的 在 会 要 去 着 过 把 被 让 给 搞 弄 从 起 since "
+    "be have do get 是 有 了 的 在 会 要 去 着 过 把 被 让 给 搞 弄 做 从 起 since "
     "个 只 次 回 本 台 部 辆 条 张 位 杯 种 些 件 家 名 场 幅 几个 一起 们 一 得 地 很 当 和 与 "
     "people person time thing "
     # quantifiers and hedges: "some figurines", "roughly 7 hours each night"
@@ -55,6 +55,7 @@ _YEAR = re.compile(r"(?<!\d)(\d{4})\s*年(?![\d月])")
 _COUNTED = re.compile(r"^[一两几]?[个只次回本台部辆条张位杯种些件家名场幅首顿趟遍份]$")
 _EVERY = re.compile(r"^每个?(天|日|周|星期|月|年)$")
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+)")  # capitalised, not a sentence's start
+_CAPS_INSIDE = re.compile(r"\b([A-Za-z]+[A-Z][A-Za-z]*)\b")  # MoMA, LinkedIn: a name anywhere
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,7 @@ def content_words(value: str) -> Words:
         cjk_text="".join(ch for ch in zh if text.has_cjk(ch)),
         # Capitalised words past a sentence's start, and at its start those no dictionary
         # knows ("Boris taught …"): a name never aligns with another name.
-        names=frozenset(w.casefold() for w in _NAME.findall(value))
+        names=frozenset(w.casefold() for w in _NAME.findall(value) + _CAPS_INSIDE.findall(value))
         | frozenset(w for w in _capitalised(value) if w not in _wordnet()),
     )
 
@@ -272,3 +273,22 @@ def align(a: str, b: str) -> Alignment:
         things_a=sum(w in wa.names or is_thing(w) for w in ua),
         things_b=sum(w in wb.names or is_thing(w) for w in ub),
     )
+
+
+def zh_place_swapped(a: str, b: str) -> bool:
+    """Whether two Chinese statements are one frame with one place filled otherwise: jieba's
+    words of their canonical forms (a separable verb joined: 游3次泳 → 游泳 3次) the same
+    before and after one or two words on each side (用户每周游泳3次 / 用户每周跑步3次,
+    骑自行车上班 / 骑自行车去健身房), not a rewording that changes two places (用户的母亲去年
+    去世了 / 用户的妈妈去年走了)."""
+    ta, tb = (
+        [w for w in rjieba.cut(_SPLIT_VERB.sub(_joined_verb, canonical(v).text)) if w.strip()]
+        for v in (a, b)
+    )
+    start = 0
+    while start < min(len(ta), len(tb)) and ta[start] == tb[start]:
+        start += 1
+    end = 0
+    while end < min(len(ta), len(tb)) - start and ta[-1 - end] == tb[-1 - end]:
+        end += 1
+    return start + end > 0 and 0 < len(ta) - start - end <= 2 and 0 < len(tb) - start - end <= 2

@@ -245,7 +245,7 @@ _DESIRE_EN = re.compile(
     r"\b(?:wants?|wanted|wanting|hopes?|hoped|hoping|plans?|planned|planning|intends?|intended|"
     r"intending|wish(?:es)?|wished|aims?|aiming|would\s+(?:like|love)|['’]d\s+(?:like|love)|"
     r"dreams?)\s+(?:to|of|on)\b|\b(?:thinking|thinks|dreaming)\s+(?:about|of)\b|"
-    r"\bconsider(?:s|ing)?\s+\w+ing\b",
+    r"\b(?:wants?|wanted|wanting)\s+(?:a|an|another)\b|\bconsider(?:s|ing)?\s+\w+ing\b",
     re.IGNORECASE,
 )
 _FUTURE_EN = re.compile(
@@ -301,7 +301,7 @@ def _past_en(value: str) -> bool:
 @lru_cache(maxsize=8192)
 def moods(value: str) -> frozenset[Mood]:
     """How real a statement says its fact is: ``epistemic`` (might, may, 可能), ``desire``
-    (wants to, plans to, 想, 打算), ``future`` (will, going to, tomorrow, 要, 明天), ``past``
+    (wants to or a, plans to, 想, 打算), ``future`` (will, going to, tomorrow, 要, 明天), ``past``
     (visited, went, was, 过, 已经; 了 unless a future marker comes with it: 要去了). Empty: a
     plain present ("lives in", "is")."""
     found: set[Mood] = set()

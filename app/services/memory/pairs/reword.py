@@ -199,7 +199,8 @@ def _swapped(a: str, b: str, cjk: bool) -> bool:
     while end < min(len(ta), len(tb)) - start and ta[-1 - end] == tb[-1 - end]:
         end += 1
     mid_a, mid_b = len(ta) - start - end, len(tb) - start - end
-    return start + end > 0 and mid_a <= 2 and mid_b <= 2
+    # ... or so in their canonical forms (用户每周游三次泳 / 用户每周跑步3次: 游泳 3次)
+    return (start + end > 0 and mid_a <= 2 and mid_b <= 2) or lexical.zh_place_swapped(a, b)
 
 
 def _two_events(a: str, b: str, al: lexical.Alignment) -> bool:

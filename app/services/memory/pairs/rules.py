@@ -29,6 +29,13 @@ _SLOTS: list[tuple[str, re.Pattern[str]]] = [
     ("relative", re.compile(
         rf"\b(?:user's\s+)?(wife|husband|partner|son|daughter|mother|father|sister|brother)"
         rf"(?:'s\s+name)?\s+is\s+(?:called\s+|named\s+)?{_CAP}")),
+    # A thing or animal of someone's and its one name ("The user's cat is called Mochi",
+    # "Joanna's stuffed toy dog is named Tilly"): one value, as a relative's name is; keyed by
+    # the whole phrase ("other cat" is not "cat"); not "has a dog named Shadow" (one of
+    # several: no possessive).
+    ("named", re.compile(
+        rf"(?:\b(?:my|his|her|their|our|your)|['’]s)\s+((?:[a-z][\w-]*\s+){{0,3}}?[a-z][\w-]*)"
+        rf"(?:['’]s\s+name)?\s+is\s+(?:called|named)\s+{_CAP}")),
     ("favourite", re.compile(r"\bfavou?rite\s+(\w+(?:\s+\w+){0,2})\s+is\s+([\w' -]+?)(?:[.,;]|$)",
                              re.IGNORECASE)),  # "favourite style of dance is …"
     ("main", re.compile(r"\b(?:main|primary|default)\s+(\w+(?:\s+\w+)?)\s+is\s+([\w' -]+?)"
@@ -50,12 +57,17 @@ _SLOTS: list[tuple[str, re.Pattern[str]]] = [
     ("zh_name", re.compile(r"^用户(?:叫|的名字是)([^\s，。,.]{1,8})")),
     ("zh_relative", re.compile(
         r"用户的(儿子|女儿|老婆|妻子|丈夫|老公|妈妈|爸爸|母亲|父亲)叫([^\s，。,.]{1,6})")),
+    # 用户的柯基叫豆豆, 乔安娜的毛绒小狗叫蒂莉: a thing or animal of someone's and its name
+    # (not 老板叫他加班: "told him to")
+    ("zh_named", re.compile(r"的([^\s，。,.的叫]{1,6})叫(?![他她我你它])\s*"
+                            r"([^\s，。,.]{1,4}|[A-Za-z][\w-]*)(?=[，。,.]|$)")),
     ("zh_favourite", re.compile(r"最喜欢的([^\s，。是]{1,8})是([^\s，。,.]{1,12})")),
     ("zh_main", re.compile(r"(?:主要|默认)的?([^\s，。是]{1,8})是([^\s，。,.]{1,12})")),
     ("zh_answer_style", re.compile(r"回答(?:要|请|尽量)?(简洁|简短|简单|详细|具体|详尽)")),
 ]  # fmt: skip
 # Slots whose group 1 names *which* slot (relative, favourite) and group 2 the value.
-_KEYED = {"relative", "favourite", "main", "zh_relative", "zh_favourite", "zh_main"}
+_KEYED = {"relative", "named", "favourite", "main"}
+_KEYED |= {f"zh_{k}" for k in _KEYED}
 
 
 def _fold(value: str) -> str:
@@ -149,7 +161,8 @@ _ZH_COMMUTE = re.compile(
 )
 _EN_COMMUTE = re.compile(
     r"\bcommutes?\s+(?:to\s+(?:work|the\s+office)\s+)?by\s+(?P<a>\w+)|"
-    r"\b(?P<b>drives|cycles|bikes|walks)\s+to\s+(?:work|the\s+office)\b|"
+    r"\b(?P<b>drives|cycles|bikes|walks)\s+(?:(?:a|the|his|her|their)\s+(?:car|bike|bicycle)\s+)?"
+    r"to\s+(?:work|the\s+office)\b|"  # "drives a car to work"
     r"\b(?:takes|rides)\s+(?:the|a|his|her|their)\s+(?P<c>\w+)\s+to\s+(?:work|the\s+office)\b|"
     r"\bgoes\s+to\s+(?:work|the\s+office)\s+by\s+(?P<d>\w+)",
     re.IGNORECASE,
@@ -302,26 +315,62 @@ CHANGE_WORDS = frozenset("now just onli still current anymor 现 在 只 了 剩
 # A relationship said to have ended, and one an old statement holds (tester D26: "We broke up"
 # against "The user is dating Sam": the partner is not named, so it is flagged, not superseded).
 _ENDED = re.compile(
-    r"\bno\s+longer\s+(?:in\s+a\s+relationship|dating|together)\b|\b(?:broke|split)\s+up\b|"
-    r"不再在?谈恋爱|分手",
+    r"\bno\s+longer\s+(?:in\s+a\s+relationship|dating|together|engaged|married)\b|"
+    r"\b(?:broke|split)\s+up\b|\b(?:called|broke|call|break)\s+off\s+(?:\w+\s+)?engagement\b|"
+    r"\b(?:got\s+)?divorced\b|不再在?谈恋爱|分手|离婚|解除(?:了)?婚约|退婚",
     re.IGNORECASE,
 )
 _TOGETHER = re.compile(
-    r"\b(?:dating|girlfriend|boyfriend|in\s+a\s+relationship|seeing\s+someone|together\s+with)\b|"
-    r"谈恋爱|男朋友|女朋友|男友|女友|交往|对象",
+    r"\b(?:dating|girlfriend|boyfriend|in\s+a\s+relationship|seeing\s+someone|together\s+with|"
+    r"engaged|married|fianc[ée]e?)\b|"
+    r"谈恋爱|男朋友|女朋友|男友|女友|交往|对象|订婚|结婚|已婚|未婚[夫妻]",
+    re.IGNORECASE,
+)
+# Without a partner: "The user is single", 用户目前单身 (not "a single room", 单身公寓).
+_SINGLE = re.compile(
+    r"\b(?:is|am|are|been|stays?|remains?|still|currently|now)\s+single\b(?!\s+[a-z])|"
+    r"单身(?![公宿派汉狗])",
     re.IGNORECASE,
 )
 
 
 def relationship_ended(new: str, old: str) -> bool:
-    """True when ``new`` says a relationship ended and ``old`` holds one (module comment)."""
-    return (
-        _ENDED.search(new) is not None
-        and _TOGETHER.search(old) is not None
-        and _ENDED.search(old) is None
-    )
+    """True when ``new`` says a relationship ended and ``old`` holds one (module comment), or
+    one side says the subject is single and the other holds a relationship ("is single" /
+    "got married", 单身 / 开始谈恋爱 / "engaged to Priya" / "called off their engagement"),
+    in either order: one relationship status replaced by another."""
+    if _ENDED.search(new) and _TOGETHER.search(old) and not _ENDED.search(old):
+        return True
+    for a, b in ((new, old), (old, new)):
+        if (
+            _SINGLE.search(a)
+            and not _TOGETHER.search(a)
+            and _TOGETHER.search(b)
+            and not _ENDED.search(b)
+            and not _SINGLE.search(b)
+        ):
+            return True
+    return False
 
 
 def says_change(value: str) -> bool:
     """True when a statement announces a change ("moved to", "no longer", "现在", "不再")."""
     return _CHANGE_CUE.search(value) is not None
+
+
+# Left an employer: "left Google", "quit his job at Google", 从字节跳动离职.
+_LEFT = re.compile(
+    rf"\b(?:left|quit|quits|leaves|resigned\s+from)\s+(?:(?:his|her|their|my|the)\s+job\s+at\s+)?{_CAP}|"
+    r"从\s*([^\s，。,.]{2,10}?)\s*(?:离职|辞职)"
+)
+
+
+def left_employer(new: str, old: str) -> bool:
+    """True when ``new`` says the subject left the employer ``old`` says they work at
+    ("works at ByteDance" / 已经从字节跳动离职): the employer slot no longer holds it."""
+    was = slots(old).get("employer")
+    m = _LEFT.search(new)
+    if was is None or m is None:
+        return False
+    gone = _fold(next(g for g in m.groups() if g))
+    return same_slot_value(gone, was)
