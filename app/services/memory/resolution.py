@@ -4,7 +4,8 @@ both stay active flagged as conflicting when their order is unclear (docs/DEDUPE
 A contradiction is resolved by time (:func:`resolve`): the newer unit supersedes the older
 (status ``superseded``, ``superseded_by``; kept for history) when their ``occurred_at`` are
 more than ``CONFLICTS__ORDER_WINDOW_S`` apart or the new one says it is a change ("moved",
-"now", "no longer", "anymore", "cancelled", "搬到", "现在", "不再", "改", "取消"), and a plan
+"now", "no longer", "anymore", "cancelled", "搬到", "现在", "不再", "改", "取消", or ends the
+old state with a verb of its own: "quit smoking", "got divorced", 退休了), and a plan
 moved or called off always (tester E25: the cancellation is dated before the plan's day); a
 new unit that describes an older state (a backfill) is the superseded one, fitted into the
 chain by event time (:func:`fit_backfill`); otherwise both stay active, each listing the other in
@@ -26,6 +27,7 @@ import uuid_utils.compat as uuid7
 from app.core.config import ConflictSettings
 from app.core.vocabulary import ReviewStatus, UnitStatus
 from app.models import MemoryUnit, PairReview
+from app.services.memory.pairs.endings import REASON as STATE_ENDED
 from app.services.memory.pairs.rules import says_change
 
 # The pair decision's reasons for a plan changed: moved to another day, or called off.
@@ -51,7 +53,9 @@ def resolve(
     # A plan moved or called off is changed by the statement, dated before the plan's own day
     # ("The dentist appointment got cancelled" after "… on Friday", tester E25): no backfill.
     planned = reason in PLAN_CHANGES
-    if gap > settings.order_window_s or ((gap >= 0 or planned) and says_change(new.value)):
+    # A state ended ("quit smoking", "got divorced", tester F3) says the change itself.
+    change = says_change(new.value) or reason.startswith(STATE_ENDED)
+    if gap > settings.order_window_s or ((gap >= 0 or planned) and change):
         supersede(new, old, factor, now, reason)
         return "superseded"
     if -gap > settings.order_window_s:  # the new unit describes an older state (a backfill)

@@ -10,8 +10,9 @@ decides each pair from :mod:`~app.services.memory.pairs.features` (docs/DEDUPE.m
 2. below the candidate gate → ``distinct``;
 3. *guards* — what each is about (:mod:`.referents`: another person, identifier, ordinal or
    direction → ``distinct``; another modality or tense, a past event on another day →
-   ``unsure``), a negation of the same statement, other values in the same sentence frame,
-   an antonym swap, roles that changed sides, another value of an exclusive slot, an
+   ``unsure``), a state the new statement ends (:mod:`.endings`: quit smoking, divorced,
+   retired, sold the house), a negation of the same statement, other values in the same
+   sentence frame, an antonym swap, roles that changed sides, another value of an exclusive slot, an
    exclusive one-word swap — are ``contradicts`` when the rest of the sentence agrees (across
    languages: every other word matched through the dictionaries, :mod:`.across`), else
    ``unsure``; another kind of one thing (:mod:`.frames`), a diet against a food it rules out
@@ -49,6 +50,7 @@ from app.services.memory.pairs import (
     converse,
     definition,
     diet,
+    endings,
     frames,
     lexical,
     objects,
@@ -154,6 +156,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         return PairDecision(action, reason, 0.0, merge_allowed)
     if (held := held_apart(new.value, old.value)) is not None:  # tester D32
         return PairDecision(held, "other_holder", 0.0, False)  # the user / a name: unsure
+    if (kind := endings.ended(new.value, old.value)) is not None:  # quit smoking (tester F3)
+        return contradicts(f"{endings.REASON}:{kind}")
     if diet.excludes(new.value, old.value):
         return unsure("diet_excludes")  # vegetarian now / loves steak: flagged, never merged
     if objects.preference_flipped(new, old):  # tea over coffee / coffee (tester F4, F19)
