@@ -247,7 +247,9 @@ def render(
         "embedding, one statement, `DEDUPE__NEIGHBOURS` of each — once for dedupe and the "
         "conflict check together. Below the candidate gate "
         f"(`CONFLICTS__MIN_COSINE_BY_MODEL`, {t.candidate_cosine} for `{model}`) a neighbour "
-        "is `distinct`.",
+        "is `distinct`, but for a pair in English and Chinese that fills one exclusive slot "
+        '(`across.same_slot`, tester F5: "lives in Boston" / 搬到了上海 at cosine 0.785), '
+        "which only the guards of step 3 decide.",
         "2. **Canonical forms** (`app/services/memory/pairs/canonical.py`): numbers (English "
         "words via `text2num`, Chinese numerals via `cn2an`), dates (ISO, month names via "
         "`dateparser`, 年月日/号; a range of days, 11-15 Aug 2023, is its two dates), times "
