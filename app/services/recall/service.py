@@ -194,9 +194,7 @@ class RecallService:
         cache has no answer."""
         tokens = tokenize(req.query)
         entities = _entity_candidates(tokens)
-        # BM25 looks at the first MAX_KEYWORD_TERMS tokens (each is a lookup per unit), and
-        # at their words in the other language (过敏 for "allergies", tester F5).
-        keyword_text = with_other_language(tokens[:MAX_KEYWORD_TERMS])
+        keyword_text = with_other_language(tokens[:MAX_KEYWORD_TERMS])  # BM25: both languages
         key, cap = scope_key(f), self.settings.exact_scan_limit
         profile = self.subjects.profile(key, cap)
         # The exact path's statements need no transaction: each its own (no BEGIN, COMMIT
