@@ -5,7 +5,8 @@ A contradiction is resolved by time (:func:`resolve`): the newer unit supersedes
 (status ``superseded``, ``superseded_by``; kept for history) when their ``occurred_at`` are
 more than ``CONFLICTS__ORDER_WINDOW_S`` apart or the new one says it is a change ("moved",
 "now", "no longer", "anymore", "cancelled", "搬到", "现在", "不再", "改", "取消", or ends the
-old state with a verb of its own: "quit smoking", "got divorced", 退休了), and a plan
+old state with a verb of its own: "quit smoking", "got divorced", 退休了) and was said after it
+(:func:`said_at`: "moved to Bergen last month" is anchored last month), and a plan
 moved or called off always (tester E25: the cancellation is dated before the plan's day); a
 new unit that describes an older state (a backfill) is the superseded one, fitted into the
 chain by event time (:func:`fit_backfill`); otherwise both stay active, each listing the other in
@@ -48,6 +49,9 @@ def resolve(
     """Record that ``new`` contradicts ``old`` (both mutated in place); returns
     ``superseded`` or ``conflict`` (see the module docstring)."""
     gap = (new.occurred_at - old.occurred_at).total_seconds()
+    # A change is ordered by when it was said: "moved to Bergen last month", said after "lives
+    # in Oslo", happened before it was said (tester F22), and still replaces it.
+    said_gap = (said_at(new) - said_at(old)).total_seconds()
     factor = settings.contradicted_confidence_factor
     audit = {"reason": reason, "at": now.isoformat()}
     # A plan moved or called off is changed by the statement, dated before the plan's own day
@@ -55,7 +59,7 @@ def resolve(
     planned = reason in PLAN_CHANGES
     # A state ended ("quit smoking", "got divorced", tester F3) says the change itself.
     change = says_change(new.value) or reason.startswith(STATE_ENDED)
-    if gap > settings.order_window_s or ((gap >= 0 or planned) and change):
+    if gap > settings.order_window_s or ((gap >= 0 or said_gap >= 0 or planned) and change):
         supersede(new, old, factor, now, reason)
         return "superseded"
     if -gap > settings.order_window_s:  # the new unit describes an older state (a backfill)
@@ -120,6 +124,20 @@ def fit_backfill(
             u.valid_to = start
             changed.append(u)
     return changed
+
+
+def said_at(unit: MemoryUnit) -> datetime:
+    """When ``unit`` was said: ``metadata.said_at`` (an extracted unit anchored at another
+    time, "moved to Bergen last month"), else its ``occurred_at``."""
+    said = unit.metadata_.get("said_at") if unit.metadata_ else None
+    if isinstance(said, str):
+        try:
+            moment = datetime.fromisoformat(said)
+        except ValueError:
+            return unit.occurred_at
+        if moment.tzinfo is not None:  # a client's metadata may say anything
+            return moment
+    return unit.occurred_at
 
 
 def valid_from(unit: MemoryUnit) -> datetime:
