@@ -247,7 +247,9 @@ def render(
         "embedding, one statement, `DEDUPE__NEIGHBOURS` of each — once for dedupe and the "
         "conflict check together. Below the candidate gate "
         f"(`CONFLICTS__MIN_COSINE_BY_MODEL`, {t.candidate_cosine} for `{model}`) a neighbour "
-        "is `distinct`.",
+        "is `distinct`, but for a pair in English and Chinese that fills one exclusive slot "
+        '(`across.same_slot`, tester F5: "lives in Boston" / 搬到了上海 at cosine 0.785), '
+        "which only the guards of step 3 decide.",
         "2. **Canonical forms** (`app/services/memory/pairs/canonical.py`): numbers (English "
         "words via `text2num`, Chinese numerals via `cn2an`), dates (ISO, month names via "
         "`dateparser`, 年月日/号; a range of days, 11-15 Aug 2023, is its two dates), times "
@@ -286,6 +288,14 @@ def render(
         'as `event_moved` (tester C29), and one called off ("cancelled", "called off", '
         "取消: the same kind of event, no other name or day) → `contradicts` as "
         "`event_cancelled`, which supersedes the plan whatever the dates (tester E25). "
+        "A state one holder's new statement ends with a verb of its own (`endings.py`, "
+        'tester F3: "quit / stopped / gave up smoking", 戒烟 against "smokes a pack a day", '
+        '"is getting a divorce", "got divorced", 离婚 against "is married to Tom", 结婚; '
+        '"retired", "quit the job", 退休 against a job or an employer; "sold the house", '
+        "把房子卖了 against owning it; across the two languages by a short table of habits "
+        "and CC-CEDICT's glosses; not negated, wished for or only tried, not another "
+        'person\'s, not "sold a car" against "bought a car") → `contradicts` as '
+        "`state_ended:<kind>`, which supersedes the old state when said at or after it. "
         "Then a negation of the same "
         "statement, other canonical values in the same sentence frame, an antonym swap, "
         "roles that changed sides, "

@@ -1,9 +1,11 @@
 """A change of state said without "no longer" (tester D26): "I sold my car", "We broke up",
-"Just one cat now", 我把车卖了, 我们分手了, 现在只有一只猫了 — the event says what happened, and
-this module writes the state it leaves as a fact of its own, in words the pair decision can
-set against the old state (docs/DEDUPE.md): "The user no longer owns a car." (a negation of
-"The user owns a car."), "The user is no longer in a relationship." (flagged against "The user
-is dating Sam.", :mod:`app.services.memory.pairs.rules`), "The user has just one cat now."
+"Just one cat now", "We got divorced" (tester F3), 我把车卖了, 我们分手了, 我们离婚了,
+现在只有一只猫了 — the event says what happened, and this module writes the state it leaves
+as a fact of its own, in words the pair decision can set against the old state
+(docs/DEDUPE.md): "The user no longer owns a car." (a negation of "The user owns a car."),
+"The user is no longer in a relationship." (flagged against "The user is dating Sam.",
+:mod:`app.services.memory.pairs.rules`), "The user is now divorced." (ends "The user is
+married to Tom.", :mod:`app.services.memory.pairs.endings`), "The user has just one cat now."
 (another value of "The user has two cats."). A job changed is
 :func:`app.services.extraction.kinds.employer`'s. English and Chinese; pure."""
 
@@ -27,6 +29,13 @@ _EN_BROKE_UP = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _ZH_BROKE_UP = re.compile(r"(?:^|[。！？，,])\s*我(?:们)?(?:已经|刚|刚刚)?分手了")
+# A marriage ended, said of "we" (tester F3: "We got divorced." made no unit at all).
+_EN_DIVORCED = re.compile(
+    r"^\W*(?:so\s+|well,?\s+|yeah,?\s+)?we\s*(?:'re|\s+are|'ve|\s+have)?\s+"
+    r"(?:just\s+|finally\s+|now\s+|officially\s+)*(?:(getting)\s+|got\s+|been\s+)?divorced\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+_ZH_DIVORCED = re.compile(r"(?:^|[。！？，,])\s*我们(?:已经|刚|刚刚|终于)?离(?:了)?婚了")
 _PETS_EN = r"dog|cat|kid|child|rabbit|parrot|hamster|fish|horse|turtle"
 _EN_JUST_NOW = re.compile(
     rf"(?:^|[.!?]\s+)(?:(?:it's|it\s+is|we're\s+down\s+to|I'm\s+down\s+to|down\s+to)\s+)?"
@@ -48,6 +57,8 @@ def state_changes(text: str, who: str, *, zh: bool) -> list[str]:
             out.append(f"{who}不再有{'车' if thing == '汽车' else thing}了。")
         if _ZH_BROKE_UP.search(text):
             out.append(f"{who}不再在谈恋爱了。")
+        if _ZH_DIVORCED.search(text):
+            out.append(f"{who}离婚了。")
         if (m := _ZH_JUST_NOW.search(text)) is not None:
             out.append(f"{who}现在只有{m.group(1)}{m.group(2)}{m.group(3)}。")
         return out
@@ -56,6 +67,8 @@ def state_changes(text: str, who: str, *, zh: bool) -> list[str]:
         out.append(f"{subject} no longer owns a {m.group(1).lower()}.")
     if _EN_BROKE_UP.search(text):
         out.append(f"{subject} is no longer in a relationship.")
+    if (m := _EN_DIVORCED.search(text)) is not None:
+        out.append(f"{subject} is {'getting' if m.group(1) else 'now'} divorced.")
     if (m := _EN_JUST_NOW.search(text)) is not None:
         out.append(f"{subject} has just {m.group(1).lower()} {m.group(2).lower()} now.")
     return out

@@ -65,9 +65,11 @@ def to_memory(
     if occurred is not None and occurred > job.conversation_now + FAR_AHEAD:  # tester F20: 2999
         metadata["occurred_at_ignored"] = occurred.isoformat()  # it would never expire
         occurred = None
+    said = (sources[0].created_at if sources else None) or job.conversation_now
+    if occurred is not None and occurred != said:  # the write path orders a change by it (F22)
+        metadata["said_at"] = said.isoformat()
     if occurred is None:  # when it was said; a time phrase no rule places: unknown (B27)
-        said = sources[0].created_at if sources else None
-        occurred = said if said is not None else job.conversation_now
+        occurred = said
         if (phrase := vague_time(cand.value)) is not None:
             metadata |= {"time_anchor": "unknown", "time_phrase": phrase}
     expires = _aware(cand.expires_at, job.timezone) if cand.expires_at else None

@@ -282,8 +282,12 @@ EN_RULES: list[Rule] = [
        r"(an?\s+[\w-]+(?:\s+(?!and\b|but\b)[\w-]+)?))?", "fact", 0.85,
        lambda m: (f"The user has {m.group(1)}" + (f", {m.group(2)}." if m.group(2) else "."),
                   t.Q_PET_EN, [m.group(1).split()[-1]])),
-    _r(r"\bi\s*'?\s*a?m\s+(married|single|divorced|engaged|pregnant|retired)\b", "fact", 0.85,
-       lambda m: (f"The user is {m.group(1).lower()}.", t.Q_FAMILY_EN, [])),
+    # ... with the partner when named (tester F3: "I'm married to Tom." kept no Tom)
+    _r(r"\bi\s*'?\s*a?m\s+(married|single|divorced|engaged|pregnant|retired)\b"
+       r"(?:\s+to\s+((?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)?|an?\s+[a-z]+))?", "fact", 0.85,
+       lambda m: (f"The user is {m.group(1).lower()}"
+                  + (f" to {m.group(2)}." if m.group(2) else "."), t.Q_FAMILY_EN,
+                  [m.group(2)] if m.group(2) and m.group(2)[:1].isupper() else [])),
 ]  # fmt: skip
 
 

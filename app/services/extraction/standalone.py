@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import date, datetime
 
 import rjieba
 import simplemma
@@ -383,18 +383,19 @@ def whole_sentence(clause: str, text: str) -> bool:
     return re.search(rf"(?:^|[.!?]\s+){re.escape(clause)}(?:[.!?]*\s|[.!?]*$)", text) is not None
 
 
-def dated_move(value: str, clause: str, now: datetime, zh: bool) -> str:
-    """A move with the time its clause names ("I moved to Lisbon last month" → "… in November
-    2026 and now lives there"); no ``occurred_at``: it would order it before stored units."""
+def dated_move(value: str, clause: str, now: datetime, zh: bool) -> tuple[str, date | None]:
+    """A move with its clause's time ("… in November 2026 and now lives there"), and the day."""
     dates = find_dates(clause, now)
     if not dates:
-        return value
+        return value, None
+    moved = re.search(r"\band now lives there\b|^用户(?:\S{0,12})?搬到", value)
+    day = dates[0].day if moved and dates[0].day <= now.date() else None
     if dates[0].phrase in value:  # "moved to Boston in May": the place took its time along
-        return resolve_dates(value, find_dates(value, now), zh=zh)
+        return resolve_dates(value, find_dates(value, now), zh=zh), day
     label = date_label(dates[0], zh=zh)
     if zh:
-        return value.replace("用户搬到", f"用户{label}搬到", 1)
-    return value.replace(" and now lives there", f" {label} and now lives there", 1)
+        return value.replace("用户搬到", f"用户{label}搬到", 1), day
+    return value.replace(" and now lives there", f" {label} and now lives there", 1), day
 
 
 def chunks(text: str, limit: int) -> list[str]:

@@ -187,9 +187,10 @@ def clause_units(clause: str, turn: Turn, now: datetime) -> tuple[list[Candidate
         # One unit per thing a list names ("allergic to shellfish and peanuts": two)
         for one in rule.matches(m):
             value, query, entities = rule.unit(one)  # entities: "Hamburg in May" → Hamburg
-            value = dated_move(value, clause, now, zh)
+            value, moved_on = dated_move(value, clause, now, zh)
             if condition:  # keep the condition: the whole clause, in the third person
                 value = third_person_zh(clause, None) if zh else third_person_en(clause, None)
+                moved_on = None
             extra = [turn.name, *entities] if turn.name else entities
             names = zh_entities(one.group(0), extra) if zh else en_entities(one.group(0), extra)
             out.append(
@@ -199,6 +200,7 @@ def clause_units(clause: str, turn: Turn, now: datetime) -> tuple[list[Candidate
                     query=query,
                     entities=names,
                     confidence=round(max(0.0, min(1.0, conf)), 3),
+                    occurred_at=moved_on,
                     source_turns=[turn.index],
                 )
             )

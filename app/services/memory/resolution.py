@@ -4,7 +4,9 @@ both stay active flagged as conflicting when their order is unclear (docs/DEDUPE
 A contradiction is resolved by time (:func:`resolve`): the newer unit supersedes the older
 (status ``superseded``, ``superseded_by``; kept for history) when their ``occurred_at`` are
 more than ``CONFLICTS__ORDER_WINDOW_S`` apart or the new one says it is a change ("moved",
-"now", "no longer", "anymore", "cancelled", "搬到", "现在", "不再", "改", "取消"), and a plan
+"now", "no longer", "anymore", "cancelled", "搬到", "现在", "不再", "改", "取消", or ends the
+old state with a verb of its own: "quit smoking", "got divorced", 退休了) and was said after it
+(:func:`said_at`: "moved to Bergen last month" is anchored last month), and a plan
 moved or called off always (tester E25: the cancellation is dated before the plan's day); a
 new unit that describes an older state (a backfill) is the superseded one, fitted into the
 chain by event time (:func:`fit_backfill`); otherwise both stay active, each listing the other in
@@ -26,6 +28,7 @@ import uuid_utils.compat as uuid7
 from app.core.config import ConflictSettings
 from app.core.vocabulary import ReviewStatus, UnitStatus
 from app.models import MemoryUnit, PairReview
+from app.services.memory.pairs.endings import REASON as STATE_ENDED
 from app.services.memory.pairs.rules import says_change
 
 # The pair decision's reasons for a plan changed: moved to another day, or called off.
@@ -46,10 +49,15 @@ def order(
     """Which of two contradicting units holds now: ``new`` (it supersedes ``old``), ``old``
     (``new`` is a backfill) or ``unclear`` (:func:`resolve` keeps both as a ``conflict``)."""
     gap = (new.occurred_at - old.occurred_at).total_seconds()
+    # A change is ordered by when it was said: "moved to Bergen last month", said after "lives
+    # in Oslo", happened before it was said (tester F22), and still replaces it.
+    said_gap = (said_at(new) - said_at(old)).total_seconds()
     # A plan moved or called off is changed by the statement, dated before the plan's own day
     # ("The dentist appointment got cancelled" after "… on Friday", tester E25): no backfill.
     planned = reason in PLAN_CHANGES
-    if gap > settings.order_window_s or ((gap >= 0 or planned) and says_change(new.value)):
+    # A state ended ("quit smoking", "got divorced", tester F3) says the change itself.
+    change = says_change(new.value) or reason.startswith(STATE_ENDED)
+    if gap > settings.order_window_s or ((gap >= 0 or said_gap >= 0 or planned) and change):
         return "newer"
     return "older" if -gap > settings.order_window_s else "unclear"
 
@@ -127,6 +135,20 @@ def fit_backfill(
             u.valid_to = start
             changed.append(u)
     return changed
+
+
+def said_at(unit: MemoryUnit) -> datetime:
+    """When ``unit`` was said: ``metadata.said_at`` (an extracted unit anchored at another
+    time, "moved to Bergen last month"), else its ``occurred_at``."""
+    said = unit.metadata_.get("said_at") if unit.metadata_ else None
+    if isinstance(said, str):
+        try:
+            moment = datetime.fromisoformat(said)
+        except ValueError:
+            return unit.occurred_at
+        if moment.tzinfo is not None:  # a client's metadata may say anything
+            return moment
+    return unit.occurred_at
 
 
 def valid_from(unit: MemoryUnit) -> datetime:

@@ -33,6 +33,7 @@ from app.services.recall.access import Access
 from app.services.recall.collapse import MARGIN, collapse, head_of, pair_floor
 from app.services.recall.expansion import Hop, Outcome, expand, named_via
 from app.services.recall.history import after_successors
+from app.services.recall.other_language import with_other_language
 from app.services.recall.query_embeddings import QueryEmbeddingCache, strip_names
 from app.services.recall.rerank import LLMReranker, RerankOutcome, rerank_mode
 from app.services.recall.scoring import SIGNALS, Ranked, Weighting, profile_weights, rank
@@ -193,8 +194,7 @@ class RecallService:
         cache has no answer."""
         tokens = tokenize(req.query)
         entities = _entity_candidates(tokens)
-        # BM25 looks at the first MAX_KEYWORD_TERMS tokens (each is a lookup per unit).
-        keyword_text = " ".join(tokens[:MAX_KEYWORD_TERMS])
+        keyword_text = with_other_language(tokens[:MAX_KEYWORD_TERMS])  # BM25: both languages
         key, cap = scope_key(f), self.settings.exact_scan_limit
         profile = self.subjects.profile(key, cap)
         # The exact path's statements need no transaction: each its own (no BEGIN, COMMIT

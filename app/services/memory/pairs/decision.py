@@ -7,11 +7,13 @@ neighbours down to the candidate gate (``CONFLICTS__MIN_COSINE_BY_MODEL``); this
 decides each pair from :mod:`~app.services.memory.pairs.features` (docs/DEDUPE.md):
 
 1. the same canonical form (numbers, dates, times, units in one notation) → ``merge``;
-2. below the candidate gate → ``distinct``;
+2. below the candidate gate → ``distinct`` (a pair in two languages that fills one exclusive
+   slot, :func:`.across.same_slot`: by the guards of step 3 only);
 3. *guards* — what each is about (:mod:`.referents`: another person, identifier, ordinal or
    direction → ``distinct``; another modality or tense, a past event on another day →
-   ``unsure``), a negation of the same statement, other values in the same sentence frame,
-   an antonym swap, roles that changed sides, another value of an exclusive slot, an
+   ``unsure``), a state the new statement ends (:mod:`.endings`: quit smoking, divorced,
+   retired, sold the house), a negation of the same statement, other values in the same
+   sentence frame, an antonym swap, roles that changed sides, another value of an exclusive slot, an
    exclusive one-word swap — are ``contradicts`` when the rest of the sentence agrees (across
    languages: every other word matched through the dictionaries, :mod:`.across`), else
    ``unsure``; another kind of one thing (:mod:`.frames`), a diet against a food it rules out
@@ -49,6 +51,7 @@ from app.services.memory.pairs import (
     converse,
     definition,
     diet,
+    endings,
     frames,
     lexical,
     objects,
@@ -157,6 +160,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         return PairDecision(action, reason, 0.0, merge_allowed)
     if (held := held_apart(new.value, old.value)) is not None:  # tester D32
         return PairDecision(held, "other_holder", 0.0, False)  # the user / a name: unsure
+    if (kind := endings.ended(new.value, old.value)) is not None:  # quit smoking (tester F3)
+        return contradicts(f"{endings.REASON}:{kind}")
     if diet.excludes(new.value, old.value):
         return unsure("diet_excludes")  # vegetarian now / loves steak: flagged, never merged
     if objects.preference_flipped(new, old):  # tea over coffee / coffee (tester F4, F19)
@@ -189,7 +194,7 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         if differs is None:  # words cannot be compared across languages, but for another
             return _apart(new, old)  # thing: allergic to shellfish / 对花生过敏 (tester F19)
         name, every_other_word_matched = differs
-        if every_other_word_matched:
+        if every_other_word_matched or rules.says_change(new.value):  # 搬到了上海 (tester F5)
             return contradicts(f"slot_differs_other_language:{name}")
         return unsure(f"slot_differs:{name}")
     if f.slot_conflict is not None:
@@ -295,12 +300,15 @@ def decide(
     t = thresholds or Thresholds()
     if new.canonical.key == old.canonical.key:
         return PairDecision("merge", "canonical_equal", 1.0, True)
-    if cosine < t.candidate_cosine:
+    below = cosine < t.candidate_cosine  # only a guard decides a pair in two languages
+    if below and not across.same_slot(new.value, old.value):  # that fills one slot (F5)
         return PairDecision("distinct", "below_candidate_cosine", 0.0, True)
     f = features(new, old, cosine, type_equal)
     guarded = _guard(f, new, old)
     if guarded is not None:
         return guarded
+    if below:
+        return PairDecision("distinct", "below_candidate_cosine", 0.0, True)
     if diet.other_allergens(new.value, old.value):
         return PairDecision("distinct", "other_allergen", 0.0, True)  # shellfish / peanuts
     if f.cross_lingual:

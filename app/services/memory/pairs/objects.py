@@ -110,7 +110,7 @@ def _noun(word: str, value: str) -> bool:
 
 
 def _related(a: str, b: str) -> bool:
-    """Two words that may name one thing: synonyms (:func:`.lexicon.synonyms`), one inside
+    """Two words that may name one thing: synonyms (:func:`.synonymy.synonyms`), one inside
     the other (a compound and its head: tree_nut / nut), or a Chinese word glossed by a word
     WordNet relates to the English one."""
     if synonymy.synonyms(a, b) or a in b or b in a:

@@ -45,7 +45,7 @@ _SLOTS: list[tuple[str, re.Pattern[str]]] = [
         r"in-depth)\s+(?:answers?|replies|responses|explanations?)", re.IGNORECASE)),
     ("zh_residence", re.compile(
         r"(?:住在|居住在|定居在|定居于|生活在|搬到了?|搬去了?|搬回了?)"
-        r"([^\s，。,.的]{2,8}?)(?=[，。,.]|现在|$|工作|生活)")),
+        r"([^\s，。,.的]{2,8}?)(?=了?(?:[，。,.！!]|现在|$)|工作|生活)")),  # 搬到上海了
     ("zh_employer", re.compile(r"(?:在|就职于|入职了?)([^\s，。,.]{2,10}?)(?:工作|上班|任职)|"
                                r"(?:在|就职于)\s*([A-Za-z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)\s*(?:做|当)\s*[A-Za-z]")),
     # "在 Google 做 software engineer": a company spelt in Latin letters, then a job
