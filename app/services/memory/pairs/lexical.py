@@ -20,7 +20,7 @@ from functools import cached_property, lru_cache
 import rjieba
 
 from app.core import text
-from app.services.memory.pairs import names, rules
+from app.services.memory.pairs import names, rules, taxonomy
 from app.services.memory.pairs.canonical import canonical
 from app.services.memory.pairs.lexicon import _DIGIT, _LATIN, _wordnet, is_thing, lemma
 from app.services.memory.pairs.synonymy import Vocabulary, synonyms
@@ -172,15 +172,31 @@ def _matched(k: int, a: Words, b: Words) -> bool:
         return False  # values match only when equal
     parts = w.split("_")
     if len(parts) > 1 and (
-        parts[-1] in b.words or any(set(parts) <= set(v.split("_")) for v in b.words)
+        (parts[-1] in b.words and kind_of(w, parts[-1]))
+        or any(set(parts) <= set(v.split("_")) for v in b.words)
     ):  # a compound by its head: video_game / game; not red_wine / white_wine (tester F25)
         return True
     if len(parts) > 1 and _parts_matched(w, b):
         return True  # by all its parts: software_engineer / 软件 工程师
-    if w in b.heads or b.plain.has_synonym(w):
-        return True  # a compound by its head (game / video_game), or a synonym
+    if w in b.heads and any(v.endswith("_" + w) and kind_of(v, w) for v in b.plain.words):
+        return True  # a compound by its head (game / video_game)
+    if b.plain.has_synonym(w):
+        return True  # a synonym
     # A character of a Chinese word: 喝酒 (to drink) holds 酒 (alcoholic beverage).
     return any(synonyms(w, ch) for ch in b.cjk_chars)
+
+
+@lru_cache(maxsize=4096)
+def kind_of(compound: str, head: str) -> bool:
+    """Whether a compound names a kind of its head word (video_game / game, dark_chocolate /
+    chocolate), not something else that ends in it (hot_dog / dog, sea_lion / lion, ice_cream /
+    cream: the fifth held-back part's "loves dogs" / "loves hot dogs" merged): one of the
+    compound's first two WordNet noun senses is, or falls under, one of the head's first
+    three. True when WordNet knows either word as no noun (as before)."""
+    below, heads = taxonomy.noun_senses(compound, 2), set(taxonomy.noun_senses(head, 3))
+    if not below or not heads:
+        return True
+    return any(heads & (taxonomy.noun_ancestors(s) | {s}) for s in below)
 
 
 @dataclass(frozen=True)
