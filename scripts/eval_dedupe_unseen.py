@@ -27,8 +27,8 @@ fitted on every development pair); ``--third-held-back``
 (``tests/dedupe_pairs_held_back.py``, the part ``--held-back`` scored until the fourth was
 written), ``--next-held-back`` and
 ``--first-held-back`` score the earlier ones. ``--fifth-held-back``
-(``tests/dedupe_pairs_held_back_5.py``) is kept for a later session: it refuses to run unless
-``HINDSIGHT_SPEND_FIFTH=1`` is set.
+(``tests/dedupe_pairs_held_back_5.py``) was spent on 2026-12-07 (docs/DEDUPE.md); it still
+refuses to run unless ``HINDSIGHT_SPEND_FIFTH=1`` is set.
 """
 
 from __future__ import annotations
