@@ -28,6 +28,7 @@ import rjieba
 import simplemma
 
 from app.core.text import has_cjk
+from app.services.extraction import remember_requests
 from app.services.extraction.date_labels import date_label, resolve_dates
 from app.services.extraction.dates import TimeMatch, find_dates
 from app.services.memory.pairs.lexicon import names_people
@@ -99,37 +100,17 @@ _EN_CHANGE_REQUEST = re.compile(
     r"push|postpone|cancel|change|switch|bring\s+forward)\b[^?]*)\?",
     re.IGNORECASE,
 )
-# "Can you remember that I'm allergic to penicillin?", "Could you note that…?", "Please keep
-# in mind that…": a request to remember is the statement it carries, not a question (tester
-# hbreak6 G3: it made no unit; "Please remember that…" stayed in the value). "Can you
-# remember my sister's name?" asks the assistant to recall: no "that", no "I" after.
-_EN_REMEMBER = re.compile(
-    r"(?:^|(?<=[.!?]\s))(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+"
-    r"|may\s+i\s+ask\s+you\s+to\s+|i\s+(?:want|need|would\s+like|['’]d\s+like)\s+you\s+to\s+)"
-    r"(?:remember|note|keep\s+in\s+mind|bear\s+in\s+mind|make\s+a\s+note|take\s+note)"
-    r"(?:\s+(?:of\s+)?(?:the\s+fact\s+)?that\s+|\s+(?=I['’\s]))([^?.!]+)[?.!]",
-    re.IGNORECASE,
-)
-_ZH_REMEMBER = re.compile(
-    r"(?<!别)(?<!不要)(?<!不用)(?<!勿)(?:你|您)?(?:能不能|能|可以|可不可以|请)?(?:帮我)?"
-    r"(?:记住|记下|记一下|记着)(?:一下)?[，,]?(我[^？?。！!]*?)(?:吗|好吗|可以吗|好不好)?[？?。！!]"
-)
-_ZH_REMIND = re.compile(
-    r"(?:你|您)?(?:能不能|能|可以|可不可以)?(?:帮我)?(提醒我[^？?。]*?)(?:吗|好吗|可以吗|好不好)?[？?]"
-)
 
 
 def strip_lead_ins(text: str) -> str:
     """``text`` without the reminder lead-ins that open its sentences ("Reminder: I'm
-    allergic to peanuts." → "I'm allergic to peanuts."), a request to remember as what it
-    asks to remember ("Can you remember that I…?" → "I…."), a request to be reminded as a
-    statement ("Can you remind me to…?" → "I want to be reminded to…."); unchanged when
+    allergic to peanuts." → "I'm allergic to peanuts."), requests to remember or be reminded
+    as statements ("Can you remind me to…?" → "I want to be reminded to…."); unchanged when
     nothing is left."""
+    text = remember_requests.carried(text)  # "Can you remember that I…?" (G3)
     if has_cjk(text):
-        text = _ZH_REMIND.sub(lambda m: "请" + m.group(1) + "。", text)
-        text = _ZH_REMEMBER.sub(lambda m: m.group(1) + "。", text)
+        text = remember_requests.ZH_REMIND.sub(lambda m: "请" + m.group(1) + "。", text)
     else:
-        text = _EN_REMEMBER.sub(lambda m: m.group(1)[:1].upper() + m.group(1)[1:] + ".", text)
         text = _EN_REMIND.sub(lambda m: "I want to be reminded" + m.group(1)[9:] + ".", text)
         text = _EN_CHANGE_REQUEST.sub(lambda m: "Please " + m.group(1) + ".", text)
     out = text

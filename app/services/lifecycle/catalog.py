@@ -23,9 +23,9 @@ from app.repositories.memory.units import MemoryRepository, Subject
 from app.schemas.lifecycle import MemoryListQuery, MemoryUpdate, UpdateKind
 from app.services import cursors
 from app.services.entities.upkeep import EntityGraphKeeper
+from app.services.extraction.never_kept import refuse_secrets
 from app.services.memory.filters import request_filters
 from app.services.memory.merge import absorb, first_duplicate, thresholds
-from app.services.memory.never_kept import refuse_secrets
 from app.services.memory.ttl import refuse_past_expiry
 
 _CURSOR_FIELDS = (

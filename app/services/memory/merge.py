@@ -27,7 +27,7 @@ from app.core.vocabulary import UnitStatus
 from app.models import MemoryUnit
 from app.repositories.memory.units import Neighbour
 from app.services.memory.pairs.decision import Thresholds
-from app.services.memory.pairs.plan import Candidate, Plan, plan
+from app.services.memory.pairs.plan import Candidate, Plan, other_occurrence, plan
 from app.services.memory.resolution import candidate_gate
 
 
@@ -68,6 +68,13 @@ def decide_against(
     ]
     day = occurrence_day(occurred_at)
     return plan(value, type_, frozenset(keys), candidates, limits, max_unsure, day)
+
+
+def another_occurrence(type_: str, occurred_at: datetime | None, unit: MemoryUnit) -> bool:
+    """The same words as ``unit`` on another day: another occurrence of an event (tester
+    hbreak6 G28: a second migraine was merged into the first)."""
+    days = occurrence_day(occurred_at), occurrence_day(unit.occurred_at)
+    return other_occurrence(type_, days[0], unit.type, days[1])
 
 
 def occurrence_day(at: datetime | None) -> date | None:

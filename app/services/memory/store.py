@@ -2,15 +2,13 @@
 distinct values and trigger scenarios in one call, take the subjects' advisory locks, read
 per subject the units with the batch's value hashes and every unit's neighbours (by value
 and by trigger scenario; for one unit, with their rows) in one statement each (the lock's
-also sets the neighbour read's HNSW scan), then per unit in input order — seeing the
-units before it in the batch (:class:`~app.services.memory.batch_view.BatchView`) — decide
-every pair (:func:`app.services.memory.pairs.plan.plan`, pure), and merge into a
-duplicate, or create and supersede / flag what it contradicts; the new rows are written in
-one INSERT at the end, and their entities linked in the entity graph in one statement
-(:mod:`app.services.entities.upkeep`). Pairs the decision is unsure of become pair reviews:
-with an LLM, a job on the worker's queue decides them after the response; without, they
-stay listed for review. Everything happens in the caller's transaction: units, vectors,
-links, reviews and queue entries commit together."""
+also sets the neighbour read's HNSW scan), then per unit in input order — seeing the units
+before it in the batch (:class:`~.batch_view.BatchView`) — decide every pair
+(:func:`~.pairs.plan.plan`, pure), and merge into a duplicate, or create and supersede /
+flag what it contradicts; the new rows are written in one INSERT at the end, their entities
+linked in one statement (:mod:`app.services.entities.upkeep`). Unsure pairs become reviews:
+with an LLM a worker job decides them after the response, else they stay listed. All in
+the caller's transaction: units, vectors, links, reviews and queue entries commit together."""
 
 from __future__ import annotations
 
@@ -34,13 +32,12 @@ from app.services.entities.upkeep import EntityGraphKeeper
 from app.services.memory.batch_view import BatchView
 from app.services.memory.merge import (
     Restatement,
+    another_occurrence,
     decide_against,
     merge_into,
-    occurrence_day,
     thresholds,
 )
 from app.services.memory.pairs.decision import PairDecision
-from app.services.memory.pairs.plan import other_occurrence
 from app.services.memory.resolution import (
     conflict_review,
     fit_backfill,
@@ -224,9 +221,7 @@ class StoreService:
         supersede: bool = True,
     ) -> tuple[StoreOutcome, list[PairReview]]:
         exact = view.exact(subject, hashed)
-        day = occurrence_day(item.occurred_at)
-        then = occurrence_day(exact.occurred_at) if exact is not None else None
-        if exact and other_occurrence(item.type, day, exact.type, then):
+        if exact and another_occurrence(item.type, item.occurred_at, exact):
             exact = None  # the same words on another day: another occurrence (tester G28)
         if exact is not None:
             merge_into(exact, _restatement(item, query_vector, now), now)

@@ -32,7 +32,9 @@ T = Thresholds()
         ("乔安娜的毛绒小狗叫蒂莉", "乔安娜的毛绒小狗叫豆豆", 0.974, "slot_differs:named:毛绒小狗"),
         ("John works out with his family three times a week",
          "John works out with his family once a week", 0.959, "values_differ"),
-        ("用户在字节跳动工作", "用户已经从字节跳动离职，去了华为", 0.954, "slot_differs:employer"),
+        # an ending of its own (pairs/endings.py) decides these before the slot does
+        ("用户在字节跳动工作", "用户已经从字节跳动离职，去了华为", 0.954, "state_ended:work"),
+        ("用户抽烟", "用户戒了烟", 0.95, "state_ended:habit"),
         ("The user works at Google", "The user left Google", 0.93, "slot_differs:employer"),
         # a way to commute with its vehicle named (main merged it as a rewording from 0.96)
         ("The user drives a car to work", "The user takes the bus to work", 0.97,
@@ -55,7 +57,6 @@ def test_another_name_count_or_employer_contradicts(old, new, cosine, reason):
         # what one side does or is on, given up on the other
         ("The user is on a keto diet", "The user gave up keto and eats bread and pasta again",
          0.895, "given_up"),
-        ("用户抽烟", "用户戒了烟", 0.95, "given_up"),
     ],
 )  # fmt: skip
 def test_a_change_across_wording_is_flagged(old, new, cosine, reason):
