@@ -13,19 +13,12 @@ import pytest
 from app.core.config import ExtractionSettings
 from tests.conftest import count_rows, llm_settings, running_app, truncate_queue
 from tests.fake_llm import FakeLLM, Reply, units_json
+from tests.services.extraction.test_extract_llm import PEANUT
 
 MESSAGES = [
     {"role": "user", "content": "I'm allergic to peanuts."},
     {"role": "assistant", "content": "Noted, no peanuts."},
 ]
-PEANUT = {
-    "type": "constraint",
-    "value": "The user is allergic to peanuts.",
-    "query": "When suggesting food or restaurants",
-    "entities": ["peanuts"],
-    "confidence": 0.95,
-    "source_turns": [0],
-}
 
 
 @pytest.fixture
