@@ -294,8 +294,8 @@ class StoreService:
         """A restatement merged into a unit kept beside a contradiction (``conflict``: their
         order was unclear) decides it: said after the other side, the restated unit holds now
         and supersedes it, its open review closed (tester E29: aisle, window, aisle again
-        within the hour left window active beside aisle)."""
-        if not survivor.conflicts_with:
+        within the hour left window active beside aisle); not a constraint's (tester G38)."""
+        if not survivor.conflicts_with or survivor.type == "constraint":  # a person decides
             return
         for other in await self.repo.get_many(survivor.namespace, survivor.conflicts_with):
             if other.status != UnitStatus.ACTIVE or said_at < other.occurred_at:
