@@ -40,7 +40,15 @@ class RecalledMemory(BaseModel):
     entities: list[str] = Field(default_factory=list)
     occurred_at: str | None = None
     confidence: float
-    score: float = Field(description="Relevance 0..1 (weighted sum of the signals).")
+    score: float = Field(
+        description="Orders this answer's memories only (a weighted sum of the signals; its "
+        "scale depends on the other candidates, it may exceed 1): not a probability."
+    )
+    relevance: float | None = Field(
+        default=None,
+        description="How likely this memory holds what you asked for, 0..1, comparable across "
+        "questions; below 0.03 it is most likely unrelated.",
+    )
     status: str
     conflicts_with: list[str] = Field(
         default_factory=list, description="Ids of memories this one contradicts."
@@ -52,6 +60,11 @@ class RecallOutput(BaseModel):
 
     memories: list[RecalledMemory]
     degraded: bool = Field(description="True when the search was cut short to answer fast.")
+    best_relevance: float | None = Field(
+        default=None,
+        description="The highest relevance found; below 0.03 nothing relevant was found "
+        "(answer without these memories).",
+    )
 
 
 class UpdatedMemory(BaseModel):

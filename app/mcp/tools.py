@@ -61,7 +61,6 @@ from app.mcp.results import (
     AboutOutput,
     ExtractOutput,
     ForgetOutput,
-    RecalledMemory,
     RecallOutput,
     RelatedThing,
     StoredMemory,
@@ -151,7 +150,7 @@ class HindsightTools(ReviewTools):
         """Recall what you know that matters now. Call this at the start of a task, before
         answering a question about the user or their past, and before acting on their behalf
         (to respect their constraints and preferences). Returns the most relevant memories,
-        best first, each with a relevance score."""
+        best first, each with its relevance (0..1, comparable across questions)."""
         body = drop_none(
             {
                 "query": what_am_i_looking_for,
@@ -170,12 +169,7 @@ class HindsightTools(ReviewTools):
             answer = await self._call(ctx, "POST", "/recall", json=body)
         except ApiError as exc:
             return error_result(exc)
-        return ok_result(
-            RecallOutput(
-                memories=[RecalledMemory.model_validate(m) for m in answer["memories"]],
-                degraded=answer["degraded"],
-            )
-        )
+        return ok_result(RecallOutput.model_validate(answer))  # the API's fields it names
 
     async def memory_update(
         self,

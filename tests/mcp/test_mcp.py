@@ -166,6 +166,9 @@ async def test_stdio_store_recall_and_errors(api_url, engine, make_api_key):
         hits = recalled.structured_content["memories"]
         assert hits[0]["id"] == memory_id
         assert hits[0]["value"] == STORE_ARGS["what_to_remember"]
+        # tester hbreak6 G34: the comparable 0..1 relevance is given, not only the score
+        assert 0 < hits[0]["relevance"] <= 1
+        assert recalled.structured_content["best_relevance"] == max(h["relevance"] for h in hits)
 
         # The entity graph: a question naming a known thing gets its profile; an unknown
         # name gets the names that are known.
