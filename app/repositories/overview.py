@@ -152,14 +152,25 @@ class OverviewRepository:
             stmt = stmt.where(PairReview.agent_id == agent_id)
         return int((await self.session.execute(stmt)).scalar_one())
 
-    async def session_count(self, namespace: str, user_id: str | None) -> int:
+    async def session_count(
+        self, namespace: str, user_id: str | None, agent_id: str | None = None
+    ) -> int:
         """Working-memory sessions with a durable transcript (a session only claimed by a
-        stored unit has none)."""
+        stored unit has none); with ``agent_id``, those holding a unit of that agent (a
+        session has no agent of its own: tester hbreak6 G32 counted the namespace's)."""
         stmt = select(func.count()).where(
             WorkingMemorySession.namespace == namespace, WorkingMemorySession.message_count > 0
         )
         if user_id is not None:
             stmt = stmt.where(WorkingMemorySession.user_id == user_id)
+        if agent_id is not None:
+            stmt = stmt.where(
+                WorkingMemorySession.session_id.in_(
+                    select(MemoryUnit.session_id).where(
+                        MemoryUnit.namespace == namespace, MemoryUnit.agent_id == agent_id
+                    )
+                )
+            )
         return int((await self.session.execute(stmt)).scalar_one())
 
     async def subjects(self, f: SubjectFilters, limit: int) -> list[SubjectRow]:

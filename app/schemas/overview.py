@@ -33,7 +33,10 @@ class StatsResponse(ResponseModel):
         description="Extraction jobs per state: every state (`queued`, `running`, "
         "`retrying`, `succeeded`, `failed`), 0 when none."
     )
-    sessions: int = Field(description="Working-memory sessions with a durable transcript.")
+    sessions: int = Field(
+        description="Working-memory sessions with a durable transcript (with `agent_id`: "
+        "those holding a unit of that agent)."
+    )
     open_reviews: int = Field(
         description="Pair reviews still open (pending or running) whose two units are both "
         "still active: `GET /reviews` (a pair whose unit left `active` is stale, never counted)."

@@ -52,7 +52,7 @@ class OverviewService:
         return Stats(
             units=await self.repo.unit_counts(namespace, q.user_id, q.agent_id),
             jobs=await self.repo.job_counts(namespace, q.user_id, q.agent_id),
-            sessions=await self.repo.session_count(namespace, q.user_id),
+            sessions=await self.repo.session_count(namespace, q.user_id, q.agent_id),
             open_reviews=await self.repo.open_review_count(namespace, q.user_id, q.agent_id),
         )
 

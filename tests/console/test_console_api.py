@@ -236,3 +236,19 @@ async def test_job_list_newest_first_with_filters_and_cursor(client):
     assert r.status_code == 422
     r = await client.get("/extract", params={"status": "exploded"})
     assert r.status_code == 422 and r.json()["code"] == "invalid_request"
+
+
+async def test_stats_of_an_agent_counts_only_its_sessions(client):
+    """Tester hbreak6 G32: `/stats?agent_id=…` gave the namespace's session count, also for
+    an agent that does not exist."""
+    for session, agent in (("g32-a", "travel-bot"), ("g32-b", "chef-bot")):
+        msg = {"role": "user", "user_id": "g32", "content": "I like trains."}
+        r = await client.post(f"/working_memory/{session}/messages", json={"messages": [msg]})
+        assert r.status_code == 200, r.text
+        unit = {"user_id": "g32", "agent_id": agent, "session_id": session,
+                "value": f"The user talked to {agent}."}  # fmt: skip
+        assert (await client.post("/store", json={"memories": [unit]})).status_code == 200
+    stats = lambda **q: client.get("/stats", params=q)  # noqa: E731
+    assert (await stats()).json()["sessions"] == 2
+    assert (await stats(agent_id="travel-bot")).json()["sessions"] == 1
+    assert (await stats(agent_id="no-such-agent")).json()["sessions"] == 0

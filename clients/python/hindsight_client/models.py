@@ -1263,7 +1263,7 @@ class StatsResponse(BaseModel):
     """
     sessions: Annotated[int, Field(title="Sessions")]
     """
-    Working-memory sessions with a durable transcript.
+    Working-memory sessions with a durable transcript (with `agent_id`: those holding a unit of that agent).
     """
     total_units: Annotated[int, Field(title="Total Units")]
     """

@@ -2698,7 +2698,7 @@ export interface components {
             open_reviews: number;
             /**
              * Sessions
-             * @description Working-memory sessions with a durable transcript.
+             * @description Working-memory sessions with a durable transcript (with `agent_id`: those holding a unit of that agent).
              */
             sessions: number;
             /**
