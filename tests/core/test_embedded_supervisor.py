@@ -86,7 +86,11 @@ async def test_a_dead_embedded_server_is_started_again_and_requests_recover(
                 return r.status_code == 200
 
             await _until(stored)
-            assert supervisor.restarts == 1 and supervisor.state == "up"
+
+            async def restarted() -> bool:  # the server answers before the thread counts it
+                return supervisor.restarts == 1 and supervisor.state == "up"
+
+            await _until(restarted, timeout_s=10)
             assert "embedded PostgreSQL restarted" in caplog.text
             r = await c.get("/memories", params={"user_id": "u1"})
             assert len(r.json()["memories"]) == 2  # what was written before survived
