@@ -22,6 +22,7 @@ from typing import Literal
 import rjieba
 
 from app.core.text import has_cjk
+from app.services.extraction.abbreviations import DOT
 from app.services.extraction.tense import is_past
 
 _EN_SENTENCE = re.compile(r"(?<=[.!?…])\s+|\n+")
@@ -217,7 +218,8 @@ def content_words(sentence: str) -> list[str]:
     if has_cjk(sentence):
         words = [w.strip() for w in rjieba.cut(_strip_symbols(sentence))]
         return [w for w in words if w and w not in _ZH_EMPTY and not w.isspace()]
-    text = _VOCATIVE.sub(" ", sentence)
+    # an initialism kept whole ("M.I.T.", abbreviations.protect_text): one word, "mit"
+    text = _VOCATIVE.sub(" ", sentence.replace(DOT, ""))
     words = _EN_WORD.findall(_strip_symbols(text).lower().replace("’", "'"))
     # a number carries the topic's value ("My birthday is May 3.", tester E2: no unit)
     kept = [w for w in words if (w not in _EN_EMPTY and len(w) > 1) or w.isdigit()]

@@ -40,6 +40,7 @@ from app.core.vocabulary import MemoryType
 from app.services.extraction.date_labels import resolve_dates
 from app.services.extraction.dates import TimeMatch, find_dates, local_midnight
 from app.services.extraction.filler import join, sentences
+from app.services.extraction.lasting import holds_whatever_the_tense
 from app.services.extraction.statements import third_person_en, third_person_zh
 from app.services.extraction.tense import is_past, recurring_spans
 from app.services.extraction.units import Candidate
@@ -50,16 +51,6 @@ _EN_LIMIT = re.compile(
     r"kosher|halal|low-carb|gluten-free)\s+diet)\b",  # a diet rules food out (tester F37)
     re.IGNORECASE,
 )
-_EN_VALIDITY = re.compile(
-    r"\b(?:expires?|expir(?:y|ation)|valid\s+(?:until|till|through|to)|runs\s+out)\b",
-    re.IGNORECASE,
-)
-# A yearly day (a birthday, an anniversary) holds every year: a fact.
-_EN_YEARLY = re.compile(r"\b(?:birthday|anniversary)\s+(?:is|falls)\b", re.IGNORECASE)
-_ZH_YEARLY = re.compile(r"(?:生日|纪念日)是")
-# Lasting all the same (tester E2: each was a 30-day event that expired before what it corrected).
-_EN_BORN = re.compile(r"\b(?:i\s+was|i'm|i\s+am)\s+born\s+(?:on|in)\b", re.IGNORECASE)
-_ZH_BORN = re.compile(r"我(?:是)?[^，。！？]{0,16}出生的?|我的?出生(?:日期|年月)?是")
 _EN_CHANGED = re.compile(
     r"\bi\s*(?:'m|\s+am)\s+(?:\w+\s+)?not\s+[\w-]+(?:\s+[\w-]+)?\s+any\s?more\b|"
     r"\bi\s*(?:'m|\s+am)\s+no\s+longer\b|\bi\s+(?:no\s+longer|don't\s+\w+\s+\w+\s+any\s?more)\b|"
@@ -100,7 +91,6 @@ _EN_STATE = re.compile(
     re.IGNORECASE,
 )
 _ZH_LIMIT = re.compile(r"预算|不超过|不要超过|最多|以内|过敏|忌口|(?<![不没])吃纯?素|(?<!不是)素食")
-_ZH_VALIDITY = re.compile(r"到期|有效期|过期")
 # Something that happened (app.core.zh_past) or is planned for a time.
 _ZH_EVENT = re.compile(rf"{zh_past.PAST.pattern}|明天|后天|打算|准备|计划|将要|下周")
 _ZH_LIKING = re.compile(
@@ -168,11 +158,7 @@ def cue_type(text: str, dates: list[TimeMatch], *, zh: bool) -> MemoryType | Non
         return "fact"
     if (_ZH_LIMIT if zh else _EN_LIMIT).search(text):
         return "constraint"
-    if (_ZH_VALIDITY if zh else _EN_VALIDITY).search(text):
-        return "fact"
-    if (_ZH_YEARLY if zh else _EN_YEARLY).search(text):
-        return "fact"
-    if (_ZH_BORN if zh else _EN_BORN).search(text):  # a birth date holds (tester E2)
+    if holds_whatever_the_tense(text, zh=zh):  # a validity, a birth, a diagnosis (lasting.py)
         return "fact"
     if (_ZH_DAILY if zh else _EN_DAILY).search(text) and not is_past(text, zh=zh):
         return "fact"  # a daily habit: "I drink two cups of coffee every morning", 我每天…

@@ -7,8 +7,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-_LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z0-9'’ ,-]*[A-Za-z0-9'’]|[A-Za-z]")
-_EN_FIRST_PERSON = re.compile(r"\b(?:I|I['’](?:m|ve|ll|d)|[Mm]e|[Mm]y|[Mm]ine|[Mm]yself)\b")
+# U+2024 is an initialism's period ("M.I.T.", abbreviations.protect_text): inside the run,
+# and its I is no "I" (tester G5).
+_LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z0-9'’ ,\u2024-]*[A-Za-z0-9'’\u2024]|[A-Za-z]")
+_EN_FIRST_PERSON = re.compile(
+    r"(?<!\u2024)\b(?:I(?!\u2024)|I['’](?:m|ve|ll|d)|[Mm]e|[Mm]y|[Mm]ine|[Mm]yself)\b"
+)
 
 
 def english_runs(text: str, third_person: Callable[[str], str]) -> str:

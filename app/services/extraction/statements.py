@@ -200,7 +200,8 @@ def _third_person_en(text: str, speaker: str | None, addressee: str | None) -> s
         (r"\bmine\b|\bmy\b|\bour\b", f"{who}'s"),
         # "me" is the speaker (not "them": that read as someone else); "me-time" stays
         (r"\bme\b(?!-)", who),
-        (r"\bus\b(?!-)", f"{who} and others"),
+        # "US" in capitals is the country ("now live in the US", tester G5), not "us"
+        (r"\b(?-i:us|Us)\b(?!-)", f"{who} and others"),
     ]
     if addressee:
         subs = [  # "since we last chatted": the two of them
@@ -239,7 +240,7 @@ def _third_person_en(text: str, speaker: str | None, addressee: str | None) -> s
     )
     for pattern, repl in subs:
         out = re.sub(pattern, _cased(repl), out, flags=re.IGNORECASE)
-    out = re.sub(r"\bI\b", who, out)
+    out = re.sub(r"(?<!\u2024)\bI\b(?!\u2024)", who, out)  # not the I of "M.I.T." (G5)
     # Only a shared photo's caption is left: say who shared it.
     photo = re.fullmatch(r"\[shares (a (?:photo|picture|image)\b.*?)\]\.?", out.strip())
     if photo:
