@@ -3,9 +3,9 @@
 features** (it did not read ``app/``, ``docs/DEDUPE.md``, ``scripts/calibrate_dedupe.py``,
 ``scripts/eval_dedupe_unseen.py`` or the fifth held-back part, and ran neither the service
 nor any script of the decision on these pairs), and **never scored until the end** of the
-session that receives it. Source facts the fifth part also starts from were swapped out: a
-program said only whether a fact's key words or sentences occur in that part, without
-showing its text.
+session that receives it. Source facts the fifth part may also start from were swapped out: a
+program said only whether key words or sentences occur in that part, and how much of a
+sentence's wording does, without showing its text.
 
 Each group starts from one source fact — a LoCoMo fact (the dev split of the LoCoMo
 conversations: the question, its answer and the evidence turns, reworded; facts no other
