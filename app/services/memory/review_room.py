@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import uuid
 
+import uuid_utils.compat as uuid7
+
 from app.core.config import ConflictSettings
-from app.models import MemoryUnit
+from app.core.vocabulary import ReviewStatus
+from app.models import MemoryUnit, PairReview
 from app.repositories.memory.reviews import PairReviewRepository
 from app.services.memory.pairs.decision import PairDecision
 from app.services.memory.resolution import order
@@ -86,4 +89,26 @@ def held_back(count: int) -> str | None:
         f"{count} possible duplicate or contradiction pair(s) opened no review: the unit, its "
         "neighbour or the job had as many open as DEDUPE__MAX_REVIEWS_PER_UNIT / "
         "EXTRACTION__MAX_REVIEWS_PER_JOB allow"
+    )
+
+
+def unsure_review(
+    unit: MemoryUnit, candidate: MemoryUnit, cosine: float, d: PairDecision
+) -> PairReview:
+    """The pending review of an ``unsure`` pair the write path opens: the new ``unit`` against
+    its neighbour ``candidate`` (value cosine ``cosine``), with the pair decision ``d``'s reason,
+    probability of a duplicate and whether a merge is allowed."""
+    return PairReview(
+        id=uuid7.uuid7(),
+        namespace=unit.namespace,
+        user_id=unit.user_id,
+        agent_id=unit.agent_id,
+        unit_id=unit.id,
+        candidate_id=candidate.id,
+        cosine=round(cosine, 6),
+        reason=d.reason,
+        p_same=round(d.p_same, 6),
+        merge_allowed=d.merge_allowed,
+        status=ReviewStatus.PENDING,
+        attempts=0,
     )

@@ -22,7 +22,7 @@ import uuid_utils.compat as uuid7
 from app.clients.embeddings import Embedder
 from app.core.config import ConflictSettings, DedupeSettings, TtlSettings
 from app.core.text import entity_keys, search_text, value_hash
-from app.core.vocabulary import ReviewStatus, UnitStatus
+from app.core.vocabulary import UnitStatus
 from app.models import MemoryUnit, PairReview
 from app.repositories.memory.neighbours import NeighbourRepository, Probe, Scored
 from app.repositories.memory.reviews import PairReviewRepository
@@ -37,7 +37,6 @@ from app.services.memory.merge import (
     merge_into,
     thresholds,
 )
-from app.services.memory.pairs.decision import PairDecision
 from app.services.memory.resolution import (
     conflict_review,
     fit_backfill,
@@ -45,7 +44,7 @@ from app.services.memory.resolution import (
     supersede,
     unlink_conflict,
 )
-from app.services.memory.review_room import ReviewRoom
+from app.services.memory.review_room import ReviewRoom, unsure_review
 from app.services.memory.ttl import expiry_for
 from app.services.stages import StageClock
 
@@ -284,7 +283,9 @@ class StoreService:
                 outcome = result
             if result == "conflict":  # both kept: a person decides (tester B16)
                 flagged.append(conflict_review(unit, old, neighbours[index].cosine, d.reason))
-        reviews = [self._review(unit, neighbours[i], d) for i, d in unsure]
+        reviews = [
+            unsure_review(unit, neighbours[i].unit, neighbours[i].cosine, d) for i, d in unsure
+        ]
         queued = self.reconcile and bool(reviews)
         return StoreOutcome(unit, outcome, reviews, queued, flagged, held), [*reviews, *flagged]
 
@@ -294,11 +295,17 @@ class StoreService:
         """A restatement merged into a unit kept beside a contradiction (``conflict``: their
         order was unclear) decides it: said after the other side, the restated unit holds now
         and supersedes it, its open review closed (tester E29: aisle, window, aisle again
-        within the hour left window active beside aisle); not a constraint's (tester G38)."""
+        within the hour left window active beside aisle); not a constraint's (tester G38), nor
+        a retry (window, aisle, aisle again seconds later: the other side did not come between
+        and the order window has not passed since the restated unit was said)."""
         if not survivor.conflicts_with or survivor.type == "constraint":  # a person decides
             return
+        since = (said_at - survivor.occurred_at).total_seconds()
         for other in await self.repo.get_many(survivor.namespace, survivor.conflicts_with):
-            if other.status != UnitStatus.ACTIVE or said_at < other.occurred_at:
+            retry = (
+                other.occurred_at <= survivor.occurred_at and since <= self.conflicts.order_window_s
+            )
+            if other.status != UnitStatus.ACTIVE or said_at < other.occurred_at or retry:
                 continue
             factor = self.conflicts.contradicted_confidence_factor
             supersede(survivor, other, factor, now, "restated")
@@ -306,23 +313,6 @@ class StoreService:
             unlink_conflict(survivor, other)
             view.changed(other)
             await self.reviews.close_open_of([other.id], now)
-
-    @staticmethod
-    def _review(unit: MemoryUnit, neighbour: Neighbour, d: PairDecision) -> PairReview:
-        return PairReview(
-            id=uuid7.uuid7(),
-            namespace=unit.namespace,
-            user_id=unit.user_id,
-            agent_id=unit.agent_id,
-            unit_id=unit.id,
-            candidate_id=neighbour.unit.id,
-            cosine=round(neighbour.cosine, 6),
-            reason=d.reason,
-            p_same=round(d.p_same, 6),
-            merge_allowed=d.merge_allowed,
-            status=ReviewStatus.PENDING,
-            attempts=0,
-        )
 
     def _new_unit(
         self,
