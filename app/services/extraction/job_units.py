@@ -6,9 +6,11 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from app.core.text import has_cjk
 from app.models import ExtractionJob
 from app.schemas.memory import MemoryCreate
 from app.services.extraction.dates import zone
+from app.services.extraction.tense import is_past
 from app.services.extraction.units import Candidate, Turn
 from app.services.extraction.vague import vague_time
 
@@ -70,6 +72,8 @@ def to_memory(
         metadata["said_at"] = said.isoformat()
     if occurred is None:  # when it was said; a time phrase no rule places: unknown (B27)
         occurred = said
+        if cand.type == "event" and is_past(cand.value, zh=has_cjk(cand.value)):
+            metadata["happened"] = True  # "ran a marathon": a past event's TTL, not a plan's
         if (phrase := vague_time(cand.value)) is not None:
             metadata |= {"time_anchor": "unknown", "time_phrase": phrase}
     expires = _aware(cand.expires_at, job.timezone) if cand.expires_at else None

@@ -331,6 +331,7 @@ class StoreService:
             self.ttl,
             ttl_days_override=item.ttl_days,
             expires_at=item.expires_at,
+            happened=item.metadata.get("happened") is True,
         )
         return MemoryUnit(
             id=uuid7.uuid7(),

@@ -48,13 +48,21 @@ _PAST = timedelta(days=1)
 
 
 def default_expiry(
-    memory_type: str, occurred_at: datetime | None, now: datetime, settings: TtlSettings
+    memory_type: str,
+    occurred_at: datetime | None,
+    now: datetime,
+    settings: TtlSettings,
+    *,
+    happened: bool = False,
 ) -> datetime | None:
     """When a unit of this type written at ``now`` with time anchor ``occurred_at`` expires
     by default: ``max(now, occurred_at) + TTL(type)``, with ``TTL__PAST_EVENT_DAYS`` for an
-    event anchored more than a day before ``now``; None when the type never expires."""
+    event anchored more than a day before ``now`` or one that ``happened`` at a time nobody
+    said (extraction's ``metadata.happened``: "I ran a marathon"); None when the type never
+    expires."""
     days = ttl_days(memory_type, settings)
-    if memory_type == "event" and occurred_at is not None and occurred_at < now - _PAST:
+    past = happened or (occurred_at is not None and occurred_at < now - _PAST)
+    if memory_type == "event" and past:
         days = settings.past_event_days  # what happened is part of a life (tester F35)
     if days <= 0:
         return None
@@ -70,14 +78,15 @@ def expiry_for(
     *,
     ttl_days_override: float | None = None,
     expires_at: datetime | None = None,
+    happened: bool = False,
 ) -> datetime | None:
     """A unit's expiry at write: its own ``expires_at``, else ``now + ttl_days_override``,
-    else :func:`default_expiry`."""
+    else :func:`default_expiry` (``happened``: an undated event that happened)."""
     if expires_at is not None:
         return expires_at
     if ttl_days_override is not None:
         return now + timedelta(days=ttl_days_override)
-    return default_expiry(memory_type, occurred_at, now, settings)
+    return default_expiry(memory_type, occurred_at, now, settings, happened=happened)
 
 
 def _z(moment: datetime) -> str:
