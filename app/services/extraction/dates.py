@@ -16,7 +16,8 @@ Conventions (weeks start on Monday, as in ISO 8601 and Chinese usage):
   was moved to ("I moved the dentist to Thursday", 我把牙医改到周四了: the coming one, E25)
   or called off ("The meeting on Friday was called off", 周五的会取消了);
 - "every Friday", 每周五, 每个周末 (a habit), "feels like just yesterday" (an idiom): no date;
-- 下个月3号: that day; "May 2028" / 2028年5月: that month; "in 2019" / 2019年: that year;
+- 下个月3号: that day; "May 2028" / 2028年5月: that month; "in 2019" / 2019年: that year, and
+  "Thursday, December 17" / 12月17日星期四 the written day (:mod:`.written_dates`);
 - "last Friday": the most recent Friday before the message's day (said on a Sunday, two days
   back; said on a Friday, a week back), as English speakers use it and LoCoMo's answers read
   it ("the Friday before 22 October 2023"); "上周五" / "上星期五": the Friday of last week, as
@@ -46,6 +47,7 @@ from app.core.zh_numbers import zh_number
 from app.services.extraction.births import birth_without_year
 from app.services.extraction.months import months_alone
 from app.services.extraction.tense import idiom_spans, is_past, recurring_spans, sentence_around
+from app.services.extraction.written_dates import join_weekdays, years
 
 _EN_DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _ZH_DAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
@@ -99,11 +101,6 @@ _EN_ABSOLUTE = re.compile(
     r"\d{4}-\d{2}-\d{2})\b",
     re.IGNORECASE,
 )
-# A year alone, "in 2019" / 2019年 (tester G4: "I visited Japan in 2019" had no date): the
-# year's 1 January at the year's granularity; not a range ("in 2019-2020"), a decade
-# (1990年代) nor a year with its month (2028年5月: _ZH_YEAR_MONTH).
-_EN_YEAR = re.compile(r"\b(?:back\s+)?in\s+((?:19|20)\d{2})\b(?!\s*[-–/]\s*\d|'?s\b)", re.I)
-_ZH_YEAR = re.compile(r"(?<![\d.])((?:19|20)\d{2})年(?![\d一二三四五六七八九十]{1,2}月|代|[\d])")
 # A weekday's numeral, not the first character of a word: 上周一起去爬山 is "went hiking
 # together last week" (一起), not last Monday (tester B26); 这周三天 is three days this week.
 _ZH_DAY_NUMERAL = (
@@ -340,19 +337,8 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
         except ValueError:
             continue
         found.append(TimeMatch(m.start(), m.end(), m.group(0), day))
-    for pattern in (_EN_YEAR, _ZH_YEAR):
-        for m in pattern.finditer(text):
-            day = date(int(m.group(1)), 1, 1)
-            found.append(
-                TimeMatch(
-                    m.start(1),
-                    m.end(0),
-                    m.group(0)[m.start(1) - m.start() :],
-                    day,
-                    "year",
-                    absolute=True,
-                )
-            )
+    for start, end, phrase, first in years(text):  # "in 2019", 2019年 (written_dates.py)
+        found.append(TimeMatch(start, end, phrase, first, "year", absolute=True))
     for m in _ZH_YEAR_MONTH.finditer(text):
         year = int(m.group(1)) if m.group(1) else today.year + _ZH_YEARS[m.group(2)]
         number = int(m.group(3)) if m.group(3).isdigit() else zh_number(m.group(3)) or 0
@@ -368,6 +354,7 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
     # Nor a birth's month or day said without its year ("I was born in March", 我三月出生;
     # tester G21: "born in March 2026", "born on 2027-03-03"): the year is not known.
     found = [t for t in found if not birth_without_year(text, t.start, t.end, t.phrase)]
+    found = join_weekdays(text, found)  # "Thursday, December 17" is one day (written_dates.py)
     found.sort(key=lambda t: (t.start, -(t.end - t.start)))
     kept: list[TimeMatch] = []
     for match in found:

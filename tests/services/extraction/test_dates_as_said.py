@@ -75,3 +75,24 @@ async def test_a_birth_with_its_year_or_a_relative_day_is_dated(client):
 async def test_a_diagnosis_of_a_lasting_condition_is_a_fact(client, said, kind):
     units = await units_of(client, "g36", [user(said)])
     assert [u["type"] for u in units.values()] == [kind], units
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("The dentist moved my appointment to Thursday December 17.",
+         "The dentist moved the user's appointment to 2026-12-17 (Thursday)."),
+        ("My appointment is on Thursday, December 17.",
+         "The user's appointment is on 2026-12-17 (Thursday)."),
+        ("I have a meeting on Thursday the 17th.", "The user has a meeting on 2026-12-17 (Thursday)."),
+        ("Dinner with Sam on Friday, Dec 18.", "Dinner with Sam on 2026-12-18 (Friday)."),
+        ("我的面试在12月17日星期四。", "用户的面试在2026年12月17日（周四）。"),
+    ],
+)  # fmt: skip
+async def test_a_weekday_beside_its_date_is_that_date(client, said, value):
+    """Tester hbreak7 H4: the weekday was resolved on its own, a week early ("2026-12-10
+    (Thursday) on 2026-12-17"), and ``occurred_at`` took it."""
+    units = await units_of(client, "h4", [user(said)])
+    assert list(units) == [value], units
+    day = "2026-12-18" if "18" in said else "2026-12-17"
+    assert units[value]["occurred_at"][:10] == day, units[value]
