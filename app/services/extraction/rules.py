@@ -251,8 +251,10 @@ EN_RULES: list[Rule] = [
        lambda m: (f"The user is {_article(m.group(1))}.", t.Q_WORK_EN, [])),  # "a Python developer"
     # A name is capitalised ((?-i:…) inside the rules' IGNORECASE): "my husband is now
     # retired" named him "now" (tester D15); an adverb before the name is not part of it.
+    # A title keeps its name ("Dr. Anna Smith": U+2024 is its period, abbreviations.py), a name
+    # its accented capitals ("José Ángel"; tester hbreak7 H23: "The user's name is Dr.").
     _r(r"\b(?:my\s+name\s+is|call\s+me)\s+(?:(?:actually|really|still|just)\s+)?"
-       r"((?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)?)", "fact", 0.9,
+       r"((?-i:[A-ZÀ-ÖØ-Þ])[\w'’\u2024-]+(?:\s+(?-i:[A-ZÀ-ÖØ-Þ])[\w'’\u2024-]+){0,2})", "fact", 0.9,
        lambda m: (f"The user's name is {m.group(1)}.", t.Q_NAME_EN, [m.group(1)])),
     # "Hi, I'm Dana." / "I'm Dana, by the way." (tester E4: no unit held the name)
     _r(r"^\W*(?:(?:hi|hello|hey|hiya)(?:\s+there)?[\s,!.]+)?i\s*['’]?\s*a?m\s+"

@@ -277,16 +277,15 @@ def _with_subject(piece: str, first: str, zh: bool) -> str:
     return piece[:1].upper() + piece[1:]
 
 
+# Up to three words, a title's period kept ("Dr. Anna Smith", "José Ángel"; H23: it was "Dr").
+_WORD = r"[A-ZÀ-Þ][\w'’-]*(?:[.\u2024](?=\s+[A-ZÀ-Þ]))?"
+_NAME = rf"{_WORD}(?:\s+{_WORD}){{0,2}}"
 _NAME_STATEMENTS = [
+    re.compile(rf"\bthe\s+user(?:'s|’s)\s+name\s+is\s+({_NAME})", re.IGNORECASE),
+    re.compile(rf"\bthe\s+user\s+is\s+(?:called|named)\s+({_NAME})", re.IGNORECASE),
     re.compile(
-        r"\bthe\s+user(?:'s|’s)\s+name\s+is\s+([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)", re.IGNORECASE
-    ),
-    re.compile(
-        r"\bthe\s+user\s+is\s+(?:called|named)\s+([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)",
-        re.IGNORECASE,
-    ),
-    re.compile(
-        r"用户(?:叫|名叫|的名字是|的姓名是)([^，。！？,.!?\s的]{1,10})(?=[，。！？,.!?\s]|$)"
+        rf"用户(?:叫|名叫|的名字是|的姓名是)({_NAME}(?=[，。！？,.!?]|$)|[^，。！？,.!?\s的]{{1,10}})"
+        r"(?=[，。！？,.!?\s]|$)"
     ),
 ]
 _ABOUT_USER = re.compile(r"\bthe\s+user\b|用户", re.IGNORECASE)

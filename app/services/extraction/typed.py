@@ -193,6 +193,7 @@ def clause_units(clause: str, turn: Turn, now: datetime) -> tuple[list[Candidate
                 moved_on = None
             extra = [turn.name, *entities] if turn.name else entities
             names = zh_entities(one.group(0), extra) if zh else en_entities(one.group(0), extra)
+            names = _whole_names(names, entities)  # not "Dr" beside "Dr. Anna Smith" (H23)
             out.append(
                 Candidate(
                     type=rule.type,
@@ -205,3 +206,13 @@ def clause_units(clause: str, turn: Turn, now: datetime) -> tuple[list[Candidate
                 )
             )
     return out, "".join(c for i, c in enumerate(clause) if not any(s <= i < e for s, e in taken))
+
+
+def _whole_names(names: list[str], whole: list[str]) -> list[str]:
+    """``names`` without those that only open a name of ``whole`` (the rule's own entities,
+    read whole: "Dr" and "José" beside "Dr. Anna Smith" and "José Ángel")."""
+
+    def opens(name: str, other: str) -> bool:
+        return other.startswith(name) and other[len(name) : len(name) + 1] in " .\u2024"
+
+    return [n for n in names if n in whole or not any(opens(n, w) for w in whole)]

@@ -96,3 +96,20 @@ async def test_a_weekday_beside_its_date_is_that_date(client, said, value):
     assert list(units) == [value], units
     day = "2026-12-18" if "18" in said else "2026-12-17"
     assert units[value]["occurred_at"][:10] == day, units[value]
+
+
+@pytest.mark.parametrize(
+    ("said", "value", "name"),
+    [
+        ("My name is Dr. Anna Smith.", "The user's name is Dr. Anna Smith.", "Dr. Anna Smith"),
+        ("Call me Dr. Smith.", "The user's name is Dr. Smith.", "Dr. Smith"),
+        ("My name is José Ángel.", "The user's name is José Ángel.", "José Ángel"),
+        ("我叫José Ángel。", "用户叫José Ángel。", "José Ángel"),
+        ("I work at J.P. Morgan.", "The user works at J.P. Morgan.", "J.P. Morgan"),
+    ],
+)
+async def test_a_name_keeps_its_title_and_accents(client, said, value, name):
+    """Tester hbreak7 H23: "The user's name is Dr.", "works at J.", "José"."""
+    units = await units_of(client, "h23", [user(said)])
+    assert list(units) == [value], units
+    assert units[value]["entities"] == [name], units[value]
