@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -54,6 +55,17 @@ def _aware(value: datetime | date, tz: str) -> datetime:
     return datetime(value.year, value.month, value.day, tzinfo=zone(tz))
 
 
+# A message that says it changes or corrects what was said before ("Actually no, my favourite
+# drink is coffee now.", "Please call me Robert from now on.", 其实我现在更喜欢咖啡): its units
+# lose the words ("The user's favourite drink is coffee."), so the unit says it in metadata
+# (tester hbreak7 H6: kept as a conflict beside the value it replaced, both "standing").
+_SAYS_CHANGE = re.compile(
+    r"\b(?:now|from\s+now\s+on|any\s?more|no\s+longer|instead|actually|changed|switched)\b"
+    r"|现在|从现在起|以后|不再|改成|换成|其实",
+    re.IGNORECASE,
+)
+
+
 def to_memory(
     cand: Candidate, job: ExtractionJob, turns: list[Turn], extractor: str
 ) -> MemoryCreate:
@@ -70,6 +82,8 @@ def to_memory(
     said = (sources[0].created_at if sources else None) or job.conversation_now
     if occurred is not None and occurred != said:  # the write path orders a change by it (F22)
         metadata["said_at"] = said.isoformat()
+    if any(_SAYS_CHANGE.search(t.content) for t in sources):  # "Actually no, … coffee now"
+        metadata["says_change"] = True  # the write path orders a contradiction by it (H6)
     if occurred is None:  # when it was said; a time phrase no rule places: unknown (B27)
         occurred = said
         if cand.type == "event" and is_past(cand.value, zh=has_cjk(cand.value)):

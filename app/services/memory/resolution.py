@@ -56,7 +56,9 @@ def order(
     # ("The dentist appointment got cancelled" after "… on Friday", tester E25): no backfill.
     planned = reason in PLAN_CHANGES
     # A state ended ("quit smoking", "got divorced", tester F3) says the change itself.
+    # …and so does a unit whose message said "now", "actually", "from now on" (tester H6).
     change = says_change(new.value) or reason.startswith(STATE_ENDED)
+    change = change or new.metadata_.get("says_change") is True
     if gap > settings.order_window_s or ((gap >= 0 or said_gap >= 0 or planned) and change):
         return "newer"
     return "older" if -gap > settings.order_window_s else "unclear"
