@@ -10,7 +10,8 @@ places of collapsed hits), with the pairs of the one statement that also reads t
 answer columns (app.repositories.recall.duplicates): their cosines computed in the database
 from the stored vectors, pairs below :func:`pair_floor` skipped, and a pair decided only
 when the walk through the head needs it (a hit against the groups already kept, best-placed
-first, until one merges): a head of 15 copies of one turn costs ~14 decisions, not ~100.
+first, until one merges): a head of 15 copies of one turn costs ~14 decisions, not one per
+pair above the floor (~72 a recall in the 1M benchmark, docs/BENCHMARKS.md).
 
 The same pairs make the final list diverse: a hit that nearly repeats a better-placed one
 (value cosine above :data:`DIVERSITY_FLOOR`) loses :data:`DIVERSITY_WEIGHT` × the excess
