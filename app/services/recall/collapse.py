@@ -8,8 +8,10 @@ apart (stored before the decision could merge them, or by an older version).
 Cheap: only the head of the ranking is compared (``top_k`` plus a margin that refills the
 places of collapsed hits), with the pairs of the one statement that also reads the head's
 answer columns (app.repositories.recall.duplicates): their cosines computed in the database
-from the stored vectors, pairs below :func:`pair_floor` skipped; the decision is pure and
-cached per value.
+from the stored vectors, pairs below :func:`pair_floor` skipped, and a pair decided only
+when the walk through the head needs it (a hit against the groups already kept, best-placed
+first, until one merges): a head of 15 copies of one turn costs ~14 decisions, not one per
+pair above the floor (~72 a recall in the 1M benchmark, docs/BENCHMARKS.md).
 
 The same pairs make the final list diverse: a hit that nearly repeats a better-placed one
 (value cosine above :data:`DIVERSITY_FLOOR`) loses :data:`DIVERSITY_WEIGHT` × the excess
@@ -29,7 +31,7 @@ from collections.abc import Sequence
 
 from app.repositories.recall.duplicates import ClosePair
 from app.services.memory.pairs.decision import Thresholds
-from app.services.memory.pairs.plan import Candidate, plan
+from app.services.memory.pairs.plan import Candidate, pair_decision
 from app.services.recall.scoring import Ranked
 
 # Extra candidates read beyond top_k, so a collapsed hit's place is filled by the next one
@@ -121,30 +123,50 @@ def collapse(
     if diverse:
         cosines = {(p.a, p.b): p.cosine for p in pairs} | {(p.b, p.a): p.cosine for p in pairs}
         head = diversify(head, cosines)
-    same: dict[uuid.UUID, set[uuid.UUID]] = {}
+    # The pairs the pair decision may merge, each decided only when the walk below asks: a
+    # hit is compared with the kept hits' groups in their order (a group's members in the
+    # order they were placed) until one merges, so a head of copies of one turn costs about
+    # one decision per copy, not one per pair. A hit that duplicates units of two groups
+    # goes to the better-placed group.
+    close: dict[uuid.UUID, dict[uuid.UUID, ClosePair]] = {}
     for p in pairs:
-        if p.cosine < floor and p.a_value != p.b_value:
-            continue  # close enough for the diversity step only
-        candidate = Candidate(p.a_value, p.a_type, frozenset(p.a_keys), p.cosine)
-        decided = plan(p.b_value, p.b_type, frozenset(p.b_keys), [candidate], thresholds, 0)
-        if decided.merge_into is not None:
-            same.setdefault(p.a, set()).add(p.b)
-            same.setdefault(p.b, set()).add(p.a)
-    if not same:
+        if p.cosine >= floor or p.a_value == p.b_value:
+            close.setdefault(p.a, {})[p.b] = p
+            close.setdefault(p.b, {})[p.a] = p
+    if not close:
         return head[:top_k], {}
     kept: list[Ranked] = []
-    duplicates: dict[uuid.UUID, list[uuid.UUID]] = {}
-    owner: dict[uuid.UUID, uuid.UUID] = {}
+    groups: dict[uuid.UUID, list[uuid.UUID]] = {}  # kept hit -> it and the units folded in
+    owner: dict[uuid.UUID, uuid.UUID] = {}  # placed unit -> the kept hit standing for it
     for r in head:
-        into = next((owner[o] for o in same.get(r.id, ()) if o in owner), None)
+        near = close.get(r.id, {})
+        into = next(
+            (
+                g
+                for g, members in groups.items()
+                if any(o in near and _merges(near[o], thresholds) for o in members)
+            ),
+            None,
+        )
         if into is not None:  # a duplicate of a better-ranked kept hit
-            duplicates.setdefault(into, []).append(r.id)
+            groups[into].append(r.id)
             owner[r.id] = into
         elif len(kept) < top_k:
             kept.append(r)
+            groups[r.id] = [r.id]
             owner[r.id] = r.id
+    duplicates = {g: members[1:] for g, members in groups.items() if len(members) > 1}
     kept = redirect_redundancy(kept, owner)
-    return kept, {k: v for k, v in duplicates.items() if any(h.id == k for h in kept)}
+    return kept, duplicates
+
+
+def _merges(p: ClosePair, thresholds: Thresholds) -> bool:
+    """Whether the pair decision merges ``p`` (``b`` as the new unit, ``a`` its neighbour)."""
+    candidate = Candidate(p.a_value, p.a_type, frozenset(p.a_keys), p.cosine)
+    return (
+        pair_decision(p.b_value, p.b_type, frozenset(p.b_keys), candidate, thresholds).action
+        == "merge"
+    )
 
 
 def redirect_redundancy(kept: Sequence[Ranked], owner: dict[uuid.UUID, uuid.UUID]) -> list[Ranked]:

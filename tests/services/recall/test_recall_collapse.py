@@ -87,3 +87,37 @@ async def test_a_near_repeat_says_what_it_lost_and_to_which_hit(client):
     for h in hits:
         if h is not repeat:
             assert (h["redundancy"], h["redundant_with"]) == (0.0, None)
+
+
+async def test_a_duplicate_of_two_kept_hits_is_listed_under_the_better_placed_one(client, engine):
+    # Each fact stored three times: naming Alice, naming Bob (not one fact: their entities
+    # differ, so two hits, Alice's first: newer, surer) and naming both, older. The copy
+    # naming both merges with each of the two: it is folded into the better-placed hit,
+    # never into the other (which one it went to was the order of a set of ids).
+    async def put(user: str, value: str, entities: list[str], month: int, confidence: float) -> str:
+        unit = {
+            "user_id": user,
+            "value": value,
+            "entities": entities,
+            "occurred_at": f"2026-0{month}-15T10:00:00+00:00",
+            "confidence": confidence,
+        }
+        r = await client.post("/store", json={"memories": [unit]})
+        assert r.status_code == 200, r.text
+        assert r.json()["results"][0]["outcome"] == "created", r.text
+        return str(r.json()["results"][0]["id"])
+
+    facts = ["The user prefers window seats", "The user drinks green tea every morning",
+             "The user's daughter plays the violin", "The user drives a red Volvo",
+             "The user is allergic to shellfish"]  # fmt: skip
+    alice, bob, both = [], [], []
+    for n, value in enumerate(facts):
+        alice.append(await put("u1", value, ["Alice"], 6, 1.0))
+        bob.append(await put(f"b{n}", value, ["Bob"], 5, 0.95))
+        both.append(await put(f"c{n}", value, ["Alice", "Bob"], 3, 0.8))
+    await move_to_u1(engine, *bob, *both)
+    hits = await recall(client, "what about the user?", top_k=10, now="2026-06-16T00:00:00Z")
+    by_id = {h["id"]: h for h in hits}
+    assert sorted(by_id) == sorted(alice + bob), [(h["value"], h["entities"]) for h in hits]
+    assert [by_id[a]["duplicates"] for a in alice] == [[c] for c in both]
+    assert all(by_id[b]["duplicates"] == [] for b in bob)

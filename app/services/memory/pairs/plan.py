@@ -75,31 +75,7 @@ def plan(
     common: tuple[frozenset[str], frozenset[str]] | None = None  # the subject's words, keys
     for k in sorted(range(len(candidates)), key=lambda i: -candidates[i].cosine):
         c = candidates[k]
-        # decide()'s first two steps on the canonical forms alone (no stemming, no slots):
-        # the same result, and most neighbours of a chat turn stop here.
-        if key == canonical(c.value).key:
-            d = PairDecision("merge", "canonical_equal", 1.0, True)
-        elif c.cosine < t.candidate_cosine and not same_slot(value, c.value):
-            d = PairDecision("distinct", "below_candidate_cosine", 0.0, True)
-        else:
-            new = new or statement(value)
-            d = decide(new, statement(c.value), c.cosine, type_equal=type_ == c.type,
-                       thresholds=t)  # fmt: skip
-        if (
-            d.action == "merge"
-            and entity_keys
-            and c.entity_keys
-            and not entity_keys & c.entity_keys
-        ):
-            d = PairDecision("unsure", "entities_differ", d.p_same, True)
-        if (
-            d.action != "distinct"
-            and d.reason not in ONE_EVENT
-            and other_occurrence(type_, occurred, c.type, c.occurred)
-        ):
-            d = PairDecision("distinct", "other_occurrence", d.p_same, False)
-        if d.action != "distinct" and other_time(value, c.value, d.reason):  # "used to" (G33)
-            d = PairDecision("distinct", "former_value", d.p_same, False)
+        d = pair_decision(value, type_, entity_keys, c, t, occurred, key)
         if d.action == "merge":
             return Plan(k, [], [])
         if d.action == "contradicts":
@@ -118,6 +94,43 @@ def plan(
             else:
                 skipped += 1
     return Plan(None, contradicts, unsure, skipped)
+
+
+def pair_decision(
+    value: str,
+    type_: str,
+    entity_keys: frozenset[str],
+    c: Candidate,
+    thresholds: Thresholds,
+    occurred: date | None = None,
+    key: str | None = None,
+) -> PairDecision:
+    """The decision :func:`plan` makes for the new unit against one neighbour ``c``, before
+    its review rules (which ``unsure`` pair opens a review): ``merge`` exactly when
+    :func:`plan` with ``c`` alone merges. ``key``: the new value's canonical key, when the
+    caller has it."""
+    t = thresholds
+    key = canonical(value).key if key is None else key
+    # decide()'s first two steps on the canonical forms alone (no stemming, no slots):
+    # the same result, and most neighbours of a chat turn stop here.
+    if key == canonical(c.value).key:
+        d = PairDecision("merge", "canonical_equal", 1.0, True)
+    elif c.cosine < t.candidate_cosine and not same_slot(value, c.value):
+        d = PairDecision("distinct", "below_candidate_cosine", 0.0, True)
+    else:
+        d = decide(statement(value), statement(c.value), c.cosine, type_equal=type_ == c.type,
+                   thresholds=t)  # fmt: skip
+    if d.action == "merge" and entity_keys and c.entity_keys and not entity_keys & c.entity_keys:
+        d = PairDecision("unsure", "entities_differ", d.p_same, True)
+    if (
+        d.action != "distinct"
+        and d.reason not in ONE_EVENT
+        and other_occurrence(type_, occurred, c.type, c.occurred)
+    ):
+        d = PairDecision("distinct", "other_occurrence", d.p_same, False)
+    if d.action != "distinct" and other_time(value, c.value, d.reason):  # "used to" (G33)
+        d = PairDecision("distinct", "former_value", d.p_same, False)
+    return d
 
 
 def other_occurrence(type_a: str, day_a: date | None, type_b: str, day_b: date | None) -> bool:
