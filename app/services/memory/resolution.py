@@ -18,6 +18,7 @@ or ``keep_both``; either ends the link). The older unit's confidence is multipli
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
@@ -56,12 +57,26 @@ def order(
     # ("The dentist appointment got cancelled" after "… on Friday", tester E25): no backfill.
     planned = reason in PLAN_CHANGES
     # A state ended ("quit smoking", "got divorced", tester F3) says the change itself.
-    # …and so does a unit whose message said "now", "actually", "from now on" (tester H6).
-    change = says_change(new.value) or reason.startswith(STATE_ENDED)
-    change = change or new.metadata_.get("says_change") is True
+    change = _says_change(new) or reason.startswith(STATE_ENDED)
     if gap > settings.order_window_s or ((gap >= 0 or said_gap >= 0 or planned) and change):
         return "newer"
     return "older" if -gap > settings.order_window_s else "unclear"
+
+
+# Words of a change the pair decision's cue list does not hold: a job left or joined, a
+# promotion, what one became, a new value (tester hbreak7 H1: "left Alibaba last week and
+# joined Tencent" was ordered by its event's day and buried by the job it replaced).
+_MORE_CHANGE = re.compile(
+    r"\b(?:left|joined|quit|promoted|became|new)\b|离职|辞职|入职|跳槽|升职|换了", re.IGNORECASE
+)
+
+
+def _says_change(unit: MemoryUnit) -> bool:
+    """``unit`` says it is a change: in its value, or its message did (extraction's
+    ``metadata.says_change``: "Actually no, … coffee now", tester H6)."""
+    if says_change(unit.value) or _MORE_CHANGE.search(unit.value):
+        return True
+    return unit.metadata_.get("says_change") is True
 
 
 def resolve(
