@@ -151,8 +151,12 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
     def unsure(reason: str, merge_allowed: bool = False) -> PairDecision:
         return PairDecision("unsure", reason, 0.0, merge_allowed)
 
+    if endings.died(new.value, old.value):  # "My cat Mochi died" / "has a cat named Mochi"
+        return contradicts(f"{endings.REASON}:death")  # tester G14
     if (kept := referents.apart(new.value, old.value)) is not None:  # whose, which, how real
         action, reason, merge_allowed = kept
+        if reason == "other_event_day" and rules.two_homes(new.value, old.value):
+            return contradicts("slot_differs:residence")  # moved in 2023 / in 2025 (G9)
         if reason == "other_event_day" and (
             _only_the_day_differs(f) or (f.cross_lingual and across.only_days_differ(new, old))
         ):
