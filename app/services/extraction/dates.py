@@ -107,6 +107,10 @@ _ZH_DAY_NUMERAL = (
 _ZH_WEEKDAY = re.compile(
     rf"(下下|上上|下个|下一个|下|上个|上|这个|这|本)?(?:周|星期|礼拜)({_ZH_DAY_NUMERAL})"
 )
+# A year said alone: "in 2023", 2023年 (not 2023年3月, 2023年级, 90年代).
+_YEAR_ALONE = re.compile(
+    r"\bin\s+((?:19|20)\d{2})\b(?!\s*[-–/]\s*\d)|((?:19|20)\d{2})年(?![\d一二三四五六七八九十]{1,2}月|级|代)"
+)
 _ZH_PERIOD = re.compile(
     rf"(下下个?|上上个?|下个?|本|这个?|上个?)(周|星期|礼拜|月)(?!{_ZH_DAY_NUMERAL}|末)"
     r"|(明年|今年|去年|前年|后年)"
@@ -343,6 +347,10 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
 
     for start, end, phrase, first in months_alone(text, today):  # "in May", 五月 (months.py)
         found.append(TimeMatch(start, end, phrase, first, "month"))
+
+    for m in _YEAR_ALONE.finditer(text):  # "in 2023", 2023年 (tester G9: a move left undated)
+        first_day = date(int(m.group(1) or m.group(2)), 1, 1)
+        found.append(TimeMatch(m.start(), m.end(), m.group(0), first_day, "year", absolute=True))
 
     # A habit ("every Tuesday", 每周二) and an idiom ("feels like just yesterday") are no date.
     undated = recurring_spans(text) + idiom_spans(text)
