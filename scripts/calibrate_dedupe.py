@@ -310,7 +310,9 @@ def render(
         'person\'s, not "sold a car" against "bought a car") → `contradicts` as '
         "`state_ended:<kind>`, which supersedes the old state when said at or after it. "
         "Then a negation of the same "
-        "statement, other canonical values in the same sentence frame, an antonym swap, "
+        "statement, other canonical values in the same sentence frame (a correction's tail "
+        'naming the old value set aside: "in April 2027, not May" / "in May 2027", tester G1), '
+        "an antonym swap, "
         "roles that changed sides, "
         "another value of an exclusive slot (`rules.py`: residence — not a workplace's: "
         '"Our office moved to Berlin", 公司搬到了柏林, tester G14 —, employer — and an '

@@ -114,3 +114,14 @@ async def test_an_office_that_moved_is_not_the_users_home(client, old, said):
     assert units and all(u["outcome"] == "created" for u in units), units
     r = await client.get(f"/memories/{old_id}")
     assert r.json()["status"] == "active" and r.json()["conflicts_with"] == [], r.json()
+
+
+async def test_a_correction_naming_the_old_value_supersedes_it(client):
+    """Tester G1: "…in April 2027, not May." left "The user's trip is in May 2027." current
+    (the correction's tail made its frame another: unsure); the plan said later holds."""
+    user = "g1c"
+    [first] = await _extract(client, user, "My trip is in May.")
+    second = await _extract(client, user, "Actually my trip is in April, not May.")
+    assert [u["outcome"] for u in second] == ["superseded"], second
+    r = await client.get(f"/memories/{first['memory_id']}")
+    assert r.json()["status"] == "superseded", r.json()
