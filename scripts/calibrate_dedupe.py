@@ -275,7 +275,11 @@ def render(
         "(will / might / plans to / wants to, 想 / 打算 / 要 / 可能 against visited, moved, "
         "过, 了, 已经), two past events on days with none in common (ran 5 km on Saturday / "
         '10 km on Sunday; not born, died, married, nor a correction: "actually", 其实) → '
-        '`unsure`, never merged (a wish against a plain present — "wants a career in" / '
+        '`unsure`, never merged — but two moves to other homes ("moved to Lisbon in 2023" / '
+        '"moved to Madrid in March 2025", 2023年搬到了里斯本 / 2025年3月搬到了马德里, tester G9) '
+        "→ `contradicts` as `slot_differs:residence`, the later date holding (`resolution.py`: "
+        "two changes each dated by its statement are ordered by those dates) — "
+        '(a wish against a plain present — "wants a career in" / '
         '"hopes to become" — is unsure and may merge); one past event told with only its '
         'day changed (the same words and values but for the days: "went to a fair on 24 '
         'April" / "on 14 April"; across English and Chinese every other word matched) → '
@@ -287,19 +291,31 @@ def render(
         '("was moved to", "rescheduled", "postponed", "instead", 改到, 推迟) → `contradicts` '
         'as `event_moved` (tester C29), and one called off ("cancelled", "called off", '
         "取消: the same kind of event, no other name or day) → `contradicts` as "
-        "`event_cancelled`, which supersedes the plan whatever the dates (tester E25). "
+        "`event_cancelled`, which supersedes the plan whatever the dates (tester E25); a "
+        'trip is an event of its place ("going to Rome in May" / "cancelled the Rome trip", '
+        '去罗马 / 罗马之行取消了: `trip:rome`; not a past visit, "visited Rome", 去过), and '
+        'a day of the month or a month without its year ("the 12th" / "the 18th", 12号, 五月) '
+        "is a day a plan moves from or to (tester G31). "
         "A state one holder's new statement ends with a verb of its own (`endings.py`, "
         'tester F3: "quit / stopped / gave up smoking", 戒烟 against "smokes a pack a day", '
         '"is getting a divorce", "got divorced", 离婚 against "is married to Tom", 结婚; '
         '"retired", "quit the job", 退休 against a job or an employer; "sold the house", '
-        "把房子卖了 against owning it; across the two languages by a short table of habits "
+        '把房子卖了 against owning it, "sold the car", 把车卖了 against the car one drives '
+        '("drives a blue Honda Civic", 开一辆本田思域; not "drives a bus"); "broke up with '
+        'Sam", 和Sam分手了 against dating the partner it names ("is dating Sam", 在和Sam约会; '
+        "unnamed: flagged, below); a death of one the old statement names as its holder's "
+        '("My cat Mochi died" / "has a cat named Mochi", 用户有一只叫Mochi的猫: `died`, '
+        "tester G14); across the two languages by a short table of habits "
         "and CC-CEDICT's glosses; not negated, wished for or only tried, not another "
         'person\'s, not "sold a car" against "bought a car") → `contradicts` as '
         "`state_ended:<kind>`, which supersedes the old state when said at or after it. "
         "Then a negation of the same "
-        "statement, other canonical values in the same sentence frame, an antonym swap, "
+        "statement, other canonical values in the same sentence frame (a correction's tail "
+        'naming the old value set aside: "in April 2027, not May" / "in May 2027", tester G1), '
+        "an antonym swap, "
         "roles that changed sides, "
-        "another value of an exclusive slot (`rules.py`: residence, employer — and an "
+        "another value of an exclusive slot (`rules.py`: residence — not a workplace's: "
+        '"Our office moved to Berlin", 公司搬到了柏林, tester G14 —, employer — and an '
         'employer left, "left Google", 从字节跳动离职 —, school, name, '
         "age, a named relative, the name of someone's thing or animal (\"the user's cat is "
         'called Mochi", 用户的柯基叫豆豆, across languages its key matched through CC-CEDICT, '

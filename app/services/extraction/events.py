@@ -27,6 +27,7 @@ from app.services.extraction.dropped_subject import with_subject
 from app.services.extraction.filler import content_words
 from app.services.extraction.joined import split_joined
 from app.services.extraction.kinds import by_type, choice, employer, pet, request_value, unit_type
+from app.services.extraction.plan_apart import plan_apart
 from app.services.extraction.said import Said, addressee_of, display, replies
 from app.services.extraction.standalone import chunks, complete_answer, split_by_time
 from app.services.extraction.statements import (
@@ -116,7 +117,8 @@ def event_units(
     pieces = [
         piece
         for chunk in chunks(text, MAX_EVENT_CHARS)
-        for part in split_by_time(chunk, find_dates(chunk, now))
+        for timed in split_by_time(chunk, find_dates(chunk, now))
+        for part in plan_apart(timed, find_dates(timed, now), now.date())  # tester G22
         for group in by_type(part, now, zh=zh)
         for piece in split_joined(group, zh)  # "My door code is … and my sister …" (D3)
     ]

@@ -170,15 +170,22 @@ def negative_answer(text: str, question: str) -> str | None:
     return f"I don't have any {thing.strip()}."
 
 
+# … and "Actually April, not May" (tester G1: the correction made no unit and the May trip
+# stayed), 其实是四月，不是五月, 不对，是四月，不是五月.
 _EN_MEANT = re.compile(
-    r"^\W*(?:(?:wait|sorry|oops|oh|no|actually|hmm)\b[\s,!.:;–—-]*)*i\s+meant\s+(?P<new>[^,.;!?]{1,40}?)"
+    r"^\W*(?:(?:wait|sorry|oops|oh|no|actually|hmm)\b[\s,!.:;–—-]*)*(?:i\s+meant\s+|"
+    r"(?<=actually)[\s,!.:;–—-]*(?:it(?:['’]s|\s+is|\s+was)\s+)?)(?P<new>[^,.;!?]{1,40}?)"
     r"\s*,?\s+(?:and\s+)?not\s+(?P<old>[^,.;!?]{1,40}?)[\s.!]*$",
     re.IGNORECASE,
 )
 _ZH_MEANT = re.compile(
-    r"^\W*(?:(?:等等|等一下|不对|抱歉|哦)[，,\s]*)*(?:我)?(?:是)?(?:说的|想说的|指的)是(?P<new>[^，。！？,!?]{1,12}?)"
+    r"^\W*(?:(?:等等|等一下|不对|抱歉|哦)[，,\s]*)*(?:(?:我)?(?:是)?(?:说的|想说的|指的)是|"
+    r"(?:其实|实际上|不对)[，,\s]*是?)(?P<new>[^，。！？,!?]{1,12}?)"
     r"[，,]\s*(?:而)?不是(?P<old>[^，。！？,!?]{1,12}?)[。！!]*$"
 )
+
+_BARE = re.compile(r"\bmeant\b|说的|想说|指的")
+_CLAUSE = re.compile(r"(?:\S+\s+){3}|(?:i|we|my|our|you|he|she|they)\b|我|用户", re.IGNORECASE)
 
 
 def meant_instead(turns: list[Turn]) -> list[Turn]:
@@ -188,11 +195,16 @@ def meant_instead(turns: list[Turn]) -> list[Turn]:
     out: list[Turn] = []
     for turn in turns:
         m = (_ZH_MEANT if has_cjk(turn.content) else _EN_MEANT).match(turn.content.strip())
+        if m is not None and _BARE.search(turn.content) is None and _CLAUSE.match(m["new"]):
+            m = None  # "Actually I love cats, not dogs": a statement, no word to swap
         if turn.role == "user" and m is not None:
             mine = [i for i, t in enumerate(out) if t.role == "user" and t.name == turn.name]
             fixed = (
                 _swap(out[mine[-1]].content, m["old"].strip(), m["new"].strip()) if mine else None
             )
+            if fixed is not None and out[mine[-1]].index < 0 <= turn.index:
+                out.append(replace(turn, content=fixed))  # the message it corrects was an
+                continue  # earlier job's (context only): the correction restates it (G1)
             if fixed is not None:
                 out[mine[-1]] = replace(out[mine[-1]], content=fixed)
                 continue

@@ -2,7 +2,7 @@
 
 - a year alone, "in 2019", "back in 2019", 2019年 (tester G4: "I visited Japan in 2019" had no
   date): the year's 1 January at the year's granularity; not a range ("in 2019-2020"), a
-  decade (1990年代) nor a year with its month (2028年5月, read by ``find_dates`` itself);
+  decade (1990年代), a school year (2023年级) nor a year with its month (2028年5月, read by ``find_dates`` itself);
 - a weekday beside the date it names, "Thursday December 17", "Thursday, 17 December",
   "December 17, Thursday", 12月17日星期四 (tester hbreak7 H4: the weekday was resolved on its
   own, a week early, "2026-12-10 (Thursday) on 2026-12-17"): one phrase, the written date's
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from app.services.extraction.dates import TimeMatch
 
 _EN_YEAR = re.compile(r"\b(?:back\s+)?in\s+((?:19|20)\d{2})\b(?!\s*[-–/]\s*\d|'?s\b)", re.I)
-_ZH_YEAR = re.compile(r"(?<![\d.])((?:19|20)\d{2})年(?![\d一二三四五六七八九十]{1,2}月|代|\d)")
+_ZH_YEAR = re.compile(r"(?<![\d.])((?:19|20)\d{2})年(?![\d一二三四五六七八九十]{1,2}月|代|级|\d)")
 _WEEKDAY = re.compile(
     r"(?:(?:next|this\s+past|this|coming|last|on)\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?"
     r"|(?:下下|上上|下个|下一个|下|上个|上|这个|这|本)?(?:周|星期|礼拜)[一二三四五六日天]",

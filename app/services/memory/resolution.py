@@ -6,7 +6,10 @@ A contradiction is resolved by time (:func:`resolve`): the newer unit supersedes
 more than ``CONFLICTS__ORDER_WINDOW_S`` apart or the new one says it is a change ("moved",
 "now", "no longer", "anymore", "cancelled", "搬到", "现在", "不再", "改", "取消", or ends the
 old state with a verb of its own: "quit smoking", "got divorced", 退休了) and was said after it
-(:func:`said_at`: "moved to Bergen last month" is anchored last month), and a plan
+(:func:`said_at`: "moved to Bergen last month" is anchored last month) — two changes each
+dated by its statement are ordered by those dates ("moved to Lisbon in 2023" told after "in
+March 2025 I moved to Madrid" is the older, tester G9; a plan's day is no such time: two plans
+are ordered by when they were said, tester G1) —, and a plan
 moved or called off always (tester E25: the cancellation is dated before the plan's day); a
 new unit that describes an older state (a backfill) is the superseded one, fitted into the
 chain by event time (:func:`fit_backfill`); otherwise both stay active, each listing the other in
@@ -58,6 +61,12 @@ def order(
     planned = reason in PLAN_CHANGES
     # A state ended ("quit smoking", "got divorced", tester F3) says the change itself.
     change = _says_change(new) or reason.startswith(STATE_ENDED)
+    if _to_come(new) and _to_come(old) and said_gap > 0:
+        return "newer"  # two plans: the later word holds ("trip in May 2027", then April, G1)
+    if _to_come(new) or _to_come(old):  # a plan's day is no time it began
+        gap = said_gap
+    if -gap > settings.order_window_s and not planned and _dated(new) and _dated(old):
+        return "older"  # two dated changes: "moved to Lisbon in 2023" after "… 2025" (G9)
     if gap > settings.order_window_s or ((gap >= 0 or said_gap >= 0 or planned) and change):
         return "newer"
     return "older" if -gap > settings.order_window_s else "unclear"
@@ -166,6 +175,17 @@ def said_at(unit: MemoryUnit) -> datetime:
         if moment.tzinfo is not None:  # a client's metadata may say anything
             return moment
     return unit.occurred_at
+
+
+def _dated(unit: MemoryUnit) -> bool:
+    """Whether ``unit``'s ``occurred_at`` is the time its statement names, not when it was said
+    (an extracted unit anchored elsewhere: ``metadata.said_at``)."""
+    return bool(unit.metadata_) and isinstance(unit.metadata_.get("said_at"), str)
+
+
+def _to_come(unit: MemoryUnit) -> bool:
+    """Whether ``unit`` happens after it was said (a plan: "The user's trip is in May 2027")."""
+    return _dated(unit) and unit.occurred_at > said_at(unit)
 
 
 def valid_from(unit: MemoryUnit) -> datetime:

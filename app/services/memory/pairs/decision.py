@@ -43,6 +43,7 @@ lists: packages).
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -151,8 +152,12 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
     def unsure(reason: str, merge_allowed: bool = False) -> PairDecision:
         return PairDecision("unsure", reason, 0.0, merge_allowed)
 
+    if endings.died(new.value, old.value):  # "My cat Mochi died" / "has a cat named Mochi"
+        return contradicts(f"{endings.REASON}:death")  # tester G14
     if (kept := referents.apart(new.value, old.value)) is not None:  # whose, which, how real
         action, reason, merge_allowed = kept
+        if reason == "other_event_day" and rules.two_homes(new.value, old.value):
+            return contradicts("slot_differs:residence")  # moved in 2023 / in 2025 (G9)
         if reason == "other_event_day" and (
             _only_the_day_differs(f) or (f.cross_lingual and across.only_days_differ(new, old))
         ):
@@ -178,6 +183,10 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
     if f.values_differ:
         if f.frame_equal and not f.cross_lingual:
             return contradicts("values_differ")
+        if (m := _NOT_THAT.search(new.value)) and m.group(1).casefold() in old.value.casefold():
+            g = features(statement(new.value[: m.start()]), old, f.cosine)  # "…, not May" off
+            if g.values_differ and g.frame_equal:  # "in April 2027, not May" / "in May" (G1)
+                return contradicts("values_differ")
         if f.cross_lingual and across.only_values_differ(new, old):
             return contradicts("values_differ_other_language")  # June 5 / 7月5日
         if not f.cross_lingual and rules.says_change(new.value) and _only_change_words(new, old):
@@ -228,6 +237,10 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         return unsure(f"thing_swapped:{kind}")  # yoga with Rob / with Mike: flagged, kept
     turned = _converse(new, old)
     return turned if turned is not None else _apart(new, old)
+
+
+# A correction that names the value it replaces at its end: "…in April 2027, not May", 不是五月.
+_NOT_THAT = re.compile(r"[,，]\s*(?:not|rather\s+than|而不是|不是)\s*([^,.，。]{1,20}?)\W*$")
 
 
 def _converse(new: Statement, old: Statement) -> PairDecision | None:

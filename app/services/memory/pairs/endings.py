@@ -8,7 +8,11 @@ it, for one holder (:mod:`.holders`); the pair decision calls it a contradiction
 (``state_ended:<kind>``) and the write path supersedes the old state
 (:func:`app.services.memory.resolution.resolve`: the ending says the change itself), kept for
 history. English, Chinese and across the two (a short table of habits, CC-CEDICT's glosses
-for things owned).
+for things owned). Tester G14: a car sold against the car one drives ("drives a blue Honda
+Civic", 开一辆本田思域), a breakup with the partner one is dating ("broke up with Sam" /
+"is dating Sam", 和Sam分手了 / 在和Sam约会) and the death of an animal or person the old
+statement names as the holder's ("My cat Mochi died" / "has a cat named Mochi",
+:func:`died`).
 
 Not an ending: one negated or wished for ("didn't quit", "wants to quit", 想戒烟, 还没退休), an
 attempt ("is trying to quit"), another person's ("The user's parents got divorced."), a
@@ -86,6 +90,13 @@ _ZH_NOT_WORK = re.compile(r"找工作|求职|应聘|面试")
 # Owning now, not a purchase ("bought a car" / "sold the car" may be two cars).
 _EN_OWNS = re.compile(r"\b(?:owns?|has|have|user['’]s)\b", re.IGNORECASE)
 _ZH_OWNS = re.compile(r"有")
+# Driving a vehicle is having it ("drives a blue Honda Civic": "sold the car"), unless the
+# vehicle named is another kind than a car (a bus, a truck: maybe the job's).
+_EN_DRIVES = re.compile(r"\b(?:drives|drive|driving)\s+(?:a|an|the|his|her|their|my)\b", re.I)
+_CARS = frozenset({"car", "vehicle", "auto", "automobile"})
+_NOT_CARS = frozenset("bus truck taxi cab van lorry tractor forklift train tram motorcycle".split())
+_ZH_DRIVES = re.compile(r"开(?:一|着)?辆|开[^，。,不没]{0,8}车")
+_ZH_CARS = frozenset({"车", "汽车", "轿车", "小车"})
 _EN_HOLD_NOT = re.compile(r"\b(?:not|never|no\s+longer|quit|stopped|gave\s+up)\b|n['’]t\b", re.I)
 _ZH_HOLD_NOT = re.compile(r"不|没|戒|别|未")
 # Habits across the two languages: what 戒 ends, as English stems (Snowball).
@@ -127,7 +138,78 @@ def ended(new: str, old: str) -> str | None:
         return "work"
     if _sold(new, old, zh_new, zh_old):
         return "ownership"
+    if _broke_up(new, old, zh_new, zh_old):
+        return "relationship"
     return None
+
+
+# A breakup with a named partner, and a relationship with them (tester G14: "broke up with
+# Sam" left "The user is dating Sam" current; unnamed, rules.relationship_ended flags it).
+_EN_BROKE_UP = re.compile(
+    r"\b(?:broke|split|breaks|splits|breaking|splitting)\s+up\s+with\s+([A-Z][\w'’-]*)|"
+    r"\b(?:the\s+user\s+and\s+([A-Z][\w'’-]*)|([A-Z][\w'’-]*)\s+and\s+the\s+user)\s+"
+    r"(?:have\s+|had\s+)?(?:broke|broken|split)\s+up\b"
+)
+_ZH_BROKE_UP = re.compile(r"(?:和|跟|与)([^，。,的]{1,12}?)分手|([^，。,的]{1,12}?)和用户分手")
+_EN_DATING = re.compile(
+    r"\b(?:dating|seeing|together\s+with|in\s+a\s+relationship\s+with|girlfriend|boyfriend|"
+    r"partner|engaged\s+to)\b",
+    re.I,
+)
+_ZH_DATING = re.compile(r"约会|交往|谈恋爱|在一起|男朋友|女朋友|男友|女友|对象|订婚")
+
+
+def _broke_up(new: str, old: str, zh_new: bool, zh_old: bool) -> bool:
+    """``new`` breaks up with a partner ``old`` says its holder is dating, by name."""
+    m = (_ZH_BROKE_UP if zh_new else _EN_BROKE_UP).search(new)
+    name = next((g for g in m.groups() if g), "") if m is not None else ""
+    if not name or name.casefold() not in old.casefold():
+        return False
+    return (_ZH_DATING if zh_old else _EN_DATING).search(old) is not None
+
+
+# A death, and an old statement naming the one who died as the holder's: "has a cat named
+# Mochi", "the user's cat is called Mochi", 有一只叫Mochi的猫, 用户的猫叫Mochi.
+_EN_DIED = re.compile(
+    r"\b(?:died|passed\s+away|was\s+put\s+down|was\s+put\s+to\s+sleep|is\s+dead)\b"
+)
+_ZH_DIED = re.compile(r"去世|死了|死掉|病死|过世|走了|离世")
+_EN_HAS = re.compile(
+    r"\b(?:has|have|owns|adopted|got)\s+(?:an?|one|two|three)\s+[\w\s-]{1,30}?\s+"
+    r"(?:named|called)\s+([A-Z][\w'’-]*)|\b(?:the\s+user|[A-Z][a-z]+)['’]s\s+[\w\s-]{1,30}?\s+"
+    r"(?:is\s+)?(?:named|called)\s+([A-Z][\w'’-]*)|\b([A-Z][\w'’-]*)\s+is\s+the\s+user['’]s\s+\w+"
+)
+_ZH_HAS = re.compile(
+    r"(?:有|养了?)(?:一|两|几)?[只条个匹头]?叫([^，。,的]{1,12})的|的[^，。,]{1,6}叫([^，。,]{1,12})"
+)
+
+
+def died(new: str, old: str) -> bool:
+    """``new`` says someone died whom ``old`` names as its holder's (an animal or a person:
+    "My cat Mochi died last week" / "The user has a cat named Mochi"; 用户的猫Mochi去世了 /
+    用户有一只叫Mochi的猫): the old state no longer holds. Not negated, wished or feared
+    ("didn't die", "might die", 没死), nor an old statement that already tells the death."""
+    zh_new, zh_old = text.has_cjk(new), text.has_cjk(old)
+    if zh_new != zh_old or (_ZH_DIED if zh_new else _EN_DIED).search(old) is not None:
+        return False
+    if (_ZH_DIED if zh_new else _EN_DIED).search(new) is None or _IRREALIS & referents.moods(new):
+        return False
+    if (_ZH_NOT if zh_new else _EN_NOT).search(new):
+        return False
+    m = (_ZH_HAS if zh_old else _EN_HAS).search(old)
+    name = next((g for g in m.groups() if g), "") if m is not None else ""
+    if m is None or len(name) < 2 or name.casefold() not in new.casefold():
+        return False
+    return zh_old or not any(_a_person(w) for w in re.findall(r"\b[a-z]+\b", m.group(0)))
+
+
+def _a_person(word: str) -> bool:
+    """A noun whose first WordNet sense is a person (sister, friend; not cat, the user): a
+    person's name outlives them ("The user's sister is named Rose")."""
+    first = lexicon._first_noun_senses().get(word)
+    if not first or word == "user":
+        return False
+    return lexicon._descends(first[0], ("person",))
 
 
 # The user and a partner as one subject ("The user and Tom got married", "Tom and the user
@@ -205,6 +287,8 @@ def _sold(new: str, old: str, zh_new: bool, zh_old: bool) -> bool:
         if not thing:
             return False
         if zh_old:
+            if thing in _ZH_CARS and _ZH_DRIVES.search(old) is not None:
+                return True  # 把车卖了 / 开一辆本田思域
             return thing in old and _ZH_OWNS.search(old) is not None
         return _owns_en(old, _zh_things(thing))
     m = _EN_SOLD.search(new)
@@ -215,7 +299,17 @@ def _sold(new: str, old: str, zh_new: bool, zh_old: bool) -> bool:
         if _ZH_OWNS.search(old) is None:
             return False
         return any(thing in _zh_things(w) for w in _zh_words(old))
-    return _owns_en(old, frozenset({thing}))
+    return _owns_en(old, frozenset({thing})) or (thing in _CARS and _drives_a_car(old))
+
+
+def _drives_a_car(old: str) -> bool:
+    """Whether an English ``old`` says its holder drives a car ("drives a blue Honda Civic";
+    not "drives a bus")."""
+    m = _EN_DRIVES.search(old)
+    if m is None:
+        return False
+    after = {lexicon.lemma(w) for w in re.findall(r"[a-z]+", old[m.end() :].casefold())[:6]}
+    return not after & _NOT_CARS
 
 
 def _owns_en(old: str, things: frozenset[str]) -> bool:

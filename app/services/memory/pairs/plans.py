@@ -4,11 +4,16 @@ Bob", 有牙医预约 — and the words that move one to another day ("moved to"
 (:func:`.referents.apart`): two such events on other days with no word of change may both
 hold (``unsure``); with one, the new day replaces the old (``contradicts``); an event called
 off ("cancelled", "called off", 取消) ends the one it names (``contradicts``, tester E25).
-English and Chinese, by patterns. Pure."""
+A trip is an event of its place ("going to Rome in May", "the Rome trip", 去罗马, 罗马之行:
+``trip:rome``, tester G31), and a day of the month or a month without a year ("on the 12th",
+"to the 18th", "in May", 12号, 五月) is a day a plan moves from or to. English and Chinese, by
+patterns. Pure."""
 
 from __future__ import annotations
 
 import re
+
+import rjieba
 
 # The kinds of event a person has many of, after an indefinite article (English) or 有
 # (Chinese), with the word before the kind ("dentist appointment", 牙医预约).
@@ -47,6 +52,26 @@ _NOT_NAMES = frozenset(
 )
 
 
+# A trip and its place (tester G31: "I cancelled my Rome trip" left "The user is going to Rome
+# in May" current). The place is capitalised (English) or tagged ``ns`` by jieba (Chinese); a
+# plan to go ("going to", "will fly to", "is visiting") — not "went to", 去过: a past visit.
+_PLACE = r"((?:[A-Z][a-z'’-]+)(?:\s+[A-Z][a-z'’-]+)?)"
+_TRIP_EN = re.compile(
+    rf"\b(?:trip|travel|vacation|holiday|journey|getaway|visit)s?\s+to\s+{_PLACE}|"
+    rf"{_PLACE}\s+(?:trip|vacation|holiday|getaway|visit)\b|"
+    rf"\b(?:going|go|goes|travel(?:l?ing|s)?|fly(?:ing)?|flies|heading|head)\s+(?:back\s+)?to\s+"
+    rf"{_PLACE}|\bvisit(?:ing|s)?\s+{_PLACE}"
+)
+_TO_ZH = frozenset({"去", "飞", "前往", "飞往", "到"})
+_TRIP_ZH = frozenset({"之行", "旅行", "旅游", "行程", "出差", "度假"})
+# A day of the month and a month without its year, which canonical forms leave as numbers.
+_DAY_OF_MONTH = re.compile(r"\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b|(?<![\d月])(\d{1,2})\s*[号日]")
+_MONTHS_EN = "January February March April May June July August September October November December"
+_MONTH_EN = re.compile(r"\b(" + "|".join(_MONTHS_EN.split()) + r")\b")
+_MONTH_ZH = re.compile(r"(十[一二]|[一二三四五六七八九十]|1[0-2]|[1-9])月(?!\d{1,2}[号日])")
+_ZH_NUM = {c: k for k, c in enumerate("一二三四五六七八九十", start=1)} | {"十一": 11, "十二": 12}
+
+
 def another_one(new: str, old: str) -> bool:
     """Both statements have one event of the same kind ("a dentist appointment", 有牙医预约)
     and the new one says no word of change: on other days, both may hold."""
@@ -58,6 +83,7 @@ def moved(new: str, old: str, new_days: frozenset[str], old_days: frozenset[str]
     moved to 20 June." / "The user has a dentist appointment on 10 January."; 改到, 推迟) to
     a day the old one does not name: the same kind of event, the same names, a word of
     change. ``*_days``: each statement's days (canonical values)."""
+    new_days, old_days = new_days | _loose_days(new), old_days | _loose_days(old)
     if not (new_days and old_days and new_days - old_days) or _CHANGE.search(new) is None:
         return False
     return _names(new) == _names(old) and bool(_kinds(new) & _kinds(old))
@@ -70,6 +96,7 @@ def called_off(new: str, old: str, new_days: frozenset[str], old_days: frozenset
     day, a word of cancelling in the new statement and none in the old."""
     if CALLED_OFF.search(new) is None or CALLED_OFF.search(old) is not None:
         return False
+    new_days, old_days = new_days | _loose_days(new), old_days | _loose_days(old)
     if new_days and old_days and not new_days & old_days:
         return False
     return _names(new) <= _names(old) and bool(_kinds(new) & _kinds(old))
@@ -95,6 +122,33 @@ def _kinds(value: str) -> frozenset[str]:
             out.add(m.group(3)[-2:] + m.group(4))
     if _ZH_MEETING.search(value):
         out.add("会议")
+    return frozenset(out) | trips(value)
+
+
+def trips(value: str) -> frozenset[str]:
+    """The trips a statement names by their place, planned or called off ("going to Rome",
+    "the Rome trip", "a trip to New York", 去罗马, 罗马之行, 去东京出差 → ``trip:rome``, …)."""
+    out = {f"trip:{p.casefold()}" for m in _TRIP_EN.findall(value) for p in m if p}
+    out = {t for t in out if t[5:] not in _NOT_NAMES}
+    if re.search(r"[\u4e00-\u9fff]", value):
+        tags = rjieba.tag(value)
+        for k, (word, tag) in enumerate(tags):
+            if tag != "ns":
+                continue
+            before = tags[k - 1][0] if k else ""
+            after = "".join(w for w, _ in tags[k + 1 : k + 3]).removeprefix("的")
+            if before in _TO_ZH or after.startswith(tuple(_TRIP_ZH)):
+                out.add(f"trip:{word}")
+    return frozenset(out)
+
+
+def _loose_days(value: str) -> frozenset[str]:
+    """Days canonical forms leave as numbers: a day of the month ("the 12th", 12号 → ``dom12``)
+    and a month without its year ("May", 五月, 5月 → ``mon5``)."""
+    out = {f"dom{int(a or b)}" for a, b in _DAY_OF_MONTH.findall(value)}
+    out |= {f"mon{_MONTHS_EN.split().index(m) + 1}" for m in _MONTH_EN.findall(value)}
+    for m in _MONTH_ZH.findall(value):
+        out.add(f"mon{int(m) if m.isdigit() else _ZH_NUM[m]}")
     return frozenset(out)
 
 

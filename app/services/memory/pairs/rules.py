@@ -74,6 +74,18 @@ def _fold(value: str) -> str:
     return unicodedata.normalize("NFKC", value).casefold().strip(" .,，。")
 
 
+# A place of work or a group that moved or is based somewhere: not the holder's home ("Our
+# office moved to Berlin" superseded "The user lives in Munich"), 公司搬到了柏林.
+_WORKPLACE_MOVED = re.compile(
+    r"\b(?:office|company|firm|team|headquarters|hq|business|startup|employer|store|shop|"
+    r"restaurant|lab|department|factory|studio|workplace|school|church|club|gym)s?\s+"
+    r"(?:(?:has|have|had|was|were|is|are|just|recently|finally|officially|now|been)\s+){0,3}"
+    r"(?:moved|relocated|based|located|settled)\b|"
+    r"(?:办公室|公司|团队|总部|工厂|店|实验室|部门|学校|单位)[^，。,]{0,4}?(?:搬到|搬去|搬回|迁到|迁往)",
+    re.IGNORECASE,
+)
+
+
 def slots(value: str) -> dict[str, str]:
     """The exclusive slots a statement fills, e.g. ``{"residence": "shanghai"}``."""
     found: dict[str, str] = {}
@@ -89,8 +101,10 @@ def slots(value: str) -> dict[str, str]:
         else:
             found.setdefault(name.removeprefix("zh_"), _fold(groups[0]))
     place = found.get("residence")
-    if place is not None and text.has_cjk(place) and not _is_place(place):
+    if place is not None and text.has_cjk(place) and not _is_place(place, ("ns", "nr", "nrt")):
         del found["residence"]  # "住在公司附近" names no city: not a residence slot
+    elif place is not None and _WORKPLACE_MOVED.search(value):
+        del found["residence"]  # "Our office moved to Berlin": not a home (tester G14)
     school = found.get("school")
     if (
         school is not None
@@ -209,9 +223,10 @@ def _seat(value: str) -> str | None:
     return {"窗": "window", "过道": "aisle", "走道": "aisle"}.get(word, word)
 
 
-def _is_place(words: str) -> bool:
-    """True when jieba tags one of the words as a place name (ns)."""
-    return any(tag == "ns" for _word, tag in rjieba.tag(words))
+def _is_place(words: str, tags: tuple[str, ...] = ("ns",)) -> bool:
+    """True when jieba tags one of the words as a place name (ns; a home also a name it
+    mistakes for a person's: 搬到了马德里, tester G9)."""
+    return any(tag in tags for _word, tag in rjieba.tag(words))
 
 
 def same_slot_value(a: str, b: str) -> bool:
@@ -351,6 +366,13 @@ def relationship_ended(new: str, old: str) -> bool:
         ):
             return True
     return False
+
+
+def two_homes(new: str, old: str) -> bool:
+    """Each statement names the holder's home, and not the same one ("moved to Lisbon in 2023"
+    / "moved to Madrid in March 2025"): one home replaced, not two events (tester G9)."""
+    a, b = slots(new).get("residence"), slots(old).get("residence")
+    return a is not None and b is not None and not same_slot_value(a, b)
 
 
 def says_change(value: str) -> bool:
