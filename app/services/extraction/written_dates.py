@@ -2,7 +2,8 @@
 
 - a year alone, "in 2019", "back in 2019", 2019年 (tester G4: "I visited Japan in 2019" had no
   date): the year's 1 January at the year's granularity; not a range ("in 2019-2020"), a
-  decade (1990年代), a school year (2023年级) nor a year with its month (2028年5月, read by ``find_dates`` itself);
+  decade (1990年代), a school year (2023年级) nor a year with its month (2028年5月, read
+  by ``find_dates`` itself);
 - a weekday beside the date it names, "Thursday December 17", "Thursday, 17 December",
   "December 17, Thursday", 12月17日星期四 (tester hbreak7 H4: the weekday was resolved on its
   own, a week early, "2026-12-10 (Thursday) on 2026-12-17"): one phrase, the written date's
