@@ -309,7 +309,9 @@ export interface paths {
          *     on `GET` and `PATCH`: that fact is forgotten. A supersede chain through it is re-linked
          *     past it (forgetting the middle of "Porto → Lisbon → Madrid" leaves Porto superseded by
          *     Madrid); what the newest version of a chain superseded is current again and listed in
-         *     `restored`. Answers with a receipt of counts per kind.
+         *     `restored`. A digest (`/summarize`) gives back the units it consolidated: they are
+         *     active again and listed in `restored` (`parts=forget` forgets them too). Answers with a
+         *     receipt of counts per kind.
          *     The conversation stays: the session messages the unit was extracted from are listed in
          *     `sources_kept` (`session:<id>#<seq>`) — their transcript and window still show them
          *     (`GET /working_memory/{id}`, `/context`'s conversation part) until
@@ -1450,7 +1452,7 @@ export interface components {
             removed: components["schemas"]["ForgetCounts"];
             /**
              * Restored
-             * @description Units the forgotten unit had superseded that are current (`active`) again: it was the newest of their chain, so nothing that remains replaces them (`PATCH` or `DELETE` them if they should not be). A forgotten unit in the middle of a chain restores nothing: what it superseded stays superseded by the next version.
+             * @description Units the forgotten unit had superseded that are current (`active`) again: it was the newest of their chain, so nothing that remains replaces them (`PATCH` or `DELETE` them if they should not be). A forgotten unit in the middle of a chain restores nothing: what it superseded stays superseded by the next version. A forgotten digest (a unit `/summarize` wrote) restores the units it consolidated (archived until then), unless `parts=forget` forgot them with it.
              */
             restored?: string[];
             /**
@@ -4350,6 +4352,8 @@ export interface operations {
             query?: {
                 /** @description Only if the unit belongs to this user: another user's unit is a 404 `not_found` (the answer for an unknown id) and nothing changes. */
                 user_id?: string | null;
+                /** @description For a digest (a unit `/summarize` wrote): `restore` (default) makes the units it consolidated active again, listed in `restored`; `forget` forgets them with it. No effect on another unit. */
+                parts?: "restore" | "forget";
             };
             header?: never;
             path: {
