@@ -80,3 +80,23 @@ async def test_dont_remember_where_i_work_is_a_request_to_forget(client):
     r = await client.post("/extract?wait=true", json=body)
     [dropped] = [u for u in r.json()["units"] if u["outcome"] == "dropped"]
     assert "DELETE /memories/{id}" in dropped["reason"], dropped
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I live at 12 Elm Street. I'm allergic to peanuts.", "peanuts"),
+        ("I live at 12 Elm Street, I'm allergic to peanuts.", "peanuts"),
+        ("When I was ten, I lived on Elm Street. My dog is called Rex!", "rex"),
+        ("我住在北京市朝阳区建国路88号。我对花生过敏。", "花生"),
+    ],
+)
+async def test_a_forget_request_drops_only_the_sentence_that_names_it(client, said, kept):
+    """Tester hbreak6 G16: "Forget my address." after "I live at 12 Elm Street. I'm allergic
+    to peanuts." dropped the whole message, the allergy with it. Only the sentence (or the
+    part of one the speaker opens again, "…, I'm…") that speaks of the address goes."""
+    request = "忘掉我的地址吧。" if "我" in said else "Forget my address."
+    units = await units_of(client, "forgetful", [user(said), user(request)])
+    assert [v for v in units if kept in v.lower()], units
+    for word in ("elm", "建国路", "address", "地址", "ten"):
+        assert not [v for v in units if word in v.lower().split() or word in v], (word, units)
