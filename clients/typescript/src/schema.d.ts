@@ -1677,7 +1677,7 @@ export interface components {
             /**
              * Valid From
              * Format: date-time
-             * @description Valid time: when the unit became true: its `occurred_at`, or its `created_at` when that is earlier (a plan or an expiry date stated today is true, as a statement, from today on; `as_of` reads this).
+             * @description Valid time: when the unit became true: the earliest of its `occurred_at`, its `created_at` and when it was said (`metadata.said_at`, which extraction records for a unit anchored at another time than its message): a plan or an expiry date is true, as a statement, from when it was said; `as_of` reads this.
              */
             readonly valid_from: string;
             /**
@@ -1814,7 +1814,7 @@ export interface components {
             /**
              * Valid From
              * Format: date-time
-             * @description Valid time: when the unit became true: its `occurred_at`, or its `created_at` when that is earlier (a plan or an expiry date stated today is true, as a statement, from today on; `as_of` reads this).
+             * @description Valid time: when the unit became true: the earliest of its `occurred_at`, its `created_at` and when it was said (`metadata.said_at`, which extraction records for a unit anchored at another time than its message): a plan or an expiry date is true, as a statement, from when it was said; `as_of` reads this.
              */
             readonly valid_from: string;
             /**
@@ -2230,7 +2230,7 @@ export interface components {
             /**
              * Valid From
              * Format: date-time
-             * @description Valid time: when the unit became true: its `occurred_at`, or its `created_at` when that is earlier (a plan or an expiry date stated today is true, as a statement, from today on; `as_of` reads this).
+             * @description Valid time: when the unit became true: the earliest of its `occurred_at`, its `created_at` and when it was said (`metadata.said_at`, which extraction records for a unit anchored at another time than its message): a plan or an expiry date is true, as a statement, from when it was said; `as_of` reads this.
              */
             readonly valid_from: string;
             /**
