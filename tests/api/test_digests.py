@@ -114,3 +114,28 @@ async def test_forgetting_a_digest_with_its_parts(client):
         assert (await client.get(f"/memories/{unit}")).status_code == 404
     r = await client.delete(f"/memories/{digest['id']}", params={"parts": "everything"})
     assert r.status_code == 422, r.text
+
+
+async def test_a_digest_held_by_a_digest_is_unpacked_on_the_way_to_the_changed_fact(client):
+    """A digest consolidated again is a part of the new digest (its lines, not "- - …"
+    bullets); a change of one of its facts unpacks both, and every other fact is current."""
+    _, first = await digest_of_facts(client)
+    await store(
+        client,
+        {"user_id": USER, "value": "Sam plays the cello.", "entities": ["Sam"]},
+        {"user_id": USER, "value": "Sam speaks German.", "entities": ["Sam"]},
+    )
+    r = await client.post("/summarize", json={"user_id": USER})
+    [summary] = r.json()["summaries"]
+    assert first["id"] in summary["source_ids"], summary
+    assert summary["memory"]["value"] == (
+        "Sam:\n- Sam works at Google.\n- Sam lives in Berlin.\n- Sam has a dog named Rex.\n"
+        "- Sam plays the cello.\n- Sam speaks German."
+    )
+    new = {"user_id": USER, "value": "Sam now works at Microsoft.", "entities": ["Sam"]}
+    [result] = await store(client, new)
+    assert result["outcome"] == "superseded", result
+    st = await statuses(client)
+    assert st.pop("Sam works at Google.") == "superseded"
+    assert st.pop(first["value"]) == st.pop(summary["memory"]["value"]) == "archived"
+    assert set(st.values()) == {"active"} and len(st) == 5, st
