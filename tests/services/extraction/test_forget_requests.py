@@ -100,3 +100,28 @@ async def test_a_forget_request_drops_only_the_sentence_that_names_it(client, sa
     assert [v for v in units if kept in v.lower()], units
     for word in ("elm", "建国路", "address", "地址", "ten"):
         assert not [v for v in units if word in v.lower().split() or word in v], (word, units)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I live at 12 Elm Street and I'm allergic to peanuts.",
+        "I live at 12 Elm Street, and I'm allergic to peanuts.",
+        "My address is 12 Elm Street; also I'm allergic to peanuts.",
+    ],
+)
+async def test_forgetting_the_address_unit_leaves_the_allergy(client, said):
+    """Tester hbreak6 G16, the stored side: "… and I'm allergic to peanuts" made one unit
+    holding the address and the allergy ("The user lives at 12 Elm Street and The user is
+    allergic to peanuts."), so forgetting the address (found by recall, deleted by id) forgot
+    the allergy with it — and forgetting the allergy left it in the address unit. The speaker
+    opening a statement again makes a unit of its own."""
+    units = await units_of(client, "forgetful", [user(said)])
+    assert [v for v in units if "peanut" in v.lower()] == ["The user is allergic to peanuts."]
+    [address] = [v for v in units if "elm" in v.lower()]
+    assert "peanut" not in address.lower(), units
+    r = await client.delete(f"/memories/{units[address]['id']}")
+    assert r.status_code == 200, r.text
+    body = {"query": "What can't the user eat?", "user_id": "forgetful"}
+    recalled = [m["value"] for m in (await client.post("/recall", json=body)).json()["memories"]]
+    assert recalled == ["The user is allergic to peanuts."], recalled
