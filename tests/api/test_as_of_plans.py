@@ -52,3 +52,14 @@ async def test_a_said_at_in_a_clients_metadata_that_is_no_date_time_is_ignored(c
         assert memory["valid_from"] == memory["created_at"], memory
     r = await client.get("/memories", params={"user_id": USER, "as_of": "2026-06-01T00:00:00Z"})
     assert r.status_code == 200 and r.json()["memories"] == [], r.text
+
+
+async def test_a_client_replaying_a_conversation_gives_when_it_was_said(client):
+    """Through ``/store``, ``metadata.said_at`` says when a plan was made, as extraction
+    records it."""
+    unit = {"user_id": USER, "value": "The user is flying to Tokyo on 2026-03-01.",
+            "type": "event", "occurred_at": "2026-03-01T00:00:00Z",
+            "metadata": {"said_at": "2026-01-10T17:00:00+08:00"}}  # fmt: skip
+    r = await client.post("/store", json={"memories": [unit]})
+    assert r.json()["results"][0]["memory"]["valid_from"] == SAID, r.text
+    assert unit["value"] in await recalled(client, "2026-02-01T00:00:00Z")
