@@ -139,3 +139,17 @@ async def test_a_digest_held_by_a_digest_is_unpacked_on_the_way_to_the_changed_f
     assert st.pop("Sam works at Google.") == "superseded"
     assert st.pop(first["value"]) == st.pop(summary["memory"]["value"]) == "archived"
     assert set(st.values()) == {"active"} and len(st) == 5, st
+
+
+async def test_forgetting_a_fact_a_digest_holds_forgets_the_digest(client):
+    """Forgetting one consolidated unit ("Sam lives in Berlin.") left its words in the digest,
+    recallable. The digest goes with it (also one already unpacked: it keeps the words as
+    history) and its other parts are active again (``restored``)."""
+    (google, berlin, rex), digest = await digest_of_facts(client)
+    r = await client.delete(f"/memories/{berlin}")
+    assert r.status_code == 200, r.text
+    assert r.json()["restored"] == sorted([google, rex]), r.json()
+    assert r.json()["removed"]["memory_units"] == 2, r.json()
+    assert await statuses(client) == {"Sam works at Google.": "active",
+                                      "Sam has a dog named Rex.": "active"}  # fmt: skip
+    assert "Berlin" not in str(await recalled(client, "Where does Sam live?"))

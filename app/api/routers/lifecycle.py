@@ -191,8 +191,9 @@ async def forget_memory(
     past it (forgetting the middle of "Porto → Lisbon → Madrid" leaves Porto superseded by
     Madrid); what the newest version of a chain superseded is current again and listed in
     `restored`. A digest (`/summarize`) gives back the units it consolidated: they are
-    active again and listed in `restored` (`parts=forget` forgets them too). Answers with a
-    receipt of counts per kind.
+    active again and listed in `restored` (`parts=forget` forgets them too); a digest that
+    consolidated the unit holds its words and is forgotten with it, its other sources
+    restored. Answers with a receipt of counts per kind.
     The conversation stays: the session messages the unit was extracted from are listed in
     `sources_kept` (`session:<id>#<seq>`) — their transcript and window still show them
     (`GET /working_memory/{id}`, `/context`'s conversation part) until

@@ -55,6 +55,25 @@ class DigestRepository:
             found.setdefault(target, []).append(unit)
         return found
 
+    async def holders(self, namespace: str, ids: Sequence[uuid.UUID]) -> list[uuid.UUID]:
+        """The digests that consolidated any of ``ids`` (whatever their status: an unpacked
+        digest still holds their words), and the digests that consolidated those, and so on."""
+        found: dict[uuid.UUID, None] = {}
+        frontier = list(ids)
+        while frontier:
+            rows = await self.session.scalars(
+                select(MemoryLink.target_id)
+                .join(MemoryUnit, MemoryUnit.id == MemoryLink.target_id)
+                .where(
+                    MemoryLink.kind == SUMMARY_LINK,
+                    MemoryLink.source_id.in_(frontier),
+                    MemoryUnit.namespace == namespace,
+                )
+            )
+            frontier = [i for i in rows.all() if i not in found and i not in ids]
+            found.update(dict.fromkeys(frontier))
+        return list(found)
+
     async def restore_parts(
         self, namespace: str, digest_ids: Sequence[uuid.UUID], now: datetime | None = None
     ) -> list[uuid.UUID]:

@@ -427,7 +427,7 @@ class ForgetReceipt(BaseModel):
     removed: ForgetCounts
     restored: Annotated[list[UUID] | None, Field(title="Restored")] = None
     """
-    Units the forgotten unit had superseded that are current (`active`) again: it was the newest of their chain, so nothing that remains replaces them (`PATCH` or `DELETE` them if they should not be). A forgotten unit in the middle of a chain restores nothing: what it superseded stays superseded by the next version. A forgotten digest (a unit `/summarize` wrote) restores the units it consolidated (archived until then), unless `parts=forget` forgot them with it.
+    Units the forgotten unit had superseded that are current (`active`) again: it was the newest of their chain, so nothing that remains replaces them (`PATCH` or `DELETE` them if they should not be). A forgotten unit in the middle of a chain restores nothing: what it superseded stays superseded by the next version. A forgotten digest (a unit `/summarize` wrote) restores the units it consolidated (archived until then), unless `parts=forget` forgot them with it; so does a digest forgotten because it held the forgotten unit's words.
     """
     sources_kept: Annotated[list[str] | None, Field(title="Sources Kept")] = None
     """

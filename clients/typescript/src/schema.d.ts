@@ -310,8 +310,9 @@ export interface paths {
          *     past it (forgetting the middle of "Porto → Lisbon → Madrid" leaves Porto superseded by
          *     Madrid); what the newest version of a chain superseded is current again and listed in
          *     `restored`. A digest (`/summarize`) gives back the units it consolidated: they are
-         *     active again and listed in `restored` (`parts=forget` forgets them too). Answers with a
-         *     receipt of counts per kind.
+         *     active again and listed in `restored` (`parts=forget` forgets them too); a digest that
+         *     consolidated the unit holds its words and is forgotten with it, its other sources
+         *     restored. Answers with a receipt of counts per kind.
          *     The conversation stays: the session messages the unit was extracted from are listed in
          *     `sources_kept` (`session:<id>#<seq>`) — their transcript and window still show them
          *     (`GET /working_memory/{id}`, `/context`'s conversation part) until
@@ -1452,7 +1453,7 @@ export interface components {
             removed: components["schemas"]["ForgetCounts"];
             /**
              * Restored
-             * @description Units the forgotten unit had superseded that are current (`active`) again: it was the newest of their chain, so nothing that remains replaces them (`PATCH` or `DELETE` them if they should not be). A forgotten unit in the middle of a chain restores nothing: what it superseded stays superseded by the next version. A forgotten digest (a unit `/summarize` wrote) restores the units it consolidated (archived until then), unless `parts=forget` forgot them with it.
+             * @description Units the forgotten unit had superseded that are current (`active`) again: it was the newest of their chain, so nothing that remains replaces them (`PATCH` or `DELETE` them if they should not be). A forgotten unit in the middle of a chain restores nothing: what it superseded stays superseded by the next version. A forgotten digest (a unit `/summarize` wrote) restores the units it consolidated (archived until then), unless `parts=forget` forgot them with it; so does a digest forgotten because it held the forgotten unit's words.
              */
             restored?: string[];
             /**
