@@ -153,3 +153,31 @@ async def test_forgetting_a_fact_a_digest_holds_forgets_the_digest(client):
     assert await statuses(client) == {"Sam works at Google.": "active",
                                       "Sam has a dog named Rex.": "active"}  # fmt: skip
     assert "Berlin" not in str(await recalled(client, "Where does Sam live?"))
+
+
+async def test_correcting_a_fact_a_digest_holds_unpacks_the_digest(client):
+    """A correction of a consolidated unit ("Sam lives in Hamburg.", not Berlin) left the
+    digest saying Berlin, the corrected unit archived behind it. The digest is unpacked: the
+    corrected unit and the other parts are active."""
+    (google, berlin, rex), digest = await digest_of_facts(client)
+    r = await client.patch(f"/memories/{berlin}", json={"value": "Sam lives in Hamburg."})
+    assert r.status_code == 200, r.text
+    assert (r.json()["outcome"], r.json()["memory"]["status"]) == ("updated", "active"), r.json()
+    assert await statuses(client) == {
+        "Sam works at Google.": "active",
+        "Sam lives in Hamburg.": "active",
+        "Sam has a dog named Rex.": "active",
+        digest["value"]: "archived",
+    }
+    unpacked = (await client.get(f"/memories/{digest['id']}")).json()
+    assert unpacked["metadata"]["unpacked"]["by"] == berlin, unpacked
+    assert "Sam lives in Hamburg." in await recalled(client, "Where does Sam live?")
+
+
+async def test_a_digest_marked_invalid_gives_back_its_parts(client):
+    """A digest marked wrong (``status: invalid``) left its sources archived: they are the
+    record it was made from, and are active again."""
+    _, digest = await digest_of_facts(client)
+    r = await client.patch(f"/memories/{digest['id']}", json={"status": "invalid"})
+    assert r.status_code == 200, r.text
+    assert await statuses(client) == {f["value"]: "active" for f in FACTS}

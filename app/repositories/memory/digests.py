@@ -55,6 +55,15 @@ class DigestRepository:
             found.setdefault(target, []).append(unit)
         return found
 
+    async def units(self, namespace: str, ids: Sequence[uuid.UUID]) -> list[MemoryUnit]:
+        """The units ``ids`` of ``namespace`` (those that exist)."""
+        if not ids:
+            return []
+        rows = await self.session.scalars(
+            select(MemoryUnit).where(MemoryUnit.namespace == namespace, MemoryUnit.id.in_(ids))
+        )
+        return list(rows.all())
+
     async def holders(self, namespace: str, ids: Sequence[uuid.UUID]) -> list[uuid.UUID]:
         """The digests that consolidated any of ``ids`` (whatever their status: an unpacked
         digest still holds their words), and the digests that consolidated those, and so on."""

@@ -146,3 +146,26 @@ class DigestParts:
             digest.metadata_ = {**digest.metadata_, "unpacked": audit}
             changed += [digest, *parts]
         return changed
+
+    async def corrected(
+        self, namespace: str, unit: MemoryUnit, now: datetime, *, invalid: bool = False
+    ) -> bool:
+        """A correction of ``unit``'s value or status: the digests that consolidated it no
+        longer say what it holds, so each is unpacked (archived, ``metadata.unpacked`` with
+        ``by`` the unit, its other archived parts active); ``invalid``: ``unit`` was marked
+        wrong, and if it is a digest its own parts are active again. True when ``unit`` was a
+        part of such a digest (it answered for it: the caller makes it active again)."""
+        holders = await self.repo.holders(namespace, [unit.id])
+        digests = [
+            d
+            for d in await self.repo.units(namespace, holders)
+            if d.status in (UnitStatus.ACTIVE, UnitStatus.ARCHIVED)
+            and "unpacked" not in (d.metadata_ or {})
+        ]
+        held = await self.repo.parts(namespace, [d.id for d in digests])
+        gone = {d.id for d in digests} | {unit.id}
+        plan = [(d, [p for p in held.get(d.id, []) if p.id not in gone]) for d in digests]
+        self.unpack(Decided([], Plan(None, [], []), plan), unit.id, now)
+        if invalid and maybe_digest(unit):
+            await self.repo.restore_parts(namespace, [unit.id], now)
+        return bool(digests)

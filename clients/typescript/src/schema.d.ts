@@ -331,7 +331,10 @@ export interface paths {
          *     `archived`; `active` to restore). Only the fields sent change. The id of a unit that was
          *     merged into another resolves to the unit it went into, as on `GET /memories/{id}`: the
          *     correction changes that unit (the answer's `id` is then the survivor's) and the merged
-         *     row stays as history. A new value is re-embedded
+         *     row stays as history. A unit `/summarize` consolidated (a part of a digest): a new value
+         *     or status unpacks the digest (archived; its parts, this one included unless `status` is
+         *     sent, active again); a digest marked `invalid` gives its parts back. A new value is
+         *     re-embedded
          *     and re-indexed in this transaction and re-checked for duplicates: when it restates
          *     another active unit of the same subject, that unit absorbs it (`outcome: merged`, `id` =
          *     the survivor; the corrected unit becomes `merged` into it). Errors: 404 `not_found`,
