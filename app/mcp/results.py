@@ -120,7 +120,8 @@ class ForgetOutput(BaseModel):
     current_again: list[str] = Field(
         default_factory=list,
         description="Older memories the forgotten one had replaced, which are current again "
-        "(it was their newest version); forget or update them too if they are wrong.",
+        "(it was their newest version), or the memories a forgotten summary had "
+        "consolidated; forget or update them too if they are wrong.",
     )
 
 

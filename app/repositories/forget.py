@@ -38,6 +38,7 @@ from app.models import (
 )
 from app.repositories.entities.write import EntityGraphWriter
 from app.repositories.forget_chain import ForgetChains
+from app.repositories.memory.digests import DigestRepository
 
 
 @dataclass
@@ -62,7 +63,8 @@ class Removed:
     job_outcomes_redacted: int = 0
     # Not a count: the session messages a forgotten unit came from that stay (kept_sources).
     sources_kept: list[str] = field(default_factory=list)
-    # Not a count: units a forgotten head had superseded, active again (forget_chain).
+    # Not a count: units a forgotten head had superseded, or a forgotten digest had
+    # consolidated, active again (forget_chain, memory.digests).
     restored: list[uuid.UUID] = field(default_factory=list)
 
 
@@ -177,7 +179,9 @@ class ForgetRepository:
     ) -> None:
         """Delete these units, the units merged into them (they hold the same fact) and every
         row naming them — their entity links too, and the entities left without a unit (an
-        alias goes with the unit that declared it); add the counts to ``removed``."""
+        alias goes with the unit that declared it); add the counts to ``removed``. The parts
+        a deleted digest still held (archived sources, not deleted here) are active again,
+        listed in ``removed.restored`` with the units a deleted head had superseded."""
         if not ids:
             return
         id_list = await self.with_merged(namespace, list(ids))
@@ -190,6 +194,8 @@ class ForgetRepository:
         ).one()
         removed.vectors += int(stats[1] or 0)
         removed.keyword_entries += int(stats[2] or 0)
+        # A forgotten digest gives back its parts (tester hbreak6 G40: left archived).
+        parts = await DigestRepository(self.session).restore_parts(namespace, id_list)
         removed.access_log += _rowcount(
             await self.session.execute(
                 delete(MemoryAccess).where(MemoryAccess.unit_id.in_(id_list))
@@ -204,7 +210,8 @@ class ForgetRepository:
         )
         # Units that stay but name a deleted one: a chain through it is re-linked past it, a
         # unit it superseded with nothing after it is active again; conflicts_with cleared.
-        removed.restored += await ForgetChains(self.session).splice(namespace, id_list)
+        restored = await ForgetChains(self.session).splice(namespace, id_list)
+        removed.restored += sorted(set(restored) | set(parts))
         removed.references_cleared += await self._clear_references(namespace, id_list)
         linked = await self.graph.linked_entities(id_list)
         removed.memory_units += _rowcount(

@@ -259,7 +259,10 @@ class ForgetReceipt(ResponseModel):
         description="Units the forgotten unit had superseded that are current (`active`) "
         "again: it was the newest of their chain, so nothing that remains replaces them "
         "(`PATCH` or `DELETE` them if they should not be). A forgotten unit in the middle of "
-        "a chain restores nothing: what it superseded stays superseded by the next version.",
+        "a chain restores nothing: what it superseded stays superseded by the next version. "
+        "A forgotten digest (a unit `/summarize` wrote) restores the units it consolidated "
+        "(archived until then), unless `parts=forget` forgot them with it; so does a digest "
+        "forgotten because it held the forgotten unit's words.",
     )
     took_ms: float
 

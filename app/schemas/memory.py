@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, Field, computed_field, field_validator, model_validator
 
+from app.core.valid_time import valid_from as unit_valid_from
 from app.core.vocabulary import MemoryType
 from app.schemas.common import (
     AwareDatetime,
@@ -139,14 +140,15 @@ class MemoryRead(ResponseModel):
         return value.astimezone(UTC) if value is not None and value.tzinfo else value
 
     @computed_field(
-        description="Valid time: when the unit became true: its `occurred_at`, or its "
-        "`created_at` when that is earlier (a plan or an expiry date stated today is true, as "
-        "a statement, from today on; `as_of` reads this)."
+        description="Valid time: when the unit became true: the earliest of its "
+        "`occurred_at`, its `created_at` and when it was said (`metadata.said_at`, which "
+        "extraction records for a unit anchored at another time than its message): a plan or "
+        "an expiry date is true, as a statement, from when it was said; `as_of` reads this."
     )
     def valid_from(self) -> datetime:
-        """The start of the unit's valid time: the earlier of ``occurred_at`` and
-        ``created_at`` (the repository's ``valid_from_clause``)."""
-        return min(self.occurred_at, self.created_at)
+        """The start of the unit's valid time (:func:`app.core.valid_time.valid_from`, the
+        repository's ``valid_from_clause``), in UTC."""
+        return unit_valid_from(self.occurred_at, self.created_at, self.metadata).astimezone(UTC)
 
 
 class MemoryDetail(MemoryRead):

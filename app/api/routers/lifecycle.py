@@ -36,6 +36,7 @@ from app.schemas.lifecycle import (
 )
 from app.schemas.memory import MemoryRead
 from app.services.embedding_budget import Text
+from app.services.lifecycle.forget import DigestParts
 
 router = APIRouter(tags=["memories"])
 
@@ -140,7 +141,10 @@ async def update_memory(
     `archived`; `active` to restore). Only the fields sent change. The id of a unit that was
     merged into another resolves to the unit it went into, as on `GET /memories/{id}`: the
     correction changes that unit (the answer's `id` is then the survivor's) and the merged
-    row stays as history. A new value is re-embedded
+    row stays as history. A unit `/summarize` consolidated (a part of a digest): a new value
+    or status unpacks the digest (archived; its parts, this one included unless `status` is
+    sent, active again); a digest marked `invalid` gives its parts back. A new value is
+    re-embedded
     and re-indexed in this transaction and re-checked for duplicates: when it restates
     another active unit of the same subject, that unit absorbs it (`outcome: merged`, `id` =
     the survivor; the corrected unit becomes `merged` into it). Errors: 404 `not_found`,
@@ -173,6 +177,14 @@ async def forget_memory(
     service: ForgetServiceDep,
     namespace: NamespaceDep,
     user_id: UnitScope = None,
+    parts: Annotated[
+        DigestParts,
+        Query(
+            description="For a digest (a unit `/summarize` wrote): `restore` (default) makes "
+            "the units it consolidated active again, listed in `restored`; `forget` forgets "
+            "them with it. No effect on another unit."
+        ),
+    ] = "restore",
 ) -> Any:
     """Forget one unit for real (hard delete): the row with its vectors and keyword index
     entry, its access log, its summary/distillation links, the references other units hold
@@ -181,7 +193,10 @@ async def forget_memory(
     on `GET` and `PATCH`: that fact is forgotten. A supersede chain through it is re-linked
     past it (forgetting the middle of "Porto → Lisbon → Madrid" leaves Porto superseded by
     Madrid); what the newest version of a chain superseded is current again and listed in
-    `restored`. Answers with a receipt of counts per kind.
+    `restored`. A digest (`/summarize`) gives back the units it consolidated: they are
+    active again and listed in `restored` (`parts=forget` forgets them too); a digest that
+    consolidated the unit holds its words and is forgotten with it, its other sources
+    restored. Answers with a receipt of counts per kind.
     The conversation stays: the session messages the unit was extracted from are listed in
     `sources_kept` (`session:<id>#<seq>`) — their transcript and window still show them
     (`GET /working_memory/{id}`, `/context`'s conversation part) until
@@ -190,7 +205,7 @@ async def forget_memory(
     404 `not_found` for an unknown id or another namespace's unit (with `user_id`, also
     another user's: nothing is deleted)."""
     start = time.perf_counter()
-    removed = await service.forget_unit(namespace, memory_id, user_id)
+    removed = await service.forget_unit(namespace, memory_id, user_id, parts)
     return ForgetReceipt(
         removed=ForgetCounts.model_validate(removed, from_attributes=True),
         sources_kept=removed.sources_kept,

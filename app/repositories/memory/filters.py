@@ -8,9 +8,21 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Text, and_, cast, func, literal_column, or_, select
+from sqlalchemy import (
+    ColumnElement,
+    DateTime,
+    Text,
+    and_,
+    case,
+    cast,
+    func,
+    literal_column,
+    or_,
+    select,
+)
 from sqlalchemy.dialects.postgresql import array
 
+from app.core.valid_time import SAID_AT_PATTERN
 from app.core.vocabulary import REVIEW_OPEN, UnitStatus
 from app.models import MemoryUnit, PairReview
 
@@ -66,9 +78,14 @@ def alive_clause(now: datetime) -> ColumnElement[bool]:
 
 
 def valid_from_clause() -> ColumnElement[datetime]:
-    """A unit's valid_from: its ``occurred_at``, or its ``created_at`` when that is earlier
-    (a plan or an expiry date stated today is true, as a statement, from today on)."""
-    return func.least(MemoryUnit.occurred_at, MemoryUnit.created_at)
+    """A unit's valid_from (:mod:`app.core.valid_time`): the earliest of its ``occurred_at``,
+    its ``created_at`` and when it was said (``metadata.said_at``, when it is an ISO 8601
+    date-time with an offset): a plan or an expiry date is true, as a statement, from when
+    it was said."""
+    said = MemoryUnit.metadata_["said_at"].astext
+    readable = and_(said.regexp_match(SAID_AT_PATTERN), func.pg_input_is_valid(said, "timestamptz"))
+    said_at = case((readable, cast(said, DateTime(timezone=True))), else_=None)
+    return func.least(MemoryUnit.occurred_at, MemoryUnit.created_at, said_at)
 
 
 def filter_clauses(f: UnitFilters) -> list[ColumnElement[bool]]:

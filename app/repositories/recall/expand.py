@@ -137,7 +137,7 @@ def _by_entity(
     if f.until is not None:
         window.append(ue.occurred_at < f.until)
     # ``as_of`` is not carried into the range: a unit recorded before the date it names is
-    # valid from its ``created_at`` (``valid_from_clause``, in ``clauses``).
+    # valid from when it was said or stored (``valid_from_clause``, in ``clauses``).
     probe = (
         select(ue.unit_id, ue.occurred_at)
         .join(u, u.id == ue.unit_id)

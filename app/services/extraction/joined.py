@@ -48,6 +48,22 @@ _EN_CUT = re.compile(
     rf"(?:\s*[,;]\s*(?:but|while|whereas)?|\s+(?:but|while|whereas))\s+(?={EN_PERSON_CLAUSE})",
     re.IGNORECASE,
 )
+# "…, and I'm allergic to peanuts", "…; also I work at …": the speaker opens a statement again
+# (tester hbreak6 G16: the address and the allergy were one unit, forgotten together) — not
+# inside a clause that "when", "if", "because" … opened ("… when we were down 10 and I hit …").
+_EN_CUT_SELF = re.compile(r"(?:,?\s+and|\s*;)\s+(?:also,?\s+)?(?=i(?:'m|'ve)?\s)", re.IGNORECASE)
+_EN_SUBORDINATE = re.compile(
+    r"\b(?:when|whenever|if|because|while|since|until|before|after|though|although|as|once|"
+    r"unless|so)\b",
+    re.IGNORECASE,
+)
+# ... after a statement of the speaker's: "I" and a verb, or "my …" and "is" / "has", and more
+# ("My kids and I …" is no statement).
+_EN_SELF_LEFT = re.compile(
+    r"^\W*(?:i(?:'m|'ve|'d)?\s+\w+|(?:my|our)\s+(?:[\w'-]+\s+){1,4}?"
+    r"(?:is|are|was|were|has|have|had)\b)\s+\S",
+    re.IGNORECASE,
+)
 # A sentence about the speaker, and one about another person (a possessive and a relative).
 _EN_SPEAKER_FIRST = re.compile(r"^\W*i\b(?:['’](?:m|ve|d|ll))?", re.IGNORECASE)
 _EN_PERSON_FIRST = re.compile(
@@ -108,6 +124,10 @@ def _cut(sentence: str, zh: bool) -> list[str]:
         (_ZH_CUT, _ZH_STATEMENT, _ZH_BACK) if zh else (_EN_CUT, _EN_STATEMENT, _EN_BACK)
     )
     m = cut.search(sentence)
+    if m is None and not zh:
+        m = _EN_CUT_SELF.search(sentence)
+        left = sentence[: m.start()] if m is not None else ""
+        m = m if _EN_SELF_LEFT.match(left) and not _EN_SUBORDINATE.search(left) else None
     if m is None:
         return [sentence]
     left, right = sentence[: m.start()].strip(), sentence[m.end() :].strip()

@@ -16,6 +16,7 @@ from app.core.errors import ConflictError, NotFoundError
 from app.core.text import entity_keys, search_text, value_hash
 from app.core.vocabulary import UnitStatus
 from app.models import MemoryLink, MemoryUnit, PairReview
+from app.repositories.memory.digests import DigestRepository
 from app.repositories.memory.filters import UnitFilters
 from app.repositories.memory.lifecycle import Keyset, LifecycleRepository
 from app.repositories.memory.reviews import PairReviewRepository
@@ -24,6 +25,7 @@ from app.schemas.lifecycle import MemoryListQuery, MemoryUpdate, UpdateKind
 from app.services import cursors
 from app.services.entities.upkeep import EntityGraphKeeper
 from app.services.extraction.never_kept import refuse_secrets
+from app.services.memory.digests import DigestParts
 from app.services.memory.filters import request_filters
 from app.services.memory.merge import absorb, first_duplicate, thresholds
 from app.services.memory.ttl import refuse_past_expiry
@@ -123,6 +125,7 @@ class CatalogService:
         self.embedder = embedder
         self.dedupe = dedupe
         self.thresholds = thresholds(dedupe, conflicts or ConflictSettings(), embedder.model)
+        self.digests = DigestParts(DigestRepository(memories.session))
 
     async def list(self, namespace: str, q: MemoryListQuery, now: datetime) -> Page:
         """One page of the namespace's units matching ``q``, by ``(created_at, id)``.
@@ -266,6 +269,11 @@ class CatalogService:
             unit.search_text = search_text(unit.value, unit.query, " ".join(unit.entities))
         if content or "confidence" in sent:
             unit.last_confirmed_at = now  # a correction is a confirmation
+        if new_value is not None or status != unit.status:  # a digest's part, or a digest
+            invalid = status == UnitStatus.INVALID
+            held = await self.digests.corrected(namespace, unit, now, invalid=invalid)
+            if held and "status" not in sent and unit.status == UnitStatus.ARCHIVED:
+                status = UnitStatus.ACTIVE  # the digest that answered for it is unpacked
         reactivated = status == UnitStatus.ACTIVE and unit.status != UnitStatus.ACTIVE
         unit.status = status
         unit.updated_at = now

@@ -14,11 +14,15 @@ data in PostgreSQL (the forget can be repeated) but never the reverse.
 from __future__ import annotations
 
 import uuid
-from typing import Protocol
+from typing import Literal, Protocol
 
 from app.core.errors import BadRequestError, NotFoundError
 from app.repositories.forget import ForgetRepository, Removed, SubjectScope
+from app.repositories.memory.digests import DigestRepository
 from app.repositories.memory.units import MemoryRepository, Subject
+
+# What forgetting a digest does to the units it consolidated (its parts).
+DigestParts = Literal["restore", "forget"]
 
 
 class WindowEraser(Protocol):
@@ -41,16 +45,25 @@ class ForgetService:
         self.repo = repo
         self.memories = memories
         self.windows = windows
+        self.digests = DigestRepository(repo.session)
 
     async def forget_unit(
-        self, namespace: str, unit_id: uuid.UUID, user_id: str | None = None
+        self,
+        namespace: str,
+        unit_id: uuid.UUID,
+        user_id: str | None = None,
+        parts: DigestParts = "restore",
     ) -> Removed:
         """Delete one unit and every row naming it; its entry in extraction-job outcomes is
         removed. ``sources_kept``: the session messages it was extracted from, which stay in
         their transcript and window (``DELETE /working_memory/{id}?purge=true`` removes them).
         The id of a unit merged into another names the fact it went into, as on ``GET`` and
         ``PATCH``: that unit is deleted, with every unit merged into it (tester
-        finding C14: only the hidden merged row went, and the fact stayed recalled). Raises
+        finding C14: only the hidden merged row went, and the fact stayed recalled). A digest
+        (``/summarize``): ``parts`` ``restore`` makes the units it consolidated active again
+        (``restored``), ``forget`` forgets them with it (tester hbreak6 G40). A digest that
+        consolidated the unit holds its words: it is forgotten too, its other parts restored.
+        Raises
         NotFoundError (also for another namespace's unit, and, with ``user_id``, for another
         user's)."""
         owner = await self.repo.owner_of(namespace, unit_id)
@@ -62,21 +75,41 @@ class ForgetService:
         # locks its job row first, then the subject (the same order, so no deadlock).
         # ...with the entries of every unit merged into it (tester E10: another job's entry of a
         # merged unit kept its words).
-        merged = await self.repo.with_merged(namespace, [target])
-        for named in dict.fromkeys([unit_id, target, *merged]):
+        targets = [target, *(await self._parts(namespace, target, parts))[0]]
+        merged = await self.repo.with_merged(namespace, targets)
+        for named in dict.fromkeys([unit_id, *targets, *merged]):
             removed.job_outcomes_redacted += await self.repo.redact_job_outcomes(namespace, named)
         await self.memories.lock_subject(Subject(namespace, owner[0], owner[1]))
         if await self.repo.owner_of(namespace, unit_id, lock=True) is None:
             raise NotFoundError(f"no memory unit {unit_id}")
         target = await self._survivor(namespace, unit_id)  # a merge decided meanwhile
-        for named in dict.fromkeys([unit_id, target]):
+        asked, holders = await self._parts(namespace, target, parts)
+        targets = [target, *asked, *holders]
+        for named in dict.fromkeys([unit_id, *targets]):
             removed.idempotency_records += await self.repo.delete_idempotency_naming_unit(
                 namespace, named
             )
-        units = await self.repo.with_merged(namespace, [target])
+        units = await self.repo.with_merged(namespace, [target, *asked])
         removed.sources_kept = await self.repo.kept_sources(namespace, units)
-        await self.repo.delete_units(namespace, [target], removed)
+        await self.repo.delete_units(namespace, targets, removed)
         return removed
+
+    async def _parts(
+        self, namespace: str, digest: uuid.UUID, parts: DigestParts
+    ) -> tuple[list[uuid.UUID], list[uuid.UUID]]:
+        """With ``parts`` ``forget``: the units the digest ``digest`` still holds, and those
+        of the digests among them; and the digests that consolidated any of them or
+        ``digest`` (or a unit merged into one): they hold its words, so they go too and
+        their other parts are restored."""
+        found: dict[uuid.UUID, None] = {}
+        frontier = [digest] if parts == "forget" else []
+        while frontier:
+            held = await self.digests.parts(namespace, frontier)
+            frontier = [u.id for us in held.values() for u in us if u.id not in found]
+            found.update(dict.fromkeys(frontier))
+        ids = [digest, *(i for i in found if i != digest)]
+        holders = await self.digests.holders(namespace, await self.repo.with_merged(namespace, ids))
+        return ids[1:], [h for h in holders if h not in ids]
 
     async def _survivor(self, namespace: str, unit_id: uuid.UUID) -> uuid.UUID:
         """The id of the unit ``unit_id`` was merged into (following merges), else itself."""

@@ -145,10 +145,17 @@ class OfflineSummarizer:
         ]
 
 
+# A digest's own lines (a digest consolidated again): "- <claim>" under "<entity>:".
+_BULLET = re.compile(r"^\s*[-•*]\s+")
+_HEAD = re.compile(r"^[^.!?。！？:：]{1,200}[:：]$")
+
+
 def claims(value: str) -> list[str]:
-    """The sentences of ``value`` that say something, without a greeting in front."""
+    """The sentences of ``value`` that say something, without a greeting in front; a
+    digest's bullets and its heading line (``<entity>:``) are not claims."""
+    lines = [_BULLET.sub("", line).strip() for line in value.split("\n")]
     out: list[str] = []
-    for sentence in sentences(value):
+    for sentence in (s for line in lines if not _HEAD.match(line) for s in sentences(line)):
         if is_filler(sentence):
             continue
         zh = has_cjk(sentence)

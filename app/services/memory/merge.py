@@ -18,14 +18,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
+
+import numpy as np
 
 from app.core.config import ConflictSettings, DedupeSettings
 from app.core.text import entity_keys, search_text
 from app.core.vocabulary import UnitStatus
 from app.models import MemoryUnit
 from app.repositories.memory.units import Neighbour
+from app.schemas.memory import MemoryCreate
 from app.services.memory.pairs.decision import Thresholds
 from app.services.memory.pairs.plan import Candidate, Plan, other_occurrence, plan
 from app.services.memory.resolution import candidate_gate
@@ -187,3 +190,25 @@ def absorb(survivor: MemoryUnit, unit: MemoryUnit, now: datetime, reason: str) -
     unit.updated_at = now
     merged = {"into": str(survivor.id), "reason": reason, "at": now.isoformat()}
     unit.metadata_ = {**unit.metadata_, "merged": merged}
+
+
+def restatement_of(
+    item: MemoryCreate, query_vector: np.ndarray | None, now: datetime
+) -> Restatement:
+    """What an input unit brings to the unit it restates (its query with that vector, and
+    the expiry its writer gave: ``expires_at``, or ``ttl_days`` from ``now``)."""
+    fixed = item.expires_at
+    if fixed is None and item.ttl_days is not None:
+        fixed = now + timedelta(days=item.ttl_days)
+    return Restatement(
+        item.confidence,
+        item.raw_ref or [],
+        item.entities,
+        item.query,
+        query_vector,
+        source=item.source,
+        metadata=item.metadata,
+        fixed_expiry=fixed,
+        sessions=(item.session_id,),
+        value=item.value,
+    )

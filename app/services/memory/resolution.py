@@ -30,6 +30,8 @@ from typing import Literal
 import uuid_utils.compat as uuid7
 
 from app.core.config import ConflictSettings
+from app.core.valid_time import said_moment
+from app.core.valid_time import valid_from as core_valid_from
 from app.core.vocabulary import ReviewStatus, UnitStatus
 from app.models import MemoryUnit, PairReview
 from app.services.memory.pairs.endings import REASON as STATE_ENDED
@@ -166,15 +168,7 @@ def fit_backfill(
 def said_at(unit: MemoryUnit) -> datetime:
     """When ``unit`` was said: ``metadata.said_at`` (an extracted unit anchored at another
     time, "moved to Bergen last month"), else its ``occurred_at``."""
-    said = unit.metadata_.get("said_at") if unit.metadata_ else None
-    if isinstance(said, str):
-        try:
-            moment = datetime.fromisoformat(said)
-        except ValueError:
-            return unit.occurred_at
-        if moment.tzinfo is not None:  # a client's metadata may say anything
-            return moment
-    return unit.occurred_at
+    return said_moment(unit.metadata_) or unit.occurred_at
 
 
 def _dated(unit: MemoryUnit) -> bool:
@@ -189,11 +183,11 @@ def _to_come(unit: MemoryUnit) -> bool:
 
 
 def valid_from(unit: MemoryUnit) -> datetime:
-    """When ``unit`` became true: its ``occurred_at``, or its ``created_at`` when that is
-    earlier (a plan or a date to come stated today holds, as a statement, from today on; the
-    repository's ``valid_from_clause``, which ``as_of`` reads)."""
-    created = unit.created_at
-    return min(unit.occurred_at, created) if created is not None else unit.occurred_at
+    """When ``unit`` became true: the earliest of its ``occurred_at``, its ``created_at`` and
+    when it was said (a plan or a date to come holds, as a statement, from when it was said;
+    :mod:`app.core.valid_time`, the repository's ``valid_from_clause``, which ``as_of``
+    reads)."""
+    return core_valid_from(unit.occurred_at, unit.created_at, unit.metadata_)
 
 
 def supersede(new: MemoryUnit, old: MemoryUnit, factor: float, now: datetime, reason: str) -> None:

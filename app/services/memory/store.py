@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 
 import numpy as np
 import uuid_utils.compat as uuid7
@@ -24,17 +24,19 @@ from app.core.config import ConflictSettings, DedupeSettings, TtlSettings
 from app.core.text import entity_keys, search_text, value_hash
 from app.core.vocabulary import UnitStatus
 from app.models import MemoryUnit, PairReview
+from app.repositories.memory.digests import DigestRepository
 from app.repositories.memory.neighbours import NeighbourRepository, Probe, Scored
 from app.repositories.memory.reviews import PairReviewRepository
 from app.repositories.memory.units import MemoryRepository, Neighbour, Subject
 from app.schemas.memory import MemoryCreate, Outcome
 from app.services.entities.upkeep import EntityGraphKeeper
 from app.services.memory.batch_view import BatchView
+from app.services.memory.digests import DigestParts
 from app.services.memory.merge import (
-    Restatement,
     another_occurrence,
     decide_against,
     merge_into,
+    restatement_of,
     thresholds,
 )
 from app.services.memory.resolution import (
@@ -107,6 +109,7 @@ class StoreService:
         # The units the last store() superseded (their open reviews are closed as stale).
         self._left: set[uuid.UUID] = set()
         self._room = ReviewRoom(reviews, dedupe.max_reviews_per_unit, None)
+        self.digests = DigestParts(DigestRepository(repo.session))
 
     async def store(
         self,
@@ -223,7 +226,7 @@ class StoreService:
         if exact and another_occurrence(item.type, item.occurred_at, exact):
             exact = None  # the same words on another day: another occurrence (tester G28)
         if exact is not None:
-            merge_into(exact, _restatement(item, query_vector, now), now)
+            merge_into(exact, restatement_of(item, query_vector, now), now)
             view.changed(exact)
             if supersede:
                 await self._restated(view, exact, item.occurred_at or now, now)
@@ -240,18 +243,17 @@ class StoreService:
                 scan_set=True,  # set by this transaction's lock_subject
             )
             neighbours = [Neighbour(unit=s.unit, cosine=s.value_cos) for s in fresh[0]]
-        decided = decide_against(
-            item.value,
-            item.type,
-            entity_keys(item.entities),
-            neighbours,
-            self.thresholds,
-            self.dedupe.max_unsure,
-            item.occurred_at,
-        )
+        keys = entity_keys(item.entities)
+        # A digest (/summarize) is decided as its parts (tester hbreak6 G10; .digests).
+        parts = await self.digests.decide(
+            subject.namespace, neighbours, vector,
+            lambda ns: decide_against(item.value, item.type, keys, ns, self.thresholds,
+                                      self.dedupe.max_unsure, item.occurred_at),
+        )  # fmt: skip
+        neighbours, decided = parts.neighbours, parts.plan
         if decided.merge_into is not None:
             survivor = neighbours[decided.merge_into].unit
-            merge_into(survivor, _restatement(item, query_vector, now), now)
+            merge_into(survivor, restatement_of(item, query_vector, now), now)
             view.changed(survivor)
             if supersede:  # offline distillation never supersedes
                 await self._restated(view, survivor, item.occurred_at or now, now)
@@ -260,6 +262,9 @@ class StoreService:
         unit = self._new_unit(subject.namespace, item, hashed, vector, query_vector, now)
         self.repo.add(unit)
         view.created(unit)
+        for changed in self.digests.unpack(parts, unit.id, now):  # parts active again
+            view.changed(changed)
+        self._left.update(d.id for d, _ in parts.unpack)  # their open reviews close
         outcome: Outcome = "created"
         flagged: list[PairReview] = []
         unsure = list(decided.unsure)
@@ -369,23 +374,3 @@ class StoreService:
 
 def _subject_of(namespace: str, item: MemoryCreate) -> Subject:
     return Subject(namespace, item.user_id, item.agent_id)
-
-
-def _restatement(item: MemoryCreate, query_vector: np.ndarray | None, now: datetime) -> Restatement:
-    """What an input unit brings to the unit it restates (its query with that vector, and
-    the expiry its writer gave: ``expires_at``, or ``ttl_days`` from ``now``)."""
-    fixed = item.expires_at
-    if fixed is None and item.ttl_days is not None:
-        fixed = now + timedelta(days=item.ttl_days)
-    return Restatement(
-        item.confidence,
-        item.raw_ref or [],
-        item.entities,
-        item.query,
-        query_vector,
-        source=item.source,
-        metadata=item.metadata,
-        fixed_expiry=fixed,
-        sessions=(item.session_id,),
-        value=item.value,
-    )

@@ -194,8 +194,10 @@ def update_memory(
     return Call("PATCH", path, m.UpdateResult, params=params, json=body)
 
 
-def forget_memory(memory_id: str, user_id: str | None = None) -> Call[m.ForgetReceipt]:
-    params = _query({"user_id": user_id})
+def forget_memory(
+    memory_id: str, user_id: str | None = None, parts: str | None = None
+) -> Call[m.ForgetReceipt]:
+    params = _query({"user_id": user_id, "parts": parts})
     return Call("DELETE", f"/memories/{_seg(memory_id)}", m.ForgetReceipt, params=params)
 
 

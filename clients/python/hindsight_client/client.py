@@ -188,10 +188,14 @@ class Hindsight(_Base):
         ``user_id``: only if the unit is that user's (else NotFoundError, nothing changes)."""
         return self._send(ops.update_memory(memory_id, fields, user_id), idempotency_key)
 
-    def forget_memory(self, memory_id: str, *, user_id: str | None = None) -> m.ForgetReceipt:
+    def forget_memory(
+        self, memory_id: str, *, user_id: str | None = None, parts: str | None = None
+    ) -> m.ForgetReceipt:
         """``DELETE /memories/{id}``: forget one unit for real; ``user_id``: only if it is
-        that user's (else NotFoundError, nothing is forgotten)."""
-        return self._send(ops.forget_memory(memory_id, user_id))
+        that user's (else NotFoundError, nothing is forgotten). A digest (``/summarize``)
+        gives back the units it consolidated (``restored``); ``parts="forget"`` forgets
+        them too."""
+        return self._send(ops.forget_memory(memory_id, user_id, parts))
 
     def memory_history(self, memory_id: str, *, user_id: str | None = None) -> m.MemoryHistory:
         """``GET /memories/{id}/history``: the supersede chain, oldest first; ``user_id``:
@@ -498,8 +502,10 @@ class AsyncHindsight(_Base):
     ) -> m.UpdateResult:
         return await self._send(ops.update_memory(memory_id, fields, user_id), idempotency_key)
 
-    async def forget_memory(self, memory_id: str, *, user_id: str | None = None) -> m.ForgetReceipt:
-        return await self._send(ops.forget_memory(memory_id, user_id))
+    async def forget_memory(
+        self, memory_id: str, *, user_id: str | None = None, parts: str | None = None
+    ) -> m.ForgetReceipt:
+        return await self._send(ops.forget_memory(memory_id, user_id, parts))
 
     async def memory_history(
         self, memory_id: str, *, user_id: str | None = None

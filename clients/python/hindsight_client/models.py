@@ -427,7 +427,7 @@ class ForgetReceipt(BaseModel):
     removed: ForgetCounts
     restored: Annotated[list[UUID] | None, Field(title="Restored")] = None
     """
-    Units the forgotten unit had superseded that are current (`active`) again: it was the newest of their chain, so nothing that remains replaces them (`PATCH` or `DELETE` them if they should not be). A forgotten unit in the middle of a chain restores nothing: what it superseded stays superseded by the next version.
+    Units the forgotten unit had superseded that are current (`active`) again: it was the newest of their chain, so nothing that remains replaces them (`PATCH` or `DELETE` them if they should not be). A forgotten unit in the middle of a chain restores nothing: what it superseded stays superseded by the next version. A forgotten digest (a unit `/summarize` wrote) restores the units it consolidated (archived until then), unless `parts=forget` forgot them with it; so does a digest forgotten because it held the forgotten unit's words.
     """
     sources_kept: Annotated[list[str] | None, Field(title="Sources Kept")] = None
     """
@@ -694,7 +694,7 @@ class MemoryDetail(BaseModel):
     user_id: Annotated[str, Field(title="User Id")]
     valid_from: Annotated[AwareDatetime, Field(title="Valid From")]
     """
-    Valid time: when the unit became true: its `occurred_at`, or its `created_at` when that is earlier (a plan or an expiry date stated today is true, as a statement, from today on; `as_of` reads this).
+    Valid time: when the unit became true: the earliest of its `occurred_at`, its `created_at` and when it was said (`metadata.said_at`, which extraction records for a unit anchored at another time than its message): a plan or an expiry date is true, as a statement, from when it was said; `as_of` reads this.
     """
     valid_to: Annotated[AwareDatetime | None, Field(title="Valid To")] = None
     """
@@ -756,7 +756,7 @@ class MemoryRead(BaseModel):
     user_id: Annotated[str, Field(title="User Id")]
     valid_from: Annotated[AwareDatetime, Field(title="Valid From")]
     """
-    Valid time: when the unit became true: its `occurred_at`, or its `created_at` when that is earlier (a plan or an expiry date stated today is true, as a statement, from today on; `as_of` reads this).
+    Valid time: when the unit became true: the earliest of its `occurred_at`, its `created_at` and when it was said (`metadata.said_at`, which extraction records for a unit anchored at another time than its message): a plan or an expiry date is true, as a statement, from when it was said; `as_of` reads this.
     """
     valid_to: Annotated[AwareDatetime | None, Field(title="Valid To")] = None
     """
@@ -1970,7 +1970,7 @@ class RecallHit(BaseModel):
     user_id: Annotated[str, Field(title="User Id")]
     valid_from: Annotated[AwareDatetime, Field(title="Valid From")]
     """
-    Valid time: when the unit became true: its `occurred_at`, or its `created_at` when that is earlier (a plan or an expiry date stated today is true, as a statement, from today on; `as_of` reads this).
+    Valid time: when the unit became true: the earliest of its `occurred_at`, its `created_at` and when it was said (`metadata.said_at`, which extraction records for a unit anchored at another time than its message): a plan or an expiry date is true, as a statement, from when it was said; `as_of` reads this.
     """
     valid_to: Annotated[AwareDatetime | None, Field(title="Valid To")] = None
     """

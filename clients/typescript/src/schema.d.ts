@@ -309,7 +309,10 @@ export interface paths {
          *     on `GET` and `PATCH`: that fact is forgotten. A supersede chain through it is re-linked
          *     past it (forgetting the middle of "Porto → Lisbon → Madrid" leaves Porto superseded by
          *     Madrid); what the newest version of a chain superseded is current again and listed in
-         *     `restored`. Answers with a receipt of counts per kind.
+         *     `restored`. A digest (`/summarize`) gives back the units it consolidated: they are
+         *     active again and listed in `restored` (`parts=forget` forgets them too); a digest that
+         *     consolidated the unit holds its words and is forgotten with it, its other sources
+         *     restored. Answers with a receipt of counts per kind.
          *     The conversation stays: the session messages the unit was extracted from are listed in
          *     `sources_kept` (`session:<id>#<seq>`) — their transcript and window still show them
          *     (`GET /working_memory/{id}`, `/context`'s conversation part) until
@@ -328,7 +331,10 @@ export interface paths {
          *     `archived`; `active` to restore). Only the fields sent change. The id of a unit that was
          *     merged into another resolves to the unit it went into, as on `GET /memories/{id}`: the
          *     correction changes that unit (the answer's `id` is then the survivor's) and the merged
-         *     row stays as history. A new value is re-embedded
+         *     row stays as history. A unit `/summarize` consolidated (a part of a digest): a new value
+         *     or status unpacks the digest (archived; its parts, this one included unless `status` is
+         *     sent, active again); a digest marked `invalid` gives its parts back. A new value is
+         *     re-embedded
          *     and re-indexed in this transaction and re-checked for duplicates: when it restates
          *     another active unit of the same subject, that unit absorbs it (`outcome: merged`, `id` =
          *     the survivor; the corrected unit becomes `merged` into it). Errors: 404 `not_found`,
@@ -1450,7 +1456,7 @@ export interface components {
             removed: components["schemas"]["ForgetCounts"];
             /**
              * Restored
-             * @description Units the forgotten unit had superseded that are current (`active`) again: it was the newest of their chain, so nothing that remains replaces them (`PATCH` or `DELETE` them if they should not be). A forgotten unit in the middle of a chain restores nothing: what it superseded stays superseded by the next version.
+             * @description Units the forgotten unit had superseded that are current (`active`) again: it was the newest of their chain, so nothing that remains replaces them (`PATCH` or `DELETE` them if they should not be). A forgotten unit in the middle of a chain restores nothing: what it superseded stays superseded by the next version. A forgotten digest (a unit `/summarize` wrote) restores the units it consolidated (archived until then), unless `parts=forget` forgot them with it; so does a digest forgotten because it held the forgotten unit's words.
              */
             restored?: string[];
             /**
@@ -1675,7 +1681,7 @@ export interface components {
             /**
              * Valid From
              * Format: date-time
-             * @description Valid time: when the unit became true: its `occurred_at`, or its `created_at` when that is earlier (a plan or an expiry date stated today is true, as a statement, from today on; `as_of` reads this).
+             * @description Valid time: when the unit became true: the earliest of its `occurred_at`, its `created_at` and when it was said (`metadata.said_at`, which extraction records for a unit anchored at another time than its message): a plan or an expiry date is true, as a statement, from when it was said; `as_of` reads this.
              */
             readonly valid_from: string;
             /**
@@ -1812,7 +1818,7 @@ export interface components {
             /**
              * Valid From
              * Format: date-time
-             * @description Valid time: when the unit became true: its `occurred_at`, or its `created_at` when that is earlier (a plan or an expiry date stated today is true, as a statement, from today on; `as_of` reads this).
+             * @description Valid time: when the unit became true: the earliest of its `occurred_at`, its `created_at` and when it was said (`metadata.said_at`, which extraction records for a unit anchored at another time than its message): a plan or an expiry date is true, as a statement, from when it was said; `as_of` reads this.
              */
             readonly valid_from: string;
             /**
@@ -2228,7 +2234,7 @@ export interface components {
             /**
              * Valid From
              * Format: date-time
-             * @description Valid time: when the unit became true: its `occurred_at`, or its `created_at` when that is earlier (a plan or an expiry date stated today is true, as a statement, from today on; `as_of` reads this).
+             * @description Valid time: when the unit became true: the earliest of its `occurred_at`, its `created_at` and when it was said (`metadata.said_at`, which extraction records for a unit anchored at another time than its message): a plan or an expiry date is true, as a statement, from when it was said; `as_of` reads this.
              */
             readonly valid_from: string;
             /**
@@ -4350,6 +4356,8 @@ export interface operations {
             query?: {
                 /** @description Only if the unit belongs to this user: another user's unit is a 404 `not_found` (the answer for an unknown id) and nothing changes. */
                 user_id?: string | null;
+                /** @description For a digest (a unit `/summarize` wrote): `restore` (default) makes the units it consolidated active again, listed in `restored`; `forget` forgets them with it. No effect on another unit. */
+                parts?: "restore" | "forget";
             };
             header?: never;
             path: {

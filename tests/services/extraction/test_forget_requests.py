@@ -80,3 +80,48 @@ async def test_dont_remember_where_i_work_is_a_request_to_forget(client):
     r = await client.post("/extract?wait=true", json=body)
     [dropped] = [u for u in r.json()["units"] if u["outcome"] == "dropped"]
     assert "DELETE /memories/{id}" in dropped["reason"], dropped
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I live at 12 Elm Street. I'm allergic to peanuts.", "peanuts"),
+        ("I live at 12 Elm Street, I'm allergic to peanuts.", "peanuts"),
+        ("When I was ten, I lived on Elm Street. My dog is called Rex!", "rex"),
+        ("我住在北京市朝阳区建国路88号。我对花生过敏。", "花生"),
+    ],
+)
+async def test_a_forget_request_drops_only_the_sentence_that_names_it(client, said, kept):
+    """Tester hbreak6 G16: "Forget my address." after "I live at 12 Elm Street. I'm allergic
+    to peanuts." dropped the whole message, the allergy with it. Only the sentence (or the
+    part of one the speaker opens again, "…, I'm…") that speaks of the address goes."""
+    request = "忘掉我的地址吧。" if "我" in said else "Forget my address."
+    units = await units_of(client, "forgetful", [user(said), user(request)])
+    assert [v for v in units if kept in v.lower()], units
+    for word in ("elm", "建国路", "address", "地址", "ten"):
+        assert not [v for v in units if word in v.lower().split() or word in v], (word, units)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I live at 12 Elm Street and I'm allergic to peanuts.",
+        "I live at 12 Elm Street, and I'm allergic to peanuts.",
+        "My address is 12 Elm Street; also I'm allergic to peanuts.",
+    ],
+)
+async def test_forgetting_the_address_unit_leaves_the_allergy(client, said):
+    """Tester hbreak6 G16, the stored side: "… and I'm allergic to peanuts" made one unit
+    holding the address and the allergy ("The user lives at 12 Elm Street and The user is
+    allergic to peanuts."), so forgetting the address (found by recall, deleted by id) forgot
+    the allergy with it — and forgetting the allergy left it in the address unit. The speaker
+    opening a statement again makes a unit of its own."""
+    units = await units_of(client, "forgetful", [user(said)])
+    assert [v for v in units if "peanut" in v.lower()] == ["The user is allergic to peanuts."]
+    [address] = [v for v in units if "elm" in v.lower()]
+    assert "peanut" not in address.lower(), units
+    r = await client.delete(f"/memories/{units[address]['id']}")
+    assert r.status_code == 200, r.text
+    body = {"query": "What can't the user eat?", "user_id": "forgetful"}
+    recalled = [m["value"] for m in (await client.post("/recall", json=body)).json()["memories"]]
+    assert recalled == ["The user is allergic to peanuts."], recalled

@@ -144,15 +144,20 @@ async def test_forget_by_a_merged_id_forgets_the_fact_it_went_into(client, engin
     assert r.json()["memories"] == []
 
 
-async def test_forget_a_summary_source_removes_its_links(client, engine):
+async def test_forget_a_summary_source_forgets_the_summary_that_holds_its_words(client, engine):
+    """The digest holds the forgotten unit's words ("favourite board game" stayed recallable
+    through it): it goes too, with both links, and its other source is active again."""
     ids = await seed(client)
     source = ids["zorblax"][0]
     r = await client.delete(f"/memories/{source}")
     assert r.status_code == 200, r.text
-    assert r.json()["removed"]["links"] == 1
+    assert r.json()["removed"]["links"] == 2 and r.json()["removed"]["memory_units"] == 2
+    assert r.json()["restored"] == [ids["zorblax"][1]]
     assert await traces(engine, source) == {}
-    history = (await client.get(f"/memories/{ids['summary']}/history")).json()
-    assert [link["source_id"] for link in history["links"]] == [ids["zorblax"][1]]
+    assert await traces(engine, "favourite board game") == {}
+    assert (await client.get(f"/memories/{ids['summary']}")).status_code == 404
+    kept = (await client.get(f"/memories/{ids['zorblax'][1]}")).json()
+    assert kept["status"] == "active", kept
 
 
 async def test_forget_all_of_a_user(client, engine):
