@@ -320,7 +320,9 @@ def render(
         "age, a named relative, the name of someone's thing or animal (\"the user's cat is "
         'called Mochi", 用户的柯基叫豆豆, across languages its key matched through CC-CEDICT, '
         '用户的猫叫 Tofu; not "has a dog named Shadow": one of several), '
-        "favourite or main X, answer style; an occupation — after "
+        "favourite or main X, answer style, "
+        'the language to answer in ("always answer in English" / "in German", 用英文 / '
+        "用中文回答, tester hbreak7 H25); an occupation — after "
         '"works as", or a noun WordNet files under an occupation: nurse, data analyst, 护士 '
         "through CC-CEDICT; a way to commute and a seat, each named one way: 坐地铁 / "
         "subway), an exclusive one-word swap → `contradicts` (superseded or flagged by time, "

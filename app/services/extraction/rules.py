@@ -156,6 +156,13 @@ EN_RULES: list[Rule] = [
        "constraint", 0.85,
        lambda m: (f"The user asked the assistant not to {_not_to(m)}.",
                   t.Q_INSTRUCTION_EN.format(x=_not_to(m)), [])),
+    # "From now on, reply in German." (tester hbreak7 H25: no unit, "always answer in English"
+    # stayed): the language to answer in, worded as the "always" rule below words it.
+    _r(r"^(?:(?:from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future)\s*,?\s*)?(?:please\s+)?"
+       r"(?:always\s+)?(?:reply|answer|respond|write|talk|speak)\s+(?:to\s+me\s+)?in\s+"
+       r"((?-i:[A-Z])[a-z]+)\b(?!\s+(?:and|or)\b)", "constraint", 0.85,
+       lambda m: (f"The user asked the assistant to always answer in {m.group(1)}.",
+                  t.Q_INSTRUCTION_EN.format(x=f"answer in {m.group(1)}"), [m.group(1)])),
     _r(rf"^(?:please\s+)?always\s+{_NOT_IMPERATIVE}{_X}{_END}", "constraint", 0.8,
        lambda m: (f"The user asked the assistant to always {_obj(m.group(1))}.",
                   t.Q_INSTRUCTION_EN.format(x=_obj(m.group(1))), [])),

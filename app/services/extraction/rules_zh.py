@@ -102,6 +102,10 @@ ZH_RULES: list[Rule] = [
        r"(?:吧|好了|就行|了)?$", "preference", 0.8,
        lambda m: (f"用户现在喜欢{m.group(1)}的座位。", t.Q_LIKE_ZH.format(x=f"{m.group(1)}的座位"),
                   [f"{m.group(1)}的座位"])),
+    # 以后请用中文回答我 (tester hbreak7 H25: a 30-day event): the language to answer in
+    _z(r"^(?:以后|今后|从现在起|从现在开始)?[，,]?请?(?:你)?(?:以后|都|一直|总是)?用(中文|英文|英语|汉语|日语|日文|"
+       r"韩语|德语|法语|西班牙语)(?:来)?(?:回答|回复|回|答复)", "constraint", 0.85,
+       lambda m: (f"用户要求助手一直用{m.group(1)}回答。", "回答用户的时候", [m.group(1)])),
     _z(rf"我(?:现在|目前)?(?:住在|定居在|定居于|生活在){_ZX}{_ZEND}", "fact", 0.9,
        lambda m: (f"用户住在{_zobj(m.group(1))}。", t.Q_HOME_ZH, [_zobj(m.group(1))])),
     # …这周, 上周, 前几天, 昨天, 2023年; 搬回 (tester hbreak7 H3: 我这周搬到北京了 was an event)

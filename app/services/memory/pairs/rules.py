@@ -64,6 +64,8 @@ _SLOTS: list[tuple[str, re.Pattern[str]]] = [
     ("zh_favourite", re.compile(r"最喜欢的([^\s，。是]{1,8})是([^\s，。,.]{1,12})")),
     ("zh_main", re.compile(r"(?:主要|默认)的?([^\s，。是]{1,8})是([^\s，。,.]{1,12})")),
     ("zh_answer_style", re.compile(r"回答(?:要|请|尽量)?(简洁|简短|简单|详细|具体|详尽)")),
+    ("answer_language", re.compile(r"\b(?:answer|reply|respond)\s+in\s+([A-Z][a-z]+)\b")),  # H25
+    ("zh_answer_language", re.compile(r"用(\S{1,3}?[文语])来?(?:回答|回复|答复)")),  # 用中文回答
 ]  # fmt: skip
 # Slots whose group 1 names *which* slot (relative, favourite) and group 2 the value.
 _KEYED = {"relative", "named", "favourite", "main"}
