@@ -17,10 +17,30 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from datetime import date
-from typing import TYPE_CHECKING
+from typing import Any, ClassVar, Protocol, TypeVar
 
-if TYPE_CHECKING:
-    from app.services.extraction.dates import TimeMatch
+
+class _Match(Protocol):
+    """What this module reads of ``dates.TimeMatch`` (a frozen dataclass: ``replace`` makes a
+    new one; not imported, so ``dates`` may import this module)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    @property
+    def start(self) -> int: ...
+    @property
+    def end(self) -> int: ...
+    @property
+    def phrase(self) -> str: ...
+    @property
+    def day(self) -> date: ...
+    @property
+    def unit(self) -> str: ...
+    @property
+    def absolute(self) -> bool: ...
+
+
+TimeMatch = TypeVar("TimeMatch", bound=_Match)
 
 _EN_YEAR = re.compile(r"\b(?:back\s+)?in\s+((?:19|20)\d{2})\b(?!\s*[-–/]\s*\d|'?s\b)", re.I)
 _ZH_YEAR = re.compile(r"(?<![\d.])((?:19|20)\d{2})年(?![\d一二三四五六七八九十]{1,2}月|代|级|\d)")
@@ -46,13 +66,13 @@ def years(text: str) -> list[tuple[int, int, str, date]]:
     return out
 
 
-def _is_weekday(match: TimeMatch) -> bool:
+def _is_weekday(match: _Match) -> bool:
     return (
         match.unit == "day" and not match.absolute and _WEEKDAY.fullmatch(match.phrase) is not None
     )
 
 
-def _written_day(match: TimeMatch) -> bool:
+def _written_day(match: _Match) -> bool:
     return match.unit == "day" and match.absolute and not re.search(r"\d{4}-\d{2}", match.phrase)
 
 
