@@ -28,6 +28,7 @@ import uuid_utils.compat as uuid7
 from app.core.config import ConflictSettings
 from app.core.vocabulary import ReviewStatus, UnitStatus
 from app.models import MemoryUnit, PairReview
+from app.services.memory.pairs import contacts
 from app.services.memory.pairs.endings import REASON as STATE_ENDED
 from app.services.memory.pairs.rules import says_change
 
@@ -57,6 +58,7 @@ def order(
     planned = reason in PLAN_CHANGES
     # A state ended ("quit smoking", "got divorced", tester F3) says the change itself.
     change = says_change(new.value) or reason.startswith(STATE_ENDED)
+    change = change or (reason.startswith("slot_differs") and contacts.says_new(new.value))
     if gap > settings.order_window_s or ((gap >= 0 or said_gap >= 0 or planned) and change):
         return "newer"
     return "older" if -gap > settings.order_window_s else "unclear"
