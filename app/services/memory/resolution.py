@@ -5,7 +5,8 @@ A contradiction is resolved by time (:func:`resolve`): the newer unit supersedes
 (status ``superseded``, ``superseded_by``; kept for history) when their ``occurred_at`` are
 more than ``CONFLICTS__ORDER_WINDOW_S`` apart or the new one says it is a change ("moved",
 "now", "no longer", "anymore", "cancelled", "搬到", "现在", "不再", "改", "取消", or ends the
-old state with a verb of its own: "quit smoking", "got divorced", 退休了) and was said after it
+old state with a verb of its own: "quit smoking", "got divorced", 退休了, or calls a contact
+value the new one: "The user's new email is …", 新邮箱) and was said after it
 (:func:`said_at`: "moved to Bergen last month" is anchored last month), and a plan
 moved or called off always (tester E25: the cancellation is dated before the plan's day); a
 new unit that describes an older state (a backfill) is the superseded one, fitted into the
