@@ -115,3 +115,12 @@ def test_word_level_rules():
     assert (
         contacts.differs("The user works at J.P. Morgan.", "The user lives in St. Louis.") is None
     )
+
+
+async def test_a_new_email_said_in_a_conversation_supersedes_the_old_one(client):
+    for said in ("My email is anna@old.com.", "My new email is anna@new.com."):
+        body = {"user_id": "h24x", "messages": [{"role": "user", "content": said}]}
+        r = await client.post("/extract?wait=true", json=body)
+        assert r.status_code == 200 and r.json()["status"] == "succeeded", r.text
+    now = await statuses(client, "h24x")  # the active units
+    assert [v for v in now if "anna@" in v] == [v for v in now if "anna@new.com" in v] != [], now
