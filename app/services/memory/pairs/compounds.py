@@ -32,6 +32,7 @@ from app.services.memory.pairs.lexicon import gloss_heads, is_thing, lemma, main
 
 _PREFIX = frozenset("vice deputy assistant associate acting co ex step".split())
 _DIMINUTIVE = ("咪", "儿", "子", "仔")
+_SUFFIX = frozenset("市 省 县 区 镇 村 州 公司 集团".split())
 _SUBJECT = frozenset({"用户", "我", "自己"})
 Kept = tuple[Literal["distinct", "unsure"], str]
 _TOKEN = re.compile(r"[a-z]+", re.IGNORECASE)
@@ -116,9 +117,10 @@ def _is_noun(word: str) -> bool:
 
 
 def _diminutive(long_: str, short: str) -> bool:
-    """猫咪, 狗狗, 鸟儿: the same animal or thing, said fondly."""
+    """猫咪, 狗狗, 鸟儿: the same animal or thing, said fondly; 北京市, 谷歌公司: the same place
+    or company with its kind said."""
     rest = long_.replace(short, "", 1)
-    return rest in _DIMINUTIVE or rest == short
+    return rest in _DIMINUTIVE or rest in _SUFFIX or rest == short
 
 
 def _other_thing(long_: str, short: str) -> Kept:

@@ -13,11 +13,12 @@ import re
 
 _EMAIL = re.compile(r"[A-Za-z0-9_.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
 _URL = re.compile(
-    r"(?<![\w@.-])(?:https?://)?(?:www\.)?[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*"
+    r"(?<![A-Za-z0-9_@.-])(?:https?://)?(?:www\.)?[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*"
     r"\.(?:com|org|net|edu|gov|io|dev|ai|app|co|me|info|biz|xyz|site|blog|page|tech|cn|uk|de"
-    r"|fr|jp|ca|au|nl|es|it|ch|se|us|eu|tv|ly|sh|gg)(?![\w-])(?:/[^\s,;]*[^\s,;.])?"
+    r"|fr|jp|ca|au|nl|es|it|ch|se|us|eu|tv|ly|sh|gg)(?![A-Za-z0-9_-])(?:/[^\s,;，。]*[^\s,;.，。])?"
 )
-_PHONE = re.compile(r"(?<![\w.])\+?\(?\d[\d\s().-]{5,}\d(?![\w.]\d)")
+_PHONE = re.compile(r"(?<![A-Za-z0-9_.])\+?\(?\d[\d\s().-]{5,}\d(?![A-Za-z0-9_.]\d)")
+_DATE = re.compile(r"\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{4}")
 _STREET = re.compile(
     r"\b\d+[a-z]?\s+(?:[A-Z][\w'-]*\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Drive|"
     r"Boulevard|Blvd|Way|Court|Ct|Place|Pl|Terrace|Close|Square|Sq|Crescent|Parkway|Highway)\b"
@@ -25,17 +26,18 @@ _STREET = re.compile(
 )
 # The word that names each slot; a statement fills the slot only when it names it.
 _SLOT_WORDS = {
-    "email": re.compile(r"\be-?mail\b|邮箱|电子邮件|邮件地址", re.IGNORECASE),
+    "email": re.compile(r"(?<![A-Za-z])e-?mail(?![A-Za-z])|邮箱|电子邮件|邮件地址", re.IGNORECASE),
     "website": re.compile(
-        r"\b(?:website|web\s*site|site|homepage|url|blog|portfolio)\b|网站|网址|博客|主页",
+        r"(?<![A-Za-z])(?:website|web\s*site|site|homepage|url|blog|portfolio)(?![A-Za-z])|网站|网址|博客|主页",
         re.IGNORECASE,
     ),
     "phone": re.compile(
-        r"\b(?:phone|mobile|cell|telephone|number)\b|电话|手机号|号码", re.IGNORECASE
+        r"(?<![A-Za-z])(?:phone|mobile|cell|telephone)(?![A-Za-z])|电话|手机号", re.IGNORECASE
     ),
-    "address": re.compile(r"\b(?:address|lives?\s+at)\b|地址|住在", re.IGNORECASE),
+    "address": re.compile(
+        r"(?<![A-Za-z])(?:address|lives?\s+at)(?![A-Za-z])|地址|住在", re.IGNORECASE
+    ),
 }
-_PATTERNS = {"email": _EMAIL, "website": _URL, "phone": _PHONE, "address": _STREET}
 # Words that say a change, or carry no content: they do not make the rest differ.
 _LIGHT = frozenset(
     "the a an user user's users s is are was now new current currently updated latest changed "
@@ -54,13 +56,18 @@ def values(value: str) -> dict[str, frozenset[str]]:
     found = {
         "email": _EMAIL.findall(value),
         "website": _URL.findall(rest),
-        "phone": [p for p in _PHONE.findall(rest) if sum(c.isdigit() for c in p) >= 7],
+        "phone": [p for p in _PHONE.findall(rest) if _phone(p)],
         "address": _STREET.findall(value),
     }
     for slot, hits in found.items():
         if hits and _SLOT_WORDS[slot].search(value):
             out[slot] = frozenset(_norm(slot, h) for h in hits)
     return out
+
+
+def _phone(hit: str) -> bool:
+    """Seven digits or more that are no date (2026-12-07)."""
+    return sum(c.isdigit() for c in hit) >= 7 and not _DATE.search(hit)
 
 
 def _norm(slot: str, hit: str) -> str:
