@@ -115,6 +115,9 @@ def test_word_level_rules():
     assert (
         contacts.differs("The user works at J.P. Morgan.", "The user lives in St. Louis.") is None
     )
+    assert contacts.values("用户的新电话是13987654321。") == {"phone": frozenset({"13987654321"})}
+    assert contacts.values("The user's phone number is 2026-12-07.") == {}  # a date
+    assert compounds.apart("用户住在北京市。", "用户住在北京。") is None
 
 
 async def test_a_new_email_said_in_a_conversation_supersedes_the_old_one(client):
