@@ -30,6 +30,7 @@ EXCEPTIONS = [
     ("The user eats meat on weekends.", "The user eats meat except on weekends."),
     ("用户周一在家办公。", "用户除了周一都在家办公。"),
     ("用户除了周一都在家办公。", "用户周一在家办公。"),
+    ("用户周一在家办公。", "用户除周一外都在家办公。"),
 ]
 
 
@@ -64,6 +65,22 @@ async def test_a_word_that_makes_another_thing_is_no_restatement(client, old, ne
     b = await store(client, new, "h22c")
     assert b["id"] != a["id"] and b["outcome"] == "created", b
     assert await statuses(client, "h22c") == {old: "active", new: "active"}
+
+
+ACROSS = [
+    ("The user likes dogs.", "用户喜欢热狗。"),
+    ("The user likes cats.", "用户喜欢熊猫。"),
+    ("The user works remotely on Mondays.", "用户除了周一都在家办公。"),
+    ("用户周一在家办公。", "The user works remotely except on Mondays."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), ACROSS)
+async def test_another_thing_or_an_exception_in_the_other_language_is_kept(client, old, new):
+    a = await store(client, old, "h22l")
+    b = await store(client, new, "h22l")
+    assert b["id"] != a["id"] and b["outcome"] == "created", b
+    assert await statuses(client, "h22l") == {old: "active", new: "active"}
 
 
 async def test_a_fond_word_for_the_same_animal_still_merges(client):

@@ -42,7 +42,7 @@ def apart(new: str, old: str) -> Kept | None:
     """``(action, reason)`` for a pair one of whose words makes another thing of a word the
     other has (module docstring), else None."""
     if text.has_cjk(new) != text.has_cjk(old):
-        return None
+        return _across(new, old) if text.has_cjk(new) else _across(old, new)
     if text.has_cjk(new):
         return _zh(new, old) or _zh(old, new)
     return _en(new, old) or _en(old, new)
@@ -116,6 +116,28 @@ def _is_noun(word: str) -> bool:
     return False
 
 
+def _across(zh: str, en: str) -> Kept | None:
+    """A Chinese noun that CC-CEDICT glosses as another thing than the English noun its part or
+    its gloss's last word names: 熊猫 (panda, 猫 cat) / "cats", 热狗 (hot dog) / "dogs"."""
+    nouns = {w for w in content_words(en).words if main_pos(w) == 0}
+    for word, tag in _tagged(zh):
+        if len(word) < 2 or not tag.startswith("n") or not _is_noun(word):
+            continue
+        heads = {h.replace(" ", "_") for h in gloss_heads(word)}
+        if heads & nouns or any(_diminutive(word, word[:k]) for k in range(1, len(word))):
+            continue  # the same thing; 猫咪: a cat
+        parts = {g for k in range(len(word)) for n in (1, 2) for g in gloss_heads(word[k : k + n])}
+        for e in nouns:
+            ending = [h for h in heads if h.endswith("_" + e)]
+            if any(not taxonomy.noun_senses(h, 2) or kind_of(h, e) for h in ending):
+                continue  # "temporary shelter": a shelter
+            if (ending or e in parts - heads) and _other_thing(word, e, english=True)[0] == (
+                "distinct"
+            ):  # only when WordNet tells: a hot dog, a panda
+                return "distinct", "other_thing_compound"
+    return None
+
+
 def _diminutive(long_: str, short: str) -> bool:
     """猫咪, 狗狗, 鸟儿: the same animal or thing, said fondly; 北京市, 谷歌公司: the same place
     or company with its kind said."""
@@ -123,9 +145,12 @@ def _diminutive(long_: str, short: str) -> bool:
     return rest in _DIMINUTIVE or rest in _SUFFIX or rest == short
 
 
-def _other_thing(long_: str, short: str) -> Kept:
+def _other_thing(long_: str, short: str, english: bool = False) -> Kept:
+    """``distinct`` when every gloss of the longer word that WordNet knows as a noun falls
+    under none of the shorter word's (``english``: the shorter one is an English noun), else
+    ``unsure``."""
     heads_long = {h.replace(" ", "_") for h in gloss_heads(long_)}
-    heads_short = {h.replace(" ", "_") for h in gloss_heads(short)}
+    heads_short = {short} if english else {h.replace(" ", "_") for h in gloss_heads(short)}
     known = [h for h in heads_long if taxonomy.noun_senses(h, 2)]
     under = [g for g in heads_short if taxonomy.noun_senses(g, 3)]
     if known and under and not any(kind_of(h, g) for h in known for g in under):

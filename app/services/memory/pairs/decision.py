@@ -192,6 +192,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         return unsure("relationship_ended")  # "is single" / 已经结婚了: flagged
     if f.cross_lingual and (turned := _converse(new, old)) is not None:
         return turned  # bought a car / 卖了一辆车
+    if f.cross_lingual and (lost := kept_apart.exception_or_compound(new.value, old.value)):
+        return PairDecision(lost[0], lost[1], 0.0, False)  # 热狗 / "dogs" (tester H22)
     if f.cross_lingual:
         differs = across.slot_differs(new, old)  # lives in Hangzhou / 住在苏州
         if differs is None:  # words cannot be compared across languages, but for another

@@ -20,7 +20,7 @@ _EN = re.compile(
 )
 _ZH = re.compile(r"除了?[^，。,.还也]{1,12}?(?:以外|之外)?[，,]?\s*(?:都|全|均|一律|从不|不)")
 _MARKERS = frozenset(
-    "except for but not other than excluding 除了 除 都 全 均 以外 之外 一律".split()
+    "except for but not other than excluding 除了 除 外 都 全 均 以外 之外 一律".split()
 )
 # Words that carry no content of their own here ("on Mondays" / "except Mondays").
 _LIGHT = frozenset("the a an on in at is are of s 's 的 。 ， , .".split())

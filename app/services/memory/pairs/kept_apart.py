@@ -29,12 +29,18 @@ def contact(new: str, old: str) -> Kept | None:
     return ("contradicts" if rest_agrees else "unsure"), f"slot_differs:{slot}"
 
 
+def exception_or_compound(new: str, old: str) -> Kept | None:
+    """An exception on one side only, or a word that makes another thing (module docstring;
+    the guard a pair in two languages gets too: 热狗 / "dogs"), or None."""
+    if (action := exceptions.differs(new, old)) is not None:
+        return action, "exception_differs"
+    return compounds.apart(new, old)
+
+
 def another_thing(new: str, old: str) -> Kept | None:
     """An exception, another thing or a former state on one side only (module docstring), or
     None."""
-    if (action := exceptions.differs(new, old)) is not None:
-        return action, "exception_differs"
-    if (found := compounds.apart(new, old)) is not None:
+    if (found := exception_or_compound(new, old)) is not None:
         return found
     if former.differs(new, old):
         return "unsure", "former_differs"
