@@ -15,7 +15,11 @@ lost). Never merged:
   else ``unsure``; a noun followed by another noun on one side, bare on the other (苹果 /
   苹果手机: the phone): ``unsure``.
 
-A pair in two languages is left to the other guards. Pure."""
+- across English and Chinese: a Chinese noun whose CC-CEDICT gloss is a WordNet noun under
+  none of the senses of the English noun its part or its gloss's last word names (热狗, hot
+  dog / "dogs"; 熊猫 / "cats") → ``distinct``; nothing else.
+
+Pure."""
 
 from __future__ import annotations
 
