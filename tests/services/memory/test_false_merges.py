@@ -124,6 +124,9 @@ def test_word_level_rules():
         == "unsure"
     )
     assert exceptions.differs("用户除了打篮球还喜欢游泳。", "用户喜欢游泳。") is None  # besides
+    assert not exceptions.has_exception("用户除夕都回老家。")  # New Year's Eve
+    assert not exceptions.has_exception("用户删除了所有文件，都不要了。")  # deleted
+    assert not exceptions.has_exception("The user worked all day but felt tired.")
     assert compounds.apart("用户有2只猫咪。", "用户有两只猫。") is None
     assert compounds.apart("用户在谷歌公司工作。", "用户在谷歌工作。") is None
     assert contacts.differs(

@@ -15,10 +15,17 @@ import rjieba
 
 _EN = re.compile(
     r"\b(?:except(?:\s+for)?|but\s+not|other\s+than|excluding)\b"
-    r"|\b(?:any|every|all|everything|anything|everyone|anyone)\b(?:\s+\w+)?\s+but\b",
+    r"|\b(?:any|every|everything|anything|everyone|anyone)\b(?:\s+\w+)?\s+but\b"
+    # "all fruit but bananas", not "worked all day but felt tired"
+    r"|\ball\s+(?!(?:day|night|week|weekend|morning|afternoon|evening|year|month|along|"
+    r"together|the\s+time)\b)\w+\s+but\b",
     re.IGNORECASE,
 )
-_ZH = re.compile(r"除了?[^，。,.还也]{1,12}?(?:以外|之外)?[，,]?\s*(?:都|全|均|一律|从不|不)")
+_ZH = re.compile(
+    r"(?<![删消排清解免去拆])除了[^，。,.还也]{1,12}?(?:以外|之外)?[，,]?\s*(?:都|全|均|一律|从不|不)"
+    # 除…外 (not 删除, 排除, 除夕: New Year's Eve, 除非: unless)
+    r"|(?<![删消排清解免去拆])除(?![夕非了])[^，。,.还也]{1,12}?(?:外|以外|之外)[，,]?\s*(?:都|全|均|一律|从不|不)"
+)
 _MARKERS = frozenset(
     "except for but not other than excluding 除了 除 外 都 全 均 以外 之外 一律".split()
 )
