@@ -54,6 +54,7 @@ from app.services.memory.pairs import (
     diet,
     endings,
     frames,
+    kept_apart,
     lexical,
     objects,
     referents,
@@ -165,6 +166,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         return PairDecision(action, reason, 0.0, merge_allowed)
     if (held := held_apart(new.value, old.value)) is not None:  # tester D32
         return PairDecision(held, "other_holder", 0.0, False)  # the user / a name: unsure
+    if (lost := kept_apart.contact(new.value, old.value)) is not None:  # tester H24
+        return PairDecision(lost[0], lost[1], 0.0, False)
     if (kind := endings.ended(new.value, old.value)) is not None:  # quit smoking (tester F3)
         return contradicts(f"{endings.REASON}:{kind}")
     if diet.excludes(new.value, old.value):
@@ -198,6 +201,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         return unsure("relationship_ended")  # "is single" / 已经结婚了: flagged
     if f.cross_lingual and (turned := _converse(new, old)) is not None:
         return turned  # bought a car / 卖了一辆车
+    if f.cross_lingual and (lost := kept_apart.exception_or_compound(new.value, old.value)):
+        return PairDecision(lost[0], lost[1], 0.0, False)  # 热狗 / "dogs" (tester H22)
     if f.cross_lingual:
         differs = across.slot_differs(new, old)  # lives in Hangzhou / 住在苏州
         if differs is None:  # words cannot be compared across languages, but for another
@@ -235,6 +240,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         return unsure("given_up")  # on a keto diet / gave up keto: flagged, never merged
     if (kind := thing_swapped(new.value, old.value)) is not None:
         return unsure(f"thing_swapped:{kind}")  # yoga with Rob / with Mike: flagged, kept
+    if (lost := kept_apart.another_thing(new.value, old.value)) is not None:  # tester H22
+        return PairDecision(lost[0], lost[1], 0.0, False)
     turned = _converse(new, old)
     return turned if turned is not None else _apart(new, old)
 

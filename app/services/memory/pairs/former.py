@@ -31,3 +31,9 @@ def other_time(new: str, old: str, reason: str) -> bool:
     """Two values of one slot (``reason`` ``slot_differs:…``) of which exactly one is told
     as former: history beside the present, neither replaces the other."""
     return reason.startswith("slot_differs") and told_as_former(new) != told_as_former(old)
+
+
+def differs(new: str, old: str) -> bool:
+    """Exactly one of two statements is told as former ("used to live in Paris" / "lives in
+    Paris", 以前住在上海 / 住在上海: tester hbreak7 H22): never one restatement of the other."""
+    return told_as_former(new) != told_as_former(old)

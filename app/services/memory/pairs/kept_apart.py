@@ -1,0 +1,47 @@
+"""Pairs a merge would lose a fact of, told by their words (tester hbreak7 H22, H24), for the
+guards of :mod:`.decision`: each answer is ``(action, reason)`` and the pair is never merged.
+
+- :func:`contact`: another e-mail, web address, phone number or street address of the same
+  slot (:mod:`.contacts`) → ``contradicts`` as ``slot_differs:<slot>`` when the rest of the two
+  sentences agrees, else ``unsure``;
+- :func:`another_thing`: an exception on one side only (:mod:`.exceptions`, ``except``,
+  ``but not``, 除了…都) → ``contradicts`` or ``unsure`` as ``exception_differs``; a word that
+  makes another thing of the other's (:mod:`.compounds`: vice president, 熊猫) → ``distinct``
+  as ``other_thing_compound`` or ``unsure`` as ``compound_of_head``; a former state against a
+  present one (:mod:`.former`: "used to live in Paris" / "lives in Paris", 以前住在上海) →
+  ``unsure`` as ``former_differs``. Pure."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from app.services.memory.pairs import compounds, contacts, exceptions, former
+
+Kept = tuple[Literal["contradicts", "distinct", "unsure"], str]
+
+
+def contact(new: str, old: str) -> Kept | None:
+    """Two values of one contact slot (module docstring), or None."""
+    found = contacts.differs(new, old)
+    if found is None:
+        return None
+    slot, rest_agrees = found
+    return ("contradicts" if rest_agrees else "unsure"), f"slot_differs:{slot}"
+
+
+def exception_or_compound(new: str, old: str) -> Kept | None:
+    """An exception on one side only, or a word that makes another thing (module docstring;
+    the guard a pair in two languages gets too: 热狗 / "dogs"), or None."""
+    if (action := exceptions.differs(new, old)) is not None:
+        return action, "exception_differs"
+    return compounds.apart(new, old)
+
+
+def another_thing(new: str, old: str) -> Kept | None:
+    """An exception, another thing or a former state on one side only (module docstring), or
+    None."""
+    if (found := exception_or_compound(new, old)) is not None:
+        return found
+    if former.differs(new, old):
+        return "unsure", "former_differs"
+    return None
