@@ -393,7 +393,43 @@ def render(
         'peanuts" / "is allergic to peanuts" agree — → `distinct` as `same_avoidance`; '
         "neither is ever merged. Two allergies of one subject with no word in common "
         '("allergic to shellfish" / "to peanuts", 对海鲜过敏 / 对花生过敏) → `distinct` as '
-        "`other_allergen`: one may have many (`diet.py`). A guarded pair never merges, "
+        "`other_allergen`: one may have many (`diet.py`). "
+        "Two values of one contact slot (`contacts.py`, tester hbreak7 H24: an e-mail address, "
+        "a web address, a phone number — its digits —, a street address, 南京路100号; only in "
+        'a statement that names the slot, "email", "website", "phone", "address", '
+        "邮箱, 网站, 地址; checked right after the holders) → `contradicts` as "
+        '`slot_differs:<slot>` when the rest of the two sentences is the same words ("new", '
+        '"now", 新 aside), which the resolution supersedes when the new statement calls its '
+        'value the new one ("The user\'s new email is …", 用户的新邮箱: `contacts.says_new`), '
+        'else a `conflict` to decide; otherwise ("work email" / "personal email") '
+        "`unsure`; never merged. Last, when no other guard holds (`kept_apart.py`, tester "
+        'hbreak7 H22): an exception on one side only (`exceptions.py`: "except", "except '
+        'for", "but not", "other than", "excluding", "any day but", 除了…都 / 以外 / '
+        '之外; not 除了…还 / 也, "besides") is read like a negation — `contradicts` as '
+        '`exception_differs` when the rest is the same words ("works remotely on Mondays" / '
+        '"except on Mondays", 用户周一在家办公 / 用户除了周一都在家办公), else `unsure` '
+        '("likes all fruit" / "all fruit except bananas"); a word that makes another thing '
+        "of a word the other side has (`compounds.py`): in English a WordNet noun compound on "
+        "one side only whose head the other has bare, or a title prefix before it (vice, "
+        "deputy, assistant, acting, co, ex, step) — `distinct` as `other_thing_compound` when "
+        "WordNet files the compound under none of the head's senses (vice president, table "
+        "tennis, hot dog), else `unsure` as `compound_of_head` (American football, white "
+        'chocolate, high school; not when both sides qualify one noun with it, "video game '
+        'tournaments" / "gaming tournaments") —, in Chinese by jieba words, not characters, '
+        "a noun on one side only inside a longer noun on the other (jieba's tag and a "
+        "CC-CEDICT gloss that names a thing: 熊猫 / 猫, 斑马 / 马, 热狗 / 狗 `distinct` when "
+        "the glosses' WordNet nouns fall under none of the shorter word's, 奶茶 / 茶, 副经理 / "
+        "经理, 美式足球 / 足球 `unsure`; not a fond form, 猫咪 / 猫, 狗狗) or a noun followed "
+        "by another noun on one side only (苹果 / 苹果手机) → `unsure`; a former state against "
+        'a present one (`former.py`: "used to live in Paris" / "lives in Paris", '
+        "以前住在上海 / 住在上海) → `unsure` as `former_differs`. A pair in English and "
+        "Chinese gets the first two before the dictionaries compare its words: an exception on "
+        "one side only → `unsure`; a Chinese noun whose CC-CEDICT gloss is a WordNet noun "
+        "filed under none of the senses of an English noun on the other side that its part or "
+        'its gloss\'s last word names (热狗, hot dog / "dogs"; 熊猫, panda, 猫 cat / '
+        '"cats"; not "temporary shelter", 收容所 / "shelter") → `distinct`. None of '
+        "these is ever merged. "
+        "A guarded pair never merges, "
         "whatever the LLM answers.",
         "4. **Classifier**: a logistic P(same) over features cosine lacks (word overlap after "
         "canonical forms, stemming, CJK characters and synonym folding; containment; the same "

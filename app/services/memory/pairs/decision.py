@@ -12,9 +12,10 @@ decides each pair from :mod:`~app.services.memory.pairs.features` (docs/DEDUPE.m
 3. *guards* — what each is about (:mod:`.referents`: another person, identifier, ordinal or
    direction → ``distinct``; another modality or tense, a past event on another day →
    ``unsure``), a state the new statement ends (:mod:`.endings`: quit smoking, divorced,
-   retired, sold the house), a negation of the same statement, other values in the same
-   sentence frame, an antonym swap, roles that changed sides, another value of an exclusive slot, an
-   exclusive one-word swap — are ``contradicts`` when the rest of the sentence agrees (across
+   retired, sold the house), a negation of the same statement, other values in one sentence
+   frame (:mod:`.corrections`: "…, not May" aside), an antonym swap, roles that changed sides,
+   another value of an exclusive slot, an exclusive one-word swap — are ``contradicts`` when
+   the rest of the sentence agrees (across
    languages: every other word matched through the dictionaries, :mod:`.across`), else
    ``unsure``; another kind of one thing (:mod:`.frames`), a diet against a food it rules out
    (:mod:`.diet`), one name, place or colour swapped for another (:mod:`.swaps`) are
@@ -43,13 +44,13 @@ lists: packages).
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from typing import Literal
 
 from app.services.memory.pairs import (
     across,
     converse,
+    corrections,
     definition,
     diet,
     endings,
@@ -186,9 +187,9 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
     if f.values_differ:
         if f.frame_equal and not f.cross_lingual:
             return contradicts("values_differ")
-        if (m := _NOT_THAT.search(new.value)) and m.group(1).casefold() in old.value.casefold():
-            g = features(statement(new.value[: m.start()]), old, f.cosine)  # "…, not May" off
-            if g.values_differ and g.frame_equal:  # "in April 2027, not May" / "in May" (G1)
+        if (head := corrections.without_named_tail(new.value, old.value)) is not None:
+            g = features(statement(head), old, f.cosine)  # "…, not May" off (tester G1)
+            if g.values_differ and g.frame_equal:  # "in April 2027, not May" / "in May"
                 return contradicts("values_differ")
         if f.cross_lingual and across.only_values_differ(new, old):
             return contradicts("values_differ_other_language")  # June 5 / 7月5日
@@ -246,10 +247,6 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
     return turned if turned is not None else _apart(new, old)
 
 
-# A correction that names the value it replaces at its end: "…in April 2027, not May", 不是五月.
-_NOT_THAT = re.compile(r"[,，]\s*(?:not|rather\s+than|而不是|不是)\s*([^,.，。]{1,20}?)\W*$")
-
-
 def _converse(new: Statement, old: Statement) -> PairDecision | None:
     """Converse or opposite verbs, an attempt against done, roles around a possessive
     (:mod:`.converse`): never merged."""
@@ -258,17 +255,9 @@ def _converse(new: Statement, old: Statement) -> PairDecision | None:
 
 
 def _apart(new: Statement, old: Statement) -> PairDecision | None:
-    """Two facts a merge would lose one of (:mod:`.objects`, tester F4, F15, F19): the same
-    statement about another thing, or an allergy beside "eats no" the same thing."""
-    if objects.same_avoidance(new, old):
-        return PairDecision("distinct", "same_avoidance", 0.0, False)
-    if objects.other_thing(new, old):
-        if "past" in referents.moods(new.value) & referents.moods(old.value):
-            # two past events with another thing ("hurt his ankle" / "his knee"): maybe a
-            # correction — unsure for the LLM or a person, never merged
-            return PairDecision("unsure", "other_thing", 0.0, False)
-        return PairDecision("distinct", "other_thing", 0.0, False)
-    return None
+    """Two facts a merge would lose one of (:func:`.objects.apart`): never merged."""
+    found = objects.apart(new, old)
+    return None if found is None else PairDecision(found[0], found[1], 0.0, False)
 
 
 def _only_change_words(new: Statement, old: Statement) -> bool:

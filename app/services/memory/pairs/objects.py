@@ -26,11 +26,12 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Literal
 
 import rjieba
 
 from app.core import text
-from app.services.memory.pairs import frames, lexical, lexicon, synonymy
+from app.services.memory.pairs import frames, lexical, lexicon, referents, synonymy
 from app.services.memory.pairs.features import Statement, statement
 
 # At most this many unmatched nouns on a side: "allergic to peanuts" / "to tree nuts".
@@ -236,4 +237,18 @@ def merge_loses_fact(new_value: str, old_value: str) -> str | None:
         return "same_avoidance"
     if other_thing(new, old):
         return "other_thing"
+    return None
+
+
+def apart(new: Statement, old: Statement) -> tuple[Literal["distinct", "unsure"], str] | None:
+    """The pair decision's action and reason for two facts a merge would lose one of (tester
+    F4, F15, F19): an allergy beside "eats no" the same thing (``same_avoidance``), the same
+    statement about another thing (``other_thing``; two past events with another thing, "hurt
+    his ankle" / "his knee", may be a correction: ``unsure``); None when neither holds."""
+    if same_avoidance(new, old):
+        return "distinct", "same_avoidance"
+    if other_thing(new, old):
+        if "past" in referents.moods(new.value) & referents.moods(old.value):
+            return "unsure", "other_thing"
+        return "distinct", "other_thing"
     return None
