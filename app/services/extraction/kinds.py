@@ -60,7 +60,8 @@ _EN_CHANGED = re.compile(
 _ZH_CHANGED = re.compile(r"我(?:已经)?不再|我(?:现在)?(?:已经)?不[吃喝抽用][^，。！？]{1,6}了")
 _EN_DAILY = re.compile(
     r"\b(?:every|each)\s+(?:single\s+)?(?:morning|day|night|evening|afternoon|weekday|week)\b|"
-    r"\b(?:daily|nightly)\b",
+    r"\b(?:daily|nightly)\b|\b(?:once|twice|\w+\s+times|\d+\s*x)?\s*(?:a|per)\s+(?:day|week|night)\b|"
+    r"\bhardly\s+ever\b|\bnever\s+(?:eats?|drinks?|smokes?)\b",  # "three coffees a day" (H26)
     re.IGNORECASE,
 )
 _ZH_DAILY = re.compile(r"每(?:天|晚|日|周|个?星期|个?礼拜)")

@@ -52,7 +52,7 @@ _ADVERBS = (  # "no longer" before a verb: tester D26 ("noes longer")
     r"just|really|also|always|never|still|finally|recently|actually|totally|definitely|"
     r"usually|often|sometimes|already|even|only|truly|absolutely|now|currently|kinda|"
     r"especially|mostly|rarely|seriously|honestly|literally|sort\s+of|kind\s+of|no\s+longer|"
-    r"no\s+more|hardly|seldom|barely|once|first|then"
+    r"no\s+more|hardly(?:\s+ever)?|seldom|barely|once|first|then|almost\s+never"
 )
 # "Can I take…", "did I tell…", "to let I…": the verb after "I" stays as it is.
 _AUXILIARY = re.compile(
