@@ -20,6 +20,9 @@ MERGED = [
     ("I'm allergic to sesame", "The user has a sesame allergy"),
     ("用户每周六早上去菜市场买菜", "每个星期六上午，用户都会去菜场买菜"),
     ("用户养了一只柯基，叫豆豆", "用户家有条柯基犬，名字叫豆豆"),
+    # a CC-CEDICT gloss related to an English word as two English synonyms are (one near
+    # WordNet step): the label 程序员 defined by 写代码
+    ("用户是程序员", "用户的工作是写代码"),
 ]  # fmt: skip
 
 KEPT = [

@@ -106,7 +106,9 @@ def synonyms(a: str, b: str) -> bool:
             return True
         if text.stem(en) in {text.stem(x) for x in g}:
             return True
-        return bool(mine) and any(mine & senses(x).synsets for x in g)  # one synset
+        # a gloss related as two English synonyms are: one synset, or one near step (banker /
+        # 银行 "bank": a derived form)
+        return bool(mine) and any(_wordnet_related(senses(en), senses(x)) for x in g)
     return _wordnet_related(sa, sb) or _one_kind(sa, sb)
 
 
