@@ -270,7 +270,9 @@ def render(
         '航班; a member of a sequence, `sequence.py`, tester F34: "Step 1 finished" / "Step 2 '
         'finished", chapter, task, epoch, 步骤3 / 第3步 — not a position, "is on step 3", '
         '读到第7章; not a code after "is": that is a value) or ordinal (first / second meeting, '
-        '第一次 / 第二次; not "7th floor") or a direction swapped (to / from, into / out of, '
+        '第一次 / 第二次; not "7th floor"; `ordinals.py`: one before a past verb counts times, '
+        '"first watched" = "for the first time" = 第一次) or a direction swapped (to / from, '
+        "into / out of, "
         "去 / 从…回来) → `distinct`; a plan, wish or possibility against what happened "
         "(will / might / plans to / wants to, 想 / 打算 / 要 / 可能 against visited, moved, "
         "过, 了, 已经), two past events on days with none in common (ran 5 km on Saturday / "
@@ -350,6 +352,10 @@ def render(
         'What one side does or is on, given up on the other ("is on a keto diet" / "gave up '
         'keto and eats bread again", 抽烟 / 戒了烟; not when both give it up) → `unsure` as '
         "`given_up`, flagged. "
+        "A change told with where it came from, what the old statement names and not where "
+        'it went (`moves.py`: "lives in Lisbon" / "moved from Lisbon to Porto", "switched from '
+        'VS Code to Neovim", 在京东上班 / 从京东跳槽到了美团) → `unsure` as `changed_from`, '
+        "flagged. "
         "Other values in a "
         'frame that differs only by words of change or count ("has two cats" / "has just one '
         'cat now", 现在只有) in a statement that says a change → `contradicts` as '
@@ -444,9 +450,15 @@ def render(
         "and a noun's hypernym only when one CC-CEDICT word translates both: mom / mother, "
         "not birthday / anniversary), a compound by its head or all its parts (video_game / "
         "game, software_engineer / 软件 工程师, 长跑 / 跑), a CC-CEDICT gloss across English "
-        "and Chinese (two Chinese words: a gloss head in common), the same canonical value — "
+        "and Chinese, or a gloss related to the English word as two English synonyms are (one "
+        "near step: a derived form; two Chinese words: a gloss head in common, or one's "
+        "one-word head the last word of the other's: 上午 morning / 早上 early morning), the "
+        "same canonical value — "
         'in both directions; degree words, wh-words and conjunctions are light, "likes X '
-        'best" is the favourite, a separable verb split by a count is one word (游3次泳: 游泳) '
+        'best" is the favourite, a separable verb split by a count is one word (游3次泳: 游泳; '
+        "not 做1次志愿者, whose 志 starts a longer word), a count's measure word is cut from the "
+        'next word (1只柯基: 柯基), "I\'m" is the subject as "I" is, Chinese personal '
+        "pronouns and a jieba word of light characters (家有) are light "
         "(word lists "
         "and their licences: the section of that name below). A pair the classifier does "
         f"not merge merges when its cosine is ≥ `align_cosine` = {t.align_cosine} (two "
@@ -500,7 +512,7 @@ def render(
         "unsure pair whose merge is ruled out and whose review always opens (a past event "
         "with its day changed, another kind of one thing, a diet against a food it rules "
         "out, one name, place or colour swapped, a slot across languages, a negation across "
-        "languages: "
+        "languages, a change from what the old statement names: "
         "`gate.flags_contradiction`) is **flagged as a possible contradiction**: its review "
         "has `kind` `contradiction` in `GET /reviews`, in the `/store` answer's `pending` "
         "and on the unit page, and opens beyond `DEDUPE__MAX_UNSURE`; both units stay "

@@ -1,9 +1,17 @@
 """The write path's pair decision on labelled pairs it was not tuned on
 (``tests/dedupe_pairs_unseen.py``, issue 28 step 1), offline.
 
-    .venv/bin/python scripts/eval_dedupe_unseen.py [--folds 5] [--fit]
+    .venv/bin/python scripts/eval_dedupe_unseen.py [--folds 5] [--fit] [--core-dev]
         [--held-back | --third-held-back | --next-held-back | --first-held-back
          | --fifth-held-back]
+
+The development set is the development groups of ``tests/dedupe_pairs_unseen.py`` and the
+spent fourth and fifth held-back parts (``tests/dedupe_pairs_held_back_4.py`` and
+``_5.py``, 2026-12-07: :func:`development_set`); ``--core-dev`` keeps the development groups
+alone (the set of the runs before 2026-12-07 10:00 UTC, and the only one with which
+``--held-back`` or ``--fifth-held-back`` may score those parts). Folds are source-fact groups:
+groups of two files that share a sentence are one group (:func:`joined`), so a sentence is
+never in training and test at once.
 
 Figures per kind:
 
@@ -547,8 +555,40 @@ def table(title: str, rows: dict[tuple[str, str], Row]) -> str:
     return "\n".join(lines)
 
 
+SPENT: tuple[Callable[[], list[tuple[int, Pair]]], ...] = (fourth_held_back, fifth_held_back)
+"""The spent held-back parts the development set holds unless ``--core-dev``."""
+
+
+def joined(pairs: Sequence[tuple[int, Pair]]) -> list[tuple[int, Pair]]:
+    """``pairs`` with every group that shares a sentence (old or new side) with another
+    renumbered to the lowest group of its connected set, so grouped folds never split one
+    sentence between training and test."""
+    parent: dict[int, int] = {}
+
+    def root(g: int) -> int:
+        while parent.setdefault(g, g) != g:
+            g = parent[g]
+        return g
+
+    first: dict[str, int] = {}
+    for g, p in pairs:
+        for text in (p.old, p.new):
+            other = first.setdefault(text, g)
+            a, b = root(g), root(other)
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+    return [(root(g), p) for g, p in pairs]
+
+
+def development_set(core: bool = False) -> list[tuple[int, Pair]]:
+    """(group, pair) of the development set: the development groups, and unless ``core`` the
+    spent parts of :data:`SPENT`, groups sharing a sentence joined (:func:`joined`)."""
+    pairs = development() if core else [*development(), *(p for part in SPENT for p in part())]
+    return joined(pairs)
+
+
 async def amain(args: argparse.Namespace) -> None:
-    dev = development()
+    dev = development_set(args.core_dev)
     back = held_back_part(args)
     vectors, model = await embed([*PAIRS, *(p for _, p in dev), *(p for _, p in back)])
     s = get_settings()
@@ -635,6 +675,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--fit", action="store_true", help="Print the thresholds fitted on all.")
+    parser.add_argument("--core-dev", action="store_true",
+                        help="Develop on tests/dedupe_pairs_unseen.py's development groups "
+                        "alone, without the spent fourth and fifth parts.")  # fmt: skip
     part = parser.add_mutually_exclusive_group()
     part.add_argument("--held-back", action="store_true",
                       help="Score the unspent held-back part, the fourth (tests/"
@@ -655,6 +698,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     if args.fifth_held_back and os.environ.get(SPEND_FIFTH) != "1":
         parser.error(f"the fifth held-back part is kept for a later session: set "
                      f"{SPEND_FIFTH}=1 to spend it (once, at the end of that session)")  # fmt: skip
+    if (args.held_back or args.fifth_held_back) and not args.core_dev:
+        parser.error("the fourth and fifth parts are in the development set: add --core-dev "
+                     "to score one of them as a held-back part")  # fmt: skip
     return args
 
 

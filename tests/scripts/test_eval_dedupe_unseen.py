@@ -1,6 +1,7 @@
-"""scripts/eval_dedupe_unseen.py: which held-back part each flag scores, and the fifth part
-refused unless ``HINDSIGHT_SPEND_FIFTH=1`` (it is kept for a later session). Only the command
-line is parsed here: nothing is embedded or scored."""
+"""scripts/eval_dedupe_unseen.py: which held-back part each flag scores, the fifth part
+refused unless ``HINDSIGHT_SPEND_FIFTH=1``, and the development set (with the spent fourth
+and fifth parts unless ``--core-dev``; groups that share a sentence are one fold unit). Only
+the command line and the sets are checked here: nothing is embedded or scored."""
 
 from __future__ import annotations
 
@@ -8,11 +9,12 @@ from types import ModuleType
 
 import pytest
 
+from tests.dedupe_pairs import Pair
 from tests.dedupe_pairs_held_back import held_back as third_held_back
 from tests.dedupe_pairs_held_back_4 import fourth_held_back
 from tests.dedupe_pairs_held_back_5 import fifth_held_back
+from tests.dedupe_pairs_unseen import development, next_held_back
 from tests.dedupe_pairs_unseen import held_back as first_held_back
-from tests.dedupe_pairs_unseen import next_held_back
 from tests.scripts import load_script
 
 
@@ -31,8 +33,39 @@ def script() -> ModuleType:
     ],
 )
 def test_each_flag_scores_its_part(script: ModuleType, flag: str, part) -> None:  # type: ignore[no-untyped-def]
-    args = script.parse_args([flag])
+    args = script.parse_args([flag, "--core-dev"])
     assert script.held_back_part(args) == part()
+
+
+def test_a_part_in_the_development_set_is_not_scored_as_held_back(
+    script: ModuleType, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("HINDSIGHT_SPEND_FIFTH", "1")
+    for flag in ("--held-back", "--fifth-held-back"):
+        with pytest.raises(SystemExit) as exit_info:
+            script.parse_args([flag])
+        assert exit_info.value.code == 2
+        assert "--core-dev" in capsys.readouterr().err
+
+
+def test_the_development_set_holds_the_spent_fourth_and_fifth_parts(script: ModuleType) -> None:
+    core = script.development_set(core=True)
+    assert [p for _, p in core] == [p for _, p in development()]
+    dev = script.development_set()
+    pairs = [p for _, p in dev]
+    assert pairs == [p for _, p in [*development(), *fourth_held_back(), *fifth_held_back()]]
+    # A sentence is in one fold unit only: groups sharing one are joined.
+    unit: dict[str, int] = {}
+    for g, p in dev:
+        for text in (p.old, p.new):
+            assert unit.setdefault(text, g) == g
+    assert len({g for g, _ in dev}) > len({g for g, _ in core}) + 70
+
+
+def test_joined_groups_take_the_lowest_number(script: ModuleType) -> None:
+    a, b, c = (Pair("k", "same", "x", "y"), Pair("k", "same", "y", "z"),
+               Pair("k", "same", "u", "v"))  # fmt: skip
+    assert script.joined([(5, a), (9, b), (7, c)]) == [(5, a), (5, b), (7, c)]
 
 
 def test_no_flag_scores_no_held_back_part(script: ModuleType) -> None:
@@ -57,7 +90,7 @@ def test_the_fifth_part_with_the_variable(
     script: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("HINDSIGHT_SPEND_FIFTH", "1")
-    args = script.parse_args(["--fifth-held-back"])
+    args = script.parse_args(["--fifth-held-back", "--core-dev"])
     assert script.held_back_part(args) == fifth_held_back()
 
 

@@ -44,7 +44,7 @@ def test_the_person_a_possessive_names(value, people):
         ("1002号订单已发货", {"1002"}, set()),
         ("The user's code is SKU-42", set(), set()),  # after "is": a value
         ("The user's first meeting is at 9am.", set(), {"1:meeting"}),
-        ("用户第二次去日本是2022年", set(), {"2:次"}),
+        ("用户第二次去日本是2022年", set(), {"2:time"}),  # 第二次: the second time
         ("The user's office is on the 7th floor", set(), set()),  # a floor is a value
         ("The user came 2nd in the race", set(), set()),
     ],

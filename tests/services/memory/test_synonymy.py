@@ -35,7 +35,9 @@ def _reference(a: str, b: str) -> bool:
     cjk_a, cjk_b = text.has_cjk(a), text.has_cjk(b)
     wn = lexicon._wordnet()
     if cjk_a and cjk_b:
-        return bool(lexicon.gloss_heads(a) & lexicon.gloss_heads(b))
+        ha, hb = lexicon.gloss_heads(a), lexicon.gloss_heads(b)
+        return bool(ha & hb or any(h.rsplit(" ", 1)[-1] in hb for h in ha if " " in h)
+                    or any(h.rsplit(" ", 1)[-1] in ha for h in hb if " " in h))  # fmt: skip
     if cjk_a or cjk_b:
         zh, en = (a, b) if cjk_a else (b, a)
         g = lexicon.glosses(zh)
@@ -44,7 +46,13 @@ def _reference(a: str, b: str) -> bool:
         if text.stem(en) in {text.stem(x) for x in g}:
             return True
         mine = wn.get(en, frozenset())
-        return bool(mine) and any(mine & wn.get(x, frozenset()) for x in g)
+        near = lexicon._wordnet_near()
+        return bool(mine) and any(
+            mine & (theirs := wn.get(x, frozenset()))
+            or any(near.get(s, frozenset()) & theirs for s in mine)
+            or any(near.get(s, frozenset()) & mine for s in theirs)
+            for x in g
+        )
     sa, sb = wn.get(a, frozenset()), wn.get(b, frozenset())
     near = lexicon._wordnet_near()
     if (

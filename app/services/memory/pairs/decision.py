@@ -57,6 +57,7 @@ from app.services.memory.pairs import (
     frames,
     kept_apart,
     lexical,
+    moves,
     objects,
     referents,
     rules,
@@ -175,6 +176,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         return unsure("diet_excludes")  # vegetarian now / loves steak: flagged, never merged
     if objects.preference_flipped(new, old):  # tea over coffee / coffee (tester F4, F19)
         return contradicts("preference_flipped")
+    if moves.moved_away(new.value, old.value):  # lives in Lisbon / moved from Lisbon to Porto
+        return unsure("changed_from")  # flagged, never merged
     if f.polarity_differs and not objects.same_preference(new, old):  # 而不是: no negation
         if (apart := _apart(new, old)) is not None:  # not allergic to shellfish / to shrimp
             return apart

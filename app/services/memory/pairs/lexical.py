@@ -29,11 +29,13 @@ __all__ = ["Alignment", "Words", "align", "content_words", "is_thing", "lemma", 
 
 # The words that name the subject of a personal memory (first person and "the user"), and
 # light verbs: they align with anything and say nothing about which fact this is.
-_SUBJECT = frozenset("i me my mine myself user users 用户 我 我的 自己".split())
+_SUBJECT = frozenset("i i'm i've i'd i'll me my mine myself user users 用户 我 我的 自己".split())
 _LIGHT = frozenset(
     "be have do get 是 有 了 的 在 会 要 去 着 过 把 被 让 给 搞 弄 做 从 起 since "
     "个 只 次 回 本 台 部 辆 条 张 位 杯 种 些 件 家 名 场 幅 几个 一起 们 一 得 地 很 当 和 与 "
     "people person time thing "
+    # Chinese personal pronouns, as English ones are stop words: 她的旧车 / "her old car"
+    "他 她 它 他们 她们 它们 "
     # quantifiers and hedges: "some figurines", "roughly 7 hours each night"
     "some any each every all roughly approximately about around nearly almost just still "
     "even ever also really "
@@ -52,7 +54,9 @@ _LIKES_BEST = re.compile(
 _SPLIT_VERB = re.compile(r"([\u4e00-\u9fff])\s*(\d+)\s*(次|回|趟|遍|下)\s*([\u4e00-\u9fff])")
 _YEAR = re.compile(r"(?<!\d)(\d{4})\s*年(?![\d月])")
 # A count of one by a measure word (一幅, 一场, 两只 are 1 and 2 with 幅, 场, 只: light)
-_COUNTED = re.compile(r"^[一两几]?[个只次回本台部辆条张位杯种些件家名场幅首顿趟遍份]$")
+_COUNTED = re.compile(r"^[一两几]?[个只次回本台部辆条张位杯种些件家名场幅首顿趟遍份尾]$")
+# A number and its measure word, apart from the word after them (1只柯基, 1条狗: 只柯基, 条狗)
+_COUNT = re.compile(r"(\d\s*[个只次回本台部辆条张位杯种件家名场幅首顿趟遍份尾])(?=[\u4e00-\u9fff])")
 _EVERY = re.compile(r"^每个?(天|日|周|星期|月|年)$")
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+)")  # capitalised, not a sentence's start
 _CAPS_INSIDE = re.compile(r"\b([A-Za-z]+[A-Z][A-Za-z]*)\b")  # MoMA, LinkedIn: a name anywhere
@@ -96,6 +100,7 @@ def content_words(value: str) -> Words:
         zh = zh.replace(a, b)
     zh = _SPLIT_VERB.sub(_joined_verb, zh)
     zh = _YEAR.sub(r"\1 ", zh)  # 2022年画了: the year, then 画 (jieba reads 年画)
+    zh = _COUNT.sub(r"\1 ", zh)  # 1只柯基: the count, then 柯基 (jieba reads 只柯基)
     tokens = [t for t in text.tokenize(zh) if not rules.NEGATION_TOKEN.match(t)]
     lemmas = [lemma(t) for t in tokens]
     wn = _wordnet()
@@ -117,7 +122,9 @@ def content_words(value: str) -> Words:
         and w not in rules.FILLER
         and w != "1"
         and not _COUNTED.match(w)
-    ]  # "1" is an article (一个, 一家, "one more"); 每天 / 天 (一天 is "a day")
+        and not (len(w) > 1 and text.has_cjk(w) and all(ch in _LIGHT for ch in w))
+    ]  # "1" is an article (一个, 一家, "one more"); 每天 / 天 (一天 is "a day"); a jieba word
+    # of light characters is light (家有: 家 and 有)
     return Words(
         words=tuple(dict.fromkeys(kept)),
         stems=tuple(text.stem(w) if _LATIN.search(w) else w for w in dict.fromkeys(kept)),
@@ -130,9 +137,11 @@ def content_words(value: str) -> Words:
 
 
 def _joined_verb(m: re.Match[str]) -> str:
-    """游3次泳 → 游泳 3次 when the two characters make one word of jieba's dictionary."""
+    """游3次泳 → 游泳 3次 when the two characters make one word of jieba's dictionary, the
+    first is no ordinal's 第 and the second starts no longer word (做1次志愿者 stays)."""
     verb = m.group(1) + m.group(4)
-    if rjieba.cut(verb) == [verb]:
+    rest = rjieba.cut(m.string[m.start(4) : m.start(4) + 4])
+    if m.group(1) != "第" and rest[:1] == [m.group(4)] and rjieba.cut(verb) == [verb]:
         return f"{verb} {m.group(2)}{m.group(3)}"
     return m.group()
 

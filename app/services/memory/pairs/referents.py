@@ -23,6 +23,7 @@ import rjieba
 from app.core import text, zh_past
 from app.services.memory.pairs import plans, sequence
 from app.services.memory.pairs.canonical import canonical
+from app.services.memory.pairs.ordinals import ordinals
 
 # ---- whose fact: a person or animal after a possessive ------------------------------------
 
@@ -186,14 +187,6 @@ _ID_ZH = re.compile(
     rf"(?:{_ID_NOUN_ZH})\s*(?:号|编号)?\s*[:：#]?\s*([A-Za-z]{{0,4}}-?\d[A-Za-z0-9-]*)|"
     rf"([A-Za-z]{{0,4}}-?\d[A-Za-z0-9-]*)\s*(?:号|次)?\s*(?:{_ID_NOUN_ZH}|列车)"
 )
-# Nouns an ordinal gives a value to, not a name: "on the 7th floor", "2nd place", 第3排.
-_ORDINAL_VALUE_NOUNS = frozenset(
-    "floor floors place row level grade rank position century percentile gear round".split()
-)
-_ORDINAL_EN = re.compile(r"\b(\d+)(?:st|nd|rd|th)\s+([a-z]+)")
-_ORDINAL_ZH = re.compile(
-    r"第\s*(\d+)\s*(个|次|场|天|周|季|届|期|本|部|家|份|件|任|胎|位|轮|堂|节|站)"
-)
 
 
 def identifiers(value: str) -> frozenset[str]:
@@ -202,19 +195,6 @@ def identifiers(value: str) -> frozenset[str]:
     found = {m.group(1).casefold() for m in _ID_EN.finditer(value)}
     found |= {(m.group(1) or m.group(2)).casefold() for m in _ID_ZH.finditer(value)}
     return frozenset(found) | sequence.numbered(value)
-
-
-def ordinals(value: str) -> frozenset[str]:
-    """The ordinals that tell which one ("the first meeting", 第二次), not those that give a
-    value ("on the 7th floor", "came 2nd")."""
-    c = canonical(value).text  # first → 1st, 第一 → 第1
-    found = {
-        f"{m.group(1)}:{m.group(2)}"
-        for m in _ORDINAL_EN.finditer(c)
-        if m.group(2) not in _ORDINAL_VALUE_NOUNS and not text.is_stop_word(m.group(2))
-    }
-    found |= {f"{m.group(1)}:{m.group(2)}" for m in _ORDINAL_ZH.finditer(c)}
-    return frozenset(found)
 
 
 # ---- which way ------------------------------------------------------------------------------

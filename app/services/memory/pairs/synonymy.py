@@ -11,7 +11,8 @@ word of a statement (:class:`Vocabulary`), from the word lists of
   bus);
 - Chinese / English: the English word, or a WordNet synonym of it, is a CC-CEDICT gloss of the
   Chinese word (住 / live, 流利 / fluently);
-- two Chinese words: a CC-CEDICT gloss head in common (孩子 / 小孩: child).
+- two Chinese words: a CC-CEDICT gloss head in common (孩子 / 小孩: child), or one's
+  one-word head the last word of the other's (上午 "morning" / 早上 "early morning").
 
 The alignment of two statements asks this of every content word of one against every one of
 the other, over and over for the same words (a chat turn against its neighbours): each word's
@@ -82,6 +83,12 @@ def _one_kind(a: Senses, b: Senses) -> bool:
     return bool((a.above & b.nouns or b.above & a.nouns) and a.pivot & b.pivot)
 
 
+def _head_of(heads: frozenset[str], others: frozenset[str]) -> bool:
+    """Whether a one-word gloss head of one Chinese word is the last word of a longer gloss
+    head of the other (上午 "morning" / 早上 "early morning"), as video_game matches game."""
+    return any(h.rsplit(" ", 1)[-1] in heads for h in others if " " in h)
+
+
 def synonyms(a: str, b: str) -> bool:
     """Whether two words (lemmas) are synonyms: a shared synset among the first senses
     (English, WordNet), a CC-CEDICT gloss (Chinese / English) or a gloss head in common
@@ -90,7 +97,8 @@ def synonyms(a: str, b: str) -> bool:
         return True
     sa, sb = senses(a), senses(b)
     if sa.cjk and sb.cjk:
-        return bool(gloss_heads(a) & gloss_heads(b))
+        ha, hb = gloss_heads(a), gloss_heads(b)
+        return bool(ha & hb or _head_of(ha, hb) or _head_of(hb, ha))
     if sa.cjk or sb.cjk:  # Chinese / English: the English word or a synonym in the glosses
         zh, en, mine = (a, b, sb.synsets) if sa.cjk else (b, a, sa.synsets)
         g = glosses(zh)
@@ -98,7 +106,9 @@ def synonyms(a: str, b: str) -> bool:
             return True
         if text.stem(en) in {text.stem(x) for x in g}:
             return True
-        return bool(mine) and any(mine & senses(x).synsets for x in g)  # one synset
+        # a gloss related as two English synonyms are: one synset, or one near step (banker /
+        # 银行 "bank": a derived form)
+        return bool(mine) and any(_wordnet_related(senses(en), senses(x)) for x in g)
     return _wordnet_related(sa, sb) or _one_kind(sa, sb)
 
 
