@@ -78,10 +78,10 @@ def order(
 
 
 # Words of a change the pair decision's cue list does not hold: a job left or joined, a
-# promotion, what one became, a new value (tester hbreak7 H1: "left Alibaba last week and
-# joined Tencent" was ordered by its event's day and buried by the job it replaced).
+# promotion, what one became (a new contact value: contacts.says_new). Tester hbreak7 H1: "left
+# Alibaba last week and joined Tencent" was ordered by its event's day, buried by the old job.
 _MORE_CHANGE = re.compile(
-    r"\b(?:left|joined|quit|promoted|became|new)\b|离职|辞职|入职|跳槽|升职|换了", re.IGNORECASE
+    r"\b(?:left|joined|quit|promoted|became)\b|离职|辞职|入职|跳槽|升职|换了", re.IGNORECASE
 )
 
 
