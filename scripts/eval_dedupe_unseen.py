@@ -68,9 +68,11 @@ from app.services.memory.pairs import (  # noqa: E402
 )
 from app.services.memory.pairs.decision import Thresholds  # noqa: E402
 from tests.dedupe_pairs import PAIRS, Pair  # noqa: E402
+from tests.dedupe_pairs_dev_6 import dev6  # noqa: E402
 from tests.dedupe_pairs_held_back import held_back as third_held_back  # noqa: E402
 from tests.dedupe_pairs_held_back_4 import fourth_held_back  # noqa: E402
 from tests.dedupe_pairs_held_back_5 import fifth_held_back  # noqa: E402
+from tests.dedupe_pairs_held_back_6 import sixth_held_back  # noqa: E402
 from tests.dedupe_pairs_unseen import development, next_held_back  # noqa: E402
 from tests.dedupe_pairs_unseen import held_back as first_held_back  # noqa: E402
 
@@ -555,8 +557,10 @@ def table(title: str, rows: dict[tuple[str, str], Row]) -> str:
     return "\n".join(lines)
 
 
-SPENT: tuple[Callable[[], list[tuple[int, Pair]]], ...] = (fourth_held_back, fifth_held_back)
-"""The spent held-back parts the development set holds unless ``--core-dev``."""
+SPENT: tuple[Callable[[], list[tuple[int, Pair]]], ...] = (fourth_held_back, fifth_held_back, dev6)
+"""What the development set holds beyond its first groups unless ``--core-dev``: the spent
+fourth and fifth held-back parts and the development pairs written blind on 2026-12-07
+(tests/dedupe_pairs_dev_6.py)."""
 
 
 def joined(pairs: Sequence[tuple[int, Pair]]) -> list[tuple[int, Pair]]:
@@ -582,7 +586,7 @@ def joined(pairs: Sequence[tuple[int, Pair]]) -> list[tuple[int, Pair]]:
 
 def development_set(core: bool = False) -> list[tuple[int, Pair]]:
     """(group, pair) of the development set: the development groups, and unless ``core`` the
-    spent parts of :data:`SPENT`, groups sharing a sentence joined (:func:`joined`)."""
+    parts of :data:`SPENT`, groups sharing a sentence joined (:func:`joined`)."""
     pairs = development() if core else [*development(), *(p for part in SPENT for p in part())]
     return joined(pairs)
 
@@ -652,6 +656,7 @@ PARTS: dict[str, Callable[[], list[tuple[int, Pair]]]] = {
     "next_held_back": next_held_back,
     "first_held_back": first_held_back,
     "fifth_held_back": fifth_held_back,
+    "sixth_held_back": sixth_held_back,
 }
 """Each held-back flag (its ``argparse`` destination) → the (group, pair) of its part."""
 
@@ -694,6 +699,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     part.add_argument("--fifth-held-back", action="store_true",
                       help="Score the fifth held-back part (tests/dedupe_pairs_held_back_5.py), "
                       "kept for a later session; needs HINDSIGHT_SPEND_FIFTH=1.")  # fmt: skip
+    part.add_argument("--sixth-held-back", action="store_true",
+                      help="Score the sixth held-back part (tests/dedupe_pairs_held_back_6.py, "
+                      "written blind), spent at the end of 2026-12-07.")  # fmt: skip
     args = parser.parse_args(argv)
     if args.fifth_held_back and os.environ.get(SPEND_FIFTH) != "1":
         parser.error(f"the fifth held-back part is kept for a later session: set "

@@ -10,9 +10,11 @@ from types import ModuleType
 import pytest
 
 from tests.dedupe_pairs import Pair
+from tests.dedupe_pairs_dev_6 import dev6
 from tests.dedupe_pairs_held_back import held_back as third_held_back
 from tests.dedupe_pairs_held_back_4 import fourth_held_back
 from tests.dedupe_pairs_held_back_5 import fifth_held_back
+from tests.dedupe_pairs_held_back_6 import sixth_held_back
 from tests.dedupe_pairs_unseen import development, next_held_back
 from tests.dedupe_pairs_unseen import held_back as first_held_back
 from tests.scripts import load_script
@@ -48,12 +50,14 @@ def test_a_part_in_the_development_set_is_not_scored_as_held_back(
         assert "--core-dev" in capsys.readouterr().err
 
 
-def test_the_development_set_holds_the_spent_fourth_and_fifth_parts(script: ModuleType) -> None:
+def test_the_development_set_holds_the_spent_parts_and_dev_6(script: ModuleType) -> None:
     core = script.development_set(core=True)
     assert [p for _, p in core] == [p for _, p in development()]
     dev = script.development_set()
     pairs = [p for _, p in dev]
-    assert pairs == [p for _, p in [*development(), *fourth_held_back(), *fifth_held_back()]]
+    spent = [*fourth_held_back(), *fifth_held_back(), *dev6()]
+    assert pairs == [p for _, p in [*development(), *spent]]
+    assert not {p for _, p in sixth_held_back()} & set(pairs)  # the sixth part is held back
     # A sentence is in one fold unit only: groups sharing one are joined.
     unit: dict[str, int] = {}
     for g, p in dev:

@@ -115,3 +115,22 @@ def test_the_fifth_held_back_part_is_apart():
     _apart([FOURTH_GROUPS, FIFTH_GROUPS], fifth_held_back())
     assert {g for g, _ in fifth_held_back()}.isdisjoint({g for g, _ in fourth_held_back()})
     assert min(g for g, _ in fifth_held_back()) == FIRST_FIFTH_GROUP
+
+
+def test_the_sixth_part_and_dev_6_are_apart():
+    """The sixth held-back part and the development pairs written with it (2026-12-07, blind
+    to the features; smaller than the earlier parts) share no pair, either way round, with any
+    other labelled set, nor a group number; every group has a duplicate."""
+    from tests.dedupe_pairs_dev_6 import DEV6_GROUPS, dev6
+    from tests.dedupe_pairs_held_back_6 import SIXTH_GROUPS, sixth_held_back
+
+    earlier = [*GROUPS, *NEXT_GROUPS, *HELD_BACK_GROUPS, *FOURTH_GROUPS, *FIFTH_GROUPS]
+    seen = {(p.old, p.new) for p in PAIRS} | {(p.old, p.new) for g in earlier for p in g}
+    seen |= {(b, a) for a, b in seen}
+    for groups, part in ((SIXTH_GROUPS, sixth_held_back()), (DEV6_GROUPS, dev6())):
+        assert not [p for g in groups for p in g if (p.old, p.new) in seen]
+        assert all(any(p.expect == "same" for p in g) for g in groups)
+        assert {p.lang for _, p in part} == {"en", "zh", "mixed"}
+    numbers = [{g for g, _ in part()} for part in (fourth_held_back, fifth_held_back)]
+    six, dev = {g for g, _ in sixth_held_back()}, {g for g, _ in dev6()}
+    assert six.isdisjoint(dev) and all(six.isdisjoint(n) and dev.isdisjoint(n) for n in numbers)
