@@ -147,3 +147,12 @@ async def test_a_new_email_said_in_a_conversation_supersedes_the_old_one(client)
         assert r.status_code == 200 and r.json()["status"] == "succeeded", r.text
     now = await statuses(client, "h24x")  # the active units
     assert [v for v in now if "anna@" in v] == [v for v in now if "anna@new.com" in v] != [], now
+
+
+async def test_making_videos_and_watching_them_are_two_facts(client):
+    """A pair of the development set written blind on 2026-12-07 (dev_6) that the shipped
+    decision merged: making videos and watching other people's are two roles of one act."""
+    made = await store(client, "Nate makes gaming videos for YouTube", "dev6")
+    watched = await store(client, "Nate watches other people's gaming videos on YouTube", "dev6")
+    assert watched["outcome"] == "created" and watched["id"] != made["id"], watched
+    assert set((await statuses(client, "dev6")).values()) == {"active"}

@@ -6,7 +6,8 @@ for the family" / "ate dinner with the family", "won" / "organised a video game 
 that stand in a known relation, one on each side, the other side lacking it:
 
 - **converse** — another role in the same act (:data:`CONVERSE`: buy / sell, lend / borrow,
-  teach / learn, make / eat, win / organise …; and the transfers WordNet files as antonyms):
+  teach / learn, make / eat, make / watch, win / organise …; and the transfers WordNet files
+  as antonyms):
   ``distinct`` as ``converse_verb``, when both statements open with the same subject (when
   they do not, "Sam borrowed the user's book" / "the user lent Sam a book" may be one fact);
 - **opposite** — WordNet 3.0's verb antonyms among a verb's first :data:`SENSES` senses (the
@@ -50,7 +51,7 @@ CONVERSE: tuple[tuple[str, str], ...] = (
     ("organise", "attend"), ("organize", "attend"), ("host", "attend"), ("write", "read"),
     ("enter", "graduate"), ("matriculate", "graduate"), ("start", "graduate"),
     ("arrive", "leave"), ("arrive", "depart"), ("come", "go"), ("enter", "exit"),
-    ("import", "export"),
+    ("import", "export"), ("make", "watch"), ("film", "watch"), ("record", "listen"),
 )  # fmt: skip
 # Opposites WordNet does not pair (its "gain" is the antonym of "reduce", not of "lose").
 OPPOSITE: tuple[tuple[str, str], ...] = (
