@@ -397,7 +397,10 @@ def render(
         "keeps away from the same thing (an allergy, an intolerance, an avoidance: WordNet "
         'synonyms of allergic, intolerant, avoid, abstain; 过敏 through CC-CEDICT) — "eats no '
         'peanuts" / "is allergic to peanuts" agree — → `distinct` as `same_avoidance`; '
-        "neither is ever merged. Two allergies of one subject with no word in common "
+        "neither is ever merged; nor a preference that says what it is preferred over against "
+        'one that does not ("prefers tea over coffee" / 用户喜欢喝茶: `unsure` as '
+        "`preferred_over`). "
+        "Two allergies of one subject with no word in common "
         '("allergic to shellfish" / "to peanuts", 对海鲜过敏 / 对花生过敏) → `distinct` as '
         "`other_allergen`: one may have many (`diet.py`). "
         "Two values of one contact slot (`contacts.py`, tester hbreak7 H24: an e-mail address, "

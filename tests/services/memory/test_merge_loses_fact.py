@@ -209,7 +209,7 @@ async def test_the_llm_cannot_merge_a_fact_away_through_an_older_review(
         ("The user would rather drink tea than coffee", "The user prefers coffee",
          "contradicts", "preference_flipped"),
         ("The user prefers tea over coffee", "用户更喜欢咖啡", "contradicts", "preference_flipped"),
-        ("用户更喜欢茶而不是咖啡", "用户更喜欢茶", "unsure", "classifier"),  # 而不是: no negation
+        ("用户更喜欢茶而不是咖啡", "用户更喜欢茶", "unsure", "preferred_over"),  # no negation
         ("The user prefers tea", "The user no longer prefers tea", "contradicts", "negation_flip"),
         ("The user likes dogs", "The user likes cats", "distinct", "other_thing"),
         ("The user works in Shanghai", "The user works in Beijing", "unsure",

@@ -225,6 +225,21 @@ def _unopposed(value: str) -> str:
     return value[: m.end("x")] + value[m.end("y") :]  # the connector too: 而不是
 
 
+def preferred_over_on_one_side(new: Statement, old: Statement) -> bool:
+    """Whether one side says what it prefers something over and the other does not: a merge
+    would lose the comparison ("prefers tea over coffee" / "likes drinking tea", 用户喜欢喝茶)."""
+    said = [bool(p and p[1]) for p in (_preference(new.value), _preference(old.value))]
+    if said[0] == said[1]:
+        return False
+    other = old.value if said[0] else new.value  # "likes tea more than coffee" compares too
+    return _COMPARES.search(other) is None
+
+
+_COMPARES = re.compile(
+    r"\b(?:over|than|instead\s+of)\b|而不是|而非|胜过|多于|多过|比", re.IGNORECASE
+)
+
+
 def merge_loses_fact(new_value: str, old_value: str) -> str | None:
     """Why merging ``new_value`` into ``old_value`` would lose a fact — ``preference_flipped``,
     ``same_avoidance``, ``other_thing`` (module docstring) — or None. Checked again when a
@@ -247,6 +262,8 @@ def apart(new: Statement, old: Statement) -> tuple[Literal["distinct", "unsure"]
     his ankle" / "his knee", may be a correction: ``unsure``); None when neither holds."""
     if same_avoidance(new, old):
         return "distinct", "same_avoidance"
+    if preferred_over_on_one_side(new, old):  # "prefers tea over coffee" / 用户喜欢喝茶
+        return "unsure", "preferred_over"
     if other_thing(new, old):
         if "past" in referents.moods(new.value) & referents.moods(old.value):
             return "unsure", "other_thing"
