@@ -145,8 +145,9 @@ _EN_DATE = re.compile(
     rf"\b(?:(?:the\s+)?\d{{1,2}}{_ORD}\s+(?:of\s+)?{_MONTHS}|{_MONTHS}\s+\d{{1,2}}{_ORD})"
     rf"(?:,?\s+(\d{{4}}))?\b"
 )
-_ISO_DATE = re.compile(r"(?<![\d.])(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?![\d.])")
-_DMY = re.compile(r"(?<![\d.])(\d{1,2})[/.](\d{1,2})[/.](\d{4})(?![\d.])")
+# A sentence may end on the date ("moved to 2026-12-17.", tester hbreak7 H10); a version does not.
+_ISO_DATE = re.compile(r"(?<![\d.])(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d|\.\d)")
+_DMY = re.compile(r"(?<![\d.])(\d{1,2})[/.](\d{1,2})[/.](\d{4})(?!\d|\.\d)")
 _ZH_DATE = re.compile(r"(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]")
 _DATE_PARSER = DateDataParser(
     languages=["en"],
