@@ -180,6 +180,9 @@ async def _jobs_once(apis, auth, database_url: str, row: Row, tag: str) -> None:
         text_ = f"I live in city number {i} of {tag}. I'm allergic to peanuts. Thanks, that works."
         body = {"user_id": f"x-{tag}-{i}", "messages": [{"role": "user", "content": text_}]}
         r = await apis[i % 2].post("/extract", json=body, headers=auth)
+        if r.status_code not in (200, 202) or not r.content:  # what came back (a flake, load)
+            row.failures.append(f"extract {i} via API {i % 2}: {r.status_code} {r.text[:200]!r}")
+            continue
         ids.append(r.json()["id"])
     engine = create_engine(database_url, pool_size=1)
     try:
