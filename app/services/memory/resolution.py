@@ -118,25 +118,40 @@ def resolve(
     return "conflict"
 
 
+def pending_review(
+    unit: MemoryUnit,
+    candidate: MemoryUnit,
+    cosine: float,
+    *,
+    reason: str,
+    p_same: float,
+    merge_allowed: bool,
+) -> PairReview:
+    """A pending :class:`PairReview` of the new ``unit`` against its neighbour ``candidate``
+    (value cosine ``cosine``; ``reason`` cut to the column's 64 characters; ``p_same`` the
+    decision's probability of a duplicate, 0-1)."""
+    return PairReview(
+        id=uuid7.uuid7(),
+        namespace=unit.namespace,
+        user_id=unit.user_id,
+        agent_id=unit.agent_id,
+        unit_id=unit.id,
+        candidate_id=candidate.id,
+        cosine=round(cosine, 6),
+        reason=reason[:64],
+        p_same=round(p_same, 6),
+        merge_allowed=merge_allowed,
+        status=ReviewStatus.PENDING,
+        attempts=0,
+    )
+
+
 def conflict_review(new: MemoryUnit, old: MemoryUnit, cosine: float, reason: str) -> PairReview:
     """The pending review of a contradiction :func:`resolve` kept as a ``conflict`` (tester
     B16: nobody could decide it): kind ``contradiction`` (a merge is ruled out), for a person,
     never the LLM's queue — the LLM already said, or the rules did, that the two contradict;
     what is unknown is which holds now."""
-    return PairReview(
-        id=uuid7.uuid7(),
-        namespace=new.namespace,
-        user_id=new.user_id,
-        agent_id=new.agent_id,
-        unit_id=new.id,
-        candidate_id=old.id,
-        cosine=round(cosine, 6),
-        reason=reason[:64],
-        p_same=0.0,
-        merge_allowed=False,
-        status=ReviewStatus.PENDING,
-        attempts=0,
-    )
+    return pending_review(new, old, cosine, reason=reason, p_same=0.0, merge_allowed=False)
 
 
 def unlink_conflict(a: MemoryUnit, b: MemoryUnit) -> None:

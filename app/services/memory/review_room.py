@@ -12,14 +12,11 @@ from __future__ import annotations
 
 import uuid
 
-import uuid_utils.compat as uuid7
-
 from app.core.config import ConflictSettings
-from app.core.vocabulary import ReviewStatus
 from app.models import MemoryUnit, PairReview
 from app.repositories.memory.reviews import PairReviewRepository
 from app.services.memory.pairs.decision import PairDecision
-from app.services.memory.resolution import order
+from app.services.memory.resolution import order, pending_review
 
 Pairs = list[tuple[int, PairDecision]]  # (index of the neighbour, the pair's decision)
 
@@ -98,17 +95,6 @@ def unsure_review(
     """The pending review of an ``unsure`` pair the write path opens: the new ``unit`` against
     its neighbour ``candidate`` (value cosine ``cosine``), with the pair decision ``d``'s reason,
     probability of a duplicate and whether a merge is allowed."""
-    return PairReview(
-        id=uuid7.uuid7(),
-        namespace=unit.namespace,
-        user_id=unit.user_id,
-        agent_id=unit.agent_id,
-        unit_id=unit.id,
-        candidate_id=candidate.id,
-        cosine=round(cosine, 6),
-        reason=d.reason,
-        p_same=round(d.p_same, 6),
-        merge_allowed=d.merge_allowed,
-        status=ReviewStatus.PENDING,
-        attempts=0,
+    return pending_review(
+        unit, candidate, cosine, reason=d.reason, p_same=d.p_same, merge_allowed=d.merge_allowed
     )
