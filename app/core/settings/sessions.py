@@ -114,6 +114,10 @@ class ExtractionSettings(BaseModel):
     # batches, in unit order); the pairs beyond are left alone and the job's unit entries say
     # how many (`reason`). DEDUPE__MAX_REVIEWS_PER_UNIT bounds each unit as well.
     max_reviews_per_job: int = Field(default=20, ge=0, le=10_000)
+    # Units one job may keep per user message of its transcript (tester hbreak7 H11: an LLM
+    # answered 300 units for 2 messages); beyond, the highest-confidence ones are kept and the
+    # job's unit entries say the others were dropped (`reason`).
+    max_units_per_message: int = Field(default=20, ge=1, le=1000)
 
 
 class ClosureSettings(BaseModel):

@@ -1,5 +1,6 @@
-"""A job's transcript snapshot as extractor turns, and an extracted candidate as the
-``/store`` unit the job writes (its source messages, time anchor, expiry and metadata)."""
+"""A job's transcript snapshot as extractor turns, an extracted candidate as the ``/store``
+unit the job writes (its source messages, time anchor, expiry and metadata), and the bound on
+how many units one job keeps."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from app.core.config import ExtractionSettings
 from app.core.text import has_cjk
 from app.models import ExtractionJob
 from app.schemas.memory import MemoryCreate
@@ -112,3 +114,24 @@ def to_memory(
     # The job's session was checked when the job was made; one queued before /extract
     # refused ids a path cannot name ("conv/1") keeps it (schemas.common.addressable_session).
     return unit.model_copy(update={"session_id": job.session_id})
+
+
+def within_bound(
+    units: list[Candidate], turns: list[Turn], settings: ExtractionSettings
+) -> tuple[list[Candidate], list[dict[str, Any]]]:
+    """The units a job keeps — at most ``settings.max_units_per_message`` per user message of
+    its transcript (context turns before the job's range not counted), the highest-confidence
+    ones, in the extractor's order — and the outcome entries of those dropped beyond (tester
+    hbreak7 H11: an LLM answered 300 units for 2 messages)."""
+    users = sum(1 for t in turns if t.role == "user" and t.index >= 0)
+    bound = settings.max_units_per_message * max(1, users)
+    if len(units) <= bound:
+        return units, []
+    ranked = sorted(range(len(units)), key=lambda i: -units[i].confidence)  # stable on ties
+    kept = set(ranked[:bound])
+    reason = (f"over the job's bound of {bound} units "
+              f"(EXTRACTION__MAX_UNITS_PER_MESSAGE × {max(1, users)} user messages)")  # fmt: skip
+    over = [{"memory_id": None, "type": u.type, "value": u.value, "confidence": u.confidence,
+             "outcome": "dropped", "reason": reason}
+            for i, u in enumerate(units) if i not in kept]  # fmt: skip
+    return [u for i, u in enumerate(units) if i in kept], over

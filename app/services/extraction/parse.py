@@ -3,8 +3,11 @@
 Accepted shapes: ``{"memories": [...]}`` (also ``units``), a bare array, or one unit object,
 optionally inside Markdown code fences or after a ``<think>`` block. A reply that is not
 JSON (empty, truncated, prose) raises :class:`ReplyParseError`; the caller asks again a
-bounded number of times. Units that fail the schema are rejected one by one and reported,
-never written half-parsed; a reply whose every unit fails counts as unparseable.
+bounded number of times. A malformed optional field (``entities``, ``confidence``,
+``occurred_at``, ``expires_at``, ``source_turns``, ``query``) is left out and the unit kept
+(its defaults apply; ``ParsedReply.repaired`` says which): one bad field no longer fails a job
+(tester hbreak7 H12). Units whose ``type`` or ``value`` fail the schema are rejected one by one
+and reported, never written half-parsed; a reply whose every unit fails counts as unparseable.
 """
 
 from __future__ import annotations
@@ -17,13 +20,21 @@ from pydantic import ValidationError
 from app.clients.llm_reply import ReplyParseError, loads_reply
 from app.services.extraction.units import Candidate
 
+# Fields a unit stands without: a malformed one is left out, not the unit.
+OPTIONAL_FIELDS = frozenset(
+    {"entities", "confidence", "occurred_at", "time_anchor", "date", "expires_at",
+     "source_turns", "query"}
+)  # fmt: skip
+
 
 @dataclass
 class ParsedReply:
-    """Valid units and, per rejected unit, why (``{"index", "error"}``)."""
+    """Valid units; per rejected unit, why (``{"index", "error"}``); per kept unit whose
+    malformed optional fields were left out, which (``{"index", "fields"}``)."""
 
     units: list[Candidate] = field(default_factory=list)
     rejected: list[dict[str, Any]] = field(default_factory=list)
+    repaired: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _items(data: Any) -> list[Any]:
@@ -52,6 +63,16 @@ def parse_reply(reply: str) -> ParsedReply:
         try:
             parsed.units.append(Candidate.model_validate(item))
         except ValidationError as exc:
+            bad = {str(e["loc"][0]) for e in exc.errors() if e.get("loc")}
+            if bad and bad <= OPTIONAL_FIELDS:
+                try:  # the unit without its malformed optional fields
+                    unit = Candidate.model_validate({k: v for k, v in item.items() if k not in bad})
+                except ValidationError:
+                    pass
+                else:
+                    parsed.units.append(unit)
+                    parsed.repaired.append({"index": index, "fields": sorted(bad)})
+                    continue
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first.get("loc", ()))
             parsed.rejected.append({"index": index, "error": f"{where}: {first.get('msg')}"})

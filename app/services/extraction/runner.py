@@ -38,7 +38,7 @@ from app.models import ExtractionJob
 from app.repositories.jobs import JobRepository
 from app.schemas.memory import MemoryCreate
 from app.services.extraction import withhold
-from app.services.extraction.job_units import to_memory, turns_of
+from app.services.extraction.job_units import to_memory, turns_of, within_bound
 from app.services.extraction.jobs import ExtractionService, Submitted, without_text
 from app.services.extraction.llm import LLMExtractor
 from app.services.extraction.offline import OfflineExtractor
@@ -239,7 +239,9 @@ class JobRunner:
         ]  # fmt: skip
         skipped += extraction.dropped
         floor = self.settings.extraction.min_confidence
-        for found in extraction.units:
+        units, over = within_bound(extraction.units, turns, self.settings.extraction)
+        skipped += over
+        for found in units:
             cand, why = withhold.screen_unit(found)
             if cand is None:  # its words are not echoed in the outcome either
                 skipped.append({"memory_id": None, "type": found.type, "value": None,
