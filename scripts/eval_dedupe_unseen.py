@@ -3,13 +3,16 @@
 
     .venv/bin/python scripts/eval_dedupe_unseen.py [--folds 5] [--fit] [--core-dev]
         [--held-back | --third-held-back | --next-held-back | --first-held-back
-         | --fifth-held-back]
+         | --fifth-held-back | --sixth-held-back | --seventh-held-back]
 
-The development set is the development groups of ``tests/dedupe_pairs_unseen.py`` and the
-spent fourth and fifth held-back parts (``tests/dedupe_pairs_held_back_4.py`` and
-``_5.py``, 2026-12-07: :func:`development_set`); ``--core-dev`` keeps the development groups
-alone (the set of the runs before 2026-12-07 10:00 UTC, and the only one with which
-``--held-back`` or ``--fifth-held-back`` may score those parts). Folds are source-fact groups:
+The development set is the development groups of ``tests/dedupe_pairs_unseen.py``, the
+spent fourth, fifth and sixth held-back parts (``tests/dedupe_pairs_held_back_4.py``, ``_5.py``,
+``_6.py``) and the development pairs written blind beside the last two
+(``tests/dedupe_pairs_dev_6.py``, ``_7.py``; 2026-12-07: :func:`development_set`);
+``--core-dev`` keeps the development groups alone (the set of the runs before 2026-12-07 10:00
+UTC, and the only one with which ``--held-back``, ``--fifth-held-back`` or
+``--sixth-held-back`` may score those parts). The seventh held-back part
+(``tests/dedupe_pairs_held_back_7.py``, ``--seventh-held-back``) is unspent. Folds are source-fact groups:
 groups of two files that share a sentence are one group (:func:`joined`), so a sentence is
 never in training and test at once.
 
@@ -69,10 +72,12 @@ from app.services.memory.pairs import (  # noqa: E402
 from app.services.memory.pairs.decision import Thresholds  # noqa: E402
 from tests.dedupe_pairs import PAIRS, Pair  # noqa: E402
 from tests.dedupe_pairs_dev_6 import dev6  # noqa: E402
+from tests.dedupe_pairs_dev_7 import dev7  # noqa: E402
 from tests.dedupe_pairs_held_back import held_back as third_held_back  # noqa: E402
 from tests.dedupe_pairs_held_back_4 import fourth_held_back  # noqa: E402
 from tests.dedupe_pairs_held_back_5 import fifth_held_back  # noqa: E402
 from tests.dedupe_pairs_held_back_6 import sixth_held_back  # noqa: E402
+from tests.dedupe_pairs_held_back_7 import seventh_held_back  # noqa: E402
 from tests.dedupe_pairs_unseen import development, next_held_back  # noqa: E402
 from tests.dedupe_pairs_unseen import held_back as first_held_back  # noqa: E402
 
@@ -557,10 +562,12 @@ def table(title: str, rows: dict[tuple[str, str], Row]) -> str:
     return "\n".join(lines)
 
 
-SPENT: tuple[Callable[[], list[tuple[int, Pair]]], ...] = (fourth_held_back, fifth_held_back, dev6)
+SPENT: tuple[Callable[[], list[tuple[int, Pair]]], ...] = (
+    fourth_held_back, fifth_held_back, dev6, sixth_held_back, dev7
+)  # fmt: skip
 """What the development set holds beyond its first groups unless ``--core-dev``: the spent
-fourth and fifth held-back parts and the development pairs written blind on 2026-12-07
-(tests/dedupe_pairs_dev_6.py)."""
+fourth, fifth and sixth held-back parts and the development pairs written blind on 2026-12-07
+(tests/dedupe_pairs_dev_6.py, tests/dedupe_pairs_dev_7.py)."""
 
 
 def joined(pairs: Sequence[tuple[int, Pair]]) -> list[tuple[int, Pair]]:
@@ -657,6 +664,7 @@ PARTS: dict[str, Callable[[], list[tuple[int, Pair]]]] = {
     "first_held_back": first_held_back,
     "fifth_held_back": fifth_held_back,
     "sixth_held_back": sixth_held_back,
+    "seventh_held_back": seventh_held_back,
 }
 """Each held-back flag (its ``argparse`` destination) → the (group, pair) of its part."""
 
@@ -701,14 +709,19 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                       "kept for a later session; needs HINDSIGHT_SPEND_FIFTH=1.")  # fmt: skip
     part.add_argument("--sixth-held-back", action="store_true",
                       help="Score the sixth held-back part (tests/dedupe_pairs_held_back_6.py, "
-                      "written blind), spent at the end of 2026-12-07.")  # fmt: skip
+                      "written blind), spent at the end of 2026-12-07 (09:38-12:38 UTC); in "
+                      "the development set since (score it with --core-dev).")  # fmt: skip
+    part.add_argument("--seventh-held-back", action="store_true",
+                      help="Score the seventh held-back part (tests/dedupe_pairs_held_back_7.py, "
+                      "written blind 2026-12-07 12:50 UTC), once, at the end of that "
+                      "session.")  # fmt: skip
     args = parser.parse_args(argv)
     if args.fifth_held_back and os.environ.get(SPEND_FIFTH) != "1":
         parser.error(f"the fifth held-back part is kept for a later session: set "
                      f"{SPEND_FIFTH}=1 to spend it (once, at the end of that session)")  # fmt: skip
-    if (args.held_back or args.fifth_held_back) and not args.core_dev:
-        parser.error("the fourth and fifth parts are in the development set: add --core-dev "
-                     "to score one of them as a held-back part")  # fmt: skip
+    if (args.held_back or args.fifth_held_back or args.sixth_held_back) and not args.core_dev:
+        parser.error("the fourth, fifth and sixth parts are in the development set: add "
+                     "--core-dev to score one of them as a held-back part")  # fmt: skip
     return args
 
 

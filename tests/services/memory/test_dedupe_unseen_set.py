@@ -134,3 +134,29 @@ def test_the_sixth_part_and_dev_6_are_apart():
     numbers = [{g for g, _ in part()} for part in (fourth_held_back, fifth_held_back)]
     six, dev = {g for g, _ in sixth_held_back()}, {g for g, _ in dev6()}
     assert six.isdisjoint(dev) and all(six.isdisjoint(n) and dev.isdisjoint(n) for n in numbers)
+
+
+def test_the_seventh_part_and_dev_7_are_apart():
+    """The seventh held-back part and the development pairs written with it (2026-12-07 12:50
+    UTC, blind to the features) share no pair, either way round, with any other labelled set,
+    nor a group number; every group has a duplicate. Failures print counts only: the seventh
+    part is not read before it is scored."""
+    from tests.dedupe_pairs_dev_6 import DEV6_GROUPS, dev6
+    from tests.dedupe_pairs_dev_7 import DEV7_GROUPS, dev7
+    from tests.dedupe_pairs_held_back_6 import SIXTH_GROUPS, sixth_held_back
+    from tests.dedupe_pairs_held_back_7 import SEVENTH_GROUPS, seventh_held_back
+
+    earlier = [*GROUPS, *NEXT_GROUPS, *HELD_BACK_GROUPS, *FOURTH_GROUPS, *FIFTH_GROUPS,
+               *SIXTH_GROUPS, *DEV6_GROUPS]  # fmt: skip
+    seen = {(p.old, p.new) for p in PAIRS} | {(p.old, p.new) for g in earlier for p in g}
+    seen |= {(b, a) for a, b in seen}
+    for groups, part in ((SEVENTH_GROUPS, seventh_held_back()), (DEV7_GROUPS, dev7())):
+        assert sum((p.old, p.new) in seen for g in groups for p in g) == 0
+        assert sum(not any(p.expect == "same" for p in g) for g in groups) == 0
+        assert {p.lang for _, p in part} == {"en", "zh", "mixed"}
+    seven_pairs = {(p.old, p.new) for g in SEVENTH_GROUPS for p in g}
+    assert len(seven_pairs & {(p.old, p.new) for g in DEV7_GROUPS for p in g}) == 0
+    parts = (fourth_held_back, fifth_held_back, sixth_held_back, dev6)
+    numbers = set().union(*({g for g, _ in part()} for part in parts))
+    seven, dev = {g for g, _ in seventh_held_back()}, {g for g, _ in dev7()}
+    assert seven.isdisjoint(dev) and seven.isdisjoint(numbers) and dev.isdisjoint(numbers)
