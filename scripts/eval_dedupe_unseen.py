@@ -12,9 +12,9 @@ spent fourth, fifth and sixth held-back parts (``tests/dedupe_pairs_held_back_4.
 ``--core-dev`` keeps the development groups alone (the set of the runs before 2026-12-07 10:00
 UTC, and the only one with which ``--held-back``, ``--fifth-held-back`` or
 ``--sixth-held-back`` may score those parts). The seventh held-back part
-(``tests/dedupe_pairs_held_back_7.py``, ``--seventh-held-back``) is unspent. Folds are source-fact groups:
-groups of two files that share a sentence are one group (:func:`joined`), so a sentence is
-never in training and test at once.
+(``tests/dedupe_pairs_held_back_7.py``, ``--seventh-held-back``) is unspent. Folds are
+source-fact groups: groups of two files that share a sentence are one group
+(:func:`joined`), so a sentence is never in training and test at once.
 
 Figures per kind:
 
