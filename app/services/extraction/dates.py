@@ -46,7 +46,13 @@ import dateparser
 from app.core.zh_numbers import zh_number
 from app.services.extraction.births import birth_without_year
 from app.services.extraction.months import months_alone
-from app.services.extraction.tense import idiom_spans, is_past, recurring_spans, sentence_around
+from app.services.extraction.tense import (
+    idiom_spans,
+    is_past,
+    recurring_spans,
+    sentence_around,
+    tense_scope,
+)
 from app.services.extraction.written_dates import join_weekdays, years
 
 _EN_DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
@@ -237,7 +243,8 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
             # the tense without the phrase itself: "on Sat." is no past "sat"
             blanked = text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :]
             sentence = sentence_around(blanked, m.start(), m.end())
-            past = is_past(sentence, zh=False) and not _CALLED_OFF.search(sentence)
+            scope = tense_scope(blanked, m.start(), m.end(), zh=False)
+            past = is_past(scope, zh=False) and not _CALLED_OFF.search(sentence)
             past = past and not _EN_MOVED_TO.search(text[: m.start()])
             day = _weekday_date(today, m.group(1), wd, zh=False, past=past)
             found.append(TimeMatch(m.start(), m.end(), m.group(0), day))
@@ -275,7 +282,8 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
                 found.append(TimeMatch(m.start(), m.end(), m.group(0), parsed, "day", absolute))
     for m in _ZH_WEEKDAY.finditer(text):
         sentence = sentence_around(text, m.start(), m.end())
-        past = is_past(sentence, zh=True) and not _CALLED_OFF.search(sentence)
+        scope = tense_scope(text, m.start(), m.end(), zh=True)
+        past = is_past(scope, zh=True) and not _CALLED_OFF.search(sentence)
         past = past and not _ZH_MOVED_TO.search(text[: m.start()])
         day = _weekday_date(today, m.group(1), _ZH_DAYS[m.group(2)], zh=True, past=past)
         found.append(TimeMatch(m.start(), m.end(), m.group(0), day))

@@ -14,7 +14,7 @@ import re
 from datetime import date
 
 from app.core.zh_numbers import zh_number
-from app.services.extraction.tense import is_past, sentence_around
+from app.services.extraction.tense import is_past, tense_scope
 
 _EN_NAMES = (
     "January", "February", "March", "April", "May", "June", "July", "August", "September",
@@ -58,7 +58,8 @@ def months_alone(text: str, today: date) -> list[tuple[int, int, str, date]]:
     for m in _EN_MONTH.finditer(text):
         month = _EN_NAMES.index(m.group(2)) + 1
         which = m.group(1).lower()
-        past = which == "since" or is_past(sentence_around(text, m.start(), m.end()), zh=False)
+        scope = tense_scope(text, m.start(), m.end(), zh=False)
+        past = which == "since" or is_past(scope, zh=False)
         day = _which(today, month, which, past)
         start = m.start(1) if which in ("next", "last", "this") else m.start(2)  # "next May"
         out.append((start, m.end(2), text[start : m.end(2)], day))
@@ -66,6 +67,6 @@ def months_alone(text: str, today: date) -> list[tuple[int, int, str, date]]:
         number = zh_number(m.group(1)) if not m.group(1).isdigit() else int(m.group(1))
         if number is None or not 1 <= number <= 12:
             continue
-        past = is_past(sentence_around(text, m.start(), m.end()), zh=True)
+        past = is_past(tense_scope(text, m.start(), m.end(), zh=True), zh=True)
         out.append((m.start(), m.end(), m.group(0), _which(today, number, "", past)))
     return out

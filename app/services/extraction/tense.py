@@ -121,3 +121,27 @@ def sentence_around(text: str, start: int, end: int) -> str:
     left = max(text.rfind(p, 0, start) for p in ".!?。！？\n")
     rights = [i for i in (text.find(p, end) for p in ".!?。！？\n") if i >= 0]
     return text[left + 1 : min(rights) if rights else len(text)]
+
+
+# A clause with a subject and verb of its own ("…, he starts in September"; "…, starting in
+# September"; 九月开始上班): its own tense places a month or weekday it names.
+_EN_OWN_VERB = re.compile(
+    r"^\W*(?:(?:and|but|so)\s+)?(?:i|he|she|we|they|you|it)\b|\b(?:starting|beginning)\b",
+    re.IGNORECASE,
+)
+_ZH_OWN_VERB = re.compile(r"开始|要|会(?!议)|将|打算|准备|计划")
+
+
+def tense_scope(text: str, start: int, end: int, *, zh: bool) -> str:
+    """The words whose tense places ``text[start:end]`` (a month or weekday without its
+    year): the clause holding it (between commas or semicolons) when that clause tells of the
+    past or has a subject and verb of its own — "Jonas got a new job, he starts in September"
+    said in August is this September, not last (a four-session life, lead 2026-12-07) —, else
+    its sentence ("In May, we went to Rome")."""
+    sentence = sentence_around(text, start, end)
+    left = max(text.rfind(p, 0, start) for p in ".!?。！？\n,;，；")
+    rights = [i for i in (text.find(p, end) for p in ".!?。！？\n,;，；") if i >= 0]
+    clause = text[left + 1 : min(rights) if rights else len(text)]
+    if clause.strip() == sentence.strip() or is_past(clause, zh=zh):
+        return clause
+    return clause if (_ZH_OWN_VERB if zh else _EN_OWN_VERB).search(clause) else sentence

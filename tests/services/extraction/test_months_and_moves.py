@@ -60,3 +60,21 @@ async def test_next_march_and_the_end_of_next_month(client):
     assert "The user's lease ends at the end of January 2027." in units, units
     units = await units_of(client, "jihua", [user("明年三月我要换工作。")])
     assert units["2027年3月用户要换工作。"]["occurred_at"].startswith("2027-03-01"), units
+
+
+async def test_a_clause_of_its_own_keeps_its_tense(client):
+    """A four-session life (lead, 2026-12-07): "Jonas got a new job at Siemens, he starts in
+    September." said in August was dated September of the year before — the past "got" of
+    the first clause placed the month of the second. A clause with a subject and verb of its
+    own ("he starts", "starting", 开始) is read in its own tense; a clause without one ("In
+    May, we went to Rome") in its sentence's."""
+    said = [user("Jonas got a new job at Siemens, he starts in February."),
+            user("I handed in my notice, starting at Google on Monday."),
+            user("我找到了新工作，二月开始上班。"),
+            user("In May, we went to Rome.")]  # fmt: skip
+    units = await units_of(client, "own-clause", said)
+    at = {v: u["occurred_at"][:10] for v, u in units.items()}
+    assert at.get("Jonas got a new job at Siemens, he starts in February 2027.") == "2027-02-01", at
+    assert any("Google" in v and d == "2026-12-07" for v, d in at.items()), at
+    assert any("新工作" in v and d == "2027-02-01" for v, d in at.items()), at
+    assert any("Rome" in v and d == "2026-05-01" for v, d in at.items()), at
