@@ -107,21 +107,38 @@ def people(value: str) -> frozenset[str]:
     "my kids", 用户的丈夫, 我老公 — in one English name each: whose fact it is when not the
     subject's own. A word before another noun only qualifies it ("his vegan group", "the
     user's dentist appointment")."""
-    found: set[str] = set()
-    for m in _EN_POSSESSIVE.finditer(value):
-        words = m.group(1).casefold().split()
-        j = 1 if len(words) > 1 and words[0] in _PERSON_ADJ else 0
-        while j + 1 < len(words) and _qualifies(words[j], words[j + 1]):
-            j += 1
-        key = _person_en(words[j])
-        if key is not None:
-            found.add(key)
+    found = {k for m in _EN_POSSESSIVE.finditer(value) if (k := _possessed(m)) is not None}
     for m in _ZH_PERSON.finditer(value):
         found.add(_KIN_ZH[m.group(1)])
     for m in _ZH_OF.finditer(value):
         before = rjieba.tag(value[: m.start()])
         if before and (before[-1][1] == "nr" or before[-1][0] in _KIN_ZH):
             found.add(_KIN_ZH[m.group(1)])
+    return frozenset(found)
+
+
+def _possessed(m: re.Match[str]) -> str | None:
+    """The person an ``_EN_POSSESSIVE`` match names, in one English name, if one."""
+    words = m.group(1).casefold().split()
+    j = 1 if len(words) > 1 and words[0] in _PERSON_ADJ else 0
+    while j + 1 < len(words) and _qualifies(words[j], words[j + 1]):
+        j += 1
+    return _person_en(words[j])
+
+
+# "with my", "with the user's", "with Anna's" (a match starts at the possessor's last letter).
+_EN_WITH = re.compile(r"\bwith\s+(?:the\s+)?[\w-]*$", re.IGNORECASE)
+_ZH_WITH = re.compile(r"[和跟与同]$")
+
+
+@lru_cache(maxsize=8192)
+def companions(value: str) -> frozenset[str]:
+    """The people of :func:`people` named only as company, after "with" or 和 / 跟 / 与 ("lives
+    in Hamburg with the user's boyfriend", 和我老公一起住在上海): the subject's own fact."""
+    after_with = [m for m in _EN_POSSESSIVE.finditer(value) if _EN_WITH.search(value[: m.start()])]
+    found = {k for m in after_with if (k := _possessed(m)) is not None}
+    found |= {_KIN_ZH[m.group(1)] for m in _ZH_PERSON.finditer(value)
+              if _ZH_WITH.search(value[: m.start()])}  # fmt: skip
     return frozenset(found)
 
 
@@ -334,7 +351,10 @@ def apart(
     if oa and ob and oa != ob:
         return "distinct", "other_ordinal", False
     # Another person's fact ("the user's husband"), unless both name them ("the son is older…")
-    if (people(new) ^ people(old)) - (_mentioned(new) & _mentioned(old)):
+    pa, pb = people(new), people(old)
+    # Company named on one side only ("with the user's boyfriend") is no other holder.
+    pa, pb = (pa - companions(new) if not pb else pa), (pb - companions(old) if not pa else pb)
+    if (pa ^ pb) - (_mentioned(new) & _mentioned(old)):
         return "distinct", "other_person", False
     if _other_subject(new, old):
         return "distinct", "other_person", False

@@ -1,0 +1,52 @@
+"""A fact told with the company it is shared with ("I live in Hamburg with my boyfriend
+Jonas", 我和老公一起住在上海) is the user's own: a later move supersedes it. The boyfriend after
+"with" was read as the fact's holder (another person's fact, kept apart), so the old home stayed
+active beside the new one (a four-session life, tester hbreak7 H14). Another person's own fact
+("my wife lives in Berlin") stays apart. Old fact stored with /store, the move told to
+/extract (offline)."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+
+async def _store(client: httpx.AsyncClient, user: str, value: str) -> str:
+    r = await client.post("/store", json={"memories": [{"user_id": user, "value": value}]})
+    assert r.status_code == 200, r.text
+    return str(r.json()["results"][0]["id"])
+
+
+async def _tell(client: httpx.AsyncClient, user: str, said: str) -> list[dict]:
+    body = {"user_id": user, "messages": [{"role": "user", "content": said}]}
+    r = await client.post("/extract?wait=true", json=body)
+    assert r.status_code == 200 and r.json()["status"] == "succeeded", r.text
+    return list(r.json()["units"])
+
+
+@pytest.mark.parametrize(
+    ("old", "said"),
+    [
+        ("The user lives in Hamburg with the user's boyfriend Jonas.",
+         "I moved to Munich last week."),
+        ("The user lives in Hamburg with the user's wife.",
+         "I moved to Munich last week."),
+        ("用户和老公一起住在上海。", "我上个月搬到了深圳。"),
+    ],
+)  # fmt: skip
+async def test_a_move_supersedes_a_home_shared_with_someone(client, old, said):
+    user = f"with-{len(old)}-{len(said)}"
+    old_id = await _store(client, user, old)
+    units = await _tell(client, user, said)
+    r = await client.get(f"/memories/{old_id}")
+    assert r.json()["status"] == "superseded", (r.json(), units)
+    r = await client.post("/recall", json={"user_id": user, "query": "Where do I live?"})
+    assert old not in [m["value"] for m in r.json()["memories"]], r.json()
+
+
+async def test_another_persons_home_stays(client):
+    user = "with-wife"
+    old_id = await _store(client, user, "The user's wife lives in Berlin.")
+    await _tell(client, user, "I moved to Munich last week.")
+    r = await client.get(f"/memories/{old_id}")
+    assert r.json()["status"] == "active", r.json()
