@@ -42,7 +42,7 @@ import rjieba
 
 from app.core import text
 from app.repositories.recall.repository import RecallRepository
-from app.services.memory.pairs import lexicon, taxonomy
+from app.services.memory.pairs import lexicon, rules, taxonomy
 from app.services.recall.scoring import Ranked
 
 # Chosen on the LoCoMo dev split, leave one conversation out (docs/EVAL.md "Answer types"):
@@ -86,15 +86,32 @@ _ZH_NOT_KINDS = frozenset("时候 时间 地方 原因 意思 样子 事 事情 
 @dataclass(frozen=True)
 class AnswerType:
     """What a question asks for: the category words (WordNet lemmas, ``_`` for spaces) and
-    their noun synsets (offsets)."""
+    their noun synsets (offsets); ``slots``: exclusive slots a unit that answers fills
+    (a question about a job: ``occupation``, ``employer``)."""
 
     words: tuple[str, ...]
     synsets: frozenset[int]
+    slots: frozenset[str] = frozenset()
+
+
+# A question about what someone does for work ("What is my job?", "What does Jonas do for a
+# living?", 我的工作是什么？): "works as a midwife" answers it though no word of it is a kind
+# of job (a four-session life, tester hbreak7 H14: the move ranked above the job).
+_JOB_QUESTION = re.compile(
+    r"\bwhat(?:'s|\s+is|\s+was|\s+are|\s+were)\s+(?:[\w']+\s+){0,3}?"
+    r"(?:job|occupation|profession|career|line\s+of\s+work)s?\b"
+    r"|\bwhat\s+(?:job|occupation|profession|career)s?\b"
+    r"|\bwhat\s+(?:do|does|did)\s+[\w']+\s+do\s+for\s+(?:a\s+)?(?:living|work)\b"
+    r"|\bwhere\s+(?:do|does|did)\s+[\w']+\s+work\b"
+    r"|工作是什么|(?:做|干)什么工作|什么职业|职业是什么|(?:是|做|干)什么的|在哪(?:里|儿)?(?:工作|上班)",
+    re.IGNORECASE,
+)
+_JOB_SLOTS = frozenset({"occupation", "employer"})
 
 
 def answer_type(query: str) -> AnswerType | None:
     """The category a question asks for, or None (not a "which X" question, or X too general
-    or unknown to WordNet)."""
+    or unknown to WordNet, and no question about a job)."""
     words = [*_english_heads(query), *_chinese_heads(query)]
     synsets = {
         s
@@ -102,16 +119,21 @@ def answer_type(query: str) -> AnswerType | None:
         for s in (*taxonomy.noun_senses(w, CATEGORY_SENSES), *taxonomy.compound_senses(w))
         if taxonomy.noun_depth(s) >= MIN_DEPTH
     }
-    if not synsets:
+    wanted = _JOB_SLOTS if _JOB_QUESTION.search(query) else frozenset()
+    if not synsets and not wanted:
         return None
     return AnswerType(
-        tuple(w for w in dict.fromkeys(words) if taxonomy.noun_senses(w, 1)), frozenset(synsets)
+        tuple(w for w in dict.fromkeys(words) if taxonomy.noun_senses(w, 1)),
+        frozenset(synsets),
+        wanted,
     )
 
 
 def names_instance(value: str, kind: AnswerType) -> bool:
     """Whether the text names something of the kind (a hyponym or an instance of it: the
-    category word itself does not count)."""
+    category word itself does not count), or fills a slot the question asks for."""
+    if kind.slots and not kind.slots.isdisjoint(rules.slots(value)):
+        return True
     return any(not kind.synsets.isdisjoint(k) for k in kinds(value))
 
 

@@ -191,3 +191,30 @@ async def test_the_values_come_with_the_candidates(client, monkeypatch) -> None:
         (m["id"], m["score"], m["scores"]) for m in before["memories"]
     ]
     assert any(m["scores"]["answer_type"] == 1.0 for m in after["memories"])
+
+
+LIFE = ["The user lives in Hamburg with the user's boyfriend Jonas.",
+        "The user moved to Munich in October 2026 and now lives there.",
+        "The user has a cat named Mimi.",
+        "The user's name is Lena.",
+        "The user now works as a midwife at a clinic in Munich."]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("user", "question", "answer"),
+    [
+        ("job-en", "What is my job?", LIFE[-1]),
+        ("job-en2", "What do I do for a living?", LIFE[-1]),
+        ("job-zh", "我的工作是什么？", "用户是一名助产士，在慕尼黑的诊所工作。"),
+    ],
+)
+async def test_a_job_question_lifts_the_unit_that_names_the_job(client, user, question, answer):
+    """A four-session life (tester hbreak7 H14): "What is my job?" ranked the move and the
+    home first, the midwife fourth — e5's vectors put "job" nearer "moved to Munich" than
+    "works as a midwife". A question about someone's job asks for a unit that fills the
+    occupation or employer slot; "What made John quit his job?" asks for none."""
+    values = [*LIFE[:-1], answer]
+    await store(client, *({"user_id": user, "value": v} for v in values))
+    hits = (await _recall(client, user, question))["memories"]
+    assert hits[0]["value"] == answer and hits[0]["scores"]["answer_type"] == 1.0, hits
+    assert answer_type("What made John quit his job?") is None
