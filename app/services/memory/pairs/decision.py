@@ -61,6 +61,7 @@ from app.services.memory.pairs import (
     objects,
     referents,
     rules,
+    ways,
 )
 from app.services.memory.pairs.features import Features, Statement, features, statement
 from app.services.memory.pairs.gate import REVIEW_P, REVIEW_UNMATCHED
@@ -219,10 +220,10 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         slot = f.slot_conflict
         extra = (f.only_new | f.only_old) - _slot_words(new, old, slot)
         if new.cjk and old.cjk:  # characters: segmentation differs ("叫小红" / "叫小明")
-            filled = rules.slot_text(new.value, slot, new.slots[slot])
+            filled = ways.slot_text(new.value, slot, new.slots[slot])
             extra = frozenset(
                 (new.chars ^ old.chars)
-                - set(filled + rules.slot_text(old.value, slot, old.slots[slot]))
+                - set(filled + ways.slot_text(old.value, slot, old.slots[slot]))
             )
         if not extra or rules.says_change(new.value):
             return contradicts(f"slot_differs:{f.slot_conflict}")
@@ -293,8 +294,8 @@ def _only_the_day_differs(f: Features) -> bool:
 
 def _slot_words(new: Statement, old: Statement, slot: str) -> frozenset[str]:
     """Content words of the two values an exclusive slot holds (they may differ)."""
-    a = rules.slot_text(new.value, slot, new.slots[slot])
-    b = rules.slot_text(old.value, slot, old.slots[slot])
+    a = ways.slot_text(new.value, slot, new.slots[slot])
+    b = ways.slot_text(old.value, slot, old.slots[slot])
     return frozenset(statement(a).words) | frozenset(statement(b).words)
 
 
