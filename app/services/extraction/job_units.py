@@ -63,7 +63,8 @@ def _aware(value: datetime | date, tz: str) -> datetime:
 # (tester hbreak7 H6: kept as a conflict beside the value it replaced, both "standing").
 _SAYS_CHANGE = re.compile(
     r"\b(?:now|from\s+now\s+on|any\s?more|no\s+longer|instead|actually|changed|switched)\b"
-    r"|现在|从现在起|以后|不再|改成|换成|其实",
+    r"|\bnew\s+(?:job|position|role)\b"  # "got a new job at Siemens" (a four-session life)
+    r"|现在|从现在起|以后|不再|改成|换成|其实|新工作",
     re.IGNORECASE,
 )
 

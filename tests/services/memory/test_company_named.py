@@ -50,3 +50,35 @@ async def test_another_persons_home_stays(client):
     await _tell(client, user, "I moved to Munich last week.")
     r = await client.get(f"/memories/{old_id}")
     assert r.json()["status"] == "active", r.json()
+
+
+async def test_a_new_job_at_another_employer_supersedes_the_old(client):
+    """The four-session life again: "I got a new job at Siemens." (extracted as "The user works
+    at Siemens.") stayed a conflict beside "works at Airbus": a new job says a change."""
+    user = "newjob-user"
+    old_id = await _store(client, user, "The user works at Airbus.")
+    units = await _tell(client, user, "I got a new job at Siemens.")
+    r = await client.get(f"/memories/{old_id}")
+    assert r.json()["status"] == "superseded", (r.json(), units)
+
+
+@pytest.mark.parametrize(
+    ("old", "said"),
+    [
+        ("Jonas works at Airbus as an engineer.", "Jonas got a new job at Siemens."),
+        ("用户在阿里巴巴工作。", "我在腾讯找到了新工作。"),
+    ],
+)  # fmt: skip
+async def test_a_new_job_told_otherwise_is_flagged(client, old, said):
+    """ "Jonas got a new job at Siemens." named no employer slot and stayed beside "Jonas works
+    at Airbus" with nothing said; 在腾讯找到了新工作 filled it with 腾讯找到了新. Now each fills
+    the employer slot: the pair is flagged as a possible contradiction (the rest of the two
+    sentences differs: "as an engineer"), both kept until it is decided."""
+    user = f"newjob-{len(old)}-{len(said)}"
+    old_id = await _store(client, user, old)
+    await _tell(client, user, said)
+    r = await client.get("/reviews", params={"user_id": user})
+    assert r.status_code == 200, r.text
+    reviews = r.json()["reviews"]
+    assert [x["kind"] for x in reviews] == ["contradiction"], reviews
+    assert old_id in {reviews[0]["unit_id"], reviews[0]["candidate_id"]}, reviews

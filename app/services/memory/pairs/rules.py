@@ -23,7 +23,10 @@ _SLOTS: list[tuple[str, re.Pattern[str]]] = [
         rf"\b(?:lives?|living|resides?|based|settled)\s+in\s+{_CAP}|"
         rf"\b(?:moved|relocated)\s+(?:back\s+)?to\s+{_CAP}")),
     ("employer", re.compile(rf"\b(?:works?|working)\s+(?:at|for)\s+{_CAP}|"
-                            rf"\bemployed\s+(?:at|by)\s+{_CAP}|\bjoined\s+{_CAP}")),
+                            rf"\bemployed\s+(?:at|by)\s+{_CAP}|\bjoined\s+{_CAP}|"
+                            rf"\b(?:got|found|landed|started|starts|accepted|took|began|begins)\s+"
+                            rf"(?:a|the|his|her|their|my)\s+new\s+(?:job|position|role)\s+"
+                            rf"(?:at|with)\s+{_CAP}")),  # "got a new job at Siemens" (H14)
     ("name", re.compile(
         rf"\b(?:user's\s+name\s+is|user\s+is\s+called|call\s+the\s+user)\s+{_CAP}")),
     ("age", re.compile(r"\b(?:is|turned)\s+(\d{1,3})\s+years?\s+old\b")),
@@ -47,7 +50,8 @@ _SLOTS: list[tuple[str, re.Pattern[str]]] = [
     ("zh_residence", re.compile(
         r"(?:住在|居住在|定居在|定居于|生活在|搬到了?|搬去了?|搬回了?)"
         r"([^\s，。,.的]{2,8}?)(?=了?(?:[，。,.！!]|现在|$)|工作|生活)")),  # 搬到上海了
-    ("zh_employer", re.compile(r"(?:在|就职于|入职了?)([^\s，。,.]{2,10}?)(?:工作|上班|任职)|"
+    ("zh_employer", re.compile(r"在([^\s，。,.]{2,10}?)找到了?(?:一份)?新的?(?:工作|岗位)|"
+                               r"(?:在|就职于|入职了?)([^\s，。,.]{2,10}?)(?:工作|上班|任职)|"
                                r"(?:在|就职于)\s*([A-Za-z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)\s*(?:做|当)\s*[A-Za-z]")),
     # "在 Google 做 software engineer": a company spelt in Latin letters, then a job
     ("school", re.compile(
