@@ -261,7 +261,10 @@ def render(
         "3. **Guards** (`decision.py`). First what each statement is about "
         "(`referents.py`, tester T22 and T11): another person — a relative, a friend or an "
         "animal after a possessive (the user / the user's husband, 用户 / 用户的丈夫, my wife; "
-        "WordNet persons, CC-CEDICT kin words), another name as the subject (Alice / Bob, "
+        'WordNet persons, CC-CEDICT kin words; not one named as company, after "with" or '
+        "和 / 跟, when the other side names nobody: \"lives in Hamburg with the user's "
+        'boyfriend" / "moved to Munich", tester hbreak7 H14), another name as the subject '
+        "(Alice / Bob, "
         "张三 / 李四), another holder the statement opens with (the user / the user's folks, "
         "family or in-laws, 用户 / 爸妈, 家人, 公婆, tester D32; after 用户的 a word CC-CEDICT "
         "glosses as a WordNet person, 用户的表哥: a cousin; the user / a name is `unsure`, "
@@ -318,7 +321,8 @@ def render(
         "roles that changed sides, "
         "another value of an exclusive slot (`rules.py`: residence — not a workplace's: "
         '"Our office moved to Berlin", 公司搬到了柏林, tester G14 —, employer — and an '
-        'employer left, "left Google", 从字节跳动离职 —, school, name, '
+        'employer left, "left Google", 从字节跳动离职, and a new job, "got a new job at '
+        'Siemens", 在腾讯找到了新工作 —, school, name, '
         "age, a named relative, the name of someone's thing or animal (\"the user's cat is "
         'called Mochi", 用户的柯基叫豆豆, across languages its key matched through CC-CEDICT, '
         '用户的猫叫 Tofu; not "has a dog named Shadow": one of several), '
