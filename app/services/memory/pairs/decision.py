@@ -14,8 +14,8 @@ decides each pair from :mod:`~app.services.memory.pairs.features` (docs/DEDUPE.m
    ``unsure``), a state the new statement ends (:mod:`.endings`: quit smoking, divorced,
    retired, sold the house), a negation of the same statement, other values in one sentence
    frame (:mod:`.corrections`: "…, not May" aside), an antonym swap, roles that changed sides,
-   another value of an exclusive slot, an exclusive one-word swap — are ``contradicts`` when
-   the rest of the sentence agrees (across
+   another value of an exclusive slot (an employer left: :mod:`.employers`), an exclusive
+   one-word swap — are ``contradicts`` when the rest of the sentence agrees (across
    languages: every other word matched through the dictionaries, :mod:`.across`), else
    ``unsure``; another kind of one thing (:mod:`.frames`), a diet against a food it rules out
    (:mod:`.diet`), one name, place or colour swapped for another (:mod:`.swaps`) are
@@ -53,6 +53,7 @@ from app.services.memory.pairs import (
     corrections,
     definition,
     diet,
+    employers,
     endings,
     frames,
     kept_apart,
@@ -62,7 +63,7 @@ from app.services.memory.pairs import (
     referents,
     rules,
 )
-from app.services.memory.pairs.features import Features, Statement, features, statement
+from app.services.memory.pairs.features import Features, Statement, features, frame_of, statement
 from app.services.memory.pairs.gate import REVIEW_P, REVIEW_UNMATCHED
 from app.services.memory.pairs.holders import apart as held_apart
 from app.services.memory.pairs.reword import _subject_person as opening_person
@@ -199,7 +200,7 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         if not f.cross_lingual and rules.says_change(new.value) and _only_change_words(new, old):
             return contradicts("values_changed")  # two cats / just one cat now (tester D26)
         return unsure("values_differ_elsewhere")
-    if rules.left_employer(new.value, old.value):  # works at X / left X, 从X离职
+    if employers.left_employer(new.value, old.value):  # works at X / left X, 从X离职
         return contradicts("slot_differs:employer")
     if f.cross_lingual and rules.relationship_ended(new.value, old.value):
         return unsure("relationship_ended")  # "is single" / 已经结婚了: flagged
@@ -266,8 +267,6 @@ def _apart(new: Statement, old: Statement) -> PairDecision | None:
 def _only_change_words(new: Statement, old: Statement) -> bool:
     """The two frames (role words without values) differ only by words that mark a change or
     a count ("now", "just", "only", 现在, 只): "has two cats" / "has just one cat now"."""
-    from app.services.memory.pairs.features import frame_of
-
     return (frame_of(new) ^ frame_of(old)) <= rules.CHANGE_WORDS
 
 

@@ -115,7 +115,10 @@ def slots(value: str) -> dict[str, str]:
         and not school.endswith(("大学", "学院", "学校", "中学", "小学"))
     ):
         del found["school"]  # "在家读书": no school named
-    for name, value_of in (("occupation", _occupation), ("commute", _commute), ("seat", _seat)):
+    from app.services.memory.pairs.employers import employer_by_job
+
+    for name, value_of in (("occupation", _occupation), ("commute", _commute), ("seat", _seat),
+                           ("employer", employer_by_job)):  # fmt: skip
         v = value_of(value)
         if v:
             found.setdefault(name, v)
@@ -380,21 +383,3 @@ def two_homes(new: str, old: str) -> bool:
 def says_change(value: str) -> bool:
     """True when a statement announces a change ("moved to", "no longer", "现在", "不再")."""
     return _CHANGE_CUE.search(value) is not None
-
-
-# Left an employer: "left Google", "quit his job at Google", 从字节跳动离职.
-_LEFT = re.compile(
-    rf"\b(?:left|quit|quits|leaves|resigned\s+from)\s+(?:(?:his|her|their|my|the)\s+job\s+at\s+)?{_CAP}|"
-    r"从\s*([^\s，。,.]{2,10}?)\s*(?:离职|辞职)"
-)
-
-
-def left_employer(new: str, old: str) -> bool:
-    """True when ``new`` says the subject left the employer ``old`` says they work at
-    ("works at ByteDance" / 已经从字节跳动离职): the employer slot no longer holds it."""
-    was = slots(old).get("employer")
-    m = _LEFT.search(new)
-    if was is None or m is None:
-        return False
-    gone = _fold(next(g for g in m.groups() if g))
-    return same_slot_value(gone, was)
