@@ -21,7 +21,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from app.core import text
-from app.services.memory.pairs import employers, lexical, lexicon, rules, synonymy
+from app.services.memory.pairs import job_left, lexical, lexicon, rules, synonymy
 from app.services.memory.pairs.features import Statement
 
 NEGATION_COVER = 0.5
@@ -67,7 +67,7 @@ def same_slot(a: str, b: str) -> bool:
     candidate gate (tester F5: a Chinese move's cosine to the English residence was 0.785,
     under the gate's 0.80, and both stayed active). Their slot values are then compared by
     :func:`slot_differs` (two languages) or the guards of the decision."""
-    if employers.left_employer(a, b) or employers.left_employer(b, a):
+    if job_left.left_employer(a, b) or job_left.left_employer(b, a):
         return True  # 在阿里巴巴做产品经理 / "left Alibaba" (tester hbreak7 H2)
     slots_a, slots_b = _exclusive(a), _exclusive(b)
     if text.has_cjk(a) == text.has_cjk(b):  # one language: a home or job said changed
