@@ -70,7 +70,7 @@ def order(
     # ("The dentist appointment got cancelled" after "… on Friday", tester E25): no backfill.
     planned = reason in PLAN_CHANGES
     # A state ended ("quit smoking", "got divorced", tester F3) says the change itself.
-    change = _says_change(new) or reason.startswith(STATE_ENDED)
+    change = _says_change(new) or reason.startswith(STATE_ENDED) or planned  # H5: "pushed"
     change = change or (reason.startswith("slot_differs") and contacts.says_new(new.value))
     if _to_come(new) and _to_come(old) and said_gap > 0:
         return "newer"  # two plans: the later word holds ("trip in May 2027", then April, G1)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from app.services.memory.pairs.across import same_slot
+from app.services.memory.pairs.below import decided as decided_below
 from app.services.memory.pairs.canonical import canonical
 from app.services.memory.pairs.decision import PairDecision, Thresholds, decide, p_same
 from app.services.memory.pairs.features import Statement, features, statement
@@ -118,7 +118,7 @@ def pair_decision(
     # the same result, and most neighbours of a chat turn stop here.
     if key == canonical(c.value).key:
         d = PairDecision("merge", "canonical_equal", 1.0, True)
-    elif c.cosine < t.candidate_cosine and not same_slot(value, c.value):
+    elif c.cosine < t.candidate_cosine and not decided_below(value, c.value):
         d = PairDecision("distinct", "below_candidate_cosine", 0.0, True)
     else:
         d = decide(statement(value), statement(c.value), c.cosine, type_equal=type_ == c.type,

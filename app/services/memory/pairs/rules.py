@@ -128,7 +128,8 @@ def slots(value: str) -> dict[str, str]:
 # ---- slots a word list decides ---------------------------------------------------------------
 
 _EN_JOB = re.compile(
-    r"\b(?:works?|working|worked)\s+as\s+(?:an?\s+)?(?P<job>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"
+    r"\b(?:(?:works?|working|worked)\s+as|promoted\s+to)\s+(?:an?\s+)?"
+    r"(?P<job>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"
     r"(?=\s+(?:at|for|in|with|on|and|from)\b|[.,;!]|$)|"
     r"\b(?:is|am|i'm|'m)\s+an?\s+(?P<role>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"
     r"(?=\s+(?:at|for|in|with|on|and|from|by)\b|[.,;!]|$)",
@@ -305,8 +306,8 @@ EXCLUSIVE_CUE = re.compile(
 _CHANGE_CUE = re.compile(
     r"\b(?:moved|relocated|now|no\s+longer|anymore|any\s+more|changed|switched|instead|"
     r"these\s+days|nowadays|used\s+to|rescheduled|updated|quit|postponed|pushed\s+back|"
-    r"brought\s+forward|put\s+off|cancell?ed|called\s+off)\b|"
-    r"搬到|搬去|现在|不再|改成|改为|改到|换成|如今|已经不|以前|推迟|延期|改期|延后|提前到|取消",
+    r"brought\s+forward|put\s+off|cancell?ed|called\s+off|promoted)\b|"
+    r"搬到|搬去|现在|不再|改成|改为|改到|换成|如今|已经不|以前|推迟|延期|改期|延后|提前到|取消|升职|晋升",
     re.IGNORECASE,
 )
 # Words around which two statements may swap sides without changing meaning (A is B).
