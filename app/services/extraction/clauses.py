@@ -97,10 +97,19 @@ _ZH_KIN_FIRST = re.compile(
 )
 
 
+# A text that opens with a plan of the speaker's moved or called off (tester hbreak7 H15:
+# "用户：上海的出差取消了。", "用户：婚礼推迟到2027年10月。"): the speaker's plan.
+_ZH_PLAN_FIRST = re.compile(
+    r"^[^，。,！？]{0,20}?(?:出差|之行|旅行|旅游|行程|婚礼|会议|预约|航班|聚会|面试|约会|假期|度假|"
+    r"手术|考试)(?=[^，。,！？]{0,6}?(?:取消|推迟|延期|延后|改到|改成|改为|改期|提前|黄了|泡汤))"
+)
+
+
 def joiner(clause: str) -> str:
     """What goes between the speaker and a Chinese text that names no one: 的 before a
-    relative (爸妈搬到了上海 → 用户的爸妈…), nothing before a predicate (:func:`predicate_first`),
-    else "：" (the speaker's words)."""
-    if _ZH_KIN_FIRST.match(clause):
+    relative (爸妈搬到了上海 → 用户的爸妈…) or a plan moved or called off (婚礼推迟到十月 →
+    用户的婚礼…), nothing before a predicate (:func:`predicate_first`), else "：" (the
+    speaker's words)."""
+    if _ZH_KIN_FIRST.match(clause) or _ZH_PLAN_FIRST.match(clause):
         return "的"
     return "" if predicate_first(clause) else "："

@@ -188,6 +188,15 @@ EN_RULES: list[Rule] = [
        r"any\s?more\b", "fact", 0.85,
        lambda m: (f"The user no longer {_third(m.group(1).lower())} {_obj(m.group(2))}.",
                   t.Q_CONSTRAINT_EN.format(x=_obj(m.group(2))), [_obj(m.group(2))])),
+    # "No more dairy for me." (tester hbreak7 H26: no unit at all)
+    _r(rf"^\W*(?:(?:so|and|ok(?:ay)?)\s*,?\s+)?no\s+more\s+{_X}\s+for\s+me\b", "fact", 0.8,
+       lambda m: (f"The user no longer has {_obj(m.group(1))}.",
+                  t.Q_CONSTRAINT_EN.format(x=_obj(m.group(1))), [_obj(m.group(1))])),
+    # "Neither my wife nor I eat meat." (H26: an event of "neither … nor")
+    _r(rf"\bneither\s+[^.,;!?]{{1,30}}?\s+nor\s+(?:I|me|myself)\s+(eat|drink)s?\s+{_X}{_END}",
+       "constraint", 0.85,
+       lambda m: (f"The user does not {m.group(1).lower()} {_obj(m.group(2))}.",
+                  t.Q_FOOD_EN.format(x=_obj(m.group(2))), [_obj(m.group(2))])),
     # "…, I switched to green tea." (tester: lost beside "no longer drinks coffee")
     _r(rf"\bi\s*(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|now\s+)?(?:switched|changed|gone\s+over|"
        rf"moved\s+over)\s+(?:over\s+)?to\s+{_X}{_END}", "fact", 0.8, lambda m: _switched(m)),

@@ -54,6 +54,11 @@ _STATIVE = frozenset(
     seem seemed have has got get gotta gonna don't didn't aren't weren't can't won't""".split()
 )
 _TALKED = frozenset("chatted talked spoke met caught last first".split())
+# A plan moved or called off, a move, a child born: the group's own, not an act done "with
+# others" (tester hbreak7 H5: "The user pushed the Lisbon trip to August with others.").
+_NO_COMPANY = frozenset(
+    """pushed postponed moved rescheduled delayed cancelled canceled relocated had""".split()
+)
 # What may stand before a "we" that opens its sentence ("Then we…", "Yesterday we…").
 _OPENER = re.compile(
     r"(?:\s*(?:and|so|then|also|yesterday|today|recently|finally|later|oh|yeah|well|[-–—]|"
@@ -160,7 +165,7 @@ def _alone(text: str) -> str:
         if re.search(r"\b(?:all|both)\b", m.group(2)):  # "we all made…": the group's
             continue
         named = re.search(r"\bwith\b", text[m.end() : end])  # "with the kids"
-        if end not in ends and not named:
+        if end not in ends and not named and verb not in _NO_COMPANY:
             text = text[:end] + " with others" + text[end:]
             ends.add(end)
         text = text[: m.start()] + "I " + m.group(2) + text[m.start(3) :]
@@ -173,9 +178,17 @@ _ZH_WE = re.compile(
 _ZH_CLAUSE_END = re.compile(r"[，。！？；,.!?;]|$")
 
 
+# 我们一家 / 我们全家 name who is with the speaker: the family (tester hbreak7 H15: "用户一家搬到
+# 深圳了（和其他人一起）"); a plan moved or called off, a move, is the group's, no act done
+# "with others".
+_ZH_FAMILY = re.compile(r"(?:我们|咱们)(?=一家|全家|家(?!里|人|的))")
+_ZH_NO_COMPANY = re.compile(r"推迟|延期|改到|改成|改期|取消|提前到|搬到|搬去|搬回|搬家")
+
+
 def _alone_zh(text: str) -> str:
     """我们 doing something as 我, with （和其他人一起） at its clause's end; 我们一起 as
-    我和其他人一起."""
+    我和其他人一起; 我们一家 as 我一家."""
+    text = _ZH_FAMILY.sub("我", text)
     text = text.replace("我们一起", "我和其他人一起").replace("咱们一起", "我和其他人一起")
     for m in reversed(list(_ZH_WE.finditer(text))):
         found = _ZH_CLAUSE_END.search(text, m.end())
@@ -184,7 +197,7 @@ def _alone_zh(text: str) -> str:
         if "一起" in clause and not re.search(r"和|跟|同", clause):  # 一起: with whom?
             at = m.end() + clause.index("一起")
             text = text[:at] + "和其他人" + text[at:]
-        elif not re.search(r"和|跟|同", clause):
+        elif not re.search(r"和|跟|同", clause) and not _ZH_NO_COMPANY.search(clause):
             text = text[:end] + "（和其他人一起）" + text[end:]
         text = text[: m.start()] + "我" + text[m.end() :]
     return text

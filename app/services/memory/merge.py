@@ -31,7 +31,7 @@ from app.repositories.memory.units import Neighbour
 from app.schemas.memory import MemoryCreate
 from app.services.memory.pairs.decision import Thresholds
 from app.services.memory.pairs.plan import Candidate, Plan, other_occurrence, plan
-from app.services.memory.resolution import candidate_gate
+from app.services.memory.resolution import candidate_gate, said_at
 
 
 def thresholds(dedupe: DedupeSettings, conflicts: ConflictSettings, model: str) -> Thresholds:
@@ -54,11 +54,13 @@ def decide_against(
     limits: Thresholds,
     max_unsure: int,
     occurred_at: datetime | None = None,
+    said: datetime | None = None,
 ) -> Plan:
     """The pair decision of ``value`` (of ``type_``, with its case-folded entity ``keys``)
     against ``neighbours``; the plan's indexes point into ``neighbours``. ``occurred_at``:
     when the new unit's event happened, if its writer said (two events on different days
-    are two occurrences, :func:`~app.services.memory.pairs.plan.plan`)."""
+    are two occurrences, :func:`~app.services.memory.pairs.plan.plan`); ``said``: when it was
+    said, if before now (a neighbour said later is decided in the order said: tester H17)."""
     candidates = [
         Candidate(
             n.unit.value,
@@ -66,6 +68,7 @@ def decide_against(
             frozenset(n.unit.entity_keys),
             n.cosine,
             occurrence_day(n.unit.occurred_at),
+            said is not None and said_at(n.unit) > said,
         )  # fmt: skip
         for n in neighbours
     ]

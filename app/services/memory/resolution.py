@@ -37,6 +37,7 @@ from app.core.vocabulary import ReviewStatus, UnitStatus
 from app.models import MemoryUnit, PairReview
 from app.services.memory.pairs import contacts
 from app.services.memory.pairs.endings import REASON as STATE_ENDED
+from app.services.memory.pairs.plan import SAID_BEFORE
 from app.services.memory.pairs.rules import says_change
 
 # The pair decision's reasons for a plan changed: moved to another day, or called off.
@@ -55,7 +56,12 @@ def order(
     new: MemoryUnit, old: MemoryUnit, settings: ConflictSettings, reason: str
 ) -> Literal["newer", "older", "unclear"]:
     """Which of two contradicting units holds now: ``new`` (it supersedes ``old``), ``old``
-    (``new`` is a backfill) or ``unclear`` (:func:`resolve` keeps both as a ``conflict``)."""
+    (``new`` is a backfill) or ``unclear`` (:func:`resolve` keeps both as a ``conflict``).
+    A pair decided in the order said (``old`` said after ``new``: :data:`.plan.SAID_BEFORE`)
+    is ordered as if ``old`` had arrived last (tester hbreak7 H17)."""
+    if reason.startswith(SAID_BEFORE):
+        turned = order(old, new, settings, reason.removeprefix(SAID_BEFORE))
+        return "older" if turned == "newer" else "newer" if turned == "older" else "unclear"
     gap = (new.occurred_at - old.occurred_at).total_seconds()
     # A change is ordered by when it was said: "moved to Bergen last month", said after "lives
     # in Oslo", happened before it was said (tester F22), and still replaces it.
@@ -64,7 +70,7 @@ def order(
     # ("The dentist appointment got cancelled" after "… on Friday", tester E25): no backfill.
     planned = reason in PLAN_CHANGES
     # A state ended ("quit smoking", "got divorced", tester F3) says the change itself.
-    change = _says_change(new) or reason.startswith(STATE_ENDED)
+    change = _says_change(new) or reason.startswith(STATE_ENDED) or planned  # H5: "pushed"
     change = change or (reason.startswith("slot_differs") and contacts.says_new(new.value))
     if _to_come(new) and _to_come(old) and said_gap > 0:
         return "newer"  # two plans: the later word holds ("trip in May 2027", then April, G1)

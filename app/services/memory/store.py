@@ -22,6 +22,7 @@ import uuid_utils.compat as uuid7
 from app.clients.embeddings import Embedder
 from app.core.config import ConflictSettings, DedupeSettings, TtlSettings
 from app.core.text import entity_keys, search_text, value_hash
+from app.core.valid_time import said_moment
 from app.core.vocabulary import UnitStatus
 from app.models import MemoryUnit, PairReview
 from app.repositories.memory.digests import DigestRepository
@@ -248,7 +249,8 @@ class StoreService:
         parts = await self.digests.decide(
             subject.namespace, neighbours, vector,
             lambda ns: decide_against(item.value, item.type, keys, ns, self.thresholds,
-                                      self.dedupe.max_unsure, item.occurred_at),
+                                      self.dedupe.max_unsure, item.occurred_at,
+                                      said_moment(item.metadata) or item.occurred_at),
         )  # fmt: skip
         neighbours, decided = parts.neighbours, parts.plan
         if decided.merge_into is not None:

@@ -56,8 +56,8 @@ async def test_the_other_fact_is_kept(client, old, new):  # type: ignore[no-unty
     assert second["outcome"] != "merged" and second["id"] != first["id"], second
 
 
-MOVED = [
-    ("The user lives in Lisbon", "The user moved from Lisbon to Porto"),
+MOVED = [  # "lives in Lisbon" is ended by the move (tests/.../test_changes_told_in_chat.py)
+    ("The user loves Lisbon", "The user moved from Lisbon to Porto"),
     ("The user takes notes in Obsidian", "The user moved their notes from Obsidian to Notion"),
     ("用户在京东上班", "用户从京东跳槽到了美团"),
 ]

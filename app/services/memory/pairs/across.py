@@ -21,7 +21,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from app.core import text
-from app.services.memory.pairs import lexical, lexicon, rules, synonymy
+from app.services.memory.pairs import job_left, lexical, lexicon, rules, synonymy
 from app.services.memory.pairs.features import Statement
 
 NEGATION_COVER = 0.5
@@ -62,12 +62,24 @@ def only_days_differ(new: Statement, old: Statement) -> bool:
 
 def same_slot(a: str, b: str) -> bool:
     """Whether two values in two languages fill one exclusive slot (lives in Boston /
-    搬到了上海): a pair to decide below the candidate gate (tester F5: a Chinese move's cosine
-    to the English residence was 0.785, under the gate's 0.80, and both stayed active). Their
-    slot values are then compared by :func:`slot_differs`."""
-    if text.has_cjk(a) == text.has_cjk(b):
-        return False
-    return bool(_exclusive(a).keys() & _exclusive(b).keys())
+    搬到了上海), one leaves the employer the other names, or — in one language — the two give
+    a home or an employer two values and one says it changed: a pair to decide below the
+    candidate gate (tester F5: a Chinese move's cosine to the English residence was 0.785,
+    under the gate's 0.80, and both stayed active). Their slot values are then compared by
+    :func:`slot_differs` (two languages) or the guards of the decision."""
+    if job_left.left_employer(a, b) or job_left.left_employer(b, a):
+        return True  # 在阿里巴巴做产品经理 / "left Alibaba" (tester hbreak7 H2)
+    slots_a, slots_b = _exclusive(a), _exclusive(b)
+    if text.has_cjk(a) == text.has_cjk(b):  # one language: a home or job said changed
+        return any(  # "I live in Oslo." / "moved to Bergen" at 0.795 (tester hbreak7 H7)
+            k in _CHANGEABLE and not rules.same_slot_value(v, slots_b[k])
+            for k, v in slots_a.items() if k in slots_b
+        ) and (rules.says_change(a) or rules.says_change(b))  # fmt: skip
+    return bool(slots_a.keys() & slots_b.keys())
+
+
+# The slots a move or a new job changes, decided below the gate in one language too.
+_CHANGEABLE = frozenset({"residence", "employer"})
 
 
 @lru_cache(maxsize=4096)

@@ -38,11 +38,12 @@ _SLOT_WORDS = {
         r"(?<![A-Za-z])(?:address|lives?\s+at)(?![A-Za-z])|地址|住在", re.IGNORECASE
     ),
 }
-# Words that say a change, or carry no content: they do not make the rest differ.
+# Words that say a change, or carry no content: they do not make the rest differ (换, 码:
+# "换手机号了，新号码是…" against "手机号是…", tester hbreak7 H5).
 _LIGHT = frozenset(
     "the a an user user's users s is are was now new current currently updated latest changed "
     "has have my his her their its of at to by and from as been just also moved 's "
-    "用户 的 是 现在 新 新的 已经 换成 改成 了 为 我".split()
+    "switched got number 用户 的 是 现在 新 新的 已经 换 换成 改成 了 为 我 码".split()
 )
 _WORD = re.compile(r"[a-z']+|[\u4e00-\u9fff]", re.IGNORECASE)
 

@@ -8,14 +8,14 @@ decides each pair from :mod:`~app.services.memory.pairs.features` (docs/DEDUPE.m
 
 1. the same canonical form (numbers, dates, times, units in one notation) → ``merge``;
 2. below the candidate gate → ``distinct`` (a pair in two languages that fills one exclusive
-   slot, :func:`.across.same_slot`: by the guards of step 3 only);
+   slot, or a diet against a food, :func:`.below.decided`: by the guards of step 3 only);
 3. *guards* — what each is about (:mod:`.referents`: another person, identifier, ordinal or
    direction → ``distinct``; another modality or tense, a past event on another day →
    ``unsure``), a state the new statement ends (:mod:`.endings`: quit smoking, divorced,
    retired, sold the house), a negation of the same statement, other values in one sentence
    frame (:mod:`.corrections`: "…, not May" aside), an antonym swap, roles that changed sides,
-   another value of an exclusive slot, an exclusive one-word swap — are ``contradicts`` when
-   the rest of the sentence agrees (across
+   another value of an exclusive slot (an employer left: :mod:`.job_left`), an exclusive
+   one-word swap — are ``contradicts`` when the rest of the sentence agrees (across
    languages: every other word matched through the dictionaries, :mod:`.across`), else
    ``unsure``; another kind of one thing (:mod:`.frames`), a diet against a food it rules out
    (:mod:`.diet`), one name, place or colour swapped for another (:mod:`.swaps`) are
@@ -55,15 +55,18 @@ from app.services.memory.pairs import (
     diet,
     endings,
     frames,
+    job_left,
     kept_apart,
     lexical,
     moves,
+    negations,
     objects,
     referents,
     rules,
     ways,
 )
-from app.services.memory.pairs.features import Features, Statement, features, statement
+from app.services.memory.pairs.below import decided as decided_below
+from app.services.memory.pairs.features import Features, Statement, features, frame_of, statement
 from app.services.memory.pairs.gate import REVIEW_P, REVIEW_UNMATCHED
 from app.services.memory.pairs.holders import apart as held_apart
 from app.services.memory.pairs.reword import _subject_person as opening_person
@@ -178,7 +181,7 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
     if objects.preference_flipped(new, old):  # tea over coffee / coffee (tester F4, F19)
         return contradicts("preference_flipped")
     if moves.moved_away(new.value, old.value):  # lives in Lisbon / moved from Lisbon to Porto
-        return unsure("changed_from")  # flagged, never merged
+        return contradicts("changed_from") if moves.held(old.value) else unsure("changed_from")
     if f.polarity_differs and not objects.same_preference(new, old):  # 而不是: no negation
         if (apart := _apart(new, old)) is not None:  # not allergic to shellfish / to shrimp
             return apart
@@ -186,7 +189,7 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
             if across.negation_matches(new, old):  # words matched through the dictionaries
                 return contradicts("negation_flip_other_language")
             return unsure("negation_other_language")
-        if f.overlap >= 0.5 or (f.containment >= 0.8 and _little_else_said(new, old)):
+        if negations.flipped(f, new, old):  # or an act stopped: 现在不喝咖啡了 (tester H15)
             return contradicts("negation_flip")
     if f.values_differ:
         if f.frame_equal and not f.cross_lingual:
@@ -200,7 +203,7 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         if not f.cross_lingual and rules.says_change(new.value) and _only_change_words(new, old):
             return contradicts("values_changed")  # two cats / just one cat now (tester D26)
         return unsure("values_differ_elsewhere")
-    if rules.left_employer(new.value, old.value):  # works at X / left X, 从X离职
+    if job_left.left_employer(new.value, old.value):  # works at X / left X, 从X离职
         return contradicts("slot_differs:employer")
     if f.cross_lingual and rules.relationship_ended(new.value, old.value):
         return unsure("relationship_ended")  # "is single" / 已经结婚了: flagged
@@ -267,19 +270,7 @@ def _apart(new: Statement, old: Statement) -> PairDecision | None:
 def _only_change_words(new: Statement, old: Statement) -> bool:
     """The two frames (role words without values) differ only by words that mark a change or
     a count ("now", "just", "only", 现在, 只): "has two cats" / "has just one cat now"."""
-    from app.services.memory.pairs.features import frame_of
-
     return (frame_of(new) ^ frame_of(old)) <= rules.CHANGE_WORDS
-
-
-def _little_else_said(new: Statement, old: Statement) -> bool:
-    """Whether, the names both give set aside, the two statements share a content word and
-    say at most two others between them: "The user is vegan" / "is not vegan any more" is a
-    negation; "John never give up" inside "John is doing kickboxing and it's giving John so
-    much energy" (one verb shared, four other words) is not (tester D30)."""
-    names = {n.casefold() for n in new.names | old.names}
-    a, b = set(new.words) - names, set(old.words) - names
-    return bool(a & b) and len(a ^ b) <= 2
 
 
 def _only_the_day_differs(f: Features) -> bool:
@@ -314,7 +305,7 @@ def decide(
     if new.canonical.key == old.canonical.key:
         return PairDecision("merge", "canonical_equal", 1.0, True)
     below = cosine < t.candidate_cosine  # only a guard decides a pair in two languages
-    if below and not across.same_slot(new.value, old.value):  # that fills one slot (F5)
+    if below and not decided_below(new.value, old.value):  # that fills one slot (F5)
         return PairDecision("distinct", "below_candidate_cosine", 0.0, True)
     f = features(new, old, cosine, type_equal)
     guarded = _guard(f, new, old)

@@ -55,7 +55,7 @@ _EN_NO_WORK = re.compile(
 )
 # The thing sold is the one owned ("the", "his"): "sold a car" may be another (tester B9 set).
 _EN_SOLD = re.compile(
-    r"\b(?:sold|gave\s+away|got\s+rid\s+of|scrapped)\s+(?:the\s+user['’]s|his|her|their|the|"
+    r"\b(?:sold|gave\s+away|got\s+rid\s+of|scrapped|traded(?:\s+in)?)\s+(?:the\s+user['’]s|his|her|their|the|"
     r"its|my|our)\s+(?:old\s+)?(?P<thing>[a-z]+)\b",
     re.IGNORECASE,
 )
@@ -299,6 +299,8 @@ def _sold(new: str, old: str, zh_new: bool, zh_old: bool) -> bool:
         if _ZH_OWNS.search(old) is None:
             return False
         return any(thing in _zh_things(w) for w in _zh_words(old))
+    if thing not in _CARS and _drives_a_car(old):  # traded the Corolla / drives a Corolla (H26)
+        return thing in re.findall(r"[a-z]+", old.casefold())
     return _owns_en(old, frozenset({thing})) or (thing in _CARS and _drives_a_car(old))
 
 

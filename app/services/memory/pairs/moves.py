@@ -4,7 +4,8 @@ from Obsidian to Notion", 用户从京东跳槽到了美团, 从苹果手机换�
 statement that names what it left (Lisbon, VS Code, Obsidian, 京东) and not what it went to,
 the old one may no longer hold. The pair is ``unsure`` as ``changed_from`` and flagged as a
 possible contradiction (:func:`.gate.flags_contradiction`): both kept, a review opens ("likes
-Lisbon" is not ended by a move).
+Lisbon" is not ended by a move) — unless the old statement has, uses or lives in what was left
+(:func:`held`): then a contradiction.
 
 :func:`moved_away` reads the verb of change, then ``from X … to Y`` (从X…到 / 成 Y), and asks
 that every content word of X is in the old statement (lemmas, :mod:`.lexical`) and none of Y
@@ -39,3 +40,18 @@ def moved_away(new: str, old: str) -> bool:
     have = set(content_words(old).words)
     left, went = content_words(m.group("x")).words, content_words(m.group("y")).words
     return bool(left) and bool(went) and set(left) <= have and not set(went) & have
+
+
+# What the old statement holds its subject to: having, using, driving, a home or a job (tester
+# hbreak7 H26: "switched from iPhone to Android" left "The user has an iPhone." current).
+_HELD = re.compile(
+    r"\b(?:has|have|owns?|uses?|using|drives?|driving|lives?\s+in|living\s+in|works?\s+(?:at|for)|"
+    r"runs?\s+on|is\s+on)\b|用户(?:有|用|开|住在|在[^，。]{1,10}工作)",
+    re.IGNORECASE,
+)
+
+
+def held(old: str) -> bool:
+    """Whether ``old`` says its subject has, uses, drives, lives or works at what a change
+    left (then the change ends it: ``contradicts``; "likes Lisbon" is not ended by a move)."""
+    return _HELD.search(old) is not None

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from app.services.memory.pairs.across import same_slot
+from app.services.memory.pairs.below import decided as decided_below
 from app.services.memory.pairs.canonical import canonical
 from app.services.memory.pairs.decision import PairDecision, Thresholds, decide, p_same
 from app.services.memory.pairs.features import Statement, features, statement
@@ -30,6 +30,7 @@ class Candidate:
     entity_keys: frozenset[str]
     cosine: float
     occurred: date | None = None  # the day (UTC) it happened, for an event
+    said_later: bool = False  # said after the new unit (an older session extracted late)
 
 
 # What keeps two events on different days one event: it moved, was called off, or only its
@@ -76,6 +77,8 @@ def plan(
     for k in sorted(range(len(candidates)), key=lambda i: -candidates[i].cosine):
         c = candidates[k]
         d = pair_decision(value, type_, entity_keys, c, t, occurred, key)
+        if c.said_later and d.action in ("unsure", "distinct"):
+            d = said_before(value, type_, entity_keys, c, t, occurred) or d
         if d.action == "merge":
             return Plan(k, [], [])
         if d.action == "contradicts":
@@ -115,7 +118,7 @@ def pair_decision(
     # the same result, and most neighbours of a chat turn stop here.
     if key == canonical(c.value).key:
         d = PairDecision("merge", "canonical_equal", 1.0, True)
-    elif c.cosine < t.candidate_cosine and not same_slot(value, c.value):
+    elif c.cosine < t.candidate_cosine and not decided_below(value, c.value):
         d = PairDecision("distinct", "below_candidate_cosine", 0.0, True)
     else:
         d = decide(statement(value), statement(c.value), c.cosine, type_equal=type_ == c.type,
@@ -131,6 +134,31 @@ def pair_decision(
     if d.action != "distinct" and other_time(value, c.value, d.reason):  # "used to" (G33)
         d = PairDecision("distinct", "former_value", d.p_same, False)
     return d
+
+
+# The reason prefix of a contradiction decided in the order things were said (:func:`said_before`).
+SAID_BEFORE = "said_before:"
+
+
+def said_before(
+    value: str,
+    type_: str,
+    entity_keys: frozenset[str],
+    c: Candidate,
+    thresholds: Thresholds,
+    occurred: date | None = None,
+) -> PairDecision | None:
+    """The pair decided in the order its two sides were said, for a neighbour ``c`` said after
+    the new unit (tester hbreak7 H17: "I live in Oslo." at 08:00, extracted after "I moved to
+    Bergen." at 09:00, stayed active beside the move): when ``c`` contradicts the new unit as
+    if it had arrived last, a contradiction whose reason starts with :data:`SAID_BEFORE` (the
+    write path resolves it as ``c`` against the new unit:
+    :func:`app.services.memory.resolution.order`); else None."""
+    new = Candidate(value, type_, entity_keys, c.cosine, occurred)
+    d = pair_decision(c.value, c.type, c.entity_keys, new, thresholds, c.occurred)
+    if d.action != "contradicts":
+        return None
+    return PairDecision("contradicts", SAID_BEFORE + d.reason, d.p_same, False)
 
 
 def other_occurrence(type_a: str, day_a: date | None, type_b: str, day_b: date | None) -> bool:

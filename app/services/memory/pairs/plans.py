@@ -18,8 +18,8 @@ import rjieba
 # The kinds of event a person has many of, after an indefinite article (English) or 有
 # (Chinese), with the word before the kind ("dentist appointment", 牙医预约).
 _EVENT_EN = (r"appointment|meeting|interview|exam|class|lesson|session|check-?up|call|party|"
-             r"reservation|surgery|haircut|shift|flight|trip|dinner|lunch")  # fmt: skip
-_EVENT_ZH = r"预约|会议|面试|考试|课|检查|手术|聚会|约会|航班|饭局"
+             r"reservation|surgery|haircut|shift|flight|trip|dinner|lunch|wedding")  # fmt: skip
+_EVENT_ZH = r"预约|会议|面试|考试|课|检查|手术|聚会|约会|航班|饭局|婚礼"
 _ONE_OF_MANY = re.compile(
     rf"\b(?:a|an|another)\s+(?:[\w'’-]+\s+){{0,2}}?({_EVENT_EN})s?\b"
     rf"|有(?:个|一个|一次|一场)?[^，。,的]{{0,6}}?({_EVENT_ZH})",
@@ -31,7 +31,7 @@ _KIND = re.compile(
     re.IGNORECASE,
 )
 _CHANGE = re.compile(
-    r"\b(?:moved|rescheduled|postponed|pushed\s+back|brought\s+forward|delayed|changed|instead|"
+    r"\b(?:moved|rescheduled|postponed|pushed|bumped|brought\s+forward|delayed|changed|instead|"
     r"put\s+off)\b|改到|改成|改为|改在|改期|推迟|延期|提前到|延后|换到",
     re.IGNORECASE,
 )
@@ -118,8 +118,8 @@ def _kinds(value: str) -> frozenset[str]:
             mine = before in _DETERMINERS or before.endswith(("'s", "’s")) or not before
             out.add(m.group(2).casefold() if mine
                     else f"{before} {m.group(2).casefold()}")  # fmt: skip
-        else:
-            out.add(m.group(3)[-2:] + m.group(4))
+        else:  # 用户的婚礼 / 用户等人的婚礼: 的 is a determiner
+            out.add(m.group(4) if m.group(3).endswith("的") else m.group(3)[-2:] + m.group(4))
     if _ZH_MEETING.search(value):
         out.add("会议")
     return frozenset(out) | trips(value)

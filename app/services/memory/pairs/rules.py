@@ -120,10 +120,13 @@ def slots(value: str) -> dict[str, str]:
         and not school.endswith(("大学", "学院", "学校", "中学", "小学"))
     ):
         del found["school"]  # "在家读书": no school named
+    from app.services.memory.pairs.employers import employer_by_job
+
     for name, value_of in (
         ("occupation", _occupation),
         ("commute", ways.commute),
         ("seat", ways.seat),
+        ("employer", employer_by_job),
     ):
         v = value_of(value)
         if v:
@@ -134,7 +137,8 @@ def slots(value: str) -> dict[str, str]:
 # ---- slots a word list decides ---------------------------------------------------------------
 
 _EN_JOB = re.compile(
-    r"\b(?:works?|working|worked)\s+as\s+(?:an?\s+)?(?P<job>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"
+    r"\b(?:(?:works?|working|worked)\s+as|promoted\s+to)\s+(?:an?\s+)?"
+    r"(?P<job>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"
     r"(?=\s+(?:at|for|in|with|on|and|from)\b|[.,;!]|$)|"
     r"\b(?:is|am|i'm|'m)\s+an?\s+(?P<role>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"
     r"(?=\s+(?:at|for|in|with|on|and|from|by)\b|[.,;!]|$)",
@@ -246,8 +250,8 @@ EXCLUSIVE_CUE = re.compile(
 _CHANGE_CUE = re.compile(
     r"\b(?:moved|relocated|now|no\s+longer|anymore|any\s+more|changed|switched|instead|"
     r"these\s+days|nowadays|used\s+to|rescheduled|updated|quit|postponed|pushed\s+back|"
-    r"brought\s+forward|put\s+off|cancell?ed|called\s+off)\b|"
-    r"搬到|搬去|现在|不再|改成|改为|改到|换成|如今|已经不|以前|推迟|延期|改期|延后|提前到|取消",
+    r"brought\s+forward|put\s+off|cancell?ed|called\s+off|promoted)\b|"
+    r"搬到|搬去|现在|不再|改成|改为|改到|换成|如今|已经不|以前|推迟|延期|改期|延后|提前到|取消|升职|晋升",
     re.IGNORECASE,
 )
 # Words around which two statements may swap sides without changing meaning (A is B).
@@ -324,21 +328,3 @@ def two_homes(new: str, old: str) -> bool:
 def says_change(value: str) -> bool:
     """True when a statement announces a change ("moved to", "no longer", "现在", "不再")."""
     return _CHANGE_CUE.search(value) is not None
-
-
-# Left an employer: "left Google", "quit his job at Google", 从字节跳动离职.
-_LEFT = re.compile(
-    rf"\b(?:left|quit|quits|leaves|resigned\s+from)\s+(?:(?:his|her|their|my|the)\s+job\s+at\s+)?{_CAP}|"
-    r"从\s*([^\s，。,.]{2,10}?)\s*(?:离职|辞职)"
-)
-
-
-def left_employer(new: str, old: str) -> bool:
-    """True when ``new`` says the subject left the employer ``old`` says they work at
-    ("works at ByteDance" / 已经从字节跳动离职): the employer slot no longer holds it."""
-    was = slots(old).get("employer")
-    m = _LEFT.search(new)
-    if was is None or m is None:
-        return False
-    gone = _fold(next(g for g in m.groups() if g))
-    return same_slot_value(gone, was)
