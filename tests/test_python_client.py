@@ -378,6 +378,28 @@ async def test_an_append_over_the_token_budget_is_split_where_the_service_says(
     assert hc.Hindsight.append.__doc__ and "split" in hc.Hindsight.append.__doc__
 
 
+async def test_more_than_100_items_are_split_into_parts_of_100(api_url, make_api_key):
+    """Tester hbreak7 H13: ``append(split=True)`` of 150 messages raised the 422 (at most 100
+    items a request) instead of splitting; the 422 now says its ``limit``."""
+    key = await make_api_key("py-many")
+    messages = [{"role": "user", "content": f"ok {i}"} for i in range(150)]
+    units = [
+        {"user_id": "u-many", "value": f"Room {i} is booked for the user."} for i in range(105)
+    ]
+    with hc.Hindsight(api_url, key) as api:
+        with pytest.raises(errors.InvalidRequestError) as refused:
+            api.append("py-many", messages, split=False)
+        assert refused.value.errors[0]["type"] == "too_long"
+        assert refused.value.errors[0]["limit"] == 100
+        appended = api.append("py-many", messages)
+        assert appended.seqs == list(range(1, 151)) and appended.session.messages == 150
+        stored = api.store(units)
+        assert len(stored.results) == 105
+    async with hc.AsyncHindsight(api_url, key, timeout=30) as aapi:
+        again = await aapi.append("py-many-2", messages)
+        assert again.seqs == list(range(1, 151))
+
+
 class _Recording(httpx.BaseTransport):
     """Real HTTP; records each answer's status, and from the ``fail_from``-th request on
     answers none (the connection fails), as a service gone mid-call."""

@@ -74,7 +74,7 @@ async def test_node_tests_pass_against_the_service(installed, api_url, make_api_
     out = run(NODE or "node", "--test", "test/client.test.js",
               env={"HINDSIGHT_URL": api_url, "HINDSIGHT_API_KEY": key})  # fmt: skip
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "# pass 9" in out.stdout and "# fail 0" in out.stdout, out.stdout
+    assert "# pass 10" in out.stdout and "# fail 0" in out.stdout, out.stdout
 
 
 @pytest.fixture(scope="module")

@@ -63,11 +63,16 @@ def problem(
 
 def _clean_errors(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
     # Keep location, a message that says what to fix, and type; drop the echoed input (it
-    # may be huge or binary).
-    return [
-        {"loc": list(e.get("loc", ())), "msg": friendly(e), "type": e.get("type", "")}
-        for e in errors
-    ]
+    # may be huge or binary). A list over its length (``too_long``: a /store batch, an
+    # append) also says its ``limit``, so a client can split it (tester hbreak7 H13).
+    out = []
+    for e in errors:
+        entry = {"loc": list(e.get("loc", ())), "msg": friendly(e), "type": e.get("type", "")}
+        limit = (e.get("ctx") or {}).get("max_length")
+        if entry["type"] == "too_long" and isinstance(limit, int):
+            entry["limit"] = limit
+        out.append(entry)
+    return out
 
 
 def _is_json(content_type: str) -> bool:

@@ -281,7 +281,10 @@ class Problem(BaseModel):
     code: str = Field(description="Stable machine-readable error code, e.g. `invalid_request`.")
     instance: str | None = Field(default=None, description="The request path.")
     errors: list[dict[str, Any]] | None = Field(
-        default=None, description="Per-field validation errors, when the request was invalid."
+        default=None,
+        description="Per-field validation errors, when the request was invalid: each with "
+        "`loc`, `msg` and `type`; a list over its length (`too_long`: more than 100 units or "
+        "messages) also gives its `limit`, so a client can send it in parts.",
     )
     request_id: str | None = Field(
         default=None,

@@ -131,9 +131,15 @@ def token_parts(
     repeats show 0 more tokens); a part that does not hold that first copy pays it again,
     at its first repeat (``text``: the item's field holding its text, ``value`` for a unit,
     ``content`` for a message). None for any other 422, for a batch of one item, or when one
-    item alone is over the limit (nothing to split: shorten it)."""
+    item alone is over the limit (nothing to split: shorten it).
+
+    A batch over the service's number of items (a 422 whose ``errors[0]`` has ``type``
+    ``too_long`` and the ``limit``: more than 100 messages or units) is cut into consecutive
+    parts of ``limit`` items."""
     first = problem_errors[0] if problem_errors else {}
     counts, limit = first.get("item_tokens"), first.get("limit")
+    if first.get("type") == "too_long" and isinstance(limit, int) and 0 < limit < len(memories):
+        return [memories[i : i + limit] for i in range(0, len(memories), limit)]
     if (
         first.get("type") != "too_many_tokens"
         or not isinstance(counts, list)

@@ -90,9 +90,9 @@ class Hindsight(_Base):
         idempotency_key: str | None = None,
         split: bool = True,
     ) -> m.StoreResponse:
-        """``POST /store``: 1..100 units; each result says created, merged, superseded or
-        conflict, in the order given. One Idempotency-Key (given or made) covers every retry
-        of the call.
+        """``POST /store``: 1..100 units a request (``split``: more are sent as parts of 100);
+        each result says created, merged, superseded or conflict, in the order given. One
+        Idempotency-Key (given or made) covers every retry of the call.
 
         ``split``: a batch over the service's model-token budget per request
         (``LIMITS__REQUEST_TOKENS``; the 422 lists each unit's tokens) is sent again as
@@ -240,7 +240,8 @@ class Hindsight(_Base):
         split: bool = True,
         user_id: str | None = None,
     ) -> m.AppendResponse:
-        """``POST /working_memory/{session_id}/messages``: 1..100 messages.
+        """``POST /working_memory/{session_id}/messages``: 1..100 messages a request
+        (``split``: more are sent as consecutive appends of 100).
 
         ``split``: an append whose messages' embedding windows are over the service's
         model-token budget per request (``LIMITS__REQUEST_TOKENS``; the 422 lists each

@@ -83,12 +83,20 @@ const seg = (value) => ({ path: value });
  * in the request at its first copy only (its repeats show 0 more tokens); a part without that
  * first copy pays it again, at its first repeat (`text`: the item's field holding its text,
  * "value" for a unit, "content" for a message). null for any other error, a batch of one
- * item, or an item alone over the limit (nothing to split: shorten it).
+ * item, or an item alone over the limit (nothing to split: shorten it). A batch over the
+ * service's number of items (errors[0] type "too_long" with its limit: more than 100
+ * messages or units) is cut into consecutive parts of that many items.
  */
 export function storeParts(memories, errors, text = "value") {
   const first = errors?.[0] ?? {};
   const counts = first.item_tokens;
   const limit = first.limit;
+  if (first.type === "too_long" && Number.isInteger(limit) && limit > 0
+      && limit < memories.length) {
+    const parts = [];
+    for (let i = 0; i < memories.length; i += limit) parts.push(memories.slice(i, i + limit));
+    return parts;
+  }
   if (first.type !== "too_many_tokens" || !Array.isArray(counts) || !Number.isInteger(limit)
       || counts.length !== memories.length || memories.length < 2
       || counts.some((n) => !Number.isInteger(n) || n > limit)) {

@@ -2089,7 +2089,7 @@ export interface components {
             detail: string;
             /**
              * Errors
-             * @description Per-field validation errors, when the request was invalid.
+             * @description Per-field validation errors, when the request was invalid: each with `loc`, `msg` and `type`; a list over its length (`too_long`: more than 100 units or messages) also gives its `limit`, so a client can send it in parts.
              */
             errors?: {
                 [key: string]: unknown;

@@ -141,6 +141,22 @@ test("an append over the token budget is split where the service says", live, as
   assert.equal(appended.session.messages, 30);
 });
 
+test("an append or a store of more than 100 items is split into parts of 100", live, async () => {
+  // Tester hbreak7 H13: split did not split past the 100 items one request takes.
+  const api = createHindsight({ baseUrl: url, apiKey: key });
+  const messages = Array.from({ length: 130 }, (_, i) => ({ role: "user", content: `ok ${i}` }));
+  await assert.rejects(
+    api.append("ts-many", messages, { split: false }),
+    (error) => error instanceof HindsightError && error.status === 422
+      && error.errors[0].type === "too_long" && error.errors[0].limit === 100,
+  );
+  const appended = await api.append("ts-many", messages);
+  assert.deepEqual(appended.seqs, Array.from({ length: 130 }, (_, i) => i + 1));
+  const units = Array.from({ length: 105 }, (_, i) => ({ user_id: "ts-many", value: `room ${i} is booked` }));
+  const stored = await api.store(units);
+  assert.equal(stored.results.length, 105);
+});
+
 // The real fetch, recording each answer's status; from the failFrom-th request on it answers
 // none (the connection fails), as a service gone mid-call.
 function recordingFetch(failFrom = null) {
