@@ -249,6 +249,9 @@ def render(
         f"(`CONFLICTS__MIN_COSINE_BY_MODEL`, {t.candidate_cosine} for `{model}`) a neighbour "
         "is `distinct`, but for a pair in English and Chinese that fills one exclusive slot "
         '(`across.same_slot`, tester F5: "lives in Boston" / 搬到了上海 at cosine 0.785), '
+        "a job left against the employer the other names (`job_left.py`, tester hbreak7 H2), "
+        'a home or employer in one language said changed (H7: "I live in Oslo." / "moved to '
+        'Bergen" at 0.795) and a diet against a food it rules out (`below.py`, H5), '
         "which only the guards of step 3 decide.",
         "2. **Canonical forms** (`app/services/memory/pairs/canonical.py`): numbers (English "
         "words via `text2num`, Chinese numerals via `cn2an`), dates (ISO, month names via "
@@ -359,7 +362,11 @@ def render(
         "A change told with where it came from, what the old statement names and not where "
         'it went (`moves.py`: "lives in Lisbon" / "moved from Lisbon to Porto", "switched from '
         'VS Code to Neovim", 在京东上班 / 从京东跳槽到了美团) → `unsure` as `changed_from`, '
-        "flagged. "
+        "flagged; `contradicts` when the old statement has, uses, drives or lives in what "
+        'was left ("has an iPhone" / "switched from iPhone to Android", tester hbreak7 H26). '
+        "An act said stopped as a change, its verb and object in the other statement "
+        "(`negations.py`: 用户现在不喝咖啡了 / 用户每天早上喝咖啡, H15) → `contradicts` as "
+        "`negation_flip`. "
         "Other values in a "
         'frame that differs only by words of change or count ("has two cats" / "has just one '
         'cat now", 现在只有) in a statement that says a change → `contradicts` as '

@@ -15,12 +15,14 @@ from app.services.memory.pairs.features import Features, Statement
 _ZH_STOPPED = re.compile(
     r"(?:(?:现在|已经|再也|早就|从此)(?:都)?不|不再|没再)([\u4e00-\u9fff]{2,4}?)(?=了|[，。,.！!]|$)"
 )
-# "doesn't drink coffee anymore", "no longer drinks coffee", "stopped drinking coffee".
+# "doesn't drink coffee anymore", "no longer drinks coffee", "stopped drinking coffee": the
+# act (its verb first, its object last).
 _EN_STOPPED = re.compile(
-    r"\b(?:no\s+longer\s+([a-z]+\s+[a-z]+)|(?:doesn['’]t|does\s+not|don['’]t|do\s+not)\s+"
-    r"([a-z]+\s+[a-z]+)\s+(?:any\s*more|now|these\s+days)|stopped\s+([a-z]+ing\s+[a-z]+))\b",
+    r"\b(?:no\s+longer|(?:doesn['’]t|does\s+not|don['’]t|do\s+not)|stopped)\s+"
+    r"(?P<act>[a-z]+(?:\s+[a-z]+){1,3}?)\s*(?=\bany\s*more\b|\bnow\b|\bthese\s+days\b|[.,;!]|$)",
     re.IGNORECASE,
 )
+_EN_SAID_AS_CHANGE = re.compile(r"\b(?:no\s+longer|any\s*more|now|these\s+days|stopped)\b", re.I)
 
 
 def flipped(f: Features, new: Statement, old: Statement) -> bool:
@@ -40,9 +42,12 @@ def stopped(new: str, old: str) -> bool:
         at = old.find(act)
         return at >= 0 and not re.search(r"不|没|别", old[max(0, at - 2) : at])
     m = _EN_STOPPED.search(new)
-    if m is None:
+    if m is None or _EN_SAID_AS_CHANGE.search(new) is None:
         return False
-    verb, _, thing = next(g for g in m.groups() if g).casefold().partition(" ")
+    words = m.group("act").casefold().split()
+    verb, thing = words[0], words[-1]
+    if len(words) > 2 and words[1] not in ("a", "an", "the", "any", "my", "his", "her"):
+        return False  # "allergic to shellfish": no act and its object (tester D-list allergies)
     stem = verb.removesuffix("ing")[:4]
     said = re.search(rf"\b{re.escape(stem)}\w*\s+(?:\w+\s+)?{re.escape(thing)}\b", old, re.I)
     return said is not None and not re.search(r"\b(?:not|never|n['’]t|no)\b", old, re.I)
