@@ -25,6 +25,15 @@ async def _extract(client: httpx.AsyncClient, user: str, said: str) -> list[dict
     return list(r.json()["units"])
 
 
+async def _left_active(client: httpx.AsyncClient, user: str, old: str, said: str) -> list[dict]:
+    """Store ``old``, tell ``said``: the old unit stays active; returns the told units."""
+    old_id = await _store(client, user, old)
+    units = await _extract(client, user, said)
+    r = await client.get(f"/memories/{old_id}")
+    assert r.json()["status"] == "active", (r.json(), units)
+    return units
+
+
 async def _superseded(client: httpx.AsyncClient, user: str, old: str, said: str) -> None:
     """Store ``old``, tell ``said``: the old unit is superseded and /recall leaves it out."""
     old_id = await _store(client, user, old)
@@ -62,11 +71,7 @@ async def test_a_plan_called_off_or_moved_is_superseded(client, old, said):
     ],
 )
 async def test_another_trip_or_a_past_visit_stays(client, old, said):
-    user = f"g31k-{len(said)}-{len(old)}"
-    old_id = await _store(client, user, old)
-    await _extract(client, user, said)
-    r = await client.get(f"/memories/{old_id}")
-    assert r.json()["status"] == "active", r.json()
+    await _left_active(client, f"g31k-{len(said)}-{len(old)}", old, said)
 
 
 @pytest.mark.parametrize(
@@ -93,11 +98,7 @@ async def test_a_state_ended_is_superseded(client, old, said):
     ],
 )
 async def test_another_thing_ended_leaves_the_state(client, old, said):
-    user = f"g14k-{len(said)}-{len(old)}"
-    old_id = await _store(client, user, old)
-    await _extract(client, user, said)
-    r = await client.get(f"/memories/{old_id}")
-    assert r.json()["status"] == "active", r.json()
+    await _left_active(client, f"g14k-{len(said)}-{len(old)}", old, said)
 
 
 @pytest.mark.parametrize(
