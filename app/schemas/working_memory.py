@@ -141,11 +141,12 @@ class WindowScores(ResponseModel):
         description="Raw cosine similarity to the query (null as `relevance` is)."
     )
     density: float = Field(description="Share of numbers, names, codes and parameters.")
-    standing: Literal["constraint", "preference", "decision"] | None = Field(
+    standing: Literal["constraint", "preference", "decision", "lift"] | None = Field(
         default=None,
         description="A standing statement of the session (the user's constraint, preference "
         "or decision): placed in the budget before every other message, whatever the query; "
-        "null otherwise.",
+        "`lift`: the user taking one back ('the 8am rule no longer applies'), placed before "
+        "them all so a rule is never shown without its lift; null otherwise.",
     )
     filler: bool = Field(
         default=False,
