@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import uuid
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -232,6 +233,13 @@ class ClearResponse(ResponseModel):
     session_id: str
     window_cleared: bool = Field(description="True when the hot window existed.")
     transcript_purged: int = Field(description="Transcript messages deleted (purge=true).")
+    extraction_cancelled: list[uuid.UUID] = Field(
+        default_factory=list,
+        description="The session's extraction jobs that had not written their units yet "
+        "(queued, retrying or running), cancelled by the purge: they extract nothing "
+        "(`status` `cancelled`). A job that had finished keeps its units (forget them with "
+        "DELETE /memories/{id}).",
+    )
 
 
 class WindowQuery(QueryModel):
