@@ -35,13 +35,15 @@ class UnitStatus(StrEnum):
 
 class JobStatus(StrEnum):
     """Where an extraction job stands: queued → running → succeeded, or retrying → … →
-    failed after ``max_attempts``."""
+    failed after ``max_attempts``; cancelled when its session's transcript was purged before
+    its units were written (tester hbreak7 H30)."""
 
     QUEUED = "queued"
     RUNNING = "running"
     RETRYING = "retrying"
     SUCCEEDED = "succeeded"
     FAILED = "failed"
+    CANCELLED = "cancelled"
 
 
 class ReviewStatus(StrEnum):
@@ -57,4 +59,4 @@ class ReviewStatus(StrEnum):
 REVIEW_OPEN = (ReviewStatus.PENDING, ReviewStatus.RUNNING)
 
 # A job in one of these has ended: it is never run again unless retried by hand.
-JOB_ENDED = (JobStatus.SUCCEEDED, JobStatus.FAILED)
+JOB_ENDED = (JobStatus.SUCCEEDED, JobStatus.FAILED, JobStatus.CANCELLED)

@@ -90,11 +90,12 @@ WhatToRemember = Annotated[
 ]
 
 StoreKind = Annotated[
-    Kind,
+    Kind | None,
     Field(
         description="fact (true about the world or user), preference (likes, wants), "
         "constraint (must / must not), action (something done), result (an outcome), "
-        "event (something that happens at a time)."
+        "event (something that happens at a time). Leave empty to have it read from the "
+        "memory's words (an allergy is a constraint; fact when nothing says otherwise)."
     ),
 ]
 
@@ -113,7 +114,8 @@ StoreNamedThings = Annotated[
     Field(
         max_length=50,
         description="People, places, products and codes the memory names "
-        "(['Alice', 'Shanghai', '600519']); they make later recall exact.",
+        "(['Alice', 'Shanghai', '600519']); they make later recall exact. Leave out to "
+        "have the names read from the memory's words.",
     ),
 ]
 

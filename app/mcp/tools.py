@@ -85,7 +85,7 @@ class HindsightTools(ReviewTools):
         self,
         what_to_remember: WhatToRemember,
         user_id: UserId,
-        kind: StoreKind = "fact",
+        kind: StoreKind = None,
         when_it_will_matter: StoreWhenItWillMatter = None,
         named_things: StoreNamedThings = None,
         how_sure: StoreHowSure = 1.0,

@@ -195,6 +195,23 @@ class JobRepository:
         stmt = stmt.order_by(ExtractionJob.created_at.desc(), ExtractionJob.id.desc())
         return list((await self.session.scalars(stmt.limit(limit))).all())
 
+    async def unfinished_session_jobs(self, namespace: str, session_id: str) -> list[ExtractionJob]:
+        """The session's jobs that have not written their units yet (queued, retrying or
+        running), locked for this transaction (``FOR UPDATE``: a runner writes its units
+        under the same lock, so it either wrote them already or finds the job changed)."""
+        stmt = (
+            select(ExtractionJob)
+            .where(
+                ExtractionJob.namespace == namespace,
+                ExtractionJob.session_id == session_id,
+                ExtractionJob.status.in_([*CLAIMABLE, JobStatus.RUNNING]),
+            )
+            .order_by(ExtractionJob.created_at, ExtractionJob.id)
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        )
+        return list((await self.session.scalars(stmt)).all())
+
     async def lock(self, job_id: uuid.UUID) -> ExtractionJob | None:
         """The job row, locked for this transaction (``FOR UPDATE``), freshly read."""
         stmt = (

@@ -24,7 +24,7 @@ from app.schemas.common import (
 from app.schemas.limits import MaxChars, MaxItems
 
 Role = Literal["user", "assistant", "tool", "system"]
-JobStatus = Literal["queued", "running", "retrying", "succeeded", "failed"]
+JobStatus = Literal["queued", "running", "retrying", "succeeded", "failed", "cancelled"]
 UnitOutcome = Literal["created", "merged", "superseded", "conflict", "dropped", "rejected"]
 
 
@@ -178,7 +178,9 @@ class ExtractJobRead(ResponseModel):
     id: uuid.UUID
     status: JobStatus = Field(
         description="`queued` → `running` → `succeeded`; a failed attempt → `retrying`; "
-        "out of attempts → `failed` (retry with POST /extract/{id}/retry)."
+        "out of attempts → `failed` (retry with POST /extract/{id}/retry); `cancelled`: its "
+        "session's transcript was purged before it wrote its units (nothing extracted, "
+        "`error_code` `transcript_purged`)."
     )
     user_id: str
     agent_id: str | None

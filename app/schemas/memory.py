@@ -40,7 +40,13 @@ class MemoryCreate(RequestModel):
         "must be able to name it).",
     )
     task_id: Identifier | None = Field(default=None, description="Task it came from.")
-    type: MemoryType = Field(default="fact", description="Kind of knowledge.")
+    type: MemoryType = Field(
+        default="fact",
+        description="Kind of knowledge. Omitted: the type the offline extractor gives the "
+        "value read as the user's own words (an allergy or a limit `constraint`, a liking "
+        "`preference`, something that happened or will happen at a time `event`), else "
+        "`fact`. Given: kept as given.",
+    )
     value: Annotated[Text, Field(min_length=1), MaxChars("value_chars")] = Field(
         description="The content: one self-contained sentence (≤ 200 characters recommended), "
         "negations and conditions kept."
@@ -51,7 +57,10 @@ class MemoryCreate(RequestModel):
         "situation ('when the user plans a weekend trip').",
     )
     entities: list[Annotated[Text, Field(max_length=200)]] = Field(
-        default_factory=list, max_length=50, description="Named things: people, places, codes."
+        default_factory=list,
+        max_length=50,
+        description="Named things: people, places, codes. Omitted: the names extraction "
+        "finds in the value (an empty list keeps none).",
     )
     confidence: float = Field(default=1.0, ge=0.0, le=1.0, description="0..1.")
     source: Source = Field(default="user", description="Who asserted it.")

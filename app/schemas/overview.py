@@ -31,7 +31,7 @@ class StatsResponse(ResponseModel):
     total_units: int = Field(description="All stored units, every status.")
     jobs: dict[str, int] = Field(
         description="Extraction jobs per state: every state (`queued`, `running`, "
-        "`retrying`, `succeeded`, `failed`), 0 when none."
+        "`retrying`, `succeeded`, `failed`, `cancelled`), 0 when none."
     )
     sessions: int = Field(
         description="Working-memory sessions with a durable transcript (with `agent_id`: "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import uuid
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -141,11 +142,12 @@ class WindowScores(ResponseModel):
         description="Raw cosine similarity to the query (null as `relevance` is)."
     )
     density: float = Field(description="Share of numbers, names, codes and parameters.")
-    standing: Literal["constraint", "preference", "decision"] | None = Field(
+    standing: Literal["constraint", "preference", "decision", "lift"] | None = Field(
         default=None,
         description="A standing statement of the session (the user's constraint, preference "
         "or decision): placed in the budget before every other message, whatever the query; "
-        "null otherwise.",
+        "`lift`: the user taking one back ('the 8am rule no longer applies'), placed before "
+        "them all so a rule is never shown without its lift; null otherwise.",
     )
     filler: bool = Field(
         default=False,
@@ -231,6 +233,13 @@ class ClearResponse(ResponseModel):
     session_id: str
     window_cleared: bool = Field(description="True when the hot window existed.")
     transcript_purged: int = Field(description="Transcript messages deleted (purge=true).")
+    extraction_cancelled: list[uuid.UUID] = Field(
+        default_factory=list,
+        description="The session's extraction jobs that had not written their units yet "
+        "(queued, retrying or running), cancelled by the purge: they extract nothing "
+        "(`status` `cancelled`). A job that had finished keeps its units (forget them with "
+        "DELETE /memories/{id}).",
+    )
 
 
 class WindowQuery(QueryModel):

@@ -246,7 +246,7 @@ class ContextService:
         # least important end, so the block never exceeds the budget.
         while result.tokens > usable and (result.window or result.memories or result.preferences):
             if result.window:
-                result.window.remove(min(result.window, key=lambda c: c.ranked.score))
+                result.window.remove(max(result.window, key=lambda c: c.rank))
             elif result.memories:
                 result.memories.pop()
             else:
@@ -320,8 +320,9 @@ class ContextService:
         """Keep the chosen messages whose rendered lines fit ``remaining`` tokens with the
         section header (the overhead estimate is checked against the real count). Over it, a
         message cut to fit is cut further by the excess; only when none can give that much
-        is the lowest-scoring message dropped (tester finding C26: a session's only message,
-        a long pasted log, was cut to the budget and then dropped for its speaker prefix)."""
+        is the message placed last in fill order dropped (tester finding C26: a session's
+        only message, a long pasted log, was cut to the budget and then dropped for its
+        speaker prefix)."""
         chosen = list(selection.chosen)
         while chosen:
             text = "\n".join([WINDOW_HEADER, *(message_line(c) for c in chosen)]) + "\n"
@@ -336,6 +337,7 @@ class ContextService:
                 shorter = replace(cut, content=content, tokens=self.tokenizer.count(content))
                 chosen[chosen.index(cut)] = shorter
                 continue
-            # Drop the lowest-scoring message and try again.
-            chosen.remove(min(chosen, key=lambda c: c.ranked.score))
+            # Drop the message placed last (fill order: standing statements and their lifts
+            # stay longest, tester H19) and try again.
+            chosen.remove(max(chosen, key=lambda c: c.rank))
         return [], 0

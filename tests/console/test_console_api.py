@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-JOB_STATES = ["queued", "running", "retrying", "succeeded", "failed"]
+JOB_STATES = ["queued", "running", "retrying", "succeeded", "failed", "cancelled"]
 
 
 async def store(client, *memories: dict) -> list[dict]:  # type: ignore[no-untyped-def]

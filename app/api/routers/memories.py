@@ -32,6 +32,7 @@ from app.schemas.memory import (
 from app.services.embedding_budget import Text
 from app.services.extraction.never_kept import refuse_secrets
 from app.services.idempotency import body_hash
+from app.services.memory.inferred import completed
 from app.services.memory.ttl import refuse_past_expiry
 
 router = APIRouter(tags=["memories"])
@@ -75,6 +76,15 @@ async def store_memories(
     and its id keeps resolving to it), else they stay distinct and are listed by
     `GET /memories?review=pending`. No LLM is called inside this request. Identical
     stores, or paraphrases the local decision merges, sent at the same moment leave one row.
+
+    A unit sent without a `type` gets the type the offline extractor gives its value, read as
+    the user's own words ("The user is allergic to peanuts" / "I'm allergic to peanuts" →
+    `constraint`, "prefers window seats" → `preference`, "went to Lisbon last week" →
+    `event`, "works at Siemens" → `fact`; `fact` when nothing in it says otherwise); one sent
+    without `entities` gets the names extraction finds in it (Siemens, Munich). A type or
+    entities given (`[]` too) are kept as given; the value is stored as sent. Two wordings of
+    one fact read as different types, or naming no name in common, are not merged unreviewed
+    (docs/DEDUPE.md): give the type to keep them comparable.
 
     With an `Idempotency-Key` header a retry with the same body returns the first response
     (header `Idempotent-Replayed: true`); the same key with another body is a 422
@@ -120,7 +130,8 @@ async def store_memories(
             ]  # fmt: skip
         )
         await owners.claim(namespace, [(m.session_id, m.user_id) for m in body.memories])
-        outcomes = await service.store(namespace, body.memories, now)
+        memories = await completed(body.memories, now)  # a type and entities left out (H18)
+        outcomes = await service.store(namespace, memories, now)
         total = (time.perf_counter() - start) * 1000.0
         response.headers["Server-Timing"] = server_timing(service.stages_ms, total)
         results = [

@@ -11,6 +11,7 @@ from pydantic import AfterValidator
 from app.api.deps import (
     ClosureServiceDep,
     EmbeddingBudgetDep,
+    ExtractionServiceDep,
     IdempotencyServiceDep,
     NamespaceDep,
     WorkingMemoryServiceDep,
@@ -221,21 +222,26 @@ async def clear_window(
     service: WorkingMemoryServiceDep,
     session_id: SessionIdPath,
     namespace: NamespaceDep,
+    extraction: ExtractionServiceDep,
     purge: Annotated[
         bool, Query(description="Also delete the durable transcript of the session.")
     ] = False,
     user_id: SessionScope = None,
 ) -> ClearResponse:
     """Clear the session's hot window. The durable transcript stays (later extraction reads
-    it) unless `purge=true`, which deletes it too. Idempotent: an unknown session answers
-    200 with `window_cleared: false`. With `user_id`, a session of another user is a 404
-    `not_found` (nothing cleared)."""
+    it) unless `purge=true`, which deletes it too and cancels the session's extraction jobs
+    that have not written their units yet (`extraction_cancelled`; until 2026-12-07 a job
+    queued by a close extracted the purged messages afterwards). Idempotent: an unknown
+    session answers 200 with `window_cleared: false`. With `user_id`, a session of another
+    user is a 404 `not_found` (nothing cleared)."""
     await service.check_scope(namespace, session_id, user_id)
     result = await service.clear(namespace, session_id, purge)
+    cancelled = await extraction.cancel_for_purge(namespace, session_id) if purge else []
     return ClearResponse(
         session_id=session_id,
         window_cleared=result.window_cleared,
         transcript_purged=result.transcript_purged,
+        extraction_cancelled=cancelled,
     )
 
 

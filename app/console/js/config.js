@@ -77,7 +77,7 @@ export const RECALL_OPTIONS = [
 export const PATCH_STATUSES = ["active", "archived", "invalid"];
 
 // Extraction job states, in the order the health view lists them.
-export const JOB_STATES = ["queued", "running", "retrying", "succeeded", "failed"];
+export const JOB_STATES = ["queued", "running", "retrying", "succeeded", "failed", "cancelled"];
 
 // Rows per page of the unit list (GET /memories `limit`, 1..200).
 export const PAGE_SIZE = 25;

@@ -141,3 +141,39 @@ def without_topic(text: str, terms: tuple[str, ...]) -> tuple[str, int]:
         c[:1].upper() + c[1:] + ("" if re.search(r"[.!?]$", c) else ".") for c in sentences if c
     )
     return joined, sum(gone)
+
+
+# Where a request to forget ends and what it carries begins: "Please forget my address, it is
+# 12 Elm Street" (tester hbreak7 H16), 忘掉我的地址吧，是建国路88号.
+_REQUEST_END = re.compile(r"\s*(?:[,，;；:：—–]|\s-\s)\s*")
+# A sentence after the request that speaks of what it names: "It is 12 Elm Street."
+_POINTS_BACK = re.compile(r"^\W*(?:it|that|this|which)\b|^\W*(?:它|这|那|是|就是)", re.IGNORECASE)
+_DIGITS = re.compile(r"[\w/+.-]*\d[\w/+.-]*")
+
+
+def leading_request(sentence: str) -> tuple[str, tuple[str, ...], str] | None:
+    """The request to forget that opens ``sentence`` followed (after a comma, a colon, a
+    dash) by more words: the request's words, its topic (:func:`forget_topic`) and what
+    follows when that is not what it names ("…, but I'm allergic to peanuts"; "" for "…, it
+    is 12 Elm Street") — else None."""
+    parts = _REQUEST_END.split(sentence.strip(), maxsplit=1)
+    if len(parts) < 2 or not parts[1].strip():
+        return None
+    terms = forget_topic(parts[0])
+    if terms is None:
+        return None
+    rest = re.sub(r"^(?:but|and|also|though)\s+", "", parts[1].strip(), flags=re.I)
+    rest = "" if carries_topic(rest, terms) or not terms else rest
+    return parts[0].strip(), terms, rest[:1].upper() + rest[1:]
+
+
+def carries_topic(sentence: str, terms: tuple[str, ...]) -> bool:
+    """A sentence after a request to forget that gives what it names: it speaks of the
+    topic, or points back to it ("It is 12 Elm Street.", 是建国路88号。)."""
+    return bool(terms) and (names_topic(sentence, terms) or bool(_POINTS_BACK.match(sentence)))
+
+
+def redacted(request: str) -> str:
+    """A request to forget as the job's outcome may show it: its words holding a digit
+    (a number, a code, a house number it gives) left out."""
+    return re.sub(r"\s{2,}", " ", _DIGITS.sub("…", request)).strip()

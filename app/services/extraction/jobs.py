@@ -77,6 +77,10 @@ def without_text(snapshot: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{k: m[k] for k in kept if k in m} for m in snapshot]
 
 
+PURGED = (
+    "the session's transcript was purged before this job wrote its units: nothing was "
+    "extracted (DELETE /working_memory/{session_id}?purge=true)"
+)
 # Messages before a session job's range, read as context (tester B19: "Yes, it expires on…"
 # after a close answers the question asked before it).
 CONTEXT_MESSAGES = 2
@@ -321,6 +325,21 @@ class ExtractionService:
         last = rows[-1] if more and rows else None
         cursor = cursors.encode_keyset(last.created_at, last.id, filters) if last else None
         return JobPage(rows, cursor)
+
+    async def cancel_for_purge(self, namespace: str, session_id: str) -> list[uuid.UUID]:
+        """Cancel the session's jobs that have not written their units (its transcript is
+        being purged in this transaction; tester hbreak7 H30: a queued job extracted the
+        purged messages from its snapshot afterwards). Their snapshots keep no words; a
+        runner holding one finds it cancelled and discards its result. The ids cancelled."""
+        now = datetime.now(UTC)
+        jobs = await self.jobs.unfinished_session_jobs(namespace, session_id)
+        for job in jobs:
+            job.status = JobStatus.CANCELLED
+            job.transcript = without_text(job.transcript)
+            job.error, job.error_code = PURGED, "transcript_purged"
+            job.next_attempt_at = job.lease_until = None
+            job.finished_at = job.updated_at = now
+        return [job.id for job in jobs]
 
     async def retry(
         self, namespace: str, job_id: uuid.UUID, user_id: str | None = None

@@ -106,6 +106,12 @@ def unit_type(text: str, dates: list[TimeMatch], *, zh: bool) -> MemoryType:
     return cue_type(text, dates, zh=zh) or _lasting_state(text, dates, zh) or "event"
 
 
+def stated_type(text: str, dates: list[TimeMatch], *, zh: bool) -> MemoryType | None:
+    """The type ``text``'s own words give (a cue, or a lasting state of the speaker), None
+    when nothing in it says one (where :func:`unit_type` falls back to ``event``)."""
+    return cue_type(text, dates, zh=zh) or _lasting_state(text, dates, zh)
+
+
 # What the speaker says holds of them, with no time: "Dance is my stress relief", "I'm after
 # Marley flooring", "I've been into dancing since I was a kid", 我女儿今年七岁.
 _EN_LASTING = re.compile(

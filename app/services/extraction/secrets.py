@@ -11,8 +11,11 @@
   a password right after a login without the word ("my bank login is jdoe and it's
   Sunshine99!", "username: bob, pw: hunter2": a value with a digit, an inner capital or symbol),
   also with no "is" ("pw Sunshine99", "login jdoe / Sunshine99", an e-mail then a password;
-  tester E27); one referred to by "it" or given in reply to a message that names one ("but
-  now it is …", "What's the new PIN?" → "It's 8842 now"; :func:`find`'s ``context``);
+  tester E27); a texted one-time code ("your code is 483920"), an AWS secret access key by
+  its name, a password named in German, French, Spanish, Portuguese, Dutch or a Nordic
+  language ("WLAN-Passwort: …"; tester hbreak7 H27); one referred to by "it" or given in
+  reply to a message that names one ("but now it is …", "What's the new PIN?" → "It's 8842
+  now"; :func:`find`'s ``context``);
 - **access codes** (tester D4), as durable as a PIN: a door, gate, alarm, garage, safe, lock or
   building code or combination and a value with a digit ("The alarm code for the house is
   5521.", "Our garage code is 9090", "The safe combination is 12-34-56.", "the code to the
@@ -91,12 +94,18 @@ _SECRET_WORD = (
     r"\s+(?:token|key)s?|seed\s+phrase"
     # "user: admin pass: admin123"; "The answer to my security question is Fluffy" (hbreak6 G6)
     r"|pass(?=\s*[:=])|security\s+answer|answers?\s+to\s+(?:my|the)\s+security\s+questions?"
+    # an AWS secret key by its name (tester hbreak7 H27), a password in another language
+    # ("WLAN-Passwort: …", "le mot de passe est …")
+    r"|(?:aws_)?secret_access_key|secret\s+access\s+keys?|passw(?:ort|oord)|kennwort"
+    r"|mot\s+de\s+passe|contrase(?:ñ|n)a|senha|passord|l(?:ö|o)senord|salasana|has(?:ł|l)o"
 )
 # "<word> [for the bank | to my email] is|was|:|= <value>"
 _STATED = re.compile(
-    rf"\b(?:{_SECRET_WORD})\b(?:\s+(?:for|to|of|on|at|in)\s+(?:my\s+|the\s+|our\s+|your\s+)?"
+    rf"\b(?:{_SECRET_WORD})\b(?:\s+(?:for|to|of|on|at|in|du|de|des|für|vom|del|do|da)\s+"
+    r"(?:my\s+|the\s+|our\s+|your\s+|la\s+|le\s+|el\s+|der\s+|den\s+)?"
     r"[\w'’.-]+(?:\s+(?:account|app|card|login|lock))?)?"
-    r"\s*(?:\bis\b|\bwas\b|\bare\b|['’]s\b|=|:|-|\bused\s+to\s+be\b|\bwill\s+be\b)\s*"
+    r"\s*(?:\bis\b|\bwas\b|\bare\b|['’]s\b|=|:|-|\bused\s+to\s+be\b|\bwill\s+be\b"
+    r"|\b(?:ist|est|es|é|er|är|on)\b)\s*"
     r"(?:now\s+|still\s+|just\s+|actually\s+)?[\"'“‘]?([^\s\"'”’]+)",
     re.IGNORECASE,
 )
@@ -193,6 +202,15 @@ _NOT_A_VALUE = {
     "sent", "missing", "forgotten", "lost", "there", "here", "in", "on", "at", "under", "inside",
     "somewhere", "the", "a", "my", "your", "also", "still", "now", "gone", "fine", "ok", "okay",
 }  # fmt: skip
+# A one-time code as the text that sent it says it (tester hbreak7 H27): "your code is 483920",
+# "the code they texted me is 771204"; not a zip, area, country or dress code.
+_TEXTED_CODE = re.compile(
+    r"(?:\byour\s+(?!(?:zip|postal|post|area|country|dress|discount|promo|coupon|tax|source)\b)"
+    r"(?:[\w-]+\s+)?code\s+(?:is|:)|\bcode\s+(?:they|you|it|the\s+\w+)\s+(?:texted|sent|"
+    r"messaged|gave)(?:\s+me)?\s+(?:is|was|:)|\b(?:texted|sent)\s+me\s+(?:a\s+|the\s+)?code"
+    r"\s*(?:[:,-]|is|was)?)\s*(\d{4,8})\b",
+    re.IGNORECASE,
+)
 _KEY_SHAPES = re.compile(
     r"\b(?:sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}"
     r"|xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{35}|glpat-[A-Za-z0-9_-]{20,})"
@@ -315,6 +333,7 @@ def find(text: str, context: str = "") -> list[Secret]:
         *_group(_CVV, text, CVV),
         *_stated(text),
         *_group(_PIN_DIGITS, text, PASSWORD),
+        *_group(_TEXTED_CODE, text, PASSWORD),
         *_after_login(text),
         *_bare(text),
         *_used(text),

@@ -28,7 +28,14 @@ from typing import Any
 
 from app.core.text import has_cjk
 from app.services.extraction import secrets
-from app.services.extraction.forget_requests import EVERYTHING, forget_topic, without_topic
+from app.services.extraction.forget_requests import (
+    EVERYTHING,
+    carries_topic,
+    forget_topic,
+    leading_request,
+    redacted,
+    without_topic,
+)
 from app.services.extraction.units import Candidate, Turn
 
 _LEAD = r"(?:^|[,;:(—–-]\s*|\b(?:but|and|so|also|oh|okay|ok|actually|please|just)\s+)"
@@ -149,15 +156,25 @@ def screen(turns: list[Turn]) -> Screened:
         keep = sentences
         if turn.role == "user":
             keep = []
+            forgetting: tuple[str, ...] = ()  # the topic of a request earlier in the message
             for sentence in sentences:
+                if carries_topic(sentence, forgetting):  # "It is 12 Elm Street." (H16)
+                    continue
                 topic = forget_topic(sentence)  # 忘掉我的地址, "Stop remembering where I work."
+                request, rest = sentence, ""
+                if topic is None and (lead := leading_request(sentence)):
+                    request, topic, rest = lead  # "Please forget my address, it is 12 Elm St"
                 if not (topic or _FORGET.search(sentence) or _DONT_KEEP_MY.search(sentence)):
                     keep.append(sentence)
                     continue
+                if rest:  # "Forget my address, but I'm allergic to peanuts.": the allergy
+                    keep.append(rest)
+                forgetting = topic or ()
                 parts = _forget_earlier(out, turn, keep, topic)
                 if turn.index >= 0:
                     why = FORGOTTEN_REASON.format(parts=", ".join(parts)) if parts else None
-                    out.dropped.append(_entry(secrets.mask(sentence)[0], why or FORGET_REASON))
+                    shown = secrets.mask(redacted(request))[0]  # never what it asked to forget
+                    out.dropped.append(_entry(shown, why or FORGET_REASON))
             if not keep:
                 continue
         content = turn.content if keep == sentences else _join(keep)

@@ -14,7 +14,8 @@ in use (no query: relevance is left out):
 
 The budget is filled in three tiers, each in score order: the session's standing statements
 first (the user's constraints, preferences and decisions: "I eat vegan food only", 我不吃辣 —
-app/services/working_memory/standing.py), whatever the query and however short their
+app/services/working_memory/standing.py; the user's lifts of them, "the 8am rule no longer
+applies", before them all), whatever the query and however short their
 density; then the other messages; filler last ("ok", "thanks!", 好的), so it never takes
 budget a standing statement or a message with content needs. A message larger than the
 whole budget is cut (head and tail kept) rather than dropped, and everything left out is
@@ -203,7 +204,11 @@ def select(ranked: list[Ranked], budget: int, overhead: int, tokenizer: Tokenize
     out = Selection()
     remaining = budget
     min_cut = 8  # fewer content tokens than this is no longer the message
-    order = sorted(ranked, key=lambda r: (tier(r), -r.score, -r.entry.seq))
+    # A lift goes first among the standing statements: a rule is never placed without the
+    # later message that lifted it (tester H19).
+    order = sorted(
+        ranked, key=lambda r: (tier(r), r.entry.standing != "lift", -r.score, -r.entry.seq)
+    )
     for place, r in enumerate(order, 1):
         cost = r.entry.tokens + overhead
         if cost <= remaining:
@@ -244,6 +249,11 @@ def why_chosen(c: Chosen) -> str:
     r = c.ranked
     cut = "; cut to fit, being larger than the budget" if c.truncated else ""
     cut += UNEMBEDDED if r.unembedded else ""
+    if r.entry.standing == "lift":
+        return (
+            "lifts a standing statement said before it: placed first whatever the query, so "
+            f"the rule it lifts is never shown without it (place {c.rank}){cut}"
+        )
     if r.entry.standing:
         return (
             f"a standing {r.entry.standing} of the session: placed before the other messages "
@@ -259,6 +269,10 @@ def why_left_out(x: LeftOut) -> str:
     r = x.ranked
     need = f"it needed {x.needed_tokens} tokens and {x.free_tokens} were still free"
     need += UNEMBEDDED if r.unembedded else ""
+    if r.entry.standing == "lift":
+        return (
+            f"lifts a standing statement, placed first, but lifts before it took the budget: {need}"
+        )
     if r.entry.standing:
         return (
             f"a standing {r.entry.standing}, placed before the other messages, but the "

@@ -10,6 +10,13 @@ clause by clause, questions skipped — or a decision ("we decided to fly on Fri
 informative sentence (app/services/extraction/filler.py: "ok", "thanks!", 好的, emoji).
 Only the user's messages can be standing statements (the assistant restating one is not
 the user saying it). Both are decided once, when a message is appended.
+
+A *lift* is the user taking a standing statement back ("the 8am rule no longer applies",
+"ignore the no-red-eye rule", "forget what I said about early flights", "Just kidding"
+opening a message, 那条规定不再适用了): it is pinned like what it lifts, and placed first, so
+the window never shows a rule without the message that lifted it (tester hbreak7 H19: the
+window kept "Never book before 8am" and dropped the later lift, and /context told the model
+the old rule).
 """
 
 from __future__ import annotations
@@ -19,10 +26,11 @@ from typing import Literal
 
 from app.core.text import has_cjk
 from app.services.extraction.filler import informative
+from app.services.extraction.retractions import take_back
 from app.services.extraction.rules import EN_RULES
 from app.services.extraction.rules_zh import ZH_RULES
 
-Standing = Literal["constraint", "preference", "decision"]
+Standing = Literal["constraint", "preference", "decision", "lift"]
 
 _CLAUSE = re.compile(
     r"(?<=[.!?;])\s+|[,，、；;。！？!?\n]+\s*|\s+but\s+|\s+and\s+(?=i\b|we\b)", re.I
@@ -42,6 +50,26 @@ _ZH_DECISION = re.compile(
     r"(?:我们|我)(?:已经)?(?:决定|定了|选定|商量好|说好)|就这么定|就选|最终选择|决定了"
 )
 _TYPES = {"constraint", "preference"}
+_RULE = (
+    r"(?:rule|restriction|constraint|limit|requirement|preference|instruction|condition|"
+    r"thing|policy)s?"
+)
+_EN_LIFT = re.compile(
+    r"\b(?:no\s+longer\s+appl(?:y|ies)|(?:does|do)\s*(?:n['’]?t|\s+not)\s+apply\s+"
+    r"(?:any\s*more|now)|(?:is|are)\s+no\s+longer\s+(?:valid|in\s+effect|needed|necessary|"
+    r"required|a\s+thing|the\s+case|true)"
+    rf"|{_RULE}\s+(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:lifted|off|gone|"
+    r"cancel+ed|dropped|removed|void|over)"
+    r"|(?:ignore|disregard|drop|lift|scrap|cancel|forget(?:\s+about)?|never\s*mind(?:\s+about)?"
+    r"|scratch)\s+(?:what\s+i\s+said\s+(?:about|earlier|before)|(?:the|that|my|this|those|"
+    rf"these)\s+(?:[\w'’-]+\s+){{0,4}}?{_RULE}\b))",
+    re.I,
+)
+_ZH_LIFT = re.compile(
+    r"不再适用|不适用了|(?:规定|限制|要求|规矩|条件)(?:已经|现在)?(?:取消|作废|不算|解除|不用管)"
+    r"|取消(?:了)?(?:之前|刚才|那条|这条|那个|这个)?(?:的)?(?:规定|限制|要求)"
+    r"|(?:忘了|忽略|别管|不用管)(?:我)?(?:之前|刚才)说的|不算数了"
+)
 
 
 def _clauses(text: str) -> list[str]:
@@ -63,6 +91,10 @@ def standing_kind(role: str, content: str) -> Standing | None:
     # each clause that is not a question.
     whole = [] if _is_question(content) else [content]
     texts = [*whole, *(c for c in _clauses(content) if not _is_question(c))]
+    if take_back(content)[1] or any(
+        (_ZH_LIFT if has_cjk(t) else _EN_LIFT).search(t) for t in texts
+    ):
+        return "lift"
     kind: Standing | None = None
     for text in texts:
         zh = has_cjk(text)

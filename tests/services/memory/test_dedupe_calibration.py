@@ -20,6 +20,7 @@ from app.services.memory.pairs.decision import Thresholds
 from app.services.memory.pairs.features import statement
 from app.services.memory.pairs.gate import review_worthy
 from tests.dedupe_pairs import GOLD_VERDICT, KINDS, PAIRS, Judged, judge, totals
+from tests.services.memory.as_fact import FACT
 
 ROOT = Path(__file__).resolve().parents[3]
 DOC = ROOT / "docs" / "DEDUPE.md"
@@ -155,8 +156,8 @@ def test_docs_match_the_set(offline):
 async def test_the_store_path_agrees_with_the_decision(client, offline):
     """End to end: every pair's old unit stored for its own user, then its new unit (no LLM):
     merges, supersedes / flags and pending reviews as the decision said, no false merge."""
-    olds = [{"user_id": f"pair-{k}", "value": p.old} for k, p in enumerate(PAIRS)]
-    news = [{"user_id": f"pair-{k}", "value": p.new} for k, p in enumerate(PAIRS)]
+    olds = [{"user_id": f"pair-{k}", "value": p.old, **FACT} for k, p in enumerate(PAIRS)]
+    news = [{"user_id": f"pair-{k}", "value": p.new, **FACT} for k, p in enumerate(PAIRS)]
     batch = 25  # one-sentence units: 25 stay within LIMITS__REQUEST_TOKENS (512)
     for lo in range(0, len(PAIRS), batch):
         r = await client.post("/store", json={"memories": olds[lo : lo + batch]})

@@ -10,9 +10,11 @@ import hashlib
 
 import pytest
 
+from tests.services.memory.as_fact import FACT
+
 
 async def store(client, user: str, value: str, **more: str) -> dict:
-    unit = {"user_id": user, "value": value, **more}
+    unit = {"user_id": user, "value": value, **FACT, **more}
     r = await client.post("/store", json={"memories": [unit]})
     assert r.status_code == 200, r.text
     return r.json()["results"][0]

@@ -14,6 +14,7 @@ from app.services.memory.pairs import canonical as canonical_mod
 from app.services.memory.pairs import definition, lexical, lexicon, names
 from app.services.memory.pairs.decision import Thresholds, decide
 from app.services.memory.pairs.features import statement
+from tests.services.memory.as_fact import FACT
 
 T = Thresholds()
 T_ALIGN = Thresholds(reword_cosine=None, reword_cosine_zh=None)
@@ -163,14 +164,14 @@ async def test_a_paraphrase_merges_through_the_store_and_a_neighbour_stays(clien
     """End to end (embedded PostgreSQL, the real embedder, no LLM): a restatement with other
     words merges into the stored unit; another fact about the same person is kept."""
     first = await client.post("/store", json={"memories": [
-        {"user_id": "align-en", "value": "The user got married in 2019"},
-        {"user_id": "align-zh", "value": "The user lives in Hangzhou"},
+        {"user_id": "align-en", "value": "The user got married in 2019", **FACT},
+        {"user_id": "align-zh", "value": "The user lives in Hangzhou", **FACT},
     ]})  # fmt: skip
     assert first.status_code == 200, first.text
     r = await client.post("/store", json={"memories": [
-        {"user_id": "align-en", "value": "The user's wedding was in 2019"},
-        {"user_id": "align-zh", "value": "用户住在杭州"},
-        {"user_id": "align-en", "value": "The user graduated in 2019"},
+        {"user_id": "align-en", "value": "The user's wedding was in 2019", **FACT},
+        {"user_id": "align-zh", "value": "用户住在杭州", **FACT},
+        {"user_id": "align-en", "value": "The user graduated in 2019", **FACT},
     ]})  # fmt: skip
     assert r.status_code == 200, r.text
     outcomes = [o["outcome"] for o in r.json()["results"]]
@@ -276,16 +277,16 @@ async def test_a_definition_and_a_transliterated_name_merge_through_the_store(cl
     characters merges into the one in Latin letters; a fact the label's definition
     contradicts stays."""
     first = await client.post("/store", json={"memories": [
-        {"user_id": "define-en", "value": "The user is a vegetarian"},
-        {"user_id": "define-zh", "value": "用户是素食主义者"},
-        {"user_id": "name-xl", "value": "Caroline lives in Hangzhou"},
+        {"user_id": "define-en", "value": "The user is a vegetarian", **FACT},
+        {"user_id": "define-zh", "value": "用户是素食主义者", **FACT},
+        {"user_id": "name-xl", "value": "Caroline lives in Hangzhou", **FACT},
     ]})  # fmt: skip
     assert first.status_code == 200, first.text
     r = await client.post("/store", json={"memories": [
-        {"user_id": "define-en", "value": "The user does not eat meat"},
-        {"user_id": "define-zh", "value": "用户不吃任何肉类"},
-        {"user_id": "name-xl", "value": "卡罗琳住在杭州"},
-        {"user_id": "define-en", "value": "The user eats fish on Fridays"},
+        {"user_id": "define-en", "value": "The user does not eat meat", **FACT},
+        {"user_id": "define-zh", "value": "用户不吃任何肉类", **FACT},
+        {"user_id": "name-xl", "value": "卡罗琳住在杭州", **FACT},
+        {"user_id": "define-en", "value": "The user eats fish on Fridays", **FACT},
     ]})  # fmt: skip
     assert r.status_code == 200, r.text
     outcomes = [o["outcome"] for o in r.json()["results"]]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from app.services.memory.pairs import referents
+from tests.services.memory.as_fact import FACT
 
 
 @pytest.mark.parametrize(
@@ -77,7 +78,7 @@ def test_how_real_a_statement_says_its_fact_is(value, moods):
 
 async def _store(client, user: str, value: str, occurred_at: str) -> dict:
     r = await client.post("/store", json={"memories": [
-        {"user_id": user, "value": value, "occurred_at": occurred_at}]})  # fmt: skip
+        {"user_id": user, "value": value, "occurred_at": occurred_at, **FACT}]})  # fmt: skip
     assert r.status_code == 200, r.text
     return r.json()["results"][0]
 

@@ -16,6 +16,7 @@ from app.services.memory.pairs import canonical, holders, rules
 from app.services.memory.pairs.decision import Thresholds, decide
 from app.services.memory.pairs.features import statement
 from app.services.memory.pairs.gate import flags_contradiction
+from tests.services.memory.as_fact import FACT
 from tests.services.memory.flagged import store_flagged_pair
 
 T = Thresholds()
@@ -155,19 +156,21 @@ async def test_a_renamed_pet_and_a_left_employer_supersede_through_the_store(cli
     employer left supersede the old units (months apart); a cousin's employer leaves the
     user's alone; two cats told with a place added merge."""
     first = await client.post("/store", json={"memories": [
-        {"user_id": "pet", "value": "The user's cat is called Mochi",
+        {"user_id": "pet", "value": "The user's cat is called Mochi", **FACT,
          "occurred_at": "2026-01-05T00:00:00Z"},
-        {"user_id": "job-zh", "value": "用户在字节跳动工作",
+        {"user_id": "job-zh", "value": "用户在字节跳动工作", **FACT,
          "occurred_at": "2026-01-05T00:00:00Z"},
-        {"user_id": "cats", "value": "用户养了两只猫", "occurred_at": "2026-01-05T00:00:00Z"},
+        {"user_id": "cats", "value": "用户养了两只猫", **FACT,
+         "occurred_at": "2026-01-05T00:00:00Z"},
     ]})  # fmt: skip
     assert first.status_code == 200, first.text
     r = await client.post("/store", json={"memories": [
-        {"user_id": "pet", "value": "The user's cat is called Biscuit",
+        {"user_id": "pet", "value": "The user's cat is called Biscuit", **FACT,
          "occurred_at": "2026-06-05T00:00:00Z"},
-        {"user_id": "job-zh", "value": "用户已经从字节跳动离职，去了华为",
+        {"user_id": "job-zh", "value": "用户已经从字节跳动离职，去了华为", **FACT,
          "occurred_at": "2026-06-05T00:00:00Z"},
-        {"user_id": "cats", "value": "用户家里有2只猫咪", "occurred_at": "2026-06-05T00:00:00Z"},
+        {"user_id": "cats", "value": "用户家里有2只猫咪", **FACT,
+         "occurred_at": "2026-06-05T00:00:00Z"},
     ]})  # fmt: skip
     assert r.status_code == 200, r.text
     results = r.json()["results"]
@@ -175,7 +178,7 @@ async def test_a_renamed_pet_and_a_left_employer_supersede_through_the_store(cli
     for old in first.json()["results"][:2]:
         assert (await client.get(f"/memories/{old['id']}")).json()["status"] == "superseded"
     cousin = await client.post("/store", json={"memories": [
-        {"user_id": "job-zh", "value": "用户的表哥在字节跳动工作"}]})  # fmt: skip
+        {"user_id": "job-zh", "value": "用户的表哥在字节跳动工作", **FACT}]})  # fmt: skip
     assert cousin.status_code == 200, cousin.text
     [created] = cousin.json()["results"]
     assert created["outcome"] == "created", created

@@ -16,6 +16,7 @@ import httpx
 
 from app.services.memory.pairs.features import statement
 from app.services.memory.pairs.gate import in_band, other_speakers
+from tests.services.memory.as_fact import FACT
 
 # Turns of one speaker of LoCoMo dev conv-41 that the band alone paired with each other.
 CHIT_CHAT = [
@@ -40,7 +41,7 @@ STILL_REVIEWED = [
 
 
 async def store(client: httpx.AsyncClient, user: str, value: str) -> dict[str, Any]:
-    r = await client.post("/store", json={"memories": [{"user_id": user, "value": value}]})
+    r = await client.post("/store", json={"memories": [{"user_id": user, "value": value, **FACT}]})
     assert r.status_code == 200, r.text
     return r.json()["results"][0]
 

@@ -13,6 +13,7 @@ import pytest
 
 from app.services.memory.pairs.decision import Thresholds, decide
 from app.services.memory.pairs.features import statement
+from tests.services.memory.as_fact import FACT
 
 REWORDED = [
     ("Max became part of Nate's family in May 2022", "Nate welcomed Max into his home in May 2022"),
@@ -64,7 +65,8 @@ async def test_through_store_the_rewording_merges_and_keeps_its_words(client, ol
     user = f"reworded-{len(old)}"
     results = []
     for value in (old, new):
-        r = await client.post("/store", json={"memories": [{"user_id": user, "value": value}]})
+        unit = {"user_id": user, "value": value, **FACT}
+        r = await client.post("/store", json={"memories": [unit]})
         assert r.status_code == 200, r.text
         results.append(r.json()["results"][0])
     first, second = results

@@ -116,8 +116,9 @@ async def test_round_trip_chinese(client, engine):
 
 
 async def test_defaults(client):
-    [res] = await store(client, unit("The user likes jazz"))
+    [res] = await store(client, unit("The user's bike is blue"))
     m = res["memory"]
+    # the type read from the value (tests/api/test_store_inferred.py): nothing says one
     assert (m["type"], m["source"], m["confidence"]) == ("fact", "user", 1.0)
     assert m["agent_id"] is None and m["query"] is None and m["entities"] == []
     assert m["raw_ref"] == [] and m["metadata"] == {}

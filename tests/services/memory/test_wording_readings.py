@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from app.services.memory.pairs.moves import moved_away
+from tests.services.memory.as_fact import FACT
 from tests.services.memory.flagged import store_flagged_pair
 
 MERGED = [
@@ -35,7 +36,8 @@ KEPT = [
 
 
 async def _store(client, user: str, value: str) -> dict:  # type: ignore[no-untyped-def]
-    r = await client.post("/store", json={"memories": [{"user_id": user, "value": value}]})
+    unit = {"user_id": user, "value": value, **FACT}
+    r = await client.post("/store", json={"memories": [unit]})
     assert r.status_code == 200, r.text
     return r.json()["results"][0]  # type: ignore[no-any-return]
 

@@ -283,6 +283,7 @@ async def test_clear_keeps_transcript_purge_deletes_it(wm, engine):
         "session_id": "s11",
         "window_cleared": True,
         "transcript_purged": 0,
+        "extraction_cancelled": [],
     }
     assert (await wm.client.get("/working_memory/s11")).json()["messages"] == []
     assert len(await transcript(engine, "s11")) == 2
