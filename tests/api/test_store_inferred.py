@@ -71,3 +71,25 @@ async def test_entities_left_out_reach_the_entity_graph(client) -> None:
     r = await client.get("/entities/Siemens", params={"user_id": U})
     assert r.status_code == 200, r.text
     assert memory["id"] in [m["id"] for m in r.json()["units"]]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("The user is vegan.", "The user eats no animal products."),  # constraint / fact
+        ("The user works at Google.", "用户在谷歌工作。"),  # entities Google / 谷歌
+    ],
+)
+async def test_an_inferred_type_or_entities_keep_no_wording_from_merging(client, first, second):
+    """Two wordings of one fact stored without type or entities merged before types were
+    inferred (both ``fact``, no entities); read as a constraint and a fact, or naming Google
+    and 谷歌, they stayed two units (the pair decision never merges across types or disjoint
+    entities). An inferred field is listed in ``metadata.inferred`` and held against no merge."""
+    user = f"inferred-merge-{len(first)}"
+    r = await client.post("/store", json={"memories": [{"user_id": user, "value": first}]})
+    kept = r.json()["results"][0]["memory"]
+    assert kept["metadata"]["inferred"], kept
+    r = await client.post("/store", json={"memories": [{"user_id": user, "value": second}]})
+    assert r.status_code == 200, r.text
+    result = r.json()["results"][0]
+    assert result["outcome"] == "merged" and result["memory"]["id"] == kept["id"], result

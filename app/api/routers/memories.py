@@ -82,9 +82,10 @@ async def store_memories(
     `constraint`, "prefers window seats" → `preference`, "went to Lisbon last week" →
     `event`, "works at Siemens" → `fact`; `fact` when nothing in it says otherwise); one sent
     without `entities` gets the names extraction finds in it (Siemens, Munich). A type or
-    entities given (`[]` too) are kept as given; the value is stored as sent. Two wordings of
-    one fact read as different types, or naming no name in common, are not merged unreviewed
-    (docs/DEDUPE.md): give the type to keep them comparable.
+    entities given (`[]` too) are kept as given; the value is stored as sent, and
+    `metadata.inferred` lists the fields read from it. An inferred type (but `event`) or
+    inferred entities never keep two wordings of one fact from merging ("The user is vegan" /
+    "The user eats no animal products" read as a constraint and a fact; Google / 谷歌).
 
     With an `Idempotency-Key` header a retry with the same body returns the first response
     (header `Idempotent-Replayed: true`); the same key with another body is a 422

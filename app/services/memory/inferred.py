@@ -84,7 +84,10 @@ async def inferred(value: str, user_id: str, now: datetime) -> tuple[MemoryType,
 
 async def completed(items: list[MemoryCreate], now: datetime) -> list[MemoryCreate]:
     """``items`` with a type and entities where the caller left them out, inferred from each
-    value (:func:`inferred`); an explicit ``entities: []`` stays empty."""
+    value (:func:`inferred`); an explicit ``entities: []`` stays empty. The fields inferred
+    are listed in the unit's ``metadata.inferred`` (the pair decision holds an inferred type
+    other than an event, or inferred entities, against no merge:
+    :func:`app.services.memory.merge.decide_against`)."""
     out: list[MemoryCreate] = []
     for item in items:
         wants_type = "type" not in item.model_fields_set
@@ -98,5 +101,7 @@ async def completed(items: list[MemoryCreate], now: datetime) -> list[MemoryCrea
             update["type"] = kind
         if wants_entities and entities:
             update["entities"] = entities
+        if update:  # said on the unit: the pair decision does not hold a reading against it
+            update["metadata"] = {**item.metadata, "inferred": sorted(k for k in update)}
         out.append(item.model_copy(update=update) if update else item)
     return out

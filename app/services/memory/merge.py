@@ -55,25 +55,35 @@ def decide_against(
     max_unsure: int,
     occurred_at: datetime | None = None,
     said: datetime | None = None,
+    inferred: frozenset[str] = frozenset(),
 ) -> Plan:
     """The pair decision of ``value`` (of ``type_``, with its case-folded entity ``keys``)
     against ``neighbours``; the plan's indexes point into ``neighbours``. ``occurred_at``:
     when the new unit's event happened, if its writer said (two events on different days
     are two occurrences, :func:`~app.services.memory.pairs.plan.plan`); ``said``: when it was
-    said, if before now (a neighbour said later is decided in the order said: tester H17)."""
-    candidates = [
-        Candidate(
-            n.unit.value,
-            n.unit.type,
-            frozenset(n.unit.entity_keys),
-            n.cosine,
-            occurrence_day(n.unit.occurred_at),
-            said is not None and said_at(n.unit) > said,
-        )  # fmt: skip
-        for n in neighbours
-    ]
+    said, if before now (a neighbour said later is decided in the order said: tester H17).
+    ``inferred``: the new unit's fields the service read from its value (``type``,
+    ``entities``: :mod:`app.services.memory.inferred`), as a neighbour's
+    ``metadata.inferred`` says of its own: an inferred type other than an event decides no
+    pair (two wordings of one fact are read as a constraint and a fact), inferred entities
+    rule no merge out (Google / 谷歌)."""
+    candidates = []
+    for n in neighbours:
+        theirs = frozenset((n.unit.metadata_ or {}).get("inferred") or ())
+        loose = "type" in theirs | inferred and "event" not in (type_, n.unit.type)
+        candidates.append(
+            Candidate(
+                n.unit.value,
+                type_ if loose else n.unit.type,
+                frozenset() if "entities" in theirs else frozenset(n.unit.entity_keys),
+                n.cosine,
+                occurrence_day(n.unit.occurred_at),
+                said is not None and said_at(n.unit) > said,
+            )
+        )
     day = occurrence_day(occurred_at)
-    return plan(value, type_, frozenset(keys), candidates, limits, max_unsure, day)
+    own = frozenset() if "entities" in inferred else frozenset(keys)
+    return plan(value, type_, own, candidates, limits, max_unsure, day)
 
 
 def another_occurrence(type_: str, occurred_at: datetime | None, unit: MemoryUnit) -> bool:

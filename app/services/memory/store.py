@@ -250,7 +250,8 @@ class StoreService:
             subject.namespace, neighbours, vector,
             lambda ns: decide_against(item.value, item.type, keys, ns, self.thresholds,
                                       self.dedupe.max_unsure, item.occurred_at,
-                                      said_moment(item.metadata) or item.occurred_at),
+                                      said_moment(item.metadata) or item.occurred_at,
+                                      frozenset(item.metadata.get("inferred") or ())),
         )  # fmt: skip
         neighbours, decided = parts.neighbours, parts.plan
         if decided.merge_into is not None:
