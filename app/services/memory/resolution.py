@@ -12,8 +12,9 @@ dated by its statement are ordered by those dates ("moved to Lisbon in 2023" tol
 March 2025 I moved to Madrid" is the older, tester G9; a plan's day is no such time: two plans
 are ordered by when they were said, tester G1) —, and a plan
 moved or called off always (tester E25: the cancellation is dated before the plan's day); a
-pair decided in the order said (a neighbour said after the new unit, :data:`.pairs.plan.SAID_BEFORE`)
-is ordered as if the neighbour had arrived last (tester hbreak7 H17); a
+pair decided in the order said (a neighbour said after the new unit,
+:data:`.pairs.plan.SAID_BEFORE`) is ordered as if the neighbour had arrived last (tester
+hbreak7 H17); a
 new unit that describes an older state (a backfill) is the superseded one, fitted into the
 chain by event time (:func:`fit_backfill`); otherwise both stay active, each listing the other in
 ``conflicts_with``, and the pair becomes a review of kind ``contradiction``
