@@ -107,3 +107,15 @@ async def test_through_store_each_stays_two_units(client, old, new, reason):
 async def test_through_store_paraphrases_still_merge(client, old, new):
     first, second = await _store(client, f"still-{len(old)}-{len(new)}", (old, new))
     assert second["outcome"] == "merged" and second["id"] == first["id"], second
+
+
+async def test_a_chinese_subject_before_a_preposition_keeps_the_win_and_the_loss_apart(client):
+    """The seventh held-back part's one false merge (2026-12-07): 内特赢了11月那场 Valorant 大赛 /
+    内特在11月那场 Valorant 大赛的决赛里输了 merged by content-word alignment (0.984): the
+    subject was read as 内特在, so the opposite verbs 赢 / 输 were never compared. The subject
+    ends before 在, 已经, 现在, 把…: a possible contradiction, both kept."""
+    old, new = "内特赢了11月那场 Valorant 大赛", "内特在11月那场 Valorant 大赛的决赛里输了"
+    first, second = await _store(client, "converse-zh-subject", (old, new))
+    assert second["outcome"] != "merged" and second["id"] != first["id"], second
+    d = decide(statement(new), statement(old), 0.984)
+    assert (d.reason, d.merge_allowed) == ("opposite_verb_elsewhere", False), d

@@ -75,6 +75,9 @@ ZH_VERBS: tuple[tuple[str, str], ...] = (
     ("上涨|涨|增加|提高", "increase"), ("下降|降|跌|减少", "decrease"),
 )  # fmt: skip
 _ZH = tuple((re.compile(p), key) for p, key in ZH_VERBS)
+# Words that follow a Chinese subject and are no part of it (held back part 7: "内特在" was
+# read as the subject of 内特在…的决赛里输了, and the win / loss merged).
+_ZH_AFTER_SUBJECT = re.compile(r"在|已经|现在|最近|刚刚|刚|又|也|还|都|把|被|和|跟|从|去|每")
 
 _ATTEMPT = re.compile(
     r"\b(?:look(?:s|ed|ing)?|search(?:es|ed|ing)?|hunt(?:s|ed|ing)?|shop(?:s|ped|ping)?)"
@@ -190,6 +193,8 @@ def _subject(value: str) -> str | None:
                 return "user"
         cut = min([m.start() for p, _ in _ZH if (m := p.search(first))] + [len(first)])
         cut = min(cut, first.find("的") if "的" in first else cut)
+        # 内特在…大赛里输了 / 内特赢了…: the subject ends before a preposition or adverb too
+        cut = min([cut] + [m.start() for m in _ZH_AFTER_SUBJECT.finditer(first) if m.start()])
         return first[:cut] or None
     return str(_USER.get(first, first))
 
