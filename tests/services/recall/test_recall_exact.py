@@ -47,7 +47,7 @@ async def _units(client) -> None:  # type: ignore[no-untyped-def]
             "user_id": "u1",
             "session_id": "s1",
             "value": "Bo moved to Lisbon for the orchestra",
-            "type": "fact",  # read from its words it is an event (app/services/memory/inferred.py)
+            "type": "fact",  # read from its words it is an event (extraction/store_inferred.py)
             "entities": ["Bo", "Lisbon"],
             "occurred_at": (NOW - DAY).isoformat(),
         },
