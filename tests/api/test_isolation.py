@@ -215,7 +215,9 @@ async def test_overview_and_job_lists_count_only_your_namespace(tenants, engine)
         "namespace": "tenant-b",
         "units": {},
         "total_units": 0,
-        "jobs": dict.fromkeys(["queued", "running", "retrying", "succeeded", "failed"], 0),
+        "jobs": dict.fromkeys(
+            ["queued", "running", "retrying", "succeeded", "failed", "cancelled"], 0
+        ),
         "sessions": 0,
         "open_reviews": 0,
     }

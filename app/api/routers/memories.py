@@ -31,8 +31,8 @@ from app.schemas.memory import (
 )
 from app.services.embedding_budget import Text
 from app.services.extraction.never_kept import refuse_secrets
+from app.services.extraction.store_inferred import completed
 from app.services.idempotency import body_hash
-from app.services.memory.inferred import completed
 from app.services.memory.ttl import refuse_past_expiry
 
 router = APIRouter(tags=["memories"])

@@ -236,7 +236,7 @@ async def clear_window(
     user is a 404 `not_found` (nothing cleared)."""
     await service.check_scope(namespace, session_id, user_id)
     result = await service.clear(namespace, session_id, purge)
-    cancelled = await extraction.cancel_for_purge(namespace, session_id) if purge else []
+    cancelled = list(await extraction.cancel_for_purge(namespace, session_id)) if purge else []
     return ClearResponse(
         session_id=session_id,
         window_cleared=result.window_cleared,

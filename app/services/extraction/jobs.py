@@ -326,7 +326,7 @@ class ExtractionService:
         cursor = cursors.encode_keyset(last.created_at, last.id, filters) if last else None
         return JobPage(rows, cursor)
 
-    async def cancel_for_purge(self, namespace: str, session_id: str) -> list[uuid.UUID]:
+    async def cancel_for_purge(self, namespace: str, session_id: str) -> tuple[uuid.UUID, ...]:
         """Cancel the session's jobs that have not written their units (its transcript is
         being purged in this transaction; tester hbreak7 H30: a queued job extracted the
         purged messages from its snapshot afterwards). Their snapshots keep no words; a
@@ -339,7 +339,7 @@ class ExtractionService:
             job.error, job.error_code = PURGED, "transcript_purged"
             job.next_attempt_at = job.lease_until = None
             job.finished_at = job.updated_at = now
-        return [job.id for job in jobs]
+        return tuple(job.id for job in jobs)
 
     async def retry(
         self, namespace: str, job_id: uuid.UUID, user_id: str | None = None

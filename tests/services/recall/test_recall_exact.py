@@ -31,6 +31,7 @@ async def _units(client) -> None:  # type: ignore[no-untyped-def]
         {
             "user_id": "u1",
             "value": "Ana plays the cello in an orchestra",
+            "type": "fact",
             "entities": ["Ana"],
             "occurred_at": (NOW - 3 * DAY).isoformat(),
         },
@@ -46,6 +47,7 @@ async def _units(client) -> None:  # type: ignore[no-untyped-def]
             "user_id": "u1",
             "session_id": "s1",
             "value": "Bo moved to Lisbon for the orchestra",
+            "type": "fact",  # read from its words it is an event (extraction/store_inferred.py)
             "entities": ["Bo", "Lisbon"],
             "occurred_at": (NOW - DAY).isoformat(),
         },
