@@ -63,7 +63,7 @@ def decide_against(
     are two occurrences, :func:`~app.services.memory.pairs.plan.plan`); ``said``: when it was
     said, if before now (a neighbour said later is decided in the order said: tester H17).
     ``inferred``: the new unit's fields the service read from its value (``type``,
-    ``entities``: :mod:`app.services.memory.inferred`), as a neighbour's
+    ``entities``: :mod:`app.services.extraction.store_inferred`), as a neighbour's
     ``metadata.inferred`` says of its own: an inferred type other than an event decides no
     pair (two wordings of one fact are read as a constraint and a fact), inferred entities
     rule no merge out (Google / 谷歌)."""
