@@ -28,7 +28,7 @@ from app.schemas.recall import RecallRequest
 from app.services.memory.filters import request_filters
 from app.services.memory.pairs.decision import Thresholds
 from app.services.memory.ttl import AccessTracker
-from app.services.recall import answer_type, list_questions
+from app.services.recall import answer_type, food, list_questions
 from app.services.recall.access import Access
 from app.services.recall.collapse import MARGIN, collapse, head_of, pair_floor
 from app.services.recall.expansion import Hop, Outcome, expand, named_via
@@ -194,7 +194,7 @@ class RecallService:
         cache has no answer."""
         tokens = tokenize(req.query)
         entities = _entity_candidates(tokens)
-        keyword_text = with_other_language(tokens[:MAX_KEYWORD_TERMS])  # BM25: both languages
+        keyword_text = with_other_language(food.with_terms(tokens[:MAX_KEYWORD_TERMS]))
         key, cap = scope_key(f), self.settings.exact_scan_limit
         profile = self.subjects.profile(key, cap)
         # The exact path's statements need no transaction: each its own (no BEGIN, COMMIT
