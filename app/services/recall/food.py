@@ -7,7 +7,8 @@ carry it. Two additions to a recall's keyword text, no new weight:
 - a question about eating, food or what to avoid (:data:`_ASKS_EN`, :data:`_ASKS_ZH`, or a
   food noun) also asks for the constraints that rule food out: :data:`CONSTRAINT_TERMS`
   (allergic, allergy, intolerant, vegetarian, vegan; 过敏, 忌口, 吃素, 素食) — an allergy or a
-  diet holds one of them whether extracted (a ``constraint``) or stored as a plain fact;
+  diet holds one of them whether extracted (a ``constraint``) or stored as a plain fact —
+  unless it names one kind itself ("any food allergies?" asks for allergies, not diets);
 - a food noun of the question brings its kinds in WordNet 3.0 (:func:`food_kinds`, up to
   :data:`HOPS` hypernym steps from a food sense): shrimp → seafood; lobster → shellfish,
   seafood; cheese → dairy; almond → nut — "allergic to nuts" answers "Can I eat almonds?".
@@ -35,9 +36,14 @@ SENSES = 3
 # Lemmas that make a question about food or what to avoid.
 _ASKS_EN = frozenset(
     "eat eating ate drink food meal dish snack cook cooking recipe restaurant menu dinner "
-    "lunch breakfast diet avoid allergic allergy".split()
+    "lunch breakfast diet avoid".split()
 )
-_ASKS_ZH = frozenset("吃 喝 食物 饮食 菜 忌口 餐厅 晚饭 午饭 早饭 避免 过敏 能吃 可以吃".split())
+_ASKS_ZH = frozenset("吃 喝 食物 饮食 菜 忌口 餐厅 晚饭 午饭 早饭 避免 能吃 可以吃".split())
+# A question that names a kind of constraint asks for that kind only ("Does the user have any
+# food allergies?": not the diet; tester F5's test).
+_NAMES_ONE = frozenset(
+    "allergic allergy intolerant intolerance vegetarian vegan 过敏 吃素 素食 忌口".split()
+)
 # Kinds too general to tell anything (and compound parts that name no food).
 _GENERAL = frozenset(
     "food nutrient solid matter substance foodstuff nutriment nourishment liquid dish "
@@ -72,7 +78,9 @@ def keyword_terms(tokens: Sequence[str]) -> list[str]:
     if not asks:
         return []
     chinese = any(has_cjk(t) for t in tokens)
-    terms = [*kinds, *CONSTRAINT_TERMS, *(CONSTRAINT_TERMS_ZH if chinese else ())]
+    named = any(t in _NAMES_ONE or lexicon.lemma(t.casefold()) in _NAMES_ONE for t in tokens)
+    constraints = () if named else (*CONSTRAINT_TERMS, *(CONSTRAINT_TERMS_ZH if chinese else ()))
+    terms = [*kinds, *constraints]
     return [t for t in dict.fromkeys(terms) if t not in tokens]
 
 

@@ -67,6 +67,8 @@ def test_food_terms_are_added_only_to_food_questions():
     assert "shellfish" in food_kinds("lobster")
     assert food_kinds("dog") == () and food_kinds("paint") == ()
     assert "allergic" in keyword_terms(tokenize("Is there any food I should avoid?"))
+    # a question naming one kind of constraint asks for that kind (not "is vegetarian")
+    assert keyword_terms(tokenize("Does the user have any food allergies?")) == []
     for query in ["What did Caroline paint?", "When is my dentist appointment?",
                   "Where did Melanie go camping?", "What is my dog called?"]:  # fmt: skip
         assert keyword_terms(tokenize(query)) == [], query
