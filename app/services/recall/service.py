@@ -38,7 +38,7 @@ from app.services.recall.query_embeddings import QueryEmbeddingCache, strip_name
 from app.services.recall.rerank import LLMReranker, RerankOutcome, rerank_mode
 from app.services.recall.scoring import SIGNALS, Ranked, Weighting, profile_weights, rank
 from app.services.recall.subjects import SubjectCache, scope_key
-from app.services.recall.time_hint import TimeHint, asks_when, find_time_hint, query_zone
+from app.services.recall.time_hint import TimeHint, asks_when, day_words, find_time_hint, query_zone
 from app.services.stages import StageClock
 
 MAX_KEYWORD_TERMS = 32
@@ -173,6 +173,7 @@ class RecallService:
         if result.weighting.weights.get("time", 0.0) > 0:
             plan.time_hint = find_time_hint(req.query, now, query_zone(req.timezone, req.now))
             plan.asks_when = plan.time_hint is None and asks_when(req.query)
+            plan.keyword_text += day_words(plan.time_hint)  # the day as units write it
         result.time_hint = plan.time_hint
         timed = plan.time_hint is not None or plan.asks_when  # "What has Tim read?": less context
         result.weighting = list_questions.weighting(req, result.weighting, timed)
@@ -269,8 +270,7 @@ class RecallService:
             self.subjects.read(key, cap, found.columns.size if exact else None)
             if not found.columns.size or set(found.known) == set(known):
                 break
-            # Stale cached names (a unit naming someone new arrived): remember the right ones;
-            # start over if the embedded text, keyword candidates or entity source depend on them.
+            # Stale cached names (someone new): remember them; start over if what ran used them.
             self.subjects.put_known(key, entities, found.known)
             if exact:
                 self.subjects.forget(key, cap)
