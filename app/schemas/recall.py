@@ -255,7 +255,9 @@ class RecallHit(MemoryRead):
     score: float = Field(
         description="The hybrid score (weighted sum of `scores`, less `redundancy` for a hit "
         "whose value nearly repeats a better-placed hit's, cosine above 0.9; a superseded "
-        "hit's at most that of the unit that replaced it): orders the hits of this answer; "
+        "hit's at most that of the unit that replaced it; a hit naming only another thing of "
+        "the kind the query names, the cat when it asks about the dog, at most that of the "
+        "hits naming it): orders the hits of this answer; "
         "its scale depends on the other candidates. From 0 to the sum of the applied "
         "`weights`, not to 1: 1.35 with `long_term`'s defaults (its six signals' weights sum "
         "to 1; `time`, `answer_type` add on top when the question calls for them), 1 with "

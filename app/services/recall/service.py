@@ -28,7 +28,7 @@ from app.schemas.recall import RecallRequest
 from app.services.memory.filters import request_filters
 from app.services.memory.pairs.decision import Thresholds
 from app.services.memory.ttl import AccessTracker
-from app.services.recall import answer_type, food, list_questions
+from app.services.recall import answer_type, food, list_questions, other_kind
 from app.services.recall.access import Access
 from app.services.recall.collapse import MARGIN, collapse, head_of, pair_floor
 from app.services.recall.expansion import Hop, Outcome, expand, named_via
@@ -381,11 +381,11 @@ class RecallService:
             )
             result.degraded |= result.rerank.degraded
             clock.mark("rerank")
-        # The head's answer columns and close pairs; a unit deleted meanwhile is left out.
         diverse = result.rerank is None  # an LLM's order stands: no diversity step
         top = head_of(ranked, req.top_k)
         units, pairs = await self.repo.head([r.id for r in top], pair_floor(self.pairs, diverse))
         top = after_successors(top, units, req.include_superseded)  # history after its successor
+        top = other_kind.reorder(top, units, req.query)  # the dog asked for before the cat
         best, result.duplicates = collapse(top, pairs, req.top_k, self.pairs, diverse)
         clock.mark("collapse")
         best = [r for r in best if r.id in units]
