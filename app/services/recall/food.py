@@ -30,8 +30,10 @@ CONSTRAINT_TERMS = ("allergic", "allergy", "intolerant", "vegetarian", "vegan")
 CONSTRAINT_TERMS_ZH = ("过敏", "忌口", "吃素", "素食")
 HOPS = 2
 """How many hypernym steps above a food sense give its kinds (shrimp → seafood → food)."""
-SENSES = 3
-"""A noun is a food when one of its first this many WordNet senses is (shrimp: the second)."""
+SENSES = 2
+"""A noun is a food when one of its first this many WordNet senses is (shrimp: the second),
+and it is not mainly an adjective ("special") and has three letters or more (not "C",
+vitamin C)."""
 
 # Lemmas that make a question about food or what to avoid.
 _ASKS_EN = frozenset(
@@ -48,6 +50,7 @@ _NAMES_ONE = frozenset(
 _GENERAL = frozenset(
     "food nutrient solid matter substance foodstuff nutriment nourishment liquid dish "
     "ingredient fixings produce edible product goods part portion nutrition sustenance aliment "
+    "course concoction mixture fare "
     "alimentation victuals".split()
 )
 # WordNet 3.0 noun synsets under which a sense is food: food (nutrient), food (solid
@@ -87,6 +90,8 @@ def keyword_terms(tokens: Sequence[str]) -> list[str]:
 @lru_cache(maxsize=4096)
 def is_food(word: str) -> bool:
     """Whether one of an English noun's first :data:`SENSES` WordNet senses is a food."""
+    if len(word) < 3 or lexicon.main_pos(word) in (2, 3):  # an adjective, an adverb
+        return False
     roots = _food_roots()
     return any(_is_food(s, roots) for s in taxonomy.noun_senses(word, SENSES))
 
@@ -97,6 +102,8 @@ def food_kinds(word: str) -> tuple[str, ...]:
     part: dairy product → dairy) first naming the synsets up to :data:`HOPS` hypernym steps above
     its food senses among the first :data:`SENSES`, general ones left out; () when it is not
     a food noun."""
+    if not is_food(word):
+        return ()
     roots = _food_roots()
     up = lexicon._noun_hypernyms()
     out: dict[str, None] = {}
