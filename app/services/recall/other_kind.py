@@ -6,8 +6,9 @@ names only another thing of the same kind (cat, 猫: WordNet 3.0 co-hyponyms, a 
 ancestor at most :data:`HOPS` steps above both first senses and at least :data:`MIN_DEPTH`
 deep: dog and cat under carnivore, sister and brother under sibling; not a kind of the
 other): its score is capped at the lowest of theirs, as a superseded hit's is at its
-successor's. Nothing moves when no hit of the head names the query's thing. A rule, no
-weight. Pure; WordNet and CC-CEDICT are :mod:`app.services.memory.pairs`'s.
+successor's. Nothing moves when no hit of the head names the query's thing, nor after an
+LLM rerank (its order stands). A rule, no weight. Pure; WordNet and CC-CEDICT are
+:mod:`app.services.memory.pairs`'s.
 """
 
 from __future__ import annotations

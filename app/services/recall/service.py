@@ -385,7 +385,7 @@ class RecallService:
         top = head_of(ranked, req.top_k)
         units, pairs = await self.repo.head([r.id for r in top], pair_floor(self.pairs, diverse))
         top = after_successors(top, units, req.include_superseded)  # history after its successor
-        top = other_kind.reorder(top, units, req.query)  # the dog asked for before the cat
+        top = other_kind.reorder(top, units, req.query) if diverse else top  # dog before cat
         best, result.duplicates = collapse(top, pairs, req.top_k, self.pairs, diverse)
         clock.mark("collapse")
         best = [r for r in best if r.id in units]
