@@ -5,11 +5,13 @@ allergy — neither question shares a word with the allergy, and e5-small's cosi
 carry it. Two additions to a recall's keyword text, no new weight:
 
 - a question about eating, food or what to avoid (:data:`_ASKS_EN`, :data:`_ASKS_ZH`, or a
-  food noun) also asks for the constraints that rule food out: :data:`CONSTRAINT_TERMS`
-  (allergic, allergy, intolerant, vegetarian, vegan; 过敏, 忌口, 吃素, 素食) — an allergy or a
-  diet holds one of them whether extracted (a ``constraint``) or stored as a plain fact —
-  unless it names one kind itself ("any food allergies?" asks for allergies, not diets);
-- a food noun of the question brings its kinds in WordNet 3.0 (:func:`food_kinds`, up to
+  food noun) that asks what the user may or should eat (:data:`_ADVICE`: can, should, avoid,
+  能, 可以…; not "What did Nate cook?") also asks for the constraints that rule food out:
+  :data:`CONSTRAINT_TERMS` (allergic, allergy, intolerant, vegetarian, vegan; 过敏, 忌口,
+  吃素, 素食) — an allergy or a diet holds one of them whether extracted (a ``constraint``)
+  or stored as a plain fact — unless it names one kind itself ("any food allergies?" asks
+  for allergies, not diets);
+- a food noun of such a question brings its kinds in WordNet 3.0 (:func:`food_kinds`, up to
   :data:`HOPS` hypernym steps from a food sense): shrimp → seafood; lobster → shellfish,
   seafood; cheese → dairy; almond → nut — "allergic to nuts" answers "Can I eat almonds?".
 
@@ -20,6 +22,7 @@ count only the lexemes the subject's units hold). Pure; WordNet is
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -41,6 +44,13 @@ _ASKS_EN = frozenset(
     "lunch breakfast diet avoid".split()
 )
 _ASKS_ZH = frozenset("吃 喝 食物 饮食 菜 忌口 餐厅 晚饭 午饭 早饭 避免 能吃 可以吃".split())
+# A question that asks what the user may or should eat (can, should, safe, avoid, recommend;
+# 能, 可以, 应该, 推荐): not "What did Nate cook?" (LoCoMo dev lost MRR on its dessert
+# questions when "vegan" was added to them).
+_ADVICE = re.compile(
+    r"(?i)\b(?:can|could|should|shall|ok|okay|safe|fine|allowed|avoid|recommend)\b"
+    r"|能|可以|应该|应当|避免|忌口|推荐|建议|适合"
+)
 # A question that names a kind of constraint asks for that kind only ("Does the user have any
 # food allergies?": not the diet; tester F5's test).
 _NAMES_ONE = frozenset(
@@ -58,15 +68,18 @@ _GENERAL = frozenset(
 _FOOD_ROOTS = ("food", "edible_nut")
 
 
-def with_terms(tokens: Sequence[str]) -> list[str]:
+def with_terms(tokens: Sequence[str], query: str) -> list[str]:
     """A query's keyword ``tokens`` and then their :func:`keyword_terms` (the other language
     is added to both: app.services.recall.other_language)."""
-    return [*tokens, *keyword_terms(tokens)]
+    return [*tokens, *keyword_terms(tokens, query)]
 
 
-def keyword_terms(tokens: Sequence[str]) -> list[str]:
+def keyword_terms(tokens: Sequence[str], query: str) -> list[str]:
     """The terms a food question adds to a recall's keyword text (module docstring), in
-    order, none twice, none already a token; [] for a question not about food."""
+    order, none twice, none already a token; [] for a question not about food or that asks
+    for no advice (``query``: its text, :data:`_ADVICE`)."""
+    if not _ADVICE.search(query):
+        return []
     kinds: dict[str, None] = {}
     asks = False
     for tok in tokens:

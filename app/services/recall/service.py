@@ -195,7 +195,7 @@ class RecallService:
         cache has no answer."""
         tokens = tokenize(req.query)
         entities = _entity_candidates(tokens)
-        keyword_text = with_other_language(food.with_terms(tokens[:MAX_KEYWORD_TERMS]))
+        keyword_text = with_other_language(food.with_terms(tokens[:MAX_KEYWORD_TERMS], req.query))
         key, cap = scope_key(f), self.settings.exact_scan_limit
         profile = self.subjects.profile(key, cap)
         # The exact path's statements need no transaction: each its own (no BEGIN, COMMIT
