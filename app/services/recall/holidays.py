@@ -2,10 +2,11 @@
 Eve?" named no time; ``dateparser`` does not read holiday names). A small table, no holiday
 package: the fixed-date holidays people name in English and Chinese (Christmas Eve: December
 24; New Year's Eve, Valentine's Day, Halloween, Independence Day, 平安夜, 圣诞节, 元旦, 情人节,
-国庆节, 劳动节, 万圣节…), two movable ones computed (Easter: ``dateutil.easter``, a dependency
-of dateparser; Thanksgiving: the fourth Thursday of November, as in the US), and the lunar new
-year (春节, 除夕 the day before it, Chinese New Year) from :data:`LUNAR_NEW_YEAR` for the years
-it lists. Other lunar holidays (中秋节, 端午节) are not read: no lunar calendar is a dependency.
+国庆节, 劳动节, 万圣节…), two movable ones computed (Easter: the Gregorian computus,
+:func:`easter`; Thanksgiving: the fourth Thursday of November, as in the US), and the lunar
+new year (春节, 除夕 the day before it, Chinese New Year) from :data:`LUNAR_NEW_YEAR` for the
+years it lists. Other lunar holidays (中秋节, 端午节) are not read: no lunar calendar is a
+dependency.
 
 A holiday without a year is the latest one not after today (questions ask about the past),
 or the coming one when the question asks what is coming (app.services.recall.time_hint);
@@ -18,13 +19,25 @@ import re
 from collections.abc import Callable
 from datetime import date, timedelta
 
-from dateutil.easter import easter
-
 KIND = "holiday"
 
 
 def _fixed(month: int, day: int) -> Callable[[int], date | None]:
     return lambda year: date(year, month, day)
+
+
+def easter(year: int) -> date:
+    """Western Easter Sunday of ``year`` (the anonymous Gregorian computus, Meeus/Jones/
+    Butcher)."""
+    a, b, c = year % 19, year // 100, year % 100
+    d, e = divmod(b, 4)
+    g = (b - (b + 8) // 25 + 1) // 3
+    h = (19 * a + b - d - g + 15) % 30
+    i, k = divmod(c, 4)
+    leap = (32 + 2 * e + 2 * i - h - k) % 7
+    m = (a + 11 * h + 22 * leap) // 451
+    month, day = divmod(h + leap - 7 * m + 114, 31)
+    return date(year, month, day + 1)
 
 
 def _thanksgiving(year: int) -> date:
