@@ -253,13 +253,13 @@ class RecallHit(MemoryRead):
     """A recalled unit with its score, the score's breakdown and the stage that placed it."""
 
     score: float = Field(
-        description="The hybrid score (weighted sum of `scores`, less `redundancy` for a hit "
-        "whose value nearly repeats a better-placed hit's, cosine above 0.9; a superseded "
-        "hit's at most that of the unit that replaced it): orders the hits of this answer; "
-        "its scale depends on the other candidates. From 0 to the sum of the applied "
-        "`weights`, not to 1: 1.35 with `long_term`'s defaults (its six signals' weights sum "
-        "to 1; `time`, `answer_type` add on top when the question calls for them), 1 with "
-        "`short_term`. `relevance` is the 0..1 figure."
+        description="The hybrid score (`scores` weighted, summed; less `redundancy` for a hit "
+        "nearly repeating a better-placed hit's value; a superseded hit's at most its "
+        "successor's; one naming only another thing of the query's kind, in the other "
+        "language, at most the hits naming it): orders this answer's hits, its scale set by "
+        "the other candidates. 0 to the applied `weights`' sum: 1.35 with `long_term`'s "
+        "defaults (six signals sum to 1; `time`, `answer_type` on top when called for), 1 "
+        "with `short_term`. `relevance` is the 0..1 figure."
     )
     relevance: float = Field(
         description="How likely this unit holds what the query asks for, 0..1, from its own "

@@ -54,7 +54,7 @@ from app.services.extraction.tag_questions import confirmed
 from app.services.extraction.typed import typed_units
 from app.services.extraction.units import Candidate, Extraction, ExtractionContext, Turn
 from app.services.extraction.wh_answers import wh_answer
-from app.services.extraction.yes_no import yes_no_answer
+from app.services.extraction.yes_no import bare_no, yes_no_answer
 
 
 class OfflineExtractor:
@@ -160,7 +160,9 @@ def _answered(content: str, before: Said | None, turn: Turn) -> str:
         or confirmed(content, asked[-1])
         or yes_no_answer(content, asked[-1])
         or wh_answer(content, asked[-1])
-        or content
+        # a bare no that completes no question says nothing ("Nope, none." after "Anything
+        # else?" was a unit of its own, tester H20)
+        or ("" if bare_no(content) else content)
     )
 
 

@@ -148,7 +148,9 @@ def corrected(text: str) -> str:
 
 _EN_ANY = re.compile(r"(?:\b(?:do|have)\s+you\s+(?:got\s+|have\s+)?|^\W*)any\s+([a-z][a-z ]{1,40}?)"
                      r"\s*(?:\?|$)", re.IGNORECASE)  # fmt: skip
-_EN_NONE = re.compile(r"^\W*(?:no|nope|none|nah|not\s+really)(?:\s+(\w+(?:\s+\w+)?))?\W*$",
+# "No.", "No allergies.", "Nope, none." (tester H20: it was a bare unit), "No, none at all."
+_EN_NONE = re.compile(r"^\W*(?:(?:no|nope|none|nah|not\s+really|not\s+one|zero)\b[\s,!.]*)+"
+                      r"(?:at\s+all\b)?(?:\s*(?<!\w)(\w+(?:\s+\w+)?))?\W*$",
                       re.IGNORECASE)  # fmt: skip
 _ZH_ANY = re.compile(r"(?:有没有|有)(?:什么|任何)?([^？?，,。吗嘛]{1,10}?)(?:吗|嘛)?[？?]?$")
 _ZH_NONE = re.compile(r"^\W*(?:没有|没|无)(?:任何)?([^，。！？,.!?]{0,10}?)[。！!.]*$")

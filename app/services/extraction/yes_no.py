@@ -64,7 +64,8 @@ _EN_YES = re.compile(
     re.IGNORECASE,
 )
 _EN_NO = re.compile(
-    r"^\W*(?:(?:no|nope|nah|not\s+really|not\s+at\s+all|never|i\s*['’]?m\s+not|i\s+am\s+not|"
+    r"^\W*(?:(?:no|nope|nah|none|not\s+really|not\s+at\s+all|never|i\s*['’]?m\s+not|i\s+am\s+not|"
+    r"not\s+any\s*more|no\s+longer|not\s+these\s+days|"
     r"i\s+(?:don['’]t|do\s+not|haven['’]t|have\s+not|wasn['’]t|was\s+not))"
     r"\b[\s,!.]*)+\W*$",
     re.IGNORECASE,
@@ -168,7 +169,58 @@ def yes_no_answer(answer: str, question: str) -> str | None:
         _en(answer.strip(), question)
         or _en_yes_and_more(answer.strip(), question)
         or _en_choice(answer.strip(), question)
+        or _en_no_and_more(answer.strip(), question)
     )
+
+
+# "Not anymore." / "No longer.": the no of a question about what still holds (tester H20).
+_EN_ANYMORE = re.compile(r"\b(?:any\s*more|no\s+longer|these\s+days)\b", re.IGNORECASE)
+_EN_STILL = re.compile(r"\bstill\s+", re.IGNORECASE)
+# A no, then what holds instead: "No, Lyon." after "Are you still in Paris?" (tester H20).
+_EN_NO_LEAD = re.compile(r"^\W*(?:no|nope|nah|not\s+any\s*more)\b[\s,!.;:–—-]+", re.IGNORECASE)
+_EN_NOT_INSTEAD = re.compile(
+    r"^(?:thanks?|thank\s+you|sorry|never|worries|problem|way|idea|really|all|good|fine|ok|okay|"
+    r"just|only|nothing|none|not)\b",
+    re.IGNORECASE,
+)
+_EN_PLACE = re.compile(r"^(.*\b(?:in|at|with|from|for|near|to)\s+)(?:the\s+)?\S.*$", re.IGNORECASE)
+
+
+def bare_no(answer: str) -> bool:
+    """Whether ``answer`` is a no and nothing else ("Nope, none.", "Not anymore.", 没有。)."""
+    said = answer.strip()
+    return bool(_ZH_NO.match(said) if re.search(r"[\u4e00-\u9fff]", said) else _EN_NO.match(said))
+
+
+def _en_no_and_more(answer: str, question: str) -> str | None:
+    """A no and what holds instead, with the question it answers: "No, Lyon." after "Are you
+    still in Paris?" → "I am not in Paris anymore. I am in Lyon now."; "No, tea." after "Do you
+    drink coffee?" → "I don't drink coffee. I drink tea."; else None."""
+    lead = _EN_NO_LEAD.match(answer)
+    m = _EN_QUESTION.match(question)
+    if lead is None or m is None or _EN_OTHERS.search(m.group(2)) or _EN_MOMENT.match(m.group(2)):
+        return None
+    named = re.sub(r"^now\s+|\s+now$", "", answer[lead.end() :].strip().rstrip(".!").strip())
+    if not named or len(named.split()) > 4 or _EN_NOT_A_NAME.search(named):
+        return None
+    if _EN_NOT_INSTEAD.match(named) or not re.fullmatch(r"[\w'’ &-]+", named):
+        return None
+    aux, rest = m.group(1).lower(), m.group(2).strip()
+    for pattern, mine in _EN_YOU_AS_I:
+        rest = re.sub(pattern, mine, rest, flags=re.IGNORECASE)
+    still = _EN_STILL.search(rest) is not None
+    rest = _EN_STILL.sub("", rest)
+    place = _EN_PLACE.match(rest)
+    if place is not None:
+        instead = place.group(1) + named
+    elif aux == "do" and " " in rest:
+        instead = f"{rest.split()[0]} {named}"
+    else:
+        return None
+    yes, no = _EN_FORMS[aux]
+    if still:
+        return f"{no} {rest} anymore. {yes} {instead} now."
+    return f"{no} {rest}. {yes} {instead}."
 
 
 def _en_yes_and_more(answer: str, question: str) -> str | None:
@@ -253,6 +305,8 @@ def _en(answer: str, question: str) -> str | None:
     yes, no = _EN_FORMS[aux]
     some = _EN_ANY.search(rest)
     if _EN_NO.match(answer):
+        if _EN_STILL.search(rest) or _EN_ANYMORE.search(answer):  # "Not anymore."
+            return f"{no} {_EN_STILL.sub('', rest)} anymore."
         return f"{no} {rest}."
     if _EN_YES.match(answer) or says_yes(answer):  # "Yep, that's right" (tester F36)
         return None if some else f"{yes} {rest}."

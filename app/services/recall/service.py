@@ -28,7 +28,7 @@ from app.schemas.recall import RecallRequest
 from app.services.memory.filters import request_filters
 from app.services.memory.pairs.decision import Thresholds
 from app.services.memory.ttl import AccessTracker
-from app.services.recall import answer_type, list_questions
+from app.services.recall import answer_type, food, list_questions, other_kind
 from app.services.recall.access import Access
 from app.services.recall.collapse import MARGIN, collapse, head_of, pair_floor
 from app.services.recall.expansion import Hop, Outcome, expand, named_via
@@ -38,7 +38,7 @@ from app.services.recall.query_embeddings import QueryEmbeddingCache, strip_name
 from app.services.recall.rerank import LLMReranker, RerankOutcome, rerank_mode
 from app.services.recall.scoring import SIGNALS, Ranked, Weighting, profile_weights, rank
 from app.services.recall.subjects import SubjectCache, scope_key
-from app.services.recall.time_hint import TimeHint, asks_when, find_time_hint, query_zone
+from app.services.recall.time_hint import TimeHint, asks_when, day_words, find_time_hint, query_zone
 from app.services.stages import StageClock
 
 MAX_KEYWORD_TERMS = 32
@@ -173,6 +173,7 @@ class RecallService:
         if result.weighting.weights.get("time", 0.0) > 0:
             plan.time_hint = find_time_hint(req.query, now, query_zone(req.timezone, req.now))
             plan.asks_when = plan.time_hint is None and asks_when(req.query)
+            plan.keyword_text += day_words(plan.time_hint)  # the day as units write it
         result.time_hint = plan.time_hint
         timed = plan.time_hint is not None or plan.asks_when  # "What has Tim read?": less context
         result.weighting = list_questions.weighting(req, result.weighting, timed)
@@ -194,7 +195,7 @@ class RecallService:
         cache has no answer."""
         tokens = tokenize(req.query)
         entities = _entity_candidates(tokens)
-        keyword_text = with_other_language(tokens[:MAX_KEYWORD_TERMS])  # BM25: both languages
+        keyword_text = with_other_language(food.with_terms(tokens[:MAX_KEYWORD_TERMS], req.query))
         key, cap = scope_key(f), self.settings.exact_scan_limit
         profile = self.subjects.profile(key, cap)
         # The exact path's statements need no transaction: each its own (no BEGIN, COMMIT
@@ -269,8 +270,7 @@ class RecallService:
             self.subjects.read(key, cap, found.columns.size if exact else None)
             if not found.columns.size or set(found.known) == set(known):
                 break
-            # Stale cached names (a unit naming someone new arrived): remember the right ones;
-            # start over if the embedded text, keyword candidates or entity source depend on them.
+            # Stale cached names (someone new): remember them; start over if what ran used them.
             self.subjects.put_known(key, entities, found.known)
             if exact:
                 self.subjects.forget(key, cap)
@@ -381,11 +381,11 @@ class RecallService:
             )
             result.degraded |= result.rerank.degraded
             clock.mark("rerank")
-        # The head's answer columns and close pairs; a unit deleted meanwhile is left out.
         diverse = result.rerank is None  # an LLM's order stands: no diversity step
         top = head_of(ranked, req.top_k)
         units, pairs = await self.repo.head([r.id for r in top], pair_floor(self.pairs, diverse))
         top = after_successors(top, units, req.include_superseded)  # history after its successor
+        top = other_kind.reorder(top, units, req.query) if diverse else top  # dog before cat
         best, result.duplicates = collapse(top, pairs, req.top_k, self.pairs, diverse)
         clock.mark("collapse")
         best = [r for r in best if r.id in units]

