@@ -594,6 +594,16 @@ export interface paths {
          *     `GET /memories?review=pending`. No LLM is called inside this request. Identical
          *     stores, or paraphrases the local decision merges, sent at the same moment leave one row.
          *
+         *     A unit sent without a `type` gets the type the offline extractor gives its value, read as
+         *     the user's own words ("The user is allergic to peanuts" / "I'm allergic to peanuts" →
+         *     `constraint`, "prefers window seats" → `preference`, "went to Lisbon last week" →
+         *     `event`, "works at Siemens" → `fact`; `fact` when nothing in it says otherwise); one sent
+         *     without `entities` gets the names extraction finds in it (Siemens, Munich). A type or
+         *     entities given (`[]` too) are kept as given; the value is stored as sent, and
+         *     `metadata.inferred` lists the fields read from it. An inferred type (but `event`) or
+         *     inferred entities never keep two wordings of one fact from merging ("The user is vegan" /
+         *     "The user eats no animal products" read as a constraint and a fact; Google / 谷歌).
+         *
          *     With an `Idempotency-Key` header a retry with the same body returns the first response
          *     (header `Idempotent-Replayed: true`); the same key with another body is a 422
          *     `idempotency_key_reused`. Errors: 400 `malformed_json`, 413 `payload_too_large`, 422
@@ -720,9 +730,11 @@ export interface paths {
         /**
          * Clear Window
          * @description Clear the session's hot window. The durable transcript stays (later extraction reads
-         *     it) unless `purge=true`, which deletes it too. Idempotent: an unknown session answers
-         *     200 with `window_cleared: false`. With `user_id`, a session of another user is a 404
-         *     `not_found` (nothing cleared).
+         *     it) unless `purge=true`, which deletes it too and cancels the session's extraction jobs
+         *     that have not written their units yet (`extraction_cancelled`; until 2026-12-07 a job
+         *     queued by a close extracted the purged messages afterwards). Idempotent: an unknown
+         *     session answers 200 with `window_cleared: false`. With `user_id`, a session of another
+         *     user is a 404 `not_found` (nothing cleared).
          */
         delete: operations["clear_working_memory"];
         options?: never;
@@ -882,6 +894,11 @@ export interface components {
          * @description What a clear removed.
          */
         ClearResponse: {
+            /**
+             * Extraction Cancelled
+             * @description The session's extraction jobs that had not written their units yet (queued, retrying or running), cancelled by the purge: they extract nothing (`status` `cancelled`). A job that had finished keeps its units (forget them with DELETE /memories/{id}).
+             */
+            extraction_cancelled?: string[];
             /** Session Id */
             session_id: string;
             /**
@@ -1234,10 +1251,10 @@ export interface components {
             started_at: string | null;
             /**
              * Status
-             * @description `queued` → `running` → `succeeded`; a failed attempt → `retrying`; out of attempts → `failed` (retry with POST /extract/{id}/retry).
+             * @description `queued` → `running` → `succeeded`; a failed attempt → `retrying`; out of attempts → `failed` (retry with POST /extract/{id}/retry); `cancelled`: its session's transcript was purged before it wrote its units (nothing extracted, `error_code` `transcript_purged`).
              * @enum {string}
              */
-            status: "queued" | "running" | "retrying" | "succeeded" | "failed";
+            status: "queued" | "running" | "retrying" | "succeeded" | "failed" | "cancelled";
             /** Task Id */
             task_id: string | null;
             /** Timezone */
@@ -1522,7 +1539,7 @@ export interface components {
             confidence?: number;
             /**
              * Entities
-             * @description Named things: people, places, codes.
+             * @description Named things: people, places, codes. Omitted: the names extraction finds in the value (an empty list keeps none).
              */
             entities?: string[];
             /**
@@ -1576,7 +1593,7 @@ export interface components {
             ttl_days?: number | null;
             /**
              * Type
-             * @description Kind of knowledge.
+             * @description Kind of knowledge. Omitted: the type the offline extractor gives the value read as the user's own words (an allergy or a limit `constraint`, a liking `preference`, something that happened or will happen at a time `event`), else `fact`. Given: kept as given.
              * @default fact
              * @enum {string}
              */
@@ -2210,7 +2227,7 @@ export interface components {
             rerank_position?: number | null;
             /**
              * Score
-             * @description The hybrid score (weighted sum of `scores`, less `redundancy` for a hit whose value nearly repeats a better-placed hit's, cosine above 0.9; a superseded hit's at most that of the unit that replaced it): orders the hits of this answer; its scale depends on the other candidates. From 0 to the sum of the applied `weights`, not to 1: 1.35 with `long_term`'s defaults (its six signals' weights sum to 1; `time`, `answer_type` add on top when the question calls for them), 1 with `short_term`. `relevance` is the 0..1 figure.
+             * @description The hybrid score (`scores` weighted, summed; less `redundancy` for a hit nearly repeating a better-placed hit's value; a superseded hit's at most its successor's; one naming only another thing of the query's kind, in the other language, at most the hits naming it): orders this answer's hits, its scale set by the other candidates. 0 to the applied `weights`' sum: 1.35 with `long_term`'s defaults (six signals sum to 1; `time`, `answer_type` on top when called for), 1 with `short_term`. `relevance` is the 0..1 figure.
              */
             score: number;
             scores: components["schemas"]["Scores"];
@@ -2687,7 +2704,7 @@ export interface components {
         StatsResponse: {
             /**
              * Jobs
-             * @description Extraction jobs per state: every state (`queued`, `running`, `retrying`, `succeeded`, `failed`), 0 when none.
+             * @description Extraction jobs per state: every state (`queued`, `running`, `retrying`, `succeeded`, `failed`, `cancelled`), 0 when none.
              */
             jobs: {
                 [key: string]: number;
@@ -3187,9 +3204,9 @@ export interface components {
             relevance: number | null;
             /**
              * Standing
-             * @description A standing statement of the session (the user's constraint, preference or decision): placed in the budget before every other message, whatever the query; null otherwise.
+             * @description A standing statement of the session (the user's constraint, preference or decision): placed in the budget before every other message, whatever the query; `lift`: the user taking one back ('the 8am rule no longer applies'), placed before them all so a rule is never shown without its lift; null otherwise.
              */
-            standing?: ("constraint" | "preference" | "decision") | null;
+            standing?: ("constraint" | "preference" | "decision" | "lift") | null;
         };
     };
     responses: never;
@@ -3560,7 +3577,7 @@ export interface operations {
                 /** @description Only this session's. */
                 session_id?: string | null;
                 /** @description Only these states (repeat the parameter for several). */
-                status?: ("queued" | "running" | "retrying" | "succeeded" | "failed")[] | null;
+                status?: ("queued" | "running" | "retrying" | "succeeded" | "failed" | "cancelled")[] | null;
                 /** @description Jobs per page (1..100). */
                 limit?: number;
                 /** @description `next_cursor` of the previous page; same filters required. */
