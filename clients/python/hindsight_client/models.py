@@ -41,6 +41,10 @@ class ClearResponse(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
     )
+    extraction_cancelled: Annotated[list[UUID] | None, Field(title="Extraction Cancelled")] = None
+    """
+    The session's extraction jobs that had not written their units yet (queued, retrying or running), cancelled by the purge: they extract nothing (`status` `cancelled`). A job that had finished keeps its units (forget them with DELETE /memories/{id}).
+    """
     session_id: Annotated[str, Field(title="Session Id")]
     transcript_purged: Annotated[int, Field(title="Transcript Purged")]
     """
@@ -570,7 +574,7 @@ class MemoryCreate(BaseModel):
     """
     entities: Annotated[list[Entity] | None, Field(max_length=50, title="Entities")] = None
     """
-    Named things: people, places, codes.
+    Named things: people, places, codes. Omitted: the names extraction finds in the value (an empty list keeps none).
     """
     expires_at: Annotated[AwareDatetime | None, Field(title="Expires At")] = None
     """
@@ -615,7 +619,7 @@ class MemoryCreate(BaseModel):
         Field(title="Type"),
     ] = "fact"
     """
-    Kind of knowledge.
+    Kind of knowledge. Omitted: the type the offline extractor gives the value read as the user's own words (an allergy or a limit `constraint`, a liking `preference`, something that happened or will happen at a time `event`), else `fact`. Given: kept as given.
     """
     user_id: Annotated[
         str,
@@ -981,7 +985,7 @@ class Problem(BaseModel):
     """
     errors: Annotated[list[dict[str, Any]] | None, Field(title="Errors")] = None
     """
-    Per-field validation errors, when the request was invalid.
+    Per-field validation errors, when the request was invalid: each with `loc`, `msg` and `type`; a list over its length (`too_long`: more than 100 units or messages) also gives its `limit`, so a client can send it in parts.
     """
     instance: Annotated[str | None, Field(title="Instance")] = None
     """
@@ -1251,7 +1255,7 @@ class StatsResponse(BaseModel):
     )
     jobs: Annotated[dict[str, int], Field(title="Jobs")]
     """
-    Extraction jobs per state: every state (`queued`, `running`, `retrying`, `succeeded`, `failed`), 0 when none.
+    Extraction jobs per state: every state (`queued`, `running`, `retrying`, `succeeded`, `failed`, `cancelled`), 0 when none.
     """
     namespace: Annotated[str, Field(title="Namespace")]
     """
@@ -1650,10 +1654,10 @@ class WindowScores(BaseModel):
     Cosine similarity to the query, min-max scaled over the window; null without a query, or for a message ranked without its embedding (`unembedded_seqs`).
     """
     standing: Annotated[
-        Literal["constraint", "preference", "decision"] | None, Field(title="Standing")
+        Literal["constraint", "preference", "decision", "lift"] | None, Field(title="Standing")
     ] = None
     """
-    A standing statement of the session (the user's constraint, preference or decision): placed in the budget before every other message, whatever the query; null otherwise.
+    A standing statement of the session (the user's constraint, preference or decision): placed in the budget before every other message, whatever the query; `lift`: the user taking one back ('the 8am rule no longer applies'), placed before them all so a rule is never shown without its lift; null otherwise.
     """
 
 
@@ -1775,10 +1779,11 @@ class ExtractJobRead(BaseModel):
     session_id: Annotated[str | None, Field(title="Session Id")]
     started_at: Annotated[AwareDatetime | None, Field(title="Started At")]
     status: Annotated[
-        Literal["queued", "running", "retrying", "succeeded", "failed"], Field(title="Status")
+        Literal["queued", "running", "retrying", "succeeded", "failed", "cancelled"],
+        Field(title="Status"),
     ]
     """
-    `queued` → `running` → `succeeded`; a failed attempt → `retrying`; out of attempts → `failed` (retry with POST /extract/{id}/retry).
+    `queued` → `running` → `succeeded`; a failed attempt → `retrying`; out of attempts → `failed` (retry with POST /extract/{id}/retry); `cancelled`: its session's transcript was purged before it wrote its units (nothing extracted, `error_code` `transcript_purged`).
     """
     task_id: Annotated[str | None, Field(title="Task Id")]
     timezone: Annotated[str, Field(title="Timezone")]
@@ -1955,7 +1960,7 @@ class RecallHit(BaseModel):
     """
     score: Annotated[float, Field(title="Score")]
     """
-    The hybrid score (weighted sum of `scores`, less `redundancy` for a hit whose value nearly repeats a better-placed hit's, cosine above 0.9; a superseded hit's at most that of the unit that replaced it): orders the hits of this answer; its scale depends on the other candidates. From 0 to the sum of the applied `weights`, not to 1: 1.35 with `long_term`'s defaults (its six signals' weights sum to 1; `time`, `answer_type` add on top when the question calls for them), 1 with `short_term`. `relevance` is the 0..1 figure.
+    The hybrid score (`scores` weighted, summed; less `redundancy` for a hit nearly repeating a better-placed hit's value; a superseded hit's at most its successor's; one naming only another thing of the query's kind, in the other language, at most the hits naming it): orders this answer's hits, its scale set by the other candidates. 0 to the applied `weights`' sum: 1.35 with `long_term`'s defaults (six signals sum to 1; `time`, `answer_type` on top when called for), 1 with `short_term`. `relevance` is the 0..1 figure.
     """
     scores: Scores
     session_id: Annotated[str | None, Field(title="Session Id")]
