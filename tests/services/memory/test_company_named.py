@@ -7,21 +7,9 @@ active beside the new one (a four-session life, tester hbreak7 H14). Another per
 
 from __future__ import annotations
 
-import httpx
 import pytest
 
-
-async def _store(client: httpx.AsyncClient, user: str, value: str) -> str:
-    r = await client.post("/store", json={"memories": [{"user_id": user, "value": value}]})
-    assert r.status_code == 200, r.text
-    return str(r.json()["results"][0]["id"])
-
-
-async def _tell(client: httpx.AsyncClient, user: str, said: str) -> list[dict]:
-    body = {"user_id": user, "messages": [{"role": "user", "content": said}]}
-    r = await client.post("/extract?wait=true", json=body)
-    assert r.status_code == 200 and r.json()["status"] == "succeeded", r.text
-    return list(r.json()["units"])
+from tests.services.memory.told import store_value, tell
 
 
 @pytest.mark.parametrize(
@@ -36,8 +24,8 @@ async def _tell(client: httpx.AsyncClient, user: str, said: str) -> list[dict]:
 )  # fmt: skip
 async def test_a_move_supersedes_a_home_shared_with_someone(client, old, said):
     user = f"with-{len(old)}-{len(said)}"
-    old_id = await _store(client, user, old)
-    units = await _tell(client, user, said)
+    old_id = await store_value(client, user, old)
+    units = await tell(client, user, said)
     r = await client.get(f"/memories/{old_id}")
     assert r.json()["status"] == "superseded", (r.json(), units)
     r = await client.post("/recall", json={"user_id": user, "query": "Where do I live?"})
@@ -46,8 +34,8 @@ async def test_a_move_supersedes_a_home_shared_with_someone(client, old, said):
 
 async def test_another_persons_home_stays(client):
     user = "with-wife"
-    old_id = await _store(client, user, "The user's wife lives in Berlin.")
-    await _tell(client, user, "I moved to Munich last week.")
+    old_id = await store_value(client, user, "The user's wife lives in Berlin.")
+    await tell(client, user, "I moved to Munich last week.")
     r = await client.get(f"/memories/{old_id}")
     assert r.json()["status"] == "active", r.json()
 
@@ -56,8 +44,8 @@ async def test_a_new_job_at_another_employer_supersedes_the_old(client):
     """The four-session life again: "I got a new job at Siemens." (extracted as "The user works
     at Siemens.") stayed a conflict beside "works at Airbus": a new job says a change."""
     user = "newjob-user"
-    old_id = await _store(client, user, "The user works at Airbus.")
-    units = await _tell(client, user, "I got a new job at Siemens.")
+    old_id = await store_value(client, user, "The user works at Airbus.")
+    units = await tell(client, user, "I got a new job at Siemens.")
     r = await client.get(f"/memories/{old_id}")
     assert r.json()["status"] == "superseded", (r.json(), units)
 
@@ -75,8 +63,8 @@ async def test_a_new_job_told_otherwise_is_flagged(client, old, said):
     the employer slot: the pair is flagged as a possible contradiction (the rest of the two
     sentences differs: "as an engineer"), both kept until it is decided."""
     user = f"newjob-{len(old)}-{len(said)}"
-    old_id = await _store(client, user, old)
-    await _tell(client, user, said)
+    old_id = await store_value(client, user, old)
+    await tell(client, user, said)
     r = await client.get("/reviews", params={"user_id": user})
     assert r.status_code == 200, r.text
     reviews = r.json()["reviews"]

@@ -11,24 +11,13 @@ from __future__ import annotations
 import httpx
 import pytest
 
-
-async def _store(client: httpx.AsyncClient, user: str, value: str) -> str:
-    r = await client.post("/store", json={"memories": [{"user_id": user, "value": value}]})
-    assert r.status_code == 200, r.text
-    return str(r.json()["results"][0]["id"])
-
-
-async def _extract(client: httpx.AsyncClient, user: str, said: str) -> list[dict]:
-    body = {"user_id": user, "messages": [{"role": "user", "content": said}]}
-    r = await client.post("/extract?wait=true", json=body)
-    assert r.status_code == 200 and r.json()["status"] == "succeeded", r.text
-    return list(r.json()["units"])
+from tests.services.memory.told import store_value, tell
 
 
 async def _left_active(client: httpx.AsyncClient, user: str, old: str, said: str) -> list[dict]:
     """Store ``old``, tell ``said``: the old unit stays active; returns the told units."""
-    old_id = await _store(client, user, old)
-    units = await _extract(client, user, said)
+    old_id = await store_value(client, user, old)
+    units = await tell(client, user, said)
     r = await client.get(f"/memories/{old_id}")
     assert r.json()["status"] == "active", (r.json(), units)
     return units
@@ -36,8 +25,8 @@ async def _left_active(client: httpx.AsyncClient, user: str, old: str, said: str
 
 async def _superseded(client: httpx.AsyncClient, user: str, old: str, said: str) -> None:
     """Store ``old``, tell ``said``: the old unit is superseded and /recall leaves it out."""
-    old_id = await _store(client, user, old)
-    units = await _extract(client, user, said)
+    old_id = await store_value(client, user, old)
+    units = await tell(client, user, said)
     r = await client.get(f"/memories/{old_id}")
     assert r.status_code == 200, r.text
     assert r.json()["status"] == "superseded", (r.json(), units)
@@ -110,8 +99,8 @@ async def test_another_thing_ended_leaves_the_state(client, old, said):
 )
 async def test_an_office_that_moved_is_not_the_users_home(client, old, said):
     user = f"office-{len(said)}"
-    old_id = await _store(client, user, old)
-    units = await _extract(client, user, said)
+    old_id = await store_value(client, user, old)
+    units = await tell(client, user, said)
     assert units and all(u["outcome"] == "created" for u in units), units
     r = await client.get(f"/memories/{old_id}")
     assert r.json()["status"] == "active" and r.json()["conflicts_with"] == [], r.json()
@@ -121,8 +110,8 @@ async def test_a_correction_naming_the_old_value_supersedes_it(client):
     """Tester G1: "…in April 2027, not May." left "The user's trip is in May 2027." current
     (the correction's tail made its frame another: unsure); the plan said later holds."""
     user = "g1c"
-    [first] = await _extract(client, user, "My trip is in May.")
-    second = await _extract(client, user, "Actually my trip is in April, not May.")
+    [first] = await tell(client, user, "My trip is in May.")
+    second = await tell(client, user, "Actually my trip is in April, not May.")
     assert [u["outcome"] for u in second] == ["superseded"], second
     r = await client.get(f"/memories/{first['memory_id']}")
     assert r.json()["status"] == "superseded", r.json()
