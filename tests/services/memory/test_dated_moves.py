@@ -8,7 +8,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.services.memory.test_fact_changes import _extract
+from tests.services.memory.told import tell
 
 
 async def _homes(client: httpx.AsyncClient, user: str) -> dict[str, str]:
@@ -32,7 +32,7 @@ async def test_the_later_dated_move_is_the_home_whatever_order_it_is_told(
     move last), the newer stays current — each move keeps its year ("in 2023", 2023年)."""
     user = f"g9-{first_told}-{len(earlier)}"
     for said in (earlier, later) if first_told == "earlier" else (later, earlier):
-        await _extract(client, user, said)
+        await tell(client, user, said)
     homes = await _homes(client, user)
     assert len(homes) == 2, homes
     [old] = [v for v in homes if "Lisbon" in v or "里斯本" in v]
