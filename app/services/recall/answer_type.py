@@ -92,6 +92,7 @@ class AnswerType:
     words: tuple[str, ...]
     synsets: frozenset[int]
     slots: frozenset[str] = frozenset()
+    about_user: bool = False  # the slots are the user's own ("my job", 我的工作)
 
 
 # A question about what someone does for work ("What is my job?", "What does Jonas do for a
@@ -107,6 +108,8 @@ _JOB_QUESTION = re.compile(
     re.IGNORECASE,
 )
 _JOB_SLOTS = frozenset({"occupation", "employer"})
+_FIRST_PERSON = re.compile(r"\b(?:my|i|me)\b|我", re.IGNORECASE)
+_USER_SUBJECT = re.compile(r"\W*(?:the\s+user\b|user\b|i\b|用户|我)", re.IGNORECASE)
 
 
 def answer_type(query: str) -> AnswerType | None:
@@ -120,19 +123,23 @@ def answer_type(query: str) -> AnswerType | None:
         if taxonomy.noun_depth(s) >= MIN_DEPTH
     }
     wanted = _JOB_SLOTS if _JOB_QUESTION.search(query) else frozenset()
+    mine = bool(wanted) and _FIRST_PERSON.search(query) is not None
     if not synsets and not wanted:
         return None
     return AnswerType(
         tuple(w for w in dict.fromkeys(words) if taxonomy.noun_senses(w, 1)),
         frozenset(synsets),
         wanted,
+        mine,
     )
 
 
 def names_instance(value: str, kind: AnswerType) -> bool:
     """Whether the text names something of the kind (a hyponym or an instance of it: the
     category word itself does not count), or fills a slot the question asks for."""
-    if kind.slots and not kind.slots.isdisjoint(rules.slots(value)):
+    # "What is my job?": the user's own ("Jonas got a new job at Siemens" is not)
+    mine = not kind.about_user or _USER_SUBJECT.match(value) is not None
+    if mine and kind.slots and not kind.slots.isdisjoint(rules.slots(value)):
         return True
     return any(not kind.synsets.isdisjoint(k) for k in kinds(value))
 

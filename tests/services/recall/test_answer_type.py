@@ -193,7 +193,8 @@ async def test_the_values_come_with_the_candidates(client, monkeypatch) -> None:
     assert any(m["scores"]["answer_type"] == 1.0 for m in after["memories"])
 
 
-LIFE = ["The user lives in Hamburg with the user's boyfriend Jonas.",
+LIFE = ["Jonas got a new job at Siemens, he starts in September 2026.",
+        "The user lives in Hamburg with the user's boyfriend Jonas.",
         "The user moved to Munich in October 2026 and now lives there.",
         "The user has a cat named Mimi.",
         "The user's name is Lena.",
@@ -212,7 +213,8 @@ async def test_a_job_question_lifts_the_unit_that_names_the_job(client, user, qu
     """A four-session life (tester hbreak7 H14): "What is my job?" ranked the move and the
     home first, the midwife fourth — e5's vectors put "job" nearer "moved to Munich" than
     "works as a midwife". A question about someone's job asks for a unit that fills the
-    occupation or employer slot; "What made John quit his job?" asks for none."""
+    occupation or employer slot — the user's own when the question says "my" ("Jonas got a
+    new job at Siemens" is Jonas's); "What made John quit his job?" asks for none."""
     values = [*LIFE[:-1], answer]
     await store(client, *({"user_id": user, "value": v} for v in values))
     hits = (await _recall(client, user, question))["memories"]
