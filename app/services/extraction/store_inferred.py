@@ -64,9 +64,15 @@ def first_person(value: str, user_id: str) -> str:
     return f"{m[1]}I {m[2]}{_verb(m[3])}{value[m.end() :]}"
 
 
+# The words read (a value may hold 2,000 characters: "tea" and 1,994 spaces made the cue rules
+# backtrack for minutes): runs of whitespace as one space, at most this many characters.
+MAX_READ_CHARS = 400
+
+
 async def inferred(value: str, user_id: str, now: datetime) -> tuple[MemoryType, list[str]]:
-    """The type and entities extraction gives ``value`` (module docstring)."""
-    said = first_person(value, user_id)
+    """The type and entities extraction gives ``value`` (module docstring); only its first
+    :data:`MAX_READ_CHARS` characters are read, whitespace runs folded."""
+    said = first_person(" ".join(value.split())[:MAX_READ_CHARS], user_id)
     turn = Turn(index=0, role="user", content=said, created_at=now, ref="store")
     found = await _EXTRACTOR.extract([turn], ExtractionContext(user_id=user_id, now=now))
     kinds = {u.type for u in found.units}
