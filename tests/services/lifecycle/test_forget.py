@@ -63,8 +63,14 @@ async def seed(client: httpx.AsyncClient) -> dict[str, Any]:
             "user_id": USER,
             "value": "Zorblax is the user's favourite board game",
             "entities": ["Zorblax"],
+            "type": "fact",  # one type: a digest holds units of one type
         },
-        {"user_id": USER, "value": "The user plays Zorblax every Friday", "entities": ["Zorblax"]},
+        {
+            "user_id": USER,
+            "value": "The user plays Zorblax every Friday",
+            "entities": ["Zorblax"],
+            "type": "fact",
+        },
         {"user_id": USER, "agent_id": "agent-x", "value": "Agent note about Vellichor tea"},
         {"user_id": OTHER, "value": "The other user grows tomatoes", "entities": ["tomatoes"]},
     )
