@@ -121,7 +121,7 @@ async def test_defaults(client):
     # the type read from the value (tests/api/test_store_inferred.py): nothing says one
     assert (m["type"], m["source"], m["confidence"]) == ("fact", "user", 1.0)
     assert m["agent_id"] is None and m["query"] is None and m["entities"] == []
-    assert m["raw_ref"] == [] and m["metadata"] == {}
+    assert m["raw_ref"] == [] and m["metadata"] == {"inferred": ["type"]}  # read, not given
     # occurred_at defaults to the time of the store.
     assert parse_time(m["occurred_at"]) == parse_time(m["created_at"])
 
