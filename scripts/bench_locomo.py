@@ -192,6 +192,30 @@ class Asker:
             c.close()
 
 
+def http_floor(ask: Asker, questions: list[dict[str, Any]], tag: str) -> dict[str, Any]:
+    """The floor of a new question over HTTP, measured: each question (``tag`` appended: a
+    new text) sent sequentially to a subject with no units, whose recall is the embedding,
+    one statement that finds nothing and the HTTP round trip; and ``GET /health`` as often,
+    the HTTP round trip alone (uvicorn, the middleware, JSON, the loopback). p50/p95 of each,
+    ms: what no work after the model can remove."""
+    client = httpx.Client(base_url=ask.base, timeout=120, headers=ask.headers)
+    try:
+        empty, health = [], []
+        for q in questions:
+            body = recall_body(q, ask.prefix, ask.top_k, tag) | {"user_id": "bench-empty-subject"}
+            t0 = time.perf_counter()
+            r = client.post("/recall", json=body)
+            empty.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            h = client.get("/health")
+            health.append(time.perf_counter() - t0)
+            if r.status_code != 200 or h.status_code != 200:
+                raise SystemExit(f"floor requests failed: {r.status_code} {h.status_code}")
+        return {"empty_subject": summary_ms(empty), "health": summary_ms(health)}
+    finally:
+        client.close()
+
+
 def recall_at_10(answers: list[tuple]) -> float:
     """Non-adversarial evidence recall@10, scored as eval_locomo scores it."""
     report = eval_locomo.Report()
@@ -352,6 +376,13 @@ def recall_runs(
         }
         c = out["cached"]
         print(f"  cached pass: p50 {c['p50_ms']:.1f} p95 {c['p95_ms']:.1f} ms", file=sys.stderr)
+        out["http_floor"] = h = http_floor(ask, questions, _tag(passes_n + 1))
+        print(
+            f"  recall of an empty subject: p50 {h['empty_subject']['p50_ms']:.1f} p95 "
+            f"{h['empty_subject']['p95_ms']:.1f} ms; GET /health: p50 "
+            f"{h['health']['p50_ms']:.1f} p95 {h['health']['p95_ms']:.1f} ms",
+            file=sys.stderr,
+        )
         return out
     finally:
         ask.close()

@@ -118,6 +118,20 @@ def table(ours: dict[str, Any], mem0: dict[str, Any] | None) -> str:
                 f"| client p95 − the model alone's p95 ({name}) (ms) | "
                 f"{fmt(seq['p95_ms'] - q['p95_ms'])} | – | – | ≤ 8 ms |"
             )
+    floors = rec.get("http_floor")
+    if floors:
+        h, e = floors["health"], floors["empty_subject"]
+        mem0_p95 = anchor.headline(mem0 or {})["seq_p95_ms"]
+        lines.append(
+            f"| HTTP alone: `GET /health`, p50 / p95 (ms) | {fmt(h['p50_ms'])} / "
+            f"{fmt(h['p95_ms'])} | – (in process) | – | |"
+        )
+        lines.append(
+            f"| a new question to a subject with no units (the model, one statement, HTTP): "
+            f"the floor, p50 / p95 (ms) | {fmt(e['p50_ms'])} / {fmt(e['p95_ms'])} | "
+            f"p95 / 2: {fmt(mem0_p95 / 2 if mem0_p95 else None)} | "
+            f"{fmt(ratio(e['p95_ms'], mem0_p95), 2)}× at p95 | the ≤ 0.5× aim needs this ≤ 0.5× |"
+        )
     if "after_embed" in stages:
         a = stages["after_embed"]
         lines.append(

@@ -117,6 +117,19 @@ def test_the_aims_use_the_model_alone_measured_interleaved_when_there_is_one():
     assert "| client p95 − the model alone's p95 (interleaved) (ms) | 41.0 |" in table
 
 
+def test_the_table_sets_the_floor_of_a_new_question_against_half_of_mem0s_p95():
+    ours = _ours(50.0, 80.0, 0, 32.0)
+    ours["recall"]["http_floor"] = {
+        "health": {"p50_ms": 2.0, "p95_ms": 3.5},
+        "empty_subject": {"p50_ms": 30.0, "p95_ms": 60.0},
+    }
+    table = versus.table(ours, MEM0)
+    assert "| HTTP alone: `GET /health`, p50 / p95 (ms) | 2.0 / 3.5 |" in table
+    # mem0's p95 is 100 ms: the aim needs ours ≤ 50, and the floor alone is 60 (0.60×)
+    assert "the floor, p50 / p95 (ms) | 30.0 / 60.0 | p95 / 2: 50.0 | 0.60× at p95 |" in table
+    assert "subject with no units" not in versus.table(_ours(50.0, 80.0, 0, 32.0), MEM0)
+
+
 def test_the_interleaved_pass_alternates_which_goes_first():
     import bench_locomo
 
