@@ -1,6 +1,7 @@
 """Resolved time phrases written back into a unit's words: "next Friday" → "on 2026-12-11
 (Friday)", 下周五 → 2026年12月11日（周五）, "last year" → "in 2025", a yearly day without its year
-("my birthday is March 3" → "on March 3")."""
+("my birthday is March 3" → "on March 3"), a holiday with its year and day ("last Christmas" →
+"at Christmas 2025 (2025-12-25)", 春节 → 2027年春节（2月6日）)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,14 @@ def date_label(when: TimeMatch, *, zh: bool, after_preposition: bool = False) ->
     2026-12-04 (Friday)", "2026年12月4日（周五）"; a date written out keeps no weekday: "on
     2027-03-14"), a week, a month or a year."""
     day = when.day
+    if when.holiday is not None:  # "Christmas 2026 (2026-12-25)", 2026年圣诞节（12月25日）
+        if zh:
+            return f"{day.year}年{when.holiday}（{day.month}月{day.day}日）"
+        label = f"{when.holiday} {day.year} ({day.isoformat()})"
+        # "Last Christmas I went…" → "At Christmas 2025 (…) the user went…"; "for Christmas"
+        # and "celebrated Christmas" keep their own word before it
+        said_year = re.match(r"(?:last|next|this)\s", when.phrase, re.IGNORECASE)
+        return "at " + label if said_year and not after_preposition else label
     # A date written out needs no weekday; a relative one ("next Friday") keeps it.
     if zh:
         weekday = "" if when.absolute else f"（{ZH_WEEKDAYS[day.weekday()]}）"
@@ -78,7 +87,8 @@ def resolve_dates(text: str, dates: list[TimeMatch], *, zh: bool) -> str:
     for when in dates:
         prefix = text[last : when.start]
         after = re.search(  # "to on Thursday" (tester E3): no "on" after a preposition
-            r"\b(?:on|by|until|till|before|after|since|for|from|through|to|of|early|late|mid)[\s-]*$",
+            r"\b(?:on|by|until|till|before|after|since|for|from|through|to|of|early|late|mid|"
+            r"over|during|at|around)[\s-]*$",
             prefix,
             re.IGNORECASE,
         )

@@ -30,7 +30,8 @@ Conventions (weeks start on Monday, as in ISO 8601 and Chinese usage):
 - "last Fri", "on Tues", "this past Thurs.": abbreviations after such a word, as the day;
 - "the week before last" / 上上周, "the month after next" / 下下个月, 上上周末: two back or
   ahead; 大前天: three days ago; 上周一起… is last week (一起, "together"), not last Monday;
-- "3 days ago", "two weeks ago", "a year ago", "3天前": counted back from the message.
+- "3 days ago", "two weeks ago", "a year ago", "3天前": counted back from the message;
+- "for Christmas", "last Easter", 春节的时候: the holiday's day (:mod:`.holiday_dates`).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ import dateparser
 
 from app.core.zh_numbers import zh_number
 from app.services.extraction.births import birth_without_year
+from app.services.extraction.holiday_dates import holiday_dates
 from app.services.extraction.months import months_alone
 from app.services.extraction.tense import (
     idiom_spans,
@@ -155,6 +157,7 @@ class TimeMatch:
     day: date
     unit: TimeUnit = "day"
     absolute: bool = False  # written as a date ("14 March 2027", "3月14日"), not relative
+    holiday: str | None = None  # the holiday it names ("Christmas", 春节; holiday_dates.py)
 
 
 def _monday(d: date) -> date:
@@ -356,6 +359,8 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
 
     for start, end, phrase, first in months_alone(text, today):  # "in May", 五月 (months.py)
         found.append(TimeMatch(start, end, phrase, first, "month"))
+    for h in holiday_dates(text, today):  # "for Christmas", 春节的时候 (holiday_dates.py)
+        found.append(TimeMatch(h.start, h.end, text[h.start : h.end], h.day, holiday=h.name))
 
     # A habit ("every Tuesday", 每周二) and an idiom ("feels like just yesterday") are no date.
     undated = recurring_spans(text) + idiom_spans(text)

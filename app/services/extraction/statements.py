@@ -266,11 +266,16 @@ _ASKED = {"are": "is", "were": "was", "do": "does", "have": "has"}
 
 
 def _cased(repl: str | Callable[[re.Match[str]], str]) -> Callable[[re.Match[str]], str]:
-    """A substitution that keeps the capital of the word it replaces ("Are you" → "Is …")."""
+    """A substitution that keeps the capital of the word it replaces ("Are you" → "Is …");
+    "I" is always a capital, so "I'm" gets one only where a sentence starts ("On Friday I'm
+    away" → "On Friday the user is away", not "… The user is away")."""
 
     def sub(m: re.Match[str]) -> str:
         out = repl if isinstance(repl, str) else repl(m)
-        return out[:1].upper() + out[1:] if m.group(0)[:1].isupper() else out
+        capital = m.group(0)[:1].isupper()
+        if m.group(0)[:1] == "I":
+            capital = _SENTENCE_START.search(m.string[: m.start()]) is not None
+        return out[:1].upper() + out[1:] if capital else out
 
     return sub
 

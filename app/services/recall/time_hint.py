@@ -35,8 +35,9 @@ from zoneinfo import ZoneInfo
 
 from dateparser.date import DateDataParser
 
+from app.core import holidays
 from app.core.zh_numbers import zh_number
-from app.services.recall import holidays, time_ahead
+from app.services.recall import time_ahead
 
 Unit = Literal["day", "week", "weekend", "month", "year"]
 
@@ -72,7 +73,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             rf"(?i)\b(?:the\s+|last\s+)?(weekend|week|day|month)\s+(before|after)\s+({_DAY})"
         ),
     ),
-    (holidays.KIND, holidays.PATTERN),  # Christmas Eve, 除夕 (holidays.py)
+    (holidays.KIND, holidays.PATTERN),  # Christmas Eve, 除夕 (app/core/holidays.py)
     ("day", re.compile(rf"(?i)(?<![\w\d])(?:{_DAY})")),
     (
         "month_year",

@@ -1,6 +1,6 @@
 """Holiday names are time phrases of a recall query (tester H9): "What did I do on Christmas
 Eve?" made no ``time_hint`` and ranked the Christmas Eve event at relevance 0.02, below the
-"nothing relevant" line; now the holiday is a day (app.services.recall.holidays) and the day
+"nothing relevant" line; now the holiday is a day (app.core.holidays) and the day
 is a keyword as units write it (2025-12-24). Through ``/extract`` and ``/recall`` on the
 embedded PostgreSQL."""
 
