@@ -19,8 +19,9 @@
 - **access codes** (tester D4), as durable as a PIN: a door, gate, alarm, garage, safe, lock or
   building code or combination and a value with a digit ("The alarm code for the house is
   5521.", "Our garage code is 9090", "The safe combination is 12-34-56.", "the code to the
-  front door is 4321"), 门禁码/开门码/车库/报警器/保险箱… + digits (门禁码是1234); "my locker
-  number is 4417", "door 4" and "the alarm code is broken" are no secret;
+  front door is 4321", "The garage opens with 7731"), 门禁码/开门码/车库/报警器/保险箱… +
+  digits (门禁码是1234, and in traditional characters, 門禁碼); "my locker number is 4417",
+  "door 4" and "the alarm code is broken" are no secret;
 - **national ids**: a US social security number (``ddd-dd-dddd`` with a valid area and group,
   or any 9 digits after "SSN"/"social security number") and a Chinese resident id (18
   characters with a valid birth date and ISO 7064 check digit, or any 15–18 after 身份证).
@@ -98,6 +99,8 @@ _SECRET_WORD = (
     # ("WLAN-Passwort: …", "le mot de passe est …")
     r"|(?:aws_)?secret_access_key|secret\s+access\s+keys?|passw(?:ort|oord)|kennwort"
     r"|mot\s+de\s+passe|contrase(?:ñ|n)a|senha|passord|l(?:ö|o)senord|salasana|has(?:ł|l)o"
+    # a phone's unlock code or pattern (tester hbreak8 H10: "unlock pattern is 2580")
+    r"|(?:screen\s+)?(?:unlock|lock\s+screen)\s+(?:code|pattern|pin|password)s?"
 )
 # "<word> [for the bank | to my email] is|was|:|= <value>"
 _STATED = re.compile(
@@ -122,6 +125,14 @@ _ACCESS_STATED = re.compile(
     r"(?:\s+(?:for|to|of|on|at)\s+(?:the\s+|my\s+|our\s+|your\s+)?(?:[\w'’-]+\s+){0,2}[\w'’-]+)?"
     r"\s*(?:\bis\b|\bwas\b|['’]s\b|=|:|-)?\s*(?:now\s+|still\s+|just\s+)?"
     r"[\"'“‘#]?((?=[\w*#-]*\d)[\w*#]+(?:-[\w*#]+)*)",
+    re.IGNORECASE,
+)
+# What opens it, said with its code (tester hbreak8 H10): "The garage opens with 7731", "the
+# gate opens with code 4455", "The alarm is disarmed with 9-1-9-1".
+_OPENS_WITH = re.compile(
+    rf"\b{_OPENS}\s+(?:opens|unlocks|disarms|(?:is|gets|can\s+be)\s+(?:opened|unlocked|disarmed|"
+    r"armed))\s+(?:with|using|by(?:\s+(?:entering|typing))?)\s+(?:the\s+|a\s+)?(?:(?:access\s+)?"
+    r"(?:code|pin|combination|combo)\s+)?[\"'“‘#]?((?=[\w*#-]*\d)[\w*#]+(?:-[\w*#]+)*)",
     re.IGNORECASE,
 )
 _ZH_ACCESS = re.compile(
@@ -218,7 +229,7 @@ _KEY_SHAPES = re.compile(
 )
 _SSN = re.compile(r"(?<![\d-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\d-])")
 _SSN_STATED = re.compile(
-    r"\b(?:SSN|social\s+security(?:\s+(?:number|no\.?|#))?)\b[^\d\n]{0,15}?"
+    r"\b(?:SSN|social\s+security(?:\s+(?:number|no\.?|#))?|social)\b[^\d\n]{0,15}?"
     r"(?<!\d)(\d{3}[- ]?\d{2}[- ]?\d{4})(?!\d)",
     re.IGNORECASE,
 )
@@ -261,16 +272,30 @@ def _stated(text: str) -> list[Secret]:
     out: list[Secret] = []
     for m in _STATED.finditer(text):
         value = m.group(1).rstrip(".,;:!?)")
-        if not value or value.lower() in _NOT_A_VALUE or not re.search(r"\w", value):
+        words = _PASSPHRASE.match(text, m.start(1) + len(value)) if value == m.group(1) else None
+        phrase = len(words.group(0).split()) + 1 if words else 1
+        if phrase < 3 and (not value or value.lower() in _NOT_A_VALUE):
+            continue  # "is correct", "is wrong again"; not "is correct horse battery staple"
+        if not re.search(r"\w", value):
             continue
         if m.group(0).lower().startswith("pin") and not value.isdigit():
             continue  # "the pin is on the map"
-        out.append(Secret(m.start(1), m.start(1) + len(value), PASSWORD))
+        end = words.end() if words else m.start(1) + len(value)
+        out.append(Secret(m.start(1), end, PASSWORD))
     for m in _ZH_STATED.finditer(text):
         group = 1 if m.group(1) is not None else 2
         if not m.group(group).startswith(_ZH_NOT_A_VALUE):
             out.append(Secret(m.start(group), m.end(group), PASSWORD))
     return out
+
+
+# The words of a passphrase after its first ("correct horse battery staple", tester hbreak8
+# H10: only "correct" was read, and it is no value): up to five more lower-case words, none a
+# word that goes on with the sentence ("and", "for", "so"…); checked in :func:`_stated`.
+_PASSPHRASE = re.compile(
+    r"(?:\s+(?!(?:and|or|but|for|so|because|since|to|on|in|at|of|with|as|than|the|a|an|is|was|"
+    r"now|again|anyway|though|too|today|yesterday|i|we|it|my|your)\b)[a-z]{3,}\b){1,5}"
+)
 
 
 def _after_login(text: str) -> list[Secret]:
@@ -324,9 +349,19 @@ def _referred(text: str, context: str) -> list[Secret]:
     return [s for s in _shaped(_REFERRED, text, digits=True) if s.start >= start]
 
 
+# Traditional characters of the secrets' Chinese words, read as their simplified forms (one
+# character for one, so every span stays the text's own; tester hbreak8 H10: 門禁碼是5566,
+# 我家密碼是123456 were kept).
+_TRADITIONAL = str.maketrans(
+    "碼門鎖開車庫報險櫃驗證動態簡訊鑰祕號為銀卡儲記憶單元",
+    "码门锁开车库报险柜验证动态简讯钥秘号为银卡储记忆单元",
+)
+
+
 def find(text: str, context: str = "") -> list[Secret]:
     """Every secret in ``text`` (see the module docstring), ordered, overlaps merged;
     ``context``: the message before it, which may name the secret ``text`` gives by "it"."""
+    text, context = text.translate(_TRADITIONAL), context.translate(_TRADITIONAL)
     found = [
         *_referred(text, context),
         *_cards(text),
@@ -338,6 +373,7 @@ def find(text: str, context: str = "") -> list[Secret]:
         *_bare(text),
         *_used(text),
         *_group(_ACCESS_STATED, text, ACCESS),
+        *_group(_OPENS_WITH, text, ACCESS),
         *_group(_ZH_ACCESS, text, ACCESS),
         *_group(_KEY_SHAPES, text, KEY, 0),
         *_group(_SSN, text, NATIONAL_ID, 0),

@@ -55,3 +55,53 @@ async def test_refused_by_store(client, said: str, secret: str) -> None:
     assert r.status_code == 422, r.text
     assert r.json()["errors"][0]["type"] == "secret_never_kept"
     assert secret not in r.text
+
+
+# Tester hbreak8 H10: a passphrase of plain words, a social security number said as "my
+# social" with spaces, traditional Chinese 密碼 / 門禁碼, what a gate or an alarm opens with,
+# a phone's unlock pattern — each was kept by /store and by extraction.
+SAID_H10 = [
+    ("My password is correct horse battery staple.", "horse battery staple"),
+    ("My social is 123 45 6789.", "123 45 6789"),
+    ("門禁碼是5566。", "5566"),
+    ("我家密碼是123456。", "123456"),
+    ("The garage opens with 7731.", "7731"),
+    ("The gate opens with code 4455.", "4455"),
+    ("The alarm is disarmed with 9-1-9-1.", "9-1-9-1"),
+    ("My phone unlock pattern is 2580.", "2580"),
+]
+
+
+@pytest.mark.parametrize(("said", "secret"), SAID_H10)
+def test_found_h10(said: str, secret: str) -> None:
+    masked, kinds = secrets.mask(said)
+    assert secret not in masked and kinds, masked
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "My password is correct, I checked.",
+        "The password is wrong again today.",
+        "My password is the same as my email.",
+        "The garage opens at 7 am.",
+        "The door opens with a key.",
+        "I have a social event at 5.",
+    ],
+)
+def test_no_secret_h10(said: str) -> None:
+    assert secrets.find(said) == []
+
+
+@pytest.mark.parametrize(("said", "secret"), SAID_H10)
+async def test_refused_by_store_h10(client, said: str, secret: str) -> None:
+    r = await client.post("/store", json={"memories": [{"user_id": "h10", "value": said}]})
+    assert r.status_code == 422, r.text
+    assert r.json()["errors"][0]["type"] == "secret_never_kept"
+    assert secret not in r.text
+
+
+@pytest.mark.parametrize(("said", "secret"), SAID_H10[:3])
+async def test_never_extracted_h10(client, said: str, secret: str) -> None:
+    units = await units_of(client, "h10", [user(said), user("I work as a nurse in Leipzig.")])
+    assert not [v for v in units if secret in v], units
