@@ -24,11 +24,12 @@ from typing import Any
 import numpy as np
 
 from app.core.config import ConflictSettings, DedupeSettings
-from app.core.text import entity_keys, search_text
+from app.core.text import entity_keys, search_text, value_hash
 from app.core.vocabulary import UnitStatus
 from app.models import MemoryUnit
 from app.repositories.memory.units import Neighbour
 from app.schemas.memory import MemoryCreate
+from app.services.memory.pairs import lexical
 from app.services.memory.pairs.decision import Thresholds
 from app.services.memory.pairs.plan import Candidate, Plan, other_occurrence, plan
 from app.services.memory.resolution import candidate_gate, said_at
@@ -180,6 +181,35 @@ def merge_into(survivor: MemoryUnit, restatement: Restatement, now: datetime) ->
             **survivor.metadata_,
             "restated_as": [*said, r.value][-RESTATED_KEPT:],
         }
+    survivor.search_text = search_text(survivor.value, survivor.query, " ".join(survivor.entities))
+
+
+def adds_things(value: str, survivor_value: str) -> bool:
+    """Whether a restatement's ``value`` names a thing (a noun, a name, a number) that the
+    survivor's words do not, while the survivor's name none that ``value`` lacks: "allergic
+    to cats and dogs" restating "allergic to cats", 用户在医院当护士 restating 用户是护士. The
+    pair decision merges such a pair (one thing added, :class:`.pairs.decision.Thresholds`
+    ``align_things``); the survivor then takes the richer words (:func:`adopt_wording`)."""
+    a = lexical.align(value, survivor_value)
+    return a.things_a > 0 and a.things_b == 0
+
+
+def adopt_wording(survivor: MemoryUnit, value: str, vector: Any, now: datetime) -> None:
+    """The survivor of a merge takes ``value`` (its embedding ``vector``) as its words, the
+    words it had kept in ``metadata["restated_as"]`` (tester hbreak8 H26: "The user is
+    allergic to cats and dogs." merged into "… to cats." kept the dogs only there, and recall
+    never said them). Its id, history and confidence are the survivor's."""
+    kept = [
+        v for v in survivor.metadata_.get("restated_as", []) if v not in (value, survivor.value)
+    ]
+    survivor.metadata_ = {
+        **survivor.metadata_,
+        "restated_as": [*kept, survivor.value][-RESTATED_KEPT:],
+    }
+    survivor.value = value
+    survivor.value_hash = value_hash(value)
+    survivor.value_embedding = vector
+    survivor.updated_at = now
     survivor.search_text = search_text(survivor.value, survivor.query, " ".join(survivor.entities))
 
 

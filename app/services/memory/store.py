@@ -34,6 +34,8 @@ from app.services.entities.upkeep import EntityGraphKeeper
 from app.services.memory.batch_view import BatchView
 from app.services.memory.digests import DigestParts
 from app.services.memory.merge import (
+    adds_things,
+    adopt_wording,
     another_occurrence,
     decide_against,
     merge_into,
@@ -256,7 +258,10 @@ class StoreService:
         neighbours, decided = parts.neighbours, parts.plan
         if decided.merge_into is not None:
             survivor = neighbours[decided.merge_into].unit
+            richer = adds_things(item.value, survivor.value)
             merge_into(survivor, restatement_of(item, query_vector, now), now)
+            if richer:  # "allergic to cats and dogs" restating "… to cats": the new words
+                adopt_wording(survivor, item.value, vector, now)
             view.changed(survivor)
             if supersede:  # offline distillation never supersedes
                 await self._restated(view, survivor, item.occurred_at or now, now)
