@@ -46,7 +46,12 @@ _ZH_AFTER = (
     # doses and portions (tester D31: 两片药 / 三片药 merged, the second dose lost)
     "片粒颗支根盒袋碗份剂罐壶盘节篇封头匹棵朵克升毫"
 )
-_ZH_NUMERAL = re.compile(rf"(?<=第)[{_ZH_DIGITS}]+|[{_ZH_DIGITS}]+(?=[{_ZH_AFTER}])")
+# ... or a numeral with a magnitude that ends its clause: 月薪两万五。/ 现在三万 (tester hbreak8
+# H11: not read as 25000 and 30000, the change was offered as a duplicate and a merge lost it).
+_ZH_NUMERAL = re.compile(
+    rf"(?<=第)[{_ZH_DIGITS}]+|[{_ZH_DIGITS}]+(?=[{_ZH_AFTER}])"
+    rf"|[{_ZH_DIGITS}]*[十百千万亿][{_ZH_DIGITS}]*(?=[。，！？；、,.!?;]|$)"
+)
 _ZH_IDIOMS = (
     "十分",
     "一点",
