@@ -15,6 +15,7 @@ import simplemma
 from app.services.extraction.clauses import joiner
 from app.services.extraction.mixed import english_runs
 from app.services.extraction.tense import is_past_verb
+from app.services.memory.pairs.holders import given_name
 
 # fmt: skip
 
@@ -341,8 +342,9 @@ def en_entities(
     for m in _CAPITALISED.finditer(text):
         words = m.group(1).split()
         opener = _SENTENCE_START.search(text[: m.start()]) is not None
-        if opener and words[0].removesuffix("'s") not in inside:  # "Definitely…", "Last week…"
-            words.pop(0)
+        first = words[0].removesuffix("'s")
+        if opener and first not in inside and not (len(words) > 1 and given_name(first.casefold())):
+            words.pop(0)  # "Definitely…", "Last week…"; not "David Wang is…" (hbreak8 H25)
         while words and (words[0].lower() in _NOT_NAMES or words[0].lower().startswith("i'")):
             words.pop(0)
         while words and words[-1].lower() in _NOT_NAMES:

@@ -142,6 +142,15 @@ def _person_zh(rest: str) -> str | None:
     return None
 
 
+def given_name(word: str) -> bool:
+    """Whether a word (case-folded) is a person's given name and no other English word
+    first: a given name CC-CEDICT transliterates or a person in WordNet (David, Sarah), whose
+    main part of speech is a noun ("Great", "Will" are other words first)."""
+    from app.services.memory.pairs import lexicon
+
+    return (word in _given_names() or _is_person(word)) and lexicon._wordnet_pos().get(word, 0) == 0
+
+
 def _a_name(word: str) -> bool:
     """Whether a capitalised first word is a person's name: a given name, a person in
     WordNet, or no English word at all ("Big crowds…", "Dinner is…" are words)."""
