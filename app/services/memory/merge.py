@@ -107,9 +107,11 @@ def first_duplicate(
     keys: Iterable[str],
     neighbours: Sequence[Neighbour],
     limits: Thresholds,
+    inferred: frozenset[str] = frozenset(),
 ) -> MemoryUnit | None:
-    """The neighbour the pair decision says ``value`` restates (a ``merge``), or None."""
-    decided = decide_against(value, type_, keys, neighbours, limits, max_unsure=0)
+    """The neighbour the pair decision says ``value`` restates (a ``merge``), or None;
+    ``inferred``: the fields of the unit read from its value (:func:`decide_against`)."""
+    decided = decide_against(value, type_, keys, neighbours, limits, 0, inferred=inferred)
     return None if decided.merge_into is None else neighbours[decided.merge_into].unit
 
 

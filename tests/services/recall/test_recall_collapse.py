@@ -161,3 +161,24 @@ async def test_types_the_writers_gave_still_keep_two_wordings_apart(client):
         assert r.status_code == 200 and r.json()["results"][0]["outcome"] == "created", r.text
     hits = await recall(client, "The user must avoid shellfish.", top_k=5)
     assert len(hits) == 2 and all(h["duplicates"] == [] for h in hits), hits
+
+
+async def test_a_type_a_correction_gives_is_the_callers(client):
+    # A PATCH that gives the type makes it the caller's: no longer listed as inferred, so
+    # the pair decision (the collapse here, a correction's duplicate check, the write path)
+    # holds it against a merge again.
+    ids = []
+    for agent, value in (("planner", "The user must avoid shellfish."),
+                         ("concierge", "The user avoids shellfish.")):  # fmt: skip
+        body = {"memories": [{"user_id": "u1", "agent_id": agent, "value": value}]}
+        r = await client.post("/store", json=body)
+        assert r.status_code == 200, r.text
+        ids.append(r.json()["results"][0]["id"])
+    assert len(await recall(client, "The user must avoid shellfish.", top_k=5)) == 1
+    for unit, kind in zip(ids, ("constraint", "fact"), strict=True):
+        r = await client.patch(f"/memories/{unit}", json={"type": kind})
+        assert r.status_code == 200, r.text
+        memory = r.json()["memory"]
+        assert memory["type"] == kind and "inferred" not in memory["metadata"], memory
+    hits = await recall(client, "The user must avoid shellfish.", top_k=5)
+    assert len(hits) == 2 and all(h["duplicates"] == [] for h in hits), hits

@@ -33,6 +33,15 @@ def decided_keys(keys: Iterable[str], inferred: frozenset[str]) -> frozenset[str
     return frozenset() if "entities" in inferred else frozenset(keys)
 
 
+def given(metadata: Mapping[str, Any], fields: Iterable[str]) -> dict[str, Any]:
+    """``metadata`` (a copy) with ``fields`` no longer listed as inferred: a caller gave them
+    (a correction's ``type`` or ``entities``); the ``inferred`` key goes when none is left."""
+    gone = set(fields)
+    left = [f for f in sorted(inferred_fields(metadata)) if f not in gone]
+    out = {k: v for k, v in metadata.items() if k != INFERRED_KEY}
+    return {**out, INFERRED_KEY: left} if left else out
+
+
 class AsDecided(NamedTuple):
     """A pair's fields as the pair decision sees them: ``own_keys`` (the new unit's entity
     keys), the other unit's ``other_type`` and ``other_keys``."""
