@@ -110,6 +110,24 @@ async def test_store_recall_extract_and_append_as_the_sdk_calls_them(api):
     assert "9 am" in from_session or "9:00" in from_session, from_session
 
 
+async def test_a_type_the_model_leaves_out_is_read_by_the_service(api):
+    """Issue 28: ``store_memory`` sent ``type: "fact"`` when the model gave none, so /store's
+    type inference never ran for an agent ("is allergic to peanuts" a fact, never a standing
+    constraint). A null type is left out of the request; a type given is kept."""
+    tools = memory_tools(api, user_id="dora")
+    schema = {t.name: t.params_json_schema for t in tools}["store_memory"]
+    assert {"type": "null"} in schema["properties"]["type"]["anyOf"]  # the model may say null
+    out = await invoke(tools, "store_memory", value="The user is allergic to peanuts",
+                       type=None, when_relevant=None, entities=None)  # fmt: skip
+    assert out.startswith("Stored: The user is allergic to peanuts"), out
+    await invoke(tools, "store_memory", value="The user likes the sea", type="fact",
+                 when_relevant=None, entities=None)  # fmt: skip
+    units = {u.value: u for u in (await api.list_memories(user_id="dora")).memories}
+    peanuts, sea = units["The user is allergic to peanuts"], units["The user likes the sea"]
+    assert (peanuts.type, peanuts.metadata.get("inferred")) == ("constraint", ["type"])
+    assert sea.type == "fact" and "type" not in sea.metadata.get("inferred", [])
+
+
 async def test_the_subject_from_the_run_context_and_errors_as_text(api):
     tools = memory_tools(api)
     await invoke(tools, "store_memory", {"user_id": "bob"}, value="Bob drinks no coffee",

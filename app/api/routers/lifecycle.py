@@ -138,7 +138,9 @@ async def update_memory(
 ) -> Any:
     """Correct a unit: `value`, `query`, `entities`, `confidence`, `type`, `ttl_days` or
     `expires_at` (null: never expires), or `status` (`invalid`: known wrong, out of recall;
-    `archived`; `active` to restore). Only the fields sent change. The id of a unit that was
+    `archived`; `active` to restore). Only the fields sent change; a `type` or `entities`
+    sent are the caller's from then on (they leave `metadata.inferred`, and the pair decision
+    holds them against a merge as any given type or entities). The id of a unit that was
     merged into another resolves to the unit it went into, as on `GET /memories/{id}`: the
     correction changes that unit (the answer's `id` is then the survivor's) and the merged
     row stays as history. A unit `/summarize` consolidated (a part of a digest): a new value

@@ -28,6 +28,7 @@ from app.services.extraction.never_kept import refuse_secrets
 from app.services.memory.digests import DigestParts
 from app.services.memory.filters import request_filters
 from app.services.memory.merge import absorb, first_duplicate, thresholds
+from app.services.memory.pairs.inferred import given, inferred_fields
 from app.services.memory.ttl import refuse_past_expiry
 
 _CURSOR_FIELDS = (
@@ -264,6 +265,9 @@ class CatalogService:
             unit.confidence = patch.confidence
         if "type" in sent and patch.type is not None:
             unit.type = patch.type
+        corrected = {f for f in ("type", "entities") if f in sent and getattr(patch, f) is not None}
+        if corrected & inferred_fields(unit.metadata_):  # now the caller's, not read (issue 28)
+            unit.metadata_ = given(unit.metadata_, corrected)
         content = new_value is not None or query_changed or "entities" in sent
         if content:
             unit.search_text = search_text(unit.value, unit.query, " ".join(unit.entities))
@@ -331,4 +335,5 @@ class CatalogService:
         )
         if exact is not None:
             return exact
-        return first_duplicate(unit.value, unit.type, unit.entity_keys, neighbours, self.thresholds)
+        return first_duplicate(unit.value, unit.type, unit.entity_keys, neighbours,
+                               self.thresholds, inferred_fields(unit.metadata_))  # fmt: skip

@@ -31,6 +31,7 @@ from app.repositories.memory.units import Neighbour
 from app.schemas.memory import MemoryCreate
 from app.services.memory.pairs import lexical
 from app.services.memory.pairs.decision import Thresholds
+from app.services.memory.pairs.inferred import as_decided, decided_keys, inferred_fields
 from app.services.memory.pairs.plan import Candidate, Plan, other_occurrence, plan
 from app.services.memory.resolution import candidate_gate, said_at
 
@@ -67,23 +68,25 @@ def decide_against(
     ``entities``: :mod:`app.services.extraction.store_inferred`), as a neighbour's
     ``metadata.inferred`` says of its own: an inferred type other than an event decides no
     pair (two wordings of one fact are read as a constraint and a fact), inferred entities
-    rule no merge out (Google / 谷歌)."""
+    rule no merge out (Google / 谷歌): :func:`~app.services.memory.pairs.inferred.as_decided`,
+    the rule recall's duplicate collapse applies too."""
+    keys = frozenset(keys)
     candidates = []
     for n in neighbours:
-        theirs = frozenset((n.unit.metadata_ or {}).get("inferred") or ())
-        loose = "type" in theirs | inferred and "event" not in (type_, n.unit.type)
+        seen = as_decided(type_, keys, inferred, n.unit.type, n.unit.entity_keys,
+                          inferred_fields(n.unit.metadata_))  # fmt: skip
         candidates.append(
             Candidate(
                 n.unit.value,
-                type_ if loose else n.unit.type,
-                frozenset() if "entities" in theirs else frozenset(n.unit.entity_keys),
+                seen.other_type,
+                seen.other_keys,
                 n.cosine,
                 occurrence_day(n.unit.occurred_at),
                 said is not None and said_at(n.unit) > said,
             )
         )
     day = occurrence_day(occurred_at)
-    own = frozenset() if "entities" in inferred else frozenset(keys)
+    own = decided_keys(keys, inferred)
     return plan(value, type_, own, candidates, limits, max_unsure, day)
 
 
@@ -105,9 +108,11 @@ def first_duplicate(
     keys: Iterable[str],
     neighbours: Sequence[Neighbour],
     limits: Thresholds,
+    inferred: frozenset[str] = frozenset(),
 ) -> MemoryUnit | None:
-    """The neighbour the pair decision says ``value`` restates (a ``merge``), or None."""
-    decided = decide_against(value, type_, keys, neighbours, limits, max_unsure=0)
+    """The neighbour the pair decision says ``value`` restates (a ``merge``), or None;
+    ``inferred``: the fields of the unit read from its value (:func:`decide_against`)."""
+    decided = decide_against(value, type_, keys, neighbours, limits, 0, inferred=inferred)
     return None if decided.merge_into is None else neighbours[decided.merge_into].unit
 
 

@@ -42,6 +42,7 @@ from app.services.memory.merge import (
     restatement_of,
     thresholds,
 )
+from app.services.memory.pairs.inferred import inferred_fields
 from app.services.memory.resolution import (
     conflict_review,
     fit_backfill,
@@ -253,7 +254,7 @@ class StoreService:
             lambda ns: decide_against(item.value, item.type, keys, ns, self.thresholds,
                                       self.dedupe.max_unsure, item.occurred_at,
                                       said_moment(item.metadata) or item.occurred_at,
-                                      frozenset(item.metadata.get("inferred") or ())),
+                                      inferred_fields(item.metadata)),
         )  # fmt: skip
         neighbours, decided = parts.neighbours, parts.plan
         if decided.merge_into is not None:

@@ -43,6 +43,7 @@ import rjieba
 from app.core import text
 from app.repositories.recall.repository import RecallRepository
 from app.services.memory.pairs import lexicon, rules, taxonomy
+from app.services.recall import named_user
 from app.services.recall.scoring import Ranked
 
 # Chosen on the LoCoMo dev split, leave one conversation out (docs/EVAL.md "Answer types"):
@@ -93,6 +94,8 @@ class AnswerType:
     synsets: frozenset[int]
     slots: frozenset[str] = frozenset()
     about_user: bool = False  # the slots are the user's own ("my job", 我的工作)
+    question: str = ""  # the question it was read from
+    user: str = ""  # the user's name, when the question names it (.named_user)
 
 
 # A question about what someone does for work ("What is my job?", "What does Jonas do for a
@@ -131,6 +134,7 @@ def answer_type(query: str) -> AnswerType | None:
         frozenset(synsets),
         wanted,
         mine,
+        query,
     )
 
 
@@ -139,6 +143,7 @@ def names_instance(value: str, kind: AnswerType) -> bool:
     category word itself does not count), or fills a slot the question asks for."""
     # "What is my job?": the user's own ("Jonas got a new job at Siemens" is not)
     mine = not kind.about_user or _USER_SUBJECT.match(value) is not None
+    mine = mine or bool(kind.user) and value.lstrip().startswith(kind.user)  # "Lena works …"
     if mine and kind.slots and not kind.slots.isdisjoint(rules.slots(value)):
         return True
     return any(not kind.synsets.isdisjoint(k) for k in kinds(value))
@@ -176,13 +181,23 @@ async def apply(
 ) -> list[Ranked]:
     """:func:`lift` on ``ranked``, cut to ``keep``. ``known``: values already read (the
     candidates statement's, ``Candidates.values``); the others are read in one statement
-    (none on the exact path, whose every hit is a candidate)."""
+    (none on the exact path, whose every hit is a candidate). A slot question that names the
+    user (a hit says "The user is called Lena") asks for the user's own slot, as one that
+    says "my" does; in both, hits stating the name or someone else's slot are held below
+    the best answer (:mod:`.named_user`)."""
     known = known or {}
     values = {r.id: known[r.id] for r in ranked if r.id in known}
     missing = [r.id for r in ranked if r.id not in values]
     if missing:
         values |= await repo.values(missing)
-    return lift(ranked, values, kind, weight)[:keep]
+    name = None
+    if kind.slots and not kind.about_user:
+        name = named_user.user_named(kind.question, values.values())
+        kind = dataclasses.replace(kind, about_user=name is not None, user=name or "")
+    lifted = lift(ranked, values, kind, weight)
+    if kind.about_user:  # the user's own job, not the name nor Jonas's job
+        lifted = named_user.below_answers(lifted, values, kind.slots, name)
+    return lifted[:keep]
 
 
 def _english_heads(query: str) -> list[str]:

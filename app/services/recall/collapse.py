@@ -3,7 +3,11 @@ the final ``top_k`` collapses units the pair decision calls duplicates
 (:func:`app.services.memory.pairs.plan.plan`: the same canonical form, or a merge by the
 classifier with agreeing entities) into the best-ranked of them, which lists the others in
 ``duplicates`` — an agent's context is not filled with paraphrases that the write path left
-apart (stored before the decision could merge them, or by an older version).
+apart (stored before the decision could merge them, by an older version, or by two agents
+of one user: each agent's units are a write subject of their own). A type or entities
+``/store`` read from a value decide the pair as on the write path
+(:mod:`app.services.memory.pairs.inferred`): "The user is vegan" (read as a constraint) and
+"The user eats no animal products" (a fact) are one hit.
 
 Cheap: only the head of the ranking is compared (``top_k`` plus a margin that refills the
 places of collapsed hits), with the pairs of the one statement that also reads the head's
@@ -27,10 +31,12 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from app.repositories.recall.duplicates import ClosePair
+from app.repositories.recall.sql import RecalledUnit
 from app.services.memory.pairs.decision import Thresholds
+from app.services.memory.pairs.inferred import as_decided, inferred_fields
 from app.services.memory.pairs.plan import Candidate, pair_decision
 from app.services.recall.scoring import Ranked
 
@@ -111,12 +117,17 @@ def collapse(
     top_k: int,
     thresholds: Thresholds,
     diverse: bool = True,
+    units: Mapping[uuid.UUID, RecalledUnit] | None = None,
 ) -> tuple[list[Ranked], dict[uuid.UUID, list[uuid.UUID]]]:
     """The best ``top_k`` of ``head`` (:func:`head_of` the ranking) with duplicates folded
     into the best-ranked unit of each group, and for each kept hit the ids it stands for
     (best-ranked first). ``pairs``: the head's pairs at :func:`pair_floor` or above
     (``RecallRepository.head``). With ``diverse`` (not after an LLM rerank, whose order
-    stands), the head is first put in :func:`diversify` order."""
+    stands), the head is first put in :func:`diversify` order. ``units``: the head's answer
+    columns (``RecallRepository.head``), whose ``metadata.inferred`` (the fields ``/store``
+    read from a value) is held against no merge as the write path holds it; a unit not in
+    it has none."""
+    read = {i: inferred_fields(u.metadata_) for i, u in (units or {}).items()}
     head = list(head)
     floor = _merge_floor(thresholds)
     diverse = diverse and DIVERSITY_WEIGHT > 0
@@ -144,7 +155,7 @@ def collapse(
             (
                 g
                 for g, members in groups.items()
-                if any(o in near and _merges(near[o], thresholds) for o in members)
+                if any(o in near and _merges(near[o], thresholds, read) for o in members)
             ),
             None,
         )
@@ -160,12 +171,18 @@ def collapse(
     return kept, duplicates
 
 
-def _merges(p: ClosePair, thresholds: Thresholds) -> bool:
-    """Whether the pair decision merges ``p`` (``b`` as the new unit, ``a`` its neighbour)."""
-    candidate = Candidate(p.a_value, p.a_type, frozenset(p.a_keys), p.cosine)
+def _merges(
+    p: ClosePair, thresholds: Thresholds, inferred: Mapping[uuid.UUID, frozenset[str]]
+) -> bool:
+    """Whether the pair decision merges ``p`` (``b`` as the new unit, ``a`` its neighbour),
+    each side's inferred fields read as the write path reads them
+    (:func:`~app.services.memory.pairs.inferred.as_decided`)."""
+    none: frozenset[str] = frozenset()
+    seen = as_decided(p.b_type, p.b_keys, inferred.get(p.b, none),
+                      p.a_type, p.a_keys, inferred.get(p.a, none))  # fmt: skip
+    candidate = Candidate(p.a_value, seen.other_type, seen.other_keys, p.cosine)
     return (
-        pair_decision(p.b_value, p.b_type, frozenset(p.b_keys), candidate, thresholds).action
-        == "merge"
+        pair_decision(p.b_value, p.b_type, seen.own_keys, candidate, thresholds).action == "merge"
     )
 
 

@@ -386,7 +386,7 @@ class RecallService:
         units, pairs = await self.repo.head([r.id for r in top], pair_floor(self.pairs, diverse))
         top = after_successors(top, units, req.include_superseded)  # history after its successor
         top = other_kind.reorder(top, units, req.query) if diverse else top  # dog before cat
-        best, result.duplicates = collapse(top, pairs, req.top_k, self.pairs, diverse)
+        best, result.duplicates = collapse(top, pairs, req.top_k, self.pairs, diverse, units)
         clock.mark("collapse")
         best = [r for r in best if r.id in units]
         if req.record_access and self.access is not None and best:

@@ -25,3 +25,20 @@ async def test_an_introduction_names_the_user_and_a_greeting_is_no_one(client):
 async def test_a_capitalised_state_is_no_name(client, said):
     units = await units_of(client, "moody", [user(said)])
     assert not [v for v in units if "name is" in v], units
+
+
+@pytest.mark.parametrize(
+    ("said", "name", "work"),
+    [
+        ("Hi, I'm Lena. I work as a nurse in Hamburg.", "Lena",
+         "The user works as a nurse in Hamburg."),
+        ("I work as a nurse in Hamburg. By the way, I'm Lena.", "Lena",
+         "The user works as a nurse in Hamburg."),
+        ("我叫莉娜，我在汉堡当护士。", "莉娜", "用户在汉堡当护士。"),
+    ],
+)  # fmt: skip
+async def test_the_units_about_the_user_name_the_user(client, said, name, work):
+    # Issue 28: a unit about the user lists the name the transcript gives the user, so the
+    # entity signal and memory_about find "Lena"'s job (checked: already so offline).
+    units = await units_of(client, "intro", [user(said)])
+    assert units[work]["entities"][0] == name, units

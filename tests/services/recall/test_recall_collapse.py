@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from sqlalchemy import text
 
 
@@ -121,3 +122,63 @@ async def test_a_duplicate_of_two_kept_hits_is_listed_under_the_better_placed_on
     assert sorted(by_id) == sorted(alice + bob), [(h["value"], h["entities"]) for h in hits]
     assert [by_id[a]["duplicates"] for a in alice] == [[c] for c in both]
     assert all(by_id[b]["duplicates"] == [] for b in bob)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("The user must avoid shellfish.", "The user avoids shellfish."),  # constraint / fact
+        ("The user prefers aisle seats on flights.", "The user wants aisle seats on flights."),
+    ],
+)
+async def test_two_agents_wordings_typed_apart_by_inference_are_one_hit(client, first, second):
+    """Issue 28: /store reads a type from a value sent without one, and the write path holds
+    an inferred type against no merge — but the collapse compared the stored types, so two
+    wordings of one fact read as a constraint and a fact (or a preference and a fact) were
+    two hits. Two agents of one user are two write subjects (never compared on write); a
+    recall without ``agent_id`` reads both."""
+    ids, types = [], set()
+    for agent, value in (("planner", first), ("concierge", second)):
+        body = {"memories": [{"user_id": "u1", "agent_id": agent, "value": value}]}
+        r = await client.post("/store", json=body)
+        assert r.status_code == 200, r.text
+        result = r.json()["results"][0]
+        assert result["outcome"] == "created" and result["memory"]["metadata"]["inferred"]
+        ids.append(result["id"])
+        types.add(result["memory"]["type"])
+    assert len(types) == 2, types  # read as two types
+    [hit] = await recall(client, first, top_k=5)
+    assert sorted([hit["id"], *hit["duplicates"]]) == sorted(ids), hit
+
+
+async def test_types_the_writers_gave_still_keep_two_wordings_apart(client):
+    # The same two wordings with the types their writers gave: two kinds of memory, two hits
+    # (the write path does not merge them either).
+    for agent, value, kind in (("planner", "The user must avoid shellfish.", "constraint"),
+                               ("concierge", "The user avoids shellfish.", "fact")):  # fmt: skip
+        body = {"memories": [{"user_id": "u1", "agent_id": agent, "value": value, "type": kind}]}
+        r = await client.post("/store", json=body)
+        assert r.status_code == 200 and r.json()["results"][0]["outcome"] == "created", r.text
+    hits = await recall(client, "The user must avoid shellfish.", top_k=5)
+    assert len(hits) == 2 and all(h["duplicates"] == [] for h in hits), hits
+
+
+async def test_a_type_a_correction_gives_is_the_callers(client):
+    # A PATCH that gives the type makes it the caller's: no longer listed as inferred, so
+    # the pair decision (the collapse here, a correction's duplicate check, the write path)
+    # holds it against a merge again.
+    ids = []
+    for agent, value in (("planner", "The user must avoid shellfish."),
+                         ("concierge", "The user avoids shellfish.")):  # fmt: skip
+        body = {"memories": [{"user_id": "u1", "agent_id": agent, "value": value}]}
+        r = await client.post("/store", json=body)
+        assert r.status_code == 200, r.text
+        ids.append(r.json()["results"][0]["id"])
+    assert len(await recall(client, "The user must avoid shellfish.", top_k=5)) == 1
+    for unit, kind in zip(ids, ("constraint", "fact"), strict=True):
+        r = await client.patch(f"/memories/{unit}", json={"type": kind})
+        assert r.status_code == 200, r.text
+        memory = r.json()["memory"]
+        assert memory["type"] == kind and "inferred" not in memory["metadata"], memory
+    hits = await recall(client, "The user must avoid shellfish.", top_k=5)
+    assert len(hits) == 2 and all(h["duplicates"] == [] for h in hits), hits

@@ -19,7 +19,9 @@ The tools (``FunctionTool``s, strict JSON schemas, each call one request of the 
   (``minimum`` / ``maximum`` in its schema; a call outside them is refused, and the model
   reads that its arguments must fit the schema, instead of getting 20 without a word);
 - ``store_memory(value, type, when_relevant, entities)`` → ``POST /store``: says whether the
-  unit was created or merged into one already known (and superseded/conflict);
+  unit was created or merged into one already known (and superseded/conflict); a ``type``
+  left null is left out of the request, so the service reads it from the value ("The user
+  is allergic to peanuts": a constraint) as it reads the entities left out;
 - ``extract_memories(conversation)`` → ``POST /extract?wait=true``: a conversation (or, when
   none is given and the tools are bound to a session, that session's transcript) turned into
   units, listed with what became of each;
@@ -143,7 +145,7 @@ def memory_tools(
     async def store_memory(
         ctx: RunContextWrapper[Any],
         value: str,
-        type: UnitType = "fact",
+        type: UnitType | None = None,
         when_relevant: str | None = None,
         entities: list[str] | None = None,
     ) -> str:
@@ -151,11 +153,14 @@ def memory_tools(
 
         Args:
             value: One self-contained sentence ("The user is allergic to peanuts").
-            type: constraint, preference, fact, action, result or event.
+            type: constraint, preference, fact, action, result or event; null to have it
+                read from the value.
             when_relevant: The situation in which it should come to mind.
             entities: Named things it mentions (people, places, products, codes).
         """
-        unit: dict[str, Any] = {**subject(ctx), "value": value, "type": type, "source": "agent"}
+        unit: dict[str, Any] = {**subject(ctx), "value": value, "source": "agent"}
+        if type is not None:  # else /store reads it from the value (an allergy: constraint)
+            unit["type"] = type
         if when_relevant:
             unit["query"] = when_relevant
         if entities:
