@@ -30,8 +30,7 @@ Conventions (weeks start on Monday, as in ISO 8601 and Chinese usage):
 - "last Fri", "on Tues", "this past Thurs.": abbreviations after such a word, as the day;
 - "the week before last" / 上上周, "the month after next" / 下下个月, 上上周末: two back or
   ahead; 大前天: three days ago; 上周一起… is last week (一起, "together"), not last Monday;
-- "3 days ago", "two weeks ago", "a year ago", "3天前": counted back from the message;
-- "for Christmas", "last Easter", 春节的时候: the holiday's day (:mod:`.holiday_dates`).
+- "3 days ago", "3天前": counted back; "for Christmas", 春节的时候: the holiday (holiday_dates).
 """
 
 from __future__ import annotations
@@ -338,7 +337,6 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
         if not m.group(1) and day < today - timedelta(days=31):
             day = day.replace(year=year + 1)
         found.append(TimeMatch(m.start(), m.end(), m.group(0), day, "day", absolute=True))
-
     for m in _ZH_REL_MONTH_DAY.finditer(text):
         which = m.group(1).rstrip("个") if m.group(1) in ("下个", "上个") else m.group(1)
         first = _period_start(today, which, "月")
@@ -357,10 +355,10 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
             day = date(year, number, 1)
             found.append(TimeMatch(m.start(), m.end(), m.group(0), day, "month", absolute=True))
 
+    holidays = holiday_dates(text, today)  # "for Christmas", 春节的时候 (holiday_dates.py)
     for start, end, phrase, first in months_alone(text, today):  # "in May", 五月 (months.py)
         found.append(TimeMatch(start, end, phrase, first, "month"))
-    for h in holiday_dates(text, today):  # "for Christmas", 春节的时候 (holiday_dates.py)
-        found.append(TimeMatch(h.start, h.end, text[h.start : h.end], h.day, holiday=h.name))
+    found += [TimeMatch(h.start, h.end, h.phrase, h.day, holiday=h.name) for h in holidays]
 
     # A habit ("every Tuesday", 每周二) and an idiom ("feels like just yesterday") are no date.
     undated = recurring_spans(text) + idiom_spans(text)

@@ -48,6 +48,7 @@ class HolidayDate:
 
     start: int
     end: int
+    phrase: str
     day: date
     name: str
 
@@ -80,7 +81,7 @@ def holiday_dates(text: str, today: date) -> list[HolidayDate]:
                 which, start = before.group(2).lower(), before.start(2)
         day = _resolve(text, phrase, start, m.end(), which, today, zh=zh)
         if day is not None:
-            found.append(HolidayDate(start, m.end(), day, _name(phrase)))
+            found.append(HolidayDate(start, m.end(), text[start : m.end()], day, _name(phrase)))
     return found
 
 

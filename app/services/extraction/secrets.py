@@ -36,6 +36,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from app.services.extraction import national_ids
+
 PLACEHOLDER = "[withheld: {kind}]"
 PLACEHOLDER_RE = re.compile(r"\[withheld: ([^\]]+)\]")
 
@@ -65,13 +67,6 @@ def luhn(digits: str) -> bool:
         n = int(ch) * (2 if i % 2 else 1)
         total += n - 9 if n > 9 else n
     return total % 10 == 0
-
-
-def chinese_id_ok(value: str) -> bool:
-    """An 18-character Chinese resident id's check digit (GB 11643, ISO 7064 MOD 11-2)."""
-    body, check = value[:17], value[17:].upper()
-    total = sum(int(c) * (2 ** (17 - i) % 11) for i, c in enumerate(body))
-    return "10X98765432"[total % 11] == check
 
 
 _CARD_WORD = re.compile(
@@ -227,17 +222,6 @@ _KEY_SHAPES = re.compile(
     r"|xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{35}|glpat-[A-Za-z0-9_-]{20,})"
     r"|-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)"
 )
-_SSN = re.compile(r"(?<![\d-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\d-])")
-_SSN_STATED = re.compile(
-    r"\b(?:SSN|social\s+security(?:\s+(?:number|no\.?|#))?|social)\b[^\d\n]{0,15}?"
-    r"(?<!\d)(\d{3}[- ]?\d{2}[- ]?\d{4})(?!\d)",
-    re.IGNORECASE,
-)
-_CN_ID = re.compile(
-    r"(?<![0-9A-Za-z])[1-9]\d{5}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])"
-    r"\d{3}[\dXx](?![0-9A-Za-z])"
-)
-_CN_ID_STATED = re.compile(r"身份证(?:号码|号)?[^\d\n]{0,6}?(?<!\d)(\d{14,17}[\dXx])(?![\dA-Za-z])")
 
 
 def _cards(text: str) -> list[Secret]:
@@ -376,10 +360,7 @@ def find(text: str, context: str = "") -> list[Secret]:
         *_group(_OPENS_WITH, text, ACCESS),
         *_group(_ZH_ACCESS, text, ACCESS),
         *_group(_KEY_SHAPES, text, KEY, 0),
-        *_group(_SSN, text, NATIONAL_ID, 0),
-        *_group(_SSN_STATED, text, NATIONAL_ID),
-        *[s for s in _group(_CN_ID, text, NATIONAL_ID, 0) if chinese_id_ok(text[s.start : s.end])],
-        *_group(_CN_ID_STATED, text, NATIONAL_ID),
+        *[Secret(start, end, NATIONAL_ID) for start, end in national_ids.spans(text)],
     ]
     merged: list[Secret] = []
     for s in sorted(found, key=lambda s: (s.start, -s.end)):

@@ -16,7 +16,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.core import migrate
-from app.services.extraction import secrets
+from app.services.extraction import national_ids, secrets
 from app.services.extraction.jobs import without_text
 from tests.conftest import new_database, truncate_queue
 from tests.fake_llm import Reply, units_json
@@ -240,8 +240,8 @@ def test_what_counts_as_a_secret(said, kinds):
 
 def test_check_digits():
     assert secrets.luhn("4111111111111111") and not secrets.luhn("4111111111111112")
-    assert secrets.chinese_id_ok("11010519491231002X")
-    assert not secrets.chinese_id_ok("110105194912310020")
+    assert national_ids.chinese_id_ok("11010519491231002X")
+    assert not national_ids.chinese_id_ok("110105194912310020")
 
 
 async def test_migration_0019_cuts_the_text_of_jobs_that_succeeded_before(engine, database_url):
