@@ -43,7 +43,7 @@ import rjieba
 from app.core import text
 from app.repositories.recall.repository import RecallRepository
 from app.services.memory.pairs import lexicon, rules, taxonomy
-from app.services.recall import named_user
+from app.services.recall import named_user, slot_questions
 from app.services.recall.scoring import Ranked
 
 # Chosen on the LoCoMo dev split, leave one conversation out (docs/EVAL.md "Answer types"):
@@ -98,19 +98,6 @@ class AnswerType:
     user: str = ""  # the user's name, when the question names it (.named_user)
 
 
-# A question about what someone does for work ("What is my job?", "What does Jonas do for a
-# living?", 我的工作是什么？): "works as a midwife" answers it though no word of it is a kind
-# of job (a four-session life, tester hbreak7 H14: the move ranked above the job).
-_JOB_QUESTION = re.compile(
-    r"\bwhat(?:'s|\s+is|\s+was|\s+are|\s+were)\s+(?:[\w']+\s+){0,3}?"
-    r"(?:job|occupation|profession|career|line\s+of\s+work)s?\b"
-    r"|\bwhat\s+(?:job|occupation|profession|career)s?\b"
-    r"|\bwhat\s+(?:do|does|did)\s+[\w']+\s+do\s+for\s+(?:a\s+)?(?:living|work)\b"
-    r"|\bwhere\s+(?:do|does|did)\s+[\w']+\s+work\b"
-    r"|工作是什么|(?:做|干)什么工作|什么职业|职业是什么|(?:是|做|干)什么的|在哪(?:里|儿)?(?:工作|上班)",
-    re.IGNORECASE,
-)
-_JOB_SLOTS = frozenset({"occupation", "employer"})
 _FIRST_PERSON = re.compile(r"\b(?:my|i|me)\b|我", re.IGNORECASE)
 _USER_SUBJECT = re.compile(r"\W*(?:the\s+user\b|user\b|i\b|用户|我)", re.IGNORECASE)
 
@@ -125,7 +112,7 @@ def answer_type(query: str) -> AnswerType | None:
         for s in (*taxonomy.noun_senses(w, CATEGORY_SENSES), *taxonomy.compound_senses(w))
         if taxonomy.noun_depth(s) >= MIN_DEPTH
     }
-    wanted = _JOB_SLOTS if _JOB_QUESTION.search(query) else frozenset()
+    wanted = slot_questions.asked_slots(query)
     mine = bool(wanted) and _FIRST_PERSON.search(query) is not None
     if not synsets and not wanted:
         return None
