@@ -104,6 +104,18 @@ def normalize(text: str) -> str:
     return "".join(out)
 
 
+_LONG_SPACE = re.compile(r"\s{3,}")
+
+
+def fold_space_runs(text: str) -> str:
+    """``text`` with each run of three or more whitespace characters written as one line
+    break when it holds one, else as one space (one or two are kept: "Mt.  Rainier" and a
+    line break read as written). What the rules read: a long run made their patterns
+    backtrack for seconds ("tea", 1,994 spaces and "end"; docs/RELIABILITY.md, "Rule CPU
+    on hostile text")."""
+    return _LONG_SPACE.sub(lambda m: "\n" if "\n" in m.group() else " ", text)
+
+
 def value_hash(value: str) -> str:
     """SHA-256 (hex) of the normalised value: equal hashes are the same statement."""
     return hashlib.sha256(normalize(value).encode("utf-8")).hexdigest()
