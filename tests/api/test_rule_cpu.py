@@ -48,3 +48,63 @@ async def values(client: httpx.AsyncClient, user_id: str, content: str) -> set[s
 async def test_extract_reads_a_long_whitespace_run_as_one(client, hostile, plain):
     hostile_units = await values(client, "ws-hostile", hostile)
     assert hostile_units == await values(client, "ws-plain", plain)
+
+
+async def test_extract_applies_a_thousand_corrections_in_one_message(client):
+    # Each correction was applied by a recursive call: past ~1,000 the job failed
+    # (RecursionError) on a valid 42,000-character message.
+    content = "I live in Boston, no wait, Cambridge. " * 1100
+    units = await units_of(client, "corrections", [user(content)])
+    assert units and not [v for v in units if "Boston" in v], list(units)[:3]
+
+
+@pytest.mark.parametrize(
+    "content",
+    ["我" * 2000, "在一月" * 600, "I 不 " * 400, "I'll see you on Monday " * 80],
+    ids=["one character", "a month", "alternating", "a weekday"],
+)
+async def test_extract_makes_units_of_a_message_that_grows_when_written_out(client, content):
+    # 我 → 用户, 一月 → 2027年1月: a unit's value outgrew the 2,000 characters a unit may hold
+    # and the whole job failed.
+    units = await units_of(client, "grows", [user(content)])
+    assert all(len(v) <= 2000 for v in units), [len(v) for v in units]
+
+
+async def window_standing(client: httpx.AsyncClient, session: str, content: str) -> str | None:
+    """The standing kind the window gives one appended user message."""
+    body = {"messages": [{"role": "user", "content": content, "user_id": "wm-cpu"}]}
+    r = await client.post(f"/working_memory/{session}/messages", json=body)
+    assert r.status_code == 200, r.text
+    r = await client.get(f"/working_memory/{session}")
+    assert r.status_code == 200, r.text
+    (message,) = r.json()["messages"]
+    return message["scores"]["standing"]
+
+
+async def test_working_memory_reads_a_long_whitespace_run_as_one(client):
+    plain = "Never book red-eye flights for me."
+    hostile = await window_standing(client, "wm-hostile", plain + " " * 20_000 + "ok")
+    assert hostile == await window_standing(client, "wm-plain", plain + " ok") == "constraint"
+
+
+@pytest.mark.parametrize(
+    "content",
+    ["a" * 100_000, "了" * 100_000, "A" + "b" * 99_999],
+    ids=["long word", "Chinese run", "capitalised word"],
+)
+async def test_working_memory_appends_a_long_run_of_letters(client, content):
+    # The information density read each letter as the start of an address or a number.
+    assert await window_standing(client, "wm-run", content) is None
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["了" * 370, "1" * 1000, "A" + "b" * 700],
+    ids=["one Chinese character", "digits", "one long word"],
+)  # within LIMITS__TEXT_TOKENS (384 model tokens)
+async def test_store_decides_a_pair_of_long_runs(client, value):
+    # The pair decision read every character of a run as the start of a name or a code.
+    for text in (value, value[:-1] + "x"):
+        r = await client.post("/store", json={"memories": [{"user_id": "runs", "value": text}]})
+        assert r.status_code == 200, r.text
+        assert r.json()["results"][0]["memory"]["value"] == text
