@@ -23,7 +23,9 @@ _CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af"
 _CJK_RUN = re.compile(f"[{_CJK}]+")
 _HAS_CJK = re.compile(f"[{_CJK}]")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
-_CODE = re.compile(r"[0-9a-z]+(?:[-_./][0-9a-z]+)+")
+# Not from inside a word (the leftmost code starts where its word does): a 2,000-letter word
+# was tried from each letter (scripts/fuzz_cpu.py).
+_CODE = re.compile(r"(?<![0-9a-z])[0-9a-z]+(?:[-_./][0-9a-z]+)+")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 _STEMMER = snowballstemmer.stemmer("english")
 
@@ -102,6 +104,18 @@ def normalize(text: str) -> str:
         elif ch in "-−+" and prev.isalnum() and not nxt.isalnum() and not prev.isdigit():
             out.append("+" if ch == "+" else "-")  # "A+" is not "A-" (blood type, grade, C++)
     return "".join(out)
+
+
+_LONG_SPACE = re.compile(r"\s{3,}")
+
+
+def fold_space_runs(text: str) -> str:
+    """``text`` with each run of three or more whitespace characters written as one line
+    break when it holds one, else as one space (one or two are kept: "Mt.  Rainier" and a
+    line break read as written). What the rules read: a long run made their patterns
+    backtrack for seconds ("tea", 1,994 spaces and "end"; docs/RELIABILITY.md, "Rule CPU
+    on hostile text")."""
+    return _LONG_SPACE.sub(lambda m: "\n" if "\n" in m.group() else " ", text)
 
 
 def value_hash(value: str) -> str:

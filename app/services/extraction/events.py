@@ -38,7 +38,7 @@ from app.services.extraction.statements import (
     zh_entities,
 )
 from app.services.extraction.triggers import Q_PET_EN, Q_PET_ZH, Q_WORK_EN, Q_WORK_ZH, plan_query
-from app.services.extraction.units import Candidate, ExtractionContext
+from app.services.extraction.units import MAX_VALUE_CHARS, Candidate, ExtractionContext
 from app.services.extraction.we import resolve_we
 
 _EN_PLAN_CUE = re.compile(
@@ -158,7 +158,7 @@ def event_units(
         out.append(
             Candidate(
                 type=kind,
-                value=value,
+                value=within_limit(value),
                 query=query,
                 entities=entities,
                 confidence=confidence,
@@ -180,6 +180,17 @@ def event_units(
             out.append(Candidate(type="fact", value=state, entities=entities,
                                  confidence=EVENT_CONFIDENCE, source_turns=sources))  # fmt: skip
     return out
+
+
+def within_limit(value: str) -> str:
+    """``value``, or when written longer than a unit may be (a 1,000-character piece grows:
+    我 → 用户, 一月 → 2027年1月 — and the whole job failed on it) its first words up to the
+    limit, with "…"."""
+    if len(value) <= MAX_VALUE_CHARS:
+        return value
+    cut = value[: MAX_VALUE_CHARS - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > MAX_VALUE_CHARS // 2 else cut).rstrip() + "…"
 
 
 def congrats_unit(said: Said, addressee: str | None) -> Candidate | None:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from app.core.text import has_cjk, normalize
+from app.core.text import fold_space_runs, has_cjk, normalize
 from app.services.extraction import casual, exceptions, kin_pronouns
 from app.services.extraction import speakers as said_by
 from app.services.extraction.abbreviations import protect, restored
@@ -65,8 +65,8 @@ class OfflineExtractor:
     async def extract(self, turns: list[Turn], ctx: ExtractionContext) -> Extraction:
         """Candidate units from the user's turns (see the module docstring); turns in
         ``ctx.preceding`` are read as context only."""
-        turns = [protect(t) for t in turns]  # "Dr. Smith", "Mt. Rainier" (tester E30)
-        ctx = replace(ctx, preceding=tuple(protect(t) for t in ctx.preceding))
+        turns = [protect(_folded(t)) for t in turns]  # "Dr. Smith", "Mt. Rainier" (E30)
+        ctx = replace(ctx, preceding=tuple(protect(_folded(t)) for t in ctx.preceding))
         named = frozenset(t.name for t in [*ctx.preceding, *turns] if t.name)
         participants = frozenset(n.casefold() for t in turns if (n := t.name))
         own = said_by.subjects([*ctx.preceding, *turns], ctx.user_id)
@@ -129,6 +129,13 @@ class OfflineExtractor:
             before = said
         units = _handled(list(found.values()))
         return Extraction([restored(u) for u in _name_the_user(units, turns)])
+
+
+def _folded(turn: Turn) -> Turn:
+    """``turn`` with its long whitespace runs folded (:func:`~app.core.text.fold_space_runs`):
+    the rules read no run longer than two characters."""
+    content = fold_space_runs(turn.content)
+    return turn if content == turn.content else replace(turn, content=content)
 
 
 def _changes(said: Said, turn: Turn) -> list[Candidate]:

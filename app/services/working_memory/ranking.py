@@ -35,14 +35,16 @@ from app.repositories.working_memory.window import WindowEntry
 
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]+")
 _WORD = re.compile(r"[^\W_]+")
+# An address or a number starts where its run of letters does (tried from inside a run, a
+# 100,000-letter word or Chinese run took minutes: scripts/fuzz_cpu.py).
 _INFORMATIVE = re.compile(
     r"https?://\S+"  # URLs
-    r"|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"  # e-mail addresses
+    r"|(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+"  # e-mail addresses
     r"|`[^`\n]{1,200}`"  # code spans
     r"|(?<![\w-])--?[A-Za-z][\w-]*(?:=\S+)?"  # CLI flags and parameters
     r"|\b[A-Za-z_][\w.]*=\S+"  # key=value parameters
     r"|(?:~|\.{1,2})?/[\w.-]+(?:/[\w.-]+)+"  # paths
-    r"|[A-Za-z]*\d[A-Za-z0-9.:/-]*"  # numbers, dates, times, versions, codes (LH123, 12A, 600519)
+    r"|(?<![A-Za-z])[A-Za-z]*\d[A-Za-z0-9.:/-]*"  # numbers, dates, times, codes (LH123, 12A)
     r"|\b[A-Z]{2,}\b"  # acronyms and upper-case codes (NYC, EUR)
     r"|(?<=[^.!?。！？\s]\s)[A-Z][a-z]+(?:\s[A-Z][a-z]+)*"  # capitalised names mid-sentence
     r"|《[^》\n]{1,50}》|「[^」\n]{1,50}」|“[^”\n]{1,50}”"  # quoted titles and names (CJK)

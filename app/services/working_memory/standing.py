@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from app.core.text import has_cjk
+from app.core.text import fold_space_runs, has_cjk
 from app.services.extraction.filler import informative
 from app.services.extraction.retractions import take_back
 from app.services.extraction.rules import EN_RULES
@@ -84,9 +84,11 @@ def _is_question(clause: str) -> bool:
 
 
 def standing_kind(role: str, content: str) -> Standing | None:
-    """The kind of standing statement a message is, or None (not the user's, or none)."""
+    """The kind of standing statement a message is, or None (not the user's, or none). Runs
+    of whitespace are read folded, as the extractor reads them (:func:`fold_space_runs`)."""
     if role != "user":
         return None
+    content = fold_space_runs(content)
     # Whole message first (rules span clauses: "I'm allergic to nuts and shellfish"), then
     # each clause that is not a question.
     whole = [] if _is_question(content) else [content]
@@ -110,4 +112,4 @@ def standing_kind(role: str, content: str) -> Standing | None:
 
 def is_filler(content: str) -> bool:
     """True when no sentence of the message is informative ("ok", "thanks!", 好的, 👍)."""
-    return not informative(content)
+    return not informative(fold_space_runs(content))

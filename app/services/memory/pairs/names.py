@@ -45,21 +45,24 @@ def _collapse(classes: list[str]) -> str:
     return "".join(c for k, c in enumerate(classes) if c and (k == 0 or classes[k - 1] != c))
 
 
+@lru_cache(maxsize=4096)
+def _syllable_classes(s: str) -> tuple[str, ...]:
+    """One syllable's part of :func:`pinyin_key`: its initial's class, N for a nasal final."""
+    if s == "er":
+        return ("L",)
+    m = _PINYIN_INITIAL.match(s)
+    assert m is not None  # the pattern matches any string
+    initial, final = m.group(1) or "", m.group(2)
+    out = [_PINYIN_CLASS.get(initial, "")]
+    if final.endswith(("n", "ng")):
+        out.append("N")
+    return tuple(c for c in out if c)
+
+
 def pinyin_key(syllables: tuple[str, ...]) -> str:
     """The consonant skeleton of toneless pinyin syllables: each initial's class, an N for a
     nasal final (-n, -ng), an L for 尔 (er)."""
-    out: list[str] = []
-    for s in syllables:
-        if s == "er":
-            out.append("L")
-            continue
-        m = _PINYIN_INITIAL.match(s)
-        assert m is not None  # the pattern matches any string
-        initial, final = m.group(1) or "", m.group(2)
-        out.append(_PINYIN_CLASS.get(initial, ""))
-        if final.endswith(("n", "ng")):
-            out.append("N")
-    return _collapse([c for c in out if c])
+    return _collapse([c for s in syllables for c in _syllable_classes(s)])
 
 
 _VOWELS = frozenset("aeiouy")
@@ -145,6 +148,7 @@ def spellings(chars: str) -> tuple[tuple[str, ...], ...]:
     return tuple(itertools.islice(itertools.product(*options), 16))
 
 
+@lru_cache(maxsize=65536)
 def transliterates(name: str, chars: str) -> bool:
     """Whether the Latin-letter ``name`` (one or more words, lower case) and the characters
     ``chars`` can be one name: the same pinyin (a Chinese name, at least two characters), or

@@ -202,7 +202,9 @@ _ID_EN = re.compile(
 _ID_NOUN_ZH = r"航班|订单号?|单号|工单|车次|票号|发票|快递单?号?|包裹|账户|账号|保单|案件|卡号"
 _ID_ZH = re.compile(
     rf"(?:{_ID_NOUN_ZH})\s*(?:号|编号)?\s*[:：#]?\s*([A-Za-z]{{0,4}}-?\d[A-Za-z0-9-]*)|"
-    rf"([A-Za-z]{{0,4}}-?\d[A-Za-z0-9-]*)\s*(?:号|次)?\s*(?:{_ID_NOUN_ZH}|列车)"
+    # not from inside a run of digits (the leftmost match starts before it): 2,000 digits
+    # took 0.3 s (scripts/fuzz_cpu.py)
+    rf"(?<!\d)([A-Za-z]{{0,4}}-?\d[A-Za-z0-9-]*+)\s*(?:号|次)?\s*(?:{_ID_NOUN_ZH}|列车)"
 )
 
 
