@@ -167,8 +167,8 @@ def screen(turns: list[Turn]) -> Screened:
                 if (fix := forget_corrections.read(sentence)) is not None:
                     parts = _take_back(out, turn, keep, fix)  # "Forget Denver, I live in…"
                     if turn.index >= 0 and parts:
-                        why = CORRECTED_REASON.format(parts=", ".join(parts))
-                        out.dropped.append(_entry(secrets.mask(redacted(fix.marker))[0], why))
+                        said = CORRECTED_REASON.format(parts=", ".join(parts))
+                        out.dropped.append(_entry(secrets.mask(redacted(fix.marker))[0], said))
                     continue
                 if carries_topic(sentence, forgetting):  # "It is 12 Elm Street." (H16)
                     continue
