@@ -31,7 +31,7 @@ import re
 from dataclasses import replace
 
 from app.core.text import has_cjk, normalize
-from app.services.extraction import exceptions, kin_pronouns
+from app.services.extraction import exceptions, kin_pronouns, relayed
 from app.services.extraction import speakers as said_by
 from app.services.extraction.abbreviations import protect, restored
 from app.services.extraction.changes import state_changes
@@ -81,6 +81,7 @@ class OfflineExtractor:
                 continue
             if turn.role == "user":  # "Reminder: …", "FYI", 顺便说一下: the fact itself
                 content = said_by.without_injections(strip_lead_ins(turn.content))  # B11
+                content = relayed.without_relayed(content)  # an e-mail to reply to (H17)
                 content = kin_pronouns.resolved(content)  # "…my son? He's 7" → "My son is 7"
                 content = exceptions.rewritten(content)  # "no allergies except X" (G35)
                 content, takes_back = take_back(content)  # "Just kidding", 开玩笑的 (B10)
