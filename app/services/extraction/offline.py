@@ -31,7 +31,7 @@ import re
 from dataclasses import replace
 
 from app.core.text import has_cjk, normalize
-from app.services.extraction import exceptions, kin_pronouns, relayed
+from app.services.extraction import exceptions, kin_pronouns, outgrown, relayed
 from app.services.extraction import speakers as said_by
 from app.services.extraction.abbreviations import protect, restored
 from app.services.extraction.changes import state_changes
@@ -84,6 +84,7 @@ class OfflineExtractor:
                 content = relayed.without_relayed(content)  # an e-mail to reply to (H17)
                 content = kin_pronouns.resolved(content)  # "…my son? He's 7" → "My son is 7"
                 content = exceptions.rewritten(content)  # "no allergies except X" (G35)
+                content = outgrown.rewritten(content)  # 我的花生过敏已经好了 (H1)
                 content, takes_back = take_back(content)  # "Just kidding", 开玩笑的 (B10)
                 if takes_back and turn.name in last:  # …the speaker's previous message
                     found = {
