@@ -31,7 +31,7 @@ import re
 from dataclasses import replace
 
 from app.core.text import has_cjk, normalize
-from app.services.extraction import exceptions, kin_pronouns, outgrown, relayed
+from app.services.extraction import beliefs, exceptions, kin_pronouns, outgrown, relayed
 from app.services.extraction import speakers as said_by
 from app.services.extraction.abbreviations import protect, restored
 from app.services.extraction.changes import state_changes
@@ -85,6 +85,7 @@ class OfflineExtractor:
                 content = kin_pronouns.resolved(content)  # "…my son? He's 7" → "My son is 7"
                 content = exceptions.rewritten(content)  # "no allergies except X" (G35)
                 content = outgrown.rewritten(content)  # 我的花生过敏已经好了 (H1)
+                content = beliefs.rewritten(content)  # "…assume I am vegan. I am not." (H18)
                 content, takes_back = take_back(content)  # "Just kidding", 开玩笑的 (B10)
                 if takes_back and turn.name in last:  # …the speaker's previous message
                     found = {
