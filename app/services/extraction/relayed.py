@@ -24,7 +24,7 @@ _EN_TASK = re.compile(
     _EN_ASK + r"(?:translat\w*|proofread|reword|rephrase|paraphrase|rewrite|summari[sz]e|"
     r"(?:reply|respond|write\s+back|answer)\b|draft\s+(?:a\s+)?(?:reply|response|answer)|"
     r"(?:correct|fix|check|polish|improve|edit)\s+(?:the\s+)?(?:grammar|spelling|wording|this|"
-    r"it|the\s+following))"
+    r"the\s+following)\b(?!\s+out))"
     r"|\bhere(?:['’]s|\s+is|\s+are)\s+(?:an?|the|my|this|some)?\s*(?:\w+\s+){0,2}"
     r"(?:e-?mail|message|letter|text|note|review|post|comment|paragraph|sentence|dm|sms)s?\b"
     r"|\b(?:e-?mail|message|letter|text|note|dm|sms)\s+(?:i|we)\s+(?:just\s+)?(?:got|received)\b",
@@ -39,8 +39,13 @@ _QUOTE = re.compile(
     r"\"[^\"]+\"|“[^”]+”|「[^」]+」|『[^』]+』|(?<![\w'’])['‘](?=\S)[^'’]+?(?<=\S)['’](?![\w'’])"
 )
 # the colon after the request or the hand-over, and what it hands over
-_EN_COLON = re.compile(r"^(?P<ask>[^:]{0,120}?):\s*(?P<text>\S.*)$", re.DOTALL)
-_ZH_COLON = re.compile(r"^(?P<ask>[^：:]{0,40}?)[：:]\s*(?P<text>\S.*)$", re.DOTALL)
+# (the request's own sentence: "Great. Can you translate this: …")
+_EN_COLON = re.compile(
+    r"(?:^|(?<=[.!?])\s+)(?P<ask>[^:.!?\[\]]{1,120}?):\s*(?P<text>\S.*)$", re.DOTALL
+)
+_ZH_COLON = re.compile(
+    r"(?:^|(?<=[。！？!?]))(?P<ask>[^：:。！？!?]{1,40}?)[：:]\s*(?P<text>\S.*)$", re.DOTALL
+)
 
 
 def without_relayed(text: str) -> str:
@@ -51,8 +56,9 @@ def without_relayed(text: str) -> str:
     task = _ZH_TASK if zh else _EN_TASK
     if not task.search(text):
         return text
-    colon = (_ZH_COLON if zh else _EN_COLON).match(text.strip())
+    text = text.strip()
+    colon = (_ZH_COLON if zh else _EN_COLON).search(text)
     if colon is not None and task.search(colon["ask"]):  # the request is no memory either
         after = _QUOTE.sub("", colon["text"]) if _QUOTE.match(colon["text"]) else ""
-        return after.strip(" .。")
+        return (text[: colon.start("ask")] + after.strip(" .。")).strip()
     return _QUOTE.sub("它" if zh else "it", text)

@@ -47,3 +47,11 @@ async def test_the_users_own_words_around_it_are_kept(client, said, kept):
     assert len([v for v in units if "rome" in v.lower() or "罗马" in v]) <= (
         kept.endswith("Rome.")
     ), units
+
+
+async def test_check_it_out_with_a_photo_is_no_task(client):
+    """LoCoMo conv-42: "Check it out! [shares a photo: …]" read as "check it: …" lost the
+    unit (recall@10 on dev 0.814 → 0.812 before this guard)."""
+    said = "I just upgraded some of my equipment at home. Check it out! [shares a photo: a desk]"
+    units = await units_of(client, "relay3", [user(said)])
+    assert [v for v in units if "equipment" in v], units
