@@ -1,7 +1,8 @@
 """A correction that opens with "forget" (tester hbreak8 H13), English and Chinese: "Forget
 Denver, I live in Boulder now.", "Actually, forget that, it is amoxicillin I am allergic
 to.", "Sorry, scratch that: I am allergic to amoxicillin, not penicillin.", "Never mind, her
-name is Anna.", 忘了这个吧，我其实住在天津。 The words after the marker are the speaker's new
+name is Anna.", 忘了这个吧，我其实住在天津。; "Scratch that." alone takes back what came before,
+"Never mind." alone is no unit. The words after the marker are the speaker's new
 statement (they were dropped as part of a request to forget); what the marker takes back is
 the old one. :mod:`app.services.extraction.withhold` acts on it before any extractor reads
 the transcript.
@@ -35,6 +36,12 @@ _EN_MARKER = re.compile(
     r"\s*(?:[,:;–—]|\s-\s)\s*(?P<new>\S.*)$",
     re.IGNORECASE,
 )
+# "Scratch that." / "Never mind." alone: the sentence before taken back / nothing
+_EN_ALONE = re.compile(
+    _EN_LEAD + r"(?:(?P<strong>scratch\s+that|strike\s+that|disregard\s+that|ignore\s+that)"
+    r"|(?P<weak>never\s*mind|nvm))\s*[.!]*\s*$",
+    re.IGNORECASE,
+)
 _ZH_MARKER = re.compile(
     r"^\W*(?:哦|啊|其实|抱歉|不好意思)?[，,\s]*(?:(?P<strong>(?:你)?(?:忘了|忘掉|忘记)(?:这个|那个|这句|那句|"
     r"刚才的?|刚才说的)?(?:吧|啊)?|当我没说(?:过)?|刚才(?:说)?的不算)|(?P<weak>算了吧?|没事))"
@@ -62,7 +69,8 @@ _FUNCTION = frozenset(
 class Correction:
     """A correction read from one sentence: the marker's words, the old value's words when
     named (else None), whether the marker takes back the sentence before regardless of what
-    it says (``strong``), and the new statement."""
+    it says (``strong``), and the new statement ("" for "Scratch that." / "Never mind."
+    alone: the next sentence, if any, is read as said)."""
 
     marker: str
     old: tuple[str, ...] | None
@@ -73,6 +81,8 @@ class Correction:
 def read(sentence: str) -> Correction | None:
     """The correction ``sentence`` makes (module docstring), or None when it is none."""
     zh = has_cjk(sentence)
+    if not zh and (alone := _EN_ALONE.match(sentence.strip())) is not None:
+        return Correction(sentence.strip(), None, bool(alone["strong"]), "")
     m = (_ZH_MARKER if zh else _EN_MARKER).match(sentence.strip())
     if m is None or not re.search(r"\w", m["new"]):
         return None

@@ -237,21 +237,22 @@ def _take_back(
     withheld from ``before`` (the sentences of ``turn`` before it, edited in place) or the
     speaker's earlier turns in ``out``, and its new statement is appended to ``before``;
     what was taken back, said for the job's outcome (never the words)."""
+    said = [fix.new] if fix.new else []  # "Scratch that." alone says nothing new
     if fix.old is not None:  # "Forget Denver, …", "…, not penicillin"
         parts = _forget_earlier(out, turn, before, fix.old)
-        before.append(fix.new)
+        before += said
         return parts
     earlier = [t for t in out.turns if t.role == "user" and t.name == turn.name]
     old: str | None = before[-1] if before else earlier[-1].content if earlier else None
     if old is None or not (fix.strong or forget_corrections.same_thing(old, fix.new)):
-        before.append(fix.new)
+        before += said
         return []
-    new = forget_corrections.restated(old, fix.new)
+    new = [forget_corrections.restated(old, fix.new)] if fix.new else []
     if before:
-        before[-1] = new
+        before[-1:] = new
         return [f"part of message {turn.index}"]
     out.turns.remove(earlier[-1])
-    before.append(new)
+    before += new
     return [f"message {earlier[-1].index}"] if earlier[-1].index >= 0 else []
 
 

@@ -26,6 +26,10 @@ from tests.services.extraction.extracted import units_of, user
         ([user("我住在北京。"), user("忘了这个吧，我其实住在天津。")], "天津", "北京"),
         ([user("我对青霉素过敏。"), user("忘了这个吧，我是对阿莫西林过敏，不是青霉素。")],
          "阿莫西林", "青霉素"),
+        ([user("I am allergic to penicillin. Scratch that. I am allergic to amoxicillin.")],
+         "The user is allergic to amoxicillin.", "penicillin"),
+        ([user("I live in Denver."), user("Scratch that."), user("I live in Boulder.")],
+         "The user lives in Boulder.", "denver"),
     ],
 )  # fmt: skip
 async def test_a_forget_correction_keeps_the_new_value_only(client, messages, new, old):
@@ -49,3 +53,8 @@ async def test_never_mind_about_something_else_takes_nothing_back(client):
         client, "corrector3", [user("I'm vegetarian."), user("Never mind, I'll book the train.")]
     )
     assert "The user is vegetarian." in units, units
+
+
+async def test_never_mind_alone_is_no_unit(client):
+    units = await units_of(client, "corrector4", [user("I'm vegetarian."), user("Never mind.")])
+    assert list(units) == ["The user is vegetarian."], units
