@@ -38,3 +38,10 @@ async def test_the_stored_allergy_is_no_longer_current(client, first, then, old)
     await units_of(client, "outgrown2", [user(first)])
     units = await units_of(client, "outgrown2", [user(then)])
     assert units.get(old, {}).get("status", "superseded") != "active", units
+
+
+async def test_in_one_transcript_only_the_end_of_the_allergy_is_current(client):
+    """The tester's two-message repro: both allergy units and the 已经好了 sentence were active."""
+    said = [user("我对花生过敏。"), user("好消息：医生说我的花生过敏已经好了，现在可以吃花生了。")]
+    units = await units_of(client, "outgrown3", said)
+    assert list(units) == ["用户不再对花生过敏。"], units
