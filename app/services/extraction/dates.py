@@ -231,6 +231,24 @@ _ZH_MOVED_TO = re.compile(r"(?:改到|改成|改为|改在|推迟到|延期到|�
 _CALLED_OFF = re.compile(r"\b(?:cancel(?:l?ed)|called\s+off|scrapped)\b|取消", re.IGNORECASE)
 
 
+def _said_of_the_past(text: str, start: int, end: int) -> bool:
+    """``text[start:end]`` (a day of a month without its year, after "on") is placed by a past
+    tense: "My father died on June 3." said in July is this June, not next."""
+    if re.search(r"\d{4}", text[start:end]) or not re.search(r"\bon\s+(?:the\s+)?$", text[:start]):
+        return False  # "booked a flight for August 3": the flight's day is ahead
+    if _EN_MOVED_TO.search(text[:start]) or _CALLED_OFF.search(sentence_around(text, start, end)):
+        return False
+    blanked = text[:start] + " " * (end - start) + text[end:]
+    return is_past(tense_scope(blanked, start, end, zh=False), zh=False)
+
+
+def _year_before(day: date) -> date:
+    try:
+        return day.replace(year=day.year - 1)
+    except ValueError:  # 29 February
+        return day.replace(year=day.year - 1, day=28)
+
+
 def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
     """Time phrases in ``text`` resolved against ``now_local`` (the speaker's local time),
     in order of appearance, overlapping matches removed (the earlier, longer one wins)."""
@@ -281,6 +299,8 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
             parsed = _dateparser_day(phrase, base, ["en"])
             if parsed is not None:
                 absolute = pattern is _EN_ABSOLUTE
+                if absolute and parsed > today and _said_of_the_past(text, m.start(), m.end()):
+                    parsed = _year_before(parsed)  # "My father died on June 3." (hbreak8 H3)
                 found.append(TimeMatch(m.start(), m.end(), m.group(0), parsed, "day", absolute))
     for m in _ZH_WEEKDAY.finditer(text):
         sentence = sentence_around(text, m.start(), m.end())

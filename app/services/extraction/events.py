@@ -10,6 +10,7 @@ from datetime import datetime
 from functools import partial
 
 from app.core.text import has_cjk, normalize
+from app.services.extraction import beliefs
 from app.services.extraction import speakers as said_by
 from app.services.extraction.about_other import (
     OTHERS_WORD,
@@ -147,6 +148,8 @@ def event_units(
         query = trigger
         ahead = dates and dates[0].day >= now.date()  # a plan, not a memory of the past
         kind = unit_type(said_by.unquoted(piece), dates, zh=zh)
+        if kind == "constraint" and beliefs.believed(piece):  # 别人总以为我是素食者 (H18)
+            kind = "event"
         if kind == "event" and ahead and (_ZH_PLAN_CUE if zh else _EN_PLAN_CUE).search(piece):
             query = plan_query(dates[0].day, entities[len(extra) :], zh)
         if kind == "preference":  # "Window seat, please." → prefers a…

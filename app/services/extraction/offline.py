@@ -31,7 +31,7 @@ import re
 from dataclasses import replace
 
 from app.core.text import fold_space_runs, has_cjk, normalize
-from app.services.extraction import casual, exceptions, kin_pronouns
+from app.services.extraction import beliefs, casual, exceptions, kin_pronouns, outgrown, relayed
 from app.services.extraction import speakers as said_by
 from app.services.extraction.abbreviations import protect, restored
 from app.services.extraction.changes import state_changes
@@ -82,8 +82,11 @@ class OfflineExtractor:
             if turn.role == "user":  # "Reminder: …", "FYI", 顺便说一下: the fact itself
                 content = said_by.without_injections(strip_lead_ins(turn.content))  # B11
                 content = casual.apostrophes(content)  # "i cant have dairy" (hbreak8 H33)
+                content = relayed.without_relayed(content)  # an e-mail to reply to (H17)
                 content = kin_pronouns.resolved(content)  # "…my son? He's 7" → "My son is 7"
                 content = exceptions.rewritten(content)  # "no allergies except X" (G35)
+                content = outgrown.rewritten(content)  # 我的花生过敏已经好了 (H1)
+                content = beliefs.rewritten(content)  # "…assume I am vegan. I am not." (H18)
                 content, takes_back = take_back(content)  # "Just kidding", 开玩笑的 (B10)
                 if takes_back and turn.name in last:  # …the speaker's previous message
                     found = {

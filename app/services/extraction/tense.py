@@ -48,12 +48,14 @@ _ZH_IDIOM = re.compile(
     r"(?:仿佛|好像|就像|恍如|宛如|如同|犹如)(?:就|只是|是)?(?:在)?昨天|今年(?=[\d一二三四五六七八九十两]+周?岁)"
 )
 
-# Irregular pasts (and the past forms of be/have/do) that mark a finished event.
+# Irregular pasts (and the past forms of be/have/do) that mark a finished event; and the short
+# "-ed" pasts ("died", tester hbreak8 H3: "my dog died in June" said in July was next June).
 _EN_PAST = frozenset(
     """was were did had went got made saw took came felt found gave knew left met ran said
     sent sat told thought bought brought began wrote won lost put kept heard held built spent
     taught drove flew ate drank wore chose fell broke woke sang swam grew drew threw caught
-    fought sold paid led slept stood understood hurt quit became""".split()
+    fought sold paid led slept stood understood hurt quit became died fled tied lied owed
+    hid bit dug hung lit rode rose shot slid spoke stole struck swore tore""".split()
 )
 # "-ed" words that are no past of an event ("I'm so excited", "need", "hundred").
 _NOT_PAST_ED = frozenset(

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from app.core.text import has_cjk
+from app.services.extraction import beliefs
 from app.services.extraction import speakers as said_by
 from app.services.extraction.clauses import clauses, conditional, hedged, is_question, says_more
 from app.services.extraction.filler import content_words, read
@@ -56,7 +57,7 @@ def typed_units(turn: Turn, now: datetime, theirs: bool) -> Typed:
     parts = clauses(turn.content)
     correcting = False  # the sentence so far corrects a stored fact ("no longer", 不再)
     for i, clause in enumerate(parts):
-        if is_question(clause):
+        if is_question(clause) or beliefs.believed(clause):  # "people assume I am vegan" (H18)
             continue
         zh = has_cjk(clause)
         units, rest = clause_units(_with_subject(clause, parts[:i], zh), turn, now)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.core.text import has_cjk
-from app.services.extraction import secrets
+from app.services.extraction import forget_corrections, secrets
 from app.services.extraction.forget_requests import (
     EVERYTHING,
     carries_topic,
@@ -97,6 +97,12 @@ FORGOTTEN_REASON = (
     "POST /recall or GET /memories and DELETE /memories/{{id}})"
 )
 
+CORRECTED_REASON = (
+    "a correction: the words before it are taken back ({parts}) and the new statement after "
+    "it is read; units stored before are not touched (find them with POST /recall or "
+    "GET /memories and DELETE /memories/{{id}})"
+)
+
 
 @dataclass
 class Screened:
@@ -158,6 +164,12 @@ def screen(turns: list[Turn]) -> Screened:
             keep = []
             forgetting: tuple[str, ...] = ()  # the topic of a request earlier in the message
             for sentence in sentences:
+                if (fix := forget_corrections.read(sentence)) is not None:
+                    parts = _take_back(out, turn, keep, fix)  # "Forget Denver, I live in…"
+                    if turn.index >= 0 and parts:
+                        said = CORRECTED_REASON.format(parts=", ".join(parts))
+                        out.dropped.append(_entry(secrets.mask(redacted(fix.marker))[0], said))
+                    continue
                 if carries_topic(sentence, forgetting):  # "It is 12 Elm Street." (H16)
                     continue
                 topic = forget_topic(sentence)  # 忘掉我的地址, "Stop remembering where I work."
@@ -216,6 +228,32 @@ def _forget_earlier(
         parts.append(f"part of message {turn.index}")
         before[:] = kept
     return parts
+
+
+def _take_back(
+    out: Screened, turn: Turn, before: list[str], fix: forget_corrections.Correction
+) -> list[str]:
+    """Apply a correction read in ``turn`` (tester hbreak8 H13): what it takes back is
+    withheld from ``before`` (the sentences of ``turn`` before it, edited in place) or the
+    speaker's earlier turns in ``out``, and its new statement is appended to ``before``;
+    what was taken back, said for the job's outcome (never the words)."""
+    said = [fix.new] if fix.new else []  # "Scratch that." alone says nothing new
+    if fix.old is not None:  # "Forget Denver, …", "…, not penicillin"
+        parts = _forget_earlier(out, turn, before, fix.old)
+        before += said
+        return parts
+    earlier = [t for t in out.turns if t.role == "user" and t.name == turn.name]
+    old: str | None = before[-1] if before else earlier[-1].content if earlier else None
+    if old is None or not (fix.strong or forget_corrections.same_thing(old, fix.new)):
+        before += said
+        return []
+    new = [forget_corrections.restated(old, fix.new)] if fix.new else []
+    if before:
+        before[-1:] = new
+        return [f"part of message {turn.index}"]
+    out.turns.remove(earlier[-1])
+    before += new
+    return [f"message {earlier[-1].index}"] if earlier[-1].index >= 0 else []
 
 
 def _asked(index: int, by: int) -> str:
