@@ -251,6 +251,8 @@ _CHANGE_CUE = re.compile(
     r"\b(?:moved|relocated|now|no\s+longer|anymore|any\s+more|changed|switched|instead|"
     r"these\s+days|nowadays|used\s+to|rescheduled|updated|quit|postponed|pushed\s+back|"
     r"brought\s+forward|put\s+off|cancell?ed|called\s+off|promoted)\b|"
+    # a new job says the old one ended ("got a new job at Siemens", 在腾讯找到了新工作)
+    r"\bnew\s+(?:job|position|role|employer)\b|新的?(?:工作|岗位|东家)|"
     r"搬到|搬去|现在|不再|改成|改为|改到|换成|如今|已经不|以前|推迟|延期|改期|延后|提前到|取消|升职|晋升",
     re.IGNORECASE,
 )
