@@ -221,6 +221,10 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         return unsure(f"slot_differs:{name}")
     if f.slot_conflict is not None:
         slot = f.slot_conflict
+        if slot == "occupation" and "employer" in old.slots and "employer" not in new.slots:
+            # "works as an engineer at Airbus" / "was promoted to senior engineer": superseded,
+            # the employer the new statement does not say would be lost from the active state
+            return unsure("slot_differs_keeps:employer")  # flagged; both kept until decided
         extra = (f.only_new | f.only_old) - _slot_words(new, old, slot)
         if new.cjk and old.cjk:  # characters: segmentation differs ("叫小红" / "叫小明")
             filled = ways.slot_text(new.value, slot, new.slots[slot])
