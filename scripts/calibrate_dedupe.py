@@ -261,7 +261,12 @@ def render(
         'are rewritten into one notation; "once a week" is a count (1 times a week), first '
         'place in a contest a win ("took first place in 4 tournaments" / "won four", '
         "得了第一名: 赢了). The same canonical form merges.",
-        "3. **Guards** (`decision.py`). First what each statement is about "
+        "3. **Guards** (`decision.py`). First a birth that makes the user's children more "
+        'than the old statement says the family has (`children.py`, 2026-12-07: "We just had '
+        'our third baby" / "The user and their partner have two kids", 我们刚生了第三个孩子 / '
+        '用户和伴侣有两个孩子; the user, the user with a partner or "we", not another '
+        "person's children) → `contradicts` as `slot_differs:children`, which supersedes the "
+        "count (a birth says the change). Then what each statement is about "
         "(`referents.py`, tester T22 and T11): another person — a relative, a friend or an "
         "animal after a possessive (the user / the user's husband, 用户 / 用户的丈夫, my wife; "
         'WordNet persons, CC-CEDICT kin words; not one named as company, after "with" or '
@@ -313,7 +318,9 @@ def render(
         'Sam", 和Sam分手了 against dating the partner it names ("is dating Sam", 在和Sam约会; '
         "unnamed: flagged, below); a death of one the old statement names as its holder's "
         '("My cat Mochi died" / "has a cat named Mochi", 用户有一只叫Mochi的猫: `died`, '
-        "tester G14); across the two languages by a short table of habits "
+        'tester G14); an allergy outgrown ("outgrew the sesame allergy", 对芝麻的过敏已经好了 '
+        "against the allergy to what it names: `allergy`, 2026-12-07); across the two "
+        "languages by a short table of habits "
         "and CC-CEDICT's glosses; not negated, wished for or only tried, not another "
         'person\'s, not "sold a car" against "bought a car") → `contradicts` as '
         "`state_ended:<kind>`, which supersedes the old state when said at or after it. "
@@ -325,7 +332,12 @@ def render(
         "another value of an exclusive slot (`rules.py`: residence — not a workplace's: "
         '"Our office moved to Berlin", 公司搬到了柏林, tester G14 —, employer — and an '
         'employer left, "left Google", 从字节跳动离职, and a new job, "got a new job at '
-        'Siemens", 在腾讯找到了新工作 —, school, name, '
+        'Siemens", 在腾讯找到了新工作, which says the change itself for the user or a named '
+        'person alike ("Jonas works at Airbus as an engineer" / "Jonas got a new job at '
+        'Siemens": superseded, 2026-12-07); one place or company named two ways is one value: '
+        '北京 / 北京市, 谷歌 / 谷歌公司, "Google" / "Google Inc" (a tail CC-CEDICT defines '
+        "only "
+        "as a kind of place or firm, or a legal form) —, school, name, "
         "age, a named relative, the name of someone's thing or animal (\"the user's cat is "
         'called Mochi", 用户的柯基叫豆豆, across languages its key matched through CC-CEDICT, '
         '用户的猫叫 Tofu; not "has a dog named Shadow": one of several), '
@@ -333,7 +345,11 @@ def render(
         'the language to answer in ("always answer in English" / "in German", 用英文 / '
         "用中文回答, tester hbreak7 H25); an occupation — after "
         '"works as", or a noun WordNet files under an occupation: nurse, data analyst, 护士 '
-        "through CC-CEDICT; a way to commute and a seat, each named one way: 坐地铁 / "
+        "through CC-CEDICT — a new one against an old statement that also names the employer "
+        'the new one does not ("works as an engineer at Airbus" / "was promoted to senior '
+        'engineer") is `unsure` as `slot_differs_keeps:employer`, flagged, both kept: a '
+        "supersede would drop the employer from the active state; a way to commute and a "
+        "seat, each named one way: 坐地铁 / "
         "subway), an exclusive one-word swap → `contradicts` (superseded or flagged by time, "
         "`resolution.py`) when the rest of the sentence agrees, else `unsure`. Across English "
         "and Chinese the rest must agree through the dictionaries (step 5's matching): a "
@@ -347,11 +363,15 @@ def render(
         "noun itself) → `unsure` as `kind_changed`, flagged as a possible contradiction "
         '(step 6). A diet against a food it rules out (`diet.py`, tester C18: "is vegetarian '
         'now" / "loves steak", "went vegan" / "eats eggs for breakfast", 吃素 / 爱吃牛排: a '
-        "liking or habit of a food whose WordNet sense falls under meat, poultry, fish, "
+        "liking or habit (eats, drinks) of a food whose WordNet sense falls under meat, "
+        "poultry, fish, "
         "seafood, dairy or eggs as food — or an animal whose later sense is its meat, lamb, "
         'turkey —, or a Chinese dish word; not a dish named for the diet, "makes vegan ice '
         'cream", nor a food it allows, pescatarian / salmon) → `unsure` as `diet_excludes`, '
-        "flagged as a possible contradiction. A relationship said to have ended against one "
+        "flagged as a possible contradiction; a diet given up by the food's name is read "
+        'through the same taxonomy ("no more dairy", "no longer has dairy", 不再吃乳制品 / '
+        '"drinks milk every morning", 喝牛奶; not oat or almond milk: a noun before the food '
+        "that names none makes another thing). A relationship said to have ended against one "
         'held ("is no longer in a relationship" / "is dating Sam", 分手 / 女朋友; tester D26: '
         'no partner named; "called off their engagement" / "is engaged to Priya", 离婚), or '
         'single against a relationship in either order ("is single" / 已经结婚了, 单身 / '
@@ -442,7 +462,13 @@ def render(
         "经理, 美式足球 / 足球 `unsure`; not a fond form, 猫咪 / 猫, 狗狗) or a noun followed "
         "by another noun on one side only (苹果 / 苹果手机) → `unsure`; a former state against "
         'a present one (`former.py`: "used to live in Paris" / "lives in Paris", '
-        "以前住在上海 / 住在上海) → `unsure` as `former_differs`. A pair in English and "
+        "以前住在上海 / 住在上海) → `unsure` as `former_differs`; two past events in Chinese "
+        "that differ by one verb each, CC-CEDICT matching neither (`acts.py`: 用户的猫死了 / "
+        "用户的猫丢了) → `unsure` as `other_event`. A pair in English and Chinese whose "
+        "English verb is left unmatched while the Chinese verb is matched only by an English "
+        'noun (`lexical.other_acts`: "works at a bank" / 用户在银行存钱, 存钱 matching '
+        '"bank" through its verb sense) → `unsure` as `other_act_other_language`, never '
+        "merged. A pair in English and "
         "Chinese gets the first two before the dictionaries compare its words: an exception on "
         "one side only → `unsure`; a Chinese noun whose CC-CEDICT gloss is a WordNet noun "
         "filed under none of the senses of an English noun on the other side that its part or "

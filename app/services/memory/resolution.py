@@ -5,7 +5,8 @@ A contradiction is resolved by time (:func:`resolve`): the newer unit supersedes
 (status ``superseded``, ``superseded_by``; kept for history) when their ``occurred_at`` are
 more than ``CONFLICTS__ORDER_WINDOW_S`` apart or the new one says it is a change ("moved",
 "now", "no longer", "anymore", "cancelled", "搬到", "现在", "不再", "改", "取消", or ends the
-old state with a verb of its own: "quit smoking", "got divorced", 退休了, or calls a contact
+old state with a verb of its own: "quit smoking", "got divorced", 退休了, tells a birth
+against the count of children, "had our third baby", or calls a contact
 value the new one: "The user's new email is …", 新邮箱) and was said after it
 (:func:`said_at`: "moved to Bergen last month" is anchored last month) — two changes each
 dated by its statement are ordered by those dates ("moved to Lisbon in 2023" told after "in
@@ -39,6 +40,7 @@ from app.core.valid_time import valid_from as core_valid_from
 from app.core.vocabulary import ReviewStatus, UnitStatus
 from app.models import MemoryUnit, PairReview
 from app.services.memory.pairs import contacts
+from app.services.memory.pairs.children import REASON as BIRTH
 from app.services.memory.pairs.endings import REASON as STATE_ENDED
 from app.services.memory.pairs.plan import SAID_BEFORE
 from app.services.memory.pairs.rules import says_change
@@ -75,6 +77,7 @@ def order(
     # A state ended ("quit smoking", "got divorced", tester F3) says the change itself.
     change = _says_change(new) or reason.startswith(STATE_ENDED) or planned  # H5: "pushed"
     change = change or (reason.startswith("slot_differs") and contacts.says_new(new.value))
+    change = change or reason == BIRTH  # "had our third baby" against "have two kids"
     if _to_come(new) and _to_come(old) and said_gap > 0:
         return "newer"  # two plans: the later word holds ("trip in May 2027", then April, G1)
     if _to_come(new) or _to_come(old):  # a plan's day is no time it began

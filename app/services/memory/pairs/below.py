@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from app.services.memory.pairs import across, diet
+from app.services.memory.pairs import across, children, diet
 
 # Words a diet is said with: only such pairs are read for one (a cheap test first).
 _DIET_WORDS = re.compile(
@@ -20,6 +20,6 @@ _DIET_WORDS = re.compile(
 
 def decided(a: str, b: str) -> bool:
     """Whether the pair ``a`` / ``b`` is decided below the candidate gate (module docstring)."""
-    if across.same_slot(a, b):
+    if across.same_slot(a, b) or children.changed(a, b):  # a birth: "had our third baby"
         return True
     return bool(_DIET_WORDS.search(a) or _DIET_WORDS.search(b)) and diet.excludes(a, b)

@@ -9,7 +9,8 @@ decides each pair from :mod:`~app.services.memory.pairs.features` (docs/DEDUPE.m
 1. the same canonical form (numbers, dates, times, units in one notation) → ``merge``;
 2. below the candidate gate → ``distinct`` (a pair in two languages that fills one exclusive
    slot, or a diet against a food, :func:`.below.decided`: by the guards of step 3 only);
-3. *guards* — what each is about (:mod:`.referents`: another person, identifier, ordinal or
+3. *guards* — a birth against the count of the user's children (:mod:`.children`:
+   ``contradicts``), what each is about (:mod:`.referents`: another person, identifier, ordinal or
    direction → ``distinct``; another modality or tense, a past event on another day →
    ``unsure``), a state the new statement ends (:mod:`.endings`: quit smoking, divorced,
    retired, sold the house), a negation of the same statement, other values in one sentence
@@ -23,8 +24,11 @@ decides each pair from :mod:`~app.services.memory.pairs.features` (docs/DEDUPE.m
    what a merge would lose (:mod:`.objects`): a preference for what the other preferred
    something over → ``contradicts``; the same statement about another thing, or an allergy
    beside "eats no" the same thing → ``distinct``; two allergies of one subject
-   (:func:`.diet.other_allergens`) are ``distinct``; a guarded pair never merges, whatever
-   the LLM answers (``merge_allowed``);
+   (:func:`.diet.other_allergens`) are ``distinct``; two Chinese past events told with
+   another verb (:mod:`.acts`) and, across the languages, two acts on one thing
+   (:func:`.lexical.other_acts`) are ``unsure``; a new occupation against an old one told with
+   an employer the new one does not name is ``unsure``, flagged (superseding it would drop
+   the employer); a guarded pair never merges, whatever the LLM answers (``merge_allowed``);
 4. a pair in two languages → ``merge`` when its content words align (step 5's rule with the
    ``*_xl`` thresholds), else ``unsure``;
 5. otherwise a logistic score P(same) (word overlap after canonical forms, stemming, CJK
@@ -49,6 +53,8 @@ from typing import Literal
 
 from app.services.memory.pairs import (
     across,
+    acts,
+    children,
     converse,
     corrections,
     definition,
@@ -159,6 +165,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
     def unsure(reason: str, merge_allowed: bool = False) -> PairDecision:
         return PairDecision("unsure", reason, 0.0, merge_allowed)
 
+    if children.changed(new.value, old.value):  # had our 3rd baby / have two kids
+        return contradicts(children.REASON)  # before the baby is read as another person
     if endings.died(new.value, old.value):  # "My cat Mochi died" / "has a cat named Mochi"
         return contradicts(f"{endings.REASON}:death")  # tester G14
     if (kept := referents.apart(new.value, old.value)) is not None:  # whose, which, how real
@@ -221,6 +229,10 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         return unsure(f"slot_differs:{name}")
     if f.slot_conflict is not None:
         slot = f.slot_conflict
+        if slot == "occupation" and "employer" in old.slots and "employer" not in new.slots:
+            # "works as an engineer at Airbus" / "was promoted to senior engineer": superseded,
+            # the employer the new statement does not say would be lost from the active state
+            return unsure("slot_differs_keeps:employer")  # flagged; both kept until decided
         extra = (f.only_new | f.only_old) - _slot_words(new, old, slot)
         if new.cjk and old.cjk:  # characters: segmentation differs ("叫小红" / "叫小明")
             filled = ways.slot_text(new.value, slot, new.slots[slot])
@@ -250,8 +262,11 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         return unsure(f"thing_swapped:{kind}")  # yoga with Rob / with Mike: flagged, kept
     if (lost := kept_apart.another_thing(new.value, old.value)) is not None:  # tester H22
         return PairDecision(lost[0], lost[1], 0.0, False)
-    turned = _converse(new, old)
-    return turned if turned is not None else _apart(new, old)
+    if (turned := _converse(new, old)) is not None:
+        return turned
+    if acts.other_event(new.value, old.value):
+        return unsure("other_event")  # 猫死了 / 猫丢了: two events, never merged
+    return _apart(new, old)
 
 
 def _converse(new: Statement, old: Statement) -> PairDecision | None:
@@ -316,6 +331,8 @@ def decide(
     if diet.other_allergens(new.value, old.value):
         return PairDecision("distinct", "other_allergen", 0.0, True)  # shellfish / peanuts
     if f.cross_lingual:
+        if lexical.other_acts(new.value, old.value):  # works at a bank / 在银行存钱
+            return PairDecision("unsure", "other_act_other_language", 0.0, False)
         if aligned(new, old, cosine, t) and f.type_equal:
             return PairDecision("merge", "aligned_other_language", t.merge_p, True)
         return PairDecision("unsure", "other_language", 0.0, True)

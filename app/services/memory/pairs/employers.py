@@ -1,6 +1,7 @@
 """The employer slot beyond "works at X" (tester hbreak7 H2), for :func:`.rules.slots`: a job
-told with its employer ("works as a product manager at Alibaba", 用户在阿里巴巴做产品经理,
-在腾讯当工程师) fills the employer slot too (:mod:`.job_left` reads a job left against it). Pure."""
+told with its employer ("works as a product manager at Alibaba", "is an engineer at Airbus",
+用户在阿里巴巴做产品经理, 在腾讯当工程师) fills the employer slot too (:mod:`.job_left` reads a job
+left against it). Pure."""
 
 from __future__ import annotations
 
@@ -13,6 +14,11 @@ _CAP = r"([A-Z][\w&'’-]*(?:\s+[A-Z][\w&'’-]*)*)"
 _EN_JOB_AT = re.compile(
     rf"\b(?:works?|working|worked)\s+as\s+(?:an?\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}}?"
     rf"\s+(?:at|for)\s+{_CAP}"
+)
+# "is an engineer at Airbus", "'m a nurse at St Mary's": a noun WordNet files under an
+# occupation, then where (not "is a regular at Joe's").
+_EN_IS_AT = re.compile(
+    rf"\b(?:is|am|are|was|['’]m)\s+an?\s+((?:[a-z][\w-]*\s+){{0,2}}?[a-z][\w-]*)\s+(?:at|for)\s+{_CAP}"
 )
 # 在阿里巴巴做产品经理, 在腾讯当一名工程师: a place of work, then a job (an occupation).
 _ZH_JOB_AT = re.compile(
@@ -52,6 +58,11 @@ def employer_by_job(value: str) -> str | None:
     m = _EN_JOB_AT.search(value)
     if m is not None:
         return _fold(m.group(1))
+    m = _EN_IS_AT.search(value)
+    if m is not None:
+        words = [lexicon.lemma(w) for w in m.group(1).casefold().split()]
+        if lexicon.is_occupation("_".join(words)) or lexicon.is_occupation(words[-1]):
+            return _fold(m.group(2))
     m = _ZH_JOB_AT.search(value)
     if m is None or m.group(1) in _NOT_EMPLOYER:
         return None

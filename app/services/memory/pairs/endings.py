@@ -118,9 +118,9 @@ _TIME_WORDS = frozenset("year month week day night morning time ago last now".sp
 
 
 def ended(new: str, old: str) -> str | None:
-    """The kind of state (``habit``, ``marriage``, ``work``, ``ownership``) that ``new`` says
-    its holder left and ``old`` says the same holder is in; None when there is none (see the
-    module docstring)."""
+    """The kind of state (``habit``, ``marriage``, ``work``, ``ownership``, ``relationship``,
+    ``allergy``) that ``new`` says its holder left and ``old`` says the same holder is in;
+    None when there is none (see the module docstring)."""
     if not _same_holder(new, old) or _IRREALIS & referents.moods(new):
         return None
     zh_new, zh_old = text.has_cjk(new), text.has_cjk(old)
@@ -140,7 +140,39 @@ def ended(new: str, old: str) -> str | None:
         return "ownership"
     if _broke_up(new, old, zh_new, zh_old):
         return "relationship"
+    if _outgrown(new, old, zh_new, zh_old):
+        return "allergy"
     return None
+
+
+# An allergy outgrown or gone ("outgrew the sesame allergy", "got over the user's hay fever
+# allergy", 对芝麻的过敏已经好了, 芝麻过敏痊愈了) against one held: the allergen word named in both.
+_EN_OUTGROWN = re.compile(
+    r"\b(?:outgrew|outgrown|outgrows|grew\s+out\s+of|got\s+over|recovered\s+from|"
+    r"was\s+cured\s+of|is\s+cured\s+of)\s+(?:the\s+user['’]s\s+|his\s+|her\s+|their\s+|"
+    r"my\s+|the\s+|an?\s+)?(?P<what>(?:[a-z-]+\s+){0,3}?)(?:allergy|allergies)\b",
+    re.IGNORECASE,
+)
+_ZH_OUTGROWN = re.compile(
+    r"(?:对|用户|我)(?P<what>[^，。,.的对]{1,6}?)的?过敏(?:症)?(?:已经|都|终于|基本)?"
+    r"(?:好了|痊愈|治好|消失|没了|不见了)"
+)
+_EN_ALLERGIC = re.compile(r"\ballerg(?:y|ies|ic)\b", re.IGNORECASE)
+
+
+def _outgrown(new: str, old: str, zh_new: bool, zh_old: bool) -> bool:
+    """``new`` says an allergy ``old`` holds is gone, one language, the allergen ``new`` names
+    (if any) named in ``old`` too."""
+    if zh_new != zh_old:
+        return False
+    m = (_ZH_OUTGROWN if zh_new else _EN_OUTGROWN).search(new)
+    if m is None or ("过敏" not in old if zh_old else _EN_ALLERGIC.search(old) is None):
+        return False
+    what = m.group("what").strip().casefold()
+    if zh_new:
+        return bool(what) and what in old
+    held = text.stems(old)
+    return not what or bool(text.stems(what) & held)
 
 
 # A breakup with a named partner, and a relationship with them (tester G14: "broke up with

@@ -22,7 +22,7 @@ import rjieba
 from app.core import text
 from app.services.memory.pairs import names, rules, taxonomy
 from app.services.memory.pairs.canonical import canonical
-from app.services.memory.pairs.lexicon import _DIGIT, _LATIN, _wordnet, is_thing, lemma
+from app.services.memory.pairs.lexicon import _DIGIT, _LATIN, _wordnet, is_thing, lemma, main_pos
 from app.services.memory.pairs.synonymy import Vocabulary, synonyms
 
 __all__ = ["Alignment", "Words", "align", "content_words", "is_thing", "lemma", "synonyms"]
@@ -317,3 +317,42 @@ def zh_place_swapped(a: str, b: str) -> bool:
     while end < min(len(ta), len(tb)) - start and ta[-1 - end] == tb[-1 - end]:
         end += 1
     return start + end > 0 and 0 < len(ta) - start - end <= 2 and 0 < len(tb) - start - end <= 2
+
+
+def other_acts(a: str, b: str) -> bool:
+    """Whether a pair in English and Chinese tells two acts on one thing: an English verb
+    left unmatched (:func:`align`) and a Chinese verb (jieba's ``v``) that only English nouns
+    match, each used as one (after an article, a possessive or a preposition): "The user
+    works at a bank" / 用户在银行存钱 — 存钱, "deposit money", matches the noun "bank" through
+    WordNet's verb sense, "work" nothing. Never one fact."""
+    en, zh = (a, b) if not text.has_cjk(a) else (b, a)
+    if text.has_cjk(en) or not text.has_cjk(zh):
+        return False
+    found = align(en, zh)
+    if not any(main_pos(w) == 1 for w in found.unmatched_a):
+        return False
+    we, wz = content_words(en), content_words(zh)
+    nouns = _after_determiners(en)
+    verbs = {w for w, tag in rjieba.tag(zh) if tag.startswith("v") and w in wz.words}
+    for w in verbs:
+        k = wz.words.index(w)
+        by = [
+            v
+            for v, s in zip(we.words, we.stems, strict=True)
+            if _matched(k, wz, Words(words=(v,), stems=(s,), cjk_text=""))
+        ]
+        if by and all(main_pos(v) == 0 and v in nouns for v in by):
+            return True
+    return False
+
+
+_DETERMINERS = frozenset(
+    "a an the at in on of for from with his her their my our your its this that".split()
+)
+
+
+def _after_determiners(value: str) -> frozenset[str]:
+    """The lemmas of English words right after an article, a possessive or a preposition
+    ("at a bank": bank) — used as nouns in the sentence ("and track his progress" is a verb)."""
+    words = re.findall(r"[a-z]+", value.casefold())
+    return frozenset(lemma(w) for k, w in enumerate(words) if k and words[k - 1] in _DETERMINERS)

@@ -180,8 +180,43 @@ def _is_place(words: str, tags: tuple[str, ...] = ("ns",)) -> bool:
 
 
 def same_slot_value(a: str, b: str) -> bool:
-    """Slot values agree: equal, or one a more specific form ("Shanghai" / "Shanghai, China")."""
-    return a == b or a.startswith(b + ",") or b.startswith(a + ",")
+    """Slot values agree: equal, one a more specific form ("Shanghai" / "Shanghai, China"), or
+    one the other with words after it that only say what kind of place or company it names
+    (北京 / 北京市, 谷歌 / 谷歌公司, "Google" / "Google Inc": :func:`_kind_tail`)."""
+    if a == b or a.startswith(b + ",") or b.startswith(a + ","):
+        return True
+    short, long_ = sorted((a, b), key=len)
+    if text.has_cjk(short) != text.has_cjk(long_):
+        return False
+    if not text.has_cjk(short):
+        return _EN_KIND_TAIL.sub("", a).strip() == _EN_KIND_TAIL.sub("", b).strip() != ""
+    return len(short) >= 2 and long_.startswith(short) and _kind_tail(long_[len(short) :])
+
+
+# A legal form or a word naming the kind of firm or place after an English name.
+_EN_KIND_TAIL = re.compile(
+    r"(?:,?\s+(?:inc|incorporated|ltd|limited|llc|plc|corp|corporation|co|company|gmbh|ag|"
+    r"group|city))+\.?$"
+)
+# CC-CEDICT definitions that name only a kind of place or firm (市: "city", 公司: "company",
+# 集团: "group", 省: "province", 有限公司: "limited company").
+_KIND_GLOSS = re.compile(
+    r"^(?:\(\w+\)\s+)?(?:limited\s+)?(?:city|municipality|province|county|district|prefecture|"
+    r"company|corporation|firm|enterprise|group|conglomerate)$"
+)
+
+
+def _kind_tail(tail: str) -> bool:
+    """Whether a Chinese tail is one or two words, each of which CC-CEDICT defines (among its
+    definitions) as only a kind of place or firm: 市, 省, 县, 公司, 集团, 有限公司 — not 大学
+    (a university is another thing than the city it is named for)."""
+    from app.services.memory.pairs import lexicon  # the word lists load on first use
+
+    words = [tail] if tail in lexicon._cedict() else [w for w, _tag in rjieba.tag(tail)]
+    return 0 < len(words) <= 2 and all(
+        any(_KIND_GLOSS.match(d.strip().casefold()) for d in lexicon._cedict().get(w, ()))
+        for w in words
+    )
 
 
 # ---- words -----------------------------------------------------------------------------------
@@ -251,6 +286,8 @@ _CHANGE_CUE = re.compile(
     r"\b(?:moved|relocated|now|no\s+longer|anymore|any\s+more|changed|switched|instead|"
     r"these\s+days|nowadays|used\s+to|rescheduled|updated|quit|postponed|pushed\s+back|"
     r"brought\s+forward|put\s+off|cancell?ed|called\s+off|promoted)\b|"
+    # a new job says the old one ended ("got a new job at Siemens", 在腾讯找到了新工作)
+    r"\bnew\s+(?:job|position|role|employer)\b|新的?(?:工作|岗位|东家)|"
     r"搬到|搬去|现在|不再|改成|改为|改到|换成|如今|已经不|以前|推迟|延期|改期|延后|提前到|取消|升职|晋升",
     re.IGNORECASE,
 )

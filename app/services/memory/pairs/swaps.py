@@ -25,7 +25,7 @@ from functools import lru_cache
 import rjieba
 
 from app.core import text
-from app.services.memory.pairs import lexicon, referents
+from app.services.memory.pairs import lexicon, referents, rules
 
 _WORD = re.compile(r"\w+")
 # Words in the last three before the swapped slot that open another one of several.
@@ -143,6 +143,8 @@ def _zh(a: str, b: str) -> str | None:
     if _ZH_COUNT.search(before) or _TASTE.search(a) or _TASTE.search(b):
         return None
     after = ta[len(ta) - end][0] if end else ""
+    if rules.same_slot_value("".join(w for w, _ in mid_a), "".join(w for w, _ in mid_b)):
+        return None  # one place named two ways: 北京 / 北京市
     ka, kb = _kind_zh(mid_a, after), _kind_zh(mid_b, after)
     return ka if ka is not None and ka == kb else None
 
