@@ -30,7 +30,7 @@ async def _extract(client: httpx.AsyncClient, user: str, said: str, at: str = NO
         ("我每天早上喝咖啡", "我现在不喝咖啡了，改喝茶"),
         # with its employer ("… at Spotify") the old job is flagged instead and the employer
         # kept active: tests/services/memory/test_promotion_keeps_employer.py
-        ("I'm a junior developer", "I got promoted to senior developer"),
+        ("I work as a junior developer", "I got promoted to senior developer"),
         ("我的手机号是13812345678", "我换手机号了，新号码是13912345678"),
         ("We're going to Lisbon in June", "We pushed the Lisbon trip to August"),
         ("我们的婚礼定在明年五月", "婚礼推迟到明年十月"),
