@@ -29,9 +29,10 @@ from typing import Literal
 import numpy as np
 
 from app.core.text import has_cjk
-from app.services.memory.pairs.decision import PairDecision, Thresholds, decide, reconciled
+from app.services.memory.pairs.decision import PairDecision, Thresholds, decide
 from app.services.memory.pairs.features import statement
 from app.services.memory.pairs.gate import flags_contradiction
+from app.services.memory.pairs.verdicts import reconciled
 
 Expect = Literal["same", "contradicts", "distinct"]
 Lang = Literal["en", "zh", "mixed"]

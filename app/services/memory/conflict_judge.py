@@ -10,7 +10,7 @@ from typing import Protocol
 from app.clients.llm import LLMClient
 from app.clients.llm_reply import ReplyParseError, parse_json_object
 from app.services.memory.conflict_prompt import build_judge
-from app.services.memory.pairs.decision import Verdict
+from app.services.memory.pairs.verdicts import Verdict
 
 log = logging.getLogger(__name__)
 

@@ -41,8 +41,9 @@ from app.repositories.memory.units import MemoryRepository, Subject
 from app.services.entities.upkeep import EntityGraphKeeper
 from app.services.memory.conflict_judge import PairJudge
 from app.services.memory.merge import absorb
-from app.services.memory.pairs.decision import PairDecision, Verdict, reconciled
+from app.services.memory.pairs.decision import PairDecision
 from app.services.memory.pairs.objects import merge_loses_fact
+from app.services.memory.pairs.verdicts import Verdict, reconciled
 from app.services.memory.resolution import conflict_review, fit_backfill, resolve
 
 log = logging.getLogger(__name__)

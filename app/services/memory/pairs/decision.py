@@ -392,17 +392,3 @@ def aligned(new: Statement, old: Statement, cosine: float, t: Thresholds) -> boo
     if full is not None and cosine >= full and a.low >= 1.0:
         return True  # every content word matched both ways
     return cosine >= floor and a.low >= (t.align_cover if same_language else t.align_cover_xl)
-
-
-Verdict = Literal["same", "contradicts", "unrelated"]
-
-
-def reconciled(decision: PairDecision, verdict: Verdict | None) -> Action:
-    """What an unsure pair becomes once the LLM answered ``verdict`` (None: no answer, the
-    pair stays ``distinct``). A ``same`` on a guarded pair stays ``distinct``: a negation,
-    other values or swapped roles are never merged, whatever the LLM says."""
-    if verdict == "same":
-        return "merge" if decision.merge_allowed else "distinct"
-    if verdict == "contradicts":
-        return "contradicts"
-    return "distinct"
