@@ -54,6 +54,7 @@ from app.services.extraction.tense import (
     sentence_around,
     tense_scope,
 )
+from app.services.extraction.weeks import period_start, weekday_date
 from app.services.extraction.written_dates import join_weekdays, years
 
 _EN_DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
@@ -159,53 +160,6 @@ class TimeMatch:
     holiday: str | None = None  # the holiday it names ("Christmas", 春节; holiday_dates.py)
 
 
-def _monday(d: date) -> date:
-    return d - timedelta(days=d.weekday())
-
-
-def _weekday_date(
-    today: date, which: str | None, weekday: int, *, zh: bool, past: bool = False
-) -> date:
-    which = " ".join((which or "").lower().split())
-    this_week = _monday(today) + timedelta(days=weekday)
-    if which in ("next", "下", "下个", "下一个"):
-        return this_week + timedelta(days=7)
-    if which in ("下下",):
-        return this_week + timedelta(days=14)
-    if which in ("上上",):
-        return this_week - timedelta(days=14)
-    if which in ("last", "this past"):  # the most recent one before today
-        return today - timedelta(days=(today.weekday() - weekday) % 7 or 7)
-    if which in ("上", "上个"):
-        return this_week - timedelta(days=7)
-    if which in ("this", "本", "这", "这个"):
-        # "I have an exam this Saturday" said on a Sunday: the week's Saturday has passed, so
-        # a sentence not in the past tense means the coming one (tester B25: dated two days
-        # back); "I ran this Monday" said on a Wednesday stays this week's.
-        return this_week if past or this_week >= today else this_week + timedelta(days=7)
-    if past and which in ("", "on"):  # "I ran on Saturday", 周六我跑了步: the last one
-        if zh and this_week <= today:
-            return this_week
-        return today - timedelta(days=(today.weekday() - weekday) % 7 or 7)
-    if zh:  # bare 周五: this week's unless already past
-        return this_week if this_week >= today else this_week + timedelta(days=7)
-    # bare / on / coming Friday: the next one after today
-    ahead = (weekday - today.weekday()) % 7 or 7
-    return today + timedelta(days=ahead)
-
-
-def _period_start(today: date, which: str, unit: str) -> date:
-    step = {"next": 1, "下": 1, "下个": 1, "this": 0, "本": 0, "这": 0, "这个": 0,
-            "last": -1, "上": -1, "上个": -1, "下下": 2, "上上": -2,
-            "before last": -2, "after next": 2}[which.lower()]  # fmt: skip
-    if unit in ("week", "周", "星期", "礼拜"):
-        return _monday(today) + timedelta(days=7 * step)
-    if unit in ("month", "月"):
-        month = today.month - 1 + step
-        return date(today.year + month // 12, month % 12 + 1, 1)
-    return date(today.year + step, 1, 1)
-
-
 def _ago_unit(unit: str) -> Literal["day", "month", "year"]:
     return "year" if unit == "year" else "month" if unit == "month" else "day"
 
@@ -266,7 +220,7 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
             scope = tense_scope(blanked, m.start(), m.end(), zh=False)
             past = is_past(scope, zh=False) and not _CALLED_OFF.search(sentence)
             past = past and not _EN_MOVED_TO.search(text[: m.start()])
-            day = _weekday_date(today, m.group(1), wd, zh=False, past=past)
+            day = weekday_date(today, m.group(1), wd, zh=False, past=past)
             found.append(TimeMatch(m.start(), m.end(), m.group(0), day))
     for m in _EN_MONTH_YEAR.finditer(text):
         month = dateparser.parse(m.group(1), languages=["en"])
@@ -275,19 +229,19 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
             found.append(TimeMatch(m.start(), m.end(), m.group(0), day, "month", absolute=True))
     for m in _EN_PERIOD.finditer(text):
         unit = _EN_PERIOD_UNITS[(m.group(2) or m.group(3)).lower()]
-        day = _period_start(today, m.group(1) or " ".join(m.group(4).split()), unit)
+        day = period_start(today, m.group(1) or " ".join(m.group(4).split()), unit)
         found.append(TimeMatch(m.start(), m.end(), m.group(0), day, unit))
     for m in _EN_WEEKEND.finditer(text):
         which = " ".join((m.group(1) or m.group(2)).split())
         which = "last" if which.lower().startswith(("the", "this past")) else which
-        day = _period_start(today, which, "week") + timedelta(days=5)
+        day = period_start(today, which, "week") + timedelta(days=5)
         found.append(TimeMatch(m.start(), m.end(), m.group(0), day, "weekend"))
     for m in _EN_AGO.finditer(text):
         count = m.group(1).lower()
         n = int(count) if count.isdigit() else _EN_NUMBERS.get(count, 2)  # "a couple of"
         ago = m.group(2).lower().rstrip("s")
         if ago == "weekend":  # "two weekends ago": the Saturday of the weekend before last
-            day = _period_start(today, "last", "week") + timedelta(days=5 - 7 * (n - 1))
+            day = period_start(today, "last", "week") + timedelta(days=5 - 7 * (n - 1))
             found.append(TimeMatch(m.start(), m.end(), m.group(0), day, "weekend"))
             continue
         parsed = _dateparser_day(f"{n} {ago}s ago", base, ["en"])
@@ -307,7 +261,7 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
         scope = tense_scope(text, m.start(), m.end(), zh=True)
         past = is_past(scope, zh=True) and not _CALLED_OFF.search(sentence)
         past = past and not _ZH_MOVED_TO.search(text[: m.start()])
-        day = _weekday_date(today, m.group(1), _ZH_DAYS[m.group(2)], zh=True, past=past)
+        day = weekday_date(today, m.group(1), _ZH_DAYS[m.group(2)], zh=True, past=past)
         found.append(TimeMatch(m.start(), m.end(), m.group(0), day))
     for m in _ZH_PERIOD.finditer(text):
         if m.group(3):
@@ -315,12 +269,12 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
             found.append(TimeMatch(m.start(), m.end(), m.group(0), date(year, 1, 1), "year"))
         else:
             which = m.group(1).rstrip("个") if m.group(1) != "这个" else m.group(1)
-            day = _period_start(today, which, m.group(2))
+            day = period_start(today, which, m.group(2))
             unit = "month" if m.group(2) == "月" else "week"
             found.append(TimeMatch(m.start(), m.end(), m.group(0), day, unit))
     for m in _ZH_WEEKEND.finditer(text):
         which = (m.group(1) or "这").rstrip("个") if m.group(1) != "这个" else "这"
-        day = _period_start(today, which, "周") + timedelta(days=5)
+        day = period_start(today, which, "周") + timedelta(days=5)
         past = is_past(sentence_around(text, m.start(), m.end()), zh=True)
         if not m.group(1) and day < today and not past:  # bare 周末: the coming one…
             day += timedelta(days=7)  # …unless it is over (周末过得怎么样？ said on Sunday)
@@ -359,7 +313,7 @@ def find_dates(text: str, now_local: datetime) -> list[TimeMatch]:
         found.append(TimeMatch(m.start(), m.end(), m.group(0), day, "day", absolute=True))
     for m in _ZH_REL_MONTH_DAY.finditer(text):
         which = m.group(1).rstrip("个") if m.group(1) in ("下个", "上个") else m.group(1)
-        first = _period_start(today, which, "月")
+        first = period_start(today, which, "月")
         number = zh_number(m.group(2))
         try:
             day = first.replace(day=number or 0)
