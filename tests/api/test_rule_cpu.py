@@ -89,8 +89,8 @@ async def test_working_memory_reads_a_long_whitespace_run_as_one(client):
 
 @pytest.mark.parametrize(
     "content",
-    ["a" * 100_000, "了" * 100_000, "A" + "b" * 99_999],
-    ids=["long word", "Chinese run", "capitalised word"],
+    ["a" * 100_000, "了" * 100_000, "A" + "b" * 99_999, "sorry, " * 14_000],
+    ids=["long word", "Chinese run", "capitalised word", "one clause repeated"],
 )
 async def test_working_memory_appends_a_long_run_of_letters(client, content):
     # The information density read each letter as the start of an address or a number.

@@ -205,7 +205,7 @@ EN_RULES: list[Rule] = [
        lambda m: (f"The user does not {m.group(1).lower()} {_obj(m.group(2))}.",
                   t.Q_FOOD_EN.format(x=_obj(m.group(2))), [_obj(m.group(2))])),
     # "I'm pregnant, so no alcohol or raw fish." (tester hbreak5 F28: only "pregnant" was kept)
-    _r(rf"(?:^|(?<=,\s))(?![^.!?]*\bplease\b)so\s+(?:no|never\s+(?:give|offer|serve)\s+me|avoid)\s+(?!(?:worries|worry|problem|"
+    _r(rf"(?:^|(?<=,\s))(?=so\s)(?![^.!?]*\bplease\b)so\s+(?:no|never\s+(?:give|offer|serve)\s+me|avoid)\s+(?!(?:worries|worry|problem|"
        rf"big\s+deal|need|rush|pressure|hurry|idea|clue|way|wonder|matter|thanks)\b){_X}{_END}",
        "constraint", 0.85, lambda m: avoid(_obj(m.group(1)))),
     _r(rf"^\W*{_X}\s+(?:always\s+)?makes?\s+me\s+(sick|ill|nauseous|throw\s+up|break\s+out|bloated)\b",

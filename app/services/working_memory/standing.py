@@ -92,7 +92,8 @@ def standing_kind(role: str, content: str) -> Standing | None:
     # Whole message first (rules span clauses: "I'm allergic to nuts and shellfish"), then
     # each clause that is not a question.
     whole = [] if _is_question(content) else [content]
-    texts = [*whole, *(c for c in _clauses(content) if not _is_question(c))]
+    # each clause once: "sorry, " 14,000 times read 14,000 clauses against every rule (>5 s)
+    texts = list(dict.fromkeys([*whole, *(c for c in _clauses(content) if not _is_question(c))]))
     if take_back(content)[1] or any(
         (_ZH_LIFT if has_cjk(t) else _EN_LIFT).search(t) for t in texts
     ):
