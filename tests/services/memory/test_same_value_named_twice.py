@@ -7,14 +7,9 @@ place or company is still one."""
 
 from __future__ import annotations
 
-import httpx
 import pytest
 
-
-async def store(client: httpx.AsyncClient, user: str, value: str) -> dict:
-    r = await client.post("/store", json={"memories": [{"user_id": user, "value": value}]})
-    assert r.status_code == 200, r.text
-    return dict(r.json()["results"][0])
+from tests.services.memory.told import stored as store
 
 
 @pytest.mark.parametrize(

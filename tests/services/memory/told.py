@@ -13,6 +13,13 @@ async def store_value(client: httpx.AsyncClient, user: str, value: str) -> str:
     return str(r.json()["results"][0]["id"])
 
 
+async def stored(client: httpx.AsyncClient, user: str, value: str) -> dict:
+    """``value`` stored for ``user`` by ``/store``; its result entry (outcome, id, pending)."""
+    r = await client.post("/store", json={"memories": [{"user_id": user, "value": value}]})
+    assert r.status_code == 200, r.text
+    return dict(r.json()["results"][0])
+
+
 async def tell(client: httpx.AsyncClient, user: str, said: str) -> list[dict]:
     """``said`` as one user message extracted for ``user``; the job's unit entries."""
     body = {"user_id": user, "messages": [{"role": "user", "content": said}]}
