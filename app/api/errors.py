@@ -112,6 +112,14 @@ def _body_problem(exc: StarletteHTTPException) -> tuple[str, str] | None:
             "body is not valid UTF-8 (it reads as JSON in UTF-16 or UTF-32): send JSON "
             "encoded as UTF-8",
         )
+    if isinstance(cause, ValueError) and "integer string conversion" in str(cause):
+        # Python reads at most 4,300 digits of an integer (tester hbreak8 H22: a valid JSON
+        # number of 5,000 digits got the generic "error parsing the body")
+        return (
+            "Malformed JSON",
+            "body holds an integer of more than 4,300 digits, which this service does not "
+            "read; send it as a string or a shorter number",
+        )
     if isinstance(cause, RecursionError):
         return (
             "Malformed JSON",

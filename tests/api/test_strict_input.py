@@ -102,3 +102,12 @@ async def test_deep_nesting_is_a_clear_400(client, engine):
     )  # fmt: skip
     assert_problem(r, 400, "malformed_json")
     assert await count_rows(engine) == 0
+
+
+async def test_an_integer_of_5000_digits_says_so(client, engine):
+    # tester hbreak8 H22: valid JSON, but Python reads at most 4,300 digits of an integer;
+    # the answer was the generic "There was an error parsing the body"
+    raw = b'{"memories": [{"user_id": "u1", "value": "v", "confidence": ' + b"1" * 5000 + b"}]}"
+    r = await client.post("/store", content=raw, headers={"content-type": "application/json"})
+    assert_problem(r, 400, "malformed_json", "4,300 digits")
+    assert await count_rows(engine) == 0
