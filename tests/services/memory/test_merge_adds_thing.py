@@ -11,12 +11,11 @@ from __future__ import annotations
 import pytest
 
 from tests.services.memory.as_fact import FACT
+from tests.services.memory.told import stored
 
 
 async def store(client, user: str, value: str) -> dict:
-    r = await client.post("/store", json={"memories": [{"user_id": user, "value": value, **FACT}]})
-    assert r.status_code == 200, r.text
-    return r.json()["results"][0]
+    return await stored(client, user, value, **FACT)
 
 
 @pytest.mark.parametrize(

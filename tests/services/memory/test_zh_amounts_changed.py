@@ -6,13 +6,11 @@ not read as 25000 and 30000), and deciding ``merge`` erased 三万. A numeral wi
 from __future__ import annotations
 
 from tests.services.memory.as_fact import FACT
+from tests.services.memory.told import stored
 
 
 async def store(client, user: str, value: str, when: str) -> dict:
-    unit = {"user_id": user, "value": value, "occurred_at": when, **FACT}
-    r = await client.post("/store", json={"memories": [unit]})
-    assert r.status_code == 200, r.text
-    return r.json()["results"][0]
+    return await stored(client, user, value, occurred_at=when, **FACT)
 
 
 async def test_a_salary_in_chinese_numerals_changed_supersedes(client):

@@ -3,21 +3,23 @@ supersedes: one unit by ``/store``, one message by ``/extract?wait=true`` (offli
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
+
+
+async def stored(client: httpx.AsyncClient, user: str, value: str, **fields: Any) -> dict:
+    """``value`` stored for ``user`` by ``/store`` (with the unit's other ``fields``: type,
+    entities, occurred_at…); its result entry (outcome, id, pending)."""
+    unit = {"user_id": user, "value": value, **fields}
+    r = await client.post("/store", json={"memories": [unit]})
+    assert r.status_code == 200, r.text
+    return dict(r.json()["results"][0])
 
 
 async def store_value(client: httpx.AsyncClient, user: str, value: str) -> str:
     """``value`` stored for ``user`` by ``/store``; its unit id."""
-    r = await client.post("/store", json={"memories": [{"user_id": user, "value": value}]})
-    assert r.status_code == 200, r.text
-    return str(r.json()["results"][0]["id"])
-
-
-async def stored(client: httpx.AsyncClient, user: str, value: str) -> dict:
-    """``value`` stored for ``user`` by ``/store``; its result entry (outcome, id, pending)."""
-    r = await client.post("/store", json={"memories": [{"user_id": user, "value": value}]})
-    assert r.status_code == 200, r.text
-    return dict(r.json()["results"][0])
+    return str((await stored(client, user, value))["id"])
 
 
 async def tell(client: httpx.AsyncClient, user: str, said: str) -> list[dict]:
