@@ -3,7 +3,7 @@
 - :func:`load`: ``hindsight serve`` on the embedded default (PostgreSQL in a temporary data
   dir, in-process working memory and worker, offline extractor), N clients for T seconds
   mixing store / recall / working-memory append and read / extract; every answer must be a
-  2xx (no rate limit is set, so no 429); latency percentiles per operation and resident
+  2xx (no rate limit or extraction-job cap is set, so no 429); latency percentiles per operation and resident
   memory of the API process and its PostgreSQL before and after.
 - :func:`scale_out`: two API processes and two workers on one PostgreSQL and one Redis:
   the same fact stored through both APIs at once is one unit; each job runs once; a per-key
@@ -58,9 +58,12 @@ async def load(workdir: Path, *, clients: int = 50, duration_s: float = 60) -> R
     data = workdir / f"load-{uuid.uuid4().hex[:6]}"
     env = {"DATABASE_URL": "", "REDIS_URL": "", "HINDSIGHT_DATA_DIR": str(data)}
     env.update({"LOG_LEVEL": "WARNING", "CLOSURE__SCAN_INTERVAL_S": "0"})
-    # Every client here is one caller (one address, no keys): the per-caller limits on
-    # embedding work (LIMITS__EMBED_*) would make this a test of 429s, not of load.
+    # Every client here is one caller (one address, no keys, one namespace): the per-caller
+    # limits on embedding work (LIMITS__EMBED_*) and the namespace's cap on unfinished
+    # extraction jobs (20 by default; 8 clients queue ~50 in 4 s on a slow machine) would make
+    # this a test of 429s, not of load.
     env.update({"LIMITS__EMBED_CONCURRENCY": "0", "LIMITS__EMBED_TOKEN_RATE": ""})
+    env.update({"EXTRACTION__MAX_PENDING_PER_NAMESPACE": "100000"})
     with running(serve(env)) as (api,):
         await asyncio.to_thread(api.wait_healthy)
         await Traffic(api.url, 2, MIX).run(3)  # warm every path once
