@@ -3,7 +3,7 @@
 
     .venv/bin/python scripts/eval_dedupe_unseen.py [--folds 5] [--fit] [--core-dev]
         [--held-back | --third-held-back | --next-held-back | --first-held-back
-         | --fifth-held-back | --sixth-held-back | --seventh-held-back]
+         | --fifth-held-back | --sixth-held-back | --seventh-held-back | --eighth-held-back]
 
 The development set is the development groups of ``tests/dedupe_pairs_unseen.py``, the
 spent fourth, fifth and sixth held-back parts (``tests/dedupe_pairs_held_back_4.py``, ``_5.py``,
@@ -12,7 +12,9 @@ spent fourth, fifth and sixth held-back parts (``tests/dedupe_pairs_held_back_4.
 ``--core-dev`` keeps the development groups alone (the set of the runs before 2026-12-07 10:00
 UTC, and the only one with which ``--held-back``, ``--fifth-held-back`` or
 ``--sixth-held-back`` may score those parts). The seventh held-back part
-(``tests/dedupe_pairs_held_back_7.py``, ``--seventh-held-back``) is unspent. Folds are
+(``tests/dedupe_pairs_held_back_7.py``, ``--seventh-held-back``) was spent at 14:34 UTC on
+2026-12-07; the eighth (``tests/dedupe_pairs_held_back_8.py``, ``--eighth-held-back``, written
+blind 19:04-19:09 UTC that day) is unspent. Folds are
 source-fact groups: groups of two files that share a sentence are one group
 (:func:`joined`), so a sentence is never in training and test at once.
 
@@ -78,6 +80,7 @@ from tests.dedupe_pairs_held_back_4 import fourth_held_back  # noqa: E402
 from tests.dedupe_pairs_held_back_5 import fifth_held_back  # noqa: E402
 from tests.dedupe_pairs_held_back_6 import sixth_held_back  # noqa: E402
 from tests.dedupe_pairs_held_back_7 import seventh_held_back  # noqa: E402
+from tests.dedupe_pairs_held_back_8 import eighth_held_back  # noqa: E402
 from tests.dedupe_pairs_unseen import development, next_held_back  # noqa: E402
 from tests.dedupe_pairs_unseen import held_back as first_held_back  # noqa: E402
 
@@ -665,6 +668,7 @@ PARTS: dict[str, Callable[[], list[tuple[int, Pair]]]] = {
     "fifth_held_back": fifth_held_back,
     "sixth_held_back": sixth_held_back,
     "seventh_held_back": seventh_held_back,
+    "eighth_held_back": eighth_held_back,
 }
 """Each held-back flag (its ``argparse`` destination) → the (group, pair) of its part."""
 
@@ -713,7 +717,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                       "the development set since (score it with --core-dev).")  # fmt: skip
     part.add_argument("--seventh-held-back", action="store_true",
                       help="Score the seventh held-back part (tests/dedupe_pairs_held_back_7.py, "
-                      "written blind 2026-12-07 12:50 UTC), once, at the end of that "
+                      "written blind 2026-12-07 12:50 UTC), spent at 14:34 UTC that "
+                      "day.")  # fmt: skip
+    part.add_argument("--eighth-held-back", action="store_true",
+                      help="Score the eighth held-back part (tests/dedupe_pairs_held_back_8.py, "
+                      "written blind 2026-12-07 19:04 UTC), once, at the end of that "
                       "session.")  # fmt: skip
     args = parser.parse_args(argv)
     if args.fifth_held_back and os.environ.get(SPEND_FIFTH) != "1":
