@@ -127,7 +127,9 @@ class MemoryPage(ResponseModel):
 
 
 class MemoryLinkRead(ResponseModel):
-    """``target_id`` was written from ``source_id`` (``summary`` or ``distilled``)."""
+    """``target_id`` was written from ``source_id`` (``summary`` or ``distilled``), or
+    restates it from another write subject (``duplicate``: another agent's unit of the same
+    user; both stay active and recall shows them as one hit)."""
 
     target_id: uuid.UUID
     source_id: uuid.UUID

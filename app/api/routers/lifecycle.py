@@ -113,7 +113,9 @@ async def get_memory_history(
     `merged_into` (the versions it replaced, the ones that replaced it and the restatements
     merged into it), oldest first, itself included;
     and `links` — which summaries or distilled units were written from these units
-    (`kind` `summary` / `distilled`). 404 `not_found` for an unknown id or another
+    (`kind` `summary` / `distilled`), and which units of the user's other write subjects
+    (another agent's) state the same fact (`kind` `duplicate`: both stay active; recall
+    shows them as one hit). 404 `not_found` for an unknown id or another
     namespace's unit (with `user_id`, also another user's)."""
     history = await service.history(namespace, memory_id, user_id)
     return MemoryHistory(

@@ -38,14 +38,18 @@ class ClosePair(NamedTuple):
     a_keys: list[str]
     b_keys: list[str]
     cosine: float
+    # The write path linked the two as duplicates across write subjects (memory_links kind
+    # ``duplicate``, app.services.memory.elsewhere): one fact, whatever the cosine.
+    linked: bool = False
 
 
 def _head_sql() -> TextualSelect:
     """Per unit of ``:ids``: UNIT_COLUMNS (``metadata`` as text, as ``UNITS_SQL`` reads it),
     its ``entity_keys`` (``_keys``), and the units of ``:ids`` after it in id order with the
-    same value hash or a value cosine distance of at most ``:max_distance`` (``_close``, id
-    order) with their cosines (``_cos``, ``1 - distance``, the same expression as before the
-    merge: the same bits); NULL arrays when none."""
+    same value hash, a value cosine distance of at most ``:max_distance``, or a ``duplicate``
+    link (``_close``, id order) with their cosines (``_cos``, ``1 - distance``, the same
+    expression as before the merge: the same bits) and whether they are linked
+    (``_linked``); NULL arrays when none."""
     table = MemoryUnit.__table__.c
     names = [getattr(MemoryUnit, n).property.columns[0].name for n in UNIT_COLUMNS]
     inner = ", ".join(names)
@@ -57,22 +61,31 @@ def _head_sql() -> TextualSelect:
     WITH h AS MATERIALIZED (
         SELECT {inner}, entity_keys, value_hash, value_embedding
           FROM memory_units WHERE id = ANY(CAST(:ids AS uuid[]))
+    ), d AS MATERIALIZED (
+        SELECT LEAST(target_id, source_id) AS lo, GREATEST(target_id, source_id) AS hi
+          FROM memory_links
+         WHERE kind = 'duplicate'
+           AND target_id = ANY(CAST(:ids AS uuid[])) AND source_id = ANY(CAST(:ids AS uuid[]))
     )
-    SELECT {outer}, h.entity_keys AS _keys, p.ids AS _close, p.cos AS _cos
+    SELECT {outer}, h.entity_keys AS _keys, p.ids AS _close, p.cos AS _cos,
+           p.linked AS _linked
       FROM h
       LEFT JOIN LATERAL (
           SELECT array_agg(b.id ORDER BY b.id) AS ids,
-                 array_agg(1 - (h.value_embedding <=> b.value_embedding) ORDER BY b.id) AS cos
+                 array_agg(1 - (h.value_embedding <=> b.value_embedding) ORDER BY b.id) AS cos,
+                 array_agg(l.lo IS NOT NULL ORDER BY b.id) AS linked
             FROM h AS b
+            LEFT JOIN d AS l ON l.lo = h.id AND l.hi = b.id
            WHERE h.id < b.id
              AND (h.value_hash = b.value_hash
                   OR (h.value_embedding <=> b.value_embedding)
-                     <= CAST(:max_distance AS float8))
+                     <= CAST(:max_distance AS float8)
+                  OR l.lo IS NOT NULL)
       ) AS p ON true
     """
     typed = {n: table[n].type for n in SCORING_COLUMNS}
     cols = [literal_column(n, typed.get(n, NullType())) for n in UNIT_COLUMNS]
-    cols += [literal_column(n, NullType()) for n in ("_keys", "_close", "_cos")]
+    cols += [literal_column(n, NullType()) for n in ("_keys", "_close", "_cos", "_linked")]
     return text(sql).columns(*cols)
 
 
@@ -81,7 +94,7 @@ HEAD_SQL = _head_sql()
 
 # Where pairs_of finds its columns in a head row (asyncpg's records have no attributes).
 _ID, _VALUE, _TYPE = (UNIT_COLUMNS.index(n) for n in ("id", "value", "type"))
-_KEYS, _CLOSE, _COS = len(UNIT_COLUMNS), len(UNIT_COLUMNS) + 1, len(UNIT_COLUMNS) + 2
+_KEYS, _CLOSE, _COS, _LINKED = (len(UNIT_COLUMNS) + i for i in range(4))
 
 
 def pairs_of(rows: Sequence[Any]) -> list[ClosePair]:
@@ -92,7 +105,7 @@ def pairs_of(rows: Sequence[Any]) -> list[ClosePair]:
     for a in rows:
         if not a[_CLOSE]:
             continue
-        for b_id, cosine in zip(a[_CLOSE], a[_COS], strict=True):
+        for b_id, cosine, linked in zip(a[_CLOSE], a[_COS], a[_LINKED], strict=True):
             b = by_id[b_id]
             out.append(
                 ClosePair(
@@ -105,6 +118,7 @@ def pairs_of(rows: Sequence[Any]) -> list[ClosePair]:
                     list(a[_KEYS] or ()),
                     list(b[_KEYS] or ()),
                     float(cosine),
+                    bool(linked),
                 )
             )
     return out

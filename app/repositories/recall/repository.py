@@ -305,8 +305,9 @@ class RecallRepository:
         self, ids: Sequence[uuid.UUID], min_cosine: float
     ) -> tuple[dict[uuid.UUID, RecalledUnit], list[ClosePair]]:
         """The answer columns of the units ``ids`` that still exist, by id (as :meth:`units`
-        reads them), and every pair of them with the same value hash or a value cosine of at
-        least ``min_cosine`` (−1..1): one statement (app.repositories.recall.duplicates)."""
+        reads them), and every pair of them with the same value hash, a value cosine of at
+        least ``min_cosine`` (−1..1) or a ``duplicate`` link: one statement
+        (app.repositories.recall.duplicates)."""
         if not ids:
             return {}, []
         params = {"ids": list(ids), "max_distance": 1.0 - min_cosine}

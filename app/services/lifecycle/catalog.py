@@ -17,6 +17,7 @@ from app.core.text import entity_keys, search_text, value_hash
 from app.core.vocabulary import UnitStatus
 from app.models import MemoryLink, MemoryUnit, PairReview
 from app.repositories.memory.digests import DigestRepository
+from app.repositories.memory.elsewhere import ElsewhereRepository
 from app.repositories.memory.filters import UnitFilters
 from app.repositories.memory.lifecycle import Keyset, LifecycleRepository
 from app.repositories.memory.reviews import PairReviewRepository
@@ -26,6 +27,7 @@ from app.services import cursors
 from app.services.entities.upkeep import EntityGraphKeeper
 from app.services.extraction.never_kept import refuse_secrets
 from app.services.memory.digests import DigestParts
+from app.services.memory.elsewhere import relink
 from app.services.memory.filters import request_filters
 from app.services.memory.merge import absorb, first_duplicate, thresholds
 from app.services.memory.pairs.inferred import given, inferred_fields
@@ -127,6 +129,7 @@ class CatalogService:
         self.dedupe = dedupe
         self.thresholds = thresholds(dedupe, conflicts or ConflictSettings(), embedder.model)
         self.digests = DigestParts(DigestRepository(memories.session))
+        self.elsewhere = ElsewhereRepository(memories.session)
 
     async def list(self, namespace: str, q: MemoryListQuery, now: datetime) -> Page:
         """One page of the namespace's units matching ``q``, by ``(created_at, id)``.
@@ -293,6 +296,9 @@ class CatalogService:
         await self.repo.flush()
         if self.graph is not None and (new_value is not None or "entities" in sent):
             await self.graph.relink(unit)
+        if new_value is not None or reactivated or {"type", "entities"} & sent:
+            # Its duplicates in the user's other write subjects, decided again (issue 28).
+            await relink(self.elsewhere, subject, unit, self.embedder.model, self.thresholds, now)
         return UpdateOutcome(unit, "updated")
 
     async def _locked_target(self, namespace: str, unit_id: uuid.UUID) -> MemoryUnit:

@@ -26,6 +26,7 @@ from app.core.valid_time import said_moment
 from app.core.vocabulary import UnitStatus
 from app.models import MemoryUnit, PairReview
 from app.repositories.memory.digests import DigestRepository
+from app.repositories.memory.elsewhere import ElsewhereRepository
 from app.repositories.memory.neighbours import NeighbourRepository, Probe, Scored
 from app.repositories.memory.reviews import PairReviewRepository
 from app.repositories.memory.units import MemoryRepository, Neighbour, Subject
@@ -33,6 +34,7 @@ from app.schemas.memory import MemoryCreate, Outcome
 from app.services.entities.upkeep import EntityGraphKeeper
 from app.services.memory.batch_view import BatchView
 from app.services.memory.digests import DigestParts
+from app.services.memory.elsewhere import link_duplicates
 from app.services.memory.merge import (
     adds_things,
     adopt_wording,
@@ -114,6 +116,7 @@ class StoreService:
         self._left: set[uuid.UUID] = set()
         self._room = ReviewRoom(reviews, dedupe.max_reviews_per_unit, None)
         self.digests = DigestParts(DigestRepository(repo.session))
+        self.elsewhere = ElsewhereRepository(repo.session)
 
     async def store(
         self,
@@ -180,6 +183,12 @@ class StoreService:
             pending.extend(reviews)
         clock.mark("decide")
         await self.repo.flush()  # one INSERT for the new rows, then the reviews point at them
+        created = [
+            (_subject_of(namespace, items[k]), o.unit, values[k])
+            for k, o in enumerate(outcomes)
+            if o.outcome != "merged" and o.unit.status == UnitStatus.ACTIVE
+        ]  # linked to their duplicates in the user's other write subjects (issue 28)
+        await link_duplicates(self.elsewhere, created, self.embedder.model, self.thresholds, now)
         left = {o.unit.id for o in outcomes if o.unit.status != UnitStatus.ACTIVE} | self._left
         if left:  # a pair whose unit was superseded no longer stands (tester F18)
             await self.reviews.close_open_of(list(left), now)

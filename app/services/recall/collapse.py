@@ -12,7 +12,9 @@ of one user: each agent's units are a write subject of their own). A type or ent
 Cheap: only the head of the ranking is compared (``top_k`` plus a margin that refills the
 places of collapsed hits), with the pairs of the one statement that also reads the head's
 answer columns (app.repositories.recall.duplicates): their cosines computed in the database
-from the stored vectors, pairs below :func:`pair_floor` skipped, and a pair decided only
+from the stored vectors, pairs below :func:`pair_floor` skipped unless the write path linked
+them as duplicates of two write subjects (app.services.memory.elsewhere: decided when the
+newer was stored, at any cosine, so no decision here), and a pair decided only
 when the walk through the head needs it (a hit against the groups already kept, best-placed
 first, until one merges): a head of 15 copies of one turn costs ~14 decisions, not one per
 pair above the floor (~72 a recall in the 1M benchmark, docs/BENCHMARKS.md).
@@ -141,7 +143,7 @@ def collapse(
     # goes to the better-placed group.
     close: dict[uuid.UUID, dict[uuid.UUID, ClosePair]] = {}
     for p in pairs:
-        if p.cosine >= floor or p.a_value == p.b_value:
+        if p.cosine >= floor or p.a_value == p.b_value or p.linked:
             close.setdefault(p.a, {})[p.b] = p
             close.setdefault(p.b, {})[p.a] = p
     if not close:
@@ -176,7 +178,10 @@ def _merges(
 ) -> bool:
     """Whether the pair decision merges ``p`` (``b`` as the new unit, ``a`` its neighbour),
     each side's inferred fields read as the write path reads them
-    (:func:`~app.services.memory.pairs.inferred.as_decided`)."""
+    (:func:`~app.services.memory.pairs.inferred.as_decided`). A pair the write path linked
+    as duplicates across write subjects (``p.linked``) merges without a decision."""
+    if p.linked:
+        return True
     none: frozenset[str] = frozenset()
     seen = as_decided(p.b_type, p.b_keys, inferred.get(p.b, none),
                       p.a_type, p.a_keys, inferred.get(p.a, none))  # fmt: skip

@@ -709,7 +709,9 @@ class MemoryDetail(BaseModel):
 
 class MemoryLinkRead(BaseModel):
     """
-    ``target_id`` was written from ``source_id`` (``summary`` or ``distilled``).
+    ``target_id`` was written from ``source_id`` (``summary`` or ``distilled``), or
+    restates it from another write subject (``duplicate``: another agent's unit of the same
+    user; both stay active and recall shows them as one hit).
     """
 
     model_config = ConfigDict(

@@ -364,7 +364,9 @@ export interface paths {
          *     `merged_into` (the versions it replaced, the ones that replaced it and the restatements
          *     merged into it), oldest first, itself included;
          *     and `links` — which summaries or distilled units were written from these units
-         *     (`kind` `summary` / `distilled`). 404 `not_found` for an unknown id or another
+         *     (`kind` `summary` / `distilled`), and which units of the user's other write subjects
+         *     (another agent's) state the same fact (`kind` `duplicate`: both stay active; recall
+         *     shows them as one hit). 404 `not_found` for an unknown id or another
          *     namespace's unit (with `user_id`, also another user's).
          */
         get: operations["get_memory_history"];
@@ -1724,7 +1726,9 @@ export interface components {
         };
         /**
          * MemoryLinkRead
-         * @description ``target_id`` was written from ``source_id`` (``summary`` or ``distilled``).
+         * @description ``target_id`` was written from ``source_id`` (``summary`` or ``distilled``), or
+         *     restates it from another write subject (``duplicate``: another agent's unit of the same
+         *     user; both stay active and recall shows them as one hit).
          */
         MemoryLinkRead: {
             /**

@@ -204,6 +204,8 @@ async def test_a_batch_embeds_once_and_sends_a_fixed_number_of_statements(engine
         "SELECT memory_units.id, memory_units.nam",  # units with the batch's value hashes
         "WITH q AS MATERIALIZED",  # every unit's neighbours, with their rows
         "INSERT INTO memory_units",  # one multi-row INSERT
+        # the nearest units of the user's other write subjects (duplicate links, issue 28)
+        "WITH q AS MATERIALIZED",
     ]
     assert len(many) == len(expected)
     assert [s[: len(e)] for s, e in zip(many, expected, strict=True)] == expected

@@ -1,0 +1,131 @@
+"""The same user's units in the other write subjects (another agent, or none), nearest to the
+units a store just created, and the ``duplicate`` links the write path records between a new
+unit and such a unit when the pair decision merges them (app.services.memory.elsewhere).
+
+Each agent's units are a write subject of their own: the write path never merges across
+subjects (an agent's memory stays its own), so two agents of one user can hold the same fact
+in two wordings. The link lets recall show them as one hit (app.services.recall.collapse)
+whatever their cosine, without deciding pairs on the recall's path.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+from sqlalchemy import delete, or_, text
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.core.vocabulary import UnitStatus
+from app.models import MemoryLink
+from app.repositories.memory.neighbours import vector_text
+from app.repositories.memory.units import Subject
+
+DUPLICATE_LINK = "duplicate"
+"""``memory_links.kind`` of two units of one user in two write subjects that state one fact
+(``target_id`` the newer unit, ``source_id`` the one it restates); both stay active."""
+
+# Per probe, the nearest live units of the same namespace and user in any other write subject
+# (agent_id IS DISTINCT FROM the probe's: NULL and every other agent), cosine >= :floor.
+_ELSEWHERE_SQL = text(
+    """
+WITH q AS MATERIALIZED (
+    SELECT t.i, t.v::vector AS v
+      FROM unnest(CAST(:i AS int[]), CAST(:v AS text[])) AS t(i, v)
+)
+SELECT q.i AS probe, n.id, n.value, n.type, n.entity_keys, n.metadata, n.cv
+  FROM q
+  CROSS JOIN LATERAL (
+      SELECT u.id, u.value, u.type, u.entity_keys, u.metadata,
+             1 - (u.value_embedding <=> q.v) AS cv
+        FROM memory_units u
+       WHERE u.namespace = :ns AND u.user_id = :user
+         AND u.agent_id IS DISTINCT FROM CAST(:agent AS varchar)
+         AND u.status = :active AND u.embedding_model = :model
+         AND (u.expires_at IS NULL OR u.expires_at > :now)
+       ORDER BY u.value_embedding <=> q.v
+       LIMIT :k
+  ) AS n
+ WHERE n.cv >= :floor
+"""
+)
+
+
+@dataclass(frozen=True)
+class Elsewhere:
+    """A live unit of another write subject near a probe, and the cosine of the two values."""
+
+    id: uuid.UUID
+    value: str
+    type: str
+    entity_keys: list[str]
+    metadata: dict[str, Any]
+    cosine: float
+
+
+class ElsewhereRepository:
+    """Reads and writes of cross-subject duplicates, bound to one session; never commits."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def nearest(
+        self,
+        subject: Subject,
+        model: str,
+        vectors: Sequence[np.ndarray],
+        *,
+        limit: int,
+        floor: float,
+        now: datetime,
+    ) -> list[list[Elsewhere]]:
+        """Per vector (in order), at most ``limit`` live units (active, not expired by
+        ``now``) of ``subject``'s namespace and user in another write subject, embedded by
+        ``model``, whose value cosine is ≥ ``floor``; most similar first. One statement."""
+        if not vectors:
+            return []
+        params = {
+            "i": list(range(len(vectors))),
+            "v": [vector_text(v) for v in vectors],
+            "ns": subject.namespace,
+            "user": subject.user_id,
+            "agent": subject.agent_id,
+            "active": UnitStatus.ACTIVE.value,
+            "model": model,
+            "now": now,
+            "k": int(limit),
+            "floor": float(floor),
+        }
+        out: list[list[Elsewhere]] = [[] for _ in vectors]
+        for row in (await self.session.execute(_ELSEWHERE_SQL, params)).all():
+            meta = row.metadata if isinstance(row.metadata, dict) else {}
+            keys = list(row.entity_keys or ())
+            out[row.probe].append(Elsewhere(row.id, row.value, row.type, keys, meta, float(row.cv)))
+        for found in out:
+            found.sort(key=lambda e: -e.cosine)
+        return out
+
+    async def link(self, pairs: Sequence[tuple[uuid.UUID, uuid.UUID]], now: datetime) -> None:
+        """Record each (new unit, the unit it restates) as a ``duplicate`` link (an existing
+        link is kept). The units must be flushed."""
+        if not pairs:
+            return
+        rows = [
+            {"target_id": new, "source_id": old, "kind": DUPLICATE_LINK, "created_at": now}
+            for new, old in dict.fromkeys(pairs)
+        ]
+        await self.session.execute(insert(MemoryLink).values(rows).on_conflict_do_nothing())
+
+    async def unlink(self, unit_id: uuid.UUID) -> None:
+        """Remove every ``duplicate`` link of ``unit_id`` (either side)."""
+        await self.session.execute(
+            delete(MemoryLink).where(
+                MemoryLink.kind == DUPLICATE_LINK,
+                or_(MemoryLink.target_id == unit_id, MemoryLink.source_id == unit_id),
+            )
+        )

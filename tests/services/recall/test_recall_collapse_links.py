@@ -1,0 +1,95 @@
+"""Issue 28, step 3, below the review band: two agents of one user are two write subjects
+(never merged on write), so each can hold one fact in its own words. The write path decides a
+new unit against the user's units in the other subjects and links the duplicates
+(``memory_links`` kind ``duplicate``); recall folds a linked pair into one hit whatever its
+cosine — before, only pairs at a value cosine ≥ 0.95 were decided on the recall's path."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import text
+
+# Pairs the pair decision merges at a value cosine under 0.95 (asserted below).
+PAIRS = [
+    ("The user is allergic to peanuts.", "用户对花生过敏。"),  # English / Chinese
+    ("The user is a vegetarian.", "The user does not eat meat."),  # a label, its definition
+]
+
+
+async def stored(client, agent: str, value: str) -> str:  # type: ignore[no-untyped-def]
+    body = {"memories": [{"user_id": "u1", "agent_id": agent, "value": value, "type": "fact"}]}
+    r = await client.post("/store", json=body)
+    assert r.status_code == 200, r.text
+    result = r.json()["results"][0]
+    assert result["outcome"] == "created", result
+    return str(result["id"])
+
+
+async def cosine(engine, a: str, b: str) -> float:  # type: ignore[no-untyped-def]
+    async with engine.connect() as conn:
+        sql = """SELECT 1 - (x.value_embedding <=> y.value_embedding) FROM memory_units x,
+                 memory_units y WHERE x.id = :a AND y.id = :b"""
+        return float((await conn.execute(text(sql), {"a": a, "b": b})).scalar_one())
+
+
+async def links(engine) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
+    async with engine.connect() as conn:
+        rows = await conn.execute(
+            text("SELECT target_id, source_id FROM memory_links WHERE kind = 'duplicate'")
+        )
+        return [(str(t), str(s)) for t, s in rows]
+
+
+async def recall(client, query: str) -> list[dict]:  # type: ignore[no-untyped-def]
+    body = {"query": query, "user_id": "u1", "record_access": False, "top_k": 5}
+    r = await client.post("/recall", json=body)
+    assert r.status_code == 200, r.text
+    return r.json()["memories"]
+
+
+@pytest.mark.parametrize(("first", "second"), PAIRS)
+async def test_two_agents_wordings_below_the_band_are_one_hit(client, engine, first, second):
+    old = await stored(client, "planner", first)
+    new = await stored(client, "concierge", second)
+    assert await cosine(engine, old, new) < 0.95  # below what the recall's path decides
+    assert await links(engine) == [(new, old)]
+    hits = await recall(client, first)
+    assert len(hits) == 1, [(h["value"], h["duplicates"]) for h in hits]
+    assert sorted([hits[0]["id"], *hits[0]["duplicates"]]) == sorted([old, new])
+    # The unit's history lists the link; both units stay active.
+    r = await client.get(f"/memories/{new}/history")
+    assert r.status_code == 200, r.text
+    assert [(x["kind"], x["source_id"]) for x in r.json()["links"]] == [("duplicate", old)]
+    for unit in (old, new):
+        assert (await client.get(f"/memories/{unit}")).json()["status"] == "active"
+
+
+async def test_other_facts_of_two_agents_are_not_linked(client, engine):
+    await stored(client, "planner", "The user is allergic to peanuts.")
+    await stored(client, "concierge", "The user is allergic to shellfish.")
+    await stored(client, "concierge", "用户对猫过敏。")
+    assert await links(engine) == []
+    assert len(await recall(client, "What is the user allergic to?")) == 3
+
+
+async def test_a_corrected_value_is_decided_again(client, engine):
+    old = await stored(client, "planner", "The user is allergic to peanuts.")
+    new = await stored(client, "concierge", "用户对花生过敏。")
+    assert await links(engine) == [(new, old)]
+    r = await client.patch(f"/memories/{new}", json={"value": "用户对芒果过敏。"})
+    assert r.status_code == 200, r.text
+    assert await links(engine) == []
+    assert len(await recall(client, "The user is allergic to peanuts.")) == 2
+    r = await client.patch(f"/memories/{new}", json={"value": "用户对花生过敏。"})
+    assert r.status_code == 200, r.text
+    assert await links(engine) == [(new, old)]
+
+
+async def test_a_forgotten_unit_takes_its_links_with_it(client, engine):
+    old = await stored(client, "planner", "The user is allergic to peanuts.")
+    new = await stored(client, "concierge", "用户对花生过敏。")
+    r = await client.delete(f"/memories/{old}")
+    assert r.status_code in (200, 204), r.text
+    assert await links(engine) == []
+    [hit] = await recall(client, "The user is allergic to peanuts.")
+    assert hit["id"] == new and hit["duplicates"] == []
