@@ -45,8 +45,9 @@ class ClosePair(NamedTuple):
 
 def _head_sql() -> TextualSelect:
     """Per unit of ``:ids``: UNIT_COLUMNS (``metadata`` as text, as ``UNITS_SQL`` reads it),
-    its ``entity_keys`` (``_keys``), and the units of ``:ids`` after it in id order with the
-    same value hash, a value cosine distance of at most ``:max_distance``, or a ``duplicate``
+    its ``entity_keys`` (``_keys``), and the units of ``:ids`` after it in id order, of the
+    same user (two users' facts are never one fact: a recall by ``agent_id`` alone reads
+    several users), with the same value hash, a value cosine distance of at most ``:max_distance``, or a ``duplicate``
     link (``_close``, id order) with their cosines (``_cos``, ``1 - distance``, the same
     expression as before the merge: the same bits) and whether they are linked
     (``_linked``); NULL arrays when none."""
@@ -77,6 +78,7 @@ def _head_sql() -> TextualSelect:
             FROM h AS b
             LEFT JOIN d AS l ON l.lo = h.id AND l.hi = b.id
            WHERE h.id < b.id
+             AND h.user_id = b.user_id
              AND (h.value_hash = b.value_hash
                   OR (h.value_embedding <=> b.value_embedding)
                      <= CAST(:max_distance AS float8)

@@ -93,3 +93,20 @@ async def test_a_forgotten_unit_takes_its_links_with_it(client, engine):
     assert await links(engine) == []
     [hit] = await recall(client, "The user is allergic to peanuts.")
     assert hit["id"] == new and hit["duplicates"] == []
+
+
+async def test_two_users_same_words_are_two_hits(client):
+    """Tester hbreak9 K19: a recall by ``agent_id`` alone reads every user's units of that
+    agent; two users who said the same words hold two facts, never one hit."""
+    ids = []
+    for user in ("u1", "u2"):
+        body = {"memories": [{"user_id": user, "agent_id": "desk", "value": "Prefers tea."}]}
+        r = await client.post("/store", json=body)
+        assert r.status_code == 200, r.text
+        ids.append(r.json()["results"][0]["id"])
+    body = {"query": "Prefers tea.", "agent_id": "desk", "record_access": False, "top_k": 5}
+    r = await client.post("/recall", json=body)
+    assert r.status_code == 200, r.text
+    hits = r.json()["memories"]
+    assert sorted(h["id"] for h in hits) == sorted(ids), hits
+    assert all(h["duplicates"] == [] for h in hits), hits
