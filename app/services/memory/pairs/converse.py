@@ -20,7 +20,8 @@ that stand in a known relation, one on each side, the other side lacking it:
   merged, as a plan against what happened is (:mod:`.referents`);
 - **roles around a possessive** — "Maria's church friends helped her move" / "Maria helped her
   church friends move" (玛丽亚的教会朋友帮她搬家 / 玛丽亚帮她的教会朋友搬家): who did it to
-  whom changed sides, ``distinct`` as ``possessive_roles``.
+  whom changed sides, ``distinct`` as ``possessive_roles``; so is a relation turned round
+  by "is" ("The user's manager is Tom" / "The user is Tom's manager").
 
 Chinese verbs are read through :data:`ZH_VERBS` (the few words of these relations, matched in
 the text: segmentation differs between close sentences) and compared as their English keys,
@@ -108,6 +109,8 @@ def apart(new: str, old: str) -> tuple[Action, str] | None:
     """The decision (action, reason) of this guard for two statements, or None when it has
     nothing to say (module docstring)."""
     if roles_swapped(new, old) or roles_swapped(old, new):
+        return "distinct", "possessive_roles"
+    if copula_swapped(new, old) or copula_swapped(old, new):
         return "distinct", "possessive_roles"
     subject = _subject(new)
     if subject is not None and subject == _subject(old):
@@ -223,6 +226,25 @@ def roles_swapped(a: str, b: str) -> bool:
         return False  # "Joanna's scripts have been …" / "Joanna has had …": no one acted on
     nouns = {lemma(w) for w in ta[1:k]}
     return bool(nouns) and nouns <= {lemma(w.removesuffix("'s")) for w in tb[2:]}
+
+
+_COPULA = frozenset("is was are were".split())
+_ARTICLES = frozenset("the a an".split())
+
+
+def copula_swapped(a: str, b: str) -> bool:
+    """Whether ``a`` says "X's R is Y" and ``b`` "X is Y's R": the user's manager is Tom /
+    the user is Tom's manager — two relations, not one (tester hbreak9 K12)."""
+    ta = [w for w in _WORD.findall(a.casefold().replace("’", "'")) if w not in _ARTICLES]
+    tb = [w for w in _WORD.findall(b.casefold().replace("’", "'")) if w not in _ARTICLES]
+    if len(ta) < 4 or len(tb) < 4 or not ta[0].endswith("'s") or ta[0][:-2] != tb[0]:
+        return False
+    k = next((k for k in range(2, len(ta) - 1) if ta[k] in _COPULA), None)
+    if k is None or tb[1] not in _COPULA:
+        return False
+    role, holder = {lemma(w) for w in ta[1:k]}, ta[-1].removesuffix("'s")
+    at = next((i for i in range(2, len(tb)) if tb[i] == f"{holder}'s"), None)
+    return at is not None and role <= {lemma(w) for w in tb[at + 1 :]}
 
 
 def _table(pairs: set[tuple[str, str]]) -> dict[str, frozenset[str]]:
