@@ -255,6 +255,12 @@ def test_a_label_is_defined_by_its_dictionary_definition(label, said):
         ("Alice is a vegan", "Alice does not eat meat"),
         ("Caroline is a vegetarian", "Melanie doesn't eat meat"),
         ("Alice is a vegetarian", "Bob does not eat meat"),
+        # Only a later thing of what the label has none of (tester hbreak9 K15: merged, the
+        # label lost): "no meat or fish or …", "no animal or dairy products".
+        ("The user is vegetarian", "The user does not eat fish"),
+        ("The user is vegan", "The user does not eat dairy"),
+        ("用户是素食者", "用户不吃鱼"),
+        ("用户是纯素食者", "用户不吃乳制品"),
     ],
 )  # fmt: skip
 def test_other_facts_do_not_define_a_label(label, said):

@@ -115,6 +115,42 @@ def own_words(label: str) -> frozenset[str] | None:
     ) - {label}
 
 
+_NO_LIST = re.compile(r"\b(?:no|not|never)\s+([^;]+)")
+
+
+@lru_cache(maxsize=4096)
+def excluded(label: str) -> tuple[frozenset[str], frozenset[str]]:
+    """What the label's own glosses say it has none of, as lists after "no" ("someone who eats
+    no meat or fish or (often) any animal products"): the first thing of each list and the
+    things after it, lemmas (empty sets when no gloss has such a list of two or more)."""
+    table = _glosses()
+    first: set[str] = set()
+    rest: set[str] = set()
+    for s in _senses(label):
+        for m in _NO_LIST.finditer(table.get(s, ((), ""))[1].casefold()):
+            items = [lemma(t) for t in re.findall(r"[a-z]+", re.sub(r"\(.*?\)", "", m[1]))
+                     if t not in _STOP and t not in ("at", "eat", "eats")]  # fmt: skip
+            if len(items) >= 2:
+                first.add(items[0])
+                rest.update(items[1:])
+    return frozenset(first), frozenset(rest) - first
+
+
+def names_less(side: tuple[str, ...], label: str) -> bool:
+    """Whether the things a definition side names are only later things of the label's list
+    of what it has none of (:func:`excluded`): "does not eat fish" says less than vegetarian
+    ("no meat or fish or …"), "does not eat dairy" less than vegan ("no animal or dairy
+    products"); "does not eat meat" names the first (tester hbreak9 K15), and a list of three
+    or more ("no meat, fish, eggs or dairy") says as much as the label's."""
+    first, rest = excluded(label)
+    if not rest:
+        return False
+    things = [w for w in side if is_thing(w) or text.has_cjk(w)]
+    if len(things) >= 3 or any(_matched(w, first) for w in things):
+        return False
+    return any(_matched(w, rest) for w in things)
+
+
 def _bare(sense: int) -> bool:
     """Whether a sense's gloss says little more than its hypernym's name ("a total
     abstainer"): at most two content words."""
@@ -217,6 +253,8 @@ def defines(a: str, b: str) -> float | None:
     things = [m for w, m in zip(side, matched, strict=True) if is_thing(w)]
     if things and 2 * sum(things) < len(things):
         return 0.0  # things the definition does not name: "works at the hospital" (nurse)
+    if polarity and names_less(side, name):
+        return 0.0  # only a later thing of what the label has none of: "no fish" (vegetarian)
     own = own_words(name)
     latin = not any(text.has_cjk(w) for w in side)  # Chinese is matched through CC-CEDICT
     if (
