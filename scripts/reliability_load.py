@@ -3,8 +3,8 @@
 - :func:`load`: ``hindsight serve`` on the embedded default (PostgreSQL in a temporary data
   dir, in-process working memory and worker, offline extractor), N clients for T seconds
   mixing store / recall / working-memory append and read / extract; every answer must be a
-  2xx (no rate limit or extraction-job cap is set, so no 429); latency percentiles per operation and resident
-  memory of the API process and its PostgreSQL before and after.
+  2xx (no rate limit or extraction-job cap is set, so no 429); latency percentiles per
+  operation and resident memory of the API process and its PostgreSQL before and after.
 - :func:`scale_out`: two API processes and two workers on one PostgreSQL and one Redis:
   the same fact stored through both APIs at once is one unit; each job runs once; a per-key
   rate limit is shared; a revoked key stops working in both APIs at once; each worker serves

@@ -47,10 +47,10 @@ def _head_sql() -> TextualSelect:
     """Per unit of ``:ids``: UNIT_COLUMNS (``metadata`` as text, as ``UNITS_SQL`` reads it),
     its ``entity_keys`` (``_keys``), and the units of ``:ids`` after it in id order, of the
     same user (two users' facts are never one fact: a recall by ``agent_id`` alone reads
-    several users), with the same value hash, a value cosine distance of at most ``:max_distance``, or a ``duplicate``
-    link (``_close``, id order) with their cosines (``_cos``, ``1 - distance``, the same
-    expression as before the merge: the same bits) and whether they are linked
-    (``_linked``); NULL arrays when none."""
+    several users), with the same value hash, a value cosine distance of at most
+    ``:max_distance``, or a ``duplicate`` link (``_close``, id order) with their cosines
+    (``_cos``, ``1 - distance``, the same expression as before the merge: the same bits) and
+    whether they are linked (``_linked``); NULL arrays when none."""
     table = MemoryUnit.__table__.c
     names = [getattr(MemoryUnit, n).property.columns[0].name for n in UNIT_COLUMNS]
     inner = ", ".join(names)
