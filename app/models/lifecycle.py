@@ -68,7 +68,8 @@ class MemoryLink(Base):
     """``target_id`` was written from ``source_id``: by ``/summarize`` (kind ``summary``; the
     source is archived in the same transaction) or by distillation (kind ``distilled``; the
     source stays active); or restates it from another write subject of the same user (kind
-    ``duplicate``, app.services.memory.elsewhere; both stay active)."""
+    ``duplicate``, app.services.memory.elsewhere), or changes what it says (kind ``replaces``);
+    both stay active."""
 
     __tablename__ = "memory_links"
 

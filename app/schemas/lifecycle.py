@@ -129,7 +129,8 @@ class MemoryPage(ResponseModel):
 class MemoryLinkRead(ResponseModel):
     """``target_id`` was written from ``source_id`` (``summary`` or ``distilled``), or
     restates it from another write subject (``duplicate``: another agent's unit of the same
-    user; both stay active and recall shows them as one hit)."""
+    user; both stay active and recall shows them as one hit), or changes what such a unit
+    says (``replaces``: both stay active; recall ranks the older right after the newer)."""
 
     target_id: uuid.UUID
     source_id: uuid.UUID

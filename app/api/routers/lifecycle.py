@@ -115,8 +115,10 @@ async def get_memory_history(
     and `links` — which summaries or distilled units were written from these units
     (`kind` `summary` / `distilled`), and which units of the user's other write subjects
     (another agent's) state the same fact (`kind` `duplicate`: both stay active; recall
-    shows them as one hit). 404 `not_found` for an unknown id or another
-    namespace's unit (with `user_id`, also another user's)."""
+    shows them as one hit) or say an older value the newer changes (`kind` `replaces`,
+    `target_id` the newer: both stay active; recall ranks the older right after it). 404
+    `not_found` for an unknown id or another namespace's unit (with `user_id`, also another
+    user's)."""
     history = await service.history(namespace, memory_id, user_id)
     return MemoryHistory(
         memories=[MemoryRead.model_validate(u) for u in history.units],

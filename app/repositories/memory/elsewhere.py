@@ -30,6 +30,12 @@ DUPLICATE_LINK = "duplicate"
 """``memory_links.kind`` of two units of one user in two write subjects that state one fact
 (``target_id`` the newer unit, ``source_id`` the one it restates); both stay active."""
 
+REPLACES_LINK = "replaces"
+"""``memory_links.kind`` of a unit (``target_id``) that changes what a unit of another write
+subject of the same user (``source_id``) says ("moved to Munich" told to one agent, "lives in
+Berlin" to another); both stay active in their subjects, and recall ranks the older right
+after the newer."""
+
 # Per probe, the nearest live units of the same namespace and user in any other write subject
 # (agent_id IS DISTINCT FROM the probe's: NULL and every other agent), cosine >= :floor.
 _ELSEWHERE_SQL = text(
@@ -38,10 +44,10 @@ WITH q AS MATERIALIZED (
     SELECT t.i, t.v::vector AS v
       FROM unnest(CAST(:i AS int[]), CAST(:v AS text[])) AS t(i, v)
 )
-SELECT q.i AS probe, n.id, n.value, n.type, n.entity_keys, n.metadata, n.cv
+SELECT q.i AS probe, n.id, n.value, n.type, n.entity_keys, n.metadata, n.occurred_at, n.cv
   FROM q
   CROSS JOIN LATERAL (
-      SELECT u.id, u.value, u.type, u.entity_keys, u.metadata,
+      SELECT u.id, u.value, u.type, u.entity_keys, u.metadata, u.occurred_at,
              1 - (u.value_embedding <=> q.v) AS cv
         FROM memory_units u
        WHERE u.namespace = :ns AND u.user_id = :user
@@ -65,6 +71,7 @@ class Elsewhere:
     type: str
     entity_keys: list[str]
     metadata: dict[str, Any]
+    occurred_at: datetime | None
     cosine: float
 
 
@@ -105,27 +112,29 @@ class ElsewhereRepository:
         for row in (await self.session.execute(_ELSEWHERE_SQL, params)).all():
             meta = row.metadata if isinstance(row.metadata, dict) else {}
             keys = list(row.entity_keys or ())
-            out[row.probe].append(Elsewhere(row.id, row.value, row.type, keys, meta, float(row.cv)))
+            out[row.probe].append(
+                Elsewhere(row.id, row.value, row.type, keys, meta, row.occurred_at, float(row.cv))
+            )
         for found in out:
             found.sort(key=lambda e: -e.cosine)
         return out
 
-    async def link(self, pairs: Sequence[tuple[uuid.UUID, uuid.UUID]], now: datetime) -> None:
-        """Record each (new unit, the unit it restates) as a ``duplicate`` link (an existing
-        link is kept). The units must be flushed."""
+    async def link(self, pairs: Sequence[tuple[uuid.UUID, uuid.UUID, str]], now: datetime) -> None:
+        """Record each (new unit, the unit of another subject, kind: :data:`DUPLICATE_LINK`
+        or :data:`REPLACES_LINK`) (an existing link is kept). The units must be flushed."""
         if not pairs:
             return
         rows = [
-            {"target_id": new, "source_id": old, "kind": DUPLICATE_LINK, "created_at": now}
-            for new, old in dict.fromkeys(pairs)
+            {"target_id": new, "source_id": old, "kind": kind, "created_at": now}
+            for new, old, kind in dict.fromkeys(pairs)
         ]
         await self.session.execute(insert(MemoryLink).values(rows).on_conflict_do_nothing())
 
     async def unlink(self, unit_id: uuid.UUID) -> None:
-        """Remove every ``duplicate`` link of ``unit_id`` (either side)."""
+        """Remove every ``duplicate`` and ``replaces`` link of ``unit_id`` (either side)."""
         await self.session.execute(
             delete(MemoryLink).where(
-                MemoryLink.kind == DUPLICATE_LINK,
+                MemoryLink.kind.in_((DUPLICATE_LINK, REPLACES_LINK)),
                 or_(MemoryLink.target_id == unit_id, MemoryLink.source_id == unit_id),
             )
         )

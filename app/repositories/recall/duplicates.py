@@ -41,6 +41,9 @@ class ClosePair(NamedTuple):
     # The write path linked the two as duplicates across write subjects (memory_links kind
     # ``duplicate``, app.services.memory.elsewhere): one fact, whatever the cosine.
     linked: bool = False
+    # Of the two, the unit a ``replaces`` link says the other changed (memory_links kind
+    # ``replaces``: two write subjects, the newer said another value); else None.
+    replaced: uuid.UUID | None = None
 
 
 def _head_sql() -> TextualSelect:
@@ -49,8 +52,9 @@ def _head_sql() -> TextualSelect:
     same user (two users' facts are never one fact: a recall by ``agent_id`` alone reads
     several users), with the same value hash, a value cosine distance of at most
     ``:max_distance``, or a ``duplicate`` link (``_close``, id order) with their cosines
-    (``_cos``, ``1 - distance``, the same expression as before the merge: the same bits) and
-    whether they are linked (``_linked``); NULL arrays when none."""
+    (``_cos``, ``1 - distance``, the same expression as before the merge: the same bits),
+    whether they are linked as duplicates (``_linked``) and, for a ``replaces`` link, the
+    replaced unit's id (``_replaced``); NULL arrays when none."""
     table = MemoryUnit.__table__.c
     names = [getattr(MemoryUnit, n).property.columns[0].name for n in UNIT_COLUMNS]
     inner = ", ".join(names)
@@ -63,18 +67,24 @@ def _head_sql() -> TextualSelect:
         SELECT {inner}, entity_keys, value_hash, value_embedding
           FROM memory_units WHERE id = ANY(CAST(:ids AS uuid[]))
     ), d AS MATERIALIZED (
-        SELECT LEAST(target_id, source_id) AS lo, GREATEST(target_id, source_id) AS hi
-          FROM memory_links
-         WHERE kind = 'duplicate'
-           AND target_id = ANY(CAST(:ids AS uuid[])) AND source_id = ANY(CAST(:ids AS uuid[]))
+        SELECT DISTINCT ON (lo, hi) lo, hi, kind, old
+          FROM (SELECT LEAST(target_id, source_id) AS lo, GREATEST(target_id, source_id) AS hi,
+                       kind, source_id AS old
+                  FROM memory_links
+                 WHERE kind IN ('duplicate', 'replaces')
+                   AND target_id = ANY(CAST(:ids AS uuid[]))
+                   AND source_id = ANY(CAST(:ids AS uuid[]))) AS x
+         ORDER BY lo, hi, kind
     )
     SELECT {outer}, h.entity_keys AS _keys, p.ids AS _close, p.cos AS _cos,
-           p.linked AS _linked
+           p.linked AS _linked, p.replaced AS _replaced
       FROM h
       LEFT JOIN LATERAL (
           SELECT array_agg(b.id ORDER BY b.id) AS ids,
                  array_agg(1 - (h.value_embedding <=> b.value_embedding) ORDER BY b.id) AS cos,
-                 array_agg(l.lo IS NOT NULL ORDER BY b.id) AS linked
+                 array_agg(l.kind IS NOT DISTINCT FROM 'duplicate' ORDER BY b.id) AS linked,
+                 array_agg(CASE WHEN l.kind = 'replaces' THEN l.old END ORDER BY b.id)
+                     AS replaced
             FROM h AS b
             LEFT JOIN d AS l ON l.lo = h.id AND l.hi = b.id
            WHERE h.id < b.id
@@ -87,7 +97,8 @@ def _head_sql() -> TextualSelect:
     """
     typed = {n: table[n].type for n in SCORING_COLUMNS}
     cols = [literal_column(n, typed.get(n, NullType())) for n in UNIT_COLUMNS]
-    cols += [literal_column(n, NullType()) for n in ("_keys", "_close", "_cos", "_linked")]
+    extra = ("_keys", "_close", "_cos", "_linked", "_replaced")
+    cols += [literal_column(n, NullType()) for n in extra]
     return text(sql).columns(*cols)
 
 
@@ -96,7 +107,7 @@ HEAD_SQL = _head_sql()
 
 # Where pairs_of finds its columns in a head row (asyncpg's records have no attributes).
 _ID, _VALUE, _TYPE = (UNIT_COLUMNS.index(n) for n in ("id", "value", "type"))
-_KEYS, _CLOSE, _COS, _LINKED = (len(UNIT_COLUMNS) + i for i in range(4))
+_KEYS, _CLOSE, _COS, _LINKED, _REPLACED = (len(UNIT_COLUMNS) + i for i in range(5))
 
 
 def pairs_of(rows: Sequence[Any]) -> list[ClosePair]:
@@ -107,7 +118,8 @@ def pairs_of(rows: Sequence[Any]) -> list[ClosePair]:
     for a in rows:
         if not a[_CLOSE]:
             continue
-        for b_id, cosine, linked in zip(a[_CLOSE], a[_COS], a[_LINKED], strict=True):
+        links = zip(a[_CLOSE], a[_COS], a[_LINKED], a[_REPLACED], strict=True)
+        for b_id, cosine, linked, replaced in links:
             b = by_id[b_id]
             out.append(
                 ClosePair(
@@ -121,6 +133,7 @@ def pairs_of(rows: Sequence[Any]) -> list[ClosePair]:
                     list(b[_KEYS] or ()),
                     float(cosine),
                     bool(linked),
+                    replaced,
                 )
             )
     return out

@@ -5,10 +5,13 @@ store, each unit it created is decided against the nearest live units of the sam
 other subjects (:data:`LIMIT` of them at a value cosine ≥ the candidate gate) with the write
 path's own rule (:func:`app.services.memory.pairs.plan.pair_decision`, inferred fields read as
 :mod:`app.services.memory.pairs.inferred` reads them); a pair it merges is recorded as a
-``duplicate`` link (app.repositories.memory.elsewhere) and both units stay active. Recall's
-collapse (app.services.recall.collapse) folds a linked pair into one hit at any cosine; without
-the link it decides only pairs above the review band (a pair decision costs 0.5–5 ms, too much
-for every pair of a recall's head).
+``duplicate`` link, a pair it calls a contradiction as a ``replaces`` link, the new unit the
+newer (app.repositories.memory.elsewhere; tester hbreak9 K2: "lives in Berlin" told to one
+agent, "moved to Munich" to another), and both units stay active in their subjects. Recall's
+collapse (app.services.recall.collapse) folds a duplicate pair into one hit at any cosine and
+ranks a replaced unit right after what replaced it (:mod:`app.services.recall.replaced`);
+without a link it decides only pairs above the review band (a pair decision costs 0.5–5 ms,
+too much for every pair of a recall's head).
 
 Cost on the write path: one statement per subject of the batch, and the decisions of the
 units it finds (none for a user with one subject, the common case).
@@ -24,7 +27,12 @@ import numpy as np
 
 from app.core.vocabulary import UnitStatus
 from app.models import MemoryUnit
-from app.repositories.memory.elsewhere import Elsewhere, ElsewhereRepository
+from app.repositories.memory.elsewhere import (
+    DUPLICATE_LINK,
+    REPLACES_LINK,
+    Elsewhere,
+    ElsewhereRepository,
+)
 from app.repositories.memory.units import Subject
 from app.services.memory.pairs.decision import Thresholds
 from app.services.memory.pairs.inferred import as_decided, inferred_fields
@@ -34,14 +42,19 @@ LIMIT = 3
 """Units of other subjects decided per new unit (the nearest by value)."""
 
 
-def restates(unit: MemoryUnit, other: Elsewhere, thresholds: Thresholds) -> bool:
-    """Whether the pair decision merges the new ``unit`` with ``other`` (as the write path
-    would if both were in one subject)."""
+def link_kind(unit: MemoryUnit, other: Elsewhere, thresholds: Thresholds) -> str | None:
+    """The link of the new ``unit`` to ``other`` by the pair decision (as the write path
+    would decide them in one subject): :data:`DUPLICATE_LINK` for a merge,
+    :data:`REPLACES_LINK` for a contradiction — unless ``unit`` happened before ``other``
+    (both dated: a late account of an older state) —, else None."""
     seen = as_decided(unit.type, unit.entity_keys or (), inferred_fields(unit.metadata_),
                       other.type, other.entity_keys, inferred_fields(other.metadata))  # fmt: skip
     candidate = Candidate(other.value, seen.other_type, seen.other_keys, other.cosine)
     decision = pair_decision(unit.value, unit.type, seen.own_keys, candidate, thresholds)
-    return decision.action == "merge"
+    if decision.action == "merge":
+        return DUPLICATE_LINK
+    earlier = unit.occurred_at and other.occurred_at and unit.occurred_at < other.occurred_at
+    return REPLACES_LINK if decision.action == "contradicts" and not earlier else None
 
 
 async def link_duplicates(
@@ -50,14 +63,14 @@ async def link_duplicates(
     model: str,
     thresholds: Thresholds,
     now: datetime,
-) -> list[tuple[uuid.UUID, uuid.UUID]]:
+) -> list[tuple[uuid.UUID, uuid.UUID, str]]:
     """Link each new unit of ``created`` ((its subject, the flushed unit, its value vector))
-    to the units of other subjects that the pair decision calls its duplicates; returns the
-    (new, other) pairs linked."""
+    to the units of other subjects that the pair decision calls its duplicates or whose
+    value it changes (:func:`link_kind`); returns the (new, other, kind) links."""
     by_subject: dict[Subject, list[tuple[MemoryUnit, np.ndarray]]] = {}
     for subject, unit, vector in created:
         by_subject.setdefault(subject, []).append((unit, vector))
-    linked: list[tuple[uuid.UUID, uuid.UUID]] = []
+    linked: list[tuple[uuid.UUID, uuid.UUID, str]] = []
     for subject, units in by_subject.items():
         found = await repo.nearest(
             subject,
@@ -68,7 +81,9 @@ async def link_duplicates(
             now=now,
         )
         for (unit, _), near in zip(units, found, strict=True):
-            linked += [(unit.id, o.id) for o in near if restates(unit, o, thresholds)]
+            for other in near:
+                if (kind := link_kind(unit, other, thresholds)) is not None:
+                    linked.append((unit.id, other.id, kind))
     await repo.link(linked, now)
     return linked
 
@@ -80,7 +95,7 @@ async def relink(
     model: str,
     thresholds: Thresholds,
     now: datetime,
-) -> list[tuple[uuid.UUID, uuid.UUID]]:
+) -> list[tuple[uuid.UUID, uuid.UUID, str]]:
     """After a correction of ``unit``'s value, type or entities (flushed): its ``duplicate``
     links go (they were decided on what it said before) and, when it is active with a vector
     of ``model``, it is linked again as a new unit would be. Returns the new links."""

@@ -40,6 +40,7 @@ from app.repositories.recall.sql import RecalledUnit
 from app.services.memory.pairs.decision import Thresholds
 from app.services.memory.pairs.inferred import as_decided, inferred_fields
 from app.services.memory.pairs.plan import Candidate, pair_decision
+from app.services.recall.replaced import after_replacements
 from app.services.recall.scoring import Ranked
 
 # Extra candidates read beyond top_k, so a collapsed hit's place is filled by the next one
@@ -130,7 +131,7 @@ def collapse(
     read from a value) is held against no merge as the write path holds it; a unit not in
     it has none."""
     read = {i: inferred_fields(u.metadata_) for i, u in (units or {}).items()}
-    head = list(head)
+    head = after_replacements(head, pairs)  # another agent's older value after the newer
     floor = _merge_floor(thresholds)
     diverse = diverse and DIVERSITY_WEIGHT > 0
     if diverse:

@@ -366,8 +366,10 @@ export interface paths {
          *     and `links` — which summaries or distilled units were written from these units
          *     (`kind` `summary` / `distilled`), and which units of the user's other write subjects
          *     (another agent's) state the same fact (`kind` `duplicate`: both stay active; recall
-         *     shows them as one hit). 404 `not_found` for an unknown id or another
-         *     namespace's unit (with `user_id`, also another user's).
+         *     shows them as one hit) or say an older value the newer changes (`kind` `replaces`,
+         *     `target_id` the newer: both stay active; recall ranks the older right after it). 404
+         *     `not_found` for an unknown id or another namespace's unit (with `user_id`, also another
+         *     user's).
          */
         get: operations["get_memory_history"];
         put?: never;
@@ -1728,7 +1730,8 @@ export interface components {
          * MemoryLinkRead
          * @description ``target_id`` was written from ``source_id`` (``summary`` or ``distilled``), or
          *     restates it from another write subject (``duplicate``: another agent's unit of the same
-         *     user; both stay active and recall shows them as one hit).
+         *     user; both stay active and recall shows them as one hit), or changes what such a unit
+         *     says (``replaces``: both stay active; recall ranks the older right after the newer).
          */
         MemoryLinkRead: {
             /**

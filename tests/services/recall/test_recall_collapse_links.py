@@ -110,3 +110,31 @@ async def test_two_users_same_words_are_two_hits(client):
     hits = r.json()["memories"]
     assert sorted(h["id"] for h in hits) == sorted(ids), hits
     assert all(h["duplicates"] == [] for h in hits), hits
+
+
+@pytest.mark.parametrize(
+    ("old_value", "new_value"),
+    [
+        ("The user lives in Berlin.", "The user moved to Munich."),
+        ("The user works at Google.", "The user works at Siemens now."),
+    ],
+)
+async def test_another_agents_newer_value_ranks_first(client, engine, old_value, new_value):
+    """Tester hbreak9 K2: a change told to a second agent was neither linked nor flagged, and
+    a recall of the user ranked the old value first. The newer unit is linked as replacing
+    the older (kind ``replaces``); both stay active in their subjects, and recall ranks the
+    older right after the newer."""
+    old = await stored(client, "planner", old_value)
+    new = await stored(client, "concierge", new_value)
+    async with engine.connect() as conn:
+        rows = await conn.execute(text("SELECT target_id, source_id, kind FROM memory_links"))
+        assert [(str(t), str(s), k) for t, s, k in rows] == [(new, old, "replaces")]
+    hits = await recall(client, old_value)
+    ids = [h["id"] for h in hits]
+    assert ids.index(new) < ids.index(old), [(h["value"], h["score"]) for h in hits]
+    for unit in (old, new):
+        assert (await client.get(f"/memories/{unit}")).json()["status"] == "active"
+    # An agent's own recall still reads its own memory only.
+    body = {"query": old_value, "user_id": "u1", "agent_id": "planner", "top_k": 5}
+    r = await client.post("/recall", json={**body, "record_access": False})
+    assert [h["id"] for h in r.json()["memories"]] == [old]
