@@ -17,12 +17,11 @@ from datetime import datetime
 from typing import Any
 
 import numpy as np
-from sqlalchemy import delete, or_, text
-from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy import delete, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.vocabulary import UnitStatus
-from app.models import MemoryLink
+from app.models import MemoryLink, MemoryUnit
 from app.repositories.memory.neighbours import vector_text
 from app.repositories.memory.units import Subject
 
@@ -58,6 +57,22 @@ SELECT q.i AS probe, n.id, n.value, n.type, n.entity_keys, n.metadata, n.occurre
        LIMIT :k
   ) AS n
  WHERE n.cv >= :floor
+"""
+)
+
+
+# One link a pair of units: none when the pair is linked either way already.
+_LINK_SQL = text(
+    """
+INSERT INTO memory_links (target_id, source_id, kind, created_at)
+SELECT x.t, x.s, x.k, :now
+  FROM unnest(CAST(:t AS uuid[]), CAST(:s AS uuid[]), CAST(:k AS varchar[])) AS x(t, s, k)
+ WHERE NOT EXISTS (
+       SELECT 1 FROM memory_links m
+        WHERE m.kind IN ('duplicate', 'replaces')
+          AND ((m.target_id = x.t AND m.source_id = x.s)
+               OR (m.target_id = x.s AND m.source_id = x.t)))
+ON CONFLICT DO NOTHING
 """
 )
 
@@ -121,20 +136,35 @@ class ElsewhereRepository:
 
     async def link(self, pairs: Sequence[tuple[uuid.UUID, uuid.UUID, str]], now: datetime) -> None:
         """Record each (new unit, the unit of another subject, kind: :data:`DUPLICATE_LINK`
-        or :data:`REPLACES_LINK`) (an existing link is kept). The units must be flushed."""
-        if not pairs:
+        or :data:`REPLACES_LINK`), one link a pair: a pair already linked either way keeps
+        its link. The units must be flushed."""
+        first: dict[frozenset[uuid.UUID], tuple[uuid.UUID, uuid.UUID, str]] = {}
+        for new, old, kind in pairs:
+            first.setdefault(frozenset((new, old)), (new, old, kind))
+        if not first:
             return
-        rows = [
-            {"target_id": new, "source_id": old, "kind": kind, "created_at": now}
-            for new, old, kind in dict.fromkeys(pairs)
-        ]
-        await self.session.execute(insert(MemoryLink).values(rows).on_conflict_do_nothing())
+        rows = list(first.values())
+        params = {
+            "t": [t for t, _, _ in rows],
+            "s": [s for _, s, _ in rows],
+            "k": [k for _, _, k in rows],
+            "now": now,
+        }
+        await self.session.execute(_LINK_SQL, params)
 
-    async def unlink(self, unit_id: uuid.UUID) -> None:
-        """Remove every ``duplicate`` and ``replaces`` link of ``unit_id`` (either side)."""
-        await self.session.execute(
-            delete(MemoryLink).where(
+    async def unlink(self, unit_id: uuid.UUID) -> list[MemoryUnit]:
+        """Remove every ``duplicate`` and ``replaces`` link of ``unit_id`` (either side);
+        returns the units on the other side of them (loaded)."""
+        gone = await self.session.execute(
+            delete(MemoryLink)
+            .where(
                 MemoryLink.kind.in_((DUPLICATE_LINK, REPLACES_LINK)),
                 or_(MemoryLink.target_id == unit_id, MemoryLink.source_id == unit_id),
             )
+            .returning(MemoryLink.target_id, MemoryLink.source_id)
         )
+        others = {t if s == unit_id else s for t, s in gone.all()} - {unit_id}
+        if not others:
+            return []
+        found = await self.session.scalars(select(MemoryUnit).where(MemoryUnit.id.in_(others)))
+        return sorted(found, key=lambda u: u.id)

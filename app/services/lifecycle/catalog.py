@@ -282,6 +282,7 @@ class CatalogService:
             if held and "status" not in sent and unit.status == UnitStatus.ARCHIVED:
                 status = UnitStatus.ACTIVE  # the digest that answered for it is unpacked
         reactivated = status == UnitStatus.ACTIVE and unit.status != UnitStatus.ACTIVE
+        status_changed = status != unit.status
         unit.status = status
         unit.updated_at = now
 
@@ -296,7 +297,7 @@ class CatalogService:
         await self.repo.flush()
         if self.graph is not None and (new_value is not None or "entities" in sent):
             await self.graph.relink(unit)
-        if new_value is not None or reactivated or {"type", "entities"} & sent:
+        if new_value is not None or status_changed or {"type", "entities"} & sent:
             # Its duplicates in the user's other write subjects, decided again (issue 28).
             await relink(self.elsewhere, subject, unit, self.embedder.model, self.thresholds, now)
         return UpdateOutcome(unit, "updated")

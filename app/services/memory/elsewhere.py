@@ -96,11 +96,18 @@ async def relink(
     thresholds: Thresholds,
     now: datetime,
 ) -> list[tuple[uuid.UUID, uuid.UUID, str]]:
-    """After a correction of ``unit``'s value, type or entities (flushed): its ``duplicate``
-    links go (they were decided on what it said before) and, when it is active with a vector
-    of ``model``, it is linked again as a new unit would be. Returns the new links."""
-    await repo.unlink(unit.id)
-    if unit.status != UnitStatus.ACTIVE or unit.embedding_model != model:
-        return []
-    vector = np.asarray(unit.value_embedding, dtype=np.float32)
-    return await link_duplicates(repo, [(subject, unit, vector)], model, thresholds, now)
+    """After a correction of ``unit``'s value, type, entities or status (flushed): its links
+    go (they were decided on what it said before) and, when it is active with a vector of
+    ``model``, it is linked again as a new unit would be. The units it was linked to that
+    are still active are decided again too (tester hbreak9 K14: two agents' wordings linked
+    only through the corrected unit must stay one hit once it leaves). Returns the new
+    links."""
+    partners = await repo.unlink(unit.id)
+    again: list[tuple[Subject, MemoryUnit, np.ndarray]] = []
+    if unit.status == UnitStatus.ACTIVE and unit.embedding_model == model:
+        again.append((subject, unit, np.asarray(unit.value_embedding, dtype=np.float32)))
+    for other in partners:
+        if other.status == UnitStatus.ACTIVE and other.embedding_model == model:
+            vector = np.asarray(other.value_embedding, dtype=np.float32)
+            again.append((Subject(other.namespace, other.user_id, other.agent_id), other, vector))
+    return await link_duplicates(repo, again, model, thresholds, now)

@@ -138,3 +138,33 @@ async def test_another_agents_newer_value_ranks_first(client, engine, old_value,
     body = {"query": old_value, "user_id": "u1", "agent_id": "planner", "top_k": 5}
     r = await client.post("/recall", json={**body, "record_access": False})
     assert [h["id"] for h in r.json()["memories"]] == [old]
+
+
+async def test_a_group_outlives_the_unit_that_linked_it(client, engine):
+    """Tester hbreak9 K14: agents' wordings of one fact were one hit only through the unit
+    that linked them; once it left (invalid, archived), the others showed apart. A unit whose
+    status changes has its links decided again, and so have its partners."""
+    ids = {}
+    for agent, value in (("planner", "The user is vegetarian."),
+                         ("concierge", "The user is a vegetarian."),
+                         ("travel", "用户吃素。")):  # fmt: skip
+        ids[agent] = await stored(client, agent, value)
+    # Only through the planner's unit, as a version before these links could leave them.
+    async with engine.begin() as conn:
+        await conn.execute(
+            text("DELETE FROM memory_links WHERE :p NOT IN (target_id, source_id)"),
+            {"p": ids["planner"]},
+        )
+    assert len(await links(engine)) == 2
+    [hit] = await recall(client, "Is the user a vegetarian?")
+    assert sorted([hit["id"], *hit["duplicates"]]) == sorted(ids.values())
+    r = await client.patch(f"/memories/{ids['planner']}", json={"status": "invalid"})
+    assert r.status_code == 200, r.text
+    [hit] = await recall(client, "Is the user a vegetarian?")
+    assert sorted([hit["id"], *hit["duplicates"]]) == sorted([ids["concierge"], ids["travel"]])
+    r = await client.patch(f"/memories/{ids['planner']}", json={"status": "active"})
+    assert r.status_code == 200, r.text
+    [hit] = await recall(client, "Is the user a vegetarian?")
+    assert sorted([hit["id"], *hit["duplicates"]]) == sorted(ids.values())
+    pairs = await links(engine)
+    assert len({frozenset(p) for p in pairs}) == len(pairs) == 3  # one link a pair
