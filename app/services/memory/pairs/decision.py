@@ -48,6 +48,7 @@ lists: packages).
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -169,6 +170,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         return contradicts(children.REASON)  # before the baby is read as another person
     if endings.died(new.value, old.value):  # "My cat Mochi died" / "has a cat named Mochi"
         return contradicts(f"{endings.REASON}:death")  # tester G14
+    if endings.broke_up(new.value, old.value):  # 用户的女朋友叫林悦 / 用户和林悦已经分手了
+        return contradicts(f"{endings.REASON}:relationship")  # before "girlfriend" is a holder
     if (kept := referents.apart(new.value, old.value)) is not None:  # whose, which, how real
         action, reason, merge_allowed = kept
         if reason == "other_event_day" and rules.two_homes(new.value, old.value):
@@ -210,6 +213,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
             return contradicts("values_differ_other_language")  # June 5 / 7月5日
         if not f.cross_lingual and rules.says_change(new.value) and _only_change_words(new, old):
             return contradicts("values_changed")  # two cats / just one cat now (tester D26)
+        if not f.cross_lingual and rules.says_change(new.value) and _one_kind_changed(f):
+            return unsure("values_changed_elsewhere")  # flagged: other words differ too
         return unsure("values_differ_elsewhere")
     if job_left.left_employer(new.value, old.value):  # works at X / left X, 从X离职
         return contradicts("slot_differs:employer")
@@ -286,6 +291,17 @@ def _only_change_words(new: Statement, old: Statement) -> bool:
     """The two frames (role words without values) differ only by words that mark a change or
     a count ("now", "just", "only", 现在, 只): "has two cats" / "has just one cat now"."""
     return (frame_of(new) ^ frame_of(old)) <= rules.CHANGE_WORDS
+
+
+def _one_kind_changed(f: Features) -> bool:
+    """A value of one side replaced by another of the same kind on the other (an amount by an
+    amount, a weekday by a weekday: 目标是7分 / 改成6.5分), not a count against an ordinal ("a
+    third turtle" / "now has 3 turtles": the same fact told after it)."""
+    kinds = {_VALUE_DIGITS.sub("#", v) for v in f.values_old - f.values_new}
+    return any(_VALUE_DIGITS.sub("#", v) in kinds for v in f.values_new - f.values_old)
+
+
+_VALUE_DIGITS = re.compile(r"[\d.]+")
 
 
 def _only_the_day_differs(f: Features) -> bool:

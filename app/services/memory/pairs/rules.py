@@ -288,7 +288,9 @@ _CHANGE_CUE = re.compile(
     r"brought\s+forward|put\s+off|cancell?ed|called\s+off|promoted)\b|"
     # a new job says the old one ended ("got a new job at Siemens", 在腾讯找到了新工作)
     r"\bnew\s+(?:job|position|role|employer)\b|新的?(?:工作|岗位|东家)|"
-    r"搬到|搬去|现在|不再|改成|改为|改到|换成|如今|已经不|以前|推迟|延期|改期|延后|提前到|取消|升职|晋升",
+    r"搬到|搬去|现在|不再|改成|改为|改到|换成|如今|已经不|以前|推迟|延期|改期|延后|提前到|取消|升职|晋升|"
+    # a value gone up or down, or what is left of a count (降到三千六, 只剩一条)
+    r"[涨降升]到|[涨降]为|只剩",
     re.IGNORECASE,
 )
 # Words around which two statements may swap sides without changing meaning (A is B).
