@@ -48,7 +48,6 @@ lists: packages).
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -69,6 +68,7 @@ from app.services.memory.pairs import (
     negations,
     objects,
     referents,
+    retold,
     rules,
     ways,
 )
@@ -213,8 +213,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
             return contradicts("values_differ_other_language")  # June 5 / 7月5日
         if not f.cross_lingual and rules.says_change(new.value) and _only_change_words(new, old):
             return contradicts("values_changed")  # two cats / just one cat now (tester D26)
-        if not f.cross_lingual and rules.says_change(new.value) and _one_kind_changed(f):
-            return unsure("values_changed_elsewhere")  # flagged: other words differ too
+        if (told := retold.changed(f, new, old)) is not None:  # 目标是7分 / 目标改成6.5分了
+            return unsure(told)  # flagged, both kept (passed away in 2019 / in March 2023)
         return unsure("values_differ_elsewhere")
     if job_left.left_employer(new.value, old.value):  # works at X / left X, 从X离职
         return contradicts("slot_differs:employer")
@@ -291,17 +291,6 @@ def _only_change_words(new: Statement, old: Statement) -> bool:
     """The two frames (role words without values) differ only by words that mark a change or
     a count ("now", "just", "only", 现在, 只): "has two cats" / "has just one cat now"."""
     return (frame_of(new) ^ frame_of(old)) <= rules.CHANGE_WORDS
-
-
-def _one_kind_changed(f: Features) -> bool:
-    """A value of one side replaced by another of the same kind on the other (an amount by an
-    amount, a weekday by a weekday: 目标是7分 / 改成6.5分), not a count against an ordinal ("a
-    third turtle" / "now has 3 turtles": the same fact told after it)."""
-    kinds = {_VALUE_DIGITS.sub("#", v) for v in f.values_old - f.values_new}
-    return any(_VALUE_DIGITS.sub("#", v) in kinds for v in f.values_new - f.values_old)
-
-
-_VALUE_DIGITS = re.compile(r"[\d.]+")
 
 
 def _only_the_day_differs(f: Features) -> bool:

@@ -201,7 +201,7 @@ _ZH_DATING = re.compile(r"约会|交往|谈恋爱|在一起|男朋友|女朋友|
 
 def broke_up(new: str, old: str) -> bool:
     """``new`` breaks up with the partner ``old`` names (one language, by name): read before
-    what each is about (用户的女朋友叫林悦 / 用户和林悦已经分手了: the girlfriend is no other holder)."""
+    what each is about (用户的女朋友叫林悦 / 用户和林悦已经分手了: no other holder)."""
     zh_new, zh_old = text.has_cjk(new), text.has_cjk(old)
     return zh_new == zh_old and _same_user(new, old) and _broke_up(new, old, zh_new, zh_old)
 
@@ -212,7 +212,8 @@ def _same_user(new: str, old: str) -> bool:
 
 
 _PARTNERS = frozenset(
-    {"user"} | {f"user:{p}" for p in "girlfriend boyfriend partner wife husband fiance fiancee".split()}
+    {"user"}
+    | {f"user:{p}" for p in "girlfriend boyfriend partner wife husband fiance fiancee".split()}
 )
 
 

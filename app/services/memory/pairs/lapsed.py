@@ -44,7 +44,7 @@ def recovered(new: str, old: str, zh_new: bool, zh_old: bool) -> bool:
     return bool(wanted) and wanted <= text.stems(old[h.end() :])
 
 
-_GROUP_EN = (r"member|members|membership|part|belongs?")
+_GROUP_EN = r"member|members|membership|part|belongs?"
 _EN_MEMBER = re.compile(rf"\b(?:{_GROUP_EN})\s+(?:of|to|in)\b|\bjoined\b", re.IGNORECASE)
 _EN_LEFT = re.compile(
     r"\b(?:left|quit|dropped\s+out\s+of|withdrew\s+from|resigned\s+from|cancell?ed\s+"

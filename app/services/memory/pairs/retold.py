@@ -1,0 +1,63 @@
+"""Values a statement tells again, changed (issue 28): which differing values make a pair a
+possible contradiction when the rest of the sentence does not agree word for word. Read by
+the pair decision (:mod:`.decision`) once other values have been found on the two sides.
+
+- :func:`one_kind_changed`: a value of one side replaced by one of the same kind on the other
+  (an amount by an amount, a weekday by a weekday: 目标是7分 / 目标改成6.5分了), not a count
+  against an ordinal ("bought a third turtle" / "now has 3 turtles": the same fact told after it);
+- :func:`day_retold`: one event told with another day — a once-in-a-life event ("passed away in
+  early March 2023" / "in 2019"), or every word matched but the days (梅兰妮2023年7月5日去了博物馆
+  / 梅兰妮去博物馆是在2023年8月5日) and the same particles ("checks in on June 3" / "checks out
+  on June 7" are two events). Pure."""
+
+from __future__ import annotations
+
+import re
+
+from app.services.memory.pairs import lexical, referents, rules
+from app.services.memory.pairs.features import Features, Statement
+
+_DIGITS = re.compile(r"[\d.]+")
+# Once in a life: another day corrects it (born, died, married).
+_ONCE = re.compile(r"\b(?:born|died|passed\s+away|married)\b|出生|去世|过世|结婚", re.IGNORECASE)
+# English particles that make another act of one verb (check in / check out, move in / out).
+_PARTICLES = frozenset("in out up down off on to from back away into onto".split())
+
+
+def changed(f: Features, new: Statement, old: Statement) -> str | None:
+    """The unsure reason of a pair with other values (both flagged: :mod:`.gate`):
+    ``values_changed_elsewhere`` when the new statement says a change (:func:`.rules.says_change`)
+    and :func:`one_kind_changed`, ``event_day_changed`` when :func:`day_retold`; else None.
+    Same-language pairs only."""
+    if f.cross_lingual:
+        return None
+    if rules.says_change(new.value) and one_kind_changed(f):
+        return "values_changed_elsewhere"
+    return "event_day_changed" if day_retold(f, new, old) else None
+
+
+def one_kind_changed(f: Features) -> bool:
+    """A value only one side has replaced by another of the same kind only the other has."""
+    kinds = {_DIGITS.sub("#", v) for v in f.values_old - f.values_new}
+    return any(_DIGITS.sub("#", v) in kinds for v in f.values_new - f.values_old)
+
+
+def day_retold(f: Features, new: Statement, old: Statement) -> bool:
+    """The two statements tell one event on other days (see the module docstring): the values
+    that differ are days on both sides, and the event happens once or every other word is
+    matched both ways (:func:`.lexical.align`) with the same English particles."""
+    gone, came = f.values_old - f.values_new, f.values_new - f.values_old
+    if f.cross_lingual or not gone or not came:
+        return False
+    if not all(referents.is_day(v) for v in gone | came):
+        return False
+    if _ONCE.search(new.value) and _ONCE.search(old.value):
+        return True
+    a = lexical.align(new.value, old.value)
+    if set(a.unmatched_a) - came or set(a.unmatched_b) - gone:
+        return False
+    return _particles(new.value) == _particles(old.value)
+
+
+def _particles(value: str) -> frozenset[str]:
+    return frozenset(re.findall(r"[a-z]+", value.casefold())) & _PARTICLES
