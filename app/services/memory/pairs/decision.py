@@ -191,8 +191,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         return unsure("diet_excludes")  # vegetarian now / loves steak: flagged, never merged
     if objects.preference_flipped(new, old):  # tea over coffee / coffee (tester F4, F19)
         return contradicts("preference_flipped")
-    if moves.moved_away(new.value, old.value):  # lives in Lisbon / moved from Lisbon to Porto
-        return contradicts("changed_from") if moves.held(old.value) else unsure("changed_from")
+    if (went := moves.changed(new.value, old.value)) is not None:  # from Lisbon to Porto, 换了
+        return PairDecision(went[0], went[1], 0.0, False)  # lives in Lisbon / 用苹果手机
     if f.polarity_differs and not objects.same_preference(new, old):  # 而不是: no negation
         if (apart := _apart(new, old)) is not None:  # not allergic to shellfish / to shrimp
             return apart
