@@ -67,6 +67,7 @@ from app.services.memory.pairs import (
     moves,
     negations,
     objects,
+    prior,
     referents,
     retold,
     rules,
@@ -170,8 +171,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         return contradicts(children.REASON)  # before the baby is read as another person
     if endings.died(new.value, old.value):  # "My cat Mochi died" / "has a cat named Mochi"
         return contradicts(f"{endings.REASON}:death")  # tester G14
-    if endings.broke_up(new.value, old.value):  # 用户的女朋友叫林悦 / 用户和林悦已经分手了
-        return contradicts(f"{endings.REASON}:relationship")  # before "girlfriend" is a holder
+    if (first := prior.decided(new.value, old.value)) is not None:  # 女朋友叫林悦 / 和林悦分手了
+        return PairDecision(first[0], first[1], 0.0, False)  # "It was Maria's aunt who…"
     if (kept := referents.apart(new.value, old.value)) is not None:  # whose, which, how real
         action, reason, merge_allowed = kept
         if reason == "other_event_day" and rules.two_homes(new.value, old.value):

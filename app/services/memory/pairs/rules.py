@@ -42,6 +42,13 @@ _SLOTS: list[tuple[str, re.Pattern[str]]] = [
         rf"(?:['’]s\s+name)?\s+is\s+(?:called|named)\s+{_CAP}")),
     ("favourite", re.compile(r"\bfavou?rite\s+(\w+(?:\s+\w+){0,2})\s+is\s+([\w' -]+?)(?:[.,;]|$)",
                              re.IGNORECASE)),  # "favourite style of dance is …"
+    # what one enjoys most, keyed by its verb ("enjoys action movies the most", 最爱喝普洱,
+    # 最喜欢用钢琴弹《星球大战》的主题曲; 现在更爱: a new favourite)
+    ("favourite", re.compile(r"\b(enjoys?|likes?|loves?)\s+([\w' -]+?)\s+(?:the\s+most|best|"
+                             r"most\s+of\s+all)\b", re.IGNORECASE)),
+    ("zh_favourite", re.compile(r"(?:最|现在更)(?:喜欢|爱)"
+                                r"([^\s，。,.的]{0,5}?[弹喝吃看听玩读唱穿用去])"
+                                r"([^\s，。,.的][^\s，。,.]{0,14})")),
     ("main", re.compile(r"\b(?:main|primary|default)\s+(\w+(?:\s+\w+)?)\s+is\s+([\w' -]+?)"
                         r"(?:[.,;]|$)", re.IGNORECASE)),
     ("answer_style", re.compile(

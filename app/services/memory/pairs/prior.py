@@ -1,0 +1,42 @@
+"""Readings the pair decision (:mod:`.decision`) checks before what each statement is about
+(:mod:`.referents`), because a person named in them is no other holder (issue 28):
+
+- a breakup with the partner the old statement names (用户的女朋友叫林悦 / 用户和林悦已经分手了:
+  :func:`.endings.broke_up`) → ``contradicts`` as ``state_ended:relationship``;
+- the one a cleft sentence picks out, changed ("It was Maria's aunt who helped her family…" /
+  "It was Maria's grandfather who helped her family…": one did it, by the sentence's own
+  words) → ``unsure`` as ``focus_differs``, flagged as a possible contradiction (a correction,
+  or two tellings to be decided), never merged.
+
+Pure."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from app.services.memory.pairs import endings
+
+_CLEFT = re.compile(
+    r"^\s*it\s+(?:was|is)\s+(?P<focus>.+?)\s+(?:who|that|whom)\s+(?P<rest>.+?)[\s.!。]*$",
+    re.IGNORECASE,
+)
+
+
+def decided(new: str, old: str) -> tuple[Literal["contradicts", "unsure"], str] | None:
+    """``(action, reason)`` of the readings above, or None when neither holds."""
+    if endings.broke_up(new, old):
+        return "contradicts", f"{endings.REASON}:relationship"
+    if focus_changed(new, old):
+        return "unsure", "focus_differs"
+    return None
+
+
+def focus_changed(new: str, old: str) -> bool:
+    """Both are English cleft sentences ("It was X who …") with the same words after "who" or
+    "that" and another X."""
+    a, b = _CLEFT.match(new), _CLEFT.match(old)
+    if a is None or b is None:
+        return False
+    same_rest = a.group("rest").casefold() == b.group("rest").casefold()
+    return same_rest and a.group("focus").casefold() != b.group("focus").casefold()
