@@ -6,7 +6,9 @@
 - the one a cleft sentence picks out, changed ("It was Maria's aunt who helped her family…" /
   "It was Maria's grandfather who helped her family…": one did it, by the sentence's own
   words) → ``unsure`` as ``focus_differs``, flagged as a possible contradiction (a correction,
-  or two tellings to be decided), never merged.
+  or two tellings to be decided), never merged;
+- the same English sentence with another rate ("volunteers once a month" / "every week":
+  :func:`.retold.rate_changed`) → ``unsure`` as ``rate_changed``, flagged.
 
 Pure."""
 
@@ -15,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from app.services.memory.pairs import endings
+from app.services.memory.pairs import endings, retold
 
 _CLEFT = re.compile(
     r"^\s*it\s+(?:was|is)\s+(?P<focus>.+?)\s+(?:who|that|whom)\s+(?P<rest>.+?)[\s.!。]*$",
@@ -29,6 +31,8 @@ def decided(new: str, old: str) -> tuple[Literal["contradicts", "unsure"], str] 
         return "contradicts", f"{endings.REASON}:relationship"
     if focus_changed(new, old):
         return "unsure", "focus_differs"
+    if retold.rate_changed(new, old):  # once a month / every week
+        return "unsure", "rate_changed"
     return None
 
 

@@ -36,6 +36,31 @@ def changed(f: Features, new: Statement, old: Statement) -> str | None:
     return "event_day_changed" if day_retold(f, new, old) else None
 
 
+# How often, in English: "once a month", "every week", "3 times a week", "weekly".
+_COUNTS = {"once": 1, "twice": 2, "thrice": 3, "one": 1, "two": 2, "three": 3, "four": 4}
+_RATE = re.compile(
+    r"\b(?:(?:(?P<n>once|twice|thrice)|(?P<k>one|two|three|four|\d+)\s+times?)\s+"
+    r"(?:a|an|per|every|each)|every|each)\s+(?P<per>day|week|month|year)\b"
+    r"|\b(?P<adv>dai|week|month|year)ly\b",
+    re.IGNORECASE,
+)
+
+
+def rate_changed(new: str, old: str) -> bool:
+    """The same English sentence told with another rate ("volunteers at a local dog shelter
+    once a month" / "every week"): the words outside the rates the same, the periods not."""
+    a, b = _RATE.search(new), _RATE.search(old)
+    if a is None or b is None or _RATE.sub("", new).casefold() != _RATE.sub("", old).casefold():
+        return False
+    return _rate(a)[1] != _rate(b)[1]  # per week / per month (counts alone: other values)
+
+
+def _rate(m: re.Match[str]) -> tuple[int, str]:
+    n = m.group("n") or m.group("k") or "1"
+    per = m.group("per") or {"dai": "day"}.get(m.group("adv").casefold(), m.group("adv"))
+    return (int(n) if n.isdigit() else _COUNTS[n.casefold()]), per.casefold()
+
+
 def one_kind_changed(f: Features) -> bool:
     """A value only one side has replaced by another of the same kind only the other has."""
     kinds = {_DIGITS.sub("#", v) for v in f.values_old - f.values_new}
