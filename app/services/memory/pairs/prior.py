@@ -8,7 +8,9 @@
   words) → ``unsure`` as ``focus_differs``, flagged as a possible contradiction (a correction,
   or two tellings to be decided), never merged;
 - the same English sentence with another rate ("volunteers once a month" / "every week":
-  :func:`.retold.rate_changed`) → ``unsure`` as ``rate_changed``, flagged.
+  :func:`.retold.rate_changed`) → ``unsure`` as ``rate_changed``, flagged; and with another
+  place in one contest ("won first place at regionals" / "came third", 得了第一名 / 第三名:
+  :func:`.retold.placing_changed`) → ``unsure`` as ``placing_changed``, flagged.
 
 Pure."""
 
@@ -33,6 +35,8 @@ def decided(new: str, old: str) -> tuple[Literal["contradicts", "unsure"], str] 
         return "unsure", "focus_differs"
     if retold.rate_changed(new, old):  # once a month / every week
         return "unsure", "rate_changed"
+    if retold.placing_changed(new, old):  # won first place / came third at regionals
+        return "unsure", "placing_changed"
     return None
 
 

@@ -61,6 +61,40 @@ def _rate(m: re.Match[str]) -> tuple[int, str]:
     return (int(n) if n.isdigit() else _COUNTS[n.casefold()]), per.casefold()
 
 
+# A place in a contest ("won first place", "came third", "won" alone: first; 得了第三名).
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": 99}
+_PLACING = re.compile(
+    r"\b(?:came|finished|placed|took|won|got|ended\s+up)\s+(?:in\s+)?(?:the\s+)?"
+    r"(?P<o>first|second|third|fourth|fifth|last|(?P<d>\d)(?:st|nd|rd|th))(?:\s+place)?\b"
+    r"|\b(?P<won>won|lost)\b|(?:得了|拿了|获得了?|是)第(?P<z>[一二三四五\d])名",
+    re.IGNORECASE,
+)
+_ZH_ORD = {c: k for k, c in enumerate("一二三四五", start=1)}
+
+
+def placing_changed(new: str, old: str) -> bool:
+    """One contest's result told two ways ("Gina's team won first place at regionals" / "came
+    third at regionals", 得了第一名 / 得了第三名): the words outside the placings the same."""
+    a, b = _PLACING.search(new), _PLACING.search(old)
+    if (
+        a is None
+        or b is None
+        or _PLACING.sub("", new).casefold() != _PLACING.sub("", old).casefold()
+    ):
+        return False
+    if a.group("won") and b.group("won"):
+        return False  # won / lost the final: opposite verbs (:mod:`.converse`)
+    return _place(a) != _place(b)
+
+
+def _place(m: re.Match[str]) -> int:
+    if m.group("won"):
+        return 1 if m.group("won").casefold() == "won" else -1
+    if m.group("z"):
+        return int(m.group("z")) if m.group("z").isdigit() else _ZH_ORD[m.group("z")]
+    return int(m.group("d")) if m.group("d") else _ORDINALS[m.group("o").casefold()]
+
+
 def one_kind_changed(f: Features) -> bool:
     """A value only one side has replaced by another of the same kind only the other has."""
     kinds = {_DIGITS.sub("#", v) for v in f.values_old - f.values_new}
