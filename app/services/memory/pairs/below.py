@@ -22,4 +22,6 @@ def decided(a: str, b: str) -> bool:
     """Whether the pair ``a`` / ``b`` is decided below the candidate gate (module docstring)."""
     if across.same_slot(a, b) or children.changed(a, b):  # a birth: "had our third baby"
         return True
+    if across.day_moved(a, b):  # 羽毛球改到每周三晚上 / "plays badminton every Thursday night"
+        return True
     return bool(_DIET_WORDS.search(a) or _DIET_WORDS.search(b)) and diet.excludes(a, b)

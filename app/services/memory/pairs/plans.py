@@ -35,7 +35,7 @@ _KIND = re.compile(
     rf"(?:([a-z][\w'’-]*)\s+)?\b({_EVENT_EN})s?\b|([\u4e00-\u9fff]{{0,2}})({_EVENT_ZH})",
     re.IGNORECASE,
 )
-_CHANGE = re.compile(
+CHANGE = re.compile(
     r"\b(?:moved|rescheduled|postponed|pushed|bumped|brought\s+forward|delayed|changed|instead|"
     r"put\s+off)\b|改到|改成|改为|改在|改期|推迟|延期|提前到|延后|换到",
     re.IGNORECASE,
@@ -97,7 +97,7 @@ def changed(
 def another_one(new: str, old: str) -> bool:
     """Both statements have one event of the same kind ("a dentist appointment", 有牙医预约)
     and the new one says no word of change: on other days, both may hold."""
-    return _CHANGE.search(new) is None and bool(_one_of_many(new) & _one_of_many(old))
+    return CHANGE.search(new) is None and bool(_one_of_many(new) & _one_of_many(old))
 
 
 def moved(new: str, old: str, new_days: frozenset[str], old_days: frozenset[str]) -> bool:
@@ -106,7 +106,7 @@ def moved(new: str, old: str, new_days: frozenset[str], old_days: frozenset[str]
     a day the old one does not name: the same kind of event, the same names, a word of
     change. ``*_days``: each statement's days (canonical values)."""
     new_days, old_days = new_days | _loose_days(new), old_days | _loose_days(old)
-    if not (new_days and old_days and new_days - old_days) or _CHANGE.search(new) is None:
+    if not (new_days and old_days and new_days - old_days) or CHANGE.search(new) is None:
         return False
     return _names(new) == _names(old) and _same_kind(_kinds(new), _kinds(old))
 
@@ -114,7 +114,7 @@ def moved(new: str, old: str, new_days: frozenset[str], old_days: frozenset[str]
 def moved_to_a_day(new: str, old: str, new_days: frozenset[str], old_days: frozenset[str]) -> bool:
     """As :func:`moved`, but the old statement gives no day ("has cataract surgery next month"
     / 手术改到明年一月了): the new day may replace it or tell it first — flagged, not superseded."""
-    if old_days | _loose_days(old) or not new_days | _loose_days(new) or not _CHANGE.search(new):
+    if old_days | _loose_days(old) or not new_days | _loose_days(new) or not CHANGE.search(new):
         return False
     return _names(new) == _names(old) and _same_kind(_kinds(new), _kinds(old))
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from app.services.memory.pairs import lexical, referents, rules
+from app.services.memory.pairs import across, lexical, referents, rules
 from app.services.memory.pairs.features import Features, Statement
 
 _DIGITS = re.compile(r"[\d.]+")
@@ -29,8 +29,8 @@ def changed(f: Features, new: Statement, old: Statement) -> str | None:
     ``values_changed_elsewhere`` when the new statement says a change (:func:`.rules.says_change`)
     and :func:`one_kind_changed`, ``event_day_changed`` when :func:`day_retold`; else None.
     Same-language pairs only."""
-    if f.cross_lingual:
-        return None
+    if f.cross_lingual:  # 羽毛球改到每周三 / "plays badminton every Thursday": flagged
+        return "event_moved_other_language" if across.day_moved(new.value, old.value) else None
     if rules.says_change(new.value) and one_kind_changed(f):
         return "values_changed_elsewhere"
     return "event_day_changed" if day_retold(f, new, old) else None
