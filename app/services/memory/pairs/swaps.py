@@ -51,8 +51,8 @@ MAX_WIDTH = 3  # words in the swapped slot on each side
 
 def thing_swapped(a: str, b: str) -> str | None:
     """The kind (``name``, ``place``, ``colour``, ``person``) of the one slot ``a`` and ``b``
-    fill with two different things of that kind, the rest of both sentences word for word the same (see
-    the module docstring); None when they are not such a pair."""
+    fill with two different things of that kind, the rest of both sentences word for word the
+    same (see the module docstring); None when they are not such a pair."""
     if text.has_cjk(a) or text.has_cjk(b):
         if text.has_cjk(a) and text.has_cjk(b):
             return _zh(a, b)
