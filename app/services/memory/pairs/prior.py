@@ -10,7 +10,9 @@
 - the same English sentence with another rate ("volunteers once a month" / "every week":
   :func:`.retold.rate_changed`) → ``unsure`` as ``rate_changed``, flagged; and with another
   place in one contest ("won first place at regionals" / "came third", 得了第一名 / 第三名:
-  :func:`.retold.placing_changed`) → ``unsure`` as ``placing_changed``, flagged.
+  :func:`.retold.placing_changed`) → ``unsure`` as ``placing_changed``, flagged;
+- one thing parted with two ways ("donated her old car" / "sold her old car", 把旧车捐了 /
+  把旧车卖了: :func:`parted_otherwise`) → ``unsure`` as ``parted_otherwise``, flagged.
 
 Pure."""
 
@@ -37,7 +39,31 @@ def decided(new: str, old: str) -> tuple[Literal["contradicts", "unsure"], str] 
         return "unsure", "rate_changed"
     if retold.placing_changed(new, old):  # won first place / came third at regionals
         return "unsure", "placing_changed"
+    if parted_otherwise(new, old):  # donated / sold her old car
+        return "unsure", "parted_otherwise"
     return None
+
+
+# One thing parted with: sold, donated, given away, thrown out (把旧车卖了, 把旧车捐了).
+_EN_PARTED = re.compile(
+    r"\b(?P<verb>sold|donated|gave\s+away|threw\s+(?:away|out)|scrapped|traded\s+in|recycled)\s+"
+    r"(?:the\s+user['’]s|his|her|their|my|our|the)\s+(?P<thing>(?:[\w-]+\s+){0,2}?[\w-]+)"
+    r"(?=\s+(?:to|for|at|in|on|last|this|after)\b|[.,;!]|$)",
+    re.IGNORECASE,
+)
+_ZH_PARTED = re.compile(r"把(?P<thing>[^，。,把]{1,8}?)(?P<verb>卖|捐|送|扔|回收)")
+
+
+def parted_otherwise(new: str, old: str) -> bool:
+    """Both say their holder parted with the same thing (the same words after the possessive,
+    or after 把), each with another verb ("donated her old car to a shelter" / "sold her old
+    car to a dealer", 把旧车捐了 / 把旧车卖了): one of the two tellings is wrong."""
+    a = _EN_PARTED.search(new) or _ZH_PARTED.search(new)
+    b = _EN_PARTED.search(old) or _ZH_PARTED.search(old)
+    if a is None or b is None or a.re is not b.re:
+        return False
+    same = a.group("thing").casefold() == b.group("thing").casefold()
+    return same and a.group("verb").casefold() != b.group("verb").casefold()
 
 
 def focus_changed(new: str, old: str) -> bool:
