@@ -39,7 +39,8 @@ _ALWAYS_REVIEWED = ("other_language", "negation_other_language", "entities_diffe
                     "thing_swapped", "opposite_verb", "given_up", "changed_from", "changed_to",
                     "values_changed_elsewhere", "event_moved_undated", "unit_differs",
                     "focus_differs", "rate_changed", "placing_changed",
-                    "event_moved_other_language", "parted_otherwise")  # fmt: skip
+                    "event_moved_other_language", "parted_otherwise",
+                    "changed_other_language")  # fmt: skip
 # The share of content words (beyond the subject's) two statements must have in common.
 _REVIEW_OVERLAP = 0.5
 # An entity both name (beyond the subject's) makes a pair a real candidate only when the

@@ -12,7 +12,9 @@
   place in one contest ("won first place at regionals" / "came third", 得了第一名 / 第三名:
   :func:`.retold.placing_changed`) → ``unsure`` as ``placing_changed``, flagged;
 - one thing parted with two ways ("donated her old car" / "sold her old car", 把旧车捐了 /
-  把旧车卖了: :func:`parted_otherwise`) → ``unsure`` as ``parted_otherwise``, flagged.
+  把旧车卖了: :func:`parted_otherwise`) → ``unsure`` as ``parted_otherwise``, flagged;
+- across English and Chinese, a correction naming another place and a plan called off
+  (:mod:`.crossed`) → ``unsure`` as ``changed_other_language``, flagged.
 
 Pure."""
 
@@ -21,7 +23,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from app.services.memory.pairs import endings, retold
+from app.services.memory.pairs import crossed, endings, retold
 
 _CLEFT = re.compile(
     r"^\s*it\s+(?:was|is)\s+(?P<focus>.+?)\s+(?:who|that|whom)\s+(?P<rest>.+?)[\s.!。]*$",
@@ -41,6 +43,8 @@ def decided(new: str, old: str) -> tuple[Literal["contradicts", "unsure"], str] 
         return "unsure", "placing_changed"
     if parted_otherwise(new, old):  # donated / sold her old car
         return "unsure", "parted_otherwise"
+    if crossed.corrected(new, old) or crossed.plan_dropped(new, old):  # 其实在 Miami, 不搬了
+        return "unsure", "changed_other_language"
     return None
 
 
