@@ -155,8 +155,9 @@ def _kinds(value: str) -> frozenset[str]:
             mine = mine or not before  # the June triathlon: the triathlon
             out.add(m.group(2).casefold() if mine
                     else f"{before} {m.group(2).casefold()}")  # fmt: skip
-        else:  # 用户的婚礼 / 用户等人的婚礼: 的 is a determiner
-            out.add(m.group(4) if m.group(3).endswith("的") else m.group(3)[-2:] + m.group(4))
+        else:  # 用户的婚礼 / 用户等人的婚礼 / 有个面试: 的, 个 are determiners
+            bare = m.group(3).endswith(("的", "个", "场", "次")) or m.group(3) in ("", "有")
+            out.add(m.group(4) if bare else m.group(3)[-2:] + m.group(4))
     if _ZH_MEETING.search(value):
         out.add("会议")
     return frozenset(out) | trips(value)
