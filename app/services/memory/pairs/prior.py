@@ -9,7 +9,7 @@
   or two tellings to be decided), never merged;
 - the same English sentence with another rate ("volunteers once a month" / "every week":
   :func:`.retold.rate_changed`) → ``unsure`` as ``rate_changed``, flagged; and with another
-  place in one contest ("won first place at regionals" / "came third", 得了第一名 / 第三名:
+  place in one contest, a win against a place ("won first place at regionals" / "came third":
   :func:`.retold.placing_changed`) → ``unsure`` as ``placing_changed``, flagged;
 - one thing parted with two ways ("donated her old car" / "sold her old car", 把旧车捐了 /
   把旧车卖了: :func:`parted_otherwise`) → ``unsure`` as ``parted_otherwise``, flagged;

@@ -66,30 +66,31 @@ _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last
 _PLACING = re.compile(
     r"\b(?:came|finished|placed|took|won|got|ended\s+up)\s+(?:in\s+)?(?:the\s+)?"
     r"(?P<o>first|second|third|fourth|fifth|last|(?P<d>\d)(?:st|nd|rd|th))(?:\s+place)?\b"
-    r"|\b(?P<won>won|lost)\b|(?:得了|拿了|获得了?|是)第(?P<z>[一二三四五\d])名",
+    r"|\b(?P<won>won)\b|(?:得了|拿了|获得了?|是)第(?P<z>[一二三四五\d])名",
     re.IGNORECASE,
 )
 _ZH_ORD = {c: k for k, c in enumerate("一二三四五", start=1)}
 
 
 def placing_changed(new: str, old: str) -> bool:
-    """One contest's result told two ways ("Gina's team won first place at regionals" / "came
-    third at regionals", 得了第一名 / 得了第三名): the words outside the placings the same."""
+    """One contest's result told two ways, one a win and one a place ("Gina's team won at
+    regionals" — or "won first place", which canonical forms read as a win — / "came third at
+    regionals"): the words outside the placings the same. Two places (2nd / 4th, 第二名 / 第四名)
+    are other values, read by the values' guard."""
     a, b = _PLACING.search(new), _PLACING.search(old)
-    if (
-        a is None
-        or b is None
-        or _PLACING.sub("", new).casefold() != _PLACING.sub("", old).casefold()
-    ):
+    if a is None or b is None or _rest(new) != _rest(old):
         return False
-    if a.group("won") and b.group("won"):
-        return False  # won / lost the final: opposite verbs (:mod:`.converse`)
-    return _place(a) != _place(b)
+    return (_place(a) == 1) != (_place(b) == 1)  # 2nd / 4th: other values, read elsewhere
+
+
+def _rest(value: str) -> str:
+    """The words outside a placing, "in", "at" and spaces aside (won the cup / came 4th in it)."""
+    return re.sub(r"\b(?:in|at)\b|\s+", "", _PLACING.sub("", value).casefold())
 
 
 def _place(m: re.Match[str]) -> int:
     if m.group("won"):
-        return 1 if m.group("won").casefold() == "won" else -1
+        return 1
     if m.group("z"):
         return int(m.group("z")) if m.group("z").isdigit() else _ZH_ORD[m.group("z")]
     return int(m.group("d")) if m.group("d") else _ORDINALS[m.group("o").casefold()]
