@@ -502,10 +502,8 @@ def render(
         "换了一部小米手机 / 用苹果手机: `changed_to`) is flagged like `changed_from`; renamed "
         'from X to Y ends "is called X". What one enjoys most is one favourite ("enjoys X the '
         'most", 最爱喝, 最喜欢用钢琴弹; 现在更爱) and 跳槽去了 names an employer; a measure in '
-        'another unit ("in kilometres" / "in miles": `unit_differs`), 不再 + the old '
-        "statement's word (全职妈妈 / 不再全职带娃: `given_up`) and, in Chinese, one relative "
-        "as company swapped for another (和妈妈 / 是和姐姐一起做的: `thing_swapped:person`) are "
-        "flagged. "
+        'another unit ("in kilometres" / "in miles": `unit_differs`) and 不再 + the old '
+        "statement's word (全职妈妈 / 不再全职带娃: `given_up`) are flagged. "
         "A guarded pair never merges, "
         "whatever the LLM answers.",
         "4. **Classifier**: a logistic P(same) over features cosine lacks (word overlap after "

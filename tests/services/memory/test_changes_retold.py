@@ -3,8 +3,7 @@ DEDUPE.md fifteenth run), each kind in English and Chinese where the reading has
 changed with other words around it, one event told with another day, a plan moved to a day
 from none, a switch told only with where it went, a cleft's other focus, a measure in another
 unit, another period, a win against a place, 不再 + what the old statement says, a day moved
-across the two languages, one relative as company swapped for another, one thing parted with
-two ways, a correction or a move called off across the languages — flagged as possible
+across the two languages, one thing parted with two ways, a correction or a move called off across the languages — flagged as possible
 contradictions (both kept, a review of kind ``contradiction``); an illness recovered from, a
 group left, a car sold by its name, 辞掉…工作, a breakup with the partner named, an event
 pulled out of, 跳槽去了, what one enjoys most and a rename — superseding. On main each of these
@@ -45,7 +44,6 @@ FLAGGED = [
     ("用户是全职爸爸", "用户回去上班了，不再全职带孩子", "given_up"),
     ("The user goes swimming every Tuesday morning", "用户的游泳改到每周五早上了",
      "event_moved_other_language"),
-    ("用户昨天和妈妈一起包了饺子", "用户昨天是和姐姐一起包的饺子", "thing_swapped:person"),
     ("Tom donated his old bike to a school in May", "Tom sold his old bike to a neighbour in May",
      "parted_otherwise"),
     ("用户把旧沙发捐了", "用户把旧沙发卖了", "parted_otherwise"),
@@ -127,7 +125,7 @@ def test_what_stays_as_it_was_beside_the_new_readings():
 
 @pytest.mark.parametrize(
     ("old", "new", "reason"),
-    [FLAGGED[0], FLAGGED[1], FLAGGED[7], FLAGGED[16], FLAGGED[17]],
+    [FLAGGED[0], FLAGGED[1], FLAGGED[7], FLAGGED[15], FLAGGED[16]],
 )
 async def test_through_store_the_flagged_pair_opens_a_contradiction_review(
     client, old, new, reason

@@ -3,9 +3,7 @@ went to yoga with Rob" / "… with Mike", "John recommended Barcelona to Tim" / 
 "Nate's gaming room has red and purple lighting" / "… blue and green lighting", 用户周五和约翰
 开会 / 和迈克开会, 用户的车是红色的 / 蓝色的. The two statements say the same about the same
 subject but for one aligned slot filled with another name (a person, a place, a company) or
-another colour — or, in Chinese, one relative named as company for another (和妈妈一起做了晚饭 /
-是和姐姐一起做的晚饭: the particles 是, 的, 了 aside): the newer one may correct the older, or
-both may hold (two yoga classes).
+another colour: the newer one may correct the older, or both may hold (two yoga classes).
 The words cannot tell which, so :mod:`.decision` flags such a pair as a possible
 contradiction (``unsure`` as ``thing_swapped:<kind>``, a merge ruled out, both units kept, a
 review of kind ``contradiction``) and never merges it.
@@ -50,9 +48,9 @@ MAX_WIDTH = 3  # words in the swapped slot on each side
 
 
 def thing_swapped(a: str, b: str) -> str | None:
-    """The kind (``name``, ``place``, ``colour``, ``person``) of the one slot ``a`` and ``b``
-    fill with two different things of that kind, the rest of both sentences word for word the
-    same (see the module docstring); None when they are not such a pair."""
+    """The kind (``name``, ``place``, ``colour``) of the one slot ``a`` and ``b`` fill with two
+    different things of that kind, the rest of both sentences word for word the same (see
+    the module docstring); None when they are not such a pair."""
     if text.has_cjk(a) or text.has_cjk(b):
         if text.has_cjk(a) and text.has_cjk(b):
             return _zh(a, b)
@@ -131,18 +129,6 @@ def _is_name(word: str) -> bool:
 
 
 def _zh(a: str, b: str) -> str | None:
-    found = _zh_words(a, b)
-    if found is None and (_ZH_LIGHT.search(a) or _ZH_LIGHT.search(b)):
-        light = _zh_words(_ZH_LIGHT.sub("", a), _ZH_LIGHT.sub("", b))
-        return light if light == "person" else None  # 是和姐姐一起做的 / 和妈妈一起做了
-    return found
-
-
-# Particles a Chinese retelling adds or drops around one swapped companion (是…的, 了).
-_ZH_LIGHT = re.compile(r"[是了的]")
-
-
-def _zh_words(a: str, b: str) -> str | None:
     ta, tb = rjieba.tag(a.strip()), rjieba.tag(b.strip())
     start = 0
     while start < min(len(ta), len(tb)) and ta[start][0] == tb[start][0]:
@@ -160,12 +146,7 @@ def _zh_words(a: str, b: str) -> str | None:
     if rules.same_slot_value("".join(w for w, _ in mid_a), "".join(w for w, _ in mid_b)):
         return None  # one place named two ways: 北京 / 北京市
     ka, kb = _kind_zh(mid_a, after), _kind_zh(mid_b, after)
-    if ka is None and _ZH_WITH.search(before):  # 和妈妈 / 和姐姐: company, two relatives
-        ka = kb = "person" if all(w in referents._KIN_ZH for w, _ in mid_a + mid_b) else None
     return ka if ka is not None and ka == kb else None
-
-
-_ZH_WITH = re.compile(r"[和跟与同]$")
 
 
 def _kind_zh(words: list[tuple[str, str]], after: str) -> str | None:
