@@ -3,8 +3,9 @@ DEDUPE.md fifteenth run), each kind in English and Chinese where the reading has
 changed with other words around it, one event told with another day, a plan moved to a day
 from none, a switch told only with where it went, a cleft's other focus, a measure in another
 unit, another period, a win against a place, 不再 + what the old statement says, a day moved
-across the two languages, one thing parted with two ways, a correction or a move called off across the languages — flagged as possible
-contradictions (both kept, a review of kind ``contradiction``); an illness recovered from, a
+across the two languages, one thing parted with two ways, a correction or a move called off
+across the languages — flagged as possible contradictions (both kept, a review of kind
+``contradiction``); an illness recovered from, a
 group left, a car sold by its name, 辞掉…工作, a breakup with the partner named, an event
 pulled out of, 跳槽去了, what one enjoys most and a rename — superseding. On main each of these
 was unsure without a flag, distinct, or below the candidate gate: both kept, nothing said."""
