@@ -475,6 +475,35 @@ def render(
         'its gloss\'s last word names (热狗, hot dog / "dogs"; 熊猫, panda, 猫 cat / '
         '"cats"; not "temporary shelter", 收容所 / "shelter") → `distinct`. None of '
         "these is ever merged. "
+        "Changes told another way (issue 28, 2026-12-07, fifteenth run): before what each "
+        "statement is about (`prior.py`), a breakup with the partner the old statement names "
+        "(用户的女朋友叫林悦 / 用户和林悦已经分手了) → `contradicts` as "
+        "`state_ended:relationship`; a cleft's other focus (\"It was Maria's aunt who…\" / "
+        '"…grandfather who…": `focus_differs`), the same sentence with another period ("once a '
+        'month" / "every week": `rate_changed`), a win against a place in one contest ("won '
+        'first place" / "came third": `placing_changed`), one thing parted with two ways '
+        '("donated" / "sold her old car", 把旧车捐了 / 卖了: `parted_otherwise`) and, across '
+        "the languages (`crossed.py`), a correction naming another place (其实在 Miami / "
+        '"in Tampa") or a move called off (不搬墨尔本了 / "moving to Melbourne", below the '
+        "gate too: `changed_other_language`) → `unsure`, flagged. An illness recovered from "
+        '("recovered from asthma", 小时候有哮喘，现在已经好了: `condition`) and a group left '
+        '("left the chess club" / "a member of", 退出了读书会: `membership`, `lapsed.py`), a '
+        'car sold by its name ("sold the Mazda" / "drives a Mazda") and 辞掉…工作 end a '
+        "state; a show, race or tournament is an event, pulled out of (退赛) is called off, "
+        '"the June triathlon" is the triathlon; a plan moved to a day from none (手术改到明年一月 '
+        "/ 下个月要做: `event_moved_undated`) is flagged. Other values with other words around "
+        "them (`retold.py`): a value of one kind replaced by another of that kind in a statement "
+        "that says a change (目标改成6.5分 / 是7分, 降到, 涨到, 只剩: `values_changed_elsewhere`), "
+        'one event told with another day (once in a life — "passed away in 2019" / "in 2023" — '
+        "or every other word matched, the same particles: `event_day_changed`) and a day "
+        'moved across the languages (羽毛球改到每周三 / "every Thursday": '
+        "`event_moved_other_language`, below the gate too) → `unsure`, flagged. A switch told "
+        'only with where it went ("switched its CI to GitLab" / "runs CI on GitHub Actions", '
+        "换了一部小米手机 / 用苹果手机: `changed_to`) is flagged like `changed_from`; renamed "
+        'from X to Y ends "is called X". What one enjoys most is one favourite ("enjoys X the '
+        'most", 最爱喝, 最喜欢用钢琴弹; 现在更爱) and 跳槽去了 names an employer; a measure in '
+        'another unit ("in kilometres" / "in miles": `unit_differs`) and 不再 + the old '
+        "statement's word (全职妈妈 / 不再全职带娃: `given_up`) are flagged. "
         "A guarded pair never merges, "
         "whatever the LLM answers.",
         "4. **Classifier**: a logistic P(same) over features cosine lacks (word overlap after "

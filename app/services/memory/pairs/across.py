@@ -60,6 +60,23 @@ def only_days_differ(new: Statement, old: Statement) -> bool:
     return _only_unmatched(new, old, is_day)
 
 
+def day_moved(new: str, old: str) -> bool:
+    """Whether ``new``, in the other language, moves what ``old`` tells to another day ("plays
+    badminton every Thursday night" / 羽毛球改到每周三晚上打了): a word of change in ``new``
+    (:data:`.plans.CHANGE`), days on both sides with none in common, and a content word matched
+    through the dictionaries on each side beyond them. Decided below the candidate gate too."""
+    from app.services.memory.pairs import plans
+    from app.services.memory.pairs.referents import is_day
+
+    if text.has_cjk(new) == text.has_cjk(old) or plans.CHANGE.search(new) is None:
+        return False
+    a = lexical.align(new, old)
+    days_a = {w for w in a.unmatched_a if is_day(w)}
+    days_b = {w for w in a.unmatched_b if is_day(w)}
+    matched = a.n_a > len(a.unmatched_a) and a.n_b > len(a.unmatched_b)
+    return bool(days_a and days_b) and matched
+
+
 def same_slot(a: str, b: str) -> bool:
     """Whether two values in two languages fill one exclusive slot (lives in Boston /
     搬到了上海), one leaves the employer the other names, or — in one language — the two give

@@ -331,7 +331,8 @@ def _irregular() -> dict[str, tuple[str, ...]]:
 # Given up: "gave up keto", "quit smoking", "stopped eating meat", 戒了烟, 放弃了.
 _GAVE_UP = re.compile(
     r"\b(?:gave|give|gives|given|giving)\s+up\s+(?:on\s+)?(?:the\s+|a\s+|his\s+|her\s+|their\s+)?"
-    r"([a-z]+)|\b(?:quit|quits|stopped|stops)\s+([a-z]+)|(?:戒掉?了?|放弃了?)([\u4e00-\u9fff]{1,2})",
+    r"([a-z]+)|\b(?:quit|quits|stopped|stops)\s+([a-z]+)|(?:戒掉?了?|放弃了?)([\u4e00-\u9fff]{1,2})"
+    r"|不再([\u4e00-\u9fff]{2})",  # 不再全职带娃 / 全职妈妈: the first word named in the old one
     re.IGNORECASE,
 )
 
@@ -348,5 +349,5 @@ def given_up(new: str, old: str) -> bool:
     if text.is_stop_word(word.casefold()):
         return False  # "stopped by the bakery", "quit his job": no thing given up named
     if text.has_cjk(word):
-        return any(ch in old for ch in word)
+        return word in old if m.group(4) else any(ch in old for ch in word)
     return lemma(word.casefold()) in {lemma(w) for w in re.findall(r"[a-z]+", old.casefold())}

@@ -67,7 +67,9 @@ from app.services.memory.pairs import (
     moves,
     negations,
     objects,
+    prior,
     referents,
+    retold,
     rules,
     ways,
 )
@@ -169,6 +171,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         return contradicts(children.REASON)  # before the baby is read as another person
     if endings.died(new.value, old.value):  # "My cat Mochi died" / "has a cat named Mochi"
         return contradicts(f"{endings.REASON}:death")  # tester G14
+    if (first := prior.decided(new.value, old.value)) is not None:  # 女朋友叫林悦 / 和林悦分手了
+        return PairDecision(first[0], first[1], 0.0, False)  # "It was Maria's aunt who…"
     if (kept := referents.apart(new.value, old.value)) is not None:  # whose, which, how real
         action, reason, merge_allowed = kept
         if reason == "other_event_day" and rules.two_homes(new.value, old.value):
@@ -188,8 +192,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         return unsure("diet_excludes")  # vegetarian now / loves steak: flagged, never merged
     if objects.preference_flipped(new, old):  # tea over coffee / coffee (tester F4, F19)
         return contradicts("preference_flipped")
-    if moves.moved_away(new.value, old.value):  # lives in Lisbon / moved from Lisbon to Porto
-        return contradicts("changed_from") if moves.held(old.value) else unsure("changed_from")
+    if (went := moves.changed(new.value, old.value)) is not None:  # from Lisbon to Porto, 换了
+        return PairDecision(went[0], went[1], 0.0, False)  # lives in Lisbon / 用苹果手机
     if f.polarity_differs and not objects.same_preference(new, old):  # 而不是: no negation
         if (apart := _apart(new, old)) is not None:  # not allergic to shellfish / to shrimp
             return apart
@@ -210,6 +214,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
             return contradicts("values_differ_other_language")  # June 5 / 7月5日
         if not f.cross_lingual and rules.says_change(new.value) and _only_change_words(new, old):
             return contradicts("values_changed")  # two cats / just one cat now (tester D26)
+        if (told := retold.changed(f, new, old)) is not None:  # 目标是7分 / 目标改成6.5分了
+            return unsure(told)  # flagged, both kept (passed away in 2019 / in March 2023)
         return unsure("values_differ_elsewhere")
     if job_left.left_employer(new.value, old.value):  # works at X / left X, 从X离职
         return contradicts("slot_differs:employer")

@@ -26,7 +26,7 @@ import re
 from functools import lru_cache
 
 from app.core import text
-from app.services.memory.pairs import holders, lexicon, referents, rules
+from app.services.memory.pairs import holders, lapsed, lexicon, referents, rules
 
 REASON = "state_ended"
 """The pair decision's reason prefix for a pair this module tells (``state_ended:<kind>``)."""
@@ -61,7 +61,9 @@ _EN_SOLD = re.compile(
 )
 _ZH_QUIT = re.compile(r"戒(?:掉了?|了)?(?P<obj>烟|酒|咖啡|奶茶|可乐|糖|游戏|赌|槟榔)")
 _ZH_DIVORCE = re.compile(r"离婚|离了婚|离异")
-_ZH_NO_WORK = re.compile(r"退休|辞职|离职|失业|被裁|被解雇|被开除|辞了工作|丢了工作")
+_ZH_NO_WORK = re.compile(
+    r"退休|辞职|离职|失业|被裁|被解雇|被开除|辞了工作|丢了工作|辞(?:掉|去)了?[^，。,]{0,8}?(?:工作|职位|职务)"
+)
 _ZH_SOLD = re.compile(
     r"把(?:我的|自己的|用户的|那|这)?(?:旧)?(?:辆|套|栋|台|间)?(?P<a>[\u4e00-\u9fff]{1,3}?)卖(?:掉)?了|"
     r"卖(?:掉)?了(?:我的|自己的|用户的|那|这)(?:辆|套|栋|台|间)?(?P<b>[\u4e00-\u9fff]{1,3}?)"
@@ -142,6 +144,10 @@ def ended(new: str, old: str) -> str | None:
         return "relationship"
     if _outgrown(new, old, zh_new, zh_old):
         return "allergy"
+    if lapsed.recovered(new, old, zh_new, zh_old):  # 有哮喘 / 小时候有哮喘，现在已经好了
+        return "condition"
+    if lapsed.left_group(new, old, zh_new, zh_old):  # a member of a forum / left the forum
+        return "membership"
     return None
 
 
@@ -182,13 +188,33 @@ _EN_BROKE_UP = re.compile(
     r"\b(?:the\s+user\s+and\s+([A-Z][\w'’-]*)|([A-Z][\w'’-]*)\s+and\s+the\s+user)\s+"
     r"(?:have\s+|had\s+)?(?:broke|broken|split)\s+up\b"
 )
-_ZH_BROKE_UP = re.compile(r"(?:和|跟|与)([^，。,的]{1,12}?)分手|([^，。,的]{1,12}?)和用户分手")
+_ZH_BROKE_UP = re.compile(
+    r"(?:和|跟|与)([^，。,的]{1,12}?)(?:已经|早就|终于|刚刚?|最近)?分手|([^，。,的]{1,12}?)和用户分手"
+)
 _EN_DATING = re.compile(
     r"\b(?:dating|seeing|together\s+with|in\s+a\s+relationship\s+with|girlfriend|boyfriend|"
     r"partner|engaged\s+to)\b",
     re.I,
 )
 _ZH_DATING = re.compile(r"约会|交往|谈恋爱|在一起|男朋友|女朋友|男友|女友|对象|订婚")
+
+
+def broke_up(new: str, old: str) -> bool:
+    """``new`` breaks up with the partner ``old`` names (one language, by name): read before
+    what each is about (用户的女朋友叫林悦 / 用户和林悦已经分手了: no other holder)."""
+    zh_new, zh_old = text.has_cjk(new), text.has_cjk(old)
+    return zh_new == zh_old and _same_user(new, old) and _broke_up(new, old, zh_new, zh_old)
+
+
+def _same_user(new: str, old: str) -> bool:
+    """``new`` opens with the user, ``old`` with the user or the user's partner."""
+    return _holder(new) == "user" and _holder(old) in _PARTNERS
+
+
+_PARTNERS = frozenset(
+    {"user"}
+    | {f"user:{p}" for p in "girlfriend boyfriend partner wife husband fiance fiancee".split()}
+)
 
 
 def _broke_up(new: str, old: str, zh_new: bool, zh_old: bool) -> bool:
@@ -324,6 +350,10 @@ def _sold(new: str, old: str, zh_new: bool, zh_old: bool) -> bool:
             return thing in old and _ZH_OWNS.search(old) is not None
         return _owns_en(old, _zh_things(thing))
     m = _EN_SOLD.search(new)
+    if m is not None and m.group("thing")[:1].isupper() and not zh_old:  # sold the Mazda
+        return m.group("thing") in re.findall(r"[\w-]+", old) and (
+            _drives_a_car(old) or _EN_OWNS.search(old) is not None
+        )
     if m is None or lexicon.main_pos(lexicon.lemma(m.group("thing").casefold())) != 0:
         return False
     thing = lexicon.lemma(m.group("thing").casefold())

@@ -36,7 +36,11 @@ class Decided(Protocol):
 _ALWAYS_REVIEWED = ("other_language", "negation_other_language", "entities_differ",
                     "type_differs", "slot_differs", "event_day_changed",
                     "kind_changed", "diet_excludes", "relationship_ended",
-                    "thing_swapped", "opposite_verb", "given_up", "changed_from")  # fmt: skip
+                    "thing_swapped", "opposite_verb", "given_up", "changed_from", "changed_to",
+                    "values_changed_elsewhere", "event_moved_undated", "unit_differs",
+                    "focus_differs", "rate_changed", "placing_changed",
+                    "event_moved_other_language", "parted_otherwise",
+                    "changed_other_language")  # fmt: skip
 # The share of content words (beyond the subject's) two statements must have in common.
 _REVIEW_OVERLAP = 0.5
 # An entity both name (beyond the subject's) makes a pair a real candidate only when the

@@ -267,5 +267,18 @@ def apart(new: Statement, old: Statement) -> tuple[Literal["distinct", "unsure"]
     if other_thing(new, old):
         if "past" in referents.moods(new.value) & referents.moods(old.value):
             return "unsure", "other_thing"
+        if _units(new, old):  # "wants distances in kilometres" / "in miles": one of two
+            return "unsure", "unit_differs"  # flagged
         return "distinct", "other_thing"
     return None
+
+
+def _units(new: Statement, old: Statement) -> bool:
+    """The words only each side has are all units of measurement (WordNet's first noun
+    senses: mile, kilometre, pound, kilogram): one measure given in another unit."""
+    a = lexical.align(new.value, old.value)
+    senses = lexicon._first_noun_senses()
+    return all(
+        any(lexicon._descends(s, ("unit_of_measurement",)) for s in senses.get(w, ())[:1])
+        for w in a.unmatched_a + a.unmatched_b
+    )

@@ -12,14 +12,19 @@ patterns. Pure."""
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 import rjieba
 
 # The kinds of event a person has many of, after an indefinite article (English) or 有
 # (Chinese), with the word before the kind ("dentist appointment", 牙医预约).
 _EVENT_EN = (r"appointment|meeting|interview|exam|class|lesson|session|check-?up|call|party|"
-             r"reservation|surgery|haircut|shift|flight|trip|dinner|lunch|wedding")  # fmt: skip
-_EVENT_ZH = r"预约|会议|面试|考试|课|检查|手术|聚会|约会|航班|饭局|婚礼"
+             r"reservation|surgery|haircut|shift|flight|trip|dinner|lunch|wedding|show|"
+             r"performance|concert|recital|race|triathlon|marathon|tournament|"
+             r"conference")  # fmt: skip
+_EVENT_ZH = (
+    r"预约|会议|面试|考试|课|检查|手术|聚会|约会|航班|饭局|婚礼|表演|演出|音乐会|演唱会|比赛|讲座"
+)
 _ONE_OF_MANY = re.compile(
     rf"\b(?:a|an|another)\s+(?:[\w'’-]+\s+){{0,2}}?({_EVENT_EN})s?\b"
     rf"|有(?:个|一个|一次|一场)?[^，。,的]{{0,6}}?({_EVENT_ZH})",
@@ -30,7 +35,7 @@ _KIND = re.compile(
     rf"(?:([a-z][\w'’-]*)\s+)?\b({_EVENT_EN})s?\b|([\u4e00-\u9fff]{{0,2}})({_EVENT_ZH})",
     re.IGNORECASE,
 )
-_CHANGE = re.compile(
+CHANGE = re.compile(
     r"\b(?:moved|rescheduled|postponed|pushed|bumped|brought\s+forward|delayed|changed|instead|"
     r"put\s+off)\b|改到|改成|改为|改在|改期|推迟|延期|提前到|延后|换到",
     re.IGNORECASE,
@@ -39,7 +44,8 @@ _CHANGE = re.compile(
 # the appointment active).
 CALLED_OFF = re.compile(
     r"\b(?:cancel(?:l?ed|s|ling)?|called\s+off|calls?\s+off|scrapped|is\s+off|are\s+off|"
-    r"(?:won't|will\s+not)\s+(?:happen|take\s+place))\b|取消|不开了|黄了|泡汤",
+    r"(?:won't|will\s+not)\s+(?:happen|take\s+place)|pulled\s+out\s+of|withdrew\s+from)\b|"
+    r"取消|不开了|黄了|泡汤|退赛",
     re.IGNORECASE,
 )
 # 开会 / 的会 (before a change) are a meeting: 会 alone is mostly "will".
@@ -72,10 +78,26 @@ _MONTH_ZH = re.compile(r"(十[一二]|[一二三四五六七八九十]|1[0-2]|[1
 _ZH_NUM = {c: k for k, c in enumerate("一二三四五六七八九十", start=1)} | {"十一": 11, "十二": 12}
 
 
+def changed(
+    new: str, old: str, new_days: frozenset[str], old_days: frozenset[str]
+) -> tuple[Literal["contradicts", "unsure"], str] | None:
+    """The old statement's event moved (:func:`moved`: ``contradicts``, ``event_moved``),
+    called off (:func:`called_off`: ``contradicts``, ``event_cancelled``) or moved to a day
+    from none (:func:`moved_to_a_day`: ``unsure``, ``event_moved_undated``, flagged); else
+    None. ``*_days``: each statement's days (canonical values)."""
+    if moved(new, old, new_days, old_days):
+        return "contradicts", "event_moved"
+    if called_off(new, old, new_days, old_days):
+        return "contradicts", "event_cancelled"
+    if moved_to_a_day(new, old, new_days, old_days):
+        return "unsure", "event_moved_undated"
+    return None
+
+
 def another_one(new: str, old: str) -> bool:
     """Both statements have one event of the same kind ("a dentist appointment", 有牙医预约)
     and the new one says no word of change: on other days, both may hold."""
-    return _CHANGE.search(new) is None and bool(_one_of_many(new) & _one_of_many(old))
+    return CHANGE.search(new) is None and bool(_one_of_many(new) & _one_of_many(old))
 
 
 def moved(new: str, old: str, new_days: frozenset[str], old_days: frozenset[str]) -> bool:
@@ -84,9 +106,17 @@ def moved(new: str, old: str, new_days: frozenset[str], old_days: frozenset[str]
     a day the old one does not name: the same kind of event, the same names, a word of
     change. ``*_days``: each statement's days (canonical values)."""
     new_days, old_days = new_days | _loose_days(new), old_days | _loose_days(old)
-    if not (new_days and old_days and new_days - old_days) or _CHANGE.search(new) is None:
+    if not (new_days and old_days and new_days - old_days) or CHANGE.search(new) is None:
         return False
-    return _names(new) == _names(old) and bool(_kinds(new) & _kinds(old))
+    return _names(new) == _names(old) and _same_kind(_kinds(new), _kinds(old))
+
+
+def moved_to_a_day(new: str, old: str, new_days: frozenset[str], old_days: frozenset[str]) -> bool:
+    """As :func:`moved`, but the old statement gives no day ("has cataract surgery next month"
+    / 手术改到明年一月了): the new day may replace it or tell it first — flagged, not superseded."""
+    if old_days | _loose_days(old) or not new_days | _loose_days(new) or not CHANGE.search(new):
+        return False
+    return _names(new) == _names(old) and _same_kind(_kinds(new), _kinds(old))
 
 
 def called_off(new: str, old: str, new_days: frozenset[str], old_days: frozenset[str]) -> bool:
@@ -99,7 +129,13 @@ def called_off(new: str, old: str, new_days: frozenset[str], old_days: frozenset
     new_days, old_days = new_days | _loose_days(new), old_days | _loose_days(old)
     if new_days and old_days and not new_days & old_days:
         return False
-    return _names(new) <= _names(old) and bool(_kinds(new) & _kinds(old))
+    return _names(new) <= _names(old) and _same_kind(_kinds(new), _kinds(old))
+
+
+def _same_kind(new: frozenset[str], old: frozenset[str]) -> bool:
+    """One event named by both, or the new statement's bare kind ("the triathlon") the head of
+    the old one's ("a sprint triathlon")."""
+    return bool(new & old) or any(o.rsplit(" ", 1)[-1] in new for o in old)
 
 
 def _one_of_many(value: str) -> frozenset[str]:
@@ -115,11 +151,13 @@ def _kinds(value: str) -> frozenset[str]:
     for m in _KIND.finditer(value):
         if m.group(2):
             before = (m.group(1) or "").casefold()
-            mine = before in _DETERMINERS or before.endswith(("'s", "’s")) or not before
+            mine = before in _DETERMINERS or before in _NOT_NAMES or before.endswith(("'s", "’s"))
+            mine = mine or not before  # the June triathlon: the triathlon
             out.add(m.group(2).casefold() if mine
                     else f"{before} {m.group(2).casefold()}")  # fmt: skip
-        else:  # 用户的婚礼 / 用户等人的婚礼: 的 is a determiner
-            out.add(m.group(4) if m.group(3).endswith("的") else m.group(3)[-2:] + m.group(4))
+        else:  # 用户的婚礼 / 用户等人的婚礼 / 有个面试: 的, 个 are determiners
+            bare = m.group(3).endswith(("的", "个", "场", "次")) or m.group(3) in ("", "有")
+            out.add(m.group(4) if bare else m.group(3)[-2:] + m.group(4))
     if _ZH_MEETING.search(value):
         out.add("会议")
     return frozenset(out) | trips(value)

@@ -8,9 +8,8 @@ the pair decision (:mod:`.decision`) never merges them and never lets one supers
 on its own (:func:`apart`): another person, identifier, ordinal or direction → ``distinct``;
 another modality or tense, a past event on another day or one more event of a kind on another
 day (:mod:`.plans`) → ``unsure`` (a person or the LLM may call it a change: "might move" /
-"moved", a corrected date); an event moved to another day ("rescheduled to") → ``contradicts``.
-
-English and Chinese, by patterns, WordNet and CC-CEDICT (:mod:`.lexicon`). Pure, cached."""
+"moved", a corrected date); an event moved to another day ("rescheduled to") → ``contradicts``
+(from no day: flagged). English and Chinese, by patterns, WordNet and CC-CEDICT. Pure, cached."""
 
 from __future__ import annotations
 
@@ -32,8 +31,8 @@ _KIN_EN = {
     "dad": "father", "daddy": "father", "papa": "father", "hubby": "husband", "kid": "child",
     "kids": "child", "children": "child", "parents": "parent", "grandma": "grandmother",
     "granny": "grandmother", "grandpa": "grandfather", "gf": "girlfriend", "bf": "boyfriend",
-    "coworker": "colleague", "co-worker": "colleague", "fiancee": "fiance",
-    "fiancée": "fiance", "fiancé": "fiance"}  # fmt: skip
+    "coworker": "colleague", "co-worker": "colleague", "fiancee": "fiance", "fiancée": "fiance",
+    "fiancé": "fiance"}  # fmt: skip
 _KIN_ZH = {
     "丈夫": "husband", "老公": "husband", "先生": "husband", "妻子": "wife", "老婆": "wife",
     "太太": "wife", "爱人": "spouse", "儿子": "son", "女儿": "daughter", "孩子": "child",
@@ -269,7 +268,7 @@ _FUTURE_ZH = re.compile(
     r"将要|即将|将(?=[去来到会在要])|要(?![求是么紧不])|明天|后天|下周|下个?月|明年"
 )
 # Events of a life that happen once ("born on", "got married in"): another date corrects it.
-_ONCE = re.compile(r"\b(?:born|birth|died|death|married)\b|出生|去世|结婚", re.IGNORECASE)
+_ONCE = re.compile(r"\b(?:born|birth|died|death|married|passed\s+away)\b|出生|去世|过世|结婚", re.I)
 _CORRECTION = re.compile(r"\b(?:actually|in\s+fact|correction|not\s+on)\b|其实|实际上|更正|纠正")
 _IRREALIS: frozenset[Mood] = frozenset({"epistemic", "desire", "future"})
 Mood = Literal["epistemic", "desire", "future", "past", ""]
@@ -363,9 +362,8 @@ def apart(
         goal_b and not source_b and source_a and not goal_a
     ):
         return "distinct", "direction_differs", False  # the way out and the way back
-    for changed, reason in ((plans.moved, "event_moved"), (plans.called_off, "event_cancelled")):
-        if changed(new, old, _dates(new), _dates(old)):  # moved to 20 June, cancelled (E25)
-            return "contradicts", reason, False
+    if (change := plans.changed(new, old, _dates(new), _dates(old))) is not None:  # C29, E25
+        return change[0], change[1], False  # moved to 20 June, cancelled; 改到明年一月 (flagged)
     ma, mb = moods(new), moods(old)
     for x, y in ((ma, mb), (mb, ma)):
         if x & _IRREALIS and "past" not in x and "past" in y and not y & _IRREALIS:

@@ -42,6 +42,13 @@ _SLOTS: list[tuple[str, re.Pattern[str]]] = [
         rf"(?:['’]s\s+name)?\s+is\s+(?:called|named)\s+{_CAP}")),
     ("favourite", re.compile(r"\bfavou?rite\s+(\w+(?:\s+\w+){0,2})\s+is\s+([\w' -]+?)(?:[.,;]|$)",
                              re.IGNORECASE)),  # "favourite style of dance is …"
+    # what one enjoys most, keyed by its verb ("enjoys action movies the most", 最爱喝普洱,
+    # 最喜欢用钢琴弹《星球大战》的主题曲; 现在更爱: a new favourite)
+    ("favourite", re.compile(r"\b(enjoys?|likes?|loves?)\s+([\w' -]+?)\s+(?:the\s+most|best|"
+                             r"most\s+of\s+all)\b", re.IGNORECASE)),
+    ("zh_favourite", re.compile(r"(?:最|现在更)(?:喜欢|爱)"
+                                r"([^\s，。,.的]{0,5}?[弹喝吃看听玩读唱穿用去])"
+                                r"([^\s，。,.的][^\s，。,.]{0,14})")),
     ("main", re.compile(r"\b(?:main|primary|default)\s+(\w+(?:\s+\w+)?)\s+is\s+([\w' -]+?)"
                         r"(?:[.,;]|$)", re.IGNORECASE)),
     ("answer_style", re.compile(
@@ -52,6 +59,7 @@ _SLOTS: list[tuple[str, re.Pattern[str]]] = [
         r"([^\s，。,.的]{2,8}?)(?=了?(?:[，。,.！!]|现在|$)|工作|生活)")),  # 搬到上海了
     ("zh_employer", re.compile(r"在([^\s，。,.]{2,10}?)找到了?(?:一份)?新的?(?:工作|岗位)|"
                                r"(?:在|就职于|入职了?)([^\s，。,.]{2,10}?)(?:工作|上班|任职)|"
+                               r"跳槽(?:去|到)了?([^\s，。,.]{2,10}?)(?=[，。,.]|$)|"
                                r"(?:在|就职于)\s*([A-Za-z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)\s*(?:做|当)\s*[A-Za-z]")),
     # "在 Google 做 software engineer": a company spelt in Latin letters, then a job
     ("school", re.compile(
@@ -288,7 +296,9 @@ _CHANGE_CUE = re.compile(
     r"brought\s+forward|put\s+off|cancell?ed|called\s+off|promoted)\b|"
     # a new job says the old one ended ("got a new job at Siemens", 在腾讯找到了新工作)
     r"\bnew\s+(?:job|position|role|employer)\b|新的?(?:工作|岗位|东家)|"
-    r"搬到|搬去|现在|不再|改成|改为|改到|换成|如今|已经不|以前|推迟|延期|改期|延后|提前到|取消|升职|晋升",
+    r"搬到|搬去|现在|不再|改成|改为|改到|换成|如今|已经不|以前|推迟|延期|改期|延后|提前到|取消|升职|晋升|跳槽|"
+    # a value gone up or down, or what is left of a count (降到三千六, 只剩一条)
+    r"[涨降升]到|[涨降]为|只剩",
     re.IGNORECASE,
 )
 # Words around which two statements may swap sides without changing meaning (A is B).
