@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 
-# Where a sentence ends: its closing marks and the spaces after them.
-_END = re.compile(r"[.!?…。！？]+[\"'”’)）」』]*\s*")
+# Where a sentence ends: its closing marks and the spaces after them (a space is needed after
+# a Latin mark: "3.5", "e.g." go on).
+_END = re.compile(r"[.!?…]+[\"'”’)）」』]*\s+|[。！？]+[\"'”’)）」』]*\s*")
 # Where a stretch with no sentence end is cut instead: after a space or a comma.
 _PAUSES = (" ", "\n", "，", ",", "、", "；", ";")
 
