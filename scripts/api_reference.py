@@ -24,6 +24,7 @@ PAGE = ROOT / "docs" / "API.md"
 METHODS = ("get", "post", "put", "patch", "delete")
 # Patterns of never-blank strings are long character classes: named, not printed.
 NOT_BLANK = "[^\\t\\n\\v\\f\\r \\x1c-\\x1f"
+VISIBLE = "[^\\x00-\\x20\\x7f-\\xa0"  # app.schemas.common.VISIBLE_PATTERN
 
 
 def _ref_name(ref: str) -> str:
@@ -68,7 +69,12 @@ def _bounds(schema: dict[str, Any]) -> str:
             parts.append(f"{word} {schema[key]}")
     pattern = schema.get("pattern")
     if pattern:
-        parts.append("not blank" if pattern.startswith(NOT_BLANK) else f"pattern `{pattern}`")
+        if pattern.startswith(NOT_BLANK):
+            parts.append("not blank")
+        elif pattern.startswith(VISIBLE):
+            parts.append("visible text: not only whitespace and invisible characters")
+        else:
+            parts.append(f"pattern `{pattern}`")
     return f" ({', '.join(parts)})" if parts else ""
 
 

@@ -37,6 +37,12 @@ characters a path read. Each case runs once in a worker process and is measured 
 over it. ``python scripts/fuzz_cpu.py [--paths extract,…] [--shapes spaces,…] [--timeout 5]
 [--write-doc] [--json FILE]``: prints the table (worst CPU per path, and every case over
 100 ms); ``--write-doc`` writes it into docs/RELIABILITY.md ("Rule CPU on hostile text").
+
+``--growth`` measures instead how the cost of the extractor's message grows with its length:
+the prose shapes (and the run of a correction, ``cue: sorry,``) at 2,000, 8,000, 16,000,
+64,000 and 100,000 characters (at most the path's limit), the median of ``--repeats`` runs
+each, and the CPU per 1,000 characters at the longest over that at the shortest (about 1 when
+the cost is linear; a text read again for each of its sentences makes it grow with the length).
 """
 
 from __future__ import annotations
@@ -428,6 +434,58 @@ def render(rows: list[dict[str, Any]], args: argparse.Namespace, load: tuple[str
     return "\n".join(lines)
 
 
+GROWTH_CHARS = (2_000, 8_000, 16_000, 64_000, 100_000)
+GROWTH_SHAPES = ("prose", "prose 中文", "cue: sorry,")
+GROWTH_OVER = 2.0  # per-character cost at the longest over the shortest: past it, a finding
+
+
+def growth(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Rows of (path, shape, characters, median CPU ms) for the extract paths."""
+    warm()
+    pool = Pool(args.timeout)
+    rows: list[dict[str, Any]] = []
+    try:
+        for path in [p for p in PATHS if p.startswith("extract")]:
+            if args.paths and path not in args.paths.split(","):
+                continue
+            for shape in GROWTH_SHAPES:
+                for n in [n for n in GROWTH_CHARS if n <= PATHS[path][0]]:
+                    runs = [pool.measure(path, shape, n)[0] for _ in range(args.repeats)]
+                    done = sorted(ms for ms in runs if ms is not None)
+                    ms = done[len(done) // 2] if len(done) == len(runs) else None
+                    rows.append({"path": path, "shape": shape, "chars": n, "cpu_ms": ms})
+                    shown = f">{args.timeout * 1000:.0f}" if ms is None else f"{ms:.0f}"
+                    print(f"  {path:24} {shape:14} {n:>7} {shown:>8} ms", flush=True)
+    finally:
+        pool.close()
+    return rows
+
+
+def render_growth(rows: list[dict[str, Any]], args: argparse.Namespace, load: tuple[str, str]) -> str:
+    """The growth table: CPU ms per length, and the per-character ratio longest / shortest."""
+    chars = sorted({r["chars"] for r in rows})
+    lines = [
+        f"Command: `python scripts/fuzz_cpu.py --growth --repeats {args.repeats}`; "
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; CPU ms of one call, median of "
+        f"{args.repeats}; load before: `{load[0]}`; after: `{load[1]}`.",
+        "",
+        "| path | shape | " + " | ".join(f"{n:,}" for n in chars) + " | per character, longest / shortest |",
+        "|---|---|" + "---|" * (len(chars) + 1),
+    ]
+    for key in dict.fromkeys((r["path"], r["shape"]) for r in rows):
+        mine = {r["chars"]: r["cpu_ms"] for r in rows if (r["path"], r["shape"]) == key}
+        cells = ["—" if mine.get(n) is None else f"{mine[n]:.0f}" for n in chars]
+        lo, hi = min(mine), max(mine)
+        if mine[lo] and mine[hi] is not None:
+            ratio = (mine[hi] / hi) / (mine[lo] / lo)
+            flag = " (grows)" if ratio > GROWTH_OVER else ""
+            cells.append(f"{ratio:.1f}{flag}")
+        else:
+            cells.append(f"> {args.timeout:.0f} s" if mine[hi] is None else "—")
+        lines.append(f"| {key[0]} | {key[1]} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--paths", help="Only these paths (comma list of names).")
@@ -444,8 +502,21 @@ def main() -> None:
     ap.add_argument("--json", help="Write every case to this file.")
     ap.add_argument("--verbose", action="store_true", help="Print every case.")
     ap.add_argument("--write-doc", action="store_true")
+    ap.add_argument("--growth", action="store_true", help="The extractor's cost by length.")
+    ap.add_argument("--repeats", type=int, default=3, help="Runs per length (--growth).")
     args = ap.parse_args()
     before = uptime_line()
+    if args.growth:
+        text = render_growth(growth(args), args, (before, uptime_line()))
+        print(text)
+        if args.write_doc:
+            write_block(
+                ROOT / "docs" / "RELIABILITY.md",
+                "rule-cpu-growth",
+                text,
+                "## Rule CPU on hostile text",
+            )
+        return
     rows = run(args)
     text = render(rows, args, (before, uptime_line()))
     print(text)

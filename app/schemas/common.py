@@ -57,19 +57,50 @@ NOT_BLANK_PATTERN = (
 
 
 class _NotBlankSchema:
-    """Publishes :func:`not_blank` in the JSON Schema (``minLength`` 1 and the pattern); the
-    check itself stays the validator's, so its message stays the same."""
+    """Publishes :func:`not_blank` in the JSON Schema (``minLength`` 1 and the pattern; or
+    another pattern, :data:`VISIBLE_PATTERN`); the check itself stays the validator's, so its
+    message stays the same."""
+
+    def __init__(self, pattern: str = NOT_BLANK_PATTERN) -> None:
+        self.pattern = pattern
 
     def __get_pydantic_json_schema__(
         self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
     ) -> JsonSchemaValue:
         json_schema = handler(schema)
         json_schema.setdefault("minLength", 1)
-        json_schema["pattern"] = NOT_BLANK_PATTERN
+        json_schema["pattern"] = self.pattern
         return json_schema
 
 
 NotBlank = AfterValidator(not_blank)
+
+# What shows as nothing in a value (tester H21: values of only these were stored): whitespace
+# and the zero-width characters above, control characters, the invisible format characters
+# (soft hyphen, the bidirectional marks and overrides such as U+202E, invisible operators,
+# interlinear annotation marks) and characters that draw blank — the Hangul fillers (U+115F,
+# U+1160, U+3164, U+FFA0), the braille blank U+2800, the Khmer inherent vowels, the Mongolian
+# variation selectors and vowel separator, the variation selectors U+FE00–U+FE0F and the
+# combining grapheme joiner. Within the Basic Multilingual Plane (the published pattern is
+# one ECMA-262 character class); every other character is visible text.
+_INVISIBLE = (
+    "\\x00-\\x20\\x7f-\\xa0\\xad\\u034f\\u061c\\u115f\\u1160\\u1680\\u17b4\\u17b5"
+    "\\u180b-\\u180f\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u2064\\u2066-\\u206f\\u2800"
+    "\\u3000\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff9-\\ufffb"
+)
+VISIBLE_PATTERN = f"[^{_INVISIBLE}]"
+_VISIBLE = re.compile(VISIBLE_PATTERN)
+
+
+def visible(value: str) -> str:
+    """``value`` when it holds a character that shows (``VISIBLE_PATTERN``), else a
+    ValueError: a value of only invisible characters is one nobody could read or find."""
+    if _VISIBLE.search(value) is None:
+        raise ValueError(
+            "has no visible text: only whitespace and characters that show as nothing "
+            "(such as U+202E, U+3164, U+2800 or zero-width spaces)"
+        )
+    return value
 
 
 MAX_JSON_DEPTH = 20
@@ -179,6 +210,10 @@ def identifier(value: str) -> str:
 CleanStr = Annotated[str, AfterValidator(_clean)]
 # Text and Identifier are never blank, and the published schema says so (_NotBlankSchema).
 Text = Annotated[str, AfterValidator(_clean), NotBlank, _NotBlankSchema()]
+# A unit's value: text that shows (:func:`visible`), and the published schema says so.
+VisibleText = Annotated[
+    str, AfterValidator(_clean), NotBlank, AfterValidator(visible), _NotBlankSchema(VISIBLE_PATTERN)
+]
 # Identifier (user, agent, session and task ids) also refuses what would make one id show
 # as another (:func:`identifier`).
 Identifier = Annotated[

@@ -20,6 +20,7 @@ from app.schemas.common import (
     ResponseModel,
     Text,
     TtlDays,
+    VisibleText,
 )
 from app.schemas.limits import MaxChars, MaxValue
 from app.schemas.memory import MemoryRead, Outcome
@@ -167,7 +168,7 @@ class MemoryUpdate(RequestModel):
 
     model_config = ConfigDict(**RequestModel.model_config, json_schema_extra=_no_null_in_schema)
 
-    value: Annotated[Text, Field(min_length=1), MaxChars("value_chars")] | None = Field(
+    value: Annotated[VisibleText, Field(min_length=1), MaxChars("value_chars")] | None = Field(
         default=None,
         description="New content; re-embedded, re-indexed and re-checked for "
         "duplicates in the same transaction.",

@@ -13,6 +13,7 @@ so no settings are read at import. The errors are pydantic's own (``too_long``,
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
-from pydantic_core import PydanticKnownError, core_schema
+from pydantic_core import PydanticCustomError, PydanticKnownError, core_schema
 
 from app.core.config import LimitsSettings
 
@@ -118,6 +119,32 @@ class MaxValue(_Limit):
             return value
 
         return core_schema.no_info_after_validator_function(check, handler(source))
+
+
+class MaxJsonBytes(_Limit):
+    """A JSON value of at most that many bytes as compact UTF-8 JSON (checked after its own
+    validators); JSON Schema has no keyword for it: the field's description says it."""
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        def check(value: Any) -> Any:
+            limit = self.value()
+            size = len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
+            if size > limit:
+                raise PydanticCustomError(
+                    "json_too_large",
+                    "must be at most {limit} bytes as JSON (LIMITS__{setting}), got {size}",
+                    {"limit": f"{limit:,}", "size": f"{size:,}", "setting": self.name.upper()},
+                )
+            return value
+
+        return core_schema.no_info_after_validator_function(check, handler(source))
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> dict[str, Any]:
+        return handler(schema)
 
 
 def _too_long(field_type: str, limit: int, length: int) -> PydanticKnownError:

@@ -21,8 +21,9 @@ from app.schemas.common import (
     SessionId,
     Text,
     TtlDays,
+    VisibleText,
 )
-from app.schemas.limits import MaxChars, MaxItems
+from app.schemas.limits import MaxChars, MaxItems, MaxJsonBytes
 
 Source = Literal["user", "agent", "tool", "system", "extraction"]
 Status = Literal["active", "superseded", "merged", "archived", "invalid", "forgotten"]
@@ -47,7 +48,7 @@ class MemoryCreate(RequestModel):
         "`preference`, something that happened or will happen at a time `event`), else "
         "`fact`. Given: kept as given.",
     )
-    value: Annotated[Text, Field(min_length=1), MaxChars("value_chars")] = Field(
+    value: Annotated[VisibleText, Field(min_length=1), MaxChars("value_chars")] = Field(
         description="The content: one self-contained sentence (≤ 200 characters recommended), "
         "negations and conditions kept."
     )
@@ -76,7 +77,11 @@ class MemoryCreate(RequestModel):
         max_length=100,
         description="Pointers to the transcript turns it came from (a string or a list).",
     )
-    metadata: JsonObject = Field(default_factory=dict, description="Free-form JSON object.")
+    metadata: Annotated[JsonObject, MaxJsonBytes("metadata_bytes")] = Field(
+        default_factory=dict,
+        description="Free-form JSON object, at most `LIMITS__METADATA_BYTES` bytes written as "
+        "compact UTF-8 JSON (default 16,384; larger is a 422).",
+    )
 
     @field_validator("raw_ref", mode="before")
     @classmethod

@@ -21,11 +21,14 @@ not placed there may still be placed among the recalled memories.
 
 from __future__ import annotations
 
+import asyncio
 import math
 import time
 import uuid
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+
+import numpy as np
 
 from app.clients.tokenizer import Tokenizer
 from app.core.config import ContextSettings
@@ -85,6 +88,12 @@ class ContextResult:
     def conflict_ids(self, unit_id: uuid.UUID) -> list[uuid.UUID]:
         """The ids of the active units ``unit_id`` is flagged as contradicting."""
         return [u.id for u in self.conflicts.get(unit_id, [])]
+
+
+def _settled(task: asyncio.Future[np.ndarray]) -> None:
+    """Retrieve the outcome of an embedding nobody may wait for any more."""
+    if not task.cancelled():
+        task.exception()
 
 
 def _placed(units: list[MemoryUnit], fit: Fit) -> list[PlacedUnit]:
@@ -193,6 +202,10 @@ class ContextService:
                 query_source = "last_user_message"
                 if embed_tokens is not None:
                     embed_tokens -= spent
+        early = None  # the default query's embedding, begun before the wait (tester H34)
+        if query and entries and query_source == "last_user_message":
+            early = asyncio.ensure_future(self.working_memory.query_vector(query))
+            early.add_done_callback(_settled)  # shared with recall, kept if the read fails
         if entries and embed_tokens is not None and session_id is not None:
             snapshot = await self.working_memory.with_vectors(
                 namespace, session_id, snapshot, max(0, embed_tokens), deadline
@@ -236,7 +249,9 @@ class ContextService:
         remaining = usable - result.used_preferences - result.used_memories - 4
         header_cost = self.tokenizer.count(WINDOW_HEADER + "\n")
         if entries and remaining > header_cost:
-            selection = await self.working_memory.choose(entries, query, remaining - header_cost)
+            selection = await self.working_memory.choose(
+                entries, query, remaining - header_cost, await early if early else None
+            )
             result.window, result.used_window = self._window_lines(selection, remaining)
         self._standing_takes_the_rest(result, preferences, usable)
 

@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
-from app.schemas.common import NOT_BLANK_PATTERN, not_blank
+import unicodedata
+
+from app.schemas.common import NOT_BLANK_PATTERN, VISIBLE_PATTERN, not_blank
 from tests.api.test_validation import assert_problem, unit
 from tests.conftest import count_rows
 
@@ -44,8 +46,43 @@ def test_the_not_blank_pattern_is_exactly_the_validators_rule():
     assert not pattern.search("\u200b \ufeff\u2060")
 
 
+# Characters that draw blank though Unicode gives them a visible category (tester H21), and the
+# format characters that do draw a sign (the prepended concatenation marks).
+_BLANK_LOOKING = set("\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u2800\u3164\uffa0")
+_BLANK_LOOKING |= {chr(c) for c in range(0xFE00, 0xFE10)}
+_SIGNS = set("\u0600\u0601\u0602\u0603\u0604\u0605\u06dd\u070f\u0890\u0891\u08e2")
+
+
+def test_the_visible_pattern_is_the_unicode_rule():
+    # Every character of the Basic Multilingual Plane (surrogates aside: refused before): the
+    # pattern finds it iff it is no whitespace, zero-width, control or invisible format
+    # character and draws something.
+    pattern = re.compile(VISIBLE_PATTERN)
+    for code in [*range(0xD800), *range(0xE000, 0x10000)]:
+        char = chr(code)
+        try:
+            blank = not not_blank(char)
+        except ValueError:
+            blank = True
+        kind = unicodedata.category(char)
+        invisible = blank or kind == "Cc" or (kind == "Cf" and char not in _SIGNS)
+        invisible = invisible or char in _BLANK_LOOKING
+        assert (pattern.search(char) is None) == invisible, hex(code)
+    assert pattern.search("\U0001f600") and pattern.search("用户") and pattern.search("x\u202e")
+
+
+VISIBLE_FIELDS = [("MemoryCreate", "value"), ("MemoryUpdate", "value")]
+
+
+@pytest.mark.parametrize(("model", "field"), VISIBLE_FIELDS)
+async def test_values_say_they_need_visible_text_in_the_schema(client, model, field):
+    prop = (await _spec(client))["components"]["schemas"][model]["properties"][field]
+    string = _string_schema(prop)
+    assert string["minLength"] == 1
+    assert string["pattern"] == VISIBLE_PATTERN
+
+
 BLANK_FIELDS = [
-    ("MemoryCreate", "value"),
     ("MemoryCreate", "user_id"),
     ("MemoryCreate", "session_id"),
     ("MemoryCreate", "entities"),
@@ -54,7 +91,6 @@ BLANK_FIELDS = [
     ("RecallRequest", "agent_id"),
     ("RecallRequest", "session_id"),
     ("RecallRequest", "entities"),
-    ("MemoryUpdate", "value"),
 ]
 
 

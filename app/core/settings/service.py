@@ -95,6 +95,9 @@ class LimitsSettings(BaseModel):
     # "Cost at the limits").
     extract_chars: int = Field(default=100_000, ge=1, le=100_000_000)
     list_page: int = Field(default=200, ge=1, le=10_000)
+    # Bytes of one unit's `metadata` (/store), written as compact UTF-8 JSON: past it a 422
+    # (tester H20: six units of 1 MB of metadata each made a 6 MB /recall answer).
+    metadata_bytes: int = Field(default=16_384, ge=2, le=100_000_000)
     # ---- the embedder's cost, in its own tokens (app/services/embedding_budget.py) ----
     # Model tokens of one text a request has embedded in the foreground (a unit's value or
     # trigger scenario, a recall, window or /context query; prefix and special tokens

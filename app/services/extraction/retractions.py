@@ -27,6 +27,7 @@ import rjieba
 
 from app.core.text import has_cjk
 from app.services.extraction.dates import find_dates
+from app.services.extraction.parts import parts
 from app.services.extraction.units import Turn
 
 _EN_RETRACT = re.compile(
@@ -113,7 +114,23 @@ def _not_but(text: str) -> str:
 def corrected(text: str) -> str:
     """``text`` with each "X — sorry, Y" correction applied (module docstring), one at a
     time from the first until one does not apply; "not allergic to X, only to Y" as two
-    statements."""
+    statements. A message longer than ``CORRECTION_PART_CHARS`` is corrected part by part
+    (sentences, :func:`~app.services.extraction.parts.parts`): a correction reads the text
+    before it, and 100,000 characters read whole took minutes."""
+    return "".join(_corrected(part) for part in parts(text, CORRECTION_PART_CHARS, _OPENS))
+
+
+# A correction reaches back this far at most (a message within it is read whole).
+CORRECTION_PART_CHARS = 2000
+# A sentence that may open with a correction of the one before ("… Boston. Sorry, Cambridge."):
+# kept in the same part (a superset of the cues of the correction patterns).
+_OPENS = re.compile(
+    r"\W{0,4}(?:no|wait|correction|scratch|i\s+mean|actually|oh|sorry|oops|不对|我?说错|我是说|哦不|啊不)",
+    re.IGNORECASE,
+)
+
+
+def _corrected(text: str) -> str:
     for _ in range(2 * len(text) + 2):  # each step takes out its cue (a bound, no hang)
         text = _not_but(text)
         step = _correction(text)
@@ -136,8 +153,9 @@ def _correction(text: str) -> str | None:
     fix, after = new[: end.start()].strip(), new[end.start() :]
     if not fix or not re.search(r"\w", fix) or re.search(r"[.!?。！？]", old[-1:]):
         return None
-    new_dates, old_dates = find_dates(fix, _FIXED_NOW), find_dates(old, _FIXED_NOW)
-    if new_dates and old_dates:
+    # the text before is read for dates only when the fix is one (a date replaces a date)
+    old_dates = find_dates(old, _FIXED_NOW) if find_dates(fix, _FIXED_NOW) else []
+    if old_dates:
         last = old_dates[-1]
         return old[: last.start] + fix + old[last.end :] + after
     if zh:

@@ -10,6 +10,7 @@ goes stale.
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import numpy as np
@@ -62,14 +63,22 @@ def strip_names(query: str, names: list[str]) -> str:
 
 class QueryEmbeddingCache:
     """``(model, text) → unit vector`` in front of an :class:`Embedder`'s ``embed_queries``;
-    ``size`` 0 keeps nothing. ``hits`` / ``misses`` count lookups since start."""
+    ``size`` 0 keeps nothing. ``hits`` / ``misses`` count lookups since start.
+
+    A text asked for while its embedding is being computed waits for that one model call
+    (``joined`` counts them), whatever the size: ``/context`` starts embedding its query
+    before its window read, and recall and the window ranking then share the one call. A
+    caller that gives up (recall past its time budget) leaves the call running for the others
+    (tester H34: a 384-token query was embedded for recall, then again for the window)."""
 
     def __init__(self, size: int) -> None:
         self._items: LRUCache[tuple[str, str], np.ndarray] | None = (
             LRUCache(maxsize=size) if size > 0 else None
         )
+        self._flying: dict[tuple[str, str], asyncio.Task[np.ndarray]] = {}
         self.hits = 0
         self.misses = 0
+        self.joined = 0
 
     def get(self, model: str, text: str) -> np.ndarray | None:
         """The cached embedding of ``text`` by ``model``, or None."""
@@ -83,16 +92,34 @@ class QueryEmbeddingCache:
         return found
 
     async def embed_query(self, embedder: Embedder, text: str) -> tuple[np.ndarray, bool]:
-        """The query embedding of ``text`` (a (dimension,) float32 unit vector) and whether
-        it came from the cache; a miss calls ``embedder.embed_queries`` and keeps the result."""
+        """The query embedding of ``text`` (a (dimension,) float32 unit vector, read-only)
+        and whether it came from the cache or a call already running; a miss calls
+        ``embedder.embed_queries`` once and keeps the result. Raises what the call raises."""
+        key = (embedder.model, text)
+        flying = self._flying.get(key)
+        if flying is not None:
+            self.joined += 1
+            return await asyncio.shield(flying), True
         found = self.get(embedder.model, text)
         if found is not None:
             return found, True
+        task = asyncio.ensure_future(self._embed(embedder, text))
+        self._flying[key] = task
+        task.add_done_callback(lambda done: self._landed(key, done))
+        return await asyncio.shield(task), False
+
+    async def _embed(self, embedder: Embedder, text: str) -> np.ndarray:
         vector = (await embedder.embed_queries([text]))[0]
+        vector.setflags(write=False)  # shared between requests: nobody may change it
+        return vector
+
+    def _landed(self, key: tuple[str, str], task: asyncio.Task[np.ndarray]) -> None:
+        """A call ended: kept when it gave a vector (its error is its waiters')."""
+        self._flying.pop(key, None)
+        if task.cancelled() or task.exception() is not None:
+            return
         if self._items is not None:
-            vector.setflags(write=False)  # shared between requests: nobody may change it
-            self._items[(embedder.model, text)] = vector
-        return vector, False
+            self._items[key] = task.result()
 
     async def embed_query_timed(
         self, embedder: Embedder, text: str

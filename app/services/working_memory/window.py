@@ -328,12 +328,16 @@ class WorkingMemoryService:
         return replace(snapshot, entries=entries)
 
     async def choose(
-        self, entries: list[WindowEntry], query: str | None, budget_tokens: int
+        self,
+        entries: list[WindowEntry],
+        query: str | None,
+        budget_tokens: int,
+        query_vec: np.ndarray | None = None,
     ) -> Selection:
         """Rank ``entries`` (relevance only with a query; entries need their embeddings
-        then) and fill ``budget_tokens`` (content + per-message overhead)."""
-        query_vec = None
-        if query is not None and entries:
+        then; ``query_vec``: the query's, when the caller has it) and fill ``budget_tokens``
+        (content + per-message overhead)."""
+        if query is not None and entries and query_vec is None:
             query_vec = await self.query_vector(query)
         s = self.settings
         ranked = rank(

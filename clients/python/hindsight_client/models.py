@@ -582,7 +582,7 @@ class MemoryCreate(BaseModel):
     """
     metadata: Annotated[dict[str, Any] | None, Field(title="Metadata")] = None
     """
-    Free-form JSON object.
+    Free-form JSON object, at most `LIMITS__METADATA_BYTES` bytes written as compact UTF-8 JSON (default 16,384; larger is a 422).
     """
     occurred_at: Annotated[AwareDatetime | None, Field(title="Occurred At")] = None
     """
@@ -638,7 +638,7 @@ class MemoryCreate(BaseModel):
         Field(
             max_length=2000,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]",
+            pattern="[^\\x00-\\x20\\x7f-\\xa0\\xad\\u034f\\u061c\\u115f\\u1160\\u1680\\u17b4\\u17b5\\u180b-\\u180f\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u2064\\u2066-\\u206f\\u2800\\u3000\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff9-\\ufffb]",
             title="Value",
         ),
     ]
@@ -820,7 +820,7 @@ class MemoryUpdate(BaseModel):
         Field(
             max_length=2000,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]",
+            pattern="[^\\x00-\\x20\\x7f-\\xa0\\xad\\u034f\\u061c\\u115f\\u1160\\u1680\\u17b4\\u17b5\\u180b-\\u180f\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u2064\\u2066-\\u206f\\u2800\\u3000\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff9-\\ufffb]",
             title="Value",
         ),
     ] = None

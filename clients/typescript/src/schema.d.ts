@@ -617,7 +617,10 @@ export interface paths {
          *     request's arrival, "expires_at is in the past", the rule `PATCH /memories/{id}` applies
          *     too; a value or trigger scenario holding a secret — a password, PIN, card number or
          *     security code, access code, API key or national id, as extraction never keeps them —
-         *     "holds … never kept", also on `PATCH`; or a value or trigger scenario over
+         *     "holds … never kept", also on `PATCH`; a value with no visible text, only whitespace and
+         *     characters that show as nothing such as U+202E, U+3164, U+2800 or zero-width spaces, "has
+         *     no visible text", also on `PATCH`; a unit's `metadata` over `LIMITS__METADATA_BYTES`
+         *     bytes as compact JSON, 16 KiB by default; or a value or trigger scenario over
          *     `LIMITS__TEXT_TOKENS` model tokens, or all the batch's distinct values and scenarios over
          *     `LIMITS__REQUEST_TOKENS`, 384 by default each, under 1 s of the bundled embedder: the
          *     error says the limit and the count, and for a batch `item_tokens`, each unit's tokens,
@@ -1555,7 +1558,7 @@ export interface components {
             expires_at?: string | null;
             /**
              * Metadata
-             * @description Free-form JSON object.
+             * @description Free-form JSON object, at most `LIMITS__METADATA_BYTES` bytes written as compact UTF-8 JSON (default 16,384; larger is a 422).
              */
             metadata?: {
                 [key: string]: unknown;
