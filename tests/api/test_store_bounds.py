@@ -80,3 +80,21 @@ async def test_visible_text_among_invisible_characters_is_stored(client, engine)
     r = await client.post("/store", json={"memories": [unit(value=value)]})
     assert r.status_code == 200, r.text
     assert r.json()["results"][0]["memory"]["value"] == value
+
+
+async def test_merges_do_not_grow_a_units_metadata_without_bound(client):
+    """Tester hbreak9 K8: each restatement's metadata joined the survivor's, so twelve
+    /store calls of one fact made a 7.2 MB unit. Keys join only while the whole stays
+    within 16,384 bytes."""
+    ids = set()
+    for i in range(5):
+        body = {
+            "memories": [unit(value="The user likes oolong tea", metadata={f"k{i}": "x" * 9_000})]
+        }
+        r = await client.post("/store", json=body)
+        assert r.status_code == 200, r.text
+        ids.add(r.json()["results"][0]["id"])
+    [kept] = ids
+    meta = (await client.get(f"/memories/{kept}")).json()["metadata"]
+    assert "k0" in meta  # the first unit's own metadata stays
+    assert len(json.dumps(meta, ensure_ascii=False, separators=(",", ":")).encode()) <= LIMIT

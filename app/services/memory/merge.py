@@ -16,6 +16,7 @@ its id resolves to the survivor.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
@@ -179,7 +180,10 @@ def merge_into(survivor: MemoryUnit, restatement: Restatement, now: datetime) ->
     if r.source is not None:
         known = survivor.metadata_.get("sources", [survivor.source])
         sources = list(dict.fromkeys([*known, r.source]))
-        survivor.metadata_ = {**r.metadata, **survivor.metadata_, "sources": sources}
+        merged = {**r.metadata, **survivor.metadata_, "sources": sources}
+        if _json_bytes(merged) > MERGED_METADATA_BYTES:  # tester hbreak9 K8: 7.2 MB by merges
+            merged = {**survivor.metadata_, "sources": sources}
+        survivor.metadata_ = merged
     if r.value is not None and r.value != survivor.value:
         said = [v for v in survivor.metadata_.get("restated_as", []) if v != r.value]
         survivor.metadata_ = {
@@ -187,6 +191,16 @@ def merge_into(survivor: MemoryUnit, restatement: Restatement, now: datetime) ->
             "restated_as": [*said, r.value][-RESTATED_KEPT:],
         }
     survivor.search_text = search_text(survivor.value, survivor.query, " ".join(survivor.entities))
+
+
+MERGED_METADATA_BYTES = 16_384
+"""A restatement's metadata keys join the survivor's only while the whole stays within this
+many bytes of compact JSON (the default ``LIMITS__METADATA_BYTES`` of one ``/store`` unit):
+merges never grow a unit's metadata without bound."""
+
+
+def _json_bytes(value: Mapping[str, Any]) -> int:
+    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str).encode())
 
 
 def adds_things(value: str, survivor_value: str) -> bool:
