@@ -5,9 +5,10 @@ small apartment." that restated it, *and* (in a longer message) one unit "lives 
 a small apartment. The user's rent is $1,800": a later "I moved to Seattle" then superseded
 the typed home but only flagged the bundle, whose Boston stayed current.
 
-A clause is held by its typed facts when what is left of it outside their words is at most
-one content word, once the time phrase a dated move took into its value ("moved to Bergen
-last month" → "… in November 2026 and now lives there") is left out; a detail of place or
+A clause is held by its typed facts when nothing of it is left outside their words (no
+content word: "and a dog", "and she is 7" are not held), once the time phrase a dated move
+took into its value ("moved to Bergen last month" → "… in November 2026 and now lives
+there") is left out; a detail of place or
 manner after a comma (", in a small apartment", ", near the park") goes into the one fact's
 value instead ("The user moved to Boston and now lives there, in a small apartment."). The
 caller (:func:`app.services.extraction.typed.typed_units`) then leaves the clause out of the
@@ -29,6 +30,18 @@ _DETAIL = re.compile(
     r"[^,.;:!?]{2,60}?)\s*[.!]*\s*$",
     re.IGNORECASE,
 )
+
+
+# What opens the text left when a held clause before it was taken out ("I live in Chicago but
+# my parents moved…" → "my parents moved…"; "Hi, 我叫Lena, I work…" → "I work…").
+_DANGLING = re.compile(r"^[\s,，;；:：]*(?:(?:but|and|so|while|whereas|also)\b[\s,]*)?", re.I)
+
+
+def left_over(text: str) -> str:
+    """``text`` (a message once its held clauses are taken out) without the conjunction or
+    comma left dangling at its start, capitalised again."""
+    out = _DANGLING.sub("", re.sub(r"[,，](?:\s*[,，])+", ",", text))
+    return out[:1].upper() + out[1:] if out else text
 
 
 # A clause that opens with a pronoun is about the clause before it ("I have two kids. They
@@ -58,4 +71,4 @@ def holds_fact(units: list[Candidate], rest: str, now: datetime, following: list
         unit = units[0]
         unit.value = f"{unit.value.rstrip('.')}, {detail.group(1).strip()}."
         return True
-    return len(content_words(left)) <= 1
+    return not content_words(left)

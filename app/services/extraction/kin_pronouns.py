@@ -9,7 +9,7 @@ husband, a father… for "he"; a daughter, a wife, a mother… for "she"); a fri
 or two such relatives leave the pronoun as it is. "I have a sister." names her too, and so
 does the speaker's message just before ("My sister lives in Denver." then "She is a nurse.":
 the second was no unit at all, too short to say anything alone). Chinese alike: 她/他
-opening a sentence or clause after 我姐姐 / 我有个姐姐 is 我姐姐 (我姐姐住在丹佛。她是护士。 →
+opening a sentence after 我姐姐 / 我有个姐姐 is 我姐姐 (我姐姐住在丹佛。她是护士。 →
 …我姐姐是护士。), so that each fact about the relative is a unit that says whom it is about.
 """
 
@@ -26,7 +26,7 @@ _SHE = (
     "grandma", "aunt", "niece", "fiancée", "fiancee", "stepdaughter", "stepmother", "stepmom",
 )  # fmt: skip
 _KIN = re.compile(
-    r"\b(?:my|i\s+(?:also\s+)?have\s+(?:an?|one)|i(?:'ve|\s+have)\s+got\s+an?)\s+"
+    r"\b(my|i\s+(?:also\s+)?have\s+(?:an?|one)|i(?:'ve|\s+have)\s+got\s+an?)\s+"
     r"(?:(?:little|big|older|younger|eldest|oldest|youngest|baby|\d+-year-old)\s+)?"
     rf"({'|'.join(_HE + _SHE)})\b",
     re.IGNORECASE,
@@ -41,13 +41,17 @@ _OPENING = re.compile(
 _ZH_HE = "儿子|丈夫|老公|爸爸|父亲|哥哥|弟弟|男朋友|未婚夫|爷爷|外公|叔叔|舅舅|老板"
 _ZH_SHE = "女儿|妻子|老婆|妈妈|母亲|姐姐|妹妹|女朋友|未婚妻|奶奶|外婆|阿姨|姑姑|闺蜜"
 _ZH_KIN = re.compile(rf"我(?:的|有(?:一)?个|还有(?:一)?个)?({_ZH_HE}|{_ZH_SHE})")
-_ZH_OPENING = re.compile(r"(?:(?<=^)|(?<=[。！？!?，,；;]))\s*([他她])(?!们)")
+_ZH_OPENING = re.compile(r"(?:(?<=^)|(?<=[。！？!?]))\s*([他她])(?!们)")
 
 
 def _kin_before(text: str, end: int, she: bool, earlier: str = "") -> str | None:
-    kin = {m.group(1).lower() for m in _KIN.finditer(text, 0, end)}
+    found = list(_KIN.finditer(text, 0, end))
     if end == 0:  # the message opens with the pronoun: the relative of the one before
-        kin |= {m.group(1).lower() for m in _KIN.finditer(earlier)}
+        found += list(_KIN.finditer(earlier))
+    # "I have a son, his name is Leo" is one fact: "I have a …" names the one a new sentence
+    # speaks of ("I have a sister. She is a nurse.")
+    opens = end == 0 or text[:end].rstrip().endswith((".", "!", "?"))
+    kin = {m.group(2).lower() for m in found if opens or m.group(1).lower() == "my"}
     kin = {k for k in kin if (k in _SHE) == she}
     return kin.pop() if len(kin) == 1 else None
 

@@ -46,6 +46,7 @@ from app.services.extraction.changes import state_changes
 from app.services.extraction.dates import local_now
 from app.services.extraction.events import EVENT_CONFIDENCE, congrats_unit, event_units
 from app.services.extraction.filler import addressees, content_words, read
+from app.services.extraction.held import left_over
 from app.services.extraction.kinds import request_value, result_unit
 from app.services.extraction.repeats import without_repeats
 from app.services.extraction.retractions import corrected, negative_answer, take_back
@@ -122,7 +123,7 @@ class OfflineExtractor:
                 answers = before is not None and before.reading.asks and replies(said, before)
                 rest = said
                 if typed.taken and not covered:  # the event holds what the typed units do not
-                    rest = Said(turn, read(without_clauses(turn.content, typed.taken)))
+                    rest = Said(turn, read(left_over(without_clauses(turn.content, typed.taken))))
                 asked = answers or request_value(rest.reading.text(), "") is not None
                 worth = rest.reading.says or (asked and rest.reading.stated_words > 0)
                 if worth and not covered:
