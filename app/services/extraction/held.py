@@ -8,7 +8,8 @@ the typed home but only flagged the bundle, whose Boston stayed current.
 A clause is held by its typed facts when nothing of it is left outside their words (no
 content word: "and a dog", "and she is 7" are not held), once the time phrase a dated move
 took into its value ("moved to Bergen last month" → "… in November 2026 and now lives
-there") is left out; a detail of place or
+there") is left out, and (Chinese) the next clause has a subject of its own (我住在杭州，靠近西湖
+stays whole in the event); a detail of place or
 manner after a comma (", in a small apartment", ", near the park") goes into the one fact's
 value instead ("The user moved to Boston and now lives there, in a small apartment."). The
 caller (:func:`app.services.extraction.typed.typed_units`) then leaves the clause out of the
@@ -62,6 +63,8 @@ def holds_fact(units: list[Candidate], rest: str, now: datetime, following: list
         return False
     if following and _POINTS_BACK.match(following[0]):
         return False
+    if following and has_cjk(following[0]) and not following[0].lstrip().startswith("我"):
+        return False  # 我住在杭州，靠近西湖: the clause after it goes on about the same
     left = rest
     if any(u.occurred_at for u in units):  # a dated move holds its time phrase
         for found in reversed(find_dates(rest, now)):
