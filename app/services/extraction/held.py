@@ -63,7 +63,8 @@ def holds_fact(units: list[Candidate], rest: str, now: datetime, following: list
         return False
     if following and _POINTS_BACK.match(following[0]):
         return False
-    if following and has_cjk(following[0]) and not following[0].lstrip().startswith("我"):
+    opens = following[0].lstrip()[:1] if following else ""
+    if has_cjk(opens) and opens != "我":
         return False  # 我住在杭州，靠近西湖: the clause after it goes on about the same
     left = rest
     if any(u.occurred_at for u in units):  # a dated move holds its time phrase
