@@ -12,7 +12,9 @@ pair decision read the move as the user's): a comma, "but", "while", "whereas" o
 "my parents / my friend Sam / our kids …" and its verb is a cut (after a statement), and so is
 a new sentence whose subject is another person than the one before ("I live in Chicago. My
 sister lives in Denver.", 我住在北京。我爸妈住在上海。) unless it points back ("… They love
-it."). Chinese: 我住在北京，我父母搬到了上海 (a relative or 朋友 after 我, or 我的)."""
+it."). Chinese: 我住在北京，我父母搬到了上海 (a relative or 朋友 after 我, or 我的); and the
+speaker again after a statement of a state (我女朋友是医生，我现在月薪两万五), not in a tale of
+what happened."""
 
 from __future__ import annotations
 
@@ -89,6 +91,10 @@ _ZH_CUT = re.compile(
 # A statement before the cut: about a possessed subject, or about the speaker (我住在北京).
 _ZH_STATEMENT = re.compile(rf"^我(?:的|{_ZH_KIN})?.*?(?:是|在|住|有|叫|要|会|\d)")
 _ZH_SPEAKER_FIRST = re.compile(rf"^我(?!的|们|{_ZH_KIN})")
+# "，我…" after a statement of a state (我女朋友是医生，我现在月薪两万五): the speaker opens a
+# statement of their own again — not in a tale of what happened (我昨天去了超市，我买了…).
+_ZH_CUT_SELF = re.compile(r"[，,]\s*(?:而且|并且|另外)?(?=我(?!们|的|觉得|想|希望|也|还|就|都))")
+_ZH_TOLD = re.compile(r"了|过|着")
 _ZH_PERSON_FIRST = re.compile(rf"^我的?({_ZH_KIN})")
 _ZH_BACK = re.compile(r"[它他她这那]")
 
@@ -128,6 +134,8 @@ def _cut(sentence: str, zh: bool) -> list[str]:
         m = _EN_CUT_SELF.search(sentence)
         left = sentence[: m.start()] if m is not None else ""
         m = m if _EN_SELF_LEFT.match(left) and not _EN_SUBORDINATE.search(left) else None
+    elif m is None and not _ZH_TOLD.search(sentence):
+        m = _ZH_CUT_SELF.search(sentence)
     if m is None:
         return [sentence]
     left, right = sentence[: m.start()].strip(), sentence[m.end() :].strip()

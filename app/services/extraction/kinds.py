@@ -41,12 +41,13 @@ from app.services.extraction.date_labels import resolve_dates
 from app.services.extraction.dates import TimeMatch, find_dates, local_midnight
 from app.services.extraction.filler import join, sentences
 from app.services.extraction.lasting import holds_whatever_the_tense
+from app.services.extraction.slots import states_amount
 from app.services.extraction.statements import third_person_en, third_person_zh
 from app.services.extraction.tense import is_past, recurring_spans
 from app.services.extraction.units import Candidate
 
 _EN_LIMIT = re.compile(
-    r"\b(?:budget|(?-i:max(?:imum)?)|at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to\s+[$€£¥]|"
+    r"\b(?:budget|(?-i:max(?:imum)?)|at\s+most|no\s+more\s+than|not\s+more\s+than|(?<!went\s)up\s+to\s+[$€£¥]|"
     r"can't\s+afford|allerg(?:ic|y|ies)|intolerant|gluten-free|(?:vegan|vegetarian|keto|paleo|"
     r"kosher|halal|low-carb|gluten-free)\s+diet)\b",  # a diet rules food out (tester F37)
     re.IGNORECASE,
@@ -97,7 +98,10 @@ _ZH_EVENT = re.compile(rf"{zh_past.PAST.pattern}|明天|后天|打算|准备|计
 _ZH_LIKING = re.compile(
     r"喜欢|偏好|偏爱|宁可|宁愿|更愿意|讨厌|受不了|能.{1,6}就.{1,6}|最好|希望|^(?:请|麻烦).{2,20}$|[，,](?:谢谢|麻烦了)"
 )
-_ZH_STATE = re.compile(r"我(?:是|叫|有)|在.{1,15}(?:工作|上班|任职|做|当)|住在|我的.{1,6}是")
+_ZH_STATE = re.compile(
+    r"我(?:是|叫|有)|在.{1,15}(?:工作|上班|任职|做|当)|住在|我的.{1,6}是|"
+    r"我(?:[姐妹哥弟]{2}|妈妈|爸爸|老婆|老公|儿子|女儿|[男女]朋友)是"
+)
 
 
 def unit_type(text: str, dates: list[TimeMatch], *, zh: bool) -> MemoryType:
@@ -165,6 +169,8 @@ def cue_type(text: str, dates: list[TimeMatch], *, zh: bool) -> MemoryType | Non
         return "fact"
     if (_ZH_LIMIT if zh else _EN_LIMIT).search(text):
         return "constraint"
+    if states_amount(text, zh=zh):  # "My rent went up to $2,100.", 房租涨到一万四了
+        return "fact"
     if holds_whatever_the_tense(text, zh=zh):  # a validity, a birth, a diagnosis (lasting.py)
         return "fact"
     if (_ZH_DAILY if zh else _EN_DAILY).search(text) and not is_past(text, zh=zh):
@@ -199,23 +205,24 @@ def by_type(text: str, now: datetime, *, zh: bool) -> list[str]:
     """``text`` cut at sentence bounds where what it says changes type: "每晚不超过500元。我上周
     刚换了工作" is a limit and an event, "Dance is my stress relief. I lost my job yesterday."
     a fact and an event (tester C9, C11: one unit of one type held both). A sentence with no
-    type of its own (a reaction, a feeling, "It keeps me going") stays with the one before
-    it (the first: with the next); one piece when nothing changes."""
+    type of its own ("It keeps me going") stays with the one before it (the first: with the
+    next); two facts are two pieces ("I live in Boston. My rent is $1,800.")."""
     parts = sentences(text)
     if len(parts) < 2:
         return [text]
     groups: list[tuple[MemoryType | None, list[str]]] = []
+    was = None  # the type of the sentence before, as its own words give it
     for part in parts:
         dates = find_dates(part, now)
-        kind = cue_type(part, dates, zh=zh) or _lasting_state(part, dates, zh)
-        if kind == "preference":  # a liking and a state of the speaker hold alike
-            kind = "fact"
+        own = cue_type(part, dates, zh=zh) or _lasting_state(part, dates, zh)
         if _POINTS_BACK.match(part):  # "He is my best friend": about the sentence before
-            kind = None
-        if groups and (kind is None or groups[-1][0] in (None, kind)):
+            own = None
+        kind = "fact" if own == "preference" else own  # a liking and a state hold alike
+        if groups and (kind is None or groups[-1][0] in (None, kind) and not was == own == "fact"):
             groups[-1] = (groups[-1][0] or kind, [*groups[-1][1], part])
         else:
             groups.append((kind, [part]))
+        was = own or was
     return [join(g) for _, g in groups]
 
 

@@ -31,13 +31,22 @@ import re
 from dataclasses import replace
 
 from app.core.text import fold_space_runs, has_cjk, normalize
-from app.services.extraction import beliefs, casual, exceptions, kin_pronouns, outgrown, relayed
+from app.services.extraction import (
+    beliefs,
+    casual,
+    exceptions,
+    kin_pronouns,
+    outgrown,
+    relayed,
+    slots,
+)
 from app.services.extraction import speakers as said_by
-from app.services.extraction.abbreviations import protect, restored
+from app.services.extraction.abbreviations import DOT, protect, restored
 from app.services.extraction.changes import state_changes
 from app.services.extraction.dates import local_now
 from app.services.extraction.events import EVENT_CONFIDENCE, congrats_unit, event_units
 from app.services.extraction.filler import addressees, content_words, read
+from app.services.extraction.held import left_over
 from app.services.extraction.kinds import request_value, result_unit
 from app.services.extraction.repeats import without_repeats
 from app.services.extraction.retractions import corrected, negative_answer, take_back
@@ -72,8 +81,10 @@ class OfflineExtractor:
         own = said_by.subjects([*ctx.preceding, *turns], ctx.user_id)
         known = frozenset(n for t in turns for n in mid_sentence_names(t.content))
         found: dict[str, Candidate] = {}
+        dropped: list[dict[str, object]] = []
         before: Said | None = None
         last: dict[str | None, int] = {}  # each speaker's latest message
+        spoke: dict[str | None, str] = {}  # … and its words
         for turn in ctx.preceding[-1:]:
             before = Said(turn, read(turn.content), has_unit=True)
         for turn in turns:
@@ -82,8 +93,13 @@ class OfflineExtractor:
             if turn.role == "user":  # "Reminder: …", "FYI", 顺便说一下: the fact itself
                 content = said_by.without_injections(strip_lead_ins(turn.content))  # B11
                 content = casual.apostrophes(content)  # "i cant have dairy" (hbreak8 H33)
+                content = slots.rewritten(content)  # 房租… → 我的房租…; went up to → is now
                 content = relayed.without_relayed(content)  # an e-mail to reply to (H17)
-                content = kin_pronouns.resolved(content)  # "…my son? He's 7" → "My son is 7"
+                again = before is not None and before.turn.name == turn.name
+                earlier = spoke.get(turn.name, "") if again else ""
+                # "…my son? He's 7" → "My son is 7"; "My sister…" then "She is a nurse" (H28)
+                content = kin_pronouns.resolved(content, earlier)
+                spoke[turn.name] = turn.content
                 content = exceptions.rewritten(content)  # "no allergies except X" (G35)
                 content = outgrown.rewritten(content)  # 我的花生过敏已经好了 (H1)
                 content = beliefs.rewritten(content)  # "…assume I am vegan. I am not." (H18)
@@ -107,7 +123,7 @@ class OfflineExtractor:
                 answers = before is not None and before.reading.asks and replies(said, before)
                 rest = said
                 if typed.taken and not covered:  # the event holds what the typed units do not
-                    rest = Said(turn, read(without_clauses(turn.content, typed.taken)))
+                    rest = Said(turn, read(left_over(without_clauses(turn.content, typed.taken))))
                 asked = answers or request_value(rest.reading.text(), "") is not None
                 worth = rest.reading.says or (asked and rest.reading.stated_words > 0)
                 if worth and not covered:
@@ -121,6 +137,9 @@ class OfflineExtractor:
                     units.append(congrats)  # "Congrats on the new job at Acme!" (B6)
                 else:  # "We broke up.", "Just one cat now.": too short for an event (D26)
                     units += _changes(rest, turn)
+                who = kin_pronouns.unnamed(turn.content) if not units else None
+                if who and said.reading.text():  # "She is a nurse." alone (H28)
+                    dropped.append(_unnamed_entry(turn, who))
                 for cand in without_repeats(units):
                     key = normalize(cand.value)
                     if key not in found or found[key].confidence < cand.confidence:
@@ -131,7 +150,7 @@ class OfflineExtractor:
                 found.setdefault(normalize(done.value), done)  # "I booked…": what it did
             before = said
         units = _handled(list(found.values()))
-        return Extraction([restored(u) for u in _name_the_user(units, turns)])
+        return Extraction([restored(u) for u in _name_the_user(units, turns)], dropped=dropped)
 
 
 def _folded(turn: Turn) -> Turn:
@@ -139,6 +158,14 @@ def _folded(turn: Turn) -> Turn:
     the rules read no run longer than two characters."""
     content = fold_space_runs(turn.content)
     return turn if content == turn.content else replace(turn, content=content)
+
+
+def _unnamed_entry(turn: Turn, who: str) -> dict[str, object]:
+    """The outcome entry of a message about someone only a pronoun names (no unit made)."""
+    return {"memory_id": None, "outcome": "dropped", "type": None,
+            "value": turn.content.replace(DOT, "."), "confidence": None,
+            "reason": f'"{who}" opens message {turn.index} and no relative before it says who '
+                      "that is: a unit of it would not say whom it is about"}  # fmt: skip
 
 
 def _changes(said: Said, turn: Turn) -> list[Candidate]:

@@ -224,6 +224,7 @@ class JobRunner:
             part = await extractor.extract(piece.turns, ctx)
             out.units += part.units
             out.rejected += part.rejected
+            out.dropped += part.dropped  # e.g. "She is a nurse." naming nobody (H28)
         return out
 
     def _prepare(

@@ -31,6 +31,7 @@ from app.core.text import has_cjk
 from app.services.extraction import remember_requests
 from app.services.extraction.date_labels import date_label, resolve_dates
 from app.services.extraction.dates import TimeMatch, find_dates
+from app.services.extraction.news import without_news
 from app.services.memory.pairs.lexicon import names_people
 
 _SENTENCE_START = r"(?:^|(?<=[.!?。！？]\s)|(?<=[.!?]\s\s)|(?<=[。！？\n]))"
@@ -113,7 +114,7 @@ def strip_lead_ins(text: str) -> str:
     else:
         text = _EN_REMIND.sub(lambda m: "I want to be reminded" + m.group(1)[9:] + ".", text)
         text = _EN_CHANGE_REQUEST.sub(lambda m: "Please " + m.group(1) + ".", text)
-    out = text
+    out = without_news(text)  # "Big news:", 告诉你个大消息
     for _ in range(2):  # "Update: actually I'm…": two lead-ins in a row
         out = _EN_LEAD_IN.sub("", out).strip()  # a Chinese message may hold English sentences
     out = _ZH_LEAD_IN.sub("", out).strip() if has_cjk(text) else out

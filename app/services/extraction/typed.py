@@ -14,6 +14,7 @@ from app.services.extraction import beliefs
 from app.services.extraction import speakers as said_by
 from app.services.extraction.clauses import clauses, conditional, hedged, is_question, says_more
 from app.services.extraction.filler import content_words, read
+from app.services.extraction.held import holds_fact
 from app.services.extraction.rules import EN_RULES
 from app.services.extraction.rules_zh import ZH_RULES
 from app.services.extraction.standalone import coordinated, dated_move, subjectless, whole_sentence
@@ -101,7 +102,7 @@ def typed_units(turn: Turn, now: datetime, theirs: bool) -> Typed:
             covered = False
         held = (
             units and len(content_words(rest)) <= 1 and all(u.type == "constraint" for u in units)
-        )
+        ) or holds_fact(units, rest, now, parts[i + 1 : i + 2])  # "I moved to Boston." (s49)
         if held and (has_cjk(clause) or whole_sentence(clause, turn.content)):
             taken.append(clause)
     return Typed(out, covered and bool(out), taken, dropped)

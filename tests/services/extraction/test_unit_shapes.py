@@ -65,8 +65,8 @@ async def test_a_question_or_a_thank_you_alone_makes_no_unit(client):
 
 async def test_a_greeting_is_dropped_and_the_name_is_not_repeated(client):
     units = await extract(client, [user("Hi, 我叫Lena, I work as a nurse in 杭州.")])
-    values = [u["value"] for u in units]
-    assert values == ["用户叫Lena, the user works as a nurse in 杭州."], values
+    values = [u["value"] for u in units]  # one fact per unit: the name, then the job
+    assert values == ["用户叫Lena。", "The user works as a nurse in 杭州."], values
     assert units[0]["type"] == "fact"
 
 
