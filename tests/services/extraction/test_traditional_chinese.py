@@ -14,7 +14,8 @@ import pytest
 from app.core.chinese_script import Script, simplified
 from app.services.extraction import secrets, withhold
 from app.services.extraction.offline import OfflineExtractor
-from app.services.extraction.units import ExtractionContext, Turn
+from app.services.extraction.polish import polish
+from app.services.extraction.units import Candidate, ExtractionContext, Turn
 from tests.services.extraction.extracted import units_of, user
 
 NOW = datetime(2026, 12, 7, 12, tzinfo=UTC)  # a Monday: 下周三 is 2026-12-16
@@ -91,3 +92,14 @@ async def test_store_infers_a_traditional_allergy_as_a_constraint(client) -> Non
     r = await client.get("/memories", params={"user_id": "tw2"})
     (unit,) = r.json()["memories"]
     assert (unit["type"], unit["value"], unit["entities"]) == ("constraint", "我對花生過敏", [])
+
+
+def test_an_llm_value_in_traditional_is_cut_at_its_two_days() -> None:
+    """The LLM's units are checked by the offline rules (polish): 下週三…，下週五… was one
+    undated unit."""
+    said = Candidate(type="event", value="用戶下週三去臺北開會，下週五回上海。", confidence=0.9)
+    units = polish([said], [], ExtractionContext("u1", NOW))
+    assert [(u.value, str(u.occurred_at)) for u in units] == [
+        ("用戶下週三去臺北開會。", "2026-12-16"),
+        ("用戶下週五回上海。", "2026-12-18"),
+    ]
