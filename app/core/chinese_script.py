@@ -59,16 +59,11 @@ class Script:
     wrote no traditional character."""
 
     def __init__(self, texts: Iterable[str]) -> None:
+        read = [(simplified(text), text) for text in texts]
+        self.traditional = any(r != t for r, t in read)
         own: dict[str, set[str]] = {}  # simplified character → the user's characters for it
-        self.traditional = False
-        for text in texts:
-            read = simplified(text)
-            if read == text:
-                for ch in text:
-                    own.setdefault(ch, set()).add(ch)
-                continue
-            self.traditional = True
-            for ch, theirs in zip(read, text, strict=True):
+        for r, t in read if self.traditional else ():
+            for ch, theirs in zip(r, t, strict=True):
                 own.setdefault(ch, set()).add(theirs)
         # one character of theirs for a simplified one; two (发 for 發 and 髮): OpenCC's choice
         self._own = {ch: next(iter(c)) for ch, c in own.items() if len(c) == 1}
