@@ -48,11 +48,6 @@ def simplified(text: str) -> str:
     return _convert(text, "t2s")
 
 
-def is_traditional(text: str) -> bool:
-    """Whether reading ``text`` in simplified characters changes it."""
-    return simplified(text) != text
-
-
 class Script:
     """How the user writes: built from their texts, it writes a text read in simplified
     characters back in their characters (:meth:`written`). Nothing changes for a user who
