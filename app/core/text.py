@@ -11,12 +11,13 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 import rjieba
 import snowballstemmer
 
+from app.core.chinese_script import simplified
 from app.core.entity_names import entity_key
 
 _CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af"
@@ -80,9 +81,10 @@ def normalize(text: str) -> str:
     "10:30", "2024-05-03"), a sign before a digit ("-5" is not "5"), currency symbols and
     ``%`` ("$500" is not "¥500"). "SKU-42" and "sku 42" stay equal (the dash follows a letter);
     a sign that ends a word is kept ("A+" is not "A-": blood types, grades; tester hbreak5 F25
-    saw them merged).
+    saw them merged). Traditional characters are read as simplified (我對花生過敏 is
+    我对花生过敏: :mod:`app.core.chinese_script`).
     """
-    folded = unicodedata.normalize("NFKC", text).casefold()
+    folded = simplified(unicodedata.normalize("NFKC", text)).casefold()
     out: list[str] = []
     for i, ch in enumerate(folded):
         category = unicodedata.category(ch)
@@ -171,8 +173,25 @@ def _latin_tokens(chunk: str, stop: frozenset[str]) -> list[str]:
 
 def search_tokens(text: str) -> list[str]:
     """The keyword-index tokens of a text: :func:`tokenize`, with CJK words also split into
-    the shorter words inside them (jieba's search mode), so 虹桥 matches 虹桥机场."""
-    return _tokens(text, _EN_STOP, _ZH_STOP, search=True)
+    the shorter words inside them (jieba's search mode), so 虹桥 matches 虹桥机场; then, for
+    a text in traditional characters, those of its simplified reading it does not hold
+    (過敏, 过敏: a question in either script finds it)."""
+    return _with_simplified(text, lambda t: _tokens(t, _EN_STOP, _ZH_STOP, search=True))
+
+
+def query_tokens(text: str) -> list[str]:
+    """A recall question's keyword tokens: :func:`tokenize`, then those of its simplified
+    reading it does not hold (我對什麼過敏: 過敏 and 过敏)."""
+    return _with_simplified(text, tokenize)
+
+
+def _with_simplified(text: str, tokens_of: Callable[[str], list[str]]) -> list[str]:
+    tokens = tokens_of(text)
+    read = simplified(text)
+    if read == text:
+        return tokens
+    seen = set(tokens)
+    return [*tokens, *(t for t in dict.fromkeys(tokens_of(read)) if t not in seen)]
 
 
 def search_text(*parts: str | None) -> str:

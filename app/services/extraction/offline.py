@@ -51,6 +51,7 @@ from app.services.extraction.kinds import request_value, result_unit
 from app.services.extraction.repeats import without_repeats
 from app.services.extraction.retractions import corrected, negative_answer, take_back
 from app.services.extraction.said import Said, addressee_of, display, replies
+from app.services.extraction.scripts import Scripts
 from app.services.extraction.standalone import (
     about_user,
     name_the_user,
@@ -73,7 +74,14 @@ class OfflineExtractor:
 
     async def extract(self, turns: list[Turn], ctx: ExtractionContext) -> Extraction:
         """Candidate units from the user's turns (see the module docstring); turns in
-        ``ctx.preceding`` are read as context only."""
+        ``ctx.preceding`` are read as context only. Traditional characters are read as
+        simplified, the units written back in the user's (:mod:`.scripts`)."""
+        scripts = Scripts([*ctx.preceding, *turns])  # 我對花生過敏 read as 我对花生过敏
+        ctx = replace(ctx, preceding=tuple(scripts.read(ctx.preceding)))
+        found = self._read(scripts.read(turns), ctx)
+        return replace(found, units=[scripts.unit(u) for u in found.units])
+
+    def _read(self, turns: list[Turn], ctx: ExtractionContext) -> Extraction:
         turns = [protect(_folded(t)) for t in turns]  # "Dr. Smith", "Mt. Rainier" (E30)
         ctx = replace(ctx, preceding=tuple(protect(_folded(t)) for t in ctx.preceding))
         named = frozenset(t.name for t in [*ctx.preceding, *turns] if t.name)

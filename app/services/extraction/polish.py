@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import re
 
+from app.core.chinese_script import Script, simplified
 from app.core.text import has_cjk
 from app.services.extraction.dates import find_dates, local_now
 from app.services.extraction.filler import read
+from app.services.extraction.scripts import Scripts
 from app.services.extraction.standalone import (
     about_user,
     complete_answer,
@@ -63,22 +65,26 @@ def _sentence(text: str) -> str:
 
 def polish(units: list[Candidate], turns: list[Turn], ctx: ExtractionContext) -> list[Candidate]:
     """``units`` as they should be stored (see the module docstring); order kept, a cut
-    unit's pieces in the order of its value."""
+    unit's pieces in the order of its value. Traditional characters are read as simplified,
+    each value written back in its own (:mod:`app.core.chinese_script`)."""
     now = local_now(ctx.now, ctx.timezone)
+    turns = Scripts(turns).read(turns)
     out: list[Candidate] = []
     for cand in units:
-        value = strip_lead_ins(cand.value)
+        script = Script([cand.value])  # 用戶下週三…，下週五…: two days (htrad6)
+        value = strip_lead_ins(simplified(cand.value))
         question = _question_before(cand, turns) if _OPENS_AS_ANSWER.match(value) else None
         if question is not None:
             value = complete_answer(value, question, "用户" if has_cjk(value) else "the user")
         pieces = split_by_time(value, find_dates(value, now))
         if len(pieces) == 1:
+            value = script.written(value)
             changed = value != cand.value
             out.append(cand.model_copy(update={"value": _sentence(value)}) if changed else cand)
             continue
         for piece in pieces:
             dates = find_dates(piece, now)
-            update: dict[str, object] = {"value": _sentence(piece)}
+            update: dict[str, object] = {"value": _sentence(script.written(piece))}
             if dates:
                 update["occurred_at"] = dates[0].day
             out.append(cand.model_copy(update=update))

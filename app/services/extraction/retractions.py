@@ -28,6 +28,7 @@ import rjieba
 from app.core.text import has_cjk
 from app.services.extraction.dates import find_dates
 from app.services.extraction.parts import parts
+from app.services.extraction.scripts import Scripts
 from app.services.extraction.units import Turn
 
 _EN_RETRACT = re.compile(
@@ -226,9 +227,11 @@ _CLAUSE = re.compile(r"(?:\S+\s+){3}|(?:i|we|my|our|you|he|she|they)\b|我|用�
 def meant_instead(turns: list[Turn]) -> list[Turn]:
     """``turns`` with each "I meant X, not Y" / 我说的是X，不是Y applied to the same speaker's
     previous message that holds Y (Y replaced by X), the correcting message taken out; a
-    correction that finds no Y is left as said."""
+    correction that finds no Y is left as said. Traditional characters are read as
+    simplified (:mod:`app.services.extraction.scripts`), the turns kept in their own."""
+    scripts = Scripts(turns)
     out: list[Turn] = []
-    for turn in turns:
+    for turn in scripts.read(turns):
         m = (_ZH_MEANT if has_cjk(turn.content) else _EN_MEANT).match(turn.content.strip())
         if m is not None and _BARE.search(turn.content) is None and _CLAUSE.match(m["new"]):
             m = None  # "Actually I love cats, not dogs": a statement, no word to swap
@@ -244,7 +247,7 @@ def meant_instead(turns: list[Turn]) -> list[Turn]:
                 out[mine[-1]] = replace(out[mine[-1]], content=fixed)
                 continue
         out.append(turn)
-    return out
+    return [scripts.turn(t) for t in out]
 
 
 def _swap(text: str, old: str, new: str) -> str | None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
+from app.core.chinese_script import Script, simplified
 from app.core.text import has_cjk
 from app.core.vocabulary import MemoryType
 from app.schemas.memory import MemoryCreate
@@ -71,8 +72,9 @@ MAX_READ_CHARS = 400
 
 async def inferred(value: str, user_id: str, now: datetime) -> tuple[MemoryType, list[str]]:
     """The type and entities extraction gives ``value`` (module docstring); only its first
-    :data:`MAX_READ_CHARS` characters are read, whitespace runs folded."""
-    said = first_person(" ".join(value.split())[:MAX_READ_CHARS], user_id)
+    :data:`MAX_READ_CHARS` characters are read, whitespace runs folded; traditional
+    characters as simplified, the entities given in the value's own (我對花生過敏)."""
+    said = first_person(simplified(" ".join(value.split())[:MAX_READ_CHARS]), user_id)
     turn = Turn(index=0, role="user", content=said, created_at=now, ref="store")
     found = await _EXTRACTOR.extract([turn], ExtractionContext(user_id=user_id, now=now))
     kinds = {u.type for u in found.units}
@@ -85,7 +87,8 @@ async def inferred(value: str, user_id: str, now: datetime) -> tuple[MemoryType,
     # in common are never merged unreviewed (docs/DEDUPE.md).
     zh = zh_entities(said, []) if has_cjk(said) else []
     found_names = [e for u in found.units for e in u.entities if e[:1].isupper() or e in zh]
-    return kind, [e[:200] for e in unique(found_names)][:50]
+    script = Script([value])
+    return kind, [script.written(e)[:200] for e in unique(found_names)][:50]
 
 
 async def completed(items: list[MemoryCreate], now: datetime) -> list[MemoryCreate]:

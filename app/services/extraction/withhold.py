@@ -36,6 +36,7 @@ from app.services.extraction.forget_requests import (
     redacted,
     without_topic,
 )
+from app.services.extraction.scripts import Scripts
 from app.services.extraction.units import Candidate, Turn
 
 _LEAD = r"(?:^|[,;:(—–-]\s*|\b(?:but|and|so|also|oh|okay|ok|actually|please|just)\s+)"
@@ -143,7 +144,17 @@ def _entry(value: str | None, reason: str) -> dict[str, Any]:
 
 
 def screen(turns: list[Turn]) -> Screened:
-    """``turns`` without what must not be read (see the module docstring), order kept."""
+    """``turns`` without what must not be read (see the module docstring), order kept. The
+    rules read traditional characters as simplified (别记这个 for 別記這個); what is kept is
+    in the user's own characters (:mod:`app.services.extraction.scripts`)."""
+    scripts = Scripts(turns)
+    out = _screen(scripts.read(turns))
+    if not scripts.traditional:
+        return out
+    return Screened([scripts.turn(t) for t in out.turns], [scripts.entry(d) for d in out.dropped])
+
+
+def _screen(turns: list[Turn]) -> Screened:
     out = Screened([])
     previous = ""  # the message before, as said: it may name the secret a reply gives (G6)
     for turn in turns:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from app.core.chinese_script import simplified
 from app.schemas.recall import RecallRequest
 from app.services.recall.scoring import Weighting
 
@@ -44,7 +45,7 @@ def weighting(req: RecallRequest, base: Weighting, timed: bool) -> Weighting:
     the request sets the context weight itself."""
     if timed or (req.weights is not None and req.weights.context is not None):
         return base
-    if not asks_for_list(req.query):
+    if not asks_for_list(simplified(req.query)):  # 列出…, 哪些 in either script
         return base
     weights = dict(base.weights)
     weights["context"] = weights.get("context", 0.0) * CONTEXT_SCALE

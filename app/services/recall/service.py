@@ -19,8 +19,9 @@ from datetime import datetime
 import numpy as np
 
 from app.clients.embeddings import Embedder
+from app.core.chinese_script import simplified
 from app.core.config import RecallSettings
-from app.core.text import stems, tokenize
+from app.core.text import query_tokens, stems
 from app.repositories.memory.filters import UnitFilters
 from app.repositories.recall.repository import Candidates, RecallRepository
 from app.repositories.recall.sql import DATED_TSQUERY, RecalledUnit
@@ -96,6 +97,7 @@ class _Plan:
     known: list[str]  # the entity candidates predicted to name a known entity
     skip: frozenset[str]  # lexemes that bring no keyword candidates (large subjects)
     pair: frozenset[str]  # lexemes that bring keyword candidates only in pairs
+    asked: str  # the question in simplified characters (app.core.chinese_script)
     time_hint: TimeHint | None = None  # the query's time phrase as a window
     embedding: np.ndarray | None = None  # the query embedding (set by _find)
     asks_when: bool = False  # the query asks for a time ("when…", "什么时候")
@@ -172,13 +174,13 @@ class RecallService:
         plan = await self._plan(req, f, clock)
         if result.weighting.weights.get("time", 0.0) > 0:
             plan.time_hint = find_time_hint(req.query, now, query_zone(req.timezone, req.now))
-            plan.asks_when = plan.time_hint is None and asks_when(req.query)
+            plan.asks_when = plan.time_hint is None and asks_when(plan.asked)
             plan.keyword_text += day_words(plan.time_hint)  # the day as units write it
         result.time_hint = plan.time_hint
         timed = plan.time_hint is not None or plan.asks_when  # "What has Tim read?": less context
         result.weighting = list_questions.weighting(req, result.weighting, timed)
         if result.weighting.weights.get("answer_type", 0.0) > 0:  # "which cities…"
-            plan.kind = answer_type.answer_type(req.query)
+            plan.kind = answer_type.answer_type(plan.asked)
         found = await self._find(req, plan, start + budget, result, clock)
         result.hits = await self._rank(
             namespace, req, found, result, start + budget, now, wall_now, clock, plan
@@ -193,9 +195,9 @@ class RecallService:
         sources), the names predicted known, and for large subjects the keyword lexemes to
         skip or to count only in pairs. Stages ``profile`` and ``known`` when the subject
         cache has no answer."""
-        tokens = tokenize(req.query)
+        tokens, asked = query_tokens(req.query), simplified(req.query)  # 過敏 and 过敏
         entities = _entity_candidates(tokens)
-        keyword_text = with_other_language(food.with_terms(tokens[:MAX_KEYWORD_TERMS], req.query))
+        keyword_text = with_other_language(food.with_terms(tokens[:MAX_KEYWORD_TERMS], asked))
         key, cap = scope_key(f), self.settings.exact_scan_limit
         profile = self.subjects.profile(key, cap)
         # The exact path's statements need no transaction: each its own (no BEGIN, COMMIT
@@ -216,9 +218,8 @@ class RecallService:
             # mid-frequency words bring keyword candidates only in pairs (the GIN index
             # finds those without visiting each unit holding one of them)
             pair = await self.repo.common_lexemes(self.settings.keyword_single_max_share)
-        return _Plan(
-            f, key, cap, exact, autocommit and exact, entities, keyword_text, known, skip, pair
-        )
+        return _Plan(f, key, cap, exact, autocommit and exact, entities, keyword_text, known, skip,
+                     pair, asked)  # fmt: skip
 
     async def _find(
         self,
@@ -306,8 +307,7 @@ class RecallService:
         found = await self.repo.known_entities(f, missing)
         self.subjects.put_known(key, missing, found)
         clock.mark("known")
-        names = {*cached, *found}
-        return [e for e in entities if e in names]
+        return [e for e in entities if e in cached or e in found]
 
     async def _embed(self, text: str, deadline: float, result: RecallResult) -> np.ndarray | None:
         """The query embedding (cached or computed), or None — and ``result.degraded`` —
@@ -385,7 +385,7 @@ class RecallService:
         top = head_of(ranked, req.top_k)
         units, pairs = await self.repo.head([r.id for r in top], pair_floor(self.pairs, diverse))
         top = after_successors(top, units, req.include_superseded)  # history after its successor
-        top = other_kind.reorder(top, units, req.query) if diverse else top  # dog before cat
+        top = other_kind.reorder(top, units, plan.asked) if diverse else top  # dog before cat
         best, result.duplicates = collapse(top, pairs, req.top_k, self.pairs, diverse, units)
         clock.mark("collapse")
         best = [r for r in best if r.id in units]

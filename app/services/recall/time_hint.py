@@ -36,6 +36,7 @@ from zoneinfo import ZoneInfo
 from dateparser.date import DateDataParser
 
 from app.core import holidays
+from app.core.chinese_script import simplified
 from app.core.zh_numbers import zh_number
 from app.services.recall import time_ahead
 
@@ -320,7 +321,9 @@ def _coming(day: date, today: date, unit: Unit) -> date:
 
 def find_time_hint(query: str, now: datetime, tz: str | tzinfo = "UTC") -> TimeHint | None:
     """The first time phrase of ``query`` that resolves, as a window in zone ``tz`` around
-    ``now`` (aware); None when the query names no time."""
+    ``now`` (aware); None when the query names no time. Read in simplified characters
+    (下週三 as 下周三: app.core.chinese_script); the phrase is given as written."""
+    written, query = query, simplified(query)
     zone = ZoneInfo(tz) if isinstance(tz, str) else tz
     local = now.astimezone(zone)
     today = local.date()
@@ -354,7 +357,7 @@ def find_time_hint(query: str, now: datetime, tz: str | tzinfo = "UTC") -> TimeH
             continue
         first, after, unit = span
         return TimeHint(
-            phrase=m.group(0).strip(),
+            phrase=written[m.start() : m.end()].strip(),
             start=datetime.combine(first, time(0, 0), tzinfo=zone),
             end=datetime.combine(after, time(0, 0), tzinfo=zone),
             unit=unit,

@@ -31,6 +31,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.core.chinese_script import simplified
 from app.core.config import ClosureSettings
 from app.core.errors import BadRequestError, ConflictError
 from app.core.text import has_cjk
@@ -54,7 +55,7 @@ _SHORT_CJK = 6
 
 
 def _fold(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text).casefold()
+    text = simplified(unicodedata.normalize("NFKC", text)).casefold()  # 謝謝 is 谢谢
     text = "".join(ch if unicodedata.category(ch)[0] in "LNZ" or ch == "'" else " " for ch in text)
     return re.sub(r"\s+", " ", text).strip()
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from app.core.chinese_script import simplified
 from app.core.text import fold_space_runs, has_cjk
 from app.services.extraction.filler import informative
 from app.services.extraction.retractions import take_back
@@ -88,7 +89,7 @@ def standing_kind(role: str, content: str) -> Standing | None:
     of whitespace are read folded, as the extractor reads them (:func:`fold_space_runs`)."""
     if role != "user":
         return None
-    content = fold_space_runs(content)
+    content = simplified(fold_space_runs(content))  # 我們決定 read as 我们决定
     # Whole message first (rules span clauses: "I'm allergic to nuts and shellfish"), then
     # each clause that is not a question.
     whole = [] if _is_question(content) else [content]
@@ -113,4 +114,4 @@ def standing_kind(role: str, content: str) -> Standing | None:
 
 def is_filler(content: str) -> bool:
     """True when no sentence of the message is informative ("ok", "thanks!", 好的, 👍)."""
-    return not informative(fold_space_runs(content))
+    return not informative(simplified(fold_space_runs(content)))

@@ -34,6 +34,7 @@ from dateparser.date import DateDataParser
 from text_to_num import alpha2digit
 
 from app.core import text
+from app.core.chinese_script import simplified
 
 # ---- numbers ---------------------------------------------------------------------------------
 
@@ -365,7 +366,7 @@ _THOUSANDS = re.compile(r"(?<![\d,.])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)")
 @lru_cache(maxsize=8192)
 def canonical(value: str) -> Canonical:
     """The :class:`Canonical` form of a statement (see the module docstring)."""
-    s = unicodedata.normalize("NFKC", value)
+    s = simplified(unicodedata.normalize("NFKC", value))  # 下週三 is 下周三
     s = _THOUSANDS.sub(lambda m: m.group().replace(",", ""), s)  # 10,000 → 10000
     s = _THOUSAND_K.sub(lambda m: f"{m.group(1)}000", s)  # $85k → $85000
     s = _TWICE.sub(lambda m: _TIMES[m.group(1).casefold()], s)  # twice → 2 times

@@ -16,6 +16,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 
 from app.core import text
+from app.core.chinese_script import simplified
 from app.services.memory.pairs import rules
 from app.services.memory.pairs.canonical import Canonical, canonical
 
@@ -99,7 +100,9 @@ def _spelling_pairs(
 
 @lru_cache(maxsize=8192)
 def statement(value: str) -> Statement:
-    """The :class:`Statement` of a unit's value (cached per process)."""
+    """The :class:`Statement` of a unit's value (cached per process), traditional characters
+    read as simplified (:mod:`app.core.chinese_script`)."""
+    value = simplified(value)
     c = canonical(value)
     content = [t for t in text.stem_words(text.tokenize(c.text)) if t]
     words = tuple(_fold([t for t in content if not rules.NEGATION_TOKEN.match(t)]))

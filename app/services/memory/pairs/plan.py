@@ -4,9 +4,10 @@ first ``merge`` wins; else the contradictions to apply and the unsure pairs that
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
+from app.core.chinese_script import simplified
 from app.services.memory.pairs.below import decided as decided_below
 from app.services.memory.pairs.canonical import canonical
 from app.services.memory.pairs.decision import PairDecision, Thresholds, decide, p_same
@@ -66,8 +67,10 @@ def plan(
     offline (``unsure``). ``occurred``: the day the new unit's event happened, when its writer
     said so — two events on different days are two occurrences (``distinct`` as
     ``other_occurrence``: "ran 5 km" on Monday and "ran 8 km" on Tuesday, a second migraine;
-    tester hbreak6 G28) unless the pair says one event moved or was called off."""
+    tester hbreak6 G28) unless the pair says one event moved or was called off. Traditional
+    characters are read as simplified (:func:`read`)."""
     t = thresholds or Thresholds()
+    value, entity_keys, candidates = simplified(value), _keys(entity_keys), read(candidates)
     key = canonical(value).key
     new: Statement | None = None  # built when a pair needs more than the canonical form
     contradicts: list[tuple[int, PairDecision]] = []
@@ -113,6 +116,7 @@ def pair_decision(
     :func:`plan` with ``c`` alone merges. ``key``: the new value's canonical key, when the
     caller has it."""
     t = thresholds
+    value, entity_keys, c = simplified(value), _keys(entity_keys), read([c])[0]
     key = canonical(value).key if key is None else key
     # decide()'s first two steps on the canonical forms alone (no stemming, no slots):
     # the same result, and most neighbours of a chat turn stop here.
@@ -159,6 +163,21 @@ def said_before(
     if d.action != "contradicts":
         return None
     return PairDecision("contradicts", SAID_BEFORE + d.reason, d.p_same, False)
+
+
+def read(candidates: list[Candidate]) -> list[Candidate]:
+    """``candidates`` as the decision reads them: values and entity keys in simplified
+    characters (我對花生過敏 is 我对花生过敏: :mod:`app.core.chinese_script`)."""
+    out = []
+    for c in candidates:
+        value, keys = simplified(c.value), _keys(c.entity_keys)
+        same = value == c.value and keys == c.entity_keys
+        out.append(c if same else replace(c, value=value, entity_keys=keys))
+    return out
+
+
+def _keys(keys: frozenset[str]) -> frozenset[str]:
+    return frozenset(simplified(k) for k in keys)
 
 
 def other_occurrence(type_a: str, day_a: date | None, type_b: str, day_b: date | None) -> bool:
