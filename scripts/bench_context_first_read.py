@@ -54,7 +54,8 @@ async def timed(c, params):
     cpu, loop, wall = time.process_time(), time.thread_time(), time.perf_counter()
     r = await c.get("/context", params=params)
     assert r.status_code == 200, r.text
-    return {"wall_ms": (time.perf_counter() - wall) * 1000, "cpu_ms": (time.process_time() - cpu) * 1000,
+    return {"wall_ms": (time.perf_counter() - wall) * 1000,
+            "cpu_ms": (time.process_time() - cpu) * 1000,
             "loop_ms": (time.thread_time() - loop) * 1000}
 
 async def main(url):
@@ -75,7 +76,8 @@ async def main(url):
             counted.append(len(texts))
             return await inner(texts, *a, **k)
         embedder.embed_queries = counting
-        await c.post("/store", json={"memories": [{"user_id": "bench", "value": "The user likes picnics by the lake."}]})
+        unit = {"user_id": "bench", "value": "The user likes picnics by the lake."}
+        await c.post("/store", json={"memories": [unit]})
         for i in range(repeats + 1):  # the first round warms the process up: not counted
             session = f"s{i}"
             m = {"role": "user", "content": prose(rng), "user_id": "bench"}

@@ -461,7 +461,9 @@ def growth(args: argparse.Namespace) -> list[dict[str, Any]]:
     return rows
 
 
-def render_growth(rows: list[dict[str, Any]], args: argparse.Namespace, load: tuple[str, str]) -> str:
+def render_growth(
+    rows: list[dict[str, Any]], args: argparse.Namespace, load: tuple[str, str]
+) -> str:
     """The growth table: CPU ms per length, and the per-character ratio longest / shortest."""
     chars = sorted({r["chars"] for r in rows})
     lines = [
@@ -469,7 +471,9 @@ def render_growth(rows: list[dict[str, Any]], args: argparse.Namespace, load: tu
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; CPU ms of one call, median of "
         f"{args.repeats}; load before: `{load[0]}`; after: `{load[1]}`.",
         "",
-        "| path | shape | " + " | ".join(f"{n:,}" for n in chars) + " | per character, longest / shortest |",
+        "| path | shape | "
+        + " | ".join(f"{n:,}" for n in chars)
+        + " | per character, longest / shortest |",
         "|---|---|" + "---|" * (len(chars) + 1),
     ]
     for key in dict.fromkeys((r["path"], r["shape"]) for r in rows):

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import re
 import sys
+import unicodedata
 from typing import Any
 
 import pytest
-
-import unicodedata
 
 from app.schemas.common import NOT_BLANK_PATTERN, VISIBLE_PATTERN, not_blank
 from tests.api.test_validation import assert_problem, unit
