@@ -109,7 +109,7 @@ class QueryEmbeddingCache:
         return await asyncio.shield(task), False
 
     async def _embed(self, embedder: Embedder, text: str) -> np.ndarray:
-        vector = (await embedder.embed_queries([text]))[0]
+        vector: np.ndarray = (await embedder.embed_queries([text]))[0]
         vector.setflags(write=False)  # shared between requests: nobody may change it
         return vector
 
