@@ -145,3 +145,20 @@ async def test_through_store_the_new_statement_supersedes_the_old(client, old, n
     assert second["id"] != first["id"]
     assert (await client.get(f"/memories/{first['id']}")).json()["status"] == "superseded"
     assert (await client.get(f"/memories/{second['id']}")).json()["status"] == "active"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("玛丽亚7月中旬和教会的朋友去徒步了", "玛丽亚和教会朋友7月中旬的徒步因为下雨取消了"),
+        ("Maria went hiking with her church friends in mid-July",
+         "Maria's mid-July hike with her church friends was cancelled because of rain"),
+    ],
+)  # fmt: skip
+def test_a_word_of_calling_off_on_one_side_is_never_merged(old, new):
+    # Blind eighth part (2026-12-07): the aligned words merged a hike and its cancellation at
+    # cosine 0.978, the cancellation kept only in restated_as.
+    for a, b in ((new, old), (old, new)):
+        d = decide(statement(a), statement(b), 0.98)
+        assert (d.action, d.merge_allowed) == ("unsure", False), d
+        assert flags_contradiction(d)

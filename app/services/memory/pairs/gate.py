@@ -40,7 +40,7 @@ _ALWAYS_REVIEWED = ("other_language", "negation_other_language", "entities_diffe
                     "values_changed_elsewhere", "event_moved_undated", "unit_differs",
                     "focus_differs", "rate_changed", "placing_changed",
                     "event_moved_other_language", "parted_otherwise",
-                    "changed_other_language")  # fmt: skip
+                    "changed_other_language", "called_off_elsewhere")  # fmt: skip
 # The share of content words (beyond the subject's) two statements must have in common.
 _REVIEW_OVERLAP = 0.5
 # An entity both name (beyond the subject's) makes a pair a real candidate only when the
