@@ -18,13 +18,10 @@ the event loop's thread CPU, and the model calls the first read made (query embe
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
+from benchkit.checkout import run_child
 from benchkit.timing import uptime_line
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -114,16 +111,7 @@ finally:
 
 def run(checkout: Path, repeats: int, chars: int) -> dict:
     """The child's figures, with ``app`` imported from ``checkout``."""
-    env = dict(os.environ, PYTHONPATH=str(checkout), LOG_LEVEL="WARNING")
-    out = subprocess.run(
-        [sys.executable, "-c", CHILD, str(repeats), str(chars)],
-        cwd=checkout,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return dict(run_child(checkout, CHILD, repeats, chars))
 
 
 def main() -> None:

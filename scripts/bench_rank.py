@@ -16,12 +16,10 @@ window and for a question asking *when*) are identical, bit for bit.
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
+from benchkit.checkout import run_child
 from benchkit.report import add_json_arg, write_json
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -72,16 +70,8 @@ print(json.dumps({"median_ms": statistics.median(rounds), "rounds_ms": rounds,
 
 
 def run(checkout: Path, candidates: int, sets: int) -> dict:
-    env = dict(os.environ, PYTHONPATH=str(checkout))
-    out = subprocess.run(
-        [sys.executable, "-c", CHILD, str(candidates), str(sets)],
-        cwd=checkout,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    """The child's figures, with ``app`` imported from ``checkout``."""
+    return dict(run_child(checkout, CHILD, candidates, sets, quiet=False))
 
 
 def main() -> None:

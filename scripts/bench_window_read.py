@@ -20,13 +20,12 @@ request, and whether both checkouts answered the same (messages, their cuts, tok
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from benchkit.checkout import run_child
 from benchkit.docsection import write_block
 from benchkit.report import add_json_arg, write_json
 from benchkit.timing import uptime_line
@@ -124,16 +123,7 @@ SHAPES = ("window, query", "window, no query", "context, query")
 
 def run(checkout: Path, reads: int) -> dict:
     """The child's figures, with ``app`` imported from ``checkout``."""
-    env = dict(os.environ, PYTHONPATH=str(checkout), LOG_LEVEL="WARNING")
-    out = subprocess.run(
-        [sys.executable, "-c", CHILD, str(reads)],
-        cwd=checkout,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return dict(run_child(checkout, CHILD, reads))
 
 
 def _cell(figures: dict) -> str:
