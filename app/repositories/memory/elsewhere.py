@@ -43,10 +43,11 @@ WITH q AS MATERIALIZED (
     SELECT t.i, t.v::vector AS v
       FROM unnest(CAST(:i AS int[]), CAST(:v AS text[])) AS t(i, v)
 )
-SELECT q.i AS probe, n.id, n.value, n.type, n.entity_keys, n.metadata, n.occurred_at, n.cv
+SELECT q.i AS probe, n.id, n.value, n.type, n.entity_keys, n.metadata, n.occurred_at,
+       n.created_at, n.cv
   FROM q
   CROSS JOIN LATERAL (
-      SELECT u.id, u.value, u.type, u.entity_keys, u.metadata, u.occurred_at,
+      SELECT u.id, u.value, u.type, u.entity_keys, u.metadata, u.occurred_at, u.created_at,
              1 - (u.value_embedding <=> q.v) AS cv
         FROM memory_units u
        WHERE u.namespace = :ns AND u.user_id = :user
@@ -87,6 +88,7 @@ class Elsewhere:
     entity_keys: list[str]
     metadata: dict[str, Any]
     occurred_at: datetime | None
+    created_at: datetime
     cosine: float
 
 
@@ -128,7 +130,16 @@ class ElsewhereRepository:
             meta = row.metadata if isinstance(row.metadata, dict) else {}
             keys = list(row.entity_keys or ())
             out[row.probe].append(
-                Elsewhere(row.id, row.value, row.type, keys, meta, row.occurred_at, float(row.cv))
+                Elsewhere(
+                    row.id,
+                    row.value,
+                    row.type,
+                    keys,
+                    meta,
+                    row.occurred_at,
+                    row.created_at,
+                    float(row.cv),
+                )
             )
         for found in out:
             found.sort(key=lambda e: -e.cosine)

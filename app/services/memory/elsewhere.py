@@ -43,18 +43,35 @@ LIMIT = 3
 
 
 def link_kind(unit: MemoryUnit, other: Elsewhere, thresholds: Thresholds) -> str | None:
-    """The link of the new ``unit`` to ``other`` by the pair decision (as the write path
-    would decide them in one subject): :data:`DUPLICATE_LINK` for a merge,
-    :data:`REPLACES_LINK` for a contradiction — unless ``unit`` happened before ``other``
-    (both dated: a late account of an older state) —, else None."""
-    seen = as_decided(unit.type, unit.entity_keys or (), inferred_fields(unit.metadata_),
-                      other.type, other.entity_keys, inferred_fields(other.metadata))  # fmt: skip
-    candidate = Candidate(other.value, seen.other_type, seen.other_keys, other.cosine)
-    decision = pair_decision(unit.value, unit.type, seen.own_keys, candidate, thresholds)
+    """The link of ``unit`` to ``other`` by the pair decision, the newer of the two
+    (:func:`newer`) decided as the new unit against the older, as the write path would
+    decide them in one subject: :data:`DUPLICATE_LINK` for a merge; for a contradiction
+    :data:`REPLACES_LINK` when ``unit`` is the newer, :data:`REPLACED_BY` when ``other`` is;
+    else None."""
+    mine = (unit.value, unit.type, unit.entity_keys or (), inferred_fields(unit.metadata_))
+    theirs = (other.value, other.type, other.entity_keys, inferred_fields(other.metadata))
+    first = newer(unit, other)
+    new, old = (mine, theirs) if first else (theirs, mine)
+    seen = as_decided(new[1], new[2], new[3], old[1], old[2], old[3])
+    candidate = Candidate(old[0], seen.other_type, seen.other_keys, other.cosine)
+    decision = pair_decision(new[0], new[1], seen.own_keys, candidate, thresholds)
     if decision.action == "merge":
         return DUPLICATE_LINK
-    earlier = unit.occurred_at and other.occurred_at and unit.occurred_at < other.occurred_at
-    return REPLACES_LINK if decision.action == "contradicts" and not earlier else None
+    if decision.action == "contradicts":
+        return REPLACES_LINK if first else REPLACED_BY
+    return None
+
+
+REPLACED_BY = "replaced_by"
+"""What :func:`link_kind` returns when ``other`` replaces ``unit`` (linked the other way)."""
+
+
+def newer(unit: MemoryUnit, other: Elsewhere) -> bool:
+    """Whether ``unit`` says the later state: by ``occurred_at`` when both are dated (a late
+    account of an older state is older), else by when each was stored."""
+    if unit.occurred_at is not None and other.occurred_at is not None:
+        return unit.occurred_at >= other.occurred_at
+    return unit.created_at >= other.created_at
 
 
 async def link_duplicates(
@@ -82,7 +99,10 @@ async def link_duplicates(
         )
         for (unit, _), near in zip(units, found, strict=True):
             for other in near:
-                if (kind := link_kind(unit, other, thresholds)) is not None:
+                kind = link_kind(unit, other, thresholds)
+                if kind == REPLACED_BY:  # a correction of the older unit: the other is newer
+                    linked.append((other.id, unit.id, REPLACES_LINK))
+                elif kind is not None:
                     linked.append((unit.id, other.id, kind))
     await repo.link(linked, now)
     return linked

@@ -6,6 +6,8 @@ cosine — before, only pairs at a value cosine ≥ 0.95 were decided on the rec
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 from sqlalchemy import text
 
@@ -168,3 +170,33 @@ async def test_a_group_outlives_the_unit_that_linked_it(client, engine):
     assert sorted([hit["id"], *hit["duplicates"]]) == sorted(ids.values())
     pairs = await links(engine)
     assert len({frozenset(p) for p in pairs}) == len(pairs) == 3  # one link a pair
+
+
+def test_the_newer_of_a_contradiction_is_the_one_that_replaces():
+    # A correction decides the older unit's links again with it as the one asked about: the
+    # link still points from the newer (by occurred_at when both are dated, else by storage).
+    from datetime import UTC, datetime
+
+    from app.models import MemoryUnit
+    from app.repositories.memory.elsewhere import Elsewhere
+    from app.services.memory.elsewhere import REPLACED_BY, link_kind
+    from app.services.memory.pairs.decision import Thresholds
+
+    early, late = datetime(2026, 1, 1, tzinfo=UTC), datetime(2026, 6, 1, tzinfo=UTC)
+
+    def unit(value: str, created: datetime, occurred: datetime | None = None) -> MemoryUnit:
+        return MemoryUnit(value=value, type="fact", entity_keys=[], metadata_={},
+                          created_at=created, occurred_at=occurred)  # fmt: skip
+
+    def other(value: str, created: datetime, occurred: datetime | None = None) -> Elsewhere:
+        return Elsewhere(uuid.uuid4(), value, "fact", [], {}, occurred, created, 0.88)
+
+    berlin, munich = "The user lives in Berlin.", "The user moved to Munich."
+    t = Thresholds()
+    assert link_kind(unit(munich, late), other(berlin, early), t) == "replaces"
+    assert link_kind(unit(berlin, early), other(munich, late), t) == REPLACED_BY
+    # dated: a late account of an older state is the older
+    berlin_now, munich_then = "The user lives in Berlin.", "The user lives in Munich."
+    assert link_kind(unit(munich_then, late, early), other(berlin_now, early, late), t) == (
+        REPLACED_BY
+    )
