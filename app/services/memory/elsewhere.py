@@ -5,9 +5,10 @@ store, each unit it created is decided against the nearest live units of the sam
 other subjects (:data:`LIMIT` of them at a value cosine ≥ the candidate gate) with the write
 path's own rule (:func:`app.services.memory.pairs.plan.pair_decision`, inferred fields read as
 :mod:`app.services.memory.pairs.inferred` reads them); a pair it merges is recorded as a
-``duplicate`` link, a pair it calls a contradiction as a ``replaces`` link, the new unit the
-newer (app.repositories.memory.elsewhere; tester hbreak9 K2: "lives in Berlin" told to one
-agent, "moved to Munich" to another), and both units stay active in their subjects. Recall's
+``duplicate`` link, a pair it calls a contradiction as a ``replaces`` link from the newer of
+the two (:func:`newer`; app.repositories.memory.elsewhere; tester hbreak9 K2: "lives in
+Berlin" told to one agent, "moved to Munich" to another), and both units stay active in their
+subjects. Recall's
 collapse (app.services.recall.collapse) folds a duplicate pair into one hit at any cosine and
 ranks a replaced unit right after what replaced it (:mod:`app.services.recall.replaced`);
 without a link it decides only pairs above the review band (a pair decision costs 0.5–5 ms,
