@@ -121,6 +121,12 @@ class MaxValue(_Limit):
         return core_schema.no_info_after_validator_function(check, handler(source))
 
 
+def json_bytes(value: Any) -> int:
+    """The size of ``value`` as compact UTF-8 JSON, in bytes (what ``LIMITS__METADATA_BYTES``
+    counts)."""
+    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
+
+
 class MaxJsonBytes(_Limit):
     """A JSON value of at most that many bytes as compact UTF-8 JSON (checked after its own
     validators); JSON Schema has no keyword for it: the field's description says it."""
@@ -130,7 +136,7 @@ class MaxJsonBytes(_Limit):
     ) -> core_schema.CoreSchema:
         def check(value: Any) -> Any:
             limit = self.value()
-            size = len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
+            size = json_bytes(value)
             if size > limit:
                 raise PydanticCustomError(
                     "json_too_large",

@@ -16,7 +16,6 @@ its id resolves to the survivor.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
@@ -29,6 +28,7 @@ from app.core.text import entity_keys, search_text, value_hash
 from app.core.vocabulary import UnitStatus
 from app.models import MemoryUnit
 from app.repositories.memory.units import Neighbour
+from app.schemas.limits import json_bytes
 from app.schemas.memory import MemoryCreate
 from app.services.memory.pairs import lexical
 from app.services.memory.pairs.decision import Thresholds
@@ -181,7 +181,7 @@ def merge_into(survivor: MemoryUnit, restatement: Restatement, now: datetime) ->
         known = survivor.metadata_.get("sources", [survivor.source])
         sources = list(dict.fromkeys([*known, r.source]))
         merged = {**r.metadata, **survivor.metadata_, "sources": sources}
-        if _json_bytes(merged) > MERGED_METADATA_BYTES:  # tester hbreak9 K8: 7.2 MB by merges
+        if json_bytes(merged) > MERGED_METADATA_BYTES:  # tester hbreak9 K8: 7.2 MB by merges
             merged = {**survivor.metadata_, "sources": sources}
         survivor.metadata_ = merged
     if r.value is not None and r.value != survivor.value:
@@ -197,10 +197,6 @@ MERGED_METADATA_BYTES = 16_384
 """A restatement's metadata keys join the survivor's only while the whole stays within this
 many bytes of compact JSON (the default ``LIMITS__METADATA_BYTES`` of one ``/store`` unit):
 merges never grow a unit's metadata without bound."""
-
-
-def _json_bytes(value: Mapping[str, Any]) -> int:
-    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str).encode())
 
 
 def adds_things(value: str, survivor_value: str) -> bool:

@@ -27,11 +27,29 @@ def after_successors(
     head: Sequence[Ranked], units: Mapping[uuid.UUID, RecalledUnit], on: bool
 ) -> list[Ranked]:
     """``head`` (best first) with each superseded hit whose successor (``superseded_by``) is
-    in ``head`` scored at most its successor's (capped) score, and sorted again: by score,
-    a successor before what it replaced, else in the given order. ``units``: the head's
-    answer columns by id (a hit missing there is left as it is). ``on``: the request's
-    ``include_superseded`` (False: ``head`` unchanged)."""
+    in ``head`` scored at most its successor's (capped) score, and sorted again
+    (:func:`capped_after`). ``units``: the head's answer columns by id (a hit missing there
+    is left as it is). ``on``: the request's ``include_superseded`` (False: ``head``
+    unchanged)."""
     if not on:
+        return list(head)
+    successor = {
+        r.id: unit.superseded_by
+        for r in head
+        if (unit := units.get(r.id)) is not None
+        and unit.status == UnitStatus.SUPERSEDED
+        and unit.superseded_by is not None
+    }
+    return capped_after(head, successor)
+
+
+def capped_after(head: Sequence[Ranked], successor: Mapping[uuid.UUID, uuid.UUID]) -> list[Ranked]:
+    """``head`` (best first) with each hit whose ``successor`` (hit id → the id of the hit
+    that replaced it) is in ``head`` scored at most its successor's (capped) score, and
+    sorted again: by score, a successor before what it replaced, else in the given order.
+    The one rule of a superseded hit (:func:`after_successors`) and of another write
+    subject's replaced unit (:mod:`app.services.recall.replaced`)."""
+    if not successor:
         return list(head)
     place = {r.id: i for i, r in enumerate(head)}
     capped: dict[uuid.UUID, tuple[float, int]] = {}  # id → (score, depth in its chain)
@@ -39,15 +57,8 @@ def after_successors(
     def cap(r: Ranked, seen: frozenset[uuid.UUID]) -> tuple[float, int]:
         if r.id in capped:
             return capped[r.id]
-        unit = units.get(r.id)
-        after = unit.superseded_by if unit is not None else None
-        if (
-            unit is None
-            or unit.status != UnitStatus.SUPERSEDED
-            or after is None
-            or after not in place
-            or after in seen
-        ):
+        after = successor.get(r.id)
+        if after is None or after not in place or after in seen:
             capped[r.id] = (r.score, 0)
         else:
             score, depth = cap(head[place[after]], seen | {r.id})
