@@ -6,16 +6,13 @@
          | --fifth-held-back | --sixth-held-back | --seventh-held-back | --eighth-held-back]
 
 The development set is the development groups of ``tests/dedupe_pairs_unseen.py``, the
-spent fourth, fifth and sixth held-back parts (``tests/dedupe_pairs_held_back_4.py``, ``_5.py``,
-``_6.py``) and the development pairs written blind beside the last two
-(``tests/dedupe_pairs_dev_6.py``, ``_7.py``; 2026-12-07: :func:`development_set`);
-``--core-dev`` keeps the development groups alone (the set of the runs before 2026-12-07 10:00
-UTC, and the only one with which ``--held-back``, ``--fifth-held-back`` or
-``--sixth-held-back`` may score those parts). The seventh held-back part
-(``tests/dedupe_pairs_held_back_7.py``, ``--seventh-held-back``) was spent at 14:34 UTC on
-2026-12-07; the eighth (``tests/dedupe_pairs_held_back_8.py``, ``--eighth-held-back``, written
-blind 19:04-19:09 UTC that day) is unspent. Folds are
-source-fact groups: groups of two files that share a sentence are one group
+spent held-back parts four to eight (``tests/dedupe_pairs_held_back_4.py`` … ``_8.py``) and
+the development pairs written blind beside them (``tests/dedupe_pairs_dev_6.py``, ``_7.py``):
+:func:`development_set`. ``--core-dev`` keeps the development groups alone (the set of the
+runs before 2026-12-07 10:00 UTC, and the only one with which ``--held-back``,
+``--fifth-held-back``, ``--sixth-held-back``, ``--seventh-held-back`` or ``--eighth-held-back``
+may score those parts: each was scored once as unseen pairs, then joined the development
+set). Folds are source-fact groups: groups of two files that share a sentence are one group
 (:func:`joined`), so a sentence is never in training and test at once.
 
 Figures per kind:
@@ -39,9 +36,7 @@ development pair. ``--held-back`` adds the fourth held-back part
 fitted on every development pair); ``--third-held-back``
 (``tests/dedupe_pairs_held_back.py``, the part ``--held-back`` scored until the fourth was
 written), ``--next-held-back`` and
-``--first-held-back`` score the earlier ones. ``--fifth-held-back``
-(``tests/dedupe_pairs_held_back_5.py``) was spent on 2026-12-07 (docs/DEDUPE.md); it still
-refuses to run unless ``HINDSIGHT_SPEND_FIFTH=1`` is set.
+``--first-held-back`` score the earlier ones.
 """
 
 from __future__ import annotations
@@ -49,7 +44,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
-import os
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -566,10 +560,11 @@ def table(title: str, rows: dict[tuple[str, str], Row]) -> str:
 
 
 SPENT: tuple[Callable[[], list[tuple[int, Pair]]], ...] = (
-    fourth_held_back, fifth_held_back, dev6, sixth_held_back, dev7
+    fourth_held_back, fifth_held_back, dev6, sixth_held_back, dev7, seventh_held_back,
+    eighth_held_back,
 )  # fmt: skip
 """What the development set holds beyond its first groups unless ``--core-dev``: the spent
-fourth, fifth and sixth held-back parts and the development pairs written blind on 2026-12-07
+held-back parts four to eight and the development pairs written blind on 2026-12-07
 (tests/dedupe_pairs_dev_6.py, tests/dedupe_pairs_dev_7.py)."""
 
 
@@ -681,14 +676,9 @@ def held_back_part(args: argparse.Namespace) -> list[tuple[int, Pair]]:
     return []
 
 
-SPEND_FIFTH = "HINDSIGHT_SPEND_FIFTH"
-"""The environment variable that must be ``1`` for ``--fifth-held-back`` to run."""
-
-
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
-    """The command line (``argv``, else ``sys.argv[1:]``); at most one held-back part.
-    ``--fifth-held-back`` exits (status 2) unless the environment has
-    ``HINDSIGHT_SPEND_FIFTH=1``: that part is kept for a later session."""
+    """The command line (``argv``, else ``sys.argv[1:]``); at most one held-back part. A part
+    that is in the development set exits (status 2) unless ``--core-dev`` is given."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--fit", action="store_true", help="Print the thresholds fitted on all.")
@@ -709,8 +699,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                       help="Score the first held-back part (spent: tests/dedupe_pairs_unseen.py "
                       "HELD_BACK).")  # fmt: skip
     part.add_argument("--fifth-held-back", action="store_true",
-                      help="Score the fifth held-back part (tests/dedupe_pairs_held_back_5.py), "
-                      "kept for a later session; needs HINDSIGHT_SPEND_FIFTH=1.")  # fmt: skip
+                      help="Score the fifth held-back part (tests/dedupe_pairs_held_back_5.py, "
+                      "spent on 2026-12-07).")  # fmt: skip
     part.add_argument("--sixth-held-back", action="store_true",
                       help="Score the sixth held-back part (tests/dedupe_pairs_held_back_6.py, "
                       "written blind), spent at the end of 2026-12-07 (09:38-12:38 UTC); in "
@@ -721,14 +711,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                       "day.")  # fmt: skip
     part.add_argument("--eighth-held-back", action="store_true",
                       help="Score the eighth held-back part (tests/dedupe_pairs_held_back_8.py, "
-                      "written blind 2026-12-07 19:04 UTC), once, at the end of that "
-                      "session.")  # fmt: skip
+                      "written blind 2026-12-07 19:04 UTC), spent at 20:28 UTC that "
+                      "day.")  # fmt: skip
     args = parser.parse_args(argv)
-    if args.fifth_held_back and os.environ.get(SPEND_FIFTH) != "1":
-        parser.error(f"the fifth held-back part is kept for a later session: set "
-                     f"{SPEND_FIFTH}=1 to spend it (once, at the end of that session)")  # fmt: skip
-    if (args.held_back or args.fifth_held_back or args.sixth_held_back) and not args.core_dev:
-        parser.error("the fourth, fifth and sixth parts are in the development set: add "
+    spent = (args.held_back, args.fifth_held_back, args.sixth_held_back,
+             args.seventh_held_back, args.eighth_held_back)  # fmt: skip
+    if any(spent) and not args.core_dev:
+        parser.error("held-back parts four to eight are in the development set: add "
                      "--core-dev to score one of them as a held-back part")  # fmt: skip
     return args
 
