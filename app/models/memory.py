@@ -79,6 +79,9 @@ class MemoryUnit(Base):
     # The writer gave the expiry (ttl_days / expires_at): recalls never extend it.
     expiry_fixed: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     merge_count: Mapped[int] = mapped_column(Integer, server_default="0")
+    # Decided against the user's units in other write subjects (false: stored before the write
+    # path did that, migration 0021; the worker's link backfill decides it).
+    links_decided: Mapped[bool] = mapped_column(Boolean, server_default=text("true"))
     embedding_model: Mapped[str] = mapped_column(String(128))
     value_embedding: Mapped[Any] = mapped_column(Vector())
     query_embedding: Mapped[Any | None] = mapped_column(Vector())
@@ -103,6 +106,12 @@ class MemoryUnit(Base):
             "sessions",
             postgresql_using="gin",
             postgresql_where=text("cardinality(sessions) > 0"),
+        ),
+        Index(
+            "ix_memory_units_links_undecided",
+            "created_at",
+            "id",
+            postgresql_where=text("NOT links_decided"),
         ),
         Index(
             "ix_memory_units_merged_into",

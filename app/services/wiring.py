@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cached_property
 
 from redis.asyncio import Redis
@@ -29,6 +30,7 @@ from app.repositories.idempotency import IdempotencyRepository
 from app.repositories.jobs import JobRepository
 from app.repositories.memory.access_log import AccessLogRepository
 from app.repositories.memory.context import ContextRepository
+from app.repositories.memory.elsewhere import ElsewhereRepository
 from app.repositories.memory.lifecycle import LifecycleRepository
 from app.repositories.memory.reviews import PairReviewRepository
 from app.repositories.memory.units import MemoryRepository
@@ -50,6 +52,7 @@ from app.services.lifecycle.distill import DistillService, distiller_for
 from app.services.lifecycle.forget import ForgetService
 from app.services.lifecycle.summarize import SummarizeService, summarizer_for
 from app.services.memory.conflict_judge import LLMPairJudge
+from app.services.memory.link_backfill import BackfillReport, backfill_links
 from app.services.memory.merge import thresholds
 from app.services.memory.reconcile import ReconcileRunner
 from app.services.memory.reviews import ReviewService
@@ -246,6 +249,19 @@ class Services:
     def subject_indexer(self) -> SubjectIndexer:
         """The sweep of subject indexes (on a session that has begun no transaction)."""
         return SubjectIndexer(SubjectIndexRepository(self.session), self.settings.recall)
+
+    async def backfill_links(self, now: datetime) -> BackfillReport:
+        """One run of the link backfill (app.services.memory.link_backfill) in this
+        transaction: ``LIFECYCLE__LINK_BACKFILL_BATCH`` units at most."""
+        s = self.settings
+        model = self.resources.need_embedder().model
+        return await backfill_links(
+            ElsewhereRepository(self.session),
+            model,
+            thresholds(s.dedupe, s.conflicts, model),
+            now,
+            s.lifecycle.link_backfill_batch,
+        )
 
     def archiver(self) -> Archiver:
         s = self.settings

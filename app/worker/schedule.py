@@ -1,5 +1,6 @@
-"""The worker's lifecycle schedule (docs/LIFECYCLE.md): archival of expired units (and the
-closing of pair reviews pending longer than ``LIFECYCLE__REVIEW_MAX_AGE_DAYS``) and periodic
+"""The worker's lifecycle schedule (docs/LIFECYCLE.md): archival of expired units (with the
+closing of pair reviews pending longer than ``LIFECYCLE__REVIEW_MAX_AGE_DAYS`` and the link
+backfill of units stored before the write path linked them across agents) and periodic
 distillation, the sweep of subject indexes (recall's HNSW indexes of large subjects), next to
 the extraction worker's silent-session scan. Every periodic task of the worker is timed, logged
 and counted in Prometheus metrics.
@@ -41,7 +42,8 @@ SCHEDULED_SECONDS = Histogram(
 LIFECYCLE_ITEMS = Counter(
     "hindsight_lifecycle_items",
     "Work done by lifecycle tasks: archived units, pruned access-log rows, old pair reviews"
-    " closed, distilled subjects, subject indexes built and dropped.",
+    " closed, cross-agent links backfilled, distilled subjects, subject indexes built and"
+    " dropped.",
     ["kind"],
 )
 
@@ -89,6 +91,8 @@ def lifecycle_tasks(
             services = Services(resources, session)
             report = await services.archiver().archive_expired(now)
             closed = await services.reviews_service().sweep(now, lifecycle.review_max_age_days)
+            backfill = await services.backfill_links(now)
+        LIFECYCLE_ITEMS.labels("links_backfilled").inc(backfill.links)
         LIFECYCLE_ITEMS.labels("archived_units").inc(report.archived)
         LIFECYCLE_ITEMS.labels("access_log_pruned").inc(report.access_log_pruned)
         LIFECYCLE_ITEMS.labels("idempotency_pruned").inc(report.idempotency_pruned)
@@ -96,17 +100,20 @@ def lifecycle_tasks(
         log.info(
             "lifecycle.archive: %d expired unit(s) archived, %d access-log row(s) pruned, "
             "%d stored Idempotency-Key answer(s) pruned, %d old pair review(s) closed as "
-            "keep_both",
+            "keep_both, %d older unit(s) decided against other agents' (%d link(s))",
             report.archived,
             report.access_log_pruned,
             report.idempotency_pruned,
             closed,
+            backfill.decided,
+            backfill.links,
         )
         return {
             "archived": report.archived,
             "access_log_pruned": report.access_log_pruned,
             "idempotency_pruned": report.idempotency_pruned,
             "reviews_closed": closed,
+            "links_backfilled": backfill.links,
         }
 
     async def distill() -> dict[str, int]:

@@ -208,6 +208,9 @@ class LifecycleSettings(BaseModel):
     # The archival sweep closes pair reviews still pending after this many days as
     # keep_both (decided_by "sweep"); 0 keeps them open until someone decides.
     review_max_age_days: float = Field(default=30, ge=0)
+    # Units stored before the write path linked duplicates across write subjects (migration
+    # 0021) decided per archival sweep by the link backfill; 0 disables it.
+    link_backfill_batch: int = Field(default=500, ge=0, le=100000)
     # Seconds between distillation scans; 0 disables.
     distill_interval_s: float = Field(default=3600, ge=0)
     # A subject is distilled when it has new episodic units and either this many closed tasks

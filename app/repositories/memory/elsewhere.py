@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any
 
 import numpy as np
-from sqlalchemy import delete, or_, select, text
+from sqlalchemy import delete, or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.vocabulary import UnitStatus
@@ -179,3 +179,26 @@ class ElsewhereRepository:
             return []
         found = await self.session.scalars(select(MemoryUnit).where(MemoryUnit.id.in_(others)))
         return sorted(found, key=lambda u: u.id)
+
+    async def undecided(self, limit: int) -> list[MemoryUnit]:
+        """At most ``limit`` units not yet decided against other subjects
+        (``links_decided`` false: stored before the write path decided them, migration 0021),
+        oldest first, any status, locked (rows another sweep holds are skipped)."""
+        found = await self.session.scalars(
+            select(MemoryUnit)
+            .where(MemoryUnit.links_decided.is_(False))
+            .order_by(MemoryUnit.created_at, MemoryUnit.id)
+            .limit(limit)
+            .with_for_update(skip_locked=True)
+        )
+        return list(found)
+
+    async def mark_decided(self, unit_ids: Sequence[uuid.UUID]) -> None:
+        """Set ``links_decided`` on ``unit_ids``."""
+        if unit_ids:
+            await self.session.execute(
+                update(MemoryUnit)
+                .where(MemoryUnit.id.in_(list(unit_ids)))
+                .values(links_decided=True)
+                .execution_options(synchronize_session=False)
+            )

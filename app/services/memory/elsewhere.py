@@ -82,9 +82,10 @@ async def link_duplicates(
     thresholds: Thresholds,
     now: datetime,
 ) -> list[tuple[uuid.UUID, uuid.UUID, str]]:
-    """Link each new unit of ``created`` ((its subject, the flushed unit, its value vector))
-    to the units of other subjects that the pair decision calls its duplicates or whose
-    value it changes (:func:`link_kind`); returns the (new, other, kind) links."""
+    """Link each unit of ``created`` ((its subject, the flushed unit, its value vector)) to
+    the units of other subjects that the pair decision calls its duplicates or whose value it
+    changes (:func:`link_kind`); returns the (target, source, kind) links, each from the
+    newer unit of its pair (:func:`newer`)."""
     by_subject: dict[Subject, list[tuple[MemoryUnit, np.ndarray]]] = {}
     for subject, unit, vector in created:
         by_subject.setdefault(subject, []).append((unit, vector))
@@ -103,10 +104,14 @@ async def link_duplicates(
                 kind = link_kind(unit, other, thresholds)
                 if kind == REPLACED_BY:  # a correction of the older unit: the other is newer
                     linked.append((other.id, unit.id, REPLACES_LINK))
-                elif kind is not None:
-                    linked.append((unit.id, other.id, kind))
-    await repo.link(linked, now)
-    return linked
+                elif kind is not None:  # from the newer of the two (a backfilled unit may be older)
+                    first = newer(unit, other)
+                    linked.append((unit.id, other.id, kind) if first else (other.id, unit.id, kind))
+    pairs: dict[frozenset[uuid.UUID], tuple[uuid.UUID, uuid.UUID, str]] = {}
+    for link in linked:  # two units decided in one call find each other: one link a pair
+        pairs.setdefault(frozenset(link[:2]), link)
+    await repo.link(list(pairs.values()), now)
+    return list(pairs.values())
 
 
 async def relink(
