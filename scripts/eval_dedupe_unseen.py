@@ -3,7 +3,8 @@
 
     .venv/bin/python scripts/eval_dedupe_unseen.py [--folds 5] [--fit] [--core-dev]
         [--held-back | --third-held-back | --next-held-back | --first-held-back
-         | --fifth-held-back | --sixth-held-back | --seventh-held-back | --eighth-held-back]
+         | --fifth-held-back | --sixth-held-back | --seventh-held-back | --eighth-held-back
+         | --ninth-held-back]
 
 The development set is the development groups of ``tests/dedupe_pairs_unseen.py``, the
 spent held-back parts four to eight (``tests/dedupe_pairs_held_back_4.py`` … ``_8.py``) and
@@ -12,8 +13,10 @@ the development pairs written blind beside them (``tests/dedupe_pairs_dev_6.py``
 runs before 2026-12-07 10:00 UTC, and the only one with which ``--held-back``,
 ``--fifth-held-back``, ``--sixth-held-back``, ``--seventh-held-back`` or ``--eighth-held-back``
 may score those parts: each was scored once as unseen pairs, then joined the development
-set). Folds are source-fact groups: groups of two files that share a sentence are one group
-(:func:`joined`), so a sentence is never in training and test at once.
+set). The ninth part (``tests/dedupe_pairs_held_back_9.py``, ``--ninth-held-back``, written
+blind 2026-12-07 22:13-22:17 UTC) is unspent. Folds are source-fact groups: groups of two
+files that share a sentence are one group (:func:`joined`), so a sentence is never in training
+and test at once.
 
 Figures per kind:
 
@@ -75,6 +78,7 @@ from tests.dedupe_pairs_held_back_5 import fifth_held_back  # noqa: E402
 from tests.dedupe_pairs_held_back_6 import sixth_held_back  # noqa: E402
 from tests.dedupe_pairs_held_back_7 import seventh_held_back  # noqa: E402
 from tests.dedupe_pairs_held_back_8 import eighth_held_back  # noqa: E402
+from tests.dedupe_pairs_held_back_9 import ninth_held_back  # noqa: E402
 from tests.dedupe_pairs_unseen import development, next_held_back  # noqa: E402
 from tests.dedupe_pairs_unseen import held_back as first_held_back  # noqa: E402
 
@@ -664,6 +668,7 @@ PARTS: dict[str, Callable[[], list[tuple[int, Pair]]]] = {
     "sixth_held_back": sixth_held_back,
     "seventh_held_back": seventh_held_back,
     "eighth_held_back": eighth_held_back,
+    "ninth_held_back": ninth_held_back,
 }
 """Each held-back flag (its ``argparse`` destination) → the (group, pair) of its part."""
 
@@ -713,6 +718,10 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                       help="Score the eighth held-back part (tests/dedupe_pairs_held_back_8.py, "
                       "written blind 2026-12-07 19:04 UTC), spent at 20:28 UTC that "
                       "day.")  # fmt: skip
+    part.add_argument("--ninth-held-back", action="store_true",
+                      help="Score the ninth held-back part (tests/dedupe_pairs_held_back_9.py, "
+                      "written blind 2026-12-07 22:13 UTC), once, at the end of that "
+                      "session.")  # fmt: skip
     args = parser.parse_args(argv)
     spent = (args.held_back, args.fifth_held_back, args.sixth_held_back,
              args.seventh_held_back, args.eighth_held_back)  # fmt: skip

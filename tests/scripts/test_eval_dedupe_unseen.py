@@ -19,6 +19,7 @@ from tests.dedupe_pairs_held_back_5 import fifth_held_back
 from tests.dedupe_pairs_held_back_6 import sixth_held_back
 from tests.dedupe_pairs_held_back_7 import seventh_held_back
 from tests.dedupe_pairs_held_back_8 import eighth_held_back
+from tests.dedupe_pairs_held_back_9 import ninth_held_back
 from tests.dedupe_pairs_unseen import development, next_held_back
 from tests.dedupe_pairs_unseen import held_back as first_held_back
 from tests.scripts import load_script
@@ -40,6 +41,7 @@ def script() -> ModuleType:
         ("--sixth-held-back", sixth_held_back),
         ("--seventh-held-back", seventh_held_back),
         ("--eighth-held-back", eighth_held_back),
+        ("--ninth-held-back", ninth_held_back),
     ],
 )
 def test_each_flag_scores_its_part(script: ModuleType, flag: str, part) -> None:  # type: ignore[no-untyped-def]
@@ -66,6 +68,8 @@ def test_the_development_set_holds_the_spent_parts_and_dev_6_7(script: ModuleTyp
     spent = [*fourth_held_back(), *fifth_held_back(), *dev6(), *sixth_held_back(), *dev7(),
              *seventh_held_back(), *eighth_held_back()]  # fmt: skip
     assert pairs == [p for _, p in [*development(), *spent]]
+    # The ninth part is held back (counted, never shown: nobody reads it before it is scored).
+    assert len({p for _, p in ninth_held_back()} & set(pairs)) == 0
     # A sentence is in one fold unit only: groups sharing one are joined.
     unit: dict[str, int] = {}
     for g, p in dev:
