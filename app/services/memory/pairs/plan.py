@@ -11,6 +11,7 @@ from app.core.chinese_script import simplified
 from app.services.memory.pairs.below import decided as decided_below
 from app.services.memory.pairs.canonical import canonical
 from app.services.memory.pairs.decision import PairDecision, Thresholds, decide, p_same
+from app.services.memory.pairs.entities import entities_tell_apart
 from app.services.memory.pairs.features import Statement, features, statement
 from app.services.memory.pairs.former import other_time
 from app.services.memory.pairs.gate import (
@@ -127,7 +128,7 @@ def pair_decision(
     else:
         d = decide(statement(value), statement(c.value), c.cosine, type_equal=type_ == c.type,
                    thresholds=t)  # fmt: skip
-    if d.action == "merge" and entity_keys and c.entity_keys and not entity_keys & c.entity_keys:
+    if d.action == "merge" and entities_tell_apart(value, entity_keys, c.value, c.entity_keys):
         d = PairDecision("unsure", "entities_differ", d.p_same, True)
     if (
         d.action != "distinct"
