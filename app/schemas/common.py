@@ -103,6 +103,12 @@ def visible(value: str) -> str:
     return value
 
 
+def visible_unless_blank(value: str) -> str:
+    """``value`` when it is blank (whitespace only: where a field takes that as "none") or
+    holds a character that shows (:func:`visible`), else that ValueError."""
+    return value if not value.strip() else visible(value)
+
+
 MAX_JSON_DEPTH = 20
 
 # ``POST /recall``'s ``include_superseded`` (app.services.recall.history).
@@ -208,6 +214,8 @@ def identifier(value: str) -> str:
 
 
 CleanStr = Annotated[str, AfterValidator(_clean)]
+# A text a blank value clears (a trigger scenario), but never one of only invisible characters.
+ClearableText = Annotated[str, AfterValidator(_clean), AfterValidator(visible_unless_blank)]
 # Text and Identifier are never blank, and the published schema says so (_NotBlankSchema).
 Text = Annotated[str, AfterValidator(_clean), NotBlank, _NotBlankSchema()]
 # A unit's value: text that shows (:func:`visible`), and the published schema says so.
@@ -215,13 +223,14 @@ VisibleText = Annotated[
     str, AfterValidator(_clean), NotBlank, AfterValidator(visible), _NotBlankSchema(VISIBLE_PATTERN)
 ]
 # Identifier (user, agent, session and task ids) also refuses what would make one id show
-# as another (:func:`identifier`).
+# as another (:func:`identifier`), and an id that shows as nothing (U+2800: :func:`visible`).
 Identifier = Annotated[
     str,
     Field(min_length=1, max_length=256),
     AfterValidator(_clean),
     NotBlank,
     AfterValidator(identifier),
+    AfterValidator(visible),
     _NotBlankSchema(),
 ]
 

@@ -20,6 +20,7 @@ from app.schemas.common import (
     ResponseModel,
     SessionId,
     Text,
+    VisibleText,
 )
 from app.schemas.limits import MaxChars, MaxItems
 
@@ -46,7 +47,7 @@ class ExtractMessage(RequestModel):
         "speak as `user` (a group chat): the offline extractor names them in the units "
         '("Caroline went…" instead of "The user went…").',
     )
-    content: Annotated[Text, MaxChars("message_chars")]
+    content: Annotated[VisibleText, MaxChars("message_chars")]
     created_at: AwareDatetime | None = Field(
         default=None,
         description="When it was said (ISO 8601 with its offset), at most 5 minutes ahead of "

@@ -13,6 +13,7 @@ from app.core.vocabulary import MemoryType
 from app.schemas.common import (
     AwareDatetime,
     CleanStr,
+    ClearableText,
     Identifier,
     OffsetDatetime,
     QueryModel,
@@ -50,7 +51,7 @@ class MemoryListQuery(QueryModel):
         "other sessions that its statements were merged into (a restatement).",
     )
     types: list[MemoryType] | None = Field(default=None, description="Only these unit types.")
-    entities: list[Annotated[Text, Field(max_length=200)]] | None = Field(
+    entities: list[Annotated[VisibleText, Field(max_length=200)]] | None = Field(
         default=None, max_length=50, description="Only units naming at least one of these."
     )
     time_range: TimeRange | None = Field(
@@ -173,10 +174,10 @@ class MemoryUpdate(RequestModel):
         description="New content; re-embedded, re-indexed and re-checked for "
         "duplicates in the same transaction.",
     )
-    query: Annotated[CleanStr, MaxChars("value_chars")] | None = Field(
+    query: Annotated[ClearableText, MaxChars("value_chars")] | None = Field(
         default=None, description="New trigger scenario (re-embedded); null or blank clears it."
     )
-    entities: list[Annotated[Text, Field(max_length=200)]] | None = Field(
+    entities: list[Annotated[VisibleText, Field(max_length=200)]] | None = Field(
         default=None, max_length=50, description="Replaces the entity list."
     )
     confidence: float | None = Field(default=None, ge=0.0, le=1.0)

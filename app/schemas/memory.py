@@ -13,7 +13,7 @@ from app.core.valid_time import valid_from as unit_valid_from
 from app.core.vocabulary import MemoryType
 from app.schemas.common import (
     AwareDatetime,
-    CleanStr,
+    ClearableText,
     Identifier,
     JsonObject,
     RequestModel,
@@ -52,12 +52,12 @@ class MemoryCreate(RequestModel):
         description="The content: one self-contained sentence (≤ 200 characters recommended), "
         "negations and conditions kept."
     )
-    query: Annotated[CleanStr, MaxChars("value_chars")] | None = Field(
+    query: Annotated[ClearableText, MaxChars("value_chars")] | None = Field(
         default=None,
         description="Trigger scenario: when this unit should come to mind, written as a "
         "situation ('when the user plans a weekend trip').",
     )
-    entities: list[Annotated[Text, Field(max_length=200)]] = Field(
+    entities: list[Annotated[VisibleText, Field(max_length=200)]] = Field(
         default_factory=list,
         max_length=50,
         description="Named things: people, places, codes. Omitted: the names extraction "

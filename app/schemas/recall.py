@@ -17,7 +17,7 @@ from app.schemas.common import (
     OffsetDatetime,
     RequestModel,
     ResponseModel,
-    Text,
+    VisibleText,
 )
 from app.schemas.limits import MaxValue
 from app.schemas.memory import MemoryRead
@@ -65,7 +65,7 @@ class RecallRequest(RequestModel):
     """What to recall and for whom: give at least one of `user_id`, `agent_id` or
     `session_id` (each optional alone; none of them is a 422)."""
 
-    query: Annotated[Text, Field(max_length=2000)] = Field(
+    query: Annotated[VisibleText, Field(max_length=2000)] = Field(
         description="What the agent is looking for, in natural language."
     )
     user_id: Identifier | None = None
@@ -88,7 +88,7 @@ class RecallRequest(RequestModel):
         min_length=1,
         description="Only these unit types (at least one; leave it out for every type).",
     )
-    entities: list[Annotated[Text, Field(max_length=200)]] | None = Field(
+    entities: list[Annotated[VisibleText, Field(max_length=200)]] | None = Field(
         default=None,
         min_length=1,
         max_length=50,

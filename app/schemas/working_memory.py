@@ -16,6 +16,7 @@ from app.schemas.common import (
     RequestModel,
     ResponseModel,
     Text,
+    VisibleText,
     clean_json,
 )
 from app.schemas.limits import MaxChars, MaxItems
@@ -55,7 +56,7 @@ class MessageCreate(RequestModel):
         "speak as `user` (a group chat): kept as `metadata.name`, and extraction names them "
         'in the units ("Caroline went…" instead of "The user went…").',
     )
-    content: Annotated[Text, MaxChars("message_chars")] = Field(
+    content: Annotated[VisibleText, MaxChars("message_chars")] = Field(
         description="The message text (1..100,000 characters, no NUL bytes)."
     )
     created_at: AwareDatetime | None = Field(

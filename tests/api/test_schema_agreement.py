@@ -70,7 +70,15 @@ def test_the_visible_pattern_is_the_unicode_rule():
     assert pattern.search("\U0001f600") and pattern.search("用户") and pattern.search("x\u202e")
 
 
-VISIBLE_FIELDS = [("MemoryCreate", "value"), ("MemoryUpdate", "value")]
+VISIBLE_FIELDS = [
+    ("MemoryCreate", "value"),
+    ("MemoryUpdate", "value"),
+    ("MemoryCreate", "entities"),
+    ("MemoryUpdate", "entities"),
+    ("RecallRequest", "query"),
+    ("RecallRequest", "entities"),
+    ("MessageCreate", "content"),
+]
 
 
 @pytest.mark.parametrize(("model", "field"), VISIBLE_FIELDS)
@@ -84,12 +92,9 @@ async def test_values_say_they_need_visible_text_in_the_schema(client, model, fi
 BLANK_FIELDS = [
     ("MemoryCreate", "user_id"),
     ("MemoryCreate", "session_id"),
-    ("MemoryCreate", "entities"),
-    ("RecallRequest", "query"),
     ("RecallRequest", "user_id"),
     ("RecallRequest", "agent_id"),
     ("RecallRequest", "session_id"),
-    ("RecallRequest", "entities"),
 ]
 
 

@@ -261,7 +261,7 @@ async def test_stdio_store_recall_and_errors(api_url, engine, make_api_key):
         )
         assert no_name.is_error
         assert no_name.content[0].text.startswith(
-            "invalid_request: about_named_things[0]: nothing but"
+            "invalid_request: about_named_things[0]: has no visible text"
         ), no_name.content[0].text
         nothing = await session.call_tool("memory_remember", {})
         assert nothing.structured_content["error"]["code"] == "unknown_tool"
