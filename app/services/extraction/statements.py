@@ -14,8 +14,8 @@ import simplemma
 
 from app.services.extraction.clauses import joiner
 from app.services.extraction.mixed import english_runs
+from app.services.extraction.openers import opens_with_name
 from app.services.extraction.tense import is_past_verb
-from app.services.memory.pairs.holders import given_name
 
 # fmt: skip
 
@@ -343,8 +343,9 @@ def en_entities(
         words = m.group(1).split()
         opener = _SENTENCE_START.search(text[: m.start()]) is not None
         first = words[0].removesuffix("'s")
-        if opener and first not in inside and not (len(words) > 1 and given_name(first.casefold())):
-            words.pop(0)  # "Definitely…", "Last week…"; not "David Wang is…" (hbreak8 H25)
+        named = opens_with_name(words, text[m.end() :])
+        if opener and first not in inside and not named:
+            words.pop(0)  # "Definitely…", "Last week…"; not "David Wang is…", "Tom is…" (K11)
         while words and (words[0].lower() in _NOT_NAMES or words[0].lower().startswith("i'")):
             words.pop(0)
         while words and words[-1].lower() in _NOT_NAMES:
