@@ -32,6 +32,7 @@ import platform
 import sys
 import time
 from collections import Counter, defaultdict
+from dataclasses import asdict
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -43,7 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(ROOT))
 
-from benchkit import docsection  # noqa: E402
+from benchkit import docsection, topk_duplicates  # noqa: E402
 from eval_locomo import (  # noqa: E402
     ADVERSARIAL,
     CATEGORIES,
@@ -54,6 +55,8 @@ from eval_locomo import (  # noqa: E402
     ingest,
     read_dataset,
 )
+
+from app.core.config import Settings  # noqa: E402
 
 DIRECT, EXTRACTED = "direct", "extracted"
 LABELS = {DIRECT: "turns stored directly (/store)", EXTRACTED: "offline extraction (/extract)"}
@@ -153,8 +156,10 @@ async def evaluate(
     refs: dict[str, str],
     report: Report,
     evidence_kinds: Counter[str],
+    answers: dict[str, list[list[dict[str, Any]]]] | None = None,
 ) -> None:
-    """Recall every question from both copies and score them."""
+    """Recall every question from both copies and score them; ``answers`` collects each
+    copy's answers."""
     for q in tqdm(questions, desc="recall", unit="query"):
         for variant in (DIRECT, EXTRACTED):
             body = {"query": q["question"], "user_id": f"{variant}:{q['conversation_id']}",
@@ -163,6 +168,8 @@ async def evaluate(
             if r.status_code != 200:
                 raise SystemExit(f"/recall failed: {r.status_code} {r.text[:500]}")
             hits = r.json()["memories"]
+            if answers is not None:
+                answers.setdefault(variant, []).append(hits)
             report.recall_ms[variant].append(float(r.json()["took_ms"]))
             ranked = [[refs.get(x, x) for x in h["raw_ref"]] for h in hits]
             if not q["evidence"]:
@@ -189,6 +196,7 @@ def render(stats: dict[str, Any], report: Report) -> str:
     d, e = report.overall(DIRECT), report.overall(EXTRACTED)
     ratio = (e.r10 / e.n) / (d.r10 / d.n) if d.n and d.r10 else 0.0
     n = stats["turns"]
+    dup = stats["top_duplicates"]
     lines = [
         "| | recall@5 | recall@10 | any-hit@10 | MRR | adversarial recall@10 | units | "
         "units per turn |",
@@ -220,6 +228,14 @@ def render(stats: dict[str, Any], report: Report) -> str:
         "- the unit that supplies the evidence (the best-ranked hit holding an evidence turn, "
         "non-adversarial questions): "
         + ", ".join(f"{k} {v}" for k, v in stats["evidence_kinds"].most_common())
+        + ";",
+        f"- duplicates left in the top {TOP_K} (pairs of hits the pair decision merges either "
+        f"way, at their value cosine; `scripts/benchkit/topk_duplicates.py`): "
+        + "; ".join(
+            f"{LABELS[v]} {x['pairs']} pairs in {x['with_pair']} of {x['answers']} answers "
+            f"({x['folded_hits']} hits list units folded into them, `duplicates`)"
+            for v, x in sorted(dup.items())
+        )
         + ".",
         "",
         "| category | n | direct recall@10 | extracted recall@5 | extracted recall@10 | "
@@ -249,12 +265,16 @@ async def run(args: argparse.Namespace) -> tuple[dict[str, Any], Report]:
         start = time.perf_counter()
         stats["outcomes"] = await extract_all(client, turns, refs, days)
         stats["extract_s"] = time.perf_counter() - start
-        await evaluate(client, questions, refs, report, evidence_kinds)
+        answers: dict[str, list[list[dict[str, Any]]]] = {}
+        await evaluate(client, questions, refs, report, evidence_kinds, answers)
         units: list[dict[str, Any]] = []
         direct_units = 0
         for conv in sorted({t["conversation_id"] for t in turns}):
             units += await all_units(client, f"{EXTRACTED}:{conv}")
             direct_units += len(await all_units(client, f"{DIRECT}:{conv}"))
+    stats["top_duplicates"] = {
+        v: asdict(await topk_duplicates.count(a, Settings())) for v, a in answers.items()
+    }
     stats["cited"] = len({r for u in units for r in u["raw_ref"] if r in refs})
     # A unit's own turn is its last source (an answer cites the question before it first).
     stats["own"] = len({u["raw_ref"][-1] for u in units if u["raw_ref"]})
