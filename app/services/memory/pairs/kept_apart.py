@@ -10,13 +10,15 @@ guards of :mod:`.decision`: each answer is ``(action, reason)`` and the pair is 
   as ``other_thing_compound`` or ``unsure`` as ``compound_of_head``; a former state against a
   present one (:mod:`.former`: "used to live in Paris" / "lives in Paris", 以前住在上海) →
   ``unsure`` as ``former_differs``; a word of calling off on one side only that no other guard
-  read (:data:`.plans.CALLED_OFF`: "went hiking in mid-July" / "the mid-July hike was
-  cancelled because of rain") → ``unsure`` as ``called_off_elsewhere``, flagged. Pure."""
+  read, in two statements that share a word (:data:`.plans.CALLED_OFF`: "went hiking in
+  mid-July" / "the mid-July hike was cancelled because of rain") → ``unsure`` as
+  ``called_off_elsewhere``, flagged. Pure."""
 
 from __future__ import annotations
 
 from typing import Literal
 
+from app.core.text import has_cjk, stems
 from app.services.memory.pairs import compounds, contacts, exceptions, former
 from app.services.memory.pairs.plans import CALLED_OFF
 
@@ -47,6 +49,23 @@ def another_thing(new: str, old: str) -> Kept | None:
         return found
     if former.differs(new, old):
         return "unsure", "former_differs"
-    if (CALLED_OFF.search(new) is None) != (CALLED_OFF.search(old) is None):
+    if (CALLED_OFF.search(new) is None) != (CALLED_OFF.search(old) is None) and _about_one_thing(
+        new, old
+    ):
         return "unsure", "called_off_elsewhere"  # 去徒步了 / 徒步因为下雨取消了: flagged
     return None
+
+
+def _words(value: str) -> frozenset[str]:
+    """The keyword stems of ``value`` but its words of calling off and one-character Chinese
+    words (去, 叫: verbs any two sentences share)."""
+    return frozenset(
+        w for w in stems(CALLED_OFF.sub(" ", value)) if not (len(w) == 1 and has_cjk(w))
+    )
+
+
+def _about_one_thing(new: str, old: str) -> bool:
+    """Whether the two statements share a word (:func:`_words`): a calling off next to an
+    unrelated statement of the same session is no possible change of it (tester hbreak10
+    L4: 用户的去日本的旅行取消了。/ 用户现在的女朋友叫丽娜。 at cosine ~0.9)."""
+    return bool(_words(new) & _words(old))
