@@ -21,6 +21,7 @@ from app.schemas.common import (
     SessionId,
     Text,
     TtlDays,
+    ValueText,
     VisibleText,
 )
 from app.schemas.limits import MaxChars, MaxItems, MaxJsonBytes
@@ -48,9 +49,10 @@ class MemoryCreate(RequestModel):
         "`preference`, something that happened or will happen at a time `event`), else "
         "`fact`. Given: kept as given.",
     )
-    value: Annotated[VisibleText, Field(min_length=1), MaxChars("value_chars")] = Field(
+    value: Annotated[ValueText, Field(min_length=1), MaxChars("value_chars")] = Field(
         description="The content: one self-contained sentence (≤ 200 characters recommended), "
-        "negations and conditions kept."
+        "negations and conditions kept. Visible text, without bidirectional embeddings or "
+        "overrides (U+202A–U+202E: a 422)."
     )
     query: Annotated[ClearableText, MaxChars("value_chars")] | None = Field(
         default=None,
