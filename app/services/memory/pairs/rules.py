@@ -21,6 +21,7 @@ _CAP = r"([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*(?:,\s*[A-Z][\w'’-]*(?:\s+[A-Z
 _SLOTS: list[tuple[str, re.Pattern[str]]] = [
     ("residence", re.compile(
         rf"\b(?:lives?|living|resides?|based|settled)\s+in\s+{_CAP}|"
+        rf"\bhome\s+is\s+(?:now\s+)?in\s+{_CAP}|"  # tester hbreak10 L1
         rf"\b(?:moved|relocated)\s+(?:back\s+)?to\s+{_CAP}")),
     ("employer", re.compile(rf"\b(?:works?|working)\s+(?:at|for)\s+{_CAP}|"
                             rf"\bemployed\s+(?:at|by)\s+{_CAP}|\bjoined\s+{_CAP}|"
