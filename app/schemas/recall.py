@@ -298,6 +298,13 @@ class RecallHit(MemoryRead):
         description="The better-placed hit whose value this one nearly repeats (the cause of "
         "`redundancy`); null when `redundancy` is 0.",
     )
+    replaced_by: uuid.UUID | None = Field(
+        default=None,
+        description="Another agent's newer unit of the same user that changes what this one "
+        'says ("moved to Munich" told to one agent, "lives in Berlin" to another: a '
+        "`replaces` link, docs/DEDUPE.md); this hit is listed right after it and is stale. "
+        "Set when both are among the ranked candidates; null otherwise.",
+    )
     rerank_position: int | None = Field(
         default=None,
         description="1-based position in the LLM's order when the rerank stage placed this "

@@ -95,6 +95,7 @@ async def recall_memories(
                     "duplicates": result.duplicates.get(unit.id, []),
                     "redundancy": ranked.redundancy,
                     "redundant_with": ranked.redundant_with,
+                    "replaced_by": ranked.replaced_by,
                 }
             )
         )

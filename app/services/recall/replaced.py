@@ -10,6 +10,7 @@ hit's is (:mod:`app.services.recall.history`). Pure.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from app.repositories.recall.duplicates import ClosePair
 from app.services.recall.history import capped_after
@@ -18,8 +19,14 @@ from app.services.recall.scoring import Ranked
 
 def after_replacements(head: Sequence[Ranked], pairs: Sequence[ClosePair]) -> list[Ranked]:
     """``head`` (best first) with each hit that a ``replaces`` link of ``pairs`` names as
-    replaced scored at most the hit that replaced it, and sorted again: by score, the newer
-    before what it replaced, else in the given order (:func:`.history.capped_after`).
+    replaced scored at most the hit that replaced it and naming it (``replaced_by``: the
+    answer says which hit is stale, tester hbreak10 L11), and sorted again: by score, the
+    newer before what it replaced, else in the given order (:func:`.history.capped_after`).
     Unchanged when no pair has a link."""
     successor = {p.replaced: (p.b if p.replaced == p.a else p.a) for p in pairs if p.replaced}
-    return capped_after(head, successor)
+    if not successor:
+        return list(head)
+    return [
+        replace(r, replaced_by=successor[r.id]) if r.id in successor else r
+        for r in capped_after(head, successor)
+    ]

@@ -126,6 +126,9 @@ class Ranked:
     # for nearly repeating a better-placed hit, and that hit.
     redundancy: float = 0.0
     redundant_with: uuid.UUID | None = None
+    # Another write subject's newer unit that changed what this one says (a ``replaces``
+    # link among the head's units: app.services.recall.replaced).
+    replaced_by: uuid.UUID | None = None
 
 
 def recency(occurred_at: datetime, now: datetime, lam: float) -> float:

@@ -259,7 +259,7 @@ class ExtractMessage(BaseModel):
         Field(
             max_length=100000,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]",
+            pattern="[^\\x00-\\x20\\x7f-\\xa0\\xad\\u034f\\u061c\\u115f\\u1160\\u1680\\u17b4\\u17b5\\u180b-\\u180f\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u2064\\u2066-\\u206f\\u2800\\u3000\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff9-\\ufffb]",
             title="Content",
         ),
     ]
@@ -489,7 +489,7 @@ class Entity(RootModel[str]):
         Field(
             max_length=200,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]",
+            pattern="[^\\x00-\\x20\\x7f-\\xa0\\xad\\u034f\\u061c\\u115f\\u1160\\u1680\\u17b4\\u17b5\\u180b-\\u180f\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u2064\\u2066-\\u206f\\u2800\\u3000\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff9-\\ufffb]",
         ),
     ]
 
@@ -643,7 +643,7 @@ class MemoryCreate(BaseModel):
         ),
     ]
     """
-    The content: one self-contained sentence (≤ 200 characters recommended), negations and conditions kept.
+    The content: one self-contained sentence (≤ 200 characters recommended), negations and conditions kept. Visible text, without bidirectional embeddings or overrides (U+202A–U+202E: a 422).
     """
 
 
@@ -872,7 +872,7 @@ class MessageCreate(BaseModel):
         Field(
             max_length=100000,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]",
+            pattern="[^\\x00-\\x20\\x7f-\\xa0\\xad\\u034f\\u061c\\u115f\\u1160\\u1680\\u17b4\\u17b5\\u180b-\\u180f\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u2064\\u2066-\\u206f\\u2800\\u3000\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff9-\\ufffb]",
             title="Content",
         ),
     ]
@@ -1957,6 +1957,10 @@ class RecallHit(BaseModel):
     """
     What `relevance` was computed from (docs/EVAL.md "Relevance").
     """
+    replaced_by: Annotated[UUID | None, Field(title="Replaced By")] = None
+    """
+    Another agent's newer unit of the same user that changes what this one says ("moved to Munich" told to one agent, "lives in Berlin" to another: a `replaces` link, docs/DEDUPE.md); this hit is listed right after it and is stale. Set when both are among the ranked candidates; null otherwise.
+    """
     rerank_position: Annotated[int | None, Field(title="Rerank Position")] = None
     """
     1-based position in the LLM's order when the rerank stage placed this hit; null when the hybrid order placed it (no rerank, or the LLM left it out).
@@ -2044,7 +2048,7 @@ class RecallRequest(BaseModel):
         Field(
             max_length=2000,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200d\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]",
+            pattern="[^\\x00-\\x20\\x7f-\\xa0\\xad\\u034f\\u061c\\u115f\\u1160\\u1680\\u17b4\\u17b5\\u180b-\\u180f\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u2064\\u2066-\\u206f\\u2800\\u3000\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff9-\\ufffb]",
             title="Query",
         ),
     ]

@@ -2233,6 +2233,11 @@ export interface components {
             /** @description What `relevance` was computed from (docs/EVAL.md "Relevance"). */
             relevance_inputs: components["schemas"]["RelevanceInputs"];
             /**
+             * Replaced By
+             * @description Another agent's newer unit of the same user that changes what this one says ("moved to Munich" told to one agent, "lives in Berlin" to another: a `replaces` link, docs/DEDUPE.md); this hit is listed right after it and is stale. Set when both are among the ranked candidates; null otherwise.
+             */
+            replaced_by?: string | null;
+            /**
              * Rerank Position
              * @description 1-based position in the LLM's order when the rerank stage placed this hit; null when the hybrid order placed it (no rerank, or the LLM left it out).
              */

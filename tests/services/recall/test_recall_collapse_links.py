@@ -134,6 +134,9 @@ async def test_another_agents_newer_value_ranks_first(client, engine, old_value,
     hits = await recall(client, old_value)
     ids = [h["id"] for h in hits]
     assert ids.index(new) < ids.index(old), [(h["value"], h["score"]) for h in hits]
+    # The stale hit says what replaced it (tester hbreak10 L11); the newer one is not stale.
+    by_id = {h["id"]: h for h in hits}
+    assert (by_id[old]["replaced_by"], by_id[new]["replaced_by"]) == (new, None)
     for unit in (old, new):
         assert (await client.get(f"/memories/{unit}")).json()["status"] == "active"
     # An agent's own recall still reads its own memory only.
