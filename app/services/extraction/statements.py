@@ -39,6 +39,8 @@ _SENTENCE_OPENING = re.compile(r"(?:^|(?<=[.!?]\s))the(?=\s+(?:user|assistant)\b
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;\"“(\[-]\s*|\n)\W*$")
 _MID_SENTENCE = re.compile(r"(?<=[a-z,]\s)[A-Z][\w'’-]*")
 _ZH_ENTITY_TAGS = {"ns", "nr", "nt", "nrt", "nrfg"}
+# A name given to an animal or a thing after a count (一只叫豆豆的猫): jieba tags it as a noun.
+_ZH_PET_NAME = re.compile(r"[一两几]\s*[只条个匹头]\s*(?:名)?叫\s*([\u4e00-\u9fff]{2,3}?)的")
 # Words jieba mis-tags as names.
 _ZH_NOT_NAMES = {"过敏", "用户", "周五", "周末", "明天", "后天"}
 
@@ -357,13 +359,19 @@ def en_entities(
 
 
 def zh_entities(text: str, extra: list[str], exclude: frozenset[str] = frozenset()) -> list[str]:
-    """``extra`` then the place, person and organisation names jieba tags in ``text``."""
+    """``extra`` then the place, person and organisation names jieba tags in ``text`` (叫 cut
+    from a name jieba tags with it, tester hbreak10 L7: 叫丽娜) and a name given after a count
+    (一只叫豆豆的猫: 豆豆)."""
+    tagged = [
+        w.removeprefix("叫") if len(w) > 2 else w  # 叫丽娜: jieba tags the verb with the name
+        for w, tag in rjieba.tag(text)
+        if tag in _ZH_ENTITY_TAGS
+    ]
     names = [
         w
-        for w, tag in rjieba.tag(text)
-        if tag in _ZH_ENTITY_TAGS and len(w) > 1 and w not in _ZH_NOT_NAMES
-        and w.casefold() not in exclude
-    ]  # fmt: skip
+        for w in [*tagged, *_ZH_PET_NAME.findall(text)]
+        if len(w) > 1 and w not in _ZH_NOT_NAMES and w.casefold() not in exclude
+    ]
     return unique([*extra, *names])
 
 

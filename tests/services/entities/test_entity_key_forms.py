@@ -65,7 +65,8 @@ async def test_a_filter_name_with_nothing_left_is_refused(client):
     )
     assert r.status_code == 422, r.text
     assert r.headers["content-type"].startswith("application/problem+json")
-    assert "entities[1]" in r.json()["detail"], r.json()
+    detail = r.json()["detail"]
+    assert "entities.1" in detail and "no visible text" in detail, r.json()
 
 
 _OLD_UNIT = text(
