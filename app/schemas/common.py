@@ -103,33 +103,6 @@ def visible(value: str) -> str:
     return value
 
 
-# The bidirectional embeddings and overrides (LRE, RLE, PDF, LRO, RLO): text shown reversed
-# or reordered where it is rendered — the console, an LLM prompt — that reads otherwise when
-# stored ("Trojan Source"; tester hbreak10 L13). Marks (LRM, RLM) and isolates stay: right-to-
-# left text uses them.
-_BIDI_OVERRIDE = re.compile("[\u202a-\u202e]")
-
-
-def no_bidi_override(value: str) -> str:
-    """``value`` unless it holds a bidirectional embedding or override (U+202A–U+202E), a
-    ValueError naming the first and its position."""
-    m = _BIDI_OVERRIDE.search(value)
-    if m is not None:
-        name = unicodedata.name(m.group(), "bidi control")
-        raise ValueError(
-            f"must not contain U+{ord(m.group()):04X} {name} (a bidi embedding or override: "
-            f"the text would show in another order than it is stored), found at position "
-            f"{m.start()} (0-based)"
-        )
-    return value
-
-
-def without_bidi_overrides(text: str) -> str:
-    """``text`` with its bidirectional embeddings and overrides (U+202A–U+202E) removed: what
-    extraction writes of a message that held one (its unit is derived text, never refused)."""
-    return _BIDI_OVERRIDE.sub("", text)
-
-
 def visible_unless_blank(value: str) -> str:
     """``value`` when it is blank (whitespace only: where a field takes that as "none") or
     holds a character that shows (:func:`visible`), else that ValueError."""
@@ -245,12 +218,10 @@ CleanStr = Annotated[str, AfterValidator(_clean)]
 ClearableText = Annotated[str, AfterValidator(_clean), AfterValidator(visible_unless_blank)]
 # Text and Identifier are never blank, and the published schema says so (_NotBlankSchema).
 Text = Annotated[str, AfterValidator(_clean), NotBlank, _NotBlankSchema()]
-# Text that shows (:func:`visible`), and the published schema says so.
+# A unit's value: text that shows (:func:`visible`), and the published schema says so.
 VisibleText = Annotated[
     str, AfterValidator(_clean), NotBlank, AfterValidator(visible), _NotBlankSchema(VISIBLE_PATTERN)
 ]
-# A unit's value: visible text that shows in the order it is stored (:func:`no_bidi_override`).
-ValueText = Annotated[VisibleText, AfterValidator(no_bidi_override)]
 # Identifier (user, agent, session and task ids) also refuses what would make one id show
 # as another (:func:`identifier`), and an id that shows as nothing (U+2800: :func:`visible`).
 Identifier = Annotated[

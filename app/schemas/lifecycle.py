@@ -21,7 +21,6 @@ from app.schemas.common import (
     ResponseModel,
     Text,
     TtlDays,
-    ValueText,
     VisibleText,
 )
 from app.schemas.limits import MaxChars, MaxValue
@@ -170,7 +169,7 @@ class MemoryUpdate(RequestModel):
 
     model_config = ConfigDict(**RequestModel.model_config, json_schema_extra=_no_null_in_schema)
 
-    value: Annotated[ValueText, Field(min_length=1), MaxChars("value_chars")] | None = Field(
+    value: Annotated[VisibleText, Field(min_length=1), MaxChars("value_chars")] | None = Field(
         default=None,
         description="New content; re-embedded, re-indexed and re-checked for "
         "duplicates in the same transaction.",

@@ -21,7 +21,6 @@ from app.schemas.common import (
     SessionId,
     Text,
     TtlDays,
-    ValueText,
     VisibleText,
 )
 from app.schemas.limits import MaxChars, MaxItems, MaxJsonBytes
@@ -49,10 +48,9 @@ class MemoryCreate(RequestModel):
         "`preference`, something that happened or will happen at a time `event`), else "
         "`fact`. Given: kept as given.",
     )
-    value: Annotated[ValueText, Field(min_length=1), MaxChars("value_chars")] = Field(
+    value: Annotated[VisibleText, Field(min_length=1), MaxChars("value_chars")] = Field(
         description="The content: one self-contained sentence (≤ 200 characters recommended), "
-        "negations and conditions kept. Visible text, without bidirectional embeddings or "
-        "overrides (U+202A–U+202E: a 422)."
+        "negations and conditions kept."
     )
     query: Annotated[ClearableText, MaxChars("value_chars")] | None = Field(
         default=None,

@@ -11,7 +11,6 @@ from typing import Any
 from app.core.config import ExtractionSettings
 from app.core.text import has_cjk
 from app.models import ExtractionJob
-from app.schemas.common import without_bidi_overrides
 from app.schemas.memory import MemoryCreate
 from app.services.extraction.dates import zone
 from app.services.extraction.tense import is_past
@@ -103,7 +102,7 @@ def to_memory(
         agent_id=job.agent_id,
         task_id=job.task_id,
         type=cand.type,
-        value=without_bidi_overrides(cand.value),  # tester hbreak10 L13: shown reordered
+        value=cand.value,
         query=cand.query,
         entities=cand.entities,
         confidence=cand.confidence,

@@ -1614,7 +1614,7 @@ export interface components {
             user_id: string;
             /**
              * Value
-             * @description The content: one self-contained sentence (≤ 200 characters recommended), negations and conditions kept. Visible text, without bidirectional embeddings or overrides (U+202A–U+202E: a 422).
+             * @description The content: one self-contained sentence (≤ 200 characters recommended), negations and conditions kept.
              */
             value: string;
         };
