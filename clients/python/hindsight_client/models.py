@@ -643,7 +643,7 @@ class MemoryCreate(BaseModel):
         ),
     ]
     """
-    The content: one self-contained sentence (≤ 200 characters recommended), negations and conditions kept. Visible text, without bidirectional embeddings or overrides (U+202A–U+202E: a 422).
+    The content: one self-contained sentence (≤ 200 characters recommended), negations and conditions kept.
     """
 
 
