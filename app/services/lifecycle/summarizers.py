@@ -114,6 +114,18 @@ class OfflineSummarizer:
     def _fits(self, lines: list[str]) -> bool:
         return self.tokens is None or self.tokens.count("\n".join(lines)) <= self.max_tokens
 
+    def _fitting(self, lines: list[str]) -> int:
+        """How many of ``lines`` (the heading first) fit ``max_tokens``: the longest prefix,
+        found by bisection (a line more never takes a token away), so a digest of n claims
+        costs O(log n) counts of its text, not n (tester finding K9). The heading always."""
+        if self._fits(lines):
+            return len(lines)
+        fits, over = 1, len(lines)  # lines[:fits] fit, lines[:over] do not
+        while over - fits > 1:
+            mid = (fits + over) // 2
+            fits, over = (mid, over) if self._fits(lines[:mid]) else (fits, mid)
+        return fits
+
     async def summarize(self, entity: str, units: list[MemoryUnit]) -> Summary:
         """``"<entity>:\\n- <claim>\\n- <claim>…"``; the query names the entity."""
         zh = any(has_cjk(u.value) for u in units)
@@ -127,10 +139,9 @@ class OfflineSummarizer:
                 continue
             if length + len(claim) + 3 > limits.current().value_chars:
                 break
-            if not self._fits([*lines, f"- {claim}"]):
-                break
             lines.append(f"- {claim}")
             length += len(claim) + 3
+        lines = lines[: self._fitting(lines)]
         query = f"当谈到{entity}时" if zh else f"When the conversation turns to {entity}"
         return Summary("\n".join(lines), query, group_type(units))
 

@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 
 from app.core.config import LifecycleSettings, Settings
+from app.services.lifecycle.summarizers import OfflineSummarizer
 from tests.conftest import running_app
 from tests.services.lifecycle.test_lifecycle import store
 
@@ -81,3 +82,19 @@ async def test_a_call_writes_summaries_up_to_its_token_budget_and_says_what_rema
         assert seen[1] == (["Nara"], 2, 2)  # read: Osaka, Nara, two digests (oldest first)
         assert seen[2] == (["Osaka"], 2, 0)
         assert seen[3] == ([], 0, 0)
+
+
+async def test_the_digest_cut_by_bisection_is_the_cut_line_by_line(client):
+    # K9: the digest's token cut counted its whole text once per claim (O(n²) tokens); it
+    # bisects now, and must keep exactly the lines the claim-by-claim scan kept.
+    tokens = client._transport.app.state.resources.model_tokens  # the service's tokenizer
+    lines = ["Caroline:"] + [
+        f"- Caroline spent {k} weekends in town number {k * 7} and wrote down what she ate."
+        for k in range(40)
+    ]
+    for limit in (8, 60, 200, 384, 5000):
+        digest = OfflineSummarizer(tokens, limit)
+        scan = 1
+        while scan < len(lines) and digest._fits(lines[: scan + 1]):
+            scan += 1
+        assert digest._fitting(lines) == scan, limit
