@@ -82,12 +82,16 @@ def group_by_entity(
     first, ties alphabetical): a unit joins the first group whose entity it names; groups
     smaller than ``min_group`` release their units to later entities. Groups keep the units'
     order and at most :data:`MAX_GROUP` units."""
-    counts = Counter(k for u in units for k in dict.fromkeys(u.entity_keys))
+    naming: dict[str, list[MemoryUnit]] = {}  # per entity key, its units in order
+    for u in units:
+        for k in dict.fromkeys(u.entity_keys):
+            naming.setdefault(k, []).append(u)
+    counts = Counter({k: len(us) for k, us in naming.items()})
     keys = [only] if only is not None else sorted(counts, key=lambda k: (-counts[k], k))
     taken: set[uuid.UUID] = set()
     groups: list[Group] = []
-    for key in keys:
-        members = [u for u in units if u.id not in taken and key in u.entity_keys]
+    for key in keys:  # each unit looked at once per entity it names, not once per entity
+        members = [u for u in naming.get(key, []) if u.id not in taken]
         if len(members) < min_group:
             continue
         members = members[:MAX_GROUP]

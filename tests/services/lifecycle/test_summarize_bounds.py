@@ -4,12 +4,15 @@ with similar lines were left as a review between them)."""
 
 from __future__ import annotations
 
+import random
+from collections import Counter
+from types import SimpleNamespace
 from typing import Any
 
 import httpx
 
 from app.core.config import LifecycleSettings, Settings
-from app.services.lifecycle.summarizers import OfflineSummarizer
+from app.services.lifecycle.summarizers import MAX_GROUP, OfflineSummarizer, group_by_entity
 from tests.conftest import running_app
 from tests.services.lifecycle.test_lifecycle import store
 
@@ -98,3 +101,29 @@ async def test_the_digest_cut_by_bisection_is_the_cut_line_by_line(client):
         while scan < len(lines) and digest._fits(lines[: scan + 1]):
             scan += 1
         assert digest._fitting(lines) == scan, limit
+
+
+def test_grouping_by_entity_indexes_units_by_entity_and_groups_as_before():
+    # K9: grouping looked at every unit once per entity of the subject (O(units × entities));
+    # it indexes them by entity now. The groups are those of the former scan.
+    def former(units: list[Any], min_group: int) -> list[tuple[str, list[Any]]]:
+        counts = Counter(k for u in units for k in dict.fromkeys(u.entity_keys))
+        taken: set[Any] = set()
+        out = []
+        for key in sorted(counts, key=lambda k: (-counts[k], k)):
+            members = [u for u in units if u.id not in taken and key in u.entity_keys]
+            if len(members) >= min_group:
+                out.append((key, members[:MAX_GROUP]))
+                taken.update(u.id for u in members[:MAX_GROUP])
+        return out
+
+    rng = random.Random(9)
+    names = [f"name{k}" for k in range(40)]
+    units = []
+    for k in range(400):
+        keys = rng.sample(names[: rng.choice((4, 12, 40))], rng.randint(0, 4))
+        units.append(SimpleNamespace(id=k, entities=keys, entity_keys=keys))
+    for min_group in (2, 3, 7):
+        got = group_by_entity(units, min_group)  # type: ignore[arg-type]
+        assert [(g.key, g.units) for g in got] == former(units, min_group)
+        assert len({u.id for g in got for u in g.units}) == sum(len(g.units) for g in got)
