@@ -166,6 +166,11 @@ class SummarizeOutput(BaseModel):
 
     summaries: list[Summary]
     archived: int
+    remaining: int = Field(
+        default=0,
+        description="Memories this call left for another (each call does bounded work): "
+        "call again while above 0 and the call still wrote a summary.",
+    )
 
 
 class AboutMemory(BaseModel):

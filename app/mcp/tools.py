@@ -314,6 +314,7 @@ class HindsightTools(ReviewTools):
                     for x in answer["summaries"]
                 ],
                 archived=answer["archived"],
+                remaining=answer.get("remaining", 0),
             )
         )
 

@@ -331,3 +331,11 @@ class SummarizeResponse(ResponseModel):
         "active as their own units."
     )
     mode: SummaryMode
+    remaining: int = Field(
+        default=0,
+        description="Units of the window this call left for a later one: the groups after "
+        "its summaries reached `LIFECYCLE__SUMMARIZE_MAX_TOKENS` embedding-model tokens (2048 "
+        "by default; the first summary is always written) and the units beyond the "
+        "`LIFECYCLE__SUMMARIZE_MAX_UNITS` it reads (500, oldest first). Call again while "
+        "it is above 0 and the call still consolidates something.",
+    )

@@ -239,7 +239,14 @@ class Services:
             s.limits.text_tokens,
         )
         store = self.store()
-        return SummarizeService(self.lifecycle, self.memories, store, summarizer, s.lifecycle)
+        return SummarizeService(
+            self.lifecycle,
+            self.memories,
+            store,
+            summarizer,
+            s.lifecycle,
+            self.resources.model_tokens,
+        )
 
     def distill(self) -> DistillService:
         s = self.settings

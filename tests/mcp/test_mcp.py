@@ -170,6 +170,12 @@ async def test_stdio_store_recall_and_errors(api_url, engine, make_api_key):
         assert 0 < hits[0]["relevance"] <= 1
         assert recalled.structured_content["best_relevance"] == max(h["relevance"] for h in hits)
 
+        # Consolidation says what it left for another call (K9: bounded work per call); a
+        # constraint is never folded into a summary.
+        summarized = await session.call_tool("memory_summarize", {"user_id": "u1"})
+        assert not summarized.is_error, summarized.content
+        assert summarized.structured_content == {"summaries": [], "archived": 0, "remaining": 0}
+
         # The entity graph: a question naming a known thing gets its profile; an unknown
         # name gets the names that are known.
         about = await session.call_tool(

@@ -269,8 +269,12 @@ async def summarize_memories(
     digest (the entity's name, then one claim per line, deduplicated, filler dropped). Each
     summary goes through the write path (embedded, deduplicated), is linked to its sources
     (`GET /memories/{id}/history` shows the links), and its sources are archived in the same
-    transaction. An LLM failure or an unusable reply (502 `provider_bad_reply`, 504
-    `provider_timeout`) leaves everything as it was."""
+    transaction; the summaries of one call are not decided against each other. An LLM
+    failure or an unusable reply (502 `provider_bad_reply`, 504 `provider_timeout`) leaves
+    everything as it was. One call does bounded work: it reads at most
+    `LIFECYCLE__SUMMARIZE_MAX_UNITS` units (oldest first) and writes summaries until they
+    come to `LIFECYCLE__SUMMARIZE_MAX_TOKENS` embedding-model tokens; what it left is
+    counted in `remaining` — call again to go on."""
     result = await service.summarize(namespace, body, _now())
     return SummarizeResponse(
         summaries=[
@@ -287,4 +291,5 @@ async def summarize_memories(
         superseded=[SupersededUnit(id=old, superseded_by=new) for old, new in result.superseded],
         standing_ids=result.standing,
         mode=result.mode,
+        remaining=result.remaining,
     )

@@ -228,3 +228,8 @@ class LifecycleSettings(BaseModel):
     summarize_min_group: int = Field(default=2, ge=2)
     # /summarize: most units read per call.
     summarize_max_units: int = Field(default=500, ge=2, le=5000)
+    # /summarize: embedding-model tokens of the summaries one call writes (each is embedded
+    # and decided; ~1 s of CPU per 384 tokens on a loaded core): groups are written, most
+    # frequent entity first, until their summaries reach this many; the rest wait for the
+    # next call (`remaining` in the answer). The first summary is always written.
+    summarize_max_tokens: int = Field(default=2048, ge=16, le=1_000_000)

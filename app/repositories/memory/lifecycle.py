@@ -194,6 +194,11 @@ class LifecycleRepository:
         )
         return list((await self.session.scalars(stmt)).all())
 
+    async def count_units(self, f: UnitFilters) -> int:
+        """How many units match ``f``."""
+        stmt = select(func.count()).select_from(MemoryUnit).where(*filter_clauses(f))
+        return int((await self.session.execute(stmt)).scalar_one())
+
     async def lock_units(self, namespace: str, ids: Sequence[uuid.UUID]) -> list[MemoryUnit]:
         """Row-lock these units (in id order, so two callers cannot deadlock) and return the
         fresh rows."""

@@ -16,15 +16,20 @@ losing what the agent must keep obeying.
 
 Order of work, so that a failure loses nothing:
 
-1. read the units and group them (no locks);
-2. write every group's summary text — by the LLM when one is configured (its reply is
+1. read the units (at most ``LIFECYCLE__SUMMARIZE_MAX_UNITS``) and group them (no locks);
+2. write the groups' summary text — by the LLM when one is configured (its reply is
    untrusted: validated, re-asked ``LLM__PARSE_RETRIES`` times, then the request fails with
-   ``provider_bad_reply`` and nothing is written), otherwise offline and deterministically;
+   ``provider_bad_reply`` and nothing is written), otherwise offline and deterministically —
+   until the summaries come to ``LIFECYCLE__SUMMARIZE_MAX_TOKENS`` embedding-model tokens
+   (the first is always written; the other groups' units are ``remaining``, for the next
+   call: tester finding K9, a call of 600 units took 15 s of CPU); and embed them;
 3. under the subject's write lock, re-lock the units; a group (or a set of contradicting
    standing units) that changed meanwhile is skipped; the others are resolved: older
    standing values superseded, sources archived, summaries stored through the write path
-   (embedded, deduplicated) and linked (``memory_links``, kind ``summary``) — all in the
-   caller's one transaction, so sources are archived only together with their summary.
+   (deduplicated) and linked (``memory_links``, kind ``summary``) — all in the caller's one
+   transaction, so sources are archived only together with their summary. The summaries of
+   one run are decided against the subject's other units, not against each other (nor
+   against their sources, archived by then): tester finding K10.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime
 
+from app.clients.model_tokens import ModelTokens
 from app.core.config import LifecycleSettings
 from app.core.entity_names import name_key
 from app.core.vocabulary import UnitStatus
@@ -81,6 +87,7 @@ class SummarizeResult:
     mode: SummaryMode
     superseded: list[tuple[uuid.UUID, uuid.UUID]]  # (older unit, the newest that stays)
     standing: list[uuid.UUID]  # constraints and preferences that stay active
+    remaining: int = 0  # units of the window left for a later call (the call's bounds)
 
 
 def _newest(unit: MemoryUnit) -> tuple[datetime, datetime, uuid.UUID]:
@@ -125,12 +132,21 @@ class SummarizeService:
         store: StoreService,
         summarizer: Summarizer,
         settings: LifecycleSettings,
+        tokens: ModelTokens | None = None,
     ) -> None:
         self.repo = repo
         self.memories = memories
         self.store = store
         self.summarizer = summarizer
         self.settings = settings
+        self.tokens = tokens  # the embedding model's (None: ~4 characters a token)
+
+    def _tokens(self, summary: Summary) -> int:
+        """Embedding-model tokens of a summary's value and trigger scenario."""
+        texts = [t for t in (summary.value, summary.query) if t]
+        if self.tokens is None:
+            return sum(len(t) // 4 + 1 for t in texts)
+        return sum(self.tokens.count(t) for t in texts)
 
     async def summarize(
         self, namespace: str, req: SummarizeRequest, now: datetime
@@ -154,6 +170,9 @@ class SummarizeService:
             until=until,
         )
         units = await self.repo.units(filters, self.settings.summarize_max_units)
+        unread = 0
+        if len(units) == self.settings.summarize_max_units:
+            unread = await self.repo.count_units(filters) - len(units)
         standing = [u for u in units if u.type in STANDING_TYPES]
         rest = [u for u in units if u.type not in STANDING_TYPES]
         stale = newest_of_conflicts(standing)
@@ -162,7 +181,11 @@ class SummarizeService:
         snapshot = {u.id: (u.status, u.updated_at) for u in units}
 
         written: list[tuple[Group, Summary, list[MemoryUnit]]] = []
-        for group in groups:
+        used, budget, waiting = 0, self.settings.summarize_max_tokens, 0
+        for k, group in enumerate(groups):
+            if written and used >= budget:  # the rest waits for the next call (K9)
+                waiting = sum(len(g.units) for g in groups[k:])
+                break
             summary = await self.summarizer.summarize(group.entity, group.units)
             sources = (
                 OfflineSummarizer.covered(summary, group.units)
@@ -171,9 +194,14 @@ class SummarizeService:
             )
             if len(sources) >= 2:
                 written.append((group, summary, sources))
+                used += self._tokens(summary)
         active = [u.id for u in standing if u.id not in {old.id for old, _ in stale}]
+        remaining = unread + waiting
         if not written and not stale:
-            return SummarizeResult([], 0, self.summarizer.mode, [], active)
+            return SummarizeResult([], 0, self.summarizer.mode, [], active, remaining)
+        # Embedded before the lock: the subject's writes wait for the decisions only.
+        items = [self._item(subject, g, s, src) for g, s, src in written]
+        values, queries = await self.store.embed(items) if items else ([], [])
 
         await self.memories.lock_subject(subject)
         touched = [u.id for _, _, src in written for u in src]
@@ -186,7 +214,8 @@ class SummarizeService:
                 for u in group
             )
 
-        kept = [(g, s, src) for g, s, src in written if unchanged(src)]
+        keep = [k for k, (_, _, src) in enumerate(written) if unchanged(src)]
+        kept = [written[k] for k in keep]
         stale = [(old, new) for old, new in stale if unchanged([old, new])]
         if len(kept) < len(written):
             log.info("summarize: %d group(s) changed meanwhile, skipped", len(written) - len(kept))
@@ -199,8 +228,13 @@ class SummarizeService:
             [u.id for _, _, src in kept for u in src], UnitStatus.ARCHIVED, now
         )
         await self.repo.flush()
-        items = [self._item(subject, g, s, src) for g, s, src in kept]
-        outcomes = await self.store.store(subject.namespace, items, now) if items else []
+        outcomes = []
+        if keep:  # decided apart: not against each other (K10), their sources archived
+            embedded = ([values[k] for k in keep], [queries[k] for k in keep])
+            batch = [items[k] for k in keep]
+            outcomes = await self.store.store(
+                subject.namespace, batch, now, embedded=embedded, apart=True
+            )
         results: list[WrittenSummary] = []
         for (group, _, sources), outcome in zip(kept, outcomes, strict=True):
             ids = [u.id for u in sources]
@@ -213,6 +247,7 @@ class SummarizeService:
             self.summarizer.mode,
             [(old.id, new.id) for old, new in stale],
             [u.id for u in standing if u.id not in gone],
+            remaining,
         )
 
     @staticmethod

@@ -82,12 +82,16 @@ def group_by_entity(
     first, ties alphabetical): a unit joins the first group whose entity it names; groups
     smaller than ``min_group`` release their units to later entities. Groups keep the units'
     order and at most :data:`MAX_GROUP` units."""
-    counts = Counter(k for u in units for k in dict.fromkeys(u.entity_keys))
+    naming: dict[str, list[MemoryUnit]] = {}  # per entity key, its units in order
+    for u in units:
+        for k in dict.fromkeys(u.entity_keys):
+            naming.setdefault(k, []).append(u)
+    counts = Counter({k: len(us) for k, us in naming.items()})
     keys = [only] if only is not None else sorted(counts, key=lambda k: (-counts[k], k))
     taken: set[uuid.UUID] = set()
     groups: list[Group] = []
-    for key in keys:
-        members = [u for u in units if u.id not in taken and key in u.entity_keys]
+    for key in keys:  # each unit looked at once per entity it names, not once per entity
+        members = [u for u in naming.get(key, []) if u.id not in taken]
         if len(members) < min_group:
             continue
         members = members[:MAX_GROUP]
@@ -114,6 +118,18 @@ class OfflineSummarizer:
     def _fits(self, lines: list[str]) -> bool:
         return self.tokens is None or self.tokens.count("\n".join(lines)) <= self.max_tokens
 
+    def _fitting(self, lines: list[str]) -> int:
+        """How many of ``lines`` (the heading first) fit ``max_tokens``: the longest prefix,
+        found by bisection (a line more never takes a token away), so a digest of n claims
+        costs O(log n) counts of its text, not n (tester finding K9). The heading always."""
+        if self._fits(lines):
+            return len(lines)
+        fits, over = 1, len(lines)  # lines[:fits] fit, lines[:over] do not
+        while over - fits > 1:
+            mid = (fits + over) // 2
+            fits, over = (mid, over) if self._fits(lines[:mid]) else (fits, mid)
+        return fits
+
     async def summarize(self, entity: str, units: list[MemoryUnit]) -> Summary:
         """``"<entity>:\\n- <claim>\\n- <claim>…"``; the query names the entity."""
         zh = any(has_cjk(u.value) for u in units)
@@ -127,10 +143,9 @@ class OfflineSummarizer:
                 continue
             if length + len(claim) + 3 > limits.current().value_chars:
                 break
-            if not self._fits([*lines, f"- {claim}"]):
-                break
             lines.append(f"- {claim}")
             length += len(claim) + 3
+        lines = lines[: self._fitting(lines)]
         query = f"当谈到{entity}时" if zh else f"When the conversation turns to {entity}"
         return Summary("\n".join(lines), query, group_type(units))
 

@@ -18,6 +18,10 @@ the batch (by hash, and per unit its neighbours) and applies those changes in me
 
 This is exact: a unit the batch did not touch that was not in a list read before is
 farther than every unit of that list, and the batch changes no value vector.
+
+``apart``: the batch's units are not decided against each other (the digests of one
+``/summarize`` run: each holds other sources; tester finding K10) — a unit the batch created
+is neither a neighbour nor an exact copy of a later one; units it changed still are.
 """
 
 from __future__ import annotations
@@ -49,7 +53,8 @@ def _cosines(rows: Sequence[object], vector: np.ndarray) -> list[float]:
 class BatchView:
     """The in-memory changes of one batch (see the module docstring). ``model``: the
     embedding model whose units are neighbours; ``limit``: neighbours per list (by value,
-    by scenario); ``fetched``: how many per list the reads before the batch asked for."""
+    by scenario); ``fetched``: how many per list the reads before the batch asked for;
+    ``apart``: the batch's own units are not decided against each other (module docstring)."""
 
     def __init__(
         self,
@@ -57,22 +62,34 @@ class BatchView:
         limit: int,
         fetched: int,
         by_hash: dict[tuple[Subject, str], list[MemoryUnit]],
+        apart: bool = False,
     ) -> None:
         self.model = model
         self.limit = limit
         self.fetched = max(fetched, limit)
         self._by_hash = by_hash  # pre-batch active units per (subject, hash), oldest first
         self._changed: dict[uuid.UUID, MemoryUnit] = {}  # created or changed by the batch
+        self.apart = apart
+        self._created: set[uuid.UUID] = set()
 
     def created(self, unit: MemoryUnit) -> None:
         """Record a unit the batch created (``value_hash`` set)."""
+        self._created.add(unit.id)
+        if self.apart:  # a later unit of the batch sees it nowhere
+            return
         self._changed[unit.id] = unit
         key = (_subject(unit), unit.value_hash)
         self._by_hash[key] = [*self._by_hash.get(key, []), unit]
 
     def changed(self, unit: MemoryUnit) -> None:
         """Record an existing unit the batch changed (merged into, superseded, flagged)."""
+        if self.apart and unit.id in self._created:
+            return
         self._changed[unit.id] = unit
+
+    def sees(self, unit: MemoryUnit) -> bool:
+        """False for a unit this batch created when its units are kept ``apart``."""
+        return not (self.apart and unit.id in self._created)
 
     def exact(self, subject: Subject, value_hash: str) -> MemoryUnit | None:
         """The oldest unit of the subject still active with this value hash, or None."""

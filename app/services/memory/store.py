@@ -126,11 +126,15 @@ class StoreService:
         *,
         supersede: bool = True,
         max_reviews: int | None = None,
+        embedded: tuple[list[np.ndarray], list[np.ndarray | None]] | None = None,
+        apart: bool = False,
     ) -> list[StoreOutcome]:
         """Store ``items`` in input order; returns one outcome per item. ``supersede``
         False (offline distillation): a contradicted unit is left alone and the pair becomes
         a review instead. ``max_reviews``: at most this many reviews opened (an extraction
         job's budget); each unit is in at most ``DEDUPE__MAX_REVIEWS_PER_UNIT`` open ones.
+        ``embedded``: :meth:`embed`'s answer, got before the caller locked; ``apart``: the
+        items are not decided against each other (``/summarize``'s digests; ``BatchView``).
 
         The outcomes are those of storing the items one at a time (a unit sees the ones
         before it in the batch), from one embedding call (distinct values and scenarios),
@@ -143,7 +147,7 @@ class StoreService:
         self._left = set()
         self._room = ReviewRoom(self.reviews, self.dedupe.max_reviews_per_unit, max_reviews)
         clock = StageClock(self.stages_ms)
-        values, queries = await self._embed(items)
+        values, queries = embedded or await self.embed(items)
         clock.mark("embed")
         hashes = [value_hash(i.value) for i in items]
         subjects = sorted(
@@ -171,7 +175,7 @@ class StoreService:
             before.update(zip(ks, scored, strict=True))
         clock.mark("read")
 
-        view = BatchView(self.embedder.model, self.dedupe.neighbours, fetched, by_hash)
+        view = BatchView(self.embedder.model, self.dedupe.neighbours, fetched, by_hash, apart)
         outcomes: list[StoreOutcome] = []
         pending: list[PairReview] = []
         for k, item in enumerate(items):
@@ -207,7 +211,7 @@ class StoreService:
         clock.mark("write")
         return outcomes
 
-    async def _embed(
+    async def embed(
         self, items: list[MemoryCreate]
     ) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
         """Every distinct value and trigger scenario of the batch in one embedding call
@@ -255,7 +259,9 @@ class StoreService:
                 now=now,
                 scan_set=True,  # set by this transaction's lock_subject
             )
-            neighbours = [Neighbour(unit=s.unit, cosine=s.value_cos) for s in fresh[0]]
+            neighbours = [
+                Neighbour(unit=s.unit, cosine=s.value_cos) for s in fresh[0] if view.sees(s.unit)
+            ]
         keys = entity_keys(item.entities)
         # A digest (/summarize) is decided as its parts (tester hbreak6 G10; .digests).
         parts = await self.digests.decide(
