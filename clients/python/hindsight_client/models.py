@@ -2253,6 +2253,10 @@ class SummarizeResponse(BaseModel):
     Source units archived (all linked to their summary).
     """
     mode: Annotated[Literal["llm", "offline"], Field(title="Mode")]
+    remaining: Annotated[int | None, Field(title="Remaining")] = 0
+    """
+    Units of the window this call left for a later one: the groups after its summaries reached `LIFECYCLE__SUMMARIZE_MAX_TOKENS` embedding-model tokens (2048 by default; the first summary is always written) and the units beyond the `LIFECYCLE__SUMMARIZE_MAX_UNITS` it reads (500, oldest first). Call again while it is above 0 and the call still consolidates something.
+    """
     standing_ids: Annotated[list[UUID], Field(title="Standing Ids")]
     """
     Constraints and preferences in the window: never summarised, still active as their own units.

@@ -693,8 +693,12 @@ export interface paths {
          *     digest (the entity's name, then one claim per line, deduplicated, filler dropped). Each
          *     summary goes through the write path (embedded, deduplicated), is linked to its sources
          *     (`GET /memories/{id}/history` shows the links), and its sources are archived in the same
-         *     transaction. An LLM failure or an unusable reply (502 `provider_bad_reply`, 504
-         *     `provider_timeout`) leaves everything as it was.
+         *     transaction; the summaries of one call are not decided against each other. An LLM
+         *     failure or an unusable reply (502 `provider_bad_reply`, 504 `provider_timeout`) leaves
+         *     everything as it was. One call does bounded work: it reads at most
+         *     `LIFECYCLE__SUMMARIZE_MAX_UNITS` units (oldest first) and writes summaries until they
+         *     come to `LIFECYCLE__SUMMARIZE_MAX_TOKENS` embedding-model tokens; what it left is
+         *     counted in `remaining` — call again to go on.
          */
         post: operations["summarize_memories"];
         delete?: never;
@@ -2923,6 +2927,12 @@ export interface components {
              * @enum {string}
              */
             mode: "llm" | "offline";
+            /**
+             * Remaining
+             * @description Units of the window this call left for a later one: the groups after its summaries reached `LIFECYCLE__SUMMARIZE_MAX_TOKENS` embedding-model tokens (2048 by default; the first summary is always written) and the units beyond the `LIFECYCLE__SUMMARIZE_MAX_UNITS` it reads (500, oldest first). Call again while it is above 0 and the call still consolidates something.
+             * @default 0
+             */
+            remaining?: number;
             /**
              * Standing Ids
              * @description Constraints and preferences in the window: never summarised, still active as their own units.
