@@ -335,6 +335,8 @@ def only_change_words(new: frozenset[str], old: frozenset[str]) -> bool:
     of an amount when one side names none ("is now $90,000" / "is $80,000 a year")."""
     rest = (new ^ old) - CHANGE_WORDS
     return not rest or (rest <= _PERIODS and not (new & _PERIODS and old & _PERIODS))
+
+
 # A relationship said to have ended, and one an old statement holds (tester D26: "We broke up"
 # against "The user is dating Sam": the partner is not named, so it is flagged, not superseded).
 _ENDED = re.compile(
