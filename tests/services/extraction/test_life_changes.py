@@ -139,6 +139,8 @@ async def test_a_new_seat_preference_supersedes_the_old(wm):  # held on main (gu
     ("old", "new", "replaced"),
     [
         ("The user's boyfriend is named Tom.", "The user is dating Alex now.", True),
+        ("The user's boyfriend is named Tom.", "The user has a new girlfriend, Alex.", True),
+        ("The user's boyfriend is named Tom.", "Alex is the user's new boyfriend.", True),
         ("The user is dating Sam.", "The user is married to Sam.", True),  # a step further
         ("The user is single.", "The user got married in the week of 2026-11-23.", True),
         ("用户的男朋友叫小王。", "用户现在在和小李交往。", True),

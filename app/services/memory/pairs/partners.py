@@ -7,7 +7,8 @@ Tom and I broke up. I'm dating Alex now.". Read here, before what each statement
 
 - each statement is the user's partner relation and nothing else: dating, seeing, in a
   relationship with, engaged or married to X ("got married to X"); the user's boyfriend,
-  girlfriend, partner, fiancé(e), wife or husband is (named) X, or X is; 用户在和X交往 / 约会 /
+  girlfriend, partner, fiancé(e), wife or husband is (named) X, or X is, or the user has a
+  new one named X; 用户在和X交往 / 约会 /
   谈恋爱, 用户和X在一起了, 用户已和X结婚, 用户的男朋友 / 女朋友 / 老公 / 老婆…叫 / 是X; or a status
   without a name: married (用户已婚, 用户结婚了), single (用户单身);
 - another partner named → ``contradicts`` (``slot_differs:partner``); the same partner, a
@@ -45,6 +46,7 @@ _EN = tuple(
         rf"(?:named\s+|called\s+)?{_NAME}{_TAIL}",
         rf"^\s*{_NAME}\s+is\s+(?:now\s+)?the\s+user['’]s\s+(?:new\s+|current\s+)?{_WHO}{_TAIL}",
         rf"^\s*the\s+user\s+(?:just\s+|finally\s+)?(?P<kind>married)\s+{_NAME}{_TAIL}",
+        rf"^\s*the\s+user\s+has\s+a\s+(?:new\s+)?{_WHO}(?:,|\s+named|\s+called)\s+{_NAME}{_TAIL}",
         rf"^\s*{_NAME}\s+and\s+the\s+user\s+(?:just\s+|finally\s+)?got\s+(?P<kind>married|engaged)"
         rf"{_TAIL}",
     )
