@@ -192,7 +192,7 @@ def cue_type(text: str, dates: list[TimeMatch], *, zh: bool) -> MemoryType | Non
         return "fact"
     if not dates and (_ZH_AIM if zh else _EN_AIM).search(text) and not is_past(text, zh=zh):
         return "fact"  # a plan with no time: "I want to open a dance studio", 我打算学日语
-    if (_ZH_HELD_LIKING if zh else _EN_HELD_LIKING).search(text):
+    if (_ZH_HELD_LIKING if zh else _EN_HELD_LIKING).search(text) and not _EN_SINCE.search(text):
         return "preference"  # "I've been loving jazz lately", 我总是选靠过道的座位 (K17)
     dated = any(d.unit in ("day", "weekend") for d in dates)
     if zh:

@@ -235,7 +235,8 @@ EN_RULES: list[Rule] = [
                   t.Q_LIKE_EN.format(x=_obj(m.group(1))), [_obj(m.group(1))])),
     # "Lately I've been really into jazz" (tester K17: no unit, one content word for an event)
     _r(r"\bi\s*(?:'ve|\s+have)\s+been\s+(?:really\s+|totally\s+|so\s+)?(loving|into|enjoying|"
-       r"obsessed\s+with|hooked\s+on)\s+(?!(?:it|that|this|them|doing)\b)([^.,;:!?]{1,60}?)"
+       r"obsessed\s+with|hooked\s+on)\s+(?!(?:it|that|this|them|doing)\b)"
+       r"((?:(?!\b(?:since|when|because|for)\b)[^.,;:!?]){1,60}?)"
        r"(?:\s+(?:lately|recently|these\s+days))?\s*[.!]*\s*$", "preference", 0.75,
        lambda m: (f"The user {_BEEN.get(m.group(1).split()[0].lower(), 'is')} {_obj(m.group(2))}.",
                   t.Q_LIKE_EN.format(x=_obj(m.group(2))), [_obj(m.group(2))])),
