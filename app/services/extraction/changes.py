@@ -6,12 +6,15 @@ as a fact of its own, in words the pair decision can set against the old state
 "The user is no longer in a relationship." (flagged against "The user is dating Sam.",
 :mod:`app.services.memory.pairs.rules`), "The user is now divorced." (ends "The user is
 married to Tom.", :mod:`app.services.memory.pairs.endings`), "The user has just one cat now."
-(another value of "The user has two cats."). A job changed is
-:func:`app.services.extraction.kinds.employer`'s. English and Chinese; pure."""
+(another value of "The user has two cats."); a partner from now on, "The user is dating
+Alex." (another value of "The user's boyfriend is named Tom.", tester K4). A job changed is
+:func:`app.services.extraction.new_jobs.employer`'s. English and Chinese; pure."""
 
 from __future__ import annotations
 
 import re
+
+from app.core.text import has_cjk
 
 _THINGS_EN = r"car|bike|motorbike|motorcycle|scooter|house|flat|apartment|condo|boat|truck|van"
 _EN_SOLD = re.compile(
@@ -46,6 +49,60 @@ _ZH_JUST_NOW = re.compile(
     r"现在(?:只有|只剩下?|就)(一|两|二|三|四|五|\d+)(只|条|个)(猫|狗|孩子|兔子|鹦鹉)"
 )
 
+# A partner from now on (tester K4, K5: "I'm dating Alex now" and 现在在和小李交往 after a
+# breakup were one 30-day event; "The user's boyfriend is named Tom." stayed current): the
+# relation as a fact the pair decision reads as another value of the partner slot
+# (:mod:`app.services.memory.pairs.partners`). A marriage is typed a fact of its own
+# (:mod:`app.services.extraction.lasting`); "We got married!", too short for an event, is one.
+_NAME = r"((?-i:[A-Z])[\w'’-]*(?:\s+(?-i:[A-Z])[\w'’-]*){0,2})"
+_NOT_TITLE = r"(?!(?:Dr|Mr|Mrs|Ms|Prof|Doctor)\b)"
+_EN_DATING = re.compile(
+    r"\bI\s*(?:'m|\s+am)\s+(?:now\s+|currently\s+)?(?:(dating|going\s+out\s+with|in\s+a\s+"
+    rf"relationship\s+with)\s+{_NOT_TITLE}{_NAME}(?=\s+(?:now|these\s+days)\b|\s*[.,;!]|\s*$)|"
+    rf"(seeing)\s+{_NOT_TITLE}{_NAME}(?=\s+(?:now|these\s+days)\b))",
+    re.IGNORECASE,
+)
+_EN_WED = re.compile(
+    r"^\W*(?:so\s+|well,?\s+|yeah,?\s+)?(?:I|we)\s*(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|"
+    r"officially\s+)?got\s+married\W*$",
+    re.IGNORECASE,
+)
+_ZH_DATING = re.compile(
+    r"(?:我|^|[，,])((?:现在|目前)?)(?:正)?在(?:和|跟)([^\s，。,.！？!?的了]{1,6}?)(?:交往|约会|谈恋爱)"
+)
+
+# A new partner told after a breakup in one sentence ("…broke up, and I'm dating Alex now",
+# 我和男朋友小王分手了，现在在和小李交往): a sentence of its own, so that the event keeps the
+# breakup and the fact the partner (one unit held both, and the two were asked about).
+_EN_DATING_CLAUSE = re.compile(
+    r"\s*[,;]\s*(?:and\s+|but\s+|so\s+)?(?=I\s*(?:'m|\s+am)\s+(?:now\s+)?(?:dating|seeing|going\s+out|"
+    r"in\s+a\s+relationship)\b)",
+    re.IGNORECASE,
+)
+_ZH_DATING_CLAUSE = re.compile(
+    r"[，,]\s*(?:我)?(?=(?:现在|目前)?(?:正)?在(?:和|跟)[^\s，。！？的了]{1,6}?(?:交往|约会|谈恋爱))"
+)
+
+
+def partner_clauses(text: str) -> str:
+    """``text`` with a new partner told after a comma made a sentence of its own (above)."""
+    if has_cjk(text):
+        return _ZH_DATING_CLAUSE.sub("。我", text)
+    return _EN_DATING_CLAUSE.sub(". ", text)
+
+
+def _partner(text: str, who: str, *, zh: bool) -> str | None:
+    """The relation a message says the speaker is in from now on ("The user is dating Alex.",
+    用户现在在和小李交往。, "The user got married."), None when it says none."""
+    if zh:
+        m = _ZH_DATING.search(text)
+        return f"{who}{m.group(1)}在和{m.group(2)}交往。" if m else None
+    subject = who[:1].upper() + who[1:]
+    if (m := _EN_DATING.search(text)) is not None:
+        verb = re.sub(r"\s+", " ", (m.group(1) or m.group(3)).casefold())
+        return f"{subject} is {verb} {m.group(2) or m.group(4)}."
+    return f"{subject} got married." if _EN_WED.search(text) else None
+
 
 def state_changes(text: str, who: str, *, zh: bool) -> list[str]:
     """The states a message's changes leave, about ``who`` (module docstring); [] when it
@@ -61,7 +118,7 @@ def state_changes(text: str, who: str, *, zh: bool) -> list[str]:
             out.append(f"{who}离婚了。")
         if (m := _ZH_JUST_NOW.search(text)) is not None:
             out.append(f"{who}现在只有{m.group(1)}{m.group(2)}{m.group(3)}。")
-        return out
+        return [*out, *filter(None, [_partner(text, who, zh=True)])]
     subject = who[:1].upper() + who[1:]
     if (m := _EN_SOLD.search(text)) is not None:
         out.append(f"{subject} no longer owns a {m.group(1).lower()}.")
@@ -71,4 +128,4 @@ def state_changes(text: str, who: str, *, zh: bool) -> list[str]:
         out.append(f"{subject} is {'getting' if m.group(1) else 'now'} divorced.")
     if (m := _EN_JUST_NOW.search(text)) is not None:
         out.append(f"{subject} has just {m.group(1).lower()} {m.group(2).lower()} now.")
-    return out
+    return [*out, *filter(None, [_partner(text, who, zh=False)])]

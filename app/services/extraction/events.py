@@ -27,7 +27,8 @@ from app.services.extraction.dates import find_dates, local_midnight
 from app.services.extraction.dropped_subject import with_subject
 from app.services.extraction.filler import content_words
 from app.services.extraction.joined import split_joined
-from app.services.extraction.kinds import by_type, choice, employer, pet, request_value, unit_type
+from app.services.extraction.kinds import by_type, choice, pet, request_value, unit_type
+from app.services.extraction.new_jobs import employer
 from app.services.extraction.plan_apart import plan_apart
 from app.services.extraction.said import Said, addressee_of, display, replies
 from app.services.extraction.standalone import chunks, complete_answer, split_by_time
@@ -171,8 +172,8 @@ def event_units(
         )
         job = None if quoted else employer(piece, display(speaker, zh), zh=zh)
         if job:  # "started a new job at Siemens" → "… works at Siemens." (tester C8)
-            out.append(Candidate(type="fact", value=job, query=Q_WORK_ZH if zh else Q_WORK_EN,
-                                 entities=entities, confidence=EVENT_CONFIDENCE,
+            out.append(Candidate(type="fact", value=job[0], query=Q_WORK_ZH if zh else Q_WORK_EN,
+                                 entities=unique([*extra, job[1]]), confidence=EVENT_CONFIDENCE,
                                  source_turns=sources))  # fmt: skip
         owned = None if quoted else pet(piece, display(speaker, zh), zh=zh)
         if owned and normalize(owned) != normalize(value):  # "adopted a cat named Luna" (E2)

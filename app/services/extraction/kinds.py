@@ -25,7 +25,8 @@ The rules, on the message's own words (first person, before the rewrite):
 6. anything else stays an ``event``.
 
 A message whose sentences are of different types is cut where the type changes
-(:func:`by_type`); a new job also gives the employer as a fact (:func:`employer`); a Chinese
+(:func:`by_type`); a new job also gives the employer as a fact
+(:func:`app.services.extraction.new_jobs.employer`); a Chinese
 answer that picks one of a question's two options is the preference it picks (:func:`choice`).
 """
 
@@ -95,6 +96,18 @@ _EN_STATE = re.compile(
 _ZH_LIMIT = re.compile(r"预算|不超过|不要超过|最多|以内|过敏|忌口|(?<![不没])吃纯?素|(?<!不是)素食")
 # Something that happened (app.core.zh_past) or is planned for a time.
 _ZH_EVENT = re.compile(rf"{zh_past.PAST.pattern}|明天|后天|打算|准备|计划|将要|下周")
+# A liking that holds, whatever the tense or a past marker in its object (靠过道): "I've been
+# loving jazz lately", "I always take the aisle seat"; 最喜欢, 一直喜欢, 总是选, 每次都坐 (K17).
+_EN_HELD_LIKING = re.compile(
+    r"\bi\s*(?:'ve|\s+have)\s+been\s+(?:really\s+|totally\s+|so\s+)?(?:loving|enjoying|into|"
+    r"obsessed\s+with|hooked\s+on|digging)\b|\bi\s+(?:always|usually|normally|typically)\s+"
+    r"(?:take|book|get|choose|pick|order|sit|fly|go\s+for|ask\s+for|request)\b",
+    re.IGNORECASE,
+)
+_ZH_HELD_LIKING = re.compile(
+    r"^\W*我[^，。！？]{0,4}?(?:最|一直都?|越来越)(?:喜欢|爱)|"
+    r"^\W*我(?:总是|每次都|一般都|通常都|向来|一向)(?:会)?(?:选|订|坐|要|点|买|喝|用|住)"
+)
 _ZH_LIKING = re.compile(
     r"喜欢|偏好|偏爱|宁可|宁愿|更愿意|讨厌|受不了|能.{1,6}就.{1,6}|最好|希望|^(?:请|麻烦).{2,20}$|[，,](?:谢谢|麻烦了)"
 )
@@ -179,6 +192,8 @@ def cue_type(text: str, dates: list[TimeMatch], *, zh: bool) -> MemoryType | Non
         return "fact"
     if not dates and (_ZH_AIM if zh else _EN_AIM).search(text) and not is_past(text, zh=zh):
         return "fact"  # a plan with no time: "I want to open a dance studio", 我打算学日语
+    if (_ZH_HELD_LIKING if zh else _EN_HELD_LIKING).search(text) and not _EN_SINCE.search(text):
+        return "preference"  # "I've been loving jazz lately", 我总是选靠过道的座位 (K17)
     dated = any(d.unit in ("day", "weekend") for d in dates)
     if zh:
         happened = dated or _ZH_EVENT.search(text) is not None
@@ -303,48 +318,6 @@ def result_unit(text: str, now: datetime, tz: str, index: int) -> Candidate | No
         type="result", value=value, confidence=0.8, source_turns=[index],
         occurred_at=local_midnight(dates[0].day, tz) if dates else None,
     )  # fmt: skip
-
-
-# "I started a new job at Siemens as an engineer": the employer from now on is a fact, the
-# start an event (tester C8: the employer expired with the event after 30 days).
-_EN_NEW_JOB = re.compile(
-    r"\bI\s*(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:started|began|got|landed|"
-    r"accepted|taken|took)\s+(?:a\s+|my\s+)?(?:new\s+)?(?:job|position|role)\s+(?:at|with)\s+"
-    r"([A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*)*)(?:\s+as\s+(?:an?\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*)?))?"
-    r"(?=[.,;!?]|\s+(?:and|but|so|last|this|yesterday|today|on|in|since)\b|$)"
-)
-_ZH_NEW_JOB = re.compile(
-    r"(?:换了?|找到了?|开始了?)(?:新|一份|份)?(?:新)?工作[^。！？]{0,8}?[，,]\s*(?:我)?(?:现在|目前)?在"
-    r"([^，。！？,.!?]{1,12}?)(?:上班|工作)?(?=[，。！？,.!?]|$)|入职了?([^，。！？,.!?]{1,12})"
-)
-
-
-# A job changed with no "new job at" (tester D26): "I switched jobs, I'm at Stripe now", "I
-# changed jobs and joined Stripe", 我跳槽到字节了 — the employer from now on.
-_EN_SWITCHED = re.compile(
-    r"\bI\s*(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:switched|changed)\s+"
-    r"(?:jobs?|employers?|companies)\b[^.!?]*?(?:\bI\s*(?:'m|\s+am)\s+(?:now\s+)?(?:at|with)|"
-    r"\b(?:joined|to)|\bI\s+(?:now\s+)?work\s+(?:at|for))\s+"
-    r"((?-i:[A-Z])[\w&.'’-]*(?:\s+(?-i:[A-Z])[\w&.'’-]*)*)(?=[.,;!?]|\s|$)",
-    re.IGNORECASE,
-)
-_ZH_SWITCHED = re.compile(r"跳槽(?:到|去)了?([^，。！？,.!?了啦]{1,12})")
-
-
-def employer(text: str, who: str, *, zh: bool) -> str | None:
-    """The lasting fact in a new job ("The user works at Siemens as an engineer.",
-    用户现在在腾讯工作。), written about ``who``; None when ``text`` starts no job."""
-    if zh:
-        z = _ZH_NEW_JOB.search(text)
-        if z is None and (s := _ZH_SWITCHED.search(text)) is not None:
-            return f"{who}现在在{s.group(1)}工作。"  # 我跳槽到字节了 (tester D26)
-        return f"{who}现在在{z.group(1) or z.group(2)}工作。" if z else None
-    m = _EN_NEW_JOB.search(text)
-    if m is None:
-        s = _EN_SWITCHED.search(text)
-        return f"{who[:1].upper()}{who[1:]} now works at {s.group(1).rstrip('.')}." if s else None
-    role = f" as {'an' if m.group(2)[:1] in 'aeiou' else 'a'} {m.group(2)}" if m.group(2) else ""
-    return f"{who[:1].upper()}{who[1:]} works at {m.group(1).rstrip('.')}{role}."  # "Google.""
 
 
 # "I adopted a cat named Luna": the pet from now on is a fact, the adoption an event (tester

@@ -7,7 +7,9 @@
 - a birth: "I was born on/in…"; 我…出生, 我的出生日期是;
 - a diagnosis of a lasting condition (tester G36: "I was diagnosed with asthma last year" was
   an event): "diagnosed with", "found out I have", 确诊, 诊断出, 查出 — not of a passing illness
-  (a cold, the flu, COVID, an infection, food poisoning, a sprain), which stays an event.
+  (a cold, the flu, COVID, an infection, food poisoning, a sprain), which stays an event;
+- a partner or a marital status (tester K4, K5): "I'm dating Alex now", "I'm married to Sam";
+  我在和小李交往, 我现在的女朋友是小丽, 我现在单身.
 """
 
 from __future__ import annotations
@@ -37,15 +39,35 @@ _PASSING = re.compile(
     re.IGNORECASE,
 )
 
+# A partner or a marriage (tester K4, K5: "I'm dating Alex now", "I got married to Sam last
+# month", 我现在单身, 我结婚了 were 30-day events).
+_EN_PARTNER = re.compile(
+    r"\bi\s*(?:'m|\s+am)\s+(?:now\s+|currently\s+|still\s+)?(?:(?:dating|going\s+out\s+with|"
+    r"in\s+a\s+relationship\s+with|married\s+to|engaged\s+to)\s+(?-i:[A-Z])|seeing\s+(?-i:[A-Z])\w*"
+    r"\s+(?:now|these\s+days)\b)|"
+    r"\b(?:I|we)\s*(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+|officially\s+)?got\s+"
+    r"(?:married\b(?!\s+to\s+(?-i:[a-z]))|engaged\s+to\s+(?-i:[A-Z]))|"
+    r"\bI\s+(?:just\s+|finally\s+)?married\s+(?-i:[A-Z])|"
+    r"(?-i:[A-Z])\w*\s+and\s+I\s+(?:just\s+|finally\s+|recently\s+)?got\s+(?:married|engaged)\b",
+    re.IGNORECASE,
+)
+_ZH_PARTNER = re.compile(
+    r"^\W*我(?:现在|目前)?(?:正)?在(?:和|跟)[^，。！？]{1,6}?(?:交往|约会|谈恋爱)|"
+    r"^\W*我(?:现在|目前)的(?:新)?(?:男朋友|女朋友|男友|女友|对象|老公|老婆)(?:是|叫)|"
+    r"^\W*我(?:现在|目前)?(?:是|已经)?(?:单身|已婚)(?!公寓|宿舍|派对|汉)|"
+    r"^\W*我(?:们)?(?:已经|刚|刚刚|终于)?(?:(?:和|跟)[^，。！？]{1,6}?)?(?:结婚|领证)了|"
+    r"^\W*我(?:现在)?(?:和|跟)[^，。！？]{1,6}?在一起了"
+)
+
 
 def holds_whatever_the_tense(text: str, *, zh: bool) -> bool:
     """``text`` (the speaker's own words, first person) states a validity, a yearly day, a
-    birth or a diagnosis of a lasting condition (module docstring)."""
+    birth, a diagnosis of a lasting condition or a partner (module docstring)."""
     if zh:
-        cues = (_ZH_VALIDITY, _ZH_YEARLY, _ZH_BORN)
+        cues = (_ZH_VALIDITY, _ZH_YEARLY, _ZH_BORN, _ZH_PARTNER)
         diagnosed = _ZH_DIAGNOSED.search(text)
     else:
-        cues = (_EN_VALIDITY, _EN_YEARLY, _EN_BORN)
+        cues = (_EN_VALIDITY, _EN_YEARLY, _EN_BORN, _EN_PARTNER)
         diagnosed = _EN_DIAGNOSED.search(text)
     if any(cue.search(text) for cue in cues):
         return True

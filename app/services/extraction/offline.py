@@ -42,7 +42,7 @@ from app.services.extraction import (
 )
 from app.services.extraction import speakers as said_by
 from app.services.extraction.abbreviations import DOT, protect, restored
-from app.services.extraction.changes import state_changes
+from app.services.extraction.changes import partner_clauses, state_changes
 from app.services.extraction.dates import local_now
 from app.services.extraction.events import EVENT_CONFIDENCE, congrats_unit, event_units
 from app.services.extraction.filler import addressees, content_words, read
@@ -102,6 +102,7 @@ class OfflineExtractor:
                 content = said_by.without_injections(strip_lead_ins(turn.content))  # B11
                 content = casual.apostrophes(content)  # "i cant have dairy" (hbreak8 H33)
                 content = slots.rewritten(content)  # 房租… → 我的房租…; went up to → is now
+                content = partner_clauses(content)  # "…, and I'm dating Alex now" (K4)
                 content = relayed.without_relayed(content)  # an e-mail to reply to (H17)
                 again = before is not None and before.turn.name == turn.name
                 earlier = spoke.get(turn.name, "") if again else ""

@@ -45,6 +45,8 @@ _NOT_IMPERATIVE = (
 
 # "I love it.", "something I love is awesome": no liked thing is named (a bare pronoun, or the
 # clause goes on with its verb).
+_BEEN = {"loving": "loves", "enjoying": "enjoys", "into": "is into", "obsessed": "is obsessed with",
+         "hooked": "is hooked on"}  # fmt: skip
 _NO_LIKED_THING = (
     rf"(?!(?:it|that|this|them|these|those)(?:\s+(?:so\s+much|a\s+lot))?{_END})"
     r"(?!(?:is|was|are|were|has|had|will|would|can|could|makes?|made)\b)"
@@ -231,6 +233,13 @@ EN_RULES: list[Rule] = [
        "preference", 0.75,
        lambda m: (f"The user is not a fan of {_obj(m.group(1))}.",
                   t.Q_LIKE_EN.format(x=_obj(m.group(1))), [_obj(m.group(1))])),
+    # "Lately I've been really into jazz" (tester K17: no unit, one content word for an event)
+    _r(r"\bi\s*(?:'ve|\s+have)\s+been\s+(?:really\s+|totally\s+|so\s+)?(loving|into|enjoying|"
+       r"obsessed\s+with|hooked\s+on)\s+(?!(?:it|that|this|them|doing)\b)"
+       r"((?:(?!\b(?:since|when|because|for)\b)[^.,;:!?]){1,60}?)"
+       r"(?:\s+(?:lately|recently|these\s+days))?\s*[.!]*\s*$", "preference", 0.75,
+       lambda m: (f"The user {_BEEN.get(m.group(1).split()[0].lower(), 'is')} {_obj(m.group(2))}.",
+                  t.Q_LIKE_EN.format(x=_obj(m.group(2))), [_obj(m.group(2))])),
     _r(rf"\bmy\s+favou?rite\s+(\w+(?:\s+\w+)?)\s+is\s+{_X}{_END}", "preference", 0.85,
        lambda m: (f"The user's favourite {m.group(1).lower()} is {_obj(m.group(2))}.",
                   t.Q_LIKE_EN.format(x=m.group(1).lower()), [_obj(m.group(2))])),
@@ -253,8 +262,9 @@ EN_RULES: list[Rule] = [
                   t.Q_HOME_EN, [_obj(m.group(2))])),
     _r(rf"\bi\s*'?\s*a?m\s+(?:based|living)\s+in\s+{_X}{_END}", "fact", 0.85,
        lambda m: (f"The user lives in {_obj(m.group(1))}.", t.Q_HOME_EN, [_obj(m.group(1))])),
-    _r(rf"\bi\s+(?:work|am\s+working|'m\s+working)\s+(?:at|for)\s+{_X}{_END}", "fact", 0.85,
-       lambda m: (f"The user works at {_obj(m.group(1))}.", t.Q_WORK_EN, [_obj(m.group(1))])),
+    _r(rf"\bi\s+(now\s+)?(?:work|am\s+working|'m\s+working)\s+(?:at|for)\s+{_X}{_END}", "fact",
+       0.85, lambda m: (f"The user {m.group(1) or ''}works at {_obj(m.group(2))}.", t.Q_WORK_EN,
+                  [_obj(m.group(2))])),  # "I now work at Stripe" (tester K20: an event)
     _r(rf"\bi\s+work\s+as\s+(?:an?\s+)?{_X}{_END}", "fact", 0.85,
        lambda m: (f"The user works as {_article(_obj(m.group(1)))}.", t.Q_WORK_EN, [])),
     # "I'm now a software tester at Acme Corp." (E1): a role at an employer; "don't … anymore"

@@ -78,7 +78,7 @@ ZH_RULES: list[Rule] = [
        "constraint", 0.85,
        lambda m: (f"{_zsubject(m.group(1))}不{m.group(2)}{_zobj(m.group(3))}。",
                   t.Q_FOOD_ZH.format(x=_zobj(m.group(3))), [_zobj(m.group(3))])),
-    _z(rf"(?:请|千万|一定)?(?:不要|别|勿)(?:再)?(?:给我|为我|帮我|跟我)?(推荐|安排|发|用|点|订|买|加|放)?{_ZX}{_ZEND}",
+    _z(rf"(?:请|千万|一定)?(?:不要|(?<![特分区告离级性个类识差辨])别(?!人)|勿)(?:再)?(?:给我|为我|帮我|跟我)?(推荐|安排|发|用|点|订|买|加|放)?{_ZX}{_ZEND}",
        "constraint", 0.8,
        lambda m: (f"用户要求不要{m.group(1) or ''}{_zobj(m.group(2))}。",
                   t.Q_INSTRUCTION_ZH.format(x=_zobj(m.group(2))), [])),

@@ -28,7 +28,9 @@ _EN_AMOUNT = re.compile(
     re.IGNORECASE,
 )
 _ZH_AMOUNT = re.compile(rf"(?:我的?|^)(?:现在|目前)?(?:的)?(?:{_ZH_SLOTS})")
-_ZH_OWN_SLOT = re.compile(rf"(?:^|(?<=[，,。！？；;!?\s]))(?=(?:{_ZH_SLOTS})(?!的|[，。！？]))")
+_ZH_OWN_SLOT = re.compile(
+    rf"(?:^|(?<=[，,。！？；;!?\s]))(?=(现在|目前)?(?:{_ZH_SLOTS})(?!的|[，。！？]))"
+)
 
 
 _EN_SLOT_WORDS = r"rent|salary|pay|paycheck|income|mortgage(?:\s+payment)?|wage|hourly\s+rate"
@@ -44,12 +46,52 @@ _ZH_AMOUNT_LE = re.compile(
 )
 
 
+# What the speaker earns, said with a verb (tester K20: "I make $80,000 a year" was an event):
+# the salary ("a year", "a month") or the pay ("an hour", "a week") it is.
+_EN_AMOUNT_PER = r"(?:[$€£¥]\s?\d[\d,.]*\s*k?|\d[\d,.]*\s*(?:k|grand|dollars|euros|pounds|yuan))"
+_EN_EARN = re.compile(
+    r"\bI\s*(?:'m|\s+am)?\s+(?:now\s+|currently\s+)?(?:make|makes|making|earn|earning|get\s+paid|"
+    rf"take\s+home)\s+(?:about\s+|around\s+|roughly\s+)?({_EN_AMOUNT_PER})\s+(?:a|an|per)\s+"
+    r"(year|month|hour|week)\b",
+    re.IGNORECASE,
+)
+# A pay or rent told after a comma or "and" ("I got a raise, my salary is now $90,000."): a
+# sentence of its own, so that the event keeps the raise and the fact the amount.
+_EN_SLOT_CLAUSE = re.compile(
+    r"(?<=\w)\s*(?:[,;]\s*(?:and\s+|so\s+)?|\s+and\s+(?:so\s+)?)(?=my\s+(?:monthly\s+|annual\s+|"
+    rf"yearly\s+|new\s+|base\s+)?(?:{_EN_SLOT_WORDS})\s+(?:is|went|has|was|rose|jumped)\b"
+    rf"[^.!?]*{_EN_AMOUNT_PER})",
+    re.IGNORECASE,
+)
+
+# A raise told with the amount it gave: the amount, now (one unit; "用户涨工资了。" beside it
+# was asked about as a possible duplicate of the new salary).
+_ZH_RAISE = re.compile(
+    rf"我?(?:涨工资|加薪|涨薪|涨了工资|加了薪)了[，,]\s*(?:我的?)?(?:现在|目前)?的?({_ZH_SLOTS})"
+    r"(?:是|涨到了?|变成了?)?(?=[^，。！？]{0,4}?[\d一二三四五六七八九十两])"
+)
+_ZH_SLOT_CLAUSE = re.compile(
+    rf"[，,](?=我的?(?:现在|目前)?的?(?:{_ZH_SLOTS})[^，。！？]{{0,12}}?[\d一二三四五六七八九十百千万两])"
+)
+
+
+def _earned(m: re.Match[str]) -> str:
+    per = m.group(2).lower()
+    what = "salary" if per in ("year", "month") else "pay"
+    return f"my {what} is {m.group(1).strip()} {'an' if per == 'hour' else 'a'} {per}"
+
+
 def rewritten(text: str) -> str:
-    """``text`` with a change of rent or pay written as the amount it now is (module
-    docstring); as it is when it says no such change."""
+    """``text`` with a change of rent or pay written as the amount it now is, what the speaker
+    earns as their salary or pay, and such an amount told after a comma as a sentence of its
+    own (module docstring); as it is when it says no such thing."""
     if has_cjk(text):
-        return _ZH_AMOUNT_LE.sub(r"\1", _ZH_CHANGE.sub(r"\1现在", owned_slots(text)))
-    return _EN_CHANGE.sub(r"\1 is now", text)
+        text = _ZH_RAISE.sub(r"我的\1现在", text)  # 我涨工资了，现在月薪两万五 (K20)
+        text = _ZH_AMOUNT_LE.sub(r"\1", _ZH_CHANGE.sub(r"\1现在", owned_slots(text)))
+        return _ZH_SLOT_CLAUSE.sub("。", text)  # 我涨工资了，现在月薪两万五 (K20)
+    text = _EN_EARN.sub(_earned, text)
+    text = re.sub(r"(^|[.!?]\s+)my\b", r"\1My", text)  # "My salary is …" opens its sentence
+    return _EN_SLOT_CLAUSE.sub(". ", _EN_CHANGE.sub(r"\1 is now", text))
 
 
 def states_amount(text: str, *, zh: bool) -> bool:
@@ -59,4 +101,6 @@ def states_amount(text: str, *, zh: bool) -> bool:
 
 def owned_slots(text: str) -> str:
     """``text`` with 我的 before a pay or rent that opens a Chinese clause with no owner."""
-    return _ZH_OWN_SLOT.sub("我的", text) if has_cjk(text) else text
+    if not has_cjk(text):
+        return text
+    return _ZH_OWN_SLOT.sub(lambda m: "我" if m.group(1) else "我的", text)  # 现在月薪 → 我现在月薪

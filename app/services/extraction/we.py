@@ -179,10 +179,12 @@ _ZH_CLAUSE_END = re.compile(r"[，。！？；,.!?;]|$")
 
 
 # 我们一家 / 我们全家 name who is with the speaker: the family (tester hbreak7 H15: "用户一家搬到
-# 深圳了（和其他人一起）"); a plan moved or called off, a move, is the group's, no act done
-# "with others".
+# 深圳了（和其他人一起）"); a plan moved or called off, a move, a marriage (我们结婚了, K5) is
+# the group's, no act done "with others".
 _ZH_FAMILY = re.compile(r"(?:我们|咱们)(?=一家|全家|家(?!里|人|的))")
-_ZH_NO_COMPANY = re.compile(r"推迟|延期|改到|改成|改期|取消|提前到|搬到|搬去|搬回|搬家")
+_ZH_NO_COMPANY = re.compile(
+    r"推迟|延期|改到|改成|改期|取消|提前到|搬到|搬去|搬回|搬家|结婚|离婚|订婚"
+)
 
 
 def _alone_zh(text: str) -> str:

@@ -5,7 +5,8 @@ A contradiction is resolved by time (:func:`resolve`): the newer unit supersedes
 (status ``superseded``, ``superseded_by``; kept for history) when their ``occurred_at`` are
 more than ``CONFLICTS__ORDER_WINDOW_S`` apart or the new one says it is a change ("moved",
 "now", "no longer", "anymore", "cancelled", "搬到", "现在", "不再", "改", "取消", or ends the
-old state with a verb of its own: "quit smoking", "got divorced", 退休了, tells a birth
+old state with a verb of its own: "quit smoking", "got divorced", 退休了, names the user's
+partner from now on: "is dating Alex", "got married to Sam", 在和小李交往, tells a birth
 against the count of children, "had our third baby", or calls a contact
 value the new one: "The user's new email is …", 新邮箱) and was said after it
 (:func:`said_at`: "moved to Bergen last month" is anchored last month) — two changes each
@@ -42,6 +43,7 @@ from app.models import MemoryUnit, PairReview
 from app.services.memory.pairs import contacts
 from app.services.memory.pairs.children import REASON as BIRTH
 from app.services.memory.pairs.endings import REASON as STATE_ENDED
+from app.services.memory.pairs.partners import REASON as PARTNER
 from app.services.memory.pairs.plan import SAID_BEFORE
 from app.services.memory.pairs.rules import says_change
 
@@ -78,6 +80,7 @@ def order(
     change = _says_change(new) or reason.startswith(STATE_ENDED) or planned  # H5: "pushed"
     change = change or (reason.startswith("slot_differs") and contacts.says_new(new.value))
     change = change or reason == BIRTH  # "had our third baby" against "have two kids"
+    change = change or reason == PARTNER  # "is dating Alex", "got married to Sam" (K4, K5)
     if _to_come(new) and _to_come(old) and said_gap > 0:
         return "newer"  # two plans: the later word holds ("trip in May 2027", then April, G1)
     if _to_come(new) or _to_come(old):  # a plan's day is no time it began

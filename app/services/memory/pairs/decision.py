@@ -291,7 +291,7 @@ def _apart(new: Statement, old: Statement) -> PairDecision | None:
 def _only_change_words(new: Statement, old: Statement) -> bool:
     """The two frames (role words without values) differ only by words that mark a change or
     a count ("now", "just", "only", 现在, 只): "has two cats" / "has just one cat now"."""
-    return (frame_of(new) ^ frame_of(old)) <= rules.CHANGE_WORDS
+    return rules.only_change_words(frame_of(new), frame_of(old))  # and a period (K20)
 
 
 def _only_the_day_differs(f: Features) -> bool:

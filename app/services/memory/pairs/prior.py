@@ -3,6 +3,10 @@
 
 - a breakup with the partner the old statement names (用户的女朋友叫林悦 / 用户和林悦已经分手了:
   :func:`.endings.broke_up`) → ``contradicts`` as ``state_ended:relationship``;
+- another partner of the user's, or the same one a step further ("The user's boyfriend is
+  named Tom." / "The user is dating Alex now.", 用户的男朋友叫小王 / 用户在和小李交往; "is dating
+  Sam" / "is married to Sam"; "is single" / "is married": :func:`.partners.replaced`) →
+  ``contradicts`` as ``slot_differs:partner`` (tester K4, K5);
 - the one a cleft sentence picks out, changed ("It was Maria's aunt who helped her family…" /
   "It was Maria's grandfather who helped her family…": one did it, by the sentence's own
   words) → ``unsure`` as ``focus_differs``, flagged as a possible contradiction (a correction,
@@ -23,7 +27,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from app.services.memory.pairs import crossed, endings, retold
+from app.services.memory.pairs import crossed, endings, partners, retold
 
 _CLEFT = re.compile(
     r"^\s*it\s+(?:was|is)\s+(?P<focus>.+?)\s+(?:who|that|whom)\s+(?P<rest>.+?)[\s.!。]*$",
@@ -35,6 +39,8 @@ def decided(new: str, old: str) -> tuple[Literal["contradicts", "unsure"], str] 
     """``(action, reason)`` of the readings above, or None when neither holds."""
     if endings.broke_up(new, old):
         return "contradicts", f"{endings.REASON}:relationship"
+    if partners.replaced(new, old):  # boyfriend is named Tom / dating Alex now (K4, K5)
+        return "contradicts", partners.REASON
     if focus_changed(new, old):
         return "unsure", "focus_differs"
     if retold.rate_changed(new, old):  # once a month / every week

@@ -325,6 +325,19 @@ def names_a_relation(words: frozenset[str]) -> bool:
 # Words that only mark a change or a count beside another value (stems; Chinese characters):
 # "has just one cat now" against "has two cats" is the same frame (tester D26).
 CHANGE_WORDS = frozenset("now just onli still current anymor 现 在 只 了 剩 下 就 目 前".split())
+# The period of an amount (stems), which a change may leave out: "The user's salary is now
+# $90,000." against "… is $80,000 a year." (tester K20) is the same frame.
+_PERIODS = frozenset("year month week hour annual annuali monthli yearli weekli hourli".split())
+
+
+def only_change_words(new: frozenset[str], old: frozenset[str]) -> bool:
+    """Two frames (role words without values) differ only by words that mark a change or a
+    count ("now", "just", 现在, 只: "has two cats" / "has just one cat now"), and by the period
+    of an amount when one side names none ("is now $90,000" / "is $80,000 a year")."""
+    rest = (new ^ old) - CHANGE_WORDS
+    return not rest or (rest <= _PERIODS and not (new & _PERIODS and old & _PERIODS))
+
+
 # A relationship said to have ended, and one an old statement holds (tester D26: "We broke up"
 # against "The user is dating Sam": the partner is not named, so it is flagged, not superseded).
 _ENDED = re.compile(
