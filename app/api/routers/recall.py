@@ -10,7 +10,6 @@ from app.api.deps import AccessLogDep, EmbeddingBudgetDep, NamespaceDep, RecallS
 from app.api.errors import ERROR_RESPONSES
 from app.core.metrics import RECALL_DEGRADED
 from app.schemas.recall import (
-    AppliedWeights,
     ExpansionInfo,
     RecallHit,
     RecallRequest,
@@ -18,6 +17,7 @@ from app.schemas.recall import (
     RerankInfo,
     TimeHint,
 )
+from app.schemas.recall_scores import AppliedWeights
 from app.services.embedding_budget import Text
 
 router = APIRouter(tags=["recall"])
