@@ -375,8 +375,8 @@ def aligned(new: Statement, old: Statement, cosine: float, t: Thresholds) -> boo
     if floor is None or cosine < min(floor, full if full is not None else floor):
         return False
     a = lexical.align(new.value, old.value)
-    if a.things_both or a.things > t.align_things:
-        return False
+    if a.things_both or a.things > t.align_things or a.values_only:
+        return False  # only values and times in common: 每月5号交房租 / 每月5号还花呗
     if a.things and opening_person(new.value) != opening_person(old.value):
         return False  # a thing one side adds, but whose: "The user's sister lives in Boston"
     if (

@@ -17,10 +17,8 @@ import re
 from functools import lru_cache
 from typing import Literal
 
-import rjieba
-
 from app.core import text, zh_past
-from app.services.memory.pairs import plans, sequence
+from app.services.memory.pairs import persons_zh, plans, sequence
 from app.services.memory.pairs.canonical import canonical
 from app.services.memory.pairs.ordinals import ordinals
 
@@ -53,7 +51,6 @@ _KIN_ZH = {
 _ZH_KIN = "|".join(sorted(_KIN_ZH, key=len, reverse=True))
 # After a pronoun or 用户 (我老公), or 的 after a name or kin word (张三的妻子; not 可爱的狗).
 _ZH_PERSON = re.compile(rf"(?:用户|[我你他她]们?)的?(?:大|小|二|老)?({_ZH_KIN})")
-_ZH_OF = re.compile(rf"的(?:大|小|二|老)?({_ZH_KIN})")
 _EN_POSSESSIVE = re.compile(
     r"(?:\b(?:my|his|her|their|our|your)|\w['’]s)\s+([a-z-]+(?:\s+[a-z-]+){0,2})", re.IGNORECASE
 )
@@ -108,11 +105,7 @@ def people(value: str) -> frozenset[str]:
     found = {k for m in _EN_POSSESSIVE.finditer(value) if (k := _possessed(m)) is not None}
     for m in _ZH_PERSON.finditer(value):
         found.add(_KIN_ZH[m.group(1)])
-    for m in _ZH_OF.finditer(value):
-        before = rjieba.tag(value[: m.start()])
-        if before and (before[-1][1] == "nr" or before[-1][0] in _KIN_ZH):
-            found.add(_KIN_ZH[m.group(1)])
-    return frozenset(found)
+    return frozenset(found | persons_zh.owned(value))  # 张三的妻子, 约翰的队友
 
 
 def _possessed(m: re.Match[str]) -> str | None:
@@ -176,8 +169,8 @@ def subject_name(value: str) -> tuple[str, bool] | None:
     from app.services.memory.pairs import lexicon
 
     if text.has_cjk(value):
-        tags = rjieba.tag(value.strip())
-        return (tags[0][0], True) if tags and tags[0][1] == "nr" else None
+        name = persons_zh.opening_name(value)
+        return None if name is None else (name, True)
     m = _EN_SUBJECT.match(value)
     if m is None or m.group(1).casefold() in _FUNCTION:
         return None
