@@ -65,6 +65,7 @@ from app.services.memory.pairs import (
     kept_apart,
     lexical,
     moves,
+    negated,
     negations,
     objects,
     prior,
@@ -197,10 +198,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
     if f.polarity_differs and not objects.same_preference(new, old):  # 而不是: no negation
         if (apart := _apart(new, old)) is not None:  # not allergic to shellfish / to shrimp
             return apart
-        if f.cross_lingual:
-            if across.negation_matches(new, old):  # words matched through the dictionaries
-                return contradicts("negation_flip_other_language")
-            return unsure("negation_other_language")
+        if f.cross_lingual:  # the words matched through the dictionaries, or another fact
+            return PairDecision(*negated.across(new, old), 0.0, False)  # (tester K1)
         if negations.flipped(f, new, old):  # or an act stopped: 现在不喝咖啡了 (tester H15)
             return contradicts("negation_flip")
     if f.values_differ:
