@@ -13,10 +13,11 @@ from typing import Literal
 
 from app.core import text
 from app.services.memory.pairs import persons_zh
+from app.services.memory.pairs.kin import GROUP_ZH as _GROUP_ZH
+from app.services.memory.pairs.kin import KIN_EN as _KIN_EN
+from app.services.memory.pairs.kin import KIN_ZH as _KIN_ZH
 from app.services.memory.pairs.referents import (
     _FUNCTION,
-    _KIN_EN,
-    _KIN_ZH,
     _PERSON_ADJ,
     _given_names,
     _is_person,
@@ -32,11 +33,6 @@ _GROUP_EN = {
     "folks": "parent", "family": "family", "relatives": "family", "in-laws": "in-law",
     "inlaws": "in-law", "grandparents": "grandparent", "siblings": "sibling",
     "friends": "friend", "parents": "parent", "kids": "child", "children": "child",
-}  # fmt: skip
-_GROUP_ZH = {
-    "爸妈": "parent", "父母": "parent", "家人": "family", "家里人": "family", "全家": "family",
-    "亲戚": "family", "公婆": "parent-in-law", "岳父母": "parent-in-law",
-    "爷爷奶奶": "grandparent", "外公外婆": "grandparent", "兄弟姐妹": "sibling",
 }  # fmt: skip
 _ZH_HOLDER_KIN = "|".join(sorted({*_KIN_ZH, *_GROUP_ZH}, key=len, reverse=True))
 _ZH_USER_KIN = re.compile(rf"^用户的?(?:大|小|二|老)?({_ZH_HOLDER_KIN})")

@@ -15,6 +15,9 @@ from functools import lru_cache
 import rjieba
 
 from app.core import text
+from app.services.memory.pairs.kin import GROUP_ZH as _GROUP_ZH
+from app.services.memory.pairs.kin import KIN_EN as _KIN_EN
+from app.services.memory.pairs.kin import KIN_ZH as _KIN_ZH
 
 NAME_TAGS = frozenset({"nr", "nrt", "nrfg"})
 """jieba's tags of a person's name: a Chinese name, a transliterated one, another."""
@@ -55,8 +58,6 @@ def opening_name(value: str) -> str | None:
 def owned(value: str) -> frozenset[str]:
     """The people a Chinese statement names after a name's or a kin word's 的 (张三的妻子 →
     wife, 约翰的队友 → teammate, 梅兰妮的儿子 → son), in one English name each."""
-    from app.services.memory.pairs.referents import _KIN_ZH
-
     found = set()
     for m in re.finditer("的", value):
         before = rjieba.tag(value[: m.start()])
@@ -70,8 +71,6 @@ def owned(value: str) -> frozenset[str]:
 def after_of(rest: str) -> str | None:
     """The person the words right after a 的 name — a kin word (大女儿: daughter) or a noun
     :func:`person_zh` reads —, in one English name, else None."""
-    from app.services.memory.pairs.referents import _KIN_ZH
-
     if rest.startswith(_SIZE) and rest[:2] not in _KIN_ZH:
         rest = rest[1:]
     kin = next((w for w in sorted(_KIN_ZH, key=len, reverse=True) if rest.startswith(w)), None)
@@ -83,8 +82,6 @@ def person_zh(rest: str) -> str | None:
     through the head of its first CC-CEDICT definition (表哥: "older male cousin via female
     line" → cousin, a WordNet person; 队友 → member; 客户: client), else None."""
     from app.services.memory.pairs import lexicon
-    from app.services.memory.pairs.holders import _GROUP_ZH
-    from app.services.memory.pairs.referents import _KIN_EN, _KIN_ZH
 
     tags = rjieba.tag(rest)
     if not tags or not tags[0][1].startswith(("n", "vn")) or not text.has_cjk(tags[0][0]):
