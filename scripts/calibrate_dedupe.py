@@ -273,7 +273,9 @@ def render(
         "和 / 跟, when the other side names nobody: \"lives in Hamburg with the user's "
         'boyfriend" / "moved to Munich", tester hbreak7 H14), another name as the subject '
         "(Alice / Bob, "
-        "张三 / 李四), another holder the statement opens with (the user / the user's folks, "
+        "张三 / 李四; any of jieba's name tags, 约翰 `nrt`, and a name it cuts in two, 梅兰 + "
+        "妮; a person after a name's 的, 约翰的队友, 梅兰妮的儿子, is another holder: "
+        "`persons_zh.py`), another holder the statement opens with (the user / the user's folks, "
         "family or in-laws, 用户 / 爸妈, 家人, 公婆, tester D32; after 用户的 a word CC-CEDICT "
         "glosses as a WordNet person, 用户的表哥: a cousin; the user / a name is `unsure`, "
         "never merged: the user may be called that) —, another identifier (flight LH716 / "
@@ -353,7 +355,11 @@ def render(
         "subway), an exclusive one-word swap → `contradicts` (superseded or flagged by time, "
         "`resolution.py`) when the rest of the sentence agrees, else `unsure`. Across English "
         "and Chinese the rest must agree through the dictionaries (step 5's matching): a "
-        "negation when one side's words are all matched and half the other's, other values "
+        "negation when one side's words are all matched and half the other's (else flagged, "
+        "unless nothing the negated side names relates to the other's words through the "
+        "dictionaries or WordNet's hypernyms and glosses: `negated.py`, \"doesn't have a car\" "
+        '/ 用户有一只猫 → `distinct` as `negation_other_fact`, no review; "has no siblings" / '
+        "用户有一个哥哥 flagged; tester K1), other values "
         "or another slot value (its CC-CEDICT glosses do not name the other side's) when "
         "every other word is matched. Another kind of the one thing a sentence is about "
         "(`frames.py`: one word right before the same noun replaced, no synonym of it — "
@@ -460,7 +466,12 @@ def render(
         "CC-CEDICT gloss that names a thing: 熊猫 / 猫, 斑马 / 马, 热狗 / 狗 `distinct` when "
         "the glosses' WordNet nouns fall under none of the shorter word's, 奶茶 / 茶, 副经理 / "
         "经理, 美式足球 / 足球 `unsure`; not a fond form, 猫咪 / 猫, 狗狗) or a noun followed "
-        "by another noun on one side only (苹果 / 苹果手机) → `unsure`; a former state against "
+        "by another noun on one side only (苹果 / 苹果手机), a noun jieba tags but CC-CEDICT "
+        "lacks that ends in the other's noun (儿童医院 / 医院) or a noun before a noun both "
+        "have → `unsure` (a gloss that opens with an -ing form names a thing: 跑鞋, running "
+        "shoes / 徒步鞋); an amount read two opposite ways (`qualifiers.py`: before / after "
+        "tax, 税前 / 税后, including / excluding; tester K16) → `unsure` as "
+        "`qualifier_differs`; a former state against "
         'a present one (`former.py`: "used to live in Paris" / "lives in Paris", '
         "以前住在上海 / 住在上海) → `unsure` as `former_differs`; two past events in Chinese "
         "that differ by one verb each, CC-CEDICT matching neither (`acts.py`: 用户的猫死了 / "
@@ -534,7 +545,9 @@ def render(
         f"languages: `align_cosine_xl` = {t.align_cosine_xl}), the lower of the two "
         f"directions' matched shares is ≥ {t.align_cover} ({t.align_cover_xl}), and at most "
         f"`align_things` = {t.align_things} thing (a noun, an adjective, a name, a number) "
-        "is named on one side that the other does not match, none on both (用户是护士 / "
+        "is named on one side that the other does not match, none on both, and the words "
+        "both have are more than values and times when each has its own and a thing "
+        "(`values_only`: 每月5号交房租 / 每月5号还花呗, sixteenth run) (用户是护士 / "
         "用户在医院当护士; a Chinese sentence with one place swapped for a thing, 骑自行车上班 "
         "/ 骑自行车去健身房, is not a rewording, as an English one is not) — or, in "
         "one language, when every content word is matched both ways and its cosine is ≥ "
@@ -560,8 +573,10 @@ def render(
         "values agree, no one or two words are swapped, it is not two past events with "
         "other actions and things, the moods (past, plan, wish) and the person a sentence "
         'opens with ("the user\'s sister") agree, and an English pair has a content word '
-        "in common; the "
-        "survivor keeps the other wording in `metadata.restated_as`. Thresholds fitted with "
+        "in common (nor only values and times, the same `values_only`); the "
+        "survivor keeps the other wording in `metadata.restated_as`, and takes the new one "
+        'when it says every content word the survivor does and more (a qualifier: "$2,000 '
+        'a month after tax", tester K16). Thresholds fitted with '
         "grouped 5-fold CV by `scripts/eval_dedupe_unseen.py --fit` (below).",
         "6. **Unsure** pairs (at most `DEDUPE__MAX_UNSURE` per unit) become pair reviews when "
         "they are real candidates (`review_worthy`, `gate.py`: two languages, a guard that "

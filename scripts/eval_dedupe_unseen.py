@@ -8,7 +8,8 @@
 
 The development set is the development groups of ``tests/dedupe_pairs_unseen.py``, the
 spent held-back parts four to eight (``tests/dedupe_pairs_held_back_4.py`` … ``_8.py``) and
-the development pairs written blind beside them (``tests/dedupe_pairs_dev_6.py``, ``_7.py``):
+the development pairs written blind beside them (``tests/dedupe_pairs_dev_6.py``, ``_7.py``)
+and the negations across languages of ``tests/dedupe_pairs_dev_9.py`` (tester K1; not blind):
 :func:`development_set`. ``--core-dev`` keeps the development groups alone (the set of the
 runs before 2026-12-07 10:00 UTC, and the only one with which ``--held-back``,
 ``--fifth-held-back``, ``--sixth-held-back``, ``--seventh-held-back`` or ``--eighth-held-back``
@@ -66,12 +67,14 @@ from app.services.memory.pairs import (  # noqa: E402
     features,
     gate,
     lexical,
+    negated,
     reword,
 )
 from app.services.memory.pairs.decision import Thresholds  # noqa: E402
 from tests.dedupe_pairs import PAIRS, Pair  # noqa: E402
 from tests.dedupe_pairs_dev_6 import dev6  # noqa: E402
 from tests.dedupe_pairs_dev_7 import dev7  # noqa: E402
+from tests.dedupe_pairs_dev_9 import dev9  # noqa: E402
 from tests.dedupe_pairs_held_back import held_back as third_held_back  # noqa: E402
 from tests.dedupe_pairs_held_back_4 import fourth_held_back  # noqa: E402
 from tests.dedupe_pairs_held_back_5 import fifth_held_back  # noqa: E402
@@ -516,6 +519,87 @@ def review_p_cv(v: Vectors, dev: Sequence[tuple[int, Pair]], t: Thresholds, fold
               f" {name}: {len(out)} of {len(group)} unsure pairs: {by}")  # fmt: skip
 
 
+# ---- a negation across languages (tester K1) ----------------------------------------------
+
+NEGATION_SHARES = tuple(round(0.1 * k, 1) for k in range(11))  # 0.0 (off) … 1.0
+NEGATION_COST = 4
+"""A contradiction kept out of review costs as much as this many other facts kept out (a
+duplicate kept out: one), when :func:`fit_negation` picks the threshold."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Negated:
+    """A pair in English and Chinese of opposite polarity that the dictionaries do not match
+    word for word: what the negated side names that the other relates to
+    (:func:`negated.related_share`)."""
+
+    pair: Pair
+    share: float
+
+
+def negated_rows(v: Vectors, pairs: Sequence[Pair], t: Thresholds) -> list[Negated]:
+    out = []
+    for p in pairs:
+        new, old = features.statement(p.new), features.statement(p.old)
+        d = decision.decide(new, old, _cos(v, p), type_equal=p.old_type == p.new_type,
+                            thresholds=t)  # fmt: skip
+        if d.reason in ("negation_other_language", "negation_other_fact"):
+            neg, other = (p.new, p.old) if new.polarity else (p.old, p.new)
+            out.append(Negated(p, negated.related_share(neg, other)))
+    return out
+
+
+def fit_negation(rows: Sequence[Negated]) -> float:
+    """The threshold below which a negation across languages is another fact: the most
+    distinct pairs kept out of review, less :data:`NEGATION_COST` per contradiction and one
+    per duplicate kept out; ties: the lowest (0.0: off)."""
+
+    def gain(x: float) -> int:
+        out = [r for r in rows if r.share < x]
+        return (sum(r.pair.expect == "distinct" for r in out)
+                - NEGATION_COST * sum(r.pair.expect == "contradicts" for r in out)
+                - sum(r.pair.expect == "same" for r in out))  # fmt: skip
+
+    return max(NEGATION_SHARES, key=lambda x: (gain(x), -x))
+
+
+def negation_line(rows: Sequence[tuple[Negated, float]]) -> str:
+    """What the reading opens: each row with the threshold its fold fitted."""
+
+    def count(expect: str, kept: bool) -> str:
+        of = [(r, x) for r, x in rows if r.pair.expect == expect]
+        return f"{sum((r.share >= x) == kept for r, x in of)}/{len(of)}"
+
+    return (f"{len(rows)} pairs: reviews opened on distinct pairs {count('distinct', True)}, "
+            f"contradictions kept (flagged) {count('contradicts', True)}, duplicates kept in "
+            f"review {count('same', True)}")  # fmt: skip
+
+
+def negation_cv(v: Vectors, dev: Sequence[tuple[int, Pair]], t: Thresholds, folds: int) -> None:
+    """Fit :data:`negated.RELATED` in-sample and with grouped k-fold CV; print what it opens."""
+    calibration = negated_rows(v, PAIRS, t)
+    rows = {id(r.pair): r for r in negated_rows(v, [p for _, p in dev], t)}
+    fitted = fit_negation([*calibration, *rows.values()])
+    print(f"\n### A negation across languages (shipped related {negated.RELATED})\n")
+    for name, x in (
+        ("off (before)", 0.0),
+        (f"shipped {negated.RELATED}", negated.RELATED),
+        (f"in-sample, fitted on every development pair: {fitted}", fitted),
+    ):
+        print(f"- {name}, development groups: "
+              f"{negation_line([(r, x) for r in rows.values()])}")  # fmt: skip
+    groups = sorted({g for g, _ in dev})
+    tested: list[tuple[Negated, float]] = []
+    for k in range(folds):
+        fold = set(groups[k::folds])
+        train = [*calibration, *(rows[id(p)] for g, p in dev if g not in fold and id(p) in rows)]
+        x = fit_negation(train)
+        test = [(rows[id(p)], x) for g, p in dev if g in fold and id(p) in rows]
+        tested += test
+        print(f"- fold {k + 1}: related {x}; {negation_line(test)}")
+    print(f"- {folds}-fold CV grouped by source fact, total: {negation_line(tested)}")
+
+
 @dataclasses.dataclass
 class Row:
     """Counts of one kind (or all): pairs, merged, false merges, contradictions found
@@ -565,11 +649,12 @@ def table(title: str, rows: dict[tuple[str, str], Row]) -> str:
 
 SPENT: tuple[Callable[[], list[tuple[int, Pair]]], ...] = (
     fourth_held_back, fifth_held_back, dev6, sixth_held_back, dev7, seventh_held_back,
-    eighth_held_back,
+    eighth_held_back, dev9,
 )  # fmt: skip
 """What the development set holds beyond its first groups unless ``--core-dev``: the spent
-held-back parts four to eight and the development pairs written blind on 2026-12-07
-(tests/dedupe_pairs_dev_6.py, tests/dedupe_pairs_dev_7.py)."""
+held-back parts four to eight, the development pairs written blind on 2026-12-07
+(tests/dedupe_pairs_dev_6.py, tests/dedupe_pairs_dev_7.py) and the negations across
+languages of tests/dedupe_pairs_dev_9.py (not blind: written with the rule they fit)."""
 
 
 def joined(pairs: Sequence[tuple[int, Pair]]) -> list[tuple[int, Pair]]:
@@ -643,6 +728,7 @@ async def amain(args: argparse.Namespace) -> None:
     print(table(f"{args.folds}-fold CV grouped by source fact", cv))
     review_band(vectors, dev, t, args.folds)
     review_p_cv(vectors, dev, t, args.folds)
+    negation_cv(vectors, dev, t, args.folds)
     if back:
         kept: dict[tuple[str, str], Row] = defaultdict(Row)
         again: dict[tuple[str, str], Row] = defaultdict(Row)

@@ -13,6 +13,7 @@ import pytest
 from tests.dedupe_pairs import Pair
 from tests.dedupe_pairs_dev_6 import dev6
 from tests.dedupe_pairs_dev_7 import dev7
+from tests.dedupe_pairs_dev_9 import dev9
 from tests.dedupe_pairs_held_back import held_back as third_held_back
 from tests.dedupe_pairs_held_back_4 import fourth_held_back
 from tests.dedupe_pairs_held_back_5 import fifth_held_back
@@ -60,13 +61,13 @@ def test_a_part_in_the_development_set_is_not_scored_as_held_back(
         assert "--core-dev" in capsys.readouterr().err
 
 
-def test_the_development_set_holds_the_spent_parts_and_dev_6_7(script: ModuleType) -> None:
+def test_the_development_set_holds_the_spent_parts_and_dev_6_7_9(script: ModuleType) -> None:
     core = script.development_set(core=True)
     assert [p for _, p in core] == [p for _, p in development()]
     dev = script.development_set()
     pairs = [p for _, p in dev]
     spent = [*fourth_held_back(), *fifth_held_back(), *dev6(), *sixth_held_back(), *dev7(),
-             *seventh_held_back(), *eighth_held_back()]  # fmt: skip
+             *seventh_held_back(), *eighth_held_back(), *dev9()]  # fmt: skip
     assert pairs == [p for _, p in [*development(), *spent]]
     # The ninth part is held back (counted, never shown: nobody reads it before it is scored).
     assert len({p for _, p in ninth_held_back()} & set(pairs)) == 0

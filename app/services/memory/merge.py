@@ -202,11 +202,14 @@ merges never grow a unit's metadata without bound."""
 def adds_things(value: str, survivor_value: str) -> bool:
     """Whether a restatement's ``value`` names a thing (a noun, a name, a number) that the
     survivor's words do not, while the survivor's name none that ``value`` lacks: "allergic
-    to cats and dogs" restating "allergic to cats", 用户在医院当护士 restating 用户是护士. The
-    pair decision merges such a pair (one thing added, :class:`.pairs.decision.Thresholds`
-    ``align_things``); the survivor then takes the richer words (:func:`adopt_wording`)."""
+    to cats and dogs" restating "allergic to cats", 用户在医院当护士 restating 用户是护士 — or
+    says every content word the survivor does and more: a qualifier ("The user's rent is
+    $2,000 a month after tax" restating "… a month", tester K16: the merge kept the bare
+    amount). The pair decision merges such a pair (one thing added, :class:`.pairs.decision.
+    Thresholds` ``align_things``); the survivor then takes the richer words
+    (:func:`adopt_wording`)."""
     a = lexical.align(value, survivor_value)
-    return a.things_a > 0 and a.things_b == 0
+    return (a.things_a > 0 and a.things_b == 0) or (bool(a.unmatched_a) and not a.unmatched_b)
 
 
 def adopt_wording(survivor: MemoryUnit, value: str, vector: Any, now: datetime) -> None:

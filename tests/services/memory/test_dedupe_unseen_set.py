@@ -160,3 +160,22 @@ def test_the_seventh_part_and_dev_7_are_apart():
     numbers = set().union(*({g for g, _ in part()} for part in parts))
     seven, dev = {g for g, _ in seventh_held_back()}, {g for g, _ in dev7()}
     assert seven.isdisjoint(dev) and seven.isdisjoint(numbers) and dev.isdisjoint(numbers)
+
+
+def test_the_ninth_development_part_is_new_and_in_two_languages():
+    """tests/dedupe_pairs_dev_9.py (negations across languages, tester K1; not blind): no pair
+    of another labelled file, either way round, nor a group number; each pair in English and
+    Chinese, each group with a contradiction and another fact."""
+    from tests.dedupe_pairs_dev_9 import DEV9_GROUPS, dev9
+    from tests.dedupe_pairs_held_back_8 import EIGHTH_GROUPS, eighth_held_back
+    from tests.scripts import load_script
+
+    mine = {(q.old, q.new) for g in DEV9_GROUPS for q in g}
+    dev = load_script("eval_dedupe_unseen").development_set()
+    others = [p for _, p in dev if (p.old, p.new) not in mine]
+    seen = {(p.old, p.new) for p in [*PAIRS, *others, *(p for g in EIGHTH_GROUPS for p in g)]}
+    seen |= {(b, a) for a, b in seen}
+    assert sum((p.old, p.new) in seen for g in DEV9_GROUPS for p in g) == 0
+    assert all(p.lang == "mixed" for g in DEV9_GROUPS for p in g)
+    assert all({"contradicts", "distinct"} <= {p.expect for p in g} for g in DEV9_GROUPS)
+    assert {g for g, _ in dev9()}.isdisjoint({g for g, _ in eighth_held_back()})

@@ -32,7 +32,7 @@ import rjieba
 from app.core import text
 from app.services.memory.pairs import taxonomy
 from app.services.memory.pairs.lexical import content_words, kind_of
-from app.services.memory.pairs.lexicon import gloss_heads, is_thing, lemma, main_pos
+from app.services.memory.pairs.lexicon import _cedict, gloss_heads, is_thing, lemma, main_pos
 
 _PREFIX = frozenset("vice deputy assistant associate acting co ex step".split())
 _DIMINUTIVE = ("咪", "儿", "子", "仔")
@@ -40,6 +40,7 @@ _SUFFIX = frozenset("市 省 县 区 镇 村 州 公司 集团".split())
 _SUBJECT = frozenset({"用户", "我", "自己"})
 Kept = tuple[Literal["distinct", "unsure"], str]
 _TOKEN = re.compile(r"[a-z]+", re.IGNORECASE)
+_GERUND = re.compile(r"^[a-z]+ing [a-z]+")
 
 
 def apart(new: str, old: str) -> Kept | None:
@@ -94,9 +95,12 @@ def _zh(a: str, b: str) -> Kept | None:
         for short in wb - wa:
             if short == long_ or short not in long_ or not text.has_cjk(short):
                 continue
-            if _diminutive(long_, short) or not (_is_noun(long_) and _is_noun(short)):
+            if _diminutive(long_, short) or not _is_noun(short):
                 continue
-            return _other_thing(long_, short)
+            if _is_noun(long_):
+                return _other_thing(long_, short)
+            if long_.endswith(short) and not _cedict().get(long_) and dict(ta)[long_][0] == "n":
+                return "unsure", "compound_of_head"  # 儿童医院 (nt; no CC-CEDICT entry) / 医院
     for (x, tx), (y, ty) in zip(ta, ta[1:], strict=False):
         if tx == ty == "n" and x in wb - _SUBJECT and y not in wb and y not in b:
             if not (_is_noun(x) and _is_noun(y)):
@@ -104,18 +108,24 @@ def _zh(a: str, b: str) -> Kept | None:
             after = [t for w, t in zip(tb, tb[1:], strict=False) if w[0] == x]
             if all(not t[1].startswith("n") for t in after):
                 return "unsure", "compound_of_head"
+    for (x, tx), (y, ty) in zip(ta, ta[1:], strict=False):
+        if tx != "n" or ty != "n" or y not in wb - _SUBJECT or x in b or len(x) < 2:
+            continue
+        if _is_noun(y) and _is_noun(x) and not _cedict()[x][0].startswith("to "):  # 学: learn
+            return "unsure", "compound_of_head"  # 儿童医院 / 医院, 妇产医院: a kind of it
     return None
 
 
 def _is_noun(word: str) -> bool:
     """Whether a Chinese word is a noun: jieba tags it so, and CC-CEDICT glosses it as a thing,
     a gloss that ends in a WordNet noun and opens with no verb ("milk tea", "panda"; not "be
-    called": 名叫, nor 学习, a verb to jieba)."""
+    called": 名叫, nor 学习, a verb to jieba) or with one's -ing form ("running shoes")."""
     if not all(tag.startswith("n") for _, tag in rjieba.tag(word)):
         return False
+    gerund = any(_GERUND.match(d) for d in _cedict().get(word, ()))  # 跑鞋: "running shoes"
     for head in gloss_heads(word):
         words = head.split()
-        if main_pos(words[-1]) == 0 and main_pos(words[0]) != 1:
+        if main_pos(words[-1]) == 0 and (main_pos(words[0]) != 1 or gerund and len(words) > 1):
             return True
     return False
 

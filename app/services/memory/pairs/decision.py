@@ -65,6 +65,7 @@ from app.services.memory.pairs import (
     kept_apart,
     lexical,
     moves,
+    negated,
     negations,
     objects,
     prior,
@@ -197,10 +198,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
     if f.polarity_differs and not objects.same_preference(new, old):  # 而不是: no negation
         if (apart := _apart(new, old)) is not None:  # not allergic to shellfish / to shrimp
             return apart
-        if f.cross_lingual:
-            if across.negation_matches(new, old):  # words matched through the dictionaries
-                return contradicts("negation_flip_other_language")
-            return unsure("negation_other_language")
+        if f.cross_lingual:  # the words matched through the dictionaries, or another fact
+            return PairDecision(*negated.across(new, old), 0.0, False)  # (tester K1)
         if negations.flipped(f, new, old):  # or an act stopped: 现在不喝咖啡了 (tester H15)
             return contradicts("negation_flip")
     if f.values_differ:
@@ -375,8 +374,8 @@ def aligned(new: Statement, old: Statement, cosine: float, t: Thresholds) -> boo
     if floor is None or cosine < min(floor, full if full is not None else floor):
         return False
     a = lexical.align(new.value, old.value)
-    if a.things_both or a.things > t.align_things:
-        return False
+    if a.things_both or a.things > t.align_things or a.values_only:
+        return False  # only values and times in common: 每月5号交房租 / 每月5号还花呗
     if a.things and opening_person(new.value) != opening_person(old.value):
         return False  # a thing one side adds, but whose: "The user's sister lives in Boston"
     if (

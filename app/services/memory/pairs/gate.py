@@ -8,10 +8,8 @@ import re
 from functools import lru_cache
 from typing import Protocol
 
-import rjieba
-
 from app.core import text
-from app.services.memory.pairs import lexical, lexicon, referents, rules
+from app.services.memory.pairs import lexical, lexicon, persons_zh, referents, rules
 from app.services.memory.pairs.features import Statement
 
 
@@ -102,13 +100,14 @@ def other_speakers(a: str, b: str) -> bool:
 def speaker(value: str) -> str | None:
     """The name a transcript turn opens with ("Maria: …", "张三：…"), case-folded; None when
     there is none or the label is a word, not a name ("Note:", "Update:", "User:" — a
-    WordNet noun that no CC-CEDICT entry gives as an English name; Chinese: jieba's ``nr``)."""
+    WordNet noun that no CC-CEDICT entry gives as an English name; Chinese: a name of jieba's,
+    :func:`.persons_zh.opening_name`)."""
     m = _SPEAKER.match(value)
     if m is None:
         return None
     label = m.group(1)
     if text.has_cjk(label):
-        return label if rjieba.tag(label) == [(label, "nr")] else None
+        return label if persons_zh.opening_name(label) == label else None  # 约翰: nrt
     word = label.split()[0].casefold()
     known = word in lexicon._first_noun_senses() and word not in referents._given_names()
     return None if known else label.casefold()

@@ -11,13 +11,13 @@ import re
 from functools import lru_cache
 from typing import Literal
 
-import rjieba
-
 from app.core import text
+from app.services.memory.pairs import persons_zh
+from app.services.memory.pairs.kin import GROUP_ZH as _GROUP_ZH
+from app.services.memory.pairs.kin import KIN_EN as _KIN_EN
+from app.services.memory.pairs.kin import KIN_ZH as _KIN_ZH
 from app.services.memory.pairs.referents import (
     _FUNCTION,
-    _KIN_EN,
-    _KIN_ZH,
     _PERSON_ADJ,
     _given_names,
     _is_person,
@@ -33,11 +33,6 @@ _GROUP_EN = {
     "folks": "parent", "family": "family", "relatives": "family", "in-laws": "in-law",
     "inlaws": "in-law", "grandparents": "grandparent", "siblings": "sibling",
     "friends": "friend", "parents": "parent", "kids": "child", "children": "child",
-}  # fmt: skip
-_GROUP_ZH = {
-    "爸妈": "parent", "父母": "parent", "家人": "family", "家里人": "family", "全家": "family",
-    "亲戚": "family", "公婆": "parent-in-law", "岳父母": "parent-in-law",
-    "爷爷奶奶": "grandparent", "外公外婆": "grandparent", "兄弟姐妹": "sibling",
 }  # fmt: skip
 _ZH_HOLDER_KIN = "|".join(sorted({*_KIN_ZH, *_GROUP_ZH}, key=len, reverse=True))
 _ZH_USER_KIN = re.compile(rf"^用户的?(?:大|小|二|老)?({_ZH_HOLDER_KIN})")
@@ -80,17 +75,18 @@ def holder(value: str) -> str | None:
         if m is not None:
             word = m.group(1)
             return "user:" + (_GROUP_ZH.get(word) or _KIN_ZH[word])
-        if v.startswith("用户的") and (person := _person_zh(v[3:])) is not None:
+        if v.startswith("用户的") and (person := persons_zh.person_zh(v[3:])) is not None:
             return "user:" + person  # 用户的表哥: CC-CEDICT "older male cousin …"
         if _ZH_USER.match(v):
             return "user"
         m = _ZH_KIN_FIRST.match(v)
         if m is not None and not v.startswith(("狗", "猫")):
             return _GROUP_ZH.get(m.group(1)) or _KIN_ZH[m.group(1)]
-        tags = rjieba.tag(v)
-        if tags and tags[0][1] == "nr" and not (len(tags) > 1 and tags[1][0] in ("和", "跟", "与")):
-            return "name:" + tags[0][0]
-        return None
+        name = persons_zh.opening_name(v)
+        if name is None or v[len(name) : len(name) + 1] in ("和", "跟", "与"):
+            return None
+        of = persons_zh.after_of(v[len(name) + 1 :]) if v[len(name) :].startswith("的") else None
+        return f"name:{name}:{of}" if of else "name:" + name  # 约翰的队友: member
     v = _LEAD_EN.sub("", v)
     m = _EN_OWNED.match(v)
     if m is not None:
@@ -111,34 +107,9 @@ def holder(value: str) -> str | None:
     first = re.match(r"^(?:the\s+|my\s+)?([A-Za-z-]+)\b(?!\s+and\b)", v)
     if first is not None and (kin := _kin_en(first.group(1))) is not None:
         return kin
-    name = subject_name(v)
-    if name is not None and _a_name(name[0]) and not re.match(r"^\w+\s+and\b", v):
-        return "name:" + name[0]
-    return None
-
-
-_GLOSS_TAIL = re.compile(r"\s+(?:via|with|of|who|in|on|for|from|at|by|or|and)\b.*$")
-
-
-def _person_zh(rest: str) -> str | None:
-    """The person the first jieba word of ``rest`` names when it is a noun and no kin word of
-    the lists above, through the head of its first CC-CEDICT definition (表哥: "older male
-    cousin via female line" → cousin, a WordNet person; 客户: client), else None."""
-    from app.services.memory.pairs import lexicon
-
-    tags = rjieba.tag(rest)
-    if not tags or not tags[0][1].startswith("n") or not text.has_cjk(tags[0][0]):
-        return None  # a noun (表哥 n), not 主要 ("major": an officer in WordNet)
-    word = tags[0][0]
-    definitions = lexicon._cedict().get(word, ())
-    if word in _KIN_ZH or word in _GROUP_ZH or not definitions:
-        return None
-    head = re.sub(r"\([^)]*\)", "", definitions[0].split(";")[0].split(",")[0]).casefold()
-    words = re.findall(r"[a-z]+", _GLOSS_TAIL.sub("", head.strip()))
-    noun = lexicon.lemma(words[-1]) if words else ""
-    first = lexicon._first_noun_senses().get(noun)  # the first definition's head noun only
-    if first and lexicon._descends(first[0], ("person",)):
-        return _KIN_EN.get(noun, noun)
+    said = subject_name(v)
+    if said is not None and _a_name(said[0]) and not re.match(r"^\w+\s+and\b", v):
+        return "name:" + said[0]
     return None
 
 

@@ -9,9 +9,11 @@ guards of :mod:`.decision`: each answer is ``(action, reason)`` and the pair is 
   makes another thing of the other's (:mod:`.compounds`: vice president, 熊猫) → ``distinct``
   as ``other_thing_compound`` or ``unsure`` as ``compound_of_head``; a former state against a
   present one (:mod:`.former`: "used to live in Paris" / "lives in Paris", 以前住在上海) →
-  ``unsure`` as ``former_differs``; a word of calling off on one side only that no other guard
-  read, in two statements that share a word (:data:`.plans.CALLED_OFF`: "went hiking in
-  mid-July" / "the mid-July hike was cancelled because of rain") → ``unsure`` as
+  ``unsure`` as ``former_differs``; an amount read two opposite ways (:mod:`.qualifiers`:
+  before / after tax, 税前 / 税后, including / excluding) → ``unsure`` as
+  ``qualifier_differs``; a word of calling off on one side only that no other guard read, in
+  two statements that share a word (:data:`.plans.CALLED_OFF`: "went hiking in mid-July" /
+  "the mid-July hike was cancelled because of rain") → ``unsure`` as
   ``called_off_elsewhere``, flagged. Pure."""
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 from typing import Literal
 
 from app.core.text import has_cjk, stems
-from app.services.memory.pairs import compounds, contacts, exceptions, former
+from app.services.memory.pairs import compounds, contacts, exceptions, former, qualifiers
 from app.services.memory.pairs.plans import CALLED_OFF
 
 Kept = tuple[Literal["contradicts", "distinct", "unsure"], str]
@@ -49,6 +51,8 @@ def another_thing(new: str, old: str) -> Kept | None:
         return found
     if former.differs(new, old):
         return "unsure", "former_differs"
+    if qualifiers.opposite(new, old):  # $5,000 before tax / after tax, 税前 / 税后 (K16)
+        return "unsure", "qualifier_differs"
     if (CALLED_OFF.search(new) is None) != (CALLED_OFF.search(old) is None) and _about_one_thing(
         new, old
     ):

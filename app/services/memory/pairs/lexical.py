@@ -223,6 +223,10 @@ class Alignment:
 
     things_a: int = 0
     things_b: int = 0
+    # Each side has words of its own and the words both have are values or times alone
+    # (:func:`_value_or_time`): "meditates ten minutes every morning" / "walks ten minutes to
+    # the station every morning", 每月5号交房租 / 每月5号还花呗 (a value in another slot).
+    values_only: bool = False
 
     @property
     def things(self) -> int:
@@ -297,7 +301,28 @@ def align(a: str, b: str) -> Alignment:
         n_b=nb,
         things_a=sum(w in wa.names or is_thing(w) for w in ua),
         things_b=sum(w in wb.names or is_thing(w) for w in ub),
+        values_only=bool(ua and ub and na > len(ua))
+        and any(w in wa.names or is_thing(w) for w in ua + ub)
+        and all(_value_or_time(wa.words[k]) for k in ka if wa.words[k] not in ua),
     )
+
+
+@lru_cache(maxsize=8192)
+def _value_or_time(word: str) -> bool:
+    """A content word that is a value or a time: a canonical value (10min, 1500cny, 5), a
+    WordNet time period or unit (morning, week), a Chinese numeral, measure or time word
+    (月, 号, 天, 早上) or one character glossed as one (周: week)."""
+    from app.services.memory.pairs import lexicon
+
+    if _DIGIT.search(word):
+        return True
+    if not text.has_cjk(word):
+        first = lexicon._first_noun_senses().get(word) or ()
+        return bool(first) and lexicon._descends(first[0], ("time_period", "time_unit"))
+    tags = rjieba.tag(word)
+    if len(tags) == 1 and tags[0][1] in ("m", "q", "t"):
+        return True
+    return len(word) == 1 and any(_value_or_time(g) for g in lexicon.glosses(word) if "_" not in g)
 
 
 def zh_place_swapped(a: str, b: str) -> bool:

@@ -17,43 +17,18 @@ import re
 from functools import lru_cache
 from typing import Literal
 
-import rjieba
-
 from app.core import text, zh_past
-from app.services.memory.pairs import plans, sequence
+from app.services.memory.pairs import persons_zh, plans, sequence
 from app.services.memory.pairs.canonical import canonical
+from app.services.memory.pairs.kin import KIN_EN as _KIN_EN
+from app.services.memory.pairs.kin import KIN_ZH as _KIN_ZH
 from app.services.memory.pairs.ordinals import ordinals
 
 # ---- whose fact: a person or animal after a possessive ------------------------------------
 
-_KIN_EN = {
-    "mom": "mother", "mum": "mother", "mommy": "mother", "mummy": "mother", "ma": "mother",
-    "dad": "father", "daddy": "father", "papa": "father", "hubby": "husband", "kid": "child",
-    "kids": "child", "children": "child", "parents": "parent", "grandma": "grandmother",
-    "granny": "grandmother", "grandpa": "grandfather", "gf": "girlfriend", "bf": "boyfriend",
-    "coworker": "colleague", "co-worker": "colleague", "fiancee": "fiance", "fiancée": "fiance",
-    "fiancé": "fiance"}  # fmt: skip
-_KIN_ZH = {
-    "丈夫": "husband", "老公": "husband", "先生": "husband", "妻子": "wife", "老婆": "wife",
-    "太太": "wife", "爱人": "spouse", "儿子": "son", "女儿": "daughter", "孩子": "child",
-    "小孩": "child", "宝宝": "child", "父母": "parent", "母亲": "mother", "妈妈": "mother",
-    "妈": "mother", "父亲": "father", "爸爸": "father", "爸": "father", "哥哥": "brother",
-    "弟弟": "brother", "兄弟": "brother", "姐姐": "sister", "妹妹": "sister", "姐妹": "sister",
-    "爷爷": "grandfather", "外公": "grandfather", "祖父": "grandfather", "奶奶": "grandmother",
-    "外婆": "grandmother", "祖母": "grandmother", "孙子": "grandson", "孙女": "granddaughter",
-    "叔叔": "uncle", "舅舅": "uncle", "伯伯": "uncle", "阿姨": "aunt", "姑姑": "aunt",
-    "婆婆": "mother-in-law", "岳母": "mother-in-law", "公公": "father-in-law",
-    "岳父": "father-in-law", "朋友": "friend", "好友": "friend", "闺蜜": "friend",
-    "男朋友": "boyfriend", "男友": "boyfriend", "女朋友": "girlfriend", "女友": "girlfriend",
-    "未婚夫": "fiance", "未婚妻": "fiance", "同事": "colleague", "老板": "boss",
-    "上司": "boss", "经理": "manager", "室友": "roommate", "邻居": "neighbour",
-    "同学": "classmate", "老师": "teacher", "医生": "doctor", "狗": "dog", "猫": "cat",
-    "宠物": "pet",
-}  # fmt: skip
 _ZH_KIN = "|".join(sorted(_KIN_ZH, key=len, reverse=True))
 # After a pronoun or 用户 (我老公), or 的 after a name or kin word (张三的妻子; not 可爱的狗).
 _ZH_PERSON = re.compile(rf"(?:用户|[我你他她]们?)的?(?:大|小|二|老)?({_ZH_KIN})")
-_ZH_OF = re.compile(rf"的(?:大|小|二|老)?({_ZH_KIN})")
 _EN_POSSESSIVE = re.compile(
     r"(?:\b(?:my|his|her|their|our|your)|\w['’]s)\s+([a-z-]+(?:\s+[a-z-]+){0,2})", re.IGNORECASE
 )
@@ -108,11 +83,7 @@ def people(value: str) -> frozenset[str]:
     found = {k for m in _EN_POSSESSIVE.finditer(value) if (k := _possessed(m)) is not None}
     for m in _ZH_PERSON.finditer(value):
         found.add(_KIN_ZH[m.group(1)])
-    for m in _ZH_OF.finditer(value):
-        before = rjieba.tag(value[: m.start()])
-        if before and (before[-1][1] == "nr" or before[-1][0] in _KIN_ZH):
-            found.add(_KIN_ZH[m.group(1)])
-    return frozenset(found)
+    return frozenset(found | persons_zh.owned(value))  # 张三的妻子, 约翰的队友
 
 
 def _possessed(m: re.Match[str]) -> str | None:
@@ -176,8 +147,8 @@ def subject_name(value: str) -> tuple[str, bool] | None:
     from app.services.memory.pairs import lexicon
 
     if text.has_cjk(value):
-        tags = rjieba.tag(value.strip())
-        return (tags[0][0], True) if tags and tags[0][1] == "nr" else None
+        name = persons_zh.opening_name(value)
+        return None if name is None else (name, True)
     m = _EN_SUBJECT.match(value)
     if m is None or m.group(1).casefold() in _FUNCTION:
         return None

@@ -14,8 +14,9 @@ concert" (0.956) — only when what would make them two facts is ruled out here 
   "is reading a fantasy novel", 每天骑自行车上班 / 去健身房);
 - not two events: two past events whose actions and things are not matched (a support group
   / a talk at a school on the same day);
-- in English, a content word in common beyond the names (not "can't swim" / "can't ride a
-  bike");
+- a content word in common beyond the names, values and times (not "can't swim" / "can't
+  ride a bike", "meditates for ten minutes every morning" / "walks ten minutes to the
+  station every morning", 每月5号交房租 / 每月5号还花呗);
 - the same moods (past, plan, wish, possibility: not "is training for a marathon" / "ran a
   marathon") and the same person opening both ("The user's sister lives in Boston" / "The
   user lives near his sister in Boston").
@@ -101,8 +102,9 @@ def shaped(new: Statement, old: Statement) -> lexical.Alignment | None:
 
 def agree(new: Statement, old: Statement, a: lexical.Alignment) -> bool:
     """The extra safety, which never lowers the fitted cosine: the same names and canonical
-    values, in English a content word in common beyond the names ("can't swim" / "can't ride
-    a bike", "is self-employed" / "works from home": none), the same moods
+    values, a content word in common beyond the names, values and times ("can't swim" / "can't
+    ride a bike", "is self-employed" / "works from home": none; 每月5号交房租 / 每月5号还花呗:
+    only the day), the same moods
     (:func:`.referents.moods`: "is training for a marathon" / "ran a marathon"), the same
     person opening both ("The user's sister lives in Boston" / "The user lives near his
     sister in Boston"), and not two events."""
@@ -110,8 +112,8 @@ def agree(new: Statement, old: Statement, a: lexical.Alignment) -> bool:
         return False
     if _names(new.value, old.value) != _names(old.value, new.value):
         return False
-    if not new.cjk and a.low <= 0.0:
-        return False
+    if (not new.cjk and a.low <= 0.0) or a.values_only:
+        return False  # nothing, or only values and times, in common (sixteenth run)
     if referents.moods(new.value) != referents.moods(old.value):
         return False
     if _subject_person(new.value) != _subject_person(old.value):
