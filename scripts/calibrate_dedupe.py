@@ -515,6 +515,28 @@ def render(
         'most", 最爱喝, 最喜欢用钢琴弹; 现在更爱) and 跳槽去了 names an employer; a measure in '
         'another unit ("in kilometres" / "in miles": `unit_differs`) and 不再 + the old '
         "statement's word (全职妈妈 / 不再全职带娃: `given_up`) are flagged. "
+        "A second look (`restated.py`, issue 28, 2026-12-07, seventeenth run) at a pair no "
+        "guard decided, or one kept apart as another person's, tense, modality, direction or "
+        "day, or left with other values elsewhere, on the same holder (the same opening, or "
+        "a person acting on the holder's thing: \"The user's doctor has upped their "
+        'amlodipine", 医生说用户老婆的预产期…; not "The user\'s brother …", nor "The user\'s '
+        'reading lamp stopped working") and the same thing (a content word of the old '
+        "statement, no number, matched by the new one): the new statement stops a state, "
+        'habit or plan the old one holds ("no longer", "anymore", stopped, quit, dropped, '
+        'deleted, sold, 不再, 已经不, 停掉, 退订, 取消, 没了, 不去大理了; "left" only where the '
+        "old one places its holder; not against a finished event, nor on one occasion: "
+        '今天不想吃辣了) or says what it told did not happen ("didn\'t make it … after all", '
+        '"instead of making pizza") → `unsure` as `given_up:ceased`; a verb of changing a '
+        "value (raised, upped, pushed, swapped, switched, 改, 换成, 提前, 推迟) with a value or "
+        "thing only each side has of one type — two days, two numbers, two names, two nouns "
+        "under one WordNet class at depth 5 or deeper, two words before the same word "
+        '(得分后卫 / 控球后卫) — ("contributes 6%" / "raised … to 10%", "on 23 March" / '
+        '"pushed to April", "a small Midwestern town" / "a fishing village in Maine"; not '
+        '"has a couch from IKEA" / "moved the couch to the living room") or a word of time '
+        "alone with two numbers (存三千 / 现在能存五千了) → `unsure` as "
+        "`values_changed_elsewhere:replaced`; both flagged as possible contradictions, never "
+        "merged; across the languages below the candidate gate too (用户把 Spotify 退订了 / "
+        '"is on Spotify Duo"). '
         "A guarded pair never merges, "
         "whatever the LLM answers.",
         "4. **Classifier**: a logistic P(same) over features cosine lacks (word overlap after "

@@ -103,11 +103,14 @@ async def test_a_review_whose_unit_was_superseded_is_closed_as_stale(client):
                         occurred_at="2026-06-05T00:00:00Z")  # fmt: skip
     assert later["outcome"] == "superseded", later
     listed = (await client.get("/reviews", params={"user_id": "pat"})).json()["reviews"]
-    assert listed == []
+    # Only the new statement's own flag on the definition it stops (docs/DEDUPE.md,
+    # seventeenth run: "no longer bilingual" / "speaks English and French fluently").
+    assert [(r["unit_id"], r["candidate_id"], r["kind"], r["reason"]) for r in listed] == [
+        (later["id"], new["id"], "contradiction", "given_up:ceased")]  # fmt: skip
     review = (await client.get(f"/reviews/{pending['review_id']}")).json()
     assert (review["status"], review["decision"], review["decided_by"]) == (
         "decided", "stale", "system")  # fmt: skip
-    assert (await client.get("/stats", params={"user_id": "pat"})).json()["open_reviews"] == 0
+    assert (await client.get("/stats", params={"user_id": "pat"})).json()["open_reviews"] == 1
     r = await client.post(f"/reviews/{pending['review_id']}", json={"action": "keep_both"})
     assert r.status_code == 200 and r.json()["changed"] is False, r.text
     r = await client.post(f"/reviews/{pending['review_id']}", json={"action": "merge"})

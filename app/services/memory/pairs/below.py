@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from app.services.memory.pairs import across, children, crossed, diet
+from app.services.memory.pairs import across, children, crossed, diet, restated
 
 # Words a diet is said with: only such pairs are read for one (a cheap test first).
 _DIET_WORDS = re.compile(
@@ -23,5 +23,7 @@ def decided(a: str, b: str) -> bool:
     if across.same_slot(a, b) or children.changed(a, b):  # a birth: "had our third baby"
         return True
     if across.day_moved(a, b) or crossed.plan_dropped(a, b):  # 羽毛球改到每周三, 不搬墨尔本了
+        return True
+    if restated.below(a, b):  # 用户把 Spotify 退订了 / "is on Spotify Duo" (seventeenth run)
         return True
     return bool(_DIET_WORDS.search(a) or _DIET_WORDS.search(b)) and diet.excludes(a, b)

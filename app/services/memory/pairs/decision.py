@@ -70,6 +70,7 @@ from app.services.memory.pairs import (
     objects,
     prior,
     referents,
+    restated,
     retold,
     rules,
     ways,
@@ -179,7 +180,8 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
         if reason == "other_event_day" and rules.two_homes(new.value, old.value):
             return contradicts("slot_differs:residence")  # moved in 2023 / in 2025 (G9)
         if reason == "other_event_day" and (
-            _only_the_day_differs(f) or (f.cross_lingual and across.only_days_differ(new, old))
+            retold.only_the_day_differs(f)
+            or (f.cross_lingual and across.only_days_differ(new, old))
         ):
             reason = "event_day_changed"  # a corrected date or the same thing done again
         return PairDecision(action, reason, 0.0, merge_allowed)
@@ -274,6 +276,13 @@ def _guard(f: Features, new: Statement, old: Statement) -> PairDecision | None:
     return _apart(new, old)
 
 
+def _guarded(f: Features, new: Statement, old: Statement) -> PairDecision | None:
+    """:func:`_guard`, then a second look at a pair left apart or open (:mod:`.restated`)."""
+    d = _guard(f, new, old)
+    again = restated.revisit(None if d is None else d.reason, f, new, old)
+    return d if again is None else PairDecision("unsure", again, 0.0, False)
+
+
 def _converse(new: Statement, old: Statement) -> PairDecision | None:
     """Converse or opposite verbs, an attempt against done, roles around a possessive
     (:mod:`.converse`): never merged."""
@@ -291,16 +300,6 @@ def _only_change_words(new: Statement, old: Statement) -> bool:
     """The two frames (role words without values) differ only by words that mark a change or
     a count ("now", "just", "only", 现在, 只): "has two cats" / "has just one cat now"."""
     return rules.only_change_words(frame_of(new), frame_of(old))  # and a period (K20)
-
-
-def _only_the_day_differs(f: Features) -> bool:
-    """The same words in the same frame and the same values but for the days: one past event
-    told with another date ("went to a fair on 24 April" / "on 14 April")."""
-    if f.cross_lingual or not f.frame_equal:
-        return False
-    return {v for v in f.values_new if not referents.is_day(v)} == {
-        v for v in f.values_old if not referents.is_day(v)
-    }
 
 
 def _slot_words(new: Statement, old: Statement, slot: str) -> frozenset[str]:
@@ -328,7 +327,7 @@ def decide(
     if below and not decided_below(new.value, old.value):  # that fills one slot (F5)
         return PairDecision("distinct", "below_candidate_cosine", 0.0, True)
     f = features(new, old, cosine, type_equal)
-    guarded = _guard(f, new, old)
+    guarded = _guarded(f, new, old)
     if guarded is not None:
         return guarded
     if below:
@@ -362,7 +361,7 @@ def classifier_features(
     if new.canonical.key == old.canonical.key or cosine < t.candidate_cosine:
         return None
     f = features(new, old, cosine)
-    return None if _guard(f, new, old) is not None or f.cross_lingual else f
+    return None if _guarded(f, new, old) is not None or f.cross_lingual else f
 
 
 def aligned(new: Statement, old: Statement, cosine: float, t: Thresholds) -> bool:

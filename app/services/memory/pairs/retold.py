@@ -102,6 +102,16 @@ def one_kind_changed(f: Features) -> bool:
     return any(_DIGITS.sub("#", v) in kinds for v in f.values_new - f.values_old)
 
 
+def only_the_day_differs(f: Features) -> bool:
+    """The same words in the same frame and the same values but for the days: one past event
+    told with another date ("went to a fair on 24 April" / "on 14 April")."""
+    if f.cross_lingual or not f.frame_equal:
+        return False
+    return {v for v in f.values_new if not referents.is_day(v)} == {
+        v for v in f.values_old if not referents.is_day(v)
+    }
+
+
 def day_retold(f: Features, new: Statement, old: Statement) -> bool:
     """The two statements tell one event on other days (see the module docstring): the values
     that differ are days on both sides, and the event happens once or every other word is
