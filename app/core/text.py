@@ -70,7 +70,13 @@ _EN_NEGATION = re.compile(
     r"\b(not|no|never|none|nobody|nothing|neither|nor|without|cannot|dislikes?|hates?|"
     r"avoids?|refuses?|stopped|quit)\b|n['’]t\b|(?<=[a-z])-free\b"
 )
-_ZH_NEGATION = re.compile(r"不|没|別|别|无|無|非|未|莫|勿|讨厌|討厭|拒绝|戒")
+# Not inside a word where the character does not negate: 特别 (especially), 别人 (others),
+# 区别, 性别, 非常 (very), 未来 (future), 无论 (no matter) — "The user loves dogs" / 用户特别喜欢狗
+# read as a negation flipped (docs/DEDUPE.md, sixteenth run).
+_ZH_NEGATION = re.compile(
+    r"不|没|(?<![特分区區告性级級类類差个個])[別别](?![人墅处處])|[无無](?![论論])|非(?![常洲])"
+    r"|未(?![来來])|莫|勿|讨厌|討厭|拒绝|戒"
+)
 
 
 def normalize(text: str) -> str:
