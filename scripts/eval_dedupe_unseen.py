@@ -15,7 +15,8 @@ runs before 2026-12-07 10:00 UTC, and the only one with which ``--held-back``,
 ``--fifth-held-back``, ``--sixth-held-back``, ``--seventh-held-back`` or ``--eighth-held-back``
 may score those parts: each was scored once as unseen pairs, then joined the development
 set). The ninth part (``tests/dedupe_pairs_held_back_9.py``, ``--ninth-held-back``, written
-blind 2026-12-07 22:13-22:17 UTC) is unspent. Folds are source-fact groups: groups of two
+blind 2026-12-07 22:13-22:17 UTC) was spent at 23:59 UTC that day (docs/DEDUPE.md); it is
+not in the development set yet. Folds are source-fact groups: groups of two
 files that share a sentence are one group (:func:`joined`), so a sentence is never in training
 and test at once.
 
@@ -806,8 +807,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                       "day.")  # fmt: skip
     part.add_argument("--ninth-held-back", action="store_true",
                       help="Score the ninth held-back part (tests/dedupe_pairs_held_back_9.py, "
-                      "written blind 2026-12-07 22:13 UTC), once, at the end of that "
-                      "session.")  # fmt: skip
+                      "written blind 2026-12-07 22:13 UTC), spent at 23:59 UTC that "
+                      "day.")  # fmt: skip
     args = parser.parse_args(argv)
     spent = (args.held_back, args.fifth_held_back, args.sixth_held_back,
              args.seventh_held_back, args.eighth_held_back)  # fmt: skip
