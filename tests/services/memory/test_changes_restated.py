@@ -12,9 +12,10 @@ from __future__ import annotations
 import pytest
 
 from app.core import text
-from app.services.memory.pairs.decision import decide
+from app.services.memory.pairs.decision import Thresholds, decide
 from app.services.memory.pairs.features import statement
 from app.services.memory.pairs.gate import flags_contradiction
+from app.services.memory.pairs.plan import Candidate, pair_decision
 from tests.services.memory.flagged import store_flagged_pair
 
 CEASED = [
@@ -103,3 +104,22 @@ def test_below_the_candidate_gate_a_subscription_ended_in_the_other_language_is_
                           (*REPLACED[5], "values_changed_elsewhere:replaced")])  # fmt: skip
 async def test_through_store_the_pair_opens_a_contradiction_review(client, old, new, reason):
     await store_flagged_pair(client, f"restated-{len(old)}-{len(new)}", old, new, reason)
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        ("用户最近特别喜欢爵士乐了", "用户喜欢爵士乐"),  # 特别 holds a 别, says "especially"
+        ("用户现在特别爱跑步了", "用户每周跑步三次"),
+        ("用户的英语已经不错了", "用户的英语很好"),  # 不错: "quite good", nothing stopped
+    ],
+)
+def test_more_of_it_is_no_stopping(new: str, old: str) -> None:
+    d = pair_decision(
+        new,
+        "preference",
+        frozenset(),
+        Candidate(old, "preference", frozenset(), 0.93),
+        Thresholds(),
+    )
+    assert d.reason != "given_up:ceased", d

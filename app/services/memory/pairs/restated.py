@@ -60,9 +60,9 @@ _STOPPED_EN = re.compile(
     re.IGNORECASE,
 )
 _STOPPED_ZH = re.compile(
-    r"不再|已经不|不用再|别再|停掉|停了|停止|退订|取消|没了|戒了|退出|卖掉|卖了|扔了|送人了|"
-    r"不[\u4e00-\u9fff]{1,6}了|别[\u4e00-\u9fff]{1,6}了"
-)
+    r"不再|已经不(?![错少久])|不用再|别再|停掉|停了|停止|退订|取消|没了|戒了|退出|卖掉|卖了|扔了|送人了|"
+    r"不(?![错少久])[\u4e00-\u9fff]{1,6}了|(?<![特区分个级告类性识差辨鉴判离送道])别[\u4e00-\u9fff]{1,6}了"
+)  # not inside 特别, 区别, 告别…, nor 不错了, 不少了, 不久了 (more, not less)
 # Left what the old statement places its holder in, at or with (lives in a care home).
 _LEFT = re.compile(r"(?<!it\s)(?<!which\s)(?<!that\s)\bleft\s+(?:the|their|his|her|its|my|our)\b")
 _PLACED = re.compile(r"\b(?:lives?|living|stays?|member|works?|in|at)\b|住在|在", re.IGNORECASE)
