@@ -145,16 +145,19 @@ class ElsewhereRepository:
             found.sort(key=lambda e: -e.cosine)
         return out
 
-    async def link(self, pairs: Sequence[tuple[uuid.UUID, uuid.UUID, str]], now: datetime) -> None:
-        """Record each (new unit, the unit of another subject, kind: :data:`DUPLICATE_LINK`
-        or :data:`REPLACES_LINK`), one link a pair: a pair already linked either way keeps
-        its link. The units must be flushed."""
+    async def link(
+        self, pairs: Sequence[tuple[uuid.UUID, uuid.UUID, str]], now: datetime
+    ) -> list[tuple[uuid.UUID, uuid.UUID, str]]:
+        """Record each (target unit, the unit of another subject, kind:
+        :data:`DUPLICATE_LINK` or :data:`REPLACES_LINK`), one link a pair: the first of a
+        pair given twice (either way) counts, and a pair already linked either way keeps its
+        link. Returns the pairs given, one per pair. The units must be flushed."""
         first: dict[frozenset[uuid.UUID], tuple[uuid.UUID, uuid.UUID, str]] = {}
         for new, old, kind in pairs:
             first.setdefault(frozenset((new, old)), (new, old, kind))
-        if not first:
-            return
         rows = list(first.values())
+        if not rows:
+            return rows
         params = {
             "t": [t for t, _, _ in rows],
             "s": [s for _, s, _ in rows],
@@ -162,6 +165,7 @@ class ElsewhereRepository:
             "now": now,
         }
         await self.session.execute(_LINK_SQL, params)
+        return rows
 
     async def unlink(self, unit_id: uuid.UUID) -> list[MemoryUnit]:
         """Remove every ``duplicate`` and ``replaces`` link of ``unit_id`` (either side);

@@ -107,11 +107,7 @@ async def link_duplicates(
                 elif kind is not None:  # from the newer of the two (a backfilled unit may be older)
                     first = newer(unit, other)
                     linked.append((unit.id, other.id, kind) if first else (other.id, unit.id, kind))
-    pairs: dict[frozenset[uuid.UUID], tuple[uuid.UUID, uuid.UUID, str]] = {}
-    for link in linked:  # two units decided in one call find each other: one link a pair
-        pairs.setdefault(frozenset(link[:2]), link)
-    await repo.link(list(pairs.values()), now)
-    return list(pairs.values())
+    return await repo.link(linked, now)  # two units of one call that find each other: one link
 
 
 async def relink(

@@ -24,8 +24,6 @@ def after_replacements(head: Sequence[Ranked], pairs: Sequence[ClosePair]) -> li
     newer before what it replaced, else in the given order (:func:`.history.capped_after`).
     Unchanged when no pair has a link."""
     successor = {p.replaced: (p.b if p.replaced == p.a else p.a) for p in pairs if p.replaced}
-    if not successor:
-        return list(head)
     return [
         replace(r, replaced_by=successor[r.id]) if r.id in successor else r
         for r in capped_after(head, successor)
